@@ -1,0 +1,60 @@
+"""Encoded predictions of one model: the array-level input of every metric, curve, interval and test.
+
+The loading layer (`assess.schema`) turns a file into an `Assessment`; `Assessment.predictions(model)` yields one
+`Predictions` per model. Everything downstream works on these arrays and never sees column names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+
+class Task(str, Enum):
+    BINARY = "binary"
+    MULTICLASS = "multiclass"
+    MULTILABEL = "multilabel"
+    REGRESSION = "regression"
+    FORECAST = "forecast"
+    CLUSTERING = "clustering"
+
+    @property
+    def is_classification(self) -> bool:
+        return self in (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL)
+
+
+@dataclass(frozen=True, eq=False)
+class Predictions:
+    """One model's predictions on n samples, encoded.
+
+    Encoding by task:
+
+    - binary: ``classes == (negative, positive)``; ``y_true``/``y_pred`` int8 0/1 (1 = positive);
+      ``scores`` float (n,), higher means more positive.
+    - multiclass: ``classes`` the k labels in display order; ``y_true``/``y_pred`` int codes 0..k-1;
+      ``scores`` float (n, k) in class order.
+    - multilabel: ``classes`` the L label names; ``y_true``/``y_pred`` bool (n, L); ``scores`` float (n, L).
+    - regression/forecast: ``classes == ()``; ``y_true``/``y_pred`` float (n,).
+    - clustering: ``y_true`` int codes of the reference classes (or None), ``y_pred`` int cluster codes.
+
+    ``y_pred`` is None when only scores were given: labels then come from a threshold (binary, multilabel) or the
+    argmax (multiclass). ``weight``, ``fold``, ``ids`` and ``group`` are optional per-sample arrays.
+    """
+
+    task: Task
+    classes: tuple[str, ...]
+    y_true: np.ndarray | None
+    y_pred: np.ndarray | None = None
+    scores: np.ndarray | None = None
+    weight: np.ndarray | None = None
+    fold: np.ndarray | None = None
+    ids: np.ndarray | None = None
+    group: np.ndarray | None = None
+    model: str = "model"
+
+    @property
+    def n(self) -> int:
+        arr = self.y_true if self.y_true is not None else self.y_pred
+        return 0 if arr is None else int(arr.shape[0])

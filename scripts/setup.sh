@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Idempotent set-up on a fresh machine: Debian packages when missing, a virtual environment, Python packages.
+# Usage: scripts/setup.sh [run|test]   ("test" also installs the test-only packages and poppler-utils)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+purpose=${1:-run}
+
+need_debs=()
+command -v chromium >/dev/null 2>&1 || need_debs+=(chromium)
+dpkg -s fonts-liberation >/dev/null 2>&1 || need_debs+=(fonts-liberation)
+if [ "$purpose" = test ]; then command -v pdftoppm >/dev/null 2>&1 || need_debs+=(poppler-utils); fi
+if [ ${#need_debs[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${need_debs[*]}"
+  sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${need_debs[@]}" >/dev/null
+fi
+
+python=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$python" -m venv .venv
+req=requirements.txt; [ "$purpose" = test ] && req=requirements-test.txt
+stamp=.venv/.installed-$purpose
+# Reinstall only when the requirement files changed since the last successful install.
+if [ ! -f "$stamp" ] || [ requirements.txt -nt "$stamp" ] || [ "$req" -nt "$stamp" ]; then
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -r "$req"
+  touch "$stamp"
+fi
