@@ -1,0 +1,27 @@
+"""assess: the dashboard's entry point — page config, navigation, the sidebar every page shares."""
+
+import streamlit as st
+
+from pages.state import DATA_PAGE, current_assessment, init_state, md
+
+st.set_page_config(page_title="assess — model performance", page_icon=":material/analytics:", layout="wide")
+init_state()
+
+pages = {
+    "Data": [st.Page(DATA_PAGE, title="Data", icon=":material/upload_file:", default=True)],
+}
+navigation = st.navigation(pages)
+
+with st.sidebar:
+    st.markdown("**assess** · model performance from prediction files")
+    assessment = current_assessment()
+    if assessment is None:
+        st.caption("No data loaded.")
+    else:
+        st.caption(md(f"Active: `{assessment.table.name}`"))
+        st.caption(md(f"{len(assessment.frame):,} rows · {assessment.task.value} · "
+                      f"{len(assessment.models)} model{'s' if len(assessment.models) != 1 else ''}"))
+        if assessment.errors:
+            st.caption(f":red[{len(assessment.errors)} blocking problem(s) — see Data]")
+
+navigation.run()

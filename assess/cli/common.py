@@ -1,0 +1,97 @@
+"""Options shared by the subcommands: where the file's columns are, and how to read it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+
+from assess.data import Task
+from assess.errors import AssessError
+from assess.io import Limits, read_table
+from assess.schema import Assessment, Overrides, describe
+
+_ROLE_OPTIONS = (
+    ("--y-true", "y_true", "ground-truth column"),
+    ("--y-pred", "y_pred", "predicted-label column"),
+    ("--model-col", "model", "model-name column (long format: several models, one row per sample and model)"),
+    ("--id-col", "id", "sample-id column (pairs rows across models)"),
+    ("--fold-col", "fold", "cross-validation fold column"),
+    ("--weight-col", "weight", "sample-weight column"),
+    ("--cluster-col", "cluster", "cluster-assignment column"),
+    ("--timestamp-col", "timestamp", "time-stamp column (forecasts)"),
+)
+
+
+def add_input_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="predictions file: CSV/TSV/TXT, Parquet, .xlsx or JSON Lines (optionally .gz/.zip)")
+    parser.add_argument("--task", choices=[t.value for t in Task], help="override the recognised task")
+    for flag, _, text in _ROLE_OPTIONS:
+        parser.add_argument(flag, metavar="C", help=text)
+    parser.add_argument("--score", nargs="+", metavar="C",
+                        help="score column(s): one column for a binary score, or CLASS=COLUMN pairs for per-class "
+                             "probabilities")
+    parser.add_argument("--group-col", nargs="+", metavar="C", help="subgroup column(s) for per-slice metrics")
+    parser.add_argument("--positive", metavar="L", help="positive class label (binary)")
+    parser.add_argument("--class-order", nargs="+", metavar="L", help="class order for tables and charts")
+    parser.add_argument("--sheet", help="Excel sheet name or 0-based index (default: the first)")
+    parser.add_argument("--decimal", choices=[".", ","], help="decimal mark (default: detected)")
+    parser.add_argument("--max-mb", type=float, help="file size cap in MB (default 200)")
+    parser.add_argument("--max-rows", type=int, help="row cap (default 5,000,000)")
+    parser.add_argument("--max-columns", type=int, help="column cap (default 2,000)")
+
+
+def overrides_from_args(args: argparse.Namespace) -> Overrides:
+    overrides = Overrides(task=Task(args.task) if args.task else None, positive=args.positive,
+                          class_order=tuple(args.class_order) if args.class_order else None)
+    for _, role, _ in _ROLE_OPTIONS:
+        value = getattr(args, role if role in ("y_true", "y_pred") else f"{role}_col", None)
+        if value is not None:
+            overrides = overrides.with_role(role, value)
+    if args.group_col:
+        overrides = overrides.with_role("groups", tuple(args.group_col))
+    if args.score:
+        pairs = [s.split("=", 1) for s in args.score]
+        if all(len(p) == 2 for p in pairs):
+            overrides = overrides.with_role("class_scores", dict(pairs)).with_role("score", None)
+        elif len(args.score) == 1:
+            overrides = overrides.with_role("score", args.score[0])
+        else:
+            raise AssessError("--score takes one column, or CLASS=COLUMN pairs (e.g. --score cat=proba_cat "
+                              f"dog=proba_dog); got {' '.join(args.score)}")
+    return overrides
+
+
+def load_assessment(args: argparse.Namespace) -> Assessment:
+    limits = Limits.from_env()
+    caps = {}
+    if args.max_mb is not None:
+        caps["max_bytes"] = int(args.max_mb * 1024 * 1024)
+    if args.max_rows is not None:
+        caps["max_rows"] = args.max_rows
+    if args.max_columns is not None:
+        caps["max_columns"] = args.max_columns
+    if caps:
+        limits = Limits(**{**limits.__dict__, **caps})
+    sheet = int(args.sheet) if args.sheet and args.sheet.isdigit() else args.sheet
+    table = read_table(args.file, sheet=sheet, decimal=args.decimal, limits=limits)
+    return describe(table, overrides_from_args(args))
+
+
+def json_ready(value):
+    """NaN and infinities become null (JSON has neither); numpy scalars become Python numbers."""
+    if isinstance(value, dict):
+        return {str(k): json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_ready(v) for v in value]
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def print_json(obj) -> None:
+    json.dump(json_ready(obj), sys.stdout, indent=2, ensure_ascii=False, allow_nan=False)
+    sys.stdout.write("\n")

@@ -1,0 +1,25 @@
+"""``python -m assess inspect FILE``: the recognised roles, task, positive class, classes, models and problems."""
+
+from __future__ import annotations
+
+import sys
+
+from assess.cli.common import add_input_options, load_assessment, print_json
+
+
+def add_parser(sub) -> None:
+    parser = sub.add_parser("inspect", help="show how the file is read: roles, task, classes, models, problems",
+                            description="Print, as JSON, which column got which role and why, the task, the "
+                                        "positive class, the classes, the models and every problem found. Exits 1 "
+                                        "when the file has blocking errors, 2 when it cannot be read.")
+    add_input_options(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    assessment = load_assessment(args)
+    print_json(assessment.to_dict())
+    if assessment.errors:
+        print(f"error: {assessment.table.name}: {assessment.errors[0].message}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,268 @@
+"""What is wrong with an assessment input, in sentences a user can act on.
+
+`validate` returns `Problem`s: an ``error`` blocks the assessment (nothing sensible can be computed), a ``warning``
+informs (some numbers will be undefined or less trustworthy). Each names the column, how many rows are affected and
+the first of them, numbered from 1 for the first data row. All checks are vectorised: a million rows take a
+fraction of a second.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from assess.data import Task
+from assess.schema import Assessment, _is_numeric, label_strings, numeric_column, quote
+
+#: Below this many rows a normal-approximation interval (Wilson, CLT) is unreliable (ISO 4213 7.8, Iocchi slides).
+MIN_ROWS_NORMAL = 30
+#: Tolerance for probability rows summing to 1: CSV files round probabilities.
+SUM_TOLERANCE = 1e-3
+_SHOW_ROWS = 5
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem found in the input. ``rows`` are the first offending data rows, numbered from 1."""
+
+    level: str          # "error" or "warning"
+    code: str           # stable identifier, e.g. "score_out_of_range"
+    message: str
+    column: str | None = None
+    count: int = 0
+    rows: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"level": self.level, "code": self.code, "column": self.column, "count": self.count,
+                "rows": list(self.rows), "message": self.message}
+
+
+def _first(mask: np.ndarray, positions: np.ndarray | None = None) -> tuple[int, tuple[int, ...], int | None]:
+    """(count, first rows as 1-based numbers, index of the first offending element) of a boolean mask."""
+    hits = np.flatnonzero(mask)
+    if hits.size == 0:
+        return 0, (), None
+    rows = hits[:_SHOW_ROWS] if positions is None else positions[hits[:_SHOW_ROWS]]
+    return int(hits.size), tuple(int(r) + 1 for r in rows), int(hits[0])
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+class _Checker:
+    def __init__(self, assessment: Assessment):
+        self.a = assessment
+        self.frame = assessment.frame
+        self.problems: list[Problem] = []
+
+    def add(self, level, code, column, mask, what, *, example=None, positions=None, suffix=""):
+        count, rows, first = _first(np.asarray(mask), positions)
+        if not count:
+            return
+        if example is None and column is not None and first is not None:
+            idx = first if positions is None else positions[first]
+            example = self.frame[column].iloc[idx]
+        shown = "" if example is None or (isinstance(example, float) and np.isnan(example)) else f": {quote(example)}"
+        where = f"row {rows[0]}" if count == 1 else f"first at row {rows[0]}"
+        col = f"column {quote(column)} " if column else ""
+        self.problems.append(Problem(level, code, f"{col}has {_plural(count, what)} ({where}{shown}){suffix}",
+                                     column, count, rows))
+
+    def note(self, level, code, message, column=None, count=0, rows=()):
+        self.problems.append(Problem(level, code, message, column, count, rows))
+
+    # --- column-level checks ----------------------------------------------------------------------------------
+    def missing(self, column, what="missing value", level="error", suffix=""):
+        if column:
+            self.add(level, "missing_values", column, self.frame[column].isna().to_numpy(), what, suffix=suffix)
+
+    def numeric(self, column, *, role) -> np.ndarray | None:
+        """Check a numeric role; returns its float values (NaN where missing or not a number)."""
+        if not column:
+            return None
+        values = numeric_column(self.frame, column)
+        raw = self.frame[column]
+        if not _is_numeric(raw) and not pd.api.types.is_bool_dtype(raw):
+            text = raw.astype(str).str.strip().str.lower()
+            not_number = np.isnan(values) & raw.notna().to_numpy() & ~text.isin(
+                {"", "na", "n/a", "nan", "null", "none", "-", "?", "#n/a"}).to_numpy()
+            self.add("error", "not_numeric", column, not_number, "value that is not a number",
+                     suffix=f"; the {role} must be numeric")
+        missing = np.isnan(values)
+        self.add("error", "missing_values", column, missing & ~self._flagged(column), "missing value",
+                 suffix=f" in the {role}")
+        infinite = np.isinf(values)
+        self.add("error", "not_finite", column, infinite, "infinite value", suffix=f" in the {role}")
+        return values
+
+    def _flagged(self, column) -> np.ndarray:
+        raw = self.frame[column]
+        if _is_numeric(raw) or pd.api.types.is_bool_dtype(raw):
+            return np.zeros(len(raw), dtype=bool)
+        values = numeric_column(self.frame, column)
+        text = raw.astype(str).str.strip().str.lower()
+        return np.isnan(values) & raw.notna().to_numpy() & ~text.isin(
+            {"", "na", "n/a", "nan", "null", "none", "-", "?", "#n/a"}).to_numpy()
+
+    def probability(self, column, values, *, level="warning", affected="probability metrics (log loss, Brier "
+                                                                         "score, calibration) will be undefined"):
+        if values is None:
+            return
+        outside = (values < 0) | (values > 1)
+        self.add(level, "score_out_of_range", column, outside, "value outside [0, 1]",
+                 example=values[np.flatnonzero(outside)[0]] if outside.any() else None,
+                 suffix=f"; read as a real-valued score, so {affected}")
+
+
+def validate(assessment: Assessment) -> list[Problem]:
+    """All problems of ``assessment``, errors first."""
+    c = _Checker(assessment)
+    a, r, frame, task = assessment, assessment.roles, assessment.frame, assessment.task
+
+    # Shared per-sample roles.
+    if r.model:
+        c.missing(r.model, suffix=" in the model name")
+    weights = c.numeric(r.weight, role="weight")
+    if weights is not None:
+        c.add("error", "negative_weight", r.weight, weights < 0, "negative weight", example=None)
+    if r.fold:
+        c.missing(r.fold, suffix=" in the fold", level="warning")
+
+    if task.is_classification:
+        _check_classification(c, a)
+    elif task in (Task.REGRESSION, Task.FORECAST):
+        c.numeric(r.y_true, role="ground truth")
+        pred_cols = [wm.y_pred for wm in r.wide_models if wm.y_pred] or [r.y_pred]
+        if not any(pred_cols):
+            c.note("error", "no_prediction", "no predicted value column found: name one `y_pred` (or "
+                                             "`prediction`), or choose it")
+        for col in pred_cols:
+            c.numeric(col, role="prediction")
+        if task is Task.FORECAST and r.timestamp:
+            parsed = pd.to_datetime(frame[r.timestamp], errors="coerce", format="mixed")
+            c.add("warning", "bad_timestamp", r.timestamp, (parsed.isna() & frame[r.timestamp].notna()).to_numpy(),
+                  "value that is not a date/time", suffix="; these rows cannot be placed in time")
+    elif task is Task.CLUSTERING:
+        c.missing(r.cluster, suffix=" in the cluster assignment")
+        if r.y_true:
+            c.missing(r.y_true, level="warning", suffix="; external indices use the rows with a reference class")
+
+    _check_models(c, a)
+    small = {m: len(rows) for m, rows in a.model_rows.items() if len(rows) < MIN_ROWS_NORMAL}
+    if small:
+        m, k = next(iter(small.items()))
+        who = f"model {quote(m)} has " if len(a.models) > 1 else "the file has "
+        c.note("warning", "few_rows", f"{who}{_plural(k, 'row')}, fewer than {MIN_ROWS_NORMAL}: normal-approximation "
+                                      "intervals (Wilson, CLT) are unreliable; prefer Clopper–Pearson or the "
+                                      "bootstrap", count=k)
+    return sorted(c.problems, key=lambda p: p.level != "error")
+
+
+def _check_classification(c: _Checker, a: Assessment) -> None:
+    r, frame, task = a.roles, a.frame, a.task
+    if task is Task.MULTILABEL and r.true_labels:
+        for _, col in r.true_labels + r.pred_labels:
+            c.missing(col)
+        for _, col in r.label_scores:
+            c.probability(col, c.numeric(col, role="label score"))
+        if not r.pred_labels and not r.label_scores:
+            c.note("error", "no_prediction", "no `pred_<label>` or `score_<label>` columns found for the "
+                                             "`true_<label>` columns")
+        return
+
+    c.missing(r.y_true, suffix=" in the ground truth; every evaluated row needs its true label")
+    pred_cols = [wm.y_pred for wm in r.wide_models if wm.y_pred] or ([r.y_pred] if r.y_pred else [])
+    score_cols = [wm.score for wm in r.wide_models if wm.score] or ([r.score] if r.score else [])
+    if not pred_cols and not score_cols and not r.class_scores:
+        c.note("error", "no_prediction", "no predicted label or score column found: name one `y_pred` (or "
+                                         "`prediction`), `score`, or `proba_<class>` columns, or choose them")
+        return
+    for col in pred_cols:
+        c.missing(col, suffix=" in the predicted label")
+
+    if task is Task.MULTILABEL:
+        return
+    truth = label_strings(frame[r.y_true])
+    true_classes = set(truth.dropna())
+    if len(true_classes) == 1:
+        only = next(iter(true_classes))
+        c.note("warning", "single_class", f"column {quote(r.y_true)} has a single class ({quote(only)}): ROC AUC, "
+                                          "recall of the other class and other two-class metrics are undefined",
+               column=r.y_true, count=int(truth.notna().sum()))
+    for col in pred_cols:
+        pred = label_strings(frame[col])
+        unseen = (pred.notna() & ~pred.isin(true_classes)).to_numpy()
+        c.add("warning", "unseen_prediction", col, unseen, "predicted label never seen in the ground truth",
+              example=pred[unseen].iloc[0] if unseen.any() else None)
+
+    for col in score_cols:
+        values = c.numeric(col, role="score")
+        if task is Task.BINARY:
+            c.probability(col, values)
+        _check_constant(c, a, col, values)
+    if r.class_scores:
+        by_class = dict(r.class_scores)
+        missing_classes = [k for k in a.classes if k not in by_class]
+        if missing_classes and task is Task.MULTICLASS:
+            c.note("warning", "missing_class_scores",
+                   f"no probability column for {_plural(len(missing_classes), 'class')} "
+                   f"({', '.join(map(quote, missing_classes[:5]))}): score-based metrics are off until every class "
+                   "has one", count=len(missing_classes))
+        matrix = []
+        for k, col in r.class_scores:
+            values = c.numeric(col, role=f"probability of class {quote(k)}")
+            c.probability(col, values, affected="log loss and the Brier score will be undefined")
+            matrix.append(values)
+        if task is Task.MULTICLASS and not missing_classes and matrix:
+            total = np.nansum(np.column_stack(matrix), axis=1)
+            off = np.abs(total - 1) > SUM_TOLERANCE
+            cols = ", ".join(quote(col) for _, col in r.class_scores[:3]) + (" …" if len(r.class_scores) > 3 else "")
+            c.add("warning", "proba_not_normalised", None, off, "row whose class probabilities do not sum to 1",
+                  example=f"sum {total[off][0]:.4g}" if off.any() else None,
+                  suffix=f" in {cols}; log loss and Brier score use them as given, argmax labels are unaffected")
+
+
+def _check_constant(c: _Checker, a: Assessment, col: str, values) -> None:
+    if values is None:
+        return
+    for model, rows in a.model_rows.items():
+        v = values[rows]
+        v = v[np.isfinite(v)]
+        if v.size > 1 and np.all(v == v[0]):
+            who = f" for model {quote(model)}" if len(a.models) > 1 and a.roles.model else ""
+            c.note("warning", "constant_score", f"column {quote(col)} is constant ({v[0]:g}){who}: ROC AUC is 0.5 "
+                                                "and every curve is a single step", column=col, count=int(v.size))
+
+
+def _check_models(c: _Checker, a: Assessment) -> None:
+    r, frame = a.roles, a.frame
+    if r.id:
+        c.missing(r.id, suffix=" in the sample id")
+        ids = label_strings(frame[r.id])
+        keys = ids if not r.model else label_strings(frame[r.model]).fillna("") + "\x00" + ids.fillna("")
+        dup = keys.duplicated(keep="first").to_numpy() & ids.notna().to_numpy()
+        c.add("error", "duplicate_id", r.id, dup, "duplicate id" + (" within a model" if r.model else ""),
+              suffix="; ids must be unique per model so rows can be paired across models")
+    if len(a.models) > 1 and r.model:
+        sizes = {m: len(rows) for m, rows in a.model_rows.items()}
+        if r.id:
+            ids = label_strings(frame[r.id]).to_numpy(dtype=object)
+            sets = {m: set(ids[rows]) for m, rows in a.model_rows.items()}
+            common = set.intersection(*sets.values())
+            differing = {m: len(s - common) for m, s in sets.items() if len(s) != len(common)}
+            if differing:
+                m, k = next(iter(differing.items()))
+                c.note("warning", "models_differ",
+                       f"the models cover different rows: model {quote(m)} has {_plural(k, 'id')} the others lack; "
+                       f"paired tests use the {len(common):,} ids all models share", column=r.id, count=k)
+        elif len(set(sizes.values())) > 1:
+            c.note("warning", "models_differ",
+                   "the models have different row counts (" + ", ".join(f"{quote(m)}: {k:,}" for m, k in
+                                                                      list(sizes.items())[:4]) +
+                   ") and there is no `id` column to pair them: paired tests are off")
+        elif not r.id:
+            c.note("warning", "no_ids", "several models but no `id` column: rows are paired by their order "
+                                        "within each model")

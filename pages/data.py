@@ -1,0 +1,170 @@
+"""Data page: pick a sample or upload a file; see and change the roles, task, positive class and class order."""
+
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+
+from assess.data import Task
+from assess.errors import AssessError
+from assess.io import ACCEPTED_EXTENSIONS
+from assess.schema import detect_roles
+from pages.state import SAMPLES, UPLOAD, Key, md, read_upload, sample_table, set_overrides, set_table
+
+NONE = "(none)"
+ROLE_FIELDS = (("y_true", "Ground truth"), ("y_pred", "Predicted label"), ("score", "Score (positive class)"),
+               ("model", "Model"), ("id", "Sample id"), ("fold", "CV fold"), ("weight", "Sample weight"))
+
+st.title("Data")
+st.caption("Drop a predictions file — one row per sample (and model). The app recognises each column's role and "
+           "the task, and says why; change anything it got wrong.")
+
+# --- source --------------------------------------------------------------------------------------------------------
+options = [*SAMPLES, UPLOAD]
+source = st.radio("Source", options, index=options.index(st.session_state[Key.SOURCE]), horizontal=True)
+if source != st.session_state[Key.SOURCE]:
+    st.session_state[Key.SOURCE] = source
+    if source in SAMPLES:
+        set_table(sample_table(SAMPLES[source]))
+    else:
+        set_table(None)
+
+if source == UPLOAD:
+    uploaded = st.file_uploader("Predictions file", type=list(ACCEPTED_EXTENSIONS),
+                                help="CSV/TSV/TXT, Parquet, Excel .xlsx or JSON Lines, optionally .gz or .zip. "
+                                     "Pickle/joblib files are never opened.")
+    with st.expander("Reading options"):
+        decimal_choice = st.selectbox("Decimal mark", ["detect", ".", ","], key="decimal_choice")
+        sheet_choice = st.text_input("Excel sheet (name or 0-based index; empty = first)", key="sheet_choice")
+    if uploaded is not None:
+        data = uploaded.getvalue()
+        signature = (uploaded.name, uploaded.size, decimal_choice, sheet_choice, hash(data))
+        if st.session_state.get("upload_signature") != signature:
+            st.session_state["upload_signature"] = signature
+            sheet = int(sheet_choice) if sheet_choice.strip().isdigit() else (sheet_choice.strip() or None)
+            try:
+                with st.spinner("Reading the file…"):
+                    set_table(read_upload(data, uploaded.name, sheet=sheet,
+                                          decimal=None if decimal_choice == "detect" else decimal_choice))
+            except AssessError as exc:
+                set_table(None, error=str(exc))
+    elif st.session_state[Key.TABLE] is not None and st.session_state.get("upload_signature"):
+        st.session_state["upload_signature"] = None
+        set_table(None)
+
+if st.session_state[Key.LOAD_ERROR]:
+    st.error(md(st.session_state[Key.LOAD_ERROR]), icon=":material/error:")
+table = st.session_state[Key.TABLE]
+if table is None:
+    st.stop()
+
+# --- what was read -------------------------------------------------------------------------------------------------
+frame = table.frame
+meta = [f"`{table.name}`", f"{len(frame):,} rows", f"{frame.shape[1]} columns", table.format.upper()]
+if table.compression:
+    meta.append(table.compression)
+if table.delimiter:
+    meta.append({",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe", " ": "whitespace"}[table.delimiter]
+                + "-delimited")
+if table.sheet:
+    meta.append(f"sheet `{table.sheet}`")
+meta.append(f"SHA-256 {table.sha256[:12]}…")
+st.markdown(md(" · ".join(meta)))
+for note in table.notes:
+    st.info(md(note), icon=":material/info:")
+
+overrides = st.session_state[Key.OVERRIDES]
+assessment = st.session_state[Key.ASSESSMENT]
+revision = st.session_state[Key.REVISION]
+roles = assessment.roles if assessment is not None else None
+if roles is None:  # no ground truth found: still offer the role pickers over the detected roles
+    roles = detect_roles(frame)
+    for role, value in overrides.roles:
+        if hasattr(roles, role) and isinstance(value, (str, type(None))):
+            roles = roles.with_role(role, value, "set by you")
+
+
+def _set_role(role: str, widget_key: str) -> None:
+    choice = st.session_state[widget_key]
+    value = "" if choice == NONE else choice
+    set_overrides(st.session_state[Key.OVERRIDES].with_role(role, value))
+
+
+def _set_groups(widget_key: str) -> None:
+    set_overrides(st.session_state[Key.OVERRIDES].with_role("groups", tuple(st.session_state[widget_key])))
+
+
+def _set_task(widget_key: str) -> None:
+    set_overrides(replace(st.session_state[Key.OVERRIDES], task=Task(st.session_state[widget_key])))
+
+
+def _set_positive(widget_key: str) -> None:
+    set_overrides(replace(st.session_state[Key.OVERRIDES], positive=st.session_state[widget_key]))
+
+
+def _set_class_order(widget_key: str) -> None:
+    chosen = tuple(st.session_state[widget_key])
+    set_overrides(replace(st.session_state[Key.OVERRIDES], class_order=chosen or None))
+
+
+# --- task and roles ------------------------------------------------------------------------------------------------
+st.subheader("Task and roles")
+if st.session_state[Key.DESCRIBE_ERROR]:
+    st.error(md(st.session_state[Key.DESCRIBE_ERROR]), icon=":material/error:")
+
+columns = [str(c) for c in frame.columns]
+left, right = st.columns([1, 2])
+with left:
+    if assessment is not None:
+        tasks = [t.value for t in Task]
+        key = f"task_{revision}"
+        st.selectbox("Task", tasks, index=tasks.index(assessment.task.value), key=key, on_change=_set_task,
+                     args=(key,), help="Recognised from the ground truth; change it if it is wrong.")
+        st.caption(md(f"Why: {assessment.task_reason}"))
+        if assessment.task is Task.BINARY and assessment.classes:
+            key = f"positive_{revision}"
+            classes = list(assessment.classes)
+            st.selectbox("Positive class", classes, index=classes.index(assessment.positive), key=key,
+                         on_change=_set_positive, args=(key,),
+                         help="The class the model is meant to detect: recall, precision and every curve refer to it.")
+            st.caption(md(f"Why: {assessment.positive_reason}"))
+        if assessment.task in (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL) and len(assessment.classes) > 1:
+            key = f"order_{revision}"
+            st.multiselect("Class order", list(assessment.classes), default=list(assessment.classes), key=key,
+                           on_change=_set_class_order, args=(key,),
+                           help="Tables and charts list the classes in this order; pick them in the order you want.")
+    if overrides != type(overrides)():
+        if st.button("Reset to what was detected", icon=":material/restart_alt:"):
+            set_overrides(type(overrides)())
+            st.rerun()
+with right:
+    grid = st.columns(2)
+    for i, (role, label) in enumerate(ROLE_FIELDS):
+        current = getattr(roles, role)
+        key = f"role_{role}_{revision}"
+        with grid[i % 2]:
+            st.selectbox(label, [NONE, *columns], index=(columns.index(current) + 1) if current in columns else 0,
+                         key=key, on_change=_set_role, args=(role, key), help=roles.reason(role) or None)
+    key = f"role_groups_{revision}"
+    st.multiselect("Subgroup slices", columns, default=[g for g in roles.groups if g in columns], key=key,
+                   on_change=_set_groups, args=(key,), help="Columns whose values define slices for per-group metrics.")
+
+with st.expander("Why each column got its role", expanded=False):
+    st.dataframe(pd.DataFrame([{"role": r["role"], "columns": ", ".join(r["columns"]), "reason": r["reason"]}
+                               for r in roles.table()]), hide_index=True, width="stretch")
+
+# --- problems ------------------------------------------------------------------------------------------------------
+if assessment is not None:
+    st.subheader("Checks")
+    if not assessment.problems:
+        st.success(f"No problems found in {len(frame):,} rows · models: {len(assessment.models)}",
+                   icon=":material/check_circle:")
+    for problem in assessment.problems:
+        show = st.error if problem.level == "error" else st.warning
+        show(md(problem.message), icon=":material/error:" if problem.level == "error" else ":material/warning:")
+    if len(assessment.models) > 1 or assessment.models[0] != table.stem:
+        st.caption(md("Models: " + ", ".join(f"`{m}`" for m in assessment.models)))
+
+st.subheader("Preview")
+st.dataframe(frame.head(200), width="stretch", height=300)
+st.caption(f"First {min(200, len(frame))} of {len(frame):,} rows.")

@@ -1,0 +1,115 @@
+"""Session state of the app: named keys, `init_state`, loading, the page guard and safe rendering of file text.
+
+Everything a user loads lives in ``st.session_state`` only, so one session never sees another's data. The sample
+tables are cached (they are the same for everyone); uploads are not.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import streamlit as st
+
+from assess.errors import AssessError
+from assess.io import Limits, LoadedTable, read_table
+from assess.schema import Assessment, Overrides, describe
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES_DIR = ROOT / "assets" / "samples"
+SAMPLES = {
+    "Breast cancer — binary, 3 models, 5 folds": "breast_cancer_binary.csv",
+    "Wine — multi-class, 2 models": "wine_multiclass.csv",
+}
+DEFAULT_SAMPLE = next(iter(SAMPLES))
+DATA_PAGE = "pages/data.py"
+
+
+class Key:
+    """Session-state keys, one place for all of them."""
+
+    SOURCE = "source"                  # sample title, or UPLOAD
+    TABLE = "table"                    # LoadedTable
+    OVERRIDES = "overrides"            # Overrides chosen on the Data page
+    ASSESSMENT = "assessment"          # Assessment, or None when it cannot be described
+    LOAD_ERROR = "load_error"          # message of the last failed read
+    DESCRIBE_ERROR = "describe_error"  # message when roles/task cannot be described
+    REVISION = "revision"              # bumps when overrides change, so role widgets redraw from the new state
+
+
+UPLOAD = "Upload a file"
+
+
+def init_state() -> None:
+    """Set every key once per session; load the default sample so the app opens on data."""
+    defaults = {Key.SOURCE: DEFAULT_SAMPLE, Key.TABLE: None, Key.OVERRIDES: Overrides(), Key.ASSESSMENT: None,
+                Key.LOAD_ERROR: None, Key.DESCRIBE_ERROR: None, Key.REVISION: 0}
+    for key, value in defaults.items():
+        st.session_state.setdefault(key, value)
+    if st.session_state[Key.TABLE] is None and st.session_state[Key.SOURCE] == DEFAULT_SAMPLE \
+            and st.session_state[Key.LOAD_ERROR] is None:
+        set_table(sample_table(SAMPLES[DEFAULT_SAMPLE]))
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def sample_table(filename: str) -> LoadedTable:
+    return read_table(SAMPLES_DIR / filename)
+
+
+def read_upload(data: bytes, name: str, *, sheet=None, decimal=None) -> LoadedTable:
+    return read_table(data, name=name, sheet=sheet, decimal=decimal, limits=Limits.from_env())
+
+
+def set_table(table: LoadedTable | None, error: str | None = None) -> None:
+    st.session_state[Key.TABLE] = table
+    st.session_state[Key.LOAD_ERROR] = error
+    st.session_state[Key.OVERRIDES] = Overrides()
+    rebuild()
+
+
+def set_overrides(overrides: Overrides) -> None:
+    st.session_state[Key.OVERRIDES] = overrides
+    rebuild()
+
+
+def rebuild() -> None:
+    """Describe the current table with the current overrides; a failure is kept as a message, never raised."""
+    st.session_state[Key.REVISION] = st.session_state.get(Key.REVISION, 0) + 1
+    table = st.session_state[Key.TABLE]
+    st.session_state[Key.ASSESSMENT] = None
+    st.session_state[Key.DESCRIBE_ERROR] = None
+    if table is None:
+        return
+    try:
+        st.session_state[Key.ASSESSMENT] = describe(table, st.session_state[Key.OVERRIDES])
+    except AssessError as exc:
+        st.session_state[Key.DESCRIBE_ERROR] = str(exc)
+
+
+def current_assessment() -> Assessment | None:
+    return st.session_state.get(Key.ASSESSMENT)
+
+
+def require_assessment() -> Assessment:
+    """The page guard: the usable assessment, or a pointer back to the Data page and a stop."""
+    assessment = current_assessment()
+    if assessment is None or assessment.errors:
+        st.info("Load a predictions file without blocking errors first.")
+        st.page_link(DATA_PAGE, label="Go to Data", icon=":material/upload_file:")
+        st.stop()
+    return assessment
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:])")
+
+
+def md(text: str) -> str:
+    """Text for st.markdown/st.error that may hold file-derived strings: escape Markdown outside code spans.
+
+    Messages from `assess` put file-derived values inside inline code spans (`assess.schema.quote` strips backticks
+    from them), where Markdown renders nothing; everything outside the spans is escaped here, so no label or column
+    name can become a link, an image, LaTeX or HTML.
+    """
+    parts = re.split(r"(`[^`]*`)", str(text))
+    return "".join(p if p.startswith("`") and p.endswith("`") and len(p) > 1 else _MD_SPECIAL.sub(r"\\\1", p)
+                   for p in parts)
