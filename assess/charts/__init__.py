@@ -1,0 +1,16 @@
+"""Charts: pure functions from computed results to `plotly.graph_objects.Figure`; the only plotly importer in assess.
+
+Every function takes keyword arguments only, never recomputes a metric (results come from `assess.curves` and
+`assess.metrics`), draws curves from at most ~2,000 thinned points while legends quote the full-data areas passed
+in, and builds the figure with the "assess" template (`assess.charts.style`). Files: `assess.export`.
+"""
+
+from assess.charts.confusion import (confusion_matrix_chart, expected_cost, most_confused_pairs,
+                                     multilabel_confusion_chart, normalized_matrix)
+from assess.charts.style import OKABE_ITO, TEMPLATE, model_colors
+
+__all__ = [
+    "OKABE_ITO", "TEMPLATE", "model_colors",
+    "confusion_matrix_chart", "expected_cost", "most_confused_pairs", "multilabel_confusion_chart",
+    "normalized_matrix",
+]

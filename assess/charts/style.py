@@ -1,0 +1,125 @@
+"""House style of every chart: the "assess" Plotly template, the colour-blind-safe palette, model colours, labels.
+
+Every figure in `assess.charts` is built with ``template=TEMPLATE`` ("assess"), never Plotly's default template:
+``import streamlit`` switches ``plotly.io.templates.default`` to a "streamlit" template whose colours are placeholders
+(``#000001``...) that only Streamlit's browser code resolves, so a figure relying on the default exports near-black.
+
+The palette is Okabe & Ito (2008), "Color Universal Design", distinguishable under the common colour-vision
+deficiencies. The font is Liberation Sans (metric-compatible with Arial, shipped by Debian's fonts-liberation), so
+exported PDFs carry real, embedded, extractable text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import plotly.graph_objects as go
+import plotly.io as pio
+
+TEMPLATE = "assess"
+
+#: Okabe–Ito colours, ordered for lines on white: the first colours have the most contrast; yellow comes last.
+OKABE_ITO: tuple[str, ...] = (
+    "#0072B2",  # blue
+    "#D55E00",  # vermillion
+    "#009E73",  # bluish green
+    "#CC79A7",  # reddish purple
+    "#E69F00",  # orange
+    "#56B4E9",  # sky blue
+    "#000000",  # black
+    "#F0E442",  # yellow
+)
+#: Reference lines (chance, perfect model, baselines, thresholds) are grey and dashed, never a palette colour.
+REFERENCE_COLOR = "#7F7F7F"
+#: Averages drawn next to per-class curves; black, told apart by dash.
+AVERAGE_STYLES: Mapping[str, tuple[str, str]] = {
+    "micro-average": ("#000000", "dot"),
+    "macro-average": ("#000000", "dash"),
+}
+#: Sequential scale of confusion-matrix cells (white → Okabe–Ito blue), readable in greyscale print.
+HEATMAP_SCALE = [[0.0, "#FFFFFF"], [1.0, "#0072B2"]]
+
+FONT_FAMILY = "Liberation Sans, Arial, Helvetica, sans-serif"
+FONT_SIZE = 13  # px; ticks and legends 12 px, titles 16 px: all readable on a projector and in print
+TICK_SIZE = 12
+TITLE_SIZE = 16
+HEIGHT = 480  # px; width follows the page (Streamlit) or EXPORT_WIDTH (files)
+EXPORT_WIDTH = 760
+
+#: Axis titles name the quantity and its unit ("%" of what, "× random", "score").
+LABELS: Mapping[str, str] = {
+    "fpr": "False positive rate (% of negatives flagged)",
+    "tpr": "True positive rate (% of positives found)",
+    "recall": "Recall (% of positives found)",
+    "precision": "Precision (% of flagged that are positive)",
+    "population": "Population targeted, highest scores first (%)",
+    "gain": "Positives captured (% of all positives)",
+    "lift": "Lift (× random targeting)",
+    "predicted_probability": "Mean predicted probability (%)",
+    "observed_frequency": "Observed frequency of positives (%)",
+    "threshold": "Score threshold",
+    "score": "Score",
+    "cumulative": "Cumulative share of class (%)",
+    "metric": "Metric value",
+    "count": "Number of samples",
+    "true_class": "True class",
+    "predicted_class": "Predicted class",
+}
+
+
+def _build_template() -> go.layout.Template:
+    white = pio.templates["plotly_white"]
+    axis = dict(
+        showline=True, linecolor="#444444", linewidth=1, ticks="outside", tickcolor="#444444",
+        gridcolor="#E6E6E6", zerolinecolor="#E6E6E6", automargin=True,
+        title=dict(font=dict(size=FONT_SIZE), standoff=8), tickfont=dict(size=TICK_SIZE),
+    )
+    # Only plotly_white's layout is kept: its per-trace defaults (colour scales for 30 trace types) would add ~6 KB to
+    # every figure sent to the browser, and our traces set their own colours.
+    layout = go.Layout(white.layout)
+    layout.update(
+        font=dict(family=FONT_FAMILY, size=FONT_SIZE, color="#222222"),
+        title=dict(font=dict(size=TITLE_SIZE), x=0.0, xanchor="left", xref="paper", automargin=True,
+                   subtitle=dict(font=dict(size=FONT_SIZE, color="#555555"))),
+        colorway=list(OKABE_ITO),
+        paper_bgcolor="#FFFFFF", plot_bgcolor="#FFFFFF",
+        xaxis=axis, yaxis=axis,
+        legend=dict(font=dict(size=TICK_SIZE), bgcolor="rgba(255,255,255,0.85)", bordercolor="#CCCCCC",
+                    borderwidth=1),
+        hoverlabel=dict(font=dict(family=FONT_FAMILY, size=TICK_SIZE), bgcolor="#FFFFFF"),
+        margin=dict(l=70, r=30, t=70, b=60),
+        height=HEIGHT,
+    )
+    return go.layout.Template(layout=layout)
+
+
+pio.templates[TEMPLATE] = _build_template()
+
+
+def model_colors(models: Iterable[str]) -> dict[str, str]:
+    """One colour per model, by position in ``models``: pass the full model list so subsets keep their colours.
+
+    A page computes ``model_colors(all_models)`` once and passes it as ``colors=`` to every chart, so "Model B" is
+    vermillion on the ROC, the PR and the calibration chart alike. Past eight models the palette repeats.
+
+    >>> model_colors(["A", "B"])
+    {'A': '#0072B2', 'B': '#D55E00'}
+    """
+    names = list(dict.fromkeys(models))
+    return {name: OKABE_ITO[i % len(OKABE_ITO)] for i, name in enumerate(names)}
+
+
+def series_style(name: str, colors: Mapping[str, str]) -> tuple[str, str]:
+    """(colour, dash) of one series: averages are black and dashed, every other series solid in its colour."""
+    if name in AVERAGE_STYLES:
+        return AVERAGE_STYLES[name]
+    if name not in colors:
+        raise ValueError(f"no colour for series {name!r}; `colors` has {sorted(colors)}")
+    return colors[name], "solid"
+
+
+def fmt_number(value: float, *, digits: int = 3) -> str:
+    """A number for a legend or title: fixed decimals, "n/a" for NaN (undefined metrics stay visible)."""
+    if value is None or value != value:
+        return "n/a"
+    return f"{value:.{digits}f}"
