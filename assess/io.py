@@ -322,7 +322,7 @@ def _read_text(data: bytes, name: str, decimal: str | None, limits: Limits) -> t
         frame = pd.read_csv(
             io.StringIO(text), sep=r"\s+" if whitespace else delimiter, decimal=decimal, keep_default_na=False, na_values=[""], nrows=limits.max_rows + 1,
             skipinitialspace=not whitespace, engine="python" if whitespace else "c", on_bad_lines="error",
-            low_memory=False)
+            **({} if whitespace else {"low_memory": False}))
     except pd.errors.ParserError as exc:
         raise InputError(f"could not be read as delimited text: {_clean_parser_message(exc)}", file=name) from None
     _check_rows(len(frame), name, limits)
