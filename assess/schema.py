@@ -193,6 +193,19 @@ def detect_roles(frame: pd.DataFrame) -> Roles:
         taken.update(roles.used_columns())
         free = [c for c in frame.columns if c not in taken]
 
+    # No ground truth by name: a label column whose values are the suffixes of proba_<class> columns is one.
+    if not roles.y_true and not roles.true_labels:
+        suffixes = set(_prefixed(free, CLASS_SCORE_PREFIXES))
+        for col in free:
+            values = _label_values(frame, col)
+            if len(values) >= 2 and values <= suffixes and not _is_continuous(frame[col]):
+                listed = ", ".join(sort_labels(values)[:4])
+                roles = roles.with_role("y_true", col, f"its values ({listed}) are the classes named by the "
+                                                        "probability columns `proba_<class>`")
+                taken.add(col)
+                free.remove(col)
+                break
+
     # Per-class scores (proba_<class>) versus wide multi-model columns (y_pred_<model>, score_<model>).
     if not roles.true_labels:
         classes = _label_values(frame, roles.y_true) if roles.y_true else set()

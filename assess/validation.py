@@ -48,8 +48,11 @@ def _first(mask: np.ndarray, positions: np.ndarray | None = None) -> tuple[int, 
     return int(hits.size), tuple(int(r) + 1 for r in rows), int(hits[0])
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
+def _plural(n: int, phrase: str) -> str:
+    """``_plural(2, "value{s} outside [0, 1]")`` → ``"2 values outside [0, 1]"``; a phrase without {s} gets an s."""
+    if "{s}" not in phrase:
+        phrase += "{s}"
+    return f"{n:,} " + phrase.format(s="" if n == 1 else "s", verb="is" if n == 1 else "are")
 
 
 class _Checker:
@@ -75,7 +78,7 @@ class _Checker:
         self.problems.append(Problem(level, code, message, column, count, rows))
 
     # --- column-level checks ----------------------------------------------------------------------------------
-    def missing(self, column, what="missing value", level="error", suffix=""):
+    def missing(self, column, what="missing value{s}", level="error", suffix=""):
         if column:
             self.add(level, "missing_values", column, self.frame[column].isna().to_numpy(), what, suffix=suffix)
 
@@ -89,13 +92,13 @@ class _Checker:
             text = raw.astype(str).str.strip().str.lower()
             not_number = np.isnan(values) & raw.notna().to_numpy() & ~text.isin(
                 {"", "na", "n/a", "nan", "null", "none", "-", "?", "#n/a"}).to_numpy()
-            self.add("error", "not_numeric", column, not_number, "value that is not a number",
+            self.add("error", "not_numeric", column, not_number, "value{s} that {verb} not a number",
                      suffix=f"; the {role} must be numeric")
         missing = np.isnan(values)
-        self.add("error", "missing_values", column, missing & ~self._flagged(column), "missing value",
+        self.add("error", "missing_values", column, missing & ~self._flagged(column), "missing value{s}",
                  suffix=f" in the {role}")
         infinite = np.isinf(values)
-        self.add("error", "not_finite", column, infinite, "infinite value", suffix=f" in the {role}")
+        self.add("error", "not_finite", column, infinite, "infinite value{s}", suffix=f" in the {role}")
         return values
 
     def _flagged(self, column) -> np.ndarray:
@@ -112,7 +115,7 @@ class _Checker:
         if values is None:
             return
         outside = (values < 0) | (values > 1)
-        self.add(level, "score_out_of_range", column, outside, "value outside [0, 1]",
+        self.add(level, "score_out_of_range", column, outside, "value{s} outside [0, 1]",
                  example=values[np.flatnonzero(outside)[0]] if outside.any() else None,
                  suffix=f"; read as a real-valued score, so {affected}")
 
@@ -127,7 +130,7 @@ def validate(assessment: Assessment) -> list[Problem]:
         c.missing(r.model, suffix=" in the model name")
     weights = c.numeric(r.weight, role="weight")
     if weights is not None:
-        c.add("error", "negative_weight", r.weight, weights < 0, "negative weight", example=None)
+        c.add("error", "negative_weight", r.weight, weights < 0, "negative weight{s}", example=None)
     if r.fold:
         c.missing(r.fold, suffix=" in the fold", level="warning")
 
@@ -144,7 +147,7 @@ def validate(assessment: Assessment) -> list[Problem]:
         if task is Task.FORECAST and r.timestamp:
             parsed = pd.to_datetime(frame[r.timestamp], errors="coerce", format="mixed")
             c.add("warning", "bad_timestamp", r.timestamp, (parsed.isna() & frame[r.timestamp].notna()).to_numpy(),
-                  "value that is not a date/time", suffix="; these rows cannot be placed in time")
+                  "value{s} that {verb} not a date/time", suffix="; these rows cannot be placed in time")
     elif task is Task.CLUSTERING:
         c.missing(r.cluster, suffix=" in the cluster assignment")
         if r.y_true:
@@ -173,18 +176,18 @@ def _check_classification(c: _Checker, a: Assessment) -> None:
                                              "`true_<label>` columns")
         return
 
-    c.missing(r.y_true, suffix=" in the ground truth; every evaluated row needs its true label")
+    if task is not Task.MULTILABEL:  # in label-set files an empty cell is the empty set, a legitimate value
+        c.missing(r.y_true, suffix=" in the ground truth; every evaluated row needs its true label")
     pred_cols = [wm.y_pred for wm in r.wide_models if wm.y_pred] or ([r.y_pred] if r.y_pred else [])
     score_cols = [wm.score for wm in r.wide_models if wm.score] or ([r.score] if r.score else [])
     if not pred_cols and not score_cols and not r.class_scores:
         c.note("error", "no_prediction", "no predicted label or score column found: name one `y_pred` (or "
                                          "`prediction`), `score`, or `proba_<class>` columns, or choose them")
         return
-    for col in pred_cols:
-        c.missing(col, suffix=" in the predicted label")
-
     if task is Task.MULTILABEL:
         return
+    for col in pred_cols:
+        c.missing(col, suffix=" in the predicted label")
     truth = label_strings(frame[r.y_true])
     true_classes = set(truth.dropna())
     if len(true_classes) == 1:
@@ -195,7 +198,7 @@ def _check_classification(c: _Checker, a: Assessment) -> None:
     for col in pred_cols:
         pred = label_strings(frame[col])
         unseen = (pred.notna() & ~pred.isin(true_classes)).to_numpy()
-        c.add("warning", "unseen_prediction", col, unseen, "predicted label never seen in the ground truth",
+        c.add("warning", "unseen_prediction", col, unseen, "predicted label{s} never seen in the ground truth",
               example=pred[unseen].iloc[0] if unseen.any() else None)
 
     for col in score_cols:
@@ -220,7 +223,7 @@ def _check_classification(c: _Checker, a: Assessment) -> None:
             total = np.nansum(np.column_stack(matrix), axis=1)
             off = np.abs(total - 1) > SUM_TOLERANCE
             cols = ", ".join(quote(col) for _, col in r.class_scores[:3]) + (" …" if len(r.class_scores) > 3 else "")
-            c.add("warning", "proba_not_normalised", None, off, "row whose class probabilities do not sum to 1",
+            c.add("warning", "proba_not_normalised", None, off, "row{s} whose class probabilities do not sum to 1",
                   example=f"sum {total[off][0]:.4g}" if off.any() else None,
                   suffix=f" in {cols}; log loss and Brier score use them as given, argmax labels are unaffected")
 
@@ -244,7 +247,7 @@ def _check_models(c: _Checker, a: Assessment) -> None:
         ids = label_strings(frame[r.id])
         keys = ids if not r.model else label_strings(frame[r.model]).fillna("") + "\x00" + ids.fillna("")
         dup = keys.duplicated(keep="first").to_numpy() & ids.notna().to_numpy()
-        c.add("error", "duplicate_id", r.id, dup, "duplicate id" + (" within a model" if r.model else ""),
+        c.add("error", "duplicate_id", r.id, dup, "duplicate id{s}" + (" within a model" if r.model else ""),
               suffix="; ids must be unique per model so rows can be paired across models")
     if len(a.models) > 1 and r.model:
         sizes = {m: len(rows) for m, rows in a.model_rows.items()}
