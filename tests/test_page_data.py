@@ -1,0 +1,102 @@
+"""AppTest of the app shell and the Data page (the Streamlit script runs for real, in-process)."""
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+
+CSV = b"y_true,y_pred,amount\n" + b"".join(f"{i % 2},{(i // 3) % 2},{i * 1.25}\n".encode() for i in range(40))
+
+
+@pytest.fixture
+def app():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def plain(markdown: str) -> str:
+    """What a reader sees of escaped Markdown: drop the backslash escapes."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def widget(at, kind, prefix):
+    widgets = [w for w in getattr(at, kind) if (w.key or "").startswith(prefix)]
+    assert widgets, f"no {kind} with key prefix {prefix}"
+    return widgets[0]
+
+
+def test_opens_on_the_binary_sample(app):
+    assert widget(app, "selectbox", "task_").value == "binary"
+    assert widget(app, "selectbox", "positive_").value == "malignant"
+    assert [s.value for s in app.success] == ["No problems found in 1,707 rows · models: 3"]
+    assert any("breast\\_cancer\\_binary" in c.value or "breast_cancer_binary" in c.value for c in app.sidebar.caption)
+
+
+def test_switch_to_multiclass_sample(app):
+    app.radio[0].set_value("Wine — multi-class, 2 models").run()
+    assert not app.exception
+    assert widget(app, "selectbox", "task_").value == "multiclass"
+    assert not [s for s in app.selectbox if (s.key or "").startswith("positive_")]
+
+
+def upload(app, name, data):
+    app.radio[0].set_value("Upload a file").run()
+    app.file_uploader[0].upload(name, data, "text/csv").run()
+    assert not app.exception
+    return app
+
+
+def test_upload_then_change_a_role_changes_the_task(app):
+    upload(app, "mine.csv", CSV)
+    assert widget(app, "selectbox", "task_").value == "binary"
+    widget(app, "selectbox", "role_y_true_").set_value("amount").run()
+    assert not app.exception
+    assert widget(app, "selectbox", "task_").value == "regression"
+    assert widget(app, "selectbox", "role_y_true_").value == "amount"
+    app.button[0].click().run()  # "Reset to what was detected"
+    assert widget(app, "selectbox", "task_").value == "binary"
+
+
+def test_malformed_upload_shows_one_error_and_no_traceback(app):
+    upload(app, "broken.csv", b"y_true,y_pred\n1,0\n1,0,7\n0,1\n")
+    assert len(app.error) == 1
+    assert plain(app.error[0].value).startswith("broken.csv: could not be split into columns: no delimiter")
+    assert not app.exception
+
+
+def test_problems_are_listed(app):
+    upload(app, "few.csv", b"y_true,score\n1,0.5\n0,1.7\n1,0.2\n")
+    messages = [plain(w.value) for w in app.warning]
+    assert any("has 1 value outside [0, 1] (row 2: `1.7`)" in m for m in messages), messages
+    assert any(m.startswith("the file has 3 rows, fewer than 30") for m in messages), messages
+
+
+def test_nothing_from_the_file_becomes_markdown_or_html(app):
+    evil = b"y_true,y_pred\n[click](http://example.invalid),<img src=x onerror=alert(1)>\n$x^2$,**bold**\n" * 20
+    upload(app, "evil.csv", evil)
+    assert not app.exception
+    rendered = [e.value for e in [*app.markdown, *app.caption, *app.warning, *app.error, *app.info, *app.success]
+                if isinstance(getattr(e, "value", None), str)]
+    assert any("click" in text for text in rendered), "the labels are shown somewhere (in the task reason)"
+    for text in rendered:
+        outside_code = re.sub(r"`[^`]*`", "", text)
+        assert "[click](" not in outside_code and "<img" not in outside_code and "$x^2$" not in outside_code, text
+    # no element may opt into HTML
+    assert all(not getattr(m.proto, "allow_html", False) for m in [*app.markdown, *app.caption])
+
+
+def test_guard_points_back_to_data_when_nothing_is_loaded():
+    at = AppTest.from_string(
+        "import streamlit as st\n"
+        "from pages.state import require_assessment\n"
+        "st.session_state.setdefault('assessment', None)\n"
+        "require_assessment()\n"
+        "st.write('unreachable')\n", default_timeout=30)
+    at.run()
+    assert [i.value for i in at.info] == ["Load a predictions file without blocking errors first."]
+    assert not [m for m in at.markdown if m.value == "unreachable"]
