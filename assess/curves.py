@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -38,6 +39,22 @@ __all__ = [
     "ks_statistic",
     "DelongPlacements",
     "delong_placements",
+    "CurveResult",
+    "roc_curve",
+    "pr_curve",
+    "gain_curve",
+    "lift_curve",
+    "ks_curve",
+    "THRESHOLD_METRICS",
+    "ThresholdMetrics",
+    "metric_vs_threshold",
+    "Confusion",
+    "confusion_at_threshold",
+    "OperatingPoint",
+    "operating_point",
+    "CalibrationResult",
+    "calibration_curve",
+    "thin_curve",
 ]
 
 
@@ -185,10 +202,77 @@ class ThresholdCounts:
         """False negatives at each threshold: ``n_pos - tps[k]``."""
         return self.n_pos - self.tps
 
+    # The curve arrays below are computed once per counts object and shared by every curve that uses them (the
+    # ROC's y is the PR curve's x and the gain curve's y). Each "...0" array has the extra first point for the
+    # threshold +inf (nothing predicted positive) in front; the public properties are views without it.
+
+    @cached_property
+    def _thresholds0(self) -> np.ndarray:
+        return _frozen(np.concatenate(([np.inf], self.thresholds)))
+
+    @cached_property
+    def _tpr0(self) -> np.ndarray:
+        return _ratio0(self.tps, self.n_pos, first=0.0)
+
+    @cached_property
+    def _fpr0(self) -> np.ndarray:
+        return _ratio0(self.fps, self.n_neg, first=0.0)
+
+    @cached_property
+    def _precision0(self) -> np.ndarray:
+        out = np.empty(len(self) + 1)
+        out[0] = 1.0                  # nothing predicted positive: scikit-learn's convention, precision 1
+        predicted = np.add(self.tps, self.fps, out=out[1:])
+        np.divide(self.tps, predicted, out=out[1:], where=predicted != 0)
+        return _frozen(out)
+
+    @cached_property
+    def _ppf0(self) -> np.ndarray:
+        out = np.empty(len(self) + 1)
+        out[0] = 0.0
+        np.add(self.tps, self.fps, out=out[1:])
+        if self.n_total > 0:
+            out[1:] /= self.n_total
+        else:
+            out[1:] = np.nan
+        return _frozen(out)
+
+    @property
+    def tpr(self) -> np.ndarray:
+        """True positive rate (recall, ISO 4213 3.2.10) at each threshold: ``tps[k] / n_pos`` (NaN if no positive)."""
+        return self._tpr0[1:]
+
+    recall = tpr
+
+    @property
+    def fpr(self) -> np.ndarray:
+        """False positive rate (ISO 4213 3.2.12) at each threshold: ``fps[k] / n_neg`` (NaN if no negative)."""
+        return self._fpr0[1:]
+
+    @property
+    def precision(self) -> np.ndarray:
+        """Precision (ISO 4213 3.2.9) at each threshold: ``tps[k] / (tps[k] + fps[k])`` (> 0 rows at every k)."""
+        return self._precision0[1:]
+
     @property
     def predicted_positive_fraction(self) -> np.ndarray:
         """Fraction of the (weighted) samples predicted positive: ``(tps[k] + fps[k]) / n_total``."""
-        return (self.tps + self.fps) / self.n_total
+        return self._ppf0[1:]
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+def _ratio0(counts: np.ndarray, total: float, *, first: float) -> np.ndarray:
+    out = np.empty(counts.shape[0] + 1)
+    out[0] = first
+    if total > 0:
+        np.divide(counts, total, out=out[1:])
+    else:
+        out[:] = np.nan
+    return _frozen(out)
 
 
 @dataclass(frozen=True, eq=False)
@@ -219,10 +303,17 @@ def rank_scores(score) -> ScoreRanking:
 
 
 def _rank(s: np.ndarray) -> ScoreRanking:
-    ascending = np.unique(s)
-    group = np.searchsorted(ascending, s)
-    np.subtract(ascending.shape[0] - 1, group, out=group)
-    return ScoreRanking(np.ascontiguousarray(ascending[::-1]), group)
+    order = np.argsort(s)
+    s_sorted = s[order]
+    new = np.empty(s.shape[0], dtype=bool)
+    new[:1] = True
+    np.not_equal(s_sorted[1:], s_sorted[:-1], out=new[1:])
+    descending = np.cumsum(new, dtype=np.intp)
+    d = int(descending[-1]) if descending.shape[0] else 0
+    np.subtract(d, descending, out=descending)
+    group = np.empty_like(descending)
+    group[order] = descending
+    return ScoreRanking(s_sorted[new][::-1], group)
 
 
 def _distinct_starts(sorted_s: np.ndarray) -> np.ndarray:
@@ -234,27 +325,46 @@ def _distinct_starts(sorted_s: np.ndarray) -> np.ndarray:
 
 
 def _counts_unweighted(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Unweighted counts from a value sort (no argsort, no gather of labels).
+    """Unweighted counts from value sorts only (no argsort, no gather of labels).
 
-    ``np.sort`` of float64 is several times faster than ``np.argsort`` (SIMD sorting networks), so sort the values
-    alone; sort the scores of the smaller class separately; each of those lands in its tie group by a binary search
-    among the distinct values; per-group counts of the smaller class follow from ``bincount`` and the counts of the
-    other class from the group sizes. Exact for ties.
+    ``np.sort`` of float64 is several times faster than ``np.argsort`` (SIMD sorting networks) and a packed
+    uint64 key (order-preserving score bits with the label in the lowest bit) is slower to build and sort than the
+    floats and would merge scores one ulp apart. So: sort all scores; sort the scores of the smaller class
+    separately; a binary search of those (sorted, so cache-friendly) among the distinct values gives the tie group
+    of each; the smaller class's cumulative count is then a step function, written in one ``np.repeat``, and the
+    other class's count is the group size minus it. Exact for ties.
     """
     n = s.shape[0]
     n1 = int(np.count_nonzero(y))
     minority_is_pos = n1 <= n - n1
     s_min = np.sort(s[y] if minority_is_pos else s[~y])
     s_all = np.sort(s)
-    starts = _distinct_starts(s_all)
-    distinct = s_all[starts]
-    del s_all
-    per_group = np.bincount(np.searchsorted(distinct, s_min), minlength=distinct.shape[0])
-    at_or_above = (n - starts)[::-1].astype(np.float64)      # rows with score >= t_k, thresholds decreasing
-    minority = np.cumsum(per_group[::-1], dtype=np.float64)
-    other = at_or_above - minority
-    tps, fps = (minority, other) if minority_is_pos else (other, minority)
-    return np.ascontiguousarray(distinct[::-1]), tps, fps
+    new = np.empty(n, dtype=bool)
+    new[:1] = True
+    np.not_equal(s_all[1:], s_all[:-1], out=new[1:])
+    if new.all():                                   # no ties: every row is its own threshold
+        del new
+        distinct = s_all
+        at_or_above = np.arange(1, n + 1, dtype=np.float64)
+    else:
+        starts = np.flatnonzero(new)
+        del new
+        distinct = s_all[starts]
+        del s_all
+        at_or_above = (n - starts)[::-1].astype(np.float64)
+        del starts
+    d = distinct.shape[0]
+    # descending group index of each minority row, in increasing order
+    group = np.searchsorted(distinct, s_min)[::-1]
+    np.subtract(d - 1, group, out=group)
+    steps = np.empty(group.shape[0] + 1, dtype=np.intp)     # rows of thresholds where the count is 0, 1, ..., m
+    steps[0] = group[0] if group.shape[0] else d
+    np.subtract(group[1:], group[:-1], out=steps[1:-1])
+    steps[-1] = d - group[-1] if group.shape[0] else 0
+    minority = np.repeat(np.arange(group.shape[0] + 1, dtype=np.float64), steps)
+    np.subtract(at_or_above, minority, out=at_or_above)
+    tps, fps = (minority, at_or_above) if minority_is_pos else (at_or_above, minority)
+    return distinct[::-1], tps, fps
 
 
 def _counts_weighted(y: np.ndarray, s: np.ndarray, w: np.ndarray):
@@ -414,10 +524,8 @@ def _check_counts(counts) -> ThresholdCounts:
 
 def _auc_raw(counts: ThresholdCounts) -> float:
     tps, fps = counts.tps, counts.fps
-    dx = np.diff(fps, prepend=0.0)
-    heights = tps.copy()
-    heights[1:] += tps[:-1]
-    return float(np.dot(dx, heights) / (2.0 * counts.n_pos * counts.n_neg))
+    twice_area = fps[0] * tps[0] + np.dot(np.diff(fps), tps[1:] + tps[:-1])
+    return float(twice_area / (2.0 * counts.n_pos * counts.n_neg))
 
 
 def roc_auc(counts: ThresholdCounts) -> float:
@@ -442,12 +550,6 @@ def roc_auc(counts: ThresholdCounts) -> float:
     return _auc_raw(counts)
 
 
-def _precision_recall(counts: ThresholdCounts) -> tuple[np.ndarray, np.ndarray]:
-    predicted = counts.tps + counts.fps
-    precision = np.divide(counts.tps, predicted, out=np.zeros_like(predicted), where=predicted != 0)
-    return precision, counts.tps / counts.n_pos
-
-
 def average_precision(counts: ThresholdCounts) -> float:
     r"""Average precision (ISO 4213 6.3.7): the step-wise (non-interpolated) area under the PR curve.
 
@@ -466,8 +568,7 @@ def average_precision(counts: ThresholdCounts) -> float:
     reason = _class_problem(counts, need_neg=False)
     if reason:
         return _undefined("Average precision", reason)
-    precision, recall = _precision_recall(counts)
-    return max(0.0, float(np.dot(np.diff(recall, prepend=0.0), precision)))
+    return max(0.0, float(np.dot(np.diff(counts._tpr0), counts.precision)))
 
 
 def pr_auc(counts: ThresholdCounts) -> float:
@@ -488,11 +589,13 @@ def pr_auc(counts: ThresholdCounts) -> float:
     reason = _class_problem(counts, need_neg=False)
     if reason:
         return _undefined("PR AUC", reason)
-    precision, recall = _precision_recall(counts)
-    heights = precision.copy()
-    heights[1:] += precision[:-1]
-    heights[0] += 1.0
-    return float(np.dot(np.diff(recall, prepend=0.0), heights) / 2.0)
+    precision = counts._precision0
+    return float(np.dot(np.diff(counts._tpr0), precision[1:] + precision[:-1]) / 2.0)
+
+
+def _ks_gap(counts: ThresholdCounts) -> np.ndarray:
+    gap = np.subtract(counts.tpr, counts.fpr)
+    return np.abs(gap, out=gap)
 
 
 def ks_statistic(counts: ThresholdCounts) -> float:
@@ -513,7 +616,7 @@ def ks_statistic(counts: ThresholdCounts) -> float:
     reason = _class_problem(counts)
     if reason:
         return _undefined("KS statistic", reason)
-    return float(np.max(np.abs(counts.tps / counts.n_pos - counts.fps / counts.n_neg)))
+    return float(np.max(_ks_gap(counts)))
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -550,14 +653,570 @@ def delong_placements(y_true, score) -> DelongPlacements:
     ([0.5, 1.0], [1.0, 0.5])
     """
     y, s, _ = _check_binary(y_true, score, None)
-    pos, neg = s[y], s[~y]
-    m, n = pos.shape[0], neg.shape[0]
+    m = int(np.count_nonzero(y))
+    n = y.shape[0] - m
     if m == 0 or n == 0:
         warnings.warn(f"DeLong placements are undefined: y_true has only one class "
                       f"({'all negative' if m == 0 else 'all positive'})", UndefinedMetricWarning, stacklevel=2)
         return DelongPlacements(np.full(m, np.nan), np.full(n, np.nan))
-    pos_sorted, neg_sorted = np.sort(pos), np.sort(neg)
-    # 2 * (#neg < x) + (#neg == x) = (#neg < x) + (#neg <= x): the midrank count
-    v10 = np.searchsorted(neg_sorted, pos, side="left") + np.searchsorted(neg_sorted, pos, side="right")
-    v01 = (2 * m) - np.searchsorted(pos_sorted, neg, side="left") - np.searchsorted(pos_sorted, neg, side="right")
-    return DelongPlacements(v10 / (2.0 * n), v01 / (2.0 * m))
+    # One argsort of all scores; per tie group g (ascending): negatives strictly below and positives strictly
+    # above, plus half of the other class inside the group (the midrank); then scatter back to input order.
+    order = np.argsort(s)
+    s_sorted = s[order]
+    y_sorted = y[order]
+    new = np.empty(s.shape[0], dtype=bool)
+    new[:1] = True
+    np.not_equal(s_sorted[1:], s_sorted[:-1], out=new[1:])
+    del s_sorted
+    starts = np.flatnonzero(new)
+    group = np.cumsum(new, dtype=np.intp)
+    group -= 1
+    del new
+    pos_in = np.add.reduceat(y_sorted.astype(np.intp), starts)
+    size = np.diff(starts, append=y.shape[0])
+    neg_in = size - pos_in
+    neg_below = np.cumsum(neg_in) - neg_in
+    pos_above = m - np.cumsum(pos_in)
+    table = np.empty(2 * starts.shape[0])
+    table[1::2] = (neg_below + 0.5 * neg_in) / n          # value for a positive in group g
+    table[0::2] = (pos_above + 0.5 * pos_in) / m          # value for a negative in group g
+    group *= 2
+    group += y_sorted
+    placement = np.empty(y.shape[0])
+    placement[order] = table[group]
+    return DelongPlacements(placement[y], placement[~y])
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Curves
+# ----------------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class CurveResult:
+    """One threshold curve, exact (never thinned; use :func:`thin_curve` for drawing only).
+
+    ``x[k]``, ``y[k]`` is the point of the curve at ``thresholds[k]`` (predict positive when score >=
+    ``thresholds[k]``); points run from the highest threshold to the lowest. ``x_name``/``y_name`` are the column
+    names of :meth:`to_frame`, ``x_label``/``y_label`` the axis titles. Optional parts, by kind: ``area`` and
+    ``area_label`` (ROC: "AUC", PR: "AP"), ``baseline`` (the y of a chance model drawn as a horizontal line: PR
+    prevalence, lift 1; None where the chance line is the diagonal), ``y2``/``y2_name``/``y2_label`` (KS: the
+    FPR), ``statistic`` and ``best_index`` (KS: the largest gap and where it is). Arrays are read-only.
+    """
+
+    kind: str
+    x: np.ndarray
+    y: np.ndarray
+    thresholds: np.ndarray
+    x_name: str
+    y_name: str
+    x_label: str
+    y_label: str
+    area: float | None = None
+    area_label: str | None = None
+    baseline: float | None = None
+    y2: np.ndarray | None = None
+    y2_name: str | None = None
+    y2_label: str | None = None
+    statistic: float | None = None
+    best_index: int | None = None
+
+    def __len__(self) -> int:
+        return int(self.x.shape[0])
+
+    def to_frame(self):
+        """The curve as a pandas DataFrame with columns ``threshold``, ``x_name``, ``y_name`` (and ``y2_name``)."""
+        import pandas as pd
+
+        columns = {"threshold": self.thresholds, self.x_name: self.x, self.y_name: self.y}
+        if self.y2 is not None:
+            columns[self.y2_name] = self.y2
+        return pd.DataFrame(columns)
+
+
+def _warn_curve(what: str, reason: str | None) -> None:
+    if reason:
+        warnings.warn(f"{what} is undefined: {reason}", UndefinedMetricWarning, stacklevel=3)
+
+
+def roc_curve(counts: ThresholdCounts) -> CurveResult:
+    r"""Receiver operating characteristic curve (ISO 4213 3.2.16, 6.3.6) with its AUC.
+
+    .. math::
+
+        x_0 = y_0 = 0,\; t_0 = +\infty; \qquad
+        x_k = \mathrm{FPR}_k = \mathrm{fps}_k / n_{neg},\; y_k = \mathrm{TPR}_k = \mathrm{tps}_k / n_{pos},\;
+        t_k = \text{k-th largest distinct score}
+
+    for k = 1..D: the same arrays as ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``, ending at (1, 1).
+    ``area`` is :func:`roc_auc`. A missing class makes its rate NaN (with :class:`UndefinedMetricWarning`).
+
+    >>> r = roc_curve(threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]))
+    >>> r.x.tolist(), r.y.tolist(), r.area
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0], 0.75)
+    """
+    counts = _check_counts(counts)
+    reason = _class_problem(counts)
+    _warn_curve("ROC curve", reason)
+    return CurveResult("roc", counts._fpr0, counts._tpr0, counts._thresholds0, "fpr", "tpr",
+                       "False positive rate", "True positive rate",
+                       area=float("nan") if reason else _auc_raw(counts), area_label="AUC")
+
+
+def pr_curve(counts: ThresholdCounts) -> CurveResult:
+    r"""Precision–recall curve (ISO 4213 3.2.15, 6.3.7) with average precision.
+
+    .. math::
+
+        x_0 = 0,\; y_0 = 1,\; t_0 = +\infty; \qquad
+        x_k = R_k = \mathrm{tps}_k / n_{pos},\; y_k = P_k = \mathrm{tps}_k / (\mathrm{tps}_k + \mathrm{fps}_k)
+
+    Precision is undefined where nothing is predicted positive (the first point); following scikit-learn's
+    ``precision_recall_curve`` it is set to 1 there, so the curve starts at (0, 1). These are scikit-learn's arrays
+    in reverse order (scikit-learn lists increasing thresholds and puts the (0, 1) point last without a threshold).
+    ``area`` is :func:`average_precision` (``area_label`` "AP"), ``baseline`` the prevalence (a chance model's
+    precision). No positive: recall NaN with :class:`UndefinedMetricWarning`.
+
+    >>> p = pr_curve(threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]))
+    >>> p.x.tolist(), p.y.round(4).tolist(), round(p.area, 4)
+    ([0.0, 0.5, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.6667, 0.5], 0.8333)
+    """
+    counts = _check_counts(counts)
+    reason = _class_problem(counts, need_neg=False)
+    _warn_curve("Precision-recall curve", reason)
+    area = float("nan") if reason else max(0.0, float(np.dot(np.diff(counts._tpr0), counts.precision)))
+    return CurveResult("pr", counts._tpr0, counts._precision0, counts._thresholds0, "recall", "precision",
+                       "Recall", "Precision", area=area, area_label="AP", baseline=counts.prevalence)
+
+
+def gain_curve(counts: ThresholdCounts) -> CurveResult:
+    r"""Cumulative response curve, or gain chart (ISO 4213 3.2.13, 6.3.8).
+
+    .. math::
+
+        x_k = \frac{\mathrm{tps}_k + \mathrm{fps}_k}{n_{pos} + n_{neg}}, \qquad
+        y_k = \mathrm{TPR}_k = \frac{\mathrm{tps}_k}{n_{pos}}, \qquad x_0 = y_0 = 0,\; t_0 = +\infty
+
+    x is the fraction of the (weighted) samples predicted positive, y the fraction of all positives found; the
+    curve runs from (0, 0) to (1, 1), a random ranking follows the diagonal and a perfect one reaches y = 1 at
+    x = prevalence. Within a tie group rows switch together, so the segment between two points is the expected
+    curve under a random order of the tied rows. No positive: y NaN with :class:`UndefinedMetricWarning`.
+
+    >>> g = gain_curve(threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]))
+    >>> g.x.tolist(), g.y.tolist()
+    ([0.0, 0.25, 0.5, 0.75, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
+    counts = _check_counts(counts)
+    _warn_curve("Cumulative response curve", _class_problem(counts, need_neg=False))
+    return CurveResult("gain", counts._ppf0, counts._tpr0, counts._thresholds0, "predicted_positive_fraction",
+                       "tpr", "Fraction of samples predicted positive", "True positive rate (fraction of positives found)")
+
+
+def lift_curve(counts: ThresholdCounts) -> CurveResult:
+    r"""Lift curve (ISO 4213 3.2.14, 6.3.9): TPR of the model over that of a random classifier.
+
+    .. math::
+
+        x_k = \frac{\mathrm{tps}_k + \mathrm{fps}_k}{n_{pos} + n_{neg}}, \qquad
+        y_k = \frac{\mathrm{TPR}_k}{x_k} = \frac{\mathrm{tps}_k / (\mathrm{tps}_k + \mathrm{fps}_k)}{n_{pos} /
+        (n_{pos} + n_{neg})} = \frac{P_k}{\text{prevalence}}
+
+    A random classifier predicting a fraction x positive finds a fraction x of the positives, hence baseline 1. At
+    the first point (x = 0, threshold +inf) the ratio is 0/0; it is set to the lift of the top tie group
+    (y_0 = y_1), the limit of the ratio along the first segment of the gain curve, so the curve starts flat at
+    its highest lift. No positive: y NaN with :class:`UndefinedMetricWarning`.
+
+    >>> lift_curve(threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])).y.tolist()
+    [2.0, 2.0, 1.0, 1.3333333333333333, 1.0]
+    """
+    counts = _check_counts(counts)
+    _warn_curve("Lift curve", _class_problem(counts, need_neg=False))
+    x, tpr = counts._ppf0, counts._tpr0
+    y = np.empty_like(x)
+    np.divide(tpr[1:], x[1:], out=y[1:])
+    y[:1] = y[1:2]
+    return CurveResult("lift", x, _frozen(y), counts._thresholds0, "predicted_positive_fraction", "lift",
+                       "Fraction of samples predicted positive", "Lift (TPR / fraction predicted positive)",
+                       baseline=1.0)
+
+
+def ks_curve(counts: ThresholdCounts) -> CurveResult:
+    r"""Kolmogorov–Smirnov chart: TPR (``y``) and FPR (``y2``) against the threshold (``x``), one point per
+    distinct score, decreasing.
+
+    .. math::
+
+        x_k = t_k, \quad y_k = \mathrm{TPR}_k, \quad y2_k = \mathrm{FPR}_k, \quad
+        \mathrm{best\_index} = \arg\max_k \lvert y_k - y2_k \rvert, \quad \mathrm{statistic} = \lvert y - y2
+        \rvert_{\mathrm{best\_index}}
+
+    (no +inf point: it cannot be drawn on a threshold axis). ``statistic`` is :func:`ks_statistic`; ``best_index``
+    the first threshold where it is reached. A missing class: NaN rates and statistic, ``best_index`` None.
+
+    >>> k = ks_curve(threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]))
+    >>> k.statistic, float(k.x[k.best_index])
+    (0.5, 0.8)
+    """
+    counts = _check_counts(counts)
+    reason = _class_problem(counts)
+    _warn_curve("KS curve", reason)
+    best = None if reason or not len(counts) else int(np.argmax(_ks_gap(counts)))
+    statistic = float("nan") if best is None else float(abs(counts.tpr[best] - counts.fpr[best]))
+    return CurveResult("ks", counts.thresholds, counts.tpr, counts.thresholds, "threshold", "tpr", "Threshold",
+                       "Cumulative fraction predicted positive", y2=counts.fpr, y2_name="fpr",
+                       y2_label="False positive rate", statistic=statistic, best_index=best)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Metrics against the threshold, and at one threshold
+# ----------------------------------------------------------------------------------------------------------------
+
+def _safe_div(num, den):
+    num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64))
+    return np.divide(num, den, out=np.full(num.shape, np.nan), where=den != 0)
+
+
+def _fbeta(tp, fp, fn, beta):
+    b2 = beta * beta
+    return _safe_div((1 + b2) * tp, (1 + b2) * tp + b2 * fn + fp)
+
+
+def _mcc(tp, fp, tn, fn):
+    den = np.sqrt((tp + fp) * (tp + fn)) * np.sqrt((tn + fp) * (tn + fn))
+    return _safe_div(tp * tn - fp * fn, den)
+
+
+# name -> f(tp, fp, tn, fn, beta); the names are the package's metric keys (SPEC "Binary")
+_THRESHOLD_METRICS = {
+    "tp": lambda tp, fp, tn, fn, b: tp,
+    "fp": lambda tp, fp, tn, fn, b: fp,
+    "tn": lambda tp, fp, tn, fn, b: tn,
+    "fn": lambda tp, fp, tn, fn, b: fn,
+    "precision": lambda tp, fp, tn, fn, b: _safe_div(tp, tp + fp),
+    "recall": lambda tp, fp, tn, fn, b: _safe_div(tp, tp + fn),
+    "specificity": lambda tp, fp, tn, fn, b: _safe_div(tn, tn + fp),
+    "fpr": lambda tp, fp, tn, fn, b: _safe_div(fp, fp + tn),
+    "fnr": lambda tp, fp, tn, fn, b: _safe_div(fn, fn + tp),
+    "npv": lambda tp, fp, tn, fn, b: _safe_div(tn, tn + fn),
+    "fdr": lambda tp, fp, tn, fn, b: _safe_div(fp, fp + tp),
+    "false_omission_rate": lambda tp, fp, tn, fn, b: _safe_div(fn, fn + tn),
+    "accuracy": lambda tp, fp, tn, fn, b: _safe_div(tp + tn, tp + fp + tn + fn),
+    "error_rate": lambda tp, fp, tn, fn, b: _safe_div(fp + fn, tp + fp + tn + fn),
+    "f1": lambda tp, fp, tn, fn, b: _fbeta(tp, fp, fn, 1.0),
+    "fbeta": lambda tp, fp, tn, fn, b: _fbeta(tp, fp, fn, b),
+    "balanced_accuracy": lambda tp, fp, tn, fn, b: (_safe_div(tp, tp + fn) + _safe_div(tn, tn + fp)) / 2,
+    "informedness": lambda tp, fp, tn, fn, b: _safe_div(tp, tp + fn) + _safe_div(tn, tn + fp) - 1,
+    "markedness": lambda tp, fp, tn, fn, b: _safe_div(tp, tp + fp) + _safe_div(tn, tn + fn) - 1,
+    "mcc": lambda tp, fp, tn, fn, b: _mcc(tp, fp, tn, fn),
+    "predicted_positive_fraction": lambda tp, fp, tn, fn, b: _safe_div(tp + fp, tp + fp + tn + fn),
+}
+THRESHOLD_METRICS: tuple[str, ...] = tuple(_THRESHOLD_METRICS)
+
+
+@dataclass(frozen=True, eq=False)
+class ThresholdMetrics:
+    """Metrics at every distinct threshold: ``values[i, k]`` is metric ``names[i]`` at ``thresholds[k]``.
+
+    ``result["f1"]`` gives one row; :meth:`to_frame` a table with a ``threshold`` column and one column per name.
+    """
+
+    thresholds: np.ndarray
+    names: tuple[str, ...]
+    values: np.ndarray
+    beta: float = 1.0
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        try:
+            return self.values[self.names.index(name)]
+        except ValueError:
+            raise KeyError(f"metric {name!r} was not computed (computed: {', '.join(self.names)})") from None
+
+    def to_frame(self):
+        """A pandas DataFrame: ``threshold`` then one column per metric name, one row per threshold."""
+        import pandas as pd
+
+        frame = pd.DataFrame(self.values.T, columns=list(self.names))
+        frame.insert(0, "threshold", self.thresholds)
+        return frame
+
+
+def metric_vs_threshold(counts: ThresholdCounts,
+                        metrics=("precision", "recall", "f1", "specificity", "accuracy"), *,
+                        beta: float = 1.0) -> ThresholdMetrics:
+    r"""Confusion-matrix metrics (ISO 4213 3.2, 6.2) at every distinct threshold, from the counts (no sort).
+
+    At threshold :math:`t_k`: :math:`TP = \mathrm{tps}_k`, :math:`FP = \mathrm{fps}_k`,
+    :math:`TN = n_{neg} - \mathrm{fps}_k`, :math:`FN = n_{pos} - \mathrm{tps}_k`, and e.g.
+
+    .. math::
+
+        \mathrm{precision} = \frac{TP}{TP + FP}, \quad
+        F_\beta = \frac{(1 + \beta^2)\,TP}{(1 + \beta^2)\,TP + \beta^2 FN + FP}, \quad
+        \mathrm{MCC} = \frac{TP \cdot TN - FP \cdot FN}{\sqrt{(TP+FP)(TP+FN)(TN+FP)(TN+FN)}}
+
+    Available names: ``THRESHOLD_METRICS`` (tp fp tn fn precision recall specificity fpr fnr npv fdr
+    false_omission_rate accuracy error_rate f1 fbeta balanced_accuracy informedness markedness mcc
+    predicted_positive_fraction). A value whose denominator is 0 at a threshold is NaN there and one
+    :class:`UndefinedMetricWarning` per metric says at how many thresholds.
+
+    >>> m = metric_vs_threshold(threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), ("precision", "f1"))
+    >>> m["f1"].round(4).tolist()
+    [0.6667, 0.5, 0.8, 0.6667]
+    """
+    counts = _check_counts(counts)
+    names = (metrics,) if isinstance(metrics, str) else tuple(metrics)
+    unknown = [m for m in names if m not in _THRESHOLD_METRICS]
+    if unknown:
+        raise ValueError(f"`metrics` has unknown names {unknown} (known: {', '.join(THRESHOLD_METRICS)})")
+    if not (isinstance(beta, (int, float)) and np.isfinite(beta) and beta > 0):
+        raise ValueError(f"`beta` must be > 0 (got {beta!r})")
+    tp, fp, tn, fn = counts.tps, counts.fps, counts.tns, counts.fns
+    values = np.empty((len(names), len(counts)))
+    for i, name in enumerate(names):
+        values[i] = _THRESHOLD_METRICS[name](tp, fp, tn, fn, float(beta))
+        nan = int(np.isnan(values[i]).sum())
+        if nan:
+            warnings.warn(f"{name} is undefined at {nan} of {len(counts)} thresholds (a denominator is 0); "
+                          f"those values are NaN", UndefinedMetricWarning, stacklevel=2)
+    return ThresholdMetrics(counts.thresholds, names, _frozen(values), float(beta))
+
+
+class Confusion(NamedTuple):
+    """Confusion counts at one threshold (weighted when the counts are)."""
+
+    tp: float
+    fp: float
+    tn: float
+    fn: float
+
+
+def _check_threshold(threshold) -> float:
+    try:
+        value = float(threshold)
+    except (TypeError, ValueError):
+        raise TypeError(f"`threshold` must be a number (got {threshold!r})") from None
+    if np.isnan(value):
+        raise ValueError("`threshold` must not be NaN (got nan)")
+    return value
+
+
+def _index_at(counts: ThresholdCounts, threshold: float) -> int:
+    """Number of distinct scores >= threshold = index of the point in the curves (which start at +inf)."""
+    ascending = counts.thresholds[::-1]
+    return len(counts) - int(np.searchsorted(ascending, threshold, side="left"))
+
+
+def confusion_at_threshold(counts: ThresholdCounts, threshold: float) -> Confusion:
+    """Confusion counts when predicting positive for score >= ``threshold`` (a binary search, no pass over rows).
+
+    >>> confusion_at_threshold(threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 0.35)
+    Confusion(tp=2.0, fp=1.0, tn=1.0, fn=0.0)
+    """
+    counts = _check_counts(counts)
+    k = _index_at(counts, _check_threshold(threshold))
+    tp = float(counts.tps[k - 1]) if k else 0.0
+    fp = float(counts.fps[k - 1]) if k else 0.0
+    return Confusion(tp, fp, counts.n_neg - fp, counts.n_pos - tp)
+
+
+@dataclass(frozen=True)
+class OperatingPoint:
+    """Where one threshold sits on the curves: ``index`` is the point's index in the arrays of
+    :func:`roc_curve`, :func:`pr_curve`, :func:`gain_curve` and :func:`lift_curve` (0 = nothing predicted
+    positive); the rates are those curves' coordinates there."""
+
+    threshold: float
+    index: int
+    tp: float
+    fp: float
+    tn: float
+    fn: float
+    tpr: float
+    fpr: float
+    precision: float
+    predicted_positive_fraction: float
+    lift: float
+
+    @property
+    def recall(self) -> float:
+        return self.tpr
+
+
+def operating_point(counts: ThresholdCounts, threshold: float) -> OperatingPoint:
+    r"""The confusion counts and curve coordinates at ``threshold`` (predict positive when score >= threshold).
+
+    ``tpr``, ``fpr``, ``predicted_positive_fraction`` are the ROC/gain coordinates, ``precision`` the PR
+    coordinate, ``lift`` = tpr / predicted_positive_fraction. When nothing is predicted positive precision and
+    lift are 0/0: they are NaN here (the curves' drawing conventions do not apply to a reported number) and an
+    :class:`UndefinedMetricWarning` says so; a missing class makes its rate NaN likewise.
+
+    >>> op = operating_point(threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 0.5)
+    >>> op.index, op.tpr, op.fpr, op.precision
+    (1, 0.5, 0.0, 1.0)
+    """
+    counts = _check_counts(counts)
+    t = _check_threshold(threshold)
+    k = _index_at(counts, t)
+    tp, fp, tn, fn = confusion_at_threshold(counts, t)
+    reason = _class_problem(counts)
+    if reason:
+        warnings.warn(f"Rates at threshold {t} are partly undefined: {reason}", UndefinedMetricWarning,
+                      stacklevel=2)
+    if tp + fp == 0:
+        warnings.warn(f"Precision and lift at threshold {t} are undefined: no sample is predicted positive "
+                      f"(no score >= {t})", UndefinedMetricWarning, stacklevel=2)
+    tpr = float(_safe_div(tp, counts.n_pos))
+    ppf = float(_safe_div(tp + fp, counts.n_total))
+    return OperatingPoint(t, k, tp, fp, tn, fn, tpr, float(_safe_div(fp, counts.n_neg)),
+                          float(_safe_div(tp, tp + fp)), ppf, float(_safe_div(tpr, ppf)))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Calibration (reliability) curve
+# ----------------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class CalibrationResult:
+    r"""Reliability diagram data: per-bin mean predicted probability against observed frequency.
+
+    For bin b (edges ``bin_edges[b]``, ``bin_edges[b + 1]``): ``counts[b]`` is the (weighted) number of samples in
+    it, ``mean_predicted[b]`` their mean score, ``observed_frequency[b]`` their fraction of positives; both are NaN
+    for an empty bin (``counts[b] == 0``). ``ece`` and ``mce`` are the expected and maximum calibration errors over
+    the non-empty bins:
+
+    .. math::
+
+        \mathrm{ECE} = \sum_b \frac{n_b}{n}\,\lvert o_b - p_b \rvert, \qquad
+        \mathrm{MCE} = \max_{b:\,n_b > 0} \lvert o_b - p_b \rvert
+    """
+
+    bin_edges: np.ndarray
+    mean_predicted: np.ndarray
+    observed_frequency: np.ndarray
+    counts: np.ndarray
+    strategy: str
+    ece: float
+    mce: float
+
+    @property
+    def nonempty(self) -> np.ndarray:
+        """Bool mask of the bins holding samples (the points of the reliability diagram)."""
+        return self.counts > 0
+
+    def to_frame(self):
+        """One row per bin: ``bin_low``, ``bin_high``, ``count``, ``mean_predicted``, ``observed_frequency``."""
+        import pandas as pd
+
+        return pd.DataFrame({"bin_low": self.bin_edges[:-1], "bin_high": self.bin_edges[1:], "count": self.counts,
+                             "mean_predicted": self.mean_predicted,
+                             "observed_frequency": self.observed_frequency})
+
+
+def calibration_curve(y_true, score, *, n_bins: int = 10, strategy: str = "uniform",
+                      sample_weight=None) -> CalibrationResult:
+    r"""Calibration (reliability) curve with ECE and MCE for probability scores in [0, 1].
+
+    Bins follow ``sklearn.calibration.calibration_curve`` exactly: ``"uniform"`` edges are
+    ``np.linspace(0, 1, n_bins + 1)``, ``"quantile"`` edges ``np.percentile(score, np.linspace(0, 100, n_bins + 1))``
+    (unweighted, linear interpolation; repeated edges leave empty bins); a score goes to bin
+    ``np.searchsorted(edges[1:-1], score)``, i.e. bins are closed on the right, (e_b, e_{b+1}], the first one
+    also holding its lower edge. Differences from scikit-learn: empty bins are kept (NaN means, count 0) so the
+    arrays always have ``n_bins`` entries (``result.nonempty`` selects scikit-learn's points), and
+    ``sample_weight`` weights the per-bin means and counts (not the quantile edges). See
+    :class:`CalibrationResult` for each array and the ECE/MCE formulas. Total weight 0: ECE and MCE NaN with
+    :class:`UndefinedMetricWarning`.
+
+    >>> c = calibration_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], n_bins=2)
+    >>> c.counts.tolist(), c.observed_frequency.tolist(), round(c.ece, 4)
+    ([3.0, 1.0], [0.3333333333333333, 1.0], 0.0875)
+    """
+    y, s, w = _check_binary(y_true, score, sample_weight)
+    outside = (s < 0) | (s > 1)
+    if outside.any():
+        i = _first(outside)
+        raise ValueError(f"`score` must be probabilities in [0, 1] for a calibration curve (got "
+                         f"{int(outside.sum())} values outside, first at index {i}: {s[i]})")
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
+        raise ValueError(f"`n_bins` must be an integer >= 1 (got {n_bins!r})")
+    if strategy == "uniform":
+        edges = np.linspace(0.0, 1.0, n_bins + 1)
+    elif strategy == "quantile":
+        edges = np.percentile(s, np.linspace(0, 1, n_bins + 1) * 100)
+    else:
+        raise ValueError(f"`strategy` must be 'uniform' or 'quantile' (got {strategy!r})")
+    bins = np.searchsorted(edges[1:-1], s)
+    weight = np.ones_like(s) if w is None else w
+    counts = np.bincount(bins, weights=weight, minlength=n_bins)
+    score_sum = np.bincount(bins, weights=s * weight, minlength=n_bins)
+    pos_sum = np.bincount(bins, weights=np.where(y, weight, 0.0), minlength=n_bins)
+    mean_predicted = _safe_div(score_sum, counts)
+    observed = _safe_div(pos_sum, counts)
+    total = counts.sum()
+    filled = counts > 0
+    if total > 0:
+        gaps = np.abs(observed[filled] - mean_predicted[filled])
+        ece, mce = float(np.dot(counts[filled] / total, gaps)), float(gaps.max())
+    else:
+        warnings.warn("ECE and MCE are undefined: the total sample weight is 0", UndefinedMetricWarning,
+                      stacklevel=2)
+        ece = mce = float("nan")
+    return CalibrationResult(_frozen(edges), _frozen(mean_predicted), _frozen(observed), _frozen(counts),
+                             strategy, ece, mce)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Thinning for drawing
+# ----------------------------------------------------------------------------------------------------------------
+
+def _cells(v: np.ndarray, m: int) -> np.ndarray:
+    lo, hi = v.min(), v.max()
+    if hi <= lo:
+        return np.zeros(v.shape[0], dtype=np.int64)
+    cell = ((v - lo) * (m / (hi - lo))).astype(np.int64)
+    return np.minimum(cell, m - 1, out=cell)
+
+
+def thin_curve(x, y, *, max_points: int = 2000, grid: int | None = None) -> np.ndarray:
+    r"""Indices of the points to keep when DRAWING a curve; numbers (AUC, AP, ...) always use the full curve.
+
+    Each axis is cut into ``grid`` (m) equal cells over its data range (default m = ``max_points // 4``). Walking
+    along the curve, a point is kept when it is the first or last point, or the curve moves to another cell
+    right after it or right before it (so both ends of every grid-line crossing are kept).
+
+    Bound: between two consecutive kept points i < j either j = i + 1 (the drawn segment is the true one) or all
+    points i..j lie in one cell, and so do the drawn chord and the true polyline between them; hence the drawn
+    polyline deviates from the full curve by at most one cell — (range of x)/m horizontally and (range of y)/m
+    vertically. Count: a curve monotone in both coordinates (ROC, gain, KS) changes cell at most 2(m - 1) times,
+    keeping at most 4m - 2 <= ``max_points`` points for any number of rows. A non-monotone curve (PR precision,
+    lift) can change cell more often; then m is halved until the count fits, and the bound holds for that m.
+
+    Curves with at most ``max_points`` points are returned whole. Returns increasing ``intp`` indices.
+
+    >>> x = np.linspace(0, 1, 10_001)
+    >>> keep = thin_curve(x, x ** 2, max_points=40)
+    >>> len(keep) <= 40, keep[0], keep[-1]
+    (True, np.int64(0), np.int64(10000))
+    """
+    xs = _check_1d(x, "x").astype(np.float64, copy=False)
+    ys = _check_1d(y, "y").astype(np.float64, copy=False)
+    if xs.shape[0] != ys.shape[0]:
+        raise ValueError(f"`y` has {ys.shape[0]} points but `x` has {xs.shape[0]}")
+    if isinstance(max_points, bool) or not isinstance(max_points, (int, np.integer)) or max_points < 4:
+        raise ValueError(f"`max_points` must be an integer >= 4 (got {max_points!r})")
+    m = max_points // 4 if grid is None else grid
+    if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 1:
+        raise ValueError(f"`grid` must be an integer >= 1 (got {grid!r})")
+    _check_finite(xs, "x")
+    _check_finite(ys, "y")
+    n = xs.shape[0]
+    if n <= max_points:
+        return np.arange(n, dtype=np.intp)
+    while True:
+        cx, cy = _cells(xs, m), _cells(ys, m)
+        moves = np.flatnonzero((cx[1:] != cx[:-1]) | (cy[1:] != cy[:-1]))
+        keep = np.zeros(n, dtype=bool)
+        keep[[0, -1]] = True
+        keep[moves] = True
+        keep[moves + 1] = True
+        if np.count_nonzero(keep) <= max_points or m == 1:
+            return np.flatnonzero(keep)
+        m //= 2
