@@ -1,0 +1,97 @@
+"""Browser fixtures: the app started exactly as README starts it (`make run`), on a free port, and a Chromium page.
+
+The browser is Debian's chromium (/usr/bin/chromium) driven by Playwright; nothing is downloaded. As root it must
+run with --no-sandbox, and background networking is off because this machine's network is closed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-default-apps", "--disable-quic"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    port = _free_port()
+    ARTIFACTS.mkdir(exist_ok=True)
+    log = open(ARTIFACTS / "app.log", "w")
+    proc = subprocess.Popen(["make", "run", f"PORT={port}"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True, env={**os.environ, "BROWSER": "none"})
+    url = f"http://localhost:{port}"
+    deadline = time.monotonic() + 180
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.read() == b"ok":
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            log.flush()
+            raise RuntimeError(f"the app did not start: {ARTIFACTS / 'app.log'}")
+        time.sleep(0.5)
+    yield url
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, app_url):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    pg.goto(app_url)
+    yield pg
+    context.close()
+
+
+def choose(page, label: str, option: str) -> None:
+    """Pick ``option`` in the Streamlit selectbox labelled ``label`` (a react-aria combobox since Streamlit 1.5x)."""
+    box = page.get_by_role("combobox", name=label, exact=True)
+    box.click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+def selectbox_value(page, label: str) -> str:
+    return page.get_by_role("combobox", name=label, exact=True).input_value()
+
+
+def wait_idle(page) -> None:
+    """Wait until Streamlit has finished the current rerun (the status widget shows 'Running…' while busy)."""
+    page.wait_for_timeout(300)
+    page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden", timeout=60_000)

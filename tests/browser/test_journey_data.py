@@ -1,0 +1,33 @@
+"""Journey: open the app → the sample is loaded → upload a CSV through the real uploader → change a role → the
+task changes. A screenshot is saved to test-artifacts/ for a person to look at."""
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, choose, selectbox_value, wait_idle
+
+pytestmark = pytest.mark.browser
+
+CSV = "y_true,y_pred,amount\n" + "".join(f"{i % 2},{(i // 3) % 2},{i * 1.25}\n" for i in range(40))
+
+
+def test_load_sample_upload_change_role(page, tmp_path):
+    page.get_by_text("Task and roles").wait_for()
+    wait_idle(page)
+    assert selectbox_value(page, "Task") == "binary"
+    assert selectbox_value(page, "Positive class") == "malignant"
+    page.get_by_text("No problems found in 1,707 rows").wait_for()
+
+    path = tmp_path / "mine.csv"
+    path.write_text(CSV)
+    page.get_by_text("Upload a file", exact=True).click()
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
+    page.get_by_text("40 rows", exact=False).first.wait_for()
+    wait_idle(page)
+    assert selectbox_value(page, "Ground truth") == "y_true"
+    assert selectbox_value(page, "Task") == "binary"
+
+    choose(page, "Ground truth", "amount")
+    wait_idle(page)
+    page.get_by_text("is numeric with non-integer values").wait_for()
+    assert selectbox_value(page, "Task") == "regression"
+    page.screenshot(path=str(ARTIFACTS / "journey_data.png"), full_page=True)
