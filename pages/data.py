@@ -33,21 +33,26 @@ if source == UPLOAD:
     uploaded = st.file_uploader("Predictions file", type=list(ACCEPTED_EXTENSIONS),
                                 help="CSV/TSV/TXT, Parquet, Excel .xlsx or JSON Lines, optionally .gz or .zip. "
                                      "Pickle/joblib files are never opened.")
-    with st.expander("Reading options"):
+    loaded = st.session_state[Key.TABLE]
+    with st.expander("Reading options", expanded=bool(loaded is not None and len(loaded.sheets) > 1)):
         decimal_choice = st.selectbox("Decimal mark", ["detect", ".", ","], key="decimal_choice")
-        sheet_choice = st.text_input("Excel sheet (name or 0-based index; empty = first)", key="sheet_choice")
+        sheet = None
+        if loaded is not None and len(loaded.sheets) > 1:
+            sheet = st.selectbox("Excel sheet", list(loaded.sheets), index=loaded.sheets.index(loaded.sheet),
+                                 key=f"sheet_{loaded.sha256}")
     if uploaded is not None:
         data = uploaded.getvalue()
-        signature = (uploaded.name, uploaded.size, decimal_choice, sheet_choice, hash(data))
+        signature = (uploaded.name, uploaded.size, decimal_choice, sheet, hash(data))
         if st.session_state.get("upload_signature") != signature:
             st.session_state["upload_signature"] = signature
-            sheet = int(sheet_choice) if sheet_choice.strip().isdigit() else (sheet_choice.strip() or None)
             try:
                 with st.spinner("Reading the file…"):
                     set_table(read_upload(data, uploaded.name, sheet=sheet,
                                           decimal=None if decimal_choice == "detect" else decimal_choice))
             except AssessError as exc:
                 set_table(None, error=str(exc))
+            if st.session_state[Key.TABLE] is not None and len(st.session_state[Key.TABLE].sheets) > 1:
+                st.rerun()  # draw the sheet picker now that the workbook's sheets are known
     elif st.session_state[Key.TABLE] is not None and st.session_state.get("upload_signature"):
         st.session_state["upload_signature"] = None
         set_table(None)

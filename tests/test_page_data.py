@@ -100,3 +100,26 @@ def test_guard_points_back_to_data_when_nothing_is_loaded():
     at.run()
     assert [i.value for i in at.info] == ["Load a predictions file without blocking errors first."]
     assert not [m for m in at.markdown if m.value == "unreachable"]
+
+
+def test_excel_sheet_can_be_picked_after_upload(app):
+    import io
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.active.title = "notes"
+    book.active.append(["just", "notes"])
+    book.active.append(["a", "b"])
+    ws = book.create_sheet("predictions")
+    ws.append(["y_true", "y_pred"])
+    for i in range(40):
+        ws.append([i % 2, (i // 2) % 2])
+    buf = io.BytesIO()
+    book.save(buf)
+    upload(app, "book.xlsx", buf.getvalue())
+    assert app.error, "the first sheet has no ground truth, so an error is shown"
+    [sheet] = [s for s in app.selectbox if s.label == "Excel sheet"]
+    sheet.set_value("predictions").run()
+    assert not app.exception and not app.error
+    assert widget(app, "selectbox", "task_").value == "binary"
