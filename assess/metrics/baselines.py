@@ -1,0 +1,211 @@
+r"""ISO/IEC TS 4213 5.3.13 baselines: what a model that knows nothing about the rows would score on each metric.
+
+Three baseline predictors, computed on the same true labels and weights as the model:
+
+- ``majority`` — always predicts the majority class (ISO 4213 3.2.18; per label for multi-label: a label is
+  predicted when more than half of the weight has it). Its probabilities are the class priors (scikit-learn's
+  ``DummyClassifier(strategy="prior")``). Deterministic, so every value is exact.
+- ``stratified`` — predicts class c at random with its prior probability :math:`\pi_c`, independently per row
+  (per label with the label's prevalence for multi-label).
+- ``uniform`` — predicts each of the k classes with probability 1/k (each label with probability ½).
+
+How each value is obtained (:attr:`Baseline.method`):
+
+- label metrics whose value at the *expected* confusion matrix :math:`E[C_{ab}] = W_a q_b` (:math:`W_a` the weight
+  of class a, :math:`q` the prediction distribution) is their expected value — metrics linear in the cells with
+  denominators fixed by the truth (accuracy, recall, specificity, balanced accuracy, …), and precision-type ratios,
+  whose expectation given at least one prediction of the class equals that ratio because a random prediction is
+  independent of the truth — are *analytic*: e.g. stratified accuracy :math:`\sum_c \pi_c^2`, stratified recall
+  :math:`\pi_+`, stratified precision :math:`\pi_+`, uniform accuracy :math:`1/k`;
+- other label metrics (F1, MCC, kappa, likelihood ratios, distribution distances, sample-averaged multi-label
+  metrics, …) are the mean over a *seeded simulation* of the random predictor (200 draws; multinomial draws of each
+  confusion-matrix row when unweighted, so the cost does not grow with n; for multi-label, per-row draws, fewer when
+  n·L is large, at least 20); undefined draws are left out of the mean;
+- score metrics score the constant probability vectors — priors for ``majority`` and ``stratified``, 1/k for
+  ``uniform`` — exactly: a constant score has ROC AUC 0.5 (the expected AUC of a random scorer), average precision
+  equal to the prevalence, log loss equal to the entropy of the priors (resp. ln k). Uniform top-k accuracy is the
+  analytic :math:`\min(k, K)/K` of a random ranking (a constant score would rank classes by position).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from assess.data import Task
+from assess.metrics import binary as B
+from assess.metrics import multiclass as MC
+from assess.metrics import multilabel as ML
+
+STRATEGIES = ("majority", "stratified", "uniform")
+SIMULATIONS = 200
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """Baseline values of one metric (NaN when undefined for that baseline) and how they were obtained."""
+
+    majority: float
+    stratified: float
+    uniform: float
+    method: str
+
+    def as_dict(self) -> dict[str, float]:
+        return {"majority": self.majority, "stratified": self.stratified, "uniform": self.uniform}
+
+
+def _quiet(fn, state):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            try:
+                v = fn(state)
+            except (ValueError, ZeroDivisionError):
+                return float("nan")
+    return v
+
+
+def _nanmean(v) -> float:
+    a = np.asarray(v, dtype=np.float64)
+    a = a[np.isfinite(a)]
+    return float(a.mean()) if a.size else float("nan")
+
+
+def _class_weights(y: np.ndarray, k: int, w):
+    return np.bincount(y, weights=w, minlength=k).astype(np.float64)
+
+
+def _cm_state(task, template, cm, batch):
+    if task == Task.BINARY:
+        return B.BinaryState(tp=cm[..., 1, 1], fp=cm[..., 0, 1], tn=cm[..., 0, 0], fn=cm[..., 1, 0],
+                             threshold=template.threshold, beta=template.beta, labels_from=template.labels_from,
+                             batch=batch)
+    return MC.MulticlassState(cm=cm, classes=template.classes, beta=template.beta, top_k=template.top_k,
+                              labels_from=template.labels_from, batch=batch)
+
+
+def _simulate_cm(rng, y, k, w, q, sims):
+    """(sims, k, k) confusion matrices of a random predictor with class probabilities q."""
+    if w is None:
+        nk = np.bincount(y, minlength=k)
+        cm = np.zeros((sims, k, k))
+        for a in range(k):
+            if nk[a]:
+                cm[:, a, :] = rng.multinomial(nk[a], q, size=sims)
+        return cm
+    cq = np.cumsum(q)
+    cq[-1] = 1.0
+    out = np.empty((sims, k, k))
+    step = max(1, 2_000_000 // max(y.shape[0], 1))
+    for s0 in range(0, sims, step):
+        bb = min(step, sims - s0)
+        yp = np.searchsorted(cq, rng.random((bb, y.shape[0])), side="right").clip(0, k - 1)
+        codes = (y[None, :] * k + yp) + (np.arange(bb) * k * k)[:, None]
+        out[s0:s0 + bb] = np.bincount(codes.ravel(), weights=np.tile(w, bb), minlength=bb * k * k).reshape(bb, k, k)
+    return out
+
+
+def baseline_values(pred, specs, point_state_for, template, *, seed=0, simulations: int = SIMULATIONS
+                    ) -> dict[str, Baseline]:
+    """Baselines of ``specs`` for the validated predictions ``pred``.
+
+    ``point_state_for(y_pred, scores)`` builds the task's point state for substitute predictions (same truth and
+    weights); ``template`` is the model's point state (parameters, class names).
+    """
+    task = pred.task
+    w = pred.weight
+    rng = np.random.default_rng(np.random.SeedSequence([int(seed) if isinstance(seed, (int, np.integer)) else 0,
+                                                        5313]))
+    out: dict[str, Baseline] = {}
+    label_specs = [s for s in specs if s.needs == "labels"]
+    score_specs = [s for s in specs if s.needs != "labels"]
+    if task == Task.MULTILABEL:
+        return _multilabel(pred, label_specs, score_specs, point_state_for, template, rng, simulations)
+    k = 2 if task == Task.BINARY else len(pred.classes)
+    y = np.asarray(pred.y_true, dtype=np.intp)
+    n = y.shape[0]
+    W = _class_weights(y, k, w)
+    prior = W / W.sum()
+    maj = int(np.argmax(prior))
+    maj_labels = np.full(n, maj, dtype=np.intp if task == Task.MULTICLASS else np.int8)
+    if task == Task.BINARY:
+        prior_scores = np.full(n, prior[1])
+        unif_scores = np.full(n, 0.5)
+    else:
+        prior_scores = np.tile(prior, (n, 1))
+        unif_scores = np.full((n, k), 1.0 / k)
+    maj_state = point_state_for(maj_labels, prior_scores if score_specs else None)
+    unif_state = point_state_for(maj_labels, unif_scores) if score_specs else None
+    qs = {"stratified": prior, "uniform": np.full(k, 1.0 / k)}
+    sims = {}
+    if any(s.baseline != "expected" for s in label_specs):
+        sims = {name: _cm_state(task, template, _simulate_cm(rng, y, k, w, q, simulations), True)
+                for name, q in qs.items()}
+    expected = {name: _cm_state(task, template, W[:, None] * q[None, :], False) for name, q in qs.items()}
+    for s in label_specs:
+        m = float(_quiet(s.compute, maj_state))
+        if s.baseline == "expected":
+            st, un = (float(_quiet(s.compute, expected[x])) for x in ("stratified", "uniform"))
+            how = "majority exact; random baselines analytic (expected confusion matrix)"
+        else:
+            st, un = (_nanmean(_quiet(s.compute, sims[x])) for x in ("stratified", "uniform"))
+            how = f"majority exact; random baselines by seeded simulation ({simulations} draws)"
+        out[s.key] = Baseline(m, st, un, how)
+    for s in score_specs:
+        m = float(_quiet(s.compute, maj_state))
+        u = float(_quiet(s.compute, unif_state))
+        how = "exact, constant probability vectors (priors; 1/k for uniform)"
+        if s.key == "top_k_accuracy":
+            u = min(template.top_k, k) / k
+            how += "; uniform top-k analytic min(k, K)/K"
+        out[s.key] = Baseline(m, m, u, how)
+    return out
+
+
+def _multilabel(pred, label_specs, score_specs, point_state_for, template, rng, simulations):
+    y = np.asarray(pred.y_true, dtype=bool)
+    n, L = y.shape
+    w = pred.weight
+    ww = np.ones(n) if w is None else w
+    T = ww @ y
+    Wt = ww.sum()
+    prev = T / Wt
+    maj = np.broadcast_to(prev > 0.5, (n, L)).copy()
+    scores_prev = np.broadcast_to(prev, (n, L)).copy() if score_specs else None
+    maj_state = point_state_for(maj, scores_prev)
+    unif_state = point_state_for(maj, np.full((n, L), 0.5)) if score_specs else None
+    qs = {"stratified": prev, "uniform": np.full(L, 0.5)}
+    sims_n = int(min(simulations, max(20, 20_000_000 // max(n * L, 1))))
+    out = {}
+
+    def expected(q):
+        tp, fp = T * q, (Wt - T) * q
+        fn, tn = T * (1 - q), (Wt - T) * (1 - q)
+        return ML.MultilabelState(cells=np.stack([tp, fp, fn, tn], axis=-1), rows=np.zeros(len(ML.ROW_COLUMNS)),
+                                  weight_sum=float(Wt), labels=template.labels, beta=template.beta,
+                                  threshold=template.threshold, labels_from="at random")
+
+    sim_states = {}
+    if any(s.baseline != "expected" for s in label_specs):
+        for name, q in qs.items():
+            states = []
+            for _ in range(sims_n):
+                yp = rng.random((n, L)) < q[None, :]
+                states.append(ML.multilabel_state(y, yp, None, w, template.labels, beta=template.beta))
+            sim_states[name] = states
+    for s in label_specs:
+        m = float(_quiet(s.compute, maj_state))
+        if s.baseline == "expected":
+            st, un = (float(_quiet(s.compute, expected(qs[x]))) for x in ("stratified", "uniform"))
+            how = "majority exact; random baselines analytic (expected label cells)"
+        else:
+            st, un = (_nanmean([_quiet(s.compute, st_) for st_ in sim_states[x]]) for x in ("stratified", "uniform"))
+            how = f"majority exact; random baselines by seeded simulation ({sims_n} draws)"
+        out[s.key] = Baseline(m, st, un, how)
+    for s in score_specs:
+        m = float(_quiet(s.compute, maj_state))
+        u = float(_quiet(s.compute, unif_state))
+        out[s.key] = Baseline(m, m, u, "exact, constant scores (label prevalences; 0.5 for uniform)")
+    return out

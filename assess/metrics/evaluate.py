@@ -1,0 +1,453 @@
+r"""One call from encoded predictions to every metric, with intervals, baselines and reasons: :func:`evaluate`.
+
+Shared work is done once per model: one confusion matrix (``np.bincount``), one
+:func:`~assess.curves.threshold_counts` sort (binary) or one sort per class (multi-class, multi-label), one set of
+per-row losses. Every metric is then a formula over those, taken from the registry (:mod:`assess.metrics.registry`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Callable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from assess import curves, intervals
+from assess.data import Predictions, Task
+from assess.metrics import baselines as BL
+from assess.metrics import binary as B
+from assess.metrics import multiclass as MC
+from assess.metrics import multilabel as ML
+from assess.metrics import resampling as RS
+from assess.metrics._common import ScoreNote, check_finite, check_weight
+from assess.metrics.registry import MetricSpec, get, metrics_for, table_for
+from assess.warnings import UndefinedMetricWarning
+
+__all__ = ["evaluate", "MetricReport", "MetricResult", "CI_METHODS"]
+
+CI_METHODS = (None, "wilson", "clopper-pearson", "normal", "delong", "bootstrap", "auto")
+
+
+@dataclass(frozen=True)
+class MetricResult:
+    """One metric of one model.
+
+    ``value`` is NaN when undefined and ``reason`` says why; ``low``/``high`` the interval bounds (NaN when none was
+    asked for or none applies) and ``method`` how they were computed (e.g. ``"wilson"``, ``"delong"``,
+    ``"bootstrap-percentile (1000 resamples, seed 0, multinomial)"``); ``note`` a caveat about a defined value (a
+    class left out of a macro average, probabilities that do not sum to 1); ``baselines`` the ISO 5.3.13 baseline
+    values by strategy (``majority``, ``stratified``, ``uniform``) and ``baseline_method`` how they were obtained.
+    """
+
+    key: str
+    name: str
+    value: float
+    low: float = float("nan")
+    high: float = float("nan")
+    method: str | None = None
+    reason: str | None = None
+    note: str | None = None
+    baselines: Mapping[str, float] = field(default_factory=dict)
+    baseline_method: str | None = None
+
+    @property
+    def defined(self) -> bool:
+        return bool(np.isfinite(self.value))
+
+
+def _none(v):
+    return None if v is None or not np.isfinite(v) else float(v)
+
+
+@dataclass(frozen=True, eq=False)
+class MetricReport:
+    """All metrics of one model: one :class:`MetricResult` per key, the per-class / per-label table, the settings.
+
+    ``report["f1"]`` gives one result; ``report.reasons`` maps each undefined key to its reason; ``to_frame()`` is
+    a tidy table (one row per metric), ``to_dict()`` the CLI/JSON form with ``None`` for undefined values.
+    """
+
+    task: Task
+    model: str
+    n: int
+    classes: tuple[str, ...]
+    results: tuple[MetricResult, ...]
+    table: pd.DataFrame | None
+    params: Mapping[str, float]
+    ci: str | None
+    ci_level: float
+    resamples: int
+    seed: object
+
+    def __getitem__(self, key: str) -> MetricResult:
+        for r in self.results:
+            if r.key == key:
+                return r
+        raise KeyError(f"{key!r} is not in this report; keys: {', '.join(self.keys)}")
+
+    def __contains__(self, key: str) -> bool:
+        return any(r.key == key for r in self.results)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return tuple(r.key for r in self.results)
+
+    @property
+    def values(self) -> dict[str, float]:
+        return {r.key: r.value for r in self.results}
+
+    @property
+    def reasons(self) -> dict[str, str]:
+        """``{key: reason}`` for every undefined metric."""
+        return {r.key: r.reason for r in self.results if r.reason}
+
+    @property
+    def notes(self) -> dict[str, str]:
+        return {r.key: r.note for r in self.results if r.note}
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per metric: key, name, value, low, high, method, reason, note and the three baselines."""
+        rows = []
+        for r in self.results:
+            rows.append({"key": r.key, "name": r.name, "value": r.value, "low": r.low, "high": r.high,
+                         "method": r.method, "reason": r.reason, "note": r.note,
+                         "baseline_majority": r.baselines.get("majority", np.nan),
+                         "baseline_stratified": r.baselines.get("stratified", np.nan),
+                         "baseline_uniform": r.baselines.get("uniform", np.nan)})
+        return pd.DataFrame(rows)
+
+    def to_dict(self, *, with_ci: bool = False) -> dict:
+        """``{key: value}`` (``None`` when undefined) or, with ``with_ci``, ``{key: {"value", "low", "high"}}``."""
+        if not with_ci:
+            return {r.key: _none(r.value) for r in self.results}
+        return {r.key: {"value": _none(r.value), "low": _none(r.low), "high": _none(r.high)} for r in self.results}
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Validation (once, at the boundary)
+# ------------------------------------------------------------------------------------------------------------------
+
+def _validate(pred: Predictions, threshold, beta, k, ci, ci_level, resamples):
+    if not isinstance(pred, Predictions):
+        raise TypeError(f"`pred` must be a Predictions (got {type(pred).__name__})")
+    if not isinstance(pred.task, Task) or not pred.task.is_classification:
+        raise ValueError(f"evaluate() assesses classification; `pred.task` is {getattr(pred.task, 'value', pred.task)!r}")
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.floating)) or not np.isfinite(threshold):
+        raise ValueError(f"`threshold` must be a finite number (got {threshold!r})")
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.floating)) or not (np.isfinite(beta) and beta > 0):
+        raise ValueError(f"`beta` must be > 0 (got {beta!r})")
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"`k` must be an integer >= 1 (got {k!r})")
+    if ci not in CI_METHODS:
+        raise ValueError(f"`ci` must be one of {list(CI_METHODS)} (got {ci!r})")
+    if not (isinstance(ci_level, (int, float)) and 0 < ci_level < 1):
+        raise ValueError(f"`ci_level` must be in (0, 1) (got {ci_level!r})")
+    if not isinstance(resamples, (int, np.integer)) or resamples < 1:
+        raise ValueError(f"`resamples` must be a positive integer (got {resamples!r})")
+    if pred.y_true is None:
+        raise ValueError("`pred.y_true` is missing; classification metrics need the true labels")
+    y = np.asarray(pred.y_true)
+    n = y.shape[0]
+    if n == 0:
+        raise ValueError("`pred.y_true` is empty (0 rows); nothing to assess")
+    task = pred.task
+    if pred.y_pred is None and pred.scores is None:
+        raise ValueError("`pred` has neither `y_pred` nor `scores`; give predicted labels or scores")
+    if task == Task.BINARY:
+        for name, arr in (("y_true", y), ("y_pred", pred.y_pred)):
+            if arr is None:
+                continue
+            a = np.asarray(arr)
+            if a.shape != (n,):
+                raise ValueError(f"`{name}` must have shape ({n},) (got {a.shape})")
+            bad = (a != 0) & (a != 1)
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise ValueError(f"`{name}` must hold 0/1 codes for a binary task (got {int(bad.sum())} other "
+                                 f"values, first at row {i}: {a[i]!r})")
+        if pred.scores is not None:
+            s = np.asarray(pred.scores, dtype=np.float64)
+            if s.shape != (n,):
+                raise ValueError(f"`scores` must have shape ({n},) for a binary task (got {s.shape})")
+            check_finite(s, "scores")
+    elif task == Task.MULTICLASS:
+        kk = len(pred.classes)
+        if kk < 2:
+            raise ValueError(f"a multi-class task needs at least 2 classes (got {kk})")
+        for name, arr in (("y_true", y), ("y_pred", pred.y_pred)):
+            if arr is None:
+                continue
+            a = np.asarray(arr)
+            if a.shape != (n,) or a.dtype.kind not in "iu":
+                raise ValueError(f"`{name}` must be integer class codes of shape ({n},) (got {a.dtype} {a.shape})")
+            bad = (a < 0) | (a >= kk)
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise ValueError(f"`{name}` must hold codes 0..{kk - 1} for {kk} classes (got {int(bad.sum())} "
+                                 f"other values, first at row {i}: {a[i]})")
+        if pred.scores is not None:
+            s = np.asarray(pred.scores, dtype=np.float64)
+            if s.shape != (n, kk):
+                raise ValueError(f"`scores` must have shape ({n}, {kk}) (got {s.shape})")
+            check_finite(s, "scores")
+    else:
+        L = len(pred.classes)
+        for name, arr in (("y_true", y), ("y_pred", pred.y_pred), ("scores", pred.scores)):
+            if arr is None:
+                continue
+            a = np.asarray(arr)
+            if a.shape != (n, L):
+                raise ValueError(f"`{name}` must have shape ({n}, {L}) for {L} labels (got {a.shape})")
+            if name != "scores" and a.dtype != bool:
+                bad = (a != 0) & (a != 1)
+                if bad.any():
+                    raise ValueError(f"`{name}` must hold 0/1 or bool label indicators (got {int(bad.sum())} other "
+                                     f"values)")
+        if pred.scores is not None:
+            check_finite(np.asarray(pred.scores, dtype=np.float64), "scores")
+    return check_weight(pred.weight, n)
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# evaluate
+# ------------------------------------------------------------------------------------------------------------------
+
+def _capture(fn, state):
+    """Run one metric; return (value, reason, note) with the warnings it emitted."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with np.errstate(all="ignore"):
+            value = fn(state)
+    reasons = [str(w.message) for w in caught if issubclass(w.category, UndefinedMetricWarning)]
+    notes = [str(w.message) for w in caught if issubclass(w.category, ScoreNote)]
+    value = float(value)
+    reason = "; ".join(dict.fromkeys(reasons)) if (reasons and not np.isfinite(value)) else None
+    if not np.isfinite(value) and reason is None:
+        reason = "undefined for these data"
+    return value, reason, ("; ".join(dict.fromkeys(notes)) or None)
+
+
+def _resolve_ci(spec: MetricSpec, ci: str | None, weighted: bool) -> str | None:
+    if ci is None or spec.kind == "count":
+        return None
+    if ci == "auto":
+        if spec.kind == "proportion":
+            return "wilson"
+        if spec.kind == "auc" and spec.task == Task.BINARY and not weighted:
+            return "delong"
+        return "bootstrap"
+    if ci in intervals.PROPORTION_METHODS:
+        return ci if spec.kind == "proportion" else None
+    if ci == "delong":
+        if spec.kind == "auc":
+            return "bootstrap" if weighted else "delong"
+        return None
+    return "bootstrap"
+
+
+def _arrays(pred: Predictions, threshold):
+    task = pred.task
+    if task == Task.BINARY:
+        y = np.asarray(pred.y_true) == 1
+        s = None if pred.scores is None else np.asarray(pred.scores, dtype=np.float64)
+        yp = (np.asarray(pred.y_pred) == 1) if pred.y_pred is not None else s >= threshold
+        return y, yp, s
+    if task == Task.MULTICLASS:
+        y = np.asarray(pred.y_true, dtype=np.intp)
+        s = None if pred.scores is None else np.asarray(pred.scores, dtype=np.float64)
+        yp = np.asarray(pred.y_pred, dtype=np.intp) if pred.y_pred is not None else np.argmax(s, axis=1)
+        return y, yp, s
+    y = np.asarray(pred.y_true, dtype=bool)
+    s = None if pred.scores is None else np.asarray(pred.scores, dtype=np.float64)
+    yp = np.asarray(pred.y_pred, dtype=bool) if pred.y_pred is not None else s >= threshold
+    return y, yp, s
+
+
+def evaluate(pred: Predictions, keys=None, *, threshold: float = 0.5, beta: float = 1.0, k: int = 2,
+             ci: str | None = None, ci_level: float = 0.95, resamples: int = 1000, seed=0,
+             progress: Callable[[float], None] | None = None, baselines: bool = True,
+             bootstrap_method: str = "percentile") -> MetricReport:
+    """Every requested metric of one model, with reasons for undefined values, intervals and ISO 5.3.13 baselines.
+
+    Parameters
+    ----------
+    pred : Predictions
+        Encoded predictions of a binary, multi-class or multi-label task (see :class:`assess.data.Predictions`).
+    keys : iterable of str, optional
+        Metric keys (registry keys of the task). Default: every metric the data support (score metrics only when
+        scores were given).
+    threshold : float, default 0.5
+        Binary / multi-label: a row (label) is predicted positive when ``score >= threshold``; ignored when
+        ``pred.y_pred`` is given. Multi-class labels come from the arg-max.
+    beta : float, default 1.0
+        The beta of ``fbeta`` (binary) and ``fbeta_*`` (multi-class).
+    k : int, default 2
+        The k of ``top_k_accuracy``.
+    ci : {None, "wilson", "clopper-pearson", "normal", "delong", "bootstrap", "auto"}
+        Interval method. A proportion method applies to proportion metrics only, ``"delong"`` to the binary ROC AUC
+        only (weighted data fall back to the bootstrap, which the method string says); ``"bootstrap"`` to every
+        metric except counts; ``"auto"`` picks Wilson for proportions, DeLong for the binary ROC AUC and the
+        bootstrap for the rest. Counts (tp, fp, …, n) get no interval.
+    ci_level : float, default 0.95
+    resamples, seed : bootstrap settings (reported in each result's ``method``).
+    progress : callable, optional
+        ``progress(fraction)`` during the bootstrap (per chunk of resamples).
+    baselines : bool, default True
+        Compute the ISO 5.3.13 baselines beside each metric (see :mod:`assess.metrics.baselines`).
+    bootstrap_method : {"percentile", "bca"}
+    """
+    weight = _validate(pred, threshold, beta, k, ci, ci_level, resamples)
+    if bootstrap_method not in ("percentile", "bca"):
+        raise ValueError(f"`bootstrap_method` must be 'percentile' or 'bca' (got {bootstrap_method!r})")
+    task = pred.task
+    has_scores = pred.scores is not None
+    if keys is None:
+        specs = [m for m in metrics_for(task) if m.needs == "labels" or has_scores]
+    else:
+        if isinstance(keys, str):
+            keys = [keys]
+        specs = [get(task, key) for key in keys]
+    threshold, beta, k = float(threshold), float(beta), int(k)
+    y, yp, s = _arrays(pred, threshold)
+    methods = {m.key: _resolve_ci(m, ci, weight is not None) for m in specs}
+    boot_specs = [m for m in specs if methods[m.key] == "bootstrap"]
+
+    # ---- the point state: every shared quantity once ----
+    rankings = None
+    if task == Task.BINARY:
+        state = B.binary_state(pred.y_true, pred.y_pred, s, weight, threshold=threshold, beta=beta)
+
+        def point_state_for(y_pred, scores):
+            return B.binary_state(pred.y_true, y_pred, scores, weight, threshold=threshold, beta=beta)
+    elif task == Task.MULTICLASS:
+        keyset = {m.key for m in specs}
+        need_ovo = "roc_auc_ovo" in keyset
+        need_rank = has_scores and (need_ovo or any(m.needs != "labels" for m in boot_specs))
+        if need_rank:
+            rankings = [curves.rank_scores(s[:, c]) for c in range(s.shape[1])]
+        state = MC.multiclass_state(y, pred.y_pred, s, weight, pred.classes, beta=beta, top_k=k, rankings=rankings,
+                                    need_ovo=need_ovo and has_scores)
+
+        def point_state_for(y_pred, scores):
+            rk = None
+            if scores is not None and need_ovo:
+                rk = [curves.rank_scores(scores[:, c]) for c in range(scores.shape[1])]
+            return MC.multiclass_state(y, y_pred, scores, weight, pred.classes, beta=beta, top_k=k, rankings=rk,
+                                       need_ovo=need_ovo and scores is not None)
+    else:
+        state = ML.multilabel_state(y, pred.y_pred, s, weight, pred.classes, threshold=threshold, beta=beta)
+
+        def point_state_for(y_pred, scores):
+            return ML.multilabel_state(y, y_pred, scores, weight, pred.classes, threshold=threshold, beta=beta)
+
+    values = {m.key: _capture(m.compute, state) for m in specs}
+
+    # ---- intervals ----
+    bounds: dict[str, tuple[float, float, str | None]] = {}
+    for m in specs:
+        how = methods[m.key]
+        v = values[m.key][0]
+        if how is None or how == "bootstrap" or not np.isfinite(v):
+            continue
+        if how in intervals.PROPORTION_METHODS:
+            x, nn, ne = m.proportion.counts(state)
+            c = intervals.proportion_ci(x, nn, level=ci_level, method=how, n_eff=ne if weight is not None else None)
+            label = how + (" (Kish effective n)" if weight is not None else "")
+            bounds[m.key] = (c.low, c.high, label)
+        elif how == "delong":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                c = intervals.delong_ci(y, s, level=ci_level)
+            bounds[m.key] = (c.low, c.high, "delong")
+    if boot_specs:
+        bounds.update(_bootstrap(task, state, boot_specs, values, y, yp, s, weight, rankings, resamples=resamples,
+                                 level=ci_level, seed=seed, progress=progress, method=bootstrap_method,
+                                 fallback=ci == "delong"))
+    elif progress is not None:
+        progress(1.0)
+
+    # ---- baselines ----
+    base = {}
+    if baselines:
+        base = BL.baseline_values(pred, specs, point_state_for, state, seed=seed)
+
+    results = []
+    for m in specs:
+        v, reason, note_ = values[m.key]
+        lo, hi, how = bounds.get(m.key, (float("nan"), float("nan"), None))
+        if how is None and ci is not None and methods[m.key] is None and m.kind != "count":
+            note_ = "; ".join(x for x in (note_, f"no {ci} interval: it applies to "
+                                          f"{'the binary ROC AUC' if ci == 'delong' else 'proportions'} only") if x)
+        bl = base.get(m.key)
+        results.append(MetricResult(m.key, m.name, v, lo, hi, how, reason, note_,
+                                    MappingProxyType(bl.as_dict()) if bl else MappingProxyType({}),
+                                    bl.method if bl else None))
+
+    table = _table(task, state, pred.classes, has_scores)
+    return MetricReport(task=task, model=pred.model, n=int(y.shape[0]), classes=tuple(pred.classes),
+                        results=tuple(results), table=table,
+                        params=MappingProxyType({"threshold": threshold, "beta": beta, "k": k}), ci=ci,
+                        ci_level=float(ci_level), resamples=int(resamples), seed=seed)
+
+
+def _table(task, state, classes, has_scores) -> pd.DataFrame | None:
+    cols = table_for(task)
+    if not cols:
+        return None
+    data = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            for c in cols:
+                if c.needs != "labels" and not has_scores:
+                    continue
+                data[c.key] = np.asarray(c.compute(state), dtype=np.float64)
+    df = pd.DataFrame(data, index=pd.Index(list(classes), name="class" if task == Task.MULTICLASS else "label"))
+    return df
+
+
+def _bootstrap(task, state, specs, values, y, yp, s, weight, rankings, *, resamples, level, seed, progress, method,
+               fallback):
+    """Bootstrap intervals: label metrics and score metrics in separate (independently seeded) runs."""
+    label = [m for m in specs if m.needs == "labels" and np.isfinite(values[m.key][0])]
+    score = [m for m in specs if m.needs != "labels" and np.isfinite(values[m.key][0])]
+    runs = []
+    if task == Task.BINARY:
+        if label:
+            runs.append((label,) + RS.binary_cells_statistic(state, label, y, yp, weight))
+        if score:
+            ranking = curves.rank_scores(s) if weight is not None else None
+            runs.append((score,) + RS.binary_score_statistic(state, score, y, s, weight, ranking))
+    elif task == Task.MULTICLASS:
+        if label:
+            runs.append((label,) + RS.multiclass_cells_statistic(state, label, y, yp, weight))
+        if score:
+            runs.append((score,) + RS.multiclass_score_statistic(state, score, y, s, weight, rankings))
+    else:
+        both = label + score
+        if both:
+            runs.append((both,) + RS.multilabel_statistic(state, both, y, yp, s, weight))
+    out = {}
+    seeds = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(max(len(runs), 1))
+    for i, (sp, stat, layout) in enumerate(runs):
+        def prog(f, i=i):
+            if progress is not None:
+                progress((i + f) / len(runs))
+        point = np.array([values[m.key][0] for m in sp])
+        res = intervals.bootstrap_ci(stat, point=point, resamples=resamples, level=level, seed=seeds[i],
+                                     method=method, progress=prog, **layout)
+        for j, m in enumerate(sp):
+            ci_ = res.intervals[j]
+            desc = f"bootstrap-{method} ({resamples} resamples, seed {seed}, {res.scheme}, stratified"
+            if res.undefined[j]:
+                desc += f"; {int(res.undefined[j])} undefined resamples dropped"
+            desc += ")"
+            if fallback and m.kind == "auc":
+                desc += " — DeLong needs unweighted data"
+            out[m.key] = (ci_.low, ci_.high, desc)
+    if progress is not None and not runs:
+        progress(1.0)
+    return out

@@ -1,0 +1,510 @@
+r"""The metric registry: one entry per (task, metric key), the single source the UI, CLI, exports and tests read.
+
+Each :class:`MetricSpec` says what a metric is (display name, LaTeX formula, one-line meaning, source clause), what
+it needs (labels, scores or probabilities), which way is better, its range, how its uncertainty is computed
+(``kind``: ``"count"`` — no interval; ``"proportion"`` — Wilson / Clopper–Pearson / normal from
+:attr:`MetricSpec.proportion`; ``"auc"`` — DeLong; ``"other"`` — bootstrap), where the UI shows it (``group``), the
+parameters it reads (``beta``, ``k``, ``threshold``), how its ISO 5.3.13 baselines are obtained (``baseline``) and the
+function that computes it from the task's shared state.
+
+List metrics with :func:`metrics_for` (by task, optionally group / needs) and look one up with :func:`get`:
+
+>>> from assess.data import Task
+>>> [m.key for m in metrics_for(Task.BINARY, group="Ranking")]
+['roc_auc', 'average_precision', 'pr_auc', 'ks_statistic']
+>>> get(Task.MULTICLASS, "cccsmf_accuracy").source
+'ISO/IEC TS 4213:2022 Annex D; Flaxman et al. (2015)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from assess.data import Task
+from assess.metrics import binary as B
+from assess.metrics import multiclass as MC
+from assess.metrics import multilabel as ML
+
+__all__ = ["MetricSpec", "Proportion", "TableColumn", "REGISTRY", "TABLES", "GROUPS", "metrics_for", "get",
+           "keys_for", "table_for"]
+
+ISO = "ISO/IEC TS 4213:2022"
+QAHTAN = "Qahtan, Machine Learning—Evaluation (reference 001)"
+NOTES = "Lecture notes Data, Features, and Evaluation (reference 004)"
+IOCCHI = "Iocchi, Performance Evaluation slides (reference 002)"
+SKL = "scikit-learn sklearn.metrics"
+
+#: UI groups, in display order.
+GROUPS = ("Counts", "Threshold metrics", "Agreement", "Likelihood ratios", "Ranking", "Probabilistic",
+          "Distribution")
+
+
+@dataclass(frozen=True)
+class Proportion:
+    """A metric that is a ratio x / n of (weighted) counts, so binomial intervals apply.
+
+    ``counts(state)`` returns ``(x, n, n_eff)``: numerator, denominator and the Kish effective size of the
+    denominator set :math:`(\\sum w)^2 / \\sum w^2` (equal to ``n`` without weights).
+    """
+
+    numerator: str
+    denominator: str
+    counts: Callable
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """One metric of one task. ``compute(state)`` returns a float (or an array for a batch state)."""
+
+    key: str
+    name: str
+    task: Task
+    needs: str                      # "labels" | "scores" | "probabilities"
+    direction: str                  # "higher" | "lower" | "none"
+    range: tuple[float, float]
+    latex: str
+    meaning: str
+    source: str
+    kind: str                       # "count" | "proportion" | "auc" | "other"
+    group: str
+    params: tuple[str, ...]
+    compute: Callable
+    baseline: str = "simulated"     # "expected" (metric of the expected cells) | "simulated" | "scores"
+    proportion: Proportion | None = None
+
+    @property
+    def tasks(self) -> tuple[Task, ...]:
+        return (self.task,)
+
+
+@dataclass(frozen=True)
+class TableColumn:
+    """A column of the per-class (multi-class) or per-label (multi-label) table."""
+
+    key: str
+    name: str
+    meaning: str
+    needs: str
+    direction: str
+    compute: Callable               # state -> (k,) or (L,) array
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Proportion counts
+# ----------------------------------------------------------------------------------------------------------------
+
+def _bin_prop(num: tuple[str, ...], den: tuple[str, ...]):
+    def counts(s):
+        x = sum(getattr(s, c) for c in num)
+        n = sum(getattr(s, c) for c in den)
+        sq = sum(s.cells_sq[c] for c in den) if s.cells_sq else n
+        return x, n, (n * n / sq if sq > 0 else 0.0)
+    return counts
+
+
+def _mc_correct(s):
+    n = float(s.cm.sum())
+    sq = float(s.cm_sq.sum())
+    return float(np.trace(s.cm)), n, (n * n / sq if sq > 0 else 0.0)
+
+
+def _mc_wrong(s):
+    x, n, ne = _mc_correct(s)
+    return n - x, n, ne
+
+
+def _mc_topk(s):
+    sq = s.extra.get("weight_sq", s.weight_sum)
+    return s.topk_sum, s.weight_sum, (s.weight_sum ** 2 / sq if sq > 0 else 0.0)
+
+
+def _ml_exact(s):
+    sq = s.sq["weight_sq"] if s.sq else s.weight_sum
+    return s.row("exact"), s.weight_sum, (s.weight_sum ** 2 / sq if sq > 0 else 0.0)
+
+
+CELLS = ("tp", "fp", "tn", "fn")
+
+# ----------------------------------------------------------------------------------------------------------------
+# Binary
+# ----------------------------------------------------------------------------------------------------------------
+
+_BIN = Task.BINARY
+_T = ("threshold",)
+
+
+def _b(key, name, latex, meaning, source, *, direction="higher", rng=(0.0, 1.0), kind="other",
+       group="Threshold metrics", needs="labels", params=_T, baseline="simulated", prop=None, fn=None):
+    proportion = None
+    if prop is not None:
+        num, den, num_txt, den_txt = prop
+        proportion = Proportion(num_txt, den_txt, _bin_prop(num, den))
+        kind = "proportion"
+    return MetricSpec(key, name, _BIN, needs, direction, rng, latex, meaning, source, kind, group, params,
+                      fn or getattr(B, key), baseline, proportion)
+
+
+_INF = (0.0, float("inf"))
+
+BINARY = (
+    _b("tp", "True positives", r"T_P = \sum_i w_i [y_i = 1][\hat y_i = 1]",
+       "Positive rows the model called positive.", f"{ISO} 3.2.4", direction="none", rng=_INF, kind="count",
+       group="Counts", baseline="expected"),
+    _b("fp", "False positives", r"F_P = \sum_i w_i [y_i = 0][\hat y_i = 1]",
+       "Negative rows the model wrongly called positive (false alarms, type I errors).", f"{ISO} 3.2.3",
+       direction="none", rng=_INF, kind="count", group="Counts", baseline="expected"),
+    _b("tn", "True negatives", r"T_N = \sum_i w_i [y_i = 0][\hat y_i = 0]",
+       "Negative rows the model called negative.", f"{ISO} 3.2.5", direction="none", rng=_INF, kind="count",
+       group="Counts", baseline="expected"),
+    _b("fn", "False negatives", r"F_N = \sum_i w_i [y_i = 1][\hat y_i = 0]",
+       "Positive rows the model missed (type II errors).", f"{ISO} 3.2.2", direction="none", rng=_INF,
+       kind="count", group="Counts", baseline="expected"),
+    _b("n", "Rows", r"n = T_P + F_P + T_N + F_N", "Number of assessed rows (total weight when weighted).",
+       f"{ISO} 6.3.2", direction="none", rng=_INF, kind="count", group="Counts", params=(), baseline="expected"),
+    _b("prevalence", "Prevalence", r"\pi = (T_P + F_N) / n", "Share of rows that are truly positive.",
+       f"{ISO} 6.3.1", direction="none", group="Counts", params=(), baseline="expected",
+       prop=(("tp", "fn"), CELLS, "true positives + false negatives", "all rows")),
+    _b("accuracy", "Accuracy", r"a = \frac{T_P + T_N}{T_P + F_P + T_N + F_N}",
+       "Share of rows classified correctly.", f"{ISO} 3.2.6, 6.3.3", baseline="expected",
+       prop=(("tp", "tn"), CELLS, "correct rows", "all rows")),
+    _b("error_rate", "Error rate", r"e = \frac{F_P + F_N}{n} = 1 - a", "Share of rows classified wrongly.",
+       f"{IOCCHI}, sample error; {ISO} 7 (CLT interval)", direction="lower", baseline="expected",
+       prop=(("fp", "fn"), CELLS, "wrong rows", "all rows")),
+    _b("precision", "Precision", r"p = \frac{T_P}{T_P + F_P}",
+       "Of the rows called positive, the share that truly are.", f"{ISO} 3.2.9, 6.3.4", baseline="expected",
+       prop=(("tp",), ("tp", "fp"), "true positives", "rows predicted positive")),
+    _b("recall", "Recall (sensitivity)", r"r = \frac{T_P}{T_P + F_N}",
+       "Of the truly positive rows, the share the model found.", f"{ISO} 3.2.10, 6.3.4", baseline="expected",
+       prop=(("tp",), ("tp", "fn"), "true positives", "truly positive rows")),
+    _b("specificity", "Specificity", r"s = \frac{T_N}{T_N + F_P}",
+       "Of the truly negative rows, the share the model called negative.", f"{ISO} 3.2.11, 6.3.4",
+       baseline="expected", prop=(("tn",), ("tn", "fp"), "true negatives", "truly negative rows")),
+    _b("fpr", "False positive rate", r"\mathrm{FPR} = \frac{F_P}{F_P + T_N}",
+       "Of the truly negative rows, the share wrongly called positive.", f"{ISO} 3.2.12", direction="lower",
+       baseline="expected", prop=(("fp",), ("fp", "tn"), "false positives", "truly negative rows")),
+    _b("fnr", "False negative rate", r"\mathrm{FNR} = \frac{F_N}{F_N + T_P}",
+       "Of the truly positive rows, the share the model missed.", f"{ISO} 3.2.2, 3.2.10", direction="lower",
+       baseline="expected", prop=(("fn",), ("fn", "tp"), "false negatives", "truly positive rows")),
+    _b("npv", "Negative predictive value", r"\mathrm{NPV} = \frac{T_N}{T_N + F_N}",
+       "Of the rows called negative, the share that truly are.", f"{QAHTAN}, P(-ve)", baseline="expected",
+       prop=(("tn",), ("tn", "fn"), "true negatives", "rows predicted negative")),
+    _b("fdr", "False discovery rate", r"\mathrm{FDR} = \frac{F_P}{F_P + T_P} = 1 - p",
+       "Of the rows called positive, the share that are false alarms.", f"{ISO} clause 4 (FDR)",
+       direction="lower", baseline="expected",
+       prop=(("fp",), ("fp", "tp"), "false positives", "rows predicted positive")),
+    _b("false_omission_rate", "False omission rate", r"\mathrm{FOR} = \frac{F_N}{F_N + T_N}",
+       "Of the rows called negative, the share that were actually positive.", f"{ISO} 6.3.2 (from the cells)",
+       direction="lower", baseline="expected",
+       prop=(("fn",), ("fn", "tn"), "false negatives", "rows predicted negative")),
+    _b("f1", "F1 score", r"F_1 = \frac{2T_P}{2T_P + F_P + F_N}",
+       "Balance of precision and recall (their harmonic mean).", f"{ISO} 3.2.8, 6.2.5"),
+    _b("fbeta", "F-beta score", r"F_\beta = \frac{(1+\beta^2)T_P}{(1+\beta^2)T_P + \beta^2 F_N + F_P}",
+       "Precision–recall balance with recall counted beta times as important.", f"{ISO} 6.2.6; {QAHTAN}",
+       params=("beta", "threshold")),
+    _b("balanced_accuracy", "Balanced accuracy", r"BA = \frac{r + s}{2}",
+       "Average of the hit rates on positives and on negatives; fair under class imbalance.",
+       f"{QAHTAN}, balanced accuracy", baseline="expected"),
+    _b("mcc", "Matthews correlation", r"\frac{T_P T_N - F_P F_N}{\sqrt{(T_P+F_P)(T_P+F_N)(T_N+F_P)(T_N+F_N)}}",
+       "Correlation between truth and prediction, from -1 (always wrong) to 1 (perfect).",
+       "Matthews (1975); scikit-learn matthews_corrcoef", rng=(-1.0, 1.0), group="Agreement"),
+    _b("cohen_kappa", "Cohen's kappa", r"\kappa = \frac{p_o - p_e}{1 - p_e}",
+       "Agreement with the truth beyond what chance alone would give.", "Cohen (1960); scikit-learn",
+       rng=(-1.0, 1.0), group="Agreement"),
+    _b("informedness", "Informedness (Youden's J)", r"J = r + s - 1",
+       "How much better than chance the model separates positives from negatives.", "Youden (1950); Powers (2011)",
+       rng=(-1.0, 1.0), group="Agreement", baseline="expected"),
+    _b("markedness", "Markedness", r"\mathrm{MK} = p + \mathrm{NPV} - 1",
+       "How much better than chance a predicted label tells the true one.", "Powers (2011)", rng=(-1.0, 1.0),
+       group="Agreement", baseline="expected"),
+    _b("lr_plus", "Positive likelihood ratio", r"\mathrm{LR}^+ = \frac{\mathrm{TPR}}{\mathrm{FPR}}",
+       "How many times more likely a positive call is for a positive row than for a negative one.",
+       f"{SKL}.class_likelihood_ratios", rng=_INF, group="Likelihood ratios"),
+    _b("lr_minus", "Negative likelihood ratio", r"\mathrm{LR}^- = \frac{\mathrm{FNR}}{\mathrm{TNR}}",
+       "How likely a negative call is for a positive row relative to a negative one (lower is better).",
+       f"{SKL}.class_likelihood_ratios", direction="lower", rng=_INF, group="Likelihood ratios"),
+    _b("diagnostic_odds_ratio", "Diagnostic odds ratio", r"\mathrm{DOR} = \frac{T_P T_N}{F_P F_N}",
+       "Odds of a positive call among positives over the odds among negatives.", "Glas et al. (2003)",
+       rng=_INF, group="Likelihood ratios"),
+    _b("roc_auc", "ROC AUC", r"\mathrm{AUC} = P(S^+ > S^-) + \tfrac12 P(S^+ = S^-)",
+       "Chance that a random positive gets a higher score than a random negative.", f"{ISO} 3.2.16, 6.3.6",
+       kind="auc", group="Ranking", needs="scores", params=(), baseline="scores"),
+    _b("average_precision", "Average precision", r"\mathrm{AP} = \sum_k (R_k - R_{k-1}) P_k",
+       "Precision averaged over every recall level reached while lowering the threshold.",
+       f"{ISO} 3.2.15, 6.3.7", group="Ranking", needs="scores", params=(), baseline="scores"),
+    _b("pr_auc", "PR AUC (trapezoidal)", r"\sum_k (R_k - R_{k-1}) \frac{P_k + P_{k-1}}{2}",
+       "Area under the precision–recall curve, joining its points with straight lines.", f"{ISO} 6.3.7",
+       group="Ranking", needs="scores", params=(), baseline="scores"),
+    _b("ks_statistic", "KS statistic", r"\max_k |\mathrm{TPR}_k - \mathrm{FPR}_k|",
+       "Largest gap between the score distributions of positives and negatives.",
+       "Kolmogorov–Smirnov two-sample statistic", group="Ranking", needs="scores", params=(), baseline="scores"),
+    _b("log_loss", "Log loss", r"-\frac{1}{n}\sum_i [y_i \ln p_i + (1-y_i)\ln(1-p_i)]",
+       "Penalty for confident wrong probabilities (0 is perfect).", f"{SKL}.log_loss", direction="lower",
+       rng=_INF, group="Probabilistic", needs="probabilities", params=(), baseline="scores"),
+    _b("brier_score", "Brier score", r"\frac{1}{n}\sum_i (p_i - y_i)^2",
+       "Mean squared gap between the predicted probability and the 0/1 truth.", "Brier (1950); scikit-learn",
+       direction="lower", group="Probabilistic", needs="probabilities", params=(), baseline="scores"),
+    _b("kl_divergence", "KL divergence", r"\sum_c P(c) \ln \frac{P(c)}{Q(c)}",
+       "How far the predicted class mix is from the true class mix (nats; 0 = same mix).", f"{ISO} 6.2.7, 6.3.5",
+       direction="lower", rng=_INF, group="Distribution"),
+)
+
+# ----------------------------------------------------------------------------------------------------------------
+# Multi-class
+# ----------------------------------------------------------------------------------------------------------------
+
+_MC = Task.MULTICLASS
+
+
+def _mc(key, name, latex, meaning, source, *, direction="higher", rng=(0.0, 1.0), kind="other",
+        group="Threshold metrics", needs="labels", params=(), baseline="simulated", prop=None):
+    proportion = None
+    if prop is not None:
+        num_txt, den_txt, fn = prop
+        proportion = Proportion(num_txt, den_txt, fn)
+        kind = "proportion"
+    return MetricSpec(key, name, _MC, needs, direction, rng, latex, meaning, source, kind, group, params,
+                      getattr(MC, key), baseline, proportion)
+
+
+def _averaged_mc():
+    out = []
+    texts = {
+        "precision": ("Precision", "Of the rows called class c, the share that truly are", r"\frac{T_{P,c}}{T_{P,c}+F_{P,c}}"),
+        "recall": ("Recall", "Of the rows of class c, the share found", r"\frac{T_{P,c}}{T_{P,c}+F_{N,c}}"),
+        "f1": ("F1", "Balance of precision and recall of class c", r"\frac{2T_{P,c}}{2T_{P,c}+F_{P,c}+F_{N,c}}"),
+        "fbeta": ("F-beta", "Precision–recall balance of class c with recall beta times as important",
+                  r"\frac{(1+\beta^2)T_{P,c}}{(1+\beta^2)T_{P,c}+\beta^2F_{N,c}+F_{P,c}}"),
+    }
+    for base, (title, what, per) in texts.items():
+        params = ("beta",) if base == "fbeta" else ()
+        out.append(_mc(f"{base}_macro", f"{title} (macro)", r"\frac{1}{k}\sum_c " + per,
+                       f"{what}, averaged over classes with equal weight.", f"{ISO} 6.4.3; {NOTES} eq. 12, 15",
+                       params=params, baseline="expected" if base in ("precision", "recall") else "simulated"))
+        out.append(_mc(f"{base}_micro", f"{title} (micro)", r"\frac{\sum_c T_{P,c}}{n} = \mathrm{OA}",
+                       "Counts pooled over classes; for single-label data this equals accuracy.",
+                       f"{ISO} 6.4.3; {NOTES} eq. 11, 14", params=params, baseline="expected",
+                       prop=("correct rows", "all rows", _mc_correct)))
+        out.append(_mc(f"{base}_weighted", f"{title} (weighted)", r"\sum_c \frac{t_c}{n}\," + per,
+                       f"{what}, averaged over classes weighted by their number of rows.",
+                       f"{ISO} 6.4.3; {NOTES} eq. 16", params=params,
+                       baseline="expected" if base in ("precision", "recall") else "simulated"))
+    return tuple(out)
+
+
+MULTICLASS = (
+    _mc("accuracy", "Accuracy", r"\mathrm{OA} = \frac{1}{n}\sum_c C_{cc}", "Share of rows given the right class.",
+        f"{ISO} 6.4.2; {NOTES} eq. 6", baseline="expected", prop=("correct rows", "all rows", _mc_correct)),
+    _mc("error_rate", "Error rate", r"1 - \mathrm{OA}", "Share of rows given a wrong class.",
+        f"{IOCCHI}; {ISO} 6.4.2", direction="lower", baseline="expected",
+        prop=("wrong rows", "all rows", _mc_wrong)),
+    _mc("balanced_accuracy", "Balanced accuracy", r"\frac{1}{k}\sum_c \frac{C_{cc}}{t_c}",
+        "Average over classes of the share of each class found (mean per-class accuracy).",
+        f"{NOTES} eq. 7; {QAHTAN}", baseline="expected"),
+) + _averaged_mc() + (
+    _mc("cohen_kappa", "Cohen's kappa", r"\kappa = \frac{p_o - p_e}{1 - p_e},\ p_e = \sum_c t_c p_c / n^2",
+        "Agreement with the truth beyond what chance alone would give.", "Cohen (1960); scikit-learn",
+        rng=(-1.0, 1.0), group="Agreement"),
+    _mc("mcc", "Matthews correlation", r"\frac{n\sum_c C_{cc} - \sum_c t_c p_c}{\sqrt{(n^2 - \sum_c p_c^2)(n^2 - \sum_c t_c^2)}}",
+        "Correlation between true and predicted classes (Gorodkin's R_K), -1 to 1.",
+        "Gorodkin (2004); scikit-learn matthews_corrcoef", rng=(-1.0, 1.0), group="Agreement"),
+    _mc("top_k_accuracy", "Top-k accuracy", r"\frac{1}{n}\sum_i [\mathrm{rank}_i(y_i) < k]",
+        "Share of rows whose true class is among the k highest-scored classes.", f"{SKL}.top_k_accuracy_score",
+        group="Ranking", needs="scores", params=("k",), baseline="scores",
+        prop=("rows with the true class in the top k", "all rows", _mc_topk)),
+    _mc("roc_auc_ovr", "ROC AUC (one-vs-rest, macro)", r"\frac{1}{k}\sum_c \mathrm{AUC}(c \text{ vs rest})",
+        "Average over classes of how well the class's score separates it from the others.",
+        f"{ISO} 6.4; {NOTES} §4.3.1", group="Ranking", needs="scores", baseline="scores"),
+    _mc("roc_auc_ovr_weighted", "ROC AUC (one-vs-rest, weighted)", r"\sum_c \frac{t_c}{n}\mathrm{AUC}(c \text{ vs rest})",
+        "One-vs-rest AUC averaged with class sizes as weights.", f"{ISO} 6.4; {SKL}.roc_auc_score",
+        group="Ranking", needs="scores", baseline="scores"),
+    _mc("roc_auc_ovo", "ROC AUC (one-vs-one)", r"\frac{2}{k(k-1)}\sum_{a<b}\frac{A(a|b) + A(b|a)}{2}",
+        "Average over pairs of classes of how well the scores tell the two apart (Hand & Till).",
+        "Hand & Till (2001); scikit-learn roc_auc_score(multi_class='ovo')", group="Ranking", needs="scores",
+        baseline="scores"),
+    _mc("log_loss", "Log loss", r"-\frac{1}{n}\sum_i \ln p_{i,y_i}",
+        "Penalty for confident wrong probabilities (0 is perfect).", f"{SKL}.log_loss", direction="lower",
+        rng=_INF, group="Probabilistic", needs="probabilities", baseline="scores"),
+    _mc("brier_score", "Brier score", r"\frac{1}{n}\sum_i \sum_c (p_{ic} - [y_i = c])^2",
+        "Mean squared gap between the probability vector and the one-hot truth (0 to 2, not divided by k).",
+        "Brier (1950); scikit-learn brier_score_loss (multi-class)", direction="lower", rng=(0.0, 2.0),
+        group="Probabilistic", needs="probabilities", baseline="scores"),
+    _mc("kl_divergence", "KL divergence", r"\sum_c P(c)\ln\frac{P(c)}{Q(c)}",
+        "How far the predicted class mix is from the true class mix (nats; 0 = same mix).",
+        f"{ISO} 6.2.7, 6.4.4", direction="lower", rng=_INF, group="Distribution"),
+    _mc("js_distance", "Jensen–Shannon distance", r"\sqrt{\tfrac12 D(P\|M) + \tfrac12 D(Q\|M)}",
+        "Symmetric, always finite distance between the true and predicted class mixes (0 = same).",
+        f"{ISO} 6.4.4; scipy.spatial.distance.jensenshannon", direction="lower",
+        rng=(0.0, float(np.sqrt(np.log(2)))), group="Distribution"),
+    _mc("total_variation", "Total variation distance", r"\tfrac12 \sum_c |P(c) - Q(c)|",
+        "Share of rows that would have to change class for the predicted mix to match the true one.",
+        f"{ISO} 6.4.4", direction="lower", group="Distribution"),
+    _mc("csmf_accuracy", "CSMF accuracy", r"1 - \frac{\sum_c |P(c) - Q(c)|}{2(1 - \min_c P(c))}",
+        "How well the predicted class fractions match the true fractions (1 = exactly).",
+        f"{ISO} Annex D; Murray et al. (2011)", group="Distribution"),
+    _mc("cccsmf_accuracy", "Chance-corrected CSMF accuracy", r"\frac{\mathrm{CSMF_{acc}} - (1 - e^{-1})}{e^{-1}}",
+        "CSMF accuracy rescaled so 0 is random allocation and 1 is perfect.",
+        f"{ISO} Annex D; Flaxman et al. (2015)", rng=(1 - float(np.e), 1.0), group="Distribution"),
+)
+
+# ----------------------------------------------------------------------------------------------------------------
+# Multi-label
+# ----------------------------------------------------------------------------------------------------------------
+
+_ML = Task.MULTILABEL
+
+
+def _ml(key, name, latex, meaning, source, *, direction="higher", rng=(0.0, 1.0), kind="other",
+        group="Threshold metrics", needs="labels", params=_T, baseline="simulated", prop=None):
+    proportion = None
+    if prop is not None:
+        proportion = Proportion(*prop)
+        kind = "proportion"
+    return MetricSpec(key, name, _ML, needs, direction, rng, latex, meaning, source, kind, group, params,
+                      getattr(ML, key), baseline, proportion)
+
+
+def _averaged_ml():
+    out = []
+    per = {
+        "precision": ("Precision", r"\frac{T_{P,l}}{T_{P,l}+F_{P,l}}", r"\frac{|Y_i \cap \hat Y_i|}{|\hat Y_i|}",
+                      "of the labels predicted, the share that are true"),
+        "recall": ("Recall", r"\frac{T_{P,l}}{T_{P,l}+F_{N,l}}", r"\frac{|Y_i \cap \hat Y_i|}{|Y_i|}",
+                   "of the true labels, the share predicted"),
+        "f1": ("F1", r"\frac{2T_{P,l}}{2T_{P,l}+F_{P,l}+F_{N,l}}", r"\frac{2|Y_i \cap \hat Y_i|}{|Y_i| + |\hat Y_i|}",
+               "balance of precision and recall"),
+        "jaccard": ("Jaccard", r"\frac{T_{P,l}}{T_{P,l}+F_{P,l}+F_{N,l}}", r"\frac{|Y_i \cap \hat Y_i|}{|Y_i \cup \hat Y_i|}",
+                    "overlap of predicted and true label sets"),
+    }
+    for base, (title, lab, row, what) in per.items():
+        src = f"{ISO} 6.5.4" if base == "jaccard" else f"{ISO} 6.4.3, 6.5"
+        exp = "expected" if base == "recall" else "simulated"
+        out.append(_ml(f"{base}_micro", f"{title} (micro)", r"\text{pooled over labels: }" + lab,
+                       f"{what.capitalize()}, counts pooled over all labels.", src, baseline=exp))
+        out.append(_ml(f"{base}_macro", f"{title} (macro)", r"\frac{1}{L}\sum_l " + lab,
+                       f"{what.capitalize()}, per label, averaged with equal weight.", src, baseline=exp))
+        out.append(_ml(f"{base}_weighted", f"{title} (weighted)", r"\sum_l \frac{t_l}{\sum t} " + lab,
+                       f"{what.capitalize()}, per label, averaged by label frequency.", src, baseline=exp))
+        out.append(_ml(f"{base}_samples", f"{title} (samples)", r"\frac{1}{n}\sum_i " + row,
+                       f"{what.capitalize()}, per row, averaged over rows.", src))
+    return tuple(out)
+
+
+MULTILABEL = (
+    _ml("hamming_loss", "Hamming loss", r"\frac{1}{nL}\sum_i |Y_i \,\triangle\, \hat Y_i|",
+        "Share of individual label decisions that are wrong.", f"{ISO} 6.5.2", direction="lower",
+        baseline="expected"),
+    _ml("exact_match_ratio", "Exact match ratio", r"\frac{1}{n}\sum_i [Y_i = \hat Y_i]",
+        "Share of rows whose whole label set is exactly right.", f"{ISO} 6.5.3",
+        prop=("rows with every label right", "all rows", _ml_exact)),
+) + _averaged_ml() + (
+    _ml("label_cardinality", "Label cardinality", r"\frac{1}{n}\sum_i |Y_i|", "Average number of true labels per row.",
+        f"{ISO} 6.5.1", direction="none", rng=_INF, group="Counts", params=(), baseline="expected"),
+    _ml("label_density", "Label density", r"\frac{1}{nL}\sum_i |Y_i|",
+        "Average share of the labels that are true per row.", f"{ISO} 6.5.1", direction="none", group="Counts",
+        params=(), baseline="expected"),
+    _ml("coverage_error", "Coverage error", r"\frac{1}{n}\sum_i \max_{l \in Y_i} \mathrm{rank}_i(l)",
+        "How far down each row's score ranking one must go to cover all its true labels.",
+        f"{SKL}.coverage_error", direction="lower", rng=_INF, group="Ranking", needs="scores", params=(),
+        baseline="scores"),
+    _ml("label_ranking_average_precision", "Label ranking average precision",
+        r"\frac{1}{n}\sum_i \frac{1}{|Y_i|}\sum_{l \in Y_i}\frac{|\{m \in Y_i: s_m \ge s_l\}|}{|\{m: s_m \ge s_l\}|}",
+        "For each true label, the share of labels ranked at or above it that are true, averaged.",
+        f"{SKL}.label_ranking_average_precision_score", group="Ranking", needs="scores", params=(),
+        baseline="scores"),
+    _ml("label_ranking_loss", "Label ranking loss", r"\frac{1}{n}\sum_i \frac{|\{(r,f): s_f \ge s_r\}|}{|Y_i|(L-|Y_i|)}",
+        "Share of (true, false) label pairs that the scores order the wrong way.", f"{SKL}.label_ranking_loss",
+        direction="lower", group="Ranking", needs="scores", params=(), baseline="scores"),
+    _ml("kl_divergence", "KL divergence", r"\sum_l P(l)\ln\frac{P(l)}{Q(l)}",
+        "How far the mix of predicted labels is from the mix of true labels (nats).", f"{ISO} 6.2.7, 6.5.5",
+        direction="lower", rng=_INF, group="Distribution"),
+)
+
+#: Every metric of every classification task.
+REGISTRY: tuple[MetricSpec, ...] = BINARY + MULTICLASS + MULTILABEL
+
+_INDEX = {(m.task, m.key): m for m in REGISTRY}
+if len(_INDEX) != len(REGISTRY):
+    raise RuntimeError("duplicate (task, key) in the metric registry")
+
+
+def _task(task) -> Task:
+    try:
+        return Task(task)
+    except ValueError:
+        raise ValueError(f"`task` must be one of {[t.value for t in Task if t.is_classification]} "
+                         f"(got {task!r})") from None
+
+
+def metrics_for(task, *, group: str | None = None, needs: str | None = None) -> tuple[MetricSpec, ...]:
+    """The registry entries of ``task`` in display order, optionally only one UI ``group`` or one ``needs``."""
+    t = _task(task)
+    if group is not None and group not in GROUPS:
+        raise ValueError(f"`group` must be one of {list(GROUPS)} (got {group!r})")
+    return tuple(m for m in REGISTRY if m.task == t and (group is None or m.group == group)
+                 and (needs is None or m.needs == needs))
+
+
+def keys_for(task) -> tuple[str, ...]:
+    """Metric keys of ``task`` in display order."""
+    return tuple(m.key for m in metrics_for(task))
+
+
+def get(task, key: str) -> MetricSpec:
+    """The entry for ``key`` of ``task``; ``ValueError`` listing the valid keys otherwise."""
+    t = _task(task)
+    try:
+        return _INDEX[(t, key)]
+    except KeyError:
+        raise ValueError(f"unknown {t.value} metric {key!r}; valid keys: {', '.join(keys_for(t))}") from None
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Per-class / per-label tables
+# ----------------------------------------------------------------------------------------------------------------
+
+TABLES: dict[Task, tuple[TableColumn, ...]] = {
+    Task.MULTICLASS: (
+        TableColumn("precision", "Precision", "Of the rows called this class, the share that truly are.",
+                    "labels", "higher", MC.per_class_precision),
+        TableColumn("recall", "Recall", "Of the rows of this class, the share found.", "labels", "higher",
+                    MC.per_class_recall),
+        TableColumn("f1", "F1", "Balance of precision and recall for this class.", "labels", "higher",
+                    lambda s: MC.per_class_fbeta(s, 1.0)),
+        TableColumn("specificity", "Specificity", "Of the rows of other classes, the share not called this class.",
+                    "labels", "higher", MC.per_class_specificity),
+        TableColumn("support", "Support", "Rows of this class (total weight when weighted).", "labels", "none",
+                    lambda s: s.support),
+        TableColumn("roc_auc", "ROC AUC (vs rest)", "How well this class's score separates it from the others.",
+                    "scores", "higher", MC.per_class_roc_auc),
+        TableColumn("average_precision", "Average precision (vs rest)",
+                    "Precision averaged over recall levels for this class against the rest.", "scores", "higher",
+                    MC.per_class_average_precision),
+    ),
+    Task.MULTILABEL: (
+        TableColumn("precision", "Precision", "Of the rows given this label, the share that truly have it.",
+                    "labels", "higher", ML.per_label_precision),
+        TableColumn("recall", "Recall", "Of the rows that have this label, the share given it.", "labels", "higher",
+                    ML.per_label_recall),
+        TableColumn("f1", "F1", "Balance of precision and recall for this label.", "labels", "higher",
+                    lambda s: ML.per_label_fbeta(s, 1.0)),
+        TableColumn("specificity", "Specificity", "Of the rows without this label, the share not given it.",
+                    "labels", "higher", ML.per_label_specificity),
+        TableColumn("jaccard", "Jaccard", "Overlap of rows predicted and rows true for this label.", "labels",
+                    "higher", ML.per_label_jaccard),
+        TableColumn("support", "Support", "Rows with this label (total weight when weighted).", "labels", "none",
+                    ML.per_label_support),
+        TableColumn("roc_auc", "ROC AUC", "How well this label's score separates rows with it from rows without.",
+                    "scores", "higher", ML.per_label_roc_auc),
+        TableColumn("average_precision", "Average precision",
+                    "Precision averaged over recall levels for this label.", "scores", "higher",
+                    ML.per_label_average_precision),
+    ),
+}
+
+
+def table_for(task) -> tuple[TableColumn, ...]:
+    """Columns of the per-class (multi-class) or per-label (multi-label) table; empty for binary."""
+    return TABLES.get(_task(task), ())
