@@ -398,23 +398,30 @@ def _count_table(table, name: str) -> np.ndarray:
 def _ncx2_interval(stat: float, df: float, level: float) -> tuple[float, float]:
     """Interval for the noncentrality λ of a chi-squared statistic: λ_lo solves F(stat; df, λ) = 1 − α/2 and λ_hi
     solves F(stat; df, λ) = α/2, with F the noncentral chi-squared cdf (decreasing in λ); 0 when unreachable."""
-    alpha = 1.0 - level
-
-    def solve(target: float) -> float:
-        if not math.isfinite(stat) or special.chndtr(stat, df, 0.0) <= target:
-            return 0.0
-        return float(special.chndtrinc(stat, df, target))
-    return solve(1.0 - alpha / 2.0), solve(alpha / 2.0)
+    return _nc_interval(lambda lam: float(special.chndtr(stat, df, lam)), stat, level)
 
 
 def _ncf_interval(f: float, df1: float, df2: float, level: float) -> tuple[float, float]:
     """Interval for the noncentrality λ of an F statistic, as :func:`_ncx2_interval` with the noncentral F."""
+    return _nc_interval(lambda lam: float(special.ncfdtr(df1, df2, lam, f)), f * df1, level)
+
+
+def _nc_interval(cdf, scale: float, level: float) -> tuple[float, float]:
+    """Solve cdf(λ) = 1 − α/2 and cdf(λ) = α/2 for λ ≥ 0 (cdf decreasing in λ) by bracketing and Brent's method;
+    0 when even λ = 0 leaves less than the target below the statistic."""
     alpha = 1.0 - level
+    if not math.isfinite(scale):
+        return math.nan, math.nan
 
     def solve(target: float) -> float:
-        if not math.isfinite(f) or special.ncfdtr(df1, df2, 0.0, f) <= target:
+        if cdf(0.0) <= target:
             return 0.0
-        return float(special.ncfdtrinc(df1, df2, target, f))
+        hi = max(scale, 1.0)
+        while cdf(hi) > target:
+            hi *= 2.0
+            if hi > 1e12:
+                return math.inf
+        return float(optimize.brentq(lambda lam: cdf(lam) - target, 0.0, hi, xtol=1e-12, rtol=1e-12))
     return solve(1.0 - alpha / 2.0), solve(alpha / 2.0)
 
 
