@@ -357,11 +357,14 @@ def _counts_unweighted(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.nda
     # descending group index of each minority row, in increasing order
     group = np.searchsorted(distinct, s_min)[::-1]
     np.subtract(d - 1, group, out=group)
-    steps = np.empty(group.shape[0] + 1, dtype=np.intp)     # rows of thresholds where the count is 0, 1, ..., m
-    steps[0] = group[0] if group.shape[0] else d
-    np.subtract(group[1:], group[:-1], out=steps[1:-1])
-    steps[-1] = d - group[-1] if group.shape[0] else 0
-    minority = np.repeat(np.arange(group.shape[0] + 1, dtype=np.float64), steps)
+    if group.shape[0]:
+        steps = np.empty(group.shape[0] + 1, dtype=np.intp)     # thresholds where the count is 0, 1, ..., m
+        steps[0] = group[0]
+        np.subtract(group[1:], group[:-1], out=steps[1:-1])
+        steps[-1] = d - group[-1]
+        minority = np.repeat(np.arange(group.shape[0] + 1, dtype=np.float64), steps)
+    else:
+        minority = np.zeros(d)
     np.subtract(at_or_above, minority, out=at_or_above)
     tps, fps = (minority, at_or_above) if minority_is_pos else (at_or_above, minority)
     return distinct[::-1], tps, fps
