@@ -7,10 +7,15 @@ in, and builds the figure with the "assess" template (`assess.charts.style`). Fi
 
 from assess.charts.confusion import (confusion_matrix_chart, expected_cost, most_confused_pairs,
                                      multilabel_confusion_chart, normalized_matrix)
+from assess.charts.curve_charts import (CurveBand, calibration_chart, drawn_indices, fold_curves_chart, gain_chart,
+                                        ks_chart, lift_chart, metric_threshold_chart, ovr_chart, points_per_curve,
+                                        pr_chart, roc_chart, score_distribution_chart)
 from assess.charts.style import OKABE_ITO, TEMPLATE, model_colors
 
 __all__ = [
     "OKABE_ITO", "TEMPLATE", "model_colors",
     "confusion_matrix_chart", "expected_cost", "most_confused_pairs", "multilabel_confusion_chart",
     "normalized_matrix",
+    "CurveBand", "calibration_chart", "drawn_indices", "fold_curves_chart", "gain_chart", "ks_chart", "lift_chart",
+    "metric_threshold_chart", "ovr_chart", "points_per_curve", "pr_chart", "roc_chart", "score_distribution_chart",
 ]

@@ -85,7 +85,7 @@ def _build_template() -> go.layout.Template:
         paper_bgcolor="#FFFFFF", plot_bgcolor="#FFFFFF",
         xaxis=axis, yaxis=axis,
         legend=dict(font=dict(size=TICK_SIZE), bgcolor="rgba(255,255,255,0.85)", bordercolor="#CCCCCC",
-                    borderwidth=1),
+                    borderwidth=1, tracegroupgap=2),
         hoverlabel=dict(font=dict(family=FONT_FAMILY, size=TICK_SIZE), bgcolor="#FFFFFF"),
         margin=dict(l=70, r=30, t=70, b=60),
         height=HEIGHT,
