@@ -119,7 +119,7 @@ class TestResult:
             "effect": None if self.effect is None else self.effect.to_dict(),
             "assumptions": [a.to_dict() for a in self.assumptions],
             "sentence": self.sentence,
-            "n": self.n,
+            "n": jsonable(self.n),
             "models": list(self.models),
             "details": jsonable(dict(self.details)),
         }
@@ -144,7 +144,7 @@ class TestResult:
             "effect_low": math.nan if eff is None else eff.low,
             "effect_high": math.nan if eff is None else eff.high,
             "confidence_level": math.nan if eff is None else eff.level,
-            "n": self.n,
+            "n": jsonable(self.n),
             "assumptions_met": self.assumptions_met,
             "sentence": self.sentence,
         }

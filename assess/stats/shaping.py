@@ -1,0 +1,325 @@
+"""The data shapes the tests consume, built from encoded predictions or tidy fold tables.
+
+Pure functions on arrays and DataFrames with the canonical column names (``model``, ``fold``, ``repeat``) passed
+explicitly — recognising a file's columns is the loader's job (:mod:`assess.schema`). Misaligned or too-small data
+raises :class:`~assess.errors.AssessError` naming what is missing.
+
+Shapes:
+
+- per-sample correctness of models aligned by sample id (McNemar, Cochran's Q, chi-squared, Fisher):
+  :func:`correctness_table`, :func:`contingency_table`;
+- per-sample scores or forecasts aligned by id (DeLong, paired bootstrap, Diebold–Mariano): :func:`align_predictions`;
+- per-fold metric tables, long format ``model, fold[, repeat], <metric>`` (t-tests, Wilcoxon, ANOVA,
+  Kruskal–Wallis, Friedman, corrected t, 5×2cv): :func:`fold_table` (paired, wide) and :func:`fold_groups`
+  (unpaired); :func:`fold_scores` computes such a table from predictions that carry folds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from assess.data import Predictions, Task
+from assess.errors import AssessError
+from assess.stats._common import shown
+
+
+@dataclass(frozen=True, eq=False)
+class AlignedPredictions:
+    """Several models' predictions on the same samples, rows in one order (the first model's).
+
+    ``ids`` is None when the inputs had no ids (then they were aligned by position). ``y_pred``/``scores`` map
+    each model to its array (None when the model has none); ``weight`` is the shared sample weight or None.
+    """
+
+    task: Task
+    classes: tuple[str, ...]
+    models: tuple[str, ...]
+    y_true: np.ndarray
+    y_pred: Mapping[str, np.ndarray | None]
+    scores: Mapping[str, np.ndarray | None]
+    ids: np.ndarray | None = None
+    weight: np.ndarray | None = None
+    fold: np.ndarray | None = None
+
+    @property
+    def n(self) -> int:
+        return int(self.y_true.shape[0])
+
+
+def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predictions], *,
+                      models: Sequence[str] | None = None) -> AlignedPredictions:
+    """Align models' predictions sample by sample, by ``ids`` when every model has them, else by position.
+
+    Checks, each with its own message: same task and classes; unique ids per model; the same set of ids (names
+    the first missing id); the same ``y_true`` for each id; the same weights and folds. ``models`` selects and
+    orders models (default: all, in the given order).
+    """
+    preds = _as_mapping(predictions)
+    if models is not None:
+        unknown = [m for m in models if m not in preds]
+        if unknown:
+            raise AssessError(f"model `{unknown[0]}` is not among the predictions (models: {', '.join(preds)})")
+        if len(set(models)) != len(models):
+            raise AssessError(f"`models` names a model twice (got {list(models)})")
+        preds = {m: preds[m] for m in models}
+    if not preds:
+        raise AssessError("no predictions given (got 0 models)")
+    names = list(preds)
+    first = preds[names[0]]
+    if first.y_true is None:
+        raise AssessError(f"model `{names[0]}` has no ground truth (y_true)")
+    for m in names[1:]:
+        p = preds[m]
+        if p.task != first.task:
+            raise AssessError(f"models `{names[0]}` ({first.task.value}) and `{m}` ({p.task.value}) have different "
+                              "tasks")
+        if tuple(p.classes) != tuple(first.classes):
+            raise AssessError(f"models `{names[0]}` and `{m}` have different classes: {list(first.classes)} and "
+                              f"{list(p.classes)}")
+        if p.y_true is None:
+            raise AssessError(f"model `{m}` has no ground truth (y_true)")
+    with_ids = [m for m in names if preds[m].ids is not None]
+    if with_ids and len(with_ids) != len(names):
+        lacking = next(m for m in names if preds[m].ids is None)
+        raise AssessError(f"model `{with_ids[0]}` has sample ids but model `{lacking}` has none; give every model "
+                          "an `id` or none")
+    order: dict[str, np.ndarray] = {}
+    ids = None
+    if with_ids:
+        ids = np.asarray(first.ids)
+        base = pd.Index(ids)
+        for m in names:
+            mid = pd.Index(np.asarray(preds[m].ids))
+            if mid.has_duplicates:
+                dup = mid[mid.duplicated()]
+                raise AssessError(f"model `{m}` has {len(dup)} duplicated sample ids (first: {shown(dup[0])})")
+            missing = base.difference(mid, sort=False)
+            if len(missing):
+                raise AssessError(f"model `{m}` lacks {len(missing)} sample ids that model `{names[0]}` has "
+                                  f"(first: {shown(missing[0])}); paired tests need every model on the same samples")
+            extra = mid.difference(base, sort=False)
+            if len(extra):
+                raise AssessError(f"model `{m}` has {len(extra)} sample ids that model `{names[0]}` lacks "
+                                  f"(first: {shown(extra[0])}); paired tests need every model on the same samples")
+            order[m] = mid.get_indexer(base)
+    else:
+        n = first.n
+        for m in names:
+            if preds[m].n != n:
+                counts = ", ".join(f"{k} {preds[k].n}" for k in names)
+                raise AssessError(f"models have different numbers of samples and no sample ids to align them "
+                                  f"({counts})")
+            order[m] = np.arange(n)
+
+    def take(arr, m):
+        return None if arr is None else np.asarray(arr)[order[m]]
+
+    y_true = take(first.y_true, names[0])
+    weight = take(first.weight, names[0])
+    fold = take(first.fold, names[0])
+    for m in names[1:]:
+        yt = take(preds[m].y_true, m)
+        if not _same(yt, y_true):
+            bad = _first_difference(yt, y_true)
+            where = f"id {shown(ids[bad])}" if ids is not None else f"row {bad}"
+            raise AssessError(f"model `{m}` has a different y_true from model `{names[0]}` (first at {where}); "
+                              "the models must be assessed against the same ground truth")
+        w = take(preds[m].weight, m)
+        if (w is None) != (weight is None) or (w is not None and not np.array_equal(w, weight)):
+            raise AssessError(f"models `{names[0]}` and `{m}` have different sample weights")
+        f = take(preds[m].fold, m)
+        if f is not None and fold is not None and not np.array_equal(f, fold):
+            raise AssessError(f"models `{names[0]}` and `{m}` put samples in different folds")
+    return AlignedPredictions(task=first.task, classes=tuple(first.classes), models=tuple(names), y_true=y_true,
+                              y_pred={m: take(preds[m].y_pred, m) for m in names},
+                              scores={m: take(preds[m].scores, m) for m in names}, ids=ids, weight=weight,
+                              fold=fold)
+
+
+def predicted_labels(aligned: AlignedPredictions, model: str, *, threshold: float = 0.5) -> np.ndarray:
+    """A model's labels: ``y_pred`` when given, else from scores — binary and multi-label ``score ≥ threshold``,
+    multi-class the argmax (first class on ties), as :class:`assess.data.Predictions` documents."""
+    y_pred = aligned.y_pred[model]
+    if y_pred is not None:
+        return y_pred
+    scores = aligned.scores[model]
+    if scores is None:
+        raise AssessError(f"model `{model}` has neither predicted labels (y_pred) nor scores")
+    if aligned.task == Task.MULTICLASS:
+        return np.argmax(scores, axis=1)
+    if aligned.task in (Task.BINARY, Task.MULTILABEL):
+        return scores >= threshold
+    raise AssessError(f"model `{model}` has no predictions (y_pred) for a {aligned.task.value} task")
+
+
+def correctness_table(predictions: Mapping[str, Predictions] | Sequence[Predictions] | AlignedPredictions, *,
+                      models: Sequence[str] | None = None, threshold: float = 0.5) -> pd.DataFrame:
+    """Per-sample correctness, one boolean column per model, rows aligned by sample id (index = ids or 0..n−1).
+
+    Correct means ``y_pred == y_true``; for multi-label, the whole label set matches (exact match, ISO 4213 6.5).
+    Labels come from :func:`predicted_labels` when only scores are given. Regression, forecast and clustering
+    predictions have no correctness: use Diebold–Mariano, the paired bootstrap or fold tests.
+    """
+    aligned = predictions if isinstance(predictions, AlignedPredictions) else align_predictions(predictions,
+                                                                                                  models=models)
+    if not aligned.task.is_classification:
+        raise AssessError(f"per-sample correctness needs classification predictions (task is "
+                          f"{aligned.task.value}); use diebold_mariano, paired_bootstrap or a fold test")
+    cols = {}
+    for m in aligned.models:
+        pred = predicted_labels(aligned, m, threshold=threshold)
+        eq = np.asarray(pred) == np.asarray(aligned.y_true)
+        cols[m] = eq.all(axis=1) if eq.ndim == 2 else eq
+    index = pd.Index(aligned.ids, name="id") if aligned.ids is not None else pd.RangeIndex(aligned.n, name="row")
+    return pd.DataFrame(cols, index=index)
+
+
+def contingency_table(correct: pd.DataFrame) -> pd.DataFrame:
+    """Models × (correct, incorrect) counts from a :func:`correctness_table` (rows in column order)."""
+    n_right = correct.sum(axis=0).astype(int)
+    return pd.DataFrame({"correct": n_right, "incorrect": len(correct) - n_right}, index=list(correct.columns))
+
+
+def fold_table(scores: pd.DataFrame, *, metric: str, models: Sequence[str] | None = None,
+               model_col: str = "model", fold_col: str = "fold", repeat_col: str | None = "repeat",
+               min_folds: int = 2, purpose: str = "this test") -> pd.DataFrame:
+    """Wide table of one metric per fold: rows = folds (``(repeat, fold)`` when ``repeat_col`` is a column of
+    ``scores``), columns = models in order. Paired fold tests need every model scored on the same folds.
+
+    Errors name the missing column, the non-numeric value, the duplicated or missing fold, and the model with
+    too few folds: "Friedman needs at least 2 folds per model; model `B` has 1" (``purpose="Friedman"``).
+    """
+    long = _long_scores(scores, metric=metric, models=models, model_col=model_col, fold_col=fold_col,
+                        repeat_col=repeat_col, min_folds=min_folds, purpose=purpose)
+    keys = [c for c in (repeat_col, fold_col) if c is not None and c in long.columns]
+    names = list(dict.fromkeys(long[model_col]))
+    blocks = {m: set(map(tuple, long.loc[long[model_col] == m, keys].to_numpy().tolist())) for m in names}
+    reference = blocks[names[0]]
+    for m in names[1:]:
+        for x, y, miss in ((m, names[0], reference - blocks[m]), (names[0], m, blocks[m] - reference)):
+            if miss:
+                first = sorted(miss, key=str)[0]
+                raise AssessError(f"model `{x}` is missing {_block_text(keys, first, fold_col)} that model `{y}` has; "
+                                  f"{purpose} needs every model scored on the same folds")
+    wide = long.pivot(index=keys, columns=model_col, values=metric)
+    return wide[names].sort_index()
+
+
+def fold_groups(scores: pd.DataFrame, *, metric: str, models: Sequence[str] | None = None,
+                model_col: str = "model", fold_col: str = "fold", repeat_col: str | None = "repeat",
+                min_folds: int = 2, purpose: str = "this test") -> dict[str, np.ndarray]:
+    """One array of per-fold scores per model, not aligned (ANOVA, Kruskal–Wallis compare independent groups)."""
+    long = _long_scores(scores, metric=metric, models=models, model_col=model_col, fold_col=fold_col,
+                        repeat_col=repeat_col, min_folds=min_folds, purpose=purpose)
+    names = list(dict.fromkeys(long[model_col]))
+    return {m: long.loc[long[model_col] == m, metric].to_numpy(dtype=float) for m in names}
+
+
+def fold_scores(aligned: AlignedPredictions, *, metric: Callable, metric_name: str = "score",
+                use_scores: bool = False, threshold: float = 0.5) -> pd.DataFrame:
+    """Long table ``model, fold, <metric_name>`` of ``metric(y_true, y, sample_weight=w)`` on each fold's samples.
+
+    ``y`` is the model's scores when ``use_scores`` else its labels (:func:`predicted_labels`).
+    """
+    if aligned.fold is None:
+        raise AssessError("the predictions have no folds (`fold` column); fold tests need per-fold scores")
+    rows = []
+    folds = pd.unique(aligned.fold)
+    for m in aligned.models:
+        if use_scores:
+            y = aligned.scores[m]
+            if y is None:
+                raise AssessError(f"model `{m}` has no scores; the metric needs scores")
+        else:
+            y = predicted_labels(aligned, m, threshold=threshold)
+        for f in folds:
+            mask = aligned.fold == f
+            w = None if aligned.weight is None else aligned.weight[mask]
+            rows.append({"model": m, "fold": f,
+                         metric_name: float(metric(aligned.y_true[mask], np.asarray(y)[mask], sample_weight=w))})
+    return pd.DataFrame(rows, columns=["model", "fold", metric_name])
+
+
+# ------------------------------------------------------------------------------------------------------ helpers
+
+
+def _as_mapping(predictions) -> dict[str, Predictions]:
+    if isinstance(predictions, Mapping):
+        return dict(predictions)
+    out: dict[str, Predictions] = {}
+    for p in predictions:
+        if not isinstance(p, Predictions):
+            raise AssessError(f"predictions must be Predictions objects (got {type(p).__name__})")
+        if p.model in out:
+            raise AssessError(f"two predictions are named `{p.model}`; model names must be distinct")
+        out[p.model] = p
+    return out
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.shape == b.shape and bool(np.all(a == b))
+
+
+def _first_difference(a: np.ndarray, b: np.ndarray) -> int:
+    diff = a != b
+    if diff.ndim > 1:
+        diff = diff.any(axis=tuple(range(1, diff.ndim)))
+    return int(np.flatnonzero(diff)[0])
+
+
+def _block_text(keys: list[str], block: tuple, fold_col: str) -> str:
+    parts = dict(zip(keys, block))
+    text = f"{fold_col} {shown(parts[fold_col])}"
+    others = [f"{k} {shown(v)}" for k, v in parts.items() if k != fold_col]
+    return text + (f" ({', '.join(others)})" if others else "")
+
+
+def _long_scores(scores: pd.DataFrame, *, metric, models, model_col, fold_col, repeat_col, min_folds,
+                 purpose) -> pd.DataFrame:
+    if not isinstance(scores, pd.DataFrame):
+        raise AssessError(f"the fold table must be a DataFrame (got {type(scores).__name__})")
+    for role, col in (("model", model_col), ("fold", fold_col), ("metric", metric)):
+        if col not in scores.columns:
+            raise AssessError(f"the fold table has no {role} column `{col}` (columns: "
+                              f"{', '.join(map(str, scores.columns))})")
+    use_repeat = repeat_col is not None and repeat_col in scores.columns
+    keys = [model_col] + ([repeat_col] if use_repeat else []) + [fold_col]
+    long = scores[keys + [metric]].copy()
+    for col in keys:
+        if long[col].isna().any():
+            i = int(np.flatnonzero(long[col].isna().to_numpy())[0])
+            raise AssessError(f"column `{col}` has {int(long[col].isna().sum())} missing values (first at row {i})")
+    values = pd.to_numeric(long[metric], errors="coerce")
+    bad = values.isna() | ~np.isfinite(values.to_numpy(dtype=float, na_value=np.nan))
+    if bad.any():
+        i = int(np.flatnonzero(bad.to_numpy())[0])
+        raise AssessError(f"column `{metric}` has {int(bad.sum())} missing or non-numeric values "
+                          f"(first at row {i}: {shown(scores[metric].iloc[i])})")
+    long[metric] = values.astype(float)
+    long[model_col] = long[model_col].astype(str)
+    present = list(dict.fromkeys(long[model_col]))
+    if models is not None:
+        models = [str(m) for m in models]
+        for m in models:
+            if m not in present:
+                raise AssessError(f"model `{m}` is not in the fold table (models: {', '.join(present)})")
+        long = long[long[model_col].isin(models)]
+        long[model_col] = pd.Categorical(long[model_col], categories=models, ordered=True)
+        long = long.sort_values(model_col, kind="stable")
+        long[model_col] = long[model_col].astype(str)
+        present = models
+    dup = long.duplicated(subset=keys)
+    if dup.any():
+        row = long[dup].iloc[0]
+        block = _block_text(keys[1:], tuple(row[k] for k in keys[1:]), fold_col)
+        raise AssessError(f"model `{row[model_col]}` has more than one row for {block}")
+    counts = long.groupby(model_col, sort=False).size()
+    for m in present:
+        got = int(counts.get(m, 0))
+        if got < min_folds:
+            raise AssessError(f"{purpose} needs at least {min_folds} folds per model; model `{m}` has {got}")
+    return long.reset_index(drop=True)

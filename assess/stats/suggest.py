@@ -1,0 +1,157 @@
+"""Which test fits the question and the data: the advice behind the Compare page and the CLI's ``--test all``.
+
+The rules follow ISO/IEC TS 4213 clause 7 (000_*.txt) and Demšar (2006): paired data get paired tests
+(McNemar, Cochran's Q, DeLong, Wilcoxon, Friedman); independent samples get chi-squared, Fisher, ANOVA,
+Kruskal–Wallis; folds of one cross-validation get the Nadeau–Bengio correction (Iocchi's slides on comparing two
+learners by k-fold CV, 002_*.txt, give the fold differences these tests use).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from assess.data import Task
+from assess.errors import AssessError
+
+QUESTIONS = {
+    "two_models": "two models on the same test set",
+    "several_models": "several models on the same test set",
+    "cv_folds": "models across cross-validation folds",
+    "subgroups": "does performance differ between subgroups",
+    "error_rate": "how precise is one model's error rate",
+}
+DATA_SHAPES = ("predictions", "folds")
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """One suitable test: its key (as :func:`assess.stats.compare` takes it), one line on why it fits,
+    ``kind`` (``"pairwise"``: two models at a time, corrected when there are more; ``"omnibus"``: all models at
+    once; ``"interval"``: one model), and ``recommended`` for the first choice."""
+
+    test: str
+    why: str
+    kind: str
+    recommended: bool = False
+
+    def to_dict(self) -> dict:
+        return {"test": self.test, "why": self.why, "kind": self.kind, "recommended": self.recommended}
+
+
+def suggest_tests(*, question: str, n_models: int, data: str = "predictions", paired: bool = True,
+                  task: Task | str | None = None, has_scores: bool = False, n_folds: int | None = None,
+                  n_repeats: int | None = None) -> tuple[Suggestion, ...]:
+    """The tests that suit a question on data of a given shape, first choice first, each with why.
+
+    Parameters
+    ----------
+    question : one of ``"two_models"``, ``"several_models"``, ``"cv_folds"``, ``"subgroups"``, ``"error_rate"``.
+    n_models : how many models are compared (1 for ``"subgroups"`` and ``"error_rate"``).
+    data : ``"predictions"`` (one row per sample and model) or ``"folds"`` (one metric per model and fold).
+    paired : the models were scored on the same samples (same folds); False for independent test sets.
+    task : the task of the predictions (``Task`` or its value); decides correctness tests versus error tests.
+    has_scores : binary predictions carry scores (enables DeLong).
+    n_folds, n_repeats : fold structure, when known (enables the 5×2cv t-test for 2 folds × 5 repeats).
+    """
+    if question not in QUESTIONS:
+        raise AssessError(f"`question` must be one of {', '.join(repr(q) for q in QUESTIONS)} (got {question!r})")
+    if data not in DATA_SHAPES:
+        raise AssessError(f"`data` must be one of {', '.join(repr(d) for d in DATA_SHAPES)} (got {data!r})")
+    if isinstance(n_models, bool) or int(n_models) != n_models or n_models < 1:
+        raise AssessError(f"`n_models` must be a whole number ≥ 1 (got {n_models!r})")
+    task = Task(task) if task is not None else None
+    classification = task is None or task.is_classification
+    out: list[Suggestion] = []
+
+    def add(test, why, kind):
+        out.append(Suggestion(test, why, kind, recommended=not out))
+
+    if question == "error_rate":
+        if data != "predictions" or not classification:
+            raise AssessError("the error-rate interval needs per-sample classification predictions")
+        add("error_rate_ci", "normal (CLT) interval e ± z·√(e(1−e)/n) of one model's error rate (n ≥ 30)",
+            "interval")
+        return tuple(out)
+    if question == "subgroups":
+        if data != "predictions":
+            raise AssessError("subgroup tests need per-sample predictions with a group column")
+        if classification:
+            add("chi2", "accuracy by subgroup: subgroups are independent samples, a groups × correct/incorrect "
+                        "table", "omnibus")
+            add("fisher_exact", "two subgroups with small counts: exact, no expected-count rule", "pairwise")
+        else:
+            add("kruskal", "absolute errors by subgroup: rank-based, no normality needed", "omnibus")
+            add("anova", "mean absolute error by subgroup when errors are roughly normal", "omnibus")
+        return tuple(out)
+    if question in ("two_models", "several_models") and data == "folds":
+        question = "cv_folds"
+    if question == "two_models" and n_models != 2:
+        raise AssessError(f"question 'two_models' needs exactly 2 models (got {n_models}); use 'several_models'")
+    if question == "several_models" and n_models < 3:
+        raise AssessError(f"question 'several_models' needs at least 3 models (got {n_models}); use 'two_models'")
+    if n_models < 2:
+        raise AssessError(f"comparing models needs at least 2 models (got {n_models})")
+
+    if question == "cv_folds":
+        if data == "predictions":
+            why_fold = " (per-fold metric computed from the predictions)"
+        else:
+            why_fold = ""
+        if not paired:
+            add("kruskal", "independent runs per model: rank-based comparison of the fold scores" + why_fold,
+                "omnibus")
+            add("anova", "independent runs per model with roughly normal fold scores" + why_fold, "omnibus")
+            return tuple(out)
+        if n_models >= 3:
+            add("friedman", "k models on the same folds: ranks per fold, Nemenyi critical difference "
+                            "(Demšar 2006)" + why_fold, "omnibus")
+        if n_folds == 2 and n_repeats == 5:
+            add("cv_5x2_t", "5 × 2-fold cross-validation: Dietterich's 5×2cv t-test keeps type-I error near "
+                            "nominal" + why_fold, "pairwise")
+        add("corrected_resampled_t", "CV folds share training data; the Nadeau–Bengio correction widens the "
+                                     "t-test's variance accordingly" + why_fold, "pairwise")
+        add("wilcoxon", "signed ranks of the fold differences: no normality needed (≥ 6 folds)" + why_fold,
+            "pairwise")
+        add("paired_t", "the classic paired t-test on fold differences (ISO 4213 7.2); too liberal on CV folds"
+            + why_fold, "pairwise")
+        if n_models >= 3:
+            add("anova", "one-way ANOVA across models, treating folds as independent", "omnibus")
+            add("kruskal", "rank-based ANOVA across models, treating folds as independent", "omnibus")
+        return tuple(out)
+
+    # per-sample predictions, two or several models
+    if not paired:
+        if classification:
+            add("chi2", "different test sets per model: models × correct/incorrect table", "omnibus")
+            if n_models == 2:
+                add("fisher_exact", "different test sets, small counts: exact 2 × 2 test", "pairwise")
+        else:
+            add("kruskal", "different test sets: rank-based comparison of per-sample errors", "omnibus")
+        return tuple(out)
+    if classification:
+        if n_models >= 3:
+            add("cochran_q", "k models right/wrong on the same samples: one test of equal accuracy", "omnibus")
+        add("mcnemar", "same samples, right/wrong per sample: exact binomial test on the disagreements"
+            + (" (pairwise, corrected)" if n_models >= 3 else ""), "pairwise")
+        if has_scores and (task is None or task == Task.BINARY):
+            add("delong", "ROC AUCs on the same samples, their correlation accounted for", "pairwise")
+        add("paired_bootstrap", "any metric (F1, AUC, …) on the same samples, no distributional assumption",
+            "pairwise")
+    else:
+        if task == Task.FORECAST:
+            add("diebold_mariano", "forecasts on the same dates: loss differential with the small-sample "
+                                   "correction", "pairwise")
+            add("paired_bootstrap", "any error metric on the same samples (ignores serial correlation)",
+                "pairwise")
+        else:
+            add("paired_bootstrap", "any error metric (MAE, RMSE, …) on the same samples", "pairwise")
+            add("diebold_mariano", "mean squared or absolute error on the same samples (h = 1: a paired t-test "
+                                   "of the losses)", "pairwise")
+    return tuple(out)
+
+
+def suggestions_frame(suggestions: tuple[Suggestion, ...]) -> pd.DataFrame:
+    """The suggestions as a table: test, kind, recommended, why."""
+    return pd.DataFrame([s.to_dict() for s in suggestions], columns=["test", "kind", "recommended", "why"])

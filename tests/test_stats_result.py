@@ -1,0 +1,86 @@
+"""The TestResult type, its JSON and table views, and the number wording of sentences."""
+
+import dataclasses
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from assess.stats import Assumption, Effect, TestResult, friedman, mcnemar
+from assess.stats._common import fmt_ci, fmt_num, fmt_p
+from assess.stats._result import FRAME_COLUMNS
+
+
+def make(**kw):
+    base = dict(test="x", method="X test", statistic=1.5, pvalue=0.02, df=(2.0, 30.0), alternative="two-sided",
+                effect=Effect("d", 0.3, -math.inf, math.nan, 0.9),
+                assumptions=[Assumption("normal", True, "Shapiro–Wilk p = 0.4"), Assumption("iid", None, "?")],
+                sentence="s.", n=np.int64(12), models=("A", "B"),
+                details={"arr": np.array([1.0, np.nan]), "frame": pd.DataFrame({"a": [np.inf]}, index=["r"]),
+                         "scalar": np.float64(2.5), "flag": np.bool_(True)})
+    base.update(kw)
+    return TestResult(**base)
+
+
+def test_to_dict_is_strict_json_with_nan_and_inf_as_null():
+    d = make().to_dict()
+    text = json.dumps(d, allow_nan=False)   # raises on NaN/inf
+    back = json.loads(text)
+    assert back["df"] == [2.0, 30.0]
+    assert back["effect"] == {"name": "d", "value": 0.3, "low": None, "high": None, "level": 0.9}
+    assert back["assumptions"] == [{"name": "normal", "met": True, "detail": "Shapiro–Wilk p = 0.4"},
+                                   {"name": "iid", "met": None, "detail": "?"}]
+    assert back["details"] == {"arr": [1.0, None], "frame": {"a": {"r": None}}, "scalar": 2.5, "flag": True}
+    assert back["n"] == 12 and back["models"] == ["A", "B"]
+
+
+def test_to_dict_has_the_spec_compare_keys():
+    d = mcnemar([1, 1, 0, 1], [0, 1, 1, 0]).to_dict()
+    for key in ("test", "statistic", "pvalue", "df", "effect", "assumptions", "sentence"):
+        assert key in d
+    assert set(d["effect"]) >= {"name", "value", "low", "high"}
+
+
+def test_numbers_are_never_rounded_in_the_result():
+    res = mcnemar([1] * 7 + [0] * 3, [0] * 3 + [1] * 7)
+    assert res.effect.value == 0.0 and res.pvalue == 1.0
+    res = friedman(np.array([[0.123456789, 0.2], [0.3, 0.1], [0.5, 0.25]]))
+    assert res.statistic == pytest.approx(1 / 3, rel=1e-15)
+
+
+def test_to_frame_has_fixed_columns():
+    frame = make().to_frame()
+    assert list(frame.columns) == FRAME_COLUMNS
+    assert frame.loc[0, "df"] == "2, 30" and frame.loc[0, "models"] == "A vs B"
+    assert frame.loc[0, "assumptions_met"] is True or frame.loc[0, "assumptions_met"] == True  # noqa: E712
+
+
+def test_result_is_frozen_and_assumptions_met_summarises():
+    res = make()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        res.pvalue = 0.5
+    with pytest.raises(TypeError):
+        res.details["new"] = 1
+    assert res.assumptions_met is True
+    assert make(assumptions=[Assumption("a", False, ""), Assumption("b", True, "")]).assumptions_met is False
+    assert make(assumptions=[Assumption("a", None, "")]).assumptions_met is None
+
+
+@pytest.mark.parametrize("p, text", [(0.0031, "p = 0.0031"), (0.00031, "p < 0.001"), (0.41, "p = 0.41"),
+                                     (0.0499, "p = 0.0499"), (0.04999, "p = 0.04999"), (0.0501, "p = 0.0501"),
+                                     (0.05, "p = 0.05"), (1.0, "p = 1"), (float("nan"), "p undefined")])
+def test_p_values_read_well_and_never_round_across_alpha(p, text):
+    assert fmt_p(p, 0.05) == text
+
+
+@pytest.mark.parametrize("x, text", [(5000, "5,000"), (0.012345, "0.0123"), (12345.6, "12,346"), (0.5, "0.500"),
+                                     (-1.58, "-1.58"), (0.0, "0"), (float("nan"), "undefined")])
+def test_numbers_read_with_three_significant_figures(x, text):
+    assert fmt_num(x) == text
+
+
+def test_one_sided_intervals_read_as_bounds():
+    assert fmt_ci(0.01, math.inf, 0.95) == "95% CI above 0.0100"
+    assert fmt_ci(-math.inf, 0.2, 0.9) == "90% CI below 0.200"
