@@ -9,6 +9,7 @@ init_state()
 
 pages = {
     "Data": [st.Page(DATA_PAGE, title="Data", icon=":material/upload_file:", default=True)],
+    "Assess": [st.Page("pages/metrics.py", title="Metrics", icon=":material/table_chart:")],
 }
 navigation = st.navigation(pages)
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from assess.errors import AssessError
 
 #: Subcommand modules under assess.cli; each defines ``add_parser(subparsers)`` and ``run(args) -> int``.
-SUBCOMMANDS = ("inspect",)
+SUBCOMMANDS = ("inspect", "metrics")
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 70
@@ -42,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:  # `… | head` closed the pipe: not an error of ours
+        sys.stdout = open(os.devnull, "w")
+        return 0
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # noqa: BLE001 - the CLI's promise is one line, never a traceback

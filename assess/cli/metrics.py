@@ -1,0 +1,98 @@
+"""``python -m assess metrics FILE``: every metric per model, as SPEC's JSON contract (or CSV / a text table).
+
+JSON: ``{"task", "n", "models": {model: {key: value-or-null}}}``; with ``--ci`` each value is
+``{"value", "low", "high"}``. Beside those contract keys: ``"positive"``, ``"classes"``, ``"settings"`` (threshold,
+beta, k, interval method, level, resamples, seed) and ``"undefined"`` (model → key → the reason it is null).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+
+from assess.cli.common import add_input_options, json_ready, load_assessment, print_json
+from assess.errors import AssessError
+from assess.export import to_csv_bytes
+from assess.metrics import CI_METHODS, evaluate, get
+from assess.summary import fmt, long_frame
+
+
+def add_parser(sub) -> None:
+    parser = sub.add_parser("metrics", help="every classification metric per model, with optional intervals",
+                            description="Compute the metrics of every model in FILE. Keys follow the SPEC contract; "
+                                        "undefined values are null with their reason under 'undefined'.")
+    add_input_options(parser)
+    parser.add_argument("--metrics", nargs="+", metavar="KEY", help="only these metric keys (default: all that apply)")
+    parser.add_argument("--models", nargs="+", metavar="M", help="only these models (default: all)")
+    parser.add_argument("--threshold", type=float,
+                        help="derive labels from scores at this threshold (score >= threshold is positive), "
+                             "instead of the predicted-label column; default 0.5 when there is no label column")
+    parser.add_argument("--beta", type=float, default=1.0, help="beta of fbeta (default 1)")
+    parser.add_argument("--k", type=int, default=2, help="k of top_k_accuracy (default 2)")
+    parser.add_argument("--ci", choices=[m for m in CI_METHODS if m], help="confidence-interval method")
+    parser.add_argument("--ci-level", type=float, default=0.95, help="confidence level (default 0.95)")
+    parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("--format", choices=["json", "csv", "table"], default="json")
+    parser.set_defaults(run=run)
+
+
+def compute_reports(assessment, *, models=None, keys=None, threshold=None, beta=1.0, k=2, ci=None, ci_level=0.95,
+                    resamples=1000, seed=0, progress=None):
+    """{model: MetricReport} — shared by the CLI and the Metrics page so both give the same numbers."""
+    if not assessment.task.is_classification:
+        raise AssessError(f"{assessment.table.name}: metrics for the {assessment.task.value} task are not available "
+                          "yet; classification tasks (binary, multiclass, multilabel) are")
+    chosen = list(models or assessment.models)
+    unknown = [m for m in chosen if m not in assessment.models]
+    if unknown:
+        raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(assessment.models)})")
+    reports = {}
+    for i, model in enumerate(chosen):
+        pred = assessment.predictions(model)
+        if threshold is not None and pred.scores is not None and assessment.task.value != "multiclass":
+            pred = replace(pred, y_pred=None)  # labels from the scores at the chosen threshold
+        step = (lambda f, i=i: progress((i + f) / len(chosen))) if progress else None
+        reports[model] = evaluate(pred, keys, threshold=0.5 if threshold is None else threshold, beta=beta, k=k,
+                                  ci=ci, ci_level=ci_level, resamples=resamples, seed=seed, progress=step)
+    return reports
+
+
+def run(args) -> int:
+    assessment = load_assessment(args)
+    if assessment.errors:
+        raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
+    if args.metrics:
+        for key in args.metrics:
+            get(assessment.task, key)  # ValueError listing the valid keys
+    reports = compute_reports(assessment, models=args.models, keys=args.metrics, threshold=args.threshold,
+                              beta=args.beta, k=args.k, ci=args.ci, ci_level=args.ci_level,
+                              resamples=args.resamples, seed=args.seed)
+    sizes = {m: r.n for m, r in reports.items()}
+    if args.format == "csv":
+        sys.stdout.write(to_csv_bytes(long_frame(reports)).decode("utf-8"))
+        return 0
+    if args.format == "table":
+        for model, report in reports.items():
+            print(f"{model}  (n = {report.n:,})")
+            for r in report.results:
+                ci = f"  [{fmt(r.low)}, {fmt(r.high)}]" if args.ci and r.method else ""
+                why = f"  ({r.reason})" if r.reason else ""
+                print(f"  {r.key:<34}{fmt(r.value, count=get(report.task, r.key).kind == 'count'):>12}{ci}{why}")
+        return 0
+    doc = {
+        "task": assessment.task.value,
+        "n": max(sizes.values()),
+        "models": {m: r.to_dict(with_ci=bool(args.ci)) for m, r in reports.items()},
+        "positive": assessment.positive,
+        "classes": list(assessment.classes),
+        "settings": {"threshold": args.threshold, "beta": args.beta, "k": args.k, "ci": args.ci,
+                     "ci_level": args.ci_level if args.ci else None,
+                     "resamples": args.resamples if args.ci in ("bootstrap", "auto") else None,
+                     "seed": args.seed if args.ci in ("bootstrap", "auto") else None},
+        "undefined": {m: r.reasons for m, r in reports.items() if r.reasons},
+    }
+    if len(set(sizes.values())) > 1:
+        doc["n_per_model"] = sizes
+    print_json(json_ready(doc))
+    return 0

@@ -1,0 +1,174 @@
+"""Metric reports of several models side by side, the best model per metric, and plain-language sentences.
+
+What a stakeholder reads (SPEC use 2): "Model `logistic`'s recall is 0.92 (95 % CI 0.88–0.95): it finds about 9 in
+10 malignant cases; always predicting the majority class finds none." Everything here formats numbers the engine
+computed; nothing is recomputed.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from assess.data import Task
+from assess.metrics import MetricReport, get
+from assess.schema import quote
+
+
+def fmt(value: float, *, count: bool = False) -> str:
+    """A value for reading: counts as integers, others with 3 decimals below 10 and fewer above; undefined as —.
+
+    >>> fmt(0.98123), fmt(3.0, count=True), fmt(114.509), fmt(3009.2), fmt(float("nan"))
+    ('0.981', '3', '114.5', '3,009', '—')
+    """
+    if value is None or not np.isfinite(value):
+        return "—"
+    if count:
+        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
+    size = abs(value)
+    if size >= 1000:
+        return f"{value:,.0f}"
+    if size >= 100:
+        return f"{value:.1f}"
+    if size >= 10:
+        return f"{value:.2f}"
+    return f"{value:.3f}"
+
+
+def fmt_ci(low: float, high: float) -> str:
+    if low is None or high is None or not (np.isfinite(low) and np.isfinite(high)):
+        return ""
+    return f"{fmt(low)}–{fmt(high)}"
+
+
+def best_models(reports: dict[str, MetricReport], key: str) -> set[str]:
+    """Models with the best defined value of ``key`` by the registry's direction (ties all win; none if undirected)."""
+    first = next(iter(reports.values()))
+    direction = get(first.task, key).direction
+    values = {m: r[key].value for m, r in reports.items() if key in r and np.isfinite(r[key].value)}
+    if direction not in ("higher", "lower") or len(values) < 2:
+        return set()
+    best = max(values.values()) if direction == "higher" else min(values.values())
+    return {m for m, v in values.items() if np.isclose(v, best, rtol=0, atol=1e-12)}
+
+
+def comparison_frame(reports: dict[str, MetricReport]) -> pd.DataFrame:
+    """Display table: one row per metric, one column per model with "value (low–high)", ★ on the best model."""
+    first = next(iter(reports.values()))
+    rows = []
+    for key in first.keys:
+        row = {"metric": first[key].name, "key": key}
+        winners = best_models(reports, key)
+        for model, report in reports.items():
+            if key not in report:
+                row[model] = ""
+                continue
+            r = report[key]
+            text = fmt(r.value, count=get(report.task, key).kind == "count")
+            ci = fmt_ci(r.low, r.high)
+            row[model] = (f"{text} ({ci})" if ci else text) + (" ★" if model in winners else "")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def long_frame(reports: dict[str, MetricReport]) -> pd.DataFrame:
+    """Export table: one row per model and metric with the unrounded value, interval, method, reason, baselines."""
+    frames = []
+    for model, report in reports.items():
+        frame = report.to_frame()
+        frame.insert(0, "model", model)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def per_class_frame(reports: dict[str, MetricReport]) -> pd.DataFrame | None:
+    """The per-class (multi-class) or per-label (multi-label) tables of every model, stacked with a model column."""
+    frames = []
+    for model, report in reports.items():
+        if report.table is not None:
+            table = report.table.reset_index()  # the index holds the class (label) names
+            table.insert(0, "model", model)
+            frames.append(table)
+    return pd.concat(frames, ignore_index=True) if frames else None
+
+
+def about(value: float) -> str:
+    """A proportion in words people use: "about 4 in 5", from the fractions with denominator 2, 3, 4, 5 or 10.
+
+    >>> about(0.82), about(0.5), about(0.34), about(0.97), about(0.004), about(1.0)
+    ('about 4 in 5', 'about 1 in 2', 'about 1 in 3', 'almost all', 'almost none', 'all')
+    """
+    if value >= 1:
+        return "all"
+    if value <= 0:
+        return "none"
+    if value >= 0.95:
+        return "almost all"
+    if value < 0.05:
+        return "almost none"
+    candidates = sorted({Fraction(k, d) for d in (2, 3, 4, 5, 10) for k in range(1, d)},
+                        key=lambda f: (abs(float(f) - value), f.denominator))
+    frac = candidates[0]
+    return f"about {frac.numerator} in {frac.denominator}"
+
+
+def _interval(result, level: float) -> str:
+    ci = fmt_ci(result.low, result.high)
+    return f", {level:.0%} CI {ci}" if ci else ""
+
+
+def _times(value: float) -> str:
+    words = about(value)
+    return {"all": "every time", "almost all": "almost every time", "none": "never",
+            "almost none": "almost never"}.get(words, f"{words} times")
+
+
+def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None = None) -> list[str]:
+    """One sentence per model for the headline metrics that were computed, for a stakeholder to read aloud."""
+    sentences = []
+    for model, report in reports.items():
+        level = report.ci_level
+        name = f"Model {quote(model)}"
+        if report.task is Task.BINARY:
+            case = f"{positive} cases" if positive else "positive cases"
+            if "recall" in report and report["recall"].defined:
+                r = report["recall"]
+                base = r.baselines.get("majority", np.nan)
+                majority = (f"; always predicting the majority class finds {about(base)}"
+                            if np.isfinite(base) else "")
+                sentences.append(f"{name}'s recall is {fmt(r.value)} ({_interval(r, level)[2:] or 'no interval'}): "
+                                 f"it finds {about(r.value)} {case}{majority}.")
+            if "precision" in report and report["precision"].defined:
+                p = report["precision"]
+                sentences.append(f"When {name} flags a case as {positive or 'positive'}, it is right "
+                                 f"{_times(p.value)} (precision {fmt(p.value)}{_interval(p, level)}).")
+            if "roc_auc" in report and report["roc_auc"].defined:
+                a = report["roc_auc"]
+                sentences.append(f"Given one {positive or 'positive'} and one other case at random, {name} scores "
+                                 f"the {positive or 'positive'} one higher {a.value:.1%} of the time (ROC AUC "
+                                 f"{fmt(a.value)}{_interval(a, level)}; 0.5 is guessing).")
+        elif report.task is Task.MULTICLASS:
+            if "accuracy" in report and report["accuracy"].defined:
+                a = report["accuracy"]
+                base = a.baselines.get("majority", np.nan)
+                majority = (f"; always predicting the most common class gets {about(base)} right"
+                            if np.isfinite(base) else "")
+                sentences.append(f"{name} labels {about(a.value)} samples correctly (accuracy {fmt(a.value)}"
+                                 f"{_interval(a, level)}){majority}.")
+            if "balanced_accuracy" in report and report["balanced_accuracy"].defined:
+                b = report["balanced_accuracy"]
+                sentences.append(f"Averaged over the {len(report.classes)} classes, {name} finds "
+                                 f"{about(b.value)} of each class (balanced accuracy {fmt(b.value)}"
+                                 f"{_interval(b, level)}).")
+        elif report.task is Task.MULTILABEL:
+            if "exact_match_ratio" in report and report["exact_match_ratio"].defined:
+                e = report["exact_match_ratio"]
+                sentences.append(f"{name} gets the whole label set exactly right for {about(e.value)} samples "
+                                 f"(exact match ratio {fmt(e.value)}{_interval(e, level)}).")
+            if "hamming_loss" in report and report["hamming_loss"].defined:
+                h = report["hamming_loss"]
+                sentences.append(f"{name} gets {about(h.value)} individual label decisions wrong (Hamming loss "
+                                 f"{fmt(h.value)}{_interval(h, level)}).")
+    return sentences

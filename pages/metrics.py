@@ -1,0 +1,141 @@
+"""Metrics page: choose metrics by group, intervals and parameters; one table per model with CI and baselines."""
+
+import streamlit as st
+
+from assess.cli.metrics import compute_reports
+from assess.data import Task
+from assess.export import to_csv_bytes, to_json_bytes
+from assess.metrics import GROUPS, metrics_for, table_for
+from assess.summary import comparison_frame, headline_sentences, long_frame, per_class_frame
+from pages.state import md, require_assessment
+
+HEADLINE = {
+    Task.BINARY: ("tp", "fp", "tn", "fn", "accuracy", "balanced_accuracy", "precision", "recall", "specificity", "f1",
+                  "mcc", "roc_auc", "average_precision", "log_loss", "brier_score"),
+    Task.MULTICLASS: ("accuracy", "balanced_accuracy", "precision_macro", "recall_macro", "f1_macro", "f1_weighted",
+                      "cohen_kappa", "mcc", "top_k_accuracy", "roc_auc_ovr", "log_loss", "brier_score"),
+    Task.MULTILABEL: ("hamming_loss", "exact_match_ratio", "jaccard_samples", "precision_micro", "recall_micro",
+                      "f1_micro", "f1_macro", "label_ranking_average_precision"),
+}
+CI_CHOICES = {"auto (best per metric)": "auto", "none": None, "Wilson": "wilson", "Clopper–Pearson": "clopper-pearson",
+              "normal (CLT)": "normal", "DeLong (ROC AUC)": "delong", "bootstrap": "bootstrap"}
+CACHE_KEY = "metrics_cache"
+
+assessment = require_assessment()
+st.title("Metrics")
+if not assessment.task.is_classification:
+    st.info(f"Metrics for the {assessment.task.value} task are not available yet; classification tasks are.")
+    st.stop()
+
+first = assessment.predictions()
+has_scores, has_labels = first.scores is not None, first.y_pred is not None
+specs = [s for s in metrics_for(assessment.task) if has_scores or s.needs == "labels"]
+
+# --- settings ------------------------------------------------------------------------------------------------------
+left, mid, right = st.columns(3)
+with left:
+    models = st.multiselect("Models", list(assessment.models), default=list(assessment.models))
+    ci_label = st.selectbox("Confidence interval", list(CI_CHOICES), help="auto: Wilson for proportions, DeLong for "
+                            "the binary ROC AUC, a seeded bootstrap for the rest.")
+    ci = CI_CHOICES[ci_label]
+with mid:
+    level = st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func="{:.0%}".format,
+                             disabled=ci is None)
+    resamples = st.number_input("Bootstrap resamples", 200, 20_000, 1000, step=100,
+                                disabled=ci not in ("bootstrap", "auto"))
+    seed = st.number_input("Seed", 0, 2**31 - 1, 0, disabled=ci not in ("bootstrap", "auto"),
+                           help="Bootstrap resampling is seeded: the same seed gives the same interval.")
+with right:
+    threshold = None
+    if has_scores and assessment.task in (Task.BINARY, Task.MULTILABEL):
+        source = st.radio("Labels from", ["predicted-label column", "score ≥ threshold"] if has_labels else
+                          ["score ≥ threshold"], horizontal=True)
+        if source == "score ≥ threshold":
+            threshold = st.number_input("Threshold", 0.0, 1.0, 0.5, step=0.01, format="%.3f")
+    beta = st.number_input("β of F-beta", 0.05, 20.0, 1.0, step=0.25,
+                           help="β > 1 weighs recall more, β < 1 precision more.")
+    k = st.number_input("k of top-k accuracy", 1, max(1, len(assessment.classes)), min(2, len(assessment.classes)),
+                        disabled=assessment.task is not Task.MULTICLASS)
+
+with st.expander("Choose metrics", icon=":material/checklist:"):
+    chosen = []
+    defaults = set(HEADLINE[assessment.task])
+    for group in GROUPS:
+        in_group = [s for s in specs if s.group == group]
+        if in_group:
+            names = {s.key: s.name for s in in_group}
+            chosen += st.multiselect(group, list(names), default=[s.key for s in in_group if s.key in defaults],
+                                     format_func=names.get, key=f"group_{assessment.task.value}_{group}",
+                                     help=" · ".join(f"{s.name}: {s.meaning}" for s in in_group))
+if not models or not chosen:
+    st.info("Pick at least one model and one metric.")
+    st.stop()
+
+# --- compute (memoised per session; a bootstrap shows its progress) --------------------------------------------------
+params = dict(models=tuple(models), keys=tuple(chosen), threshold=threshold, beta=float(beta), k=int(k), ci=ci,
+              ci_level=float(level), resamples=int(resamples), seed=int(seed))
+key = (assessment.table.sha256, repr(assessment.roles), assessment.task, assessment.positive, assessment.classes,
+       tuple(sorted(params.items())))
+cache = st.session_state.setdefault(CACHE_KEY, {})
+if key not in cache:
+    bar = st.progress(0.0, text="Computing…") if ci in ("bootstrap", "auto") else None
+    progress = (lambda f: bar.progress(min(1.0, f), text=f"Bootstrap: {f:.0%}")) if bar else None
+    try:
+        cache.clear()  # one result per session is enough: the page shows one setting at a time
+        cache[key] = compute_reports(assessment, progress=progress, **params)
+    except ValueError as exc:
+        st.error(md(str(exc)))
+        st.stop()
+    if bar:
+        bar.empty()
+reports = cache[key]
+
+# --- results -------------------------------------------------------------------------------------------------------
+for sentence in headline_sentences(reports, positive=assessment.positive):
+    st.markdown(md(sentence))
+
+st.subheader("All models")
+st.caption("Value (confidence interval); ★ marks the best model for metrics with a direction.")
+st.dataframe(comparison_frame(reports), hide_index=True, width="stretch",
+             column_config={"key": st.column_config.TextColumn("key", width="small")})
+
+st.subheader("Per model, with ISO 5.3.13 baselines")
+tabs = st.tabs(list(reports))
+for tab, (model, report) in zip(tabs, reports.items()):
+    with tab:
+        frame = report.to_frame().drop(columns=["key"])
+        st.dataframe(frame, hide_index=True, width="stretch", column_config={
+            "value": st.column_config.NumberColumn(format="%.4f"), "low": st.column_config.NumberColumn(format="%.4f"),
+            "high": st.column_config.NumberColumn(format="%.4f"),
+            "baseline_majority": st.column_config.NumberColumn("majority", format="%.4f"),
+            "baseline_stratified": st.column_config.NumberColumn("stratified", format="%.4f"),
+            "baseline_uniform": st.column_config.NumberColumn("uniform", format="%.4f")})
+        for metric, reason in report.reasons.items():
+            st.caption(md(f"`{metric}` is undefined: {reason}"))
+
+per_class = per_class_frame(reports)
+if per_class is not None:
+    st.subheader("Per class" if assessment.task is Task.MULTICLASS else "Per label")
+    st.dataframe(per_class, hide_index=True, width="stretch")
+
+long = long_frame(reports)
+doc = {"task": assessment.task.value, "file": assessment.table.name, "sha256": assessment.table.sha256,
+       "settings": {k: v for k, v in params.items() if k not in ("models", "keys")},
+       "models": {m: r.to_dict(with_ci=ci is not None) for m, r in reports.items()},
+       "undefined": {m: r.reasons for m, r in reports.items() if r.reasons}}
+c1, c2, c3 = st.columns(3)
+c1.download_button("Metrics CSV", to_csv_bytes(long), "metrics.csv", "text/csv", icon=":material/download:")
+c2.download_button("Metrics JSON", to_json_bytes(doc), "metrics.json", "application/json",
+                   icon=":material/download:")
+if per_class is not None:
+    c3.download_button("Per-class CSV", to_csv_bytes(per_class), "per_class.csv", "text/csv",
+                       icon=":material/download:")
+
+with st.expander("Definitions of the chosen metrics", icon=":material/function:"):
+    for spec in specs:
+        if spec.key in chosen:
+            st.markdown(f"**{spec.name}** (`{spec.key}`) — {spec.meaning}  \n*Source: {spec.source}*")
+            st.latex(spec.latex)
+    columns = table_for(assessment.task)
+    if columns:
+        st.markdown("**Per-class / per-label table:** " + " · ".join(f"*{c.name}* — {c.meaning}" for c in columns))

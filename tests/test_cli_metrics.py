@@ -1,0 +1,101 @@
+"""`python -m assess metrics`: SPEC's JSON contract, checked against scikit-learn as the independent oracle."""
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn import metrics as skm
+
+from assess.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+BINARY = str(ROOT / "assets/samples/breast_cancer_binary.csv")
+WINE = str(ROOT / "assets/samples/wine_multiclass.csv")
+
+
+def run_json(capsys, *argv):
+    assert main(["metrics", *argv]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_binary_contract_and_oracle(capsys):
+    doc = run_json(capsys, BINARY)
+    assert (doc["task"], doc["n"], list(doc["models"])) == ("binary", 569, ["logistic", "tree", "naive_bayes_3f"])
+    data = pd.read_csv(BINARY)
+    for model, rows in data.groupby("model"):
+        got = doc["models"][model]
+        y, yp, s = rows.y_true == "malignant", rows.y_pred == "malignant", rows.score
+        assert got["accuracy"] == pytest.approx(skm.accuracy_score(y, yp), abs=1e-12)
+        assert got["recall"] == pytest.approx(skm.recall_score(y, yp), abs=1e-12)
+        assert got["mcc"] == pytest.approx(skm.matthews_corrcoef(y, yp), abs=1e-12)
+        assert got["roc_auc"] == pytest.approx(skm.roc_auc_score(y, s), abs=1e-12)
+        assert got["average_precision"] == pytest.approx(skm.average_precision_score(y, s), abs=1e-12)
+        assert got["brier_score"] == pytest.approx(skm.brier_score_loss(y, s), abs=1e-12)
+        assert (got["tp"], got["fn"]) == (int((y & yp).sum()), int((y & ~yp).sum()))
+
+
+def test_multiclass_oracle(capsys):
+    doc = run_json(capsys, WINE, "--metrics", "accuracy", "f1_macro", "roc_auc_ovr", "log_loss")
+    data = pd.read_csv(WINE)
+    classes = sorted(data.y_true.unique())
+    for model, rows in data.groupby("model"):
+        got = doc["models"][model]
+        proba = rows[[f"proba_{c}" for c in classes]].to_numpy()
+        assert set(got) == {"accuracy", "f1_macro", "roc_auc_ovr", "log_loss"}
+        assert got["f1_macro"] == pytest.approx(skm.f1_score(rows.y_true, rows.y_pred, average="macro"), abs=1e-12)
+        assert got["roc_auc_ovr"] == pytest.approx(skm.roc_auc_score(rows.y_true, proba, multi_class="ovr",
+                                                                     labels=classes), abs=1e-9)
+        assert got["log_loss"] == pytest.approx(skm.log_loss(rows.y_true, proba, labels=classes), abs=1e-9)
+
+
+def test_ci_shape_and_threshold(capsys):
+    doc = run_json(capsys, BINARY, "--models", "tree", "--metrics", "recall", "roc_auc", "--ci", "auto",
+                   "--threshold", "0.8")
+    recall = doc["models"]["tree"]["recall"]
+    assert set(recall) == {"value", "low", "high"} and recall["low"] < recall["value"] < recall["high"]
+    rows = pd.read_csv(BINARY).query("model == 'tree'")
+    assert recall["value"] == pytest.approx(skm.recall_score(rows.y_true == "malignant", rows.score >= 0.8))
+    assert doc["settings"]["threshold"] == 0.8
+
+
+def test_undefined_is_null_with_reason(capsys, tmp_path):
+    path = tmp_path / "none_flagged.csv"
+    path.write_text("y_true,y_pred\n" + "1,0\n0,0\n" * 20)
+    doc = run_json(capsys, str(path), "--metrics", "precision", "recall")
+    assert doc["models"]["none_flagged"] == {"precision": None, "recall": 0.0}
+    assert "no predicted positive" in doc["undefined"]["none_flagged"]["precision"]
+
+
+def test_csv_format_neutralises_formula_injection(capsys, tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("model,y_true,y_pred\n" + "=cmd(),1,1\n=cmd(),0,0\n" * 20)
+    assert main(["metrics", str(path), "--metrics", "accuracy", "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert rows[0]["model"] == "'=cmd()" and float(rows[0]["value"]) == 1.0
+
+
+def test_table_format(capsys):
+    assert main(["metrics", WINE, "--format", "table", "--metrics", "accuracy"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "logistic  (n = 178)" and "accuracy" in out
+
+
+def test_bad_metric_key_and_blocking_error(capsys, tmp_path):
+    assert main(["metrics", WINE, "--metrics", "nope"]) == 2
+    assert capsys.readouterr().err.startswith("error: unknown multiclass metric 'nope'; valid keys: accuracy")
+    path = tmp_path / "gap.csv"
+    path.write_text("y_true,y_pred\n1,1\n,0\n")
+    assert main(["metrics", str(path)]) == 2
+    assert capsys.readouterr().err == ("error: gap.csv: column `y_true` has 1 missing value (row 2) in the ground "
+                                       "truth; every evaluated row needs its true label\n")
+
+
+def test_regression_task_is_said_to_be_not_yet_available(capsys, tmp_path):
+    path = tmp_path / "reg.csv"
+    path.write_text("y_true,y_pred\n" + "".join(f"{i * 0.5},{i * 0.45}\n" for i in range(40)))
+    assert main(["metrics", str(path)]) == 2
+    assert "metrics for the regression task are not available yet" in capsys.readouterr().err

@@ -1,0 +1,87 @@
+"""AppTest of the Metrics page on both samples, and the page guard."""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import recall_score
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+
+
+@pytest.fixture
+def metrics_page():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page("pages/metrics.py").run()
+    assert not at.exception
+    return at
+
+
+def test_binary_sample_table_sentences_and_downloads(metrics_page):
+    at = metrics_page
+    frames = [d.value for d in at.dataframe]
+    comparison = frames[0]
+    assert list(comparison.columns) == ["metric", "key", "logistic", "tree", "naive_bayes_3f"]
+    recall_row = comparison.set_index("key").loc["recall"]
+    data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv")
+    tree = data[data.model == "tree"]
+    expected = recall_score(tree.y_true, tree.y_pred, pos_label="malignant")  # independent oracle
+    assert recall_row["tree"].startswith(f"{expected:.3f} (")
+    assert recall_row["logistic"].endswith("★")
+    sentences = [m.value for m in at.markdown if "recall is" in m.value]
+    assert len(sentences) == 3 and "malignant cases" in sentences[0]
+    labels = [b.label for b in at.get("download_button")]
+    assert labels == ["Metrics CSV", "Metrics JSON"]
+
+
+def test_change_ci_method_and_metric(metrics_page):
+    at = metrics_page
+    [ci] = [s for s in at.selectbox if s.label == "Confidence interval"]
+    ci.set_value("none").run()
+    assert not at.exception
+    comparison = at.dataframe[0].value.set_index("key")
+    assert "(" not in comparison.loc["accuracy", "tree"]
+    [group] = [m for m in at.multiselect if m.label == "Threshold metrics"]
+    group.set_value(["fbeta"]).run()
+    [beta] = [n for n in at.number_input if n.label == "β of F-beta"]
+    beta.set_value(2.0).run()
+    assert not at.exception
+    keys = at.dataframe[0].value["key"].tolist()
+    assert "fbeta" in keys and "precision" not in keys
+
+
+def test_threshold_derives_labels_from_scores(metrics_page):
+    at = metrics_page
+    [source] = [r for r in at.radio if r.label == "Labels from"]
+    source.set_value("score ≥ threshold").run()
+    [threshold] = [n for n in at.number_input if n.label == "Threshold"]
+    threshold.set_value(0.9).run()
+    assert not at.exception
+    data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv")
+    tree = data[data.model == "tree"]
+    expected = recall_score(tree.y_true == "malignant", tree.score >= 0.9)
+    assert at.dataframe[0].value.set_index("key").loc["recall", "tree"].startswith(f"{expected:.3f}")
+
+
+def test_multiclass_sample_has_per_class_table():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.radio[0].set_value("Wine — multi-class, 2 models").run()
+    at.switch_page("pages/metrics.py").run()
+    assert not at.exception
+    per_class = [d.value for d in at.dataframe if "class" in d.value.columns]
+    assert per_class and set(per_class[0]["class"]) == {"barbera", "barolo", "grignolino"}
+    assert np.all(per_class[0]["recall"].between(0, 1))
+
+
+def test_guard_when_data_has_errors():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.radio[0].set_value("Upload a file").run()
+    at.file_uploader[0].upload("bad.csv", b"y_true,y_pred\n1,0\n,1\n", "text/csv").run()
+    at.switch_page("pages/metrics.py").run()
+    assert [i.value for i in at.info] == ["Load a predictions file without blocking errors first."]

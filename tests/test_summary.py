@@ -1,0 +1,50 @@
+"""Side-by-side tables, best model per metric and the plain-language sentences."""
+
+import numpy as np
+import pytest
+
+from assess.data import Predictions, Task
+from assess.metrics import evaluate
+from assess.summary import about, best_models, comparison_frame, fmt, headline_sentences, long_frame
+
+
+def binary(y_pred, model):
+    y = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 0], dtype=np.int8)
+    return model, evaluate(Predictions(Task.BINARY, ("no", "yes"), y, np.array(y_pred, dtype=np.int8), model=model),
+                           ["recall", "precision", "fpr", "n"])
+
+
+@pytest.fixture
+def reports():
+    return dict([binary([1, 1, 1, 0, 0, 0, 0, 0, 0, 1], "a"), binary([1, 1, 0, 0, 0, 0, 0, 0, 0, 0], "b")])
+
+
+def test_best_models_follow_direction(reports):
+    assert best_models(reports, "recall") == {"a"}        # 3/4 vs 2/4, higher is better
+    assert best_models(reports, "precision") == {"b"}     # 3/4 vs 2/2
+    assert best_models(reports, "fpr") == {"b"}           # 1/6 vs 0/6, lower is better
+    assert best_models(reports, "n") == set()             # a count has no direction
+
+
+def test_comparison_frame_marks_best(reports):
+    frame = comparison_frame(reports).set_index("key")
+    assert frame.loc["recall", "a"] == "0.750 ★" and frame.loc["recall", "b"] == "0.500"
+    assert frame.loc["n", "a"] == "10"
+    assert list(long_frame(reports)["model"].unique()) == ["a", "b"]
+
+
+def test_sentences(reports):
+    sentences = headline_sentences(reports, positive="fraud")
+    assert sentences[0] == ("Model `a`'s recall is 0.750 (no interval): it finds about 3 in 4 fraud cases; always "
+                            "predicting the majority class finds none.")
+    assert "it is right every time (precision 1.000)" in sentences[3]
+
+
+@pytest.mark.parametrize("value,words", [(0.82, "about 4 in 5"), (0.25, "about 1 in 4"), (0.66, "about 2 in 3"),
+                                          (0.96, "almost all"), (0.0, "none")])
+def test_about(value, words):
+    assert about(value) == words
+
+
+def test_fmt():
+    assert (fmt(0.12345), fmt(12.345), fmt(float("inf")), fmt(7.0, count=True)) == ("0.123", "12.35", "—", "7")
