@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import dataclasses
 import datetime as _dt
 import enum
@@ -40,6 +41,7 @@ import io
 import json
 import math
 import os
+import signal
 import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -119,7 +121,11 @@ def _stop_locked() -> None:
         try:
             asyncio.run_coroutine_threadsafe(k.close(), loop).result(timeout=10)
         except (*_BROWSER_FAILURES, RuntimeError, OSError):
-            pass  # the browser is already gone; nothing left to close
+            pass  # the browser is gone or hung; a hung one is killed below
+        process = getattr(k, "subprocess", None)  # the browser's own process group (started in a new session)
+        if process is not None and process.poll() is None and hasattr(os, "killpg"):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
         loop.call_soon_threadsafe(loop.stop)
         thread.join(timeout=5)
 
@@ -200,7 +206,7 @@ def figure_to_pdf(fig: go.Figure) -> bytes:
     return _render(fig, "pdf")
 
 
-def figure_to_png(fig: go.Figure, scale: float = 2) -> bytes:
+def figure_to_png(fig: go.Figure, *, scale: float = 2) -> bytes:
     """PNG of ``fig``; ``scale=2`` doubles the pixel density for slides."""
     if not scale > 0:
         raise ValueError(f"'scale' must be > 0 (got {scale})")
