@@ -198,9 +198,11 @@ def test_curves_are_the_thinned_exact_points_with_full_data_areas(chart, make, b
 
 
 @pytest.mark.parametrize("chart, make, x_title, y_title", [
-    (roc_chart, C.roc_curve, "False positive rate (% of negatives flagged)", "True positive rate (% of positives found)"),
+    (roc_chart, C.roc_curve, "False positive rate (% of negatives flagged)",
+     "True positive rate (% of positives found)"),
     (pr_chart, C.pr_curve, "Recall (% of positives found)", "Precision (% of flagged that are positive)"),
-    (gain_chart, C.gain_curve, "Population targeted, highest scores first (%)", "Positives captured (% of all positives)"),
+    (gain_chart, C.gain_curve, "Population targeted, highest scores first (%)",
+     "Positives captured (% of all positives)"),
     (lift_chart, C.lift_curve, "Population targeted, highest scores first (%)", "Lift (× random targeting)"),
 ])
 def test_axis_titles_name_quantity_and_unit(chart, make, x_title, y_title, small):
@@ -296,7 +298,8 @@ def test_pr_baseline_is_the_prevalence_and_iso_f1_curves_have_constant_f1(small)
         r, p = np.asarray(trace.x), np.asarray(trace.y)
         np.testing.assert_allclose(2 * p * r / (p + r), f)
         assert p.max() <= 1 + 1e-12
-    assert len([t for t in pr_chart(curves={"A": C.pr_curve(counts)}, iso_f1=()).data if t.legendgroup == "iso-f1"]) == 0
+    without = pr_chart(curves={"A": C.pr_curve(counts)}, iso_f1=())
+    assert not [t for t in without.data if t.legendgroup == "iso-f1"]
 
 
 def test_gain_references_and_lift_baseline(small):

@@ -1,5 +1,5 @@
-"""Threshold-curve charts: ROC, precision–recall, gain, lift, KS, calibration, score distribution, metric vs threshold,
-one-vs-rest with averages, and per-fold curves with a mean and a band.
+"""Threshold-curve charts: ROC, precision–recall, gain, lift, KS, calibration, score distribution, metric vs
+threshold, one-vs-rest with averages, and per-fold curves with a mean and a band.
 
 Inputs are the exact results of `assess.curves` (`CurveResult`, `CalibrationResult`, `ThresholdMetrics`,
 `ThresholdCounts`); nothing here recomputes a metric. Areas in legends (AUC, AP) are the ``area`` of the full curve.
