@@ -73,6 +73,19 @@ def comparison_frame(reports: dict[str, MetricReport]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def model_frame(report: MetricReport) -> pd.DataFrame:
+    """Display table of one model: formatted value, interval, method, the three baselines, and why/caveat."""
+    rows = []
+    for r in report.results:
+        count = get(report.task, r.key).kind == "count"
+        rows.append({"metric": r.name, "value": fmt(r.value, count=count), "interval": fmt_ci(r.low, r.high),
+                     "method": r.method or "", "majority": fmt(r.baselines.get("majority", np.nan), count=count),
+                     "stratified": fmt(r.baselines.get("stratified", np.nan), count=count),
+                     "uniform": fmt(r.baselines.get("uniform", np.nan), count=count),
+                     "remark": r.reason or r.note or ""})
+    return pd.DataFrame(rows)
+
+
 def long_frame(reports: dict[str, MetricReport]) -> pd.DataFrame:
     """Export table: one row per model and metric with the unrounded value, interval, method, reason, baselines."""
     frames = []

@@ -6,7 +6,7 @@ from assess.cli.metrics import compute_reports
 from assess.data import Task
 from assess.export import to_csv_bytes, to_json_bytes
 from assess.metrics import GROUPS, metrics_for, table_for
-from assess.summary import comparison_frame, headline_sentences, long_frame, per_class_frame
+from assess.summary import comparison_frame, headline_sentences, long_frame, model_frame, per_class_frame
 from pages.state import md, require_assessment
 
 HEADLINE = {
@@ -103,13 +103,9 @@ st.subheader("Per model, with ISO 5.3.13 baselines")
 tabs = st.tabs(list(reports))
 for tab, (model, report) in zip(tabs, reports.items()):
     with tab:
-        frame = report.to_frame().drop(columns=["key"])
-        st.dataframe(frame, hide_index=True, width="stretch", column_config={
-            "value": st.column_config.NumberColumn(format="%.4f"), "low": st.column_config.NumberColumn(format="%.4f"),
-            "high": st.column_config.NumberColumn(format="%.4f"),
-            "baseline_majority": st.column_config.NumberColumn("majority", format="%.4f"),
-            "baseline_stratified": st.column_config.NumberColumn("stratified", format="%.4f"),
-            "baseline_uniform": st.column_config.NumberColumn("uniform", format="%.4f")})
+        st.dataframe(model_frame(report), hide_index=True, width="stretch")
+        st.caption("Baselines (ISO 5.3.13): what always predicting the majority class, predicting classes at random "
+                   "with their prevalence (stratified), or uniformly at random would score on the same rows.")
         for metric, reason in report.reasons.items():
             st.caption(md(f"`{metric}` is undefined: {reason}"))
 

@@ -5,7 +5,7 @@ import pytest
 
 from assess.data import Predictions, Task
 from assess.metrics import evaluate
-from assess.summary import about, best_models, comparison_frame, fmt, headline_sentences, long_frame
+from assess.summary import about, best_models, comparison_frame, fmt, headline_sentences, long_frame, model_frame
 
 
 def binary(y_pred, model):
@@ -48,3 +48,9 @@ def test_about(value, words):
 
 def test_fmt():
     assert (fmt(0.12345), fmt(12.345), fmt(float("inf")), fmt(7.0, count=True)) == ("0.123", "12.35", "—", "7")
+
+
+def test_model_frame_formats_for_reading(reports):
+    frame = model_frame(reports["b"]).set_index("metric")
+    assert frame.loc["Rows", "value"] == "10"
+    assert frame.loc["Recall (sensitivity)", "majority"] == "0.000"  # the majority class (negative) finds none
