@@ -99,11 +99,16 @@ def wilcoxon(a, b, *, alternative: str = "two-sided", confidence_level: float = 
     if nonzero.size == 0:
         stat, p = math.nan, math.nan
     else:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
-            res = sps.wilcoxon(a, b, zero_method=zero_method, correction=correction, alternative=alternative,
-                               method=method)
-        stat, p = float(res.statistic), float(res.pvalue)
+        exact = (method in ("auto", "exact") and n <= 50 and nonzero.size == n
+                 and np.unique(np.abs(d)).size == n)
+        if exact:
+            stat, p = _signrank_exact(d, alternative)
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                res = sps.wilcoxon(a, b, zero_method=zero_method, correction=correction, alternative=alternative,
+                                   method=method)
+            stat, p = float(res.statistic), float(res.pvalue)
     est, low, high = _hodges_lehmann(nonzero, alternative, level)
     assumptions = [
         Assumption("at least 6 non-zero differences", bool(nonzero.size >= 6),
@@ -138,15 +143,9 @@ def anova(*groups, confidence_level: float = 0.95, names: Sequence[str] | None =
     arrays = _groups(groups, "ANOVA", min_size=2)
     k = len(arrays)
     names = model_names(names, k)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        res = sps.f_oneway(*arrays)
-    f, p = float(res.statistic), float(res.pvalue)
+    f, p, ss_b, ss_t = _one_way(arrays)
     n_total = sum(x.size for x in arrays)
     df1, df2 = float(k - 1), float(n_total - k)
-    grand = np.concatenate(arrays).mean()
-    ss_b = sum(x.size * (x.mean() - grand) ** 2 for x in arrays)
-    ss_t = float(sum(((x - grand) ** 2).sum() for x in arrays))
     eta2 = float(ss_b / ss_t) if ss_t > 0 else math.nan
     if math.isfinite(f):
         lam_lo, lam_hi = _ncf_interval(f, df1, df2, level)
@@ -154,10 +153,7 @@ def anova(*groups, confidence_level: float = 0.95, names: Sequence[str] | None =
     else:
         eta_lo = eta_hi = math.nan
     resid = np.concatenate([x - x.mean() for x in arrays])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        lev = sps.levene(*arrays, center="median")
-    lev_p = float(lev.pvalue)
+    lev_p = _one_way([np.abs(x - np.median(x)) for x in arrays])[1]   # Brown–Forsythe = Levene on medians
     assumptions = [
         _normality(resid, "residuals"),
         Assumption("equal variances", None if math.isnan(lev_p) else bool(lev_p > 0.05),
@@ -341,10 +337,9 @@ def nemenyi(table, *, higher_is_better: bool = True, alpha: float = 0.05,
     se = math.sqrt(k * (k + 1) / (6.0 * n_blocks))
     q = nemenyi_q(k, alpha)
     pv = np.full((k, k), math.nan)
-    for i in range(k):
-        for j in range(i + 1, k):
-            z = abs(avg[i] - avg[j]) / se
-            pv[i, j] = pv[j, i] = min(1.0, float(sps.studentized_range.sf(z * math.sqrt(2.0), k, np.inf)))
+    iu, ju = np.triu_indices(k, 1)
+    q_obs = np.abs(avg[iu] - avg[ju]) / se * math.sqrt(2.0)
+    pv[iu, ju] = pv[ju, iu] = np.minimum(1.0, sps.studentized_range.sf(q_obs, k, np.inf))
     order = np.argsort(avg, kind="stable")
     ranks = pd.Series([float(avg[j]) for j in order], index=[names[j] for j in order], name="average_rank")
     return NemenyiResult(average_ranks=ranks, critical_difference=q * se, q_alpha=q,
@@ -487,6 +482,45 @@ def _block_table(table, names, what: str) -> tuple[np.ndarray, tuple[str, ...]]:
     if x.shape[0] < 2:
         raise AssessError(f"{what} needs at least 2 folds, rows of `table` (got {x.shape[0]})")
     return x, model_names(names, x.shape[1])
+
+
+def _one_way(arrays: list[np.ndarray]) -> tuple[float, float, float, float]:
+    """One-way ANOVA: F, p, SS_between, SS_total (F = inf when the groups are constant but differ, NaN when all
+    values are equal), as :func:`scipy.stats.f_oneway` without its per-call overhead."""
+    k = len(arrays)
+    n_total = sum(x.size for x in arrays)
+    grand = sum(float(x.sum()) for x in arrays) / n_total
+    ss_b = float(sum(x.size * (x.mean() - grand) ** 2 for x in arrays))
+    ss_w = float(sum(((x - x.mean()) ** 2).sum() for x in arrays))
+    df1, df2 = k - 1, n_total - k
+    if ss_w > 0:
+        f = (ss_b / df1) / (ss_w / df2)
+        p = float(special.fdtrc(df1, df2, f))
+    elif ss_b > 0:
+        f, p = math.inf, 0.0
+    else:
+        f, p = math.nan, math.nan
+    return f, p, ss_b, ss_b + ss_w
+
+
+def _signrank_exact(d: np.ndarray, alternative: str) -> tuple[float, float]:
+    """Exact signed-rank test without ties or zeros (n ≤ 50): statistic and p-value as scipy.stats.wilcoxon's
+    exact method (two-sided: min(W+, W−) and twice the smaller tail, capped at 1; one-sided: W+)."""
+    n = d.size
+    ranks = np.empty(n)
+    ranks[np.argsort(np.abs(d), kind="stable")] = np.arange(1, n + 1)
+    w_plus = float(ranks[d > 0].sum())
+    total = n * (n + 1) / 2.0
+    pmf = _signrank_counts(n) / 2.0 ** n
+    cdf = np.cumsum(pmf)
+    def at_most(w: float) -> float:
+        return float(cdf[int(math.floor(w + 1e-9))]) if w >= 0 else 0.0
+    if alternative == "greater":
+        return w_plus, 1.0 - at_most(w_plus - 1)
+    if alternative == "less":
+        return w_plus, at_most(w_plus)
+    low = min(w_plus, total - w_plus)
+    return low, min(1.0, 2.0 * at_most(low))
 
 
 def _ranks(x: np.ndarray, higher_is_better: bool) -> np.ndarray:
