@@ -110,7 +110,9 @@ def wilson(x, n, *, level: float = 0.95, n_eff: float | None = None) -> Confiden
     den = 1 + z * z / n
     center = (p + z * z / (2 * n)) / den
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return ConfidenceInterval(max(0.0, center - half), min(1.0, center + half), level, "wilson")
+    low = 0.0 if x <= 0 else max(0.0, float(center - half))         # the closed form is exactly 0 / 1 there
+    high = 1.0 if x >= n else min(1.0, float(center + half))
+    return ConfidenceInterval(low, high, level, "wilson")
 
 
 def clopper_pearson(x, n, *, level: float = 0.95, n_eff: float | None = None) -> ConfidenceInterval:
@@ -143,7 +145,7 @@ def normal(x, n, *, level: float = 0.95, n_eff: float | None = None) -> Confiden
     if n <= 0:
         return ConfidenceInterval(float("nan"), float("nan"), level, "normal")
     p = x / n
-    half = _z(level) * np.sqrt(p * (1 - p) / n)
+    half = float(_z(level) * np.sqrt(p * (1 - p) / n))
     return ConfidenceInterval(max(0.0, p - half), min(1.0, p + half), level, "normal")
 
 
@@ -222,7 +224,7 @@ def _poisson_counts(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndar
     """Poisson(1) counts as uint8 by inversion of 16-bit uniforms: count = #{j : u >= round(2^16 F(j))}."""
     size = shape[0] * shape[1]
     u = rng.bit_generator.random_raw((size + 3) // 4).view(np.uint16)[:size].reshape(shape)
-    out = (u >= _POISSON_C[0]).view(np.uint8).copy()
+    out = (u >= _POISSON_C[0]).view(np.uint8)
     for c in _POISSON_C[1:]:
         np.add(out, u >= c, out=out, casting="unsafe")
     return out
@@ -234,8 +236,11 @@ def _strata_layout(R: int, strata):
     s = np.asarray(strata)
     if s.shape != (R,):
         raise ValueError(f"`strata` must have shape ({R},) (got {s.shape})")
-    _, inv = np.unique(s, return_inverse=True)
-    groups = [np.flatnonzero(inv == g) for g in range(inv.max() + 1)]
+    if s.dtype.kind in "iub" and s.size and int(s.max()) - int(s.min()) < 1024:
+        inv = s.astype(np.int64) - int(s.min())          # small integer codes: no sort needed
+    else:
+        _, inv = np.unique(s, return_inverse=True)
+    groups = [g for g in (np.flatnonzero(inv == v) for v in range(int(inv.max()) + 1)) if g.size]
     return groups, all(g[-1] - g[0] + 1 == g.size for g in groups)
 
 
@@ -253,8 +258,9 @@ def resample_counts(rng: np.random.Generator, b: int, groups, *, frequencies=Non
     R = R if R is not None else sum(g.size for g in groups)
     schemes = [_scheme_for(int(frequencies[g].sum()) if frequencies is not None else g.size, scheme,
                            frequencies is not None) for g in groups]
-    dtype = np.uint8 if all(s == "poisson" for s in schemes) else np.int64
-    out = np.zeros((b, R), dtype=dtype)
+    if all(s == "poisson" for s in schemes):
+        return _poisson_counts(rng, (b, R))          # independent per row: strata need no separate draws
+    out = np.zeros((b, R), dtype=np.int64)
     for g, sch in zip(groups, schemes):
         m = g.size
         if frequencies is not None:
@@ -304,7 +310,8 @@ def _as_2d(v) -> np.ndarray:
 
 
 def _jackknife(statistic, R, groups, frequencies, rng, chunk_rows):
-    """Jackknife values and their weights: exact over patterns with frequencies, else 100 random row groups."""
+    """Jackknife values and their multiplicities: exact over patterns with frequencies (leave one sample of pattern
+    r out, ``f_r`` times), else a delete-a-group jackknife over 100 random row groups (each group one unit)."""
     if frequencies is not None:
         f = np.asarray(frequencies, dtype=np.int64)
         live = np.flatnonzero(f > 0)
@@ -319,7 +326,7 @@ def _jackknife(statistic, R, groups, frequencies, rng, chunk_rows):
         gs = np.arange(a, min(G, a + step))
         counts = (assign[None, :] != gs[:, None]).astype(np.uint8)
         vals.append(_as_2d(statistic(counts)))
-    return np.concatenate(vals, axis=0), np.bincount(assign, minlength=G).astype(np.float64)
+    return np.concatenate(vals, axis=0), np.ones(G)
 
 
 def _bca_bounds(est, point, jack, jw, level):
@@ -334,11 +341,11 @@ def _bca_bounds(est, point, jack, jw, level):
     z0 = stats.norm.ppf(prop)
     ok = np.isfinite(jack)
     if ok.sum() >= 2:
-        jw_ = jw[ok] / jw[ok].sum()
-        mean = np.dot(jw_, jack[ok])
+        # Efron (1987): a = sum d^3 / (6 (sum d^2)^1.5) over the jackknife units (raw multiplicities, not shares)
+        mean = np.dot(jw[ok], jack[ok]) / jw[ok].sum()
         d = mean - jack[ok]
-        den = 6.0 * np.dot(jw_, d * d) ** 1.5
-        acc = float(np.dot(jw_, d ** 3) / den) if den > 0 else 0.0
+        den = 6.0 * np.dot(jw[ok], d * d) ** 1.5
+        acc = float(np.dot(jw[ok], d ** 3) / den) if den > 0 else 0.0
     else:
         acc = 0.0
     adj = stats.norm.cdf(z0 + (z0 + zs) / (1 - acc * (z0 + zs)))

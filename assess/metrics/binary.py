@@ -434,15 +434,14 @@ def batch_roc_auc(tps: np.ndarray, fps: np.ndarray) -> np.ndarray:
 
 
 def _batch_precision(tps, fps):
-    """Precision per threshold; thresholds whose group drew no row repeat the previous point (the first: 1)."""
+    """Precision per threshold, 1 before any row is predicted positive (the curve's start point).
+
+    A score group that drew no row in a resample repeats the cumulative counts of the group before it, so its
+    precision is that of the previous point: the resampled curve, without a forward fill.
+    """
     pp = tps + fps
-    valid = np.diff(pp, axis=-1, prepend=0.0) > 0
     with np.errstate(divide="ignore", invalid="ignore"):
-        prec = np.where(pp > 0, tps / np.where(pp > 0, pp, 1.0), 1.0)
-    idx = np.where(valid, np.arange(tps.shape[-1]), 0)
-    np.maximum.accumulate(idx, axis=-1, out=idx)
-    filled = np.take_along_axis(prec, idx, axis=-1)
-    return np.where(pp > 0, filled, 1.0)
+        return np.where(pp > 0, tps / np.where(pp > 0, pp, 1.0), 1.0)
 
 
 def batch_average_precision(tps: np.ndarray, fps: np.ndarray) -> np.ndarray:

@@ -95,6 +95,97 @@ def _group_losses(thresholds: np.ndarray):
     return -np.log(t), -np.log1p(-t), (thresholds - 1.0) ** 2, thresholds ** 2
 
 
+def _virtual_rows_statistic(counts: curves.ThresholdCounts, keys, probs_ok: bool):
+    r"""Unweighted binary score metrics of resamples in O(n) each, from the counts of the one sort.
+
+    Virtual positive i lies in score group g(i) (decreasing score); with :math:`C^+, C^-` the running resampled
+    counts of positives / negatives in that order (:math:`C_0 = 0`) and the cumulative original counts
+    :math:`T_g, F_g` of :class:`~assess.curves.ThresholdCounts`, the resampled cumulative counts at the end of group g
+    are :math:`C^+_{T_g}` and :math:`C^-_{F_g}` (a group can be empty in a resample; cumulative counts then repeat,
+    which is exactly the curve of the resample). Hence, with resample counts :math:`c_i`:
+
+    .. math::
+
+        \mathrm{AUC}^* &= 1 - \frac{1}{P^*N^*}\sum_i c_i\,\tfrac12\left(C^-_{F_{g(i)-1}} + C^-_{F_{g(i)}}\right)\\
+        \mathrm{AP}^* &= \frac{1}{P^*}\sum_i c_i\,\mathrm{prec}_{g(i)},\quad
+        \mathrm{prec}_g = \frac{C^+_{T_g}}{C^+_{T_g} + C^-_{F_g}}\\
+        \mathrm{PR\,AUC}^* &= \frac{1}{P^*}\sum_i c_i\,\tfrac12\left(\mathrm{prec}_{g(i)} + \mathrm{prec}_{g(i)-1}\right)
+        \quad (\mathrm{prec} = 1 \text{ before any row})\\
+        \mathrm{KS}^* &= \max\Big(0, \max_i \big(\tfrac{C^+_{T_{g(i)}}}{P^*} - \tfrac{C^-_{F_{g(i)}}}{N^*}\big),
+        \max_j \big(\tfrac{C^-_{F_{g(j)}}}{N^*} - \tfrac{C^+_{T_{g(j)}}}{P^*}\big)\Big)
+
+    (TPR − FPR can only peak at the end of a group holding a positive, FPR − TPR at one holding a negative), and the
+    log loss / Brier sums are dot products of the counts with the per-group losses. These are the definitions of
+    :mod:`assess.curves` evaluated on the resample; the tests check them against scikit-learn with the counts as
+    sample weights.
+    """
+    thr = counts.thresholds
+    T = np.rint(counts.tps).astype(np.int64)
+    F = np.rint(counts.fps).astype(np.int64)
+    P, N = (int(T[-1]), int(F[-1])) if T.size else (0, 0)
+    pos_per, neg_per = np.diff(T, prepend=0), np.diff(F, prepend=0)
+    T_prev, F_prev = np.concatenate(([0], T[:-1])), np.concatenate(([0], F[:-1]))
+    gp = np.repeat(np.arange(T.size), pos_per)          # group of each virtual positive
+    gn = np.repeat(np.arange(T.size), neg_per)          # group of each virtual negative
+    ties = bool(np.any((pos_per > 0) & (neg_per > 0)))
+    want = set(keys)
+    dt = np.int32 if (P + N) * 255 < 2**31 else np.int64
+    if probs_ok and want & {"log_loss", "brier_score"}:
+        lp, ln, bp, bn = _group_losses(thr)
+        loss_p = np.column_stack([lp[gp], bp[gp]])
+        loss_n = np.column_stack([ln[gn], bn[gn]])
+
+    def cum(c):
+        out = np.zeros((c.shape[0], c.shape[1] + 1), dtype=dt)
+        np.add.accumulate(c, axis=1, dtype=dt, out=out[:, 1:])
+        return out
+
+    def dot(a, b):
+        return np.einsum("ij,ij->i", a, b, dtype=np.int64).astype(np.float64)
+
+    @_quiet
+    def stat(c):
+        cp, cn = c[:, :P], c[:, P:]
+        Cn = cum(cn)
+        Nstar = Cn[:, -1].astype(np.float64)
+        need_cp = bool(want - {"roc_auc"})
+        Cp = cum(cp) if need_cp else None
+        Pstar = (Cp[:, -1] if need_cp else cp.sum(axis=1, dtype=np.int64)).astype(np.float64)
+        both = (Pstar > 0) & (Nstar > 0)
+        out = {}
+        if "roc_auc" in want:
+            pairs = dot(cp, np.take(Cn, F_prev[gp], axis=1))
+            if ties:
+                pairs = (pairs + dot(cp, np.take(Cn, F[gp], axis=1))) / 2.0
+            out["roc_auc"] = np.where(both, 1.0 - pairs / (Pstar * Nstar), np.nan)
+        if want & {"average_precision", "pr_auc", "ks_statistic"}:
+            tp_end = np.take(Cp, T[gp], axis=1).astype(np.float64)
+            fp_end = np.take(Cn, F[gp], axis=1).astype(np.float64)
+            prec_end = tp_end / np.maximum(tp_end + fp_end, 1.0)        # > 0 wherever c_i > 0
+            cpf = cp.astype(np.float64)
+            if "average_precision" in want:
+                out["average_precision"] = np.where(Pstar > 0, np.einsum("ij,ij->i", cpf, prec_end) / Pstar, np.nan)
+            if "pr_auc" in want:
+                tp0 = np.take(Cp, T_prev[gp], axis=1).astype(np.float64)
+                pp0 = tp0 + np.take(Cn, F_prev[gp], axis=1)
+                prec0 = np.where(pp0 > 0, tp0 / np.maximum(pp0, 1.0), 1.0)
+                out["pr_auc"] = np.where(Pstar > 0, np.einsum("ij,ij->i", cpf, prec_end + prec0) / (2 * Pstar), np.nan)
+            if "ks_statistic" in want:
+                up = (tp_end / Pstar[:, None] - fp_end / Nstar[:, None]).max(axis=1, initial=0.0)
+                fn_end = np.take(Cn, F[gn], axis=1) / Nstar[:, None]
+                down = (fn_end - np.take(Cp, T[gn], axis=1) / Pstar[:, None]).max(axis=1, initial=0.0)
+                out["ks_statistic"] = np.where(both, np.maximum(up, down), np.nan)
+        if want & {"log_loss", "brier_score"}:
+            if probs_ok:
+                sums = cp.astype(np.float64) @ loss_p + cn.astype(np.float64) @ loss_n
+                wsum = Pstar + Nstar
+                out["log_loss"], out["brier_score"] = sums[:, 0] / wsum, sums[:, 1] / wsum
+            else:
+                out["log_loss"] = out["brier_score"] = np.full(c.shape[0], np.nan)
+        return np.column_stack([out[k] for k in keys])
+    return stat
+
+
 def binary_score_statistic(state: B.BinaryState, specs, y, scores, weight, ranking=None):
     """Statistic and layout for the binary score metrics (ROC AUC, AP, PR AUC, KS, log loss, Brier).
 
@@ -109,53 +200,9 @@ def binary_score_statistic(state: B.BinaryState, specs, y, scores, weight, ranki
                              beta=state.beta, labels_from=state.labels_from, tps=tps, fps=fps, log_loss_sum=ll,
                              brier_sum=bs, weight_sum=wsum, proba_reason=state.proba_reason, batch=True)
 
-    only_auc = [sp.key for sp in specs] == ["roc_auc"]
     if weight is None:
-        thr = counts.thresholds
-        tps_i = np.rint(counts.tps).astype(np.int64)
-        fps_i = np.rint(counts.fps).astype(np.int64)
-        P, N = int(tps_i[-1]) if tps_i.size else 0, int(fps_i[-1]) if fps_i.size else 0
-        lp, ln, bp, bn = _group_losses(thr) if probs_ok else (None,) * 4
-        pos_per = np.diff(tps_i, prepend=0)
-        # for each virtual positive: negatives strictly above (lo) and at or above (hi) its score group
-        fps_prev = np.concatenate(([0], fps_i[:-1]))
-        lo = np.repeat(fps_prev, pos_per)
-        hi = np.repeat(fps_i, pos_per)
-        ties = not np.array_equal(lo, hi)
-
-        def cum(c):
-            out = np.zeros((c.shape[0], c.shape[1] + 1), dtype=np.int64)
-            np.cumsum(c, axis=1, dtype=np.int64, out=out[:, 1:])
-            return out
-
-        if only_auc:
-            @_quiet
-            def stat_auc(c):
-                cp, cn = c[:, :P], c[:, P:]
-                Cn = cum(cn)
-                Nstar = Cn[:, -1].astype(np.float64)
-                Pstar = cp.sum(axis=1, dtype=np.int64).astype(np.float64)
-                above = Cn[:, lo].astype(np.float64)
-                if ties:
-                    above = (above + Cn[:, hi]) / 2.0
-                num = Pstar * Nstar - np.einsum("ij,ij->i", cp.astype(np.float64), above)
-                return np.where((Pstar > 0) & (Nstar > 0), num / (Pstar * Nstar), np.nan)[:, None]
-            return stat_auc, dict(strata=np.repeat(np.array([1, 0], np.int8), [P, N]))
-
-        @_quiet
-        def stat(c):
-            Cp, Cn = cum(c[:, :P]), cum(c[:, P:])
-            tps = Cp[:, tps_i].astype(np.float64)
-            fps = Cn[:, fps_i].astype(np.float64)
-            wsum = tps[:, -1] + fps[:, -1]
-            ll = bs = np.full(c.shape[0], np.nan)
-            if probs_ok:
-                dp = np.diff(tps, axis=1, prepend=0.0)
-                dn = np.diff(fps, axis=1, prepend=0.0)
-                ll = dp @ lp + dn @ ln
-                bs = dp @ bp + dn @ bn
-            s = make(tps, fps, ll, bs, wsum)
-            return _stack([sp.compute(s) for sp in specs], c.shape[0])
+        stat = _virtual_rows_statistic(counts, [sp.key for sp in specs], probs_ok)
+        P, N = int(round(counts.n_pos)), int(round(counts.n_neg))
         return stat, dict(strata=np.repeat(np.array([1, 0], np.int8), [P, N]))
 
     if ranking is None:
