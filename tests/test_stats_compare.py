@@ -10,9 +10,9 @@ import pytest
 from assess.data import Predictions, Task
 from assess.errors import AssessError
 from assess.stats import (adjust_pvalues, align_predictions, anova, chi2_independence, cochran_q, compare,
-                          compare_all, contingency_table, corrected_resampled_t, correctness_table, cv_5x2_t, delong,
-                          diebold_mariano, fold_table, friedman, kruskal, mcnemar, nemenyi, paired_t, suggest_tests,
-                          suggestions_frame)
+                          compare_all, compare_subgroups, contingency_table, corrected_resampled_t,
+                          correctness_table, cv_5x2_t, delong, diebold_mariano, fold_table, friedman, kruskal,
+                          mcnemar, nemenyi, paired_t, suggest_tests, suggestions_frame)
 
 
 def accuracy(y_true, y_pred, sample_weight=None):
@@ -233,6 +233,49 @@ def test_compare_bootstrap_and_fold_tests_on_predictions():
     assert ft.result.statistic == pytest.approx(direct.statistic)
 
 
+def test_compare_resolves_registry_metric_keys():
+    from sklearn.metrics import f1_score, roc_auc_score
+
+    preds, _, _ = binary_models(n=300)
+    aligned = align_predictions(preds)
+    c = compare(preds, test="paired_bootstrap", metric="f1", models=["A", "B"], n_resamples=50)
+    want = f1_score(aligned.y_true, aligned.y_pred["A"]) - f1_score(aligned.y_true, aligned.y_pred["B"])
+    assert c.result.statistic == pytest.approx(want, rel=1e-12)
+    assert c.result.effect.name == "f1 difference (A - B)"
+    auc = compare(preds, test="paired_bootstrap", metric="roc_auc", models=["A", "C"], n_resamples=50)
+    want = roc_auc_score(aligned.y_true, aligned.scores["A"]) - roc_auc_score(aligned.y_true, aligned.scores["C"])
+    assert auc.result.statistic == pytest.approx(want, rel=1e-12)
+    folds = compare(preds, test="wilcoxon", metric="roc_auc", models=["A", "B"])
+    assert folds.result.n == 5
+    with pytest.raises(AssessError, match=r"unknown binary metric 'auroc'; valid keys: "):
+        compare(preds, test="paired_bootstrap", metric="auroc")
+
+
+def test_compare_subgroups_for_classification_and_regression():
+    preds, _, _ = binary_models(n=300)
+    a = preds["A"]
+    groups = np.where(np.arange(300) % 3 == 0, "young", np.where(np.arange(300) % 3 == 1, "mid", "old"))
+    c = compare_subgroups(a, groups=groups)
+    correct = a.y_pred == a.y_true
+    table = [[int(correct[groups == g].sum()), int((~correct[groups == g]).sum())] for g in ("young", "mid", "old")]
+    assert c.models == ("young", "mid", "old")
+    assert c.result.statistic == pytest.approx(chi2_independence(table).statistic)
+    assert len(c.pairs) == 3 and c.correction == "holm"
+    rng = np.random.default_rng(2)
+    y = rng.normal(size=90)
+    reg = Predictions(Task.REGRESSION, (), y, y + rng.normal(size=90), group=np.repeat(["x", "y", "z"], 30),
+                      model="R")
+    k = compare_subgroups(reg, test="kruskal")
+    err = np.abs(reg.y_true - reg.y_pred)
+    assert k.result.statistic == pytest.approx(kruskal(err[:30], err[30:60], err[60:]).statistic)
+    with pytest.raises(AssessError, match=r"subgroup tests need a group per sample \(`group` column\); model `A` "
+                                          r"has none"):
+        compare_subgroups(a)
+    with pytest.raises(AssessError, match=r"`kruskal` compares absolute errors of numeric predictions by subgroup "
+                                          r"\(task is binary\)"):
+        compare_subgroups(a, test="kruskal", groups=groups)
+
+
 def test_compare_diebold_mariano_on_forecasts():
     rng = np.random.default_rng(1)
     y = rng.normal(size=60)
@@ -324,8 +367,8 @@ def test_compare_errors_are_specific():
         compare(df, test="mcnemar")
     with pytest.raises(AssessError, match=r"test `mcnemar` compares per-sample correctness; `metric` does not apply"):
         compare(preds, test="mcnemar", metric=accuracy)
-    with pytest.raises(AssessError, match=r"test `paired_bootstrap` needs `metric` as a function"):
-        compare(preds, test="paired_bootstrap", metric="accuracy")
+    with pytest.raises(AssessError, match=r"test `paired_bootstrap` needs `metric`: a metric key or a function"):
+        compare(preds, test="paired_bootstrap", metric=None)
     with pytest.raises(AssessError, match=r"the fold table has several metric columns \(accuracy, f1\); choose one "
                                           r"with `metric`"):
         compare(df, test="friedman")

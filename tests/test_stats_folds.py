@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from assess.errors import AssessError
+from assess.warnings import UndefinedMetricWarning
 from assess.stats import (anova, corrected_resampled_t, cv_5x2_t, friedman, kruskal, nemenyi, nemenyi_q, paired_t,
                           wilcoxon)
 
@@ -132,7 +133,8 @@ def test_wilcoxon_needs_six_nonzero_differences_for_5_percent():
 
 
 def test_wilcoxon_identical_models_give_no_test():
-    res = wilcoxon([1.0, 2.0, 3.0], [1.0, 2.0, 3.0])
+    with pytest.warns(UndefinedMetricWarning, match="the Wilcoxon test is undefined: every difference is zero"):
+        res = wilcoxon([1.0, 2.0, 3.0], [1.0, 2.0, 3.0])
     assert math.isnan(res.pvalue)
     assert "score the same on all 3 pairs" in res.sentence
 

@@ -84,3 +84,23 @@ def test_numbers_read_with_three_significant_figures(x, text):
 def test_one_sided_intervals_read_as_bounds():
     assert fmt_ci(0.01, math.inf, 0.95) == "95% CI above 0.0100"
     assert fmt_ci(-math.inf, 0.2, 0.9) == "90% CI below 0.200"
+
+
+def test_docstring_examples_run():
+    import doctest
+    import importlib
+
+    for name in ("counts", "folds", "scores", "corrections"):
+        module = importlib.import_module(f"assess.stats.{name}")
+        result = doctest.testmod(module)
+        assert result.failed == 0 and (result.attempted > 0 or name == "scores"), name
+
+
+def test_stats_imports_neither_streamlit_nor_plotly():
+    import subprocess
+    import sys
+
+    code = ("import sys, assess.stats; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'plotly')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

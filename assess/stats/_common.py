@@ -233,3 +233,11 @@ def verdict(p: float, alpha: float, label: str, *, subject: str = "the differenc
 def alpha_of(level: float) -> float:
     """The significance level 1 − confidence_level, free of binary noise (0.95 → 0.05, not 0.050000000000000044)."""
     return round(1.0 - level, 12)
+
+
+def warn_undefined(message: str) -> None:
+    """Legal but degenerate data: the test's statistic is NaN, and this named warning says why (house style)."""
+    import warnings
+
+    from assess.warnings import UndefinedMetricWarning
+    warnings.warn(message, UndefinedMetricWarning, stacklevel=3)

@@ -22,6 +22,7 @@ from assess.errors import AssessError
 from assess.stats import counts, folds, scores
 from assess.stats._common import NORMAL, alpha_of, check_alternative, check_level, fmt_level, fmt_num, fmt_p, verdict
 from assess.stats._result import FRAME_COLUMNS, Effect, TestResult, jsonable
+from assess.stats.bridge import registry_metric
 from assess.stats.corrections import CORRECTIONS, adjust_pvalues, pvalue_matrix
 from assess.stats.shaping import (AlignedPredictions, align_predictions, contingency_table, correctness_table,
                                   fold_groups, fold_scores, fold_table, predicted_labels)
@@ -182,8 +183,10 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         friedman`` need per-fold scores (a fold table, or predictions with folds plus a ``metric`` callable).
     models : which models, in order (default: all). Pairs are (A, B) in this order; A − B is the effect's sign.
     metric : for a fold table, the metric column (may be omitted when the table has exactly one); for
-        predictions, a callable ``f(y_true, y, sample_weight=None)`` (``paired_bootstrap``, fold tests on
-        predictions). The CLI resolves ``--metric K`` through the metric registry before calling this.
+        predictions (``paired_bootstrap``, fold tests on predictions with folds), a metric key of the registry
+        (``"f1"``, ``"roc_auc"``: see :func:`assess.stats.bridge.registry_metric`) or any callable
+        ``f(y_true, y, sample_weight=None)``; ``y`` is the scores when ``use_scores`` (default: what a registry
+        metric needs, else labels).
     correction : for the pairs: ``"bonferroni"``, ``"holm"``, ``"fdr_bh"``, ``"fdr_by"``, None (raw p-values), or
         ``"auto"`` (default) = ``"holm"`` — family-wise error control, uniformly more powerful than Bonferroni
         under any dependence — except for ``friedman``, whose pairs are then Nemenyi's (family-wise already;
@@ -237,13 +240,17 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         table, metric_name = data, _metric_column(data, metric)
     else:
         aligned = data if isinstance(data, AlignedPredictions) else align_predictions(data, models=models)
+        threshold = options.pop("threshold", 0.5)
+        if isinstance(metric, str):
+            metric = registry_metric(aligned.task, metric, classes=aligned.classes, threshold=threshold)
         if not callable(metric):
             raise AssessError(f"test `{test}` on predictions computes a metric per fold: pass `metric` as a "
-                              f"function f(y_true, y, sample_weight=None) (got {metric!r})")
+                              f"metric key or a function f(y_true, y, sample_weight=None) (got {metric!r})")
         metric_name = getattr(metric, "__name__", "score")
+        use_scores = options.pop("use_scores", None)
         table = fold_scores(aligned, metric=metric, metric_name=metric_name,
-                            use_scores=bool(options.pop("use_scores", False)),
-                            threshold=options.pop("threshold", 0.5))
+                            use_scores=getattr(metric, "uses_scores", False) if use_scores is None else use_scores,
+                            threshold=threshold)
         models = list(aligned.models)
     return _FOLD_RUNNERS[test](table, metric=metric_name, models=models, correction=correction, level=level,
                                alternative=alternative, **options)
@@ -290,6 +297,73 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
         except AssessError as exc:
             skipped[s.test] = str(exc)
     return ComparisonSet(comparisons=tuple(results), suggestions=sugg, skipped=skipped)
+
+
+SUBGROUP_TESTS = ("chi2", "fisher_exact", "kruskal", "anova")
+
+
+def compare_subgroups(predictions: Predictions, *, test: str = "chi2", groups=None, correction: str | None = "auto",
+                      confidence_level: float = 0.95, threshold: float = 0.5, continuity: bool = True) -> Comparison:
+    """Does one model perform differently across subgroups (the ``"subgroups"`` question of :func:`suggest_tests`)?
+
+    Subgroups are disjoint sets of samples, so they are compared as independent samples: classification by the
+    groups × (correct, incorrect) table — ``"chi2"`` (omnibus, with pairwise chi-squared tests) or
+    ``"fisher_exact"`` (pairwise) — and regression or forecasts by the absolute errors per group — ``"kruskal"``
+    or ``"anova"`` (omnibus, with pairwise tests of the same kind). ``groups`` is one label per sample (default
+    ``predictions.group``); pairs are adjusted with ``correction`` (``"auto"`` = Holm) in the order groups first
+    appear. ``continuity`` is Yates' correction of the 2 × 2 chi-squared tests.
+    """
+    if test not in SUBGROUP_TESTS:
+        raise AssessError(f"`test` must be one of {', '.join(SUBGROUP_TESTS)} for subgroups (got {test!r})")
+    if correction == "auto":
+        correction = "holm"
+    if correction is not None and correction not in CORRECTIONS:
+        raise AssessError(f"`correction` must be one of 'auto', {', '.join(repr(c) for c in CORRECTIONS)} or None "
+                          f"(got {correction!r})")
+    level = check_level(confidence_level)
+    if not isinstance(predictions, Predictions):
+        raise AssessError(f"`predictions` must be one model's Predictions (got {type(predictions).__name__})")
+    labels = predictions.group if groups is None else groups
+    if labels is None:
+        raise AssessError(f"subgroup tests need a group per sample (`group` column); model `{predictions.model}` "
+                          "has none")
+    labels = np.asarray(labels).astype(str)
+    if labels.shape[0] != predictions.n:
+        raise AssessError(f"`groups` must have one label per sample ({predictions.n}) (got {labels.shape[0]})")
+    names = list(pd.unique(labels))
+    if len(names) < 2:
+        raise AssessError(f"subgroup tests need at least 2 groups (got {len(names)}: {', '.join(names)})")
+    aligned = align_predictions([predictions])
+    model = aligned.models[0]
+    if test in ("chi2", "fisher_exact"):
+        correct = correctness_table(aligned, threshold=threshold)[model].to_numpy()
+        table = pd.DataFrame({"correct": [int(correct[labels == g].sum()) for g in names],
+                              "incorrect": [int((~correct[labels == g]).sum()) for g in names]}, index=names)
+        if test == "chi2":
+            omnibus = counts.chi2_independence(table.to_numpy(), correction=continuity, confidence_level=level,
+                                               names=names)
+
+            def pair(a, b):
+                return counts.chi2_independence(table.loc[[a, b]].to_numpy(), correction=continuity,
+                                                confidence_level=level, names=(a, b))
+            return _pairwise("chi2", names, pair, correction, level, omnibus=omnibus)
+
+        def pair(a, b):
+            return counts.fisher_exact(table.loc[[a, b]].to_numpy(), confidence_level=level, names=(a, b))
+        return _pairwise("fisher_exact", names, pair, correction, level)
+    if aligned.task not in (Task.REGRESSION, Task.FORECAST):
+        raise AssessError(f"`{test}` compares absolute errors of numeric predictions by subgroup (task is "
+                          f"{aligned.task.value}); use chi2 or fisher_exact")
+    if aligned.y_pred[model] is None:
+        raise AssessError(f"model `{model}` has no predictions (y_pred)")
+    errors = np.abs(np.asarray(aligned.y_true, dtype=float) - np.asarray(aligned.y_pred[model], dtype=float))
+    by_group = {g: errors[labels == g] for g in names}
+    fn = folds.anova if test == "anova" else folds.kruskal
+    omnibus = fn(*by_group.values(), confidence_level=level, names=names, metric="absolute error")
+
+    def pair(a, b):
+        return fn(by_group[a], by_group[b], confidence_level=level, names=(a, b), metric="absolute error")
+    return _pairwise(test, names, pair, correction, level, omnibus=omnibus)
 
 
 # ------------------------------------------------------------------------------------------------- runners: samples
@@ -400,14 +474,18 @@ def _run_delong(aligned, *, metric, correction, level, alternative):
 
 
 def _run_bootstrap(aligned, *, metric, correction, level, alternative, n_resamples=2000, seed=0,
-                   vectorized=False, use_scores=False, threshold=0.5):
+                   vectorized=False, use_scores=None, threshold=0.5):
+    if isinstance(metric, str):
+        metric = registry_metric(aligned.task, metric, classes=aligned.classes, threshold=threshold)
     if not callable(metric):
-        raise AssessError("test `paired_bootstrap` needs `metric` as a function f(y_true, y, sample_weight=None) "
-                          f"(got {metric!r})")
+        raise AssessError("test `paired_bootstrap` needs `metric`: a metric key or a function f(y_true, y, "
+                          f"sample_weight=None) (got {metric!r})")
     name = getattr(metric, "__name__", "metric")
 
+    wants_scores = getattr(metric, "uses_scores", False) if use_scores is None else use_scores
+
     def values(m):
-        if use_scores:
+        if wants_scores:
             if aligned.scores[m] is None:
                 raise AssessError(f"model `{m}` has no scores; `use_scores=True` needs them")
             return aligned.scores[m]
@@ -457,7 +535,8 @@ def _metric_column(table: pd.DataFrame, metric) -> str:
     if len(candidates) == 1:
         return str(candidates[0])
     if not candidates:
-        raise AssessError(f"the fold table has no numeric metric column (columns: {', '.join(map(str, table.columns))})")
+        raise AssessError("the fold table has no numeric metric column (columns: "
+                          f"{', '.join(map(str, table.columns))})")
     raise AssessError(f"the fold table has several metric columns ({', '.join(map(str, candidates))}); choose one "
                       "with `metric`")
 

@@ -20,7 +20,7 @@ from scipy import stats as sps
 from assess.errors import AssessError
 from assess.stats._common import (NORMAL, alpha_of, as_bool_vector, check_alternative, check_choice, check_level,
                                   check_same_length, fmt_ci, fmt_int, fmt_level, fmt_num, fmt_p, interval,
-                                  model_names, pvalue, verdict)
+                                  model_names, pvalue, verdict, warn_undefined)
 from assess.stats._result import Assumption, Effect, TestResult
 
 MCNEMAR_METHODS = ("exact", "asymptotic", "midp")
@@ -162,6 +162,8 @@ def cochran_q(correct, *, confidence_level: float = 0.95, names: Sequence[str] |
     total = col.sum()
     denom = k * total - float(np.sum(row * row))
     q = (k - 1) * (k * float(np.sum(col * col)) - total * total) / denom if denom > 0 else math.nan
+    if math.isnan(q):
+        warn_undefined("Cochran's Q is undefined: on every sample the models are all right or all wrong")
     df = float(k - 1)
     p = float(special.chdtrc(df, q)) if not math.isnan(q) else math.nan
     informative = int(np.count_nonzero((row > 0) & (row < k)))

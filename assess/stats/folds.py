@@ -24,8 +24,9 @@ from scipy import special
 from scipy import stats as sps
 
 from assess.errors import AssessError
-from assess.stats._common import (NORMAL, StudentT, alpha_of, as_float_vector, check_alternative, check_choice, check_level, check_same_length,
-                                  fmt_ci, fmt_int, fmt_level, fmt_num, interval, model_names, pvalue, verdict)
+from assess.stats._common import (NORMAL, StudentT, alpha_of, as_float_vector, check_alternative, check_choice,
+                                  check_level, check_same_length, fmt_ci, fmt_int, fmt_num, interval, model_names,
+                                  pvalue, verdict, warn_undefined)
 from assess.stats._result import Assumption, Effect, TestResult
 from assess.stats.counts import _ncf_interval
 
@@ -45,7 +46,7 @@ def paired_t(a, b, *, alternative: str = "two-sided", confidence_level: float = 
 
     >>> r = paired_t([0.81, 0.79, 0.84, 0.80], [0.78, 0.77, 0.80, 0.79])
     >>> round(r.statistic, 4), r.df
-    (4.0415, 3.0)
+    (3.873, 3.0)
     """
     check_alternative(alternative)
     level = check_level(confidence_level)
@@ -55,6 +56,8 @@ def paired_t(a, b, *, alternative: str = "two-sided", confidence_level: float = 
     mean, sd = float(d.mean()), float(d.std(ddof=1))
     se = sd / math.sqrt(n)
     t = _ratio(mean, se)
+    if math.isnan(t):
+        warn_undefined("the paired t-test is undefined: every difference is zero")
     df = float(n - 1)
     dist = StudentT(df)
     p = pvalue(dist, t, alternative)
@@ -98,6 +101,7 @@ def wilcoxon(a, b, *, alternative: str = "two-sided", confidence_level: float = 
     nonzero = d[d != 0]
     if nonzero.size == 0:
         stat, p = math.nan, math.nan
+        warn_undefined("the Wilcoxon test is undefined: every difference is zero")
     else:
         exact = (method in ("auto", "exact") and n <= 50 and nonzero.size == n
                  and np.unique(np.abs(d)).size == n)
@@ -144,6 +148,8 @@ def anova(*groups, confidence_level: float = 0.95, names: Sequence[str] | None =
     k = len(arrays)
     names = model_names(names, k)
     f, p, ss_b, ss_t = _one_way(arrays)
+    if math.isnan(f):
+        warn_undefined("ANOVA is undefined: all values are equal")
     n_total = sum(x.size for x in arrays)
     df1, df2 = float(k - 1), float(n_total - k)
     eta2 = float(ss_b / ss_t) if ss_t > 0 else math.nan
@@ -186,6 +192,8 @@ def kruskal(*groups, confidence_level: float = 0.95, names: Sequence[str] | None
         warnings.simplefilter("ignore")
         res = sps.kruskal(*arrays)
     h, p = float(res.statistic), float(res.pvalue)
+    if math.isnan(h):
+        warn_undefined("Kruskal-Wallis is undefined: all values are equal")
     n_total = sum(x.size for x in arrays)
     smallest = min(x.size for x in arrays)
     assumptions = [
@@ -288,6 +296,8 @@ def friedman(table, *, higher_is_better: bool = True, method: str = "chi2", conf
         ties += float(np.sum(counts ** 3 - counts))
     c = 1.0 - ties / (n_blocks * k * (k * k - 1))
     chi2 = chi2 / c if c > 0 else math.nan
+    if math.isnan(chi2):
+        warn_undefined("Friedman is undefined: on every fold all models score the same")
     if method == "chi2":
         stat, df = chi2, float(k - 1)
         p = float(special.chdtrc(df, chi2)) if not math.isnan(chi2) else math.nan
@@ -380,6 +390,8 @@ def corrected_resampled_t(a, b, *, test_train_ratio: float | None = None, n_fold
     mean, sd = float(d.mean()), float(d.std(ddof=1))
     se = math.sqrt((1.0 / j + ratio) * sd * sd)
     t = _ratio(mean, se)
+    if math.isnan(t):
+        warn_undefined("the corrected resampled t-test is undefined: every difference is zero")
     df = float(j - 1)
     dist = StudentT(df)
     p = pvalue(dist, t, alternative)

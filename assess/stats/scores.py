@@ -10,17 +10,15 @@ Diebold & Mariano (1995), *J Bus Econ Stat* 13:253–263; Harvey, Leybourne & Ne
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from scipy import stats as sps
 
 from assess.curves import delong_placements
 from assess.errors import AssessError
-from assess.stats._common import (NORMAL, StudentT, alpha_of, as_bool_vector, as_float_vector, check_alternative, check_choice,
-                                  check_level, check_same_length, fmt_ci, fmt_int, fmt_num, interval, model_names,
-                                  pvalue, verdict)
+from assess.stats._common import (NORMAL, StudentT, alpha_of, as_bool_vector, as_float_vector, check_alternative,
+                                  check_choice, check_level, check_same_length, fmt_ci, fmt_int, fmt_num, interval,
+                                  model_names, pvalue, verdict, warn_undefined)
 from assess.stats._result import Assumption, Effect, TestResult
 
 
@@ -65,6 +63,8 @@ def delong(y_true, score_a, score_b, *, alternative: str = "two-sided", confiden
         z = diff / se
     else:
         z = math.nan if diff == 0 else math.copysign(math.inf, diff)
+        if diff == 0:
+            warn_undefined("DeLong is undefined: the two models' placements are identical (zero variance)")
     p = pvalue(NORMAL, z, alternative) if not math.isnan(z) else math.nan
     low, high = interval(diff, se, NORMAL, alternative, level)
     corr = cov_ab / math.sqrt(var_a * var_b) if var_a > 0 and var_b > 0 else math.nan
@@ -168,6 +168,8 @@ def paired_bootstrap(y_true, pred_a, pred_b, *, metric: Callable, n_resamples: i
     n_invalid = n_resamples - valid.size
     if valid.size == 0 or not math.isfinite(observed):
         p, low, high = math.nan, math.nan, math.nan
+        warn_undefined(f"the paired bootstrap is undefined: the metric is undefined on the data or on every "
+                       f"resample ({n_invalid} of {n_resamples})")
     else:
         centred = valid - observed
         if alternative == "two-sided":
@@ -256,6 +258,8 @@ def diebold_mariano(y_true, pred_a, pred_b, *, loss: str = "squared", h: int = 1
         stat = mean / se * factor
     else:
         stat = math.nan if mean == 0 else math.copysign(math.inf, mean)
+        if mean == 0:
+            warn_undefined("Diebold-Mariano is undefined: the loss differential is zero throughout")
     dist = StudentT(n - 1) if harvey_correction else NORMAL
     p = pvalue(dist, stat, alternative) if not math.isnan(stat) else math.nan
     low, high = interval(mean, se / factor, dist, alternative, level)

@@ -1,0 +1,52 @@
+"""A registry metric as the plain callable the tests take: ``f(y_true, y, sample_weight=None) -> float``.
+
+The paired bootstrap and the fold tests on predictions accept any such callable; :func:`registry_metric` builds one
+from a metric key of :mod:`assess.metrics` (``"f1"``, ``"roc_auc"``, …) through the public
+:func:`assess.metrics.evaluate.evaluate`, so ``compare(..., metric="f1")`` and the CLI's ``--metric f1`` give the same
+numbers as the Metrics page.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+
+from assess.data import Predictions, Task
+from assess.errors import AssessError
+
+
+def registry_metric(task: Task | str, key: str, *, classes: Sequence[str], threshold: float = 0.5,
+                    beta: float = 1.0, k: int = 2):
+    """The metric ``key`` of ``task`` as ``f(y_true, y, sample_weight=None)``.
+
+    ``y`` is what the metric needs (``f.uses_scores``): encoded predicted labels for label metrics, scores for
+    score and probability metrics (encodings of :class:`assess.data.Predictions`). An undefined value is NaN (the
+    metric engine's warning is silenced here: the paired bootstrap counts such resamples itself). ``f.__name__`` is
+    the key, which the sentences use.
+    """
+    from assess.metrics.evaluate import evaluate
+    from assess.metrics.registry import get
+
+    task = Task(task)
+    try:
+        spec = get(task, key)
+    except ValueError as exc:
+        raise AssessError(str(exc)) from None
+    uses_scores = spec.needs != "labels"
+    classes = tuple(classes)
+
+    def metric(y_true, y, sample_weight=None) -> float:
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        pred = Predictions(task, classes, np.asarray(y_true), None if uses_scores else np.asarray(y),
+                           np.asarray(y) if uses_scores else None, weight=w)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = evaluate(pred, [key], threshold=threshold, beta=beta, k=k, baselines=False)[key].value
+        return float(value) if value is not None else math.nan
+
+    metric.__name__ = key
+    metric.uses_scores = uses_scores
+    return metric
