@@ -20,4 +20,4 @@ samples:
 
 bench:
 	@scripts/setup.sh test
-	for f in bench/bench_*.py; do echo "== $$f"; .venv/bin/python $$f || exit 1; done
+	for f in bench/bench_*.py; do echo "== $$f"; PYTHONPATH=. .venv/bin/python $$f || exit 1; done

@@ -35,6 +35,8 @@ class Key:
     LOAD_ERROR = "load_error"          # message of the last failed read
     DESCRIBE_ERROR = "describe_error"  # message when roles/task cannot be described
     REVISION = "revision"              # bumps when overrides change, so role widgets redraw from the new state
+    THRESHOLDS = "thresholds"          # {label: threshold}; "" is the binary task's one threshold
+    MEMO = "memo"                      # per-session results of expensive computations, see pages.widgets.memo
 
 
 UPLOAD = "Upload a file"
@@ -43,7 +45,7 @@ UPLOAD = "Upload a file"
 def init_state() -> None:
     """Set every key once per session; load the default sample so the app opens on data."""
     defaults = {Key.SOURCE: DEFAULT_SAMPLE, Key.TABLE: None, Key.OVERRIDES: Overrides(), Key.ASSESSMENT: None,
-                Key.LOAD_ERROR: None, Key.DESCRIBE_ERROR: None, Key.REVISION: 0}
+                Key.LOAD_ERROR: None, Key.DESCRIBE_ERROR: None, Key.REVISION: 0, Key.THRESHOLDS: {}, Key.MEMO: {}}
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
     if st.session_state[Key.TABLE] is None and st.session_state[Key.SOURCE] == DEFAULT_SAMPLE \
@@ -75,6 +77,8 @@ def set_overrides(overrides: Overrides) -> None:
 def rebuild() -> None:
     """Describe the current table with the current overrides; a failure is kept as a message, never raised."""
     st.session_state[Key.REVISION] = st.session_state.get(Key.REVISION, 0) + 1
+    st.session_state[Key.MEMO] = {}
+    st.session_state[Key.THRESHOLDS] = {}
     table = st.session_state[Key.TABLE]
     st.session_state[Key.ASSESSMENT] = None
     st.session_state[Key.DESCRIBE_ERROR] = None

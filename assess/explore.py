@@ -1,0 +1,295 @@
+r"""What the Confusion and Curves pages show, computed once per model: curves, operating points, decile tables.
+
+Every binary curve of a model comes from its one :func:`assess.curves.threshold_counts` sort (ISO 4213 6.3.6–6.3.9);
+moving the threshold afterwards is a binary search in those counts, so the threshold explorer never sorts again.
+Multi-label data are explored one label at a time (that label's scores against its truth); multi-class data through
+one-vs-rest curves per class and the micro-average.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from assess import curves as C
+from assess.data import Predictions, Task
+from assess.errors import AssessError
+
+THRESHOLD_METRICS = ("precision", "recall", "specificity", "f1", "accuracy", "mcc")
+
+
+# --- one binary scorer ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, eq=False)
+class ScoredModel:
+    """All threshold curves of one binary scorer (a binary model, or one label of a multi-label model).
+
+    ``positive``/``negative`` name the classes; ``calibration`` is None (with ``calibration_reason``) when the scores
+    are not probabilities; ``scores_by_class`` maps class name → its rows' scores, for the distribution chart.
+    """
+
+    name: str
+    positive: str
+    negative: str
+    counts: C.ThresholdCounts
+    roc: C.CurveResult
+    pr: C.CurveResult
+    gain: C.CurveResult
+    lift: C.CurveResult
+    ks: C.CurveResult
+    threshold_metrics: C.ThresholdMetrics
+    calibration: C.CalibrationResult | None
+    calibration_reason: str | None
+    scores_by_class: dict
+
+
+def binary_view(pred: Predictions, label: str | None = None) -> Predictions:
+    """A binary `Predictions` of a binary model, or of one label of a multi-label model."""
+    if pred.task is Task.BINARY:
+        return pred
+    if pred.task is not Task.MULTILABEL:
+        raise AssessError(f"a {pred.task.value} model has no single binary view; use one-vs-rest curves")
+    if label not in pred.classes:
+        raise AssessError(f"no label {label!r} (labels: {', '.join(pred.classes)})")
+    j = pred.classes.index(label)
+    return replace(pred, task=Task.BINARY, classes=(f"not {label}", label),
+                   y_true=pred.y_true[:, j].astype(np.int8),
+                   y_pred=None if pred.y_pred is None else pred.y_pred[:, j].astype(np.int8),
+                   scores=None if pred.scores is None else pred.scores[:, j])
+
+
+def scored_model(pred: Predictions, *, beta: float = 1.0, calibration_bins: int = 10,
+                 calibration_strategy: str = "uniform") -> ScoredModel:
+    """Every curve of a binary ``pred`` (which must have scores) from one sort."""
+    if pred.scores is None:
+        raise AssessError(f"model {pred.model!r} has no scores, so it has no threshold curves; add a score column")
+    y, s, w = pred.y_true, pred.scores, pred.weight
+    counts = C.threshold_counts(y, s, sample_weight=w)
+    import warnings
+
+    with warnings.catch_warnings():  # a one-class input: the curves are NaN and the Metrics page says why
+        warnings.simplefilter("ignore")
+        roc, pr, gain, lift, ks = (C.roc_curve(counts), C.pr_curve(counts), C.gain_curve(counts),
+                                   C.lift_curve(counts), C.ks_curve(counts))
+        metrics = C.metric_vs_threshold(counts, THRESHOLD_METRICS, beta=beta)
+    calibration, reason = None, None
+    if np.nanmin(s) < 0 or np.nanmax(s) > 1:
+        reason = "the scores are not probabilities in [0, 1], so there is nothing to calibrate against"
+    else:
+        calibration = C.calibration_curve(y, s, n_bins=calibration_bins, strategy=calibration_strategy,
+                                          sample_weight=w)
+    negative, positive = pred.classes
+    positive_mask = y.astype(bool)
+    return ScoredModel(pred.model, positive, negative, counts, roc, pr, gain, lift, ks, metrics, calibration, reason,
+                       {positive: s[positive_mask], negative: s[~positive_mask]})
+
+
+# --- operating points ------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A suggested threshold: ``key`` names the rule, ``why`` says what it achieves in plain words."""
+
+    key: str
+    label: str
+    threshold: float
+    why: str
+
+
+def suggested_thresholds(counts: C.ThresholdCounts, *, beta: float = 1.0, cost_fp: float = 1.0,
+                         cost_fn: float = 1.0, target_precision: float | None = None,
+                         target_recall: float | None = None) -> list[Suggestion]:
+    r"""Operating points worth one click, each a threshold from ``counts.thresholds`` (predict positive when
+    score >= threshold):
+
+    - Youden's J: maximises :math:`J = TPR - FPR` (informedness);
+    - maximum :math:`F_\beta`;
+    - minimum expected cost :math:`c_{FP}\,FP + c_{FN}\,FN` (per row: divided by the total weight);
+    - target precision: the lowest threshold (most recall) whose precision is at least the target;
+    - target recall: the threshold with the most precision among those whose recall is at least the target
+      (precision is not monotone in the threshold, so this is a search, not the first crossing).
+
+    Ties between thresholds go to the higher threshold (fewer alarms). A rule with no attainable point (a
+    precision target no threshold reaches) is left out.
+    """
+    if cost_fp < 0 or cost_fn < 0:
+        raise ValueError(f"costs must be >= 0 (got cost_fp={cost_fp}, cost_fn={cost_fn})")
+    tp, fp = counts.tps, counts.fps
+    fn, n_pos, n_neg = counts.n_pos - tp, counts.n_pos, counts.n_neg
+    t = counts.thresholds
+    out: list[Suggestion] = []
+    if n_pos > 0 and n_neg > 0:
+        j = tp / n_pos - fp / n_neg
+        k = int(np.argmax(j))
+        out.append(Suggestion("youden", "Youden's J", float(t[k]),
+                              f"largest TPR − FPR ({j[k]:.3f}): recall {tp[k] / n_pos:.1%} at a false-positive rate "
+                              f"of {fp[k] / n_neg:.1%}"))
+    b2 = beta * beta
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f = (1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp)
+    if np.isfinite(f).any() and np.nanmax(f) > 0:
+        k = int(np.nanargmax(f))
+        name = "F1" if beta == 1 else f"F{beta:g}"
+        out.append(Suggestion("max_fbeta", f"max {name}", float(t[k]), f"highest {name} ({f[k]:.3f})"))
+    cost = cost_fp * fp + cost_fn * fn
+    k = int(np.argmin(cost))
+    # "Flag nothing" costs cost_fn * n_pos; it is the answer when no threshold beats it.
+    if cost_fn * n_pos < cost[k]:
+        out.append(Suggestion("min_cost", "min cost", float(np.nextafter(t[0], np.inf)),
+                              f"flagging nothing is cheapest (cost {cost_fn * n_pos / counts.n_total:.3g} per row at "
+                              f"FP cost {cost_fp:g}, FN cost {cost_fn:g})"))
+    else:
+        out.append(Suggestion("min_cost", "min cost", float(t[k]),
+                              f"lowest expected cost: {cost[k] / counts.n_total:.3g} per row at FP cost {cost_fp:g}, "
+                              f"FN cost {cost_fn:g} ({fp[k]:,.0f} false alarms, {fn[k]:,.0f} misses)"))
+    if target_precision is not None:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            precision = tp / (tp + fp)
+        ok = np.flatnonzero(precision >= target_precision)
+        if ok.size:
+            k = int(ok[-1])
+            out.append(Suggestion("target_precision", f"precision ≥ {target_precision:.0%}", float(t[k]),
+                                  f"the most recall ({tp[k] / n_pos:.1%}) with precision at least "
+                                  f"{target_precision:.0%} ({precision[k]:.1%})"))
+    if target_recall is not None and n_pos > 0:
+        ok = np.flatnonzero(tp / n_pos >= target_recall)
+        if ok.size:
+            # Precision is not monotone in the threshold: take the best among all that meet the target.
+            with np.errstate(invalid="ignore", divide="ignore"):
+                precision = tp[ok] / (tp[ok] + fp[ok])
+            k = int(ok[np.nanargmax(precision)])
+            precision_k = tp[k] / (tp[k] + fp[k])
+            out.append(Suggestion("target_recall", f"recall ≥ {target_recall:.0%}", float(t[k]),
+                                  f"the most precision ({precision_k:.1%}) with recall at least {target_recall:.0%} "
+                                  f"({tp[k] / n_pos:.1%})"))
+    return out
+
+
+def metrics_at(counts: C.ThresholdCounts, threshold: float) -> dict[str, float]:
+    """Confusion counts and the threshold metrics at one threshold (a binary search in the counts; NaN if undefined)."""
+    point = C.operating_point(counts, threshold)
+    tp, fp, tn, fn = point.tp, point.fp, point.tn, point.fn
+
+    def div(a, b):
+        return a / b if b > 0 else float("nan")
+
+    precision, recall = div(tp, tp + fp), div(tp, tp + fn)
+    mcc_den = np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    return {"tp": tp, "fp": fp, "tn": tn, "fn": fn, "precision": precision, "recall": recall,
+            "specificity": div(tn, tn + fp), "f1": div(2 * tp, 2 * tp + fp + fn),
+            "accuracy": div(tp + tn, tp + tn + fp + fn), "mcc": div(tp * tn - fp * fn, mcc_den),
+            "predicted_positive_share": point.predicted_positive_fraction}
+
+
+# --- tables ----------------------------------------------------------------------------------------------------------
+
+def gain_table(counts: C.ThresholdCounts, *, bins: int = 10) -> pd.DataFrame:
+    r"""Decile (or any ``bins``) gain and lift table: rows ranked by score, highest first, cut into equal shares.
+
+    For the top share :math:`q` of rows: ``cumulative_gain`` = share of all positives found there (ISO 4213 6.3.8),
+    ``cumulative_lift`` = gain / q (6.3.9); per bin, ``response_rate`` = its positives / its rows and ``lift`` =
+    response rate / prevalence. Where a bin boundary falls inside a block of tied scores, positives are counted
+    pro rata inside the block — the expectation over random orderings of the ties.
+    """
+    if not isinstance(bins, int) or bins < 1:
+        raise ValueError(f"'bins' must be a positive integer (got {bins!r})")
+    total = counts.n_total
+    x = np.concatenate([[0.0], (counts.tps + counts.fps) / total])
+    y = np.concatenate([[0.0], counts.tps])
+    q = np.arange(1, bins + 1) / bins
+    cum_pos = np.interp(q, x, y)
+    pos = np.diff(np.concatenate([[0.0], cum_pos]))
+    rows = total / bins
+    prevalence = counts.prevalence
+    frame = pd.DataFrame({
+        "bin": np.arange(1, bins + 1), "top_share": q, "rows": np.full(bins, rows), "positives": pos,
+        "response_rate": pos / rows, "lift": pos / rows / prevalence if prevalence > 0 else np.nan,
+        "cumulative_positives": cum_pos, "cumulative_gain": cum_pos / counts.n_pos if counts.n_pos else np.nan,
+    })
+    frame["cumulative_lift"] = frame["cumulative_gain"] / q
+    return frame
+
+
+def confusion_matrix(y_true: np.ndarray, y_pred: np.ndarray, k: int, weight: np.ndarray | None = None) -> np.ndarray:
+    """k×k counts: rows the true class, columns the predicted class (ISO 4213 6.2.2), by one bincount."""
+    valid = (y_true >= 0) & (y_pred >= 0)
+    cells = y_true[valid].astype(np.int64) * k + y_pred[valid].astype(np.int64)
+    w = None if weight is None else weight[valid]
+    return np.bincount(cells, weights=w, minlength=k * k).reshape(k, k).astype(float)
+
+
+def binary_matrix(counts: C.ThresholdCounts, threshold: float) -> np.ndarray:
+    """The 2×2 matrix at ``threshold`` in class order (negative, positive): [[TN, FP], [FN, TP]]."""
+    c = C.confusion_at_threshold(counts, threshold)
+    return np.array([[c.tn, c.fp], [c.fn, c.tp]], dtype=float)
+
+
+def multilabel_matrices(pred: Predictions, threshold: float | None = None) -> np.ndarray:
+    """(L, 2, 2) per-label matrices [[TN, FP], [FN, TP]]; labels from ``y_pred`` or ``scores >= threshold``."""
+    truth = pred.y_true.astype(bool)
+    if threshold is not None and pred.scores is not None:
+        predicted = pred.scores >= threshold
+    elif pred.y_pred is not None:
+        predicted = pred.y_pred.astype(bool)
+    else:
+        predicted = pred.scores >= 0.5
+    w = np.ones(truth.shape[0]) if pred.weight is None else pred.weight
+    wc = w[:, None]
+    tp = ((truth & predicted) * wc).sum(0)
+    fp = ((~truth & predicted) * wc).sum(0)
+    fn = ((truth & ~predicted) * wc).sum(0)
+    tn = ((~truth & ~predicted) * wc).sum(0)
+    return np.stack([np.stack([tn, fp], -1), np.stack([fn, tp], -1)], -2)
+
+
+# --- several curves of one model -------------------------------------------------------------------------------------
+
+def fold_curves(pred: Predictions, kind: str = "roc") -> list[C.CurveResult]:
+    """One curve per cross-validation fold (in fold order), for the faint-folds-bold-mean chart."""
+    if pred.fold is None:
+        raise AssessError("there is no fold column, so there are no per-fold curves")
+    if pred.scores is None:
+        raise AssessError(f"model {pred.model!r} has no scores, so it has no per-fold curves")
+    make = {"roc": C.roc_curve, "pr": C.pr_curve, "gain": C.gain_curve, "lift": C.lift_curve}[kind]
+    out = []
+    from assess.schema import sort_labels
+
+    for fold in sort_labels({str(f) for f in pd.unique(pred.fold)}):
+        rows = pred.fold == fold
+        y = pred.y_true[rows]
+        if y.min() == y.max():
+            continue  # a fold with one class has no ROC curve; the chart says how many folds it shows
+        counts = C.threshold_counts(y, pred.scores[rows],
+                                    sample_weight=None if pred.weight is None else pred.weight[rows])
+        out.append(make(counts))
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class OneVsRest:
+    """Per-class one-vs-rest ROC and PR curves of a multi-class model, the micro-averages, the macro areas."""
+
+    roc: dict
+    pr: dict
+    micro_roc: C.CurveResult
+    micro_pr: C.CurveResult
+    macro_roc_auc: float
+    macro_average_precision: float
+
+
+def one_vs_rest(pred: Predictions) -> OneVsRest:
+    if pred.task is not Task.MULTICLASS or pred.scores is None:
+        raise AssessError("one-vs-rest curves need a multi-class model with one probability column per class")
+    import warnings
+
+    per_class = C.ovr_threshold_counts(pred.y_true, pred.scores, sample_weight=pred.weight)
+    micro = C.micro_threshold_counts(pred.y_true, pred.scores, sample_weight=pred.weight)
+    with warnings.catch_warnings():  # a class absent from the truth has no curve; its area is NaN
+        warnings.simplefilter("ignore")
+        roc = {c: C.roc_curve(k) for c, k in zip(pred.classes, per_class)}
+        pr = {c: C.pr_curve(k) for c, k in zip(pred.classes, per_class)}
+    return OneVsRest(roc, pr, C.roc_curve(micro), C.pr_curve(micro),
+                     float(np.nanmean([c.area for c in roc.values()])),
+                     float(np.nanmean([c.area for c in pr.values()])))

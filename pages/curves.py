@@ -1,0 +1,176 @@
+"""Curves page: the threshold explorer (confusion matrices and metrics follow the threshold), then ROC, PR, gain,
+lift, calibration, score distribution, metric-vs-threshold and KS charts, per-fold curves and the decile table."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from assess import charts
+from assess.data import Task
+from assess.errors import AssessError
+from assess.explore import (binary_matrix, binary_view, fold_curves, gain_table, metrics_at, one_vs_rest,
+                            scored_model, suggested_thresholds)
+from assess.export import to_csv_bytes
+from pages.state import md, require_assessment
+from pages.widgets import all_charts_button, chart, memo, set_threshold, threshold_control
+
+assessment = require_assessment()
+st.title("Curves")
+task = assessment.task
+if not task.is_classification:
+    st.info(f"Curves for the {task.value} task are not available yet; classification tasks have them.")
+    st.stop()
+
+models = st.multiselect("Models", list(assessment.models), default=list(assessment.models))
+if not models:
+    st.info("Pick at least one model.")
+    st.stop()
+colors = charts.model_colors(assessment.models)  # by position in the file, so a model keeps its colour everywhere
+figures: list = []
+
+# --- multi-class: one-vs-rest ----------------------------------------------------------------------------------------
+if task is Task.MULTICLASS:
+    model = st.selectbox("Model", models)
+    pred = assessment.predictions(model)
+    if pred.scores is None:
+        st.info("One-vs-rest curves need one probability column per class (`proba_<class>`).")
+        st.stop()
+    ovr = memo(assessment, "ovr", (model, assessment.classes), lambda: one_vs_rest(pred))
+    class_colors = charts.model_colors(assessment.classes)
+    for kind, curves_, micro, area in (("ROC", ovr.roc, ovr.micro_roc, ovr.macro_roc_auc),
+                                       ("Precision–recall", ovr.pr, ovr.micro_pr, ovr.macro_average_precision)):
+        fig = charts.ovr_chart(per_class=curves_, micro=micro, macro_area=area, colors=class_colors,
+                               title=f"{kind}, one class against the rest — {model}")
+        figures.append(fig)
+        chart(fig, f"{kind} one-vs-rest", key=f"ovr_{kind}")
+    all_charts_button(figures, "curves.pdf", key="curves")
+    st.stop()
+
+# --- binary, or one label of a multi-label task ---------------------------------------------------------------------
+label = ""
+if task is Task.MULTILABEL:
+    label = st.selectbox("Label", list(assessment.classes), help="Multi-label models are explored one label at a time.")
+views = {m: binary_view(assessment.predictions(m), label or None) for m in models}
+without = [m for m, v in views.items() if v.scores is None]
+if without:
+    st.info(md("No scores for " + ", ".join(f"`{m}`" for m in without) + ": they have no curves."))
+views = {m: v for m, v in views.items() if v.scores is not None}
+if not views:
+    st.stop()
+try:
+    scored = {m: memo(assessment, "scored", (m, label), lambda v=v: scored_model(v)) for m, v in views.items()}
+except AssessError as exc:
+    st.error(md(str(exc)))
+    st.stop()
+low = float(min(np.nanmin(v.scores) for v in views.values()))
+high = float(max(np.nanmax(v.scores) for v in views.values()))
+positive = next(iter(scored.values())).positive
+negative = next(iter(scored.values())).negative
+
+
+@st.fragment
+def explorer() -> None:
+    """Moving the threshold reruns only this fragment: a binary search in each model's counts, no new sort."""
+    st.subheader("Threshold explorer")
+    threshold = threshold_control(label, low=low, high=high)
+    with st.expander("Suggested operating points", expanded=True, icon=":material/target:"):
+        c1, c2, c3, c4, c5 = st.columns(5)
+        beta_ = c1.number_input("β for max Fβ", 0.1, 10.0, 1.0, step=0.5, key="curves_beta")
+        cost_fp = c2.number_input("Cost of a false positive", 0.0, 1e9, 1.0, key="cost_fp")
+        cost_fn = c3.number_input("Cost of a false negative", 0.0, 1e9, 1.0, key="cost_fn")
+        target_p = c4.number_input("Target precision", 0.0, 1.0, 0.9, step=0.05, key="target_p")
+        target_r = c5.number_input("Target recall", 0.0, 1.0, 0.9, step=0.05, key="target_r")
+        suggest_model = st.selectbox("Suggest for model", list(scored), key="suggest_model")
+        suggestions = suggested_thresholds(scored[suggest_model].counts, beta=beta_, cost_fp=cost_fp,
+                                           cost_fn=cost_fn, target_precision=target_p, target_recall=target_r)
+        cols = st.columns(len(suggestions))
+        for col, s in zip(cols, suggestions):
+            col.button(f"{s.label}: {s.threshold:.3f}", key=f"suggest_{s.key}", help=s.why, width="stretch",
+                       on_click=set_threshold, args=(label, s.threshold), kwargs={"low": low, "high": high})
+        if not any(s.key == "target_precision" for s in suggestions):
+            st.caption(f"No threshold reaches a precision of {target_p:.0%} for this model.")
+
+    at = {m: metrics_at(sm.counts, threshold) for m, sm in scored.items()}
+    cols = st.columns(min(3, len(scored)))
+    for i, (m, sm) in enumerate(scored.items()):
+        with cols[i % len(cols)]:
+            fig = charts.confusion_matrix_chart(matrix=binary_matrix(sm.counts, threshold), classes=[negative, positive],
+                                                normalize="true", title=f"{m} at threshold {threshold:.3f}")
+            st.plotly_chart(fig, theme=None, key=f"cm_{m}")
+    table = pd.DataFrame(at).T
+    st.dataframe(table.style.format({c: "{:,.0f}" for c in ("tp", "fp", "tn", "fn")} |
+                                    {c: "{:.3f}" for c in table.columns if c not in ("tp", "fp", "tn", "fn")}),
+                 width="stretch")
+
+    counts = {m: sm.counts for m, sm in scored.items()}
+    shown = [("ROC", charts.roc_chart(curves={m: sm.roc for m, sm in scored.items()}, counts=counts, colors=colors,
+                                      threshold=threshold))]
+    shown.append(("Precision–recall", charts.pr_chart(curves={m: sm.pr for m, sm in scored.items()}, counts=counts,
+                                                      colors=colors, threshold=threshold)))
+    shown.append(("Cumulative gain", charts.gain_chart(curves={m: sm.gain for m, sm in scored.items()},
+                                                       counts=counts, colors=colors, threshold=threshold)))
+    shown.append(("Lift", charts.lift_chart(curves={m: sm.lift for m, sm in scored.items()}, counts=counts,
+                                            colors=colors, threshold=threshold)))
+    detail = st.selectbox("Model for the single-model charts", list(scored), key="detail_model")
+    sm = scored[detail]
+    shown.append(("Metrics by threshold", charts.metric_threshold_chart(
+        metrics=sm.threshold_metrics, threshold=threshold, title=f"Metrics by threshold — {detail}")))
+    shown.append(("Score distribution", charts.score_distribution_chart(
+        scores_by_class=sm.scores_by_class, threshold=threshold, title=f"Score distribution by class — {detail}",
+        colors={positive: colors[detail], negative: "#999999"})))
+    left, right = st.columns(2)
+    for i, (name, fig) in enumerate(shown):
+        with (left if i % 2 == 0 else right):
+            chart(fig, name, key=f"{name}_{label}")
+    st.session_state["curves_threshold_figures"] = [fig for _, fig in shown]
+
+
+explorer()
+
+st.subheader("Calibration and separation")
+left, right = st.columns(2)
+calibrated = {m: sm.calibration for m, sm in scored.items() if sm.calibration is not None}
+static = []
+with left:
+    if calibrated:
+        fig = charts.calibration_chart(curves=calibrated, colors=colors)
+        static.append(fig)
+        chart(fig, "Calibration", key=f"calibration_{label}")
+    for m, sm in scored.items():
+        if sm.calibration is None:
+            st.caption(md(f"`{m}`: {sm.calibration_reason}."))
+with right:
+    fig = charts.ks_chart(curves={m: sm.ks for m, sm in scored.items()}, colors=colors)
+    static.append(fig)
+    chart(fig, "KS", key=f"ks_{label}")
+
+first_view = next(iter(views.values()))
+if first_view.fold is not None:
+    st.subheader("Per cross-validation fold")
+    fold_model = st.selectbox("Model", list(views), key="fold_model")
+    kind = st.radio("Curve", ["roc", "pr", "gain", "lift"], horizontal=True, key="fold_kind",
+                    format_func={"roc": "ROC", "pr": "Precision–recall", "gain": "Gain", "lift": "Lift"}.get)
+    folds = memo(assessment, "folds", (fold_model, label, kind), lambda: fold_curves(views[fold_model], kind))
+    if len(folds) >= 2:
+        fig = charts.fold_curves_chart(folds=folds, name=fold_model, color=colors[fold_model])
+        static.append(fig)
+        chart(fig, "Folds", key=f"folds_{label}")
+    else:
+        st.caption("Fewer than two folds have both classes, so there is no per-fold chart.")
+
+st.subheader("Gain and lift by decile")
+bins = st.select_slider("Bins", [5, 10, 20, 50, 100], value=10)
+tables = []
+for m, sm in scored.items():
+    t = gain_table(sm.counts, bins=bins)
+    t.insert(0, "model", m)
+    tables.append(t)
+deciles = pd.concat(tables, ignore_index=True)
+st.dataframe(deciles.style.format({"top_share": "{:.0%}", "rows": "{:,.1f}", "positives": "{:,.1f}",
+                                   "response_rate": "{:.1%}", "lift": "{:.2f}", "cumulative_positives": "{:,.1f}",
+                                   "cumulative_gain": "{:.1%}", "cumulative_lift": "{:.2f}"}),
+             hide_index=True, width="stretch")
+st.download_button("Gain/lift table CSV", to_csv_bytes(deciles), "gain_lift.csv", "text/csv",
+                   icon=":material/download:")
+
+all_charts_button(st.session_state.get("curves_threshold_figures", []) + static, "curves.pdf", key="curves")

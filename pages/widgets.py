@@ -1,0 +1,84 @@
+"""Streamlit-only helpers shared by the pages: a per-session memo, charts with downloads, the threshold control."""
+
+from __future__ import annotations
+
+import re
+
+import streamlit as st
+
+from assess.export import figure_to_pdf, figure_to_png, figure_to_svg, figures_to_pdf
+from assess.schema import Assessment
+from pages.state import Key
+
+MEMO_ENTRIES = 16
+
+
+def memo(assessment: Assessment, name: str, params: tuple, compute):
+    """``compute()`` once per session for this assessment and ``params``; the memo is cleared when the data change.
+
+    Results stay in this session's state, so no other session can see them (unlike a process-wide cache).
+    """
+    store = st.session_state.setdefault(Key.MEMO, {})
+    key = (assessment.table.sha256, name, params)
+    if key not in store:
+        if len(store) >= MEMO_ENTRIES:
+            store.pop(next(iter(store)))
+        store[key] = compute()
+    return store[key]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "chart"
+
+
+def chart(fig, name: str, *, key: str) -> None:
+    """The figure as on screen (``theme=None``: our template, not Streamlit's, so the PDF looks the same) and its
+    PDF, PNG and SVG downloads, rendered only when clicked."""
+    st.plotly_chart(fig, theme=None, key=f"chart_{key}", config={"displaylogo": False})
+    slug = _slug(name)
+    cols = st.columns([1, 1, 1, 2])
+    for col, (fmt, render, mime) in zip(cols, (("PDF", figure_to_pdf, "application/pdf"),
+                                               ("PNG", figure_to_png, "image/png"),
+                                               ("SVG", figure_to_svg, "image/svg+xml"))):
+        col.download_button(fmt, lambda render=render: render(fig), f"{slug}.{fmt.lower()}", mime,
+                            key=f"{fmt.lower()}_{key}", help=f"Download the {name} chart as {fmt}",
+                            icon=":material/download:", on_click="ignore", width="stretch")
+
+
+def all_charts_button(figures: list, filename: str, *, key: str) -> None:
+    """One multi-page PDF of every chart on the page, rendered when clicked."""
+    if figures:
+        st.download_button(f"All {len(figures)} charts on this page (PDF)", lambda: figures_to_pdf(list(figures)),
+                           filename, "application/pdf", key=f"all_{key}", icon=":material/library_books:",
+                           type="primary", on_click="ignore")
+
+
+def current_threshold(label: str = "") -> float:
+    return float(st.session_state.setdefault(Key.THRESHOLDS, {}).get(label, 0.5))
+
+
+def set_threshold(label: str, value: float, *, low: float = 0.0, high: float = 1.0) -> None:
+    st.session_state.setdefault(Key.THRESHOLDS, {})[label] = float(value)
+    st.session_state[f"thr_slider_{label}"] = float(min(max(value, low), high))
+    st.session_state[f"thr_input_{label}"] = float(value)
+
+
+def threshold_control(label: str = "", *, low: float = 0.0, high: float = 1.0) -> float:
+    """A slider over the scores' range and a numeric input, kept in step; both write the shared threshold."""
+    if not high > low:
+        high = low + 1.0
+    value = current_threshold(label)
+    slider_key, input_key = f"thr_slider_{label}", f"thr_input_{label}"
+    st.session_state.setdefault(slider_key, float(min(max(value, low), high)))
+    st.session_state.setdefault(input_key, value)
+
+    def from_widget(source: str) -> None:
+        set_threshold(label, st.session_state[source], low=low, high=high)
+
+    left, right = st.columns([4, 1])
+    step = (high - low) / 1000
+    left.slider("Threshold (score ≥ threshold is positive)", float(low), float(high), step=step, format="%.3f",
+                key=slider_key, on_change=from_widget, args=(slider_key,))
+    right.number_input("Exact threshold", step=0.01, format="%.4f", key=input_key, on_change=from_widget,
+                       args=(input_key,))
+    return current_threshold(label)

@@ -1,0 +1,114 @@
+"""Operating points, decile tables and matrices of assess.explore against brute force and scikit-learn."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import confusion_matrix as sk_confusion
+from sklearn.metrics import multilabel_confusion_matrix, roc_auc_score
+
+from assess import curves as C
+from assess.data import Predictions, Task
+from assess.explore import (binary_matrix, confusion_matrix, fold_curves, gain_table, metrics_at,
+                            multilabel_matrices, one_vs_rest, suggested_thresholds)
+
+
+def data(seed, n=300, ties=False):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.3).astype(np.int8)
+    s = np.clip(rng.normal(0.35 + 0.3 * y, 0.2), 0, 1)
+    if ties:
+        s = np.round(s, 1)
+    return y, s
+
+
+def brute(y, s, threshold):
+    p = s >= threshold
+    return int((y & p).sum()), int((~y.astype(bool) & p).sum())
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.booleans(), st.floats(0.1, 10), st.floats(0.1, 10))
+def test_suggestions_are_the_brute_force_optima(seed, ties, cost_fp, cost_fn):
+    y, s = data(seed, ties=ties)
+    counts = C.threshold_counts(y, s)
+    found = {g.key: g.threshold for g in suggested_thresholds(counts, cost_fp=cost_fp, cost_fn=cost_fn,
+                                                              target_precision=0.6, target_recall=0.8)}
+    candidates = np.unique(s)
+    n_pos, n_neg = y.sum(), (1 - y).sum()
+    stats = []
+    for t in candidates:
+        tp, fp = brute(y, s, t)
+        fn = n_pos - tp
+        stats.append((t, tp / n_pos - fp / n_neg, 2 * tp / (2 * tp + fp + fn), cost_fp * fp + cost_fn * fn,
+                      tp / (tp + fp) if tp + fp else np.nan, tp / n_pos))
+    stats = np.array(stats)
+    # the brute-force optimum value must equal the value at the suggested threshold
+    at = {k: stats[np.flatnonzero(np.isclose(stats[:, 0], t))[0]] for k, t in found.items() if t <= candidates.max()}
+    assert at["youden"][1] == pytest.approx(stats[:, 1].max())
+    assert at["max_fbeta"][2] == pytest.approx(np.nanmax(stats[:, 2]))
+    best_cost = min(stats[:, 3].min(), cost_fn * n_pos)
+    cost_at = at["min_cost"][3] if "min_cost" in at else cost_fn * n_pos
+    assert cost_at == pytest.approx(best_cost)
+    ok_p = stats[stats[:, 4] >= 0.6]
+    if len(ok_p):
+        assert at["target_precision"][5] == pytest.approx(ok_p[:, 5].max())  # the most recall meeting the target
+    ok_r = stats[stats[:, 5] >= 0.8]
+    assert at["target_recall"][4] == pytest.approx(np.nanmax(ok_r[:, 4]))
+
+
+def test_metrics_at_matches_counting():
+    y, s = data(3)
+    counts = C.threshold_counts(y, s)
+    for t in (0.2, 0.5, 0.77):
+        m = metrics_at(counts, t)
+        tn, fp, fn, tp = sk_confusion(y, s >= t).ravel()
+        assert (m["tp"], m["fp"], m["tn"], m["fn"]) == (tp, fp, tn, fn)
+        np.testing.assert_array_equal(binary_matrix(counts, t), [[tn, fp], [fn, tp]])
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_gain_table_against_sorting(ties):
+    y, s = data(5, n=1000, ties=ties)
+    table = gain_table(C.threshold_counts(y, s), bins=10)
+    order = np.argsort(-s, kind="stable")
+    if not ties:  # distinct scores: the top 10 % are exactly the 100 highest
+        cum = np.cumsum(y[order])[np.arange(100, 1001, 100) - 1]
+        np.testing.assert_allclose(table["cumulative_positives"], cum)
+    else:  # tied blocks are shared pro rata: the expectation over random orders of the ties
+        rng = np.random.default_rng(0)
+        sims = []
+        for _ in range(400):
+            perm = np.lexsort((rng.random(len(s)), -s))
+            sims.append(np.cumsum(y[perm])[np.arange(100, 1001, 100) - 1])
+        np.testing.assert_allclose(table["cumulative_positives"], np.mean(sims, axis=0), atol=1.0)
+    assert table["cumulative_gain"].iloc[-1] == pytest.approx(1.0)
+    np.testing.assert_allclose(table["cumulative_lift"], table["cumulative_gain"] / table["top_share"])
+    assert table["positives"].sum() == pytest.approx(y.sum())
+
+
+def test_confusion_matrices_match_sklearn():
+    rng = np.random.default_rng(1)
+    y, p = rng.integers(0, 4, 500), rng.integers(0, 4, 500)
+    w = rng.random(500)
+    np.testing.assert_allclose(confusion_matrix(y, p, 4, w), sk_confusion(y, p, labels=range(4), sample_weight=w))
+    truth, pred = rng.random((200, 3)) < 0.4, rng.random((200, 3)) < 0.5
+    ml = Predictions(Task.MULTILABEL, ("a", "b", "c"), truth, pred)
+    np.testing.assert_array_equal(multilabel_matrices(ml), multilabel_confusion_matrix(truth, pred))
+
+
+def test_fold_curves_and_one_vs_rest():
+    y, s = data(9, n=500)
+    folds = np.array([str(i % 5 + 1) for i in range(500)], dtype=object)
+    pred = Predictions(Task.BINARY, ("no", "yes"), y, None, s, fold=folds, model="m")
+    aucs = [c.area for c in fold_curves(pred)]
+    assert aucs == pytest.approx([roc_auc_score(y[folds == f], s[folds == f]) for f in "12345"])
+    rng = np.random.default_rng(2)
+    codes = rng.integers(0, 3, 300)
+    proba = rng.dirichlet([1, 1, 1], 300)
+    proba[np.arange(300), codes] += 0.3
+    proba /= proba.sum(1, keepdims=True)
+    ovr = one_vs_rest(Predictions(Task.MULTICLASS, ("a", "b", "c"), codes, None, proba))
+    assert ovr.macro_roc_auc == pytest.approx(roc_auc_score(codes, proba, multi_class="ovr", average="macro"))
+    onehot = np.eye(3)[codes]
+    assert ovr.micro_roc.area == pytest.approx(roc_auc_score(onehot, proba, average="micro"))
