@@ -348,6 +348,10 @@ def test_compare_all_runs_every_suitable_test():
     folds = compare_all(fold_frame(k=3, folds=10), metric="accuracy")
     assert [c.test for c in folds.comparisons] == ["friedman", "corrected_resampled_t", "wilcoxon", "paired_t",
                                                    "anova", "kruskal"]
+    five_by_two = compare_all(fold_frame(k=2, folds=2, repeats=5), metric="f1")
+    assert [c.test for c in five_by_two.comparisons][0] == "cv_5x2_t"
+    with pytest.raises(AssessError, match=r"the fold table has no fold column `fold`"):
+        compare_all(fold_frame().drop(columns="fold"), metric="accuracy")
 
 
 def test_compare_errors_are_specific():

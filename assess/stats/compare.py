@@ -267,13 +267,13 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
     """
     is_table = isinstance(data, pd.DataFrame)
     if is_table:
-        metric_name = _metric_column(data, metric)
-        names = list(models) if models is not None else list(dict.fromkeys(data["model"].astype(str)))
-        n_folds = int(data["fold"].nunique())
-        n_repeats = int(data["repeat"].nunique()) if "repeat" in data.columns else 1
+        metric = _metric_column(data, metric)
+        wide = fold_table(data, metric=metric, models=models, min_folds=1, purpose="comparing folds")
+        names = [str(c) for c in wide.columns]
+        n_folds = int(pd.Index(wide.index.get_level_values("fold")).nunique())
+        n_repeats = int(pd.Index(wide.index.get_level_values("repeat")).nunique()) if wide.index.nlevels == 2 else 1
         sugg = suggest_tests(question=question or "cv_folds", n_models=len(names), data="folds",
                              n_folds=n_folds, n_repeats=n_repeats)
-        metric = metric_name
     else:
         aligned = data if isinstance(data, AlignedPredictions) else align_predictions(data, models=models)
         names = list(aligned.models)
