@@ -167,7 +167,7 @@ def _validate(pred: Predictions, threshold, beta, k, ci, ci_level, resamples):
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
                 raise ValueError(f"`{name}` must hold 0/1 codes for a binary task (got {int(bad.sum())} other "
-                                 f"values, first at row {i}: {a[i]!r})")
+                                 f"values, first at row {i}: {a[i].item()!r})")
         if pred.scores is not None:
             s = np.asarray(pred.scores, dtype=np.float64)
             if s.shape != (n,):

@@ -432,10 +432,13 @@ if len(_INDEX) != len(REGISTRY):
 
 def _task(task) -> Task:
     try:
-        return Task(task)
+        t = Task(task)
     except ValueError:
+        t = None
+    if t is None or not t.is_classification:
         raise ValueError(f"`task` must be one of {[t.value for t in Task if t.is_classification]} "
-                         f"(got {task!r})") from None
+                         f"(got {task!r})")
+    return t
 
 
 def metrics_for(task, *, group: str | None = None, needs: str | None = None) -> tuple[MetricSpec, ...]:
