@@ -10,6 +10,7 @@ init_state()
 pages = {
     "Data": [st.Page(DATA_PAGE, title="Data", icon=":material/upload_file:", default=True)],
     "Assess": [st.Page("pages/metrics.py", title="Metrics", icon=":material/table_chart:"),
+               st.Page("pages/confusion.py", title="Confusion", icon=":material/grid_on:"),
                st.Page("pages/curves.py", title="Curves", icon=":material/show_chart:")],
 }
 navigation = st.navigation(pages)

@@ -226,15 +226,16 @@ def binary_matrix(counts: C.ThresholdCounts, threshold: float) -> np.ndarray:
     return np.array([[c.tn, c.fp], [c.fn, c.tp]], dtype=float)
 
 
-def multilabel_matrices(pred: Predictions, threshold: float | None = None) -> np.ndarray:
-    """(L, 2, 2) per-label matrices [[TN, FP], [FN, TP]]; labels from ``y_pred`` or ``scores >= threshold``."""
+def multilabel_matrices(pred: Predictions, threshold=None) -> np.ndarray:
+    """(L, 2, 2) per-label matrices [[TN, FP], [FN, TP]].
+
+    Labels from ``y_pred`` when given, else ``scores >= threshold`` (one value, or one per label; default 0.5).
+    """
     truth = pred.y_true.astype(bool)
-    if threshold is not None and pred.scores is not None:
-        predicted = pred.scores >= threshold
-    elif pred.y_pred is not None:
+    if pred.y_pred is not None:
         predicted = pred.y_pred.astype(bool)
     else:
-        predicted = pred.scores >= 0.5
+        predicted = pred.scores >= (0.5 if threshold is None else np.asarray(threshold, dtype=float))
     w = np.ones(truth.shape[0]) if pred.weight is None else pred.weight
     wc = w[:, None]
     tp = ((truth & predicted) * wc).sum(0)

@@ -112,3 +112,12 @@ def test_fold_curves_and_one_vs_rest():
     assert ovr.macro_roc_auc == pytest.approx(roc_auc_score(codes, proba, multi_class="ovr", average="macro"))
     onehot = np.eye(3)[codes]
     assert ovr.micro_roc.area == pytest.approx(roc_auc_score(onehot, proba, average="micro"))
+
+
+def test_multilabel_thresholds_per_label():
+    rng = np.random.default_rng(4)
+    truth, scores = rng.random((100, 2)) < 0.5, rng.random((100, 2))
+    ml = Predictions(Task.MULTILABEL, ("a", "b"), truth, None, scores)
+    got = multilabel_matrices(ml, [0.3, 0.8])
+    expected = multilabel_confusion_matrix(truth, np.column_stack([scores[:, 0] >= 0.3, scores[:, 1] >= 0.8]))
+    np.testing.assert_array_equal(got, expected)

@@ -1,0 +1,97 @@
+"""Confusion page: confusion matrices per model (counts or normalised), most confused pairs, a cost matrix's
+expected cost; binary and multi-label labels follow the threshold chosen on the Curves page."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from assess import charts
+from assess.data import Task
+from assess.explore import confusion_matrix, multilabel_matrices
+from assess.export import to_csv_bytes
+from pages.state import md, require_assessment
+from pages.widgets import all_charts_button, chart, current_threshold
+
+NORMALISE = {"counts (share of all)": None, "by true class (recall on the diagonal)": "true",
+             "by predicted class (precision on the diagonal)": "pred"}
+
+assessment = require_assessment()
+st.title("Confusion")
+task = assessment.task
+if not task.is_classification:
+    st.info(f"Confusion matrices belong to classification tasks; this file is {task.value}.")
+    st.stop()
+
+left, right = st.columns([2, 1])
+models = left.multiselect("Models", list(assessment.models), default=list(assessment.models))
+normalise = NORMALISE[right.radio("Cells coloured", list(NORMALISE), index=1)]
+if not models:
+    st.info("Pick at least one model.")
+    st.stop()
+classes = list(assessment.classes)
+figures, tables = [], []
+
+
+def labels_of(pred):
+    """Predicted codes: the label column, else the shared threshold (binary) or the arg-max (multi-class)."""
+    if pred.y_pred is not None:
+        return pred.y_pred, "the predicted-label column"
+    if task is Task.BINARY:
+        t = current_threshold("")
+        return (pred.scores >= t).astype(np.int8), f"score ≥ {t:.3f} (set on the Curves page)"
+    return pred.scores.argmax(axis=1), "the most probable class"
+
+
+if task is Task.MULTILABEL:
+    thresholds = np.array([current_threshold(label) for label in classes])  # per label, from the Curves page
+    for model in models:
+        pred = assessment.predictions(model)
+        source = ("the predicted-label columns" if pred.y_pred is not None else
+                  "score ≥ each label's threshold (set on the Curves page)")
+        fig = charts.multilabel_confusion_chart(matrices=multilabel_matrices(pred, thresholds), labels=classes,
+                                                normalize=normalise or "true", title=f"Confusion per label — {model}")
+        figures.append(fig)
+        chart(fig, f"{model} per label", key=f"ml_{model}")
+        st.caption(md(f"Labels from {source}."))
+    all_charts_button(figures, "confusion.pdf", key="confusion")
+    st.stop()
+
+with st.expander("Cost matrix: what each kind of error costs", icon=":material/payments:"):
+    st.caption("Rows: true class; columns: predicted class. Default: every error costs 1, correct answers 0, so the "
+               "expected cost is the error rate.")
+    default = pd.DataFrame(1.0 - np.eye(len(classes)), index=classes, columns=classes)
+    costs = st.data_editor(default, key=f"costs_{assessment.table.sha256}_{len(classes)}", width="stretch")
+    cost_matrix = costs.to_numpy(dtype=float) if np.isfinite(costs.to_numpy(dtype=float)).all() else None
+    if cost_matrix is None:
+        st.warning("Fill every cell of the cost matrix with a number.")
+
+cols = st.columns(min(2, len(models)))
+summary = []
+for i, model in enumerate(models):
+    pred = assessment.predictions(model)
+    codes, source = labels_of(pred)
+    matrix = confusion_matrix(pred.y_true, codes, len(classes), pred.weight)
+    with cols[i % len(cols)]:
+        fig = charts.confusion_matrix_chart(matrix=matrix, classes=classes, normalize=normalise,
+                                            title=f"{model}", cost_matrix=cost_matrix)
+        figures.append(fig)
+        chart(fig, f"{model} confusion", key=f"cm_{model}")
+        st.caption(md(f"Labels from {source}."))
+        if len(classes) > 2:
+            pairs = charts.most_confused_pairs(matrix, classes, top=5)
+            pairs.insert(0, "model", model)
+            tables.append(pairs)
+    summary.append({"model": model, "rows": matrix.sum(),
+                    "expected cost per sample": charts.expected_cost(matrix, cost_matrix)
+                    if cost_matrix is not None else np.nan,
+                    "errors": matrix.sum() - np.trace(matrix)})
+
+st.subheader("Expected cost")
+st.dataframe(pd.DataFrame(summary), hide_index=True, width="stretch")
+if tables:
+    st.subheader("Most confused pairs")
+    pairs = pd.concat(tables, ignore_index=True)
+    st.dataframe(pairs, hide_index=True, width="stretch")
+    st.download_button("Confused pairs CSV", to_csv_bytes(pairs), "confused_pairs.csv", "text/csv",
+                       icon=":material/download:")
+all_charts_button(figures, "confusion.pdf", key="confusion")

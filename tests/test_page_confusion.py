@@ -1,0 +1,52 @@
+"""AppTest of the Confusion page: matrices against scikit-learn, the cost matrix, confused pairs, multi-label."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.metrics import confusion_matrix
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+
+
+def open_page(sample=None):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    if sample:
+        at.radio[0].set_value(sample).run()
+    at.switch_page("pages/confusion.py").run()
+    assert not at.exception
+    return at
+
+
+def cell_counts(at, title):
+    for element in at.get("plotly_chart"):
+        spec = json.loads(element.proto.spec)
+        if spec["layout"]["title"]["text"] == title:
+            return [int(t.split("<br>")[0].replace(",", "")) for t in np.ravel(spec["data"][0]["text"])]
+    raise AssertionError(title)
+
+
+def test_multiclass_matrices_pairs_and_cost():
+    at = open_page("Wine — multi-class, 2 models")
+    data = pd.read_csv(ROOT / "assets/samples/wine_multiclass.csv").query("model == 'forest'")
+    classes = ["barbera", "barolo", "grignolino"]
+    expected = confusion_matrix(data.y_true, data.y_pred, labels=classes).ravel().tolist()
+    assert cell_counts(at, "forest") == expected
+    pairs = [d.value for d in at.dataframe if "predicted_class" in d.value.columns][0]
+    assert set(pairs["model"]) <= {"logistic", "forest"}
+    cost = [d.value for d in at.dataframe if "expected cost per sample" in d.value.columns][0]
+    errors = (data.y_true != data.y_pred).mean()  # unit costs: expected cost = error rate
+    assert cost.set_index("model").loc["forest", "expected cost per sample"] == np.float64(errors)
+
+
+def test_binary_uses_label_column_and_shows_no_pairs():
+    at = open_page()
+    data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv").query("model == 'tree'")
+    assert cell_counts(at, "tree") == confusion_matrix(data.y_true, data.y_pred,
+                                                       labels=["benign", "malignant"]).ravel().tolist()
+    assert not [d for d in at.dataframe if "predicted_class" in d.value.columns]
+    assert any("predicted-label column" in c.value.replace("\\", "") for c in at.caption)
