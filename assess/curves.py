@@ -84,7 +84,7 @@ def _check_y_true(y_true, name: str = "y_true") -> np.ndarray:
     if bad.any():
         i = _first(bad)
         raise ValueError(f"`{name}` must contain only 0 and 1 (got {int(bad.sum())} other values, "
-                         f"first at index {i}: {arr[i]!r})")
+                         f"first at index {i}: {arr[i].item()})")
     return arr == 1
 
 
@@ -159,6 +159,9 @@ class ThresholdCounts:
     (:math:`w_i = 1` without weights). ``thresholds[k]`` is :math:`t_{k+1}`; ``tps`` and ``fps`` are non-decreasing
     float64 arrays of length D, ``n_pos == tps[-1]`` and ``n_neg == fps[-1]`` the (weighted) class totals, ``n`` the
     number of rows given. Rows with zero weight contribute no threshold (as in scikit-learn). Arrays are read-only.
+    Derived per-threshold arrays, computed once and shared by all curves: ``tpr`` (= ``recall``) ``tps/n_pos``,
+    ``fpr`` ``fps/n_neg``, ``precision`` ``tps/(tps+fps)``, ``predicted_positive_fraction`` ``(tps+fps)/n_total``,
+    ``tns`` and ``fns``.
 
     >>> c = threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     >>> c.thresholds.tolist(), c.tps.tolist(), c.fps.tolist()
@@ -202,9 +205,10 @@ class ThresholdCounts:
         """False negatives at each threshold: ``n_pos - tps[k]``."""
         return self.n_pos - self.tps
 
-    # The curve arrays below are computed once per counts object and shared by every curve that uses them (the
-    # ROC's y is the PR curve's x and the gain curve's y). Each "...0" array has the extra first point for the
-    # threshold +inf (nothing predicted positive) in front; the public properties are views without it.
+    # The arrays and numbers below are computed once per counts object and shared by every curve and metric that
+    # uses them (the ROC's y is the PR curve's x and the gain curve's y; AP and PR AUC share the recall steps).
+    # Each "...0" array has the extra first point for the threshold +inf (nothing predicted positive) in front;
+    # the public properties are views without it.
 
     @cached_property
     def _thresholds0(self) -> np.ndarray:
@@ -212,30 +216,59 @@ class ThresholdCounts:
 
     @cached_property
     def _tpr0(self) -> np.ndarray:
-        return _ratio0(self.tps, self.n_pos, first=0.0)
+        return _ratio0(self.tps, self.n_pos)
 
     @cached_property
     def _fpr0(self) -> np.ndarray:
-        return _ratio0(self.fps, self.n_neg, first=0.0)
+        return _ratio0(self.fps, self.n_neg)
 
     @cached_property
-    def _precision0(self) -> np.ndarray:
-        out = np.empty(len(self) + 1)
-        out[0] = 1.0                  # nothing predicted positive: scikit-learn's convention, precision 1
-        predicted = np.add(self.tps, self.fps, out=out[1:])
-        np.divide(self.tps, predicted, out=out[1:], where=predicted != 0)
-        return _frozen(out)
-
-    @cached_property
-    def _ppf0(self) -> np.ndarray:
-        out = np.empty(len(self) + 1)
-        out[0] = 0.0
-        np.add(self.tps, self.fps, out=out[1:])
+    def _precision0_ppf0(self) -> tuple[np.ndarray, np.ndarray]:
+        d = len(self)
+        ppf0 = np.empty(d + 1)
+        ppf0[0] = 0.0
+        predicted = np.add(self.tps, self.fps, out=ppf0[1:])
+        precision0 = np.empty(d + 1)
+        precision0[0] = 1.0           # nothing predicted positive: scikit-learn's convention, precision 1
+        # every threshold has rows of positive weight at it (zero-weight rows are dropped), so predicted > 0
+        np.divide(self.tps, predicted, out=precision0[1:])
         if self.n_total > 0:
-            out[1:] /= self.n_total
-        else:
-            out[1:] = np.nan
-        return _frozen(out)
+            predicted /= self.n_total
+        return _frozen(precision0), _frozen(ppf0)
+
+    @property
+    def _precision0(self) -> np.ndarray:
+        return self._precision0_ppf0[0]
+
+    @property
+    def _ppf0(self) -> np.ndarray:
+        return self._precision0_ppf0[1]
+
+    @cached_property
+    def _recall_steps(self) -> np.ndarray:
+        """``R_k - R_{k-1}`` for k = 1..D (R_0 = 0)."""
+        return np.diff(self._tpr0)
+
+    @cached_property
+    def _auc(self) -> float:
+        """Trapezoidal ROC area; the unweighted path seeds it exactly from rank sums (see _minority_summaries)."""
+        tps, fps = self.tps, self.fps
+        twice_area = fps[0] * tps[0] + np.dot(np.diff(fps), tps[1:] + tps[:-1])
+        return float(twice_area / (2.0 * self.n_pos * self.n_neg))
+
+    @cached_property
+    def _ap(self) -> float:
+        return max(0.0, float(np.dot(self._recall_steps, self.precision)))
+
+    @cached_property
+    def _pr_auc(self) -> float:
+        steps, precision = self._recall_steps, self._precision0
+        return float((np.dot(steps, precision[1:]) + np.dot(steps, precision[:-1])) / 2.0)
+
+    @cached_property
+    def _ks_best(self) -> int:
+        gap = np.subtract(self.tpr, self.fpr)
+        return int(np.argmax(np.abs(gap, out=gap)))
 
     @property
     def tpr(self) -> np.ndarray:
@@ -265,9 +298,9 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _ratio0(counts: np.ndarray, total: float, *, first: float) -> np.ndarray:
+def _ratio0(counts: np.ndarray, total: float) -> np.ndarray:
     out = np.empty(counts.shape[0] + 1)
-    out[0] = first
+    out[0] = 0.0
     if total > 0:
         np.divide(counts, total, out=out[1:])
     else:
@@ -324,7 +357,7 @@ def _distinct_starts(sorted_s: np.ndarray) -> np.ndarray:
     return np.flatnonzero(new)
 
 
-def _counts_unweighted(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _counts_unweighted(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     """Unweighted counts from value sorts only (no argsort, no gather of labels).
 
     ``np.sort`` of float64 is several times faster than ``np.argsort`` (SIMD sorting networks) and a packed
@@ -332,7 +365,8 @@ def _counts_unweighted(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.nda
     floats and would merge scores one ulp apart. So: sort all scores; sort the scores of the smaller class
     separately; a binary search of those (sorted, so cache-friendly) among the distinct values gives the tie group
     of each; the smaller class's cumulative count is then a step function, written in one ``np.repeat``, and the
-    other class's count is the group size minus it. Exact for ties.
+    other class's count is the group size minus it. Exact for ties. The smaller class's groups also give AUC, AP,
+    PR AUC and the KS location in O(m) (:func:`_minority_summaries`).
     """
     n = s.shape[0]
     n1 = int(np.count_nonzero(y))
@@ -367,7 +401,59 @@ def _counts_unweighted(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.nda
         minority = np.zeros(d)
     np.subtract(at_or_above, minority, out=at_or_above)
     tps, fps = (minority, at_or_above) if minority_is_pos else (at_or_above, minority)
-    return distinct[::-1], tps, fps
+    return distinct[::-1], tps, fps, _minority_summaries(tps, fps, group, minority_is_pos)
+
+
+def _minority_summaries(tps: np.ndarray, fps: np.ndarray, group: np.ndarray, minority_is_pos: bool) -> dict:
+    """AUC, KS location (and AP, PR AUC when positives are the smaller class) in O(m) from the smaller class's
+    tie groups, instead of O(D) passes over the curves; returned as seeds for the ThresholdCounts caches.
+
+    ``group`` holds, in increasing order, the (decreasing-threshold) group index of each row of the smaller class.
+
+    - AUC as a Mann–Whitney rank sum, group by group: each of the c positives of group g has n_neg - fps[g]
+      negatives below and fps[g] - fps[g-1] tied; each of the c negatives of group g has tps[g-1] positives above
+      and tps[g] - tps[g-1] tied (index -1 meaning 0). Twice the sum of (below + tied / 2) is an integer, exact in
+      float64 below 2**53 (n up to about 1e8).
+    - KS: between two groups holding the smaller class, only the other class's rate grows, so TPR - FPR is
+      strictly monotone there; its extremes lie at those groups, the groups just before them, or the ends.
+    - AP and PR AUC: recall only steps at groups holding a positive.
+    """
+    n_pos, n_neg = float(tps[-1]), float(fps[-1])
+    if group.shape[0] == 0 or n_pos == 0 or n_neg == 0:
+        return {}
+    first = np.empty(group.shape[0], dtype=bool)
+    first[:1] = True
+    np.not_equal(group[1:], group[:-1], out=first[1:])
+    groups = group[first]                                        # distinct groups holding the smaller class
+    k = groups.shape[0]
+    # candidates 0, g1 - 1, g1, g2 - 1, g2, ..., d - 1 (non-decreasing, so argmax finds the first maximum)
+    cand = np.empty(2 * k + 2, dtype=np.intp)
+    cand[0], cand[-1] = 0, tps.shape[0] - 1
+    np.subtract(groups, 1, out=cand[1:-1:2])
+    cand[2:-1:2] = groups
+    top = groups[0] == 0                                         # group 0 has only the +inf point above it
+    if top:
+        cand[1] = 0
+    t_c, f_c = tps[cand], fps[cand]
+    if top:
+        t_c[1] = f_c[1] = 0.0
+    gap = np.abs(t_c / n_pos - f_c / n_neg)
+    seeds = {"_ks_best": int(cand[np.argmax(gap)])}
+    t_at, t_prev, f_at, f_prev = t_c[2:-1:2], t_c[1:-1:2], f_c[2:-1:2], f_c[1:-1:2]
+    if minority_is_pos:
+        count = t_at - t_prev                                    # positives in each group
+        twice = 2.0 * n_neg * group.shape[0] - float(np.dot(count, f_at + f_prev))
+        seeds["_auc"] = twice / (2.0 * n_pos * n_neg)
+        precision = t_at / (t_at + f_at)
+        predicted_prev = t_prev + f_prev
+        precision_prev = np.divide(t_prev, predicted_prev, out=np.ones(k), where=predicted_prev > 0)
+        steps = count / n_pos
+        seeds["_ap"] = max(0.0, float(np.dot(steps, precision)))
+        seeds["_pr_auc"] = float(np.dot(steps, precision + precision_prev) / 2.0)
+    else:
+        count = f_at - f_prev                                    # negatives in each group
+        seeds["_auc"] = float(np.dot(count, t_at + t_prev)) / (2.0 * n_pos * n_neg)
+    return seeds
 
 
 def _counts_weighted(y: np.ndarray, s: np.ndarray, w: np.ndarray):
@@ -376,7 +462,7 @@ def _counts_weighted(y: np.ndarray, s: np.ndarray, w: np.ndarray):
         y, s, w = y[keep], s[keep], w[keep]
     if s.shape[0] == 0:
         empty = np.empty(0)
-        return empty, empty.copy(), empty.copy()
+        return empty, empty.copy(), empty.copy(), {}
     order = np.argsort(s)
     s_sorted = s[order]
     starts = _distinct_starts(s_sorted)
@@ -387,7 +473,7 @@ def _counts_weighted(y: np.ndarray, s: np.ndarray, w: np.ndarray):
     neg_per_group = np.add.reduceat(wy, starts)
     tps = np.cumsum(pos_per_group[::-1])
     fps = np.cumsum(neg_per_group[::-1])
-    return np.ascontiguousarray(s_sorted[starts][::-1]), tps, fps
+    return s_sorted[starts][::-1], tps, fps, {}
 
 
 def _counts_ranked(y: np.ndarray, ranking: ScoreRanking, w: np.ndarray | None):
@@ -404,20 +490,26 @@ def _counts_ranked(y: np.ndarray, ranking: ScoreRanking, w: np.ndarray | None):
         pos, total, thresholds = pos[present], total[present], thresholds[present]
     tps = np.cumsum(pos)
     fps = np.cumsum(total - pos)
-    return np.array(thresholds), tps, fps
+    return thresholds, tps, fps, {}
 
 
 def _make_counts(y, s, w, ranking=None) -> ThresholdCounts:
     if ranking is not None:
-        thresholds, tps, fps = _counts_ranked(y, ranking, w)
+        thresholds, tps, fps, seeds = _counts_ranked(y, ranking, w)
     elif w is None:
-        thresholds, tps, fps = _counts_unweighted(y, s)
+        thresholds, tps, fps, seeds = _counts_unweighted(y, s)
     else:
-        thresholds, tps, fps = _counts_weighted(y, s, w)
-    _readonly(thresholds, tps, fps)
+        thresholds, tps, fps, seeds = _counts_weighted(y, s, w)
+    thresholds0 = np.empty(thresholds.shape[0] + 1)          # the curves' thresholds, +inf first; one copy
+    thresholds0[0] = np.inf
+    thresholds0[1:] = thresholds
+    _readonly(thresholds0, tps, fps)
     n_pos = float(tps[-1]) if tps.shape[0] else 0.0
     n_neg = float(fps[-1]) if fps.shape[0] else 0.0
-    return ThresholdCounts(thresholds, tps, fps, n_pos, n_neg, int(y.shape[0]), weighted=w is not None)
+    counts = ThresholdCounts(thresholds0[1:], tps, fps, n_pos, n_neg, int(y.shape[0]), weighted=w is not None)
+    counts.__dict__["_thresholds0"] = thresholds0            # seed the caches (cached_property slots)
+    counts.__dict__.update(seeds)
+    return counts
 
 
 def threshold_counts(y_true, score, *, sample_weight=None, ranking: ScoreRanking | None = None) -> ThresholdCounts:
@@ -525,12 +617,6 @@ def _check_counts(counts) -> ThresholdCounts:
     return counts
 
 
-def _auc_raw(counts: ThresholdCounts) -> float:
-    tps, fps = counts.tps, counts.fps
-    twice_area = fps[0] * tps[0] + np.dot(np.diff(fps), tps[1:] + tps[:-1])
-    return float(twice_area / (2.0 * counts.n_pos * counts.n_neg))
-
-
 def roc_auc(counts: ThresholdCounts) -> float:
     r"""Area under the ROC curve (ISO 4213 6.3.6), trapezoidal over the exact curve, ties counted as one half.
 
@@ -550,7 +636,7 @@ def roc_auc(counts: ThresholdCounts) -> float:
     reason = _class_problem(counts)
     if reason:
         return _undefined("ROC AUC", reason)
-    return _auc_raw(counts)
+    return counts._auc
 
 
 def average_precision(counts: ThresholdCounts) -> float:
@@ -571,7 +657,7 @@ def average_precision(counts: ThresholdCounts) -> float:
     reason = _class_problem(counts, need_neg=False)
     if reason:
         return _undefined("Average precision", reason)
-    return max(0.0, float(np.dot(np.diff(counts._tpr0), counts.precision)))
+    return counts._ap
 
 
 def pr_auc(counts: ThresholdCounts) -> float:
@@ -592,13 +678,7 @@ def pr_auc(counts: ThresholdCounts) -> float:
     reason = _class_problem(counts, need_neg=False)
     if reason:
         return _undefined("PR AUC", reason)
-    precision = counts._precision0
-    return float(np.dot(np.diff(counts._tpr0), precision[1:] + precision[:-1]) / 2.0)
-
-
-def _ks_gap(counts: ThresholdCounts) -> np.ndarray:
-    gap = np.subtract(counts.tpr, counts.fpr)
-    return np.abs(gap, out=gap)
+    return counts._pr_auc
 
 
 def ks_statistic(counts: ThresholdCounts) -> float:
@@ -619,7 +699,8 @@ def ks_statistic(counts: ThresholdCounts) -> float:
     reason = _class_problem(counts)
     if reason:
         return _undefined("KS statistic", reason)
-    return float(np.max(_ks_gap(counts)))
+    best = counts._ks_best
+    return float(abs(counts.tpr[best] - counts.fpr[best]))
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -762,7 +843,7 @@ def roc_curve(counts: ThresholdCounts) -> CurveResult:
     _warn_curve("ROC curve", reason)
     return CurveResult("roc", counts._fpr0, counts._tpr0, counts._thresholds0, "fpr", "tpr",
                        "False positive rate", "True positive rate",
-                       area=float("nan") if reason else _auc_raw(counts), area_label="AUC")
+                       area=float("nan") if reason else counts._auc, area_label="AUC")
 
 
 def pr_curve(counts: ThresholdCounts) -> CurveResult:
@@ -786,7 +867,7 @@ def pr_curve(counts: ThresholdCounts) -> CurveResult:
     counts = _check_counts(counts)
     reason = _class_problem(counts, need_neg=False)
     _warn_curve("Precision-recall curve", reason)
-    area = float("nan") if reason else max(0.0, float(np.dot(np.diff(counts._tpr0), counts.precision)))
+    area = float("nan") if reason else counts._ap
     return CurveResult("pr", counts._tpr0, counts._precision0, counts._thresholds0, "recall", "precision",
                        "Recall", "Precision", area=area, area_label="AP", baseline=counts.prevalence)
 
@@ -862,7 +943,7 @@ def ks_curve(counts: ThresholdCounts) -> CurveResult:
     counts = _check_counts(counts)
     reason = _class_problem(counts)
     _warn_curve("KS curve", reason)
-    best = None if reason or not len(counts) else int(np.argmax(_ks_gap(counts)))
+    best = None if reason or not len(counts) else counts._ks_best
     statistic = float("nan") if best is None else float(abs(counts.tpr[best] - counts.fpr[best]))
     return CurveResult("ks", counts.thresholds, counts.tpr, counts.thresholds, "threshold", "tpr", "Threshold",
                        "Cumulative fraction predicted positive", y2=counts.fpr, y2_name="fpr",
