@@ -91,9 +91,9 @@ def per_row_losses(y: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray
     scikit-learn's ``log_loss`` does, so a confident wrong 0/1 prediction costs about 36 nats instead of infinity.
     """
     eps = np.finfo(np.float64).eps
-    pc = np.clip(p, eps, 1 - eps)
-    log_loss = -np.where(y, np.log(pc), np.log1p(-pc))
-    brier = (p - y) ** 2
+    p_true = np.where(y, p, 1.0 - p)                  # probability given to the true class
+    log_loss = -np.log(np.clip(p_true, eps, 1 - eps))
+    brier = (1.0 - p_true) ** 2
     return log_loss, brier
 
 
@@ -111,8 +111,9 @@ def binary_state(y_true: np.ndarray, y_pred: np.ndarray | None, scores: np.ndarr
     kw = {}
     if scores is not None:
         counts = curves.threshold_counts(y, scores, sample_weight=weight)
-        bad = (scores < 0) | (scores > 1)
-        if bad.any():
+        lo, hi = float(scores.min()), float(scores.max())
+        if lo < 0 or hi > 1:
+            bad = (scores < 0) | (scores > 1)
             i = int(np.flatnonzero(bad)[0])
             reason = (f"scores are not probabilities ({int(bad.sum())} outside [0, 1], first at row {i}: "
                       f"{scores[i]:g})")
