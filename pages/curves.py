@@ -11,6 +11,7 @@ from assess.errors import AssessError
 from assess.explore import (binary_matrix, binary_view, fold_curves, gain_table, metrics_at, one_vs_rest,
                             scored_model, suggested_thresholds)
 from assess.export import to_csv_bytes
+from assess.metrics import evaluate
 from pages.state import md, require_assessment
 from pages.widgets import all_charts_button, chart, memo, set_threshold, threshold_control
 
@@ -62,10 +63,21 @@ try:
 except AssessError as exc:
     st.error(md(str(exc)))
     st.stop()
+# ROC AUC intervals for the legend, by DeLong (from the same single sort; weighted data fall back to the bootstrap).
+auc_ci = {m: memo(assessment, "auc_ci", (m, label), lambda v=v: evaluate(v, ["roc_auc"], ci="delong",
+                                                                         baselines=False)["roc_auc"])
+          for m, v in views.items()}
 low = float(min(np.nanmin(v.scores) for v in views.values()))
 high = float(max(np.nanmax(v.scores) for v in views.values()))
 positive = next(iter(scored.values())).positive
 negative = next(iter(scored.values())).negative
+
+
+def thinned_indices(scored_models: dict) -> dict:
+    """Which points of each curve are drawn, computed once: thinning a 1e6-point curve is the costly step."""
+    budget = charts.points_per_curve(len(scored_models))
+    return {kind: {m: charts.drawn_indices(getattr(sm, kind).x, getattr(sm, kind).y, max_points=budget)
+                   for m, sm in scored_models.items()} for kind in ("roc", "pr", "gain", "lift")}
 
 
 @st.fragment
@@ -103,21 +115,26 @@ def explorer() -> None:
                  width="stretch")
 
     counts = {m: sm.counts for m, sm in scored.items()}
-    shown = [("ROC", charts.roc_chart(curves={m: sm.roc for m, sm in scored.items()}, counts=counts, colors=colors,
-                                      threshold=threshold))]
-    shown.append(("Precision–recall", charts.pr_chart(curves={m: sm.pr for m, sm in scored.items()}, counts=counts,
-                                                      colors=colors, threshold=threshold)))
-    shown.append(("Cumulative gain", charts.gain_chart(curves={m: sm.gain for m, sm in scored.items()},
-                                                       counts=counts, colors=colors, threshold=threshold)))
-    shown.append(("Lift", charts.lift_chart(curves={m: sm.lift for m, sm in scored.items()}, counts=counts,
-                                            colors=colors, threshold=threshold)))
+    drawn = memo(assessment, "drawn", (tuple(scored), label), lambda: thinned_indices(scored))
+    curves_of = {kind: {m: getattr(sm, kind) for m, sm in scored.items()} for kind in ("roc", "pr", "gain", "lift")}
+    shown = [("ROC", charts.roc_chart(curves=curves_of["roc"], counts=counts, colors=colors, threshold=threshold,
+                                      auc_ci=auc_ci, drawn=drawn["roc"])),
+             ("Precision–recall", charts.pr_chart(curves=curves_of["pr"], counts=counts, colors=colors,
+                                                  threshold=threshold, drawn=drawn["pr"])),
+             ("Cumulative gain", charts.gain_chart(curves=curves_of["gain"], counts=counts, colors=colors,
+                                                   threshold=threshold, drawn=drawn["gain"])),
+             ("Lift", charts.lift_chart(curves=curves_of["lift"], counts=counts, colors=colors, threshold=threshold,
+                                        drawn=drawn["lift"]))]
     detail = st.selectbox("Model for the single-model charts", list(scored), key="detail_model")
     sm = scored[detail]
-    shown.append(("Metrics by threshold", charts.metric_threshold_chart(
-        metrics=sm.threshold_metrics, threshold=threshold, title=f"Metrics by threshold — {detail}")))
-    shown.append(("Score distribution", charts.score_distribution_chart(
-        scores_by_class=sm.scores_by_class, threshold=threshold, title=f"Score distribution by class — {detail}",
-        colors={positive: colors[detail], negative: "#999999"})))
+    # Built once per model; a new threshold only adds its line.
+    by_threshold = memo(assessment, "metric_chart", (detail, label), lambda: charts.metric_threshold_chart(
+        metrics=sm.threshold_metrics, title=f"Metrics by threshold — {detail}"))
+    distribution = memo(assessment, "distribution_chart", (detail, label), lambda: charts.score_distribution_chart(
+        scores_by_class=sm.scores_by_class, title=f"Score distribution by class — {detail}",
+        colors={positive: colors[detail], negative: "#999999"}))
+    shown += [("Metrics by threshold", charts.with_threshold_line(by_threshold, threshold)),
+              ("Score distribution", charts.with_threshold_line(distribution, threshold))]
     left, right = st.columns(2)
     for i, (name, fig) in enumerate(shown):
         with (left if i % 2 == 0 else right):

@@ -9,7 +9,8 @@ from assess.charts.confusion import (confusion_matrix_chart, expected_cost, most
                                      multilabel_confusion_chart, normalized_matrix)
 from assess.charts.curve_charts import (CurveBand, calibration_chart, drawn_indices, fold_curves_chart, gain_chart,
                                         ks_chart, lift_chart, metric_threshold_chart, ovr_chart, points_per_curve,
-                                        pr_chart, roc_chart, score_distribution_chart)
+                                        pr_chart, roc_chart, score_distribution_chart,
+                                        with_threshold_line)
 from assess.charts.style import OKABE_ITO, TEMPLATE, model_colors
 
 __all__ = [
@@ -18,4 +19,5 @@ __all__ = [
     "normalized_matrix",
     "CurveBand", "calibration_chart", "drawn_indices", "fold_curves_chart", "gain_chart", "ks_chart", "lift_chart",
     "metric_threshold_chart", "ovr_chart", "points_per_curve", "pr_chart", "roc_chart", "score_distribution_chart",
+    "with_threshold_line",
 ]

@@ -124,7 +124,9 @@ def _budget(max_points: int | None, n_curves: int) -> int:
 
 
 def _aligned_counts(name: str, curve: CurveResult, counts: Mapping[str, ThresholdCounts] | None):
-    """(tps, fps, n_pos, n_neg) aligned with the curve's points, or None without counts."""
+    """(tps, fps, offset, n_pos, n_neg) for the curve's points: point k has counts index k - offset (offset 1 when
+    the curve starts with the nothing-predicted point at +inf, whose counts are 0), or None without counts.
+    Nothing is copied: `_customdata` gathers only the drawn points."""
     if counts is None or name not in counts:
         return None
     c = counts[name]
@@ -134,9 +136,7 @@ def _aligned_counts(name: str, curve: CurveResult, counts: Mapping[str, Threshol
     if len(curve) != len(c) + offset:
         raise ValueError(f"`counts[{name!r}]` has {len(c)} thresholds but its curve has {len(curve)} points: "
                          "pass the counts the curve was made from")
-    tps = np.concatenate(([0.0], c.tps)) if offset else np.asarray(c.tps)
-    fps = np.concatenate(([0.0], c.fps)) if offset else np.asarray(c.fps)
-    return tps, fps, c.n_pos, c.n_neg
+    return c.tps, c.fps, offset, c.n_pos, c.n_neg
 
 
 def _hover(kind: str, with_counts: tuple | None, x_pct: bool, y_pct: bool) -> str:
@@ -144,7 +144,7 @@ def _hover(kind: str, with_counts: tuple | None, x_pct: bool, y_pct: bool) -> st
     text = (f"Threshold %{{customdata[0]:.4g}}<br>{xs} %{{x:{_Y_FORMAT[x_pct]}}} · "
             f"{ys} %{{y:{_Y_FORMAT[y_pct]}}}")
     if with_counts is not None:
-        _, _, n_pos, n_neg = with_counts
+        n_pos, n_neg = with_counts[3], with_counts[4]
         text += (f"<br>TP %{{customdata[1]:,.0f}} of {n_pos:,.0f} positives"
                  f"<br>FP %{{customdata[2]:,.0f}} of {n_neg:,.0f} negatives")
     return text
@@ -154,7 +154,11 @@ def _customdata(idx: np.ndarray, thresholds: np.ndarray, aligned) -> np.ndarray:
     # float32 keeps hover data at half the bytes (~4 KB per 1,000 points); hover shows 4 significant digits
     columns = [thresholds[idx]]
     if aligned is not None:
-        columns += [aligned[0][idx], aligned[1][idx]]
+        tps, fps, offset = aligned[0], aligned[1], aligned[2]
+        j = idx - offset
+        inside = j >= 0
+        safe = np.maximum(j, 0)
+        columns += [np.where(inside, tps[safe], 0.0), np.where(inside, fps[safe], 0.0)]
     return np.column_stack(columns).astype(np.float32)
 
 
@@ -226,7 +230,7 @@ _LEGEND_AT = {  # where the curves are not
 
 
 def _curve_traces(fig, *, kind, curves, counts, colors, threshold, max_points, cis=None, ci_level=0.95,
-                  bands=None, hull=False) -> None:
+                  bands=None, hull=False, drawn=None) -> None:
     budget = _budget(max_points, len(curves))
     x_pct, y_pct = _AXES[kind][2], _AXES[kind][3]
     marker_legend = False
@@ -234,7 +238,7 @@ def _curve_traces(fig, *, kind, curves, counts, colors, threshold, max_points, c
         color, dash = series_style(name, colors)
         if bands and name in bands:
             fig.add_trace(_band_trace(bands[name], color, name, budget))
-        idx = drawn_indices(curve.x, curve.y, max_points=budget)
+        idx = drawn[name] if drawn and name in drawn else drawn_indices(curve.x, curve.y, max_points=budget)
         aligned = _aligned_counts(name, curve, counts)
         fig.add_trace(go.Scatter(
             x=curve.x[idx], y=curve.y[idx], mode="lines", name=_legend_name(name, curve, (cis or {}).get(name),
@@ -266,6 +270,15 @@ def _curve_traces(fig, *, kind, curves, counts, colors, threshold, max_points, c
                                  marker=dict(color="#444444", size=11, line=dict(color="#FFFFFF", width=2))))
 
 
+def with_threshold_line(fig: go.Figure, threshold: float) -> go.Figure:
+    """A copy of ``fig`` with the decision threshold as a dashed vertical line: lets a caller build a chart whose
+    data do not depend on the threshold once and mark each new threshold cheaply."""
+    out = go.Figure(fig)
+    out.add_vline(x=float(threshold), line=dict(color="#222222", dash="dash", width=1.5),
+                  annotation=dict(text=f"Threshold {float(threshold):g}", yanchor="bottom"))
+    return out
+
+
 def _new_figure(kind: str, title: str) -> go.Figure:
     fig = go.Figure()
     fig.update_layout(template=TEMPLATE, title=title, legend=_LEGEND_AT[kind], hovermode="closest")
@@ -286,6 +299,7 @@ def roc_chart(
     bands: Mapping[str, CurveBand] | None = None,
     hull: bool = False,
     max_points: int | None = None,
+    drawn: Mapping[str, np.ndarray] | None = None,
     title: str = "ROC curve",
 ) -> go.Figure:
     """ROC curves (``roc_curve`` results by series name) with the chance diagonal.
@@ -294,12 +308,16 @@ def roc_chart(
     interval. ``threshold`` (one value, or one per series) marks the operating point; ``bands`` shades a band per
     series; ``hull=True`` adds each curve's ROC convex hull (of the drawn points, dotted). The "micro-average" and
     "macro-average" series are drawn black, dotted and dashed.
+    ``drawn`` (optional, by series name) gives the indices to draw, from `drawn_indices`, for a caller that redraws
+    the same curves often (the threshold explorer): thinning is then not repeated. Indices point into the full
+    curve, so hover counts stay exact.
     """
     named = _check_curves(curves, ("roc",))
     fig = _new_figure("roc", title)
     _reference(fig, [0, 1], [0, 1], "Chance (AUC 0.5)")
     _curve_traces(fig, kind="roc", curves=named, counts=counts, colors=_colors_for(list(named), colors),
-                  threshold=threshold, max_points=max_points, cis=auc_ci, ci_level=ci_level, bands=bands, hull=hull)
+                  threshold=threshold, max_points=max_points, cis=auc_ci, ci_level=ci_level, bands=bands, hull=hull,
+                  drawn=drawn)
     return fig
 
 
@@ -323,6 +341,7 @@ def pr_chart(
     bands: Mapping[str, CurveBand] | None = None,
     iso_f1: Sequence[float] = (0.2, 0.4, 0.6, 0.8),
     max_points: int | None = None,
+    drawn: Mapping[str, np.ndarray] | None = None,
     title: str = "Precision–recall curve",
 ) -> go.Figure:
     """Precision–recall curves (``pr_curve`` results) with the prevalence baseline and iso-F1 curves.
@@ -337,7 +356,8 @@ def pr_chart(
     for base in sorted({c.baseline for c in named.values() if c.baseline is not None and np.isfinite(c.baseline)}):
         _reference(fig, [0, 1], [base, base], f"No skill (prevalence {base:.1%})")
     _curve_traces(fig, kind="pr", curves=named, counts=counts, colors=_colors_for(list(named), colors),
-                  threshold=threshold, max_points=max_points, cis=ap_ci, ci_level=ci_level, bands=bands)
+                  threshold=threshold, max_points=max_points, cis=ap_ci, ci_level=ci_level, bands=bands,
+                  drawn=drawn)
     fig.update_layout(margin=dict(r=70))
     return fig
 
@@ -350,6 +370,7 @@ def gain_chart(
     threshold: float | Mapping[str, float] | None = None,
     prevalence: float | None = None,
     max_points: int | None = None,
+    drawn: Mapping[str, np.ndarray] | None = None,
     title: str = "Cumulative gain",
 ) -> go.Figure:
     """Cumulative response / gain curves (ISO 4213 6.3.8) with the random diagonal and the perfect model.
@@ -365,7 +386,7 @@ def gain_chart(
     if prevalence is not None and np.isfinite(prevalence):
         _reference(fig, [0, prevalence, 1], [0, 1, 1], f"Perfect model (prevalence {prevalence:.1%})", dash="dot")
     _curve_traces(fig, kind="gain", curves=named, counts=counts, colors=_colors_for(list(named), colors),
-                  threshold=threshold, max_points=max_points)
+                  threshold=threshold, max_points=max_points, drawn=drawn)
     return fig
 
 
@@ -376,6 +397,7 @@ def lift_chart(
     colors: Mapping[str, str] | None = None,
     threshold: float | Mapping[str, float] | None = None,
     max_points: int | None = None,
+    drawn: Mapping[str, np.ndarray] | None = None,
     title: str = "Lift",
 ) -> go.Figure:
     """Lift curves (ISO 4213 6.3.9) with the random baseline at 1."""
@@ -383,7 +405,7 @@ def lift_chart(
     fig = _new_figure("lift", title)
     _reference(fig, [0, 1], [1, 1], "Random targeting (lift 1)")
     _curve_traces(fig, kind="lift", curves=named, counts=counts, colors=_colors_for(list(named), colors),
-                  threshold=threshold, max_points=max_points)
+                  threshold=threshold, max_points=max_points, drawn=drawn)
     return fig
 
 
@@ -532,15 +554,12 @@ def score_distribution_chart(
             hovertemplate=(f"{name}<br>Score %{{customdata[0]:.3g}}–%{{customdata[1]:.3g}}<br>"
                            "%{customdata[2]:,} samples" + (" (%{y:.1%} of class)" if share else "")
                            + "<extra></extra>")))
-    if threshold is not None:
-        fig.add_vline(x=float(threshold), line=dict(color="#222222", dash="dash", width=1.5),
-                      annotation=dict(text=f"Threshold {float(threshold):g}", yanchor="bottom"))
     fig.update_layout(template=TEMPLATE, title=title, barmode="overlay", bargap=0,
                       legend=dict(x=0.99, y=0.98, xanchor="right", yanchor="top"))
     fig.update_xaxes(title=LABELS["score"])
     fig.update_yaxes(title="Share of class (%)" if share else LABELS["count"], tickformat=".0%" if share else None,
                      rangemode="tozero")
-    return fig
+    return fig if threshold is None else with_threshold_line(fig, threshold)
 
 
 def metric_threshold_chart(
@@ -577,15 +596,12 @@ def metric_threshold_chart(
         fig.add_trace(go.Scatter(x=x[idx], y=y[idx], mode="lines", name=label,
                                  line=dict(color=OKABE_ITO[i % len(OKABE_ITO)], width=2.5),
                                  hovertemplate=f"{label} %{{y:.3f}}<br>Threshold %{{x:.4g}}<extra></extra>"))
-    if threshold is not None:
-        fig.add_vline(x=float(threshold), line=dict(color="#222222", dash="dash", width=1.5),
-                      annotation=dict(text=f"Threshold {float(threshold):g}", yanchor="bottom"))
     fig.update_layout(template=TEMPLATE, title=title, hovermode="x unified",
                       legend=dict(orientation="h", x=0, y=-0.18, xanchor="left", yanchor="top"))
     fig.update_xaxes(title=LABELS["threshold"])
     lowest = min((float(np.nanmin(metrics[n])) for n in chosen if np.isfinite(metrics[n]).any()), default=0.0)
     fig.update_yaxes(title="Metric value (1 = best)", range=[-0.02 if lowest >= 0 else -1.02, 1.02])
-    return fig
+    return fig if threshold is None else with_threshold_line(fig, threshold)
 
 
 # ----------------------------------------------------------------------------------- averages across curves --
