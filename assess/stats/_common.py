@@ -92,7 +92,7 @@ def check_same_length(a: np.ndarray, b: np.ndarray, names: tuple[str, str]) -> N
 
 def model_names(names: Sequence[str] | None, k: int) -> tuple[str, ...]:
     if names is None:
-        return tuple(f"model {chr(ord('A') + i)}" if k <= 26 else f"model {i + 1}" for i in range(k))
+        return tuple(f"Model {chr(ord('A') + i)}" if k <= 26 else f"Model {i + 1}" for i in range(k))
     names = tuple(str(n) for n in names)
     if len(names) != k:
         raise AssessError(f"`names` must name the {k} models compared (got {len(names)}: {list(names)})")
