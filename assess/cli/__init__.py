@@ -14,7 +14,7 @@ import sys
 from assess.errors import AssessError
 
 #: Subcommand modules under assess.cli; each defines ``add_parser(subparsers)`` and ``run(args) -> int``.
-SUBCOMMANDS = ("inspect", "metrics")
+SUBCOMMANDS = ("inspect", "metrics", "compare")
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERNAL = 70
@@ -40,12 +40,12 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, TypeError) as exc:  # a bad option value that reached the package's own validation
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except OSError as exc:
-        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
     except BrokenPipeError:  # `… | head` closed the pipe: not an error of ours
         sys.stdout = open(os.devnull, "w")
         return 0
+    except OSError as exc:
+        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # noqa: BLE001 - the CLI's promise is one line, never a traceback

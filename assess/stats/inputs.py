@@ -1,0 +1,73 @@
+"""What a comparison runs on: the models' predictions from a predictions file, or a tidy table of per-fold scores.
+
+Many users arrive with cross-validation results rather than predictions (SPEC "Command line"): a table with columns
+``model``, ``fold`` (optionally ``repeat``) and one numeric column per metric. `read_fold_table` recognises and
+checks such a table; `is_fold_table` tells it apart from a predictions file (no ground truth, numeric scores).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from assess.errors import InputError
+from assess.io import LoadedTable
+from assess.schema import detect_roles, normalise_name, quote
+
+_KEYS = ("model", "fold", "repeat")
+
+
+def _key_columns(frame: pd.DataFrame) -> dict[str, str]:
+    by_norm = {normalise_name(c): c for c in frame.columns}
+    return {k: by_norm[k] for k in _KEYS if k in by_norm}
+
+
+def metric_columns(frame: pd.DataFrame) -> list[str]:
+    """Numeric columns that are not model/fold/repeat: the metrics of a fold table."""
+    keys = set(_key_columns(frame).values())
+    return [c for c in frame.columns if c not in keys and pd.api.types.is_numeric_dtype(frame[c])
+            and not pd.api.types.is_bool_dtype(frame[c])]
+
+
+def is_fold_table(frame: pd.DataFrame) -> bool:
+    """A table of per-fold scores: ``model`` and ``fold`` columns, a numeric metric column, no ground truth."""
+    keys = _key_columns(frame)
+    return "model" in keys and "fold" in keys and bool(metric_columns(frame)) and detect_roles(frame).y_true is None
+
+
+def read_fold_table(table: LoadedTable) -> tuple[pd.DataFrame, list[str]]:
+    """The fold table with canonical ``model``/``fold``/``repeat`` column names, and its metric columns.
+
+    Every rule gives one message naming the file, the column and the first offending row: a missing key column, a
+    missing or non-finite score, a model with a fold listed twice.
+    """
+    frame, name = table.frame, table.name
+    keys = _key_columns(frame)
+    for needed in ("model", "fold"):
+        if needed not in keys:
+            raise InputError(f"is not a per-fold scores table: it has no `{needed}` column (expected columns "
+                             "`model`, `fold`, optionally `repeat`, and one numeric column per metric)", file=name)
+    metrics = metric_columns(frame)
+    if not metrics:
+        raise InputError("has no numeric metric column beside `model` and `fold`", file=name)
+    out = frame.rename(columns={v: k for k, v in keys.items()})
+    for col in ("model", "fold"):
+        missing = out[col].isna().to_numpy()
+        if missing.any():
+            raise InputError(f"has {int(missing.sum())} missing values (first at row {int(np.argmax(missing)) + 1})",
+                             file=name, column=keys[col])
+    for metric in metrics:
+        values = out[metric].to_numpy(dtype=float)
+        bad = ~np.isfinite(values)
+        if bad.any():
+            row = int(np.argmax(bad))
+            raise InputError(f"has {int(bad.sum())} missing or non-finite scores (first at row {row + 1}, model "
+                             f"{quote(out['model'].iloc[row])})", file=name, column=metric)
+    block = ["model", "fold"] + (["repeat"] if "repeat" in out else [])
+    dup = out.duplicated(block, keep="first").to_numpy()
+    if dup.any():
+        row = int(np.argmax(dup))
+        raise InputError(f"lists fold {quote(out['fold'].iloc[row])} of model {quote(out['model'].iloc[row])} twice "
+                         f"(first repeat at row {row + 1})", file=name, column=keys["fold"])
+    out["model"] = out["model"].astype(str)
+    return out, metrics

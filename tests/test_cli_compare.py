@@ -1,0 +1,106 @@
+"""`python -m assess compare`: SPEC's JSON for prediction files and per-fold score tables, checked against SciPy and
+statsmodels as independent oracles."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
+
+from assess.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+BINARY = str(ROOT / "assets/samples/breast_cancer_binary.csv")
+
+
+def run(capsys, *argv):
+    code = main(["compare", *argv])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out else None), err
+
+
+def test_mcnemar_two_models_matches_statsmodels(capsys):
+    code, doc, _ = run(capsys, BINARY, "--test", "mcnemar", "--models", "logistic", "tree")
+    assert code == 0
+    assert {"test", "statistic", "pvalue", "df", "effect", "assumptions", "sentence", "pairs"} <= set(doc)
+    data = pd.read_csv(BINARY)
+    right = {m: (g.sort_values("id").y_true == g.sort_values("id").y_pred).to_numpy() for m, g in data.groupby("model")}
+    a, b = right["logistic"], right["tree"]
+    table = [[np.sum(a & b), np.sum(a & ~b)], [np.sum(~a & b), np.sum(~a & ~b)]]
+    assert doc["pvalue"] == pytest.approx(sm_mcnemar(table, exact=True).pvalue, rel=1e-9)
+    assert doc["effect"]["value"] == pytest.approx(a.mean() - b.mean())
+    assert doc["pairs"] == [] and "McNemar exact" in doc["sentence"]
+
+
+def test_mcnemar_asymptotic_without_continuity(capsys):
+    code, doc, _ = run(capsys, BINARY, "--test", "mcnemar", "--models", "tree", "naive_bayes_3f", "--method",
+                       "asymptotic", "--continuity", "off")
+    data = pd.read_csv(BINARY)
+    right = {m: (g.sort_values("id").y_true == g.sort_values("id").y_pred).to_numpy() for m, g in data.groupby("model")}
+    a, b = right["tree"], right["naive_bayes_3f"]
+    table = [[np.sum(a & b), np.sum(a & ~b)], [np.sum(~a & b), np.sum(~a & ~b)]]
+    expected = sm_mcnemar(table, exact=False, correction=False)
+    assert (doc["statistic"], doc["pvalue"]) == (pytest.approx(expected.statistic), pytest.approx(expected.pvalue))
+
+
+def test_three_models_give_adjusted_pairs(capsys):
+    code, doc, _ = run(capsys, BINARY, "--test", "cochran_q", "--correction", "bonferroni")
+    assert code == 0 and doc["correction"] == "bonferroni" and len(doc["pairs"]) == 3
+    raw = [p["pvalue"] for p in doc["pairs"]]
+    assert [p["pvalue_adjusted"] for p in doc["pairs"]] == pytest.approx([min(1, 3 * p) for p in raw])
+
+
+def fold_table(tmp_path):
+    rng = np.random.default_rng(7)
+    rows = []
+    for fold in range(1, 11):
+        base = rng.normal(0.8, 0.03)
+        for model, shift in (("a", 0.0), ("b", -0.02), ("c", -0.05)):
+            rows.append({"model": model, "fold": fold, "accuracy": base + shift + rng.normal(0, 0.01),
+                         "f1": base + shift / 2 + rng.normal(0, 0.02)})
+    frame = pd.DataFrame(rows)
+    path = tmp_path / "cv_scores.csv"
+    frame.to_csv(path, index=False)
+    return path, frame
+
+
+def test_fold_table_paired_t_and_friedman_match_scipy(capsys, tmp_path):
+    path, frame = fold_table(tmp_path)
+    code, doc, _ = run(capsys, str(path), "--test", "paired_t", "--models", "a", "b", "--metric", "accuracy")
+    a = frame[frame.model == "a"].accuracy.to_numpy()
+    b = frame[frame.model == "b"].accuracy.to_numpy()
+    expected = sps.ttest_rel(a, b)
+    assert code == 0
+    assert (doc["statistic"], doc["pvalue"], doc["df"]) == (pytest.approx(expected.statistic),
+                                                           pytest.approx(expected.pvalue), 9)
+    code, doc, _ = run(capsys, str(path), "--test", "friedman", "--metric", "f1")
+    wide = frame.pivot(index="fold", columns="model", values="f1")
+    assert doc["pvalue"] == pytest.approx(sps.friedmanchisquare(*[wide[m] for m in "abc"]).pvalue)
+    assert doc["details"]["average_ranks"].keys() == {"a", "b", "c"}
+
+
+def test_test_all_lists_tests_with_why(capsys):
+    code, doc, _ = run(capsys, BINARY, "--test", "all", "--metric", "accuracy")
+    assert code == 0
+    assert {"mcnemar", "cochran_q"} <= {t["test"] for t in doc["tests"]}
+    assert all(t["why"] for t in doc["tests"])
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--test", "mcnemar", "--seed", "3"], "error: option `seed` does not apply to test `mcnemar`"),
+    (["--test", "mcnemar", "--models", "logistic", "nope"], "error: breast_cancer_binary.csv: no model 'nope'"),
+])
+def test_bad_options_exit_2_with_one_line(capsys, argv, message):
+    code, doc, err = run(capsys, BINARY, *argv)
+    assert code == 2 and doc is None and err.startswith(message) and err.count("\n") == 1
+
+
+def test_bad_fold_table_names_file_column_and_row(capsys, tmp_path):
+    path = tmp_path / "cv.csv"
+    path.write_text("model,fold,accuracy\na,1,0.8\na,1,0.7\nb,1,0.75\nb,2,0.7\n")
+    code, _, err = run(capsys, str(path), "--test", "paired_t")
+    assert code == 2
+    assert err == "error: cv.csv: column `fold` lists fold `1` of model `a` twice (first repeat at row 2)\n"
