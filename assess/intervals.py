@@ -98,8 +98,9 @@ def wilson(x, n, *, level: float = 0.95, n_eff: float | None = None) -> Confiden
     Equals ``statsmodels.stats.proportion.proportion_confint(x, n, method="wilson")``. ``n_eff`` replaces n by an
     effective sample size (weighted data, see the module docstring).
 
-    >>> ci = wilson(47, 374); round(ci.low, 4), round(ci.high, 4)
-    (0.0957, 0.1633)
+    >>> ci = wilson(47, 374)  # Qahtan Table 4: precision of class C, 47 of 374 (reference 001)
+    >>> round(ci.low, 4), round(ci.high, 4)
+    (0.0958, 0.1631)
     """
     level = _check_level(level)
     x, n = _prop_args(x, n, n_eff)

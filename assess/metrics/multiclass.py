@@ -170,24 +170,30 @@ def multiclass_state(y_true, y_pred, scores, weight, classes, *, beta=1.0, top_k
 
 def ovo_matrix(y, scores, weight, rankings) -> np.ndarray:
     r"""Pairwise AUCs :math:`A(a|b)`: AUC of score column a separating class a (positive) from class b, on the rows
-    of classes a and b only (Hand & Till 2001). Uses the one sort per column (``rankings``), restricted to the rows
-    of the pair, so no further sorting."""
+    of classes a and b only (Hand & Till 2001).
+
+    Uses the one sort per column (``rankings``, the score group of every row): one weighted ``np.bincount`` per
+    column gives the per-group count of every class, and each pair keeps only the groups its two classes occupy, so
+    nothing is sorted again.
+    """
     k = scores.shape[1]
     out = np.full((k, k), np.nan)
-    rows_of = [np.flatnonzero(y == c) for c in range(k)]
+    y = np.asarray(y, dtype=np.intp)
     for a in range(k):
         ra = rankings[a]
+        D = ra.thresholds.shape[0]
+        per_class = np.bincount(y * D + ra.group, weights=weight, minlength=k * D).reshape(k, D)
+        pos_all = per_class[a]
+        if not pos_all.any():
+            continue
         for b in range(k):
-            if a == b or rows_of[a].size == 0 or rows_of[b].size == 0:
+            if b == a:
                 continue
-            rows = np.concatenate([rows_of[a], rows_of[b]])
-            sub = curves.ScoreRanking(ra.thresholds, ra.group[rows])
-            yy = np.zeros(rows.size, dtype=bool)
-            yy[: rows_of[a].size] = True
-            c = curves.threshold_counts(yy, scores[rows, a], sample_weight=None if weight is None else weight[rows],
-                                        ranking=sub)
-            if c.n_pos > 0 and c.n_neg > 0:
-                out[a, b] = _b.batch_roc_auc(c.tps, c.fps)
+            neg_all = per_class[b]
+            live = np.flatnonzero((pos_all + neg_all) > 0)
+            pos, neg = pos_all[live], neg_all[live]
+            if pos.sum() > 0 and neg.sum() > 0:
+                out[a, b] = _b.batch_roc_auc(np.cumsum(pos), np.cumsum(neg))
     return out
 
 
