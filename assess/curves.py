@@ -360,7 +360,7 @@ def _distinct_starts(sorted_s: np.ndarray) -> np.ndarray:
 def _counts_unweighted(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     """Unweighted counts from value sorts only (no argsort, no gather of labels).
 
-    ``np.sort`` of float64 is several times faster than ``np.argsort`` (SIMD sorting networks) and a packed
+    ``np.sort`` of float64 is several times faster than ``np.argsort`` (SIMD sorting networks), and a packed
     uint64 key (order-preserving score bits with the label in the lowest bit) is slower to build and sort than the
     floats and would merge scores one ulp apart. So: sort all scores; sort the scores of the smaller class
     separately; a binary search of those (sorted, so cache-friendly) among the distinct values gives the tie group
@@ -372,21 +372,28 @@ def _counts_unweighted(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.nda
     n1 = int(np.count_nonzero(y))
     minority_is_pos = n1 <= n - n1
     s_min = np.sort(s[y] if minority_is_pos else s[~y])
-    s_all = np.sort(s)
-    new = np.empty(n, dtype=bool)
+    # Sort into a buffer with +inf after the (finite) scores: read backwards it is the curves' threshold array,
+    # +inf first, so no copy is needed later.
+    s_all = np.empty(n + 1)
+    s_all[:n] = s
+    s_all[n] = np.inf
+    s_all.sort()
+    new = np.empty(n + 1, dtype=bool)
     new[:1] = True
     np.not_equal(s_all[1:], s_all[:-1], out=new[1:])
-    if new.all():                                   # no ties: every row is its own threshold
+    ties = not new.all()
+    if not ties:                                    # every row is its own threshold
         del new
-        distinct = s_all
+        distinct0 = s_all
         at_or_above = np.arange(1, n + 1, dtype=np.float64)
     else:
-        starts = np.flatnonzero(new)
+        starts = np.flatnonzero(new)                # the last start is the +inf sentinel
         del new
-        distinct = s_all[starts]
+        distinct0 = s_all[starts]
         del s_all
-        at_or_above = (n - starts)[::-1].astype(np.float64)
+        at_or_above = (n - starts[:-1])[::-1].astype(np.float64)
         del starts
+    distinct = distinct0[:-1]
     d = distinct.shape[0]
     # descending group index of each minority row, in increasing order
     group = np.searchsorted(distinct, s_min)[::-1]
@@ -401,10 +408,11 @@ def _counts_unweighted(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.nda
         minority = np.zeros(d)
     np.subtract(at_or_above, minority, out=at_or_above)
     tps, fps = (minority, at_or_above) if minority_is_pos else (at_or_above, minority)
-    return distinct[::-1], tps, fps, _minority_summaries(tps, fps, group, minority_is_pos)
+    return distinct0[::-1], tps, fps, _minority_summaries(tps, fps, group, minority_is_pos, ties)
 
 
-def _minority_summaries(tps: np.ndarray, fps: np.ndarray, group: np.ndarray, minority_is_pos: bool) -> dict:
+def _minority_summaries(tps: np.ndarray, fps: np.ndarray, group: np.ndarray, minority_is_pos: bool,
+                        ties: bool) -> dict:
     """AUC, KS location (and AP, PR AUC when positives are the smaller class) in O(m) from the smaller class's
     tie groups, instead of O(D) passes over the curves; returned as seeds for the ThresholdCounts caches.
 
@@ -421,22 +429,35 @@ def _minority_summaries(tps: np.ndarray, fps: np.ndarray, group: np.ndarray, min
     n_pos, n_neg = float(tps[-1]), float(fps[-1])
     if group.shape[0] == 0 or n_pos == 0 or n_neg == 0:
         return {}
-    first = np.empty(group.shape[0], dtype=bool)
-    first[:1] = True
-    np.not_equal(group[1:], group[:-1], out=first[1:])
-    groups = group[first]                                        # distinct groups holding the smaller class
+    if ties:
+        first = np.empty(group.shape[0], dtype=bool)
+        first[:1] = True
+        np.not_equal(group[1:], group[:-1], out=first[1:])
+        groups = group[first]                                    # distinct groups holding the smaller class
+    else:
+        groups = group
     k = groups.shape[0]
-    # candidates 0, g1 - 1, g1, g2 - 1, g2, ..., d - 1 (non-decreasing, so argmax finds the first maximum)
+    # candidates 0, g1 - 1, g1, g2 - 1, g2, ..., d - 1 (non-decreasing, so argmax finds the first maximum) and the
+    # counts there; index -1 (before group 0) is the +inf point with counts 0
     cand = np.empty(2 * k + 2, dtype=np.intp)
     cand[0], cand[-1] = 0, tps.shape[0] - 1
     np.subtract(groups, 1, out=cand[1:-1:2])
     cand[2:-1:2] = groups
-    top = groups[0] == 0                                         # group 0 has only the +inf point above it
-    if top:
-        cand[1] = 0
-    t_c, f_c = tps[cand], fps[cand]
-    if top:
-        t_c[1] = f_c[1] = 0.0
+    cand[1] = max(cand[1], 0)
+    if ties:
+        t_c, f_c = tps[cand], fps[cand]
+        if groups[0] == 0:
+            t_c[1] = f_c[1] = 0.0
+    else:
+        # no ties: group g of the i-th row (from 0) of the smaller class holds just that row, so the smaller
+        # class counts i + 1 at g and i before it, the other class g - i at both: no gathers from the curves
+        t_c, f_c = np.empty(2 * k + 2), np.empty(2 * k + 2)
+        t_c[0], f_c[0], t_c[-1], f_c[-1] = tps[0], fps[0], tps[-1], fps[-1]
+        mine, other = (t_c, f_c) if minority_is_pos else (f_c, t_c)
+        np.add(np.arange(k, dtype=np.float64), 1.0, out=mine[2:-1:2])
+        np.subtract(mine[2:-1:2], 1.0, out=mine[1:-1:2])
+        np.subtract(groups, mine[1:-1:2], out=other[2:-1:2])
+        other[1:-1:2] = other[2:-1:2]
     gap = np.abs(t_c / n_pos - f_c / n_neg)
     seeds = {"_ks_best": int(cand[np.argmax(gap)])}
     t_at, t_prev, f_at, f_prev = t_c[2:-1:2], t_c[1:-1:2], f_c[2:-1:2], f_c[1:-1:2]
@@ -462,7 +483,7 @@ def _counts_weighted(y: np.ndarray, s: np.ndarray, w: np.ndarray):
         y, s, w = y[keep], s[keep], w[keep]
     if s.shape[0] == 0:
         empty = np.empty(0)
-        return empty, empty.copy(), empty.copy(), {}
+        return np.array([np.inf]), empty, empty.copy(), {}
     order = np.argsort(s)
     s_sorted = s[order]
     starts = _distinct_starts(s_sorted)
@@ -473,7 +494,7 @@ def _counts_weighted(y: np.ndarray, s: np.ndarray, w: np.ndarray):
     neg_per_group = np.add.reduceat(wy, starts)
     tps = np.cumsum(pos_per_group[::-1])
     fps = np.cumsum(neg_per_group[::-1])
-    return s_sorted[starts][::-1], tps, fps, {}
+    return np.concatenate(([np.inf], s_sorted[starts][::-1])), tps, fps, {}
 
 
 def _counts_ranked(y: np.ndarray, ranking: ScoreRanking, w: np.ndarray | None):
@@ -490,19 +511,17 @@ def _counts_ranked(y: np.ndarray, ranking: ScoreRanking, w: np.ndarray | None):
         pos, total, thresholds = pos[present], total[present], thresholds[present]
     tps = np.cumsum(pos)
     fps = np.cumsum(total - pos)
-    return thresholds, tps, fps, {}
+    return np.concatenate(([np.inf], thresholds)), tps, fps, {}
 
 
 def _make_counts(y, s, w, ranking=None) -> ThresholdCounts:
     if ranking is not None:
-        thresholds, tps, fps, seeds = _counts_ranked(y, ranking, w)
+        thresholds0, tps, fps, seeds = _counts_ranked(y, ranking, w)
     elif w is None:
-        thresholds, tps, fps, seeds = _counts_unweighted(y, s)
+        thresholds0, tps, fps, seeds = _counts_unweighted(y, s)
     else:
-        thresholds, tps, fps, seeds = _counts_weighted(y, s, w)
-    thresholds0 = np.empty(thresholds.shape[0] + 1)          # the curves' thresholds, +inf first; one copy
-    thresholds0[0] = np.inf
-    thresholds0[1:] = thresholds
+        thresholds0, tps, fps, seeds = _counts_weighted(y, s, w)
+    # thresholds0 is the curves' threshold array (+inf first); thresholds is a view of it
     _readonly(thresholds0, tps, fps)
     n_pos = float(tps[-1]) if tps.shape[0] else 0.0
     n_neg = float(fps[-1]) if fps.shape[0] else 0.0
