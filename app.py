@@ -12,6 +12,7 @@ pages = {
     "Assess": [st.Page("pages/metrics.py", title="Metrics", icon=":material/table_chart:"),
                st.Page("pages/confusion.py", title="Confusion", icon=":material/grid_on:"),
                st.Page("pages/curves.py", title="Curves", icon=":material/show_chart:")],
+    "Compare": [st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:")],
 }
 navigation = st.navigation(pages)
 

@@ -45,7 +45,7 @@ def critical_difference_chart(*, average_ranks: Mapping[str, float], critical_di
     # CD scale bar
     fig.add_trace(go.Scatter(x=[low_axis, low_axis + critical_difference], y=[0.9, 0.9], mode="lines+text",
                              line=dict(color=_INK, width=3), text=["", f"CD = {critical_difference:.2f}"],
-                             textposition="middle right", hoverinfo="skip", showlegend=False))
+                             textposition="middle right", hoverinfo="skip", showlegend=False, cliponaxis=False))
     # models: a leader line from the axis down to the label, left half left, right half right
     for i, (name, r) in enumerate(zip(names, ranks)):
         left = i < (k + 1) // 2
@@ -55,7 +55,7 @@ def critical_difference_chart(*, average_ranks: Mapping[str, float], critical_di
                                  line=dict(color=colors[name], width=2), hoverinfo="skip", showlegend=False))
         fig.add_trace(go.Scatter(x=[end_x], y=[depth], mode="text", text=[f"{name} ({r:.2f})"],
                                  textposition="middle left" if left else "middle right",
-                                 textfont=dict(color=colors[name], size=13), showlegend=False,
+                                 textfont=dict(color=colors[name], size=13), showlegend=False, cliponaxis=False,
                                  hovertemplate=f"{name}: average rank {r:.3f}<extra></extra>"))
     # cliques: maximal runs of models within CD of each other (by rank order)
     cliques = []

@@ -14,7 +14,7 @@ Modules: :mod:`~assess.stats.counts` (McNemar, Cochran's Q, chi-squared, Fisher,
 from assess.stats._result import Assumption, Effect, TestResult
 from assess.stats.bridge import registry_metric
 from assess.stats.compare import (SUBGROUP_TESTS, TEST_NAMES, TESTS, Comparison, ComparisonSet, PairResult, compare,
-                                   compare_all, compare_subgroups)
+                                   compare_all, compare_subgroups, fold_table_from_predictions)
 from assess.stats.corrections import CORRECTIONS, adjust_pvalues, pvalue_matrix
 from assess.stats.counts import (chi2_goodness_of_fit, chi2_independence, cochran_q, error_rate_ci, fisher_exact,
                                  mcnemar)
@@ -27,7 +27,7 @@ from assess.stats.suggest import QUESTIONS, Suggestion, suggest_tests, suggestio
 
 __all__ = [
     "Assumption", "Effect", "TestResult", "Comparison", "ComparisonSet", "PairResult", "TESTS", "TEST_NAMES",
-    "compare", "compare_all", "compare_subgroups", "SUBGROUP_TESTS", "registry_metric", "CORRECTIONS", "adjust_pvalues", "pvalue_matrix",
+    "compare", "compare_all", "compare_subgroups", "fold_table_from_predictions", "SUBGROUP_TESTS", "registry_metric", "CORRECTIONS", "adjust_pvalues", "pvalue_matrix",
     "chi2_goodness_of_fit", "chi2_independence", "cochran_q", "error_rate_ci", "fisher_exact", "mcnemar",
     "NemenyiResult", "anova", "corrected_resampled_t", "cv_5x2_t", "friedman", "kruskal", "nemenyi", "nemenyi_q",
     "paired_t", "wilcoxon", "delong", "diebold_mariano", "paired_bootstrap",

@@ -239,21 +239,30 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
     if is_table:
         table, metric_name = data, _metric_column(data, metric)
     else:
-        aligned = data if isinstance(data, AlignedPredictions) else align_predictions(data, models=models)
-        threshold = options.pop("threshold", 0.5)
-        if isinstance(metric, str):
-            metric = registry_metric(aligned.task, metric, classes=aligned.classes, threshold=threshold)
-        if not callable(metric):
-            raise AssessError(f"test `{test}` on predictions computes a metric per fold: pass `metric` as a "
-                              f"metric key or a function f(y_true, y, sample_weight=None) (got {metric!r})")
-        metric_name = getattr(metric, "__name__", "score")
-        use_scores = options.pop("use_scores", None)
-        table = fold_scores(aligned, metric=metric, metric_name=metric_name,
-                            use_scores=getattr(metric, "uses_scores", False) if use_scores is None else use_scores,
-                            threshold=threshold)
-        models = list(aligned.models)
+        table, metric_name = fold_table_from_predictions(data, models=models, metric=metric, test=test,
+                                                         threshold=options.pop("threshold", 0.5),
+                                                         use_scores=options.pop("use_scores", None))
+        models = list(dict.fromkeys(table["model"]))
     return _FOLD_RUNNERS[test](table, metric=metric_name, models=models, correction=correction, level=level,
                                alternative=alternative, **options)
+
+
+def fold_table_from_predictions(data, *, models: Sequence[str] | None = None, metric: str | Callable | None,
+                                test: str = "a fold test", threshold: float = 0.5,
+                                use_scores: bool | None = None) -> tuple[pd.DataFrame, str]:
+    """The per-fold scores (``model, fold, <metric>``) that fold tests compute from predictions with folds, and the
+    metric column's name — what the tests then compare, and what a fold box plot should show."""
+    aligned = data if isinstance(data, AlignedPredictions) else align_predictions(data, models=models)
+    if isinstance(metric, str):
+        metric = registry_metric(aligned.task, metric, classes=aligned.classes, threshold=threshold)
+    if not callable(metric):
+        raise AssessError(f"test `{test}` on predictions computes a metric per fold: pass `metric` as a "
+                          f"metric key or a function f(y_true, y, sample_weight=None) (got {metric!r})")
+    metric_name = getattr(metric, "__name__", "score")
+    table = fold_scores(aligned, metric=metric, metric_name=metric_name,
+                        use_scores=getattr(metric, "uses_scores", False) if use_scores is None else use_scores,
+                        threshold=threshold)
+    return table, metric_name
 
 
 def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Callable | None = None,

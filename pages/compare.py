@@ -1,0 +1,221 @@
+"""Compare page: is model B really better than A? Suggested tests for the question and the data, results with
+corrected p-values, assumptions, one plain sentence, and the charts that show it."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from assess import charts
+from assess.errors import AssessError
+from assess.export import to_csv_bytes, to_json_bytes
+from assess.io import ACCEPTED_EXTENSIONS
+from assess.metrics import metrics_for
+from assess.stats import (CORRECTIONS, QUESTIONS, TESTS, compare, compare_subgroups, fold_table_from_predictions,
+                          suggest_tests, suggestions_frame)
+from assess.stats.inputs import read_fold_table
+from pages.state import md, read_upload, require_assessment
+from pages.widgets import all_charts_button, chart
+
+FROM_PREDICTIONS, FROM_FOLDS = "the loaded predictions", "per-fold scores I upload"
+RESULT_KEY = "compare_result"
+
+st.title("Compare")
+st.caption("Is the difference between models real or luck? Pick the question; the page suggests the tests that fit "
+           "it and your data, and says the answer in one sentence.")
+source = st.radio("Compare models from", [FROM_PREDICTIONS, FROM_FOLDS], horizontal=True)
+
+# --- the data --------------------------------------------------------------------------------------------------------
+folds_frame, metric_columns, assessment = None, [], None
+if source == FROM_FOLDS:
+    upload = st.file_uploader("Per-fold scores: columns `model`, `fold` (optionally `repeat`) and one numeric column "
+                              "per metric", type=list(ACCEPTED_EXTENSIONS), key="fold_upload")
+    if upload is None:
+        st.stop()
+    try:
+        folds_frame, metric_columns = read_fold_table(read_upload(upload.getvalue(), upload.name))
+    except AssessError as exc:
+        st.error(md(str(exc)))
+        st.stop()
+    models_available = list(dict.fromkeys(folds_frame["model"]))
+    n_folds = int(folds_frame.groupby("model")["fold"].nunique().min())
+    n_repeats = int(folds_frame["repeat"].nunique()) if "repeat" in folds_frame else None
+else:
+    assessment = require_assessment()
+    models_available = list(assessment.models)
+    first = assessment.predictions()
+    n_folds = len(set(first.fold)) if first.fold is not None else None
+    n_repeats = None
+
+questions = {k: v for k, v in QUESTIONS.items() if k != "error_rate"}
+if source == FROM_FOLDS:
+    questions = {k: v for k, v in questions.items() if k in ("two_models", "several_models", "cv_folds")}
+if assessment is not None and assessment.roles.groups == ():
+    questions.pop("subgroups", None)
+if len(models_available) < 2:
+    questions = {k: v for k, v in questions.items() if k == "subgroups"}
+if not questions:
+    st.info("There is only one model and no subgroup column: nothing to compare. Load a file with several models "
+            "(a `model` column, or `y_pred_<model>` columns) or mark a subgroup column on the Data page.")
+    st.stop()
+default_question = "cv_folds" if source == FROM_FOLDS else "two_models" if "two_models" in questions else \
+    next(iter(questions))
+question = st.radio("Question", list(questions), format_func=questions.get,
+                    index=list(questions).index(default_question), horizontal=True)
+
+# --- settings ------------------------------------------------------------------------------------------------------
+left, mid, right = st.columns(3)
+with left:
+    if question == "subgroups":
+        models = [st.selectbox("Model", models_available)]
+    elif question == "two_models":
+        models = st.multiselect("Two models", models_available, default=models_available[:2], max_selections=2)
+    else:
+        models = st.multiselect("Models", models_available, default=models_available)
+with mid:
+    if folds_frame is not None:
+        metric = st.selectbox("Metric (column)", metric_columns)
+        higher = True
+    else:
+        specs = [s for s in metrics_for(assessment.task) if s.kind != "count"]
+        names = {s.key: s.name for s in specs}
+        default = "accuracy" if "accuracy" in names else next(iter(names))
+        metric = st.selectbox("Metric", list(names), index=list(names).index(default), format_func=names.get,
+                              help="Used by the bootstrap and fold tests; McNemar and Cochran's Q compare "
+                                   "right/wrong per sample (accuracy), DeLong the ROC AUC.")
+    correction = st.selectbox("Multiple-comparison correction", ["auto", *CORRECTIONS],
+                              help="auto: Holm for pairs (Nemenyi after Friedman).")
+with right:
+    level = st.select_slider("Confidence level", [0.90, 0.95, 0.99], value=0.95, format_func="{:.0%}".format)
+    alternative = st.selectbox("Alternative", ["two-sided", "greater", "less"],
+                               help="greater: the first model is better (larger); less: smaller.")
+
+needed = 1 if question == "subgroups" else 2
+if len(models) < needed:
+    st.info(f"Pick at least {needed} model{'s' if needed > 1 else ''}.")
+    st.stop()
+
+# --- which test ----------------------------------------------------------------------------------------------------
+has_scores = assessment is not None and assessment.predictions(models[0]).scores is not None
+try:
+    suggestions = suggest_tests(question=question, n_models=len(models),
+                                data="folds" if (folds_frame is not None or question == "cv_folds") else "predictions",
+                                task=None if assessment is None else assessment.task, has_scores=has_scores,
+                                n_folds=n_folds, n_repeats=n_repeats)
+except AssessError as exc:
+    st.warning(md(str(exc)))
+    st.stop()
+st.subheader("Suitable tests")
+frame = suggestions_frame(suggestions)
+st.dataframe(frame, hide_index=True, width="stretch")
+tests = [s.test for s in suggestions]
+recommended = next((s.test for s in suggestions if s.recommended), tests[0])
+test = st.selectbox("Test", tests, index=tests.index(recommended))
+why = {s.test: s.why for s in suggestions}[test]
+st.caption(md(f"Why this test: {why}"))
+
+options = {}
+if test == "mcnemar":
+    c1, c2 = st.columns(2)
+    options["method"] = c1.selectbox("McNemar method", ["exact", "midp", "asymptotic"],
+                                     help="exact: binomial on the discordant pairs (valid for any count).")
+    if options["method"] == "asymptotic":
+        options["continuity"] = c2.toggle("Continuity correction", value=True)
+elif test == "paired_bootstrap":
+    c1, c2 = st.columns(2)
+    options["n_resamples"] = int(c1.number_input("Resamples", 200, 20_000, 2000, step=200))
+    options["seed"] = int(c2.number_input("Seed", 0, 2**31 - 1, 0))
+
+run_clicked = st.button("Run test", type="primary", icon=":material/play_arrow:")
+params = (source, question, tuple(models), metric, correction, level, alternative, test, tuple(sorted(options.items())),
+          None if assessment is None else assessment.table.sha256)
+if run_clicked:
+    try:
+        with st.spinner(f"Running {test}…"):
+            if question == "subgroups":
+                pred = assessment.predictions(models[0])
+                result = compare_subgroups(pred, test=test, correction=correction, confidence_level=level)
+            elif folds_frame is not None:
+                result = compare(folds_frame, test=test, models=models, metric=metric, correction=correction,
+                                 confidence_level=level, alternative=alternative, **options)
+            else:
+                preds = {m: assessment.predictions(m) for m in models}
+                # Correctness tests (McNemar, Cochran's Q, chi-squared, Fisher) and DeLong fix their own measure.
+                uses_metric = TESTS[test].data == "folds" or test == "paired_bootstrap"
+                result = compare(preds, test=test, models=models, metric=metric if uses_metric else None,
+                                 correction=correction, confidence_level=level, alternative=alternative, **options)
+        st.session_state[RESULT_KEY] = (params, result)
+    except (AssessError, ValueError) as exc:
+        st.session_state[RESULT_KEY] = None
+        st.error(md(str(exc)))
+
+stored = st.session_state.get(RESULT_KEY)
+if not stored or stored[0] != params:
+    st.stop()
+result = stored[1]
+
+# --- the answer ----------------------------------------------------------------------------------------------------
+st.subheader("Result")
+st.success(md(result.sentence), icon=":material/campaign:")
+table = result.to_frame()
+show = table[[c for c in ("model_a", "model_b", "method", "statistic", "df", "pvalue", "pvalue_adjusted",
+                          "effect", "effect_value", "effect_low", "effect_high", "n") if c in table.columns]]
+show = show.loc[:, show.notna().any()]  # e.g. no pair columns for a single two-model result
+st.dataframe(show, hide_index=True, width="stretch", column_config={
+    "pvalue": st.column_config.NumberColumn("p-value", format="%.4g"),
+    "pvalue_adjusted": st.column_config.NumberColumn("adjusted p", format="%.4g"),
+    "statistic": st.column_config.NumberColumn(format="%.4g"),
+    "effect_value": st.column_config.NumberColumn("effect", format="%.4g"),
+    "effect_low": st.column_config.NumberColumn("low", format="%.4g"),
+    "effect_high": st.column_config.NumberColumn("high", format="%.4g")})
+
+checked = result.result or (result.pairs[0].result if result.pairs else None)
+if checked is not None and checked.assumptions:
+    st.markdown("**Assumptions**")
+    for a in checked.assumptions:
+        mark = (":green[:material/check_circle:]" if a.met else ":orange[:material/warning:]" if a.met is False
+                else ":material/info:")
+        st.markdown(f"{mark} " + md(f"{a.name}: {a.detail}"))
+
+if len(result.models) > 2 and result.pairs:
+    st.markdown("**Adjusted p-values between pairs**")
+    st.dataframe(result.pvalue_matrix(adjusted=True).style.format("{:.4g}", na_rep="—"), width="stretch")
+
+# --- charts --------------------------------------------------------------------------------------------------------
+figures = []
+details = dict(result.details)
+if result.result is not None:
+    details = {**dict(result.result.details), **details}
+if "average_ranks" in details and "critical_difference" in details and np.isfinite(details["critical_difference"]):
+    fig = charts.critical_difference_chart(average_ranks=details["average_ranks"],
+                                           critical_difference=details["critical_difference"],
+                                           title=f"Critical difference diagram — {metric}")
+    figures.append(fig)
+    chart(fig, "Critical difference", key="cd")
+pairs = [(f"{p.model_a} − {p.model_b}", p.result.effect.value, p.result.effect.low, p.result.effect.high)
+         for p in result.pairs if p.result.effect is not None]
+effect = None
+if not pairs and result.result is not None and result.result.effect is not None and len(result.models) == 2:
+    effect = result.result.effect
+    pairs = [(f"{result.models[0]} − {result.models[1]}", effect.value, effect.low, effect.high)]
+effect = effect or (result.pairs[0].result.effect if result.pairs else None)
+if pairs and effect is not None and any(np.isfinite(p[1]) for p in pairs):
+    fig = charts.paired_difference_chart(differences=pairs, effect_name=effect.name, level=level,
+                                         title=f"Paired differences — {result.test}")
+    figures.append(fig)
+    chart(fig, "Paired differences", key="pairs")
+if question == "cv_folds" or folds_frame is not None:
+    scores = folds_frame
+    if scores is None and assessment.predictions(models[0]).fold is not None:
+        scores, _ = fold_table_from_predictions({m: assessment.predictions(m) for m in models}, metric=metric)
+    if scores is not None and metric in scores.columns:
+        fig = charts.fold_box_chart(scores=scores[scores["model"].isin(models)], metric=metric,
+                                    colors=charts.model_colors(models_available))
+        figures.append(fig)
+        chart(fig, "Fold scores", key="folds")
+
+c1, c2, c3 = st.columns(3)
+c1.download_button("Results CSV", to_csv_bytes(table), "comparison.csv", "text/csv", icon=":material/download:")
+c2.download_button("Results JSON", to_json_bytes(result.to_dict()), "comparison.json", "application/json",
+                   icon=":material/download:")
+with c3:
+    all_charts_button(figures, "comparison.pdf", key="compare")

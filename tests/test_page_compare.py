@@ -1,0 +1,87 @@
+"""AppTest of the Compare page: suggestions, running tests, sentences, charts, uploaded per-fold scores."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+
+
+@pytest.fixture
+def page():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page("pages/compare.py").run()
+    assert not at.exception
+    return at
+
+
+def run_test(at):
+    [button] = [b for b in at.button if b.label == "Run test"]
+    button.click().run()
+    assert not at.exception
+    return at
+
+
+def chart_titles(at):
+    return [json.loads(e.proto.spec)["layout"]["title"]["text"] for e in at.get("plotly_chart")]
+
+
+def test_mcnemar_between_two_models(page):
+    [test] = [s for s in page.selectbox if s.label == "Test"]
+    assert test.value == "mcnemar"
+    run_test(page)
+    sentence = page.success[0].value.replace("\\", "")
+    assert "McNemar exact" in sentence and "logistic" in sentence
+    table = page.dataframe[1].value
+    data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv")
+    right = {m: (g.sort_values("id").y_true == g.sort_values("id").y_pred).to_numpy() for m, g in data.groupby("model")}
+    a, b = right["logistic"], right["tree"]
+    expected = sm_mcnemar([[np.sum(a & b), np.sum(a & ~b)], [np.sum(~a & b), np.sum(~a & ~b)]], exact=True).pvalue
+    assert table["pvalue"].iloc[0] == pytest.approx(expected)
+    assert any(t.startswith("Paired differences") for t in chart_titles(page))
+    assert [b.label for b in page.get("download_button") if b.label.startswith("Results")] == ["Results CSV",
+                                                                                              "Results JSON"]
+
+
+def test_friedman_across_folds_draws_the_cd_diagram(page):
+    [question] = [r for r in page.radio if r.label == "Question"]
+    question.set_value("cv_folds").run()
+    [metric] = [s for s in page.selectbox if s.label == "Metric"]
+    metric.set_value("roc_auc").run()
+    [test] = [s for s in page.selectbox if s.label == "Test"]
+    test.set_value("friedman").run()
+    run_test(page)
+    titles = chart_titles(page)
+    assert any(t.startswith("Critical difference diagram") for t in titles)
+    assert any(t.startswith("roc_auc per fold") for t in titles)
+    assert "Friedman" in page.success[0].value
+
+
+def test_uploaded_fold_scores_paired_t(page):
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"model": np.repeat(["a", "b"], 10), "fold": np.tile(range(10), 2),
+                          "accuracy": np.r_[rng.normal(0.8, 0.02, 10), rng.normal(0.78, 0.02, 10)]})
+    [source] = [r for r in page.radio if r.label == "Compare models from"]
+    source.set_value("per-fold scores I upload").run()
+    page.file_uploader(key="fold_upload").upload("cv.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    assert not page.exception
+    [test] = [s for s in page.selectbox if s.label == "Test"]
+    test.set_value("paired_t").run()
+    run_test(page)
+    expected = sps.ttest_rel(frame.accuracy[:10], frame.accuracy[10:]).pvalue
+    assert page.dataframe[1].value["pvalue"].iloc[0] == pytest.approx(expected)
+
+
+def test_subgroup_question(page):
+    [question] = [r for r in page.radio if r.label == "Question"]
+    question.set_value("subgroups").run()
+    run_test(page)
+    assert not page.exception and page.success
