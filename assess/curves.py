@@ -215,6 +215,11 @@ class ThresholdCounts:
         return _frozen(np.concatenate(([np.inf], self.thresholds)))
 
     @cached_property
+    def _ascending(self) -> np.ndarray:
+        """The thresholds increasing and contiguous, for repeated binary searches (a view when already so)."""
+        return _frozen(np.ascontiguousarray(self.thresholds[::-1]))
+
+    @cached_property
     def _tpr0(self) -> np.ndarray:
         return _ratio0(self.tps, self.n_pos)
 
@@ -1104,8 +1109,7 @@ def _check_threshold(threshold) -> float:
 
 def _index_at(counts: ThresholdCounts, threshold: float) -> int:
     """Number of distinct scores >= threshold = index of the point in the curves (which start at +inf)."""
-    ascending = counts.thresholds[::-1]
-    return len(counts) - int(np.searchsorted(ascending, threshold, side="left"))
+    return len(counts) - int(np.searchsorted(counts._ascending, threshold, side="left"))
 
 
 def confusion_at_threshold(counts: ThresholdCounts, threshold: float) -> Confusion:
