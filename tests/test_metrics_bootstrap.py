@@ -76,7 +76,9 @@ def test_weighted_rows_statistic_equals_sklearn_on_each_resample(data, seed):
     stat, layout = RS.binary_score_statistic(state, specs, y == 1, s, w)
     c = rng.integers(0, 3, (3, y.size))
     c[:, :2] += 1
-    got = stat(c)
+    order = np.concatenate([np.flatnonzero(y == 1), np.flatnonzero(y == 0)])     # the statistic's row layout
+    assert (layout["strata"] == y[order]).all()
+    got = stat(c[:, order])
     for j in range(3):
         np.testing.assert_allclose(got[j], sk_score_metrics(y, s, c[j] * w), rtol=1e-9, atol=1e-12)
 

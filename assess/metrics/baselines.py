@@ -19,8 +19,8 @@ How each value is obtained (:attr:`Baseline.method`):
   :math:`\pi_+`, stratified precision :math:`\pi_+`, uniform accuracy :math:`1/k`;
 - other label metrics (F1, MCC, kappa, likelihood ratios, distribution distances, sample-averaged multi-label
   metrics, …) are the mean over a *seeded simulation* of the random predictor (200 draws; multinomial draws of each
-  confusion-matrix row when unweighted, so the cost does not grow with n; for multi-label, per-row draws, fewer when
-  n·L is large, at least 20); undefined draws are left out of the mean;
+  confusion-matrix row when unweighted, so the cost does not grow with n; with weights, and for multi-label,
+  per-row draws, fewer when n (n·L) is large, at least 20); undefined draws are left out of the mean;
 - score metrics score the constant probability vectors — priors for ``majority`` and ``stratified``, 1/k for
   ``uniform`` — exactly: a constant score has ROC AUC 0.5 (the expected AUC of a random scorer), average precision
   equal to the prevalence, log loss equal to the entropy of the priors (resp. ln k). Uniform top-k accuracy is the
@@ -140,8 +140,11 @@ def baseline_values(pred, specs, point_state_for, template, *, seed=0, simulatio
     unif_state = point_state_for(maj_labels, unif_scores) if score_specs else None
     qs = {"stratified": prior, "uniform": np.full(k, 1.0 / k)}
     sims = {}
+    # unweighted: one multinomial per confusion-matrix row (cost independent of n); weighted: per-row draws,
+    # fewer when n is large (at least 20 draws; their mean's Monte-Carlo error is then ~1/sqrt(20 n))
+    n_sims = simulations if w is None else int(min(simulations, max(20, 20_000_000 // max(n, 1))))
     if any(s.baseline != "expected" for s in label_specs):
-        sims = {name: _cm_state(task, template, _simulate_cm(rng, y, k, w, q, simulations), True)
+        sims = {name: _cm_state(task, template, _simulate_cm(rng, y, k, w, q, n_sims), True)
                 for name, q in qs.items()}
     expected = {name: _cm_state(task, template, W[:, None] * q[None, :], False) for name, q in qs.items()}
     for s in label_specs:
@@ -151,7 +154,7 @@ def baseline_values(pred, specs, point_state_for, template, *, seed=0, simulatio
             how = "majority exact; random baselines analytic (expected confusion matrix)"
         else:
             st, un = (_nanmean(_quiet(s.compute, sims[x])) for x in ("stratified", "uniform"))
-            how = f"majority exact; random baselines by seeded simulation ({simulations} draws)"
+            how = f"majority exact; random baselines by seeded simulation ({n_sims} draws)"
         out[s.key] = Baseline(m, st, un, how)
     for s in score_specs:
         m = float(_quiet(s.compute, maj_state))

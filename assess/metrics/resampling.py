@@ -190,15 +190,11 @@ def binary_score_statistic(state: B.BinaryState, specs, y, scores, weight, ranki
     """Statistic and layout for the binary score metrics (ROC AUC, AP, PR AUC, KS, log loss, Brier).
 
     Without weights: virtual rows in decreasing score order (see the module docstring); with weights: the real
-    rows, each mapped to its score group by ``ranking`` (from :func:`assess.curves.rank_scores`).
+    rows laid out positives first (each class in input order), each mapped to its score group by ``ranking`` (from
+    :func:`assess.curves.rank_scores`).
     """
     counts = state.counts
     probs_ok = state.proba_reason is None
-
-    def make(tps, fps, ll, bs, wsum):
-        return B.BinaryState(tp=np.nan, fp=np.nan, tn=np.nan, fn=np.nan, threshold=state.threshold,
-                             beta=state.beta, labels_from=state.labels_from, tps=tps, fps=fps, log_loss_sum=ll,
-                             brier_sum=bs, weight_sum=wsum, proba_reason=state.proba_reason, batch=True)
 
     if weight is None:
         stat = _virtual_rows_statistic(counts, [sp.key for sp in specs], probs_ok)
@@ -207,30 +203,64 @@ def binary_score_statistic(state: B.BinaryState, specs, y, scores, weight, ranki
 
     if ranking is None:
         ranking = curves.rank_scores(scores)
-    group = ranking.group
     D = ranking.thresholds.shape[0]
-    pos_rows = np.flatnonzero(y)
-    neg_rows = np.flatnonzero(~y)
+    # lay the rows out positives first (a partition by class, not a sort): each class is then a slice
+    order = np.concatenate([np.flatnonzero(y), np.flatnonzero(~y)])
+    P = int(np.count_nonzero(y))
+    g_pos, g_neg = ranking.group[order[:P]], ranking.group[order[P:]]
+    w_pos, w_neg = weight[order[:P]], weight[order[P:]]
     if probs_ok:
-        l1, l2 = B.per_row_losses(y, scores)
-        losses = np.column_stack([l1, l2]) * weight[:, None]
+        l1, l2 = B.per_row_losses(y[order], scores[order])
+        losses = np.column_stack([l1, l2]) * weight[order][:, None]
     else:
         losses = None
 
+    keys = [sp.key for sp in specs]
+    want = set(keys)
+    gp = np.flatnonzero(np.bincount(g_pos, minlength=D) > 0)     # groups holding a positive
+    gn = np.flatnonzero(np.bincount(g_neg, minlength=D) > 0)     # groups holding a negative
+
     @_quiet
     def stat_w(c):
-        cw = c * weight[None, :]
-        pos = _bincount_rows(group[pos_rows], cw[:, pos_rows], D)
-        neg = _bincount_rows(group[neg_rows], cw[:, neg_rows], D)
-        tps, fps = np.cumsum(pos, axis=1), np.cumsum(neg, axis=1)
-        if losses is not None:
-            lb = c.astype(np.float64) @ losses
-            ll, bs = lb[:, 0], lb[:, 1]
-        else:
-            ll = bs = np.full(c.shape[0], np.nan)
-        s = make(tps, fps, ll, bs, tps[:, -1] + fps[:, -1])
-        return _stack([sp.compute(s) for sp in specs], c.shape[0])
-    return stat_w, dict(strata=y.astype(np.int8))
+        r"""Group sums by bincount, then only the groups that matter (see :func:`_virtual_rows_statistic`):
+        AUC, AP and PR AUC sum over the groups holding a positive, KS peaks at group ends (no (b, D) metric
+        arrays)."""
+        pos = _bincount_rows(g_pos, c[:, :P] * w_pos, D)
+        neg = _bincount_rows(g_neg, c[:, P:] * w_neg, D)
+        b = c.shape[0]
+        T = np.zeros((b, D + 1))
+        F = np.zeros((b, D + 1))
+        np.cumsum(pos, axis=1, out=T[:, 1:])
+        np.cumsum(neg, axis=1, out=F[:, 1:])
+        Pst, Nst = T[:, -1], F[:, -1]
+        both = (Pst > 0) & (Nst > 0)
+        out = {}
+        pg = np.take(pos, gp, axis=1)
+        T1, F1 = np.take(T, gp + 1, axis=1), np.take(F, gp + 1, axis=1)     # through the group
+        T0, F0 = np.take(T, gp, axis=1), np.take(F, gp, axis=1)             # through the group before
+        if "roc_auc" in want:
+            above = np.einsum("ij,ij->i", pg, (F0 + F1) / 2.0)
+            out["roc_auc"] = np.where(both, 1.0 - above / (Pst * Nst), np.nan)
+        prec1 = T1 / np.where(T1 + F1 > 0, T1 + F1, 1.0)
+        if "average_precision" in want:
+            out["average_precision"] = np.where(Pst > 0, np.einsum("ij,ij->i", pg, prec1) / Pst, np.nan)
+        if "pr_auc" in want:
+            prec0 = np.where(T0 + F0 > 0, T0 / np.where(T0 + F0 > 0, T0 + F0, 1.0), 1.0)
+            out["pr_auc"] = np.where(Pst > 0, np.einsum("ij,ij->i", pg, prec1 + prec0) / (2 * Pst), np.nan)
+        if "ks_statistic" in want:
+            up = (T1 / Pst[:, None] - F1 / Nst[:, None]).max(axis=1, initial=0.0)
+            down = (np.take(F, gn + 1, axis=1) / Nst[:, None]
+                    - np.take(T, gn + 1, axis=1) / Pst[:, None]).max(axis=1, initial=0.0)
+            out["ks_statistic"] = np.where(both, np.maximum(up, down), np.nan)
+        if want & {"log_loss", "brier_score"}:
+            if losses is not None:
+                lb = c.astype(np.float64) @ losses
+                wsum = Pst + Nst
+                out["log_loss"], out["brier_score"] = lb[:, 0] / wsum, lb[:, 1] / wsum
+            else:
+                out["log_loss"] = out["brier_score"] = np.full(b, np.nan)
+        return np.column_stack([out[k] for k in keys])
+    return stat_w, dict(strata=np.repeat(np.array([1, 0], np.int8), [P, y.size - P]))
 
 
 # ------------------------------------------------------------------------------------------------------------------
