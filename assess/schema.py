@@ -11,7 +11,7 @@ Roles and their canonical names follow ../shared/SPEC.md "Input files".
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np

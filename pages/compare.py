@@ -2,7 +2,6 @@
 corrected p-values, assumptions, one plain sentence, and the charts that show it."""
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from assess import charts

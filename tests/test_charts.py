@@ -1,7 +1,6 @@
 """Charts as data: traces, arrays, axis titles, colours and sizes; no pixels (those are in test_export.py)."""
 
 import numpy as np
-import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
@@ -133,7 +132,6 @@ def test_multilabel_grid_has_one_panel_per_label():
 # ------------------------------------------------------------------------------------------------ curve charts --
 # Built from assess.curves results; the drawn arrays must be exactly the curve's points picked by thin_curve.
 
-import json  # noqa: E402
 
 from assess import curves as C  # noqa: E402
 from assess.charts import (CurveBand, calibration_chart, drawn_indices, fold_curves_chart, gain_chart,  # noqa: E402

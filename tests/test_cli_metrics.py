@@ -5,7 +5,6 @@ import io
 import json
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 from sklearn import metrics as skm

@@ -1,26 +1,19 @@
 """AppTest of the Compare page: suggestions, running tests, sentences, charts, uploaded per-fold scores."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from scipy import stats as sps
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
-from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[1]
-APP = str(ROOT / "app.py")
+from tests.conftest import ROOT, open_app
 
 
 @pytest.fixture
 def page():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    at.switch_page("pages/compare.py").run()
-    assert not at.exception
-    return at
+    return open_app("pages/compare.py")
 
 
 def run_test(at):

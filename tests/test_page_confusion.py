@@ -1,25 +1,16 @@
 """AppTest of the Confusion page: matrices against scikit-learn, the cost matrix, confused pairs, multi-label."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from sklearn.metrics import confusion_matrix
-from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[1]
-APP = str(ROOT / "app.py")
+from tests.conftest import ROOT, open_app
 
 
 def open_page(sample=None):
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    if sample:
-        at.radio[0].set_value(sample).run()
-    at.switch_page("pages/confusion.py").run()
-    assert not at.exception
-    return at
+    return open_app("pages/confusion.py", sample=sample)
 
 
 def cell_counts(at, title):

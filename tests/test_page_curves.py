@@ -1,26 +1,17 @@
 """AppTest of the Curves page: explorer, suggestions, charts from the engine's curves, multi-class and multi-label."""
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from sklearn.metrics import confusion_matrix
-from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[1]
-APP = str(ROOT / "app.py")
+from tests.conftest import ROOT, open_app
 
 
 def open_curves(sample=None):
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    if sample:
-        at.radio[0].set_value(sample).run()
-    at.switch_page("pages/curves.py").run()
-    assert not at.exception
-    return at
+    return open_app("pages/curves.py", sample=sample)
 
 
 def heatmap_z(at, title_start):
@@ -81,8 +72,7 @@ def test_multilabel_upload_explores_one_label():
     scores = np.clip(truth * 0.4 + rng.random((n, 2)) * 0.6, 0, 1).round(4)
     frame = pd.DataFrame({"true_news": truth[:, 0].astype(int), "true_sport": truth[:, 1].astype(int),
                           "score_news": scores[:, 0], "score_sport": scores[:, 1]})
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
+    at = open_app()
     at.radio[0].set_value("Upload a file").run()
     at.file_uploader[0].upload("ml.csv", frame.to_csv(index=False).encode(), "text/csv").run()
     at.switch_page("pages/curves.py").run()

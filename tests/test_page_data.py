@@ -1,22 +1,18 @@
 """AppTest of the app shell and the Data page (the Streamlit script runs for real, in-process)."""
 
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
+from tests.conftest import open_app
 
 CSV = b"y_true,y_pred,amount\n" + b"".join(f"{i % 2},{(i // 3) % 2},{i * 1.25}\n".encode() for i in range(40))
 
 
 @pytest.fixture
 def app():
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.run()
-    assert not at.exception
-    return at
+    return open_app()
 
 
 def plain(markdown: str) -> str:

@@ -1,24 +1,16 @@
 """AppTest of the Metrics page on both samples, and the page guard."""
 
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
 from sklearn.metrics import recall_score
-from streamlit.testing.v1 import AppTest
 
-ROOT = Path(__file__).resolve().parents[1]
-APP = str(ROOT / "app.py")
+from tests.conftest import ROOT, open_app
 
 
 @pytest.fixture
 def metrics_page():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    at.switch_page("pages/metrics.py").run()
-    assert not at.exception
-    return at
+    return open_app("pages/metrics.py")
 
 
 def test_binary_sample_table_sentences_and_downloads(metrics_page):
@@ -68,19 +60,14 @@ def test_threshold_derives_labels_from_scores(metrics_page):
 
 
 def test_multiclass_sample_has_per_class_table():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    at.radio[0].set_value("Wine — multi-class, 2 models").run()
-    at.switch_page("pages/metrics.py").run()
-    assert not at.exception
+    at = open_app("pages/metrics.py", sample="Wine — multi-class, 2 models")
     per_class = [d.value for d in at.dataframe if "class" in d.value.columns]
     assert per_class and set(per_class[0]["class"]) == {"barbera", "barolo", "grignolino"}
     assert np.all(per_class[0]["recall"].between(0, 1))
 
 
 def test_guard_when_data_has_errors():
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.run()
+    at = open_app()
     at.radio[0].set_value("Upload a file").run()
     at.file_uploader[0].upload("bad.csv", b"y_true,y_pred\n1,0\n,1\n", "text/csv").run()
     at.switch_page("pages/metrics.py").run()

@@ -68,7 +68,7 @@ def test_paired_t_normality_assumption_uses_shapiro():
     b = a - np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9.0])   # one huge difference
     normal = next(x for x in paired_t(a, b).assumptions if x.name == "normal differences")
     assert normal.met is False
-    assert f"p = " in normal.detail and "Shapiro–Wilk on the 12 differences" in normal.detail
+    assert "p = " in normal.detail and "Shapiro–Wilk on the 12 differences" in normal.detail
 
 
 def test_paired_t_rejects_bad_input():
