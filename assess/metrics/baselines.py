@@ -20,7 +20,8 @@ How each value is obtained (:attr:`Baseline.method`):
 - other label metrics (F1, MCC, kappa, likelihood ratios, distribution distances, sample-averaged multi-label
   metrics, …) are the mean over a *seeded simulation* of the random predictor (200 draws; multinomial draws of each
   confusion-matrix row when unweighted, so the cost does not grow with n; with weights, and for multi-label,
-  per-row draws, fewer when n (n·L) is large, at least 20); undefined draws are left out of the mean;
+  per-row draws on at most 100,000 rows — a seeded subsample above that, which moves these expectations by O(1/n)
+  — and fewer draws when n·L is large, at least 20); undefined draws are left out of the mean;
 - score metrics score the constant probability vectors — priors for ``majority`` and ``stratified``, 1/k for
   ``uniform`` — exactly: a constant score has ROC AUC 0.5 (the expected AUC of a random scorer), average precision
   equal to the prevalence, log loss equal to the entropy of the priors (resp. ln k). Uniform top-k accuracy is the
@@ -41,6 +42,7 @@ from assess.metrics import multilabel as ML
 
 STRATEGIES = ("majority", "stratified", "uniform")
 SIMULATIONS = 200
+MAX_SIM_ROWS = 100_000
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,12 @@ def baseline_values(pred, specs, point_state_for, template, *, seed=0, simulatio
     # fewer when n is large (at least 20 draws; their mean's Monte-Carlo error is then ~1/sqrt(20 n))
     n_sims = simulations if w is None else int(min(simulations, max(20, 20_000_000 // max(n, 1))))
     if any(s.baseline != "expected" for s in label_specs):
-        sims = {name: _cm_state(task, template, _simulate_cm(rng, y, k, w, q, n_sims), True)
+        ys, ws = y, w
+        if w is not None and n > MAX_SIM_ROWS:
+            keep = rng.choice(n, MAX_SIM_ROWS, replace=False)
+            ys, ws = y[keep], w[keep]
+            n_sims = simulations
+        sims = {name: _cm_state(task, template, _simulate_cm(rng, ys, k, ws, q, n_sims), True)
                 for name, q in qs.items()}
     expected = {name: _cm_state(task, template, W[:, None] * q[None, :], False) for name, q in qs.items()}
     for s in label_specs:
@@ -180,7 +187,7 @@ def _multilabel(pred, label_specs, score_specs, point_state_for, template, rng, 
     maj_state = point_state_for(maj, scores_prev)
     unif_state = point_state_for(maj, np.full((n, L), 0.5)) if score_specs else None
     qs = {"stratified": prev, "uniform": np.full(L, 0.5)}
-    sims_n = int(min(simulations, max(20, 20_000_000 // max(n * L, 1))))
+    sims_n = int(min(simulations, max(20, 20_000_000 // max(min(n, MAX_SIM_ROWS) * L, 1))))
     out = {}
 
     def expected(q):
@@ -192,11 +199,15 @@ def _multilabel(pred, label_specs, score_specs, point_state_for, template, rng, 
 
     sim_states = {}
     if any(s.baseline != "expected" for s in label_specs):
+        ys, ws = y, w
+        if n > MAX_SIM_ROWS:
+            keep = rng.choice(n, MAX_SIM_ROWS, replace=False)
+            ys, ws = y[keep], None if w is None else w[keep]
         for name, q in qs.items():
             states = []
             for _ in range(sims_n):
-                yp = rng.random((n, L)) < q[None, :]
-                states.append(ML.multilabel_state(y, yp, None, w, template.labels, beta=template.beta))
+                yp = rng.random(ys.shape) < q[None, :]
+                states.append(ML.multilabel_state(ys, yp, None, ws, template.labels, beta=template.beta))
             sim_states[name] = states
     for s in label_specs:
         m = float(_quiet(s.compute, maj_state))
