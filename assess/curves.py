@@ -434,13 +434,12 @@ def _minority_summaries(tps: np.ndarray, fps: np.ndarray, group: np.ndarray, min
     n_pos, n_neg = float(tps[-1]), float(fps[-1])
     if group.shape[0] == 0 or n_pos == 0 or n_neg == 0:
         return {}
-    if ties:
-        first = np.empty(group.shape[0], dtype=bool)
-        first[:1] = True
-        np.not_equal(group[1:], group[:-1], out=first[1:])
-        groups = group[first]                                    # distinct groups holding the smaller class
-    else:
-        groups = group
+    if not ties:
+        return _distinct_summaries(group, n_pos, n_neg, (float(tps[0]), float(fps[0])), minority_is_pos)
+    first = np.empty(group.shape[0], dtype=bool)
+    first[:1] = True
+    np.not_equal(group[1:], group[:-1], out=first[1:])
+    groups = group[first]                                        # distinct groups holding the smaller class
     k = groups.shape[0]
     # candidates 0, g1 - 1, g1, g2 - 1, g2, ..., d - 1 (non-decreasing, so argmax finds the first maximum) and the
     # counts there; index -1 (before group 0) is the +inf point with counts 0
@@ -449,20 +448,9 @@ def _minority_summaries(tps: np.ndarray, fps: np.ndarray, group: np.ndarray, min
     np.subtract(groups, 1, out=cand[1:-1:2])
     cand[2:-1:2] = groups
     cand[1] = max(cand[1], 0)
-    if ties:
-        t_c, f_c = tps[cand], fps[cand]
-        if groups[0] == 0:
-            t_c[1] = f_c[1] = 0.0
-    else:
-        # no ties: group g of the i-th row (from 0) of the smaller class holds just that row, so the smaller
-        # class counts i + 1 at g and i before it, the other class g - i at both: no gathers from the curves
-        t_c, f_c = np.empty(2 * k + 2), np.empty(2 * k + 2)
-        t_c[0], f_c[0], t_c[-1], f_c[-1] = tps[0], fps[0], tps[-1], fps[-1]
-        mine, other = (t_c, f_c) if minority_is_pos else (f_c, t_c)
-        np.add(np.arange(k, dtype=np.float64), 1.0, out=mine[2:-1:2])
-        np.subtract(mine[2:-1:2], 1.0, out=mine[1:-1:2])
-        np.subtract(groups, mine[1:-1:2], out=other[2:-1:2])
-        other[1:-1:2] = other[2:-1:2]
+    t_c, f_c = tps[cand], fps[cand]
+    if groups[0] == 0:
+        t_c[1] = f_c[1] = 0.0
     gap = np.abs(t_c / n_pos - f_c / n_neg)
     seeds = {"_ks_best": int(cand[np.argmax(gap)])}
     t_at, t_prev, f_at, f_prev = t_c[2:-1:2], t_c[1:-1:2], f_c[2:-1:2], f_c[1:-1:2]
@@ -479,6 +467,48 @@ def _minority_summaries(tps: np.ndarray, fps: np.ndarray, group: np.ndarray, min
     else:
         count = f_at - f_prev                                    # negatives in each group
         seeds["_auc"] = float(np.dot(count, t_at + t_prev)) / (2.0 * n_pos * n_neg)
+    return seeds
+
+
+def _distinct_summaries(group: np.ndarray, n_pos: float, n_neg: float, top: tuple[float, float],
+                        minority_is_pos: bool) -> dict:
+    r""":func:`_minority_summaries` when no two scores tie, from the groups alone (no gathers from the curves).
+
+    Group g_i of the i-th row of the smaller class (i = 0, 1, ...) holds just that row, so at g_i the smaller
+    class counts i + 1 and the other class g_i - i; one threshold earlier they count i and g_i - i. Hence, with
+    positives the smaller class, :math:`2 n_{neg} n_{pos} \mathrm{AUC} = 2 n_{neg} m - 2 \sum_i (g_i - i)` and
+    :math:`\mathrm{AP} = \frac{1}{n_{pos}} \sum_i \frac{i + 1}{g_i + 1}`; with negatives the smaller class,
+    :math:`2 n_{neg} n_{pos} \mathrm{AUC} = 2 \sum_j (g_j - j)`. TPR - FPR at g_i is ``gap[i]`` and one threshold
+    earlier it differs from it by the same constant, so its extremes are at the first argmax/argmin of ``gap``,
+    one threshold earlier, or at the first threshold (counts ``top``) or the last (TPR = FPR = 1).
+    """
+    m = group.shape[0]
+    i = np.arange(m, dtype=np.float64)
+    other = np.subtract(group, i)                       # the other class's count at g_i and just before it
+
+    def counts_at(j: int, before: bool) -> tuple[float, float]:
+        mine = float(j) if before else float(j + 1)
+        return (mine, float(other[j])) if minority_is_pos else (float(other[j]), mine)
+
+    if minority_is_pos:
+        auc = (n_neg * m - float(other.sum())) / (n_pos * n_neg)
+        gap = (i + 1.0) / n_pos - other / n_neg
+    else:
+        auc = float(other.sum()) / (n_pos * n_neg)
+        gap = other / n_pos - (i + 1.0) / n_neg
+    hi, lo = int(np.argmax(gap)), int(np.argmin(gap))
+    options = [(0, top)]                                # (threshold index, (tps, fps) there)
+    for j in (hi, lo):
+        options.append((int(group[j]), counts_at(j, before=False)))
+        if group[j] > 0:
+            options.append((int(group[j]) - 1, counts_at(j, before=True)))
+    values = [(abs(tp / n_pos - fp / n_neg), -index) for index, (tp, fp) in options]
+    seeds = {"_auc": auc, "_ks_best": -max(values)[1]}  # largest gap, then the smallest index
+    if minority_is_pos:
+        precision = (i + 1.0) / (group + 1.0)
+        precision_before = np.divide(i, group, out=np.ones(m), where=group > 0)   # +inf point: precision 1
+        seeds["_ap"] = max(0.0, float(precision.sum() / n_pos))
+        seeds["_pr_auc"] = float((precision.sum() + precision_before.sum()) / (2.0 * n_pos))
     return seeds
 
 

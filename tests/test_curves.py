@@ -120,6 +120,7 @@ def test_pr_curve_ap_and_pr_auc_match_sklearn(data):
     assert abs(pr_auc(counts) - skm.auc(recall, precision)) <= TOL
 
 
+@pytest.mark.filterwarnings("ignore:ks_2samp. Exact calculation unsuccessful:RuntimeWarning")  # p-value only
 @SETTINGS
 @given(binary_data(weights=False))
 def test_ks_statistic_matches_scipy_ks_2samp(data):
