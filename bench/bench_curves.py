@@ -97,6 +97,9 @@ def main() -> None:
         print(f"  sklearn roc_curve+pr_curve+roc_auc+AP         {t_sk / t_argsort:6.2f} x argsort   "
               f"({t_sk:.3f} s) -> ours is {t_sk / t_ours:.0f}x faster")
         print(f"  metric_vs_threshold (5 default metrics)       {t_mvt / t_argsort:6.2f} x argsort")
+        tied = np.round(s, 3)                                          # 1,001 distinct scores
+        t_tied = best_time(lambda: everything(y, tied), repeat)
+        print(f"  same, scores rounded to 3 decimals (ties)     {t_tied / t_argsort:6.2f} x argsort (of the unrounded)")
         w = rng.random(n)
         t_weighted = best_time(lambda: everything(y, s, w), 2)
         print(f"  weighted: counts + curves + scalars           {t_weighted / t_argsort:6.2f} x argsort")
