@@ -946,7 +946,8 @@ def gain_curve(counts: ThresholdCounts) -> CurveResult:
     counts = _check_counts(counts)
     _warn_curve("Cumulative response curve", _class_problem(counts, need_neg=False))
     return CurveResult("gain", counts._ppf0, counts._tpr0, counts._thresholds0, "predicted_positive_fraction",
-                       "tpr", "Fraction of samples predicted positive", "True positive rate (fraction of positives found)")
+                       "tpr", "Fraction of samples predicted positive",
+                       "True positive rate (fraction of positives found)")
 
 
 def lift_curve(counts: ThresholdCounts) -> CurveResult:

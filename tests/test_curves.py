@@ -411,7 +411,8 @@ def test_bad_scores_rejected_with_clear_message(score, message):
 
 
 def test_bad_labels_and_weights_rejected():
-    with pytest.raises(ValueError, match=r"`y_true` must contain only 0 and 1 \(got 1 other values, first at index 2: 2\)$"):
+    with pytest.raises(ValueError,
+                       match=r"`y_true` must contain only 0 and 1 \(got 1 other values, first at index 2: 2\)$"):
         threshold_counts([0, 1, 2], [0.1, 0.2, 0.3])
     with pytest.raises(TypeError, match=r"`y_true` must hold 0/1 as bool, int or float \(got dtype <U3\)"):
         threshold_counts(["yes", "no"], [0.1, 0.2])
