@@ -44,11 +44,12 @@ with mid:
     level = st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func="{:.0%}".format,
                              disabled=ci is None)
     large = first.n > LARGE_ROWS
+    resamples_help = "Percentile intervals; the seed makes them reproducible."
+    if large:
+        resamples_help = (f"200 by default above {LARGE_ROWS:,} rows, so the first intervals come in seconds; "
+                          "raise it for the final report. " + resamples_help)
     resamples = st.number_input("Bootstrap resamples", 100, 20_000, 200 if large else 1000, step=100,
-                                disabled=ci not in ("bootstrap", "auto"),
-                                help=f"{'200 by default above ' + format(LARGE_ROWS, ',') + ' rows, so the first '
-                                     'intervals come in seconds; raise it for the final report. ' if large else ''}"
-                                     "Percentile intervals; the seed makes them reproducible.")
+                                disabled=ci not in ("bootstrap", "auto"), help=resamples_help)
     seed = st.number_input("Seed", 0, 2**31 - 1, 0, disabled=ci not in ("bootstrap", "auto"),
                            help="Bootstrap resampling is seeded: the same seed gives the same interval.")
 with right:
