@@ -72,3 +72,16 @@ def test_guard_when_data_has_errors():
     at.file_uploader[0].upload("bad.csv", b"y_true,y_pred\n1,0\n,1\n", "text/csv").run()
     at.switch_page("pages/metrics.py").run()
     assert [i.value for i in at.info] == ["Load a predictions file without blocking errors first."]
+
+
+def test_large_upload_defaults_to_fewer_resamples():
+    rng = np.random.default_rng(0)
+    n = 120_000
+    frame = pd.DataFrame({"y_true": rng.integers(0, 2, n), "score": rng.random(n).round(4)})
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    at.file_uploader[0].upload("big.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    at.switch_page("pages/metrics.py").run()
+    assert not at.exception
+    [resamples] = [n for n in at.number_input if n.label == "Bootstrap resamples"]
+    assert resamples.value == 200
