@@ -294,3 +294,61 @@ def one_vs_rest(pred: Predictions) -> OneVsRest:
     return OneVsRest(roc, pr, C.roc_curve(micro), C.pr_curve(micro),
                      float(np.nanmean([c.area for c in roc.values()])),
                      float(np.nanmean([c.area for c in pr.values()])))
+
+
+# --- uncertainty of a curve ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RocBand:
+    """A pointwise bootstrap band of the ROC curve: at each ``fpr`` of the grid, the ``level`` percentile interval
+    of the best TPR reachable at that false-positive rate, over ``resamples`` stratified resamples (``seed``)."""
+
+    fpr: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    level: float
+    resamples: int
+    seed: int
+
+
+def tpr_at_fpr(counts: C.ThresholdCounts, grid: np.ndarray) -> np.ndarray:
+    r"""The ROC curve read at each false-positive rate of ``grid``: :math:`\max\{TPR_k : FPR_k \le g\}` (the best
+    true-positive rate a threshold reaches without exceeding that false-positive rate; 0 before the first point)."""
+    fpr = np.concatenate([[0.0], counts.fps / counts.n_neg])
+    tpr = np.concatenate([[0.0], counts.tps / counts.n_pos])
+    return tpr[np.searchsorted(fpr, grid, side="right") - 1]
+
+
+def roc_band(pred: Predictions, *, resamples: int = 200, level: float = 0.95, seed: int = 0,
+             grid_points: int = 101) -> RocBand:
+    """Bootstrap band of a binary model's ROC curve, stratified by class (each resample keeps the class counts).
+
+    The scores are sorted once (`assess.curves.rank_scores`); each resample only reweights the rows — its counts
+    are the row multiplicities times any sample weights — so a replicate costs O(n), not a sort. A pointwise band:
+    each FPR's interval holds at ``level`` on its own, not the whole curve at once.
+    """
+    if pred.scores is None:
+        raise AssessError(f"model {pred.model!r} has no scores, so it has no ROC curve to band")
+    if not 0 < level < 1:
+        raise ValueError(f"'level' must be in (0, 1) (got {level})")
+    if not isinstance(resamples, int) or resamples < 10:
+        raise ValueError(f"'resamples' must be an integer >= 10 (got {resamples!r})")
+    y = pred.y_true.astype(bool)
+    positives, negatives = np.flatnonzero(y), np.flatnonzero(~y)
+    if positives.size == 0 or negatives.size == 0:
+        raise AssessError("a ROC band needs both classes in the ground truth")
+    ranking = C.rank_scores(pred.scores)
+    grid = np.linspace(0.0, 1.0, grid_points)
+    rng = np.random.default_rng(seed)
+    n = y.shape[0]
+    curves = np.empty((resamples, grid_points))
+    for b in range(resamples):
+        draws = np.concatenate([rng.choice(positives, positives.size), rng.choice(negatives, negatives.size)])
+        weight = np.bincount(draws, minlength=n).astype(float)
+        if pred.weight is not None:
+            weight *= pred.weight
+        counts = C.threshold_counts(pred.y_true, pred.scores, sample_weight=weight, ranking=ranking)
+        curves[b] = tpr_at_fpr(counts, grid)
+    tail = (1 - level) / 2 * 100
+    low, high = np.percentile(curves, [tail, 100 - tail], axis=0)
+    return RocBand(grid, low, high, level, resamples, seed)

@@ -9,7 +9,7 @@ from assess import charts
 from assess.data import Task
 from assess.errors import AssessError
 from assess.explore import (binary_matrix, binary_view, fold_curves, gain_table, metrics_at, one_vs_rest,
-                            scored_model, suggested_thresholds)
+                            roc_band, scored_model, suggested_thresholds)
 from assess.export import to_csv_bytes
 from assess.metrics import evaluate
 from pages.state import md, require_assessment
@@ -114,11 +114,20 @@ def explorer() -> None:
                                     {c: "{:.3f}" for c in table.columns if c not in ("tp", "fp", "tn", "fn")}),
                  width="stretch")
 
+    t1, t2 = st.columns(2)
+    with_band = t1.toggle("ROC: 95% bootstrap band (200 resamples, seed 0)", key="roc_band")
+    with_hull = t2.toggle("ROC: convex hull", key="roc_hull",
+                          help="The best operating points reachable by mixing two thresholds at random.")
+    bands = None
+    if with_band:
+        with st.spinner("Bootstrapping the ROC curves…"):
+            raw = {m: memo(assessment, "roc_band", (m, label), lambda v=views[m]: roc_band(v)) for m in scored}
+        bands = {m: charts.CurveBand(b.fpr, b.low, b.high, label="95% bootstrap band") for m, b in raw.items()}
     counts = {m: sm.counts for m, sm in scored.items()}
     drawn = memo(assessment, "drawn", (tuple(scored), label), lambda: thinned_indices(scored))
     curves_of = {kind: {m: getattr(sm, kind) for m, sm in scored.items()} for kind in ("roc", "pr", "gain", "lift")}
     shown = [("ROC", charts.roc_chart(curves=curves_of["roc"], counts=counts, colors=colors, threshold=threshold,
-                                      auc_ci=auc_ci, drawn=drawn["roc"])),
+                                      auc_ci=auc_ci, drawn=drawn["roc"], bands=bands, hull=with_hull)),
              ("Precision–recall", charts.pr_chart(curves=curves_of["pr"], counts=counts, colors=colors,
                                                   threshold=threshold, drawn=drawn["pr"])),
              ("Cumulative gain", charts.gain_chart(curves=curves_of["gain"], counts=counts, colors=colors,

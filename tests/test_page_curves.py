@@ -84,3 +84,15 @@ def test_multilabel_upload_explores_one_label():
     cells = [int(t.split("<br>")[0].replace(",", "")) for t in np.ravel(spec["data"][0]["text"])]
     y, s = truth[:, 1], scores[:, 1] >= 0.5
     assert cells == [int((~y & ~s).sum()), int((~y & s).sum()), int((y & ~s).sum()), int((y & s).sum())]
+
+
+def test_roc_band_and_hull_toggles():
+    at = open_curves()
+    for key in ("roc_band", "roc_hull"):
+        at.toggle(key=key).set_value(True).run()
+        assert not at.exception
+    [roc] = [json.loads(e.proto.spec) for e in at.get("plotly_chart")
+             if json.loads(e.proto.spec)["layout"]["title"]["text"].startswith("ROC curve")]
+    names = [t.get("name", "") for t in roc["data"]]
+    assert any("convex hull" in n for n in names)
+    assert any(t.get("fill") for t in roc["data"]), "the band is a filled area"
