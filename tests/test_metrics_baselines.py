@@ -106,3 +106,26 @@ def test_multilabel_baselines():
     assert h["uniform"] == pytest.approx(0.5)
     assert r["recall_micro"].baselines["uniform"] == pytest.approx(0.5)
     assert r["exact_match_ratio"].baselines["uniform"] == pytest.approx(1 / 8, abs=0.02)
+
+
+@pytest.mark.parametrize("p", [0.0, 0.3, 0.5, 1.0, 1.2])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_constant_score_closed_form_equals_the_per_row_path(p, weighted):
+    """The baselines' closed-form state of a constant score gives every metric exactly as the full per-row path."""
+    import warnings
+
+    from assess.metrics import binary as B
+    from assess.metrics.registry import metrics_for
+
+    rng = np.random.default_rng(int(p * 10) + weighted)
+    n = 500
+    y = (rng.random(n) < 0.3).astype(np.int8)
+    yp = np.zeros(n, dtype=np.int8)
+    w = rng.uniform(0.2, 3, n) if weighted else None
+    closed = B.binary_state(y, yp, np.float64(p), w)
+    full = B.binary_state(y, yp, np.full(n, p), w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for spec in metrics_for(Task.BINARY):
+            a, b = float(spec.compute(closed)), float(spec.compute(full))
+            assert (np.isnan(a) and np.isnan(b)) or a == pytest.approx(b, rel=1e-12, abs=1e-12), spec.key

@@ -132,9 +132,9 @@ def baseline_values(pred, specs, point_state_for, template, *, seed=0, simulatio
     prior = W / W.sum()
     maj = int(np.argmax(prior))
     maj_labels = np.full(n, maj, dtype=np.intp if task == Task.MULTICLASS else np.int8)
-    if task == Task.BINARY:
-        prior_scores = np.full(n, prior[1])
-        unif_scores = np.full(n, 0.5)
+    if task == Task.BINARY:  # a 0-d score: binary_state treats it as one constant score, in closed form
+        prior_scores = np.float64(prior[1])
+        unif_scores = np.float64(0.5)
     else:
         prior_scores = np.tile(prior, (n, 1))
         unif_scores = np.full((n, k), 1.0 / k)

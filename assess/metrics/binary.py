@@ -72,11 +72,14 @@ class BinaryState:
 
 
 def _cells(y: np.ndarray, yp: np.ndarray, w: np.ndarray | None):
-    code = 2 * y.astype(np.intp) + yp.astype(np.intp)       # 0 tn, 1 fp, 2 fn, 3 tp
     if w is None:
-        c = np.bincount(code, minlength=4).astype(np.float64)
+        # Unweighted: three counts of booleans instead of an int64 code per row (10x less memory traffic).
+        n, pos, pred_pos = y.shape[0], np.count_nonzero(y), np.count_nonzero(yp)
+        tp = np.count_nonzero(y & yp)
+        c = np.array([n - pos - pred_pos + tp, pred_pos - tp, pos - tp, tp], dtype=np.float64)
         sq = c
     else:
+        code = 2 * y.astype(np.intp) + yp.astype(np.intp)   # 0 tn, 1 fp, 2 fn, 3 tp
         c = np.bincount(code, weights=w, minlength=4)
         sq = np.bincount(code, weights=w * w, minlength=4)
     cells = {"tn": float(c[0]), "fp": float(c[1]), "fn": float(c[2]), "tp": float(c[3])}
@@ -109,7 +112,9 @@ def binary_state(y_true: np.ndarray, y_pred: np.ndarray | None, scores: np.ndarr
         labels_from = f"at threshold {threshold:g}"
     cells, cells_sq = _cells(y, yp, weight)
     kw = {}
-    if scores is not None:
+    if scores is not None and np.ndim(scores) == 0:
+        kw = _constant_score_state(y, float(scores), weight)
+    elif scores is not None:
         counts = curves.threshold_counts(y, scores, sample_weight=weight)
         lo, hi = float(scores.min()), float(scores.max())
         if lo < 0 or hi > 1:
@@ -127,6 +132,25 @@ def binary_state(y_true: np.ndarray, y_pred: np.ndarray | None, scores: np.ndarr
         kw = dict(counts=counts, tps=counts.tps, fps=counts.fps, log_loss_sum=ll, brier_sum=bs, weight_sum=wsum,
                   proba_reason=reason)
     return BinaryState(**cells, threshold=threshold, beta=beta, labels_from=labels_from, cells_sq=cells_sq, **kw)
+
+
+def _constant_score_state(y: np.ndarray, p: float, weight: np.ndarray | None) -> dict:
+    """State fields for one score ``p`` given to every row (the ISO 5.3.13 baselines), in closed form: one threshold
+    group holding all positives and negatives, and loss sums from the class weights — no per-row arrays, no sort."""
+    w_pos = float(np.count_nonzero(y)) if weight is None else float(weight[y].sum())
+    w_neg = float(y.shape[0] - np.count_nonzero(y)) if weight is None else float(weight[~y].sum())
+    counts = curves.ThresholdCounts(thresholds=np.array([p]), tps=np.array([w_pos]), fps=np.array([w_neg]),
+                                    n_pos=w_pos, n_neg=w_neg, n=int(y.shape[0]), weighted=weight is not None)
+    if 0 <= p <= 1:
+        eps = np.finfo(np.float64).eps
+        ll = -(w_pos * np.log(np.clip(p, eps, 1 - eps)) + w_neg * np.log(np.clip(1 - p, eps, 1 - eps)))
+        bs = w_pos * (1 - p) ** 2 + w_neg * p ** 2
+        reason = None
+    else:
+        ll = bs = float("nan")
+        reason = f"scores are not probabilities (the constant score {p:g} is outside [0, 1])"
+    return dict(counts=counts, tps=counts.tps, fps=counts.fps, log_loss_sum=float(ll), brier_sum=float(bs),
+                weight_sum=w_pos + w_neg, proba_reason=reason)
 
 
 def group_counts(counts: curves.ThresholdCounts) -> tuple[np.ndarray, np.ndarray]:
