@@ -129,3 +129,16 @@ def test_constant_score_closed_form_equals_the_per_row_path(p, weighted):
         for spec in metrics_for(Task.BINARY):
             a, b = float(spec.compute(closed)), float(spec.compute(full))
             assert (np.isnan(a) and np.isnan(b)) or a == pytest.approx(b, rel=1e-12, abs=1e-12), spec.key
+
+
+def test_loss_sums_equal_the_per_row_losses():
+    from assess.metrics.binary import loss_sums, per_row_losses
+
+    rng = np.random.default_rng(9)
+    y = rng.random(1000) < 0.4
+    p = np.r_[rng.random(996), 0.0, 1.0, 0.0, 1.0]  # the clipped extremes too
+    w = rng.uniform(0.1, 2, 1000)
+    for weight in (None, w):
+        l1, l2 = per_row_losses(y, p)
+        expected = (l1.sum(), l2.sum()) if weight is None else (weight @ l1, weight @ l2)
+        assert loss_sums(y, p, weight) == pytest.approx(expected, rel=1e-13)

@@ -100,6 +100,20 @@ def per_row_losses(y: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return log_loss, brier
 
 
+def loss_sums(y: np.ndarray, p: np.ndarray, weight: np.ndarray | None) -> tuple[float, float]:
+    """(Σ w·log loss, Σ w·squared error) of `per_row_losses`, computed in place: the point state needs only the sums,
+    and at 1e7 rows the temporaries of the per-row version cost a quarter of all the metrics' time."""
+    eps = np.finfo(np.float64).eps
+    p_true = np.where(y, p, 1.0 - p)                  # probability given to the true class
+    miss = np.subtract(1.0, p_true)
+    np.square(miss, out=miss)
+    brier = float(miss.sum() if weight is None else np.dot(weight, miss))
+    np.clip(p_true, eps, 1 - eps, out=p_true)
+    np.log(p_true, out=p_true)
+    log_loss = -float(p_true.sum() if weight is None else np.dot(weight, p_true))
+    return log_loss, brier
+
+
 def binary_state(y_true: np.ndarray, y_pred: np.ndarray | None, scores: np.ndarray | None,
                  weight: np.ndarray | None, *, threshold: float = 0.5, beta: float = 1.0) -> BinaryState:
     """Build the point state once: the cells, the one ``threshold_counts`` and the loss sums (validated input)."""
@@ -125,9 +139,7 @@ def binary_state(y_true: np.ndarray, y_pred: np.ndarray | None, scores: np.ndarr
             ll = bs = float("nan")
         else:
             reason = None
-            l1, l2 = per_row_losses(y, scores)
-            ll = float(l1.sum() if weight is None else np.dot(weight, l1))
-            bs = float(l2.sum() if weight is None else np.dot(weight, l2))
+            ll, bs = loss_sums(y, scores, weight)
         wsum = float(y.shape[0] if weight is None else weight.sum())
         kw = dict(counts=counts, tps=counts.tps, fps=counts.fps, log_loss_sum=ll, brier_sum=bs, weight_sum=wsum,
                   proba_reason=reason)
