@@ -59,7 +59,8 @@ if task is Task.MULTILABEL:
 with st.expander("Cost matrix: what each kind of error costs", icon=":material/payments:"):
     st.caption("Rows: true class; columns: predicted class. Default: every error costs 1, correct answers 0, so the "
                "expected cost is the error rate.")
-    default = pd.DataFrame(1.0 - np.eye(len(classes)), index=classes, columns=classes)
+    encoded = list(assessment.predictions().classes) if task is Task.BINARY else classes
+    default = pd.DataFrame(1.0 - np.eye(len(encoded)), index=encoded, columns=encoded)
     costs = st.data_editor(default, key=f"costs_{assessment.table.sha256}_{len(classes)}", width="stretch")
     cost_matrix = costs.to_numpy(dtype=float) if np.isfinite(costs.to_numpy(dtype=float)).all() else None
     if cost_matrix is None:
@@ -70,6 +71,7 @@ summary = []
 for i, model in enumerate(models):
     pred = assessment.predictions(model)
     codes, source = labels_of(pred)
+    classes = list(pred.classes)  # the encoded classes: binary always has two, even when the truth holds one
     matrix = confusion_matrix(pred.y_true, codes, len(classes), pred.weight)
     with cols[i % len(cols)]:
         fig = charts.confusion_matrix_chart(matrix=matrix, classes=classes, normalize=normalise,
