@@ -169,7 +169,11 @@ def suggested_thresholds(counts: C.ThresholdCounts, *, beta: float = 1.0, cost_f
 
 def metrics_at(counts: C.ThresholdCounts, threshold: float) -> dict[str, float]:
     """Confusion counts and the threshold metrics at one threshold (a binary search in the counts; NaN if undefined)."""
-    point = C.operating_point(counts, threshold)
+    import warnings
+
+    with warnings.catch_warnings():  # undefined rates are NaN here; the Metrics page gives the reason
+        warnings.simplefilter("ignore")
+        point = C.operating_point(counts, threshold)
     tp, fp, tn, fn = point.tp, point.fp, point.tn, point.fn
 
     def div(a, b):
