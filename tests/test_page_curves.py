@@ -31,7 +31,7 @@ def test_threshold_moves_the_confusion_matrix():
         [box] = [n for n in at.number_input if n.label == "Exact threshold"]
         box.set_value(threshold).run()
         assert not at.exception
-        _, spec = heatmap_z(at, f"tree at threshold {threshold:.3f}")
+        _, spec = heatmap_z(at, f"tree<br><sub>at threshold {threshold:.3f}</sub>")
         counts = [int(t.split("<br>")[0].replace(",", "")) for t in np.ravel(spec["data"][0]["text"])]
         expected = confusion_matrix(y, data.score >= threshold).ravel()  # [tn, fp, fn, tp], scikit-learn oracle
         assert counts == expected.tolist()
@@ -80,7 +80,7 @@ def test_multilabel_upload_explores_one_label():
     [label] = [s for s in at.selectbox if s.label == "Label"]
     label.set_value("sport").run()
     assert not at.exception
-    _, spec = heatmap_z(at, "ml at threshold")
+    _, spec = heatmap_z(at, "ml<br><sub>at threshold")
     cells = [int(t.split("<br>")[0].replace(",", "")) for t in np.ravel(spec["data"][0]["text"])]
     y, s = truth[:, 1], scores[:, 1] >= 0.5
     assert cells == [int((~y & ~s).sum()), int((~y & s).sum()), int((y & ~s).sum()), int((y & s).sum())]

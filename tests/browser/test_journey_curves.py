@@ -14,14 +14,14 @@ def test_curves_threshold_and_pdf(page):
     page.get_by_role("link", name="Curves").click()
     page.get_by_text("Threshold explorer").wait_for()
     wait_idle(page)
-    page.get_by_text("tree at threshold 0.500").wait_for()
+    page.locator('.st-key-cm_tree[data-stale="false"]').get_by_text("at threshold 0.500").wait_for()
     # tree at 0.5 flags 188 + 16 (scikit-learn's confusion_matrix on the sample, see test_page_curves)
     before = page.locator('.st-key-cm_tree[data-stale="false"]').first.inner_text()
 
     box = page.get_by_role("spinbutton", name="Exact threshold")
     box.fill("0.9")
     box.press("Enter")
-    page.get_by_text("tree at threshold 0.900").wait_for()
+    page.locator('.st-key-cm_tree[data-stale="false"]').get_by_text("at threshold 0.900").wait_for()
     wait_idle(page)
     after = page.locator('.st-key-cm_tree[data-stale="false"]').first.inner_text()
     assert before != after
