@@ -2,6 +2,7 @@
 corrected p-values, assumptions, one plain sentence, and the charts that show it."""
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from assess import charts
@@ -9,7 +10,7 @@ from assess.errors import AssessError
 from assess.export import to_csv_bytes, to_json_bytes
 from assess.io import ACCEPTED_EXTENSIONS
 from assess.metrics import metrics_for
-from assess.stats import (CORRECTIONS, QUESTIONS, TESTS, compare, compare_subgroups, fold_table_from_predictions,
+from assess.stats import (CORRECTIONS, QUESTIONS, TESTS, compare, compare_all, compare_subgroups, fold_table_from_predictions,
                           suggest_tests, suggestions_frame)
 from assess.stats.inputs import read_fold_table
 from pages.state import md, read_upload, require_assessment
@@ -17,6 +18,7 @@ from pages.widgets import all_charts_button, chart
 
 FROM_PREDICTIONS, FROM_FOLDS = "the loaded predictions", "per-fold scores I upload"
 RESULT_KEY = "compare_result"
+ALL_KEY = "compare_all_result"
 
 st.title("Compare")
 st.caption("Is the difference between models real or luck? Pick the question; the page suggests the tests that fit "
@@ -124,7 +126,36 @@ elif test == "paired_bootstrap":
     options["n_resamples"] = int(c1.number_input("Resamples", 200, 20_000, 2000, step=200))
     options["seed"] = int(c2.number_input("Seed", 0, 2**31 - 1, 0))
 
-run_clicked = st.button("Run test", type="primary", icon=":material/play_arrow:")
+b1, b2 = st.columns([1, 3])
+run_clicked = b1.button("Run test", type="primary", icon=":material/play_arrow:")
+run_all = question != "subgroups" and b2.button("Run all suitable tests", icon=":material/playlist_play:",
+                                                 help="Every test listed above, with the same correction; each "
+                                                      "test's own options keep their defaults.")
+all_params = (source, question, tuple(models), metric, correction, level,
+              None if assessment is None else assessment.table.sha256)
+if run_all:
+    try:
+        with st.spinner("Running every suitable test…"):
+            data = folds_frame if folds_frame is not None else {m: assessment.predictions(m) for m in models}
+            st.session_state[ALL_KEY] = (all_params, compare_all(
+                data, models=models, metric=metric, correction=correction, confidence_level=level,
+                question=question))
+    except (AssessError, ValueError) as exc:
+        st.session_state[ALL_KEY] = None
+        st.error(md(str(exc)))
+stored_all = st.session_state.get(ALL_KEY)
+if stored_all and stored_all[0] == all_params:
+    every = stored_all[1]
+    st.subheader("Every suitable test")
+    for comparison in every.comparisons:
+        st.markdown(f"**{comparison.test}** — " + md(comparison.sentence))
+    for test_name, reason in every.skipped.items():
+        st.caption(md(f"`{test_name}` was not run: {reason}"))
+    frames = [c.to_frame().assign(test=c.test) for c in every.comparisons]
+    if frames:
+        every_table = pd.concat(frames, ignore_index=True)
+        st.download_button("All results CSV", to_csv_bytes(every_table), "all_tests.csv", "text/csv",
+                           icon=":material/download:")
 params = (source, question, tuple(models), metric, correction, level, alternative, test, tuple(sorted(options.items())),
           None if assessment is None else assessment.table.sha256)
 if run_clicked:

@@ -18,7 +18,8 @@ HEADLINE = {
                       "f1_micro", "f1_macro", "label_ranking_average_precision"),
 }
 CI_CHOICES = {"auto (best per metric)": "auto", "none": None, "Wilson": "wilson", "Clopper–Pearson": "clopper-pearson",
-              "normal (CLT)": "normal", "DeLong (ROC AUC)": "delong", "bootstrap": "bootstrap"}
+              "normal (CLT)": "normal", "DeLong (ROC AUC)": "delong", "bootstrap (percentile)": "bootstrap",
+              "bootstrap (BCa)": "bootstrap-bca"}
 CACHE_KEY = "metrics_cache"
 #: Above this many rows per model the bootstrap defaults to 200 resamples (about 20 s for 1,000 at 1e6 rows).
 LARGE_ROWS = 100_000
@@ -40,6 +41,8 @@ with left:
     ci_label = st.selectbox("Confidence interval", list(CI_CHOICES), help="auto: Wilson for proportions, DeLong for "
                             "the binary ROC AUC, a seeded bootstrap for the rest.")
     ci = CI_CHOICES[ci_label]
+    bootstrap_method = "bca" if ci == "bootstrap-bca" else "percentile"
+    ci = "bootstrap" if ci == "bootstrap-bca" else ci
 with mid:
     level = st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func="{:.0%}".format,
                              disabled=ci is None)
@@ -80,7 +83,7 @@ if not models or not chosen:
 
 # --- compute (memoised per session; a bootstrap shows its progress) --------------------------------------------------
 params = dict(models=tuple(models), keys=tuple(chosen), threshold=threshold, beta=float(beta), k=int(k), ci=ci,
-              ci_level=float(level), resamples=int(resamples), seed=int(seed))
+              ci_level=float(level), resamples=int(resamples), seed=int(seed), bootstrap_method=bootstrap_method)
 key = (assessment.table.sha256, repr(assessment.roles), assessment.task, assessment.positive, assessment.classes,
        tuple(sorted(params.items())))
 cache = st.session_state.setdefault(CACHE_KEY, {})
@@ -123,7 +126,7 @@ if per_class is not None:
 
 long = long_frame(reports)
 doc = {"task": assessment.task.value, "file": assessment.table.name, "sha256": assessment.table.sha256,
-       "settings": {k: v for k, v in params.items() if k not in ("models", "keys")},
+       "settings": {key: v for key, v in params.items() if key not in ("models", "keys")},
        "models": {m: r.to_dict(with_ci=ci is not None) for m, r in reports.items()},
        "undefined": {m: r.reasons for m, r in reports.items() if r.reasons}}
 c1, c2, c3 = st.columns(3)

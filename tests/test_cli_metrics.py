@@ -98,3 +98,15 @@ def test_regression_task_is_said_to_be_not_yet_available(capsys, tmp_path):
     path.write_text("y_true,y_pred\n" + "".join(f"{i * 0.5},{i * 0.45}\n" for i in range(40)))
     assert main(["metrics", str(path)]) == 2
     assert "metrics for the regression task are not available yet" in capsys.readouterr().err
+
+
+def test_bca_bootstrap_is_reported_and_differs_from_percentile(capsys):
+    docs = {}
+    for method in ("percentile", "bca"):
+        assert main(["metrics", BINARY, "--models", "tree", "--metrics", "f1", "--ci", "bootstrap",
+                     "--bootstrap-method", method, "--resamples", "400"]) == 0
+        docs[method] = json.loads(capsys.readouterr().out)
+    assert docs["bca"]["settings"]["bootstrap_method"] == "bca"
+    p, b = docs["percentile"]["models"]["tree"]["f1"], docs["bca"]["models"]["tree"]["f1"]
+    assert p["value"] == b["value"] and (p["low"], p["high"]) != (b["low"], b["high"])
+    assert b["low"] < b["value"] < b["high"]

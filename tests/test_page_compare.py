@@ -78,3 +78,13 @@ def test_subgroup_question(page):
     question.set_value("subgroups").run()
     run_test(page)
     assert not page.exception and page.success
+
+
+def test_run_all_suitable_tests(page):
+    [button] = [b for b in page.button if b.label == "Run all suitable tests"]
+    button.click().run()
+    assert not page.exception
+    headline = [m.value for m in page.markdown if m.value.startswith("**")]
+    tests_run = [h.split("**")[1] for h in headline]
+    assert "mcnemar" in tests_run and "delong" in tests_run
+    assert "All results CSV" in [b.label for b in page.get("download_button")]

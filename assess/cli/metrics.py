@@ -33,12 +33,14 @@ def add_parser(sub) -> None:
     parser.add_argument("--ci-level", type=float, default=0.95, help="confidence level (default 0.95)")
     parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("--bootstrap-method", choices=["percentile", "bca"], default="percentile",
+                        help="bootstrap interval: percentile (default) or bias-corrected and accelerated (BCa)")
     parser.add_argument("--format", choices=["json", "csv", "table"], default="json")
     parser.set_defaults(run=run)
 
 
 def compute_reports(assessment, *, models=None, keys=None, threshold=None, beta=1.0, k=2, ci=None, ci_level=0.95,
-                    resamples=1000, seed=0, progress=None):
+                    resamples=1000, seed=0, bootstrap_method="percentile", progress=None):
     """{model: MetricReport} — shared by the CLI and the Metrics page so both give the same numbers."""
     if not assessment.task.is_classification:
         raise AssessError(f"{assessment.table.name}: metrics for the {assessment.task.value} task are not available "
@@ -54,7 +56,8 @@ def compute_reports(assessment, *, models=None, keys=None, threshold=None, beta=
             pred = replace(pred, y_pred=None)  # labels from the scores at the chosen threshold
         step = (lambda f, i=i: progress((i + f) / len(chosen))) if progress else None
         reports[model] = evaluate(pred, keys, threshold=0.5 if threshold is None else threshold, beta=beta, k=k,
-                                  ci=ci, ci_level=ci_level, resamples=resamples, seed=seed, progress=step)
+                                  ci=ci, ci_level=ci_level, resamples=resamples, seed=seed, progress=step,
+                                  bootstrap_method=bootstrap_method)
     return reports
 
 
@@ -67,7 +70,7 @@ def run(args) -> int:
             get(assessment.task, key)  # ValueError listing the valid keys
     reports = compute_reports(assessment, models=args.models, keys=args.metrics, threshold=args.threshold,
                               beta=args.beta, k=args.k, ci=args.ci, ci_level=args.ci_level,
-                              resamples=args.resamples, seed=args.seed)
+                              resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method)
     sizes = {m: r.n for m, r in reports.items()}
     if args.format == "csv":
         sys.stdout.write(to_csv_bytes(long_frame(reports)).decode("utf-8"))
@@ -89,7 +92,8 @@ def run(args) -> int:
         "settings": {"threshold": args.threshold, "beta": args.beta, "k": args.k, "ci": args.ci,
                      "ci_level": args.ci_level if args.ci else None,
                      "resamples": args.resamples if args.ci in ("bootstrap", "auto") else None,
-                     "seed": args.seed if args.ci in ("bootstrap", "auto") else None},
+                     "seed": args.seed if args.ci in ("bootstrap", "auto") else None,
+                     "bootstrap_method": args.bootstrap_method if args.ci in ("bootstrap", "auto") else None},
         "undefined": {m: r.reasons for m, r in reports.items() if r.reasons},
     }
     if len(set(sizes.values())) > 1:
