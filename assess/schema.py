@@ -489,8 +489,27 @@ class Assessment:
             return {str(u): order[bounds[i]:bounds[i + 1]] for i, u in enumerate(uniques)}
         return {m: np.arange(len(self.frame)) for m in self.models}
 
+    @cached_property
+    def _encoded(self) -> dict[str, Predictions]:
+        return {}
+
     def predictions(self, model: str | None = None) -> Predictions:
-        """The encoded arrays of one model (the first when ``model`` is None); see `assess.data.Predictions`."""
+        """The encoded arrays of one model (the first when ``model`` is None); see `assess.data.Predictions`.
+
+        Encoded once per model and kept: the assessment is immutable, and pages ask for the same model on every
+        rerun (encoding a million rows takes a few tenths of a second).
+        """
+        key = self.models[0] if model is None else model
+        if key not in self._encoded:
+            encoded = self._encode(model)
+            for name in ("y_true", "y_pred", "scores", "weight", "fold", "ids", "group"):
+                array = getattr(encoded, name)
+                if array is not None:
+                    array.flags.writeable = False  # shared by every later call: nobody may change it
+            self._encoded[key] = encoded
+        return self._encoded[key]
+
+    def _encode(self, model: str | None) -> Predictions:
         if self.errors:
             raise AssessError(f"{self.table.name}: {self.errors[0].message} (fix the errors before assessing)")
         model = self.models[0] if model is None else model

@@ -319,3 +319,11 @@ def test_million_rows_describe_quickly_enough_to_be_interactive():
     table = read_table(frame.to_csv(index=False).encode(), name="big.csv")
     a = describe(table)
     assert a.predictions().n == n
+
+
+def test_predictions_are_encoded_once_per_model():
+    a = describe(read_table("assets/samples/breast_cancer_binary.csv"))
+    first = a.predictions("tree")
+    assert a.predictions("tree") is first and a.predictions() is a.predictions("logistic")
+    with pytest.raises(ValueError, match="read-only"):
+        first.scores[0] = 0.5
