@@ -88,14 +88,23 @@ key = (assessment.table.sha256, repr(assessment.roles), assessment.task, assessm
        tuple(sorted(params.items())))
 cache = st.session_state.setdefault(CACHE_KEY, {})
 if key not in cache:
-    bar = st.progress(0.0, text="Computing…") if ci in ("bootstrap", "auto") else None
-    progress = (lambda f: bar.progress(min(1.0, f), text=f"Bootstrap: {f:.0%}")) if bar else None
+    bootstrapping = ci in ("bootstrap", "auto")
+    preview = st.empty()
+    bar = st.progress(0.0, text="Computing…") if bootstrapping else None
+    progress = (lambda f: bar.progress(min(1.0, f), text=f"Bootstrap intervals: {f:.0%}")) if bar else None
     try:
+        if bootstrapping and large:
+            # The values take well under a second even at 1e6 rows; show them while the intervals are resampled.
+            quick = compute_reports(assessment, **{**params, "ci": None})
+            with preview.container():
+                st.caption("Values first; the intervals follow in a few seconds.")
+                st.dataframe(comparison_frame(quick), hide_index=True, width="stretch")
         cache.clear()  # one result per session is enough: the page shows one setting at a time
         cache[key] = compute_reports(assessment, progress=progress, **params)
     except ValueError as exc:
         st.error(md(str(exc)))
         st.stop()
+    preview.empty()
     if bar:
         bar.empty()
 reports = cache[key]
