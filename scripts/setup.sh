@@ -25,4 +25,6 @@ if [ ! -f "$stamp" ] || [ requirements.txt -nt "$stamp" ] || [ "$req" -nt "$stam
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -r "$req"
   touch "$stamp"
+  # requirements-test.txt includes requirements.txt, so a test install is also a run install
+  [ "$purpose" = test ] && touch .venv/.installed-run
 fi
