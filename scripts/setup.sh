@@ -26,5 +26,5 @@ if [ ! -f "$stamp" ] || [ requirements.txt -nt "$stamp" ] || [ "$req" -nt "$stam
   .venv/bin/python -m pip install -q -r "$req"
   touch "$stamp"
   # requirements-test.txt includes requirements.txt, so a test install is also a run install
-  [ "$purpose" = test ] && touch .venv/.installed-run
+  if [ "$purpose" = test ]; then touch .venv/.installed-run; fi
 fi
