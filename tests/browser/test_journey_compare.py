@@ -11,9 +11,9 @@ pytestmark = pytest.mark.browser
 
 
 def test_compare_mcnemar_and_download(page):
-    page.get_by_text("Task and roles").wait_for()
+    page.get_by_role("heading", name="Task and roles").wait_for()
     page.get_by_role("link", name="Compare").click()
-    page.get_by_text("Suitable tests").wait_for()
+    page.get_by_role("heading", name="Suitable tests").wait_for()
     wait_idle(page)
     choose(page, "Test", "mcnemar")
     page.get_by_role("button", name="Run test").click()

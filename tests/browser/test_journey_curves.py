@@ -10,9 +10,9 @@ pytestmark = pytest.mark.browser
 
 
 def test_curves_threshold_and_pdf(page):
-    page.get_by_text("Task and roles").wait_for()
+    page.get_by_role("heading", name="Task and roles").wait_for()
     page.get_by_role("link", name="Curves").click()
-    page.get_by_text("Threshold explorer").wait_for()
+    page.get_by_role("heading", name="Threshold explorer").wait_for()
     wait_idle(page)
     page.locator('.st-key-cm_tree[data-stale="false"]').get_by_text("at threshold 0.500").wait_for()
     # tree at 0.5 flags 188 + 16 (scikit-learn's confusion_matrix on the sample, see test_page_curves)

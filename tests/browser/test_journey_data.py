@@ -11,7 +11,7 @@ CSV = "y_true,y_pred,amount\n" + "".join(f"{i % 2},{(i // 3) % 2},{i * 1.25}\n" 
 
 
 def test_load_sample_upload_change_role(page, tmp_path):
-    page.get_by_text("Task and roles").wait_for()
+    page.get_by_role("heading", name="Task and roles").wait_for()
     wait_idle(page)
     assert selectbox_value(page, "Task") == "binary"
     assert selectbox_value(page, "Positive class") == "malignant"

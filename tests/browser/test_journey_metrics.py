@@ -11,9 +11,9 @@ pytestmark = pytest.mark.browser
 
 
 def test_metrics_change_and_download(page):
-    page.get_by_text("Task and roles").wait_for()
+    page.get_by_role("heading", name="Task and roles").wait_for()
     page.get_by_role("link", name="Metrics").click()
-    page.get_by_text("All models").wait_for()
+    page.get_by_role("heading", name="All models").wait_for()
     wait_idle(page)
     page.get_by_text("Model `logistic`'s recall is", exact=False).or_(
         page.get_by_text("recall is 0.962", exact=False)).first.wait_for()
@@ -26,7 +26,7 @@ def test_metrics_change_and_download(page):
     page.get_by_role("option", name="F-beta score", exact=True).click()
     page.keyboard.press("Escape")
     wait_idle(page)
-    page.get_by_text("All models").wait_for()
+    page.get_by_role("heading", name="All models").wait_for()
 
     with page.expect_download() as info:
         page.get_by_role("button", name="Metrics CSV").click()
