@@ -51,6 +51,9 @@ _POSITIVE_NAMES = ("1", "true", "yes", "y", "pos", "positive", "t", "1.0")
 _NEGATIVE_NAMES = ("0", "false", "no", "n", "neg", "negative", "f", "0.0", "-1")
 #: A numeric ground truth with more distinct values than this (and not all integers) is read as regression.
 MAX_CLASSES = 50
+#: Most classes a classification file may have: the (k, k) confusion matrix and its bootstrap chunks stay within
+#: tens of megabytes. Above it the assessment is refused with a message, never silently re-read as another task.
+MAX_ASSESSED_CLASSES = 2_000
 MULTILABEL_SEPARATOR = "|"
 
 
@@ -197,6 +200,8 @@ def detect_roles(frame: pd.DataFrame) -> Roles:
     if not roles.y_true and not roles.true_labels:
         suffixes = set(_prefixed(free, CLASS_SCORE_PREFIXES))
         for col in free:
+            if frame[col].nunique() > len(suffixes):  # cheap: an id column need not be turned into strings
+                continue
             values = _label_values(frame, col)
             if len(values) >= 2 and values <= suffixes and not _is_continuous(frame[col]):
                 listed = ", ".join(sort_labels(values)[:4])
@@ -212,8 +217,13 @@ def detect_roles(frame: pd.DataFrame) -> Roles:
         classes |= _label_values(frame, roles.y_pred) if roles.y_pred else set()
         prefixed = _prefixed(free, CLASS_SCORE_PREFIXES)
         class_cols = {k: c for k, c in prefixed.items() if _matches_class(k, classes)}
+        if len(class_cols) >= 2:
+            # Columns with the same prefix as two or more class columns are classes too, ones absent from this
+            # file's labels — not 1,500 separate models.
+            used = {_prefix_of(c) for c in class_cols.values()}
+            class_cols.update({k: c for k, c in prefixed.items() if _prefix_of(c) in used})
         if len(class_cols) >= 2 or (class_cols and len(classes) <= 2):
-            pairs = tuple((_match_class(k, classes), c) for k, c in class_cols.items())
+            pairs = tuple((_match_class(k, classes) or k, c) for k, c in class_cols.items())
             target = quote(roles.y_true) if roles.y_true else "the ground truth"
             roles = roles.with_role("class_scores", pairs,
                                     f"{', '.join(quote(c) for _, c in pairs[:3])}{' …' if len(pairs) > 3 else ''}: "
@@ -266,6 +276,11 @@ def _prefixed(columns, prefixes) -> dict[str, str]:
                 out.setdefault(str(col)[len(prefix):], col)
                 break
     return out
+
+
+def _prefix_of(column: str) -> str | None:
+    name = normalise_name(column)
+    return next((p for p in CLASS_SCORE_PREFIXES if name.startswith(p)), None)
 
 
 def _matches_class(suffix: str, classes: set[str]) -> bool:
@@ -325,9 +340,9 @@ def _label_values(frame: pd.DataFrame, column: str | None) -> set[str]:
     col = frame[column]
     if _is_continuous(col):
         return set()
+    # Every distinct value, however many: a capped count once turned 1,001 classes into "a single class ()" and
+    # scored all-wrong predictions as accuracy 1.0. Too many classes to assess is validation's call, not a guess here.
     uniques = pd.unique(col.dropna())
-    if len(uniques) > 1000:
-        return set()
     return {s for s in label_strings(pd.Series(uniques)) if s is not None}
 
 
@@ -538,7 +553,11 @@ class Assessment:
             if score_col:
                 scores = numeric_column(frame, score_col)
             elif r.class_scores:
-                scores = numeric_column(frame, dict(r.class_scores)[positive])
+                by_class = dict(r.class_scores)
+                if positive in by_class:
+                    scores = numeric_column(frame, by_class[positive])
+                else:  # only the other class has a column (validation says so): P(positive) = 1 − P(other)
+                    scores = 1.0 - numeric_column(frame, by_class[self._negative()])
             else:
                 scores = None
             return Predictions(task, (self._negative(), positive), y_true, y_pred, scores, **extras)

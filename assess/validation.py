@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from assess.data import Task
-from assess.schema import Assessment, _is_numeric, label_strings, numeric_column, quote
+from assess.schema import MAX_ASSESSED_CLASSES, Assessment, _is_numeric, label_strings, numeric_column, quote
 
 #: Below this many rows a normal-approximation interval (Wilson, CLT) is unreliable (ISO 4213 7.8, Iocchi slides).
 MIN_ROWS_NORMAL = 30
@@ -70,7 +70,7 @@ class _Checker:
             example = self.frame[column].iloc[idx]
         shown = "" if example is None or (isinstance(example, float) and np.isnan(example)) else f": {quote(example)}"
         where = f"row {rows[0]}" if count == 1 else f"first at row {rows[0]}"
-        col = f"column {quote(column)} " if column else ""
+        col = f"column {quote(column)} " if column else "the file "
         self.problems.append(Problem(level, code, f"{col}has {_plural(count, what)} ({where}{shown}){suffix}",
                                      column, count, rows))
 
@@ -186,6 +186,14 @@ def _check_classification(c: _Checker, a: Assessment) -> None:
         return
     if task is Task.MULTILABEL:
         return
+    if len(a.classes) > MAX_ASSESSED_CLASSES:
+        listed = ", ".join(map(quote, a.classes[:3]))
+        c.note("error", "too_many_classes",
+               f"{quote(r.y_true)} and the predictions hold {len(a.classes):,} distinct classes ({listed} …), more "
+               f"than the {MAX_ASSESSED_CLASSES:,} a classification assessment handles (its confusion matrix has a "
+               f"cell per pair of classes); if {quote(r.y_true)} is a number to predict, choose the regression task",
+               column=r.y_true, count=len(a.classes))
+        return
     for col in pred_cols:
         c.missing(col, suffix=" in the predicted label")
     truth = label_strings(frame[r.y_true])
@@ -209,11 +217,20 @@ def _check_classification(c: _Checker, a: Assessment) -> None:
     if r.class_scores:
         by_class = dict(r.class_scores)
         missing_classes = [k for k in a.classes if k not in by_class]
-        if missing_classes and task is Task.MULTICLASS:
-            c.note("warning", "missing_class_scores",
-                   f"no probability column for {_plural(len(missing_classes), 'class')} "
-                   f"({', '.join(map(quote, missing_classes[:5]))}): score-based metrics are off until every class "
-                   "has one", count=len(missing_classes))
+        lacking = f"no probability column for {_plural(len(missing_classes), 'class')} " \
+                  f"({', '.join(map(quote, missing_classes[:5]))}{' …' if len(missing_classes) > 5 else ''})"
+        if missing_classes and task is Task.MULTICLASS and pred_cols:
+            c.note("warning", "missing_class_scores", f"{lacking}: score-based metrics are off until every class "
+                                                      "has one", count=len(missing_classes))
+        elif missing_classes and task is Task.MULTICLASS:
+            c.note("error", "missing_class_scores",
+                   f"{lacking} and no predicted-label column: add a `proba_<class>` column for each class, or a "
+                   "`y_pred` column", count=len(missing_classes))
+        elif missing_classes and task is Task.BINARY and a.positive in missing_classes and not score_cols:
+            (other, col), = r.class_scores
+            c.note("warning", "complement_score",
+                   f"{lacking}: the score of the positive class {quote(a.positive)} is read as 1 − {quote(col)}",
+                   column=col)
         matrix = []
         for k, col in r.class_scores:
             values = c.numeric(col, role=f"probability of class {quote(k)}")

@@ -245,7 +245,7 @@ def test_probability_rows_not_summing_to_one():
                                                                    for i, k in enumerate("abc")}})
     p = problem(frame_csv(frame), "proba_not_normalised")
     assert (p.level, p.count, p.rows) == ("warning", 2, (4, 8))
-    assert p.message.startswith("has 2 rows whose class probabilities do not sum to 1 (first at row 4: `sum 1.2")
+    assert p.message.startswith("the file has 2 rows whose class probabilities do not sum to 1 (first at row 4: `sum 1.2")
 
 
 def test_non_numeric_score_is_an_error_but_na_strings_are_missing():

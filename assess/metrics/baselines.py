@@ -43,6 +43,8 @@ from assess.metrics import multilabel as ML
 STRATEGIES = ("majority", "stratified", "uniform")
 SIMULATIONS = 200
 MAX_SIM_ROWS = 100_000
+#: Most confusion-matrix cells the simulated baselines hold at once (draws × k × k float64: 160 MB).
+SIM_CELLS = 20_000_000
 
 
 @dataclass(frozen=True)
@@ -144,13 +146,15 @@ def baseline_values(pred, specs, point_state_for, template, *, seed=0, simulatio
     sims = {}
     # unweighted: one multinomial per confusion-matrix row (cost independent of n); weighted: per-row draws,
     # fewer when n is large (at least 20 draws; their mean's Monte-Carlo error is then ~1/sqrt(20 n))
-    n_sims = simulations if w is None else int(min(simulations, max(20, 20_000_000 // max(n, 1))))
+    # and with many classes, fewer draws so the (draws, k, k) matrices stay within SIM_CELLS
+    cells_cap = max(20, SIM_CELLS // (k * k))
+    n_sims = min(cells_cap, simulations if w is None else int(min(simulations, max(20, 20_000_000 // max(n, 1)))))
     if any(s.baseline != "expected" for s in label_specs):
         ys, ws = y, w
         if w is not None and n > MAX_SIM_ROWS:
             keep = rng.choice(n, MAX_SIM_ROWS, replace=False)
             ys, ws = y[keep], w[keep]
-            n_sims = simulations
+            n_sims = min(cells_cap, simulations)
         sims = {name: _cm_state(task, template, _simulate_cm(rng, ys, k, ws, q, n_sims), True)
                 for name, q in qs.items()}
     expected = {name: _cm_state(task, template, W[:, None] * q[None, :], False) for name, q in qs.items()}

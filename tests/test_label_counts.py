@@ -1,0 +1,103 @@
+"""Label counting never changes the task: many classes, many probability columns, a class without a column.
+
+Regression tests for the hardening issue's silent wrong result: above 1,000 distinct labels the label set used to
+come back empty, the task became "binary, a single class ()" and all-wrong predictions scored accuracy 1.0.
+The expected numbers come from scikit-learn, not from the code under test.
+"""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn import metrics as skm
+
+from assess.cli import main
+from assess.data import Task
+from assess.io import read_table
+from assess.metrics import evaluate
+from assess.schema import MAX_ASSESSED_CLASSES, Overrides, describe
+
+
+def _shifted(k: int, n: int) -> pd.DataFrame:
+    """The issue's reproducer: truth c{i % k}, prediction c{(i + 1) % k}, so every prediction is wrong."""
+    i = np.arange(n)
+    return pd.DataFrame({"y_true": [f"c{j}" for j in i % k], "y_pred": [f"c{j}" for j in (i + 1) % k]})
+
+
+def _describe(frame: pd.DataFrame, name="many.csv", overrides=None):
+    return describe(read_table(frame.to_csv(index=False).encode(), name=name), overrides)
+
+
+def test_1001_classes_all_wrong_score_zero_accuracy(tmp_path, capsys):
+    frame = _shifted(1001, 2002)
+    a = _describe(frame)
+    assert a.task is Task.MULTICLASS and len(a.classes) == 1001
+    assert not a.errors
+    report = evaluate(a.predictions(), ["accuracy", "error_rate", "f1_macro"])
+    assert report.values["accuracy"] == skm.accuracy_score(frame.y_true, frame.y_pred) == 0.0
+    assert report.values["error_rate"] == 1.0
+    assert report.values["f1_macro"] == pytest.approx(
+        skm.f1_score(frame.y_true, frame.y_pred, average="macro", zero_division=0), abs=1e-12)
+
+    path = tmp_path / "many.csv"
+    frame.to_csv(path, index=False)
+    assert main(["metrics", str(path), "--metrics", "accuracy", "error_rate"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["task"] == "multiclass"
+    assert doc["models"]["many"] == {"accuracy": 0.0, "error_rate": 1.0}
+
+
+def test_20000_classes_are_refused_not_reread_as_binary(tmp_path, capsys):
+    frame = _shifted(20_000, 40_000)
+    a = _describe(frame)
+    assert a.task is Task.MULTICLASS and len(a.classes) == 20_000
+    codes = [p.code for p in a.errors]
+    assert codes == ["too_many_classes"]
+    assert "20,000 distinct classes" in a.errors[0].message
+    assert f"{MAX_ASSESSED_CLASSES:,}" in a.errors[0].message
+
+    path = tmp_path / "many.csv"
+    frame.to_csv(path, index=False)
+    assert main(["metrics", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "20,000 distinct classes" in err and "`y_true`" in err
+
+
+def test_probability_columns_of_absent_classes_are_classes_not_models():
+    k, n = 1500, 60
+    rng = np.random.default_rng(3)
+    proba = rng.dirichlet(np.ones(k), size=n)
+    frame = pd.DataFrame(proba, columns=[f"proba_c{j}" for j in range(k)])
+    frame.insert(0, "y_true", [f"c{j}" for j in rng.integers(0, 30, n)])
+    a = _describe(frame)
+    assert a.task is Task.MULTICLASS
+    assert len(a.models) == 1
+    assert len(a.classes) == k and not a.errors
+    report = evaluate(a.predictions(), ["accuracy", "log_loss"])
+    y = np.array([int(v[1:]) for v in frame.y_true])
+    assert report.values["accuracy"] == pytest.approx(skm.accuracy_score(y, proba.argmax(axis=1)), abs=1e-12)
+    assert report.values["log_loss"] == pytest.approx(skm.log_loss(y, proba, labels=np.arange(k)), rel=1e-9)
+
+
+def test_binary_with_one_class_column_uses_its_complement_for_the_other_class():
+    frame = pd.DataFrame({"y_true": ["cat", "dog", "cat", "dog", "dog", "cat"],
+                          "proba_cat": [0.9, 0.2, 0.6, 0.4, 0.7, 0.3]})
+    for positive, expected_score in (("dog", 1 - frame.proba_cat), ("cat", frame.proba_cat)):
+        a = _describe(frame, overrides=Overrides(positive=positive))
+        assert a.task is Task.BINARY and not a.errors
+        auc = evaluate(a.predictions(), ["roc_auc"]).values["roc_auc"]
+        assert auc == pytest.approx(skm.roc_auc_score(frame.y_true == positive, expected_score), abs=1e-12)
+        complement = [p for p in a.problems if p.code == "complement_score"]
+        assert bool(complement) == (positive == "dog")
+        if complement:
+            assert "1 − `proba_cat`" in complement[0].message and "`dog`" in complement[0].message
+
+
+def test_multiclass_class_without_a_column_and_no_labels_is_named(tmp_path, capsys):
+    path = tmp_path / "three.csv"
+    path.write_text("y_true,proba_cat,proba_dog\ncat,0.9,0.1\ndog,0.2,0.7\ncow,0.6,0.3\ndog,0.4,0.5\n")
+    assert main(["metrics", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == ("error: three.csv: no probability column for 1 class (`cow`) and no predicted-label column: add "
+                   "a `proba_<class>` column for each class, or a `y_pred` column\n")
