@@ -199,7 +199,14 @@ def _average(s, values, how, what, why):
     out = _div((w * np.where(defined, values, 0.0)).sum(axis=-1), w.sum(axis=-1))
     if not s.batch:
         if np.all(np.isnan(out)):
-            note_undefined(False, f"{what} is undefined for every label ({why})")
+            # The macro mean is NaN only when every label is undefined; the support-weighted mean already when every
+            # label WITH SUPPORT is (labels without support weigh 0), or when no label occurs in y_true at all.
+            if how == "macro":
+                note_undefined(False, f"{what} is undefined for every label ({why})")
+            elif not np.any(per_label_support(s) > 0):
+                note_undefined(False, f"{what} weighted by support is undefined: no label occurs in y_true")
+            else:
+                note_undefined(False, f"{what} is undefined for every label with support ({why})")
         elif not defined.all():
             note(False, f"{what} is undefined for label {_names(s, ~defined)} ({why}); the {how} average leaves "
                         f"{'it' if (~defined).sum() == 1 else 'them'} out")
