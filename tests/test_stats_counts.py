@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 from statsmodels.stats.contingency_tables import cochrans_q as sm_cochrans_q
@@ -44,8 +44,7 @@ def test_mcnemar_exact_matches_statsmodels(c):
 def test_mcnemar_chi2_matches_statsmodels(c, continuity):
     # statsmodels computes (|b - c| - 1)^2 even when b == c, giving a positive statistic for no difference; ours
     # caps the corrected numerator at 0 (documented), so equal discordant counts are checked separately below.
-    if continuity and c[1] == c[2]:
-        return
+    assume(not (continuity and c[1] == c[2]))
     a, b = paired_vectors(*c)
     res = mcnemar(a, b, method="asymptotic", continuity=continuity)
     ref = sm_mcnemar([[c[0], c[1]], [c[2], c[3]]], exact=False, correction=continuity)
@@ -133,6 +132,7 @@ def test_mcnemar_rejects_bad_input():
 
 
 @SETTINGS
+@example(5, 2, 23)      # every row all right or all wrong: [[0, 0], [1, 1], [0, 0], [1, 1], [0, 0]]
 @given(st.integers(5, 80), st.integers(2, 6), st.integers(0, 2**32 - 1))
 def test_cochran_q_matches_statsmodels(n, k, seed):
     rng = np.random.default_rng(seed)
@@ -141,12 +141,12 @@ def test_cochran_q_matches_statsmodels(n, k, seed):
     if not informative:
         with pytest.warns(UndefinedMetricWarning, match="Cochran's Q is undefined"):
             assert math.isnan(cochran_q(x).statistic)
-        return
-    res = cochran_q(x)
-    ref = sm_cochrans_q(x.astype(int))
-    assert res.statistic == pytest.approx(ref.statistic, rel=1e-10)
-    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-8, abs=1e-14)
-    assert res.df == ref.df
+    else:
+        res = cochran_q(x)
+        ref = sm_cochrans_q(x.astype(int))
+        assert res.statistic == pytest.approx(ref.statistic, rel=1e-10)
+        assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-8, abs=1e-14)
+        assert res.df == ref.df
 
 
 def test_cochran_q_with_two_models_is_uncorrected_mcnemar():
@@ -233,6 +233,7 @@ def test_chi2_goodness_of_fit_rejects_mismatched_proportions():
 
 
 @settings(max_examples=150, deadline=None)
+@example((0, 3, 0, 4), "two-sided")      # an empty column: the odds ratio is undefined
 @given(st.tuples(*[st.integers(0, 40)] * 4), st.sampled_from(["two-sided", "less", "greater"]))
 def test_fisher_exact_matches_scipy(c, alternative):
     table = np.array(c).reshape(2, 2)
@@ -243,14 +244,14 @@ def test_fisher_exact_matches_scipy(c, alternative):
         math.isinf(res.statistic) and math.isinf(ref.statistic))
     if (table.sum(0) == 0).any() or (table.sum(1) == 0).any():
         assert math.isnan(res.effect.value)
-        return
-    odds = sps.contingency.odds_ratio(table, kind="conditional")
-    ci = odds.confidence_interval(0.95, alternative=alternative)
-    for got, want in ((res.effect.value, odds.statistic), (res.effect.low, ci.low), (res.effect.high, ci.high)):
-        if math.isinf(want) or want == 0:
-            assert got == want
-        else:
-            assert got == pytest.approx(want, rel=1e-6)
+    else:
+        odds = sps.contingency.odds_ratio(table, kind="conditional")
+        ci = odds.confidence_interval(0.95, alternative=alternative)
+        for got, want in ((res.effect.value, odds.statistic), (res.effect.low, ci.low), (res.effect.high, ci.high)):
+            if math.isinf(want) or want == 0:
+                assert got == want
+            else:
+                assert got == pytest.approx(want, rel=1e-6)
 
 
 def test_fisher_exact_tea_tasting_r_example():
