@@ -213,15 +213,30 @@ def test_rank_metrics_ignore_monotone_score_transforms(task):
     assert_same(values(p, keys=list(keys)), values(q, keys=list(keys)), keys, rtol=1e-10)
 
 
-@pytest.mark.parametrize("task", TASKS)
+@pytest.mark.parametrize("task", [task for task in TASKS if PROBABILISTIC[task]])
 def test_probabilistic_metrics_do_change_under_a_monotone_transform(task):
     # guards the classification above: log loss / Brier are not rank metrics
-    if not PROBABILISTIC[task]:
-        return
     p = make(task)
     q = replace(p, scores=p.scores ** 2)
     a, b = values(p, keys=list(PROBABILISTIC[task])), values(q, keys=list(PROBABILISTIC[task]))
     assert all(a[k] != b[k] for k in PROBABILISTIC[task])
+
+
+def test_multilabel_scores_count_only_through_their_order_and_the_threshold():
+    # Multi-label has no probabilistic metric (PROBABILISTIC is empty), so its scores may enter only through their
+    # order (the rank metrics) and through the threshold (0.5) that makes the labels when y_pred is absent. Then a
+    # strictly increasing transform that keeps every score on its side of 0.5 changes no metric at all, and one
+    # that moves scores across 0.5 changes the label-based metrics: a metric reading score values would break the
+    # first check, a threshold ignored would break the second.
+    assert not PROBABILISTIC[Task.MULTILABEL]
+    p = make(Task.MULTILABEL)
+    keeps_side = 0.5 + 2 * (p.scores - 0.5) * np.abs(p.scores - 0.5)     # strictly increasing, fixes 0 / 0.5 / 1
+    assert not np.allclose(keeps_side, p.scores)
+    assert_same(values(p), values(replace(p, scores=keeps_side)), keys_for(Task.MULTILABEL), rtol=1e-10)
+    crosses = replace(p, scores=p.scores ** 2)                          # 0.6 and 0.7 fall below 0.5
+    a, b = values(p), values(crosses)
+    assert_same(a, b, RANK_ONLY[Task.MULTILABEL], rtol=1e-10)
+    assert a["hamming_loss"] != pytest.approx(b["hamming_loss"])
 
 
 def test_binary_class_swap_maps_metrics_as_classified():
