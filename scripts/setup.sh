@@ -18,12 +18,19 @@ fi
 
 python=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$python" -m venv .venv
-req=requirements.txt; [ "$purpose" = test ] && req=requirements-test.txt
+# A test install pins the oracle libraries (scikit-learn, SciPy, statsmodels, numpy, pandas, hypothesis) to the
+# exact versions in constraints-test.txt, so a new release cannot change an expected value under the tests; a run
+# install takes requirements.txt's lower bounds only.
+req=requirements.txt; pins=()
+if [ "$purpose" = test ]; then req=requirements-test.txt; pins=(-c constraints-test.txt); fi
 stamp=.venv/.installed-$purpose
-# Reinstall only when the requirement files changed since the last successful install.
-if [ ! -f "$stamp" ] || [ requirements.txt -nt "$stamp" ] || [ "$req" -nt "$stamp" ]; then
+# Reinstall only when the requirement (or, for tests, constraint) files changed since the last successful install.
+changed=false
+if [ ! -f "$stamp" ] || [ requirements.txt -nt "$stamp" ] || [ "$req" -nt "$stamp" ]; then changed=true; fi
+if [ "$purpose" = test ] && [ constraints-test.txt -nt "$stamp" ]; then changed=true; fi
+if [ "$changed" = true ]; then
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -r "$req"
+  .venv/bin/python -m pip install -q -r "$req" ${pins[@]+"${pins[@]}"}   # empty-array safe under set -u (bash < 4.4)
   touch "$stamp"
   # requirements-test.txt includes requirements.txt, so a test install is also a run install
   if [ "$purpose" = test ]; then touch .venv/.installed-run; fi
