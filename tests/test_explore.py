@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import confusion_matrix as sk_confusion
 from sklearn.metrics import multilabel_confusion_matrix, roc_auc_score
@@ -28,6 +28,8 @@ def brute(y, s, threshold):
 
 
 @settings(max_examples=40, deadline=None)
+# found by random runs: two scores 6e-7 apart, so np.isclose picked the neighbour of the suggested threshold
+@example(69, False, 1.0, 1.0)
 @given(st.integers(0, 10_000), st.booleans(), st.floats(0.1, 10), st.floats(0.1, 10))
 def test_suggestions_are_the_brute_force_optima(seed, ties, cost_fp, cost_fn):
     y, s = data(seed, ties=ties)
@@ -44,7 +46,8 @@ def test_suggestions_are_the_brute_force_optima(seed, ties, cost_fp, cost_fn):
                       tp / (tp + fp) if tp + fp else np.nan, tp / n_pos))
     stats = np.array(stats)
     # the brute-force optimum value must equal the value at the suggested threshold
-    at = {k: stats[np.flatnonzero(np.isclose(stats[:, 0], t))[0]] for k, t in found.items() if t <= candidates.max()}
+    # suggested thresholds are score values: look them up exactly (scores can lie closer than np.isclose's 1e-5)
+    at = {k: stats[np.flatnonzero(stats[:, 0] == t)[0]] for k, t in found.items() if t <= candidates.max()}
     assert at["youden"][1] == pytest.approx(stats[:, 1].max())
     assert at["max_fbeta"][2] == pytest.approx(np.nanmax(stats[:, 2]))
     best_cost = min(stats[:, 3].min(), cost_fn * n_pos)
