@@ -8,17 +8,16 @@ one-vs-rest curves per class and the micro-average.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
-from assess import curves as C
+from assess import curves
 from assess.data import Predictions, Task
 from assess.errors import AssessError
-
-THRESHOLD_METRICS = ("precision", "recall", "specificity", "f1", "accuracy", "mcc")
-
+from assess.metrics.threshold import DEFAULT_KEYS, ThresholdMetrics, metric_vs_threshold
 
 # --- one binary scorer ---------------------------------------------------------------------------------------------
 
@@ -33,14 +32,14 @@ class ScoredModel:
     name: str
     positive: str
     negative: str
-    counts: C.ThresholdCounts
-    roc: C.CurveResult
-    pr: C.CurveResult
-    gain: C.CurveResult
-    lift: C.CurveResult
-    ks: C.CurveResult
-    threshold_metrics: C.ThresholdMetrics
-    calibration: C.CalibrationResult | None
+    counts: curves.ThresholdCounts
+    roc: curves.CurveResult
+    pr: curves.CurveResult
+    gain: curves.CurveResult
+    lift: curves.CurveResult
+    ks: curves.CurveResult
+    threshold_metrics: ThresholdMetrics
+    calibration: curves.CalibrationResult | None
     calibration_reason: str | None
     scores_by_class: dict
 
@@ -66,19 +65,17 @@ def scored_model(pred: Predictions, *, beta: float = 1.0, calibration_bins: int 
     if pred.scores is None:
         raise AssessError(f"model {pred.model!r} has no scores, so it has no threshold curves; add a score column")
     y, s, w = pred.y_true, pred.scores, pred.weight
-    counts = C.threshold_counts(y, s, sample_weight=w)
-    import warnings
-
+    counts = curves.threshold_counts(y, s, sample_weight=w)
     with warnings.catch_warnings():  # a one-class input: the curves are NaN and the Metrics page says why
         warnings.simplefilter("ignore")
-        roc, pr, gain, lift, ks = (C.roc_curve(counts), C.pr_curve(counts), C.gain_curve(counts),
-                                   C.lift_curve(counts), C.ks_curve(counts))
-        metrics = C.metric_vs_threshold(counts, THRESHOLD_METRICS, beta=beta)
+        roc, pr, gain, lift, ks = (curves.roc_curve(counts), curves.pr_curve(counts), curves.gain_curve(counts),
+                                   curves.lift_curve(counts), curves.ks_curve(counts))
+        metrics = metric_vs_threshold(counts, DEFAULT_KEYS, beta=beta)
     calibration, reason = None, None
     if np.nanmin(s) < 0 or np.nanmax(s) > 1:
         reason = "the scores are not probabilities in [0, 1], so there is nothing to calibrate against"
     else:
-        calibration = C.calibration_curve(y, s, n_bins=calibration_bins, strategy=calibration_strategy,
+        calibration = curves.calibration_curve(y, s, n_bins=calibration_bins, strategy=calibration_strategy,
                                           sample_weight=w)
     negative, positive = pred.classes
     positive_mask = y.astype(bool)
@@ -98,7 +95,7 @@ class Suggestion:
     why: str
 
 
-def suggested_thresholds(counts: C.ThresholdCounts, *, beta: float = 1.0, cost_fp: float = 1.0,
+def suggested_thresholds(counts: curves.ThresholdCounts, *, beta: float = 1.0, cost_fp: float = 1.0,
                          cost_fn: float = 1.0, target_precision: float | None = None,
                          target_recall: float | None = None) -> list[Suggestion]:
     r"""Operating points worth one click, each a threshold from ``counts.thresholds`` (predict positive when
@@ -116,19 +113,21 @@ def suggested_thresholds(counts: C.ThresholdCounts, *, beta: float = 1.0, cost_f
     """
     if cost_fp < 0 or cost_fn < 0:
         raise ValueError(f"costs must be >= 0 (got cost_fp={cost_fp}, cost_fn={cost_fn})")
-    tp, fp = counts.tps, counts.fps
-    fn, n_pos, n_neg = counts.n_pos - tp, counts.n_pos, counts.n_neg
+    with warnings.catch_warnings():  # NaN where a rate is undefined; the rules below skip those thresholds
+        warnings.simplefilter("ignore")
+        at = metric_vs_threshold(counts, ("fp", "fn", "recall", "fpr", "precision", "informedness", "fbeta"),
+                                 beta=beta)
+    fp, fn, recall, fpr, precision = at["fp"], at["fn"], at["recall"], at["fpr"], at["precision"]
+    n_pos, n_neg = counts.n_pos, counts.n_neg
     t = counts.thresholds
     out: list[Suggestion] = []
     if n_pos > 0 and n_neg > 0:
-        j = tp / n_pos - fp / n_neg
+        j = at["informedness"]
         k = int(np.argmax(j))
         out.append(Suggestion("youden", "Youden's J", float(t[k]),
-                              f"largest TPR − FPR ({j[k]:.3f}): recall {tp[k] / n_pos:.1%} at a false-positive rate "
-                              f"of {fp[k] / n_neg:.1%}"))
-    b2 = beta * beta
-    with np.errstate(invalid="ignore", divide="ignore"):
-        f = (1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp)
+                              f"largest TPR − FPR ({j[k]:.3f}): recall {recall[k]:.1%} at a false-positive rate "
+                              f"of {fpr[k]:.1%}"))
+    f = at["fbeta"]
     if np.isfinite(f).any() and np.nanmax(f) > 0:
         k = int(np.nanargmax(f))
         name = "F1" if beta == 1 else f"F{beta:g}"
@@ -145,51 +144,26 @@ def suggested_thresholds(counts: C.ThresholdCounts, *, beta: float = 1.0, cost_f
                               f"lowest expected cost: {cost[k] / counts.n_total:.3g} per row at FP cost {cost_fp:g}, "
                               f"FN cost {cost_fn:g} ({fp[k]:,.0f} false alarms, {fn[k]:,.0f} misses)"))
     if target_precision is not None:
-        with np.errstate(invalid="ignore", divide="ignore"):
-            precision = tp / (tp + fp)
         ok = np.flatnonzero(precision >= target_precision)
         if ok.size:
             k = int(ok[-1])
             out.append(Suggestion("target_precision", f"precision ≥ {target_precision:.0%}", float(t[k]),
-                                  f"the most recall ({tp[k] / n_pos:.1%}) with precision at least "
+                                  f"the most recall ({recall[k]:.1%}) with precision at least "
                                   f"{target_precision:.0%} ({precision[k]:.1%})"))
     if target_recall is not None and n_pos > 0:
-        ok = np.flatnonzero(tp / n_pos >= target_recall)
+        ok = np.flatnonzero(recall >= target_recall)
         if ok.size:
             # Precision is not monotone in the threshold: take the best among all that meet the target.
-            with np.errstate(invalid="ignore", divide="ignore"):
-                precision = tp[ok] / (tp[ok] + fp[ok])
-            k = int(ok[np.nanargmax(precision)])
-            precision_k = tp[k] / (tp[k] + fp[k])
+            k = int(ok[np.nanargmax(precision[ok])])
             out.append(Suggestion("target_recall", f"recall ≥ {target_recall:.0%}", float(t[k]),
-                                  f"the most precision ({precision_k:.1%}) with recall at least {target_recall:.0%} "
-                                  f"({tp[k] / n_pos:.1%})"))
+                                  f"the most precision ({precision[k]:.1%}) with recall at least {target_recall:.0%} "
+                                  f"({recall[k]:.1%})"))
     return out
-
-
-def metrics_at(counts: C.ThresholdCounts, threshold: float) -> dict[str, float]:
-    """Confusion counts and the threshold metrics at one threshold (a binary search in the counts; NaN if undefined)."""
-    import warnings
-
-    with warnings.catch_warnings():  # undefined rates are NaN here; the Metrics page gives the reason
-        warnings.simplefilter("ignore")
-        point = C.operating_point(counts, threshold)
-    tp, fp, tn, fn = point.tp, point.fp, point.tn, point.fn
-
-    def div(a, b):
-        return a / b if b > 0 else float("nan")
-
-    precision, recall = div(tp, tp + fp), div(tp, tp + fn)
-    mcc_den = np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
-    return {"tp": tp, "fp": fp, "tn": tn, "fn": fn, "precision": precision, "recall": recall,
-            "specificity": div(tn, tn + fp), "f1": div(2 * tp, 2 * tp + fp + fn),
-            "accuracy": div(tp + tn, tp + tn + fp + fn), "mcc": div(tp * tn - fp * fn, mcc_den),
-            "predicted_positive_share": point.predicted_positive_fraction}
 
 
 # --- tables ----------------------------------------------------------------------------------------------------------
 
-def gain_table(counts: C.ThresholdCounts, *, bins: int = 10) -> pd.DataFrame:
+def gain_table(counts: curves.ThresholdCounts, *, bins: int = 10) -> pd.DataFrame:
     r"""Decile (or any ``bins``) gain and lift table: rows ranked by score, highest first, cut into equal shares.
 
     For the top share :math:`q` of rows: ``cumulative_gain`` = share of all positives found there (ISO 4213 6.3.8),
@@ -224,9 +198,9 @@ def confusion_matrix(y_true: np.ndarray, y_pred: np.ndarray, k: int, weight: np.
     return np.bincount(cells, weights=w, minlength=k * k).reshape(k, k).astype(float)
 
 
-def binary_matrix(counts: C.ThresholdCounts, threshold: float) -> np.ndarray:
+def binary_matrix(counts: curves.ThresholdCounts, threshold: float) -> np.ndarray:
     """The 2×2 matrix at ``threshold`` in class order (negative, positive): [[TN, FP], [FN, TP]]."""
-    c = C.confusion_at_threshold(counts, threshold)
+    c = curves.confusion_at_threshold(counts, threshold)
     return np.array([[c.tn, c.fp], [c.fn, c.tp]], dtype=float)
 
 
@@ -251,13 +225,13 @@ def multilabel_matrices(pred: Predictions, threshold=None) -> np.ndarray:
 
 # --- several curves of one model -------------------------------------------------------------------------------------
 
-def fold_curves(pred: Predictions, kind: str = "roc") -> list[C.CurveResult]:
+def fold_curves(pred: Predictions, kind: str = "roc") -> list[curves.CurveResult]:
     """One curve per cross-validation fold (in fold order), for the faint-folds-bold-mean chart."""
     if pred.fold is None:
         raise AssessError("there is no fold column, so there are no per-fold curves")
     if pred.scores is None:
         raise AssessError(f"model {pred.model!r} has no scores, so it has no per-fold curves")
-    make = {"roc": C.roc_curve, "pr": C.pr_curve, "gain": C.gain_curve, "lift": C.lift_curve}[kind]
+    make = {"roc": curves.roc_curve, "pr": curves.pr_curve, "gain": curves.gain_curve, "lift": curves.lift_curve}[kind]
     out = []
     from assess.schema import sort_labels
 
@@ -266,7 +240,7 @@ def fold_curves(pred: Predictions, kind: str = "roc") -> list[C.CurveResult]:
         y = pred.y_true[rows]
         if y.min() == y.max():
             continue  # a fold with one class has no ROC curve; the chart says how many folds it shows
-        counts = C.threshold_counts(y, pred.scores[rows],
+        counts = curves.threshold_counts(y, pred.scores[rows],
                                     sample_weight=None if pred.weight is None else pred.weight[rows])
         out.append(make(counts))
     return out
@@ -278,8 +252,8 @@ class OneVsRest:
 
     roc: dict
     pr: dict
-    micro_roc: C.CurveResult
-    micro_pr: C.CurveResult
+    micro_roc: curves.CurveResult
+    micro_pr: curves.CurveResult
     macro_roc_auc: float
     macro_average_precision: float
 
@@ -287,15 +261,13 @@ class OneVsRest:
 def one_vs_rest(pred: Predictions) -> OneVsRest:
     if pred.task is not Task.MULTICLASS or pred.scores is None:
         raise AssessError("one-vs-rest curves need a multi-class model with one probability column per class")
-    import warnings
-
-    per_class = C.ovr_threshold_counts(pred.y_true, pred.scores, sample_weight=pred.weight)
-    micro = C.micro_threshold_counts(pred.y_true, pred.scores, sample_weight=pred.weight)
+    per_class = curves.ovr_threshold_counts(pred.y_true, pred.scores, sample_weight=pred.weight)
+    micro = curves.micro_threshold_counts(pred.y_true, pred.scores, sample_weight=pred.weight)
     with warnings.catch_warnings():  # a class absent from the truth has no curve; its area is NaN
         warnings.simplefilter("ignore")
-        roc = {c: C.roc_curve(k) for c, k in zip(pred.classes, per_class)}
-        pr = {c: C.pr_curve(k) for c, k in zip(pred.classes, per_class)}
-    return OneVsRest(roc, pr, C.roc_curve(micro), C.pr_curve(micro),
+        roc = {c: curves.roc_curve(k) for c, k in zip(pred.classes, per_class)}
+        pr = {c: curves.pr_curve(k) for c, k in zip(pred.classes, per_class)}
+    return OneVsRest(roc, pr, curves.roc_curve(micro), curves.pr_curve(micro),
                      float(np.nanmean([c.area for c in roc.values()])),
                      float(np.nanmean([c.area for c in pr.values()])))
 
@@ -304,18 +276,18 @@ def one_vs_rest(pred: Predictions) -> OneVsRest:
 
 @dataclass(frozen=True)
 class RocBand:
-    """A pointwise bootstrap band of the ROC curve: at each ``fpr`` of the grid, the ``level`` percentile interval
+    """A pointwise bootstrap band of the ROC curve: at each ``fpr`` of the grid, the ``confidence_level`` percentile interval
     of the best TPR reachable at that false-positive rate, over ``resamples`` stratified resamples (``seed``)."""
 
     fpr: np.ndarray
     low: np.ndarray
     high: np.ndarray
-    level: float
+    confidence_level: float
     resamples: int
     seed: int
 
 
-def tpr_at_fpr(counts: C.ThresholdCounts, grid: np.ndarray) -> np.ndarray:
+def tpr_at_fpr(counts: curves.ThresholdCounts, grid: np.ndarray) -> np.ndarray:
     r"""The ROC curve read at each false-positive rate of ``grid``: :math:`\max\{TPR_k : FPR_k \le g\}` (the best
     true-positive rate a threshold reaches without exceeding that false-positive rate; 0 before the first point)."""
     fpr = np.concatenate([[0.0], counts.fps / counts.n_neg])
@@ -323,36 +295,36 @@ def tpr_at_fpr(counts: C.ThresholdCounts, grid: np.ndarray) -> np.ndarray:
     return tpr[np.searchsorted(fpr, grid, side="right") - 1]
 
 
-def roc_band(pred: Predictions, *, resamples: int = 200, level: float = 0.95, seed: int = 0,
+def roc_band(pred: Predictions, *, resamples: int = 200, confidence_level: float = 0.95, seed: int = 0,
              grid_points: int = 101) -> RocBand:
     """Bootstrap band of a binary model's ROC curve, stratified by class (each resample keeps the class counts).
 
     The scores are sorted once (`assess.curves.rank_scores`); each resample only reweights the rows — its counts
     are the row multiplicities times any sample weights — so a replicate costs O(n), not a sort. A pointwise band:
-    each FPR's interval holds at ``level`` on its own, not the whole curve at once.
+    each FPR's interval holds at ``confidence_level`` on its own, not the whole curve at once.
     """
     if pred.scores is None:
         raise AssessError(f"model {pred.model!r} has no scores, so it has no ROC curve to band")
-    if not 0 < level < 1:
-        raise ValueError(f"'level' must be in (0, 1) (got {level})")
+    if not 0 < confidence_level < 1:
+        raise ValueError(f"'confidence_level' must be in (0, 1) (got {confidence_level})")
     if not isinstance(resamples, int) or resamples < 10:
         raise ValueError(f"'resamples' must be an integer >= 10 (got {resamples!r})")
     y = pred.y_true.astype(bool)
     positives, negatives = np.flatnonzero(y), np.flatnonzero(~y)
     if positives.size == 0 or negatives.size == 0:
         raise AssessError("a ROC band needs both classes in the ground truth")
-    ranking = C.rank_scores(pred.scores)
+    ranking = curves.rank_scores(pred.scores)
     grid = np.linspace(0.0, 1.0, grid_points)
     rng = np.random.default_rng(seed)
     n = y.shape[0]
-    curves = np.empty((resamples, grid_points))
+    tprs = np.empty((resamples, grid_points))
     for b in range(resamples):
         draws = np.concatenate([rng.choice(positives, positives.size), rng.choice(negatives, negatives.size)])
         weight = np.bincount(draws, minlength=n).astype(float)
         if pred.weight is not None:
             weight *= pred.weight
-        counts = C.threshold_counts(pred.y_true, pred.scores, sample_weight=weight, ranking=ranking)
-        curves[b] = tpr_at_fpr(counts, grid)
-    tail = (1 - level) / 2 * 100
-    low, high = np.percentile(curves, [tail, 100 - tail], axis=0)
-    return RocBand(grid, low, high, level, resamples, seed)
+        counts = curves.threshold_counts(pred.y_true, pred.scores, sample_weight=weight, ranking=ranking)
+        tprs[b] = tpr_at_fpr(counts, grid)
+    tail = (1 - confidence_level) / 2 * 100
+    low, high = np.percentile(tprs, [tail, 100 - tail], axis=0)
+    return RocBand(grid, low, high, confidence_level, resamples, seed)

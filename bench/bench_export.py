@@ -19,7 +19,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assess import charts as ch  # noqa: E402
-from assess import curves as C  # noqa: E402
+from assess import curves  # noqa: E402
 from assess import export  # noqa: E402
 
 
@@ -33,30 +33,30 @@ def build_charts(n: int):
     y, a = _data(n, 1, 2.0)
     _, b = _data(n, 2, 1.2)
     t0 = time.perf_counter()
-    counts = {"Model A": C.threshold_counts(y, a), "Model B": C.threshold_counts(y, b)}
+    counts = {"Model A": curves.threshold_counts(y, a), "Model B": curves.threshold_counts(y, b)}
     t_counts = time.perf_counter() - t0
     one = {"Model A": counts["Model A"]}
     single = {
-        "roc": ch.roc_chart(curves={k: C.roc_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
-        "pr": ch.pr_chart(curves={k: C.pr_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
-        "gain": ch.gain_chart(curves={k: C.gain_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
-        "lift": ch.lift_chart(curves={k: C.lift_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
-        "ks": ch.ks_chart(curves={k: C.ks_curve(c) for k, c in one.items()}),
+        "roc": ch.roc_chart(curves={k: curves.roc_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
+        "pr": ch.pr_chart(curves={k: curves.pr_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
+        "gain": ch.gain_chart(curves={k: curves.gain_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
+        "lift": ch.lift_chart(curves={k: curves.lift_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
+        "ks": ch.ks_chart(curves={k: curves.ks_curve(c) for k, c in one.items()}),
     }
     t1 = time.perf_counter()
     page = [
-        ch.roc_chart(curves={k: C.roc_curve(c) for k, c in counts.items()}, counts=counts, threshold=0.3),
-        ch.pr_chart(curves={k: C.pr_curve(c) for k, c in counts.items()}, counts=counts, threshold=0.3),
-        ch.gain_chart(curves={k: C.gain_curve(c) for k, c in counts.items()}, counts=counts),
-        ch.lift_chart(curves={k: C.lift_curve(c) for k, c in counts.items()}, counts=counts),
-        ch.ks_chart(curves={k: C.ks_curve(c) for k, c in counts.items()}),
-        ch.calibration_chart(curves={"Model A": C.calibration_curve(y, a), "Model B": C.calibration_curve(y, b)}),
+        ch.roc_chart(curves={k: curves.roc_curve(c) for k, c in counts.items()}, counts=counts, threshold=0.3),
+        ch.pr_chart(curves={k: curves.pr_curve(c) for k, c in counts.items()}, counts=counts, threshold=0.3),
+        ch.gain_chart(curves={k: curves.gain_curve(c) for k, c in counts.items()}, counts=counts),
+        ch.lift_chart(curves={k: curves.lift_curve(c) for k, c in counts.items()}, counts=counts),
+        ch.ks_chart(curves={k: curves.ks_curve(c) for k, c in counts.items()}),
+        ch.calibration_chart(curves={"Model A": curves.calibration_curve(y, a), "Model B": curves.calibration_curve(y, b)}),
         ch.score_distribution_chart(scores_by_class={"negative": a[~y], "positive": a[y]}, threshold=0.3),
-        ch.metric_threshold_chart(metrics=C.metric_vs_threshold(counts["Model A"], ("precision", "recall", "f1")),
+        ch.metric_threshold_chart(metrics=curves.metric_vs_threshold(counts["Model A"], ("precision", "recall", "f1")),
                                   threshold=0.3),
         ch.confusion_matrix_chart(matrix=[[8000, 1000], [300, 700]], classes=["negative", "positive"],
                                   normalize="true"),
-        ch.fold_curves_chart(folds=[C.roc_curve(C.threshold_counts(y[i::5], a[i::5])) for i in range(5)],
+        ch.fold_curves_chart(folds=[curves.roc_curve(curves.threshold_counts(y[i::5], a[i::5])) for i in range(5)],
                              name="Model A"),
     ]
     t_page = time.perf_counter() - t1

@@ -8,10 +8,11 @@ import streamlit as st
 from assess import charts
 from assess.data import Task
 from assess.errors import AssessError
-from assess.explore import (binary_matrix, binary_view, fold_curves, gain_table, metrics_at, one_vs_rest,
+from assess.explore import (binary_matrix, binary_view, fold_curves, gain_table, one_vs_rest,
                             roc_band, scored_model, suggested_thresholds)
 from assess.export import to_csv_bytes
 from assess.metrics import evaluate
+from assess.metrics.threshold import metrics_at
 from pages.state import md, require_assessment
 from pages.widgets import all_charts_button, chart, memo, set_threshold, threshold_control
 

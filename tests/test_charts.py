@@ -1,5 +1,7 @@
 """Charts as data: traces, arrays, axis titles, colours and sizes; no pixels (those are in test_export.py)."""
 
+import warnings
+
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -133,12 +135,14 @@ def test_multilabel_grid_has_one_panel_per_label():
 # Built from assess.curves results; the drawn arrays must be exactly the curve's points picked by thin_curve.
 
 
-from assess import curves as C  # noqa: E402
+from assess import curves  # noqa: E402
 from assess.charts import (CurveBand, calibration_chart, drawn_indices, fold_curves_chart, gain_chart,  # noqa: E402
                            ks_chart, lift_chart, metric_threshold_chart, ovr_chart, points_per_curve, pr_chart,
                            roc_chart, score_distribution_chart)
 from assess.charts.style import REFERENCE_COLOR  # noqa: E402
-from assess.curves import CurveResult, thin_curve  # noqa: E402
+from assess.charts.thinning import thin_curve  # noqa: E402
+from assess.curves import CurveResult  # noqa: E402
+from assess.metrics.threshold import metric_vs_threshold  # noqa: E402
 from assess.warnings import UndefinedMetricWarning  # noqa: E402
 
 
@@ -153,18 +157,18 @@ def big():
     """1e6 rows, two models with ~1e6 distinct scores each: every curve has ~1e6 points before thinning."""
     y, a = _scores(1_000_000, shift=2.0, seed=1)
     _, b = _scores(1_000_000, shift=1.2, seed=2)
-    return {"A": C.threshold_counts(y, a), "B": C.threshold_counts(y, b)}
+    return {"A": curves.threshold_counts(y, a), "B": curves.threshold_counts(y, b)}
 
 
 @pytest.fixture(scope="module")
 def small():
     y, a = _scores(5_000, shift=2.0, seed=3)
     _, b = _scores(5_000, shift=1.0, seed=4)
-    return y, {"A": a, "B": b}, {"A": C.threshold_counts(y, a), "B": C.threshold_counts(y, b)}
+    return y, {"A": a, "B": b}, {"A": curves.threshold_counts(y, a), "B": curves.threshold_counts(y, b)}
 
 
-CURVE_CHARTS = [(roc_chart, C.roc_curve), (pr_chart, C.pr_curve), (gain_chart, C.gain_curve),
-                (lift_chart, C.lift_curve)]
+CURVE_CHARTS = [(roc_chart, curves.roc_curve), (pr_chart, curves.pr_curve), (gain_chart, curves.gain_curve),
+                (lift_chart, curves.lift_curve)]
 
 
 def _model_traces(fig, names):
@@ -196,12 +200,12 @@ def test_curves_are_the_thinned_exact_points_with_full_data_areas(chart, make, b
 
 
 @pytest.mark.parametrize("chart, make, x_title, y_title", [
-    (roc_chart, C.roc_curve, "False positive rate (% of negatives flagged)",
+    (roc_chart, curves.roc_curve, "False positive rate (% of negatives flagged)",
      "True positive rate (% of positives found)"),
-    (pr_chart, C.pr_curve, "Recall (% of positives found)", "Precision (% of flagged that are positive)"),
-    (gain_chart, C.gain_curve, "Population targeted, highest scores first (%)",
+    (pr_chart, curves.pr_curve, "Recall (% of positives found)", "Precision (% of flagged that are positive)"),
+    (gain_chart, curves.gain_curve, "Population targeted, highest scores first (%)",
      "Positives captured (% of all positives)"),
-    (lift_chart, C.lift_curve, "Population targeted, highest scores first (%)", "Lift (× random targeting)"),
+    (lift_chart, curves.lift_curve, "Population targeted, highest scores first (%)", "Lift (× random targeting)"),
 ])
 def test_axis_titles_name_quantity_and_unit(chart, make, x_title, y_title, small):
     fig = chart(curves={"A": make(small[2]["A"])})
@@ -215,9 +219,9 @@ def test_figure_json_per_curve_stays_under_100_kb_at_a_million_rows(chart, make,
 
 
 @pytest.mark.parametrize("chart, make, x_of, y_of", [
-    (roc_chart, C.roc_curve, "fpr", "tpr"), (pr_chart, C.pr_curve, "recall", "precision"),
-    (gain_chart, C.gain_curve, "predicted_positive_fraction", "tpr"),
-    (lift_chart, C.lift_curve, "predicted_positive_fraction", "lift"),
+    (roc_chart, curves.roc_curve, "fpr", "tpr"), (pr_chart, curves.pr_curve, "recall", "precision"),
+    (gain_chart, curves.gain_curve, "predicted_positive_fraction", "tpr"),
+    (lift_chart, curves.lift_curve, "predicted_positive_fraction", "lift"),
 ])
 def test_operating_point_marker_sits_at_the_threshold(chart, make, x_of, y_of, small):
     counts = small[2]
@@ -225,7 +229,7 @@ def test_operating_point_marker_sits_at_the_threshold(chart, make, x_of, y_of, s
     markers = [t for t in fig.data if t.mode == "markers" and t.x[0] is not None]
     assert [m.legendgroup for m in markers] == ["A", "B"]
     for marker in markers:
-        op = C.operating_point(counts[marker.legendgroup], 0.4)
+        op = curves.operating_point(counts[marker.legendgroup], 0.4)
         assert marker.x[0] == pytest.approx(getattr(op, x_of)) and marker.y[0] == pytest.approx(getattr(op, y_of))
         assert marker.customdata[0][1:].tolist() == [op.tp, op.fp]
     (legend,) = [t for t in fig.data if t.mode == "markers" and t.x[0] is None]
@@ -234,10 +238,10 @@ def test_operating_point_marker_sits_at_the_threshold(chart, make, x_of, y_of, s
 
 def test_thresholds_per_model_and_above_every_score(small):
     counts = small[2]
-    fig = roc_chart(curves={n: C.roc_curve(c) for n, c in counts.items()}, counts=counts,
+    fig = roc_chart(curves={n: curves.roc_curve(c) for n, c in counts.items()}, counts=counts,
                     threshold={"A": 0.2, "B": 2.0})
     marker_a, marker_b = [t for t in fig.data if t.mode == "markers" and t.x[0] is not None]
-    assert marker_a.x[0] == pytest.approx(C.operating_point(counts["A"], 0.2).fpr)
+    assert marker_a.x[0] == pytest.approx(curves.operating_point(counts["A"], 0.2).fpr)
     assert (marker_b.x[0], marker_b.y[0]) == (0.0, 0.0)  # nothing flagged: the curve's first point
 
 
@@ -251,17 +255,17 @@ def test_model_keeps_its_colour_on_every_chart(small):
                     .line.color)
         seen.append(_model_traces(chart(curves={n: make(c) for n, c in counts.items()}, colors=colors), ["B"])["B"]
                     .line.color)
-    cal = calibration_chart(curves={"B": C.calibration_curve(y, scores["B"])}, colors=colors)
+    cal = calibration_chart(curves={"B": curves.calibration_curve(y, scores["B"])}, colors=colors)
     seen.append(next(t for t in cal.data if t.legendgroup == "B").line.color)
-    seen.append(ks_chart(curves={"B": C.ks_curve(counts["B"])}, colors=colors).data[0].line.color)
+    seen.append(ks_chart(curves={"B": curves.ks_curve(counts["B"])}, colors=colors).data[0].line.color)
     assert set(seen) == {colors["B"]} == {OKABE_ITO[1]}
-    default = roc_chart(curves={"A": C.roc_curve(counts["A"]), "B": C.roc_curve(counts["B"])})
+    default = roc_chart(curves={"A": curves.roc_curve(counts["A"]), "B": curves.roc_curve(counts["B"])})
     assert [t.line.color for t in _model_traces(default, ["A", "B"]).values()] == [OKABE_ITO[0], OKABE_ITO[1]]
 
 
 def test_roc_reference_ci_band_and_hull(small):
     counts = small[2]
-    curve = C.roc_curve(counts["A"])
+    curve = curves.roc_curve(counts["A"])
     grid = np.linspace(0, 1, 11)
     band = CurveBand(grid, np.clip(grid - 0.1, 0, 1), np.clip(grid + 0.1, 0, 1))
     fig = roc_chart(curves={"A": curve}, auc_ci={"A": (0.81, 0.86)}, bands={"A": band}, hull=True)
@@ -287,7 +291,7 @@ def test_convex_hull_drops_the_dents():
 
 def test_pr_baseline_is_the_prevalence_and_iso_f1_curves_have_constant_f1(small):
     counts = small[2]["A"]
-    fig = pr_chart(curves={"A": C.pr_curve(counts)})
+    fig = pr_chart(curves={"A": curves.pr_curve(counts)})
     (base,) = [t for t in fig.data if t.name and t.name.startswith("No skill")]
     assert list(base.y) == [counts.prevalence] * 2
     iso = [t for t in fig.data if t.legendgroup == "iso-f1"]
@@ -296,23 +300,23 @@ def test_pr_baseline_is_the_prevalence_and_iso_f1_curves_have_constant_f1(small)
         r, p = np.asarray(trace.x), np.asarray(trace.y)
         np.testing.assert_allclose(2 * p * r / (p + r), f)
         assert p.max() <= 1 + 1e-12
-    without = pr_chart(curves={"A": C.pr_curve(counts)}, iso_f1=())
+    without = pr_chart(curves={"A": curves.pr_curve(counts)}, iso_f1=())
     assert not [t for t in without.data if t.legendgroup == "iso-f1"]
 
 
 def test_gain_references_and_lift_baseline(small):
     counts = small[2]["A"]
-    gain = gain_chart(curves={"A": C.gain_curve(counts)}, counts={"A": counts})
+    gain = gain_chart(curves={"A": curves.gain_curve(counts)}, counts={"A": counts})
     random, perfect = gain.data[0], gain.data[1]
     assert list(random.x) == [0, 1] and list(random.y) == [0, 1]
     assert list(perfect.x) == [0, counts.prevalence, 1] and list(perfect.y) == [0, 1, 1]
-    assert len(gain_chart(curves={"A": C.gain_curve(counts)}).data) == 2  # no prevalence, no perfect line
-    lift = lift_chart(curves={"A": C.lift_curve(counts)})
+    assert len(gain_chart(curves={"A": curves.gain_curve(counts)}).data) == 2  # no prevalence, no perfect line
+    lift = lift_chart(curves={"A": curves.lift_curve(counts)})
     assert list(lift.data[0].y) == [1, 1] and lift.layout.yaxis.tickformat is None
 
 
 def test_ks_chart_marks_the_largest_gap(big):
-    curve = C.ks_curve(big["A"])
+    curve = curves.ks_curve(big["A"])
     fig = ks_chart(curves={"A": curve})
     tpr, fpr, gap = fig.data
     assert len(tpr.x) <= 2000 and list(tpr.x) == list(fpr.x)
@@ -325,7 +329,7 @@ def test_ks_chart_marks_the_largest_gap(big):
 
 def test_calibration_chart_has_diagonal_ece_and_histogram(small):
     y, scores, _ = small
-    cal = C.calibration_curve(y, scores["A"], n_bins=10)
+    cal = curves.calibration_curve(y, scores["A"], n_bins=10)
     fig = calibration_chart(curves={"A": cal})
     diagonal, line, bars = fig.data
     assert list(diagonal.x) == [0, 1] and list(diagonal.y) == [0, 1]
@@ -354,9 +358,10 @@ def test_score_distribution_sends_bins_not_rows():
 
 
 def test_metric_threshold_chart(big):
-    m = C.metric_vs_threshold(big["A"], ("precision", "recall", "f1", "tp"))
+    m = metric_vs_threshold(big["A"], ("precision", "recall", "f1", "tp"))
     fig = metric_threshold_chart(metrics=m, threshold=0.3)
-    assert [t.name for t in fig.data] == ["Precision", "Recall (TPR)", "F1"]
+    assert [t.name for t in fig.data] == ["Precision", "Recall (sensitivity)", "F1 score"]   # the registry's names
+    assert list(fig.layout.yaxis.range) == [-0.02, 1.02]
     budget = points_per_curve(3)
     for trace, name in zip(fig.data, ("precision", "recall", "f1")):
         idx = drawn_indices(m.thresholds, m[name], max_points=budget)
@@ -369,6 +374,15 @@ def test_metric_threshold_chart(big):
         metric_threshold_chart(metrics=m, names=["f1", "tp"])
     with pytest.raises(ValueError, match=r"metrics \['mcc'\] were not computed"):
         metric_threshold_chart(metrics=m, names=["mcc"])
+
+
+def test_metric_threshold_chart_lets_an_unbounded_ratio_set_the_axis(big):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # LR+ is undefined where FPR = 0
+        m = metric_vs_threshold(big["A"], ("recall", "lr_plus"))
+    fig = metric_threshold_chart(metrics=m)
+    assert [t.name for t in fig.data] == ["Recall (sensitivity)", "Positive likelihood ratio"]
+    assert fig.layout.yaxis.range is None and np.nanmax(fig.data[1].y) > 1
 
 
 def _curve(kind, x, y):
@@ -420,14 +434,14 @@ def test_fold_curves_faint_folds_bold_mean_and_band(band):
 
 
 def test_fold_chart_keeps_points_per_chart_bounded(big):
-    folds = [C.roc_curve(big["A"]), C.roc_curve(big["B"])] * 5
+    folds = [curves.roc_curve(big["A"]), curves.roc_curve(big["B"])] * 5
     fig = fold_curves_chart(folds=folds)
     assert sum(len(t.x) for t in fig.data) <= 7_000
 
 
 def test_a_curve_left_undefined_by_the_data_draws_nothing_and_says_n_a():
     with pytest.warns(UndefinedMetricWarning, match="only one class"):
-        curve = C.roc_curve(C.threshold_counts([0, 0, 0], [0.1, 0.2, 0.3]))
+        curve = curves.roc_curve(curves.threshold_counts([0, 0, 0], [0.1, 0.2, 0.3]))
     fig = roc_chart(curves={"A": curve})
     (trace,) = _model_traces(fig, ["A"]).values()
     assert len(trace.x) == 0 and trace.name == "A (AUC n/a)"
@@ -438,9 +452,9 @@ def test_a_curve_left_undefined_by_the_data_draws_nothing_and_says_n_a():
     (lambda c: pr_chart(curves={"A": c}), ValueError, "'roc' curve; this chart draws pr"),
     (lambda c: roc_chart(curves={"A": c}, max_points=2), ValueError, "`max_points` must be an integer >= 4"),
     (lambda c: fold_curves_chart(folds=[c], band="iqr"), ValueError, "`band` must be one of"),
-    (lambda c: roc_chart(curves={"A": c}, counts={"A": C.threshold_counts([0, 1], [0.1, 0.2])}), ValueError,
+    (lambda c: roc_chart(curves={"A": c}, counts={"A": curves.threshold_counts([0, 1], [0.1, 0.2])}), ValueError,
      "pass the counts the curve was made from"),
 ])
 def test_curve_charts_reject_bad_input(call, error, message, small):
     with pytest.raises(error, match=message):
-        call(C.roc_curve(small[2]["A"]))
+        call(curves.roc_curve(small[2]["A"]))

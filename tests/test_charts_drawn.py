@@ -4,19 +4,20 @@ import numpy as np
 import plotly.graph_objects as go
 
 from assess import charts
-from assess import curves as C
+from assess import curves
+from assess.metrics.threshold import metric_vs_threshold
 
 
 def scored(seed=0, n=50_000):
     rng = np.random.default_rng(seed)
     y = (rng.random(n) < 0.2).astype(np.int8)
     s = rng.random(n) * 0.7 + 0.3 * y
-    return C.threshold_counts(y, s)
+    return curves.threshold_counts(y, s)
 
 
 def test_drawn_indices_give_the_same_figure_as_thinning_inside():
     counts = scored()
-    roc = C.roc_curve(counts)
+    roc = curves.roc_curve(counts)
     slow = charts.roc_chart(curves={"m": roc}, counts={"m": counts}, threshold=0.5)
     idx = charts.drawn_indices(roc.x, roc.y, max_points=charts.points_per_curve(1))
     fast = charts.roc_chart(curves={"m": roc}, counts={"m": counts}, threshold=0.5, drawn={"m": idx})
@@ -30,7 +31,7 @@ def test_drawn_indices_give_the_same_figure_as_thinning_inside():
 
 def test_drawn_subset_is_what_is_drawn():
     counts = scored(1)
-    gain = C.gain_curve(counts)
+    gain = curves.gain_curve(counts)
     idx = np.array([0, 10, 100, len(gain) - 1])
     fig = charts.gain_chart(curves={"m": gain}, drawn={"m": idx})
     [trace] = [t for t in fig.data if t.name == "m"]
@@ -39,9 +40,9 @@ def test_drawn_subset_is_what_is_drawn():
 
 def test_threshold_line_is_added_to_a_copy():
     counts = scored(2)
-    base = charts.metric_threshold_chart(metrics=C.metric_vs_threshold(counts))
+    base = charts.metric_threshold_chart(metrics=metric_vs_threshold(counts))
     marked = charts.with_threshold_line(base, 0.42)
     assert isinstance(marked, go.Figure) and not base.layout.shapes
     assert [s.x0 for s in marked.layout.shapes] == [0.42]
-    direct = charts.metric_threshold_chart(metrics=C.metric_vs_threshold(counts), threshold=0.42)
+    direct = charts.metric_threshold_chart(metrics=metric_vs_threshold(counts), threshold=0.42)
     assert [s.x0 for s in direct.layout.shapes] == [0.42]

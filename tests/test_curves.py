@@ -21,19 +21,22 @@ from scipy.stats import ks_2samp
 from sklearn import metrics as skm
 from sklearn.calibration import calibration_curve as sk_calibration_curve
 
-import assess.curves as curves
+import assess.charts.thinning
+import assess.curves.calibration
+import assess.curves.counts
+import assess.curves.from_counts
+import assess.intervals
+import assess.metrics.threshold
+from assess.charts.thinning import thin_curve
 from assess.curves import (
-    THRESHOLD_METRICS,
     ThresholdCounts,
     average_precision,
     calibration_curve,
     confusion_at_threshold,
-    delong_placements,
     gain_curve,
     ks_curve,
     ks_statistic,
     lift_curve,
-    metric_vs_threshold,
     micro_threshold_counts,
     operating_point,
     ovr_threshold_counts,
@@ -42,9 +45,10 @@ from assess.curves import (
     rank_scores,
     roc_auc,
     roc_curve,
-    thin_curve,
     threshold_counts,
 )
+from assess.intervals import delong_placements
+from assess.metrics.threshold import metric_vs_threshold, threshold_metric_keys
 from assess.warnings import UndefinedMetricWarning
 
 TOL = 1e-9
@@ -246,7 +250,7 @@ def test_metric_vs_threshold_matches_sklearn_metrics(data, beta, picks):
     wt = np.ones(len(y)) if w is None else w
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        m = metric_vs_threshold(counts, THRESHOLD_METRICS, beta=beta)
+        m = metric_vs_threshold(counts, threshold_metric_keys(), beta=beta)
         for k in sorted({p % len(counts) for p in picks}):
             pred = (s >= counts.thresholds[k]).astype(int)
             # per class (0, 1): precision, recall, F-beta; class 0's recall is specificity, its precision the NPV
@@ -261,7 +265,12 @@ def test_metric_vs_threshold_matches_sklearn_metrics(data, beta, picks):
                 # sklearn returns 0 for MCC when a margin is 0; we return NaN (undefined, never a silent 0)
                 "mcc": skm.matthews_corrcoef(y, pred, sample_weight=w) if min(margins) > 0 else np.nan,
                 "tp": np.sum(wt * pred * y), "fn": np.sum(wt * (1 - pred) * y),
+                # sklearn's kappa is 0/0 -> NaN with a warning when chance agreement is 1, as ours
+                "cohen_kappa": skm.cohen_kappa_score(y, pred, sample_weight=w),
             }
+            lr_plus, lr_minus = skm.class_likelihood_ratios(y, pred, labels=[0, 1], sample_weight=w,
+                                                            replace_undefined_by=np.nan)
+            expected |= {"lr_plus": lr_plus, "lr_minus": lr_minus}
             for name, value in expected.items():
                 got = m[name][k]
                 assert (np.isnan(got) and np.isnan(value)) or abs(got - value) <= TOL, (name, k, got, value)
@@ -605,9 +614,12 @@ def test_result_types_and_frames():
     assert list(table.columns) == ["threshold", "f1", "mcc"] and np.isnan(table["mcc"].iloc[-1])
 
 
-def test_docstring_examples():
-    result = doctest.testmod(curves, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 15 and result.failed == 0
+@pytest.mark.parametrize("module, examples", [
+    (assess.curves.counts, 2), (assess.curves.from_counts, 8), (assess.curves.calibration, 2),
+    (assess.intervals, 2), (assess.metrics.threshold, 3), (assess.charts.thinning, 3)])
+def test_docstring_examples(module, examples):
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, extraglobs=vars(assess.curves))  # threshold_counts
+    assert result.attempted >= examples and result.failed == 0
 
 
 def test_curves_imports_no_ui_library():

@@ -5,12 +5,14 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import confusion_matrix as sk_confusion
+from sklearn import metrics as skm
 from sklearn.metrics import multilabel_confusion_matrix, roc_auc_score
 
-from assess import curves as C
+from assess import curves
 from assess.data import Predictions, Task
-from assess.explore import (binary_matrix, confusion_matrix, fold_curves, gain_table, metrics_at,
+from assess.explore import (binary_matrix, confusion_matrix, fold_curves, gain_table,
                             multilabel_matrices, one_vs_rest, suggested_thresholds)
+from assess.metrics.threshold import metrics_at
 
 
 def data(seed, n=300, ties=False):
@@ -33,7 +35,7 @@ def brute(y, s, threshold):
 @given(st.integers(0, 10_000), st.booleans(), st.floats(0.1, 10), st.floats(0.1, 10))
 def test_suggestions_are_the_brute_force_optima(seed, ties, cost_fp, cost_fn):
     y, s = data(seed, ties=ties)
-    counts = C.threshold_counts(y, s)
+    counts = curves.threshold_counts(y, s)
     found = {g.key: g.threshold for g in suggested_thresholds(counts, cost_fp=cost_fp, cost_fn=cost_fn,
                                                               target_precision=0.6, target_recall=0.8)}
     candidates = np.unique(s)
@@ -60,20 +62,35 @@ def test_suggestions_are_the_brute_force_optima(seed, ties, cost_fp, cost_fn):
     assert at["target_recall"][4] == pytest.approx(np.nanmax(ok_r[:, 4]))
 
 
-def test_metrics_at_matches_counting():
+def test_metrics_at_matches_counting_and_sklearn():
     y, s = data(3)
-    counts = C.threshold_counts(y, s)
+    counts = curves.threshold_counts(y, s)
     for t in (0.2, 0.5, 0.77):
-        m = metrics_at(counts, t)
-        tn, fp, fn, tp = sk_confusion(y, s >= t).ravel()
+        m = metrics_at(counts, t, ("tp", "fp", "tn", "fn", "precision", "recall", "specificity", "f1", "accuracy",
+                                   "mcc", "cohen_kappa", "lr_plus"))
+        pred = s >= t
+        tn, fp, fn, tp = sk_confusion(y, pred).ravel()
         assert (m["tp"], m["fp"], m["tn"], m["fn"]) == (tp, fp, tn, fn)
         np.testing.assert_array_equal(binary_matrix(counts, t), [[tn, fp], [fn, tp]])
+        expected = {"precision": skm.precision_score(y, pred), "recall": skm.recall_score(y, pred),
+                    "specificity": skm.recall_score(y, pred, pos_label=0), "f1": skm.f1_score(y, pred),
+                    "accuracy": skm.accuracy_score(y, pred), "mcc": skm.matthews_corrcoef(y, pred),
+                    "cohen_kappa": skm.cohen_kappa_score(y, pred),
+                    "lr_plus": skm.class_likelihood_ratios(y, pred)[0], "predicted_positive_fraction": pred.mean()}
+        for key, value in expected.items():
+            assert m[key] == pytest.approx(value, abs=1e-12), key
+
+
+def test_metrics_at_is_nan_where_undefined():
+    counts = curves.threshold_counts([0, 1, 1], [0.2, 0.5, 0.7])
+    m = metrics_at(counts, 0.9)                        # nothing predicted positive
+    assert m["tp"] == 0 and np.isnan(m["precision"]) and m["recall"] == 0 and m["predicted_positive_fraction"] == 0
 
 
 @pytest.mark.parametrize("ties", [False, True])
 def test_gain_table_against_sorting(ties):
     y, s = data(5, n=1000, ties=ties)
-    table = gain_table(C.threshold_counts(y, s), bins=10)
+    table = gain_table(curves.threshold_counts(y, s), bins=10)
     order = np.argsort(-s, kind="stable")
     if not ties:  # distinct scores: the top 10 % are exactly the 100 highest
         cum = np.cumsum(y[order])[np.arange(100, 1001, 100) - 1]
@@ -136,7 +153,7 @@ def test_tpr_at_fpr_reads_the_weighted_roc_like_sklearn():
     fpr, tpr, _ = roc_curve(y, s, sample_weight=w)
     grid = np.linspace(0, 1, 57)
     expected = [tpr[fpr <= g].max() for g in grid]  # best TPR without exceeding the FPR
-    np.testing.assert_allclose(tpr_at_fpr(C.threshold_counts(y, s, sample_weight=w), grid), expected)
+    np.testing.assert_allclose(tpr_at_fpr(curves.threshold_counts(y, s, sample_weight=w), grid), expected)
 
 
 def test_roc_band_is_seeded_ordered_and_holds_the_curve():
@@ -148,7 +165,7 @@ def test_roc_band_is_seeded_ordered_and_holds_the_curve():
     again = roc_band(pred, resamples=100, seed=5)
     np.testing.assert_array_equal(band.low, again.low)
     assert np.all(band.low <= band.high)
-    point = tpr_at_fpr(C.threshold_counts(y, s), band.fpr)
+    point = tpr_at_fpr(curves.threshold_counts(y, s), band.fpr)
     inside = (band.low - 1e-12 <= point) & (point <= band.high + 1e-12)
     assert inside.mean() > 0.95  # the full-data curve sits inside its own pointwise 95 % band almost everywhere
     assert 0 < np.mean(band.high - band.low) < 0.2

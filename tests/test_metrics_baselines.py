@@ -114,7 +114,7 @@ def test_constant_score_closed_form_equals_the_per_row_path(p, weighted):
     """The baselines' closed-form state of a constant score gives every metric exactly as the full per-row path."""
     import warnings
 
-    from assess.metrics import binary as B
+    from assess.metrics import binary as binary_metrics
     from assess.metrics.registry import metrics_for
 
     rng = np.random.default_rng(int(p * 10) + weighted)
@@ -122,8 +122,8 @@ def test_constant_score_closed_form_equals_the_per_row_path(p, weighted):
     y = (rng.random(n) < 0.3).astype(np.int8)
     yp = np.zeros(n, dtype=np.int8)
     w = rng.uniform(0.2, 3, n) if weighted else None
-    closed = B.binary_state(y, yp, np.float64(p), w)
-    full = B.binary_state(y, yp, np.full(n, p), w)
+    closed = binary_metrics.binary_state(y, yp, np.float64(p), w)
+    full = binary_metrics.binary_state(y, yp, np.full(n, p), w)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for spec in metrics_for(Task.BINARY):

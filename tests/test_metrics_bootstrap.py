@@ -13,10 +13,7 @@ from assess import curves
 from assess.data import Predictions, Task
 from assess.intervals import _poisson_counts, wilson
 from assess.metrics import evaluate
-from assess.metrics import binary as B
-from assess.metrics import multiclass as MC
-from assess.metrics import multilabel as ML
-from assess.metrics import resampling as RS
+from assess.metrics import binary, multiclass, multilabel, resampling
 from assess.metrics.registry import get, metrics_for
 
 pytestmark = pytest.mark.filterwarnings("ignore")
@@ -46,8 +43,8 @@ def binary_scores(draw):
 @given(binary_scores(), st.integers(0, 2**32 - 1))
 def test_virtual_rows_statistic_equals_sklearn_on_each_resample(data, seed):
     y, s = data
-    state = B.binary_state(y, None, s, None)
-    stat = RS._virtual_rows_statistic(state.counts, SCORE_KEYS, True)
+    state = binary.binary_state(y, None, s, None)
+    stat = resampling._virtual_rows_statistic(state.counts, SCORE_KEYS, True)
     c = _poisson_counts(np.random.default_rng(seed), (3, y.size)).astype(np.int64)
     c[:, [0, -1]] += 1          # virtual row 0 is a positive, the last a negative: both classes in every resample
     got = stat(c)
@@ -69,9 +66,9 @@ def test_weighted_rows_statistic_equals_sklearn_on_each_resample(data, seed):
     y, s = data
     rng = np.random.default_rng(seed)
     w = rng.uniform(0.2, 3.0, y.size)
-    state = B.binary_state(y, None, s, w)
+    state = binary.binary_state(y, None, s, w)
     specs = [get(Task.BINARY, k) for k in SCORE_KEYS]
-    stat, layout = RS.binary_score_statistic(state, specs, y == 1, s, w)
+    stat, layout = resampling.binary_score_statistic(state, specs, y == 1, s, w)
     c = rng.integers(0, 3, (3, y.size))
     c[:, :2] += 1
     order = np.concatenate([np.flatnonzero(y == 1), np.flatnonzero(y == 0)])     # the statistic's row layout
@@ -88,8 +85,8 @@ def test_binary_label_statistics_are_the_metrics_of_the_resampled_cells():
     w = rng.uniform(0.5, 2, 300)
     keys = ["accuracy", "f1", "mcc", "lr_plus", "kl_divergence"]
     specs = [get(Task.BINARY, k) for k in keys]
-    state = B.binary_state(y, yp, None, w)
-    stat, _ = RS.binary_cells_statistic(state, specs, y == 1, yp == 1, w)
+    state = binary.binary_state(y, yp, None, w)
+    stat, _ = resampling.binary_cells_statistic(state, specs, y == 1, yp == 1, w)
     c = rng.integers(0, 4, (2, 300))
     got = stat(c)
     for j in range(2):
@@ -107,9 +104,9 @@ def test_multiclass_statistics_are_the_metrics_of_the_reweighted_rows():
     label_keys = ["accuracy", "f1_macro", "mcc", "cohen_kappa", "js_distance", "csmf_accuracy"]
     score_keys = ["top_k_accuracy", "roc_auc_ovr", "roc_auc_ovr_weighted", "roc_auc_ovo", "log_loss", "brier_score"]
     rankings = [curves.rank_scores(P[:, c]) for c in range(k)]
-    state = MC.multiclass_state(y, None, P, w, tuple("abcd"), rankings=rankings, need_ovo=True)
-    lstat, _ = RS.multiclass_cells_statistic(state, [get(Task.MULTICLASS, x) for x in label_keys], y, yp, w)
-    sstat, _ = RS.multiclass_score_statistic(state, [get(Task.MULTICLASS, x) for x in score_keys], y, P, w,
+    state = multiclass.multiclass_state(y, None, P, w, tuple("abcd"), rankings=rankings, need_ovo=True)
+    lstat, _ = resampling.multiclass_cells_statistic(state, [get(Task.MULTICLASS, x) for x in label_keys], y, yp, w)
+    sstat, _ = resampling.multiclass_score_statistic(state, [get(Task.MULTICLASS, x) for x in score_keys], y, P, w,
                                              rankings)
     c = rng.integers(0, 3, (2, n))
     gl, gs = lstat(c), sstat(c)
@@ -126,8 +123,8 @@ def test_multilabel_statistic_is_the_metrics_of_the_reweighted_rows():
     Y = rng.random((n, L)) < 0.4
     S = np.clip(Y * 0.3 + rng.random((n, L)) * 0.7, 0, 1)
     keys = [m.key for m in metrics_for(Task.MULTILABEL)]
-    state = ML.multilabel_state(Y, None, S, None, tuple("abcd"))
-    stat, _ = RS.multilabel_statistic(state, [get(Task.MULTILABEL, x) for x in keys], Y, S >= 0.5, S, None)
+    state = multilabel.multilabel_state(Y, None, S, None, tuple("abcd"))
+    stat, _ = resampling.multilabel_statistic(state, [get(Task.MULTILABEL, x) for x in keys], Y, S >= 0.5, S, None)
     c = rng.integers(0, 3, (2, n))
     got = stat(c)
     for j in range(2):

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from assess.data import Predictions, Task
-from assess.metrics import binary as B
+from assess.metrics import binary as binary_metrics
 from assess.metrics import evaluate
 from assess.warnings import UndefinedMetricWarning
 
@@ -102,13 +102,13 @@ def test_multiclass_rows_not_summing_to_one_get_a_note_not_a_silent_renormalisat
 
 
 def test_formula_functions_warn_for_direct_callers():
-    s = B.BinaryState(tp=0.0, fp=0.0, tn=3.0, fn=2.0, labels_from="at threshold 0.7")
+    s = binary_metrics.BinaryState(tp=0.0, fp=0.0, tn=3.0, fn=2.0, labels_from="at threshold 0.7")
     with pytest.warns(UndefinedMetricWarning, match="no predicted positives at threshold 0.7"):
-        assert math.isnan(B.precision(s))
-    batch = B.BinaryState(tp=np.array([0.0, 1.0]), fp=np.array([0.0, 1.0]), tn=np.ones(2), fn=np.ones(2), batch=True)
+        assert math.isnan(binary_metrics.precision(s))
+    batch = binary_metrics.BinaryState(tp=np.array([0.0, 1.0]), fp=np.array([0.0, 1.0]), tn=np.ones(2), fn=np.ones(2), batch=True)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        out = B.precision(batch)
+        out = binary_metrics.precision(batch)
     assert math.isnan(out[0]) and out[1] == 0.5
 
 

@@ -1,9 +1,9 @@
 """Threshold-curve charts: ROC, precision–recall, gain, lift, KS, calibration, score distribution, metric vs
 threshold, one-vs-rest with averages, and per-fold curves with a mean and a band.
 
-Inputs are the exact results of `assess.curves` (`CurveResult`, `CalibrationResult`, `ThresholdMetrics`,
-`ThresholdCounts`); nothing here recomputes a metric. Areas in legends (AUC, AP) are the ``area`` of the full curve.
-Curves are drawn from at most `points_per_curve` points picked by `assess.curves.thin_curve` (≤ 2,000 per curve,
+Inputs are the exact results of `assess.curves` (`CurveResult`, `CalibrationResult`, `ThresholdCounts`) and
+`assess.metrics.threshold` (`ThresholdMetrics`); nothing here recomputes a metric. Areas in legends (AUC, AP) are the ``area`` of the full curve.
+Curves are drawn from at most `points_per_curve` points picked by `assess.charts.thinning.thin_curve` (≤ 2,000 per curve,
 ≤ ~6,000 per chart), which keeps the drawn line within one grid cell of the exact curve whatever the row count.
 
 Several models overlay as one trace each, coloured by ``colors`` (default `model_colors` of the names in the order
@@ -24,7 +24,11 @@ from plotly.subplots import make_subplots
 
 from assess.charts.style import (LABELS, OKABE_ITO, REFERENCE_COLOR, TEMPLATE, TICK_SIZE, fmt_number, model_colors,
                                  series_style)
-from assess.curves import CalibrationResult, CurveResult, ThresholdCounts, ThresholdMetrics, thin_curve
+from assess.charts.thinning import thin_curve
+from assess.curves import CalibrationResult, CurveResult, ThresholdCounts
+from assess.data import Task
+from assess.metrics.registry import get
+from assess.metrics.threshold import ThresholdMetrics
 
 MAX_POINTS_PER_CURVE = 2000
 CHART_POINT_BUDGET = 6000
@@ -41,15 +45,6 @@ _SHORT = {  # kind -> hover names of x and y
     "lift": ("Targeted", "Lift"),
 }
 _Y_FORMAT = {True: ".1%", False: ".2f"}
-METRIC_NAMES: Mapping[str, str] = {
-    "precision": "Precision", "recall": "Recall (TPR)", "specificity": "Specificity (TNR)",
-    "fpr": "False positive rate", "fnr": "False negative rate", "npv": "Negative predictive value",
-    "fdr": "False discovery rate", "false_omission_rate": "False omission rate", "accuracy": "Accuracy",
-    "error_rate": "Error rate", "f1": "F1", "fbeta": "F-beta", "balanced_accuracy": "Balanced accuracy",
-    "informedness": "Informedness", "markedness": "Markedness", "mcc": "MCC",
-    "predicted_positive_fraction": "Share predicted positive",
-}
-_COUNT_METRICS = ("tp", "fp", "tn", "fn")
 
 
 @dataclass(frozen=True, eq=False)
@@ -571,17 +566,19 @@ def metric_threshold_chart(
     title: str = "Metrics by threshold",
 ) -> go.Figure:
     """Several metrics (a ``metric_vs_threshold`` result) against the threshold, the current ``threshold`` as a
-    vertical line. Counts (tp, fp, tn, fn) are left out: they do not share the 0–1 axis."""
+    vertical line, named as the registry names them. Counts (registry kind "count": tp, fp, tn, fn) are left out:
+    they do not share the rates' axis. The y axis spans 0–1 (or −1–1) unless a drawn metric is unbounded."""
     if not isinstance(metrics, ThresholdMetrics):
         raise TypeError(f"`metrics` must be ThresholdMetrics from metric_vs_threshold() (got "
                         f"{type(metrics).__name__})")
-    chosen = [n for n in metrics.names if n not in _COUNT_METRICS] if names is None else list(names)
-    counts_asked = [n for n in chosen if n in _COUNT_METRICS]
-    if counts_asked:
-        raise ValueError(f"counts {counts_asked} do not share a 0–1 axis with the rates; chart them separately")
+    is_count = {n: get(Task.BINARY, n).kind == "count" for n in metrics.names}
+    chosen = [n for n in metrics.names if not is_count[n]] if names is None else list(names)
     missing = [n for n in chosen if n not in metrics.names]
     if missing:
         raise ValueError(f"metrics {missing} were not computed (computed: {', '.join(metrics.names)})")
+    counts_asked = [n for n in chosen if is_count[n]]
+    if counts_asked:
+        raise ValueError(f"counts {counts_asked} do not share a 0–1 axis with the rates; chart them separately")
     if not chosen:
         raise ValueError("no metric to draw: `metrics` holds only counts")
     budget = _budget(max_points, len(chosen))
@@ -590,17 +587,21 @@ def metric_threshold_chart(
     for i, name in enumerate(chosen):
         y = metrics[name]
         idx = drawn_indices(x, y, max_points=budget)
-        label = METRIC_NAMES.get(name, name)
+        label = metrics.labels[metrics.names.index(name)]
         if name == "fbeta":
-            label = f"F-beta (β = {metrics.beta:g})"
+            label = f"{label} (β = {metrics.beta:g})"
         fig.add_trace(go.Scatter(x=x[idx], y=y[idx], mode="lines", name=label,
                                  line=dict(color=OKABE_ITO[i % len(OKABE_ITO)], width=2.5),
                                  hovertemplate=f"{label} %{{y:.3f}}<br>Threshold %{{x:.4g}}<extra></extra>"))
     fig.update_layout(template=TEMPLATE, title=title, hovermode="x unified",
                       legend=dict(orientation="h", x=0, y=-0.18, xanchor="left", yanchor="top"))
     fig.update_xaxes(title=LABELS["threshold"])
-    lowest = min((float(np.nanmin(metrics[n])) for n in chosen if np.isfinite(metrics[n]).any()), default=0.0)
-    fig.update_yaxes(title="Metric value (1 = best)", range=[-0.02 if lowest >= 0 else -1.02, 1.02])
+    ranges = [metrics.ranges[metrics.names.index(n)] for n in chosen]
+    if all(np.isfinite(high) for _, high in ranges):
+        lowest = min((float(np.nanmin(metrics[n])) for n in chosen if np.isfinite(metrics[n]).any()), default=0.0)
+        fig.update_yaxes(title="Metric value", range=[-0.02 if lowest >= 0 else -1.02, 1.02])
+    else:  # a ratio without an upper bound (LR+, the diagnostic odds ratio): let the axis follow the data
+        fig.update_yaxes(title="Metric value", rangemode="tozero")
     return fig if threshold is None else with_threshold_line(fig, threshold)
 
 

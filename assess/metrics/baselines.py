@@ -36,9 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assess.data import Task
-from assess.metrics import binary as B
-from assess.metrics import multiclass as MC
-from assess.metrics import multilabel as ML
+from assess.metrics import binary, multiclass, multilabel
 
 STRATEGIES = ("majority", "stratified", "uniform")
 SIMULATIONS = 200
@@ -83,10 +81,10 @@ def _class_weights(y: np.ndarray, k: int, w):
 
 def _cm_state(task, template, cm, batch):
     if task == Task.BINARY:
-        return B.BinaryState(tp=cm[..., 1, 1], fp=cm[..., 0, 1], tn=cm[..., 0, 0], fn=cm[..., 1, 0],
+        return binary.BinaryState(tp=cm[..., 1, 1], fp=cm[..., 0, 1], tn=cm[..., 0, 0], fn=cm[..., 1, 0],
                              threshold=template.threshold, beta=template.beta, labels_from=template.labels_from,
                              batch=batch)
-    return MC.MulticlassState(cm=cm, classes=template.classes, beta=template.beta, top_k=template.top_k,
+    return multiclass.MulticlassState(cm=cm, classes=template.classes, beta=template.beta, top_k=template.top_k,
                               labels_from=template.labels_from, batch=batch)
 
 
@@ -197,7 +195,7 @@ def _multilabel(pred, label_specs, score_specs, point_state_for, template, rng, 
     def expected(q):
         tp, fp = T * q, (Wt - T) * q
         fn, tn = T * (1 - q), (Wt - T) * (1 - q)
-        return ML.MultilabelState(cells=np.stack([tp, fp, fn, tn], axis=-1), rows=np.zeros(len(ML.ROW_COLUMNS)),
+        return multilabel.MultilabelState(cells=np.stack([tp, fp, fn, tn], axis=-1), rows=np.zeros(len(multilabel.ROW_COLUMNS)),
                                   weight_sum=float(Wt), labels=template.labels, beta=template.beta,
                                   threshold=template.threshold, labels_from="at random")
 
@@ -211,7 +209,7 @@ def _multilabel(pred, label_specs, score_specs, point_state_for, template, rng, 
             states = []
             for _ in range(sims_n):
                 yp = rng.random(ys.shape) < q[None, :]
-                states.append(ML.multilabel_state(ys, yp, None, ws, template.labels, beta=template.beta))
+                states.append(multilabel.multilabel_state(ys, yp, None, ws, template.labels, beta=template.beta))
             sim_states[name] = states
     for s in label_specs:
         m = float(_quiet(s.compute, maj_state))

@@ -29,7 +29,6 @@ from assess.metrics._common import note_undefined, ratio
 __all__ = [
     "BinaryState",
     "binary_state",
-    "group_counts",
 ]
 
 
@@ -163,11 +162,6 @@ def _constant_score_state(y: np.ndarray, p: float, weight: np.ndarray | None) ->
         reason = f"scores are not probabilities (the constant score {p:g} is outside [0, 1])"
     return dict(counts=counts, tps=counts.tps, fps=counts.fps, log_loss_sum=float(ll), brier_sum=float(bs),
                 weight_sum=w_pos + w_neg, proba_reason=reason)
-
-
-def group_counts(counts: curves.ThresholdCounts) -> tuple[np.ndarray, np.ndarray]:
-    """Per distinct score (decreasing), the (weighted) number of positives and negatives with that score."""
-    return np.diff(counts.tps, prepend=0.0), np.diff(counts.fps, prepend=0.0)
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -454,10 +448,6 @@ def kl_from_counts(p_counts, q_counts, p_total, q_total, *, batch: bool, names, 
 # ------------------------------------------------------------------------------------------------------------------
 # Ranking metrics (ISO 4213 6.3.6, 6.3.7): the point value from assess.curves, resamples vectorised here
 # ------------------------------------------------------------------------------------------------------------------
-
-def _batch_class_totals(s: BinaryState):
-    return s.tps[..., -1], s.fps[..., -1]
-
 
 def batch_roc_auc(tps: np.ndarray, fps: np.ndarray) -> np.ndarray:
     """ROC AUC of cumulative counts with leading axes; the same trapezoid as :func:`assess.curves.roc_auc`."""

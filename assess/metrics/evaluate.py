@@ -17,12 +17,9 @@ import pandas as pd
 
 from assess import curves, intervals
 from assess.data import Predictions, Task
-from assess.metrics import baselines as BL
-from assess.metrics import binary as B
-from assess.metrics import multiclass as MC
-from assess.metrics import multilabel as ML
-from assess.metrics import resampling as RS
+from assess.metrics import binary, multiclass, multilabel, resampling
 from assess.metrics._common import ScoreNote, check_finite, check_weight
+from assess.metrics.baselines import baseline_values
 from assess.metrics.registry import MetricSpec, get, metrics_for, table_for
 from assess.warnings import UndefinedMetricWarning
 
@@ -318,30 +315,30 @@ def evaluate(pred: Predictions, keys=None, *, threshold: float = 0.5, beta: floa
     # ---- the point state: every shared quantity once ----
     rankings = None
     if task == Task.BINARY:
-        state = B.binary_state(pred.y_true, pred.y_pred, s, weight, threshold=threshold, beta=beta)
+        state = binary.binary_state(pred.y_true, pred.y_pred, s, weight, threshold=threshold, beta=beta)
 
         def point_state_for(y_pred, scores):
-            return B.binary_state(pred.y_true, y_pred, scores, weight, threshold=threshold, beta=beta)
+            return binary.binary_state(pred.y_true, y_pred, scores, weight, threshold=threshold, beta=beta)
     elif task == Task.MULTICLASS:
         keyset = {m.key for m in specs}
         need_ovo = "roc_auc_ovo" in keyset
         need_rank = has_scores and (need_ovo or any(m.needs != "labels" for m in boot_specs))
         if need_rank:
             rankings = [curves.rank_scores(s[:, c]) for c in range(s.shape[1])]
-        state = MC.multiclass_state(y, pred.y_pred, s, weight, pred.classes, beta=beta, top_k=k, rankings=rankings,
+        state = multiclass.multiclass_state(y, pred.y_pred, s, weight, pred.classes, beta=beta, top_k=k, rankings=rankings,
                                     need_ovo=need_ovo and has_scores)
 
         def point_state_for(y_pred, scores):
             rk = None
             if scores is not None and need_ovo:
                 rk = [curves.rank_scores(scores[:, c]) for c in range(scores.shape[1])]
-            return MC.multiclass_state(y, y_pred, scores, weight, pred.classes, beta=beta, top_k=k, rankings=rk,
+            return multiclass.multiclass_state(y, y_pred, scores, weight, pred.classes, beta=beta, top_k=k, rankings=rk,
                                        need_ovo=need_ovo and scores is not None)
     else:
-        state = ML.multilabel_state(y, pred.y_pred, s, weight, pred.classes, threshold=threshold, beta=beta)
+        state = multilabel.multilabel_state(y, pred.y_pred, s, weight, pred.classes, threshold=threshold, beta=beta)
 
         def point_state_for(y_pred, scores):
-            return ML.multilabel_state(y, y_pred, scores, weight, pred.classes, threshold=threshold, beta=beta)
+            return multilabel.multilabel_state(y, y_pred, scores, weight, pred.classes, threshold=threshold, beta=beta)
 
     values = {m.key: _capture(m.compute, state) for m in specs}
 
@@ -372,7 +369,7 @@ def evaluate(pred: Predictions, keys=None, *, threshold: float = 0.5, beta: floa
     # ---- baselines ----
     base = {}
     if baselines:
-        base = BL.baseline_values(pred, specs, point_state_for, state, seed=seed)
+        base = baseline_values(pred, specs, point_state_for, state, seed=seed)
 
     results = []
     for m in specs:
@@ -417,19 +414,19 @@ def _bootstrap(task, state, specs, values, y, yp, s, weight, rankings, *, resamp
     runs = []
     if task == Task.BINARY:
         if label:
-            runs.append((label,) + RS.binary_cells_statistic(state, label, y, yp, weight))
+            runs.append((label,) + resampling.binary_cells_statistic(state, label, y, yp, weight))
         if score:
             ranking = curves.rank_scores(s) if weight is not None else None
-            runs.append((score,) + RS.binary_score_statistic(state, score, y, s, weight, ranking))
+            runs.append((score,) + resampling.binary_score_statistic(state, score, y, s, weight, ranking))
     elif task == Task.MULTICLASS:
         if label:
-            runs.append((label,) + RS.multiclass_cells_statistic(state, label, y, yp, weight))
+            runs.append((label,) + resampling.multiclass_cells_statistic(state, label, y, yp, weight))
         if score:
-            runs.append((score,) + RS.multiclass_score_statistic(state, score, y, s, weight, rankings))
+            runs.append((score,) + resampling.multiclass_score_statistic(state, score, y, s, weight, rankings))
     else:
         both = label + score
         if both:
-            runs.append((both,) + RS.multilabel_statistic(state, both, y, yp, s, weight))
+            runs.append((both,) + resampling.multilabel_statistic(state, both, y, yp, s, weight))
     out = {}
     seeds = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(max(len(runs), 1))
     for i, (sp, stat, layout) in enumerate(runs):

@@ -24,9 +24,7 @@ from typing import Callable
 import numpy as np
 
 from assess.data import Task
-from assess.metrics import binary as B
-from assess.metrics import multiclass as MC
-from assess.metrics import multilabel as ML
+from assess.metrics import binary, multiclass, multilabel
 
 __all__ = ["MetricSpec", "Proportion", "TableColumn", "REGISTRY", "TABLES", "GROUPS", "metrics_for", "get",
            "keys_for", "table_for"]
@@ -144,7 +142,7 @@ def _b(key, name, latex, meaning, source, *, direction="higher", rng=(0.0, 1.0),
         proportion = Proportion(num_txt, den_txt, _bin_prop(num, den))
         kind = "proportion"
     return MetricSpec(key, name, _BIN, needs, direction, rng, latex, meaning, source, kind, group, params,
-                      fn or getattr(B, key), baseline, proportion)
+                      fn or getattr(binary, key), baseline, proportion)
 
 
 _INF = (0.0, float("inf"))
@@ -266,7 +264,7 @@ def _mc(key, name, latex, meaning, source, *, direction="higher", rng=(0.0, 1.0)
         proportion = Proportion(num_txt, den_txt, fn)
         kind = "proportion"
     return MetricSpec(key, name, _MC, needs, direction, rng, latex, meaning, source, kind, group, params,
-                      getattr(MC, key), baseline, proportion)
+                      getattr(multiclass, key), baseline, proportion)
 
 
 def _averaged_mc():
@@ -363,7 +361,7 @@ def _ml(key, name, latex, meaning, source, *, direction="higher", rng=(0.0, 1.0)
         proportion = Proportion(*prop)
         kind = "proportion"
     return MetricSpec(key, name, _ML, needs, direction, rng, latex, meaning, source, kind, group, params,
-                      getattr(ML, key), baseline, proportion)
+                      getattr(multilabel, key), baseline, proportion)
 
 
 def _averaged_ml():
@@ -471,39 +469,39 @@ def get(task, key: str) -> MetricSpec:
 TABLES: dict[Task, tuple[TableColumn, ...]] = {
     Task.MULTICLASS: (
         TableColumn("precision", "Precision", "Of the rows called this class, the share that truly are.",
-                    "labels", "higher", MC.per_class_precision),
+                    "labels", "higher", multiclass.per_class_precision),
         TableColumn("recall", "Recall", "Of the rows of this class, the share found.", "labels", "higher",
-                    MC.per_class_recall),
+                    multiclass.per_class_recall),
         TableColumn("f1", "F1", "Balance of precision and recall for this class.", "labels", "higher",
-                    lambda s: MC.per_class_fbeta(s, 1.0)),
+                    lambda s: multiclass.per_class_fbeta(s, 1.0)),
         TableColumn("specificity", "Specificity", "Of the rows of other classes, the share not called this class.",
-                    "labels", "higher", MC.per_class_specificity),
+                    "labels", "higher", multiclass.per_class_specificity),
         TableColumn("support", "Support", "Rows of this class (total weight when weighted).", "labels", "none",
                     lambda s: s.support),
         TableColumn("roc_auc", "ROC AUC (vs rest)", "How well this class's score separates it from the others.",
-                    "scores", "higher", MC.per_class_roc_auc),
+                    "scores", "higher", multiclass.per_class_roc_auc),
         TableColumn("average_precision", "Average precision (vs rest)",
                     "Precision averaged over recall levels for this class against the rest.", "scores", "higher",
-                    MC.per_class_average_precision),
+                    multiclass.per_class_average_precision),
     ),
     Task.MULTILABEL: (
         TableColumn("precision", "Precision", "Of the rows given this label, the share that truly have it.",
-                    "labels", "higher", ML.per_label_precision),
+                    "labels", "higher", multilabel.per_label_precision),
         TableColumn("recall", "Recall", "Of the rows that have this label, the share given it.", "labels", "higher",
-                    ML.per_label_recall),
+                    multilabel.per_label_recall),
         TableColumn("f1", "F1", "Balance of precision and recall for this label.", "labels", "higher",
-                    lambda s: ML.per_label_fbeta(s, 1.0)),
+                    lambda s: multilabel.per_label_fbeta(s, 1.0)),
         TableColumn("specificity", "Specificity", "Of the rows without this label, the share not given it.",
-                    "labels", "higher", ML.per_label_specificity),
+                    "labels", "higher", multilabel.per_label_specificity),
         TableColumn("jaccard", "Jaccard", "Overlap of rows predicted and rows true for this label.", "labels",
-                    "higher", ML.per_label_jaccard),
+                    "higher", multilabel.per_label_jaccard),
         TableColumn("support", "Support", "Rows with this label (total weight when weighted).", "labels", "none",
-                    ML.per_label_support),
+                    multilabel.per_label_support),
         TableColumn("roc_auc", "ROC AUC", "How well this label's score separates rows with it from rows without.",
-                    "scores", "higher", ML.per_label_roc_auc),
+                    "scores", "higher", multilabel.per_label_roc_auc),
         TableColumn("average_precision", "Average precision",
                     "Precision averaged over recall levels for this label.", "scores", "higher",
-                    ML.per_label_average_precision),
+                    multilabel.per_label_average_precision),
     ),
 }
 

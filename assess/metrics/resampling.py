@@ -26,9 +26,7 @@ import warnings
 import numpy as np
 
 from assess import curves
-from assess.metrics import binary as B
-from assess.metrics import multiclass as MC
-from assess.metrics import multilabel as ML
+from assess.metrics import binary, multiclass, multilabel
 
 
 def _quiet(fn):
@@ -59,14 +57,14 @@ def _bincount_rows(codes: np.ndarray, weights: np.ndarray, m: int) -> np.ndarray
 # Binary
 # ------------------------------------------------------------------------------------------------------------------
 
-def binary_cells_statistic(state: B.BinaryState, specs, y, yp, weight):
+def binary_cells_statistic(state: binary.BinaryState, specs, y, yp, weight):
     """Statistic and resampling layout for the binary label metrics (functions of the four cells).
 
     Without weights the rows collapse into the 4 cells (frequencies tp, fn, fp, tn; strata positive/negative),
     so a resample is one multinomial draw per class: exact and independent of n. With weights: the rows themselves.
     """
     def make(tp, fp, tn, fn):
-        return B.BinaryState(tp=tp, fp=fp, tn=tn, fn=fn, threshold=state.threshold, beta=state.beta,
+        return binary.BinaryState(tp=tp, fp=fp, tn=tn, fn=fn, threshold=state.threshold, beta=state.beta,
                              labels_from=state.labels_from, batch=True)
 
     if weight is None:
@@ -186,7 +184,7 @@ def _virtual_rows_statistic(counts: curves.ThresholdCounts, keys, probs_ok: bool
     return stat
 
 
-def binary_score_statistic(state: B.BinaryState, specs, y, scores, weight, ranking=None):
+def binary_score_statistic(state: binary.BinaryState, specs, y, scores, weight, ranking=None):
     """Statistic and layout for the binary score metrics (ROC AUC, AP, PR AUC, KS, log loss, Brier).
 
     Without weights: virtual rows in decreasing score order (see the module docstring); with weights: the real
@@ -210,7 +208,7 @@ def binary_score_statistic(state: B.BinaryState, specs, y, scores, weight, ranki
     g_pos, g_neg = ranking.group[order[:P]], ranking.group[order[P:]]
     w_pos, w_neg = weight[order[:P]], weight[order[P:]]
     if probs_ok:
-        l1, l2 = B.per_row_losses(y[order], scores[order])
+        l1, l2 = binary.per_row_losses(y[order], scores[order])
         losses = np.column_stack([l1, l2]) * weight[order][:, None]
     else:
         losses = None
@@ -267,7 +265,7 @@ def binary_score_statistic(state: B.BinaryState, specs, y, scores, weight, ranki
 # Multi-class
 # ------------------------------------------------------------------------------------------------------------------
 
-def multiclass_cells_statistic(state: MC.MulticlassState, specs, y, yp, weight):
+def multiclass_cells_statistic(state: multiclass.MulticlassState, specs, y, yp, weight):
     """Label and distribution metrics (functions of the confusion matrix).
 
     Without weights: the k² cells with their counts as frequencies, stratified by true class (each row of the
@@ -276,7 +274,7 @@ def multiclass_cells_statistic(state: MC.MulticlassState, specs, y, yp, weight):
     k = state.k
 
     def make(cm):
-        return MC.MulticlassState(cm=cm, classes=state.classes, beta=state.beta, top_k=state.top_k,
+        return multiclass.MulticlassState(cm=cm, classes=state.classes, beta=state.beta, top_k=state.top_k,
                                   labels_from=state.labels_from, batch=True)
 
     if weight is None:
@@ -299,14 +297,14 @@ def multiclass_cells_statistic(state: MC.MulticlassState, specs, y, yp, weight):
     return stat_w, dict(strata=y)
 
 
-def multiclass_score_statistic(state: MC.MulticlassState, specs, y, scores, weight, rankings):
+def multiclass_score_statistic(state: multiclass.MulticlassState, specs, y, scores, weight, rankings):
     """Score metrics (top-k, log loss, Brier, one-vs-rest and one-vs-one AUC) over the real rows, stratified by
     true class; one score group per row and class from ``rankings`` (one sort per class, done once)."""
     k = state.k
     n = y.shape[0]
     w = np.ones(n) if weight is None else weight
-    ll, bs = MC.per_row_losses(y, scores)
-    hits = MC.top_k_hits(y, scores, state.top_k).astype(np.float64)
+    ll, bs = multiclass.per_row_losses(y, scores)
+    hits = multiclass.top_k_hits(y, scores, state.top_k).astype(np.float64)
     V = np.column_stack([ll, bs, hits]) * w[:, None]
     keys = {sp.key for sp in specs}
     need_ovr = bool(keys & {"roc_auc_ovr", "roc_auc_ovr_weighted"})
@@ -332,7 +330,7 @@ def multiclass_score_statistic(state: MC.MulticlassState, specs, y, scores, weig
                 if a == b_ or pos is None or rows_of[b_].size == 0:
                     continue
                 neg = _bincount_rows(ga[rows_of[b_]], cw[:, rows_of[b_]], D)
-                out[:, a, b_] = B.batch_roc_auc(np.cumsum(pos, axis=1), np.cumsum(neg, axis=1))
+                out[:, a, b_] = binary.batch_roc_auc(np.cumsum(pos, axis=1), np.cumsum(neg, axis=1))
         return out
 
     @_quiet
@@ -341,7 +339,7 @@ def multiclass_score_statistic(state: MC.MulticlassState, specs, y, scores, weig
         sums = c.astype(np.float64) @ V
         cm = np.zeros((c.shape[0], k, k))
         cm[:, np.arange(k), np.arange(k)] = _bincount_rows(y, cw, k)     # class totals, for support weights
-        s = MC.MulticlassState(cm=cm, classes=state.classes, beta=state.beta,
+        s = multiclass.MulticlassState(cm=cm, classes=state.classes, beta=state.beta,
                                top_k=state.top_k, labels_from=state.labels_from,
                                ovr=ovr(cw) if need_ovr else None, ovo=ovo(cw) if need_ovo else None,
                                log_loss_sum=sums[:, 0], brier_sum=sums[:, 1], topk_sum=sums[:, 2],
@@ -354,13 +352,13 @@ def multiclass_score_statistic(state: MC.MulticlassState, specs, y, scores, weig
 # Multi-label
 # ------------------------------------------------------------------------------------------------------------------
 
-def multilabel_statistic(state: ML.MultilabelState, specs, y, yp, scores, weight):
+def multilabel_statistic(state: multilabel.MultilabelState, specs, y, yp, scores, weight):
     """All multi-label metrics over the real rows: per-label cells and per-row values as matrix products."""
     n = y.shape[0]
     w = np.ones(n) if weight is None else weight
     Y, YP = y.astype(np.float64), yp.astype(np.float64)
     TP, FP, FN = Y * YP, (1 - Y) * YP, Y * (1 - YP)
-    rv = np.nan_to_num(ML.row_values(y, yp, scores), nan=0.0)
+    rv = np.nan_to_num(multilabel.row_values(y, yp, scores), nan=0.0)
 
     @_quiet
     def stat(c):
@@ -369,7 +367,7 @@ def multilabel_statistic(state: ML.MultilabelState, specs, y, yp, scores, weight
         tp, fp, fn = cw @ TP, cw @ FP, cw @ FN
         tn = tot[:, None] - tp - fp - fn
         cells = np.stack([tp, fp, fn, tn], axis=-1)
-        s = ML.MultilabelState(cells=cells, rows=cw @ rv, weight_sum=tot, labels=state.labels, beta=state.beta,
+        s = multilabel.MultilabelState(cells=cells, rows=cw @ rv, weight_sum=tot, labels=state.labels, beta=state.beta,
                                threshold=state.threshold, labels_from=state.labels_from,
                                has_scores=state.has_scores, batch=True)
         return _stack([sp.compute(s) for sp in specs], c.shape[0])

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from assess.curves import delong_placements
 from assess.errors import AssessError
+from assess.intervals import delong_placements
 from assess.stats._common import (NORMAL, StudentT, alpha_of, as_bool_vector, as_float_vector, check_alternative,
                                   check_choice, check_level, check_same_length, fmt_ci, fmt_int, fmt_num, interval,
                                   model_names, pvalue, verdict, warn_undefined)
@@ -26,7 +26,7 @@ def delong(y_true, score_a, score_b, *, alternative: str = "two-sided", confiden
            names: Sequence[str] | None = None) -> TestResult:
     r"""DeLong's test for the difference of two correlated ROC AUCs on the same samples.
 
-    From the placement values of :func:`assess.curves.delong_placements` (one sort per model, midranks for ties;
+    From the placement values of :func:`assess.intervals.delong_placements` (one sort per model, midranks for ties;
     Sun & Xu 2014), with m positives and n negatives, :math:`S_{10}` and :math:`S_{01}` the 2 × 2 sample
     covariance matrices (ddof 1) of the models' :math:`V_{10}` and :math:`V_{01}` placements,
 
