@@ -20,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assess import charts as ch  # noqa: E402
 from assess import curves  # noqa: E402
+from assess.metrics.threshold import metric_vs_threshold  # noqa: E402
 from assess import export  # noqa: E402
 
 
@@ -52,7 +53,7 @@ def build_charts(n: int):
         ch.ks_chart(curves={k: curves.ks_curve(c) for k, c in counts.items()}),
         ch.calibration_chart(curves={"Model A": curves.calibration_curve(y, a), "Model B": curves.calibration_curve(y, b)}),
         ch.score_distribution_chart(scores_by_class={"negative": a[~y], "positive": a[y]}, threshold=0.3),
-        ch.metric_threshold_chart(metrics=curves.metric_vs_threshold(counts["Model A"], ("precision", "recall", "f1")),
+        ch.metric_threshold_chart(metrics=metric_vs_threshold(counts["Model A"], ("precision", "recall", "f1")),
                                   threshold=0.3),
         ch.confusion_matrix_chart(matrix=[[8000, 1000], [300, 700]], classes=["negative", "positive"],
                                   normalize="true"),

@@ -44,7 +44,8 @@ def binary_scores(draw):
 def test_virtual_rows_statistic_equals_sklearn_on_each_resample(data, seed):
     y, s = data
     state = binary.binary_state(y, None, s, None)
-    stat = resampling._virtual_rows_statistic(state.counts, SCORE_KEYS, True)
+    specs = [get(Task.BINARY, k) for k in SCORE_KEYS]
+    stat, layout = resampling.binary_score_statistic(state, specs, y == 1, s, None)
     c = _poisson_counts(np.random.default_rng(seed), (3, y.size)).astype(np.int64)
     c[:, [0, -1]] += 1          # virtual row 0 is a positive, the last a negative: both classes in every resample
     got = stat(c)

@@ -16,12 +16,12 @@ charts (:func:`assess.charts.thinning.thin_curve`).
 
 from assess.curves.calibration import CalibrationResult, calibration_curve
 from assess.curves.counts import (ScoreRanking, ThresholdCounts, micro_threshold_counts, ovr_threshold_counts,
-                                  rank_scores, threshold_counts)
+                                  rank_scores, threshold_counts, trapezoid_auc)
 from assess.curves.from_counts import (Confusion, CurveResult, OperatingPoint, average_precision,
                                        confusion_at_threshold, gain_curve, ks_curve, ks_statistic, lift_curve,
                                        operating_point, pr_auc, pr_curve, roc_auc, roc_curve)
 
 __all__ = ["ThresholdCounts", "ScoreRanking", "threshold_counts", "rank_scores", "ovr_threshold_counts",
-           "micro_threshold_counts", "roc_auc", "average_precision", "pr_auc", "ks_statistic", "CurveResult",
+           "micro_threshold_counts", "trapezoid_auc", "roc_auc", "average_precision", "pr_auc", "ks_statistic", "CurveResult",
            "roc_curve", "pr_curve", "gain_curve", "lift_curve", "ks_curve", "Confusion", "confusion_at_threshold",
            "OperatingPoint", "operating_point", "CalibrationResult", "calibration_curve"]

@@ -26,7 +26,7 @@ import numpy as np
 from assess.warnings import UndefinedMetricWarning
 
 __all__ = ["ThresholdCounts", "ScoreRanking", "threshold_counts", "rank_scores", "ovr_threshold_counts",
-           "micro_threshold_counts"]
+           "micro_threshold_counts", "trapezoid_auc"]
 
 # ----------------------------------------------------------------------------------------------------------------
 # Boundary validation (one function per input, one message per rule)
@@ -234,9 +234,7 @@ class ThresholdCounts:
     @cached_property
     def _auc(self) -> float:
         """Trapezoidal ROC area; the unweighted path seeds it exactly from rank sums (see _minority_summaries)."""
-        tps, fps = self.tps, self.fps
-        twice_area = fps[0] * tps[0] + np.dot(np.diff(fps), tps[1:] + tps[:-1])
-        return float(twice_area / (2.0 * self.n_pos * self.n_neg))
+        return float(trapezoid_auc(self.tps, self.fps))
 
     @cached_property
     def _ap(self) -> float:
@@ -273,6 +271,28 @@ class ThresholdCounts:
     def predicted_positive_fraction(self) -> np.ndarray:
         """Fraction of the (weighted) samples predicted positive: ``(tps[k] + fps[k]) / n_total``."""
         return self._ppf0[1:]
+
+
+def trapezoid_auc(tps: np.ndarray, fps: np.ndarray):
+    r"""ROC AUC from cumulative counts per distinct score (decreasing), with any leading axes (resamples, classes):
+
+    .. math::
+
+        \mathrm{AUC} = \frac{1}{2\,n_{pos}\,n_{neg}} \sum_{k=1}^{D} (\mathrm{fps}_k - \mathrm{fps}_{k-1})
+        (\mathrm{tps}_k + \mathrm{tps}_{k-1}), \qquad \mathrm{tps}_0 = \mathrm{fps}_0 = 0,\;
+        n_{pos} = \mathrm{tps}_D,\; n_{neg} = \mathrm{fps}_D
+
+    — the trapezoid under the exact ROC curve, ties counted one half. NaN where a class is empty (silently: callers
+    say why). The one trapezoid of the package: the binary point value (weighted path), the one-vs-rest and
+    one-vs-one multi-class AUCs, per-label AUCs and their resamples all use it.
+    """
+    npos, nneg = tps[..., -1], fps[..., -1]
+    dx = np.diff(fps, axis=-1, prepend=0.0)
+    heights = tps.copy()
+    heights[..., 1:] += tps[..., :-1]
+    num = np.einsum("...d,...d->...", dx, heights)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where((npos > 0) & (nneg > 0), num / (2.0 * npos * nneg), np.nan)
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:

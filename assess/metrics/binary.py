@@ -446,19 +446,9 @@ def kl_from_counts(p_counts, q_counts, p_total, q_total, *, batch: bool, names, 
 
 
 # ------------------------------------------------------------------------------------------------------------------
-# Ranking metrics (ISO 4213 6.3.6, 6.3.7): the point value from assess.curves, resamples vectorised here
+# Ranking metrics (ISO 4213 6.3.6, 6.3.7): the point value from assess.curves; resamples from the ``resampled_*``
+# formulas below, which the registry attaches to each entry (MetricSpec.resampled)
 # ------------------------------------------------------------------------------------------------------------------
-
-def batch_roc_auc(tps: np.ndarray, fps: np.ndarray) -> np.ndarray:
-    """ROC AUC of cumulative counts with leading axes; the same trapezoid as :func:`assess.curves.roc_auc`."""
-    npos, nneg = tps[..., -1], fps[..., -1]
-    dx = np.diff(fps, axis=-1, prepend=0.0)
-    heights = tps.copy()
-    heights[..., 1:] += tps[..., :-1]
-    num = np.einsum("...d,...d->...", dx, heights)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where((npos > 0) & (nneg > 0), num / (2.0 * npos * nneg), np.nan)
-
 
 def _batch_precision(tps, fps):
     """Precision per threshold, 1 before any row is predicted positive (the curve's start point).
@@ -481,27 +471,6 @@ def batch_average_precision(tps: np.ndarray, fps: np.ndarray) -> np.ndarray:
     return np.where(npos > 0, np.maximum(out, 0.0), np.nan)
 
 
-def batch_pr_auc(tps: np.ndarray, fps: np.ndarray) -> np.ndarray:
-    """Trapezoidal PR AUC with leading axes; the same sum as :func:`assess.curves.pr_auc` (start at P = 1)."""
-    npos = tps[..., -1]
-    prec = _batch_precision(tps, fps)
-    heights = prec.copy()
-    heights[..., 1:] += prec[..., :-1]
-    heights[..., 0] += 1.0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        drec = np.diff(tps, axis=-1, prepend=0.0) / npos[..., None]
-        out = np.einsum("...d,...d->...", drec, heights) / 2.0
-    return np.where(npos > 0, out, np.nan)
-
-
-def batch_ks(tps: np.ndarray, fps: np.ndarray) -> np.ndarray:
-    """KS statistic with leading axes; the same maximum as :func:`assess.curves.ks_statistic`."""
-    npos, nneg = tps[..., -1], fps[..., -1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.max(np.abs(tps / npos[..., None] - fps / nneg[..., None]), axis=-1)
-    return np.where((npos > 0) & (nneg > 0), out, np.nan)
-
-
 def _needs_scores(s: BinaryState, what: str) -> bool:
     if s.has_scores:
         return True
@@ -516,28 +485,28 @@ def roc_auc(s: BinaryState):
     """
     if not _needs_scores(s, "ROC AUC"):
         return float("nan")
-    return curves.roc_auc(s.counts) if not s.batch else batch_roc_auc(s.tps, s.fps)
+    return curves.roc_auc(s.counts)
 
 
 def average_precision(s: BinaryState):
     r"""Average precision (ISO 4213 6.3.7): :math:`\sum_k (R_k - R_{k-1}) P_k`, as scikit-learn's."""
     if not _needs_scores(s, "Average precision"):
         return float("nan")
-    return curves.average_precision(s.counts) if not s.batch else batch_average_precision(s.tps, s.fps)
+    return curves.average_precision(s.counts)
 
 
 def pr_auc(s: BinaryState):
     r"""Trapezoidal area under the precision–recall curve (ISO 4213 6.3.7; see :func:`assess.curves.pr_auc`)."""
     if not _needs_scores(s, "PR AUC"):
         return float("nan")
-    return curves.pr_auc(s.counts) if not s.batch else batch_pr_auc(s.tps, s.fps)
+    return curves.pr_auc(s.counts)
 
 
 def ks_statistic(s: BinaryState):
     r"""Kolmogorov–Smirnov statistic :math:`\max_k |\mathrm{TPR}_k - \mathrm{FPR}_k|` (:func:`assess.curves.ks_statistic`)."""
     if not _needs_scores(s, "KS statistic"):
         return float("nan")
-    return curves.ks_statistic(s.counts) if not s.batch else batch_ks(s.tps, s.fps)
+    return curves.ks_statistic(s.counts)
 
 
 def log_loss(s: BinaryState):
@@ -569,3 +538,53 @@ def brier_score(s: BinaryState):
         note_undefined(s.batch, s.proba_reason)
         return float("nan")
     return ratio(s.brier_sum, s.weight_sum, batch=s.batch, reason="no rows with nonzero weight")
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Score metrics of a chunk of resamples, from the one sort (see assess.metrics.resampling.ResampledRanks): the same
+# definitions as the point values, written over the positive units' resampled weights w_u and cumulative counts
+# ------------------------------------------------------------------------------------------------------------------
+
+def resampled_roc_auc(r):
+    r""":math:`\mathrm{AUC}^* = 1 - \frac{1}{P^* N^*}\sum_u w_u\,\tfrac12(F_{\text{before},u} + F_{\text{end},u})`
+    (negatives scoring above each positive, ties one half); NaN without both classes."""
+    return np.where(r.both, 1.0 - r.negatives_above() / (r.P * r.N), np.nan)
+
+
+def _resampled_precision_end(r):
+    return r.cached("precision_end", lambda: r.tp_end / np.where(r.tp_end + r.fp_end > 0, r.tp_end + r.fp_end, 1.0))
+
+
+def resampled_average_precision(r):
+    r""":math:`\mathrm{AP}^* = \frac{1}{P^*}\sum_u w_u\,\mathrm{prec}_u`, :math:`\mathrm{prec}_u =
+    T_{\text{end},u} / (T_{\text{end},u} + F_{\text{end},u})`; NaN without positives."""
+    return np.where(r.P > 0, np.einsum("ij,ij->i", r.pos_weight, _resampled_precision_end(r)) / r.P, np.nan)
+
+
+def resampled_pr_auc(r):
+    r""":math:`\frac{1}{P^*}\sum_u w_u\,\tfrac12(\mathrm{prec}_u + \mathrm{prec}_{\text{before},u})` with precision 1
+    before any row is predicted positive; NaN without positives."""
+    predicted = r.tp_before + r.fp_before
+    before = np.where(predicted > 0, r.tp_before / np.where(predicted > 0, predicted, 1.0), 1.0)
+    return np.where(r.P > 0, np.einsum("ij,ij->i", r.pos_weight, _resampled_precision_end(r) + before) / (2 * r.P),
+                    np.nan)
+
+
+def resampled_ks_statistic(r):
+    r""":math:`\max(0, \max_u (\mathrm{TPR} - \mathrm{FPR}), \max_v (\mathrm{FPR} - \mathrm{TPR}))` at the ends of
+    the groups holding a positive u / a negative v (where each gap can peak); NaN without both classes."""
+    up = (r.tp_end / r.P[:, None] - r.fp_end / r.N[:, None]).max(axis=1, initial=0.0)
+    down = (r.neg_fp_end / r.N[:, None] - r.neg_tp_end / r.P[:, None]).max(axis=1, initial=0.0)
+    return np.where(r.both, np.maximum(up, down), np.nan)
+
+
+def resampled_log_loss(r):
+    """Resampled sum of per-row log loss over the resampled total weight; NaN when scores are not probabilities."""
+    sums = r.loss_sums
+    return np.full(r.b, np.nan) if sums is None else sums[:, 0] / (r.P + r.N)
+
+
+def resampled_brier_score(r):
+    """Resampled sum of squared errors over the resampled total weight; NaN when scores are not probabilities."""
+    sums = r.loss_sums
+    return np.full(r.b, np.nan) if sums is None else sums[:, 1] / (r.P + r.N)

@@ -320,20 +320,19 @@ def evaluate(pred: Predictions, keys=None, *, threshold: float = 0.5, beta: floa
         def point_state_for(y_pred, scores):
             return binary.binary_state(pred.y_true, y_pred, scores, weight, threshold=threshold, beta=beta)
     elif task == Task.MULTICLASS:
-        keyset = {m.key for m in specs}
-        need_ovo = "roc_auc_ovo" in keyset
+        need_ovo = any("one_vs_one" in m.shared for m in specs)
         need_rank = has_scores and (need_ovo or any(m.needs != "labels" for m in boot_specs))
         if need_rank:
             rankings = [curves.rank_scores(s[:, c]) for c in range(s.shape[1])]
-        state = multiclass.multiclass_state(y, pred.y_pred, s, weight, pred.classes, beta=beta, top_k=k, rankings=rankings,
-                                    need_ovo=need_ovo and has_scores)
+        state = multiclass.multiclass_state(y, pred.y_pred, s, weight, pred.classes, beta=beta, top_k=k,
+                                            rankings=rankings, need_ovo=need_ovo and has_scores)
 
         def point_state_for(y_pred, scores):
             rk = None
             if scores is not None and need_ovo:
                 rk = [curves.rank_scores(scores[:, c]) for c in range(scores.shape[1])]
-            return multiclass.multiclass_state(y, y_pred, scores, weight, pred.classes, beta=beta, top_k=k, rankings=rk,
-                                       need_ovo=need_ovo and scores is not None)
+            return multiclass.multiclass_state(y, y_pred, scores, weight, pred.classes, beta=beta, top_k=k,
+                                               rankings=rk, need_ovo=need_ovo and scores is not None)
     else:
         state = multilabel.multilabel_state(y, pred.y_pred, s, weight, pred.classes, threshold=threshold, beta=beta)
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from assess import curves
-from assess.metrics import binary as _b
+from assess.metrics import binary
 from assess.metrics._common import note, note_undefined, ratio
 
 __all__ = ["MulticlassState", "multiclass_state", "confusion_matrix", "top_k_hits", "per_row_losses"]
@@ -193,7 +193,7 @@ def ovo_matrix(y, scores, weight, rankings) -> np.ndarray:
             live = np.flatnonzero((pos_all + neg_all) > 0)
             pos, neg = pos_all[live], neg_all[live]
             if pos.sum() > 0 and neg.sum() > 0:
-                out[a, b] = _b.batch_roc_auc(np.cumsum(pos), np.cumsum(neg))
+                out[a, b] = curves.trapezoid_auc(np.cumsum(pos), np.cumsum(neg))
     return out
 
 
@@ -436,22 +436,22 @@ def brier_score(s):
 def per_class_roc_auc(s):
     """One-vs-rest ROC AUC per class, shape (..., k); NaN for a class with no rows or with every row."""
     if s.batch:
-        return np.stack([_b.batch_roc_auc(tps, fps) for tps, fps in s.ovr], axis=-1)
+        return np.stack([curves.trapezoid_auc(tps, fps) for tps, fps in s.ovr], axis=-1)
     out = np.full(s.k, np.nan)
     for c, (tps, fps) in enumerate(s.ovr):
         if tps.size and tps[-1] > 0 and fps[-1] > 0:
-            out[c] = _b.batch_roc_auc(tps, fps)
+            out[c] = curves.trapezoid_auc(tps, fps)
     return out
 
 
 def per_class_average_precision(s):
     """One-vs-rest average precision per class, shape (..., k)."""
     if s.batch:
-        return np.stack([_b.batch_average_precision(tps, fps) for tps, fps in s.ovr], axis=-1)
+        return np.stack([binary.batch_average_precision(tps, fps) for tps, fps in s.ovr], axis=-1)
     out = np.full(s.k, np.nan)
     for c, (tps, fps) in enumerate(s.ovr):
         if tps.size and tps[-1] > 0:
-            out[c] = _b.batch_average_precision(tps, fps)
+            out[c] = binary.batch_average_precision(tps, fps)
     return out
 
 
@@ -520,7 +520,7 @@ def kl_divergence(s):
     present in ``y_true`` but never predicted makes it infinite: NaN with that reason, no smoothing.
     """
     nn = s.n[..., None]
-    return _b.kl_from_counts(s.support, s.predicted, nn, nn, batch=s.batch, names=s.classes,
+    return binary.kl_from_counts(s.support, s.predicted, nn, nn, batch=s.batch, names=s.classes,
                              labels_from=s.labels_from)
 
 

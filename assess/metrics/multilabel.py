@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assess import curves
-from assess.metrics import binary as _b
+from assess.metrics import binary
 from assess.metrics._common import note, note_undefined, ratio
 
 __all__ = ["MultilabelState", "multilabel_state", "row_values", "ROW_COLUMNS"]
@@ -395,7 +395,7 @@ def kl_divergence(s):
     if not s.batch and float(np.asarray(pt).ravel()[0]) == 0 and float(np.asarray(tt).ravel()[0]) > 0:
         note_undefined(False, f"no label predicted {s.labels_from}: the predicted label distribution is empty")
         return float("nan")
-    return _b.kl_from_counts(t, p, tt, np.where(pt > 0, pt, 1.0), batch=s.batch, names=s.labels,
+    return binary.kl_from_counts(t, p, tt, np.where(pt > 0, pt, 1.0), batch=s.batch, names=s.labels,
                              labels_from=s.labels_from)
 
 
@@ -404,7 +404,7 @@ def per_label_roc_auc(s):
     out = np.full(s.L, np.nan)
     for j, c in enumerate(s.per_label or []):
         if c.n_pos > 0 and c.n_neg > 0:
-            out[j] = _b.batch_roc_auc(c.tps, c.fps)
+            out[j] = curves.trapezoid_auc(c.tps, c.fps)
     return out
 
 
@@ -413,5 +413,5 @@ def per_label_average_precision(s):
     out = np.full(s.L, np.nan)
     for j, c in enumerate(s.per_label or []):
         if c.n_pos > 0:
-            out[j] = _b.batch_average_precision(c.tps, c.fps)
+            out[j] = binary.batch_average_precision(c.tps, c.fps)
     return out

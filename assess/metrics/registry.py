@@ -55,7 +55,15 @@ class Proportion:
 
 @dataclass(frozen=True)
 class MetricSpec:
-    """One metric of one task. ``compute(state)`` returns a float (or an array for a batch state)."""
+    """One metric of one task. ``compute(state)`` returns a float (or an array for a batch state).
+
+    What the bootstrap needs comes from the entry, never from its key: a label metric's ``compute`` runs on a batch
+    state of resampled cells; a score metric's optional ``resampled(ranks)`` evaluates a chunk of resamples from the
+    one sort (binary: :class:`~assess.metrics.resampling.ResampledRanks`) — without it, ``compute`` runs on a batch
+    state carrying the resampled cumulative counts per distinct score (slower, same numbers). ``shared`` names the
+    parts of the task's shared state the metric reads beyond the defaults, so they are built only when asked for
+    (multi-class: ``"one_vs_rest"`` curves, ``"one_vs_one"`` pairwise AUCs).
+    """
 
     key: str
     name: str
@@ -72,10 +80,8 @@ class MetricSpec:
     compute: Callable
     baseline: str = "simulated"     # "expected" (metric of the expected cells) | "simulated" | "scores"
     proportion: Proportion | None = None
-
-    @property
-    def tasks(self) -> tuple[Task, ...]:
-        return (self.task,)
+    resampled: Callable | None = None
+    shared: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -141,8 +147,10 @@ def _b(key, name, latex, meaning, source, *, direction="higher", rng=(0.0, 1.0),
         num, den, num_txt, den_txt = prop
         proportion = Proportion(num_txt, den_txt, _bin_prop(num, den))
         kind = "proportion"
+    # A score metric's resample formula sits beside it in binary.py as resampled_<key> (see MetricSpec).
     return MetricSpec(key, name, _BIN, needs, direction, rng, latex, meaning, source, kind, group, params,
-                      fn or getattr(binary, key), baseline, proportion)
+                      fn or getattr(binary, key), baseline, proportion,
+                      getattr(binary, f"resampled_{key}", None) if needs != "labels" else None)
 
 
 _INF = (0.0, float("inf"))
@@ -257,14 +265,14 @@ _MC = Task.MULTICLASS
 
 
 def _mc(key, name, latex, meaning, source, *, direction="higher", rng=(0.0, 1.0), kind="other",
-        group="Threshold metrics", needs="labels", params=(), baseline="simulated", prop=None):
+        group="Threshold metrics", needs="labels", params=(), baseline="simulated", prop=None, shared=()):
     proportion = None
     if prop is not None:
         num_txt, den_txt, fn = prop
         proportion = Proportion(num_txt, den_txt, fn)
         kind = "proportion"
     return MetricSpec(key, name, _MC, needs, direction, rng, latex, meaning, source, kind, group, params,
-                      getattr(multiclass, key), baseline, proportion)
+                      getattr(multiclass, key), baseline, proportion, shared=shared)
 
 
 def _averaged_mc():
@@ -314,14 +322,14 @@ MULTICLASS = (
         prop=("rows with the true class in the top k", "all rows", _mc_topk)),
     _mc("roc_auc_ovr", "ROC AUC (one-vs-rest, macro)", r"\frac{1}{k}\sum_c \mathrm{AUC}(c \text{ vs rest})",
         "Average over classes of how well the class's score separates it from the others.",
-        f"{ISO} 6.4; {NOTES} §4.3.1", group="Ranking", needs="scores", baseline="scores"),
+        f"{ISO} 6.4; {NOTES} §4.3.1", group="Ranking", needs="scores", baseline="scores", shared=("one_vs_rest",)),
     _mc("roc_auc_ovr_weighted", "ROC AUC (one-vs-rest, weighted)", r"\sum_c \frac{t_c}{n}\mathrm{AUC}(c \text{ vs rest})",
         "One-vs-rest AUC averaged with class sizes as weights.", f"{ISO} 6.4; {SKL}.roc_auc_score",
-        group="Ranking", needs="scores", baseline="scores"),
+        group="Ranking", needs="scores", baseline="scores", shared=("one_vs_rest",)),
     _mc("roc_auc_ovo", "ROC AUC (one-vs-one)", r"\frac{2}{k(k-1)}\sum_{a<b}\frac{A(a|b) + A(b|a)}{2}",
         "Average over pairs of classes of how well the scores tell the two apart (Hand & Till).",
         "Hand & Till (2001); scikit-learn roc_auc_score(multi_class='ovo')", group="Ranking", needs="scores",
-        baseline="scores"),
+        baseline="scores", shared=("one_vs_one",)),
     _mc("log_loss", "Log loss", r"-\frac{1}{n}\sum_i \ln p_{i,y_i}",
         "Penalty for confident wrong probabilities (0 is perfect).", f"{SKL}.log_loss", direction="lower",
         rng=_INF, group="Probabilistic", needs="probabilities", baseline="scores"),

@@ -93,172 +93,254 @@ def _group_losses(thresholds: np.ndarray):
     return -np.log(t), -np.log1p(-t), (thresholds - 1.0) ** 2, thresholds ** 2
 
 
-def _virtual_rows_statistic(counts: curves.ThresholdCounts, keys, probs_ok: bool):
-    r"""Unweighted binary score metrics of resamples in O(n) each, from the counts of the one sort.
+class ResampledRanks:
+    r"""One chunk of b resamples of a binary scorer, seen through the one sort of its scores (no new sort).
 
-    Virtual positive i lies in score group g(i) (decreasing score); with :math:`C^+, C^-` the running resampled
-    counts of positives / negatives in that order (:math:`C_0 = 0`) and the cumulative original counts
-    :math:`T_g, F_g` of :class:`~assess.curves.ThresholdCounts`, the resampled cumulative counts at the end of group g
-    are :math:`C^+_{T_g}` and :math:`C^-_{F_g}` (a group can be empty in a resample; cumulative counts then repeat,
-    which is exactly the curve of the resample). Hence, with resample counts :math:`c_i`:
+    What a score metric needs from a resample, as (b, ·) arrays, each computed on first use:
 
-    .. math::
+    - ``P``, ``N`` — the resampled (weighted) class totals, ``both`` where both are > 0;
+    - per *positive unit* u (a virtual positive row without weights, a score group holding a positive with weights):
+      ``pos_weight`` its resampled weight, ``tp_end``/``fp_end`` the cumulative counts through its score group and
+      ``tp_before``/``fp_before`` through the group before (0 before the first);
+    - ``neg_tp_end``/``neg_fp_end`` the same "through" counts at each negative unit;
+    - :meth:`negatives_above` — :math:`\sum_u w_u\,(F_{\text{before}} + F_{\text{end}})/2`, the Mann–Whitney count of
+      negatives scoring above a positive (ties one half);
+    - ``loss_sums`` — the (b, 2) resampled sums of per-row log loss and squared error (None when the scores are
+      not probabilities);
+    - :meth:`batch_state` — a batch :class:`~assess.metrics.binary.BinaryState` with the full (b, D) cumulative
+      counts per distinct score, on which any registry ``compute`` runs (the path of a metric without a
+      ``resampled`` formula).
 
-        \mathrm{AUC}^* &= 1 - \frac{1}{P^*N^*}\sum_i c_i\,\tfrac12\left(C^-_{F_{g(i)-1}} + C^-_{F_{g(i)}}\right)\\
-        \mathrm{AP}^* &= \frac{1}{P^*}\sum_i c_i\,\mathrm{prec}_{g(i)},\quad
-        \mathrm{prec}_g = \frac{C^+_{T_g}}{C^+_{T_g} + C^-_{F_g}}\\
-        \mathrm{PR\,AUC}^* &= \frac{1}{P^*}\sum_i c_i\,\tfrac12\left(\mathrm{prec}_{g(i)} + \mathrm{prec}_{g(i)-1}\right)
-        \quad (\mathrm{prec} = 1 \text{ before any row})\\
-        \mathrm{KS}^* &= \max\Big(0, \max_i \big(\tfrac{C^+_{T_{g(i)}}}{P^*} - \tfrac{C^-_{F_{g(i)}}}{N^*}\big),
-        \max_j \big(\tfrac{C^-_{F_{g(j)}}}{N^*} - \tfrac{C^+_{T_{g(j)}}}{P^*}\big)\Big)
-
-    (TPR − FPR can only peak at the end of a group holding a positive, FPR − TPR at one holding a negative), and the
-    log loss / Brier sums are dot products of the counts with the per-group losses. These are the definitions of
-    :mod:`assess.curves` evaluated on the resample; the tests check them against scikit-learn with the counts as
-    sample weights.
+    A group that drew no row in a resample repeats the cumulative counts of the group before it — exactly the curve
+    of the resample, without a forward fill. TPR − FPR can only peak at the end of a group holding a positive and
+    FPR − TPR at one holding a negative, which is why the unit arrays suffice for KS.
     """
-    thr = counts.thresholds
-    T = np.rint(counts.tps).astype(np.int64)
-    F = np.rint(counts.fps).astype(np.int64)
-    P, N = (int(T[-1]), int(F[-1])) if T.size else (0, 0)
-    pos_per, neg_per = np.diff(T, prepend=0), np.diff(F, prepend=0)
-    T_prev, F_prev = np.concatenate(([0], T[:-1])), np.concatenate(([0], F[:-1]))
-    gp = np.repeat(np.arange(T.size), pos_per)          # group of each virtual positive
-    gn = np.repeat(np.arange(T.size), neg_per)          # group of each virtual negative
-    ties = bool(np.any((pos_per > 0) & (neg_per > 0)))
-    want = set(keys)
-    dt = np.int32 if (P + N) * 255 < 2**31 else np.int64
-    if probs_ok and want & {"log_loss", "brier_score"}:
-        lp, ln, bp, bn = _group_losses(thr)
-        loss_p = np.column_stack([lp[gp], bp[gp]])
-        loss_n = np.column_stack([ln[gn], bn[gn]])
 
-    def cum(c):
-        out = np.zeros((c.shape[0], c.shape[1] + 1), dtype=dt)
-        np.add.accumulate(c, axis=1, dtype=dt, out=out[:, 1:])
+    def __init__(self, c: np.ndarray, layout, state: binary.BinaryState):
+        self._c = c
+        self._layout = layout
+        self._state = state
+        self._cache: dict = {}
+
+    def _get(self, name, make):
+        if name not in self._cache:
+            self._cache[name] = make()
+        return self._cache[name]
+
+    @property
+    def b(self) -> int:
+        return self._c.shape[0]
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self._get(name, lambda: getattr(self._layout, name)(self._c, self))
+
+    def negatives_above(self) -> np.ndarray:
+        return self._get("negatives_above", lambda: self._layout.negatives_above(self._c, self))
+
+    def cached(self, name: str, make):
+        """``make()`` once per chunk under ``name``: formulas of several metrics share an intermediate array."""
+        return self._get(("formula", name), make)
+
+    @property
+    def both(self) -> np.ndarray:
+        return (self.P > 0) & (self.N > 0)
+
+    def batch_state(self) -> binary.BinaryState:
+        def make():
+            tps, fps = self._layout.cumulative(self._c, self)
+            sums = self.loss_sums
+            st = self._state
+            return binary.BinaryState(
+                tp=np.nan, fp=np.nan, tn=np.nan, fn=np.nan, threshold=st.threshold, beta=st.beta,
+                labels_from=st.labels_from, tps=tps, fps=fps, log_loss_sum=None if sums is None else sums[:, 0],
+                brier_sum=None if sums is None else sums[:, 1], weight_sum=self.P + self.N,
+                proba_reason=st.proba_reason, batch=True)
+        return self._get("batch_state", make)
+
+
+class _VirtualRows:
+    r"""Unweighted layout: the positives as :math:`P` virtual rows in decreasing score order (then the negatives),
+    straight from the counts of the one sort; a resample is its row counts :math:`c_i`.
+
+    With :math:`C^+, C^-` the running resampled counts of positives / negatives in that order (:math:`C_0 = 0`) and
+    the cumulative original counts :math:`T_g, F_g` of :class:`~assess.curves.ThresholdCounts`, the resampled
+    cumulative counts at the end of group g are :math:`C^+_{T_g}` and :math:`C^-_{F_g}`. Integer running counts keep
+    the rank sums exact.
+    """
+
+    def __init__(self, counts: curves.ThresholdCounts, probs_ok: bool):
+        self.T = T = np.rint(counts.tps).astype(np.int64)
+        self.F = F = np.rint(counts.fps).astype(np.int64)
+        self.n_pos, self.n_neg = (int(T[-1]), int(F[-1])) if T.size else (0, 0)
+        pos_per, neg_per = np.diff(T, prepend=0), np.diff(F, prepend=0)
+        self.T_prev, self.F_prev = np.concatenate(([0], T[:-1])), np.concatenate(([0], F[:-1]))
+        self.gp = np.repeat(np.arange(T.size), pos_per)          # group of each virtual positive
+        self.gn = np.repeat(np.arange(T.size), neg_per)          # group of each virtual negative
+        self.ties = bool(np.any((pos_per > 0) & (neg_per > 0)))
+        self.dt = np.int32 if (self.n_pos + self.n_neg) * 255 < 2**31 else np.int64
+        self.losses = None
+        if probs_ok:
+            lp, ln, bp, bn = _group_losses(counts.thresholds)
+            self.losses = (np.column_stack([lp[self.gp], bp[self.gp]]), np.column_stack([ln[self.gn], bn[self.gn]]))
+
+    def _cum(self, c):
+        out = np.zeros((c.shape[0], c.shape[1] + 1), dtype=self.dt)
+        np.add.accumulate(c, axis=1, dtype=self.dt, out=out[:, 1:])
         return out
 
-    def dot(a, b):
-        return np.einsum("ij,ij->i", a, b, dtype=np.int64).astype(np.float64)
+    def cp(self, c, v):
+        return c[:, :self.n_pos]
 
-    @_quiet
-    def stat(c):
-        cp, cn = c[:, :P], c[:, P:]
-        Cn = cum(cn)
-        Nstar = Cn[:, -1].astype(np.float64)
-        need_cp = bool(want - {"roc_auc"})
-        Cp = cum(cp) if need_cp else None
-        Pstar = (Cp[:, -1] if need_cp else cp.sum(axis=1, dtype=np.int64)).astype(np.float64)
-        both = (Pstar > 0) & (Nstar > 0)
-        out = {}
-        if "roc_auc" in want:
-            pairs = dot(cp, np.take(Cn, F_prev[gp], axis=1))
-            if ties:
-                pairs = (pairs + dot(cp, np.take(Cn, F[gp], axis=1))) / 2.0
-            out["roc_auc"] = np.where(both, 1.0 - pairs / (Pstar * Nstar), np.nan)
-        if want & {"average_precision", "pr_auc", "ks_statistic"}:
-            tp_end = np.take(Cp, T[gp], axis=1).astype(np.float64)
-            fp_end = np.take(Cn, F[gp], axis=1).astype(np.float64)
-            prec_end = tp_end / np.maximum(tp_end + fp_end, 1.0)        # > 0 wherever c_i > 0
-            cpf = cp.astype(np.float64)
-            if "average_precision" in want:
-                out["average_precision"] = np.where(Pstar > 0, np.einsum("ij,ij->i", cpf, prec_end) / Pstar, np.nan)
-            if "pr_auc" in want:
-                tp0 = np.take(Cp, T_prev[gp], axis=1).astype(np.float64)
-                pp0 = tp0 + np.take(Cn, F_prev[gp], axis=1)
-                prec0 = np.where(pp0 > 0, tp0 / np.maximum(pp0, 1.0), 1.0)
-                out["pr_auc"] = np.where(Pstar > 0, np.einsum("ij,ij->i", cpf, prec_end + prec0) / (2 * Pstar), np.nan)
-            if "ks_statistic" in want:
-                up = (tp_end / Pstar[:, None] - fp_end / Nstar[:, None]).max(axis=1, initial=0.0)
-                fn_end = np.take(Cn, F[gn], axis=1) / Nstar[:, None]
-                down = (fn_end - np.take(Cp, T[gn], axis=1) / Pstar[:, None]).max(axis=1, initial=0.0)
-                out["ks_statistic"] = np.where(both, np.maximum(up, down), np.nan)
-        if want & {"log_loss", "brier_score"}:
-            if probs_ok:
-                sums = cp.astype(np.float64) @ loss_p + cn.astype(np.float64) @ loss_n
-                wsum = Pstar + Nstar
-                out["log_loss"], out["brier_score"] = sums[:, 0] / wsum, sums[:, 1] / wsum
-            else:
-                out["log_loss"] = out["brier_score"] = np.full(c.shape[0], np.nan)
-        return np.column_stack([out[k] for k in keys])
-    return stat
+    def cn(self, c, v):
+        return c[:, self.n_pos:]
+
+    def Cp(self, c, v):
+        return self._cum(v.cp)
+
+    def Cn(self, c, v):
+        return self._cum(v.cn)
+
+    def P(self, c, v):
+        return v.cp.sum(axis=1, dtype=np.int64).astype(np.float64)
+
+    def N(self, c, v):
+        return v.Cn[:, -1].astype(np.float64)
+
+    def pos_weight(self, c, v):
+        return v.cp.astype(np.float64)
+
+    def tp_end(self, c, v):
+        return np.take(v.Cp, self.T[self.gp], axis=1).astype(np.float64)
+
+    def fp_end(self, c, v):
+        return np.take(v.Cn, self.F[self.gp], axis=1).astype(np.float64)
+
+    def tp_before(self, c, v):
+        return np.take(v.Cp, self.T_prev[self.gp], axis=1).astype(np.float64)
+
+    def fp_before(self, c, v):
+        return np.take(v.Cn, self.F_prev[self.gp], axis=1).astype(np.float64)
+
+    def neg_tp_end(self, c, v):
+        return np.take(v.Cp, self.T[self.gn], axis=1)
+
+    def neg_fp_end(self, c, v):
+        return np.take(v.Cn, self.F[self.gn], axis=1)
+
+    def negatives_above(self, c, v):
+        def dot(a, b):
+            return np.einsum("ij,ij->i", a, b, dtype=np.int64).astype(np.float64)
+
+        pairs = dot(v.cp, np.take(v.Cn, self.F_prev[self.gp], axis=1))
+        if self.ties:
+            pairs = (pairs + dot(v.cp, np.take(v.Cn, self.F[self.gp], axis=1))) / 2.0
+        return pairs
+
+    def loss_sums(self, c, v):
+        if self.losses is None:
+            return None
+        return v.cp.astype(np.float64) @ self.losses[0] + v.cn.astype(np.float64) @ self.losses[1]
+
+    def cumulative(self, c, v):
+        return np.take(v.Cp, self.T, axis=1).astype(np.float64), np.take(v.Cn, self.F, axis=1).astype(np.float64)
+
+
+class _WeightedRows:
+    """Weighted layout: the real rows, positives first (each class in input order), each mapped to its score group
+    by one :class:`~assess.curves.ScoreRanking`; a resample's group sums are one bincount per class."""
+
+    def __init__(self, y, scores, weight, ranking: curves.ScoreRanking, probs_ok: bool):
+        self.D = ranking.thresholds.shape[0]
+        # lay the rows out positives first (a partition by class, not a sort): each class is then a slice
+        order = np.concatenate([np.flatnonzero(y), np.flatnonzero(~y)])
+        self.n_pos = P = int(np.count_nonzero(y))
+        self.g_pos, self.g_neg = ranking.group[order[:P]], ranking.group[order[P:]]
+        self.w_pos, self.w_neg = weight[order[:P]], weight[order[P:]]
+        self.losses = None
+        if probs_ok:
+            l1, l2 = binary.per_row_losses(y[order], scores[order])
+            self.losses = np.column_stack([l1, l2]) * weight[order][:, None]
+        self.gp = np.flatnonzero(np.bincount(self.g_pos, minlength=self.D) > 0)     # groups holding a positive
+        self.gn = np.flatnonzero(np.bincount(self.g_neg, minlength=self.D) > 0)     # groups holding a negative
+
+    def pos(self, c, v):
+        return _bincount_rows(self.g_pos, c[:, :self.n_pos] * self.w_pos, self.D)
+
+    def neg(self, c, v):
+        return _bincount_rows(self.g_neg, c[:, self.n_pos:] * self.w_neg, self.D)
+
+    def T(self, c, v):
+        out = np.zeros((c.shape[0], self.D + 1))
+        np.cumsum(v.pos, axis=1, out=out[:, 1:])
+        return out
+
+    def F(self, c, v):
+        out = np.zeros((c.shape[0], self.D + 1))
+        np.cumsum(v.neg, axis=1, out=out[:, 1:])
+        return out
+
+    def P(self, c, v):
+        return v.T[:, -1]
+
+    def N(self, c, v):
+        return v.F[:, -1]
+
+    def pos_weight(self, c, v):
+        return np.take(v.pos, self.gp, axis=1)
+
+    def tp_end(self, c, v):
+        return np.take(v.T, self.gp + 1, axis=1)
+
+    def fp_end(self, c, v):
+        return np.take(v.F, self.gp + 1, axis=1)
+
+    def tp_before(self, c, v):
+        return np.take(v.T, self.gp, axis=1)
+
+    def fp_before(self, c, v):
+        return np.take(v.F, self.gp, axis=1)
+
+    def neg_tp_end(self, c, v):
+        return np.take(v.T, self.gn + 1, axis=1)
+
+    def neg_fp_end(self, c, v):
+        return np.take(v.F, self.gn + 1, axis=1)
+
+    def negatives_above(self, c, v):
+        return np.einsum("ij,ij->i", v.pos_weight, (v.fp_before + v.fp_end) / 2.0)
+
+    def loss_sums(self, c, v):
+        return None if self.losses is None else c.astype(np.float64) @ self.losses
+
+    def cumulative(self, c, v):
+        return v.T[:, 1:], v.F[:, 1:]
 
 
 def binary_score_statistic(state: binary.BinaryState, specs, y, scores, weight, ranking=None):
-    """Statistic and layout for the binary score metrics (ROC AUC, AP, PR AUC, KS, log loss, Brier).
+    """Statistic and layout for the binary score metrics: each spec's ``resampled`` formula on
+    :class:`ResampledRanks` of the chunk, or its ``compute`` on the chunk's batch state when it has none.
 
     Without weights: virtual rows in decreasing score order (see the module docstring); with weights: the real
-    rows laid out positives first (each class in input order), each mapped to its score group by ``ranking`` (from
+    rows laid out positives first, each mapped to its score group by ``ranking`` (from
     :func:`assess.curves.rank_scores`).
     """
-    counts = state.counts
     probs_ok = state.proba_reason is None
-
     if weight is None:
-        stat = _virtual_rows_statistic(counts, [sp.key for sp in specs], probs_ok)
-        P, N = int(round(counts.n_pos)), int(round(counts.n_neg))
-        return stat, dict(strata=np.repeat(np.array([1, 0], np.int8), [P, N]))
-
-    if ranking is None:
-        ranking = curves.rank_scores(scores)
-    D = ranking.thresholds.shape[0]
-    # lay the rows out positives first (a partition by class, not a sort): each class is then a slice
-    order = np.concatenate([np.flatnonzero(y), np.flatnonzero(~y)])
-    P = int(np.count_nonzero(y))
-    g_pos, g_neg = ranking.group[order[:P]], ranking.group[order[P:]]
-    w_pos, w_neg = weight[order[:P]], weight[order[P:]]
-    if probs_ok:
-        l1, l2 = binary.per_row_losses(y[order], scores[order])
-        losses = np.column_stack([l1, l2]) * weight[order][:, None]
+        layout = _VirtualRows(state.counts, probs_ok)
+        strata = np.repeat(np.array([1, 0], np.int8), [layout.n_pos, layout.n_neg])
     else:
-        losses = None
-
-    keys = [sp.key for sp in specs]
-    want = set(keys)
-    gp = np.flatnonzero(np.bincount(g_pos, minlength=D) > 0)     # groups holding a positive
-    gn = np.flatnonzero(np.bincount(g_neg, minlength=D) > 0)     # groups holding a negative
+        layout = _WeightedRows(y, scores, weight, curves.rank_scores(scores) if ranking is None else ranking,
+                               probs_ok)
+        strata = np.repeat(np.array([1, 0], np.int8), [layout.n_pos, y.size - layout.n_pos])
 
     @_quiet
-    def stat_w(c):
-        r"""Group sums by bincount, then only the groups that matter (see :func:`_virtual_rows_statistic`):
-        AUC, AP and PR AUC sum over the groups holding a positive, KS peaks at group ends (no (b, D) metric
-        arrays)."""
-        pos = _bincount_rows(g_pos, c[:, :P] * w_pos, D)
-        neg = _bincount_rows(g_neg, c[:, P:] * w_neg, D)
-        b = c.shape[0]
-        T = np.zeros((b, D + 1))
-        F = np.zeros((b, D + 1))
-        np.cumsum(pos, axis=1, out=T[:, 1:])
-        np.cumsum(neg, axis=1, out=F[:, 1:])
-        Pst, Nst = T[:, -1], F[:, -1]
-        both = (Pst > 0) & (Nst > 0)
-        out = {}
-        pg = np.take(pos, gp, axis=1)
-        T1, F1 = np.take(T, gp + 1, axis=1), np.take(F, gp + 1, axis=1)     # through the group
-        T0, F0 = np.take(T, gp, axis=1), np.take(F, gp, axis=1)             # through the group before
-        if "roc_auc" in want:
-            above = np.einsum("ij,ij->i", pg, (F0 + F1) / 2.0)
-            out["roc_auc"] = np.where(both, 1.0 - above / (Pst * Nst), np.nan)
-        prec1 = T1 / np.where(T1 + F1 > 0, T1 + F1, 1.0)
-        if "average_precision" in want:
-            out["average_precision"] = np.where(Pst > 0, np.einsum("ij,ij->i", pg, prec1) / Pst, np.nan)
-        if "pr_auc" in want:
-            prec0 = np.where(T0 + F0 > 0, T0 / np.where(T0 + F0 > 0, T0 + F0, 1.0), 1.0)
-            out["pr_auc"] = np.where(Pst > 0, np.einsum("ij,ij->i", pg, prec1 + prec0) / (2 * Pst), np.nan)
-        if "ks_statistic" in want:
-            up = (T1 / Pst[:, None] - F1 / Nst[:, None]).max(axis=1, initial=0.0)
-            down = (np.take(F, gn + 1, axis=1) / Nst[:, None]
-                    - np.take(T, gn + 1, axis=1) / Pst[:, None]).max(axis=1, initial=0.0)
-            out["ks_statistic"] = np.where(both, np.maximum(up, down), np.nan)
-        if want & {"log_loss", "brier_score"}:
-            if losses is not None:
-                lb = c.astype(np.float64) @ losses
-                wsum = Pst + Nst
-                out["log_loss"], out["brier_score"] = lb[:, 0] / wsum, lb[:, 1] / wsum
-            else:
-                out["log_loss"] = out["brier_score"] = np.full(b, np.nan)
-        return np.column_stack([out[k] for k in keys])
-    return stat_w, dict(strata=np.repeat(np.array([1, 0], np.int8), [P, y.size - P]))
+    def stat(c):
+        ranks = ResampledRanks(c, layout, state)
+        return _stack([sp.resampled(ranks) if sp.resampled is not None else sp.compute(ranks.batch_state())
+                       for sp in specs], c.shape[0])
+    return stat, dict(strata=strata)
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -306,9 +388,8 @@ def multiclass_score_statistic(state: multiclass.MulticlassState, specs, y, scor
     ll, bs = multiclass.per_row_losses(y, scores)
     hits = multiclass.top_k_hits(y, scores, state.top_k).astype(np.float64)
     V = np.column_stack([ll, bs, hits]) * w[:, None]
-    keys = {sp.key for sp in specs}
-    need_ovr = bool(keys & {"roc_auc_ovr", "roc_auc_ovr_weighted"})
-    need_ovo = "roc_auc_ovo" in keys
+    need_ovr = any("one_vs_rest" in sp.shared for sp in specs)
+    need_ovo = any("one_vs_one" in sp.shared for sp in specs)
     rows_of = [np.flatnonzero(y == c) for c in range(k)]
 
     def ovr(cw):
@@ -330,7 +411,7 @@ def multiclass_score_statistic(state: multiclass.MulticlassState, specs, y, scor
                 if a == b_ or pos is None or rows_of[b_].size == 0:
                     continue
                 neg = _bincount_rows(ga[rows_of[b_]], cw[:, rows_of[b_]], D)
-                out[:, a, b_] = binary.batch_roc_auc(np.cumsum(pos, axis=1), np.cumsum(neg, axis=1))
+                out[:, a, b_] = curves.trapezoid_auc(np.cumsum(pos, axis=1), np.cumsum(neg, axis=1))
         return out
 
     @_quiet
