@@ -276,8 +276,9 @@ def one_vs_rest(pred: Predictions) -> OneVsRest:
 
 @dataclass(frozen=True)
 class RocBand:
-    """A pointwise bootstrap band of the ROC curve: at each ``fpr`` of the grid, the ``confidence_level`` percentile interval
-    of the best TPR reachable at that false-positive rate, over ``resamples`` stratified resamples (``seed``)."""
+    """A pointwise bootstrap band of the ROC curve: at each ``fpr`` of the grid, the ``confidence_level`` percentile
+    interval of the best TPR reachable at that false-positive rate, over ``resamples`` stratified resamples
+    (``seed``)."""
 
     fpr: np.ndarray
     low: np.ndarray

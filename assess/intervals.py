@@ -52,7 +52,8 @@ from assess.curves.counts import _check_binary
 from assess.warnings import UndefinedMetricWarning
 
 __all__ = ["ConfidenceInterval", "BootstrapResult", "proportion_ci", "wilson", "clopper_pearson", "normal",
-           "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "bootstrap_ci", "resample_counts", "PROPORTION_METHODS"]
+           "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "bootstrap_ci", "resample_counts",
+           "PROPORTION_METHODS"]
 
 PROPORTION_METHODS = ("wilson", "clopper-pearson", "normal")
 AUTO_MULTINOMIAL_MAX = 100_000
@@ -60,26 +61,27 @@ AUTO_MULTINOMIAL_MAX = 100_000
 
 @dataclass(frozen=True)
 class ConfidenceInterval:
-    """A two-sided interval ``[low, high]`` at confidence ``level`` from ``method`` (NaN bounds when undefined)."""
+    """A two-sided interval ``[low, high]`` at ``confidence_level`` from ``method`` (NaN bounds when undefined)."""
 
     low: float
     high: float
-    level: float
+    confidence_level: float
     method: str
 
     def to_frame(self):
         import pandas as pd
-        return pd.DataFrame([{"low": self.low, "high": self.high, "level": self.level, "method": self.method}])
+        return pd.DataFrame([{"low": self.low, "high": self.high, "confidence_level": self.confidence_level,
+                              "method": self.method}])
 
 
-def _check_level(level: float) -> float:
-    if not (isinstance(level, (int, float)) and 0 < level < 1):
-        raise ValueError(f"`level` must be in (0, 1) (got {level!r})")
-    return float(level)
+def _check_confidence_level(confidence_level: float) -> float:
+    if not (isinstance(confidence_level, (int, float)) and 0 < confidence_level < 1):
+        raise ValueError(f"`confidence_level` must be in (0, 1) (got {confidence_level!r})")
+    return float(confidence_level)
 
 
-def _z(level: float) -> float:
-    return float(stats.norm.ppf(0.5 + level / 2))
+def _z(confidence_level: float) -> float:
+    return float(stats.norm.ppf(0.5 + confidence_level / 2))
 
 
 def _prop_args(x, n, n_eff):
@@ -92,7 +94,7 @@ def _prop_args(x, n, n_eff):
     return (x / n) * n_eff if n > 0 else 0.0, n_eff
 
 
-def wilson(x, n, *, level: float = 0.95, n_eff: float | None = None) -> ConfidenceInterval:
+def wilson(x, n, *, confidence_level: float = 0.95, n_eff: float | None = None) -> ConfidenceInterval:
     r"""Wilson score interval for a proportion x / n (Wilson 1927).
 
     .. math:: \frac{\hat p + \frac{z^2}{2n} \pm z\sqrt{\frac{\hat p(1-\hat p)}{n} + \frac{z^2}{4n^2}}}{1 + z^2/n}
@@ -104,38 +106,38 @@ def wilson(x, n, *, level: float = 0.95, n_eff: float | None = None) -> Confiden
     >>> round(ci.low, 4), round(ci.high, 4)
     (0.0958, 0.1631)
     """
-    level = _check_level(level)
+    confidence_level = _check_confidence_level(confidence_level)
     x, n = _prop_args(x, n, n_eff)
     if n <= 0:
-        return ConfidenceInterval(float("nan"), float("nan"), level, "wilson")
-    z = _z(level)
+        return ConfidenceInterval(float("nan"), float("nan"), confidence_level, "wilson")
+    z = _z(confidence_level)
     p = x / n
     den = 1 + z * z / n
     center = (p + z * z / (2 * n)) / den
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
     low = 0.0 if x <= 0 else max(0.0, float(center - half))         # the closed form is exactly 0 / 1 there
     high = 1.0 if x >= n else min(1.0, float(center + half))
-    return ConfidenceInterval(low, high, level, "wilson")
+    return ConfidenceInterval(low, high, confidence_level, "wilson")
 
 
-def clopper_pearson(x, n, *, level: float = 0.95, n_eff: float | None = None) -> ConfidenceInterval:
+def clopper_pearson(x, n, *, confidence_level: float = 0.95, n_eff: float | None = None) -> ConfidenceInterval:
     r"""Clopper–Pearson exact interval from beta quantiles (Clopper & Pearson 1934).
 
     .. math:: \left[B\!\left(\tfrac{\alpha}{2}; x, n - x + 1\right),\ B\!\left(1 - \tfrac{\alpha}{2}; x + 1, n - x\right)\right]
 
     with 0 (resp. 1) when x = 0 (x = n). Equals ``proportion_confint(x, n, method="beta")``.
     """
-    level = _check_level(level)
+    confidence_level = _check_confidence_level(confidence_level)
     x, n = _prop_args(x, n, n_eff)
     if n <= 0:
-        return ConfidenceInterval(float("nan"), float("nan"), level, "clopper-pearson")
-    a = 1 - level
+        return ConfidenceInterval(float("nan"), float("nan"), confidence_level, "clopper-pearson")
+    a = 1 - confidence_level
     low = 0.0 if x <= 0 else float(stats.beta.ppf(a / 2, x, n - x + 1))
     high = 1.0 if x >= n else float(stats.beta.ppf(1 - a / 2, x + 1, n - x))
-    return ConfidenceInterval(low, high, level, "clopper-pearson")
+    return ConfidenceInterval(low, high, confidence_level, "clopper-pearson")
 
 
-def normal(x, n, *, level: float = 0.95, n_eff: float | None = None) -> ConfidenceInterval:
+def normal(x, n, *, confidence_level: float = 0.95, n_eff: float | None = None) -> ConfidenceInterval:
     r"""Normal (CLT, Wald) interval of a proportion, the interval of an error rate in Iocchi's slides (reference 002):
 
     .. math:: \hat p \pm z_N \sqrt{\frac{\hat p(1-\hat p)}{n}}
@@ -143,26 +145,26 @@ def normal(x, n, *, level: float = 0.95, n_eff: float | None = None) -> Confiden
     truncated to [0, 1]. Zero width when :math:`\hat p \in \{0, 1\}`; the slides ask for n >= 30. Agrees with
     ``proportion_confint(x, n, method="normal")`` inside [0, 1].
     """
-    level = _check_level(level)
+    confidence_level = _check_confidence_level(confidence_level)
     x, n = _prop_args(x, n, n_eff)
     if n <= 0:
-        return ConfidenceInterval(float("nan"), float("nan"), level, "normal")
+        return ConfidenceInterval(float("nan"), float("nan"), confidence_level, "normal")
     p = x / n
-    half = float(_z(level) * np.sqrt(p * (1 - p) / n))
-    return ConfidenceInterval(max(0.0, p - half), min(1.0, p + half), level, "normal")
+    half = float(_z(confidence_level) * np.sqrt(p * (1 - p) / n))
+    return ConfidenceInterval(max(0.0, p - half), min(1.0, p + half), confidence_level, "normal")
 
 
 _PROP = {"wilson": wilson, "clopper-pearson": clopper_pearson, "normal": normal}
 
 
-def proportion_ci(x, n, *, level: float = 0.95, method: str = "wilson", n_eff: float | None = None
+def proportion_ci(x, n, *, confidence_level: float = 0.95, method: str = "wilson", n_eff: float | None = None
                   ) -> ConfidenceInterval:
     """Interval for the proportion x / n by ``method`` in ``PROPORTION_METHODS``."""
     try:
         fn = _PROP[method]
     except KeyError:
         raise ValueError(f"`method` must be one of {list(PROPORTION_METHODS)} (got {method!r})") from None
-    return fn(x, n, level=level, n_eff=n_eff)
+    return fn(x, n, confidence_level=confidence_level, n_eff=n_eff)
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -246,7 +248,7 @@ def delong_variance(v10: np.ndarray, v01: np.ndarray) -> tuple[float, float]:
     return float(np.mean(v10)), float(np.var(v10, ddof=1) / m + np.var(v01, ddof=1) / n)
 
 
-def delong_ci(y_true, score, *, level: float = 0.95, transform: str = "none") -> ConfidenceInterval:
+def delong_ci(y_true, score, *, confidence_level: float = 0.95, transform: str = "none") -> ConfidenceInterval:
     r"""DeLong confidence interval of the ROC AUC (DeLong et al. 1988), unweighted.
 
     ``transform="none"`` (default): :math:`\mathrm{AUC} \pm z\sqrt{\widehat{\mathrm{Var}}}` truncated to [0, 1], as
@@ -254,23 +256,24 @@ def delong_ci(y_true, score, *, level: float = 0.95, transform: str = "none") ->
     with the delta-method standard error :math:`\mathrm{se}/(\mathrm{AUC}(1-\mathrm{AUC}))`, mapped back (stays inside
     (0, 1); degenerate at AUC 0 or 1). NaN bounds when a class has fewer than 2 rows.
     """
-    level = _check_level(level)
+    confidence_level = _check_confidence_level(confidence_level)
     if transform not in ("none", "logit"):
         raise ValueError(f"`transform` must be 'none' or 'logit' (got {transform!r})")
     v10, v01 = delong_placements(y_true, score)
     auc, var = delong_variance(v10, v01)
     method = "delong" if transform == "none" else "delong-logit"
     if not np.isfinite(var):
-        return ConfidenceInterval(float("nan"), float("nan"), level, method)
-    z = _z(level)
+        return ConfidenceInterval(float("nan"), float("nan"), confidence_level, method)
+    z = _z(confidence_level)
     se = np.sqrt(var)
     if transform == "none":
-        return ConfidenceInterval(max(0.0, auc - z * se), min(1.0, auc + z * se), level, method)
+        return ConfidenceInterval(max(0.0, auc - z * se), min(1.0, auc + z * se), confidence_level, method)
     if auc <= 0 or auc >= 1:
-        return ConfidenceInterval(auc, auc, level, method)
+        return ConfidenceInterval(auc, auc, confidence_level, method)
     lg = special.logit(auc)
     se_l = se / (auc * (1 - auc))
-    return ConfidenceInterval(float(special.expit(lg - z * se_l)), float(special.expit(lg + z * se_l)), level, method)
+    return ConfidenceInterval(float(special.expit(lg - z * se_l)), float(special.expit(lg + z * se_l)),
+                              confidence_level, method)
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -395,8 +398,8 @@ def _jackknife(statistic, R, groups, frequencies, rng, chunk_rows):
     return np.concatenate(vals, axis=0), np.ones(G)
 
 
-def _bca_bounds(est, point, jack, jw, level):
-    alpha = 1 - level
+def _bca_bounds(est, point, jack, jw, confidence_level):
+    alpha = 1 - confidence_level
     zs = stats.norm.ppf([alpha / 2, 1 - alpha / 2])
     finite = np.isfinite(est)
     if finite.sum() < 2 or not np.isfinite(point):
@@ -420,7 +423,7 @@ def _bca_bounds(est, point, jack, jw, level):
 
 
 def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None = None, strata=None,
-                 frequencies=None, point=None, resamples: int = 1000, level: float = 0.95, seed=0,
+                 frequencies=None, point=None, resamples: int = 1000, confidence_level: float = 0.95, seed=0,
                  scheme: str = "auto", method: str = "percentile", progress: Callable[[float], None] | None = None,
                  chunk_cells: int = 4_000_000) -> BootstrapResult:
     r"""Seeded, stratified, vectorised bootstrap of one or more statistics.
@@ -442,7 +445,7 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
     point : float or array (m,), optional
         The statistic on the data; computed as ``statistic(ones)`` (or of ``frequencies``) when omitted.
     resamples : int, default 1000
-    level : float, default 0.95
+    confidence_level : float, default 0.95
     seed : int or numpy SeedSequence, default 0
         Same seed, same data → same intervals.
     scheme : {"auto", "multinomial", "poisson"}
@@ -459,7 +462,7 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
         raise ValueError(f"`method` must be 'percentile' or 'bca' (got {method!r})")
     if not isinstance(resamples, (int, np.integer)) or resamples < 1:
         raise ValueError(f"`resamples` must be a positive integer (got {resamples!r})")
-    level = _check_level(level)
+    confidence_level = _check_confidence_level(confidence_level)
     if frequencies is not None:
         frequencies = np.asarray(frequencies)
         if frequencies.ndim != 1:
@@ -498,7 +501,7 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
                                frequencies is not None) for g in groups})
     scheme_used = "+".join(used)
     undefined = (~np.isfinite(est)).sum(axis=0)
-    alpha = 1 - level
+    alpha = 1 - confidence_level
     intervals = []
     if method == "bca":
         jack, jw = _jackknife(statistic, R, groups, frequencies, rng, chunk_cells)
@@ -510,6 +513,6 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
         elif method == "percentile":
             lo, hi = (float(v) for v in np.quantile(fin, [alpha / 2, 1 - alpha / 2]))
         else:
-            lo, hi = _bca_bounds(col, point[j], jack[:, j], jw, level)
-        intervals.append(ConfidenceInterval(lo, hi, level, f"bootstrap-{method}"))
+            lo, hi = _bca_bounds(col, point[j], jack[:, j], jw, confidence_level)
+        intervals.append(ConfidenceInterval(lo, hi, confidence_level, f"bootstrap-{method}"))
     return BootstrapResult(point, est, tuple(intervals), undefined, int(resamples), seed, scheme_used, method)

@@ -142,7 +142,7 @@ def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None
     """One sentence per model for the headline metrics that were computed, for a stakeholder to read aloud."""
     sentences = []
     for model, report in reports.items():
-        level = report.ci_level
+        level = report.confidence_level
         name = f"Model {quote(model)}"
         if report.task is Task.BINARY:
             case = f"{positive} cases" if positive else "positive cases"

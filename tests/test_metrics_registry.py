@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sklearn import metrics as skm
 
 from assess.data import Predictions, Task
 from assess.metrics import GROUPS, evaluate, get, keys_for, metrics_for, table_for
@@ -103,6 +104,29 @@ def test_registry_entry_is_complete(spec):
     assert spec.baseline in ("expected", "simulated", "scores")
     assert (spec.baseline == "scores") == (spec.needs != "labels")
     assert callable(spec.compute)
+
+
+# losses, errors, distances: lower is better (the key stays the SPEC's, e.g. brier_score, but the direction says so)
+LOWER_IS_BETTER = {"error_rate", "fpr", "fnr", "fdr", "false_omission_rate", "lr_minus", "log_loss", "brier_score",
+                   "kl_divergence", "js_distance", "total_variation", "hamming_loss", "coverage_error",
+                   "label_ranking_loss"}
+
+
+@pytest.mark.parametrize("task", [Task.BINARY, Task.MULTICLASS, Task.MULTILABEL])
+def test_losses_errors_and_distances_are_lower_is_better(task):
+    wrong = [m.key for m in metrics_for(task) if (m.direction == "lower") != (m.key in LOWER_IS_BETTER)]
+    assert not wrong, f"direction disagrees with the metric's meaning: {wrong}"
+
+
+def test_best_model_mark_follows_the_direction_for_the_brier_score():
+    from assess.summary import best_models
+
+    y = np.array([0, 0, 1, 1, 1, 0])
+    sharp = Predictions(Task.BINARY, ("n", "p"), y, None, np.array([0.1, 0.2, 0.9, 0.8, 0.7, 0.3]), model="sharp")
+    vague = Predictions(Task.BINARY, ("n", "p"), y, None, np.array([0.4, 0.45, 0.6, 0.55, 0.5, 0.5]), model="vague")
+    reports = {p.model: evaluate(p, ["brier_score", "roc_auc"], baselines=False) for p in (sharp, vague)}
+    assert skm.brier_score_loss(y, sharp.scores) < skm.brier_score_loss(y, vague.scores)   # the oracle's ordering
+    assert best_models(reports, "brier_score") == {"sharp"}
 
 
 def test_listing_by_group_and_lookup_errors():

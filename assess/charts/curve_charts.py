@@ -2,9 +2,10 @@
 threshold, one-vs-rest with averages, and per-fold curves with a mean and a band.
 
 Inputs are the exact results of `assess.curves` (`CurveResult`, `CalibrationResult`, `ThresholdCounts`) and
-`assess.metrics.threshold` (`ThresholdMetrics`); nothing here recomputes a metric. Areas in legends (AUC, AP) are the ``area`` of the full curve.
-Curves are drawn from at most `points_per_curve` points picked by `assess.charts.thinning.thin_curve` (≤ 2,000 per curve,
-≤ ~6,000 per chart), which keeps the drawn line within one grid cell of the exact curve whatever the row count.
+`assess.metrics.threshold` (`ThresholdMetrics`); nothing here recomputes a metric. Areas in legends (AUC, AP) are
+the ``area`` of the full curve. Curves are drawn from at most `points_per_curve` points picked by
+`assess.charts.thinning.thin_curve` (≤ 2,000 per curve, ≤ ~6,000 per chart), which keeps the drawn line within
+one grid cell of the exact curve whatever the row count.
 
 Several models overlay as one trace each, coloured by ``colors`` (default `model_colors` of the names in the order
 given; pages pass ``model_colors(all_models)`` so a model keeps its colour on every chart). Hover gives the
@@ -157,13 +158,13 @@ def _customdata(idx: np.ndarray, thresholds: np.ndarray, aligned) -> np.ndarray:
     return np.column_stack(columns).astype(np.float32)
 
 
-def _legend_name(name: str, curve: CurveResult, ci, ci_level: float) -> str:
+def _legend_name(name: str, curve: CurveResult, ci, confidence_level: float) -> str:
     if curve.area is None:
         return name
     text = f"{name} ({curve.area_label} {fmt_number(curve.area)}"
     if ci is not None:
         low, high = (ci.low, ci.high) if hasattr(ci, "low") else ci
-        text += f", {ci_level:.0%} CI {fmt_number(low)}–{fmt_number(high)}"
+        text += f", {confidence_level:.0%} CI {fmt_number(low)}–{fmt_number(high)}"
     return text + ")"
 
 
@@ -224,7 +225,7 @@ _LEGEND_AT = {  # where the curves are not
 }
 
 
-def _curve_traces(fig, *, kind, curves, counts, colors, threshold, max_points, cis=None, ci_level=0.95,
+def _curve_traces(fig, *, kind, curves, counts, colors, threshold, max_points, cis=None, confidence_level=0.95,
                   bands=None, hull=False, drawn=None) -> None:
     budget = _budget(max_points, len(curves))
     x_pct, y_pct = _AXES[kind][2], _AXES[kind][3]
@@ -237,7 +238,7 @@ def _curve_traces(fig, *, kind, curves, counts, colors, threshold, max_points, c
         aligned = _aligned_counts(name, curve, counts)
         fig.add_trace(go.Scatter(
             x=curve.x[idx], y=curve.y[idx], mode="lines", name=_legend_name(name, curve, (cis or {}).get(name),
-                                                                              ci_level),
+                                                                              confidence_level),
             legendgroup=name, line=dict(color=color, dash=dash, width=2.5 if dash == "solid" else 2),
             customdata=_customdata(idx, curve.thresholds, aligned), hovertemplate=_hover(kind, aligned, x_pct, y_pct),
         ))
@@ -290,7 +291,7 @@ def roc_chart(
     colors: Mapping[str, str] | None = None,
     threshold: float | Mapping[str, float] | None = None,
     auc_ci: Mapping[str, object] | None = None,
-    ci_level: float = 0.95,
+    confidence_level: float = 0.95,
     bands: Mapping[str, CurveBand] | None = None,
     hull: bool = False,
     max_points: int | None = None,
@@ -311,7 +312,8 @@ def roc_chart(
     fig = _new_figure("roc", title)
     _reference(fig, [0, 1], [0, 1], "Chance (AUC 0.5)")
     _curve_traces(fig, kind="roc", curves=named, counts=counts, colors=_colors_for(list(named), colors),
-                  threshold=threshold, max_points=max_points, cis=auc_ci, ci_level=ci_level, bands=bands, hull=hull,
+                  threshold=threshold, max_points=max_points, cis=auc_ci, confidence_level=confidence_level,
+                  bands=bands, hull=hull,
                   drawn=drawn)
     return fig
 
@@ -332,7 +334,7 @@ def pr_chart(
     colors: Mapping[str, str] | None = None,
     threshold: float | Mapping[str, float] | None = None,
     ap_ci: Mapping[str, object] | None = None,
-    ci_level: float = 0.95,
+    confidence_level: float = 0.95,
     bands: Mapping[str, CurveBand] | None = None,
     iso_f1: Sequence[float] = (0.2, 0.4, 0.6, 0.8),
     max_points: int | None = None,
@@ -351,7 +353,7 @@ def pr_chart(
     for base in sorted({c.baseline for c in named.values() if c.baseline is not None and np.isfinite(c.baseline)}):
         _reference(fig, [0, 1], [base, base], f"No skill (prevalence {base:.1%})")
     _curve_traces(fig, kind="pr", curves=named, counts=counts, colors=_colors_for(list(named), colors),
-                  threshold=threshold, max_points=max_points, cis=ap_ci, ci_level=ci_level, bands=bands,
+                  threshold=threshold, max_points=max_points, cis=ap_ci, confidence_level=confidence_level, bands=bands,
                   drawn=drawn)
     fig.update_layout(margin=dict(r=70))
     return fig

@@ -56,7 +56,7 @@ def compute_reports(assessment, *, models=None, keys=None, threshold=None, beta=
             pred = replace(pred, y_pred=None)  # labels from the scores at the chosen threshold
         step = (lambda f, i=i: progress((i + f) / len(chosen))) if progress else None
         reports[model] = evaluate(pred, keys, threshold=0.5 if threshold is None else threshold, beta=beta, k=k,
-                                  ci=ci, ci_level=ci_level, resamples=resamples, seed=seed, progress=step,
+                                  ci=ci, confidence_level=ci_level, resamples=resamples, seed=seed, progress=step,
                                   bootstrap_method=bootstrap_method)
     return reports
 

@@ -9,9 +9,10 @@ Three layers, each reading only the one below:
   curves, the confusion matrix and operating point at a threshold: vectorised lines over the counts, no new sort.
 - :mod:`.calibration` — the reliability curve with ECE and MCE.
 
-Elsewhere: metric-versus-threshold arrays of every registry metric are :func:`assess.metrics.threshold.metric_vs_threshold`;
-DeLong placements live with the intervals (:func:`assess.intervals.delong_placements`); display thinning with the
-charts (:func:`assess.charts.thinning.thin_curve`).
+Elsewhere: metric-versus-threshold arrays of every registry metric are
+:func:`assess.metrics.threshold.metric_vs_threshold`; DeLong placements live with the intervals
+(:func:`assess.intervals.delong_placements`); display thinning with the charts
+(:func:`assess.charts.thinning.thin_curve`).
 """
 
 from assess.curves.calibration import CalibrationResult, calibration_curve
@@ -22,6 +23,6 @@ from assess.curves.from_counts import (Confusion, CurveResult, OperatingPoint, a
                                        operating_point, pr_auc, pr_curve, roc_auc, roc_curve)
 
 __all__ = ["ThresholdCounts", "ScoreRanking", "threshold_counts", "rank_scores", "ovr_threshold_counts",
-           "micro_threshold_counts", "trapezoid_auc", "roc_auc", "average_precision", "pr_auc", "ks_statistic", "CurveResult",
-           "roc_curve", "pr_curve", "gain_curve", "lift_curve", "ks_curve", "Confusion", "confusion_at_threshold",
-           "OperatingPoint", "operating_point", "CalibrationResult", "calibration_curve"]
+           "micro_threshold_counts", "trapezoid_auc", "roc_auc", "average_precision", "pr_auc", "ks_statistic",
+           "CurveResult", "roc_curve", "pr_curve", "gain_curve", "lift_curve", "ks_curve", "Confusion",
+           "confusion_at_threshold", "OperatingPoint", "operating_point", "CalibrationResult", "calibration_curve"]

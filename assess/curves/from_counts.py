@@ -2,9 +2,10 @@
 6.3.6–6.3.9): the ranking summaries (ROC AUC, average precision, PR AUC, KS), the ROC, precision–recall, cumulative
 response (gain), lift and KS curves, and the confusion matrix and operating point at one threshold.
 
-Results that the data leave undefined (one class only) are NaN plus an :class:`~assess.warnings.UndefinedMetricWarning`
-that says why. Numbers agree with scikit-learn's ``roc_curve``/``precision_recall_curve``/``roc_auc_score``/
-``average_precision_score`` (including ties and weights; rows with zero weight are dropped, as scikit-learn does).
+Results that the data leave undefined (one class only) are NaN plus an
+:class:`~assess.warnings.UndefinedMetricWarning` that says why. Numbers agree with scikit-learn's ``roc_curve``,
+``precision_recall_curve``, ``roc_auc_score`` and ``average_precision_score`` (including ties and weights; rows with
+zero weight are dropped, as scikit-learn does).
 """
 
 from __future__ import annotations

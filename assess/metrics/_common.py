@@ -28,10 +28,13 @@ def ratio(num, den, *, batch: bool, reason: str):
     """
     num = np.asarray(num, dtype=np.float64)
     den = np.asarray(den, dtype=np.float64)
-    zero = den == 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.where(zero, np.nan, num / np.where(zero, 1.0, den))
-    if not batch and np.any(zero):
+    defined = den != 0
+    # one pass: divide only where defined into a NaN-filled result (metric-vs-threshold runs this over every
+    # distinct score of a million-row scorer)
+    out = np.full(np.broadcast_shapes(num.shape, den.shape), np.nan)
+    with np.errstate(invalid="ignore", over="ignore"):
+        np.divide(num, den, out=out, where=defined)
+    if not batch and not np.all(defined):
         note_undefined(batch, reason)
     return out if out.ndim else float(out)
 

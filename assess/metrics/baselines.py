@@ -38,7 +38,6 @@ import numpy as np
 from assess.data import Task
 from assess.metrics import binary, multiclass, multilabel
 
-STRATEGIES = ("majority", "stratified", "uniform")
 SIMULATIONS = 200
 MAX_SIM_ROWS = 100_000
 #: Most confusion-matrix cells the simulated baselines hold at once (draws × k × k float64: 160 MB).

@@ -75,7 +75,7 @@ class MetricReport:
     table: pd.DataFrame | None
     params: Mapping[str, float]
     ci: str | None
-    ci_level: float
+    confidence_level: float
     resamples: int
     seed: object
 
@@ -127,7 +127,7 @@ class MetricReport:
 # Validation (once, at the boundary)
 # ------------------------------------------------------------------------------------------------------------------
 
-def _validate(pred: Predictions, threshold, beta, k, ci, ci_level, resamples):
+def _validate(pred: Predictions, threshold, beta, k, ci, confidence_level, resamples):
     if not isinstance(pred, Predictions):
         raise TypeError(f"`pred` must be a Predictions (got {type(pred).__name__})")
     if not isinstance(pred.task, Task) or not pred.task.is_classification:
@@ -140,8 +140,8 @@ def _validate(pred: Predictions, threshold, beta, k, ci, ci_level, resamples):
         raise ValueError(f"`k` must be an integer >= 1 (got {k!r})")
     if ci not in CI_METHODS:
         raise ValueError(f"`ci` must be one of {list(CI_METHODS)} (got {ci!r})")
-    if not (isinstance(ci_level, (int, float)) and 0 < ci_level < 1):
-        raise ValueError(f"`ci_level` must be in (0, 1) (got {ci_level!r})")
+    if not (isinstance(confidence_level, (int, float)) and 0 < confidence_level < 1):
+        raise ValueError(f"`confidence_level` must be in (0, 1) (got {confidence_level!r})")
     if not isinstance(resamples, (int, np.integer)) or resamples < 1:
         raise ValueError(f"`resamples` must be a positive integer (got {resamples!r})")
     if pred.y_true is None:
@@ -264,7 +264,7 @@ def _arrays(pred: Predictions, threshold):
 
 
 def evaluate(pred: Predictions, keys=None, *, threshold: float = 0.5, beta: float = 1.0, k: int = 2,
-             ci: str | None = None, ci_level: float = 0.95, resamples: int = 1000, seed=0,
+             ci: str | None = None, confidence_level: float = 0.95, resamples: int = 1000, seed=0,
              progress: Callable[[float], None] | None = None, baselines: bool = True,
              bootstrap_method: str = "percentile") -> MetricReport:
     """Every requested metric of one model, with reasons for undefined values, intervals and ISO 5.3.13 baselines.
@@ -288,7 +288,7 @@ def evaluate(pred: Predictions, keys=None, *, threshold: float = 0.5, beta: floa
         only (weighted data fall back to the bootstrap, which the method string says); ``"bootstrap"`` to every
         metric except counts; ``"auto"`` picks Wilson for proportions, DeLong for the binary ROC AUC and the
         bootstrap for the rest. Counts (tp, fp, …, n) get no interval.
-    ci_level : float, default 0.95
+    confidence_level : float, default 0.95
     resamples, seed : bootstrap settings (reported in each result's ``method``).
     progress : callable, optional
         ``progress(fraction)`` during the bootstrap (per chunk of resamples).
@@ -296,7 +296,7 @@ def evaluate(pred: Predictions, keys=None, *, threshold: float = 0.5, beta: floa
         Compute the ISO 5.3.13 baselines beside each metric (see :mod:`assess.metrics.baselines`).
     bootstrap_method : {"percentile", "bca"}
     """
-    weight = _validate(pred, threshold, beta, k, ci, ci_level, resamples)
+    weight = _validate(pred, threshold, beta, k, ci, confidence_level, resamples)
     if bootstrap_method not in ("percentile", "bca"):
         raise ValueError(f"`bootstrap_method` must be 'percentile' or 'bca' (got {bootstrap_method!r})")
     task = pred.task
@@ -350,17 +350,19 @@ def evaluate(pred: Predictions, keys=None, *, threshold: float = 0.5, beta: floa
             continue
         if how in intervals.PROPORTION_METHODS:
             x, nn, ne = m.proportion.counts(state)
-            c = intervals.proportion_ci(x, nn, level=ci_level, method=how, n_eff=ne if weight is not None else None)
+            c = intervals.proportion_ci(x, nn, confidence_level=confidence_level, method=how,
+                                        n_eff=ne if weight is not None else None)
             label = how + (" (Kish effective n)" if weight is not None else "")
             bounds[m.key] = (c.low, c.high, label)
         elif how == "delong":
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                c = intervals.delong_ci(y, s, level=ci_level)
+                c = intervals.delong_ci(y, s, confidence_level=confidence_level)
             bounds[m.key] = (c.low, c.high, "delong")
     if boot_specs:
         bounds.update(_bootstrap(task, state, boot_specs, values, y, yp, s, weight, rankings, resamples=resamples,
-                                 level=ci_level, seed=seed, progress=progress, method=bootstrap_method,
+                                 confidence_level=confidence_level, seed=seed, progress=progress,
+                                 method=bootstrap_method,
                                  fallback=ci == "delong"))
     elif progress is not None:
         progress(1.0)
@@ -386,7 +388,7 @@ def evaluate(pred: Predictions, keys=None, *, threshold: float = 0.5, beta: floa
     return MetricReport(task=task, model=pred.model, n=int(y.shape[0]), classes=tuple(pred.classes),
                         results=tuple(results), table=table,
                         params=MappingProxyType({"threshold": threshold, "beta": beta, "k": k}), ci=ci,
-                        ci_level=float(ci_level), resamples=int(resamples), seed=seed)
+                        confidence_level=float(confidence_level), resamples=int(resamples), seed=seed)
 
 
 def _table(task, state, classes, has_scores) -> pd.DataFrame | None:
@@ -405,8 +407,8 @@ def _table(task, state, classes, has_scores) -> pd.DataFrame | None:
     return df
 
 
-def _bootstrap(task, state, specs, values, y, yp, s, weight, rankings, *, resamples, level, seed, progress, method,
-               fallback):
+def _bootstrap(task, state, specs, values, y, yp, s, weight, rankings, *, resamples, confidence_level, seed, progress,
+               method, fallback):
     """Bootstrap intervals: label metrics and score metrics in separate (independently seeded) runs."""
     label = [m for m in specs if m.needs == "labels" and np.isfinite(values[m.key][0])]
     score = [m for m in specs if m.needs != "labels" and np.isfinite(values[m.key][0])]
@@ -433,8 +435,8 @@ def _bootstrap(task, state, specs, values, y, yp, s, weight, rankings, *, resamp
             if progress is not None:
                 progress((i + f) / len(runs))
         point = np.array([values[m.key][0] for m in sp])
-        res = intervals.bootstrap_ci(stat, point=point, resamples=resamples, level=level, seed=seeds[i],
-                                     method=method, progress=prog, **layout)
+        res = intervals.bootstrap_ci(stat, point=point, resamples=resamples, confidence_level=confidence_level,
+                                     seed=seeds[i], method=method, progress=prog, **layout)
         for j, m in enumerate(sp):
             ci_ = res.intervals[j]
             desc = f"bootstrap-{method} ({resamples} resamples, seed {seed}, {res.scheme}, stratified"

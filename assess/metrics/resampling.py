@@ -103,8 +103,8 @@ class ResampledRanks:
       ``pos_weight`` its resampled weight, ``tp_end``/``fp_end`` the cumulative counts through its score group and
       ``tp_before``/``fp_before`` through the group before (0 before the first);
     - ``neg_tp_end``/``neg_fp_end`` the same "through" counts at each negative unit;
-    - :meth:`negatives_above` — :math:`\sum_u w_u\,(F_{\text{before}} + F_{\text{end}})/2`, the Mann–Whitney count of
-      negatives scoring above a positive (ties one half);
+    - :meth:`negatives_above` — :math:`\sum_u w_u\,(F_{\text{before}} + F_{\text{end}})/2`, the Mann–Whitney
+      count of negatives scoring above a positive (ties one half);
     - ``loss_sums`` — the (b, 2) resampled sums of per-row log loss and squared error (None when the scores are
       not probabilities);
     - :meth:`batch_state` — a batch :class:`~assess.metrics.binary.BinaryState` with the full (b, D) cumulative
