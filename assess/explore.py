@@ -17,7 +17,7 @@ import pandas as pd
 from assess import curves
 from assess.data import Predictions, Task
 from assess.errors import AssessError
-from assess.metrics.threshold import DEFAULT_KEYS, ThresholdMetrics, metric_vs_threshold
+from assess.metrics.threshold import metric_vs_threshold
 
 # --- one binary scorer ---------------------------------------------------------------------------------------------
 
@@ -38,7 +38,6 @@ class ScoredModel:
     gain: curves.CurveResult
     lift: curves.CurveResult
     ks: curves.CurveResult
-    threshold_metrics: ThresholdMetrics
     calibration: curves.CalibrationResult | None
     calibration_reason: str | None
     scores_by_class: dict
@@ -59,7 +58,7 @@ def binary_view(pred: Predictions, label: str | None = None) -> Predictions:
                    scores=None if pred.scores is None else pred.scores[:, j])
 
 
-def scored_model(pred: Predictions, *, beta: float = 1.0, calibration_bins: int = 10,
+def scored_model(pred: Predictions, *, calibration_bins: int = 10,
                  calibration_strategy: str = "uniform") -> ScoredModel:
     """Every curve of a binary ``pred`` (which must have scores) from one sort."""
     if pred.scores is None:
@@ -70,7 +69,6 @@ def scored_model(pred: Predictions, *, beta: float = 1.0, calibration_bins: int 
         warnings.simplefilter("ignore")
         roc, pr, gain, lift, ks = (curves.roc_curve(counts), curves.pr_curve(counts), curves.gain_curve(counts),
                                    curves.lift_curve(counts), curves.ks_curve(counts))
-        metrics = metric_vs_threshold(counts, DEFAULT_KEYS, beta=beta)
     calibration, reason = None, None
     if np.nanmin(s) < 0 or np.nanmax(s) > 1:
         reason = "the scores are not probabilities in [0, 1], so there is nothing to calibrate against"
@@ -79,7 +77,7 @@ def scored_model(pred: Predictions, *, beta: float = 1.0, calibration_bins: int 
                                           sample_weight=w)
     negative, positive = pred.classes
     positive_mask = y.astype(bool)
-    return ScoredModel(pred.model, positive, negative, counts, roc, pr, gain, lift, ks, metrics, calibration, reason,
+    return ScoredModel(pred.model, positive, negative, counts, roc, pr, gain, lift, ks, calibration, reason,
                        {positive: s[positive_mask], negative: s[~positive_mask]})
 
 

@@ -11,7 +11,8 @@ import numpy as np
 
 from assess import charts
 from assess.data import Predictions, Task
-from assess.explore import binary_matrix, metrics_at, scored_model
+from assess.explore import binary_matrix, scored_model
+from assess.metrics.threshold import metric_vs_threshold, metrics_at
 
 
 def main(n: int = 1_000_000, models: int = 3) -> None:
@@ -32,7 +33,7 @@ def main(n: int = 1_000_000, models: int = 3) -> None:
     drawn = {kind: {m: charts.drawn_indices(getattr(sm, kind).x, getattr(sm, kind).y, max_points=budget)
                     for m, sm in scored.items()} for kind in ("roc", "pr", "gain", "lift")}
     first = next(iter(scored.values()))
-    by_threshold = charts.metric_threshold_chart(metrics=first.threshold_metrics)
+    by_threshold = charts.metric_threshold_chart(metrics=metric_vs_threshold(first.counts))
     distribution = charts.score_distribution_chart(scores_by_class=first.scores_by_class)
     times, sizes = [], []
     for threshold in (0.3, 0.45, 0.5, 0.62, 0.8):

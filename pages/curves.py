@@ -1,6 +1,8 @@
 """Curves page: the threshold explorer (confusion matrices and metrics follow the threshold), then ROC, PR, gain,
 lift, calibration, score distribution, metric-vs-threshold and KS charts, per-fold curves and the decile table."""
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -11,8 +13,8 @@ from assess.errors import AssessError
 from assess.explore import (binary_matrix, binary_view, fold_curves, gain_table, one_vs_rest,
                             roc_band, scored_model, suggested_thresholds)
 from assess.export import to_csv_bytes
-from assess.metrics import evaluate
-from assess.metrics.threshold import metrics_at
+from assess.metrics import evaluate, metrics_for
+from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold, metrics_at, threshold_metric_keys
 from pages.state import md, require_assessment
 from pages.widgets import all_charts_button, chart, memo, set_threshold, threshold_control
 
@@ -138,14 +140,26 @@ def explorer() -> None:
                                         drawn=drawn["lift"]))]
     detail = st.selectbox("Model for the single-model charts", list(scored), key="detail_model")
     sm = scored[detail]
-    # Built once per model; a new threshold only adds its line.
-    by_threshold = memo(assessment, "metric_chart", (detail, label), lambda: charts.metric_threshold_chart(
-        metrics=sm.threshold_metrics, title=f"Metrics by threshold — {detail}"))
+    rates = {m.key: m.name for m in metrics_for(Task.BINARY)
+             if m.key in threshold_metric_keys() and m.kind != "count"}
+    plotted = st.multiselect("Metrics by threshold", list(rates), default=list(DEFAULT_KEYS), format_func=rates.get,
+                             key="threshold_chart_metrics", help="Any binary metric of the registry, at every threshold")
+
+    def metric_chart():
+        with warnings.catch_warnings():  # NaN where a metric is undefined at a threshold: a gap in its line
+            warnings.simplefilter("ignore")
+            metrics = metric_vs_threshold(sm.counts, plotted, beta=beta_)
+        return charts.metric_threshold_chart(metrics=metrics, title=f"Metrics by threshold — {detail}")
+    # Built once per model and choice; a new threshold only adds its line.
+    by_threshold = None
+    if plotted:
+        by_threshold = memo(assessment, "metric_chart", (detail, label, tuple(plotted), beta_), metric_chart)
     distribution = memo(assessment, "distribution_chart", (detail, label), lambda: charts.score_distribution_chart(
         scores_by_class=sm.scores_by_class, title=f"Score distribution by class — {detail}",
         colors={positive: colors[detail], negative: "#999999"}))
-    shown += [("Metrics by threshold", charts.with_threshold_line(by_threshold, threshold)),
-              ("Score distribution", charts.with_threshold_line(distribution, threshold))]
+    if by_threshold is not None:
+        shown.append(("Metrics by threshold", charts.with_threshold_line(by_threshold, threshold)))
+    shown.append(("Score distribution", charts.with_threshold_line(distribution, threshold)))
     left, right = st.columns(2)
     for i, (name, fig) in enumerate(shown):
         with (left if i % 2 == 0 else right):

@@ -96,3 +96,22 @@ def test_roc_band_and_hull_toggles():
     names = [t.get("name", "") for t in roc["data"]]
     assert any("convex hull" in n for n in names)
     assert any(t.get("fill") for t in roc["data"]), "the band is a filled area"
+
+
+def test_metric_by_threshold_chart_offers_every_registry_rate():
+    from assess.data import Task
+    from assess.metrics import metrics_for
+
+    at = open_curves()
+    [chooser] = [m for m in at.multiselect if m.label == "Metrics by threshold"]
+    rates = [m for m in metrics_for(Task.BINARY) if m.needs == "labels" and "threshold" in m.params
+             and m.kind != "count"]
+    assert {"lr_plus", "cohen_kappa", "diagnostic_odds_ratio"} <= {m.key for m in rates}
+    assert len(chooser.options) == len(rates)
+    chooser.set_value(["cohen_kappa", "lr_plus"]).run()
+    assert not at.exception
+    names = [t["name"] for e in at.get("plotly_chart") for t in json.loads(e.proto.spec)["data"]
+             if json.loads(e.proto.spec)["layout"].get("title", {}).get("text", "").startswith("Metrics by threshold")]
+    assert names == ["Cohen's kappa", "Positive likelihood ratio"]
+    chooser.set_value([]).run()
+    assert not at.exception

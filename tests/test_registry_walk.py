@@ -122,6 +122,12 @@ def test_dummy_label_metric_against_the_threshold(registered):
     assert curve.labels == ("True-positive share",)
 
 
+def test_dummy_label_metric_is_offered_by_the_curves_page(registered):
+    at = open_app("pages/curves.py")
+    [chooser] = [m for m in at.multiselect if m.label == "Metrics by threshold"]
+    assert "true_positive_share" in chooser.options or "True-positive share" in chooser.options
+
+
 def test_dummies_reach_the_cli_json(registered, capsys):
     assert cli_main(["metrics", str(SAMPLE)]) == 0
     doc = json.loads(capsys.readouterr().out)

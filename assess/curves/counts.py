@@ -287,10 +287,13 @@ def trapezoid_auc(tps: np.ndarray, fps: np.ndarray):
     one-vs-one multi-class AUCs, per-label AUCs and their resamples all use it.
     """
     npos, nneg = tps[..., -1], fps[..., -1]
-    dx = np.diff(fps, axis=-1, prepend=0.0)
-    heights = tps.copy()
-    heights[..., 1:] += tps[..., :-1]
-    num = np.einsum("...d,...d->...", dx, heights)
+    if tps.ndim == 1:   # one curve: a BLAS dot, no temporaries beyond the two differences (the 1e7-row path)
+        num = fps[0] * tps[0] + np.dot(np.diff(fps), tps[1:] + tps[:-1])
+    else:
+        dx = np.diff(fps, axis=-1, prepend=0.0)
+        heights = tps.copy()
+        heights[..., 1:] += tps[..., :-1]
+        num = np.einsum("...d,...d->...", dx, heights)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where((npos > 0) & (nneg > 0), num / (2.0 * npos * nneg), np.nan)
 
