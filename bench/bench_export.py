@@ -18,7 +18,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from assess import charts as ch  # noqa: E402
+from assess import charts  # noqa: E402
 from assess import curves  # noqa: E402
 from assess.metrics.threshold import metric_vs_threshold  # noqa: E402
 from assess import export  # noqa: E402
@@ -38,26 +38,27 @@ def build_charts(n: int):
     t_counts = time.perf_counter() - t0
     one = {"Model A": counts["Model A"]}
     single = {
-        "roc": ch.roc_chart(curves={k: curves.roc_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
-        "pr": ch.pr_chart(curves={k: curves.pr_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
-        "gain": ch.gain_chart(curves={k: curves.gain_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
-        "lift": ch.lift_chart(curves={k: curves.lift_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
-        "ks": ch.ks_chart(curves={k: curves.ks_curve(c) for k, c in one.items()}),
+        "roc": charts.roc_chart(curves={k: curves.roc_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
+        "pr": charts.pr_chart(curves={k: curves.pr_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
+        "gain": charts.gain_chart(curves={k: curves.gain_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
+        "lift": charts.lift_chart(curves={k: curves.lift_curve(c) for k, c in one.items()}, counts=one, threshold=0.3),
+        "ks": charts.ks_chart(curves={k: curves.ks_curve(c) for k, c in one.items()}),
     }
     t1 = time.perf_counter()
     page = [
-        ch.roc_chart(curves={k: curves.roc_curve(c) for k, c in counts.items()}, counts=counts, threshold=0.3),
-        ch.pr_chart(curves={k: curves.pr_curve(c) for k, c in counts.items()}, counts=counts, threshold=0.3),
-        ch.gain_chart(curves={k: curves.gain_curve(c) for k, c in counts.items()}, counts=counts),
-        ch.lift_chart(curves={k: curves.lift_curve(c) for k, c in counts.items()}, counts=counts),
-        ch.ks_chart(curves={k: curves.ks_curve(c) for k, c in counts.items()}),
-        ch.calibration_chart(curves={"Model A": curves.calibration_curve(y, a), "Model B": curves.calibration_curve(y, b)}),
-        ch.score_distribution_chart(scores_by_class={"negative": a[~y], "positive": a[y]}, threshold=0.3),
-        ch.metric_threshold_chart(metrics=metric_vs_threshold(counts["Model A"], ("precision", "recall", "f1")),
-                                  threshold=0.3),
-        ch.confusion_matrix_chart(matrix=[[8000, 1000], [300, 700]], classes=["negative", "positive"],
+        charts.roc_chart(curves={k: curves.roc_curve(c) for k, c in counts.items()}, counts=counts, threshold=0.3),
+        charts.pr_chart(curves={k: curves.pr_curve(c) for k, c in counts.items()}, counts=counts, threshold=0.3),
+        charts.gain_chart(curves={k: curves.gain_curve(c) for k, c in counts.items()}, counts=counts),
+        charts.lift_chart(curves={k: curves.lift_curve(c) for k, c in counts.items()}, counts=counts),
+        charts.ks_chart(curves={k: curves.ks_curve(c) for k, c in counts.items()}),
+        charts.calibration_chart(curves={"Model A": curves.calibration_curve(y, a),
+                                         "Model B": curves.calibration_curve(y, b)}),
+        charts.score_distribution_chart(scores_by_class={"negative": a[~y], "positive": a[y]}, threshold=0.3),
+        charts.metric_threshold_chart(metrics=metric_vs_threshold(counts["Model A"], ("precision", "recall", "f1")),
+                                      threshold=0.3),
+        charts.confusion_matrix_chart(matrix=[[8000, 1000], [300, 700]], classes=["negative", "positive"],
                                   normalize="true"),
-        ch.fold_curves_chart(folds=[curves.roc_curve(curves.threshold_counts(y[i::5], a[i::5])) for i in range(5)],
+        charts.fold_curves_chart(folds=[curves.roc_curve(curves.threshold_counts(y[i::5], a[i::5])) for i in range(5)],
                              name="Model A"),
     ]
     t_page = time.perf_counter() - t1

@@ -552,7 +552,10 @@ def resampled_roc_auc(r):
 
 
 def _resampled_precision_end(r):
-    return r.cached("precision_end", lambda: r.tp_end / np.where(r.tp_end + r.fp_end > 0, r.tp_end + r.fp_end, 1.0))
+    def make():
+        predicted = r.tp_end + r.fp_end
+        return r.tp_end / np.where(predicted > 0, predicted, 1.0)
+    return r.cached("precision_end", make)
 
 
 def resampled_average_precision(r):

@@ -217,11 +217,11 @@ class _VirtualRows:
     def fp_end(self, c, v):
         return np.take(v.Cn, self.F[self.gp], axis=1).astype(np.float64)
 
-    def tp_before(self, c, v):
-        return np.take(v.Cp, self.T_prev[self.gp], axis=1).astype(np.float64)
+    def tp_before(self, c, v):        # integer running counts: exact, and a float copy would be one more pass
+        return np.take(v.Cp, self.T_prev[self.gp], axis=1)
 
     def fp_before(self, c, v):
-        return np.take(v.Cn, self.F_prev[self.gp], axis=1).astype(np.float64)
+        return np.take(v.Cn, self.F_prev[self.gp], axis=1)
 
     def neg_tp_end(self, c, v):
         return np.take(v.Cp, self.T[self.gn], axis=1)
