@@ -40,9 +40,10 @@ def test_drawn_subset_is_what_is_drawn():
 
 def test_threshold_line_is_added_to_a_copy():
     counts = scored(2)
-    base = charts.metric_threshold_chart(metrics=metric_vs_threshold(counts))
+    rates = metric_vs_threshold(counts, ("precision", "recall", "f1"))
+    base = charts.metric_threshold_chart(metrics=rates)
     marked = charts.with_threshold_line(base, 0.42)
     assert isinstance(marked, go.Figure) and not base.layout.shapes
     assert [s.x0 for s in marked.layout.shapes] == [0.42]
-    direct = charts.metric_threshold_chart(metrics=metric_vs_threshold(counts), threshold=0.42)
+    direct = charts.metric_threshold_chart(metrics=rates, threshold=0.42)
     assert [s.x0 for s in direct.layout.shapes] == [0.42]

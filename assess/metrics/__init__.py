@@ -7,7 +7,8 @@ True
 
 Modules: :mod:`.binary`, :mod:`.multiclass`, :mod:`.multilabel` (formulas over shared per-task states),
 :mod:`.registry` (one entry per task and key), :mod:`.evaluate` (the one-call entry point), :mod:`.baselines`
-(ISO 5.3.13), :mod:`.resampling` (vectorised bootstrap statistics).
+(ISO 5.3.13), :mod:`.resampling` (vectorised bootstrap statistics), :mod:`.threshold` (every binary label metric
+against the threshold, from the registry's formulas).
 """
 
 from assess.metrics.evaluate import CI_METHODS, MetricReport, MetricResult, evaluate

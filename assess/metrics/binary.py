@@ -8,9 +8,12 @@ Counts are weighted sums when sample weights are given (:math:`T_P = \sum_i w_i 
 every count is a float and ``n`` is the total weight (the number of rows without weights).
 
 Every label metric is a function of the four cells :math:`(T_P, F_P, T_N, F_N)` and accepts arrays with leading
-resample axes: the bootstrap evaluates a whole chunk of resamples with one call. Ranking metrics (ROC AUC, average
-precision, PR AUC, KS) come from :func:`assess.curves.threshold_counts` — one sort per model — and, for resamples,
-from the cumulative counts of that same sort reweighted by the resample counts (no new sort).
+axes: the bootstrap evaluates a whole chunk of resamples with one call, and :mod:`assess.metrics.threshold` the
+metric at every distinct threshold. Ranking metrics (ROC AUC, average precision, PR AUC, KS) come from
+:func:`assess.curves.threshold_counts` — one sort per model — and, for resamples, from the ``resampled_*`` formulas
+at the end of this module over the cumulative counts of that same sort reweighted by the resample counts (no new
+sort). A score metric without such a formula is resampled through its point function on a batch state whose
+``tps``/``fps`` carry the resampled cumulative counts.
 
 Undefined values are NaN and the reason is emitted as :class:`~assess.warnings.UndefinedMetricWarning` (for a single
 data set; resamples stay silent): precision with no predicted positive, recall with no positive, LR+ when FPR = 0,
@@ -37,11 +40,13 @@ class BinaryState:
     """The shared quantities of one binary assessment (or of a chunk of resamples, ``batch=True``).
 
     ``tp fp tn fn`` are the (weighted) cells, floats or arrays with leading resample axes. ``counts`` is the one
-    :class:`~assess.curves.ThresholdCounts` of the scores (point state only); ``tps``/``fps`` the cumulative counts per
-    distinct score, shape ``(..., D)`` (for a point state the arrays of ``counts``). ``log_loss_sum``/``brier_sum``
-    are weighted sums of per-row losses and ``weight_sum`` their denominator. ``labels_from`` is the phrase reasons
-    use to say where the labels came from ("at threshold 0.5", "in y_pred"). ``cells_sq`` holds the sums of squared
-    weights per cell (point state only), for the effective sample size of proportion intervals.
+    :class:`~assess.curves.ThresholdCounts` of the scores (point state only); ``tps``/``fps`` the cumulative counts
+    per distinct score, shape ``(..., D)`` (for a point state the arrays of ``counts``; for resamples without a
+    ``resampled_*`` formula, see :meth:`assess.metrics.resampling.ResampledRanks.batch_state`).
+    ``log_loss_sum``/``brier_sum`` are weighted sums of per-row losses and ``weight_sum`` their denominator.
+    ``labels_from`` is the phrase reasons use to say where the labels came from ("at threshold 0.5", "in y_pred").
+    ``cells_sq`` holds the sums of squared weights per cell (point state only), for the effective sample size of
+    proportion intervals.
     """
 
     tp: object
@@ -503,7 +508,8 @@ def pr_auc(s: BinaryState):
 
 
 def ks_statistic(s: BinaryState):
-    r"""Kolmogorov–Smirnov statistic :math:`\max_k |\mathrm{TPR}_k - \mathrm{FPR}_k|` (:func:`assess.curves.ks_statistic`)."""
+    r"""Kolmogorov–Smirnov statistic :math:`\max_k |\mathrm{TPR}_k - \mathrm{FPR}_k|`
+    (:func:`assess.curves.ks_statistic`)."""
     if not _needs_scores(s, "KS statistic"):
         return float("nan")
     return curves.ks_statistic(s.counts)
