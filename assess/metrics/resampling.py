@@ -114,6 +114,9 @@ class ResampledRanks:
     A group that drew no row in a resample repeats the cumulative counts of the group before it — exactly the curve
     of the resample, without a forward fill. TPR − FPR can only peak at the end of a group holding a positive and
     FPR − TPR at one holding a negative, which is why the unit arrays suffice for KS.
+
+    Each array is the layout's method of the same name (:class:`_VirtualRows` without weights, :class:`_WeightedRows`
+    with), run once per chunk and kept: metrics asked for together share their intermediates.
     """
 
     def __init__(self, c: np.ndarray, layout, state: binary.BinaryState):
@@ -148,6 +151,8 @@ class ResampledRanks:
         return (self.P > 0) & (self.N > 0)
 
     def batch_state(self) -> binary.BinaryState:
+        """The chunk as a batch state for ``compute``. Its cells are NaN: a score metric reads the counts at every
+        distinct score (``tps``/``fps``, shape (b, D)) and the loss sums, never the cells at one threshold."""
         def make():
             tps, fps = self._layout.cumulative(self._c, self)
             sums = self.loss_sums
