@@ -4,8 +4,7 @@ Inputs are per-sample correctness vectors of models scored on the same samples (
 contingency tables of counts (chi-squared, Fisher). See :mod:`assess.stats.shaping` to build them from predictions.
 
 References: ISO/IEC TS 4213:2022 clause 7.5 (chi-squared), 7.7 (Fisher's exact), 7.8 (central limit theorem),
-7.9 (McNemar) — /work/shared/reference/000_*.txt; Iocchi, *Performance Evaluation*, slide "Confidence Intervals"
-(002_*.txt).
+7.9 (McNemar); L. Iocchi, *Performance Evaluation* (lecture slides), "Confidence Intervals".
 """
 
 from __future__ import annotations
@@ -339,7 +338,7 @@ def error_rate_ci(n_errors: int, n: int, *, confidence_level: float = 0.95, null
     r"""Normal (central limit theorem) confidence interval of an error rate, with an optional Wald test.
 
     :math:`e \pm z_N \sqrt{e (1 - e) / n}` with :math:`e = \text{errors}/n` — Iocchi, *Performance Evaluation*,
-    slide "Confidence Intervals" (002_*.txt: valid when the n test samples are drawn independently of the model
+    slide "Confidence Intervals" (valid when the n test samples are drawn independently of the model
     and n ≥ 30); ISO/IEC TS 4213 7.8 (central limit theorem). The interval is not clipped to [0, 1] (the
     approximation's limit shows as a failed assumption instead).
 

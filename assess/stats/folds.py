@@ -5,8 +5,8 @@ Inputs are arrays of one metric per fold, aligned across models (see :func:`asse
 ``alternative="greater"`` always means the first model (A) scores higher than the second (B).
 
 References: ISO/IEC TS 4213:2022 clauses 7.2 (paired Student's t-test), 7.3 (analysis of variance), 7.4
-(Kruskal–Wallis), 7.6 (Wilcoxon signed-ranks) — /work/shared/reference/000_*.txt; Iocchi, *Performance
-Evaluation*, slides "Comparing learning algorithms L_A and L_B" (k-fold differences δ_i, 002_*.txt);
+(Kruskal–Wallis), 7.6 (Wilcoxon signed-ranks); L. Iocchi, *Performance Evaluation* (lecture slides), "Comparing
+learning algorithms L_A and L_B" (the k-fold differences δ_i);
 Demšar (2006), *Statistical comparisons of classifiers over multiple data sets*, JMLR 7:1–30.
 """
 
@@ -372,6 +372,11 @@ def corrected_resampled_t(a, b, *, test_train_ratio: float | None = None, n_fold
     ``test_train_ratio`` is :math:`n_2/n_1`; when None it is :math:`1/(k-1)`, right for k-fold CV, with k =
     ``n_folds`` (the number of folds per repetition) or, when that is also None, k = J (a single k-fold run).
     Effect: the mean difference with the matching interval :math:`\bar d \pm t_{J-1}\sqrt{(1/J + n_2/n_1)s_d^2}`.
+
+    On a single k-fold run (J = k) the test is conservative: the correction was derived for random
+    train/test splits and over-states the variance of k-fold differences, and with only k − 1 df it has little
+    power (Nadeau & Bengio 2003 §4; Bouckaert & Frank 2004). Repeat the cross-validation — 10 × 10-fold CV
+    (J = 100, ``repeat`` column) is the recommended design — and the assumptions list says which case applies.
     """
     check_alternative(alternative)
     level = check_level(confidence_level)
@@ -399,7 +404,8 @@ def corrected_resampled_t(a, b, *, test_train_ratio: float | None = None, n_fold
     assumptions = [_normality(d, "differences"),
                    Assumption("test/train size ratio", None,
                               f"n_test/n_train = {fmt_num(ratio)}"
-                              + (" (1/(k−1) for k-fold)" if test_train_ratio is None else " (given)"))]
+                              + (" (1/(k−1) for k-fold)" if test_train_ratio is None else " (given)")),
+                   _repeated_cv(j, None if test_train_ratio is not None else (j if n_folds is None else int(n_folds)))]
     sentence = _difference_sentence(names, metric, mean, low, high, level, j, unit, p, "corrected resampled t-test")
     return TestResult(test="corrected_resampled_t", method="Nadeau-Bengio corrected resampled t-test", statistic=t,
                       pvalue=p, df=df, alternative=alternative,
@@ -555,6 +561,17 @@ def _normality(x: np.ndarray, what: str) -> Assumption:
         return Assumption(name, None, f"all {x.size} {what} are equal")
     p = float(sps.shapiro(x).pvalue)
     return Assumption(name, bool(p > 0.05), f"Shapiro–Wilk on the {x.size} {what}: p = {fmt_num(p, 2)}")
+
+
+def _repeated_cv(j: int, k: int | None) -> Assumption:
+    """Whether the J differences come from repeated k-fold CV: on a single run the corrected t is conservative."""
+    name = "repeated cross-validation (10 × 10-fold recommended)"
+    if k is None:
+        return Assumption(name, None, f"{j} resamples with a given test/train ratio")
+    if j > k:
+        return Assumption(name, True, f"{j} differences from {j // k} repeats of {k}-fold cross-validation")
+    return Assumption(name, None, f"a single {k}-fold run: the correction over-states the variance here, so the test "
+                                  "is conservative and has little power; repeat the cross-validation (10 × 10-fold)")
 
 
 def _independent_folds() -> Assumption:

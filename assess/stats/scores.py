@@ -4,7 +4,7 @@ difference, and Diebold–Mariano for forecasts.
 References: DeLong, DeLong & Clarke-Pearson (1988), *Biometrics* 44:837–845; Sun & Xu (2014), *IEEE Signal
 Processing Letters* 21(11):1389–1393; Efron & Tibshirani (1993), *An Introduction to the Bootstrap*, ch. 13, 16;
 Diebold & Mariano (1995), *J Bus Econ Stat* 13:253–263; Harvey, Leybourne & Newbold (1997), *Int J Forecasting*
-13:281–291. ISO/IEC TS 4213:2022 clause 7 (000_*.txt) lists the classical tests these extend.
+13:281–291. ISO/IEC TS 4213:2022 clause 7 lists the classical tests these extend.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Which test fits the question and the data: the advice behind the Compare page and the CLI's ``--test all``.
 
-The rules follow ISO/IEC TS 4213 clause 7 (000_*.txt) and Demšar (2006): paired data get paired tests
+The rules follow ISO/IEC TS 4213:2022 clause 7 and Demšar (2006): paired data get paired tests
 (McNemar, Cochran's Q, DeLong, Wilcoxon, Friedman); independent samples get chi-squared, Fisher, ANOVA,
 Kruskal–Wallis; folds of one cross-validation get the Nadeau–Bengio correction (Iocchi's slides on comparing two
-learners by k-fold CV, 002_*.txt, give the fold differences these tests use).
+learners by k-fold CV give the fold differences these tests use).
 """
 
 from __future__ import annotations
