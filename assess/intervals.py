@@ -58,16 +58,18 @@ AUTO_MULTINOMIAL_MAX = 100_000
 
 @dataclass(frozen=True)
 class ConfidenceInterval:
-    """A two-sided interval ``[low, high]`` at confidence ``level`` from ``method`` (NaN bounds when undefined)."""
+    """An interval ``[low, high]`` at ``confidence_level`` from ``method`` (NaN bounds when undefined; a one-sided
+    interval has one infinite bound)."""
 
     low: float
     high: float
-    level: float
+    confidence_level: float
     method: str
 
     def to_frame(self):
         import pandas as pd
-        return pd.DataFrame([{"low": self.low, "high": self.high, "level": self.level, "method": self.method}])
+        return pd.DataFrame([{"low": self.low, "high": self.high, "confidence_level": self.confidence_level,
+                              "method": self.method}])
 
 
 def _check_level(level: float) -> float:
