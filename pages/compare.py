@@ -140,9 +140,9 @@ try:
 except AssessError as exc:
     st.error(md(str(exc)))
     st.stop()
-st.info(md(f"**{DESIGN_WORDS[design.kind]}**: {design.reason}. "
-           + ("The tests below use the pairing." if design.kind == PAIRED else
-              "The tests below compare the models as independent samples.")), icon=":material/join_inner:")
+st.info(f"**{DESIGN_WORDS[design.kind]}**: " + md(f"{design.reason}. ")
+        + ("The tests below use the pairing." if design.kind == PAIRED else
+           "The tests below compare the models as independent samples."), icon=":material/join_inner:")
 
 # --- which test ----------------------------------------------------------------------------------------------------
 has_scores = predictions is not None and all(p.scores is not None for p in predictions.values())
