@@ -228,3 +228,20 @@ def test_the_page_shows_every_reachable_test_with_a_widget_per_option():
     unreached = set(TESTS) - reached
     # forecasts cannot be loaded yet (the forecast task arrives with its own issue); everything else is reachable
     assert unreached == {k for k, s in TESTS.items() if s.needs == "forecasts"} == {"diebold_mariano"}
+
+
+def test_options_check_their_values_and_name_what_arrived():
+    from assess.errors import AssessError
+    spec = TESTS["paired_bootstrap"]
+    assert spec.option("n_resamples").check(np.int64(300), "paired_bootstrap") == 300
+    assert TESTS["mcnemar"].option("continuity").check(np.bool_(False), "mcnemar") is False
+    with pytest.raises(AssessError, match=r"option `n_resamples` of test `paired_bootstrap` must be a whole number "
+                                          r"\(got 2.5\)"):
+        compare(paired_binary(), test="paired_bootstrap", metric="accuracy", n_resamples=2.5)
+    with pytest.raises(AssessError, match=r"option `method` of test `mcnemar` must be one of 'exact', 'asymptotic', "
+                                          r"'midp' \(got 'chi2'\)"):
+        compare(paired_binary(), test="mcnemar", method="chi2")
+    with pytest.raises(AssessError, match=r"option `continuity` of test `chi2` must be True or False \(got 'on'\)"):
+        compare(independent_binary(), test="chi2", continuity="on")
+    with pytest.raises(AssessError, match=r"option `seed` of test `paired_bootstrap` must be ≥ 0 \(got -1\)"):
+        compare(paired_binary(), test="paired_bootstrap", metric="accuracy", seed=-1)

@@ -18,7 +18,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from assess.errors import AssessError
 from assess.intervals import ConfidenceInterval
+from assess.stats.corrections import pvalue_matrix
 
 ALTERNATIVES = ("two-sided", "less", "greater")
 PAIRED, INDEPENDENT = "paired", "independent"
@@ -266,8 +268,6 @@ class Comparison:
 
     def pvalue_matrix(self, *, adjusted: bool = True) -> pd.DataFrame:
         """k × k p-values of the pairs (adjusted by default), diagonal NaN; needs at least 3 models' pairs."""
-        from assess.errors import AssessError
-        from assess.stats.corrections import pvalue_matrix
         if not self.pairs:
             raise AssessError(f"the comparison of {len(self.models)} models with `{self.test}` has no pairs")
         raw = {(p.model_a, p.model_b): (p.pvalue_adjusted if adjusted else p.result.pvalue) for p in self.pairs}

@@ -15,9 +15,12 @@ paired data still runs, but states that its independence assumption is not met a
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from assess.errors import AssessError
 from assess.stats import runners
@@ -81,11 +84,10 @@ class Option:
                                   f"(got {value!r})")
             return value
         if self.kind is bool:
-            if not isinstance(value, bool) and type(value).__name__ != "bool_":
+            if not isinstance(value, (bool, np.bool_)):
                 raise AssessError(f"{where} must be True or False (got {value!r})")
             return bool(value)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-                hasattr(value, "__float__") and not math.isfinite(float(value))):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not math.isfinite(value):
             raise AssessError(f"{where} must be a finite number (got {value!r})")
         if self.kind is int:
             if int(value) != value:
