@@ -67,7 +67,8 @@ def test_delong_matches_brute_force_covariance(seed, n, ties):
         assert res.statistic == pytest.approx(z, rel=1e-8)
         assert res.pvalue == pytest.approx(2 * sps.norm.sf(abs(z)), rel=1e-7, abs=1e-300)
         half = sps.norm.ppf(0.975) * math.sqrt(var)
-        assert (res.effect.interval.low, res.effect.interval.high) == pytest.approx((auc_a - auc_b - half, auc_a - auc_b + half))
+        ci = res.effect.interval
+        assert (ci.low, ci.high) == pytest.approx((auc_a - auc_b - half, auc_a - auc_b + half))
 
 
 def test_delong_same_scores_give_no_difference():
@@ -122,7 +123,8 @@ def test_vectorized_path_gives_the_same_numbers():
     vec = paired_bootstrap(y, a, b, metric=accuracy_rows, n_resamples=500, seed=3, vectorized=True)
     assert vec.statistic == pytest.approx(loop.statistic)
     assert vec.pvalue == pytest.approx(loop.pvalue)
-    assert (vec.effect.interval.low, vec.effect.interval.high) == pytest.approx((loop.effect.interval.low, loop.effect.interval.high))
+    assert (vec.effect.interval.low, vec.effect.interval.high) == pytest.approx((loop.effect.interval.low,
+                                                                                loop.effect.interval.high))
 
 
 def test_each_replicate_sees_count_weights_times_sample_weights():

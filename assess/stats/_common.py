@@ -116,7 +116,8 @@ def pvalue(dist, stat: float, alternative: str) -> float:
 
 
 def interval(center: float, se: float, dist, alternative: str, confidence_level: float) -> tuple[float, float]:
-    """``center ± q·se`` with q from a symmetric `dist` at confidence c; one-sided alternatives give one infinite bound.
+    """``center ± q·se`` with q from a symmetric `dist` at confidence c; one-sided alternatives give one infinite
+    bound.
 
     ``"greater"`` (the effect is positive) gives ``(center − q_{c}·se, +inf)``; ``"less"`` the mirror image;
     two-sided uses ``q_{(1+c)/2}``. This inverts the matching test exactly.

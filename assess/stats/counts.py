@@ -18,9 +18,9 @@ from scipy import optimize, special
 
 from assess.errors import AssessError
 from assess.intervals import ConfidenceInterval
-from assess.stats._common import (NORMAL, alpha_of, as_bool_vector, check_alternative, check_choice, check_confidence_level,
-                                  check_same_length, fmt_ci, fmt_int, fmt_level, fmt_num, fmt_p, interval,
-                                  model_names, pvalue, verdict, warn_undefined)
+from assess.stats._common import (NORMAL, alpha_of, as_bool_vector, check_alternative, check_choice,
+                                  check_confidence_level, check_same_length, fmt_ci, fmt_int, fmt_level, fmt_num, fmt_p,
+                                  interval, model_names, pvalue, verdict, warn_undefined)
 from assess.stats._result import INDEPENDENT_SAMPLES, Assumption, Effect, TestResult, no_interval
 
 MCNEMAR_METHODS = ("exact", "asymptotic", "midp")
@@ -346,9 +346,10 @@ def chi2_goodness_of_fit(observed, *, expected_proportions=None, ddof: int = 0, 
     assumptions = [Assumption("expected counts ≥ 5", bool(exp.min() >= 5),
                               f"smallest expected count {fmt_num(float(exp.min()))}")]
     cats = list(categories) if categories is not None else [str(i) for i in range(k)]
+    alpha = alpha_of(confidence_level)
     sentence = (f"The {fmt_int(total)} counts over {k} categories "
-                f"{'differ significantly' if p < alpha_of(confidence_level) else 'do not differ significantly'} from the expected "
-                f"proportions at the {fmt_level(alpha_of(confidence_level))} level (chi-squared {fmt_p(p, alpha_of(confidence_level))}).")
+                f"{'differ significantly' if p < alpha else 'do not differ significantly'} from the expected "
+                f"proportions at the {fmt_level(alpha)} level (chi-squared {fmt_p(p, alpha)}).")
     return TestResult(test="chi2_gof", method="Pearson chi-squared goodness of fit", statistic=stat, pvalue=p,
                       df=float(dof), alternative=None, effect=effect, assumptions=assumptions, sentence=sentence,
                       n=int(total), models=(),
@@ -429,7 +430,8 @@ def error_rate_ci(n_errors: int, n: int, *, confidence_level: float = 0.95, null
         z = (e - null_error) / se
         p = pvalue(NORMAL, z, alternative)
     who = name or "The model"
-    text = f"{who} errs on {fmt_num(100 * e)}% of {fmt_int(n)} cases ({fmt_ci(100 * low, 100 * high, confidence_level)}%)"
+    ci = fmt_ci(100 * low, 100 * high, confidence_level)
+    text = f"{who} errs on {fmt_num(100 * e)}% of {fmt_int(n)} cases ({ci}%)"
     if null_error is not None:
         text += f"; against an error rate of {fmt_num(100 * null_error)}%, " + verdict(
             p, alpha_of(confidence_level), "normal approximation")
@@ -439,8 +441,8 @@ def error_rate_ci(n_errors: int, n: int, *, confidence_level: float = 0.95, null
                    Assumption("independent test samples", None,
                               "samples drawn independently of the model and of each other")]
     return TestResult(test="error_rate_ci", method="normal (CLT) interval of an error rate", statistic=z, pvalue=p,
-                      df=None, alternative=alternative, effect=Effect("error rate", e, ConfidenceInterval(low, high, confidence_level,
-                                                                                  "normal (CLT)")),
+                      df=None, alternative=alternative,
+                      effect=Effect("error rate", e, ConfidenceInterval(low, high, confidence_level, "normal (CLT)")),
                       assumptions=assumptions, sentence=text + ".", n=n, models=(name,) if name else (),
                       details=ErrorRateDetails(n_errors, null_error))
 
@@ -474,8 +476,8 @@ def _ncf_interval(f: float, df1: float, df2: float, confidence_level: float) -> 
 
 
 def _nc_interval(cdf, scale: float, confidence_level: float) -> tuple[float, float]:
-    """Solve cdf(λ) = 1 − α/2 and cdf(λ) = α/2 for λ ≥ 0 (cdf decreasing in λ) by bracketing and Brent's method;
-    0 when even λ = 0 leaves less than the target below the statistic."""
+    """Solve cdf(λ) = 1 − α/2 and cdf(λ) = α/2 for λ ≥ 0 (cdf decreasing in λ) by bracketing and Brent's
+    method; 0 when even λ = 0 leaves less than the target below the statistic."""
     alpha = 1.0 - confidence_level
     if not math.isfinite(scale):
         return math.nan, math.nan

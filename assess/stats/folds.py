@@ -26,8 +26,8 @@ from scipy import stats as sps
 from assess.errors import AssessError
 from assess.intervals import ConfidenceInterval
 from assess.stats._common import (NORMAL, StudentT, alpha_of, as_float_vector, check_alternative, check_choice,
-                                  check_confidence_level, check_same_length, fmt_ci, fmt_int, fmt_num, interval, model_names,
-                                  pvalue, verdict, warn_undefined)
+                                  check_confidence_level, check_same_length, fmt_ci, fmt_int, fmt_num, interval,
+                                  model_names, pvalue, verdict, warn_undefined)
 from assess.stats._result import Assumption, Effect, TestResult, no_interval
 from assess.stats.counts import _ncf_interval
 
@@ -199,7 +199,8 @@ def wilcoxon(a, b, *, alternative: str = "two-sided", confidence_level: float = 
                                         what="median difference")
     return TestResult(test="wilcoxon", method="Wilcoxon signed-rank test", statistic=stat, pvalue=p, df=None,
                       alternative=alternative, effect=Effect("Hodges-Lehmann difference (A - B)", est,
-                                    ConfidenceInterval(low, high, confidence_level, "Walsh averages (Hollander-Wolfe)")),
+                                    ConfidenceInterval(low, high, confidence_level,
+                                                       "Walsh averages (Hollander-Wolfe)")),
                       assumptions=assumptions, sentence=sentence, n=n, models=names,
                       details=WilcoxonDetails(int(n - nonzero.size), zero_method))
 
@@ -242,7 +243,8 @@ def anova(*groups, confidence_level: float = 0.95, names: Sequence[str] | None =
     sentence = _omnibus_sentence(names, [x.mean() for x in arrays], metric, p, confidence_level, "ANOVA", "mean")
     return TestResult(test="anova", method="one-way ANOVA", statistic=f, pvalue=p, df=(df1, df2), alternative=None,
                       effect=Effect("eta-squared", eta2,
-                                    ConfidenceInterval(eta_lo, eta_hi, confidence_level, "noncentral F inversion")), assumptions=assumptions,
+                                    ConfidenceInterval(eta_lo, eta_hi, confidence_level, "noncentral F inversion")),
+                      assumptions=assumptions,
                       sentence=sentence, n=n_total, models=names,
                       details=AnovaDetails(dict(zip(names, [float(x.mean()) for x in arrays]))))
 
@@ -277,7 +279,8 @@ def kruskal(*groups, confidence_level: float = 0.95, names: Sequence[str] | None
     sentence = _omnibus_sentence(names, [float(np.median(x)) for x in arrays], metric, p, confidence_level,
                                  "Kruskal-Wallis", "median")
     return TestResult(test="kruskal", method="Kruskal-Wallis H test", statistic=h, pvalue=p, df=float(k - 1),
-                      alternative=None, effect=Effect("epsilon-squared", h / (n_total - 1), no_interval(confidence_level)),
+                      alternative=None,
+                      effect=Effect("epsilon-squared", h / (n_total - 1), no_interval(confidence_level)),
                       assumptions=assumptions, sentence=sentence, n=n_total, models=names,
                       details=KruskalDetails(dict(zip(names, [float(np.median(x)) for x in arrays]))))
 
@@ -396,7 +399,8 @@ def friedman(table, *, higher_is_better: bool = True, method: str = "chi2", conf
                 f"{k}); {verdict(p, alpha, 'Friedman', subject='the difference among the models')}; "
                 f"average ranks further apart than {fmt_num(cd)} differ significantly (Nemenyi).")
     return TestResult(test="friedman", method=label, statistic=stat, pvalue=p, df=df, alternative=None,
-                      effect=Effect("Kendall's W", w, no_interval(confidence_level)), assumptions=assumptions, sentence=sentence,
+                      effect=Effect("Kendall's W", w, no_interval(confidence_level)), assumptions=assumptions,
+                      sentence=sentence,
                       n=n_blocks, models=names,
                       details=FriedmanDetails(average_ranks, cd, q, alpha, n_blocks, chi2, higher_is_better))
 
@@ -476,7 +480,8 @@ def corrected_resampled_t(a, b, *, test_train_ratio: float | None = None, n_fold
                               f"n_test/n_train = {fmt_num(ratio)}"
                               + (" (1/(k−1) for k-fold)" if test_train_ratio is None else " (given)")),
                    _repeated_cv(j, None if test_train_ratio is not None else (j if n_folds is None else int(n_folds)))]
-    sentence = _difference_sentence(names, metric, mean, low, high, confidence_level, j, unit, p, "corrected resampled t-test")
+    sentence = _difference_sentence(names, metric, mean, low, high, confidence_level, j, unit, p,
+                                    "corrected resampled t-test")
     return TestResult(test="corrected_resampled_t", method="Nadeau-Bengio corrected resampled t-test", statistic=t,
                       pvalue=p, df=df, alternative=alternative,
                       effect=Effect("mean difference (A - B)", mean,
@@ -524,7 +529,8 @@ def cv_5x2_t(differences, *, alternative: str = "two-sided", confidence_level: f
     sentence = _difference_sentence(names, metric, mean, math.nan, math.nan, confidence_level, 10, "folds (5×2cv)", p,
                                     "5×2cv t-test")
     return TestResult(test="cv_5x2_t", method="5x2cv paired t-test (Dietterich)", statistic=t, pvalue=p, df=5.0,
-                      alternative=alternative, effect=Effect("mean difference (A - B)", mean, no_interval(confidence_level)),
+                      alternative=alternative,
+                      effect=Effect("mean difference (A - B)", mean, no_interval(confidence_level)),
                       assumptions=assumptions, sentence=sentence, n=10, models=names,
                       details=CV5x2Details(s2.tolist()))
 
@@ -652,7 +658,8 @@ def _independent_folds() -> Assumption:
                       "(use corrected_resampled_t)")
 
 
-def _difference_sentence(names, metric, diff, low, high, confidence_level, n, unit, p, label, *, what="mean difference"):
+def _difference_sentence(names, metric, diff, low, high, confidence_level, n, unit, p, label, *,
+                         what="mean difference"):
     a, b = names
     if diff == 0:
         lead = f"Across {fmt_int(n)} {unit}, {a} and {b} have the same {metric} ({what} 0)"

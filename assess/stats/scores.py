@@ -23,8 +23,8 @@ from assess.curves import delong_placements
 from assess.errors import AssessError
 from assess.intervals import ConfidenceInterval, delong_variance
 from assess.stats._common import (NORMAL, StudentT, alpha_of, as_bool_vector, as_float_vector, check_alternative,
-                                  check_choice, check_confidence_level, check_same_length, fmt_ci, fmt_int, fmt_num, interval,
-                                  model_names, pvalue, verdict, warn_undefined)
+                                  check_choice, check_confidence_level, check_same_length, fmt_ci, fmt_int, fmt_num,
+                                  interval, model_names, pvalue, verdict, warn_undefined)
 from assess.stats._result import INDEPENDENT_SAMPLES, Assumption, Effect, TestResult
 
 MANN_WHITNEY_METHODS = ("auto", "exact", "asymptotic")
@@ -683,8 +683,8 @@ def diebold_mariano(y_true, pred_a, pred_b, *, loss: str = "squared", h: int = 1
     return TestResult(test="diebold_mariano", method=method, statistic=stat, pvalue=p,
                       df=float(n - 1) if harvey_correction else None, alternative=alternative,
                       effect=Effect(f"mean {word} difference (A - B)", mean,
-                                    ConfidenceInterval(low, high, confidence_level,
-                                                       "t (Harvey-Leybourne-Newbold)" if harvey_correction else "normal")),
+                                    ConfidenceInterval(low, high, confidence_level, "t (Harvey-Leybourne-Newbold)"
+                                                       if harvey_correction else "normal")),
                       assumptions=assumptions, sentence=sentence, n=n, models=names,
                       details=DieboldMarianoDetails(loss, h, h_used, float(la.mean()), float(lb.mean())))
 
