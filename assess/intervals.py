@@ -61,7 +61,8 @@ AUTO_MULTINOMIAL_MAX = 100_000
 
 @dataclass(frozen=True)
 class ConfidenceInterval:
-    """A two-sided interval ``[low, high]`` at ``confidence_level`` from ``method`` (NaN bounds when undefined)."""
+    """An interval ``[low, high]`` at ``confidence_level`` from ``method`` (NaN bounds when undefined; a one-sided
+    interval has one infinite bound)."""
 
     low: float
     high: float

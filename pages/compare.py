@@ -1,4 +1,5 @@
-"""Compare page: is model B really better than A? Suggested tests for the question and the data, results with
+"""Compare page: is model B really better than A? The design the data have (paired or independent samples) and why,
+the tests that fit the question and the design, each test's options (from the test registry), results with
 corrected p-values, assumptions, one plain sentence, and the charts that show it."""
 
 import numpy as np
@@ -10,8 +11,10 @@ from assess.errors import AssessError
 from assess.export import to_csv_bytes, to_json_bytes
 from assess.io import ACCEPTED_EXTENSIONS
 from assess.metrics import metrics_for
-from assess.stats import (CORRECTIONS, QUESTIONS, TESTS, compare, compare_all, compare_subgroups, fold_table_from_predictions,
-                          suggest_tests, suggestions_frame)
+from assess.stats import (CORRECTIONS, INDEPENDENT, PAIRED, QUESTIONS, TESTS, Design, compare, compare_all,
+                          compare_subgroups, data_design, fold_table_from_predictions, suggest_tests,
+                          suggestions_frame)
+from assess.stats.folds import FriedmanDetails
 from assess.stats.inputs import read_fold_table
 from pages.state import md, read_upload, require_assessment
 from pages.widgets import all_charts_button, chart
@@ -19,10 +22,39 @@ from pages.widgets import all_charts_button, chart
 FROM_PREDICTIONS, FROM_FOLDS = "the loaded predictions", "per-fold scores I upload"
 RESULT_KEY = "compare_result"
 ALL_KEY = "compare_all_result"
+DESIGN_WORDS = {PAIRED: "Paired samples", INDEPENDENT: "Independent samples"}
+
+
+def option_widgets(spec, data_kind: str) -> dict:
+    """One widget per option of the test (``Option.on_page``), in up to three columns; returns the values."""
+    shown = [o for o in spec.options_for(data_kind) if o.on_page]
+    values: dict = {}
+    if not shown:
+        return values
+    columns = st.columns(min(3, len(shown)))
+    for i, opt in enumerate(shown):
+        if opt.shown_if is not None and values.get(opt.shown_if[0], spec.option(opt.shown_if[0]).default) \
+                not in opt.shown_if[1]:
+            continue
+        where = columns[i % len(columns)]
+        if opt.kind is str:
+            value = where.selectbox(opt.label, opt.choices, index=opt.choices.index(opt.default), help=opt.help)
+        elif opt.kind is bool:
+            value = where.toggle(opt.label, value=opt.default, help=opt.help)
+        else:
+            bounds = {k: opt.kind(v) for k, v in (("min_value", opt.minimum), ("max_value", opt.maximum))
+                      if v is not None}
+            value = where.number_input(opt.label, value=opt.default, step=1 if opt.kind is int else None,
+                                       placeholder="from the data" if opt.default is None else None, help=opt.help,
+                                       **bounds)
+        if value is not None:
+            values[opt.name] = value
+    return values
+
 
 st.title("Compare")
-st.caption("Is the difference between models real or luck? Pick the question; the page suggests the tests that fit "
-           "it and your data, and says the answer in one sentence.")
+st.caption("Is the difference between models real or luck? Pick the question; the page says whether the models were "
+           "scored on the same samples, suggests the tests that fit, and says the answer in one sentence.")
 source = st.radio("Compare models from", [FROM_PREDICTIONS, FROM_FOLDS], horizontal=True)
 
 # --- the data --------------------------------------------------------------------------------------------------------
@@ -75,31 +107,49 @@ with left:
 with mid:
     if folds_frame is not None:
         metric = st.selectbox("Metric (column)", metric_columns)
-        higher = True
     else:
         specs = [s for s in metrics_for(assessment.task) if s.kind != "count"]
         names = {s.key: s.name for s in specs}
         default = "accuracy" if "accuracy" in names else next(iter(names))
         metric = st.selectbox("Metric", list(names), index=list(names).index(default), format_func=names.get,
-                              help="Used by the bootstrap and fold tests; McNemar and Cochran's Q compare "
-                                   "right/wrong per sample (accuracy), DeLong the ROC AUC.")
+                              help="Used by the bootstrap and fold tests; McNemar, Cochran's Q, chi-squared and "
+                                   "Fisher compare right/wrong per sample (accuracy), DeLong the ROC AUC, Welch's t "
+                                   "and Mann-Whitney a per-sample loss.")
     correction = st.selectbox("Multiple-comparison correction", ["auto", *CORRECTIONS],
                               help="auto: Holm for pairs (Nemenyi after Friedman).")
 with right:
-    level = st.select_slider("Confidence level", [0.90, 0.95, 0.99], value=0.95, format_func="{:.0%}".format)
+    confidence_level = st.select_slider("Confidence level", [0.90, 0.95, 0.99], value=0.95,
+                                        format_func="{:.0%}".format)
     alternative = st.selectbox("Alternative", ["two-sided", "greater", "less"],
-                               help="greater: the first model is better (larger); less: smaller.")
+                               help="greater: the first model's effect is larger (e.g. higher accuracy, larger "
+                                    "loss); less: smaller.")
 
 needed = 1 if question == "subgroups" else 2
 if len(models) < needed:
     st.info(f"Pick at least {needed} model{'s' if needed > 1 else ''}.")
     st.stop()
 
+# --- the design ----------------------------------------------------------------------------------------------------
+predictions = None if assessment is None else {m: assessment.predictions(m) for m in models}
+try:
+    if question == "subgroups":
+        design = Design(INDEPENDENT, "subgroups are disjoint sets of samples")
+    else:
+        design = data_design(folds_frame if folds_frame is not None else predictions, models=models,
+                             metric=metric if folds_frame is not None else None)
+except AssessError as exc:
+    st.error(md(str(exc)))
+    st.stop()
+st.info(f"**{DESIGN_WORDS[design.kind]}**: " + md(f"{design.reason}. ")
+        + ("The tests below use the pairing." if design.kind == PAIRED else
+           "The tests below compare the models as independent samples."), icon=":material/join_inner:")
+
 # --- which test ----------------------------------------------------------------------------------------------------
-has_scores = assessment is not None and assessment.predictions(models[0]).scores is not None
+has_scores = predictions is not None and all(p.scores is not None for p in predictions.values())
 try:
     suggestions = suggest_tests(question=question, n_models=len(models),
                                 data="folds" if (folds_frame is not None or question == "cv_folds") else "predictions",
+                                paired=design.kind == PAIRED,
                                 task=None if assessment is None else assessment.task, has_scores=has_scores,
                                 n_folds=n_folds, n_repeats=n_repeats)
 except AssessError as exc:
@@ -111,34 +161,25 @@ st.dataframe(frame, hide_index=True, width="stretch")
 tests = [s.test for s in suggestions]
 recommended = next((s.test for s in suggestions if s.recommended), tests[0])
 test = st.selectbox("Test", tests, index=tests.index(recommended))
+spec = TESTS[test]
 why = {s.test: s.why for s in suggestions}[test]
-st.caption(md(f"Why this test: {why}"))
-
-options = {}
-if test == "mcnemar":
-    c1, c2 = st.columns(2)
-    options["method"] = c1.selectbox("McNemar method", ["exact", "midp", "asymptotic"],
-                                     help="exact: binomial on the discordant pairs (valid for any count).")
-    if options["method"] == "asymptotic":
-        options["continuity"] = c2.toggle("Continuity correction", value=True)
-elif test == "paired_bootstrap":
-    c1, c2 = st.columns(2)
-    options["n_resamples"] = int(c1.number_input("Resamples", 200, 20_000, 2000, step=200))
-    options["seed"] = int(c2.number_input("Seed", 0, 2**31 - 1, 0))
+st.caption(md(f"{spec.title} — {spec.doc} ({spec.reference}). Why this test: {why}"))
+data_kind = "folds" if folds_frame is not None else "predictions"
+options = option_widgets(spec, data_kind)
 
 b1, b2 = st.columns([1, 3])
 run_clicked = b1.button("Run test", type="primary", icon=":material/play_arrow:")
 run_all = question != "subgroups" and b2.button("Run all suitable tests", icon=":material/playlist_play:",
                                                  help="Every test listed above, with the same correction; each "
                                                       "test's own options keep their defaults.")
-all_params = (source, question, tuple(models), metric, correction, level,
+all_params = (source, question, tuple(models), metric, correction, confidence_level,
               None if assessment is None else assessment.table.sha256)
 if run_all:
     try:
         with st.spinner("Running every suitable test…"):
-            data = folds_frame if folds_frame is not None else {m: assessment.predictions(m) for m in models}
+            data = folds_frame if folds_frame is not None else predictions
             st.session_state[ALL_KEY] = (all_params, compare_all(
-                data, models=models, metric=metric, correction=correction, confidence_level=level,
+                data, models=models, metric=metric, correction=correction, confidence_level=confidence_level,
                 question=question))
     except (AssessError, ValueError) as exc:
         st.session_state[ALL_KEY] = None
@@ -156,23 +197,20 @@ if stored_all and stored_all[0] == all_params:
         every_table = pd.concat(frames, ignore_index=True)
         st.download_button("All results CSV", to_csv_bytes(every_table), "all_tests.csv", "text/csv",
                            icon=":material/download:")
-params = (source, question, tuple(models), metric, correction, level, alternative, test, tuple(sorted(options.items())),
-          None if assessment is None else assessment.table.sha256)
+params = (source, question, tuple(models), metric, correction, confidence_level, alternative, test,
+          tuple(sorted(options.items())), None if assessment is None else assessment.table.sha256)
 if run_clicked:
     try:
         with st.spinner(f"Running {test}…"):
             if question == "subgroups":
-                pred = assessment.predictions(models[0])
-                result = compare_subgroups(pred, test=test, correction=correction, confidence_level=level)
-            elif folds_frame is not None:
-                result = compare(folds_frame, test=test, models=models, metric=metric, correction=correction,
-                                 confidence_level=level, alternative=alternative, **options)
+                result = compare_subgroups(predictions[models[0]], test=test, correction=correction,
+                                           confidence_level=confidence_level, **options)
             else:
-                preds = {m: assessment.predictions(m) for m in models}
-                # Correctness tests (McNemar, Cochran's Q, chi-squared, Fisher) and DeLong fix their own measure.
-                uses_metric = TESTS[test].data == "folds" or test == "paired_bootstrap"
-                result = compare(preds, test=test, models=models, metric=metric if uses_metric else None,
-                                 correction=correction, confidence_level=level, alternative=alternative, **options)
+                data = folds_frame if folds_frame is not None else predictions
+                uses_metric = data_kind in spec.metric_on
+                result = compare(data, test=test, models=models, metric=metric if uses_metric else None,
+                                 correction=correction, confidence_level=confidence_level, alternative=alternative,
+                                 **options)
         st.session_state[RESULT_KEY] = (params, result)
     except (AssessError, ValueError) as exc:
         st.session_state[RESULT_KEY] = None
@@ -186,6 +224,8 @@ result = stored[1]
 # --- the answer ----------------------------------------------------------------------------------------------------
 st.subheader("Result")
 st.success(md(result.sentence), icon=":material/campaign:")
+if result.design is not None:
+    st.caption(md(f"Design assumed: {DESIGN_WORDS[result.design.kind].lower()} — {result.design.reason}."))
 table = result.to_frame()
 show = table[[c for c in ("model_a", "model_b", "method", "statistic", "df", "pvalue", "pvalue_adjusted",
                           "effect", "effect_value", "effect_low", "effect_high", "n") if c in table.columns]]
@@ -198,7 +238,7 @@ st.dataframe(show, hide_index=True, width="stretch", column_config={
     "effect_low": st.column_config.NumberColumn("low", format="%.4g"),
     "effect_high": st.column_config.NumberColumn("high", format="%.4g")})
 
-checked = result.result or (result.pairs[0].result if result.pairs else None)
+checked = result.checked
 if checked is not None and checked.assumptions:
     st.markdown("**Assumptions**")
     for a in checked.assumptions:
@@ -212,31 +252,25 @@ if len(result.models) > 2 and result.pairs:
 
 # --- charts --------------------------------------------------------------------------------------------------------
 figures = []
-details = dict(result.details)
-if result.result is not None:
-    details = {**dict(result.result.details), **details}
-if "average_ranks" in details and "critical_difference" in details and np.isfinite(details["critical_difference"]):
-    fig = charts.critical_difference_chart(average_ranks=details["average_ranks"],
-                                           critical_difference=details["critical_difference"],
+details = None if result.result is None else result.result.details
+if isinstance(details, FriedmanDetails) and np.isfinite(details.critical_difference):
+    fig = charts.critical_difference_chart(average_ranks=details.average_ranks,
+                                           critical_difference=details.critical_difference,
                                            title=f"Critical difference diagram — {metric}")
     figures.append(fig)
     chart(fig, "Critical difference", key="cd")
-pairs = [(f"{p.model_a} − {p.model_b}", p.result.effect.value, p.result.effect.low, p.result.effect.high)
-         for p in result.pairs if p.result.effect is not None]
-effect = None
-if not pairs and result.result is not None and result.result.effect is not None and len(result.models) == 2:
-    effect = result.result.effect
-    pairs = [(f"{result.models[0]} − {result.models[1]}", effect.value, effect.low, effect.high)]
-effect = effect or (result.pairs[0].result.effect if result.pairs else None)
-if pairs and effect is not None and any(np.isfinite(p[1]) for p in pairs):
-    fig = charts.paired_difference_chart(differences=pairs, effect_name=effect.name, level=level,
-                                         title=f"Paired differences — {result.test}")
+effects = [(f"{p.model_a} − {p.model_b}", p.result.effect) for p in result.pairs if p.result.effect is not None]
+if not effects and result.result is not None and result.result.effect is not None and len(result.models) == 2:
+    effects = [(f"{result.models[0]} − {result.models[1]}", result.result.effect)]
+if effects and any(np.isfinite(eff.value) for _, eff in effects):
+    word = "Paired differences" if result.design is not None and result.design.kind == PAIRED else "Differences"
+    fig = charts.difference_chart(effects=effects, title=f"{word} — {result.test}")
     figures.append(fig)
-    chart(fig, "Paired differences", key="pairs")
+    chart(fig, word, key="pairs")
 if question == "cv_folds" or folds_frame is not None:
     scores = folds_frame
     if scores is None and assessment.predictions(models[0]).fold is not None:
-        scores, _ = fold_table_from_predictions({m: assessment.predictions(m) for m in models}, metric=metric)
+        scores, _ = fold_table_from_predictions(predictions, metric=metric)
     if scores is not None and metric in scores.columns:
         fig = charts.fold_box_chart(scores=scores[scores["model"].isin(models)], metric=metric,
                                     colors=charts.model_colors(models_available))

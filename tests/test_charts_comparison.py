@@ -1,10 +1,14 @@
 """Comparison charts as data: the CD diagram's placements and cliques, the forest plot, fold box plots."""
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from assess import charts
+from assess.intervals import ConfidenceInterval
+from assess.stats import Effect
 
 
 def test_cd_diagram_places_models_and_joins_cliques():
@@ -27,13 +31,24 @@ def test_cd_diagram_rejects_bad_input():
 
 
 def test_forest_plot_has_one_row_per_pair_with_its_interval():
-    fig = charts.paired_difference_chart(differences=[("a − b", 0.05, 0.01, 0.09), ("a − c", -0.02, np.nan, np.nan)],
-                                         effect_name="accuracy difference")
+    def effect(value, low, high):
+        return Effect("accuracy difference", value, ConfidenceInterval(low, high, 0.9, "t"))
+    fig = charts.difference_chart(effects=[("a − b", effect(0.05, 0.01, 0.09)), ("a − c", effect(-0.02, np.nan,
+                                                                                                  np.nan))])
     [trace] = fig.data
     assert list(trace.y) == ["a − b", "a − c"]
     np.testing.assert_allclose(trace.error_x.array, [0.04, 0.0])
     np.testing.assert_allclose(trace.error_x.arrayminus, [0.04, 0.0])
     assert fig.layout.xaxis.title.text == "accuracy difference"
+    assert "90% confidence interval" in fig.layout.title.subtitle.text
+
+
+def test_forest_plot_draws_one_sided_intervals_to_the_edge():
+    one_sided = Effect("d", 0.05, ConfidenceInterval(0.01, math.inf, 0.95, "t"))
+    fig = charts.difference_chart(effects=[("a − b", one_sided)])
+    [trace] = fig.data
+    np.testing.assert_allclose(trace.error_x.arrayminus, [0.04])
+    assert trace.error_x.array[0] == pytest.approx(2 * 0.05 - 0.05)   # to twice the largest finite magnitude
 
 
 def test_fold_box_chart_one_box_per_model_in_order():

@@ -104,3 +104,40 @@ def test_bad_fold_table_names_file_column_and_row(capsys, tmp_path):
     code, _, err = run(capsys, str(path), "--test", "paired_t")
     assert code == 2
     assert err == "error: cv.csv: column `fold` lists fold `1` of model `a` twice (first repeat at row 2)\n"
+
+
+def two_test_sets(tmp_path):
+    """Last year's model on last year's test set and this year's on this year's: no sample id in common."""
+    rng = np.random.default_rng(11)
+    rows = []
+    for model, start, n in (("last_year", 0, 240), ("this_year", 5000, 200)):
+        y = rng.random(n) < 0.4
+        s = 1 / (1 + np.exp(-(1.2 * (2 * y - 1) + rng.normal(0, 1, n))))
+        rows += [{"id": start + i, "model": model, "y_true": "yes" if y[i] else "no",
+                  "y_pred": "yes" if s[i] >= 0.5 else "no", "score": round(float(s[i]), 6)} for i in range(n)]
+    path = tmp_path / "two_sets.csv"
+    pd.DataFrame(rows).to_csv(path, index=False)
+    return path, pd.DataFrame(rows)
+
+
+def test_models_on_different_test_sets_are_compared_as_independent_samples(capsys, tmp_path):
+    path, frame = two_test_sets(tmp_path)
+    code, doc, _ = run(capsys, str(path), "--test", "chi2")
+    right = frame.assign(ok=frame.y_true == frame.y_pred).groupby("model", sort=False).ok
+    table = np.column_stack([right.sum(), right.count() - right.sum()])
+    assert code == 0 and doc["design"] == "independent" and "no sample id is shared" in doc["design_reason"]
+    assert doc["pvalue"] == pytest.approx(sps.chi2_contingency(table).pvalue, rel=1e-12)
+    code, doc, _ = run(capsys, str(path), "--test", "all", "--metric", "f1", "--resamples", "200")
+    assert [t["test"] for t in doc["tests"]] == ["chi2", "fisher_exact", "unpaired_delong", "unpaired_bootstrap",
+                                                 "mann_whitney", "welch_t"]
+    assert doc["design"] == "independent"
+    code, doc, err = run(capsys, str(path), "--test", "mcnemar")
+    assert code == 2 and doc is None and err.count("\n") == 1
+    assert err.startswith("error: test `mcnemar` compares models on the same samples, but no sample id is shared")
+
+
+def test_paired_file_says_so_and_chi2_there_warns(capsys):
+    code, doc, _ = run(capsys, BINARY, "--test", "chi2", "--models", "logistic", "tree")
+    assert code == 0 and doc["design"] == "paired"
+    stated = next(a for a in doc["assumptions"] if a["name"] == "independent samples per model")
+    assert stated["met"] is False and "McNemar" in stated["detail"] and "Caution:" in doc["sentence"]

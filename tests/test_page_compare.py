@@ -88,3 +88,31 @@ def test_run_all_suitable_tests(page):
     tests_run = [h.split("**")[1] for h in headline]
     assert "mcnemar" in tests_run and "delong" in tests_run
     assert "All results CSV" in [b.label for b in page.get("download_button")]
+
+
+def test_two_test_sets_are_compared_as_independent_samples():
+    rng = np.random.default_rng(8)
+    rows = []
+    for model, start, n in (("old", 0, 160), ("new", 1000, 140)):
+        y = rng.random(n) < 0.4
+        s = 1 / (1 + np.exp(-(1.2 * (2 * y - 1) + rng.normal(0, 1, n))))
+        rows += [{"id": start + i, "model": model, "y_true": "yes" if y[i] else "no", "score": round(float(s[i]), 5)}
+                 for i in range(n)]
+    frame = pd.DataFrame(rows)
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    at.file_uploader[0].upload("two_sets.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    at.switch_page("pages/compare.py").run()
+    assert not at.exception
+    [design] = [i.value for i in at.info if "samples" in i.value]
+    assert design.startswith("**Independent samples**: ") and "no sample id is shared" in design
+    [test] = [s for s in at.selectbox if s.label == "Test"]
+    assert test.value == "chi2" and "mcnemar" not in test.options
+    test.set_value("welch_t").run()
+    [loss] = [s for s in at.selectbox if s.label == "Per-sample loss"]
+    loss.set_value("zero_one").run()
+    run_test(at)
+    wrong = {m: (g.y_true != np.where(g.score >= 0.5, "yes", "no")).to_numpy(float) for m, g in frame.groupby("model")}
+    expected = sps.ttest_ind(wrong["old"], wrong["new"], equal_var=False).pvalue
+    assert at.dataframe[1].value["pvalue"].iloc[0] == pytest.approx(expected)
+    assert any(t.startswith("Differences — welch_t") for t in chart_titles(at))

@@ -152,8 +152,12 @@ def test_suggestions_for_several_models_and_folds():
     five_by_two = [x.test for x in suggest_tests(question="cv_folds", n_models=2, data="folds", n_folds=2,
                                                  n_repeats=5)]
     assert five_by_two[0] == "cv_5x2_t"
-    assert [x.test for x in suggest_tests(question="two_models", n_models=2, paired=False)] == ["chi2",
-                                                                                             "fisher_exact"]
+    assert [x.test for x in suggest_tests(question="two_models", n_models=2, paired=False)] == [
+        "chi2", "fisher_exact", "unpaired_bootstrap", "mann_whitney", "welch_t"]
+    assert [x.test for x in suggest_tests(question="two_models", n_models=2, paired=False, task="binary",
+                                          has_scores=True)][2] == "unpaired_delong"
+    assert [x.test for x in suggest_tests(question="cv_folds", n_models=3, data="folds", paired=False)] == [
+        "kruskal", "anova", "mann_whitney", "welch_t"]
     assert suggest_tests(question="two_models", n_models=2, task="forecast")[0].test == "diebold_mariano"
     assert suggest_tests(question="subgroups", n_models=1)[0].test == "chi2"
     assert suggest_tests(question="error_rate", n_models=1)[0].test == "error_rate_ci"
@@ -309,11 +313,11 @@ def test_compare_friedman_defaults_to_nemenyi_pairs():
     nem = nemenyi(wide)
     for p in c.pairs:
         assert p.pvalue_adjusted == pytest.approx(nem.pvalues.loc[p.model_a, p.model_b])
-        assert p.result.effect.high - p.result.effect.value == pytest.approx(nem.critical_difference)
+        assert p.result.effect.interval.high - p.result.effect.value == pytest.approx(nem.critical_difference)
     assert c.to_dict()["details"]["average_ranks"] == pytest.approx(nem.average_ranks.to_dict())
     holm = compare(df, test="friedman", metric="accuracy", correction="holm")
     k, n = 4, 12
-    z = [(holm.result.details["average_ranks"][p.model_a] - holm.result.details["average_ranks"][p.model_b])
+    z = [(holm.result.details.average_ranks[p.model_a] - holm.result.details.average_ranks[p.model_b])
          / math.sqrt(k * (k + 1) / (6 * n)) for p in holm.pairs]
     assert [p.result.statistic for p in holm.pairs] == pytest.approx(z)
     assert [p.pvalue_adjusted for p in holm.pairs] == pytest.approx(
@@ -324,7 +328,7 @@ def test_compare_corrected_t_infers_folds_from_the_table():
     df = fold_frame(k=2, folds=5, repeats=2)
     wide = fold_table(df, metric="f1")
     c = compare(df, test="corrected_resampled_t", metric="f1")
-    assert c.result.details["test_train_ratio"] == pytest.approx(1 / 4)
+    assert c.result.details.test_train_ratio == pytest.approx(1 / 4)
     assert c.result.statistic == pytest.approx(corrected_resampled_t(wide["A"], wide["B"], n_folds=5).statistic)
 
 

@@ -36,7 +36,7 @@ def test_mcnemar_exact_matches_statsmodels(c):
     res = mcnemar(a, b, method="exact")
     ref = sm_mcnemar([[c[0], c[1]], [c[2], c[3]]], exact=True)
     assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-9, abs=1e-12)
-    assert res.details["n10"] == c[1] and res.details["n01"] == c[2]
+    assert res.details.n10 == c[1] and res.details.n01 == c[2]
 
 
 @SETTINGS
@@ -97,7 +97,7 @@ def test_mcnemar_effect_is_accuracy_difference_with_bonett_price_interval():
     p10, p01 = 13 / 102, 4 / 102   # (n_ij + 1) / (n + 2)
     d = p10 - p01
     half = 1.959963984540054 * math.sqrt((p10 + p01 - d * d) / 102)
-    assert (eff.low, eff.high) == pytest.approx((d - half, d + half), rel=1e-12)
+    assert (eff.interval.low, eff.interval.high) == pytest.approx((d - half, d + half), rel=1e-12)
 
 
 def test_mcnemar_sentence_names_the_better_model_and_the_count():
@@ -178,7 +178,7 @@ def test_chi2_independence_matches_scipy(shape, correction):
     assert res.statistic == pytest.approx(ref.statistic, rel=1e-12)
     assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10, abs=1e-15)
     assert res.df == ref.dof
-    np.testing.assert_allclose(res.details["expected"], ref.expected_freq)
+    np.testing.assert_allclose(res.details.expected, ref.expected_freq)
 
 
 def test_chi2_yates_applies_to_2x2_only():
@@ -191,7 +191,7 @@ def test_cramers_v_interval_inverts_the_noncentral_chi2():
     res = chi2_independence([[60, 40], [45, 55], [30, 70]], correction=False)
     n, df = 300, 2
     assert res.effect.value == pytest.approx(math.sqrt(res.statistic / n))
-    lam_lo, lam_hi = res.effect.low ** 2 * n, res.effect.high ** 2 * n
+    lam_lo, lam_hi = res.effect.interval.low ** 2 * n, res.effect.interval.high ** 2 * n
     assert sps.ncx2.cdf(res.statistic, df, lam_lo) == pytest.approx(0.975, abs=1e-6)
     assert sps.ncx2.cdf(res.statistic, df, lam_hi) == pytest.approx(0.025, abs=1e-6)
 
@@ -247,7 +247,8 @@ def test_fisher_exact_matches_scipy(c, alternative):
     else:
         odds = sps.contingency.odds_ratio(table, kind="conditional")
         ci = odds.confidence_interval(0.95, alternative=alternative)
-        for got, want in ((res.effect.value, odds.statistic), (res.effect.low, ci.low), (res.effect.high, ci.high)):
+        ci_got = res.effect.interval
+        for got, want in ((res.effect.value, odds.statistic), (ci_got.low, ci.low), (ci_got.high, ci.high)):
             if math.isinf(want) or want == 0:
                 assert got == want
             else:
@@ -259,8 +260,8 @@ def test_fisher_exact_tea_tasting_r_example():
     # p-value = 0.2429, 95 percent confidence interval 0.3135693 Inf, odds ratio 6.408309 (R ?fisher.test).
     res = fisher_exact([[3, 1], [1, 3]], alternative="greater")
     assert res.pvalue == pytest.approx(0.2429, abs=5e-5)
-    assert res.effect.low == pytest.approx(0.3135693, rel=1e-4)
-    assert res.effect.high == math.inf
+    assert res.effect.interval.low == pytest.approx(0.3135693, rel=1e-4)
+    assert res.effect.interval.high == math.inf
     assert res.effect.value == pytest.approx(6.408309, rel=1e-5)
     assert fisher_exact([[3, 1], [1, 3]]).pvalue == pytest.approx(0.4857, abs=5e-5)
 
@@ -278,8 +279,8 @@ def test_error_rate_interval_mitchell_example():
     # n = 40 samples, 12 errors -> error 0.30, 95% interval 0.30 ± 1.96·0.07 = 0.30 ± 0.14.
     res = error_rate_ci(12, 40)
     assert res.effect.value == pytest.approx(0.30)
-    assert res.effect.low == pytest.approx(0.30 - 0.14, abs=0.005)
-    assert res.effect.high == pytest.approx(0.30 + 0.14, abs=0.005)
+    assert res.effect.interval.low == pytest.approx(0.30 - 0.14, abs=0.005)
+    assert res.effect.interval.high == pytest.approx(0.30 + 0.14, abs=0.005)
     assert math.isnan(res.pvalue)
 
 
@@ -288,7 +289,7 @@ def test_error_rate_interval_formula(level, z):
     e, n = 37 / 250, 250
     res = error_rate_ci(37, 250, confidence_level=level)
     half = z * math.sqrt(e * (1 - e) / n)
-    assert (res.effect.low, res.effect.high) == pytest.approx((e - half, e + half), rel=1e-12)
+    assert (res.effect.interval.low, res.effect.interval.high) == pytest.approx((e - half, e + half), rel=1e-12)
 
 
 def test_error_rate_wald_test_agrees_with_the_interval():
@@ -296,7 +297,7 @@ def test_error_rate_wald_test_agrees_with_the_interval():
     z = (0.15 - 0.2) / math.sqrt(0.15 * 0.85 / 200)
     assert res.statistic == pytest.approx(z)
     assert res.pvalue == pytest.approx(2 * sps.norm.sf(abs(z)))
-    assert (res.pvalue < 0.05) == (not res.effect.low <= 0.2 <= res.effect.high)
+    assert (res.pvalue < 0.05) == (not res.effect.interval.low <= 0.2 <= res.effect.interval.high)
 
 
 def test_error_rate_rejects_bad_counts():

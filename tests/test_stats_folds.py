@@ -39,7 +39,7 @@ def test_paired_t_r_sleep_example():
     assert res.df == 9
     assert res.pvalue == pytest.approx(0.002833, abs=5e-7)
     assert res.effect.value == pytest.approx(-1.58)
-    assert (res.effect.low, res.effect.high) == pytest.approx((-2.4598858, -0.7001142), abs=5e-8)
+    assert (res.effect.interval.low, res.effect.interval.high) == pytest.approx((-2.4598858, -0.7001142), abs=5e-8)
 
 
 @SETTINGS
@@ -52,7 +52,7 @@ def test_paired_t_matches_scipy(seed, n, alternative):
     assert res.statistic == pytest.approx(ref.statistic, rel=1e-10)
     assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-8, abs=1e-300)
     assert res.df == ref.df
-    assert (res.effect.low, res.effect.high) == pytest.approx((ci.low, ci.high), rel=1e-9)
+    assert (res.effect.interval.low, res.effect.interval.high) == pytest.approx((ci.low, ci.high), rel=1e-9)
 
 
 def test_paired_t_sentence():
@@ -121,7 +121,7 @@ def test_hodges_lehmann_interval_is_the_inverted_exact_test(seed, n):
     assert res.effect.value == pytest.approx(np.median(walsh))
     for mu in (walsh[:-1] + walsh[1:]) / 2:
         p = sps.wilcoxon(d - mu, method="exact").pvalue
-        inside = res.effect.low < mu < res.effect.high
+        inside = res.effect.interval.low < mu < res.effect.interval.high
         assert inside == (p > 0.05), (mu, p, res.effect)
 
 
@@ -166,15 +166,15 @@ def test_eta_squared_interval_inverts_the_noncentral_f():
     ss_t = ((pooled - pooled.mean()) ** 2).sum()
     ss_b = sum(len(x) * (x.mean() - pooled.mean()) ** 2 for x in g)
     assert res.effect.value == pytest.approx(ss_b / ss_t)
-    lam_lo = res.effect.low * df2 / (1 - res.effect.low)
-    lam_hi = res.effect.high * df2 / (1 - res.effect.high)
+    lam_lo = res.effect.interval.low * df2 / (1 - res.effect.interval.low)
+    lam_hi = res.effect.interval.high * df2 / (1 - res.effect.interval.high)
     assert sps.ncf.cdf(res.statistic, df1, df2, lam_lo) == pytest.approx(0.975, abs=1e-6)
     assert sps.ncf.cdf(res.statistic, df1, df2, lam_hi) == pytest.approx(0.025, abs=1e-6)
     # a weaker effect: even λ = 0 puts less than 0.975 below the observed F, so the interval starts at 0
     g[2] = np.array([4.0, 6, 5, 7, 8])
     weak = anova(*g)
     assert sps.f.cdf(weak.statistic, df1, df2) < 0.975
-    assert weak.effect.low == 0.0 and weak.effect.high > weak.effect.value
+    assert weak.effect.interval.low == 0.0 and weak.effect.interval.high > weak.effect.value
 
 
 @SETTINGS
@@ -233,16 +233,16 @@ def test_nemenyi_critical_values_demsar_table_5a(k, q):
 def test_critical_difference_demsar_example():
     # Demšar (2006) §3.2.4: four classifiers on 14 data sets, CD = 2.569 * sqrt(4*5 / (6*14)) = 1.25.
     x = np.random.default_rng(0).normal(size=(14, 4))
-    assert friedman(x).details["critical_difference"] == pytest.approx(1.25, abs=5e-3)
+    assert friedman(x).details.critical_difference == pytest.approx(1.25, abs=5e-3)
     assert nemenyi(x).critical_difference == pytest.approx(1.25, abs=5e-3)
 
 
 def test_friedman_average_ranks_rank_the_best_first():
     x = pd.DataFrame({"good": [0.9, 0.8, 0.95, 0.9], "mid": [0.8, 0.7, 0.9, 0.85], "bad": [0.7, 0.75, 0.6, 0.8]})
     res = friedman(x)
-    assert res.details["average_ranks"] == {"good": 1.0, "mid": 2.25, "bad": 2.75}
-    assert list(res.details["average_ranks"]) == ["good", "mid", "bad"]
-    low = friedman(x, higher_is_better=False).details["average_ranks"]
+    assert res.details.average_ranks == {"good": 1.0, "mid": 2.25, "bad": 2.75}
+    assert list(res.details.average_ranks) == ["good", "mid", "bad"]
+    low = friedman(x, higher_is_better=False).details.average_ranks
     assert low == {"bad": 1.25, "mid": 1.75, "good": 3.0}
 
 
@@ -279,7 +279,7 @@ def test_corrected_resampled_t_formula():
     res = corrected_resampled_t(a, b)
     assert res.statistic == pytest.approx(t, rel=1e-12)
     assert res.pvalue == pytest.approx(2 * sps.t.sf(abs(t), 9), rel=1e-10)
-    assert res.details["test_train_ratio"] == pytest.approx(1 / 9)
+    assert res.details.test_train_ratio == pytest.approx(1 / 9)
     # 2 repeats of 5-fold: J = 10, n2/n1 = 1/4
     t5 = d.mean() / math.sqrt((1 / 10 + 1 / 4) * d.var(ddof=1))
     assert corrected_resampled_t(a, b, n_folds=5).statistic == pytest.approx(t5, rel=1e-12)

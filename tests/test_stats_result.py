@@ -8,18 +8,27 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from assess.intervals import ConfidenceInterval
 from assess.stats import Assumption, Effect, TestResult, friedman, mcnemar
 from assess.stats._common import fmt_ci, fmt_num, fmt_p
 from assess.stats._result import FRAME_COLUMNS
 
 
+@dataclasses.dataclass(frozen=True)
+class Details:
+    arr: np.ndarray
+    frame: pd.DataFrame
+    scalar: float
+    flag: bool
+
+
 def make(**kw):
     base = dict(test="x", method="X test", statistic=1.5, pvalue=0.02, df=(2.0, 30.0), alternative="two-sided",
-                effect=Effect("d", 0.3, -math.inf, math.nan, 0.9),
+                effect=Effect("d", 0.3, ConfidenceInterval(-math.inf, math.nan, 0.9, "t")),
                 assumptions=[Assumption("normal", True, "Shapiro–Wilk p = 0.4"), Assumption("iid", None, "?")],
                 sentence="s.", n=np.int64(12), models=("A", "B"),
-                details={"arr": np.array([1.0, np.nan]), "frame": pd.DataFrame({"a": [np.inf]}, index=["r"]),
-                         "scalar": np.float64(2.5), "flag": np.bool_(True)})
+                details=Details(np.array([1.0, np.nan]), pd.DataFrame({"a": [np.inf]}, index=["r"]),
+                                np.float64(2.5), np.bool_(True)))
     base.update(kw)
     return TestResult(**base)
 
@@ -29,7 +38,8 @@ def test_to_dict_is_strict_json_with_nan_and_inf_as_null():
     text = json.dumps(d, allow_nan=False)   # raises on NaN/inf
     back = json.loads(text)
     assert back["df"] == [2.0, 30.0]
-    assert back["effect"] == {"name": "d", "value": 0.3, "low": None, "high": None, "level": 0.9}
+    assert back["effect"] == {"name": "d", "value": 0.3, "low": None, "high": None, "confidence_level": 0.9,
+                              "interval_method": "t"}
     assert back["assumptions"] == [{"name": "normal", "met": True, "detail": "Shapiro–Wilk p = 0.4"},
                                    {"name": "iid", "met": None, "detail": "?"}]
     assert back["details"] == {"arr": [1.0, None], "frame": {"a": {"r": None}}, "scalar": 2.5, "flag": True}
@@ -61,8 +71,8 @@ def test_result_is_frozen_and_assumptions_met_summarises():
     res = make()
     with pytest.raises(dataclasses.FrozenInstanceError):
         res.pvalue = 0.5
-    with pytest.raises(TypeError):
-        res.details["new"] = 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        res.details.scalar = 1
     assert res.assumptions_met is True
     assert make(assumptions=[Assumption("a", False, ""), Assumption("b", True, "")]).assumptions_met is False
     assert make(assumptions=[Assumption("a", None, "")]).assumptions_met is None

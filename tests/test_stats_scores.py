@@ -59,15 +59,16 @@ def test_delong_matches_brute_force_covariance(seed, n, ties):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)   # rounded scores can make both models identical
         res = delong(y, sa, sb)
-    assert res.details["auc_a"] == pytest.approx(roc_auc_score(y, sa), abs=1e-12)
-    assert res.details["auc_b"] == pytest.approx(roc_auc_score(y, sb), abs=1e-12)
+    assert res.details.auc_a == pytest.approx(roc_auc_score(y, sa), abs=1e-12)
+    assert res.details.auc_b == pytest.approx(roc_auc_score(y, sb), abs=1e-12)
     assert res.effect.value == pytest.approx(auc_a - auc_b, abs=1e-12)
     if var > 1e-14:
         z = (auc_a - auc_b) / math.sqrt(var)
         assert res.statistic == pytest.approx(z, rel=1e-8)
         assert res.pvalue == pytest.approx(2 * sps.norm.sf(abs(z)), rel=1e-7, abs=1e-300)
         half = sps.norm.ppf(0.975) * math.sqrt(var)
-        assert (res.effect.low, res.effect.high) == pytest.approx((auc_a - auc_b - half, auc_a - auc_b + half))
+        ci = res.effect.interval
+        assert (ci.low, ci.high) == pytest.approx((auc_a - auc_b - half, auc_a - auc_b + half))
 
 
 def test_delong_same_scores_give_no_difference():
@@ -112,8 +113,8 @@ def test_paired_bootstrap_is_reproducible_and_seeded():
     r2 = paired_bootstrap(y, a, b, metric=accuracy, n_resamples=300, seed=7)
     r3 = paired_bootstrap(y, a, b, metric=accuracy, n_resamples=300, seed=8)
     assert r1 == r2
-    assert (r1.effect.low, r1.effect.high) != (r3.effect.low, r3.effect.high)
-    assert r1.details["seed"] == 7
+    assert (r1.effect.interval.low, r1.effect.interval.high) != (r3.effect.interval.low, r3.effect.interval.high)
+    assert r1.details.seed == 7
 
 
 def test_vectorized_path_gives_the_same_numbers():
@@ -122,7 +123,8 @@ def test_vectorized_path_gives_the_same_numbers():
     vec = paired_bootstrap(y, a, b, metric=accuracy_rows, n_resamples=500, seed=3, vectorized=True)
     assert vec.statistic == pytest.approx(loop.statistic)
     assert vec.pvalue == pytest.approx(loop.pvalue)
-    assert (vec.effect.low, vec.effect.high) == pytest.approx((loop.effect.low, loop.effect.high))
+    assert (vec.effect.interval.low, vec.effect.interval.high) == pytest.approx((loop.effect.interval.low,
+                                                                                loop.effect.interval.high))
 
 
 def test_each_replicate_sees_count_weights_times_sample_weights():
@@ -145,7 +147,7 @@ def test_paired_bootstrap_without_any_difference():
     y, a, _ = correctness_data(4)
     res = paired_bootstrap(y, a, a.copy(), metric=accuracy, n_resamples=200)
     assert res.statistic == 0 and res.pvalue == 1.0
-    assert (res.effect.low, res.effect.high) == (0.0, 0.0)
+    assert (res.effect.interval.low, res.effect.interval.high) == (0.0, 0.0)
 
 
 def test_paired_bootstrap_smallest_pvalue_is_one_over_b_plus_one():
@@ -166,8 +168,8 @@ def test_paired_bootstrap_agrees_with_the_normal_approximation_for_accuracy():
     se = math.sqrt(((n10 + n01) / n - d * d) / n)
     res = paired_bootstrap(y, a, b, metric=accuracy_rows, n_resamples=4000, vectorized=True, seed=11)
     assert res.statistic == pytest.approx(d)
-    assert res.effect.low == pytest.approx(d - 1.96 * se, abs=0.15 * se)
-    assert res.effect.high == pytest.approx(d + 1.96 * se, abs=0.15 * se)
+    assert res.effect.interval.low == pytest.approx(d - 1.96 * se, abs=0.15 * se)
+    assert res.effect.interval.high == pytest.approx(d + 1.96 * se, abs=0.15 * se)
     assert res.pvalue == pytest.approx(2 * sps.norm.sf(abs(d) / se), abs=0.01)
 
 
@@ -182,7 +184,7 @@ def test_paired_bootstrap_counts_undefined_resamples():
             return math.nan
         return roc_auc_score(y_true[keep], score[keep], sample_weight=sample_weight[keep])
     res = paired_bootstrap(y, s, s[::-1], metric=auc, n_resamples=200)
-    assert 0 < res.details["n_invalid"] < 200
+    assert 0 < res.details.n_invalid < 200
     met = {x.name: x.met for x in res.assumptions}
     assert met["metric defined on every resample"] is False
 
@@ -249,7 +251,7 @@ def test_dm_falls_back_to_horizon_one_when_the_variance_is_not_positive():
     fa = np.tile([1.0, 0.0], 20)        # losses 1, 0, 1, 0 ... : lag-1 autocovariance about -gamma_0
     fb = np.full(40, 0.6)
     res = diebold_mariano(y, fa, fb, h=2)
-    assert res.details["h_used"] == 1
+    assert res.details.h_used == 1
     met = {x.name: x.met for x in res.assumptions}
     assert met["variance estimate positive at horizon h"] is False
     assert res.statistic == pytest.approx(diebold_mariano(y, fa, fb, h=1).statistic)

@@ -12,7 +12,8 @@ import pytest
 
 from assess.stats import (adjust_pvalues, anova, chi2_goodness_of_fit, chi2_independence, cochran_q,
                           corrected_resampled_t, cv_5x2_t, delong, diebold_mariano, error_rate_ci, fisher_exact,
-                          friedman, kruskal, mcnemar, nemenyi, paired_bootstrap, paired_t, wilcoxon)
+                          friedman, kruskal, mann_whitney, mcnemar, nemenyi, paired_bootstrap, paired_t,
+                          unpaired_bootstrap, unpaired_delong, welch_t, wilcoxon)
 
 R = 2000
 ALPHA = 0.05
@@ -129,6 +130,41 @@ def test_paired_bootstrap():
         return (sample_weight * (y_true == y_pred)).sum(axis=-1) / sample_weight.sum(axis=-1)
     near_nominal(rate(paired_bootstrap(y[i], a[i], b[i], metric=accuracy_rows, vectorized=True, n_resamples=200,
                                        seed=i).pvalue for i in range(R)))
+
+
+def test_welch_t_with_unequal_variances_and_sizes():
+    # the case Welch's df exist for: the small sample has the small variance (the pooled t would reject ~0.5 %)
+    g = rng(22)
+    a, b = g.normal(0.0, 1.0, size=(R, 12)), g.normal(0.0, 3.0, size=(R, 30))
+    near_nominal(rate(welch_t(a[i], b[i]).pvalue for i in range(R)))
+
+
+def test_mann_whitney():
+    # 15 and 20 continuous values: the normal approximation with continuity correction (SciPy's "auto")
+    g = rng(23)
+    a, b = g.normal(size=(R, 15)), g.normal(size=(R, 20))
+    near_nominal(rate(mann_whitney(a[i], b[i]).pvalue for i in range(R)))
+
+
+def test_unpaired_delong():
+    # two independent test sets of different size and prevalence, the same true AUC (binormal, unit shift)
+    g = rng(24)
+    ya, yb = g.random((R, 150)) < 0.4, g.random((R, 200)) < 0.3
+    sa, sb = ya + g.normal(size=(R, 150)), yb + g.normal(size=(R, 200))
+    near_nominal(rate(unpaired_delong(ya[i], sa[i], yb[i], sb[i]).pvalue for i in range(R)))
+
+
+def test_unpaired_bootstrap():
+    # 200 replicates per set (vectorised accuracy), as the paired bootstrap above; test sets of 200 and 150
+    g = rng(25)
+    ya, yb = g.integers(0, 2, size=(R, 200)), g.integers(0, 2, size=(R, 150))
+    a = np.where(g.random((R, 200)) < 0.75, ya, 1 - ya)
+    b = np.where(g.random((R, 150)) < 0.75, yb, 1 - yb)
+
+    def accuracy_rows(y_true, y_pred, sample_weight=None):
+        return (sample_weight * (y_true == y_pred)).sum(axis=-1) / sample_weight.sum(axis=-1)
+    near_nominal(rate(unpaired_bootstrap(ya[i], a[i], yb[i], b[i], metric=accuracy_rows, vectorized=True,
+                                         n_resamples=200, seed=i).pvalue for i in range(R)))
 
 
 def test_corrected_resampled_t_on_correlated_folds():

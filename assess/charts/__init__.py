@@ -5,7 +5,7 @@ Every function takes keyword arguments only, never recomputes a metric (results 
 in, and builds the figure with the "assess" template (`assess.charts.style`). Files: `assess.export`.
 """
 
-from assess.charts.comparison import critical_difference_chart, fold_box_chart, paired_difference_chart
+from assess.charts.comparison import critical_difference_chart, fold_box_chart, difference_chart
 from assess.charts.confusion import (confusion_matrix_chart, expected_cost, most_confused_pairs,
                                      multilabel_confusion_chart, normalized_matrix)
 from assess.charts.curve_charts import (CurveBand, calibration_chart, drawn_indices, fold_curves_chart, gain_chart,
@@ -15,7 +15,7 @@ from assess.charts.curve_charts import (CurveBand, calibration_chart, drawn_indi
 from assess.charts.style import OKABE_ITO, TEMPLATE, model_colors
 
 __all__ = [
-    "critical_difference_chart", "fold_box_chart", "paired_difference_chart",
+    "critical_difference_chart", "fold_box_chart", "difference_chart",
     "OKABE_ITO", "TEMPLATE", "model_colors",
     "confusion_matrix_chart", "expected_cost", "most_confused_pairs", "multilabel_confusion_chart",
     "normalized_matrix",

@@ -1,7 +1,7 @@
 """Charts of model comparisons: the critical difference diagram, paired differences with intervals, fold box plots.
 
 Pure functions of results computed in `assess.stats` (average ranks and the critical difference of Friedman/Nemenyi,
-effects with their intervals, per-fold scores); nothing here tests or ranks anything itself.
+effects with their confidence intervals, per-fold scores); nothing here tests or ranks anything itself.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from assess.charts.style import TEMPLATE, model_colors
+from assess.stats import Effect
 
 _INK = "#222222"
 _MUTED = "#777777"
@@ -81,30 +82,36 @@ def critical_difference_chart(*, average_ranks: Mapping[str, float], critical_di
     return fig
 
 
-def paired_difference_chart(*, differences: Sequence[tuple[str, float, float, float]], effect_name: str,
-                            level: float = 0.95, title: str = "Paired differences") -> go.Figure:
-    """Forest plot: one row per pair "A − B" with the estimated difference and its interval, and the line of no
-    difference at 0. ``differences`` holds ``(label, value, low, high)``; a missing interval is drawn as a point."""
-    if not differences:
-        raise ValueError("`differences` is empty: there is no pair to draw")
-    labels = [d[0] for d in differences]
-    values = np.array([d[1] for d in differences], dtype=float)
-    low = np.array([d[2] for d in differences], dtype=float)
-    high = np.array([d[3] for d in differences], dtype=float)
-    has_ci = np.isfinite(low) & np.isfinite(high)
+def difference_chart(*, effects: Sequence[tuple[str, Effect]], title: str = "Differences") -> go.Figure:
+    """Forest plot: one row per pair "A − B" with its effect (the estimated difference) and the effect's confidence
+    interval, and the line of no difference at 0. ``effects`` holds ``(label, effect)``, all of the same effect name;
+    an effect without an interval (NaN bounds) is drawn as a point, a one-sided interval up to the axis's end."""
+    if not effects:
+        raise ValueError("`effects` is empty: there is no pair to draw")
+    labels = [label for label, _ in effects]
+    name = effects[0][1].name
+    confidence_level = effects[0][1].interval.confidence_level
+    values = np.array([eff.value for _, eff in effects], dtype=float)
+    low = np.array([eff.interval.low for _, eff in effects], dtype=float)
+    high = np.array([eff.interval.high for _, eff in effects], dtype=float)
+    finite = np.isfinite(values)
+    span = np.nanmax(np.abs(np.r_[values[finite], low[np.isfinite(low)], high[np.isfinite(high)], 0.0]))
+    low_drawn = np.where(np.isneginf(low), -2 * span, low)
+    high_drawn = np.where(np.isposinf(high), 2 * span, high)
+    has_ci = np.isfinite(low_drawn) & np.isfinite(high_drawn)
     fig = go.Figure()
     fig.add_vline(x=0, line=dict(color=_MUTED, dash="dash", width=1.5))
     fig.add_trace(go.Scatter(
         x=values, y=labels, mode="markers", marker=dict(color="#0072B2", size=11),
-        error_x=dict(type="data", symmetric=False, array=np.where(has_ci, high - values, 0),
-                     arrayminus=np.where(has_ci, values - low, 0), color="#0072B2", thickness=2, width=6),
-        customdata=np.column_stack([low, high]), name=effect_name,
-        hovertemplate=(f"%{{y}}<br>{effect_name}: %{{x:.4g}}<br>{level:.0%} CI %{{customdata[0]:.4g}} to "
+        error_x=dict(type="data", symmetric=False, array=np.where(has_ci, high_drawn - values, 0),
+                     arrayminus=np.where(has_ci, values - low_drawn, 0), color="#0072B2", thickness=2, width=6),
+        customdata=np.column_stack([low, high]), name=name,
+        hovertemplate=(f"%{{y}}<br>{name}: %{{x:.4g}}<br>{confidence_level:.0%} CI %{{customdata[0]:.4g}} to "
                        "%{customdata[1]:.4g}<extra></extra>")))
     fig.update_layout(template=TEMPLATE, title=dict(text=title, subtitle=dict(
-                          text=f"{effect_name} with {level:.0%} confidence interval; 0 = no difference")),
+                          text=f"{name} with {confidence_level:.0%} confidence interval; 0 = no difference")),
                       height=max(300, 160 + 50 * len(labels)), showlegend=False)
-    fig.update_xaxes(title=effect_name, zeroline=False)
+    fig.update_xaxes(title=name, zeroline=False)
     fig.update_yaxes(title=None, autorange="reversed", type="category")
     return fig
 

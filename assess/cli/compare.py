@@ -1,50 +1,84 @@
 """``python -m assess compare FILE --test NAME``: significance tests between models, as JSON (SPEC "Command line").
 
-FILE is a predictions file (models aligned by ``id``) or a tidy table of per-fold scores (``model``, ``fold``,
-metric columns). Two models give one result; more give the omnibus test (where there is one) and every pair with
-adjusted p-values under ``"pairs"``. ``--test all`` runs every test that suits the data.
+FILE is a predictions file or a tidy table of per-fold scores (``model``, ``fold``, metric columns). Models with the
+same sample ids are compared as paired samples; models with disjoint ids (different test sets) as independent
+samples — the JSON says which design was assumed and why (``design``, ``design_reason``). Two models give one result;
+more give the omnibus test (where there is one) and every pair with adjusted p-values under ``"pairs"``.
+``--test all`` runs every test that suits the data and their design. ``--test`` and every test option flag come from
+the test registry (:data:`assess.stats.TESTS`).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from assess.cli.common import add_input_options, json_ready, load_assessment, print_json
+from assess.cli.common import add_input_options, load_assessment, print_json
 from assess.errors import AssessError
 from assess.io import Limits, read_table
-from assess.stats import CORRECTIONS, TEST_NAMES, compare, compare_all
+from assess.stats import CORRECTIONS, TEST_NAMES, TESTS, cli_options, compare, compare_all
 from assess.stats.inputs import is_fold_table, read_fold_table
+
+
+def _test_list() -> str:
+    return "; ".join(f"{key}: {spec.doc} ({spec.design})" for key, spec in TESTS.items())
 
 
 def add_parser(sub) -> None:
     parser = sub.add_parser("compare", help="significance tests between models (McNemar, DeLong, Friedman, …)",
                             description="Run a significance test between the models of FILE and print the result as "
-                                        "JSON: statistic, p-value, effect with CI, assumptions, a sentence.")
+                                        "JSON: statistic, p-value, effect with CI, assumptions, a sentence, and the "
+                                        "design assumed (paired: the same sample ids for every model; independent: "
+                                        "disjoint ids, i.e. different test sets). Tests: " + _test_list() + ".")
     add_input_options(parser)
     parser.add_argument("--test", required=True, choices=[*TEST_NAMES, "all"], help="the test to run")
     parser.add_argument("--models", nargs="+", metavar="M", help="models to compare (default: all)")
     parser.add_argument("--metric", help="metric key (predictions) or metric column (fold table) the test compares")
     parser.add_argument("--correction", choices=["auto", *CORRECTIONS], default="auto",
                         help="multiple-comparison correction of the pairs (default: holm; nemenyi for friedman)")
-    parser.add_argument("--method", help="mcnemar: exact | asymptotic | midp; friedman: chi2 | iman_davenport")
-    parser.add_argument("--continuity", choices=["on", "off"], help="continuity correction (mcnemar, chi2)")
-    parser.add_argument("--threshold", type=float, help="labels from scores at this threshold")
-    parser.add_argument("--resamples", type=int, help="paired_bootstrap: number of resamples (default 2000)")
-    parser.add_argument("--seed", type=int, help="paired_bootstrap: seed (default 0)")
-    parser.add_argument("--loss", choices=["squared", "absolute"], help="diebold_mariano: loss (default squared)")
-    parser.add_argument("--horizon", type=int, help="diebold_mariano: forecast horizon h (default 1)")
-    parser.add_argument("--test-train-ratio", type=float,
-                        help="corrected_resampled_t: n_test / n_train (default 1/(k-1) for k folds)")
+    add_option_flags(parser)
     parser.add_argument("--alternative", choices=["two-sided", "less", "greater"], default="two-sided")
     parser.add_argument("--confidence-level", type=float, default=0.95)
     parser.set_defaults(run=run)
 
 
+def add_option_flags(parser) -> None:
+    """One flag per test option name (:func:`assess.stats.cli_options`): choices are the union over the tests that
+    have the option, on/off for booleans; the help says, per variant of the option, which tests take it, what it
+    does and its default."""
+    for name, (first, by_test) in cli_options().items():
+        variants: dict[int, tuple] = {}
+        for test, opt in by_test.items():
+            variants.setdefault(id(opt), (opt, []))[1].append(test)
+        text = "; ".join(f"{', '.join(tests)}: {opt.help}"
+                         + (f" ({' | '.join(opt.choices)})" if opt.kind is str else "") + f", {_default(opt)}"
+                         for opt, tests in variants.values())
+        kwargs = dict(dest=name, default=None, help=text)
+        if first.kind is str:
+            kwargs["choices"] = list(dict.fromkeys(c for opt in by_test.values() for c in opt.choices))
+        elif first.kind is bool:
+            kwargs["choices"] = ["on", "off"]
+        else:
+            kwargs["type"] = first.kind
+            kwargs["metavar"] = "N" if first.kind is int else "X"
+        parser.add_argument(first.cli_flag, **kwargs)
+
+
+def _default(opt) -> str:
+    if opt.default is None:
+        return "default from the data"
+    if opt.kind is bool:
+        return "default on" if opt.default else "default off"
+    return f"default {opt.default}"
+
+
 def _options(args) -> dict:
-    named = {"method": args.method, "threshold": args.threshold, "n_resamples": args.resamples, "seed": args.seed,
-             "loss": args.loss, "h": args.horizon, "test_train_ratio": args.test_train_ratio,
-             "continuity": None if args.continuity is None else args.continuity == "on"}
-    return {k: v for k, v in named.items() if v is not None}
+    """The test options given on the command line, as the tests take them (on/off become booleans)."""
+    out = {}
+    for name, (first, _) in cli_options().items():
+        value = getattr(args, name)
+        if value is not None:
+            out[name] = value == "on" if first.kind is bool else value
+    return out
 
 
 def comparison_data(args):
@@ -79,5 +113,5 @@ def run(args) -> int:
     else:
         result = compare(data, test=args.test, correction=args.correction, alternative=args.alternative, **common,
                          **options)
-    print_json(json_ready(result.to_dict()))
+    print_json(result.to_dict())
     return 0

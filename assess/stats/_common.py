@@ -21,14 +21,14 @@ def check_alternative(alternative: str, *, allowed: Sequence[str] = ALTERNATIVES
     return alternative
 
 
-def check_level(confidence_level: float) -> float:
+def check_confidence_level(confidence_level: float) -> float:
     try:
-        level = float(confidence_level)
+        value = float(confidence_level)
     except (TypeError, ValueError):
         raise AssessError(f"`confidence_level` must be a number in (0, 1) (got {confidence_level!r})") from None
-    if not 0.0 < level < 1.0:
+    if not 0.0 < value < 1.0:
         raise AssessError(f"`confidence_level` must be in (0, 1) (got {confidence_level!r})")
-    return level
+    return value
 
 
 def check_choice(name: str, value: object, allowed: Sequence[object]) -> None:
@@ -115,16 +115,17 @@ def pvalue(dist, stat: float, alternative: str) -> float:
     return float(min(1.0, 2.0 * dist.sf(abs(stat))))
 
 
-def interval(center: float, se: float, dist, alternative: str, level: float) -> tuple[float, float]:
-    """``center ± q·se`` with q from a symmetric `dist`; one-sided alternatives give one infinite bound.
+def interval(center: float, se: float, dist, alternative: str, confidence_level: float) -> tuple[float, float]:
+    """``center ± q·se`` with q from a symmetric `dist` at confidence c; one-sided alternatives give one infinite
+    bound.
 
-    ``"greater"`` (the effect is positive) gives ``(center − q_{level}·se, +inf)``; ``"less"`` the mirror image;
-    two-sided uses ``q_{(1+level)/2}``. This inverts the matching test exactly.
+    ``"greater"`` (the effect is positive) gives ``(center − q_{c}·se, +inf)``; ``"less"`` the mirror image;
+    two-sided uses ``q_{(1+c)/2}``. This inverts the matching test exactly.
     """
     if alternative == "two-sided":
-        q = float(dist.ppf(0.5 + level / 2.0))
+        q = float(dist.ppf(0.5 + confidence_level / 2.0))
         return center - q * se, center + q * se
-    q = float(dist.ppf(level))
+    q = float(dist.ppf(confidence_level))
     if alternative == "greater":
         return center - q * se, math.inf
     return -math.inf, center + q * se
@@ -206,20 +207,20 @@ def fmt_p(p: float, alpha: float = 0.05) -> str:
     return f"p = {text}"
 
 
-def fmt_level(level: float) -> str:
-    """0.95 → '95%'."""
-    return f"{level * 100:g}%"
+def fmt_level(fraction: float) -> str:
+    """A confidence or significance level for reading: 0.95 → '95%'."""
+    return f"{fraction * 100:g}%"
 
 
-def fmt_ci(low: float, high: float, level: float, digits: int = 3) -> str:
+def fmt_ci(low: float, high: float, confidence_level: float, digits: int = 3) -> str:
     """'95% CI 0.004 to 0.020' (one-sided: '95% CI above 0.004')."""
     if math.isnan(low) and math.isnan(high):
         return ""
     if math.isinf(high) and not math.isinf(low):
-        return f"{fmt_level(level)} CI above {fmt_num(low, digits)}"
+        return f"{fmt_level(confidence_level)} CI above {fmt_num(low, digits)}"
     if math.isinf(low) and not math.isinf(high):
-        return f"{fmt_level(level)} CI below {fmt_num(high, digits)}"
-    return f"{fmt_level(level)} CI {fmt_num(low, digits)} to {fmt_num(high, digits)}"
+        return f"{fmt_level(confidence_level)} CI below {fmt_num(high, digits)}"
+    return f"{fmt_level(confidence_level)} CI {fmt_num(low, digits)} to {fmt_num(high, digits)}"
 
 
 def verdict(p: float, alpha: float, label: str, *, subject: str = "the difference") -> str:
@@ -230,9 +231,9 @@ def verdict(p: float, alpha: float, label: str, *, subject: str = "the differenc
     return f"{subject} {word} at the {fmt_level(alpha)} level ({label} {fmt_p(p, alpha)})"
 
 
-def alpha_of(level: float) -> float:
+def alpha_of(confidence_level: float) -> float:
     """The significance level 1 − confidence_level, free of binary noise (0.95 → 0.05, not 0.050000000000000044)."""
-    return round(1.0 - level, 12)
+    return round(1.0 - confidence_level, 12)
 
 
 def warn_undefined(message: str) -> None:

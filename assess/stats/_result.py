@@ -1,40 +1,56 @@
-"""The one result type every significance test returns, and its JSON/table views.
+"""The result types of the significance tests and comparisons, and their one JSON conversion.
 
 Modelled on SciPy's result objects (``statistic``, ``pvalue``) and pingouin's tidy one-row tables: the numbers are
-kept exactly as computed; rounding happens only in :attr:`TestResult.sentence` and in display code.
+kept exactly as computed; rounding happens only in :attr:`TestResult.sentence` and in display code. Intervals are
+:class:`assess.intervals.ConfidenceInterval` (the one interval type of the package); every ``to_dict`` goes through
+:func:`jsonable`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from assess.errors import AssessError
+from assess.intervals import ConfidenceInterval
+from assess.stats.corrections import pvalue_matrix
+
 ALTERNATIVES = ("two-sided", "less", "greater")
+PAIRED, INDEPENDENT = "paired", "independent"
+DESIGNS = (PAIRED, INDEPENDENT)
+#: The name of the assumption every test for independent samples states; :func:`assess.stats.compare` fills in
+#: whether the data meet it (it knows whether the models shared their samples).
+INDEPENDENT_SAMPLES = "independent samples per model"
+
+
+def no_interval(confidence_level: float) -> ConfidenceInterval:
+    """The interval of an effect that has none (NaN bounds); its docstring says why."""
+    return ConfidenceInterval(math.nan, math.nan, confidence_level, "none")
 
 
 @dataclass(frozen=True)
 class Effect:
-    """An effect size with its confidence interval.
+    """An effect size (``value``, as defined by ``name``) with its confidence ``interval``.
 
-    ``low``/``high`` are NaN when no interval is defined for the effect (the docstring of the test says why);
+    The interval's bounds are NaN when no interval is defined for the effect (the docstring of the test says why);
     for one-sided alternatives one bound is infinite, as in SciPy (``alternative="greater"`` gives ``(low, inf)``).
     """
 
     name: str
     value: float
-    low: float = math.nan
-    high: float = math.nan
-    level: float = 0.95
+    interval: ConfidenceInterval
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "value": jsonable(self.value), "low": jsonable(self.low),
-                "high": jsonable(self.high), "level": jsonable(self.level)}
+        ci = self.interval
+        return jsonable({"name": self.name, "value": self.value, "low": ci.low, "high": ci.high,
+                         "confidence_level": ci.confidence_level, "interval_method": ci.method})
 
 
 @dataclass(frozen=True)
@@ -51,6 +67,19 @@ class Assumption:
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "met": self.met, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class Design:
+    """Whether the models were compared on the same samples (``"paired"``) or on different ones
+    (``"independent"``), and why that was concluded from the data (``reason``, one sentence for people)."""
+
+    kind: str
+    reason: str
+
+    def __post_init__(self) -> None:
+        if self.kind not in DESIGNS:
+            raise ValueError(f"`kind` must be one of {', '.join(DESIGNS)} (got {self.kind!r})")
 
 
 @dataclass(frozen=True)
@@ -71,7 +100,8 @@ class TestResult:
     sentence : one plain-language sentence for a stakeholder; numbers are rounded here only.
     n : the number of paired samples, folds or observations the test used.
     models : the names of the models compared, in order (A, B, …).
-    details : extra numbers specific to the test (discordant counts, average ranks, the critical difference …).
+    details : the extra numbers of this test, a frozen dataclass per test (``McNemarDetails``,
+        ``FriedmanDetails`` …: see the test's function), or None.
     """
 
     __test__ = False  # not a pytest test class despite the name
@@ -87,12 +117,11 @@ class TestResult:
     sentence: str = ""
     n: int | None = None
     models: tuple[str, ...] = ()
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: Any = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "assumptions", tuple(self.assumptions))
         object.__setattr__(self, "models", tuple(self.models))
-        object.__setattr__(self, "details", MappingProxyType(dict(self.details)))
 
     @property
     def assumptions_met(self) -> bool | None:
@@ -105,24 +134,24 @@ class TestResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict, the shape the CLI's ``compare`` prints.
 
-        Keys: ``test, method, statistic, pvalue, df, alternative, effect {name, value, low, high, level},
-        assumptions [{name, met, detail}], sentence, n, models, details``. NaN and ±inf become None (JSON has
-        neither); numpy scalars and arrays become Python numbers and lists; DataFrames become nested dicts.
+        Keys: ``test, method, statistic, pvalue, df, alternative, effect {name, value, low, high, confidence_level,
+        interval_method}, assumptions [{name, met, detail}], sentence, n, models, details`` (the fields of the
+        test's details dataclass). NaN and ±inf become None (JSON has neither).
         """
-        return {
+        return jsonable({
             "test": self.test,
             "method": self.method,
-            "statistic": jsonable(self.statistic),
-            "pvalue": jsonable(self.pvalue),
-            "df": jsonable(self.df),
+            "statistic": self.statistic,
+            "pvalue": self.pvalue,
+            "df": self.df,
             "alternative": self.alternative,
-            "effect": None if self.effect is None else self.effect.to_dict(),
-            "assumptions": [a.to_dict() for a in self.assumptions],
+            "effect": self.effect,
+            "assumptions": self.assumptions,
             "sentence": self.sentence,
-            "n": jsonable(self.n),
-            "models": list(self.models),
-            "details": jsonable(dict(self.details)),
-        }
+            "n": self.n,
+            "models": self.models,
+            "details": {} if self.details is None else self.details,
+        })
 
     def to_frame(self) -> pd.DataFrame:
         """One-row table with fixed column names, for display and CSV export (numbers unrounded)."""
@@ -141,9 +170,9 @@ class TestResult:
             "alternative": self.alternative,
             "effect": None if eff is None else eff.name,
             "effect_value": math.nan if eff is None else eff.value,
-            "effect_low": math.nan if eff is None else eff.low,
-            "effect_high": math.nan if eff is None else eff.high,
-            "confidence_level": math.nan if eff is None else eff.level,
+            "effect_low": math.nan if eff is None else eff.interval.low,
+            "effect_high": math.nan if eff is None else eff.interval.high,
+            "confidence_level": math.nan if eff is None else eff.interval.confidence_level,
             "n": jsonable(self.n),
             "assumptions_met": self.assumptions_met,
             "sentence": self.sentence,
@@ -154,8 +183,124 @@ FRAME_COLUMNS = ["test", "method", "models", "statistic", "df", "pvalue", "alter
                  "effect_low", "effect_high", "confidence_level", "n", "assumptions_met", "sentence"]
 
 
+@dataclass(frozen=True)
+class PairResult:
+    """One pair's test within a comparison, with its p-value adjusted over all pairs."""
+
+    model_a: str
+    model_b: str
+    result: TestResult
+    pvalue_adjusted: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """The pair's :meth:`TestResult.to_dict` plus ``model_a``, ``model_b`` and ``pvalue_adjusted``."""
+        return {"model_a": self.model_a, "model_b": self.model_b, **self.result.to_dict(),
+                "pvalue_adjusted": jsonable(self.pvalue_adjusted)}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The outcome of :func:`assess.stats.compare`.
+
+    ``result``: the omnibus test over all models, or the single test when two models are compared pairwise;
+    None for a pairwise test over three or more models. ``pairs``: every pair (A, B) in the order of
+    ``models`` with p-values adjusted by ``correction`` (``"nemenyi"`` for Friedman's default post-hoc, whose
+    p-values are family-wise already); empty when two models are compared. ``sentence``: the overall
+    plain-language summary. ``design``: paired or independent samples, and why (None when not about samples).
+    """
+
+    test: str
+    models: tuple[str, ...]
+    result: TestResult | None
+    pairs: tuple[PairResult, ...] = ()
+    correction: str | None = None
+    sentence: str = ""
+    design: Design | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "models", tuple(self.models))
+        object.__setattr__(self, "pairs", tuple(self.pairs))
+
+    @property
+    def checked(self) -> TestResult | None:
+        """The result whose assumptions and effect stand for the comparison: the overall one, else the first pair's."""
+        return self.result or (self.pairs[0].result if self.pairs else None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict, what ``python -m assess compare`` prints.
+
+        ``{"test", "method", "statistic", "pvalue", "df", "alternative", "effect": {"name", "value", "low", "high",
+        "confidence_level", "interval_method"}, "assumptions": [{"name", "met", "detail"}], "sentence", "n",
+        "models", "details", "correction", "pairs": [{"model_a", "model_b", <the same keys for the pair>,
+        "pvalue_adjusted"}], "design", "design_reason"}``. The top-level test fields are those of ``result``; when
+        there is none (a pairwise test over 3+ models) they are null and ``sentence`` summarises the pairs. NaN and
+        ±inf are null.
+        """
+        if self.result is not None:
+            out = self.result.to_dict()
+        else:
+            first = self.pairs[0].result if self.pairs else None
+            out = {"test": self.test, "method": first.method if first else self.test,
+                   "statistic": None, "pvalue": None, "df": None,
+                   "alternative": first.alternative if first else None, "effect": None,
+                   "assumptions": [], "sentence": "", "n": jsonable(first.n) if first else None,
+                   "models": list(self.models), "details": {}}
+        out["test"] = self.test
+        out["models"] = list(self.models)
+        out["sentence"] = self.sentence
+        out["correction"] = self.correction
+        out["pairs"] = [p.to_dict() for p in self.pairs]
+        out["design"] = None if self.design is None else self.design.kind
+        out["design_reason"] = None if self.design is None else self.design.reason
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row for the overall result (when there is one) and one per pair, with fixed columns:
+        ``model_a, model_b, pvalue_adjusted, correction`` then :data:`FRAME_COLUMNS` of TestResult."""
+        rows = []
+        if self.result is not None:
+            rows.append({"model_a": None, "model_b": None, **self.result._row(), "pvalue_adjusted": math.nan,
+                         "correction": None})
+        for p in self.pairs:
+            rows.append({"model_a": p.model_a, "model_b": p.model_b, **p.result._row(),
+                         "pvalue_adjusted": p.pvalue_adjusted, "correction": self.correction})
+        return pd.DataFrame(rows, columns=["model_a", "model_b", "pvalue_adjusted", "correction"] + FRAME_COLUMNS)
+
+    def pvalue_matrix(self, *, adjusted: bool = True) -> pd.DataFrame:
+        """k × k p-values of the pairs (adjusted by default), diagonal NaN; needs at least 3 models' pairs."""
+        if not self.pairs:
+            raise AssessError(f"the comparison of {len(self.models)} models with `{self.test}` has no pairs")
+        raw = {(p.model_a, p.model_b): (p.pvalue_adjusted if adjusted else p.result.pvalue) for p in self.pairs}
+        return pvalue_matrix(raw, models=self.models, correction=None)
+
+
+@dataclass(frozen=True)
+class ComparisonSet:
+    """The outcome of :func:`assess.stats.compare_all`: one :class:`Comparison` per suitable test, the tests
+    skipped with the reason, and the design the tests were chosen for."""
+
+    comparisons: tuple
+    suggestions: tuple
+    skipped: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    design: Design | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "skipped", MappingProxyType(dict(self.skipped)))
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"tests": [Comparison.to_dict() + {"why"}, ...], "skipped": {test: reason}, "design",
+        "design_reason"}``."""
+        why = {s.test: s.why for s in self.suggestions}
+        return {"tests": [{**c.to_dict(), "why": why.get(c.test)} for c in self.comparisons],
+                "skipped": dict(self.skipped),
+                "design": None if self.design is None else self.design.kind,
+                "design_reason": None if self.design is None else self.design.reason}
+
+
 def jsonable(value: Any) -> Any:
-    """Convert numbers, arrays, Series and DataFrames to JSON-ready Python values; NaN and ±inf become None."""
+    """The one JSON conversion of the stats results: numbers, arrays, Series, DataFrames, mappings, sequences and
+    dataclasses (by their ``to_dict`` when they have one, else field by field) to JSON-ready Python values; NaN and
+    ±inf become None."""
     if value is None or isinstance(value, (str, bool)):
         return value
     if isinstance(value, (np.bool_,)):
@@ -177,4 +322,6 @@ def jsonable(value: Any) -> Any:
         return [jsonable(v) for v in value]
     if hasattr(value, "to_dict"):
         return value.to_dict()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
     raise TypeError(f"cannot convert {type(value).__name__} to JSON")

@@ -4,25 +4,80 @@ Inputs are per-sample correctness vectors of models scored on the same samples (
 contingency tables of counts (chi-squared, Fisher). See :mod:`assess.stats.shaping` to build them from predictions.
 
 References: ISO/IEC TS 4213:2022 clause 7.5 (chi-squared), 7.7 (Fisher's exact), 7.8 (central limit theorem),
-7.9 (McNemar) — /work/shared/reference/000_*.txt; Iocchi, *Performance Evaluation*, slide "Confidence Intervals"
-(002_*.txt).
+7.9 (McNemar); L. Iocchi, *Performance Evaluation* (lecture slides), "Confidence Intervals".
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import optimize, special
 
 from assess.errors import AssessError
-from assess.stats._common import (NORMAL, alpha_of, as_bool_vector, check_alternative, check_choice, check_level,
-                                  check_same_length, fmt_ci, fmt_int, fmt_level, fmt_num, fmt_p, interval,
-                                  model_names, pvalue, verdict, warn_undefined)
-from assess.stats._result import Assumption, Effect, TestResult
+from assess.intervals import ConfidenceInterval
+from assess.stats._common import (NORMAL, alpha_of, as_bool_vector, check_alternative, check_choice,
+                                  check_confidence_level, check_same_length, fmt_ci, fmt_int, fmt_level, fmt_num, fmt_p,
+                                  interval, model_names, pvalue, verdict, warn_undefined)
+from assess.stats._result import INDEPENDENT_SAMPLES, Assumption, Effect, TestResult, no_interval
 
 MCNEMAR_METHODS = ("exact", "asymptotic", "midp")
+
+
+@dataclass(frozen=True)
+class McNemarDetails:
+    """``n10``: samples A got right and B wrong; ``n01``: the reverse; ``discordant`` = n10 + n01; the two
+    accuracies; whether the continuity correction was asked for."""
+
+    n10: int
+    n01: int
+    discordant: int
+    accuracy_a: float
+    accuracy_b: float
+    continuity: bool
+
+
+@dataclass(frozen=True)
+class CochranDetails:
+    """Accuracy per model, and the number of informative samples (not all right nor all wrong)."""
+
+    accuracy: Mapping[str, float]
+    informative: int
+
+
+@dataclass(frozen=True)
+class ContingencyDetails:
+    """The observed and expected counts of a chi-squared test, and whether Yates' correction was applied."""
+
+    expected: list
+    observed: list
+    correction: bool
+
+
+@dataclass(frozen=True)
+class GoodnessOfFitDetails:
+    """Categories with their observed and expected counts."""
+
+    categories: list
+    observed: list
+    expected: list
+
+
+@dataclass(frozen=True)
+class FisherDetails:
+    """The 2 × 2 table tested (rows = models, columns = correct, incorrect)."""
+
+    table: list
+
+
+@dataclass(frozen=True)
+class ErrorRateDetails:
+    """The counts behind the interval, and the error rate tested against (None when only the interval was asked)."""
+
+    n_errors: int
+    null_error: float | None
 
 
 def mcnemar(correct_a, correct_b, *, method: str = "exact", continuity: bool = True,
@@ -51,12 +106,12 @@ def mcnemar(correct_a, correct_b, *, method: str = "exact", continuity: bool = T
     :math:`\tilde d \pm z \sqrt{(\tilde p_{10} + \tilde p_{01} - \tilde d^2)/(n + 2)}`, clipped to [-1, 1].
 
     >>> r = mcnemar([1, 1, 1, 1, 0, 1, 1, 0], [0, 0, 0, 0, 0, 1, 1, 1])
-    >>> r.details["n10"], r.details["n01"], round(r.pvalue, 4)
+    >>> r.details.n10, r.details.n01, round(r.pvalue, 4)
     (4, 1, 0.375)
     """
     check_choice("method", method, MCNEMAR_METHODS)
     check_alternative(alternative)
-    level = check_level(confidence_level)
+    confidence_level = check_confidence_level(confidence_level)
     a = as_bool_vector(correct_a, "correct_a")
     b = as_bool_vector(correct_b, "correct_b")
     check_same_length(a, b, ("correct_a", "correct_b"))
@@ -86,8 +141,9 @@ def mcnemar(correct_a, correct_b, *, method: str = "exact", continuity: bool = T
     p10, p01 = (n10 + 1.0) / (n + 2.0), (n01 + 1.0) / (n + 2.0)
     d_adj = p10 - p01
     se = math.sqrt(max(p10 + p01 - d_adj * d_adj, 0.0) / (n + 2.0))
-    low, high = interval(d_adj, se, NORMAL, alternative, level)
-    effect = Effect("accuracy difference (A - B)", (n10 - n01) / n, max(low, -1.0), min(high, 1.0), level)
+    low, high = interval(d_adj, se, NORMAL, alternative, confidence_level)
+    effect = Effect("accuracy difference (A - B)", (n10 - n01) / n,
+                    ConfidenceInterval(max(low, -1.0), min(high, 1.0), confidence_level, "Bonett-Price adjusted Wald"))
     assumptions = [Assumption("paired samples", True, f"both models scored on the same {fmt_int(n)} samples")]
     if method == "asymptotic":
         assumptions.append(Assumption(
@@ -103,11 +159,10 @@ def mcnemar(correct_a, correct_b, *, method: str = "exact", continuity: bool = T
     else:
         better, worse = (name_a, name_b) if n10 > n01 else (name_b, name_a)
         lead = f"{better} is right on {fmt_int(abs(n10 - n01))} more cases than {worse} out of {fmt_int(n)}"
-    sentence = f"{lead}; {verdict(p, alpha_of(level), short)}."
+    sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), short)}."
     return TestResult(test="mcnemar", method=label, statistic=statistic, pvalue=p, df=df, alternative=alternative,
                       effect=effect, assumptions=assumptions, sentence=sentence, n=n, models=(name_a, name_b),
-                      details={"n10": n10, "n01": n01, "discordant": m, "accuracy_a": float(a.mean()),
-                               "accuracy_b": float(b.mean()), "continuity": bool(continuity)})
+                      details=McNemarDetails(n10, n01, m, float(a.mean()), float(b.mean()), bool(continuity)))
 
 
 def _binomial_half_p(k: int, m: int, alternative: str, *, mid: bool) -> float:
@@ -145,7 +200,7 @@ def cochran_q(correct, *, confidence_level: float = 0.95, names: Sequence[str] |
     24 informative sample × model cells for the chi-squared approximation. ``confidence_level`` only sets the
     α of the sentence (significant means p < 1 − confidence_level).
     """
-    level = check_level(confidence_level)
+    confidence_level = check_confidence_level(confidence_level)
     x = np.asarray(correct)
     if x.ndim != 2:
         raise AssessError(f"`correct` must be a 2-D (samples × models) matrix (got shape {x.shape})")
@@ -167,7 +222,8 @@ def cochran_q(correct, *, confidence_level: float = 0.95, names: Sequence[str] |
     p = float(special.chdtrc(df, q)) if not math.isnan(q) else math.nan
     informative = int(np.count_nonzero((row > 0) & (row < k)))
     acc = col / n
-    effect = Effect("eta-squared Q (Serlin)", q / (n * (k - 1)) if not math.isnan(q) else math.nan, level=level)
+    effect = Effect("eta-squared Q (Serlin)", q / (n * (k - 1)) if not math.isnan(q) else math.nan,
+                    no_interval(confidence_level))
     assumptions = [
         Assumption("paired samples", True, f"all {k} models scored on the same {fmt_int(n)} samples"),
         Assumption("large-sample chi-squared", informative >= 4 and informative * k >= 24,
@@ -176,10 +232,10 @@ def cochran_q(correct, *, confidence_level: float = 0.95, names: Sequence[str] |
     ]
     accs = ", ".join(f"{nm} {fmt_num(100 * a)}%" for nm, a in zip(names, acc))
     sentence = (f"Accuracy on the same {fmt_int(n)} cases: {accs}; "
-                f"{verdict(p, alpha_of(level), 'Cochran Q', subject='the difference among the models')}.")
+                f"{verdict(p, alpha_of(confidence_level), 'Cochran Q', subject='the difference among the models')}.")
     return TestResult(test="cochran_q", method="Cochran's Q", statistic=q, pvalue=p, df=df, alternative=None,
                       effect=effect, assumptions=assumptions, sentence=sentence, n=n, models=names,
-                      details={"accuracy": dict(zip(names, acc.tolist())), "informative": informative})
+                      details=CochranDetails(dict(zip(names, acc.tolist())), informative))
 
 
 def chi2_independence(table, *, correction: bool = True, confidence_level: float = 0.95,
@@ -201,7 +257,7 @@ def chi2_independence(table, *, correction: bool = True, confidence_level: float
     (Smithson 2003, *Confidence Intervals*, ch. 4; as in R ``effectsize::cramers_v``). Assumption: every
     expected count ≥ 5 (Cochran 1954).
     """
-    level = check_level(confidence_level)
+    confidence_level = check_confidence_level(confidence_level)
     obs = _count_table(table, "table")
     r, c = obs.shape
     if r < 2 or c < 2:
@@ -221,14 +277,15 @@ def chi2_independence(table, *, correction: bool = True, confidence_level: float
     p = float(special.chdtrc(dof, stat))
     kmin = min(r, c) - 1
     v = math.sqrt(stat / (total * kmin))
-    lam_lo, lam_hi = _ncx2_interval(stat, dof, level)
-    effect = Effect("Cramér's V", v, math.sqrt(lam_lo / (total * kmin)), math.sqrt(lam_hi / (total * kmin)),
-                    level)
+    lam_lo, lam_hi = _ncx2_interval(stat, dof, confidence_level)
+    effect = Effect("Cramér's V", v, ConfidenceInterval(math.sqrt(lam_lo / (total * kmin)),
+                                                        math.sqrt(lam_hi / (total * kmin)), confidence_level,
+                                                        "noncentral chi-squared inversion"))
     low_e = float(expected.min())
     assumptions = [
         Assumption("expected counts ≥ 5", bool(low_e >= 5),
                    f"smallest expected count {fmt_num(low_e)}; below 5 use Fisher's exact test (2 × 2)"),
-        Assumption("independent rows", None, "rows must be different samples; for models scored on the same "
+        Assumption(INDEPENDENT_SAMPLES, None, "rows must be different samples; for models scored on the same "
                                              "samples use McNemar or Cochran's Q"),
     ]
     yates = correction and dof == 1
@@ -238,10 +295,10 @@ def chi2_independence(table, *, correction: bool = True, confidence_level: float
         lead = "Accuracy " + ", ".join(f"{nm} {fmt_num(100 * x)}%" for nm, x in zip(names, rates))
     else:
         lead = f"Across {r} rows and {c} columns ({fmt_int(total)} counts)"
-    sentence = f"{lead}; {verdict(p, alpha_of(level), 'chi-squared', subject='the difference')}."
+    sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'chi-squared', subject='the difference')}."
     return TestResult(test="chi2", method=method, statistic=stat, pvalue=p, df=float(dof), alternative=None,
                       effect=effect, assumptions=assumptions, sentence=sentence, n=int(total), models=names,
-                      details={"expected": expected.tolist(), "observed": obs.tolist(), "correction": yates})
+                      details=ContingencyDetails(expected.tolist(), obs.tolist(), yates))
 
 
 def chi2_goodness_of_fit(observed, *, expected_proportions=None, ddof: int = 0, confidence_level: float = 0.95,
@@ -255,7 +312,7 @@ def chi2_goodness_of_fit(observed, *, expected_proportions=None, ddof: int = 0, 
     Effect: Cohen's :math:`w = \sqrt{\chi^2 / N}`, interval from the noncentral chi-squared as
     :math:`\sqrt{λ / N}` (see :func:`chi2_independence`). Assumption: every expected count ≥ 5.
     """
-    level = check_level(confidence_level)
+    confidence_level = check_confidence_level(confidence_level)
     obs = _count_table(np.atleast_2d(observed), "observed")
     if obs.shape[0] != 1:
         raise AssessError(f"`observed` must be one-dimensional (got shape {np.shape(observed)})")
@@ -282,19 +339,21 @@ def chi2_goodness_of_fit(observed, *, expected_proportions=None, ddof: int = 0, 
     exp = total * props
     stat = float(np.sum((obs - exp) ** 2 / exp))
     p = float(special.chdtrc(dof, stat))
-    lam_lo, lam_hi = _ncx2_interval(stat, dof, level)
-    effect = Effect("Cohen's w", math.sqrt(stat / total), math.sqrt(lam_lo / total), math.sqrt(lam_hi / total),
-                    level)
+    lam_lo, lam_hi = _ncx2_interval(stat, dof, confidence_level)
+    effect = Effect("Cohen's w", math.sqrt(stat / total),
+                    ConfidenceInterval(math.sqrt(lam_lo / total), math.sqrt(lam_hi / total), confidence_level,
+                                       "noncentral chi-squared inversion"))
     assumptions = [Assumption("expected counts ≥ 5", bool(exp.min() >= 5),
                               f"smallest expected count {fmt_num(float(exp.min()))}")]
     cats = list(categories) if categories is not None else [str(i) for i in range(k)]
+    alpha = alpha_of(confidence_level)
     sentence = (f"The {fmt_int(total)} counts over {k} categories "
-                f"{'differ significantly' if p < alpha_of(level) else 'do not differ significantly'} from the expected "
-                f"proportions at the {fmt_level(alpha_of(level))} level (chi-squared {fmt_p(p, alpha_of(level))}).")
+                f"{'differ significantly' if p < alpha else 'do not differ significantly'} from the expected "
+                f"proportions at the {fmt_level(alpha)} level (chi-squared {fmt_p(p, alpha)}).")
     return TestResult(test="chi2_gof", method="Pearson chi-squared goodness of fit", statistic=stat, pvalue=p,
                       df=float(dof), alternative=None, effect=effect, assumptions=assumptions, sentence=sentence,
                       n=int(total), models=(),
-                      details={"categories": cats, "observed": obs.tolist(), "expected": exp.tolist()})
+                      details=GoodnessOfFitDetails(cats, obs.tolist(), exp.tolist()))
 
 
 def fisher_exact(table, *, alternative: str = "two-sided", confidence_level: float = 0.95,
@@ -310,7 +369,7 @@ def fisher_exact(table, *, alternative: str = "two-sided", confidence_level: flo
     odds ratio with its exact (Cornfield) interval, as R ``fisher.test`` (see :func:`_conditional_odds_ratio`).
     """
     check_alternative(alternative)
-    level = check_level(confidence_level)
+    confidence_level = check_confidence_level(confidence_level)
     obs = _count_table(table, "table")
     if obs.shape != (2, 2):
         raise AssessError(f"Fisher's exact test needs a 2 × 2 table (got shape {obs.shape})")
@@ -318,20 +377,22 @@ def fisher_exact(table, *, alternative: str = "two-sided", confidence_level: flo
     ints = obs.astype(np.int64)
     stat, p = _fisher_p(ints, alternative)
     if (ints.sum(axis=1) == 0).any() or (ints.sum(axis=0) == 0).any():
-        effect = Effect("odds ratio (conditional MLE)", math.nan, math.nan, math.nan, level)
+        effect = Effect("odds ratio (conditional MLE)", math.nan, no_interval(confidence_level))
     else:
-        effect = Effect("odds ratio (conditional MLE)", *_conditional_odds_ratio(ints, level, alternative), level)
+        est, low, high = _conditional_odds_ratio(ints, confidence_level, alternative)
+        effect = Effect("odds ratio (conditional MLE)", est,
+                        ConfidenceInterval(low, high, confidence_level, "exact conditional (Cornfield)"))
     rates = ints[:, 0] / np.maximum(ints.sum(axis=1), 1)
-    assumptions = [Assumption("independent rows", None,
+    assumptions = [Assumption(INDEPENDENT_SAMPLES, None,
                               "rows must be different samples; for two models scored on the same samples use "
                               "McNemar"),
                    Assumption("fixed margins", None, "exact given both margins; conservative otherwise")]
     sentence = (f"{names[0]} is right on {fmt_num(100 * rates[0])}% of {fmt_int(ints[0].sum())} cases and "
                 f"{names[1]} on {fmt_num(100 * rates[1])}% of {fmt_int(ints[1].sum())}; "
-                f"{verdict(p, alpha_of(level), 'Fisher exact')}.")
+                f"{verdict(p, alpha_of(confidence_level), 'Fisher exact')}.")
     return TestResult(test="fisher_exact", method="Fisher's exact test", statistic=stat, pvalue=p, df=None,
                       alternative=alternative, effect=effect, assumptions=assumptions, sentence=sentence,
-                      n=int(ints.sum()), models=names, details={"table": ints.tolist()})
+                      n=int(ints.sum()), models=names, details=FisherDetails(ints.tolist()))
 
 
 def error_rate_ci(n_errors: int, n: int, *, confidence_level: float = 0.95, null_error: float | None = None,
@@ -339,7 +400,7 @@ def error_rate_ci(n_errors: int, n: int, *, confidence_level: float = 0.95, null
     r"""Normal (central limit theorem) confidence interval of an error rate, with an optional Wald test.
 
     :math:`e \pm z_N \sqrt{e (1 - e) / n}` with :math:`e = \text{errors}/n` — Iocchi, *Performance Evaluation*,
-    slide "Confidence Intervals" (002_*.txt: valid when the n test samples are drawn independently of the model
+    slide "Confidence Intervals" (valid when the n test samples are drawn independently of the model
     and n ≥ 30); ISO/IEC TS 4213 7.8 (central limit theorem). The interval is not clipped to [0, 1] (the
     approximation's limit shows as a failed assumption instead).
 
@@ -349,7 +410,7 @@ def error_rate_ci(n_errors: int, n: int, *, confidence_level: float = 0.95, null
     p-value are NaN. Assumptions: n ≥ 30 (Iocchi) and at least 5 errors and 5 correct (normal approximation).
     """
     check_alternative(alternative)
-    level = check_level(confidence_level)
+    confidence_level = check_confidence_level(confidence_level)
     if isinstance(n, bool) or int(n) != n or n < 1:
         raise AssessError(f"`n` must be a positive whole number of samples (got {n!r})")
     if isinstance(n_errors, bool) or int(n_errors) != n_errors or not 0 <= n_errors <= n:
@@ -359,7 +420,7 @@ def error_rate_ci(n_errors: int, n: int, *, confidence_level: float = 0.95, null
     n, n_errors = int(n), int(n_errors)
     e = n_errors / n
     se = math.sqrt(e * (1.0 - e) / n)
-    low, high = interval(e, se, NORMAL, alternative, level)
+    low, high = interval(e, se, NORMAL, alternative, confidence_level)
     if null_error is None:
         z, p = math.nan, math.nan
     elif se == 0:
@@ -369,19 +430,21 @@ def error_rate_ci(n_errors: int, n: int, *, confidence_level: float = 0.95, null
         z = (e - null_error) / se
         p = pvalue(NORMAL, z, alternative)
     who = name or "The model"
-    text = f"{who} errs on {fmt_num(100 * e)}% of {fmt_int(n)} cases ({fmt_ci(100 * low, 100 * high, level)}%)"
+    ci = fmt_ci(100 * low, 100 * high, confidence_level)
+    text = f"{who} errs on {fmt_num(100 * e)}% of {fmt_int(n)} cases ({ci}%)"
     if null_error is not None:
         text += f"; against an error rate of {fmt_num(100 * null_error)}%, " + verdict(
-            p, alpha_of(level), "normal approximation")
+            p, alpha_of(confidence_level), "normal approximation")
     assumptions = [Assumption("n ≥ 30", n >= 30, f"{fmt_int(n)} test samples (Iocchi: n ≥ 30)"),
                    Assumption("at least 5 errors and 5 correct", min(n_errors, n - n_errors) >= 5,
                               f"{fmt_int(n_errors)} errors, {fmt_int(n - n_errors)} correct"),
                    Assumption("independent test samples", None,
                               "samples drawn independently of the model and of each other")]
     return TestResult(test="error_rate_ci", method="normal (CLT) interval of an error rate", statistic=z, pvalue=p,
-                      df=None, alternative=alternative, effect=Effect("error rate", e, low, high, level),
+                      df=None, alternative=alternative,
+                      effect=Effect("error rate", e, ConfidenceInterval(low, high, confidence_level, "normal (CLT)")),
                       assumptions=assumptions, sentence=text + ".", n=n, models=(name,) if name else (),
-                      details={"n_errors": n_errors, "null_error": null_error})
+                      details=ErrorRateDetails(n_errors, null_error))
 
 
 # ------------------------------------------------------------------------------------------------------ helpers
@@ -401,21 +464,21 @@ def _count_table(table, name: str) -> np.ndarray:
     return obs
 
 
-def _ncx2_interval(stat: float, df: float, level: float) -> tuple[float, float]:
+def _ncx2_interval(stat: float, df: float, confidence_level: float) -> tuple[float, float]:
     """Interval for the noncentrality λ of a chi-squared statistic: λ_lo solves F(stat; df, λ) = 1 − α/2 and λ_hi
     solves F(stat; df, λ) = α/2, with F the noncentral chi-squared cdf (decreasing in λ); 0 when unreachable."""
-    return _nc_interval(lambda lam: float(special.chndtr(stat, df, lam)), stat, level)
+    return _nc_interval(lambda lam: float(special.chndtr(stat, df, lam)), stat, confidence_level)
 
 
-def _ncf_interval(f: float, df1: float, df2: float, level: float) -> tuple[float, float]:
+def _ncf_interval(f: float, df1: float, df2: float, confidence_level: float) -> tuple[float, float]:
     """Interval for the noncentrality λ of an F statistic, as :func:`_ncx2_interval` with the noncentral F."""
-    return _nc_interval(lambda lam: float(special.ncfdtr(df1, df2, lam, f)), f * df1, level)
+    return _nc_interval(lambda lam: float(special.ncfdtr(df1, df2, lam, f)), f * df1, confidence_level)
 
 
-def _nc_interval(cdf, scale: float, level: float) -> tuple[float, float]:
-    """Solve cdf(λ) = 1 − α/2 and cdf(λ) = α/2 for λ ≥ 0 (cdf decreasing in λ) by bracketing and Brent's method;
-    0 when even λ = 0 leaves less than the target below the statistic."""
-    alpha = 1.0 - level
+def _nc_interval(cdf, scale: float, confidence_level: float) -> tuple[float, float]:
+    """Solve cdf(λ) = 1 − α/2 and cdf(λ) = α/2 for λ ≥ 0 (cdf decreasing in λ) by bracketing and Brent's
+    method; 0 when even λ = 0 leaves less than the target below the statistic."""
+    alpha = 1.0 - confidence_level
     if not math.isfinite(scale):
         return math.nan, math.nan
 
@@ -461,7 +524,7 @@ def _fisher_p(table: np.ndarray, alternative: str) -> tuple[float, float]:
     return odds, float(min(1.0, p))
 
 
-def _conditional_odds_ratio(table: np.ndarray, level: float, alternative: str) -> tuple[float, float, float]:
+def _conditional_odds_ratio(table: np.ndarray, confidence_level: float, alternative: str) -> tuple[float, float, float]:
     r"""Conditional maximum-likelihood odds ratio of a 2 × 2 table and its exact (Cornfield) interval.
 
     Given the margins, the top-left count X follows Fisher's noncentral hypergeometric distribution,
@@ -483,7 +546,7 @@ def _conditional_odds_ratio(table: np.ndarray, level: float, alternative: str) -
     def root(fn, lo=-50.0, hi=50.0) -> float:
         return float(optimize.brentq(fn, lo, hi, xtol=1e-12))
 
-    alpha = 1.0 - level
+    alpha = 1.0 - confidence_level
     tail = alpha / 2.0 if alternative == "two-sided" else alpha
     if a == lo_x:
         est = 0.0

@@ -5,8 +5,8 @@ Inputs are arrays of one metric per fold, aligned across models (see :func:`asse
 ``alternative="greater"`` always means the first model (A) scores higher than the second (B).
 
 References: ISO/IEC TS 4213:2022 clauses 7.2 (paired Student's t-test), 7.3 (analysis of variance), 7.4
-(Kruskal–Wallis), 7.6 (Wilcoxon signed-ranks) — /work/shared/reference/000_*.txt; Iocchi, *Performance
-Evaluation*, slides "Comparing learning algorithms L_A and L_B" (k-fold differences δ_i, 002_*.txt);
+(Kruskal–Wallis), 7.6 (Wilcoxon signed-ranks); L. Iocchi, *Performance Evaluation* (lecture slides), "Comparing
+learning algorithms L_A and L_B" (the k-fold differences δ_i);
 Demšar (2006), *Statistical comparisons of classifiers over multiple data sets*, JMLR 7:1–30.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -24,11 +24,82 @@ from scipy import special
 from scipy import stats as sps
 
 from assess.errors import AssessError
+from assess.intervals import ConfidenceInterval
 from assess.stats._common import (NORMAL, StudentT, alpha_of, as_float_vector, check_alternative, check_choice,
-                                  check_level, check_same_length, fmt_ci, fmt_int, fmt_num, interval, model_names,
-                                  pvalue, verdict, warn_undefined)
-from assess.stats._result import Assumption, Effect, TestResult
+                                  check_confidence_level, check_same_length, fmt_ci, fmt_int, fmt_num, interval,
+                                  model_names, pvalue, verdict, warn_undefined)
+from assess.stats._result import Assumption, Effect, TestResult, no_interval
 from assess.stats.counts import _ncf_interval
+
+
+@dataclass(frozen=True)
+class PairedTDetails:
+    """Both models' mean scores, the standard deviation of the differences and Cohen's d_z = mean / sd."""
+
+    mean_a: float
+    mean_b: float
+    sd_difference: float
+    cohen_dz: float
+
+
+@dataclass(frozen=True)
+class WilcoxonDetails:
+    """How many differences were zero, and how they were treated (``zero_method`` of SciPy)."""
+
+    n_zero: int
+    zero_method: str
+
+
+@dataclass(frozen=True)
+class AnovaDetails:
+    """Mean score per model."""
+
+    means: Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class KruskalDetails:
+    """Median score per model."""
+
+    medians: Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class FriedmanDetails:
+    """What a critical difference diagram needs: ``average_ranks`` (model → rank, 1 = best, ascending),
+    ``critical_difference`` and its ``q_alpha`` at ``alpha``; ``n_blocks`` folds; the tie-corrected ``chi2``."""
+
+    average_ranks: Mapping[str, float]
+    critical_difference: float
+    q_alpha: float
+    alpha: float
+    n_blocks: int
+    chi2: float
+    higher_is_better: bool
+
+
+@dataclass(frozen=True)
+class CorrectedTDetails:
+    """The test/train size ratio n2/n1 used in the correction, and both models' mean scores."""
+
+    test_train_ratio: float
+    mean_a: float
+    mean_b: float
+
+
+@dataclass(frozen=True)
+class CV5x2Details:
+    """The 5 variance estimates s_i² of Dietterich's statistic."""
+
+    variances: list
+
+
+@dataclass(frozen=True)
+class RankPairDetails:
+    """The average ranks of the two models of a post-hoc pair after Friedman."""
+
+    average_rank_a: float
+    average_rank_b: float
 
 
 def paired_t(a, b, *, alternative: str = "two-sided", confidence_level: float = 0.95,
@@ -38,7 +109,7 @@ def paired_t(a, b, *, alternative: str = "two-sided", confidence_level: float = 
     With differences :math:`d_i = a_i - b_i`, :math:`t = \bar d / (s_d / \sqrt n)` on :math:`n - 1` df, as
     :func:`scipy.stats.ttest_rel` (Iocchi's :math:`\bar\delta` over k folds). Effect: the mean difference
     :math:`\bar d` with the t interval :math:`\bar d \pm t_{n-1} s_d / \sqrt n` (one-sided for one-sided
-    alternatives); ``details["cohen_dz"]`` is :math:`\bar d / s_d`.
+    alternatives); ``details.cohen_dz`` is :math:`\bar d / s_d`.
 
     Folds of one cross-validation share training data, so their differences are correlated and this test is
     anti-conservative on CV folds (Dietterich 1998; Nadeau & Bengio 2003): prefer
@@ -49,7 +120,7 @@ def paired_t(a, b, *, alternative: str = "two-sided", confidence_level: float = 
     (3.873, 3.0)
     """
     check_alternative(alternative)
-    level = check_level(confidence_level)
+    confidence_level = check_confidence_level(confidence_level)
     a, b, d = _paired(a, b, "paired t-test", min_n=2)
     names = model_names(names, 2)
     n = d.size
@@ -61,14 +132,14 @@ def paired_t(a, b, *, alternative: str = "two-sided", confidence_level: float = 
     df = float(n - 1)
     dist = StudentT(df)
     p = pvalue(dist, t, alternative)
-    low, high = interval(mean, se, dist, alternative, level)
+    low, high = interval(mean, se, dist, alternative, confidence_level)
     assumptions = [_normality(d, "differences"), _independent_folds()]
-    sentence = _difference_sentence(names, metric, mean, low, high, level, n, unit, p, "paired t-test")
+    sentence = _difference_sentence(names, metric, mean, low, high, confidence_level, n, unit, p, "paired t-test")
     return TestResult(test="paired_t", method="paired Student's t-test", statistic=t, pvalue=p, df=df,
-                      alternative=alternative, effect=Effect("mean difference (A - B)", mean, low, high, level),
+                      alternative=alternative, effect=Effect("mean difference (A - B)", mean,
+                                                            ConfidenceInterval(low, high, confidence_level, "t")),
                       assumptions=assumptions, sentence=sentence, n=n, models=names,
-                      details={"mean_a": float(a.mean()), "mean_b": float(b.mean()), "sd_difference": sd,
-                               "cohen_dz": _ratio(mean, sd)})
+                      details=PairedTDetails(float(a.mean()), float(b.mean()), sd, _ratio(mean, sd)))
 
 
 def wilcoxon(a, b, *, alternative: str = "two-sided", confidence_level: float = 0.95,
@@ -92,7 +163,7 @@ def wilcoxon(a, b, *, alternative: str = "two-sided", confidence_level: float = 
     2/32 = 0.0625, so no difference can reach 5 % significance (Demšar 2006 §3.1.3 for the fold setting).
     """
     check_alternative(alternative)
-    level = check_level(confidence_level)
+    confidence_level = check_confidence_level(confidence_level)
     check_choice("zero_method", zero_method, ("wilcox", "pratt", "zsplit"))
     check_choice("method", method, ("auto", "exact", "asymptotic"))
     a, b, d = _paired(a, b, "Wilcoxon signed-rank test", min_n=1)
@@ -113,7 +184,7 @@ def wilcoxon(a, b, *, alternative: str = "two-sided", confidence_level: float = 
                 res = sps.wilcoxon(a, b, zero_method=zero_method, correction=correction, alternative=alternative,
                                    method=method)
             stat, p = float(res.statistic), float(res.pvalue)
-    est, low, high = _hodges_lehmann(nonzero, alternative, level)
+    est, low, high = _hodges_lehmann(nonzero, alternative, confidence_level)
     assumptions = [
         Assumption("at least 6 non-zero differences", bool(nonzero.size >= 6),
                    f"{nonzero.size} non-zero differences of {n}; with 5 or fewer no two-sided p-value can be "
@@ -124,13 +195,14 @@ def wilcoxon(a, b, *, alternative: str = "two-sided", confidence_level: float = 
     if nonzero.size == 0:
         sentence = f"{names[0]} and {names[1]} score the same on all {n} {unit}; no test is possible."
     else:
-        sentence = _difference_sentence(names, metric, est, low, high, level, n, unit, p, "Wilcoxon",
+        sentence = _difference_sentence(names, metric, est, low, high, confidence_level, n, unit, p, "Wilcoxon",
                                         what="median difference")
     return TestResult(test="wilcoxon", method="Wilcoxon signed-rank test", statistic=stat, pvalue=p, df=None,
-                      alternative=alternative, effect=Effect("Hodges-Lehmann difference (A - B)", est, low, high,
-                                                             level),
+                      alternative=alternative, effect=Effect("Hodges-Lehmann difference (A - B)", est,
+                                    ConfidenceInterval(low, high, confidence_level,
+                                                       "Walsh averages (Hollander-Wolfe)")),
                       assumptions=assumptions, sentence=sentence, n=n, models=names,
-                      details={"n_zero": int(n - nonzero.size), "zero_method": zero_method})
+                      details=WilcoxonDetails(int(n - nonzero.size), zero_method))
 
 
 def anova(*groups, confidence_level: float = 0.95, names: Sequence[str] | None = None,
@@ -143,7 +215,7 @@ def anova(*groups, confidence_level: float = 0.95, names: Sequence[str] | None =
     ``effectsize::eta_squared``). Assumptions: normal residuals (Shapiro–Wilk), equal variances
     (Brown–Forsythe/Levene on medians), independent observations (folds of one CV are not).
     """
-    level = check_level(confidence_level)
+    confidence_level = check_confidence_level(confidence_level)
     arrays = _groups(groups, "ANOVA", min_size=2)
     k = len(arrays)
     names = model_names(names, k)
@@ -154,7 +226,7 @@ def anova(*groups, confidence_level: float = 0.95, names: Sequence[str] | None =
     df1, df2 = float(k - 1), float(n_total - k)
     eta2 = float(ss_b / ss_t) if ss_t > 0 else math.nan
     if math.isfinite(f):
-        lam_lo, lam_hi = _ncf_interval(f, df1, df2, level)
+        lam_lo, lam_hi = _ncf_interval(f, df1, df2, confidence_level)
         eta_lo, eta_hi = lam_lo / (lam_lo + df2), lam_hi / (lam_hi + df2)
     else:
         eta_lo = eta_hi = math.nan
@@ -168,11 +240,13 @@ def anova(*groups, confidence_level: float = 0.95, names: Sequence[str] | None =
                    "ANOVA treats every fold as an independent observation; folds of one cross-validation share "
                    "training data (use Friedman for blocked folds)"),
     ]
-    sentence = _omnibus_sentence(names, [x.mean() for x in arrays], metric, p, level, "ANOVA", "mean")
+    sentence = _omnibus_sentence(names, [x.mean() for x in arrays], metric, p, confidence_level, "ANOVA", "mean")
     return TestResult(test="anova", method="one-way ANOVA", statistic=f, pvalue=p, df=(df1, df2), alternative=None,
-                      effect=Effect("eta-squared", eta2, eta_lo, eta_hi, level), assumptions=assumptions,
+                      effect=Effect("eta-squared", eta2,
+                                    ConfidenceInterval(eta_lo, eta_hi, confidence_level, "noncentral F inversion")),
+                      assumptions=assumptions,
                       sentence=sentence, n=n_total, models=names,
-                      details={"means": dict(zip(names, [float(x.mean()) for x in arrays]))})
+                      details=AnovaDetails(dict(zip(names, [float(x.mean()) for x in arrays]))))
 
 
 def kruskal(*groups, confidence_level: float = 0.95, names: Sequence[str] | None = None,
@@ -184,7 +258,7 @@ def kruskal(*groups, confidence_level: float = 0.95, names: Sequence[str] | None
     (Tomczak & Tomczak 2014, *Trends Sport Sci* 21(1)); no interval. Assumption: at least 5 values per group
     for the chi-squared approximation.
     """
-    level = check_level(confidence_level)
+    confidence_level = check_confidence_level(confidence_level)
     arrays = _groups(groups, "Kruskal-Wallis", min_size=1)
     k = len(arrays)
     names = model_names(names, k)
@@ -202,12 +276,13 @@ def kruskal(*groups, confidence_level: float = 0.95, names: Sequence[str] | None
         Assumption("independent observations", None,
                    "folds of one cross-validation share training data (use Friedman for blocked folds)"),
     ]
-    sentence = _omnibus_sentence(names, [float(np.median(x)) for x in arrays], metric, p, level,
+    sentence = _omnibus_sentence(names, [float(np.median(x)) for x in arrays], metric, p, confidence_level,
                                  "Kruskal-Wallis", "median")
     return TestResult(test="kruskal", method="Kruskal-Wallis H test", statistic=h, pvalue=p, df=float(k - 1),
-                      alternative=None, effect=Effect("epsilon-squared", h / (n_total - 1), level=level),
+                      alternative=None,
+                      effect=Effect("epsilon-squared", h / (n_total - 1), no_interval(confidence_level)),
                       assumptions=assumptions, sentence=sentence, n=n_total, models=names,
-                      details={"medians": dict(zip(names, [float(np.median(x)) for x in arrays]))})
+                      details=KruskalDetails(dict(zip(names, [float(np.median(x)) for x in arrays]))))
 
 
 @dataclass(frozen=True)
@@ -283,7 +358,7 @@ def friedman(table, *, higher_is_better: bool = True, method: str = "chi2", conf
     Assumption (Demšar §3.2.2): N > 10 and k > 5 for the chi-squared approximation to be good.
     """
     check_choice("method", method, ("chi2", "iman_davenport"))
-    level = check_level(confidence_level)
+    confidence_level = check_confidence_level(confidence_level)
     x, names = _block_table(table, names, "Friedman")
     n_blocks, k = x.shape
     ranks = _ranks(x, higher_is_better)
@@ -308,7 +383,7 @@ def friedman(table, *, higher_is_better: bool = True, method: str = "chi2", conf
         stat = (n_blocks - 1) * chi2 / denom if denom > 0 else math.inf
         p = float(special.fdtrc(df[0], df[1], stat)) if not math.isnan(stat) else math.nan
         label = "Friedman (Iman-Davenport F)"
-    alpha = alpha_of(level)
+    alpha = alpha_of(confidence_level)
     q = nemenyi_q(k, alpha)
     cd = q * math.sqrt(k * (k + 1) / (6.0 * n_blocks))
     order = np.argsort(avg, kind="stable")
@@ -324,11 +399,10 @@ def friedman(table, *, higher_is_better: bool = True, method: str = "chi2", conf
                 f"{k}); {verdict(p, alpha, 'Friedman', subject='the difference among the models')}; "
                 f"average ranks further apart than {fmt_num(cd)} differ significantly (Nemenyi).")
     return TestResult(test="friedman", method=label, statistic=stat, pvalue=p, df=df, alternative=None,
-                      effect=Effect("Kendall's W", w, level=level), assumptions=assumptions, sentence=sentence,
+                      effect=Effect("Kendall's W", w, no_interval(confidence_level)), assumptions=assumptions,
+                      sentence=sentence,
                       n=n_blocks, models=names,
-                      details={"average_ranks": average_ranks, "critical_difference": cd, "q_alpha": q,
-                               "alpha": alpha, "n_blocks": n_blocks, "chi2": chi2,
-                               "higher_is_better": higher_is_better})
+                      details=FriedmanDetails(average_ranks, cd, q, alpha, n_blocks, chi2, higher_is_better))
 
 
 def nemenyi(table, *, higher_is_better: bool = True, alpha: float = 0.05,
@@ -372,9 +446,14 @@ def corrected_resampled_t(a, b, *, test_train_ratio: float | None = None, n_fold
     ``test_train_ratio`` is :math:`n_2/n_1`; when None it is :math:`1/(k-1)`, right for k-fold CV, with k =
     ``n_folds`` (the number of folds per repetition) or, when that is also None, k = J (a single k-fold run).
     Effect: the mean difference with the matching interval :math:`\bar d \pm t_{J-1}\sqrt{(1/J + n_2/n_1)s_d^2}`.
+
+    On a single k-fold run (J = k) the test is conservative: the correction was derived for random
+    train/test splits and over-states the variance of k-fold differences, and with only k − 1 df it has little
+    power (Nadeau & Bengio 2003 §4; Bouckaert & Frank 2004). Repeat the cross-validation — 10 × 10-fold CV
+    (J = 100, ``repeat`` column) is the recommended design — and the assumptions list says which case applies.
     """
     check_alternative(alternative)
-    level = check_level(confidence_level)
+    confidence_level = check_confidence_level(confidence_level)
     a, b, d = _paired(a, b, "corrected resampled t-test", min_n=2)
     names = model_names(names, 2)
     j = d.size
@@ -395,17 +474,21 @@ def corrected_resampled_t(a, b, *, test_train_ratio: float | None = None, n_fold
     df = float(j - 1)
     dist = StudentT(df)
     p = pvalue(dist, t, alternative)
-    low, high = interval(mean, se, dist, alternative, level)
+    low, high = interval(mean, se, dist, alternative, confidence_level)
     assumptions = [_normality(d, "differences"),
                    Assumption("test/train size ratio", None,
                               f"n_test/n_train = {fmt_num(ratio)}"
-                              + (" (1/(k−1) for k-fold)" if test_train_ratio is None else " (given)"))]
-    sentence = _difference_sentence(names, metric, mean, low, high, level, j, unit, p, "corrected resampled t-test")
+                              + (" (1/(k−1) for k-fold)" if test_train_ratio is None else " (given)")),
+                   _repeated_cv(j, None if test_train_ratio is not None else (j if n_folds is None else int(n_folds)))]
+    sentence = _difference_sentence(names, metric, mean, low, high, confidence_level, j, unit, p,
+                                    "corrected resampled t-test")
     return TestResult(test="corrected_resampled_t", method="Nadeau-Bengio corrected resampled t-test", statistic=t,
                       pvalue=p, df=df, alternative=alternative,
-                      effect=Effect("mean difference (A - B)", mean, low, high, level), assumptions=assumptions,
+                      effect=Effect("mean difference (A - B)", mean,
+                                    ConfidenceInterval(low, high, confidence_level, "corrected t")),
+                      assumptions=assumptions,
                       sentence=sentence, n=j, models=names,
-                      details={"test_train_ratio": ratio, "mean_a": float(a.mean()), "mean_b": float(b.mean())})
+                      details=CorrectedTDetails(ratio, float(a.mean()), float(b.mean())))
 
 
 def cv_5x2_t(differences, *, alternative: str = "two-sided", confidence_level: float = 0.95,
@@ -422,7 +505,7 @@ def cv_5x2_t(differences, *, alternative: str = "two-sided", confidence_level: f
     so no interval around the mean inverts it).
     """
     check_alternative(alternative)
-    level = check_level(confidence_level)
+    confidence_level = check_confidence_level(confidence_level)
     try:
         p_ij = np.asarray(differences, dtype=float)
     except (TypeError, ValueError):
@@ -443,12 +526,13 @@ def cv_5x2_t(differences, *, alternative: str = "two-sided", confidence_level: f
                               "Dietterich's derivation treats p_i^(1), p_i^(2) as independent normal; "
                               f"Shapiro–Wilk on the 10 differences: p = "
                               f"{fmt_num(float(sps.shapiro(p_ij.ravel()).pvalue), 2) if np.ptp(p_ij) > 0 else 'n/a'}")]
-    sentence = _difference_sentence(names, metric, mean, math.nan, math.nan, level, 10, "folds (5×2cv)", p,
+    sentence = _difference_sentence(names, metric, mean, math.nan, math.nan, confidence_level, 10, "folds (5×2cv)", p,
                                     "5×2cv t-test")
     return TestResult(test="cv_5x2_t", method="5x2cv paired t-test (Dietterich)", statistic=t, pvalue=p, df=5.0,
-                      alternative=alternative, effect=Effect("mean difference (A - B)", mean, level=level),
+                      alternative=alternative,
+                      effect=Effect("mean difference (A - B)", mean, no_interval(confidence_level)),
                       assumptions=assumptions, sentence=sentence, n=10, models=names,
-                      details={"variances": s2.tolist()})
+                      details=CV5x2Details(s2.tolist()))
 
 
 # ------------------------------------------------------------------------------------------------------ helpers
@@ -557,13 +641,25 @@ def _normality(x: np.ndarray, what: str) -> Assumption:
     return Assumption(name, bool(p > 0.05), f"Shapiro–Wilk on the {x.size} {what}: p = {fmt_num(p, 2)}")
 
 
+def _repeated_cv(j: int, k: int | None) -> Assumption:
+    """Whether the J differences come from repeated k-fold CV: on a single run the corrected t is conservative."""
+    name = "repeated cross-validation (10 × 10-fold recommended)"
+    if k is None:
+        return Assumption(name, None, f"{j} resamples with a given test/train ratio")
+    if j > k:
+        return Assumption(name, True, f"{j} differences from {j // k} repeats of {k}-fold cross-validation")
+    return Assumption(name, None, f"a single {k}-fold run: the correction over-states the variance here, so the test "
+                                  "is conservative and has little power; repeat the cross-validation (10 × 10-fold)")
+
+
 def _independent_folds() -> Assumption:
     return Assumption("independent pairs", None,
                       "folds of one cross-validation share training data, which makes this test too liberal there "
                       "(use corrected_resampled_t)")
 
 
-def _difference_sentence(names, metric, diff, low, high, level, n, unit, p, label, *, what="mean difference"):
+def _difference_sentence(names, metric, diff, low, high, confidence_level, n, unit, p, label, *,
+                         what="mean difference"):
     a, b = names
     if diff == 0:
         lead = f"Across {fmt_int(n)} {unit}, {a} and {b} have the same {metric} ({what} 0)"
@@ -571,18 +667,18 @@ def _difference_sentence(names, metric, diff, low, high, level, n, unit, p, labe
         better, worse = (a, b) if diff > 0 else (b, a)
         lead = f"Across {fmt_int(n)} {unit}, {better}'s {metric} is higher than {worse}'s by {fmt_num(abs(diff))}"
         lead += f" ({what}"
-        ci = fmt_ci(low, high, level) if diff > 0 else fmt_ci(-high, -low, level)
+        ci = fmt_ci(low, high, confidence_level) if diff > 0 else fmt_ci(-high, -low, confidence_level)
         lead += f"; {ci})" if ci else ")"
-    return f"{lead}; {verdict(p, alpha_of(level), label)}."
+    return f"{lead}; {verdict(p, alpha_of(confidence_level), label)}."
 
 
-def _omnibus_sentence(names, centres, metric, p, level, label, centre_word):
+def _omnibus_sentence(names, centres, metric, p, confidence_level, label, centre_word):
     listing = ", ".join(f"{nm} {fmt_num(c)}" for nm, c in zip(names, centres))
     return (f"{centre_word.capitalize()} {metric}: {listing}; "
-            f"{verdict(p, alpha_of(level), label, subject='the difference among the models')}.")
+            f"{verdict(p, alpha_of(confidence_level), label, subject='the difference among the models')}.")
 
 
-def _hodges_lehmann(d: np.ndarray, alternative: str, level: float) -> tuple[float, float, float]:
+def _hodges_lehmann(d: np.ndarray, alternative: str, confidence_level: float) -> tuple[float, float, float]:
     n = d.size
     if n == 0 or n > 2000:
         return (float(np.median(d)) if n else math.nan), math.nan, math.nan
@@ -590,7 +686,7 @@ def _hodges_lehmann(d: np.ndarray, alternative: str, level: float) -> tuple[floa
     walsh = np.sort((d[i] + d[j]) / 2.0)
     est = float(np.median(walsh))
     total = walsh.size
-    alpha = alpha_of(level)
+    alpha = alpha_of(confidence_level)
     a_tail = alpha / 2.0 if alternative == "two-sided" else alpha
     exact = n < 50 and np.unique(np.abs(d)).size == n
     if exact:

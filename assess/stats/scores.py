@@ -1,25 +1,116 @@
-"""Tests on per-sample scores and errors: DeLong for two correlated ROC AUCs, the paired bootstrap of any metric's
-difference, and Diebold–Mariano for forecasts.
+"""Tests on per-sample scores and errors: DeLong for two ROC AUCs (correlated, or on independent samples), the paired
+and unpaired bootstrap of any metric's difference, Diebold–Mariano for forecasts, and Welch's t and Mann–Whitney's U
+for two independent samples of values (per-sample losses of models scored on different test sets, or per-fold scores
+of models cross-validated separately).
 
 References: DeLong, DeLong & Clarke-Pearson (1988), *Biometrics* 44:837–845; Sun & Xu (2014), *IEEE Signal
 Processing Letters* 21(11):1389–1393; Efron & Tibshirani (1993), *An Introduction to the Bootstrap*, ch. 13, 16;
 Diebold & Mariano (1995), *J Bus Econ Stat* 13:253–263; Harvey, Leybourne & Newbold (1997), *Int J Forecasting*
-13:281–291. ISO/IEC TS 4213:2022 clause 7 (000_*.txt) lists the classical tests these extend.
+13:281–291; Welch (1947), *Biometrika* 34:28–35; Mann & Whitney (1947), *Ann Math Statist* 18:50–60. ISO/IEC TS
+4213:2022 clause 7 lists the classical tests these extend.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
+from scipy import stats as sps
 
 from assess.errors import AssessError
-from assess.intervals import delong_placements
+from assess.intervals import ConfidenceInterval, delong_placements, delong_variance
 from assess.stats._common import (NORMAL, StudentT, alpha_of, as_bool_vector, as_float_vector, check_alternative,
-                                  check_choice, check_level, check_same_length, fmt_ci, fmt_int, fmt_num, interval,
-                                  model_names, pvalue, verdict, warn_undefined)
-from assess.stats._result import Assumption, Effect, TestResult
+                                  check_choice, check_confidence_level, check_same_length, fmt_ci, fmt_int, fmt_num,
+                                  interval, model_names, pvalue, verdict, warn_undefined)
+from assess.stats._result import INDEPENDENT_SAMPLES, Assumption, Effect, TestResult
+
+MANN_WHITNEY_METHODS = ("auto", "exact", "asymptotic")
+
+
+@dataclass(frozen=True)
+class DeLongDetails:
+    """Both AUCs, their DeLong variances and covariance (and correlation), and the class counts."""
+
+    auc_a: float
+    auc_b: float
+    var_a: float
+    var_b: float
+    covariance: float
+    correlation: float
+    n_positive: int
+    n_negative: int
+
+
+@dataclass(frozen=True)
+class BootstrapDetails:
+    """Replicates drawn, how many gave an undefined metric (dropped), the seed, and the metric compared."""
+
+    n_resamples: int
+    n_invalid: int
+    seed: int
+    metric: str
+
+
+@dataclass(frozen=True)
+class DieboldMarianoDetails:
+    """The loss, the horizon asked for and the one used (see the fallback), and both mean losses."""
+
+    loss: str
+    h: int
+    h_used: int
+    mean_loss_a: float
+    mean_loss_b: float
+
+
+@dataclass(frozen=True)
+class UnpairedDeLongDetails:
+    """Each model's AUC, its DeLong variance and its class counts on its own test set."""
+
+    auc_a: float
+    auc_b: float
+    var_a: float
+    var_b: float
+    n_positive_a: int
+    n_negative_a: int
+    n_positive_b: int
+    n_negative_b: int
+
+
+@dataclass(frozen=True)
+class WelchDetails:
+    """Each sample's mean, standard deviation (ddof 1) and size."""
+
+    mean_a: float
+    mean_b: float
+    sd_a: float
+    sd_b: float
+    n_a: int
+    n_b: int
+
+
+@dataclass(frozen=True)
+class MannWhitneyDetails:
+    """The U statistic of the second sample (U_A + U_B = n_a n_b), each sample's median and size."""
+
+    u_b: float
+    median_a: float
+    median_b: float
+    n_a: int
+    n_b: int
+
+
+@dataclass(frozen=True)
+class UnpairedBootstrapDetails:
+    """Replicates drawn, how many gave an undefined metric (dropped), the seed, the metric and both sample sizes."""
+
+    n_resamples: int
+    n_invalid: int
+    seed: int
+    metric: str
+    n_a: int
+    n_b: int
 
 
 def delong(y_true, score_a, score_b, *, alternative: str = "two-sided", confidence_level: float = 0.95,
@@ -38,7 +129,7 @@ def delong(y_true, score_a, score_b, *, alternative: str = "two-sided", confiden
     normal interval. ``y_true`` is 0/1 (1 = positive); higher scores mean more positive.
     """
     check_alternative(alternative)
-    level = check_level(confidence_level)
+    confidence_level = check_confidence_level(confidence_level)
     y = as_bool_vector(y_true, "y_true")
     sa = as_float_vector(score_a, "score_a")
     sb = as_float_vector(score_b, "score_b")
@@ -66,7 +157,7 @@ def delong(y_true, score_a, score_b, *, alternative: str = "two-sided", confiden
         if diff == 0:
             warn_undefined("DeLong is undefined: the two models' placements are identical (zero variance)")
     p = pvalue(NORMAL, z, alternative) if not math.isnan(z) else math.nan
-    low, high = interval(diff, se, NORMAL, alternative, level)
+    low, high = interval(diff, se, NORMAL, alternative, confidence_level)
     corr = cov_ab / math.sqrt(var_a * var_b) if var_a > 0 and var_b > 0 else math.nan
     assumptions = [Assumption("paired samples", True, f"both models scored the same {fmt_int(m + n)} samples"),
                    Assumption("large-sample normal approximation", None,
@@ -76,17 +167,17 @@ def delong(y_true, score_a, score_b, *, alternative: str = "two-sided", confiden
         lead = f"{a} and {b} have the same ROC AUC ({fmt_num(auc_a)})"
     else:
         (hi_n, hi_v), (lo_n, lo_v) = sorted([(a, auc_a), (b, auc_b)], key=lambda t: -t[1])
-        ci = fmt_ci(low, high, level) if diff > 0 else fmt_ci(-high, -low, level)
+        ci = fmt_ci(low, high, confidence_level) if diff > 0 else fmt_ci(-high, -low, confidence_level)
         lead = (f"{hi_n}'s ROC AUC ({fmt_num(hi_v)}) is higher than {lo_n}'s ({fmt_num(lo_v)}) by "
                 f"{fmt_num(abs(diff))} ({ci})")
-    sentence = f"{lead}; {verdict(p, alpha_of(level), 'DeLong')}."
+    sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'DeLong')}."
     return TestResult(test="delong", method="DeLong test for two correlated ROC AUCs", statistic=z, pvalue=p,
-                      df=None, alternative=alternative, effect=Effect("ROC AUC difference (A - B)", diff, low, high,
-                                                                      level),
+                      df=None, alternative=alternative,
+                      effect=Effect("ROC AUC difference (A - B)", diff,
+                                    ConfidenceInterval(low, high, confidence_level, "normal (DeLong variance)")),
                       assumptions=assumptions, sentence=sentence, n=m + n, models=names,
-                      details={"auc_a": auc_a, "auc_b": auc_b, "var_a": float(var_a), "var_b": float(var_b),
-                               "covariance": float(cov_ab), "correlation": float(corr), "n_positive": m,
-                               "n_negative": n})
+                      details=DeLongDetails(auc_a, auc_b, float(var_a), float(var_b), float(cov_ab), float(corr), m,
+                                            n))
 
 
 def paired_bootstrap(y_true, pred_a, pred_b, *, metric: Callable, n_resamples: int = 2000,
@@ -112,15 +203,11 @@ def paired_bootstrap(y_true, pred_a, pred_b, *, metric: Callable, n_resamples: i
     :math:`p = (1 + \#\{|\delta^*_r - \hat\delta| \ge |\hat\delta|\}) / (B + 1)`; ``"greater"`` counts
     :math:`\delta^*_r - \hat\delta \ge \hat\delta`, ``"less"`` :math:`\le`. The +1 (Davison & Hinkley 1997,
     eq. 4.11) keeps p above 0: with B replicates the smallest p is 1/(B + 1). Replicates where the metric is
-    undefined (NaN, e.g. AUC of a one-class resample) are dropped and counted in ``details["n_invalid"]``.
+    undefined (NaN, e.g. AUC of a one-class resample) are dropped and counted in ``details.n_invalid``.
     """
     check_alternative(alternative)
-    level = check_level(confidence_level)
-    if not callable(metric):
-        raise AssessError(f"`metric` must be a callable f(y_true, y, sample_weight=None) (got {metric!r})")
-    if isinstance(n_resamples, bool) or int(n_resamples) != n_resamples or n_resamples < 1:
-        raise AssessError(f"`n_resamples` must be a positive whole number (got {n_resamples!r})")
-    n_resamples = int(n_resamples)
+    confidence_level = check_confidence_level(confidence_level)
+    n_resamples = _check_bootstrap(metric, n_resamples)
     y = np.asarray(y_true)
     a, b = np.asarray(pred_a), np.asarray(pred_b)
     n = y.shape[0] if y.ndim else 0
@@ -129,82 +216,395 @@ def paired_bootstrap(y_true, pred_a, pred_b, *, metric: Callable, n_resamples: i
     for nm, arr in (("pred_a", a), ("pred_b", b)):
         if arr.ndim == 0 or arr.shape[0] != n:
             raise AssessError(f"`{nm}` must have one row per sample of `y_true` ({n}) (got shape {arr.shape})")
-    weight = None
-    if sample_weight is not None:
-        weight = as_float_vector(sample_weight, "sample_weight")
-        if weight.size != n:
-            raise AssessError(f"`sample_weight` must have one value per sample ({n}) (got {weight.size})")
-        if (weight < 0).any():
-            raise AssessError(f"`sample_weight` must be non-negative (got {float(weight.min())})")
+    weight = _bootstrap_weight(sample_weight, n, "sample_weight")
     names = model_names(names, 2)
     label = metric_name or getattr(metric, "__name__", "metric")
-    if vectorized:
-        w1 = (np.ones(n) if weight is None else weight)[None, :]
-        observed = (float(np.asarray(metric(y, a, sample_weight=w1)).reshape(-1)[0])
-                    - float(np.asarray(metric(y, b, sample_weight=w1)).reshape(-1)[0]))
-    else:
-        observed = float(metric(y, a, sample_weight=weight)) - float(metric(y, b, sample_weight=weight))
+    observed = _observed(metric, y, a, weight, vectorized) - _observed(metric, y, b, weight, vectorized)
     rng = np.random.default_rng(seed)
     deltas = np.empty(n_resamples)
     chunk = max(1, min(n_resamples, 4_000_000 // n))
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)
-        idx = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
-        counts = np.bincount(idx.ravel(), minlength=size * n).reshape(size, n).astype(float)
-        if weight is not None:
-            counts *= weight
-        if vectorized:
-            va = np.asarray(metric(y, a, sample_weight=counts), dtype=float)
-            vb = np.asarray(metric(y, b, sample_weight=counts), dtype=float)
-            if va.shape != (size,) or vb.shape != (size,):
-                raise AssessError(f"a vectorized `metric` must return one value per replicate ({size}) "
-                                  f"(got shapes {va.shape} and {vb.shape})")
-            deltas[start:start + size] = va - vb
-        else:
-            for r in range(size):
-                deltas[start + r] = (float(metric(y, a, sample_weight=counts[r]))
-                                     - float(metric(y, b, sample_weight=counts[r])))
-    valid = deltas[np.isfinite(deltas)]
-    n_invalid = n_resamples - valid.size
-    if valid.size == 0 or not math.isfinite(observed):
-        p, low, high = math.nan, math.nan, math.nan
-        warn_undefined(f"the paired bootstrap is undefined: the metric is undefined on the data or on every "
-                       f"resample ({n_invalid} of {n_resamples})")
-    else:
-        centred = valid - observed
-        if alternative == "two-sided":
-            extreme = np.count_nonzero(np.abs(centred) >= abs(observed))
-            low, high = (float(v) for v in np.quantile(valid, [(1 - level) / 2, (1 + level) / 2]))
-        elif alternative == "greater":
-            extreme = np.count_nonzero(centred >= observed)
-            low, high = float(np.quantile(valid, 1 - level)), math.inf
-        else:
-            extreme = np.count_nonzero(centred <= observed)
-            low, high = -math.inf, float(np.quantile(valid, level))
-        p = (1.0 + extreme) / (valid.size + 1.0)
+        counts = _resample_counts(rng, size, n, weight)
+        deltas[start:start + size] = (_replicates(metric, y, a, counts, vectorized)
+                                      - _replicates(metric, y, b, counts, vectorized))
+    p, low, high, valid, n_invalid = _shift_summary(deltas, observed, alternative, confidence_level,
+                                                     "the paired bootstrap")
     assumptions = [
         Assumption("independent samples", None, "samples are resampled as independent units"),
+        *_bootstrap_assumptions(n_resamples, valid, n_invalid),
+    ]
+    lead = _bootstrap_lead(names, label, observed, low, high, confidence_level, f"on {fmt_int(n)} samples")
+    sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'paired bootstrap')}."
+    return TestResult(test="paired_bootstrap", method="paired bootstrap (percentile interval, shift p-value)",
+                      statistic=observed, pvalue=p, df=None, alternative=alternative,
+                      effect=Effect(f"{label} difference (A - B)", observed,
+                                    ConfidenceInterval(low, high, confidence_level, "bootstrap percentile")),
+                      assumptions=assumptions, sentence=sentence, n=n, models=names,
+                      details=BootstrapDetails(n_resamples, int(n_invalid), seed, label))
+
+
+def unpaired_bootstrap(y_a, pred_a, y_b, pred_b, *, metric: Callable, n_resamples: int = 2000,
+                       confidence_level: float = 0.95, alternative: str = "two-sided", seed: int = 0,
+                       weight_a=None, weight_b=None, vectorized: bool = False, names: Sequence[str] | None = None,
+                       metric_name: str | None = None) -> TestResult:
+    r"""Bootstrap of the difference of any metric between two models scored on *different* samples.
+
+    As :func:`paired_bootstrap`, but each replicate resamples each model's own test set independently: A's
+    :math:`n_A` samples with replacement and, separately, B's :math:`n_B`, so
+    :math:`\delta^*_r = f(y_A, a; w_A^{(r)}) - f(y_B, b; w_B^{(r)})` (Efron & Tibshirani 1993, §8.3: the
+    two-sample bootstrap). Counts are drawn a chunk of replicates at a time (A's chunk, then B's) from one generator
+    seeded with ``seed``; a ``vectorized`` metric is called once per chunk and model. The p-value (shift method),
+    the percentile interval and the treatment of undefined replicates are those of :func:`paired_bootstrap`.
+    """
+    check_alternative(alternative)
+    confidence_level = check_confidence_level(confidence_level)
+    n_resamples = _check_bootstrap(metric, n_resamples)
+    ya, yb = np.asarray(y_a), np.asarray(y_b)
+    a, b = np.asarray(pred_a), np.asarray(pred_b)
+    sizes = []
+    for which, y, pred in (("a", ya, a), ("b", yb, b)):
+        n = y.shape[0] if y.ndim else 0
+        if n < 2:
+            raise AssessError(f"the unpaired bootstrap needs at least 2 samples per model (`y_{which}` has {n})")
+        if pred.ndim == 0 or pred.shape[0] != n:
+            raise AssessError(f"`pred_{which}` must have one row per sample of `y_{which}` ({n}) "
+                              f"(got shape {pred.shape})")
+        sizes.append(n)
+    n_a, n_b = sizes
+    wa = _bootstrap_weight(weight_a, n_a, "weight_a")
+    wb = _bootstrap_weight(weight_b, n_b, "weight_b")
+    names = model_names(names, 2)
+    label = metric_name or getattr(metric, "__name__", "metric")
+    observed = _observed(metric, ya, a, wa, vectorized) - _observed(metric, yb, b, wb, vectorized)
+    rng = np.random.default_rng(seed)
+    deltas = np.empty(n_resamples)
+    chunk = max(1, min(n_resamples, 4_000_000 // max(n_a, n_b)))
+    for start in range(0, n_resamples, chunk):
+        size = min(chunk, n_resamples - start)
+        counts_a = _resample_counts(rng, size, n_a, wa)
+        counts_b = _resample_counts(rng, size, n_b, wb)
+        deltas[start:start + size] = (_replicates(metric, ya, a, counts_a, vectorized)
+                                      - _replicates(metric, yb, b, counts_b, vectorized))
+    p, low, high, valid, n_invalid = _shift_summary(deltas, observed, alternative, confidence_level,
+                                                     "the unpaired bootstrap")
+    assumptions = [
+        Assumption(INDEPENDENT_SAMPLES, None, "each model's samples are resampled on their own, as independent of "
+                                              "the other model's"),
+        *_bootstrap_assumptions(n_resamples, valid, n_invalid),
+    ]
+    lead = _bootstrap_lead(names, label, observed, low, high, confidence_level,
+                           f"on {fmt_int(n_a)} and {fmt_int(n_b)} samples")
+    sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'unpaired bootstrap')}."
+    return TestResult(test="unpaired_bootstrap", method="unpaired bootstrap (percentile interval, shift p-value)",
+                      statistic=observed, pvalue=p, df=None, alternative=alternative,
+                      effect=Effect(f"{label} difference (A - B)", observed,
+                                    ConfidenceInterval(low, high, confidence_level, "bootstrap percentile")),
+                      assumptions=assumptions, sentence=sentence, n=n_a + n_b, models=names,
+                      details=UnpairedBootstrapDetails(n_resamples, int(n_invalid), seed, label, n_a, n_b))
+
+
+def unpaired_delong(y_a, score_a, y_b, score_b, *, alternative: str = "two-sided", confidence_level: float = 0.95,
+                    names: Sequence[str] | None = None) -> TestResult:
+    r"""DeLong's test for the difference of two ROC AUCs measured on *independent* samples.
+
+    Each model's AUC :math:`\hat A` and its variance :math:`V_A = S_{10}/m_A + S_{01}/n_A` come from its own
+    placement values (:func:`assess.intervals.delong_variance`; DeLong, DeLong & Clarke-Pearson 1988). With
+    independent samples the covariance term of the paired test is zero, so the variance of the difference is the
+    sum of the two variances:
+
+    .. math:: D = \frac{\hat A - \hat B}{\sqrt{V_A + V_B}}, \qquad
+        \nu = \frac{(V_A + V_B)^2}{V_A^2/(N_A - 1) + V_B^2/(N_B - 1)}
+
+    with :math:`N` each model's number of samples; D is referred to Student's t with the Welch–Satterthwaite-type
+    df ν, exactly as R ``pROC::roc.test(paired = FALSE, method = "delong")``. Effect: the AUC difference A − B with
+    the matching t interval. ``y_a``/``y_b`` are 0/1 (1 = positive); higher scores mean more positive.
+    """
+    check_alternative(alternative)
+    confidence_level = check_confidence_level(confidence_level)
+    fits = []
+    for which, y, s in (("a", y_a, score_a), ("b", y_b, score_b)):
+        yy = as_bool_vector(y, f"y_{which}")
+        ss = as_float_vector(s, f"score_{which}")
+        check_same_length(yy, ss, (f"y_{which}", f"score_{which}"))
+        m, n = int(yy.sum()), int((~yy).sum())
+        if m < 2 or n < 2:
+            raise AssessError(f"DeLong needs at least 2 positives and 2 negatives in `y_{which}` (got {m} positives, "
+                              f"{n} negatives)")
+        auc, var = delong_variance(*delong_placements(yy, ss))
+        fits.append((auc, var, m, n))
+    names = model_names(names, 2)
+    (auc_a, var_a, m_a, n_a), (auc_b, var_b, m_b, n_b) = fits
+    diff = auc_a - auc_b
+    var = var_a + var_b
+    se = math.sqrt(var)
+    if se > 0:
+        stat = diff / se
+        df = var * var / (var_a * var_a / (m_a + n_a - 1) + var_b * var_b / (m_b + n_b - 1))
+    else:
+        stat = math.nan if diff == 0 else math.copysign(math.inf, diff)
+        df = float(m_a + n_a + m_b + n_b - 2)   # both variances are 0: no Welch df; the p-value is 0 or undefined
+        if diff == 0:
+            warn_undefined("DeLong is undefined: both models separate their classes perfectly (zero variance)")
+    dist = StudentT(df)
+    p = pvalue(dist, stat, alternative) if not math.isnan(stat) else math.nan
+    low, high = interval(diff, se, dist, alternative, confidence_level)
+    assumptions = [Assumption(INDEPENDENT_SAMPLES, None, "each model scored its own samples; the AUCs are "
+                                                         "uncorrelated"),
+                   Assumption("large-sample approximation", None,
+                              f"{fmt_int(m_a)} + {fmt_int(m_b)} positives and {fmt_int(n_a)} + {fmt_int(n_b)} "
+                              "negatives; DeLong's variance is asymptotic")]
+    a, b = names
+    if diff == 0:
+        lead = f"{a} and {b} have the same ROC AUC ({fmt_num(auc_a)}) on their own samples"
+    else:
+        (hi_n, hi_v), (lo_n, lo_v) = sorted([(a, auc_a), (b, auc_b)], key=lambda t: -t[1])
+        ci = fmt_ci(low, high, confidence_level) if diff > 0 else fmt_ci(-high, -low, confidence_level)
+        lead = (f"{hi_n}'s ROC AUC ({fmt_num(hi_v)}) is higher than {lo_n}'s ({fmt_num(lo_v)}) by "
+                f"{fmt_num(abs(diff))} ({ci}), each on its own samples")
+    sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'DeLong')}."
+    return TestResult(test="unpaired_delong", method="DeLong test for two ROC AUCs on independent samples",
+                      statistic=stat, pvalue=p, df=float(df), alternative=alternative,
+                      effect=Effect("ROC AUC difference (A - B)", diff,
+                                    ConfidenceInterval(low, high, confidence_level, "t (DeLong variances)")),
+                      assumptions=assumptions, sentence=sentence, n=m_a + n_a + m_b + n_b, models=names,
+                      details=UnpairedDeLongDetails(auc_a, auc_b, float(var_a), float(var_b), m_a, n_a, m_b, n_b))
+
+
+def welch_t(a, b, *, alternative: str = "two-sided", confidence_level: float = 0.95,
+            names: Sequence[str] | None = None, metric: str = "score", unit: str = "values",
+            higher_is_better: bool = True) -> TestResult:
+    r"""Welch's t-test of the means of two independent samples (per-sample losses, or per-fold scores of models
+    evaluated separately).
+
+    With sample means :math:`\bar a, \bar b`, variances :math:`s_a^2, s_b^2` (ddof 1) and sizes
+    :math:`n_a, n_b`,
+
+    .. math:: t = \frac{\bar a - \bar b}{\sqrt{s_a^2/n_a + s_b^2/n_b}}, \qquad
+        \nu = \frac{(s_a^2/n_a + s_b^2/n_b)^2}{\frac{(s_a^2/n_a)^2}{n_a - 1} + \frac{(s_b^2/n_b)^2}{n_b - 1}}
+
+    as :func:`scipy.stats.ttest_ind` with ``equal_var=False`` (Welch 1947). Effect: the mean difference A − B with
+    the t interval on ν df. ``metric``, ``unit`` and ``higher_is_better`` only word the sentence (for losses, lower
+    is better). Assumption: normal means — at least 30 values per sample (central limit theorem), else
+    Shapiro–Wilk on each sample.
+    """
+    check_alternative(alternative)
+    confidence_level = check_confidence_level(confidence_level)
+    a = as_float_vector(a, "a", min_size=2)
+    b = as_float_vector(b, "b", min_size=2)
+    names = model_names(names, 2)
+    n_a, n_b = a.size, b.size
+    mean_a, mean_b = float(a.mean()), float(b.mean())
+    va, vb = float(a.var(ddof=1)) / n_a, float(b.var(ddof=1)) / n_b
+    se = math.sqrt(va + vb)
+    diff = mean_a - mean_b
+    if se > 0:
+        stat = diff / se
+        df = (va + vb) ** 2 / (va * va / (n_a - 1) + vb * vb / (n_b - 1))
+    else:
+        stat = math.nan if diff == 0 else math.copysign(math.inf, diff)
+        df = float(n_a + n_b - 2)   # both samples constant: no Welch df; the p-value is 0 or undefined
+        if diff == 0:
+            warn_undefined("Welch's t-test is undefined: both samples are constant and equal")
+    dist = StudentT(df)
+    p = pvalue(dist, stat, alternative) if not math.isnan(stat) else math.nan
+    low, high = interval(diff, se, dist, alternative, confidence_level)
+    assumptions = [_normal_means(a, b), Assumption(INDEPENDENT_SAMPLES, None, "the two samples are independent")]
+    lead = _two_sample_lead(names, metric, "mean", diff, low, high, confidence_level, n_a, n_b, unit,
+                            higher_is_better)
+    sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'Welch t-test')}."
+    return TestResult(test="welch_t", method="Welch's t-test (unequal variances)", statistic=stat, pvalue=p,
+                      df=float(df), alternative=alternative,
+                      effect=Effect("mean difference (A - B)", diff,
+                                    ConfidenceInterval(low, high, confidence_level, "Welch t")),
+                      assumptions=assumptions, sentence=sentence, n=n_a + n_b, models=names,
+                      details=WelchDetails(mean_a, mean_b, float(a.std(ddof=1)), float(b.std(ddof=1)), n_a, n_b))
+
+
+def mann_whitney(a, b, *, alternative: str = "two-sided", confidence_level: float = 0.95, method: str = "auto",
+                 names: Sequence[str] | None = None, metric: str = "score", unit: str = "values",
+                 higher_is_better: bool = True) -> TestResult:
+    r"""Mann–Whitney U test (Wilcoxon rank-sum) of two independent samples.
+
+    The statistic is :math:`U_A = \#\{(i, j): a_i > b_j\} + \tfrac12 \#\{a_i = b_j\}` and the p-value that of
+    :func:`scipy.stats.mannwhitneyu` with the same ``method`` (``"auto"``: exact when both samples have at most 8
+    values and no ties, else the normal approximation with tie and continuity corrections). ``alternative =
+    "greater"``: A's values tend to be larger.
+
+    Effect: the probability of superiority :math:`\hat\theta = U_A / (n_a n_b) = P(a > b) + \tfrac12 P(a = b)`
+    (the common-language effect size; an AUC of A's values against B's), with the normal interval from its
+    DeLong/Sen variance (the placement values of :func:`assess.intervals.delong_variance`), clipped to [0, 1];
+    0.5 means no tendency. ``metric``, ``unit`` and ``higher_is_better`` only word the sentence.
+    """
+    check_alternative(alternative)
+    confidence_level = check_confidence_level(confidence_level)
+    check_choice("method", method, MANN_WHITNEY_METHODS)
+    a = as_float_vector(a, "a")
+    b = as_float_vector(b, "b")
+    names = model_names(names, 2)
+    n_a, n_b = a.size, b.size
+    res = sps.mannwhitneyu(a, b, alternative=alternative, method=method)
+    u_a, p = float(res.statistic), float(res.pvalue)
+    theta = u_a / (n_a * n_b)
+    if n_a >= 2 and n_b >= 2:
+        is_a = np.r_[np.ones(n_a, dtype=bool), np.zeros(n_b, dtype=bool)]
+        _, var = delong_variance(*delong_placements(is_a, np.r_[a, b]))
+        low, high = interval(theta, math.sqrt(var), NORMAL, alternative, confidence_level)
+        low, high = max(low, 0.0), min(high, 1.0)
+    else:
+        low = high = math.nan
+    assumptions = [
+        Assumption("large samples or no ties", None if min(n_a, n_b) > 8 else bool(np.unique(np.r_[a, b]).size
+                                                                                   == n_a + n_b),
+                   f"{fmt_int(n_a)} and {fmt_int(n_b)} values; the normal approximation (ties corrected) is used "
+                   "above 8 values per sample or with ties"),
+        Assumption(INDEPENDENT_SAMPLES, None, "the two samples are independent"),
+    ]
+    med_a, med_b = float(np.median(a)), float(np.median(b))
+    a_n, b_n = names
+    word = "higher" if higher_is_better else "lower"
+    if theta == 0.5:
+        lead = f"{a_n}'s and {b_n}'s {metric} show no tendency either way ({fmt_int(n_a)} and {fmt_int(n_b)} {unit})"
+    else:
+        larger, smaller = (a_n, b_n) if theta > 0.5 else (b_n, a_n)
+        prob = theta if theta > 0.5 else 1.0 - theta
+        ci = fmt_ci(low, high, confidence_level) if theta > 0.5 else fmt_ci(1.0 - high, 1.0 - low, confidence_level)
+        better = larger if higher_is_better else smaller
+        lead = (f"{better}'s {metric} tends to be {word} (a random {larger} value exceeds a random {smaller} value "
+                f"with probability {fmt_num(prob)}" + (f"; {ci}" if ci else "") + f"; {fmt_int(n_a)} and "
+                f"{fmt_int(n_b)} {unit})")
+    sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'Mann-Whitney')}."
+    return TestResult(test="mann_whitney", method="Mann-Whitney U test", statistic=u_a, pvalue=p, df=None,
+                      alternative=alternative,
+                      effect=Effect("probability of superiority P(A > B)", theta,
+                                    ConfidenceInterval(low, high, confidence_level, "normal (DeLong-Sen variance)")),
+                      assumptions=assumptions, sentence=sentence, n=n_a + n_b, models=names,
+                      details=MannWhitneyDetails(float(n_a * n_b - u_a), med_a, med_b, n_a, n_b))
+
+
+# ------------------------------------------------------------------------------------------------------ helpers
+
+
+def _check_bootstrap(metric, n_resamples) -> int:
+    if not callable(metric):
+        raise AssessError(f"`metric` must be a callable f(y_true, y, sample_weight=None) (got {metric!r})")
+    if isinstance(n_resamples, bool) or int(n_resamples) != n_resamples or n_resamples < 1:
+        raise AssessError(f"`n_resamples` must be a positive whole number (got {n_resamples!r})")
+    return int(n_resamples)
+
+
+def _bootstrap_weight(weight, n: int, name: str) -> np.ndarray | None:
+    if weight is None:
+        return None
+    weight = as_float_vector(weight, name)
+    if weight.size != n:
+        raise AssessError(f"`{name}` must have one value per sample ({n}) (got {weight.size})")
+    if (weight < 0).any():
+        raise AssessError(f"`{name}` must be non-negative (got {float(weight.min())})")
+    return weight
+
+
+def _observed(metric, y, pred, weight, vectorized: bool) -> float:
+    """The metric on the data as they are; a vectorized metric gets one row of weights (the weights or ones)."""
+    if vectorized:
+        w1 = (np.ones(y.shape[0]) if weight is None else weight)[None, :]
+        return float(np.asarray(metric(y, pred, sample_weight=w1)).reshape(-1)[0])
+    return float(metric(y, pred, sample_weight=weight))
+
+
+def _resample_counts(rng: np.random.Generator, size: int, n: int, weight) -> np.ndarray:
+    """(size, n) float matrix: how often each of n samples is drawn in each of `size` resamples of n (times the
+    sample weights): one index draw and one bincount per chunk."""
+    idx = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
+    counts = np.bincount(idx.ravel(), minlength=size * n).reshape(size, n).astype(float)
+    if weight is not None:
+        counts *= weight
+    return counts
+
+
+def _replicates(metric, y, pred, counts: np.ndarray, vectorized: bool) -> np.ndarray:
+    """The metric on each resample (row of count weights): one call per chunk when vectorized, else one per row."""
+    size = counts.shape[0]
+    if vectorized:
+        values = np.asarray(metric(y, pred, sample_weight=counts), dtype=float)
+        if values.shape != (size,):
+            raise AssessError(f"a vectorized `metric` must return one value per replicate ({size}) "
+                              f"(got shape {values.shape})")
+        return values
+    return np.array([float(metric(y, pred, sample_weight=counts[r])) for r in range(size)])
+
+
+def _shift_summary(deltas: np.ndarray, observed: float, alternative: str, confidence_level: float, what: str):
+    """p-value (shift method), percentile interval, the valid replicates and the number of undefined ones."""
+    valid = deltas[np.isfinite(deltas)]
+    n_invalid = deltas.size - valid.size
+    if valid.size == 0 or not math.isfinite(observed):
+        warn_undefined(f"{what} is undefined: the metric is undefined on the data or on every resample "
+                       f"({n_invalid} of {deltas.size})")
+        return math.nan, math.nan, math.nan, valid, n_invalid
+    centred = valid - observed
+    if alternative == "two-sided":
+        extreme = np.count_nonzero(np.abs(centred) >= abs(observed))
+        low, high = (float(v) for v in np.quantile(valid, [(1 - confidence_level) / 2, (1 + confidence_level) / 2]))
+    elif alternative == "greater":
+        extreme = np.count_nonzero(centred >= observed)
+        low, high = float(np.quantile(valid, 1 - confidence_level)), math.inf
+    else:
+        extreme = np.count_nonzero(centred <= observed)
+        low, high = -math.inf, float(np.quantile(valid, confidence_level))
+    return (1.0 + extreme) / (valid.size + 1.0), low, high, valid, n_invalid
+
+
+def _bootstrap_assumptions(n_resamples: int, valid: np.ndarray, n_invalid: int) -> list[Assumption]:
+    return [
         Assumption("at least 1,000 resamples", n_resamples >= 1000,
                    f"{fmt_int(n_resamples)} resamples; the smallest possible p-value is "
                    f"{fmt_num(1 / (valid.size + 1))}"),
         Assumption("metric defined on every resample", n_invalid == 0,
                    f"{fmt_int(n_invalid)} of {fmt_int(n_resamples)} resamples gave an undefined metric"),
     ]
+
+
+def _bootstrap_lead(names, label, observed, low, high, confidence_level, where: str) -> str:
     a_n, b_n = names
     if observed == 0:
-        lead = f"{a_n} and {b_n} have the same {label} on {fmt_int(n)} samples"
+        return f"{a_n} and {b_n} have the same {label} {where}"
+    better, worse = (a_n, b_n) if observed > 0 else (b_n, a_n)
+    ci = fmt_ci(low, high, confidence_level) if observed > 0 else fmt_ci(-high, -low, confidence_level)
+    return (f"{better}'s {label} is higher than {worse}'s by {fmt_num(abs(observed))} {where}"
+            + (f" ({ci})" if ci else ""))
+
+
+def _two_sample_lead(names, metric, centre, diff, low, high, confidence_level, n_a, n_b, unit,
+                     higher_is_better) -> str:
+    a, b = names
+    if diff == 0:
+        return f"{a} and {b} have the same {centre} {metric} ({fmt_int(n_a)} and {fmt_int(n_b)} {unit})"
+    larger, smaller = (a, b) if diff > 0 else (b, a)
+    ci = fmt_ci(low, high, confidence_level) if diff > 0 else fmt_ci(-high, -low, confidence_level)
+    if higher_is_better:
+        text = f"{larger}'s {centre} {metric} is higher than {smaller}'s by {fmt_num(abs(diff))}"
     else:
-        better, worse = (a_n, b_n) if observed > 0 else (b_n, a_n)
-        ci = fmt_ci(low, high, level) if observed > 0 else fmt_ci(-high, -low, level)
-        lead = (f"{better}'s {label} is higher than {worse}'s by {fmt_num(abs(observed))} on {fmt_int(n)} samples"
-                + (f" ({ci})" if ci else ""))
-    sentence = f"{lead}; {verdict(p, alpha_of(level), 'paired bootstrap')}."
-    return TestResult(test="paired_bootstrap", method="paired bootstrap (percentile interval, shift p-value)",
-                      statistic=observed, pvalue=p, df=None, alternative=alternative,
-                      effect=Effect(f"{label} difference (A - B)", observed, low, high, level),
-                      assumptions=assumptions, sentence=sentence, n=n, models=names,
-                      details={"n_resamples": n_resamples, "n_invalid": int(n_invalid), "seed": seed,
-                               "metric": label})
+        text = f"{smaller}'s {centre} {metric} is lower than {larger}'s by {fmt_num(abs(diff))}"
+    return text + f" ({fmt_int(n_a)} and {fmt_int(n_b)} {unit}" + (f"; difference {ci})" if ci else ")")
+
+
+def _normal_means(a: np.ndarray, b: np.ndarray) -> Assumption:
+    name = "normal sample means"
+    if min(a.size, b.size) >= 30:
+        return Assumption(name, True, f"{fmt_int(a.size)} and {fmt_int(b.size)} values: the means are close to "
+                                      "normal by the central limit theorem")
+    ps = [_shapiro_p(x) for x in (a, b)]
+    known = [q for q in ps if not math.isnan(q)]
+    met = None if len(known) < 2 else all(q > 0.05 for q in known)
+    shown = ", ".join("n/a" if math.isnan(q) else fmt_num(q, 2) for q in ps)
+    return Assumption(name, met, f"fewer than 30 values per sample; Shapiro–Wilk p = {shown}")
+
+
+def _shapiro_p(x: np.ndarray) -> float:
+    if x.size < 3 or np.ptp(x) == 0:
+        return math.nan
+    return float(sps.shapiro(x).pvalue)
 
 
 def diebold_mariano(y_true, pred_a, pred_b, *, loss: str = "squared", h: int = 1, alternative: str = "two-sided",
@@ -222,13 +622,13 @@ def diebold_mariano(y_true, pred_a, pred_b, *, loss: str = "squared", h: int = 1
 
     (Diebold & Mariano 1995; Harvey, Leybourne & Newbold 1997). ``harvey_correction=False`` gives the original
     DM against N(0, 1). When the long-run variance estimate is not positive for h > 1 the test falls back to
-    h = 1, as R ``forecast::dm.test`` (``details["h_used"]``).
+    h = 1, as R ``forecast::dm.test`` (``details.h_used``).
 
     Effect: the mean loss differential :math:`\bar d` (A − B; positive means A's forecasts are worse) with the
     interval that inverts the test. ``alternative="greater"``: A's expected loss exceeds B's.
     """
     check_alternative(alternative)
-    level = check_level(confidence_level)
+    confidence_level = check_confidence_level(confidence_level)
     check_choice("loss", loss, ("squared", "absolute"))
     y = as_float_vector(y_true, "y_true")
     fa = as_float_vector(pred_a, "pred_a")
@@ -262,7 +662,7 @@ def diebold_mariano(y_true, pred_a, pred_b, *, loss: str = "squared", h: int = 1
             warn_undefined("Diebold-Mariano is undefined: the loss differential is zero throughout")
     dist = StudentT(n - 1) if harvey_correction else NORMAL
     p = pvalue(dist, stat, alternative) if not math.isnan(stat) else math.nan
-    low, high = interval(mean, se / factor, dist, alternative, level)
+    low, high = interval(mean, se / factor, dist, alternative, confidence_level)
     word = "squared error" if loss == "squared" else "absolute error"
     assumptions = [Assumption("stationary loss differential", None,
                               "the loss differential is assumed covariance-stationary"),
@@ -274,17 +674,18 @@ def diebold_mariano(y_true, pred_a, pred_b, *, loss: str = "squared", h: int = 1
         lead = f"Over {fmt_int(n)} forecasts, {a} and {b} have the same mean {word}"
     else:
         better, worse = (b, a) if mean > 0 else (a, b)
-        ci = fmt_ci(low, high, level) if mean > 0 else fmt_ci(-high, -low, level)
+        ci = fmt_ci(low, high, confidence_level) if mean > 0 else fmt_ci(-high, -low, confidence_level)
         lead = (f"Over {fmt_int(n)} forecasts, {better}'s mean {word} is lower than {worse}'s by "
                 f"{fmt_num(abs(mean))} ({ci})")
     method = "Diebold-Mariano" + (" with Harvey-Leybourne-Newbold correction" if harvey_correction else "")
-    sentence = f"{lead}; {verdict(p, alpha_of(level), 'Diebold-Mariano')}."
+    sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'Diebold-Mariano')}."
     return TestResult(test="diebold_mariano", method=method, statistic=stat, pvalue=p,
                       df=float(n - 1) if harvey_correction else None, alternative=alternative,
-                      effect=Effect(f"mean {word} difference (A - B)", mean, low, high, level),
+                      effect=Effect(f"mean {word} difference (A - B)", mean,
+                                    ConfidenceInterval(low, high, confidence_level, "t (Harvey-Leybourne-Newbold)"
+                                                       if harvey_correction else "normal")),
                       assumptions=assumptions, sentence=sentence, n=n, models=names,
-                      details={"loss": loss, "h": h, "h_used": h_used, "mean_loss_a": float(la.mean()),
-                               "mean_loss_b": float(lb.mean())})
+                      details=DieboldMarianoDetails(loss, h, h_used, float(la.mean()), float(lb.mean())))
 
 
 def _long_run_variance(c: np.ndarray, h: int) -> float:

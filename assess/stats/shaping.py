@@ -6,8 +6,13 @@ raises :class:`~assess.errors.AssessError` naming what is missing.
 
 Shapes:
 
+- the design: are the models scored on the same samples (paired) or on different ones (independent)?
+  :func:`sample_design` decides from ids and ground truth and says why; :func:`arrange_predictions` returns
+  :class:`AlignedPredictions` (paired) or :class:`SeparatePredictions` (independent); :func:`fold_design` does the
+  same for a fold table;
 - per-sample correctness of models aligned by sample id (McNemar, Cochran's Q, chi-squared, Fisher):
-  :func:`correctness_table`, :func:`contingency_table`;
+  :func:`correctness_table`, :func:`contingency_table`; per model on its own samples: :func:`model_correct`;
+- per-sample losses (Welch's t, Mann–Whitney): :func:`sample_losses`;
 - per-sample scores or forecasts aligned by id (DeLong, paired bootstrap, Diebold–Mariano): :func:`align_predictions`;
 - per-fold metric tables, long format ``model, fold[, repeat], <metric>`` (t-tests, Wilcoxon, ANOVA,
   Kruskal–Wallis, Friedman, corrected t, 5×2cv): :func:`fold_table` (paired, wide) and :func:`fold_groups`
@@ -16,6 +21,7 @@ Shapes:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -24,7 +30,11 @@ import pandas as pd
 
 from assess.data import Predictions, Task
 from assess.errors import AssessError
-from assess.stats._common import shown
+from assess.stats._common import plural, shown
+from assess.stats._result import INDEPENDENT, PAIRED, Design
+
+#: Per-sample losses :func:`sample_losses` computes ("auto" picks one from the task and the scores).
+LOSSES = ("auto", "zero_one", "brier", "absolute", "squared")
 
 
 @dataclass(frozen=True, eq=False)
@@ -33,6 +43,7 @@ class AlignedPredictions:
 
     ``ids`` is None when the inputs had no ids (then they were aligned by position). ``y_pred``/``scores`` map
     each model to its array (None when the model has none); ``weight`` is the shared sample weight or None.
+    ``design`` is why the models count as paired, when :func:`arrange_predictions` made them.
     """
 
     task: Task
@@ -44,6 +55,7 @@ class AlignedPredictions:
     ids: np.ndarray | None = None
     weight: np.ndarray | None = None
     fold: np.ndarray | None = None
+    design: Design | None = None
 
     @property
     def n(self) -> int:
@@ -58,16 +70,7 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
     the first missing id); the same ``y_true`` for each id; the same weights and folds. ``models`` selects and
     orders models (default: all, in the given order).
     """
-    preds = _as_mapping(predictions)
-    if models is not None:
-        unknown = [m for m in models if m not in preds]
-        if unknown:
-            raise AssessError(f"model `{unknown[0]}` is not among the predictions (models: {', '.join(preds)})")
-        if len(set(models)) != len(models):
-            raise AssessError(f"`models` names a model twice (got {list(models)})")
-        preds = {m: preds[m] for m in models}
-    if not preds:
-        raise AssessError("no predictions given (got 0 models)")
+    preds = _select(_as_mapping(predictions), models)
     names = list(preds)
     first = preds[names[0]]
     if first.y_true is None:
@@ -143,17 +146,189 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
 def predicted_labels(aligned: AlignedPredictions, model: str, *, threshold: float = 0.5) -> np.ndarray:
     """A model's labels: ``y_pred`` when given, else from scores — binary and multi-label ``score ≥ threshold``,
     multi-class the argmax (first class on ties), as :class:`assess.data.Predictions` documents."""
-    y_pred = aligned.y_pred[model]
+    return labels_of(aligned.task, aligned.y_pred[model], aligned.scores[model], model, threshold)
+
+
+def labels_of(task: Task, y_pred, scores, model: str, threshold: float) -> np.ndarray:
+    """One model's labels from its ``y_pred`` and ``scores`` arrays, by the rule of :func:`predicted_labels`."""
     if y_pred is not None:
         return y_pred
-    scores = aligned.scores[model]
     if scores is None:
         raise AssessError(f"model `{model}` has neither predicted labels (y_pred) nor scores")
-    if aligned.task == Task.MULTICLASS:
+    if task == Task.MULTICLASS:
         return np.argmax(scores, axis=1)
-    if aligned.task in (Task.BINARY, Task.MULTILABEL):
+    if task in (Task.BINARY, Task.MULTILABEL):
         return scores >= threshold
-    raise AssessError(f"model `{model}` has no predictions (y_pred) for a {aligned.task.value} task")
+    raise AssessError(f"model `{model}` has no predictions (y_pred) for a {task.value} task")
+
+
+@dataclass(frozen=True, eq=False)
+class SeparatePredictions:
+    """Several models' predictions, each on its own samples (the independent design), in model order.
+
+    ``predictions`` maps each model to its :class:`assess.data.Predictions`; all share task and classes.
+    ``design`` says why they count as independent (None when paired data are seen model by model).
+    """
+
+    task: Task
+    classes: tuple[str, ...]
+    models: tuple[str, ...]
+    predictions: Mapping[str, Predictions]
+    design: Design | None = None
+
+
+def sample_design(predictions: Mapping[str, Predictions] | Sequence[Predictions], *,
+                  models: Sequence[str] | None = None) -> Design:
+    """Paired or independent samples, decided from the data, with the reason in one sentence.
+
+    - Every model has sample ids: the same ids → paired; no id shared by any two models → independent (different
+      test sets); some but not all shared → AssessError (neither design fits).
+    - No model has ids: the same number of rows and the same ground truth row by row → paired by position (as
+      the rows are taken to be the same samples); otherwise → independent.
+    - Some models have ids and others not → AssessError (as :func:`align_predictions`).
+    """
+    preds = _select(_as_mapping(predictions), models)
+    names = list(preds)
+    with_ids = [m for m in names if preds[m].ids is not None]
+    if with_ids and len(with_ids) != len(names):
+        lacking = next(m for m in names if preds[m].ids is None)
+        raise AssessError(f"model `{with_ids[0]}` has sample ids but model `{lacking}` has none; give every model "
+                          "an `id` or none")
+    if with_ids:
+        index = {m: pd.Index(np.asarray(preds[m].ids)) for m in names}
+        first = index[names[0]]
+        if all(index[m].nunique() == first.nunique() and not index[m].difference(first).size for m in names[1:]):
+            return Design(PAIRED, f"every model has the same {plural(first.nunique(), 'sample id')}, so the "
+                                  "models were scored on the same samples")
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                shared = index[a].intersection(index[b])
+                if len(shared):
+                    raise AssessError(
+                        f"models `{a}` and `{b}` share {len(shared)} of their sample ids (first: {shown(shared[0])}) "
+                        "but not all: paired tests need the same ids for every model, tests for independent "
+                        "samples disjoint ids")
+        return Design(INDEPENDENT, "no sample id is shared between models, so each model was scored on its own "
+                                   "samples (different test sets)")
+    n = {m: preds[m].n for m in names}
+    if len(set(n.values())) > 1:
+        sizes = ", ".join(f"{m} {n[m]:,}" for m in names)
+        return Design(INDEPENDENT, f"the models have no sample ids and different numbers of samples ({sizes}), so "
+                                   "each was scored on its own samples")
+    first = preds[names[0]]
+    for m in names[1:]:
+        if preds[m].y_true is not None and first.y_true is not None and not _same(preds[m].y_true, first.y_true):
+            row = _first_difference(np.asarray(preds[m].y_true), np.asarray(first.y_true))
+            return Design(INDEPENDENT, f"the models have no sample ids and their ground truth differs (first at row "
+                                       f"{row}: `{names[0]}` and `{m}`), so each was scored on its own samples; "
+                                       "give an `id` column to pair them")
+    return Design(PAIRED, f"the models have no sample ids, but the same {plural(first.n, 'row')} with the same "
+                          "ground truth, so rows are paired by position")
+
+
+def arrange_predictions(predictions: Mapping[str, Predictions] | Sequence[Predictions] | AlignedPredictions, *,
+                        models: Sequence[str] | None = None
+                        ) -> tuple[AlignedPredictions | SeparatePredictions, Design]:
+    """The predictions in the shape their design calls for: aligned sample by sample when paired
+    (:func:`align_predictions`), each model on its own samples when independent; and the :class:`Design`."""
+    if isinstance(predictions, (AlignedPredictions, SeparatePredictions)):
+        if models is not None and tuple(models) != predictions.models:
+            raise AssessError(f"`models` must be those arranged ({', '.join(predictions.models)}) (got {list(models)})")
+        if predictions.design is not None:
+            return predictions, predictions.design
+        if isinstance(predictions, SeparatePredictions):
+            return predictions, Design(INDEPENDENT, "the predictions were given model by model")
+        how = "by sample id" if predictions.ids is not None else "by position"
+        return predictions, Design(PAIRED, f"the predictions were aligned {how}, so the models share their samples")
+    design = sample_design(predictions, models=models)
+    if design.kind == PAIRED:
+        return dataclasses.replace(align_predictions(predictions, models=models), design=design), design
+    preds = _select(_as_mapping(predictions), models)
+    names = list(preds)
+    first = preds[names[0]]
+    for m in names:
+        p = preds[m]
+        if p.y_true is None:
+            raise AssessError(f"model `{m}` has no ground truth (y_true)")
+        if p.task != first.task:
+            raise AssessError(f"models `{names[0]}` ({first.task.value}) and `{m}` ({p.task.value}) have different "
+                              "tasks")
+        if tuple(p.classes) != tuple(first.classes):
+            raise AssessError(f"models `{names[0]}` and `{m}` have different classes: {list(first.classes)} and "
+                              f"{list(p.classes)}")
+    return SeparatePredictions(first.task, tuple(first.classes), tuple(names), preds, design), design
+
+
+def separate(aligned: AlignedPredictions) -> SeparatePredictions:
+    """Aligned predictions seen model by model (to run a test for independent samples on paired data)."""
+    preds = {m: Predictions(aligned.task, aligned.classes, aligned.y_true, aligned.y_pred[m], aligned.scores[m],
+                            weight=aligned.weight, fold=aligned.fold, ids=aligned.ids, model=m)
+             for m in aligned.models}
+    return SeparatePredictions(aligned.task, aligned.classes, aligned.models, preds)
+
+
+def model_correct(pred: Predictions, *, threshold: float = 0.5) -> np.ndarray:
+    """One model's per-sample correctness on its own samples (multi-label: the whole label set matches), as
+    :func:`correctness_table` computes it for aligned models."""
+    if not pred.task.is_classification:
+        raise AssessError(f"per-sample correctness needs classification predictions (task is {pred.task.value}); "
+                          "use a test of per-sample losses (welch_t, mann_whitney) or the bootstrap")
+    return _correct(labels_of(pred.task, pred.y_pred, pred.scores, pred.model, threshold), pred.y_true)
+
+
+def _correct(labels, y_true) -> np.ndarray:
+    eq = np.asarray(labels) == np.asarray(y_true)
+    return eq.all(axis=1) if eq.ndim == 2 else eq
+
+
+def resolve_loss(task: Task, loss: str, *, has_scores: bool) -> str:
+    """The loss ``"auto"`` stands for: absolute error for numeric predictions, Brier with scores, else zero-one."""
+    if loss != "auto":
+        return loss
+    if not task.is_classification:
+        return "absolute"
+    return "brier" if has_scores and task != Task.CLUSTERING else "zero_one"
+
+
+def sample_losses(pred: Predictions, *, loss: str = "auto", threshold: float = 0.5) -> np.ndarray:
+    r"""Per-sample losses of one model (lower is better), whose mean is the matching registry metric.
+
+    - ``"zero_one"``: 1 when the prediction is wrong (multi-label: the label set differs), else 0 — mean =
+      ``error_rate`` (multi-label: 1 − ``exact_match_ratio``);
+    - ``"brier"`` (scores as probabilities): binary :math:`(s_i - y_i)^2`, multi-class
+      :math:`\sum_k (p_{ik} - [y_i = k])^2`, multi-label the mean over labels of :math:`(p_{il} - y_{il})^2` —
+      mean = ``brier_score`` (binary, multi-class);
+    - ``"absolute"`` / ``"squared"`` (regression, forecasts): :math:`|y_i - \hat y_i|`, :math:`(y_i - \hat y_i)^2`;
+    - ``"auto"``: see :func:`resolve_loss`.
+    """
+    if loss not in LOSSES:
+        raise AssessError(f"`loss` must be one of {', '.join(repr(x) for x in LOSSES)} (got {loss!r})")
+    loss = resolve_loss(pred.task, loss, has_scores=pred.scores is not None)
+    if loss == "zero_one":
+        return (~model_correct(pred, threshold=threshold)).astype(float)
+    if loss == "brier":
+        if not pred.task.is_classification or pred.scores is None:
+            raise AssessError(f"the Brier loss needs classification scores; model `{pred.model}` has none")
+        s = np.asarray(pred.scores, dtype=float)
+        if ((s < 0) | (s > 1)).any():
+            raise AssessError(f"the Brier loss needs probabilities in [0, 1]; model `{pred.model}` has scores from "
+                              f"{float(s.min()):g} to {float(s.max()):g}")
+        if pred.task == Task.MULTICLASS:
+            onehot = np.arange(s.shape[1])[None, :] == np.asarray(pred.y_true)[:, None]
+            return ((s - onehot) ** 2).sum(axis=1)
+        d = (s - np.asarray(pred.y_true, dtype=float)) ** 2
+        return d.mean(axis=1) if d.ndim == 2 else d
+    if pred.task.is_classification or pred.y_pred is None:
+        raise AssessError(f"the {loss} error needs numeric predictions (task is {pred.task.value}); use zero_one "
+                          "or brier")
+    e = np.asarray(pred.y_true, dtype=float) - np.asarray(pred.y_pred, dtype=float)
+    return np.abs(e) if loss == "absolute" else e * e
+
+
+def loss_label(loss: str) -> str:
+    """The loss as the sentences name it."""
+    return {"zero_one": "error rate (0/1 loss)", "brier": "Brier loss", "absolute": "absolute error",
+            "squared": "squared error"}[loss]
 
 
 def correctness_table(predictions: Mapping[str, Predictions] | Sequence[Predictions] | AlignedPredictions, *,
@@ -169,11 +344,7 @@ def correctness_table(predictions: Mapping[str, Predictions] | Sequence[Predicti
     if not aligned.task.is_classification:
         raise AssessError(f"per-sample correctness needs classification predictions (task is "
                           f"{aligned.task.value}); use diebold_mariano, paired_bootstrap or a fold test")
-    cols = {}
-    for m in aligned.models:
-        pred = predicted_labels(aligned, m, threshold=threshold)
-        eq = np.asarray(pred) == np.asarray(aligned.y_true)
-        cols[m] = eq.all(axis=1) if eq.ndim == 2 else eq
+    cols = {m: _correct(predicted_labels(aligned, m, threshold=threshold), aligned.y_true) for m in aligned.models}
     index = pd.Index(aligned.ids, name="id") if aligned.ids is not None else pd.RangeIndex(aligned.n, name="row")
     return pd.DataFrame(cols, index=index)
 
@@ -245,6 +416,35 @@ def fold_scores(aligned: AlignedPredictions, *, metric: Callable, metric_name: s
 
 
 # ------------------------------------------------------------------------------------------------------ helpers
+
+
+def fold_design(scores: pd.DataFrame, *, metric: str, models: Sequence[str] | None = None,
+                model_col: str = "model", fold_col: str = "fold", repeat_col: str | None = "repeat") -> Design:
+    """Paired when every model has the same folds (fold and repeat ids), else independent, with the reason."""
+    long = _long_scores(scores, metric=metric, models=models, model_col=model_col, fold_col=fold_col,
+                        repeat_col=repeat_col, min_folds=1, purpose="comparing folds")
+    keys = [c for c in (repeat_col, fold_col) if c is not None and c in long.columns]
+    names = list(dict.fromkeys(long[model_col]))
+    blocks = {m: set(map(tuple, long.loc[long[model_col] == m, keys].to_numpy().tolist())) for m in names}
+    reference = blocks[names[0]]
+    for m in names[1:]:
+        if blocks[m] != reference:
+            return Design(INDEPENDENT, f"models `{names[0]}` and `{m}` were scored on different folds, so the folds "
+                                       "cannot be paired")
+    return Design(PAIRED, f"every model was scored on the same {plural(len(reference), 'fold')}")
+
+
+def _select(preds: dict[str, Predictions], models: Sequence[str] | None) -> dict[str, Predictions]:
+    if models is not None:
+        unknown = [m for m in models if m not in preds]
+        if unknown:
+            raise AssessError(f"model `{unknown[0]}` is not among the predictions (models: {', '.join(preds)})")
+        if len(set(models)) != len(models):
+            raise AssessError(f"`models` names a model twice (got {list(models)})")
+        preds = {m: preds[m] for m in models}
+    if not preds:
+        raise AssessError("no predictions given (got 0 models)")
+    return preds
 
 
 def _as_mapping(predictions) -> dict[str, Predictions]:

@@ -1,9 +1,11 @@
 """Which test fits the question and the data: the advice behind the Compare page and the CLI's ``--test all``.
 
-The rules follow ISO/IEC TS 4213 clause 7 (000_*.txt) and Demšar (2006): paired data get paired tests
-(McNemar, Cochran's Q, DeLong, Wilcoxon, Friedman); independent samples get chi-squared, Fisher, ANOVA,
-Kruskal–Wallis; folds of one cross-validation get the Nadeau–Bengio correction (Iocchi's slides on comparing two
-learners by k-fold CV, 002_*.txt, give the fold differences these tests use).
+The rules follow ISO/IEC TS 4213:2022 clause 7 and Demšar (2006): paired data get paired tests
+(McNemar, Cochran's Q, DeLong, paired bootstrap, Wilcoxon, Friedman); independent samples get chi-squared, Fisher,
+DeLong for independent samples, the unpaired bootstrap, Mann–Whitney and Welch's t (ANOVA and Kruskal–Wallis for
+folds); folds of one cross-validation get the Nadeau–Bengio correction (Iocchi's slides on comparing two learners by
+k-fold CV give the fold differences these tests use). Whether a test is pairwise or omnibus comes from its
+:class:`~assess.stats.registry.TestSpec`.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ import pandas as pd
 
 from assess.data import Task
 from assess.errors import AssessError
+from assess.stats.registry import TESTS
 
 QUESTIONS = {
-    "two_models": "two models on the same test set",
-    "several_models": "several models on the same test set",
+    "two_models": "is one model better than another",
+    "several_models": "do several models differ",
     "cv_folds": "models across cross-validation folds",
     "subgroups": "does performance differ between subgroups",
     "error_rate": "how precise is one model's error rate",
@@ -65,8 +68,8 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
     classification = task is None or task.is_classification
     out: list[Suggestion] = []
 
-    def add(test, why, kind):
-        out.append(Suggestion(test, why, kind, recommended=not out))
+    def add(test, why, kind=None):
+        out.append(Suggestion(test, why, kind or TESTS[test].kind, recommended=not out))
 
     if question == "error_rate":
         if data != "predictions" or not classification:
@@ -79,11 +82,11 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
             raise AssessError("subgroup tests need per-sample predictions with a group column")
         if classification:
             add("chi2", "accuracy by subgroup: subgroups are independent samples, a groups × correct/incorrect "
-                        "table", "omnibus")
-            add("fisher_exact", "two subgroups with small counts: exact, no expected-count rule", "pairwise")
+                        "table")
+            add("fisher_exact", "two subgroups with small counts: exact, no expected-count rule")
         else:
-            add("kruskal", "absolute errors by subgroup: rank-based, no normality needed", "omnibus")
-            add("anova", "mean absolute error by subgroup when errors are roughly normal", "omnibus")
+            add("kruskal", "absolute errors by subgroup: rank-based, no normality needed")
+            add("anova", "mean absolute error by subgroup when errors are roughly normal")
         return tuple(out)
     if question in ("two_models", "several_models") and data == "folds":
         question = "cv_folds"
@@ -100,55 +103,69 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
         else:
             why_fold = ""
         if not paired:
-            add("kruskal", "independent runs per model: rank-based comparison of the fold scores" + why_fold,
-                "omnibus")
-            add("anova", "independent runs per model with roughly normal fold scores" + why_fold, "omnibus")
+            if n_models >= 3:
+                add("kruskal", "independent runs per model: rank-based comparison of the fold scores" + why_fold)
+                add("anova", "independent runs per model with roughly normal fold scores" + why_fold)
+            add("mann_whitney", "independent runs per model: do one model's fold scores tend to be higher? "
+                                "(rank-based)" + why_fold)
+            add("welch_t", "independent runs per model: difference of the mean fold scores, unequal variances "
+                           "allowed" + why_fold)
+            if n_models == 2:
+                add("kruskal", "independent runs per model: rank-based comparison of the fold scores" + why_fold)
+                add("anova", "independent runs per model with roughly normal fold scores" + why_fold)
             return tuple(out)
         if n_models >= 3:
             add("friedman", "k models on the same folds: ranks per fold, Nemenyi critical difference "
-                            "(Demšar 2006)" + why_fold, "omnibus")
+                            "(Demšar 2006)" + why_fold)
         if n_folds == 2 and n_repeats == 5:
             add("cv_5x2_t", "5 × 2-fold cross-validation: Dietterich's 5×2cv t-test keeps type-I error near "
-                            "nominal" + why_fold, "pairwise")
+                            "nominal" + why_fold)
         add("corrected_resampled_t", "CV folds share training data; the Nadeau–Bengio correction widens the "
-                                     "t-test's variance accordingly" + why_fold, "pairwise")
-        add("wilcoxon", "signed ranks of the fold differences: no normality needed (≥ 6 folds)" + why_fold,
-            "pairwise")
+                                     "t-test's variance accordingly" + why_fold)
+        add("wilcoxon", "signed ranks of the fold differences: no normality needed (≥ 6 folds)" + why_fold)
         add("paired_t", "the classic paired t-test on fold differences (ISO 4213 7.2); too liberal on CV folds"
-            + why_fold, "pairwise")
+            + why_fold)
         if n_models >= 3:
-            add("anova", "one-way ANOVA across models, treating folds as independent", "omnibus")
-            add("kruskal", "rank-based ANOVA across models, treating folds as independent", "omnibus")
+            add("anova", "one-way ANOVA across models, treating folds as independent")
+            add("kruskal", "rank-based ANOVA across models, treating folds as independent")
         return tuple(out)
 
     # per-sample predictions, two or several models
     if not paired:
         if classification:
-            add("chi2", "different test sets per model: models × correct/incorrect table", "omnibus")
-            if n_models == 2:
-                add("fisher_exact", "different test sets, small counts: exact 2 × 2 test", "pairwise")
+            add("chi2", "different test sets per model: models × correct/incorrect table")
+            add("fisher_exact", "different test sets, small counts: exact test of each 2 × 2 table"
+                + (" (pairwise, corrected)" if n_models >= 3 else ""))
+            if has_scores and (task is None or task == Task.BINARY):
+                add("unpaired_delong", "ROC AUCs on different test sets: the two DeLong variances add up")
+            add("unpaired_bootstrap", "any metric (F1, AUC, …) on different test sets: each test set resampled "
+                                      "on its own")
+            add("mann_whitney", "per-sample losses on different test sets: does one model's loss tend to be lower? "
+                                "(rank-based)")
+            add("welch_t", "mean per-sample loss on different test sets, unequal variances allowed")
         else:
-            add("kruskal", "different test sets: rank-based comparison of per-sample errors", "omnibus")
+            add("mann_whitney", "per-sample absolute errors on different test sets (rank-based, no normality "
+                                "needed)")
+            add("welch_t", "mean absolute error on different test sets, unequal variances allowed")
+            add("unpaired_bootstrap", "any error metric (MAE, RMSE, …) on different test sets")
         return tuple(out)
     if classification:
         if n_models >= 3:
-            add("cochran_q", "k models right/wrong on the same samples: one test of equal accuracy", "omnibus")
+            add("cochran_q", "k models right/wrong on the same samples: one test of equal accuracy")
         add("mcnemar", "same samples, right/wrong per sample: exact binomial test on the disagreements"
-            + (" (pairwise, corrected)" if n_models >= 3 else ""), "pairwise")
+            + (" (pairwise, corrected)" if n_models >= 3 else ""))
         if has_scores and (task is None or task == Task.BINARY):
-            add("delong", "ROC AUCs on the same samples, their correlation accounted for", "pairwise")
-        add("paired_bootstrap", "any metric (F1, AUC, …) on the same samples, no distributional assumption",
-            "pairwise")
+            add("delong", "ROC AUCs on the same samples, their correlation accounted for")
+        add("paired_bootstrap", "any metric (F1, AUC, …) on the same samples, no distributional assumption")
     else:
         if task == Task.FORECAST:
             add("diebold_mariano", "forecasts on the same dates: loss differential with the small-sample "
-                                   "correction", "pairwise")
-            add("paired_bootstrap", "any error metric on the same samples (ignores serial correlation)",
-                "pairwise")
+                                   "correction")
+            add("paired_bootstrap", "any error metric on the same samples (ignores serial correlation)")
         else:
-            add("paired_bootstrap", "any error metric (MAE, RMSE, …) on the same samples", "pairwise")
+            add("paired_bootstrap", "any error metric (MAE, RMSE, …) on the same samples")
             add("diebold_mariano", "mean squared or absolute error on the same samples (h = 1: a paired t-test "
-                                   "of the losses)", "pairwise")
+                                   "of the losses)")
     return tuple(out)
 
 
