@@ -7,7 +7,9 @@ import pytest
 from assess.data import Task
 from assess.errors import AssessError
 from assess.io import read_table
-from assess.schema import Overrides, describe, detect_roles, label_strings
+from assess.columns import label_strings
+from assess.roles import Overrides, detect_roles
+from assess.schema import describe
 from assess.validation import MIN_ROWS_NORMAL
 
 

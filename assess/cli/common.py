@@ -10,7 +10,8 @@ import sys
 from assess.data import Task
 from assess.errors import AssessError
 from assess.io import Limits, read_table
-from assess.schema import Assessment, Overrides, describe
+from assess.roles import Overrides
+from assess.schema import Assessment, describe
 
 _ROLE_OPTIONS = (
     ("--y-true", "y_true", "ground-truth column"),
