@@ -2,10 +2,10 @@
 
 import streamlit as st
 
-from assess.cli.metrics import compute_reports
 from assess.data import Task
 from assess.export import to_csv_bytes, to_json_bytes
 from assess.metrics import GROUPS, metrics_for, table_for
+from assess.metrics.reports import compute_reports
 from assess.summary import comparison_frame, headline_sentences, long_frame, model_frame, per_class_frame
 from pages.state import md, require_assessment
 
@@ -83,7 +83,7 @@ if not models or not chosen:
 
 # --- compute (memoised per session; a bootstrap shows its progress) --------------------------------------------------
 params = dict(models=tuple(models), keys=tuple(chosen), threshold=threshold, beta=float(beta), k=int(k), ci=ci,
-              ci_level=float(level), resamples=int(resamples), seed=int(seed), bootstrap_method=bootstrap_method)
+              confidence_level=float(level), resamples=int(resamples), seed=int(seed), bootstrap_method=bootstrap_method)
 key = (assessment.table.sha256, repr(assessment.roles), assessment.task, assessment.positive, assessment.classes,
        tuple(sorted(params.items())))
 cache = st.session_state.setdefault(CACHE_KEY, {})
