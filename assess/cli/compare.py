@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from assess.cli.common import add_input_options, load_assessment, print_json
+from assess.cli.common import EXIT_STATUS, add_input_options, load_assessment, print_json
 from assess.errors import AssessError
 from assess.io import Limits, read_table
 from assess.stats import CORRECTIONS, TEST_NAMES, TESTS, cli_options, compare, compare_all
@@ -28,7 +28,8 @@ def add_parser(sub) -> None:
                             description="Run a significance test between the models of FILE and print the result as "
                                         "JSON: statistic, p-value, effect with CI, assumptions, a sentence, and the "
                                         "design assumed (paired: the same sample ids for every model; independent: "
-                                        "disjoint ids, i.e. different test sets). Tests: " + _test_list() + ".")
+                                        "disjoint ids, i.e. different test sets). Tests: " + _test_list() + ".",
+                            epilog=EXIT_STATUS)
     add_input_options(parser)
     parser.add_argument("--test", required=True, choices=[*TEST_NAMES, "all"], help="the test to run")
     parser.add_argument("--models", nargs="+", metavar="M", help="models to compare (default: all)")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from assess.cli.common import add_input_options, json_ready, load_assessment, print_json
+from assess.cli.common import EXIT_STATUS, add_input_options, json_ready, load_assessment, print_json
 from assess.errors import AssessError
 from assess.export import to_csv_bytes
 from assess.metrics import CI_METHODS, get
@@ -21,7 +21,8 @@ from assess.summary import fmt, long_frame
 def add_parser(sub) -> None:
     parser = sub.add_parser("metrics", help="every classification metric per model, with optional intervals",
                             description="Compute the metrics of every model in FILE. Keys follow the SPEC contract; "
-                                        "undefined values are null with their reason under 'undefined'.")
+                                        "undefined values are null with their reason under 'undefined'.",
+                            epilog=EXIT_STATUS)
     add_input_options(parser)
     parser.add_argument("--metrics", nargs="+", metavar="KEY", help="only these metric keys (default: all that apply)")
     parser.add_argument("--models", nargs="+", metavar="M", help="only these models (default: all)")
