@@ -12,9 +12,9 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from assess.columns import quote
 from assess.data import Task
 from assess.metrics import MetricReport, get
-from assess.schema import quote
 
 
 def fmt(value: float, *, count: bool = False) -> str:
