@@ -130,7 +130,8 @@ for sentence in headline_sentences(reports, positive=assessment.positive):
     st.markdown(md(sentence))
 
 st.subheader("All models")
-st.caption("Value (confidence interval); ★ marks the best model for metrics with a direction.")
+st.caption("Value (confidence interval); ★ marks the best model for metrics with a direction (the *better* column: "
+           "higher or lower values are better).")
 st.dataframe(comparison_frame(reports), hide_index=True, width="stretch",
              column_config={"key": st.column_config.TextColumn("key", width="small")})
 
