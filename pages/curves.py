@@ -111,8 +111,8 @@ def explorer() -> None:
     for i, (m, sm) in enumerate(scored.items()):
         with cols[i % len(cols)]:
             fig = charts.confusion_matrix_chart(matrix=binary_matrix(sm.counts, threshold), classes=[negative, positive],
-                                                normalize="true",
-                                                title=f"{m}<br><sub>at threshold {threshold:.3f}</sub>")
+                                                normalize="true", title=m,
+                                                subtitle=f"at threshold {threshold:.3f}")
             st.plotly_chart(fig, theme=None, key=f"cm_{m}")
     table = pd.DataFrame(at).T
     st.dataframe(table.style.format({c: "{:,.0f}" for c in ("tp", "fp", "tn", "fn")} |

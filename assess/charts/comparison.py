@@ -1,7 +1,8 @@
 """Charts of model comparisons: the critical difference diagram, paired differences with intervals, fold box plots.
 
 Pure functions of results computed in `assess.stats` (average ranks and the critical difference of Friedman/Nemenyi,
-effects with their confidence intervals, per-fold scores); nothing here tests or ranks anything itself.
+effects with their confidence intervals, per-fold scores); nothing here tests or ranks anything itself. Names, labels,
+metric and fold values and titles are plain text, drawn as written (`assess.charts.style.plain`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from assess.charts.style import TEMPLATE, model_colors
+from assess.charts.style import TEMPLATE, model_colors, plain
 from assess.stats import Effect
 
 _INK = "#222222"
@@ -54,10 +55,10 @@ def critical_difference_chart(*, average_ranks: Mapping[str, float], critical_di
         end_x = low_axis - 0.05 if left else high_axis + 0.05
         fig.add_trace(go.Scatter(x=[r, r, end_x], y=[0, depth, depth], mode="lines",
                                  line=dict(color=colors[name], width=2), hoverinfo="skip", showlegend=False))
-        fig.add_trace(go.Scatter(x=[end_x], y=[depth], mode="text", text=[f"{name} ({r:.2f})"],
+        fig.add_trace(go.Scatter(x=[end_x], y=[depth], mode="text", text=[f"{plain(name)} ({r:.2f})"],
                                  textposition="middle left" if left else "middle right",
                                  textfont=dict(color=colors[name], size=13), showlegend=False, cliponaxis=False,
-                                 hovertemplate=f"{name}: average rank {r:.3f}<extra></extra>"))
+                                 hovertemplate=f"{plain(name)}: average rank {r:.3f}<extra></extra>"))
     # cliques: maximal runs of models within CD of each other (by rank order)
     cliques = []
     for i in range(k):
@@ -70,10 +71,11 @@ def critical_difference_chart(*, average_ranks: Mapping[str, float], critical_di
         y = -0.2 - 0.12 * level
         fig.add_trace(go.Scatter(x=[ranks[a] - 0.03, ranks[b] + 0.03], y=[y, y], mode="lines",
                                  line=dict(color=_INK, width=5), showlegend=False,
-                                 hovertemplate=(f"not significantly different: {', '.join(names[a:b + 1])}"
+                                 hovertemplate=("not significantly different: "
+                                                f"{', '.join(plain(n) for n in names[a:b + 1])}"
                                                 "<extra></extra>")))
     depth_min = -0.5 - 0.35 * ((k + 1) // 2)
-    fig.update_layout(template=TEMPLATE, title=dict(text=title, subtitle=dict(
+    fig.update_layout(template=TEMPLATE, title=dict(text=plain(title), subtitle=dict(
                           text="Average rank over folds, 1 = best; a bar joins models that are not significantly "
                                "different (Nemenyi)")),
                       height=max(320, 220 + 45 * ((k + 1) // 2)), margin=dict(l=160, r=160))
@@ -88,8 +90,8 @@ def difference_chart(*, effects: Sequence[tuple[str, Effect]], title: str = "Dif
     an effect without an interval (NaN bounds) is drawn as a point, a one-sided interval up to the axis's end."""
     if not effects:
         raise ValueError("`effects` is empty: there is no pair to draw")
-    labels = [label for label, _ in effects]
-    name = effects[0][1].name
+    labels = [plain(label) for label, _ in effects]
+    name = plain(effects[0][1].name)
     confidence_level = effects[0][1].interval.confidence_level
     values = np.array([eff.value for _, eff in effects], dtype=float)
     low = np.array([eff.interval.low for _, eff in effects], dtype=float)
@@ -108,7 +110,7 @@ def difference_chart(*, effects: Sequence[tuple[str, Effect]], title: str = "Dif
         customdata=np.column_stack([low, high]), name=name,
         hovertemplate=(f"%{{y}}<br>{name}: %{{x:.4g}}<br>{confidence_level:.0%} CI %{{customdata[0]:.4g}} to "
                        "%{customdata[1]:.4g}<extra></extra>")))
-    fig.update_layout(template=TEMPLATE, title=dict(text=title, subtitle=dict(
+    fig.update_layout(template=TEMPLATE, title=dict(text=plain(title), subtitle=dict(
                           text=f"{name} with {confidence_level:.0%} confidence interval; 0 = no difference")),
                       height=max(300, 160 + 50 * len(labels)), showlegend=False)
     fig.update_xaxes(title=name, zeroline=False)
@@ -128,11 +130,12 @@ def fold_box_chart(*, scores: pd.DataFrame, metric: str, model_col: str = "model
     fig = go.Figure()
     for name in models:
         rows = scores[scores[model_col].astype(str) == name]
-        fig.add_trace(go.Box(y=rows[metric].to_numpy(dtype=float), name=name, boxpoints="all", jitter=0.3,
+        fig.add_trace(go.Box(y=rows[metric].to_numpy(dtype=float), name=plain(name), boxpoints="all", jitter=0.3,
                              pointpos=0, marker=dict(color=colors.get(name, "#555555"), size=7),
-                             line=dict(color=colors.get(name, "#555555")), customdata=rows[fold_col].astype(str),
-                             hovertemplate=f"{name}<br>fold %{{customdata}}: %{{y:.4g}}<extra></extra>"))
-    fig.update_layout(template=TEMPLATE, title=title or f"{metric} per fold", showlegend=False)
-    fig.update_yaxes(title=metric)
+                             line=dict(color=colors.get(name, "#555555")),
+                             customdata=rows[fold_col].astype(str).map(plain),
+                             hovertemplate=f"{plain(name)}<br>fold %{{customdata}}: %{{y:.4g}}<extra></extra>"))
+    fig.update_layout(template=TEMPLATE, title=plain(title or f"{metric} per fold"), showlegend=False)
+    fig.update_yaxes(title=plain(metric))
     fig.update_xaxes(title="Model")
     return fig

@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from assess.charts.style import FONT_SIZE, HEATMAP_SCALE, HEIGHT, LABELS, TEMPLATE, TICK_SIZE, fmt_number
+from assess.charts.style import FONT_SIZE, HEATMAP_SCALE, HEIGHT, LABELS, TEMPLATE, TICK_SIZE, fmt_number, plain
 
 NORMALIZE = (None, "true", "pred", "all")
 _NORM_TEXT = {None: "share of all", "true": "share of true class", "pred": "share of predicted class",
@@ -91,6 +91,7 @@ def confusion_matrix_chart(
     classes: Sequence[str],
     normalize: str | None = None,
     title: str = "Confusion matrix",
+    subtitle: str | None = None,
     cost_matrix=None,
 ) -> go.Figure:
     """Annotated heatmap of a k×k confusion matrix: true class down, predicted class across, in ``classes`` order.
@@ -99,18 +100,19 @@ def confusion_matrix_chart(
     "true" → of the true class, i.e. per-class recall on the diagonal, "pred" → of the predicted class, i.e.
     precision, "all"); the colour follows that percentage (or the count when ``normalize`` is None). With a
     ``cost_matrix`` (same shape, cost of predicting column j for true row i) the title adds the expected cost per
-    sample. Above 20 classes the cells carry no text; hover always gives true class, predicted class, count and share.
+    sample, after ``subtitle``. Above 20 classes the cells carry no text; hover always gives true class, predicted
+    class, count and share. ``classes``, ``title`` and ``subtitle`` are plain text (see `assess.charts.style.plain`).
     """
-    names = [str(c) for c in classes]
-    m = _check_matrix(matrix, names)
+    m = _check_matrix(matrix, classes)
+    names = [plain(c) for c in classes]
     _check_normalize(normalize)
     share = normalized_matrix(m, normalize=normalize)
     k = m.shape[0]
     z = m if normalize is None else share
     text = [[f"{_count_text(m[i, j])}<br>{_pct_text(share[i, j])}" for j in range(k)] for i in range(k)]
-    subtitle = None
+    notes = [] if subtitle is None else [plain(subtitle)]
     if cost_matrix is not None:
-        subtitle = f"Expected cost per sample: {fmt_number(expected_cost(m, cost_matrix))}"
+        notes.append(f"Expected cost per sample: {fmt_number(expected_cost(m, cost_matrix))}")
     heatmap = go.Heatmap(
         z=z, x=names, y=names, colorscale=HEATMAP_SCALE, zmin=0, zmax=None if normalize is None else 1,
         text=text, texttemplate="%{text}" if k <= _MAX_ANNOTATED else None,
@@ -126,7 +128,8 @@ def confusion_matrix_chart(
     side = max(HEIGHT, min(1400, 150 + 40 * k))
     fig = go.Figure(heatmap)
     fig.update_layout(
-        template=TEMPLATE, title=dict(text=title, subtitle=dict(text=subtitle)), height=side,
+        template=TEMPLATE, title=dict(text=plain(title), subtitle=dict(text=" · ".join(notes) or None)),
+        height=side,
         xaxis=dict(title=LABELS["predicted_class"], type="category", categoryorder="array", categoryarray=names,
                    side="bottom", showgrid=False, ticks="", showline=False),
         yaxis=dict(title=LABELS["true_class"], type="category", categoryorder="array", categoryarray=names,
@@ -147,6 +150,7 @@ def multilabel_confusion_chart(
 
     Cells show the count and the share chosen by ``normalize`` (default "true": the row share, so the bottom-right
     cell is the label's recall); colours use one 0–100 % scale across panels so labels compare at a glance.
+    ``labels`` and ``title`` are plain text.
     """
     mats = np.asarray(matrices, dtype=np.float64)
     names = [str(label) for label in labels]
@@ -161,10 +165,11 @@ def multilabel_confusion_chart(
         _check_matrix(mats[i], ["no", "yes"], name=f"matrices[{i}] ({name})")
     n_cols = min(columns, len(names))
     n_rows = -(-len(names) // n_cols)
-    fig = make_subplots(rows=n_rows, cols=n_cols, subplot_titles=names, horizontal_spacing=min(0.12, 0.3 / n_cols),
+    shown = [plain(name) for name in names]
+    fig = make_subplots(rows=n_rows, cols=n_cols, subplot_titles=shown, horizontal_spacing=min(0.12, 0.3 / n_cols),
                         vertical_spacing=min(0.3, 0.5 / n_rows))
     ticks = ["no", "yes"]
-    for i, name in enumerate(names):
+    for i, name in enumerate(shown):
         m = mats[i]
         share = normalized_matrix(m, normalize=normalize)
         text = [[f"{_count_text(m[r, c])}<br>{_pct_text(share[r, c])}" for c in range(2)] for r in range(2)]
@@ -183,7 +188,7 @@ def multilabel_confusion_chart(
         fig.update_yaxes(type="category", autorange="reversed", showgrid=False, ticks="", showline=False,
                          row=row, col=col,
                          title=dict(text="True", font=dict(size=TICK_SIZE)) if col == 1 else None)
-    fig.update_layout(template=TEMPLATE, title=title, height=max(HEIGHT, 110 + 230 * n_rows))
+    fig.update_layout(template=TEMPLATE, title=plain(title), height=max(HEIGHT, 110 + 230 * n_rows))
     return fig
 
 

@@ -12,6 +12,9 @@ given; pages pass ``model_colors(all_models)`` so a model keeps its colour on ev
 threshold and, when the ``counts`` the curve was made from are passed, TP/FP against the class totals. A marker at
 ``threshold`` shows the operating point, read off the full curve (the point of the lowest threshold >= the value,
 as `assess.curves.operating_point`).
+
+Series names (models, classes, labels), band labels and titles are plain text, drawn as written: each passes through
+`assess.charts.style.plain` where it enters the figure, while lookups (colours, counts, bands) use the name as given.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from assess.charts.style import (LABELS, OKABE_ITO, REFERENCE_COLOR, TEMPLATE, TICK_SIZE, fmt_number, model_colors,
-                                 series_style)
+                                 plain, series_style)
 from assess.charts.thinning import thin_curve
 from assess.curves import CalibrationResult, CurveResult, ThresholdCounts
 from assess.data import Task
@@ -160,8 +163,8 @@ def _customdata(idx: np.ndarray, thresholds: np.ndarray, aligned) -> np.ndarray:
 
 def _legend_name(name: str, curve: CurveResult, ci, confidence_level: float) -> str:
     if curve.area is None:
-        return name
-    text = f"{name} ({curve.area_label} {fmt_number(curve.area)}"
+        return plain(name)
+    text = f"{plain(name)} ({curve.area_label} {fmt_number(curve.area)}"
     if ci is not None:
         low, high = (ci.low, ci.high) if hasattr(ci, "low") else ci
         text += f", {confidence_level:.0%} CI {fmt_number(low)}–{fmt_number(high)}"
@@ -188,7 +191,7 @@ def _band_trace(band: CurveBand, color: str, group: str, max_points: int) -> go.
                      drawn_indices(x, high, max_points=max_points // 2))
     return go.Scatter(x=np.concatenate([x[idx], x[idx][::-1]]), y=np.concatenate([high[idx], low[idx][::-1]]),
                       fill="toself", fillcolor=_rgba(color, 0.18), line=dict(width=0), mode="lines",
-                      name=f"{group}: {band.label}", legendgroup=group, hoverinfo="skip")
+                      name=f"{plain(group)}: {plain(band.label)}", legendgroup=plain(group), hoverinfo="skip")
 
 
 def _upper_hull(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -239,12 +242,13 @@ def _curve_traces(fig, *, kind, curves, counts, colors, threshold, max_points, c
         fig.add_trace(go.Scatter(
             x=curve.x[idx], y=curve.y[idx], mode="lines", name=_legend_name(name, curve, (cis or {}).get(name),
                                                                               confidence_level),
-            legendgroup=name, line=dict(color=color, dash=dash, width=2.5 if dash == "solid" else 2),
+            legendgroup=plain(name), line=dict(color=color, dash=dash, width=2.5 if dash == "solid" else 2),
             customdata=_customdata(idx, curve.thresholds, aligned), hovertemplate=_hover(kind, aligned, x_pct, y_pct),
         ))
         if hull and idx.shape[0]:
             hx, hy = _upper_hull(curve.x[idx], curve.y[idx])
-            fig.add_trace(go.Scatter(x=hx, y=hy, mode="lines", name=f"{name}: convex hull", legendgroup=name,
+            fig.add_trace(go.Scatter(x=hx, y=hy, mode="lines", name=f"{plain(name)}: convex hull",
+                                     legendgroup=plain(name),
                                      line=dict(color=color, dash="dot", width=1.5), hoverinfo="skip"))
         t = _threshold_for(threshold, name)
         k = None if t is None else _operating_index(curve, t)
@@ -252,11 +256,11 @@ def _curve_traces(fig, *, kind, curves, counts, colors, threshold, max_points, c
             marker_legend = True
             kx = np.array([k])
             fig.add_trace(go.Scatter(
-                x=[curve.x[k]], y=[curve.y[k]], mode="markers", name=f"{name} at threshold {t:g}",
-                legendgroup=name, showlegend=False,
+                x=[curve.x[k]], y=[curve.y[k]], mode="markers", name=f"{plain(name)} at threshold {t:g}",
+                legendgroup=plain(name), showlegend=False,
                 marker=dict(color=color, size=12, symbol="circle", line=dict(color="#FFFFFF", width=2)),
                 customdata=_customdata(kx, curve.thresholds, aligned).astype(np.float64),
-                hovertemplate=(f"<b>{name} at threshold {t:g}</b><br>" + _hover(kind, aligned, x_pct, y_pct)
+                hovertemplate=(f"<b>{plain(name)} at threshold {t:g}</b><br>" + _hover(kind, aligned, x_pct, y_pct)
                                + "<extra></extra>"),
             ))
     if marker_legend:
@@ -277,7 +281,7 @@ def with_threshold_line(fig: go.Figure, threshold: float) -> go.Figure:
 
 def _new_figure(kind: str, title: str) -> go.Figure:
     fig = go.Figure()
-    fig.update_layout(template=TEMPLATE, title=title, legend=_LEGEND_AT[kind], hovermode="closest")
+    fig.update_layout(template=TEMPLATE, title=plain(title), legend=_LEGEND_AT[kind], hovermode="closest")
     _axes(fig, kind)
     return fig
 
@@ -419,7 +423,7 @@ def ks_chart(
     colors = _colors_for(list(named), colors)
     budget = _budget(max_points, 2 * len(named))
     fig = go.Figure()
-    fig.update_layout(template=TEMPLATE, title=title, hovermode="closest",
+    fig.update_layout(template=TEMPLATE, title=plain(title), hovermode="closest",
                       legend=dict(x=0.99, y=0.98, xanchor="right", yanchor="top"))
     fig.update_xaxes(title=LABELS["threshold"])
     fig.update_yaxes(title="Share of class scoring ≥ threshold (%)", tickformat=".0%", range=[-0.01, 1.01])
@@ -431,16 +435,17 @@ def ks_chart(
         if curve.best_index is not None:
             idx = np.union1d(idx, [curve.best_index])
         hover = "Threshold %{x:.4g}<br>%{y:.1%} of the class scores at or above it"
-        fig.add_trace(go.Scatter(x=x[idx], y=tpr[idx], mode="lines", name=f"{name}: positives (TPR)",
-                                 legendgroup=name, line=dict(color=color, width=2.5), hovertemplate=hover))
-        fig.add_trace(go.Scatter(x=x[idx], y=fpr[idx], mode="lines", name=f"{name}: negatives (FPR)",
-                                 legendgroup=name, line=dict(color=color, width=2.5, dash="dash"),
+        shown = plain(name)
+        fig.add_trace(go.Scatter(x=x[idx], y=tpr[idx], mode="lines", name=f"{shown}: positives (TPR)",
+                                 legendgroup=plain(name), line=dict(color=color, width=2.5), hovertemplate=hover))
+        fig.add_trace(go.Scatter(x=x[idx], y=fpr[idx], mode="lines", name=f"{shown}: negatives (FPR)",
+                                 legendgroup=plain(name), line=dict(color=color, width=2.5, dash="dash"),
                                  hovertemplate=hover))
         if curve.best_index is not None:
             b = curve.best_index
             fig.add_trace(go.Scatter(
-                x=[x[b], x[b]], y=[fpr[b], tpr[b]], mode="lines+markers", legendgroup=name,
-                name=f"{name}: KS {fmt_number(curve.statistic)} at threshold {x[b]:.4g}",
+                x=[x[b], x[b]], y=[fpr[b], tpr[b]], mode="lines+markers", legendgroup=plain(name),
+                name=f"{shown}: KS {fmt_number(curve.statistic)} at threshold {x[b]:.4g}",
                 line=dict(color=color, width=4), marker=dict(color=color, size=8, symbol="line-ew-open"),
                 hovertemplate=f"KS = {fmt_number(curve.statistic)}<br>Threshold {x[b]:.4g}<extra></extra>"))
     return fig
@@ -478,7 +483,7 @@ def calibration_chart(
         lows, highs = c.bin_edges[:-1][filled], c.bin_edges[1:][filled]
         fig.add_trace(go.Scatter(
             x=c.mean_predicted[filled], y=c.observed_frequency[filled], mode="lines+markers",
-            name=f"{name} (ECE {fmt_number(c.ece)})", legendgroup=name,
+            name=f"{plain(name)} (ECE {fmt_number(c.ece)})", legendgroup=plain(name),
             line=dict(color=color, dash=dash, width=2.5), marker=dict(size=8, color=color),
             customdata=np.column_stack([lows, highs, c.counts[filled]]),
             hovertemplate=("Bin %{customdata[0]:.2f}–%{customdata[1]:.2f}<br>Predicted %{x:.1%} · "
@@ -487,13 +492,14 @@ def calibration_chart(
         if histogram:
             widths = np.diff(c.bin_edges) / n_models
             fig.add_trace(go.Bar(
-                x=c.bin_edges[:-1] + widths * (i + 0.5), y=c.counts, width=widths, name=f"{name}: samples per bin",
-                legendgroup=name, showlegend=False, marker=dict(color=color, line=dict(width=0)), opacity=0.8,
-                hovertemplate="%{y:,.0f} samples<extra>" + name + "</extra>"), row=2, col=1)
+                x=c.bin_edges[:-1] + widths * (i + 0.5), y=c.counts, width=widths,
+                name=f"{plain(name)}: samples per bin",
+                legendgroup=plain(name), showlegend=False, marker=dict(color=color, line=dict(width=0)), opacity=0.8,
+                hovertemplate="%{y:,.0f} samples<extra>" + plain(name) + "</extra>"), row=2, col=1)
     fig.update_layout(template=TEMPLATE, hovermode="closest",
-                      title=dict(text=title, subtitle=dict(
+                      title=dict(text=plain(title), subtitle=dict(
                           text="ECE (expected calibration error): " + " · ".join(
-                              f"{n} {fmt_number(c.ece)}" for n, c in zip(names, curves.values())))),
+                              f"{plain(n)} {fmt_number(c.ece)}" for n, c in zip(names, curves.values())))),
                       legend=dict(x=0.01, y=0.99, xanchor="left", yanchor="top"))
     fig.update_xaxes(range=[-0.01, 1.01], tickformat=".0%")
     fig.update_yaxes(title=LABELS["observed_frequency"], range=[-0.01, 1.01], tickformat=".0%", **rows)
@@ -545,13 +551,13 @@ def score_distribution_chart(
         counts, _ = np.histogram(values, bins=edges)
         y = counts / max(values.size, 1) if share else counts
         fig.add_trace(go.Bar(
-            x=(edges[:-1] + edges[1:]) / 2, y=y, width=np.diff(edges), name=f"{name} (n = {values.size:,})",
+            x=(edges[:-1] + edges[1:]) / 2, y=y, width=np.diff(edges), name=f"{plain(name)} (n = {values.size:,})",
             marker=dict(color=color, line=dict(width=0)), opacity=0.55,
             customdata=np.column_stack([edges[:-1], edges[1:], counts]),
-            hovertemplate=(f"{name}<br>Score %{{customdata[0]:.3g}}–%{{customdata[1]:.3g}}<br>"
+            hovertemplate=(f"{plain(name)}<br>Score %{{customdata[0]:.3g}}–%{{customdata[1]:.3g}}<br>"
                            "%{customdata[2]:,} samples" + (" (%{y:.1%} of class)" if share else "")
                            + "<extra></extra>")))
-    fig.update_layout(template=TEMPLATE, title=title, barmode="overlay", bargap=0,
+    fig.update_layout(template=TEMPLATE, title=plain(title), barmode="overlay", bargap=0,
                       legend=dict(x=0.99, y=0.98, xanchor="right", yanchor="top"))
     fig.update_xaxes(title=LABELS["score"])
     fig.update_yaxes(title="Share of class (%)" if share else LABELS["count"], tickformat=".0%" if share else None,
@@ -592,10 +598,11 @@ def metric_threshold_chart(
         label = metrics.labels[metrics.names.index(name)]
         if name == "fbeta":
             label = f"{label} (β = {metrics.beta:g})"
+        label = plain(label)
         fig.add_trace(go.Scatter(x=x[idx], y=y[idx], mode="lines", name=label,
                                  line=dict(color=OKABE_ITO[i % len(OKABE_ITO)], width=2.5),
                                  hovertemplate=f"{label} %{{y:.3f}}<br>Threshold %{{x:.4g}}<extra></extra>"))
-    fig.update_layout(template=TEMPLATE, title=title, hovermode="x unified",
+    fig.update_layout(template=TEMPLATE, title=plain(title), hovermode="x unified",
                       legend=dict(orientation="h", x=0, y=-0.18, xanchor="left", yanchor="top"))
     fig.update_xaxes(title=LABELS["threshold"])
     ranges = [metrics.ranges[metrics.names.index(n)] for n in chosen]

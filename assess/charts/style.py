@@ -7,6 +7,12 @@ Every figure in `assess.charts` is built with ``template=TEMPLATE`` ("assess"), 
 The palette is Okabe & Ito (2008), "Color Universal Design", distinguishable under the common colour-vision
 deficiencies. The font is Liberation Sans (metric-compatible with Arial, shipped by Debian's fonts-liberation), so
 exported PDFs carry real, embedded, extractable text.
+
+Text from a file (model, class, label and column names) is never markup in a figure: plotly.js reads a subset of
+HTML in every text it draws (titles, legends, hover, annotations, tick labels: ``<a href>``, ``<b>``, ``<br>``...),
+hover and text templates substitute ``%{...}``, and with MathJax on the page ``$...$`` is typeset. Every chart
+function therefore takes plain text and passes each such string through `plain`; only the chart functions' own
+strings carry markup.
 """
 
 from __future__ import annotations
@@ -116,6 +122,24 @@ def series_style(name: str, colors: Mapping[str, str]) -> tuple[str, str]:
     if name not in colors:
         raise ValueError(f"no colour for series {name!r}; `colors` has {sorted(colors)}")
     return colors[name], "solid"
+
+
+#: plotly.js decodes these entities after it has split a text at its tags (``convertEntities`` in
+#: ``svg_text_utils.js``), so an escaped ``<a>`` is drawn as the characters "<a>", on screen and in an SVG export.
+_PLAIN = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "%": "&#37;", "$": "&#36;"})
+
+
+def plain(text) -> str:
+    """``text`` as a plotly string that is drawn exactly as written: no tag, template variable or formula.
+
+    ``&``, ``<`` and ``>`` become entities (no tag such as ``<a href>`` or ``<b>``), ``%`` becomes ``&#37;`` (no
+    ``%{variable}`` in a hover template) and ``$`` becomes ``&#36;`` (no MathJax formula); plotly.js decodes the
+    entities when it draws the text.
+
+    >>> plain('<a href="https://x.example">50% & $1</a>')
+    '&lt;a href="https://x.example"&gt;50&#37; &amp; &#36;1&lt;/a&gt;'
+    """
+    return str(text).translate(_PLAIN)
 
 
 def fmt_number(value: float, *, digits: int = 3) -> str:

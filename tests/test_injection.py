@@ -1,0 +1,162 @@
+"""Nothing from a file becomes markup: figures (plotly's HTML subset, templates, formulas), pages (Markdown, LaTeX,
+HTML, autolinks) and exports (formula injection in CSV, numbers in JSON, live links in SVG/PDF).
+
+Oracles are independent of the code under test: the figure's own JSON and the SVG parsed with xml.etree, the page's
+element bodies checked for the raw hostile text outside code spans, CSV read back with the csv module, JSON with json,
+PDF annotations with pypdf.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import shutil
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pandas as pd
+import pytest
+from pypdf import PdfReader
+
+from assess import charts, curves, export
+from assess.charts.style import plain
+from assess.curves import calibration_curve
+from assess.intervals import ConfidenceInterval
+from assess.metrics.threshold import metric_vs_threshold
+from assess.stats import Effect
+
+LINK = '<a href="https://x.example">click</a>'
+BOLD = "<b>bold</b>"
+TEMPLATED = "%{x} $\\frac{1}{0}$ & <i>it</i>"
+MODELS = (LINK, TEMPLATED)
+CLASSES = (BOLD, "plain")
+#: Substrings that only a hostile name can bring into a figure: plotly's tags, a live link, a template, a formula.
+NEVER_IN_A_FIGURE = ("<a", "<b>bold", "<i>", "%{x} ", "$\\frac")
+
+needs_browser = pytest.mark.skipif(export.browser_path() is None and shutil.which("chromium") is None,
+                                   reason="no Chromium for kaleido")
+
+
+def _strings(node):
+    """Every string in a figure's JSON (names, titles, templates, categories, text arrays)."""
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield str(key)
+            yield from _strings(value)
+    elif isinstance(node, (list, tuple)):
+        for value in node:
+            yield from _strings(value)
+
+
+def _figure_strings(fig) -> list[str]:
+    spec = json.loads(fig.to_json())
+    spec["layout"].pop("template", None)  # ours, with no file text
+    return list(_strings(spec))
+
+
+def _scored(seed):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(400) < 0.3).astype(np.int8)
+    s = np.clip(rng.random(400) * 0.7 + 0.3 * y, 0, 1)
+    return y, s, curves.threshold_counts(y, s)
+
+
+def _figures():
+    """Every chart function, fed hostile model, class and label names and titles (as the pages pass them)."""
+    data = {m: _scored(i) for i, m in enumerate(MODELS)}
+    counts = {m: c for m, (_, _, c) in data.items()}
+    colors = charts.model_colors(MODELS)
+    of = lambda kind: {m: getattr(curves, f"{kind}_curve")(c) for m, c in counts.items()}  # noqa: E731
+    bands = {m: charts.CurveBand(np.linspace(0, 1, 5), np.zeros(5), np.ones(5), label=BOLD) for m in MODELS}
+    interval = ConfidenceInterval(-0.1, 0.2, 0.95, "bootstrap")
+    effect = Effect("difference in accuracy", 0.05, interval)
+    folds = pd.DataFrame({"model": [LINK] * 3 + [TEMPLATED] * 3, "fold": [BOLD, "2", "3"] * 2,
+                          LINK: np.linspace(0.6, 0.9, 6)})
+    y0, s0, c0 = data[LINK]
+    ovr = {c: curves.roc_curve(counts[m]) for c, m in zip(CLASSES, MODELS)}
+    return {
+        "confusion": charts.confusion_matrix_chart(matrix=[[5, 1], [2, 7]], classes=CLASSES, title=LINK,
+                                                   subtitle=TEMPLATED, cost_matrix=[[0, 1], [1, 0]]),
+        "multilabel": charts.multilabel_confusion_chart(matrices=[[[5, 1], [2, 7]]] * 2, labels=CLASSES,
+                                                        title=f"Confusion per label — {LINK}"),
+        "roc": charts.roc_chart(curves=of("roc"), counts=counts, colors=colors, threshold=0.5, bands=bands,
+                                hull=True, auc_ci={m: (0.1, 0.9) for m in MODELS}, title=LINK),
+        "pr": charts.pr_chart(curves=of("pr"), counts=counts, colors=colors, threshold=0.5, title=LINK),
+        "gain": charts.gain_chart(curves=of("gain"), counts=counts, colors=colors, threshold=0.5),
+        "lift": charts.lift_chart(curves=of("lift"), counts=counts, colors=colors, threshold=0.5),
+        "ks": charts.ks_chart(curves=of("ks"), colors=colors, title=LINK),
+        "calibration": charts.calibration_chart(curves={m: calibration_curve(y, s) for m, (y, s, _) in data.items()},
+                                                colors=colors, title=LINK),
+        "distribution": charts.score_distribution_chart(
+            scores_by_class={BOLD: s0[y0 == 1], TEMPLATED: s0[y0 == 0]},
+            colors=dict(zip((BOLD, TEMPLATED), colors.values())),
+            threshold=0.5, title=f"Score distribution by class — {LINK}"),
+        "by_threshold": charts.metric_threshold_chart(metrics=metric_vs_threshold(c0, ("precision", "recall")),
+                                                      threshold=0.5, title=f"Metrics by threshold — {LINK}"),
+        "ovr": charts.ovr_chart(per_class=ovr, micro=curves.roc_curve(c0), macro_area=0.8,
+                                colors=charts.model_colors(CLASSES), title=f"ROC — {LINK}"),
+        "folds": charts.fold_curves_chart(folds=[curves.roc_curve(c) for c in counts.values()], name=LINK),
+        "critical_difference": charts.critical_difference_chart(average_ranks={LINK: 1.2, TEMPLATED: 1.8, BOLD: 3.0},
+                                                                critical_difference=0.9, title=LINK),
+        "differences": charts.difference_chart(effects=[(f"{LINK} − {TEMPLATED}", effect)], title=LINK),
+        "fold_box": charts.fold_box_chart(scores=folds, metric=LINK, colors=colors),
+    }
+
+
+FIGURES = _figures()
+
+
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_no_file_text_becomes_plotly_markup(name):
+    strings = _figure_strings(FIGURES[name])
+    leaked = [(bad, s) for s in strings for bad in NEVER_IN_A_FIGURE if bad in s]
+    assert not leaked, leaked
+    # the names are shown, escaped (plotly.js decodes the entities when it draws them)
+    escaped = {plain(LINK), plain(BOLD)}
+    assert any(e in s for s in strings for e in escaped), strings
+
+
+def test_plain_escapes_tags_templates_formulas_and_nothing_else():
+    assert plain(LINK) == '&lt;a href="https://x.example"&gt;click&lt;/a&gt;'
+    assert plain(TEMPLATED) == "&#37;{x} &#36;\\frac{1}{0}&#36; &amp; &lt;i&gt;it&lt;/i&gt;"
+    assert plain("Model A (v2.1)") == "Model A (v2.1)"
+    assert plain(3) == "3"
+
+
+def test_our_own_markup_still_works_around_file_text():
+    fig = FIGURES["confusion"]
+    assert fig.layout.title.text == plain(LINK)
+    assert fig.layout.title.subtitle.text == f"{plain(TEMPLATED)} · Expected cost per sample: 0.200"
+    assert fig.data[0].text[0][0] == "5<br>33.3%"  # the chart's own line break stays a tag
+    assert list(fig.data[0].x) == [plain(c) for c in CLASSES]
+
+
+def _svg_elements(svg: bytes):
+    return list(ET.fromstring(svg).iter())
+
+
+@needs_browser
+@pytest.mark.parametrize("name", ["confusion", "roc", "fold_box"])
+def test_svg_export_has_no_link_or_script_from_file_text(name):
+    svg = export.figure_to_svg(FIGURES[name])
+    elements = _svg_elements(svg)
+    tags = {el.tag.rsplit("}", 1)[-1] for el in elements}
+    assert "a" not in tags and "script" not in tags and "foreignObject" not in tags
+    hrefs = [v for el in elements for k, v in el.attrib.items() if k.rsplit("}", 1)[-1] == "href"]
+    assert not [h for h in hrefs if "x.example" in h], hrefs
+    text = "".join("".join(el.itertext()) for el in elements if el.tag.endswith("}text"))
+    assert LINK in text  # drawn literally, as the characters the file holds
+
+
+@needs_browser
+def test_pdf_export_draws_file_text_literally_and_has_no_link():
+    pdf = export.figures_to_pdf([FIGURES["confusion"], FIGURES["roc"]])
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        annotations = [a.get_object() for a in page.get("/Annots") or []]
+        assert not [a for a in annotations if "/A" in a or a.get("/Subtype") == "/Link"], annotations
+        # a tag plotly.js had read would leave only "click" on the page; the file's characters are all there
+        assert 'href="https://x.example"' in page.extract_text()
