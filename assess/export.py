@@ -24,9 +24,12 @@ near-black), so export never relies on the default template.
 
 Tables
 ------
-`to_csv_bytes` and `to_json_bytes` neutralise formula injection (OWASP "CSV Injection"): a string cell starting with
-``=``, ``+``, ``-``, ``@``, tab or carriage return gets a leading single quote, so a spreadsheet shows it as text
-instead of running it. Numbers are never touched (``-3.2`` stays a number).
+`to_csv_bytes` neutralises formula injection (OWASP "CSV Injection"): a text cell starting with ``=``, ``+``, ``-``,
+``@``, tab or carriage return gets a leading single quote, so a spreadsheet shows it as text instead of running it.
+Numbers are never touched: neither number values (``-3.2``) nor strings that are a plain number (a class ``"-1"``),
+which a spreadsheet reads as that number and which cannot hold a formula. `to_json_bytes` writes every string as it
+is: JSON is read by programs, not spreadsheets, and a quote added there would change the data (a class ``"-1"`` would
+arrive as ``"'-1"``).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import csv
 import dataclasses
 import datetime as _dt
 import enum
@@ -41,6 +45,7 @@ import io
 import json
 import math
 import os
+import re
 import signal
 import threading
 from collections.abc import Iterable, Mapping
@@ -235,15 +240,20 @@ def figures_to_pdf(figs: Iterable[go.Figure]) -> bytes:
 # ---------------------------------------------------------------------------------------------------- tables --
 
 _FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+#: A plain decimal number, as a spreadsheet reads it: a sign, digits, a point, an exponent; nothing to run.
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 def neutralise_cell(value: Any) -> Any:
-    """Prefix a formula-looking string with ``'`` so spreadsheets show it as text; other values pass unchanged.
+    """Prefix a formula-looking text with ``'`` so spreadsheets show it as text; other values pass unchanged.
 
-    >>> neutralise_cell("=HYPERLINK(\\"http://x\\")"), neutralise_cell("-1"), neutralise_cell(-1), neutralise_cell("a")
-    ('\\'=HYPERLINK("http://x")', "'-1", -1, 'a')
+    A string that is a plain number (``"-1"``, ``"+0.5"``, ``"-2e-3"``) is a number to a spreadsheet, not a formula,
+    and stays as it is.
+
+    >>> neutralise_cell("=HYPERLINK(\\"http://x\\")"), neutralise_cell("-1+1"), neutralise_cell("-1")
+    ('\\'=HYPERLINK("http://x")', "'-1+1", '-1')
     """
-    if isinstance(value, str) and value.startswith(_FORMULA_PREFIXES):
+    if isinstance(value, str) and value.startswith(_FORMULA_PREFIXES) and not _PLAIN_NUMBER.fullmatch(value):
         return "'" + value
     return value
 
@@ -277,7 +287,20 @@ def to_csv_bytes(df: pd.DataFrame, *, index: bool = False) -> bytes:
     """
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"to_csv_bytes expects a pandas DataFrame, got {type(df).__name__}")
-    return _neutralised_frame(df, index=index).to_csv(index=index, lineterminator="\n").encode("utf-8")
+    out = _neutralised_frame(df, index=index)
+    # The csv writer quotes a field only for the delimiter, the quote and the line terminator ("\n" here), so a bare
+    # carriage return in a text cell would end the row for every reader and spreadsheet: quote all text then.
+    quoting = csv.QUOTE_NONNUMERIC if _holds_carriage_return(out, index=index) else csv.QUOTE_MINIMAL
+    return out.to_csv(index=index, lineterminator="\n", quoting=quoting).encode("utf-8")
+
+
+def _holds_carriage_return(df: pd.DataFrame, *, index: bool) -> bool:
+    texts = [*map(str, df.columns.to_flat_index()), *(map(str, df.index.to_flat_index()) if index else ())]
+    for i in range(df.shape[1]):
+        column = df.iloc[:, i]
+        if column.dtype == object or isinstance(column.dtype, (pd.CategoricalDtype, pd.StringDtype)):
+            texts.extend(v for v in column if isinstance(v, str))
+    return any("\r" in text for text in texts)
 
 
 def _jsonable(obj: Any) -> Any:  # noqa: C901, PLR0911 - one branch per type, flat on purpose
@@ -286,7 +309,7 @@ def _jsonable(obj: Any) -> Any:  # noqa: C901, PLR0911 - one branch per type, fl
     if isinstance(obj, enum.Enum):
         return _jsonable(obj.value)
     if isinstance(obj, str):
-        return neutralise_cell(obj)
+        return obj
     if isinstance(obj, (int, np.integer)):
         return int(obj)
     if isinstance(obj, (float, np.floating)):
@@ -317,16 +340,16 @@ def _jsonable(obj: Any) -> Any:  # noqa: C901, PLR0911 - one branch per type, fl
 def _key(key: Any) -> str:
     if isinstance(key, tuple):
         key = " / ".join(str(part) for part in key)
-    return neutralise_cell(key if isinstance(key, str) else str(_jsonable(key)))
+    return key if isinstance(key, str) else str(_jsonable(key))
 
 
 def to_json_bytes(obj: Any) -> bytes:
-    """UTF-8 JSON of ``obj`` with formula injection neutralised in every string (values and keys).
+    """UTF-8 JSON of ``obj``: strings exactly as given, numbers as numbers (a JSON reader runs no formula).
 
     Accepts dicts, lists, tuples, DataFrames (a list of row records; a non-default index becomes columns), Series,
     numpy arrays and scalars, dataclasses, enums and dates. NaN and infinities become ``null``.
 
-    >>> to_json_bytes({"model": "@SUM(A1)", "auc": 0.91, "delta": -0.02}).decode()
-    '{"model": "\\'@SUM(A1)", "auc": 0.91, "delta": -0.02}'
+    >>> to_json_bytes({"model": "@SUM(A1)", "class": "-1", "auc": 0.91, "delta": -0.02}).decode()
+    '{"model": "@SUM(A1)", "class": "-1", "auc": 0.91, "delta": -0.02}'
     """
     return json.dumps(_jsonable(obj), ensure_ascii=False, allow_nan=False).encode("utf-8")

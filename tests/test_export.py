@@ -69,12 +69,14 @@ def _colour_share(page: np.ndarray) -> float:
 
 # ------------------------------------------------------------------------------------------------ CSV / JSON --
 
-@pytest.mark.parametrize("cell", ["=1+1", "+1", "-1", "@SUM(A1:A2)", "\tcmd", "\rcmd", '=HYPERLINK("http://x","y")'])
+@pytest.mark.parametrize("cell", ["=1+1", "+1+A1", "-1+1", "-cmd", "@SUM(A1:A2)", "\tcmd", "\rcmd", "\t-1", "-",
+                                  "-1,000", "-inf", '=HYPERLINK("http://x","y")'])
 def test_formula_strings_get_a_leading_quote(cell):
     assert neutralise_cell(cell) == "'" + cell
 
 
-@pytest.mark.parametrize("value", ["model A", "", "1=1", " =1", -1, -2.5, 0, None, float("nan"), True])
+@pytest.mark.parametrize("value", ["model A", "", "1=1", " =1", "-1", "+0.5", "-2e-3", "-.5", -1, -2.5, 0, None,
+                                   float("nan"), True])
 def test_other_values_pass_unchanged(value):
     out = neutralise_cell(value)
     assert out is value or (out != out and value != value)
@@ -114,7 +116,7 @@ def test_csv_rejects_non_frames():
         to_csv_bytes({"a": [1]})
 
 
-def test_json_neutralises_strings_and_keys_and_keeps_numbers():
+def test_json_keeps_strings_and_keys_as_given_and_numbers_as_numbers():
     obj = {
         "=key": "@value",
         "metrics": pd.DataFrame({"model": ["+A", "B"], "delta": [-0.1, np.nan]}),
@@ -125,18 +127,18 @@ def test_json_neutralises_strings_and_keys_and_keeps_numbers():
     }
     out = json.loads(to_json_bytes(obj))
     assert out == {
-        "'=key": "'@value",
-        "metrics": [{"model": "'+A", "delta": -0.1}, {"model": "B", "delta": None}],
+        "=key": "@value",
+        "metrics": [{"model": "+A", "delta": -0.1}, {"model": "B", "delta": None}],
         "scores": [-1.5, 2.0],
         "n": -3,
         "ok": True,
-        "nested": [{"label": "'-x"}, ["'\tt", None]],
+        "nested": [{"label": "-x"}, ["\tt", None]],
     }
 
 
 def test_json_keeps_a_named_index_as_a_column():
     df = pd.DataFrame({"auc": [0.9]}, index=pd.Index(["=A"], name="model"))
-    assert json.loads(to_json_bytes(df)) == [{"model": "'=A", "auc": 0.9}]
+    assert json.loads(to_json_bytes(df)) == [{"model": "=A", "auc": 0.9}]
 
 
 def test_json_names_the_type_it_cannot_encode():

@@ -160,3 +160,28 @@ def test_pdf_export_draws_file_text_literally_and_has_no_link():
         assert not [a for a in annotations if "/A" in a or a.get("/Subtype") == "/Link"], annotations
         # a tag plotly.js had read would leave only "click" on the page; the file's characters are all there
         assert 'href="https://x.example"' in page.extract_text()
+
+
+# ----------------------------------------------------------------------------------------------------- tables --
+
+FORMULAS = ['=HYPERLINK("http://evil.example","x")', "+1+cmd", "-2+3", "@SUM(A1)", "\tcmd", "\r=1"]
+
+
+def test_csv_neutralises_text_cells_only():
+    frame = pd.DataFrame({"model": FORMULAS, "class": ["-1", "+2", "-0.5", "1e3", "-1e-3", "a"],
+                          "value": [-1, -0.25, 3, 4.5, -6, 7]})
+    frame[FORMULAS[0]] = 1
+    rows = list(csv.reader(io.StringIO(export.to_csv_bytes(frame).decode("utf-8"), newline="")))
+    assert rows[0] == ["model", "class", "value", "'" + FORMULAS[0]]
+    assert [r[0] for r in rows[1:]] == ["'" + f for f in FORMULAS]
+    assert [r[1] for r in rows[1:]] == ["-1", "+2", "-0.5", "1e3", "-1e-3", "a"]  # numbers as text stay numbers
+    assert [float(r[2]) for r in rows[1:]] == [-1, -0.25, 3, 4.5, -6, 7]
+
+
+def test_json_keeps_strings_and_numbers_as_they_are():
+    doc = {"classes": ["-1", "+1", *FORMULAS], "counts": {"-1": -3, FORMULAS[0]: 2.5}, "value": -1,
+           "frame": pd.DataFrame({"class": ["-1", "=x"], "n": [-1, 2]})}
+    out = json.loads(export.to_json_bytes(doc))
+    assert out == {"classes": ["-1", "+1", *FORMULAS], "counts": {"-1": -3, FORMULAS[0]: 2.5}, "value": -1,
+                   "frame": [{"class": "-1", "n": -1}, {"class": "=x", "n": 2}]}
+    assert isinstance(out["value"], int) and isinstance(out["frame"][0]["n"], int)
