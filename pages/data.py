@@ -164,7 +164,7 @@ with right:
         key = f"role_{role}_{revision}"
         with grid[i % 2]:
             st.selectbox(label, [NONE, *columns], index=(columns.index(current) + 1) if current in columns else 0,
-                         key=key, on_change=_set_role, args=(role, key), help=roles.reason(role) or None)
+                         key=key, on_change=_set_role, args=(role, key), help=md(roles.reason(role)) or None)
     key = f"role_groups_{revision}"
     st.multiselect("Subgroup slices", columns, default=[g for g in roles.groups if g in columns], key=key,
                    on_change=_set_groups, args=(key,), help="Columns whose values define slices for per-group metrics.")

@@ -136,7 +136,7 @@ st.dataframe(comparison_frame(reports), hide_index=True, width="stretch",
              column_config={"key": st.column_config.TextColumn("key", width="small")})
 
 st.subheader("Per model, with ISO 5.3.13 baselines")
-tabs = st.tabs(list(reports))
+tabs = st.tabs([md(model) for model in reports])
 for tab, (model, report) in zip(tabs, reports.items()):
     with tab:
         st.dataframe(model_frame(report), hide_index=True, width="stretch")

@@ -173,16 +173,27 @@ def require_assessment() -> Assessment:
     return assessment
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:])")
+#: What Markdown, GFM, KaTeX and Streamlit's directives read (CommonMark lets a backslash escape any ASCII punctuation):
+#: emphasis, links and images, HTML, entities (``&#60;``), headings (``#``, a line of ``=``), lists, tables, ``$``
+#: formulas, ``~`` strikethrough and ``:`` for ``:red[...]``, ``:material/...:`` and emoji shortcodes.
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:&=])")
+#: A code span as `assess.columns.quote` writes it: one backtick each side, none inside or next to it, one line.
+_CODE_SPAN = re.compile(r"((?<!`)`[^`\n]+`(?!`))")
+#: GFM links bare URLs and e-mail addresses *after* escapes are resolved (remark-gfm's autolink-literal pass runs on
+#: the parsed text), so ``http\:\/\/x`` still becomes a link. A word joiner (U+2060, invisible) after ``:`` and ``@``
+#: and before the dot of ``www.`` leaves nothing that pass recognises (nor an emoji or icon shortcode).
+_AUTOLINK = re.compile(r"(?<=[:@])(?=\S)|(?i:(?<=www)(?=\.))")
+WORD_JOINER = "\u2060"
 
 
 def md(text: str) -> str:
-    """Text for st.markdown/st.error that may hold file-derived strings: escape Markdown outside code spans.
+    """Text for anything Streamlit renders as Markdown (st.markdown, captions, alerts, widget labels and help, tab
+    labels) that may hold file-derived strings: the one way file text reaches Markdown.
 
     Messages from `assess` put file-derived values inside inline code spans (`assess.columns.quote` strips backticks
-    from them), where Markdown renders nothing; everything outside the spans is escaped here, so no label or column
-    name can become a link, an image, LaTeX or HTML.
+    from them), where Markdown renders nothing; everything outside the spans is escaped here and cut where GFM would
+    autolink, so no label or column name can become a link, an image, bold text, LaTeX or HTML.
     """
-    parts = re.split(r"(`[^`]*`)", str(text))
-    return "".join(p if p.startswith("`") and p.endswith("`") and len(p) > 1 else _MD_SPECIAL.sub(r"\\\1", p)
-                   for p in parts)
+    parts = _CODE_SPAN.split(str(text))
+    return "".join(part if i % 2 else _MD_SPECIAL.sub(r"\\\1", _AUTOLINK.sub(WORD_JOINER, part))
+                   for i, part in enumerate(parts))

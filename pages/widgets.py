@@ -24,7 +24,7 @@ def chart(fig, name: str, *, key: str) -> None:
                                                ("PNG", figure_to_png, "image/png"),
                                                ("SVG", figure_to_svg, "image/svg+xml"))):
         col.download_button(fmt, lambda render=render: render(fig), f"{slug}.{fmt.lower()}", mime,
-                            key=f"{fmt.lower()}_{key}", help=f"Download the {name} chart as {fmt}",
+                            key=f"{fmt.lower()}_{key}", help=md(f"Download the {name} chart as {fmt}"),
                             icon=":material/download:", on_click="ignore", width="stretch")
 
 

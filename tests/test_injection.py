@@ -26,6 +26,8 @@ from assess.curves import calibration_curve
 from assess.intervals import ConfidenceInterval
 from assess.metrics.threshold import metric_vs_threshold
 from assess.stats import Effect
+from pages.state import md
+from tests.conftest import open_app
 
 LINK = '<a href="https://x.example">click</a>'
 BOLD = "<b>bold</b>"
@@ -185,3 +187,117 @@ def test_json_keeps_strings_and_numbers_as_they_are():
     assert out == {"classes": ["-1", "+1", *FORMULAS], "counts": {"-1": -3, FORMULAS[0]: 2.5}, "value": -1,
                    "frame": [{"class": "-1", "n": -1}, {"class": "=x", "n": 2}]}
     assert isinstance(out["value"], int) and isinstance(out["frame"][0]["n"], int)
+
+
+# ------------------------------------------------------------------------------------------------------ pages --
+
+#: A file whose model names, class labels and a column name carry HTML, Markdown, LaTeX, Streamlit shortcodes, bare
+#: URLs and a spreadsheet formula.
+HOSTILE_MODELS = ('<a href="https://evil.example">click</a> **bold**',
+                  '$\\frac{1}{0}$ =HYPERLINK("http://evil.example","x")')
+HOSTILE_POSITIVE = "[x](https://evil.example) http://evil.example www.evil.example"
+HOSTILE_NEGATIVE = "<b>bold</b> ![i](https://evil.example/i.png) :material/home: me@evil.example"
+HOSTILE_COLUMN = "**col** http://evil.example"
+#: What must never reach Markdown outside a code span: each would render as a tag, bold text, a link, an image, a
+#: formula, an icon or an autolinked URL / address.
+RAW = ("<a ", "<b>", "**bold**", "**col**", "](https://", "![i]", "http://evil", "https://evil", "www.evil",
+       "me@evil", "$\\frac", "=HYPERLINK", ":material/home:")
+_CODE = re.compile(r"(?<!`)`[^`\n]+`(?!`)")  # a one-backtick code span: Markdown shows its content as it is
+_MARKDOWN_BODIES = ("markdown", "caption", "error", "warning", "info", "success", "title", "header", "subheader")
+_WIDGETS = ("button", "download_button", "selectbox", "multiselect", "radio", "number_input", "slider",
+            "select_slider", "toggle", "checkbox", "text_input", "file_uploader", "expander", "tabs", "page_link")
+
+
+def hostile_csv() -> bytes:
+    rng = np.random.default_rng(0)
+    n = 120
+    truth = rng.random(n) < 0.4
+    frames = []
+    for model in HOSTILE_MODELS:
+        score = np.clip(truth * 0.35 + rng.random(n) * 0.65, 0, 1).round(4)
+        frames.append(pd.DataFrame({
+            "model": model, "y_true": np.where(truth, HOSTILE_POSITIVE, HOSTILE_NEGATIVE),
+            "y_pred": np.where(score >= 0.5, HOSTILE_POSITIVE, HOSTILE_NEGATIVE), "score": score,
+            "fold": np.arange(n) % 5, HOSTILE_COLUMN: rng.random(n)}))
+    return pd.concat(frames).to_csv(index=False).encode()
+
+
+def _markdown_texts(at) -> list[str]:
+    """Every string the page hands to Streamlit's Markdown renderer: element bodies, widget labels and tooltips,
+    tab and expander labels, radio options."""
+    texts = [e.value for kind in _MARKDOWN_BODIES for e in at.get(kind) if isinstance(getattr(e, "value", None), str)]
+    for kind in _WIDGETS:
+        for widget in at.get(kind):
+            proto = widget.proto
+            for field in ("label", "help", "body"):
+                value = getattr(proto, field, None)
+                if isinstance(value, str):
+                    texts.append(value)
+            if kind == "radio":
+                texts.extend(proto.options)
+    return texts
+
+
+def _unescaped(raw: str, text: str) -> bool:
+    """``raw`` occurs in ``text`` with no backslash escaping its first character (an even run of backslashes before
+    it only escapes itself)."""
+    for found in re.finditer(re.escape(raw), text):
+        before = text[:found.start()]
+        if (len(before) - len(before.rstrip("\\"))) % 2 == 0:
+            return True
+    return False
+
+
+#: What GFM's autolink-literal pass links in the text left once escapes are resolved (GFM spec, "Autolinks
+#: (extension)"): ``http://``, ``https://``, ``www.`` and e-mail addresses; a backslash does not stop it.
+_AUTOLINKED = re.compile(r"(?i)(https?://|www\.)evil|[\w.+-]@evil\.")
+
+
+def _raw_outside_code(texts: list[str]) -> list[tuple[str, str]]:
+    found = []
+    for text in texts:
+        outside = _CODE.sub("", text)
+        found += [(raw, text) for raw in RAW if _unescaped(raw, outside)]
+        if _AUTOLINKED.search(re.sub(r"\\(.)", r"\1", outside)):
+            found.append(("autolink", text))
+    return found
+
+
+def _walk(at) -> dict[str, list[str]]:
+    seen = {"pages/data.py": _markdown_texts(at)}
+    for page in ("pages/metrics.py", "pages/confusion.py", "pages/curves.py", "pages/compare.py"):
+        at.switch_page(page).run()
+        assert not at.exception, (page, at.exception)
+        if page == "pages/compare.py":
+            for label in ("Run test", "Run all suitable tests"):
+                [button] = [b for b in at.button if b.label == label]
+                button.click().run()
+                assert not at.exception, (page, label, at.exception)
+        seen[page] = _markdown_texts(at)
+    return seen
+
+
+def test_every_page_shows_hostile_file_text_literally():
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    at.file_uploader[0].upload("hostile.csv", hostile_csv(), "text/csv").run()
+    assert not at.exception
+    assert at.session_state["assessment"].models == HOSTILE_MODELS  # the names reach the pages unchanged
+    seen = _walk(at)
+    leaks = {page: _raw_outside_code(texts) for page, texts in seen.items()}
+    assert not any(leaks.values()), {page: found for page, found in leaks.items() if found}
+    # positive controls: the walk did see the file's text, escaped where it is not in a code span
+    assert any("evil" in text for text in seen["pages/data.py"])
+    assert [md(m) for m in HOSTILE_MODELS] == [t.label for t in at.switch_page("pages/metrics.py").run().tabs]
+
+
+def test_markdown_helper_escapes_outside_code_spans_and_breaks_autolinks():
+    texts = [md(f"Why: {HOSTILE_POSITIVE} and {HOSTILE_NEGATIVE} in {HOSTILE_COLUMN}"),
+             *(md(m) for m in HOSTILE_MODELS)]
+    assert not _raw_outside_code(texts)
+    # a code span stays as written; a run of backticks cannot open one that would swallow the escapes
+    assert md("Why: `**x**` is") == "Why\\: `**x**` is"
+    assert "**" not in md("```**b**`") and "**" not in md("a``**b**``c")
+    # what the reader sees once Markdown resolves the escapes and drops the invisible word joiners
+    seen = re.sub(r"\\(.)", r"\1", texts[0]).replace("\u2060", "")
+    assert seen == f"Why: {HOSTILE_POSITIVE} and {HOSTILE_NEGATIVE} in {HOSTILE_COLUMN}"
