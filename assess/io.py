@@ -233,7 +233,9 @@ def _decompress(raw: bytes, name: str, limits: Limits) -> tuple[bytes, str, str 
                              f" {method}); re-create it with the standard deflate method, or upload the file itself",
                              file=name)
         if member.file_size > limits.max_bytes:
-            _check_size(member.file_size, f"{name}/{shorten(member.filename)}", limits)
+            raise InputError(f"holds {shorten(member.filename)!r} of {member.file_size / 2**20:,.1f} MB when unpacked, "
+                             f"over the {limits.max_bytes / 2**20:,.0f} MB limit (raise it with ASSESS_MAX_MB or "
+                             f"--max-mb)", file=name)
         try:
             with archive.open(member) as stream:
                 data = _read_capped(stream, name, limits)
