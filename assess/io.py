@@ -181,12 +181,15 @@ def _read_capped(stream, name: str, limits: Limits) -> bytes:
     The decompressed file obeys the same ``ASSESS_MAX_MB`` cap as an uncompressed upload: whatever arrives
     compressed is never bigger in memory than what could have been uploaded plain.
     """
-    data = stream.read(limits.max_bytes + 1)
-    if len(data) > limits.max_bytes:
-        raise InputError(
-            f"expands to more than the {limits.max_bytes / 2**20:,.0f} MB limit when decompressed "
-            f"(raise it with ASSESS_MAX_MB or --max-mb)", file=name)
-    return data
+    # In 1 MB steps: one read of the whole cap would allocate the cap (200 MB) for every compressed upload.
+    out = io.BytesIO()
+    while chunk := stream.read(1 << 20):
+        out.write(chunk)
+        if out.tell() > limits.max_bytes:
+            raise InputError(
+                f"expands to more than the {limits.max_bytes / 2**20:,.0f} MB limit when decompressed "
+                f"(raise it with ASSESS_MAX_MB or --max-mb)", file=name)
+    return out.getvalue()
 
 
 #: What a damaged archive raises from the standard library, besides BadZipFile: a corrupt central directory gives
