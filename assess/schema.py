@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from assess.data import Predictions, Task
-from assess.errors import AssessError
+from assess.errors import AssessError, shorten
 from assess.io import LoadedTable
 
 #: Single-column roles, each with its canonical name first and common synonyms after.
@@ -64,10 +64,7 @@ def normalise_name(name: str) -> str:
 
 def quote(value) -> str:
     """A file-derived value as an inline code span, safe inside Markdown: backticks cannot break out of it."""
-    text = str(value).replace("`", "'").replace("\n", " ")
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"`{text}`"
+    return f"`{shorten(value).replace('`', chr(39))}`"
 
 
 # --- roles ------------------------------------------------------------------------------------------------------------
