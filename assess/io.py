@@ -354,7 +354,7 @@ def _head_lines(data: bytes, name: str) -> list[str]:
     """The non-blank lines among the first 201 of the file, read from at most `_SNIFF_BYTES` bytes."""
     head = data[:_SNIFF_BYTES]
     if len(data) > _SNIFF_BYTES:
-        cut = head.rfind(b"\n")
+        cut = max(head.rfind(b"\n"), head.rfind(b"\r"))  # old Mac files end lines with CR alone
         if cut < 0:
             raise InputError(f"has no line break in its first {_SNIFF_BYTES / 2**20:,.0f} MB: a header line that "
                              f"long is not a predictions table", file=name)
@@ -604,6 +604,8 @@ def _within_column_cap(row: tuple, name: str, limits: Limits, row_number: int) -
 
 def _read_jsonl(data: bytes, name: str, limits: Limits) -> pd.DataFrame:
     data = _utf8(data, name)
+    if data.count(b"\n") >= limits.max_rows:  # a JSON Lines record is one line: count before building any dict
+        _check_rows(sum(1 for line in io.BytesIO(data) if line.strip()), name, limits)
     records = []
     # Lines are taken one at a time from the bytes (split at "\n" only, as JSON Lines defines them), never as a
     # list of every line.

@@ -5,7 +5,6 @@ Memory is checked with tracemalloc where the old readers held a copy per line or
 allocations is deterministic, where a timing would not be (timings live in ``bench/bench_hostile.py``).
 """
 
-import csv
 import gzip
 import io
 import json
@@ -168,12 +167,13 @@ def test_header_over_the_column_cap_is_refused_before_rows_are_parsed(monkeypatc
         read_table(header + b"\n" + b"1;" * 10 + b"1\n", name="w.csv", limits=Limits(max_columns=10))
 
 
-def test_sniffing_reads_a_bounded_prefix(monkeypatch):
-    """A field over the csv module's limit after the first 1 MB is the parser's business, not the sniffer's."""
-    assert csv.field_size_limit() < 2**20
-    body = b"".join(b"%d,%d\n" % (i % 2, (i // 2) % 2) for i in range(200_000))
-    table = read_table(b"y_true,y_pred\n" + body, name="long.csv")
-    assert len(table.frame) == 200_000 and table.delimiter == ","
+@pytest.mark.parametrize("newline", [b"\n", b"\r\n", b"\r"])
+def test_files_longer_than_the_sniffed_prefix_read_whole(newline):
+    """The sniffer sees the first 1 MB cut at a line end (CR alone too, as old Mac files have); the parser the rest."""
+    body = b"".join(b"%d,%d" % (i % 2, (i // 2) % 2) + newline for i in range(300_000))
+    table = read_table(b"y_true,y_pred" + newline + body, name="long.csv")
+    assert len(body) > 2**20 and len(table.frame) == 300_000 and table.delimiter == ","
+    assert table.frame["y_pred"].sum() == 150_000
 
 
 # --- messages stay short ---------------------------------------------------------------------------------------------
@@ -197,3 +197,17 @@ def test_duplicate_long_column_names_give_a_short_message():
         read_table(f"y_true,{name},{name}\n1,0,0\n".encode(), name="d.csv")
     assert str(info.value) == f"d.csv: column `{'s' * 59}…` appears twice in the header (columns 2 and 3); names " \
                               f"must be unique"
+
+
+def test_json_lines_over_the_row_cap_are_counted_before_any_record_is_built():
+    data = gzip.compress(b'{"y_true": 0, "y_pred": 1}\n' * 1_500_000)  # 40 MB; 1.5 million dicts would be ~1 GB
+    tracemalloc.start()
+    try:
+        with pytest.raises(InputError, match=r"^b\.jsonl\.gz: has more than 1,000,000 rows, the row limit"):
+            read_table(data, name="b.jsonl.gz", limits=Limits(max_rows=1_000_000))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 100 * 2**20, f"{peak / 2**20:.0f} MB traced for 40 MB of JSON Lines"
+    with_blank_lines = b'{"y_true": 0, "y_pred": 1}\n\n\n' * 4  # blank lines are not records
+    assert len(read_table(with_blank_lines, name="b.jsonl", limits=Limits(max_rows=5)).frame) == 4
