@@ -114,6 +114,14 @@ def test_xlsx_dimension_claiming_16384_columns_is_not_padded():
     assert peak < 40 * 2**20, f"{peak / 2**20:.0f} MB traced: rows were padded"  # padded: 1,000 × 16,384 cells
 
 
+def test_xlsx_unpacked_xml_obeys_the_size_cap():
+    name, data = hostile.xlsx_wide_dimension(rows=20_000)
+    assert len(data) < 2**20
+    with pytest.raises(InputError, match=r"^xfd\.xlsx: expands to \d\.\d MB of XML when unpacked \(an \.xlsx is a zip "
+                                         r"archive\), over the 1 MB limit \(raise it with ASSESS_MAX_MB or --max-mb\)$"):
+        read_table(data, name=name, limits=Limits(max_bytes=2**20))
+
+
 def _xlsx(rows) -> bytes:
     book = openpyxl.Workbook()
     for row in rows:
