@@ -16,7 +16,9 @@ import pandas as pd
 
 from assess import curves
 from assess.data import Predictions, Task
+from assess.decision import Decision, decide
 from assess.errors import AssessError
+from assess.metrics.multilabel import label_cells
 from assess.metrics.threshold import metric_vs_threshold
 
 # --- one binary scorer ---------------------------------------------------------------------------------------------
@@ -202,22 +204,11 @@ def binary_matrix(counts: curves.ThresholdCounts, threshold: float) -> np.ndarra
     return np.array([[c.tn, c.fp], [c.fn, c.tp]], dtype=float)
 
 
-def multilabel_matrices(pred: Predictions, threshold=None) -> np.ndarray:
-    """(L, 2, 2) per-label matrices [[TN, FP], [FN, TP]].
-
-    Labels from ``y_pred`` when given, else ``scores >= threshold`` (one value, or one per label; default 0.5).
-    """
-    truth = pred.y_true.astype(bool)
-    if pred.y_pred is not None:
-        predicted = pred.y_pred.astype(bool)
-    else:
-        predicted = pred.scores >= (0.5 if threshold is None else np.asarray(threshold, dtype=float))
-    w = np.ones(truth.shape[0]) if pred.weight is None else pred.weight
-    wc = w[:, None]
-    tp = ((truth & predicted) * wc).sum(0)
-    fp = ((~truth & predicted) * wc).sum(0)
-    fn = ((truth & ~predicted) * wc).sum(0)
-    tn = ((~truth & ~predicted) * wc).sum(0)
+def multilabel_matrices(pred: Predictions, decision: Decision = Decision()) -> np.ndarray:
+    """(L, 2, 2) per-label matrices [[TN, FP], [FN, TP]] of the labels ``decision`` gives (per-label thresholds
+    included), from the cells the multi-label metrics count."""
+    predicted = decide(pred, decision).y_pred
+    tp, fp, fn, tn = np.moveaxis(label_cells(pred.y_true.astype(bool), predicted, pred.weight), -1, 0)
     return np.stack([np.stack([tn, fp], -1), np.stack([fn, tp], -1)], -2)
 
 

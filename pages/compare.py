@@ -16,18 +16,18 @@ from assess.stats import (CORRECTIONS, INDEPENDENT, PAIRED, QUESTIONS, TESTS, De
                           suggestions_frame)
 from assess.stats.folds import FriedmanDetails
 from assess.stats.inputs import read_fold_table
-from pages.state import md, read_upload, require_assessment
-from pages.widgets import all_charts_button, chart
+from assess.decision import Decision
+from pages.state import current_decision, fingerprint, keep_result, kept_result, md, read_upload, require_assessment
+from pages.widgets import all_charts_button, chart, decision_note
 
 FROM_PREDICTIONS, FROM_FOLDS = "the loaded predictions", "per-fold scores I upload"
-RESULT_KEY = "compare_result"
-ALL_KEY = "compare_all_result"
+ONE_TEST, ALL_TESTS = "compare", "compare_all"
 DESIGN_WORDS = {PAIRED: "Paired samples", INDEPENDENT: "Independent samples"}
 
 
 def option_widgets(spec, data_kind: str) -> dict:
-    """One widget per option of the test (``Option.on_page``), in up to three columns; returns the values."""
-    shown = [o for o in spec.options_for(data_kind) if o.on_page]
+    """One widget per option of the test, in up to three columns; returns the values."""
+    shown = list(spec.options_for(data_kind))
     values: dict = {}
     if not shown:
         return values
@@ -74,6 +74,7 @@ if source == FROM_FOLDS:
     n_repeats = int(folds_frame["repeat"].nunique()) if "repeat" in folds_frame else None
 else:
     assessment = require_assessment()
+    decision_note(assessment)
     models_available = list(assessment.models)
     first = assessment.predictions()
     n_folds = len(set(first.fold)) if first.fold is not None else None
@@ -172,21 +173,22 @@ run_clicked = b1.button("Run test", type="primary", icon=":material/play_arrow:"
 run_all = question != "subgroups" and b2.button("Run all suitable tests", icon=":material/playlist_play:",
                                                  help="Every test listed above, with the same correction; each "
                                                       "test's own options keep their defaults.")
-all_params = (source, question, tuple(models), metric, correction, confidence_level,
-              None if assessment is None else assessment.table.sha256)
+# Results depend on the data and its roles (positive class included) and on the decision, not only on the widgets.
+decision = current_decision() if assessment is not None else Decision()
+data_key = None if assessment is None else fingerprint(assessment)
+all_params = (source, question, tuple(models), metric, correction, confidence_level, decision, data_key)
 if run_all:
     try:
         with st.spinner("Running every suitable test…"):
             data = folds_frame if folds_frame is not None else predictions
-            st.session_state[ALL_KEY] = (all_params, compare_all(
+            keep_result(ALL_TESTS, all_params, compare_all(
                 data, models=models, metric=metric, correction=correction, confidence_level=confidence_level,
-                question=question))
+                question=question, decision=decision))
     except (AssessError, ValueError) as exc:
-        st.session_state[ALL_KEY] = None
+        keep_result(ALL_TESTS, all_params, None)
         st.error(md(str(exc)))
-stored_all = st.session_state.get(ALL_KEY)
-if stored_all and stored_all[0] == all_params:
-    every = stored_all[1]
+every = kept_result(ALL_TESTS, all_params)
+if every is not None:
     st.subheader("Every suitable test")
     for comparison in every.comparisons:
         st.markdown(f"**{comparison.test}** — " + md(comparison.sentence))
@@ -197,29 +199,27 @@ if stored_all and stored_all[0] == all_params:
         every_table = pd.concat(frames, ignore_index=True)
         st.download_button("All results CSV", to_csv_bytes(every_table), "all_tests.csv", "text/csv",
                            icon=":material/download:")
-params = (source, question, tuple(models), metric, correction, confidence_level, alternative, test,
-          tuple(sorted(options.items())), None if assessment is None else assessment.table.sha256)
+params = (*all_params, alternative, test, tuple(sorted(options.items())))
 if run_clicked:
     try:
         with st.spinner(f"Running {test}…"):
             if question == "subgroups":
                 result = compare_subgroups(predictions[models[0]], test=test, correction=correction,
-                                           confidence_level=confidence_level, **options)
+                                           confidence_level=confidence_level, decision=decision, **options)
             else:
                 data = folds_frame if folds_frame is not None else predictions
                 uses_metric = data_kind in spec.metric_on
                 result = compare(data, test=test, models=models, metric=metric if uses_metric else None,
                                  correction=correction, confidence_level=confidence_level, alternative=alternative,
-                                 **options)
-        st.session_state[RESULT_KEY] = (params, result)
+                                 decision=decision, **options)
+        keep_result(ONE_TEST, params, result)
     except (AssessError, ValueError) as exc:
-        st.session_state[RESULT_KEY] = None
+        keep_result(ONE_TEST, params, None)
         st.error(md(str(exc)))
 
-stored = st.session_state.get(RESULT_KEY)
-if not stored or stored[0] != params:
+result = kept_result(ONE_TEST, params)
+if result is None:
     st.stop()
-result = stored[1]
 
 # --- the answer ----------------------------------------------------------------------------------------------------
 st.subheader("Result")
@@ -270,7 +270,7 @@ if effects and any(np.isfinite(eff.value) for _, eff in effects):
 if question == "cv_folds" or folds_frame is not None:
     scores = folds_frame
     if scores is None and assessment.predictions(models[0]).fold is not None:
-        scores, _ = fold_table_from_predictions(predictions, metric=metric)
+        scores, _ = fold_table_from_predictions(predictions, metric=metric, decision=decision)
     if scores is not None and metric in scores.columns:
         fig = charts.fold_box_chart(scores=scores[scores["model"].isin(models)], metric=metric,
                                     colors=charts.model_colors(models_available))

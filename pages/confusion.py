@@ -1,5 +1,5 @@
 """Confusion page: confusion matrices per model (counts or normalised), most confused pairs, a cost matrix's
-expected cost; binary and multi-label labels follow the threshold chosen on the Curves page."""
+expected cost; the labels follow the shared decision (the threshold set on Curves, the label source on Metrics)."""
 
 import numpy as np
 import pandas as pd
@@ -7,10 +7,12 @@ import streamlit as st
 
 from assess import charts
 from assess.data import Task
+from assess.decision import predicted_labels
+from assess.errors import AssessError
 from assess.explore import confusion_matrix, multilabel_matrices
 from assess.export import to_csv_bytes
-from pages.state import md, require_assessment
-from pages.widgets import all_charts_button, chart, current_threshold
+from pages.state import current_decision, md, require_assessment
+from pages.widgets import all_charts_button, chart, decision_note
 
 NORMALISE = {"counts (share of all)": None, "by true class (recall on the diagonal)": "true",
              "by predicted class (precision on the diagonal)": "pred"}
@@ -30,29 +32,16 @@ if not models:
     st.stop()
 classes = list(assessment.classes)
 figures, tables = [], []
-
-
-def labels_of(pred):
-    """Predicted codes: the label column, else the shared threshold (binary) or the arg-max (multi-class)."""
-    if pred.y_pred is not None:
-        return pred.y_pred, "the predicted-label column"
-    if task is Task.BINARY:
-        t = current_threshold("")
-        return (pred.scores >= t).astype(np.int8), f"score ≥ {t:.3f} (set on the Curves page)"
-    return pred.scores.argmax(axis=1), "the most probable class"
-
+decision = current_decision()
+decision_note(assessment)
 
 if task is Task.MULTILABEL:
-    thresholds = np.array([current_threshold(label) for label in classes])  # per label, from the Curves page
     for model in models:
-        pred = assessment.predictions(model)
-        source = ("the predicted-label columns" if pred.y_pred is not None else
-                  "score ≥ each label's threshold (set on the Curves page)")
-        fig = charts.multilabel_confusion_chart(matrices=multilabel_matrices(pred, thresholds), labels=classes,
-                                                normalize=normalise or "true", title=f"Confusion per label — {model}")
+        fig = charts.multilabel_confusion_chart(matrices=multilabel_matrices(assessment.predictions(model), decision),
+                                                labels=classes, normalize=normalise or "true",
+                                                title=f"Confusion per label — {model}")
         figures.append(fig)
         chart(fig, f"{model} per label", key=f"ml_{model}")
-        st.caption(md(f"Labels from {source}."))
     all_charts_button(figures, "confusion.pdf", key="confusion")
     st.stop()
 
@@ -70,7 +59,11 @@ cols = st.columns(min(2, len(models)))
 summary = []
 for i, model in enumerate(models):
     pred = assessment.predictions(model)
-    codes, source = labels_of(pred)
+    try:
+        codes = predicted_labels(task, pred.y_pred, pred.scores, decision, model=model)
+    except AssessError as exc:
+        st.warning(md(str(exc)))
+        continue
     classes = list(pred.classes)  # the encoded classes: binary always has two, even when the truth holds one
     matrix = confusion_matrix(pred.y_true, codes, len(classes), pred.weight)
     with cols[i % len(cols)]:
@@ -78,7 +71,6 @@ for i, model in enumerate(models):
                                             title=f"{model}", cost_matrix=cost_matrix)
         figures.append(fig)
         chart(fig, f"{model} confusion", key=f"cm_{model}")
-        st.caption(md(f"Labels from {source}."))
         if len(classes) > 2:
             pairs = charts.most_confused_pairs(matrix, classes, top=5)
             pairs.insert(0, "model", model)

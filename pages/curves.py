@@ -15,8 +15,8 @@ from assess.explore import (binary_matrix, binary_view, fold_curves, gain_table,
 from assess.export import to_csv_bytes
 from assess.metrics import evaluate, metrics_for
 from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold, metrics_at, threshold_metric_keys
-from pages.state import md, require_assessment
-from pages.widgets import all_charts_button, chart, memo, set_threshold, threshold_control
+from pages.state import Key, md, memo, require_assessment
+from pages.widgets import all_charts_button, chart, decision_note, set_threshold, threshold_control
 
 assessment = require_assessment()
 st.title("Curves")
@@ -88,6 +88,7 @@ def explorer() -> None:
     """Moving the threshold reruns only this fragment: a binary search in each model's counts, no new sort."""
     st.subheader("Threshold explorer")
     threshold = threshold_control(label, low=low, high=high)
+    decision_note(assessment)
     with st.expander("Suggested operating points", expanded=True, icon=":material/target:"):
         c1, c2, c3, c4, c5 = st.columns(5)
         beta_ = c1.number_input("β for max Fβ", 0.1, 10.0, 1.0, step=0.5, key="curves_beta")
@@ -164,7 +165,7 @@ def explorer() -> None:
     for i, (name, fig) in enumerate(shown):
         with (left if i % 2 == 0 else right):
             chart(fig, name, key=f"{name}_{label}")
-    st.session_state["curves_threshold_figures"] = [fig for _, fig in shown]
+    st.session_state.setdefault(Key.FIGURES, {})["curves"] = [fig for _, fig in shown]
 
 
 explorer()
@@ -215,4 +216,4 @@ st.dataframe(deciles.style.format({"top_share": "{:.0%}", "rows": "{:,.1f}", "po
 st.download_button("Gain/lift table CSV", to_csv_bytes(deciles), "gain_lift.csv", "text/csv",
                    icon=":material/download:")
 
-all_charts_button(st.session_state.get("curves_threshold_figures", []) + static, "curves.pdf", key="curves")
+all_charts_button(st.session_state.setdefault(Key.FIGURES, {}).get("curves", []) + static, "curves.pdf", key="curves")

@@ -9,7 +9,8 @@ from assess.data import Task
 from assess.errors import AssessError
 from assess.io import ACCEPTED_EXTENSIONS
 from assess.schema import detect_roles
-from pages.state import SAMPLES, UPLOAD, Key, md, read_upload, sample_table, set_overrides, set_table
+from pages.state import (SAMPLES, UPLOAD, Key, Upload, current_upload, md, read_upload, sample_table, set_overrides,
+                         set_table, set_upload)
 
 NONE = "(none)"
 ROLE_FIELDS = (("y_true", "Ground truth"), ("y_pred", "Predicted label"), ("score", "Score (positive class)"),
@@ -20,42 +21,56 @@ st.caption("Drop a predictions file — one row per sample (and model). The app 
            "the task, and says why; change anything it got wrong.")
 
 # --- source --------------------------------------------------------------------------------------------------------
-options = [*SAMPLES, UPLOAD]
-source = st.radio("Source", options, index=options.index(st.session_state[Key.SOURCE]), horizontal=True)
-if source != st.session_state[Key.SOURCE]:
+# State changes in callbacks, which run before the script: the sidebar, drawn before this page, is then up to date,
+# and a loaded file stays loaded when the user visits other pages (the uploader itself forgets its file then).
+def _choose_source() -> None:
+    source = st.session_state[Key.SOURCE_CHOICE]
     st.session_state[Key.SOURCE] = source
-    if source in SAMPLES:
-        set_table(sample_table(SAMPLES[source]))
-    else:
-        set_table(None)
+    set_upload(None)
+    set_table(sample_table(SAMPLES[source]) if source in SAMPLES else None)
 
-if source == UPLOAD:
-    uploaded = st.file_uploader("Predictions file", type=list(ACCEPTED_EXTENSIONS),
-                                help="CSV/TSV/TXT, Parquet, Excel .xlsx or JSON Lines, optionally .gz or .zip. "
-                                     "Pickle/joblib files are never opened.")
+
+def _read(sheet=None) -> None:
+    """Read the kept upload with the chosen reading options; a failure becomes the page's message."""
+    upload = current_upload()
+    if upload is None:
+        return
+    decimal = st.session_state.get(Key.DECIMAL_CHOICE, "detect")
+    try:
+        set_table(read_upload(upload.data, upload.name, sheet=sheet, decimal=None if decimal == "detect" else decimal))
+    except AssessError as exc:
+        set_table(None, error=str(exc))
+
+
+def _uploaded() -> None:
+    file = st.session_state[Key.UPLOADER]
+    set_upload(None if file is None else Upload(file.name, file.getvalue()))  # None: the user removed the file
+    if file is None:
+        set_table(None)
+    else:
+        _read()
+
+
+def _choose_sheet(widget_key: str) -> None:
+    _read(sheet=st.session_state[widget_key])
+
+
+options = [*SAMPLES, UPLOAD]
+st.session_state[Key.SOURCE_CHOICE] = st.session_state[Key.SOURCE]
+st.radio("Source", options, horizontal=True, key=Key.SOURCE_CHOICE, on_change=_choose_source)
+
+if st.session_state[Key.SOURCE] == UPLOAD:
+    st.file_uploader("Predictions file", type=list(ACCEPTED_EXTENSIONS), key=Key.UPLOADER, on_change=_uploaded,
+                     help="CSV/TSV/TXT, Parquet, Excel .xlsx or JSON Lines, optionally .gz or .zip. "
+                          "Pickle/joblib files are never opened.")
     loaded = st.session_state[Key.TABLE]
     with st.expander("Reading options", expanded=bool(loaded is not None and len(loaded.sheets) > 1)):
-        decimal_choice = st.selectbox("Decimal mark", ["detect", ".", ","], key="decimal_choice")
-        sheet = None
+        st.selectbox("Decimal mark", ["detect", ".", ","], key=Key.DECIMAL_CHOICE,
+                     on_change=lambda: _read(sheet=None if loaded is None else loaded.sheet))
         if loaded is not None and len(loaded.sheets) > 1:
-            sheet = st.selectbox("Excel sheet", list(loaded.sheets), index=loaded.sheets.index(loaded.sheet),
-                                 key=f"sheet_{loaded.sha256}")
-    if uploaded is not None:
-        data = uploaded.getvalue()
-        signature = (uploaded.name, uploaded.size, decimal_choice, sheet, hash(data))
-        if st.session_state.get("upload_signature") != signature:
-            st.session_state["upload_signature"] = signature
-            try:
-                with st.spinner("Reading the file…"):
-                    set_table(read_upload(data, uploaded.name, sheet=sheet,
-                                          decimal=None if decimal_choice == "detect" else decimal_choice))
-            except AssessError as exc:
-                set_table(None, error=str(exc))
-            if st.session_state[Key.TABLE] is not None and len(st.session_state[Key.TABLE].sheets) > 1:
-                st.rerun()  # draw the sheet picker now that the workbook's sheets are known
-    elif st.session_state[Key.TABLE] is not None and st.session_state.get("upload_signature"):
-        st.session_state["upload_signature"] = None
-        set_table(None)
+            key = f"sheet_{loaded.sha256}"
+            st.selectbox("Excel sheet", list(loaded.sheets), index=loaded.sheets.index(loaded.sheet), key=key,
+                         on_change=_choose_sheet, args=(key,))
 
 if st.session_state[Key.LOAD_ERROR]:
     st.error(md(st.session_state[Key.LOAD_ERROR]), icon=":material/error:")

@@ -2,12 +2,16 @@
 
 import streamlit as st
 
+from dataclasses import replace
+
 from assess.cli.metrics import compute_reports
 from assess.data import Task
+from assess.decision import LABELS, SCORES
 from assess.export import to_csv_bytes, to_json_bytes
 from assess.metrics import GROUPS, metrics_for, table_for
 from assess.summary import comparison_frame, headline_sentences, long_frame, model_frame, per_class_frame
-from pages.state import md, require_assessment
+from pages.state import Key, current_decision, md, memo, require_assessment, set_decision
+from pages.widgets import decision_note
 
 HEADLINE = {
     Task.BINARY: ("tp", "fp", "tn", "fn", "accuracy", "balanced_accuracy", "precision", "recall", "specificity", "f1",
@@ -20,7 +24,7 @@ HEADLINE = {
 CI_CHOICES = {"auto (best per metric)": "auto", "none": None, "Wilson": "wilson", "Clopper–Pearson": "clopper-pearson",
               "normal (CLT)": "normal", "DeLong (ROC AUC)": "delong", "bootstrap (percentile)": "bootstrap",
               "bootstrap (BCa)": "bootstrap-bca"}
-CACHE_KEY = "metrics_cache"
+SOURCE_WORDS = {LABELS: "the predicted-label column", SCORES: "the scores"}
 #: Above this many rows per model the bootstrap defaults to 200 resamples (about 20 s for 1,000 at 1e6 rows).
 LARGE_ROWS = 100_000
 
@@ -56,12 +60,20 @@ with mid:
     seed = st.number_input("Seed", 0, 2**31 - 1, 0, disabled=ci not in ("bootstrap", "auto"),
                            help="Bootstrap resampling is seeded: the same seed gives the same interval.")
 with right:
-    threshold = None
-    if has_scores and assessment.task in (Task.BINARY, Task.MULTILABEL):
-        source = st.radio("Labels from", ["predicted-label column", "score ≥ threshold"] if has_labels else
-                          ["score ≥ threshold"], horizontal=True)
-        if source == "score ≥ threshold":
-            threshold = st.number_input("Threshold", 0.0, 1.0, 0.5, step=0.01, format="%.3f")
+    decision = current_decision()
+    source = decision.source_for(assessment.task, has_labels=has_labels, has_scores=has_scores)
+    if has_labels and has_scores:
+        # The widgets show the shared decision, which the Curves page may have moved since they were drawn.
+        st.session_state[Key.LABELS_FROM] = source
+        st.radio("Labels from", [LABELS, SCORES], format_func=SOURCE_WORDS.get, horizontal=True,
+                 key=Key.LABELS_FROM, help="Shared with the Confusion, Curves and Compare pages.",
+                 on_change=lambda: set_decision(replace(current_decision(), source=st.session_state[Key.LABELS_FROM])))
+    if has_scores and source == SCORES and assessment.task in (Task.BINARY, Task.MULTILABEL):
+        st.session_state[Key.METRICS_THRESHOLD] = decision.threshold
+        st.number_input("Threshold (score ≥ threshold is positive)", step=0.01, format="%.3f",
+                        key=Key.METRICS_THRESHOLD, help="Shared with the Curves page's threshold explorer.",
+                        on_change=lambda: set_decision(current_decision().with_threshold(
+                            st.session_state[Key.METRICS_THRESHOLD])))
     beta = st.number_input("β of F-beta", 0.05, 20.0, 1.0, step=0.25,
                            help="β > 1 weighs recall more, β < 1 precision more.")
     k = st.number_input("k of top-k accuracy", 1, max(1, len(assessment.classes)), min(2, len(assessment.classes)),
@@ -81,33 +93,36 @@ if not models or not chosen:
     st.info("Pick at least one model and one metric.")
     st.stop()
 
+decision_note(assessment)
+
 # --- compute (memoised per session; a bootstrap shows its progress) --------------------------------------------------
-params = dict(models=tuple(models), keys=tuple(chosen), threshold=threshold, beta=float(beta), k=int(k), ci=ci,
-              ci_level=float(level), resamples=int(resamples), seed=int(seed), bootstrap_method=bootstrap_method)
-key = (assessment.table.sha256, repr(assessment.roles), assessment.task, assessment.positive, assessment.classes,
-       tuple(sorted(params.items())))
-cache = st.session_state.setdefault(CACHE_KEY, {})
-if key not in cache:
+params = dict(models=tuple(models), keys=tuple(chosen), decision=current_decision(), beta=float(beta), k=int(k),
+              ci=ci, ci_level=float(level), resamples=int(resamples), seed=int(seed), bootstrap_method=bootstrap_method)
+
+
+def compute():
     bootstrapping = ci in ("bootstrap", "auto")
     preview = st.empty()
     bar = st.progress(0.0, text="Computing…") if bootstrapping else None
     progress = (lambda f: bar.progress(min(1.0, f), text=f"Bootstrap intervals: {f:.0%}")) if bar else None
-    try:
-        if bootstrapping and large:
-            # The values take well under a second even at 1e6 rows; show them while the intervals are resampled.
-            quick = compute_reports(assessment, **{**params, "ci": None})
-            with preview.container():
-                st.caption("Values first; the intervals follow in a few seconds.")
-                st.dataframe(comparison_frame(quick), hide_index=True, width="stretch")
-        cache.clear()  # one result per session is enough: the page shows one setting at a time
-        cache[key] = compute_reports(assessment, progress=progress, **params)
-    except ValueError as exc:
-        st.error(md(str(exc)))
-        st.stop()
+    if bootstrapping and large:
+        # The values take well under a second even at 1e6 rows; show them while the intervals are resampled.
+        quick = compute_reports(assessment, **{**params, "ci": None})
+        with preview.container():
+            st.caption("Values first; the intervals follow in a few seconds.")
+            st.dataframe(comparison_frame(quick), hide_index=True, width="stretch")
+    result = compute_reports(assessment, progress=progress, **params)
     preview.empty()
     if bar:
         bar.empty()
-reports = cache[key]
+    return result
+
+
+try:
+    reports = memo(assessment, "metrics", tuple(sorted(params.items())), compute)
+except ValueError as exc:  # AssessError included: e.g. labels from a column a model does not have
+    st.error(md(str(exc)))
+    st.stop()
 
 # --- results -------------------------------------------------------------------------------------------------------
 for sentence in headline_sentences(reports, positive=assessment.positive):
@@ -135,7 +150,9 @@ if per_class is not None:
 
 long = long_frame(reports)
 doc = {"task": assessment.task.value, "file": assessment.table.name, "sha256": assessment.table.sha256,
-       "settings": {key: v for key, v in params.items() if key not in ("models", "keys")},
+       "settings": {key: v for key, v in params.items() if key not in ("models", "keys", "decision")}
+       | {"labels_from": params["decision"].source, "threshold": params["decision"].threshold,
+          "label_thresholds": dict(params["decision"].per_label) or None},
        "models": {m: r.to_dict(with_ci=ci is not None) for m, r in reports.items()},
        "undefined": {m: r.reasons for m, r in reports.items() if r.reasons}}
 c1, c2, c3 = st.columns(3)

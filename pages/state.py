@@ -1,16 +1,20 @@
-"""Session state of the app: named keys, `init_state`, loading, the page guard and safe rendering of file text.
+"""Session state of the app: every key (`Key`), `init_state`, loading, the decision, the one memo, the page guard
+and safe rendering of file text.
 
 Everything a user loads lives in ``st.session_state`` only, so one session never sees another's data. The sample
-tables are cached (they are the same for everyone); uploads are not.
+tables are cached (they are the same for everyone); uploads are not. State changes happen in widget callbacks, which
+Streamlit runs before the script, so the sidebar (drawn before the page) already shows the new state.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
 
+from assess.decision import Decision
 from assess.errors import AssessError
 from assess.io import Limits, LoadedTable, read_table
 from assess.schema import Assessment, Overrides, describe
@@ -23,10 +27,11 @@ SAMPLES = {
 }
 DEFAULT_SAMPLE = next(iter(SAMPLES))
 DATA_PAGE = "pages/data.py"
+MEMO_ENTRIES = 16
 
 
 class Key:
-    """Session-state keys, one place for all of them."""
+    """Session-state keys, one place for all of them (widget keys are made by the functions below)."""
 
     SOURCE = "source"                  # sample title, or UPLOAD
     TABLE = "table"                    # LoadedTable
@@ -35,8 +40,16 @@ class Key:
     LOAD_ERROR = "load_error"          # message of the last failed read
     DESCRIBE_ERROR = "describe_error"  # message when roles/task cannot be described
     REVISION = "revision"              # bumps when overrides change, so role widgets redraw from the new state
-    THRESHOLDS = "thresholds"          # {label: threshold}; "" is the binary task's one threshold
-    MEMO = "memo"                      # per-session results of expensive computations, see pages.widgets.memo
+    DECISION = "decision"              # assess.decision.Decision shared by every page (set on Curves or Metrics)
+    MEMO = "memo"                      # per-session results of expensive computations, see `memo`
+    RESULTS = "results"                # {page: (params, result)}: what a button last computed, see `keep_result`
+    UPLOADER = "uploader"              # the Data page's file-uploader widget
+    SOURCE_CHOICE = "source_choice"    # the Data page's source radio
+    DECIMAL_CHOICE = "decimal_choice"  # the Data page's decimal-mark select
+    UPLOAD = "upload"                  # Upload: the bytes of the uploaded file, kept to re-read with other options
+    FIGURES = "figures"                # {page: [figures]} drawn in fragments, for the page's all-charts PDF
+    LABELS_FROM = "labels_from"        # the Metrics page's label-source radio (mirrors DECISION)
+    METRICS_THRESHOLD = "metrics_threshold"  # the Metrics page's threshold input (mirrors DECISION)
 
 
 UPLOAD = "Upload a file"
@@ -45,7 +58,8 @@ UPLOAD = "Upload a file"
 def init_state() -> None:
     """Set every key once per session; load the default sample so the app opens on data."""
     defaults = {Key.SOURCE: DEFAULT_SAMPLE, Key.TABLE: None, Key.OVERRIDES: Overrides(), Key.ASSESSMENT: None,
-                Key.LOAD_ERROR: None, Key.DESCRIBE_ERROR: None, Key.REVISION: 0, Key.THRESHOLDS: {}, Key.MEMO: {}}
+                Key.LOAD_ERROR: None, Key.DESCRIBE_ERROR: None, Key.REVISION: 0, Key.DECISION: Decision(),
+                Key.MEMO: {}, Key.RESULTS: {}, Key.FIGURES: {}}
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
     if st.session_state[Key.TABLE] is None and st.session_state[Key.SOURCE] == DEFAULT_SAMPLE \
@@ -60,6 +74,22 @@ def sample_table(filename: str) -> LoadedTable:
 
 def read_upload(data: bytes, name: str, *, sheet=None, decimal=None) -> LoadedTable:
     return read_table(data, name=name, sheet=sheet, decimal=decimal, limits=Limits.from_env())
+
+
+@dataclass(frozen=True)
+class Upload:
+    """An uploaded file as the user gave it (the uploader widget forgets it when the page is left)."""
+
+    name: str
+    data: bytes
+
+
+def current_upload() -> Upload | None:
+    return st.session_state.get(Key.UPLOAD)
+
+
+def set_upload(upload: Upload | None) -> None:
+    st.session_state[Key.UPLOAD] = upload
 
 
 def set_table(table: LoadedTable | None, error: str | None = None) -> None:
@@ -78,7 +108,9 @@ def rebuild() -> None:
     """Describe the current table with the current overrides; a failure is kept as a message, never raised."""
     st.session_state[Key.REVISION] = st.session_state.get(Key.REVISION, 0) + 1
     st.session_state[Key.MEMO] = {}
-    st.session_state[Key.THRESHOLDS] = {}
+    st.session_state[Key.RESULTS] = {}
+    st.session_state[Key.FIGURES] = {}
+    st.session_state[Key.DECISION] = Decision()
     table = st.session_state[Key.TABLE]
     st.session_state[Key.ASSESSMENT] = None
     st.session_state[Key.DESCRIBE_ERROR] = None
@@ -88,6 +120,42 @@ def rebuild() -> None:
         st.session_state[Key.ASSESSMENT] = describe(table, st.session_state[Key.OVERRIDES])
     except AssessError as exc:
         st.session_state[Key.DESCRIBE_ERROR] = str(exc)
+
+
+def fingerprint(assessment: Assessment) -> tuple:
+    """What results depend on besides their own settings: the file, the roles, task, positive class and classes."""
+    return (assessment.table.sha256, repr(assessment.roles), assessment.task, assessment.positive, assessment.classes)
+
+
+def memo(assessment: Assessment, name: str, params: tuple, compute):
+    """``compute()`` once per session for this assessment (its :func:`fingerprint`) and ``params``; the memo is
+    cleared when the data or roles change. Results stay in this session's state, so no other session sees them."""
+    store = st.session_state.setdefault(Key.MEMO, {})
+    key = (fingerprint(assessment), name, params)
+    if key not in store:
+        if len(store) >= MEMO_ENTRIES:
+            store.pop(next(iter(store)))
+        store[key] = compute()
+    return store[key]
+
+
+def keep_result(page: str, params: tuple, result) -> None:
+    """Keep what a button computed on ``page`` with the settings it was computed for (None forgets it)."""
+    st.session_state.setdefault(Key.RESULTS, {})[page] = None if result is None else (params, result)
+
+
+def kept_result(page: str, params: tuple):
+    """The result ``page`` kept for exactly these settings, else None (a stale result is never shown)."""
+    stored = st.session_state.setdefault(Key.RESULTS, {}).get(page)
+    return stored[1] if stored is not None and stored[0] == params else None
+
+
+def current_decision() -> Decision:
+    return st.session_state.setdefault(Key.DECISION, Decision())
+
+
+def set_decision(decision: Decision) -> None:
+    st.session_state[Key.DECISION] = decision
 
 
 def current_assessment() -> Assessment | None:

@@ -1,4 +1,4 @@
-"""Streamlit-only helpers shared by the pages: a per-session memo, charts with downloads, the threshold control."""
+"""Streamlit-only helpers shared by the pages: charts with downloads, the threshold control, the decision note."""
 
 from __future__ import annotations
 
@@ -8,24 +8,7 @@ import streamlit as st
 
 from assess.export import figure_to_pdf, figure_to_png, figure_to_svg, figures_to_pdf
 from assess.schema import Assessment
-from pages.state import Key
-
-MEMO_ENTRIES = 16
-
-
-def memo(assessment: Assessment, name: str, params: tuple, compute):
-    """``compute()`` once per session for this assessment and ``params``; the memo is cleared when the data change.
-
-    Results stay in this session's state, so no other session can see them (unlike a process-wide cache).
-    """
-    store = st.session_state.setdefault(Key.MEMO, {})
-    key = (assessment.table.sha256, name, params)
-    if key not in store:
-        if len(store) >= MEMO_ENTRIES:
-            store.pop(next(iter(store)))
-        store[key] = compute()
-    return store[key]
-
+from pages.state import current_decision, md, set_decision
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "chart"
@@ -53,24 +36,23 @@ def all_charts_button(figures: list, filename: str, *, key: str) -> None:
                            type="primary", on_click="ignore")
 
 
-def current_threshold(label: str = "") -> float:
-    return float(st.session_state.setdefault(Key.THRESHOLDS, {}).get(label, 0.5))
-
-
 def set_threshold(label: str, value: float, *, low: float = 0.0, high: float = 1.0) -> None:
-    st.session_state.setdefault(Key.THRESHOLDS, {})[label] = float(value)
+    """Labels from the scores at ``value`` (for one multi-label ``label``; "" is the binary threshold), on every
+    page; the two threshold widgets follow."""
+    set_decision(current_decision().with_threshold(float(value), label or None))
     st.session_state[f"thr_slider_{label}"] = float(min(max(value, low), high))
     st.session_state[f"thr_input_{label}"] = float(value)
 
 
 def threshold_control(label: str = "", *, low: float = 0.0, high: float = 1.0) -> float:
-    """A slider over the scores' range and a numeric input, kept in step; both write the shared threshold."""
+    """A slider over the scores' range and a numeric input, kept in step; both set the shared decision."""
     if not high > low:
         high = low + 1.0
-    value = current_threshold(label)
+    value = current_decision().threshold_for(label or None)
     slider_key, input_key = f"thr_slider_{label}", f"thr_input_{label}"
-    st.session_state.setdefault(slider_key, float(min(max(value, low), high)))
-    st.session_state.setdefault(input_key, value)
+    # The widgets show the shared value even when another page moved it since they were last drawn.
+    st.session_state[slider_key] = float(min(max(value, low), high))
+    st.session_state[input_key] = value
 
     def from_widget(source: str) -> None:
         set_threshold(label, st.session_state[source], low=low, high=high)
@@ -81,4 +63,14 @@ def threshold_control(label: str = "", *, low: float = 0.0, high: float = 1.0) -
                 key=slider_key, on_change=from_widget, args=(slider_key,))
     right.number_input("Exact threshold", step=0.01, format="%.4f", key=input_key, on_change=from_widget,
                        args=(input_key,))
-    return current_threshold(label)
+    return current_decision().threshold_for(label or None)
+
+
+def decision_note(assessment: Assessment) -> None:
+    """Say which labels this page counts, and where to change that."""
+    first = assessment.predictions()
+    sentence = current_decision().describe(assessment.task, has_labels=first.y_pred is not None,
+                                           has_scores=first.scores is not None, labels=assessment.classes)
+    st.caption(md(sentence + " Change it with the threshold on the Curves page or the label source on the "
+                  "Metrics page."), help="One decision rule is shared by the Metrics, Confusion, Curves and Compare "
+                                         "pages, so their numbers always agree.")

@@ -10,6 +10,7 @@ from sklearn.metrics import multilabel_confusion_matrix, roc_auc_score
 
 from assess import curves
 from assess.data import Predictions, Task
+from assess.decision import Decision
 from assess.explore import (binary_matrix, confusion_matrix, fold_curves, gain_table,
                             multilabel_matrices, one_vs_rest, suggested_thresholds)
 from assess.metrics.threshold import metrics_at
@@ -138,7 +139,7 @@ def test_multilabel_thresholds_per_label():
     rng = np.random.default_rng(4)
     truth, scores = rng.random((100, 2)) < 0.5, rng.random((100, 2))
     ml = Predictions(Task.MULTILABEL, ("a", "b"), truth, None, scores)
-    got = multilabel_matrices(ml, [0.3, 0.8])
+    got = multilabel_matrices(ml, Decision.from_scores(0.5, {"a": 0.3, "b": 0.8}))
     expected = multilabel_confusion_matrix(truth, np.column_stack([scores[:, 0] >= 0.3, scores[:, 1] >= 0.8]))
     np.testing.assert_array_equal(got, expected)
 

@@ -43,7 +43,7 @@ def binary_scores(draw):
 @given(binary_scores(), st.integers(0, 2**32 - 1))
 def test_virtual_rows_statistic_equals_sklearn_on_each_resample(data, seed):
     y, s = data
-    state = binary.binary_state(y, None, s, None)
+    state = binary.binary_state(y, s >= 0.5, s, None)
     specs = [get(Task.BINARY, k) for k in SCORE_KEYS]
     stat, layout = resampling.binary_score_statistic(state, specs, y == 1, s, None)
     c = _poisson_counts(np.random.default_rng(seed), (3, y.size)).astype(np.int64)
@@ -67,7 +67,7 @@ def test_weighted_rows_statistic_equals_sklearn_on_each_resample(data, seed):
     y, s = data
     rng = np.random.default_rng(seed)
     w = rng.uniform(0.2, 3.0, y.size)
-    state = binary.binary_state(y, None, s, w)
+    state = binary.binary_state(y, s >= 0.5, s, w)
     specs = [get(Task.BINARY, k) for k in SCORE_KEYS]
     stat, layout = resampling.binary_score_statistic(state, specs, y == 1, s, w)
     c = rng.integers(0, 3, (3, y.size))
@@ -105,7 +105,7 @@ def test_multiclass_statistics_are_the_metrics_of_the_reweighted_rows():
     label_keys = ["accuracy", "f1_macro", "mcc", "cohen_kappa", "js_distance", "csmf_accuracy"]
     score_keys = ["top_k_accuracy", "roc_auc_ovr", "roc_auc_ovr_weighted", "roc_auc_ovo", "log_loss", "brier_score"]
     rankings = [curves.rank_scores(P[:, c]) for c in range(k)]
-    state = multiclass.multiclass_state(y, None, P, w, tuple("abcd"), rankings=rankings, need_ovo=True)
+    state = multiclass.multiclass_state(y, yp, P, w, tuple("abcd"), rankings=rankings, need_ovo=True)
     lstat, _ = resampling.multiclass_cells_statistic(state, [get(Task.MULTICLASS, x) for x in label_keys], y, yp, w)
     sstat, _ = resampling.multiclass_score_statistic(state, [get(Task.MULTICLASS, x) for x in score_keys], y, P, w,
                                              rankings)
@@ -124,7 +124,7 @@ def test_multilabel_statistic_is_the_metrics_of_the_reweighted_rows():
     Y = rng.random((n, L)) < 0.4
     S = np.clip(Y * 0.3 + rng.random((n, L)) * 0.7, 0, 1)
     keys = [m.key for m in metrics_for(Task.MULTILABEL)]
-    state = multilabel.multilabel_state(Y, None, S, None, tuple("abcd"))
+    state = multilabel.multilabel_state(Y, S >= 0.5, S, None, tuple("abcd"))
     stat, _ = resampling.multilabel_statistic(state, [get(Task.MULTILABEL, x) for x in keys], Y, S >= 0.5, S, None)
     c = rng.integers(0, 3, (2, n))
     got = stat(c)

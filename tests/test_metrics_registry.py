@@ -305,17 +305,19 @@ def test_every_defined_value_lies_in_its_registry_range(task):
 @pytest.mark.parametrize("task", TASKS)
 def test_proportion_counts_reproduce_the_value(task):
     from assess.metrics import evaluate as ev_mod  # noqa: F401  (the state comes from the same code path)
+    from assess.decision import decide
     from assess.metrics.binary import binary_state
     from assess.metrics.multiclass import multiclass_state
     from assess.metrics.multilabel import multilabel_state
     w = np.random.default_rng(5).uniform(0.5, 2, 60)
     p = make(task, weight=w)
+    labels = decide(p).y_pred
     if task == Task.BINARY:
-        st = binary_state(p.y_true, p.y_pred, p.scores, w)
+        st = binary_state(p.y_true, labels, p.scores, w)
     elif task == Task.MULTICLASS:
-        st = multiclass_state(p.y_true, None, p.scores, w, p.classes)
+        st = multiclass_state(p.y_true, labels, p.scores, w, p.classes)
     else:
-        st = multilabel_state(p.y_true, None, p.scores, w, p.classes)
+        st = multilabel_state(p.y_true, labels, p.scores, w, p.classes)
     r = values(p)
     props = [m for m in metrics_for(task) if m.kind == "proportion"]
     assert props

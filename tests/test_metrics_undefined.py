@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from assess.data import Predictions, Task
+from assess.decision import Decision
 from assess.metrics import binary as binary_metrics
 from assess.metrics import evaluate
 from assess.warnings import UndefinedMetricWarning
@@ -24,7 +25,7 @@ def binary(y, yp=None, s=None, w=None):
 
 
 def test_no_predicted_positive_at_threshold_gives_nan_and_the_reason():
-    r = evaluate(binary([0, 1, 1, 0], s=[0.1, 0.8, 0.7, 0.2]), threshold=0.9)
+    r = evaluate(binary([0, 1, 1, 0], s=[0.1, 0.8, 0.7, 0.2]), decision=Decision.from_scores(0.9))
     assert math.isnan(r["precision"].value)
     assert r.reasons["precision"] == "no predicted positives at threshold 0.9"
     assert r.reasons["fdr"] == "no predicted positives at threshold 0.9"
@@ -125,7 +126,7 @@ def test_report_frame_dict_and_lookup():
     d = r.to_dict(with_ci=True)
     assert set(d["accuracy"]) == {"value", "low", "high"}
     assert d["tp"] == {"value": 2.0, "low": None, "high": None}
-    assert r.task == Task.BINARY and r.n == 5 and r.params["threshold"] == 0.5 and r.ci == "wilson"
+    assert r.task == Task.BINARY and r.n == 5 and r.params["decision"] == Decision() and r.ci == "wilson"
     assert r.table is None
     with pytest.raises(KeyError, match="'nope' is not in this report"):
         r["nope"]
@@ -149,7 +150,6 @@ def test_table_is_a_dataframe_indexed_by_class_name():
 @pytest.mark.parametrize("kw, message", [
     (dict(beta=0), r"`beta` must be > 0 \(got 0\)"),
     (dict(k=0), r"`k` must be an integer >= 1 \(got 0\)"),
-    (dict(threshold=float("nan")), r"`threshold` must be a finite number \(got nan\)"),
     (dict(ci="bca"), r"`ci` must be one of \[None, 'wilson'"),
     (dict(confidence_level=95), r"`confidence_level` must be in \(0, 1\) \(got 95\)"),
     (dict(resamples=0), r"`resamples` must be a positive integer \(got 0\)"),
@@ -158,6 +158,13 @@ def test_table_is_a_dataframe_indexed_by_class_name():
 def test_bad_options_name_the_parameter_and_the_value(kw, message):
     with pytest.raises(ValueError, match=message):
         evaluate(binary([0, 1], s=[0.2, 0.8]), **kw)
+
+
+def test_a_threshold_is_not_a_decision():
+    with pytest.raises(TypeError, match=r"`decision` must be an assess.decision.Decision \(got float\)"):
+        evaluate(binary([0, 1], s=[0.2, 0.8]), decision=0.5)
+    with pytest.raises(ValueError, match=r"a threshold must be a finite number \(got nan\)"):
+        Decision.from_scores(float("nan"))
 
 
 def test_bad_predictions_are_rejected_with_the_row():

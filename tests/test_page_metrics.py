@@ -49,8 +49,8 @@ def test_change_ci_method_and_metric(metrics_page):
 def test_threshold_derives_labels_from_scores(metrics_page):
     at = metrics_page
     [source] = [r for r in at.radio if r.label == "Labels from"]
-    source.set_value("score ≥ threshold").run()
-    [threshold] = [n for n in at.number_input if n.label == "Threshold"]
+    source.set_value("scores").run()
+    [threshold] = [n for n in at.number_input if n.label == "Threshold (score ≥ threshold is positive)"]
     threshold.set_value(0.9).run()
     assert not at.exception
     data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv")

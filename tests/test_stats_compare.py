@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from assess.data import Predictions, Task
+from assess.decision import Decision
 from assess.errors import AssessError
 from assess.stats import (adjust_pvalues, align_predictions, anova, chi2_independence, cochran_q, compare,
                           compare_all, compare_subgroups, contingency_table, corrected_resampled_t,
@@ -81,7 +82,7 @@ def test_correctness_from_scores_uses_the_threshold_and_multiclass_argmax():
     a = Predictions(Task.BINARY, ("n", "p"), y, None, np.array([0.2, 0.7, 0.4, 0.6]), model="A")
     b = Predictions(Task.BINARY, ("n", "p"), y, None, np.array([0.1, 0.9, 0.9, 0.1]), model="B")
     assert correctness_table([a, b])["A"].tolist() == [True, True, False, False]
-    assert correctness_table([a, b], threshold=0.35)["A"].tolist() == [True, True, True, False]
+    assert correctness_table([a, b], decision=Decision.from_scores(0.35))["A"].tolist() == [True, True, True, False]
     yc = np.array([0, 2, 1])
     m = Predictions(Task.MULTICLASS, ("x", "y", "z"), yc, None, np.array([[.5, .3, .2], [.1, .2, .7], [.4, .5, .1]]),
                     model="M")
@@ -368,7 +369,7 @@ def test_compare_errors_are_specific():
     with pytest.raises(AssessError, match=r"`correction` must be one of 'auto', 'bonferroni', .* \(got 'sidak'\)"):
         compare(preds, test="mcnemar", correction="sidak")
     with pytest.raises(AssessError, match=r"option `h` does not apply to test `mcnemar` \(its options: continuity, "
-                                          r"method, threshold\)"):
+                                          r"method\)"):
         compare(preds, test="mcnemar", h=2)
     with pytest.raises(AssessError, match=r"test `mcnemar` needs per-sample predictions; a fold table has only "
                                           r"per-fold scores"):

@@ -157,8 +157,6 @@ def page_option_labels(at) -> set[str]:
 def expected_labels(spec, kind) -> set[str]:
     shown = set()
     for opt in spec.options_for(kind):
-        if not opt.on_page:
-            continue
         if opt.shown_if is not None and spec.option(opt.shown_if[0]).default not in opt.shown_if[1]:
             continue
         shown.add(opt.label)

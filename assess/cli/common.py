@@ -8,6 +8,7 @@ import math
 import sys
 
 from assess.data import Task
+from assess.decision import AUTO, SCORES, SOURCES, Decision
 from assess.errors import AssessError
 from assess.io import Limits, read_table
 from assess.schema import Assessment, Overrides, describe
@@ -40,6 +41,52 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-mb", type=float, help="file size cap in MB (default 200)")
     parser.add_argument("--max-rows", type=int, help="row cap (default 5,000,000)")
     parser.add_argument("--max-columns", type=int, help="column cap (default 2,000)")
+
+
+def add_decision_options(parser: argparse.ArgumentParser) -> None:
+    """The decision rule's flags (:mod:`assess.decision`), the same for every command that counts labels."""
+    group = parser.add_argument_group("decision", "where predicted labels come from (default: the predicted-label "
+                                                  "column when the file has one, else the scores)")
+    group.add_argument("--labels-from", choices=SOURCES, default=AUTO,
+                       help="labels: the predicted-label column; scores: score >= threshold (binary, multi-label) "
+                            "or the class with the highest score (multi-class); auto (default): labels when given")
+    group.add_argument("--threshold", type=float,
+                       help="score >= THRESHOLD is positive (binary; every label of a multi-label file; default 0.5); "
+                            "implies --labels-from scores")
+    group.add_argument("--label-threshold", nargs="+", metavar="LABEL=T",
+                       help="multi-label: thresholds of single labels (e.g. news=0.3 sport=0.6); implies "
+                            "--labels-from scores")
+
+
+def decision_from_args(args: argparse.Namespace, task: Task, labels=()) -> Decision:
+    """The :class:`Decision` the decision flags describe, checked against the task and its (multi-label) labels."""
+    per_label = {}
+    for item in args.label_threshold or ():
+        label, sep, value = item.rpartition("=")
+        try:
+            per_label[label] = float(value)
+        except ValueError:
+            sep = ""
+        if not sep or not label:
+            raise AssessError(f"--label-threshold takes LABEL=THRESHOLD pairs (e.g. news=0.3); got {item}")
+    if per_label and task is not Task.MULTILABEL:
+        raise AssessError(f"--label-threshold applies to multi-label files; this file is {task.value}")
+    unknown = [label for label in per_label if label not in labels]
+    if unknown:
+        raise AssessError(f"--label-threshold: no label {unknown[0]!r} (labels: {', '.join(map(str, labels))})")
+    if args.threshold is not None and task is Task.MULTICLASS:
+        raise AssessError("--threshold applies to binary and multi-label files; a multi-class file's labels come "
+                          "from its predicted-label column or the class with the highest score (--labels-from)")
+    explicit = args.threshold is not None or per_label
+    source = SCORES if explicit and args.labels_from == AUTO else args.labels_from
+    if explicit and source != SCORES:
+        raise AssessError(f"--threshold and --label-threshold take labels from the scores; not with --labels-from "
+                          f"{args.labels_from}")
+    threshold = 0.5 if args.threshold is None else args.threshold
+    try:
+        return Decision(source, threshold, tuple(per_label.items()))
+    except ValueError as exc:
+        raise AssessError(f"--threshold: {exc}") from None
 
 
 def overrides_from_args(args: argparse.Namespace) -> Overrides:

@@ -10,9 +10,8 @@ the test registry (:data:`assess.stats.TESTS`).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from assess.cli.common import add_input_options, load_assessment, print_json
+from assess.cli.common import add_decision_options, add_input_options, decision_from_args, load_assessment, print_json
+from assess.decision import Decision
 from assess.errors import AssessError
 from assess.io import Limits, read_table
 from assess.stats import CORRECTIONS, TEST_NAMES, TESTS, cli_options, compare, compare_all
@@ -38,6 +37,7 @@ def add_parser(sub) -> None:
     add_option_flags(parser)
     parser.add_argument("--alternative", choices=["two-sided", "less", "greater"], default="two-sided")
     parser.add_argument("--confidence-level", type=float, default=0.95)
+    add_decision_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -82,7 +82,8 @@ def _options(args) -> dict:
 
 
 def comparison_data(args):
-    """{model: Predictions} of a predictions file, or the (canonical) per-fold scores table of a fold table."""
+    """``(data, metric, decision)``: {model: Predictions} of a predictions file, or the (canonical) per-fold scores
+    table of a fold table (whose scores are already computed: the default decision)."""
     limits = Limits.from_env()
     table = read_table(args.file, decimal=args.decimal, limits=limits,
                        sheet=int(args.sheet) if args.sheet and args.sheet.isdigit() else args.sheet)
@@ -90,7 +91,7 @@ def comparison_data(args):
         frame, metrics = read_fold_table(table)
         if args.metric and args.metric not in metrics:
             raise AssessError(f"{table.name}: no metric column {args.metric!r} (metric columns: {', '.join(metrics)})")
-        return frame, args.metric or metrics[0]
+        return frame, args.metric or metrics[0], Decision()
     assessment = load_assessment(args)
     if assessment.errors:
         raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
@@ -99,15 +100,13 @@ def comparison_data(args):
     if unknown:
         raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(assessment.models)})")
     preds = {m: assessment.predictions(m) for m in models}
-    if args.threshold is not None:  # labels from the scores at this threshold, as in `metrics`
-        preds = {m: replace(p, y_pred=None) if p.scores is not None else p for m, p in preds.items()}
-    return preds, args.metric
+    return preds, args.metric, decision_from_args(args, assessment.task, assessment.classes)
 
 
 def run(args) -> int:
-    data, metric = comparison_data(args)
+    data, metric, decision = comparison_data(args)
     options = _options(args)
-    common = dict(models=args.models, metric=metric, confidence_level=args.confidence_level)
+    common = dict(models=args.models, metric=metric, confidence_level=args.confidence_level, decision=decision)
     if args.test == "all":
         result = compare_all(data, correction=args.correction, **common, **options)
     else:

@@ -1,16 +1,18 @@
 """``python -m assess metrics FILE``: every metric per model, as SPEC's JSON contract (or CSV / a text table).
 
 JSON: ``{"task", "n", "models": {model: {key: value-or-null}}}``; with ``--ci`` each value is
-``{"value", "low", "high"}``. Beside those contract keys: ``"positive"``, ``"classes"``, ``"settings"`` (threshold,
-beta, k, interval method, level, resamples, seed) and ``"undefined"`` (model → key → the reason it is null).
+``{"value", "low", "high"}``. Beside those contract keys: ``"positive"``, ``"classes"``, ``"settings"`` (where
+labels come from, the threshold, beta, k, interval method, level, resamples, seed) and ``"undefined"`` (model → key →
+the reason it is null).
 """
 
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 
-from assess.cli.common import add_input_options, json_ready, load_assessment, print_json
+from assess.cli.common import (add_decision_options, add_input_options, decision_from_args, json_ready,
+                               load_assessment, print_json)
+from assess.decision import Decision
 from assess.errors import AssessError
 from assess.export import to_csv_bytes
 from assess.metrics import CI_METHODS, evaluate, get
@@ -24,9 +26,6 @@ def add_parser(sub) -> None:
     add_input_options(parser)
     parser.add_argument("--metrics", nargs="+", metavar="KEY", help="only these metric keys (default: all that apply)")
     parser.add_argument("--models", nargs="+", metavar="M", help="only these models (default: all)")
-    parser.add_argument("--threshold", type=float,
-                        help="derive labels from scores at this threshold (score >= threshold is positive), "
-                             "instead of the predicted-label column; default 0.5 when there is no label column")
     parser.add_argument("--beta", type=float, default=1.0, help="beta of fbeta (default 1)")
     parser.add_argument("--k", type=int, default=2, help="k of top_k_accuracy (default 2)")
     parser.add_argument("--ci", choices=[m for m in CI_METHODS if m], help="confidence-interval method")
@@ -36,10 +35,11 @@ def add_parser(sub) -> None:
     parser.add_argument("--bootstrap-method", choices=["percentile", "bca"], default="percentile",
                         help="bootstrap interval: percentile (default) or bias-corrected and accelerated (BCa)")
     parser.add_argument("--format", choices=["json", "csv", "table"], default="json")
+    add_decision_options(parser)
     parser.set_defaults(run=run)
 
 
-def compute_reports(assessment, *, models=None, keys=None, threshold=None, beta=1.0, k=2, ci=None, ci_level=0.95,
+def compute_reports(assessment, *, models=None, keys=None, decision=Decision(), beta=1.0, k=2, ci=None, ci_level=0.95,
                     resamples=1000, seed=0, bootstrap_method="percentile", progress=None):
     """{model: MetricReport} — shared by the CLI and the Metrics page so both give the same numbers."""
     if not assessment.task.is_classification:
@@ -51,11 +51,8 @@ def compute_reports(assessment, *, models=None, keys=None, threshold=None, beta=
         raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(assessment.models)})")
     reports = {}
     for i, model in enumerate(chosen):
-        pred = assessment.predictions(model)
-        if threshold is not None and pred.scores is not None and assessment.task.value != "multiclass":
-            pred = replace(pred, y_pred=None)  # labels from the scores at the chosen threshold
         step = (lambda f, i=i: progress((i + f) / len(chosen))) if progress else None
-        reports[model] = evaluate(pred, keys, threshold=0.5 if threshold is None else threshold, beta=beta, k=k,
+        reports[model] = evaluate(assessment.predictions(model), keys, decision=decision, beta=beta, k=k,
                                   ci=ci, confidence_level=ci_level, resamples=resamples, seed=seed, progress=step,
                                   bootstrap_method=bootstrap_method)
     return reports
@@ -68,7 +65,8 @@ def run(args) -> int:
     if args.metrics:
         for key in args.metrics:
             get(assessment.task, key)  # ValueError listing the valid keys
-    reports = compute_reports(assessment, models=args.models, keys=args.metrics, threshold=args.threshold,
+    decision = decision_from_args(args, assessment.task, assessment.classes)
+    reports = compute_reports(assessment, models=args.models, keys=args.metrics, decision=decision,
                               beta=args.beta, k=args.k, ci=args.ci, ci_level=args.ci_level,
                               resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method)
     sizes = {m: r.n for m, r in reports.items()}
@@ -89,7 +87,9 @@ def run(args) -> int:
         "models": {m: r.to_dict(with_ci=bool(args.ci)) for m, r in reports.items()},
         "positive": assessment.positive,
         "classes": list(assessment.classes),
-        "settings": {"threshold": args.threshold, "beta": args.beta, "k": args.k, "ci": args.ci,
+        "settings": {"labels_from": decision.source, "threshold": args.threshold,
+                     "label_thresholds": dict(decision.per_label) or None, "beta": args.beta, "k": args.k,
+                     "ci": args.ci,
                      "ci_level": args.ci_level if args.ci else None,
                      "resamples": args.resamples if args.ci in ("bootstrap", "auto") else None,
                      "seed": args.seed if args.ci in ("bootstrap", "auto") else None,

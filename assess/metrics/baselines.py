@@ -81,7 +81,7 @@ def _class_weights(y: np.ndarray, k: int, w):
 def _cm_state(task, template, cm, batch):
     if task == Task.BINARY:
         return binary.BinaryState(tp=cm[..., 1, 1], fp=cm[..., 0, 1], tn=cm[..., 0, 0], fn=cm[..., 1, 0],
-                             threshold=template.threshold, beta=template.beta, labels_from=template.labels_from,
+                             beta=template.beta, labels_from=template.labels_from,
                              batch=batch)
     return multiclass.MulticlassState(cm=cm, classes=template.classes, beta=template.beta, top_k=template.top_k,
                               labels_from=template.labels_from, batch=batch)
@@ -196,7 +196,7 @@ def _multilabel(pred, label_specs, score_specs, point_state_for, template, rng, 
         fn, tn = T * (1 - q), (Wt - T) * (1 - q)
         return multilabel.MultilabelState(cells=np.stack([tp, fp, fn, tn], axis=-1), rows=np.zeros(len(multilabel.ROW_COLUMNS)),
                                   weight_sum=float(Wt), labels=template.labels, beta=template.beta,
-                                  threshold=template.threshold, labels_from="at random")
+                                  labels_from="at random")
 
     sim_states = {}
     if any(s.baseline != "expected" for s in label_specs):

@@ -2,8 +2,8 @@ r"""Binary classification metrics as formulas over confusion counts (ISO/IEC TS 
 
 Conventions
 -----------
-``y_true``/``y_pred`` are 0/1 with 1 the positive class (``Predictions.classes[1]``). With scores and no ``y_pred``,
-a row is predicted positive when ``score >= threshold`` (default 0.5; the same rule as :mod:`assess.curves`).
+``y_true``/``y_pred`` are 0/1 with 1 the positive class (``Predictions.classes[1]``). ``y_pred`` is the labels
+:func:`assess.decision.predicted_labels` gave (the file's column, or ``score >= threshold``).
 Counts are weighted sums when sample weights are given (:math:`T_P = \sum_i w_i [y_i = 1][\hat y_i = 1]`, …), so
 every count is a float and ``n`` is the total weight (the number of rows without weights).
 
@@ -53,9 +53,8 @@ class BinaryState:
     fp: object
     tn: object
     fn: object
-    threshold: float = 0.5
     beta: float = 1.0
-    labels_from: str = "at threshold 0.5"
+    labels_from: str = "in y_pred"
     counts: curves.ThresholdCounts | None = None
     tps: np.ndarray | None = None
     fps: np.ndarray | None = None
@@ -118,16 +117,15 @@ def loss_sums(y: np.ndarray, p: np.ndarray, weight: np.ndarray | None) -> tuple[
     return log_loss, brier
 
 
-def binary_state(y_true: np.ndarray, y_pred: np.ndarray | None, scores: np.ndarray | None,
-                 weight: np.ndarray | None, *, threshold: float = 0.5, beta: float = 1.0) -> BinaryState:
-    """Build the point state once: the cells, the one ``threshold_counts`` and the loss sums (validated input)."""
+def binary_state(y_true: np.ndarray, y_pred: np.ndarray, scores: np.ndarray | None, weight: np.ndarray | None, *,
+                 labels_from: str = "in y_pred", beta: float = 1.0) -> BinaryState:
+    """Build the point state once: the cells, the one ``threshold_counts`` and the loss sums (validated input).
+
+    ``y_pred`` holds the decided labels; ``labels_from`` says in reasons where they came from (see
+    :meth:`assess.decision.Decision.labels_from`).
+    """
     y = np.asarray(y_true) == 1
-    if y_pred is not None:
-        yp = np.asarray(y_pred) == 1
-        labels_from = "in y_pred"
-    else:
-        yp = scores >= threshold
-        labels_from = f"at threshold {threshold:g}"
+    yp = np.asarray(y_pred) == 1
     cells, cells_sq = _cells(y, yp, weight)
     kw = {}
     if scores is not None and np.ndim(scores) == 0:
@@ -147,7 +145,7 @@ def binary_state(y_true: np.ndarray, y_pred: np.ndarray | None, scores: np.ndarr
         wsum = float(y.shape[0] if weight is None else weight.sum())
         kw = dict(counts=counts, tps=counts.tps, fps=counts.fps, log_loss_sum=ll, brier_sum=bs, weight_sum=wsum,
                   proba_reason=reason)
-    return BinaryState(**cells, threshold=threshold, beta=beta, labels_from=labels_from, cells_sq=cells_sq, **kw)
+    return BinaryState(**cells, beta=beta, labels_from=labels_from, cells_sq=cells_sq, **kw)
 
 
 def _constant_score_state(y: np.ndarray, p: float, weight: np.ndarray | None) -> dict:

@@ -17,6 +17,7 @@ import pandas as pd
 
 from assess import curves, intervals
 from assess.data import Predictions, Task
+from assess.decision import Decision, predicted_labels
 from assess.metrics import binary, multiclass, multilabel, resampling
 from assess.metrics._common import ScoreNote, check_finite, check_weight
 from assess.metrics.baselines import baseline_values
@@ -64,7 +65,8 @@ class MetricReport:
     """All metrics of one model: one :class:`MetricResult` per key, the per-class / per-label table, the settings.
 
     ``report["f1"]`` gives one result; ``report.reasons`` maps each undefined key to its reason; ``to_frame()`` is
-    a tidy table (one row per metric), ``to_dict()`` the CLI/JSON form with ``None`` for undefined values.
+    a tidy table (one row per metric), ``to_dict()`` the CLI/JSON form with ``None`` for undefined values. ``params``
+    holds the settings: the ``decision`` (:class:`assess.decision.Decision`), ``beta`` and ``k``.
     """
 
     task: Task
@@ -73,7 +75,7 @@ class MetricReport:
     classes: tuple[str, ...]
     results: tuple[MetricResult, ...]
     table: pd.DataFrame | None
-    params: Mapping[str, float]
+    params: Mapping[str, object]
     ci: str | None
     confidence_level: float
     resamples: int
@@ -127,13 +129,13 @@ class MetricReport:
 # Validation (once, at the boundary)
 # ------------------------------------------------------------------------------------------------------------------
 
-def _validate(pred: Predictions, threshold, beta, k, ci, confidence_level, resamples):
+def _validate(pred: Predictions, decision, beta, k, ci, confidence_level, resamples):
     if not isinstance(pred, Predictions):
         raise TypeError(f"`pred` must be a Predictions (got {type(pred).__name__})")
     if not isinstance(pred.task, Task) or not pred.task.is_classification:
         raise ValueError(f"evaluate() assesses classification; `pred.task` is {getattr(pred.task, 'value', pred.task)!r}")
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.floating)) or not np.isfinite(threshold):
-        raise ValueError(f"`threshold` must be a finite number (got {threshold!r})")
+    if not isinstance(decision, Decision):
+        raise TypeError(f"`decision` must be an assess.decision.Decision (got {type(decision).__name__})")
     if isinstance(beta, bool) or not isinstance(beta, (int, float, np.floating)) or not (np.isfinite(beta) and beta > 0):
         raise ValueError(f"`beta` must be > 0 (got {beta!r})")
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
@@ -245,25 +247,16 @@ def _resolve_ci(spec: MetricSpec, ci: str | None, weighted: bool) -> str | None:
     return "bootstrap"
 
 
-def _arrays(pred: Predictions, threshold):
-    task = pred.task
-    if task == Task.BINARY:
-        y = np.asarray(pred.y_true) == 1
-        s = None if pred.scores is None else np.asarray(pred.scores, dtype=np.float64)
-        yp = (np.asarray(pred.y_pred) == 1) if pred.y_pred is not None else s >= threshold
-        return y, yp, s
-    if task == Task.MULTICLASS:
-        y = np.asarray(pred.y_true, dtype=np.intp)
-        s = None if pred.scores is None else np.asarray(pred.scores, dtype=np.float64)
-        yp = np.asarray(pred.y_pred, dtype=np.intp) if pred.y_pred is not None else np.argmax(s, axis=1)
-        return y, yp, s
-    y = np.asarray(pred.y_true, dtype=bool)
+def _arrays(pred: Predictions, y_pred: np.ndarray):
+    """Truth, decided labels and scores in the dtypes the state builders count with."""
+    dtype = {Task.BINARY: None, Task.MULTICLASS: np.intp, Task.MULTILABEL: bool}[pred.task]
     s = None if pred.scores is None else np.asarray(pred.scores, dtype=np.float64)
-    yp = np.asarray(pred.y_pred, dtype=bool) if pred.y_pred is not None else s >= threshold
-    return y, yp, s
+    if dtype is None:
+        return np.asarray(pred.y_true) == 1, np.asarray(y_pred) == 1, s
+    return np.asarray(pred.y_true, dtype=dtype), np.asarray(y_pred, dtype=dtype), s
 
 
-def evaluate(pred: Predictions, keys=None, *, threshold: float = 0.5, beta: float = 1.0, k: int = 2,
+def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), beta: float = 1.0, k: int = 2,
              ci: str | None = None, confidence_level: float = 0.95, resamples: int = 1000, seed=0,
              progress: Callable[[float], None] | None = None, baselines: bool = True,
              bootstrap_method: str = "percentile") -> MetricReport:
@@ -276,9 +269,9 @@ def evaluate(pred: Predictions, keys=None, *, threshold: float = 0.5, beta: floa
     keys : iterable of str, optional
         Metric keys (registry keys of the task). Default: every metric the data support (score metrics only when
         scores were given).
-    threshold : float, default 0.5
-        Binary / multi-label: a row (label) is predicted positive when ``score >= threshold``; ignored when
-        ``pred.y_pred`` is given. Multi-class labels come from the arg-max.
+    decision : Decision, default ``Decision()``
+        Where the labels of the label metrics come from (:mod:`assess.decision`): by default the ``y_pred`` column
+        when given, else ``score >= 0.5`` (binary, per label for multi-label) or the arg-max (multi-class).
     beta : float, default 1.0
         The beta of ``fbeta`` (binary) and ``fbeta_*`` (multi-class).
     k : int, default 2
@@ -296,7 +289,7 @@ def evaluate(pred: Predictions, keys=None, *, threshold: float = 0.5, beta: floa
         Compute the ISO 5.3.13 baselines beside each metric (see :mod:`assess.metrics.baselines`).
     bootstrap_method : {"percentile", "bca"}
     """
-    weight = _validate(pred, threshold, beta, k, ci, confidence_level, resamples)
+    weight = _validate(pred, decision, beta, k, ci, confidence_level, resamples)
     if bootstrap_method not in ("percentile", "bca"):
         raise ValueError(f"`bootstrap_method` must be 'percentile' or 'bca' (got {bootstrap_method!r})")
     task = pred.task
@@ -307,37 +300,41 @@ def evaluate(pred: Predictions, keys=None, *, threshold: float = 0.5, beta: floa
         if isinstance(keys, str):
             keys = [keys]
         specs = [get(task, key) for key in keys]
-    threshold, beta, k = float(threshold), float(beta), int(k)
-    y, yp, s = _arrays(pred, threshold)
+    beta, k = float(beta), int(k)
+    y, yp, s = _arrays(pred, predicted_labels(task, pred.y_pred, pred.scores, decision, labels=pred.classes,
+                                              model=pred.model))
+    labels_from = decision.labels_from(task, has_labels=pred.y_pred is not None, has_scores=has_scores,
+                                       labels=pred.classes)
     methods = {m.key: _resolve_ci(m, ci, weight is not None) for m in specs}
     boot_specs = [m for m in specs if methods[m.key] == "bootstrap"]
 
     # ---- the point state: every shared quantity once ----
     rankings = None
     if task == Task.BINARY:
-        state = binary.binary_state(pred.y_true, pred.y_pred, s, weight, threshold=threshold, beta=beta)
+        state = binary.binary_state(pred.y_true, yp, s, weight, labels_from=labels_from, beta=beta)
 
         def point_state_for(y_pred, scores):
-            return binary.binary_state(pred.y_true, y_pred, scores, weight, threshold=threshold, beta=beta)
+            return binary.binary_state(pred.y_true, y_pred, scores, weight, labels_from=labels_from, beta=beta)
     elif task == Task.MULTICLASS:
         need_ovo = any("one_vs_one" in m.shared for m in specs)
         need_rank = has_scores and (need_ovo or any(m.needs != "labels" for m in boot_specs))
         if need_rank:
             rankings = [curves.rank_scores(s[:, c]) for c in range(s.shape[1])]
-        state = multiclass.multiclass_state(y, pred.y_pred, s, weight, pred.classes, beta=beta, top_k=k,
-                                            rankings=rankings, need_ovo=need_ovo and has_scores)
+        state = multiclass.multiclass_state(y, yp, s, weight, pred.classes, labels_from=labels_from, beta=beta,
+                                            top_k=k, rankings=rankings, need_ovo=need_ovo and has_scores)
 
         def point_state_for(y_pred, scores):
             rk = None
             if scores is not None and need_ovo:
                 rk = [curves.rank_scores(scores[:, c]) for c in range(scores.shape[1])]
-            return multiclass.multiclass_state(y, y_pred, scores, weight, pred.classes, beta=beta, top_k=k,
-                                               rankings=rk, need_ovo=need_ovo and scores is not None)
+            return multiclass.multiclass_state(y, y_pred, scores, weight, pred.classes, labels_from=labels_from,
+                                               beta=beta, top_k=k, rankings=rk, need_ovo=need_ovo and scores is not None)
     else:
-        state = multilabel.multilabel_state(y, pred.y_pred, s, weight, pred.classes, threshold=threshold, beta=beta)
+        state = multilabel.multilabel_state(y, yp, s, weight, pred.classes, labels_from=labels_from, beta=beta)
 
         def point_state_for(y_pred, scores):
-            return multilabel.multilabel_state(y, y_pred, scores, weight, pred.classes, threshold=threshold, beta=beta)
+            return multilabel.multilabel_state(y, y_pred, scores, weight, pred.classes, labels_from=labels_from,
+                                               beta=beta)
 
     values = {m.key: _capture(m.compute, state) for m in specs}
 
@@ -387,7 +384,7 @@ def evaluate(pred: Predictions, keys=None, *, threshold: float = 0.5, beta: floa
     table = _table(task, state, pred.classes, has_scores)
     return MetricReport(task=task, model=pred.model, n=int(y.shape[0]), classes=tuple(pred.classes),
                         results=tuple(results), table=table,
-                        params=MappingProxyType({"threshold": threshold, "beta": beta, "k": k}), ci=ci,
+                        params=MappingProxyType({"decision": decision, "beta": beta, "k": k}), ci=ci,
                         confidence_level=float(confidence_level), resamples=int(resamples), seed=seed)
 
 

@@ -119,17 +119,15 @@ class MulticlassState:
         return np.diagonal(self.cm, axis1=-2, axis2=-1)
 
 
-def multiclass_state(y_true, y_pred, scores, weight, classes, *, beta=1.0, top_k=2, rankings=None,
-                     need_ovo=False) -> MulticlassState:
-    """Build the point state once: the confusion matrix, one sort per class, pairwise AUCs, loss sums."""
+def multiclass_state(y_true, y_pred, scores, weight, classes, *, labels_from="in y_pred", beta=1.0, top_k=2,
+                     rankings=None, need_ovo=False) -> MulticlassState:
+    """Build the point state once: the confusion matrix, one sort per class, pairwise AUCs, loss sums.
+
+    ``y_pred`` holds the decided labels (:func:`assess.decision.predicted_labels`), ``labels_from`` their source.
+    """
     k = len(classes)
     y = np.asarray(y_true, dtype=np.intp)
-    if y_pred is None:
-        yp = np.argmax(scores, axis=1)
-        labels_from = "by arg-max of the scores"
-    else:
-        yp = np.asarray(y_pred, dtype=np.intp)
-        labels_from = "in y_pred"
+    yp = np.asarray(y_pred, dtype=np.intp)
     cm = confusion_matrix(y, yp, k, weight)
     cm_sq = cm if weight is None else confusion_matrix(y, yp, k, weight * weight)
     kw = {}

@@ -3,8 +3,8 @@ r"""Multi-label classification metrics (ISO/IEC TS 4213 6.5).
 Conventions
 -----------
 ``y_true``/``y_pred`` are (n, L) boolean indicator matrices (row i holds the label set :math:`Y_i`,
-:math:`\hat Y_i`); scores are (n, L). Without ``y_pred`` label l is predicted when ``score >= threshold`` (per label,
-default 0.5). Weights :math:`w_i` apply per row.
+:math:`\hat Y_i`); scores are (n, L). ``y_pred`` holds the labels :func:`assess.decision.predicted_labels`
+gave (the file's columns, or label l predicted when ``score_l >= threshold_l``). Weights :math:`w_i` apply per row.
 
 Two kinds of sufficient statistics, both weighted sums, so a bootstrap resample is a matrix product of resample
 counts with per-row vectors:
@@ -100,7 +100,6 @@ class MultilabelState:
     weight_sum: object
     labels: tuple[str, ...]
     beta: float = 1.0
-    threshold: float = 0.5
     labels_from: str = "in y_pred"
     has_scores: bool = False
     per_label: list | None = None
@@ -128,15 +127,10 @@ def label_cells(y: np.ndarray, yp: np.ndarray, weight: np.ndarray | None) -> np.
     return np.stack([tp, fp, fn, tn], axis=-1).astype(np.float64)
 
 
-def multilabel_state(y_true, y_pred, scores, weight, labels, *, threshold=0.5, beta=1.0) -> MultilabelState:
-    """Build the point state once (validated input)."""
+def multilabel_state(y_true, y_pred, scores, weight, labels, *, labels_from="in y_pred", beta=1.0) -> MultilabelState:
+    """Build the point state once (validated input; ``y_pred`` the decided labels, ``labels_from`` their source)."""
     y = np.asarray(y_true, dtype=bool)
-    if y_pred is None:
-        yp = scores >= threshold
-        labels_from = f"at threshold {threshold:g}"
-    else:
-        yp = np.asarray(y_pred, dtype=bool)
-        labels_from = "in y_pred"
+    yp = np.asarray(y_pred, dtype=bool)
     cells = label_cells(y, yp, weight)
     rv = row_values(y, yp, scores)
     w = np.ones(y.shape[0]) if weight is None else weight
@@ -147,7 +141,7 @@ def multilabel_state(y_true, y_pred, scores, weight, labels, *, threshold=0.5, b
     w2 = w * w
     sq = {"exact": float(np.dot(w2, rv[:, 0])), "weight_sq": float(w2.sum())}
     return MultilabelState(cells=cells, rows=rows, weight_sum=float(w.sum()), labels=tuple(labels), beta=beta,
-                           threshold=threshold, labels_from=labels_from, has_scores=scores is not None,
+                           labels_from=labels_from, has_scores=scores is not None,
                            per_label=per_label, sq=sq)
 
 

@@ -64,7 +64,7 @@ def binary_cells_statistic(state: binary.BinaryState, specs, y, yp, weight):
     so a resample is one multinomial draw per class: exact and independent of n. With weights: the rows themselves.
     """
     def make(tp, fp, tn, fn):
-        return binary.BinaryState(tp=tp, fp=fp, tn=tn, fn=fn, threshold=state.threshold, beta=state.beta,
+        return binary.BinaryState(tp=tp, fp=fp, tn=tn, fn=fn, beta=state.beta,
                              labels_from=state.labels_from, batch=True)
 
     if weight is None:
@@ -158,7 +158,7 @@ class ResampledRanks:
             sums = self.loss_sums
             st = self._state
             return binary.BinaryState(
-                tp=np.nan, fp=np.nan, tn=np.nan, fn=np.nan, threshold=st.threshold, beta=st.beta,
+                tp=np.nan, fp=np.nan, tn=np.nan, fn=np.nan, beta=st.beta,
                 labels_from=st.labels_from, tps=tps, fps=fps, log_loss_sum=None if sums is None else sums[:, 0],
                 brier_sum=None if sums is None else sums[:, 1], weight_sum=self.P + self.N,
                 proba_reason=st.proba_reason, batch=True)
@@ -454,7 +454,7 @@ def multilabel_statistic(state: multilabel.MultilabelState, specs, y, yp, scores
         tn = tot[:, None] - tp - fp - fn
         cells = np.stack([tp, fp, fn, tn], axis=-1)
         s = multilabel.MultilabelState(cells=cells, rows=cw @ rv, weight_sum=tot, labels=state.labels, beta=state.beta,
-                               threshold=state.threshold, labels_from=state.labels_from,
+                               labels_from=state.labels_from,
                                has_scores=state.has_scores, batch=True)
         return _stack([sp.compute(s) for sp in specs], c.shape[0])
     return stat, dict(strata=None, n=n)

@@ -29,7 +29,7 @@ from assess.stats.scores import (delong, diebold_mariano, mann_whitney, paired_b
                                  unpaired_delong, welch_t)
 from assess.stats.shaping import (AlignedPredictions, SeparatePredictions, align_predictions, arrange_predictions,
                                   contingency_table, correctness_table, fold_design, fold_groups, fold_scores,
-                                  fold_table, predicted_labels, sample_design, sample_losses)
+                                  fold_table, sample_design, sample_losses)
 from assess.stats.suggest import QUESTIONS, Suggestion, suggest_tests, suggestions_frame
 
 __all__ = [
@@ -42,6 +42,6 @@ __all__ = [
     "paired_t", "wilcoxon", "delong", "unpaired_delong", "diebold_mariano", "paired_bootstrap", "unpaired_bootstrap",
     "welch_t", "mann_whitney",
     "AlignedPredictions", "SeparatePredictions", "align_predictions", "arrange_predictions", "contingency_table",
-    "correctness_table", "fold_design", "fold_groups", "fold_scores", "fold_table", "predicted_labels",
+    "correctness_table", "fold_design", "fold_groups", "fold_scores", "fold_table",
     "sample_design", "sample_losses", "QUESTIONS", "Suggestion", "suggest_tests", "suggestions_frame",
 ]

@@ -18,11 +18,11 @@ from assess.data import Predictions, Task
 from assess.errors import AssessError
 
 
-def registry_metric(task: Task | str, key: str, *, classes: Sequence[str], threshold: float = 0.5,
-                    beta: float = 1.0, k: int = 2):
+def registry_metric(task: Task | str, key: str, *, classes: Sequence[str], beta: float = 1.0, k: int = 2):
     """The metric ``key`` of ``task`` as ``f(y_true, y, sample_weight=None)``.
 
-    ``y`` is what the metric needs (``f.uses_scores``): encoded predicted labels for label metrics, scores for
+    ``y`` is what the metric needs (``f.uses_scores``): encoded predicted labels (already decided, see
+    :mod:`assess.decision`) for label metrics, scores for
     score and probability metrics (encodings of :class:`assess.data.Predictions`). An undefined value is NaN (the
     metric engine's warning is silenced here: the paired bootstrap counts such resamples itself). ``f.__name__`` is
     the key, which the sentences use.
@@ -44,7 +44,7 @@ def registry_metric(task: Task | str, key: str, *, classes: Sequence[str], thres
                            np.asarray(y) if uses_scores else None, weight=w)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            value = evaluate(pred, [key], threshold=threshold, beta=beta, k=k, baselines=False)[key].value
+            value = evaluate(pred, [key], beta=beta, k=k, baselines=False)[key].value
         return float(value) if value is not None else math.nan
 
     metric.__name__ = key

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from assess.data import Predictions, Task
+from assess.decision import Decision
 from assess.errors import AssessError
 from assess.stats import folds, runners
 from assess.stats._common import check_alternative, check_confidence_level
@@ -42,7 +43,7 @@ _PAIRED_INSTEAD = {"labels": "McNemar (two models) or Cochran's Q", "scores": "D
 
 def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str | Callable | None = None,
             correction: str | None = "auto", confidence_level: float = 0.95, alternative: str = "two-sided",
-            **options) -> Comparison:
+            decision: Decision = Decision(), **options) -> Comparison:
     r"""Run one test over k ≥ 2 models; for more than two, every pair with adjusted p-values.
 
     Parameters
@@ -70,9 +71,10 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         :math:`z = (R_A - R_B)/\sqrt{k(k+1)/(6N)}` with it instead.
     confidence_level : of every effect interval; "significant" in the sentences means p < 1 − confidence_level.
     alternative : for pairwise tests; omnibus tests and post-hoc pairs are two-sided.
+    decision : where the labels of label-based tests come from (:class:`assess.decision.Decision`; default: the
+        ``y_pred`` column, else score ≥ 0.5 or the arg-max); tests of scores alone ignore it.
     **options : the test's options, :attr:`TestSpec.options` (e.g. ``method``/``continuity`` of McNemar,
-        ``n_resamples``/``seed`` of the bootstraps, ``threshold`` for labels from scores, default 0.5); each is
-        checked against its type and choices.
+        ``n_resamples``/``seed`` of the bootstraps); each is checked against its type and choices.
 
     The result's ``design`` says which design the data have and why.
     """
@@ -89,6 +91,8 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
                           "its pairs are two-sided")
     is_table = isinstance(data, pd.DataFrame)
     options = _checked_options(spec, options, FOLDS if is_table else PREDICTIONS)
+    if not isinstance(decision, Decision):
+        raise AssessError(f"`decision` must be an assess.decision.Decision (got {type(decision).__name__})")
     common = dict(correction=correction, confidence_level=confidence_level, alternative=alternative)
     if is_table:
         if FOLDS not in spec.data:
@@ -99,7 +103,7 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         result = spec.runner(data, models=models, metric=metric, **common, **options)
     elif spec.data == (FOLDS,):
         table, metric_name = fold_table_from_predictions(data, models=models, metric=metric, test=test,
-                                                         threshold=options.pop("threshold", 0.5))
+                                                         decision=decision)
         design = fold_design(table, metric=metric_name)
         result = spec.runner(table, models=list(dict.fromkeys(table["model"])), metric=metric_name, **common,
                              **options)
@@ -110,24 +114,27 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
             others = ", ".join(k for k, s in TESTS.items() if s.design == INDEPENDENT and PREDICTIONS in s.data)
             raise AssessError(f"test `{test}` compares models on the same samples, but {design.reason}; tests for "
                               f"independent samples: {others}")
+        if spec.uses_decision:
+            options["decision"] = decision
         result = spec.runner(arranged, models=models, metric=metric, **common, **options)
     return _with_design(result, spec, design, is_table or spec.data == (FOLDS,))
 
 
 def fold_table_from_predictions(data, *, models: Sequence[str] | None = None, metric: str | Callable | None,
-                                test: str = "a fold test", threshold: float = 0.5) -> tuple[pd.DataFrame, str]:
+                                test: str = "a fold test", decision: Decision = Decision()
+                                ) -> tuple[pd.DataFrame, str]:
     """The per-fold scores (``model, fold, <metric>``) that fold tests compute from predictions with folds, and the
     metric column's name — what the tests then compare, and what a fold box plot should show. The models must
     share their samples (the folds are then the same)."""
     aligned = data if isinstance(data, AlignedPredictions) else align_predictions(data, models=models)
     if isinstance(metric, str):
-        metric = registry_metric(aligned.task, metric, classes=aligned.classes, threshold=threshold)
+        metric = registry_metric(aligned.task, metric, classes=aligned.classes)
     if not callable(metric):
         raise AssessError(f"test `{test}` on predictions computes a metric per fold: pass `metric` as a "
                           f"metric key or a function f(y_true, y, sample_weight=None) (got {metric!r})")
     metric_name = getattr(metric, "__name__", "score")
     table = fold_scores(aligned, metric=metric, metric_name=metric_name,
-                        use_scores=getattr(metric, "uses_scores", False), threshold=threshold)
+                        use_scores=getattr(metric, "uses_scores", False), decision=decision)
     return table, metric_name
 
 
@@ -141,12 +148,12 @@ def data_design(data, *, models: Sequence[str] | None = None, metric: str | None
 
 def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Callable | None = None,
                 correction: str | None = "auto", confidence_level: float = 0.95, question: str | None = None,
-                **options) -> ComparisonSet:
+                decision: Decision = Decision(), **options) -> ComparisonSet:
     """Run every test :func:`suggest_tests` finds suitable for ``data`` and its design (``--test all``).
 
     The question defaults to ``"cv_folds"`` for a fold table, else ``"two_models"`` or ``"several_models"`` by the
     number of models; the design (paired or independent) comes from the data and is reported with its reason.
-    Options apply to the tests that take them. A suggested test that cannot run on these data (e.g. a bootstrap
+    Options (and the ``decision``) apply to the tests that take them. A suggested test that cannot run on these data (e.g. a bootstrap
     without a metric) is listed in ``skipped`` with the reason.
     """
     is_table = isinstance(data, pd.DataFrame)
@@ -185,7 +192,8 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
         uses_metric = kind in spec.metric_on
         try:
             results.append(compare(data, test=s.test, models=names, metric=metric if uses_metric else None,
-                                   correction=correction, confidence_level=confidence_level, **opts))
+                                   correction=correction, confidence_level=confidence_level, decision=decision,
+                                   **opts))
         except AssessError as exc:
             skipped[s.test] = str(exc)
     return ComparisonSet(comparisons=tuple(results), suggestions=sugg, skipped=skipped, design=design)
@@ -195,7 +203,8 @@ SUBGROUP_TESTS = ("chi2", "fisher_exact", "kruskal", "anova")
 
 
 def compare_subgroups(predictions: Predictions, *, test: str = "chi2", groups=None, correction: str | None = "auto",
-                      confidence_level: float = 0.95, threshold: float = 0.5, continuity: bool = True) -> Comparison:
+                      confidence_level: float = 0.95, decision: Decision = Decision(), continuity: bool = True
+                      ) -> Comparison:
     """Does one model perform differently across subgroups (the ``"subgroups"`` question of :func:`suggest_tests`)?
 
     Subgroups are disjoint sets of samples, so they are compared as independent samples: classification by the
@@ -223,7 +232,7 @@ def compare_subgroups(predictions: Predictions, *, test: str = "chi2", groups=No
         raise AssessError(f"subgroup tests need at least 2 groups (got {len(names)}: {', '.join(names)})")
     design = Design(INDEPENDENT, "subgroups are disjoint sets of samples")
     common = dict(models=None, metric=None, correction=correction, confidence_level=confidence_level,
-                  alternative="two-sided", threshold=threshold)
+                  alternative="two-sided", decision=decision)
     if test in ("chi2", "fisher_exact"):
         parts = SeparatePredictions(predictions.task, tuple(predictions.classes), tuple(names),
                                     {g: _subset(predictions, labels == g, g) for g in names})

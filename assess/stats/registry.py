@@ -44,10 +44,8 @@ class Option:
 
     ``kind`` is ``str`` (one of ``choices``), ``bool``, ``int`` or ``float``; ``default`` None means "decided by the
     data" (``help`` says how). ``minimum``/``maximum`` bound numbers (inclusive). ``flag`` overrides the CLI flag
-    (default ``--`` + the name with dashes). ``on_page`` is False for an option the page sets elsewhere (the
-    threshold comes from the shared decision). ``shown_if`` = (other option, values): the page shows this option
-    only while the other one has one of those values. ``data``: the data it applies to (``threshold`` turns scores
-    into labels, so it applies to predictions only).
+    (default ``--`` + the name with dashes). ``shown_if`` = (other option, values): the page shows this option
+    only while the other one has one of those values. ``data``: the data it applies to.
     """
 
     name: str
@@ -59,7 +57,6 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     flag: str | None = None
-    on_page: bool = True
     shown_if: tuple[str, tuple] | None = None
     data: tuple[str, ...] = (PREDICTIONS, FOLDS)
 
@@ -136,6 +133,12 @@ class TestSpec:
     def option(self, name: str) -> Option:
         return next(o for o in self.options if o.name == name)
 
+    @property
+    def uses_decision(self) -> bool:
+        """Whether, on predictions, it counts labels decided by :mod:`assess.decision` (correctness, 0/1 losses, label
+        metrics, per-fold label metrics) — and so takes ``compare(decision=...)``."""
+        return self.needs in ("labels", "a metric", "losses", "fold scores")
+
     def options_for(self, data: str) -> tuple[Option, ...]:
         """The options that apply when the test runs on ``data`` (:data:`PREDICTIONS` or :data:`FOLDS`)."""
         return tuple(o for o in self.options if data in o.data)
@@ -143,9 +146,6 @@ class TestSpec:
 
 # ------------------------------------------------------------------------------------------------------- options
 
-THRESHOLD = Option("threshold", float, 0.5, "Threshold",
-                   "labels from scores: positive when score ≥ threshold (binary, multi-label)", on_page=False,
-                   data=(PREDICTIONS,))
 MCNEMAR_METHOD = Option("method", str, "exact", "McNemar method",
                         "exact: binomial test on the discordant pairs (valid for any count); midp: mid-p binomial, "
                         "closer to the nominal size; asymptotic: chi-squared, needs about 25 discordant pairs",
@@ -196,16 +196,16 @@ _ISO = "ISO/IEC TS 4213:2022"
 TESTS: dict[str, TestSpec] = {spec.key: spec for spec in (
     TestSpec("mcnemar", "McNemar's test", "do two models differ in accuracy on the same samples?",
              f"{_ISO} 7.9", PAIRED, PAIRWISE, (PREDICTIONS,), "labels",
-             (MCNEMAR_METHOD, MCNEMAR_CONTINUITY, THRESHOLD), McNemarDetails, runners.mcnemar),
+             (MCNEMAR_METHOD, MCNEMAR_CONTINUITY), McNemarDetails, runners.mcnemar),
     TestSpec("cochran_q", "Cochran's Q test", "do k models differ in accuracy on the same samples?",
              "Cochran (1950)", PAIRED, OMNIBUS, (PREDICTIONS,), "labels",
-             (MCNEMAR_METHOD, MCNEMAR_CONTINUITY, THRESHOLD), CochranDetails, runners.cochran_q),
+             (MCNEMAR_METHOD, MCNEMAR_CONTINUITY), CochranDetails, runners.cochran_q),
     TestSpec("chi2", "Pearson's chi-squared test", "do models scored on different samples differ in accuracy?",
-             f"{_ISO} 7.5", INDEPENDENT, OMNIBUS, (PREDICTIONS,), "labels", (YATES, THRESHOLD),
+             f"{_ISO} 7.5", INDEPENDENT, OMNIBUS, (PREDICTIONS,), "labels", (YATES,),
              ContingencyDetails, runners.chi2),
     TestSpec("fisher_exact", "Fisher's exact test",
              "do two models scored on different samples differ in accuracy (exact, for small counts)?",
-             f"{_ISO} 7.7", INDEPENDENT, PAIRWISE, (PREDICTIONS,), "labels", (THRESHOLD,), FisherDetails,
+             f"{_ISO} 7.7", INDEPENDENT, PAIRWISE, (PREDICTIONS,), "labels", (), FisherDetails,
              runners.fisher_exact),
     TestSpec("delong", "DeLong's test", "do two models' ROC AUCs on the same samples differ?",
              "DeLong, DeLong & Clarke-Pearson (1988)", PAIRED, PAIRWISE, (PREDICTIONS,), "scores", (),
@@ -216,48 +216,48 @@ TESTS: dict[str, TestSpec] = {spec.key: spec for spec in (
              (PREDICTIONS,), "scores", (), UnpairedDeLongDetails, runners.unpaired_delong),
     TestSpec("paired_bootstrap", "Paired bootstrap", "does any metric differ between two models on the same samples?",
              "Efron & Tibshirani (1993), ch. 13, 16", PAIRED, PAIRWISE, (PREDICTIONS,), "a metric",
-             (N_RESAMPLES, SEED, THRESHOLD), BootstrapDetails, runners.paired_bootstrap, metric_on=(PREDICTIONS,)),
+             (N_RESAMPLES, SEED), BootstrapDetails, runners.paired_bootstrap, metric_on=(PREDICTIONS,)),
     TestSpec("unpaired_bootstrap", "Unpaired bootstrap",
              "does any metric differ between two models scored on different samples?",
              "Efron & Tibshirani (1993), §8.3", INDEPENDENT, PAIRWISE, (PREDICTIONS,), "a metric",
-             (N_RESAMPLES, SEED, THRESHOLD), UnpairedBootstrapDetails, runners.unpaired_bootstrap,
+             (N_RESAMPLES, SEED), UnpairedBootstrapDetails, runners.unpaired_bootstrap,
              metric_on=(PREDICTIONS,)),
     TestSpec("diebold_mariano", "Diebold–Mariano test", "are two forecasts of the same series equally accurate?",
              "Diebold & Mariano (1995); Harvey, Leybourne & Newbold (1997)", PAIRED, PAIRWISE, (PREDICTIONS,),
              "forecasts", (DM_LOSS, HORIZON, HARVEY), DieboldMarianoDetails, runners.diebold_mariano),
     TestSpec("welch_t", "Welch's t-test",
              "do the mean per-sample losses (or per-fold scores) of models on different samples differ?",
-             "Welch (1947)", INDEPENDENT, PAIRWISE, (PREDICTIONS, FOLDS), "losses", (SAMPLE_LOSS, THRESHOLD),
+             "Welch (1947)", INDEPENDENT, PAIRWISE, (PREDICTIONS, FOLDS), "losses", (SAMPLE_LOSS,),
              WelchDetails, runners.welch_t, metric_on=(FOLDS,)),
     TestSpec("mann_whitney", "Mann–Whitney U test",
              "do the per-sample losses (or per-fold scores) of models on different samples tend to differ?",
              "Mann & Whitney (1947)", INDEPENDENT, PAIRWISE, (PREDICTIONS, FOLDS), "losses",
-             (SAMPLE_LOSS, MANN_WHITNEY_METHOD, THRESHOLD), MannWhitneyDetails, runners.mann_whitney,
+             (SAMPLE_LOSS, MANN_WHITNEY_METHOD), MannWhitneyDetails, runners.mann_whitney,
              metric_on=(FOLDS,)),
     TestSpec("paired_t", "Paired t-test", "do two models' mean scores over the same folds differ?",
-             f"{_ISO} 7.2", PAIRED, PAIRWISE, (FOLDS,), "fold scores", (THRESHOLD,), PairedTDetails,
+             f"{_ISO} 7.2", PAIRED, PAIRWISE, (FOLDS,), "fold scores", (), PairedTDetails,
              runners.paired_t, metric_on=(PREDICTIONS, FOLDS)),
     TestSpec("wilcoxon", "Wilcoxon signed-rank test",
              "do two models' scores over the same folds differ (no normality needed)?", f"{_ISO} 7.6", PAIRED,
-             PAIRWISE, (FOLDS,), "fold scores", (ZERO_METHOD, WILCOXON_METHOD, WILCOXON_CONTINUITY, THRESHOLD),
+             PAIRWISE, (FOLDS,), "fold scores", (ZERO_METHOD, WILCOXON_METHOD, WILCOXON_CONTINUITY),
              WilcoxonDetails, runners.wilcoxon, metric_on=(PREDICTIONS, FOLDS)),
     TestSpec("corrected_resampled_t", "Corrected resampled t-test",
              "do two models differ across cross-validation folds that share training data?",
              "Nadeau & Bengio (2003)", PAIRED, PAIRWISE, (FOLDS,), "fold scores",
-             (TEST_TRAIN_RATIO, N_FOLDS, THRESHOLD), CorrectedTDetails, runners.corrected_resampled_t,
+             (TEST_TRAIN_RATIO, N_FOLDS), CorrectedTDetails, runners.corrected_resampled_t,
              metric_on=(PREDICTIONS, FOLDS)),
     TestSpec("cv_5x2_t", "5×2cv t-test", "do two models differ over 5 repeats of 2-fold cross-validation?",
-             "Dietterich (1998)", PAIRED, PAIRWISE, (FOLDS,), "fold scores", (THRESHOLD,), CV5x2Details,
+             "Dietterich (1998)", PAIRED, PAIRWISE, (FOLDS,), "fold scores", (), CV5x2Details,
              runners.cv_5x2_t, metric_on=(PREDICTIONS, FOLDS)),
     TestSpec("anova", "One-way ANOVA", "do k models' mean fold scores differ (folds as independent)?",
-             f"{_ISO} 7.3", INDEPENDENT, OMNIBUS, (FOLDS,), "fold scores", (THRESHOLD,), AnovaDetails,
+             f"{_ISO} 7.3", INDEPENDENT, OMNIBUS, (FOLDS,), "fold scores", (), AnovaDetails,
              runners.anova, metric_on=(PREDICTIONS, FOLDS)),
     TestSpec("kruskal", "Kruskal–Wallis test", "do k models' fold scores differ (rank-based, folds as independent)?",
-             f"{_ISO} 7.4", INDEPENDENT, OMNIBUS, (FOLDS,), "fold scores", (THRESHOLD,), KruskalDetails,
+             f"{_ISO} 7.4", INDEPENDENT, OMNIBUS, (FOLDS,), "fold scores", (), KruskalDetails,
              runners.kruskal, metric_on=(PREDICTIONS, FOLDS)),
     TestSpec("friedman", "Friedman test with Nemenyi post-hoc",
              "do k models differ in their ranks over the same folds?", "Friedman (1937); Demšar (2006)", PAIRED,
-             OMNIBUS, (FOLDS,), "fold scores", (HIGHER_IS_BETTER, FRIEDMAN_METHOD, THRESHOLD), FriedmanDetails,
+             OMNIBUS, (FOLDS,), "fold scores", (HIGHER_IS_BETTER, FRIEDMAN_METHOD), FriedmanDetails,
              runners.friedman, metric_on=(PREDICTIONS, FOLDS)),
 )}
 #: Test names `compare` accepts, in registry order (plus "all" for :func:`assess.stats.compare_all`).

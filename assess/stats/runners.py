@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from assess.data import Task
+from assess.decision import Decision, predicted_labels
 from assess.errors import AssessError
 from assess.intervals import ConfidenceInterval
 from assess.stats import counts, folds, scores
@@ -27,7 +28,7 @@ from assess.stats._result import Comparison, Effect, PairResult, TestResult
 from assess.stats.bridge import registry_metric
 from assess.stats.corrections import adjust_pvalues
 from assess.stats.shaping import (AlignedPredictions, SeparatePredictions, contingency_table, correctness_table,
-                                  fold_groups, fold_table, labels_of, loss_label, model_correct,
+                                  fold_groups, fold_table, loss_label, model_correct,
                                   resolve_loss, sample_losses, separate)
 
 # ------------------------------------------------------------------------------------------------------ pairs
@@ -81,31 +82,31 @@ def _as_separate(data) -> SeparatePredictions:
     return data if isinstance(data, SeparatePredictions) else separate(data)
 
 
-def _metric_callable(test: str, task: Task, classes, metric, threshold: float) -> Callable:
+def _metric_callable(test: str, task: Task, classes, metric) -> Callable:
     if isinstance(metric, str):
-        metric = registry_metric(task, metric, classes=classes, threshold=threshold)
+        metric = registry_metric(task, metric, classes=classes)
     if not callable(metric):
         raise AssessError(f"test `{test}` needs `metric`: a metric key or a function f(y_true, y, "
                           f"sample_weight=None) (got {metric!r})")
     return metric
 
 
-def _metric_input(test: str, task: Task, model: str, metric, y_pred, scores_, threshold: float):
+def _metric_input(test: str, task: Task, classes, model: str, metric, y_pred, scores_, decision: Decision):
     """What a metric callable takes of a model: its scores when ``metric.uses_scores``, else its labels."""
     if getattr(metric, "uses_scores", False):
         if scores_ is None:
             raise AssessError(f"model `{model}` has no scores; the metric of `{test}` needs them")
         return scores_
-    return labels_of(task, y_pred, scores_, model, threshold)
+    return predicted_labels(task, y_pred, scores_, decision, labels=classes, model=model)
 
 
 # ------------------------------------------------------------------------------------------ paired: predictions
 
 
 def mcnemar(aligned: AlignedPredictions, *, models, metric, correction, confidence_level, alternative,
-            method="exact", continuity=True, threshold=0.5) -> Comparison:
+            method="exact", continuity=True, decision=Decision()) -> Comparison:
     _no_metric("mcnemar", metric)
-    correct = correctness_table(aligned, threshold=threshold)
+    correct = correctness_table(aligned, decision=decision)
 
     def pair(a, b):
         return counts.mcnemar(correct[a].to_numpy(), correct[b].to_numpy(), method=method, continuity=continuity,
@@ -114,9 +115,9 @@ def mcnemar(aligned: AlignedPredictions, *, models, metric, correction, confiden
 
 
 def cochran_q(aligned: AlignedPredictions, *, models, metric, correction, confidence_level, alternative,
-              method="exact", continuity=True, threshold=0.5) -> Comparison:
+              method="exact", continuity=True, decision=Decision()) -> Comparison:
     _no_metric("cochran_q", metric)
-    correct = correctness_table(aligned, threshold=threshold)
+    correct = correctness_table(aligned, decision=decision)
     omnibus = counts.cochran_q(correct.to_numpy(), names=aligned.models, confidence_level=confidence_level)
 
     def pair(a, b):
@@ -140,13 +141,13 @@ def delong(aligned: AlignedPredictions, *, models, metric, correction, confidenc
 
 
 def paired_bootstrap(aligned: AlignedPredictions, *, models, metric, correction, confidence_level, alternative,
-                     n_resamples=2000, seed=0, threshold=0.5) -> Comparison:
-    metric = _metric_callable("paired_bootstrap", aligned.task, aligned.classes, metric, threshold)
+                     n_resamples=2000, seed=0, decision=Decision()) -> Comparison:
+    metric = _metric_callable("paired_bootstrap", aligned.task, aligned.classes, metric)
     name = getattr(metric, "__name__", "metric")
 
     def values(m):
-        return _metric_input("paired_bootstrap", aligned.task, m, metric, aligned.y_pred[m], aligned.scores[m],
-                             threshold)
+        return _metric_input("paired_bootstrap", aligned.task, aligned.classes, m, metric, aligned.y_pred[m],
+                             aligned.scores[m], decision)
 
     def pair(a, b):
         return scores.paired_bootstrap(aligned.y_true, values(a), values(b), metric=metric, n_resamples=n_resamples,
@@ -176,19 +177,19 @@ def diebold_mariano(aligned: AlignedPredictions, *, models, metric, correction, 
 # ------------------------------------------------------------------------------------ independent: predictions
 
 
-def _correct_table(data, threshold) -> pd.DataFrame:
+def _correct_table(data, decision: Decision) -> pd.DataFrame:
     """Models × (correct, incorrect) counts, each model on its own samples (or the shared ones)."""
     if isinstance(data, AlignedPredictions):
-        return contingency_table(correctness_table(data, threshold=threshold))
-    right = {m: model_correct(data.predictions[m], threshold=threshold) for m in data.models}
+        return contingency_table(correctness_table(data, decision=decision))
+    right = {m: model_correct(data.predictions[m], decision=decision) for m in data.models}
     return pd.DataFrame({"correct": [int(right[m].sum()) for m in data.models],
                          "incorrect": [int((~right[m]).sum()) for m in data.models]}, index=list(data.models))
 
 
 def chi2(data, *, models, metric, correction, confidence_level, alternative, continuity=True,
-         threshold=0.5) -> Comparison:
+         decision=Decision()) -> Comparison:
     _no_metric("chi2", metric)
-    table = _correct_table(data, threshold)
+    table = _correct_table(data, decision)
     omnibus = counts.chi2_independence(table.to_numpy(), correction=continuity, confidence_level=confidence_level,
                                        names=data.models)
 
@@ -198,9 +199,9 @@ def chi2(data, *, models, metric, correction, confidence_level, alternative, con
     return pairwise("chi2", data.models, pair, correction, confidence_level, omnibus=omnibus)
 
 
-def fisher_exact(data, *, models, metric, correction, confidence_level, alternative, threshold=0.5) -> Comparison:
+def fisher_exact(data, *, models, metric, correction, confidence_level, alternative, decision=Decision()) -> Comparison:
     _no_metric("fisher_exact", metric)
-    table = _correct_table(data, threshold)
+    table = _correct_table(data, decision)
 
     def pair(a, b):
         return counts.fisher_exact(table.loc[[a, b]].to_numpy(), alternative=alternative,
@@ -225,14 +226,15 @@ def unpaired_delong(data, *, models, metric, correction, confidence_level, alter
 
 
 def unpaired_bootstrap(data, *, models, metric, correction, confidence_level, alternative, n_resamples=2000, seed=0,
-                       threshold=0.5) -> Comparison:
+                       decision=Decision()) -> Comparison:
     data = _as_separate(data)
-    metric = _metric_callable("unpaired_bootstrap", data.task, data.classes, metric, threshold)
+    metric = _metric_callable("unpaired_bootstrap", data.task, data.classes, metric)
     name = getattr(metric, "__name__", "metric")
     preds = data.predictions
 
     def values(m):
-        return _metric_input("unpaired_bootstrap", data.task, m, metric, preds[m].y_pred, preds[m].scores, threshold)
+        return _metric_input("unpaired_bootstrap", data.task, data.classes, m, metric, preds[m].y_pred,
+                             preds[m].scores, decision)
 
     def pair(a, b):
         return scores.unpaired_bootstrap(preds[a].y_true, values(a), preds[b].y_true, values(b), metric=metric,
@@ -246,8 +248,8 @@ def unpaired_bootstrap(data, *, models, metric, correction, confidence_level, al
 def _two_samples(test: str, fn, **fixed):
     """Welch's t or Mann–Whitney between every pair: on per-sample losses of predictions, or on the per-fold scores
     of a fold table (one group of folds per model, not paired)."""
-    def runner(data, *, models, metric, correction, confidence_level, alternative, loss="auto", threshold=0.5,
-               **options):
+    def runner(data, *, models, metric, correction, confidence_level, alternative, loss="auto",
+               decision=Decision(), **options):
         if isinstance(data, pd.DataFrame):
             groups = fold_groups(data, metric=metric, models=models, min_folds=2, purpose=_LABELS[test])
             names = list(groups)
@@ -258,7 +260,7 @@ def _two_samples(test: str, fn, **fixed):
             names = list(data.models)
             loss = resolve_loss(data.task, loss, has_scores=all(data.predictions[m].scores is not None
                                                                 for m in names))
-            groups = {m: sample_losses(data.predictions[m], loss=loss, threshold=threshold) for m in names}
+            groups = {m: sample_losses(data.predictions[m], loss=loss, decision=decision) for m in names}
             words = dict(metric=loss_label(loss), unit="samples", higher_is_better=False)
         check_model_count(test, names)
 

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from assess.data import Predictions, Task
+from assess.decision import Decision, predicted_labels
 from assess.errors import AssessError
 from assess.stats._common import plural, shown
 from assess.stats._result import INDEPENDENT, PAIRED, Design
@@ -143,23 +144,10 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
                               fold=fold)
 
 
-def predicted_labels(aligned: AlignedPredictions, model: str, *, threshold: float = 0.5) -> np.ndarray:
-    """A model's labels: ``y_pred`` when given, else from scores — binary and multi-label ``score ≥ threshold``,
-    multi-class the argmax (first class on ties), as :class:`assess.data.Predictions` documents."""
-    return labels_of(aligned.task, aligned.y_pred[model], aligned.scores[model], model, threshold)
-
-
-def labels_of(task: Task, y_pred, scores, model: str, threshold: float) -> np.ndarray:
-    """One model's labels from its ``y_pred`` and ``scores`` arrays, by the rule of :func:`predicted_labels`."""
-    if y_pred is not None:
-        return y_pred
-    if scores is None:
-        raise AssessError(f"model `{model}` has neither predicted labels (y_pred) nor scores")
-    if task == Task.MULTICLASS:
-        return np.argmax(scores, axis=1)
-    if task in (Task.BINARY, Task.MULTILABEL):
-        return scores >= threshold
-    raise AssessError(f"model `{model}` has no predictions (y_pred) for a {task.value} task")
+def aligned_labels(aligned: AlignedPredictions, model: str, decision: Decision = Decision()) -> np.ndarray:
+    """A model's labels by ``decision`` (:func:`assess.decision.predicted_labels`)."""
+    return predicted_labels(aligned.task, aligned.y_pred[model], aligned.scores[model], decision,
+                            labels=aligned.classes, model=model)
 
 
 @dataclass(frozen=True, eq=False)
@@ -267,13 +255,14 @@ def separate(aligned: AlignedPredictions) -> SeparatePredictions:
     return SeparatePredictions(aligned.task, aligned.classes, aligned.models, preds)
 
 
-def model_correct(pred: Predictions, *, threshold: float = 0.5) -> np.ndarray:
+def model_correct(pred: Predictions, *, decision: Decision = Decision()) -> np.ndarray:
     """One model's per-sample correctness on its own samples (multi-label: the whole label set matches), as
     :func:`correctness_table` computes it for aligned models."""
     if not pred.task.is_classification:
         raise AssessError(f"per-sample correctness needs classification predictions (task is {pred.task.value}); "
                           "use a test of per-sample losses (welch_t, mann_whitney) or the bootstrap")
-    return _correct(labels_of(pred.task, pred.y_pred, pred.scores, pred.model, threshold), pred.y_true)
+    labels = predicted_labels(pred.task, pred.y_pred, pred.scores, decision, labels=pred.classes, model=pred.model)
+    return _correct(labels, pred.y_true)
 
 
 def _correct(labels, y_true) -> np.ndarray:
@@ -290,7 +279,7 @@ def resolve_loss(task: Task, loss: str, *, has_scores: bool) -> str:
     return "brier" if has_scores and task != Task.CLUSTERING else "zero_one"
 
 
-def sample_losses(pred: Predictions, *, loss: str = "auto", threshold: float = 0.5) -> np.ndarray:
+def sample_losses(pred: Predictions, *, loss: str = "auto", decision: Decision = Decision()) -> np.ndarray:
     r"""Per-sample losses of one model (lower is better), whose mean is the matching registry metric.
 
     - ``"zero_one"``: 1 when the prediction is wrong (multi-label: the label set differs), else 0 — mean =
@@ -305,7 +294,7 @@ def sample_losses(pred: Predictions, *, loss: str = "auto", threshold: float = 0
         raise AssessError(f"`loss` must be one of {', '.join(repr(x) for x in LOSSES)} (got {loss!r})")
     loss = resolve_loss(pred.task, loss, has_scores=pred.scores is not None)
     if loss == "zero_one":
-        return (~model_correct(pred, threshold=threshold)).astype(float)
+        return (~model_correct(pred, decision=decision)).astype(float)
     if loss == "brier":
         if not pred.task.is_classification or pred.scores is None:
             raise AssessError(f"the Brier loss needs classification scores; model `{pred.model}` has none")
@@ -332,11 +321,11 @@ def loss_label(loss: str) -> str:
 
 
 def correctness_table(predictions: Mapping[str, Predictions] | Sequence[Predictions] | AlignedPredictions, *,
-                      models: Sequence[str] | None = None, threshold: float = 0.5) -> pd.DataFrame:
+                      models: Sequence[str] | None = None, decision: Decision = Decision()) -> pd.DataFrame:
     """Per-sample correctness, one boolean column per model, rows aligned by sample id (index = ids or 0..n−1).
 
     Correct means ``y_pred == y_true``; for multi-label, the whole label set matches (exact match, ISO 4213 6.5).
-    Labels come from :func:`predicted_labels` when only scores are given. Regression, forecast and clustering
+    Labels come from ``decision`` (:mod:`assess.decision`). Regression, forecast and clustering
     predictions have no correctness: use Diebold–Mariano, the paired bootstrap or fold tests.
     """
     aligned = predictions if isinstance(predictions, AlignedPredictions) else align_predictions(predictions,
@@ -344,7 +333,7 @@ def correctness_table(predictions: Mapping[str, Predictions] | Sequence[Predicti
     if not aligned.task.is_classification:
         raise AssessError(f"per-sample correctness needs classification predictions (task is "
                           f"{aligned.task.value}); use diebold_mariano, paired_bootstrap or a fold test")
-    cols = {m: _correct(predicted_labels(aligned, m, threshold=threshold), aligned.y_true) for m in aligned.models}
+    cols = {m: _correct(aligned_labels(aligned, m, decision), aligned.y_true) for m in aligned.models}
     index = pd.Index(aligned.ids, name="id") if aligned.ids is not None else pd.RangeIndex(aligned.n, name="row")
     return pd.DataFrame(cols, index=index)
 
@@ -391,10 +380,10 @@ def fold_groups(scores: pd.DataFrame, *, metric: str, models: Sequence[str] | No
 
 
 def fold_scores(aligned: AlignedPredictions, *, metric: Callable, metric_name: str = "score",
-                use_scores: bool = False, threshold: float = 0.5) -> pd.DataFrame:
+                use_scores: bool = False, decision: Decision = Decision()) -> pd.DataFrame:
     """Long table ``model, fold, <metric_name>`` of ``metric(y_true, y, sample_weight=w)`` on each fold's samples.
 
-    ``y`` is the model's scores when ``use_scores`` else its labels (:func:`predicted_labels`).
+    ``y`` is the model's scores when ``use_scores`` else its labels by ``decision`` (:func:`aligned_labels`).
     """
     if aligned.fold is None:
         raise AssessError("the predictions have no folds (`fold` column); fold tests need per-fold scores")
@@ -406,7 +395,7 @@ def fold_scores(aligned: AlignedPredictions, *, metric: Callable, metric_name: s
             if y is None:
                 raise AssessError(f"model `{m}` has no scores; the metric needs scores")
         else:
-            y = predicted_labels(aligned, m, threshold=threshold)
+            y = aligned_labels(aligned, m, decision)
         for f in folds:
             mask = aligned.fold == f
             w = None if aligned.weight is None else aligned.weight[mask]
