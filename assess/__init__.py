@@ -1,7 +1,7 @@
 """assess: assess machine-learning model performance from prediction files.
 
 The compute package behind the dashboard and the command line. It never imports Streamlit.
-Domain reference: ISO/IEC TS 4213:2022 (see ../shared/reference/000_*.txt).
+Domain reference: ISO/IEC TS 4213:2022, *Assessment of machine learning classification performance*.
 """
 
 from assess.data import Predictions, Task

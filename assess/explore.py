@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from assess import curves
+from assess.columns import sort_labels
 from assess.data import Predictions, Task
 from assess.decision import Decision, decide
 from assess.errors import AssessError
@@ -222,8 +223,6 @@ def fold_curves(pred: Predictions, kind: str = "roc") -> list[curves.CurveResult
         raise AssessError(f"model {pred.model!r} has no scores, so it has no per-fold curves")
     make = {"roc": curves.roc_curve, "pr": curves.pr_curve, "gain": curves.gain_curve, "lift": curves.lift_curve}[kind]
     out = []
-    from assess.schema import sort_labels
-
     for fold in sort_labels({str(f) for f in pd.unique(pred.fold)}):
         rows = pred.fold == fold
         y = pred.y_true[rows]

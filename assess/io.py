@@ -5,7 +5,7 @@ note saying so) instead of failing inside pyarrow. Pickle and joblib files are r
 
 Missing values are explicit: only an empty cell (or JSON ``null``) is missing. Strings such as ``NA``, ``None``,
 ``null`` or ``nan`` stay strings, because they are real class labels in some data sets; numeric roles convert
-them later (`assess.schema`), where the role is known.
+them later (`assess.columns.numeric_column`), where the role is known.
 
 Every failure is an `InputError` naming the file and, where it applies, the column and an example row. Rows are
 numbered from 1 for the first data row (the header is not counted).

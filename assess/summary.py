@@ -12,9 +12,9 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from assess.columns import quote
 from assess.data import Task
 from assess.metrics import MetricReport, get
-from assess.schema import quote
 
 
 def fmt(value: float, *, count: bool = False) -> str:
@@ -54,12 +54,17 @@ def best_models(reports: dict[str, MetricReport], key: str) -> set[str]:
     return {m for m, v in values.items() if np.isclose(v, best, rtol=0, atol=1e-12)}
 
 
+#: How the tables say a metric's direction (the registry's ``direction``).
+BETTER = {"higher": "higher ↑", "lower": "lower ↓", "none": ""}
+
+
 def comparison_frame(reports: dict[str, MetricReport]) -> pd.DataFrame:
-    """Display table: one row per metric, one column per model with "value (low–high)", ★ on the best model."""
+    """Display table: one row per metric, which way is better (the registry's direction, e.g. lower for the Brier
+    score and log loss), one column per model with "value (low–high)", ★ on the best model."""
     first = next(iter(reports.values()))
     rows = []
     for key in first.keys:
-        row = {"metric": first[key].name, "key": key}
+        row = {"metric": first[key].name, "better": BETTER[get(first.task, key).direction], "key": key}
         winners = best_models(reports, key)
         for model, report in reports.items():
             if key not in report:

@@ -13,13 +13,17 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from assess.columns import label_strings, not_a_number, numeric_column, quote
 from assess.data import Task
-from assess.schema import MAX_ASSESSED_CLASSES, Assessment, _is_numeric, label_strings, numeric_column, quote
+from assess.roles import Roles
 
 #: Below this many rows a normal-approximation interval (Wilson, CLT) is unreliable (ISO 4213 7.8, Iocchi slides).
 MIN_ROWS_NORMAL = 30
 #: Tolerance for probability rows summing to 1: CSV files round probabilities.
 SUM_TOLERANCE = 1e-3
+#: Most classes a classification file may have: the (k, k) confusion matrix and its bootstrap chunks stay within
+#: tens of megabytes. Above it the assessment is refused with a message, never silently re-read as another task.
+MAX_ASSESSED_CLASSES = 2_000
 _SHOW_ROWS = 5
 
 
@@ -55,10 +59,22 @@ def _plural(n: int, phrase: str) -> str:
     return f"{n:,} " + phrase.format(s="" if n == 1 else "s", verb="is" if n == 1 else "are")
 
 
+@dataclass(frozen=True)
+class _Input:
+    """What `validate` checks, as `describe` found it (before the `assess.schema.Assessment` exists)."""
+
+    frame: pd.DataFrame
+    roles: Roles
+    task: Task
+    classes: tuple[str, ...]
+    positive: str | None
+    models: tuple[str, ...]
+    model_rows: dict[str, np.ndarray]
+
+
 class _Checker:
-    def __init__(self, assessment: Assessment):
-        self.a = assessment
-        self.frame = assessment.frame
+    def __init__(self, frame: pd.DataFrame):
+        self.frame = frame
         self.problems: list[Problem] = []
 
     def add(self, level, code, column, mask, what, *, example=None, positions=None, suffix=""):
@@ -87,28 +103,15 @@ class _Checker:
         if not column:
             return None
         values = numeric_column(self.frame, column)
-        raw = self.frame[column]
-        if not _is_numeric(raw) and not pd.api.types.is_bool_dtype(raw):
-            text = raw.astype(str).str.strip().str.lower()
-            not_number = np.isnan(values) & raw.notna().to_numpy() & ~text.isin(
-                {"", "na", "n/a", "nan", "null", "none", "-", "?", "#n/a"}).to_numpy()
-            self.add("error", "not_numeric", column, not_number, "value{s} that {verb} not a number",
-                     suffix=f"; the {role} must be numeric")
-        missing = np.isnan(values)
-        self.add("error", "missing_values", column, missing & ~self._flagged(column), "missing value{s}",
+        not_number = not_a_number(self.frame, column, values)
+        self.add("error", "not_numeric", column, not_number, "value{s} that {verb} not a number",
+                 suffix=f"; the {role} must be numeric")
+        # Text that is not a number is reported once, above, not again as missing.
+        self.add("error", "missing_values", column, np.isnan(values) & ~not_number, "missing value{s}",
                  suffix=f" in the {role}")
         infinite = np.isinf(values)
         self.add("error", "not_finite", column, infinite, "infinite value{s}", suffix=f" in the {role}")
         return values
-
-    def _flagged(self, column) -> np.ndarray:
-        raw = self.frame[column]
-        if _is_numeric(raw) or pd.api.types.is_bool_dtype(raw):
-            return np.zeros(len(raw), dtype=bool)
-        values = numeric_column(self.frame, column)
-        text = raw.astype(str).str.strip().str.lower()
-        return np.isnan(values) & raw.notna().to_numpy() & ~text.isin(
-            {"", "na", "n/a", "nan", "null", "none", "-", "?", "#n/a"}).to_numpy()
 
     def probability(self, column, values, *, level="warning", affected="probability metrics (log loss, Brier "
                                                                          "score, calibration) will be undefined"):
@@ -120,10 +123,16 @@ class _Checker:
                  suffix=f"; read as a real-valued score, so {affected}")
 
 
-def validate(assessment: Assessment) -> list[Problem]:
-    """All problems of ``assessment``, errors first."""
-    c = _Checker(assessment)
-    a, r, frame, task = assessment, assessment.roles, assessment.frame, assessment.task
+def validate(frame: pd.DataFrame, roles: Roles, task: Task, *, classes=(), positive: str | None = None,
+             models: tuple[str, ...], model_rows: dict[str, np.ndarray]) -> list[Problem]:
+    """All problems of an assessment input, errors first.
+
+    ``classes`` and ``positive`` are the task's classes and positive class (binary); ``models`` the model names and
+    ``model_rows`` the row positions of each, as `assess.schema.describe` found them.
+    """
+    c = _Checker(frame)
+    a = _Input(frame, roles, task, tuple(classes), positive, tuple(models), model_rows)
+    r = roles
 
     # Shared per-sample roles.
     if r.model:
@@ -164,7 +173,7 @@ def validate(assessment: Assessment) -> list[Problem]:
     return sorted(c.problems, key=lambda p: p.level != "error")
 
 
-def _check_classification(c: _Checker, a: Assessment) -> None:
+def _check_classification(c: _Checker, a: _Input) -> None:
     r, frame, task = a.roles, a.frame, a.task
     if task is Task.MULTILABEL and r.true_labels:
         for _, col in r.true_labels + r.pred_labels:
@@ -245,7 +254,7 @@ def _check_classification(c: _Checker, a: Assessment) -> None:
                   suffix=f" in {cols}; log loss and Brier score use them as given, argmax labels are unaffected")
 
 
-def _check_constant(c: _Checker, a: Assessment, col: str, values) -> None:
+def _check_constant(c: _Checker, a: _Input, col: str, values) -> None:
     if values is None:
         return
     for model, rows in a.model_rows.items():
@@ -257,7 +266,7 @@ def _check_constant(c: _Checker, a: Assessment, col: str, values) -> None:
                                                 "and every curve is a single step", column=col, count=int(v.size))
 
 
-def _check_models(c: _Checker, a: Assessment) -> None:
+def _check_models(c: _Checker, a: _Input) -> None:
     r, frame = a.roles, a.frame
     if r.id:
         c.missing(r.id, suffix=" in the sample id")

@@ -8,7 +8,7 @@ import streamlit as st
 from assess.data import Task
 from assess.errors import AssessError
 from assess.io import ACCEPTED_EXTENSIONS
-from assess.schema import detect_roles
+from assess.roles import detect_roles
 from pages.state import (SAMPLES, UPLOAD, Key, Upload, current_upload, md, read_upload, sample_table, set_overrides,
                          set_table, set_upload)
 

@@ -1,14 +1,14 @@
 """Metrics page: choose metrics by group, intervals and parameters; one table per model with CI and baselines."""
 
-import streamlit as st
-
 from dataclasses import replace
 
-from assess.cli.metrics import compute_reports
+import streamlit as st
+
 from assess.data import Task
 from assess.decision import LABELS, SCORES
 from assess.export import to_csv_bytes, to_json_bytes
 from assess.metrics import GROUPS, metrics_for, table_for
+from assess.metrics.reports import compute_reports
 from assess.summary import comparison_frame, headline_sentences, long_frame, model_frame, per_class_frame
 from pages.state import Key, current_decision, md, memo, require_assessment, set_decision
 from pages.widgets import decision_note
@@ -97,7 +97,8 @@ decision_note(assessment)
 
 # --- compute (memoised per session; a bootstrap shows its progress) --------------------------------------------------
 params = dict(models=tuple(models), keys=tuple(chosen), decision=current_decision(), beta=float(beta), k=int(k),
-              ci=ci, ci_level=float(level), resamples=int(resamples), seed=int(seed), bootstrap_method=bootstrap_method)
+              ci=ci, confidence_level=float(level), resamples=int(resamples), seed=int(seed),
+              bootstrap_method=bootstrap_method)
 
 
 def compute():
@@ -129,7 +130,8 @@ for sentence in headline_sentences(reports, positive=assessment.positive):
     st.markdown(md(sentence))
 
 st.subheader("All models")
-st.caption("Value (confidence interval); ★ marks the best model for metrics with a direction.")
+st.caption("Value (confidence interval); ★ marks the best model for metrics with a direction (the *better* column: "
+           "higher or lower values are better).")
 st.dataframe(comparison_frame(reports), hide_index=True, width="stretch",
              column_config={"key": st.column_config.TextColumn("key", width="small")})
 

@@ -17,7 +17,8 @@ import streamlit as st
 from assess.decision import Decision
 from assess.errors import AssessError
 from assess.io import Limits, LoadedTable, read_table
-from assess.schema import Assessment, Overrides, describe
+from assess.roles import Overrides
+from assess.schema import Assessment, describe
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES_DIR = ROOT / "assets" / "samples"
@@ -178,7 +179,7 @@ _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:])")
 def md(text: str) -> str:
     """Text for st.markdown/st.error that may hold file-derived strings: escape Markdown outside code spans.
 
-    Messages from `assess` put file-derived values inside inline code spans (`assess.schema.quote` strips backticks
+    Messages from `assess` put file-derived values inside inline code spans (`assess.columns.quote` strips backticks
     from them), where Markdown renders nothing; everything outside the spans is escaped here, so no label or column
     name can become a link, an image, LaTeX or HTML.
     """

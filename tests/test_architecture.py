@@ -1,12 +1,256 @@
-"""Imports only go downward: `assess` (the headless compute package) never imports streamlit."""
+"""Imports only go downward: the layers of `assess` as data, no import cycles, and `assess` never imports streamlit.
+
+The import graph is read from the source (`ast`), so it sees every import — at module level and inside functions,
+where a cycle hides best. ``from package import name`` counts as importing ``package.name`` when that is a module
+and ``package`` otherwise (the convention of grimp/import-linter). Imports done by name at run time
+(`importlib.import_module` in `assess.cli`) are invisible to it.
+"""
+
+from __future__ import annotations
 
 import ast
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
+#: The layers of the code, lowest first. A module may import modules of its own layer and of lower ones, never of a
+#: higher one. An entry names one module, or with ``.*`` a package and every module under it; every module of
+#: `assess`, `pages` and `app` belongs to exactly one layer (a new module must be placed here).
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("leaf helpers", ("assess", "assess.data", "assess.errors", "assess.warnings", "assess.columns")),
+    ("reading files", ("assess.io",)),
+    ("roles and tasks", ("assess.roles", "assess.tasks")),
+    ("validation", ("assess.validation",)),
+    ("assessment", ("assess.schema",)),
+    ("decision rule", ("assess.decision",)),
+    ("curves", ("assess.curves.*",)),
+    ("intervals", ("assess.intervals",)),
+    ("metrics", ("assess.metrics.*",)),
+    ("statistical tests", ("assess.stats.*",)),
+    ("presentation", ("assess.charts.*", "assess.export", "assess.summary", "assess.explore")),
+    ("command line", ("assess.cli.*", "assess.__main__")),
+    ("user interface", ("pages.*", "app")),
+)
+#: The user interface and the command line are two front ends over the same package: neither imports the other
+#: (the layers stop the command line from importing the pages; this stops the converse).
+UI, CLI = "user interface", "command line"
+
+
+# --- the import graph ----------------------------------------------------------------------------------------------
+
+def import_graph(root: Path, tops: tuple[str, ...]) -> dict[str, dict[str, int]]:
+    """{module: {imported module: line of the first such import}} among the modules of ``tops`` under ``root``.
+
+    ``tops`` are package directories or single-module names (``"app"`` for ``app.py``); imports of anything else
+    (numpy, the standard library) are left out.
+    """
+    files, packages = {}, set()
+    for top in tops:
+        paths = sorted((root / top).rglob("*.py")) if (root / top).is_dir() else [root / f"{top}.py"]
+        for path in paths:
+            parts = path.relative_to(root).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+                packages.add(".".join(parts))
+            files[".".join(parts)] = path
+
+    def known(name: str) -> str | None:  # the module itself, else the innermost package of ours that holds it
+        while name and name not in files:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, dict[str, int]] = {}
+    for module, path in files.items():
+        here = module if module in packages else module.rpartition(".")[0]
+        edges: dict[str, int] = {}
+        for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # relative: `from . import x`, `from ..y import z`
+                    anchor = here.split(".")[:len(here.split(".")) - node.level + 1]
+                    base = ".".join(anchor + ([base] if base else []))
+                names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in files else base for alias in node.names]
+            else:
+                continue
+            for name in names:
+                target = known(name)
+                if target and target != module:
+                    edges.setdefault(target, node.lineno)
+        graph[module] = edges
+    return graph
+
+
+def layer_index(module: str, layers=LAYERS) -> int | None:
+    """Position in ``layers`` of the layer holding ``module``; None when no entry names it."""
+    for index, (_, entries) in enumerate(layers):
+        for entry in entries:
+            if module == entry.removesuffix(".*") or entry.endswith(".*") and module.startswith(entry[:-1]):
+                return index
+    return None
+
+
+def unplaced_modules(graph, layers=LAYERS) -> list[str]:
+    return sorted(m for m in graph if layer_index(m, layers) is None)
+
+
+def upward_imports(graph, layers=LAYERS) -> list[str]:
+    """Every import of a module of a higher layer: ``"a.b:12 imports x.y (layer 'high' above 'low')"``."""
+    found = []
+    for module, edges in sorted(graph.items()):
+        mine = layer_index(module, layers)
+        for target, line in sorted(edges.items()):
+            theirs = layer_index(target, layers)
+            if mine is not None and theirs is not None and theirs > mine:
+                found.append(f"{module}:{line} imports {target} (layer {layers[theirs][0]!r} above "
+                             f"{layers[mine][0]!r})")
+    return found
+
+
+def import_cycles(graph) -> list[list[str]]:
+    """The import cycles of ``graph``: each strongly connected component of more than one module, sorted (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for target in graph.get(module, {}):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in on_stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(cycles)
+
+
+def front_end_imports(graph, layers=LAYERS, *, importer=UI, imported=CLI) -> list[str]:
+    """Imports of a module of layer ``imported`` by a module of layer ``importer``, as ``"module:line imports x"``."""
+    names = [name for name, _ in layers]
+    a, b = names.index(importer), names.index(imported)
+    return [f"{module}:{line} imports {target}" for module, edges in sorted(graph.items())
+            if layer_index(module, layers) == a
+            for target, line in sorted(edges.items()) if layer_index(target, layers) == b]
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return import_graph(ROOT, ("assess", "pages", "app"))
+
+
+# --- the contracts -------------------------------------------------------------------------------------------------
+
+def test_every_module_has_a_layer_and_every_entry_names_a_module(graph):
+    assert len(graph) > 60  # the whole package was read, not an empty directory
+    assert unplaced_modules(graph) == []
+    entries = [entry.removesuffix(".*") for _, names in LAYERS for entry in names]
+    assert [entry for entry in entries if entry not in graph] == []  # a typo would place nothing
+
+
+def test_no_module_imports_a_higher_layer(graph):
+    assert upward_imports(graph) == []
+
+
+def test_no_import_cycles(graph):
+    assert import_cycles(graph) == []
+
+
+def test_the_user_interface_never_imports_the_command_line(graph):
+    assert front_end_imports(graph) == []
+
+
+# --- each check fails on a package that breaks it ----------------------------------------------------------------
+
+def write_package(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+TOY_LAYERS = (("low", ("pkg", "pkg.low", "pkg.sub.*")), ("high", ("pkg.high",)), ("cli", ("pkg.cli",)),
+              ("ui", ("ui.*",)))
+
+
+def test_the_graph_resolves_every_import_form(tmp_path):
+    write_package(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/low.py": "import os\nfrom pkg import sub\n",
+        "pkg/sub/__init__.py": "from .leaf import x\n",
+        "pkg/sub/leaf.py": "x = 1\nfrom .. import low\nimport pkg.high as h\n",
+        "pkg/high.py": "def f():\n    from pkg.sub.leaf import x\n    from pkg.sub import x\n",
+    })
+    assert import_graph(tmp_path, ("pkg",)) == {
+        "pkg": {}, "pkg.low": {"pkg.sub": 2}, "pkg.sub": {"pkg.sub.leaf": 1},
+        "pkg.sub.leaf": {"pkg.low": 2, "pkg.high": 3}, "pkg.high": {"pkg.sub.leaf": 2, "pkg.sub": 3}}
+
+
+def test_a_module_outside_every_layer_is_reported(tmp_path):
+    write_package(tmp_path, {"pkg/__init__.py": "", "pkg/low.py": "", "pkg/new.py": ""})
+    assert unplaced_modules(import_graph(tmp_path, ("pkg",)), TOY_LAYERS) == ["pkg.new"]
+
+
+def test_an_upward_import_is_found_at_module_and_at_function_level(tmp_path):
+    write_package(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/low.py": "import json\n\ndef f():\n    from pkg.high import g\n",
+        "pkg/sub/__init__.py": "from pkg import high\n",
+        "pkg/high.py": "from pkg.low import f\n",
+    })
+    assert upward_imports(import_graph(tmp_path, ("pkg",)), TOY_LAYERS) == [
+        "pkg.low:4 imports pkg.high (layer 'high' above 'low')",
+        "pkg.sub:1 imports pkg.high (layer 'high' above 'low')"]
+
+
+def test_a_cycle_through_a_function_level_import_is_found(tmp_path):
+    write_package(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/low.py": "from pkg import high\n",
+        "pkg/high.py": "def f():\n    import pkg.low\n",
+        "pkg/cli.py": "from pkg import high, low\n",
+    })
+    assert import_cycles(import_graph(tmp_path, ("pkg",))) == [["pkg.high", "pkg.low"]]
+
+
+def test_a_longer_cycle_is_found_once(tmp_path):
+    write_package(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": "import pkg.b\n", "pkg/b.py": "import pkg.c\n",
+                             "pkg/c.py": "from pkg import a\n"})
+    assert import_cycles(import_graph(tmp_path, ("pkg",))) == [["pkg.a", "pkg.b", "pkg.c"]]
+
+
+def test_a_user_interface_importing_the_command_line_is_found(tmp_path):
+    write_package(tmp_path, {
+        "pkg/__init__.py": "", "pkg/high.py": "", "pkg/cli.py": "",
+        "ui/__init__.py": "", "ui/page.py": "from pkg.high import x\n\ndef run():\n    from pkg.cli import main\n",
+    })
+    found = front_end_imports(import_graph(tmp_path, ("pkg", "ui")), TOY_LAYERS, importer="ui", imported="cli")
+    assert found == ["ui.page:4 imports pkg.cli"]
+
+
+# --- streamlit -----------------------------------------------------------------------------------------------------
 
 def streamlit_imports(package: Path) -> list[str]:
     """file:line of every `import streamlit…` / `from streamlit… import` under ``package``."""

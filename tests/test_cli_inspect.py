@@ -1,4 +1,4 @@
-"""`python -m assess inspect`: JSON on stdout, one line on stderr and a non-zero exit for bad input."""
+"""`python -m assess inspect`: JSON on stdout, one line on stderr and exit status 2 for bad input."""
 
 import json
 import subprocess
@@ -43,11 +43,11 @@ def test_inspect_task_change_by_role(capsys, tmp_path):
     assert json.loads(run(capsys, "inspect", str(path), "--y-true", "amount")[1])["task"] == "regression"
 
 
-def test_blocking_problems_exit_1_with_json_and_one_line(capsys, tmp_path):
+def test_blocking_problems_exit_2_with_json_and_one_line(capsys, tmp_path):
     path = tmp_path / "p.csv"
     path.write_text("y_true,y_pred\n1,1\n,0\n")
     code, out, err = run(capsys, "inspect", str(path))
-    assert code == 1 and json.loads(out)["problems"][0]["code"] == "missing_values"
+    assert code == 2 and json.loads(out)["problems"][0]["code"] == "missing_values"
     assert err == "error: p.csv: column `y_true` has 1 missing value (row 2) in the ground truth; every evaluated " \
                   "row needs its true label\n"
 

@@ -110,3 +110,17 @@ def test_bca_bootstrap_is_reported_and_differs_from_percentile(capsys):
     p, b = docs["percentile"]["models"]["tree"]["f1"], docs["bca"]["models"]["tree"]["f1"]
     assert p["value"] == b["value"] and (p["low"], p["high"]) != (b["low"], b["high"])
     assert b["low"] < b["value"] < b["high"]
+
+
+@pytest.mark.parametrize("flag", ["--confidence-level", "--ci-level"])
+def test_confidence_level_and_its_former_name_set_the_wilson_level(capsys, flag):
+    from statsmodels.stats.proportion import proportion_confint
+
+    doc = run_json(capsys, BINARY, "--models", "tree", "--metrics", "recall", "--ci", "wilson", flag, "0.9")
+    assert doc["settings"]["confidence_level"] == 0.9 and "ci_level" not in doc["settings"]
+    rows = pd.read_csv(BINARY).query("model == 'tree'")
+    positives = rows.y_true == "malignant"
+    hits = int((positives & (rows.y_pred == "malignant")).sum())
+    low, high = proportion_confint(hits, int(positives.sum()), alpha=0.1, method="wilson")
+    recall = doc["models"]["tree"]["recall"]
+    assert (recall["low"], recall["high"]) == (pytest.approx(low, abs=1e-12), pytest.approx(high, abs=1e-12))

@@ -219,3 +219,16 @@ def test_json_lines_over_the_row_cap_are_counted_before_any_record_is_built():
     assert peak < 100 * 2**20, f"{peak / 2**20:.0f} MB traced for 40 MB of JSON Lines"
     with_blank_lines = b'{"y_true": 0, "y_pred": 1}\n\n\n' * 4  # blank lines are not records
     assert len(read_table(with_blank_lines, name="b.jsonl", limits=Limits(max_rows=5)).frame) == 4
+
+
+def test_long_labels_are_shortened_in_the_reasons_shown_for_the_task_and_roles():
+    from assess.schema import describe
+
+    label = "L" * 100_000
+    rows = "".join(f"{label if i % 3 == 0 else i % 2},{i % 2}\n" for i in range(30))
+    assessment = describe(read_table(f"y_true,y_pred\n{rows}".encode(), name="x.csv"))
+    assert assessment.task_reason == f"`y_true` has 3 classes (0, 1, {'L' * 59}…)"
+    label = "L" * 900  # a column name holds at most 1,000 characters
+    proba = "".join(f"{label if i % 2 else 'b'},0.5,0.5\n" for i in range(10))
+    roles = describe(read_table(f"classes,proba_{label},proba_b\n{proba}".encode(), name="p.csv")).roles
+    assert roles.y_true == "classes" and roles.reason("y_true").startswith(f"its values (b, {'L' * 59}…) are the ")

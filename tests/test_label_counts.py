@@ -16,7 +16,9 @@ from assess.cli import main
 from assess.data import Task
 from assess.io import read_table
 from assess.metrics import evaluate
-from assess.schema import MAX_ASSESSED_CLASSES, Overrides, describe
+from assess.roles import Overrides
+from assess.schema import describe
+from assess.validation import MAX_ASSESSED_CLASSES
 
 
 def _shifted(k: int, n: int) -> pd.DataFrame:

@@ -17,7 +17,10 @@ def test_binary_sample_table_sentences_and_downloads(metrics_page):
     at = metrics_page
     frames = [d.value for d in at.dataframe]
     comparison = frames[0]
-    assert list(comparison.columns) == ["metric", "key", "logistic", "tree", "naive_bayes_3f"]
+    assert list(comparison.columns) == ["metric", "better", "key", "logistic", "tree", "naive_bayes_3f"]
+    better = comparison.set_index("key")["better"]
+    assert better["brier_score"] == better["log_loss"] == "lower ↓" and better["roc_auc"] == "higher ↑"
+    assert better["tp"] == ""
     recall_row = comparison.set_index("key").loc["recall"]
     data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv")
     tree = data[data.model == "tree"]

@@ -1,14 +1,21 @@
-"""Role detection, task inference, positive class, overrides, encoding and validation."""
+"""Role detection, task inference, positive class, overrides, encoding and validation (assess.columns, .roles,
+.tasks, .validation and .schema)."""
+
+import doctest
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from assess import columns, tasks
+from assess import roles as roles_module
+from assess.columns import label_strings
 from assess.data import Task
 from assess.errors import AssessError
 from assess.io import read_table
-from assess.schema import Overrides, describe, detect_roles, label_strings
-from assess.validation import MIN_ROWS_NORMAL
+from assess.roles import Overrides, detect_roles
+from assess.schema import describe
+from assess.validation import MIN_ROWS_NORMAL, validate
 
 
 def assess_csv(text: str, name="p.csv", overrides=None):
@@ -327,3 +334,28 @@ def test_predictions_are_encoded_once_per_model():
     assert a.predictions("tree") is first and a.predictions() is a.predictions("logistic")
     with pytest.raises(ValueError, match="read-only"):
         first.scores[0] = 0.5
+
+
+# --- the layers under describe: column helpers, roles, tasks, validation on plain inputs ---------------------------
+
+def test_validation_takes_plain_inputs_and_reads_missing_words_as_missing():
+    words = ["", "NA", "n/a", "NaN", "null", "None", "-", "?", "#N/A"]  # what a spreadsheet writes for "no value"
+    scores = ["0.25"] + words + ["high"] + ["0.75"] * 29
+    frame = pd.DataFrame({"y_true": ["a", "b"] * 20, "y_pred": ["a"] * 40, "score": scores})
+    roles = detect_roles(frame)
+    problems = validate(frame, roles, Task.BINARY, classes=("a", "b"), positive="b", models=("m",),
+                        model_rows={"m": np.arange(40)})
+    by_code = {(p.code, p.column): p for p in problems}
+    assert (by_code["not_numeric", "score"].count, by_code["not_numeric", "score"].rows) == (1, (11,))
+    assert (by_code["missing_values", "score"].count, by_code["missing_values", "score"].rows) == (9, (2, 3, 4, 5, 6))
+
+
+def test_missing_words_stay_labels_in_a_label_role():
+    a = frame_csv(pd.DataFrame({"y_true": ["NA", "None"] * 20, "y_pred": ["NA"] * 40}))
+    assert (a.task, a.classes, a.errors) == (Task.BINARY, ("NA", "None"), ())
+
+
+@pytest.mark.parametrize("module", [columns, roles_module, tasks])
+def test_docstring_examples(module):
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0

@@ -1,7 +1,9 @@
-"""The headless command line: ``python -m assess inspect|metrics|compare|report FILE …``.
+"""The headless command line: ``python -m assess inspect|metrics|compare FILE …``.
 
-Every subcommand prints JSON (or the format asked for) on stdout. Bad input exits with status 2 and one line on
-stderr naming the file, the column and an example row; nothing prints a traceback.
+Every subcommand prints JSON (or the format asked for) on stdout. Exit status (`assess.cli.common.EXIT_STATUS`, the
+epilog of every subcommand's ``--help``): 0 on success; 2 on bad input — a file that cannot be read, an unknown
+column, model or option value, or data with blocking problems — with one line on stderr naming the file, the column
+and an example row; 70 on an internal error. Nothing prints a traceback.
 """
 
 from __future__ import annotations
@@ -11,13 +13,11 @@ import importlib
 import os
 import sys
 
+from assess.cli.common import EXIT_BAD_INPUT, EXIT_INTERNAL
 from assess.errors import AssessError
 
 #: Subcommand modules under assess.cli; each defines ``add_parser(subparsers)`` and ``run(args) -> int``.
 SUBCOMMANDS = ("inspect", "metrics", "compare")
-
-EXIT_BAD_INPUT = 2
-EXIT_INTERNAL = 70
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,7 +11,17 @@ from assess.data import Task
 from assess.decision import AUTO, SCORES, SOURCES, Decision
 from assess.errors import AssessError
 from assess.io import Limits, read_table
-from assess.schema import Assessment, Overrides, describe
+from assess.roles import Overrides
+from assess.schema import Assessment, describe
+
+#: Exit status of every subcommand. 2 is also what argparse uses for a usage error, so "the input was wrong" is one
+#: status whether the command line, the file or the data was at fault; 70 is sysexits' EX_SOFTWARE.
+EXIT_BAD_INPUT = 2
+EXIT_INTERNAL = 70
+#: The epilog of every subcommand's --help.
+EXIT_STATUS = (f"Exit status: 0 on success; {EXIT_BAD_INPUT} on bad input (a file that cannot be read, an unknown "
+               "column, model or option value, or data with blocking problems), with one line on stderr naming the "
+               f"file, the column and an example row; {EXIT_INTERNAL} on an internal error (please report it).")
 
 _ROLE_OPTIONS = (
     ("--y-true", "y_true", "ground-truth column"),

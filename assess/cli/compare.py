@@ -10,7 +10,8 @@ the test registry (:data:`assess.stats.TESTS`).
 
 from __future__ import annotations
 
-from assess.cli.common import add_decision_options, add_input_options, decision_from_args, load_assessment, print_json
+from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
+                               load_assessment, print_json)
 from assess.decision import Decision
 from assess.errors import AssessError
 from assess.io import Limits, read_table
@@ -27,7 +28,8 @@ def add_parser(sub) -> None:
                             description="Run a significance test between the models of FILE and print the result as "
                                         "JSON: statistic, p-value, effect with CI, assumptions, a sentence, and the "
                                         "design assumed (paired: the same sample ids for every model; independent: "
-                                        "disjoint ids, i.e. different test sets). Tests: " + _test_list() + ".")
+                                        "disjoint ids, i.e. different test sets). Tests: " + _test_list() + ".",
+                            epilog=EXIT_STATUS)
     add_input_options(parser)
     parser.add_argument("--test", required=True, choices=[*TEST_NAMES, "all"], help="the test to run")
     parser.add_argument("--models", nargs="+", metavar="M", help="models to compare (default: all)")

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import sys
 
-from assess.cli.common import add_input_options, load_assessment, print_json
+from assess.cli.common import EXIT_BAD_INPUT, EXIT_STATUS, add_input_options, load_assessment, print_json
 
 
 def add_parser(sub) -> None:
     parser = sub.add_parser("inspect", help="show how the file is read: roles, task, classes, models, problems",
                             description="Print, as JSON, which column got which role and why, the task, the "
-                                        "positive class, the classes, the models and every problem found. Exits 1 "
-                                        "when the file has blocking errors, 2 when it cannot be read.")
+                                        "positive class, the classes, the models and every problem found; with "
+                                        "blocking problems the JSON is printed all the same, then the first one on "
+                                        "stderr, and the exit status is 2.",
+                            epilog=EXIT_STATUS)
     add_input_options(parser)
     parser.set_defaults(run=run)
 
@@ -21,5 +23,5 @@ def run(args) -> int:
     print_json(assessment.to_dict())
     if assessment.errors:
         print(f"error: {assessment.table.name}: {assessment.errors[0].message}", file=sys.stderr)
-        return 1
+        return EXIT_BAD_INPUT
     return 0

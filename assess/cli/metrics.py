@@ -2,34 +2,38 @@
 
 JSON: ``{"task", "n", "models": {model: {key: value-or-null}}}``; with ``--ci`` each value is
 ``{"value", "low", "high"}``. Beside those contract keys: ``"positive"``, ``"classes"``, ``"settings"`` (where
-labels come from, the threshold, beta, k, interval method, level, resamples, seed) and ``"undefined"`` (model → key →
-the reason it is null).
+labels come from, the threshold, beta, k, interval method, confidence_level, resamples, seed) and ``"undefined"``
+(model → key → the reason it is null). The numbers come from `assess.metrics.reports.compute_reports`, as on the
+Metrics page.
 """
 
 from __future__ import annotations
 
 import sys
 
-from assess.cli.common import (add_decision_options, add_input_options, decision_from_args, json_ready,
+from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
                                load_assessment, print_json)
-from assess.decision import Decision
 from assess.errors import AssessError
 from assess.export import to_csv_bytes
-from assess.metrics import CI_METHODS, evaluate, get
+from assess.metrics import CI_METHODS, get
+from assess.metrics.reports import compute_reports
 from assess.summary import fmt, long_frame
 
 
 def add_parser(sub) -> None:
     parser = sub.add_parser("metrics", help="every classification metric per model, with optional intervals",
                             description="Compute the metrics of every model in FILE. Keys follow the SPEC contract; "
-                                        "undefined values are null with their reason under 'undefined'.")
+                                        "undefined values are null with their reason under 'undefined'.",
+                            epilog=EXIT_STATUS)
     add_input_options(parser)
     parser.add_argument("--metrics", nargs="+", metavar="KEY", help="only these metric keys (default: all that apply)")
     parser.add_argument("--models", nargs="+", metavar="M", help="only these models (default: all)")
     parser.add_argument("--beta", type=float, default=1.0, help="beta of fbeta (default 1)")
     parser.add_argument("--k", type=int, default=2, help="k of top_k_accuracy (default 2)")
     parser.add_argument("--ci", choices=[m for m in CI_METHODS if m], help="confidence-interval method")
-    parser.add_argument("--ci-level", type=float, default=0.95, help="confidence level (default 0.95)")
+    parser.add_argument("--confidence-level", "--ci-level", dest="confidence_level", type=float, default=0.95,
+                        help="confidence level of the intervals (default 0.95); --ci-level, its former name, is "
+                             "the same option")
     parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     parser.add_argument("--bootstrap-method", choices=["percentile", "bca"], default="percentile",
@@ -37,25 +41,6 @@ def add_parser(sub) -> None:
     parser.add_argument("--format", choices=["json", "csv", "table"], default="json")
     add_decision_options(parser)
     parser.set_defaults(run=run)
-
-
-def compute_reports(assessment, *, models=None, keys=None, decision=Decision(), beta=1.0, k=2, ci=None, ci_level=0.95,
-                    resamples=1000, seed=0, bootstrap_method="percentile", progress=None):
-    """{model: MetricReport} — shared by the CLI and the Metrics page so both give the same numbers."""
-    if not assessment.task.is_classification:
-        raise AssessError(f"{assessment.table.name}: metrics for the {assessment.task.value} task are not available "
-                          "yet; classification tasks (binary, multiclass, multilabel) are")
-    chosen = list(models or assessment.models)
-    unknown = [m for m in chosen if m not in assessment.models]
-    if unknown:
-        raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(assessment.models)})")
-    reports = {}
-    for i, model in enumerate(chosen):
-        step = (lambda f, i=i: progress((i + f) / len(chosen))) if progress else None
-        reports[model] = evaluate(assessment.predictions(model), keys, decision=decision, beta=beta, k=k,
-                                  ci=ci, confidence_level=ci_level, resamples=resamples, seed=seed, progress=step,
-                                  bootstrap_method=bootstrap_method)
-    return reports
 
 
 def run(args) -> int:
@@ -67,7 +52,7 @@ def run(args) -> int:
             get(assessment.task, key)  # ValueError listing the valid keys
     decision = decision_from_args(args, assessment.task, assessment.classes)
     reports = compute_reports(assessment, models=args.models, keys=args.metrics, decision=decision,
-                              beta=args.beta, k=args.k, ci=args.ci, ci_level=args.ci_level,
+                              beta=args.beta, k=args.k, ci=args.ci, confidence_level=args.confidence_level,
                               resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method)
     sizes = {m: r.n for m, r in reports.items()}
     if args.format == "csv":
@@ -89,8 +74,7 @@ def run(args) -> int:
         "classes": list(assessment.classes),
         "settings": {"labels_from": decision.source, "threshold": args.threshold,
                      "label_thresholds": dict(decision.per_label) or None, "beta": args.beta, "k": args.k,
-                     "ci": args.ci,
-                     "ci_level": args.ci_level if args.ci else None,
+                     "ci": args.ci, "confidence_level": args.confidence_level if args.ci else None,
                      "resamples": args.resamples if args.ci in ("bootstrap", "auto") else None,
                      "seed": args.seed if args.ci in ("bootstrap", "auto") else None,
                      "bootstrap_method": args.bootstrap_method if args.ci in ("bootstrap", "auto") else None},

@@ -10,9 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from assess.columns import normalise_name, quote
 from assess.errors import InputError
 from assess.io import LoadedTable
-from assess.schema import detect_roles, normalise_name, quote
+from assess.roles import detect_roles
 
 _KEYS = ("model", "fold", "repeat")
 

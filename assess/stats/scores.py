@@ -113,6 +113,21 @@ class UnpairedBootstrapDetails:
     n_b: int
 
 
+def _auc_sentence(names, auc_a: float, auc_b: float, low: float, high: float, p: float, confidence_level: float, *,
+                  where: str = "", each: str = "") -> str:
+    """"A's ROC AUC (x) is higher than B's (y) by d (CI); verdict." — the interval of A − B turned to the leader."""
+    a, b = names
+    diff = auc_a - auc_b
+    if diff == 0:
+        lead = f"{a} and {b} have the same ROC AUC ({fmt_num(auc_a)}){where}"
+    else:
+        (hi_n, hi_v), (lo_n, lo_v) = sorted([(a, auc_a), (b, auc_b)], key=lambda t: -t[1])
+        ci = fmt_ci(low, high, confidence_level) if diff > 0 else fmt_ci(-high, -low, confidence_level)
+        lead = (f"{hi_n}'s ROC AUC ({fmt_num(hi_v)}) is higher than {lo_n}'s ({fmt_num(lo_v)}) by "
+                f"{fmt_num(abs(diff))} ({ci}){each}")
+    return f"{lead}; {verdict(p, alpha_of(confidence_level), 'DeLong')}."
+
+
 def delong(y_true, score_a, score_b, *, alternative: str = "two-sided", confidence_level: float = 0.95,
            names: Sequence[str] | None = None) -> TestResult:
     r"""DeLong's test for the difference of two correlated ROC AUCs on the same samples.
@@ -162,15 +177,7 @@ def delong(y_true, score_a, score_b, *, alternative: str = "two-sided", confiden
     assumptions = [Assumption("paired samples", True, f"both models scored the same {fmt_int(m + n)} samples"),
                    Assumption("large-sample normal approximation", None,
                               f"{fmt_int(m)} positives and {fmt_int(n)} negatives; DeLong's variance is asymptotic")]
-    a, b = names
-    if diff == 0:
-        lead = f"{a} and {b} have the same ROC AUC ({fmt_num(auc_a)})"
-    else:
-        (hi_n, hi_v), (lo_n, lo_v) = sorted([(a, auc_a), (b, auc_b)], key=lambda t: -t[1])
-        ci = fmt_ci(low, high, confidence_level) if diff > 0 else fmt_ci(-high, -low, confidence_level)
-        lead = (f"{hi_n}'s ROC AUC ({fmt_num(hi_v)}) is higher than {lo_n}'s ({fmt_num(lo_v)}) by "
-                f"{fmt_num(abs(diff))} ({ci})")
-    sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'DeLong')}."
+    sentence = _auc_sentence(names, auc_a, auc_b, low, high, p, confidence_level)
     return TestResult(test="delong", method="DeLong test for two correlated ROC AUCs", statistic=z, pvalue=p,
                       df=None, alternative=alternative,
                       effect=Effect("ROC AUC difference (A - B)", diff,
@@ -354,15 +361,8 @@ def unpaired_delong(y_a, score_a, y_b, score_b, *, alternative: str = "two-sided
                    Assumption("large-sample approximation", None,
                               f"{fmt_int(m_a)} + {fmt_int(m_b)} positives and {fmt_int(n_a)} + {fmt_int(n_b)} "
                               "negatives; DeLong's variance is asymptotic")]
-    a, b = names
-    if diff == 0:
-        lead = f"{a} and {b} have the same ROC AUC ({fmt_num(auc_a)}) on their own samples"
-    else:
-        (hi_n, hi_v), (lo_n, lo_v) = sorted([(a, auc_a), (b, auc_b)], key=lambda t: -t[1])
-        ci = fmt_ci(low, high, confidence_level) if diff > 0 else fmt_ci(-high, -low, confidence_level)
-        lead = (f"{hi_n}'s ROC AUC ({fmt_num(hi_v)}) is higher than {lo_n}'s ({fmt_num(lo_v)}) by "
-                f"{fmt_num(abs(diff))} ({ci}), each on its own samples")
-    sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'DeLong')}."
+    sentence = _auc_sentence(names, auc_a, auc_b, low, high, p, confidence_level, where=" on their own samples",
+                             each=", each on its own samples")
     return TestResult(test="unpaired_delong", method="DeLong test for two ROC AUCs on independent samples",
                       statistic=stat, pvalue=p, df=float(df), alternative=alternative,
                       effect=Effect("ROC AUC difference (A - B)", diff,

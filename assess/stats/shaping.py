@@ -63,6 +63,23 @@ class AlignedPredictions:
         return int(self.y_true.shape[0])
 
 
+def _check_comparable(preds: Mapping[str, Predictions]) -> Predictions:
+    """The first model, after checking every model has a ground truth and shares the first one's task and classes."""
+    names = list(preds)
+    first = preds[names[0]]
+    for m in names:
+        p = preds[m]
+        if p.y_true is None:
+            raise AssessError(f"model `{m}` has no ground truth (y_true)")
+        if p.task != first.task:
+            raise AssessError(f"models `{names[0]}` ({first.task.value}) and `{m}` ({p.task.value}) have different "
+                              "tasks")
+        if tuple(p.classes) != tuple(first.classes):
+            raise AssessError(f"models `{names[0]}` and `{m}` have different classes: {list(first.classes)} and "
+                              f"{list(p.classes)}")
+    return first
+
+
 def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predictions], *,
                       models: Sequence[str] | None = None) -> AlignedPredictions:
     """Align models' predictions sample by sample, by ``ids`` when every model has them, else by position.
@@ -73,19 +90,7 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
     """
     preds = _select(_as_mapping(predictions), models)
     names = list(preds)
-    first = preds[names[0]]
-    if first.y_true is None:
-        raise AssessError(f"model `{names[0]}` has no ground truth (y_true)")
-    for m in names[1:]:
-        p = preds[m]
-        if p.task != first.task:
-            raise AssessError(f"models `{names[0]}` ({first.task.value}) and `{m}` ({p.task.value}) have different "
-                              "tasks")
-        if tuple(p.classes) != tuple(first.classes):
-            raise AssessError(f"models `{names[0]}` and `{m}` have different classes: {list(first.classes)} and "
-                              f"{list(p.classes)}")
-        if p.y_true is None:
-            raise AssessError(f"model `{m}` has no ground truth (y_true)")
+    first = _check_comparable(preds)
     with_ids = [m for m in names if preds[m].ids is not None]
     if with_ids and len(with_ids) != len(names):
         lacking = next(m for m in names if preds[m].ids is None)
@@ -233,17 +238,7 @@ def arrange_predictions(predictions: Mapping[str, Predictions] | Sequence[Predic
         return dataclasses.replace(align_predictions(predictions, models=models), design=design), design
     preds = _select(_as_mapping(predictions), models)
     names = list(preds)
-    first = preds[names[0]]
-    for m in names:
-        p = preds[m]
-        if p.y_true is None:
-            raise AssessError(f"model `{m}` has no ground truth (y_true)")
-        if p.task != first.task:
-            raise AssessError(f"models `{names[0]}` ({first.task.value}) and `{m}` ({p.task.value}) have different "
-                              "tasks")
-        if tuple(p.classes) != tuple(first.classes):
-            raise AssessError(f"models `{names[0]}` and `{m}` have different classes: {list(first.classes)} and "
-                              f"{list(p.classes)}")
+    first = _check_comparable(preds)
     return SeparatePredictions(first.task, tuple(first.classes), tuple(names), preds, design), design
 
 

@@ -1,0 +1,159 @@
+"""How one column's values are read: labels as strings, numbers with missing-value words, label sets, names.
+
+The leaf of the package: it imports no other `assess` module but `assess.errors`, and role detection, task
+inference, validation and the encoding of an `assess.schema.Assessment` all read columns through it, so a value
+means the same thing everywhere (``1.0`` and ``1`` are one class; ``"n/a"`` is missing in a score column and a
+label in a label column).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from assess.errors import shorten
+
+#: Strings that count as missing in numeric roles (in label roles they stay labels), compared in lower case.
+NUMERIC_NA = frozenset({"", "na", "n/a", "nan", "null", "none", "-", "?", "#n/a"})
+#: Indicator values read as "set" (compared in lower case); anything else is "not set".
+INDICATOR_TRUE = frozenset({"1", "true", "yes", "y", "t", "1.0"})
+#: A numeric column with more distinct values than this (and not all integers) holds numbers, not class labels.
+MAX_CLASSES = 50
+MULTILABEL_SEPARATOR = "|"
+
+
+def normalise_name(name: str) -> str:
+    """Lower case, with spaces, dots and hyphens folded to underscores: ``"Predicted Label"`` → ``predicted_label``."""
+    return re.sub(r"[\s.\-]+", "_", str(name).strip().lower())
+
+
+def quote(value) -> str:
+    """A file-derived value as an inline code span, safe inside Markdown: backticks cannot break out of it."""
+    return f"`{shorten(value).replace('`', chr(39))}`"
+
+
+# --- labels -----------------------------------------------------------------------------------------------------------
+
+def label_strings(col: pd.Series) -> pd.Series:
+    """Labels as strings, missing kept as None: integral floats lose ``.0`` so ``1.0`` and ``1`` are one class.
+
+    Works on the distinct values (pd.factorize), so a million rows cost one hash pass, not a million Python calls.
+
+    >>> label_strings(pd.Series([1.0, None, 0.0])).tolist()
+    ['1', None, '0']
+    """
+    codes, uniques = pd.factorize(col, use_na_sentinel=True)
+    values = list(uniques)
+    if pd.api.types.is_bool_dtype(col) or all(isinstance(v, (bool, np.bool_)) for v in values[:50]) and values:
+        names = [str(bool(v)) for v in values]
+    elif pd.api.types.is_float_dtype(col):
+        v = np.asarray(values, dtype=float)
+        integral = bool(np.all(v[np.isfinite(v)] == np.round(v[np.isfinite(v)])))
+        names = [str(int(x)) if integral and np.isfinite(x) else repr(float(x)) for x in v]
+    elif pd.api.types.is_integer_dtype(col):
+        names = [str(int(x)) for x in values]
+    else:
+        names = [_label_text(x) for x in values]
+    lookup = np.array(names + [None], dtype=object)
+    return pd.Series(lookup[codes], index=col.index, dtype=object)
+
+
+def _label_text(value) -> str:
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def label_values(frame: pd.DataFrame, column: str | None) -> set[str]:
+    """The distinct labels of ``column`` as strings; empty for no column, or one holding continuous numbers."""
+    if not column or column not in frame:
+        return set()
+    col = frame[column]
+    if is_continuous(col):
+        return set()
+    # Every distinct value, however many: a capped count once turned 1,001 classes into "a single class ()" and
+    # scored all-wrong predictions as accuracy 1.0. Too many classes to assess is validation's call, not a guess here.
+    uniques = pd.unique(col.dropna())
+    return {s for s in label_strings(pd.Series(uniques)) if s is not None}
+
+
+def sort_labels(labels) -> list[str]:
+    """Numeric labels in numeric order, others in natural order (``c2`` before ``c10``)."""
+    labels = list(labels)
+
+    def as_number(s):
+        try:
+            return float(s)
+        except ValueError:
+            return None
+
+    if labels and all(as_number(s) is not None for s in labels):
+        return sorted(labels, key=as_number)
+    return sorted(labels, key=lambda s: [int(t) if t.isdigit() else t.lower() for t in re.split(r"(\d+)", s)])
+
+
+def split_sets(col: pd.Series) -> pd.Series:
+    """Multi-label sets ``a|b|c`` as frozensets; an empty cell or ``""`` is the empty set."""
+    return col.map(lambda v: frozenset() if v is None or (isinstance(v, float) and np.isnan(v)) else
+                   frozenset(t.strip() for t in str(v).split(MULTILABEL_SEPARATOR) if t.strip()))
+
+
+def rows_by_value(col: pd.Series) -> dict[str, np.ndarray]:
+    """Row positions of each distinct value of ``col`` (as a label string), in order of first appearance."""
+    codes, uniques = pd.factorize(label_strings(col), use_na_sentinel=True)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
+    return {str(u): order[bounds[i]:bounds[i + 1]] for i, u in enumerate(uniques)}
+
+
+# --- numbers ----------------------------------------------------------------------------------------------------------
+
+def is_numeric(col: pd.Series) -> bool:
+    """A numeric dtype other than bool."""
+    return pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col)
+
+
+def is_continuous(col: pd.Series) -> bool:
+    """Numbers that are not class labels: some non-integers, or more than MAX_CLASSES distinct values."""
+    if not is_numeric(col):
+        return False
+    v = col.dropna().to_numpy(dtype=float)
+    if v.size == 0:
+        return False
+    if np.any(v != np.round(v)):
+        return True
+    return len(np.unique(v)) > MAX_CLASSES
+
+
+def numeric_column(frame: pd.DataFrame, column: str) -> np.ndarray:
+    """A numeric role's values as float64; NA-like strings become NaN, other text too (`not_a_number` finds it)."""
+    col = frame[column]
+    if is_numeric(col):
+        return col.to_numpy(dtype=float, na_value=np.nan)
+    if pd.api.types.is_bool_dtype(col):
+        return col.to_numpy(dtype=float, na_value=np.nan)
+    text = col.astype(str).str.strip()
+    text = text.where(~text.str.lower().isin(NUMERIC_NA) & col.notna(), None)
+    return pd.to_numeric(text, errors="coerce").to_numpy(dtype=float)
+
+
+def not_a_number(frame: pd.DataFrame, column: str, values: np.ndarray) -> np.ndarray:
+    """Rows of a numeric role holding text that is neither a number nor a missing-value word (`NUMERIC_NA`).
+
+    ``values`` is ``numeric_column(frame, column)``, passed in so a column is parsed once.
+    """
+    raw = frame[column]
+    if is_numeric(raw) or pd.api.types.is_bool_dtype(raw):
+        return np.zeros(len(raw), dtype=bool)
+    text = raw.astype(str).str.strip().str.lower()
+    return np.isnan(values) & raw.notna().to_numpy() & ~text.isin(NUMERIC_NA).to_numpy()
+
+
+def indicator_column(frame: pd.DataFrame, column: str) -> np.ndarray:
+    """0/1, true/false or yes/no indicator values as bool."""
+    col = frame[column]
+    if is_numeric(col) or pd.api.types.is_bool_dtype(col):
+        return col.fillna(0).to_numpy(dtype=float) > 0.5
+    return col.astype(str).str.strip().str.lower().isin(INDICATOR_TRUE).to_numpy()

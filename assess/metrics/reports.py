@@ -1,0 +1,36 @@
+"""The metrics of every chosen model of an assessment: one call shared by the Metrics page and ``assess metrics``.
+
+Both surfaces call `compute_reports`, so the page and the command line give the same numbers for the same settings;
+the user interface never depends on the command line.
+"""
+
+from __future__ import annotations
+
+from assess.decision import Decision
+from assess.errors import AssessError
+from assess.metrics.evaluate import MetricReport, evaluate
+from assess.schema import Assessment
+
+
+def compute_reports(assessment: Assessment, *, models=None, keys=None, decision=Decision(), beta=1.0, k=2, ci=None,
+                    confidence_level=0.95, resamples=1000, seed=0, bootstrap_method="percentile",
+                    progress=None) -> dict[str, MetricReport]:
+    """{model: MetricReport} of ``models`` (default: all of them); the options are those of `evaluate`.
+
+    ``decision`` says where the labels come from (:mod:`assess.decision`; default: the predicted-label column, else
+    score ≥ 0.5 or the arg-max). ``progress(fraction)`` reports the fraction of all models' bootstrap work done.
+    """
+    if not assessment.task.is_classification:
+        raise AssessError(f"{assessment.table.name}: metrics for the {assessment.task.value} task are not available "
+                          "yet; classification tasks (binary, multiclass, multilabel) are")
+    chosen = list(models or assessment.models)
+    unknown = [m for m in chosen if m not in assessment.models]
+    if unknown:
+        raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(assessment.models)})")
+    reports = {}
+    for i, model in enumerate(chosen):
+        step = (lambda f, i=i: progress((i + f) / len(chosen))) if progress else None
+        reports[model] = evaluate(assessment.predictions(model), keys, decision=decision, beta=beta, k=k,
+                                  ci=ci, confidence_level=confidence_level, resamples=resamples, seed=seed,
+                                  progress=step, bootstrap_method=bootstrap_method)
+    return reports

@@ -1,0 +1,323 @@
+"""Which column plays which role, and why: detection by canonical name, synonym and prefix, and the user's overrides.
+
+`detect_roles` gives every column of a frame a role with the reason for it; `Overrides` records what the user
+changed (on the Data page or on the command line) and `apply_role` applies one change, whose reason is then
+"set by you". Roles and their canonical names follow SPEC, "Input files".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from assess.columns import is_continuous, label_values, normalise_name, quote, sort_labels
+from assess.data import Task
+from assess.errors import AssessError, shorten
+
+#: Single-column roles, each with its canonical name first and common synonyms after.
+SYNONYMS: dict[str, tuple[str, ...]] = {
+    "y_true": ("y_true", "label", "labels", "target", "actual", "truth", "ground_truth", "true", "true_label",
+               "y", "gold", "observed"),
+    "y_pred": ("y_pred", "prediction", "pred", "predicted", "predicted_label", "pred_label", "y_hat", "yhat",
+               "forecast"),
+    "score": ("score", "y_score", "prob", "proba", "probability", "y_prob", "y_proba", "pred_proba", "p",
+              "confidence"),
+    "model": ("model", "model_name", "classifier", "estimator", "system", "algorithm"),
+    "id": ("id", "sample_id", "row_id", "sample", "uid", "record_id", "example_id"),
+    "fold": ("fold", "cv_fold", "fold_id"),
+    "repeat": ("repeat", "repetition", "rep", "run"),
+    "weight": ("weight", "sample_weight", "weights"),
+    "group": ("group", "subgroup", "slice", "segment"),
+    "timestamp": ("timestamp", "time", "date", "datetime", "ds"),
+    "horizon": ("horizon", "lead", "step_ahead"),
+    "series": ("series", "series_id", "unique_id", "item_id"),
+    "cluster": ("cluster", "cluster_id", "cluster_label"),
+    "latency_ms": ("latency_ms", "latency"),
+    "energy_j": ("energy_j", "energy"),
+}
+SINGLE_ROLES = tuple(SYNONYMS)
+#: Prefixes of per-class probability/score columns (``proba_setosa``).
+CLASS_SCORE_PREFIXES = ("proba_", "prob_", "probability_", "p_", "score_")
+#: Roles holding several columns: a tuple of columns, or of (label, column) pairs.
+_LIST_ROLES = {"groups", "features"}
+_PAIR_ROLES = {"class_scores", "true_labels", "pred_labels", "label_scores"}
+
+
+@dataclass(frozen=True)
+class WideModel:
+    """One model of a wide file: its predicted-label and/or score column."""
+
+    name: str
+    y_pred: str | None = None
+    score: str | None = None
+
+
+@dataclass(frozen=True)
+class Roles:
+    """Which column plays which role. Mappings are tuples of pairs so the object is hashable and immutable."""
+
+    y_true: str | None = None
+    y_pred: str | None = None
+    score: str | None = None
+    class_scores: tuple[tuple[str, str], ...] = ()   # (class label, column): multi-class or two-column binary
+    true_labels: tuple[tuple[str, str], ...] = ()    # (label, column): multi-label indicator columns
+    pred_labels: tuple[tuple[str, str], ...] = ()
+    label_scores: tuple[tuple[str, str], ...] = ()
+    wide_models: tuple[WideModel, ...] = ()
+    model: str | None = None
+    id: str | None = None
+    fold: str | None = None
+    repeat: str | None = None
+    weight: str | None = None
+    groups: tuple[str, ...] = ()
+    timestamp: str | None = None
+    horizon: str | None = None
+    series: str | None = None
+    cluster: str | None = None
+    features: tuple[str, ...] = ()
+    latency_ms: str | None = None
+    energy_j: str | None = None
+    reasons: tuple[tuple[str, str], ...] = ()        # (role, reason)
+
+    def reason(self, role: str) -> str:
+        return dict(self.reasons).get(role, "")
+
+    def with_role(self, role: str, value, reason: str) -> Roles:
+        reasons = tuple((r, why) for r, why in self.reasons if r != role) + ((role, reason),)
+        return replace(self, **{role: value}, reasons=reasons)
+
+    def without(self, role: str) -> Roles:
+        empty = () if role in _LIST_ROLES | _PAIR_ROLES | {"wide_models"} else None
+        return replace(self, **{role: empty}, reasons=tuple((r, w) for r, w in self.reasons if r != role))
+
+    def used_columns(self) -> set[str]:
+        cols = {c for c in (self.y_true, self.y_pred, self.score, self.model, self.id, self.fold, self.repeat,
+                            self.weight, self.timestamp, self.horizon, self.series, self.cluster, self.latency_ms,
+                            self.energy_j) if c}
+        for pairs in (self.class_scores, self.true_labels, self.pred_labels, self.label_scores):
+            cols.update(c for _, c in pairs)
+        for wm in self.wide_models:
+            cols.update(c for c in (wm.y_pred, wm.score) if c)
+        cols.update(self.groups)
+        cols.update(self.features)
+        return cols
+
+    def table(self) -> list[dict]:
+        """One row per role: role, columns, reason — what the Data page and `inspect` show."""
+        rows = []
+        for role in ("y_true", "y_pred", "score", "model", "id", "fold", "repeat", "weight", "timestamp", "horizon",
+                     "series", "cluster", "latency_ms", "energy_j"):
+            col = getattr(self, role)
+            if col:
+                rows.append({"role": role, "columns": [col], "reason": self.reason(role)})
+        for role in ("class_scores", "true_labels", "pred_labels", "label_scores"):
+            pairs = getattr(self, role)
+            if pairs:
+                rows.append({"role": role, "columns": [c for _, c in pairs], "reason": self.reason(role)})
+        if self.wide_models:
+            cols = [c for wm in self.wide_models for c in (wm.y_pred, wm.score) if c]
+            rows.append({"role": "wide_models", "columns": cols, "reason": self.reason("wide_models")})
+        for role in ("groups", "features"):
+            if getattr(self, role):
+                rows.append({"role": role, "columns": list(getattr(self, role)), "reason": self.reason(role)})
+        return rows
+
+
+def detect_roles(frame: pd.DataFrame) -> Roles:
+    """Give columns roles: canonical names first, then synonyms, then prefixed families, each with a reason.
+
+    >>> r = detect_roles(pd.DataFrame({"Label": [0, 1], "Prediction": [1, 1], "prob": [0.7, 0.9]}))
+    >>> (r.y_true, r.y_pred, r.score)
+    ('Label', 'Prediction', 'prob')
+    >>> r.reason("y_true")
+    '`Label` is a common name for the ground truth (canonical name: `y_true`)'
+    """
+    by_norm = {normalise_name(c): c for c in frame.columns}
+    roles = Roles()
+    taken: set[str] = set()
+    for role, names in SYNONYMS.items():
+        for rank, synonym in enumerate(names):
+            col = by_norm.get(synonym)
+            if col is not None and col not in taken:
+                why = (f"{quote(col)} is the canonical name for this role" if rank == 0 else
+                       f"{quote(col)} is a common name for {_ROLE_WORDS[role]} (canonical name: {quote(names[0])})")
+                role_key = "groups" if role == "group" else role
+                value = (col,) if role == "group" else col
+                roles = roles.with_role(role_key, value, why)
+                taken.add(col)
+                break
+
+    free = [c for c in frame.columns if c not in taken]
+    # Multi-label indicator columns: true_<label> (with pred_<label> / score_<label> for the same labels).
+    true_cols = _prefixed(free, ("true_",))
+    if true_cols:
+        labels = list(true_cols)
+        pred_cols = _prefixed(free, ("pred_",))
+        score_cols = _prefixed(free, ("score_", "proba_", "prob_"))
+        roles = roles.with_role("true_labels", tuple((lab, true_cols[lab]) for lab in labels),
+                                f"{len(labels)} indicator columns `true_<label>`: one per label of a multi-label task")
+        if pred_cols:
+            roles = roles.with_role("pred_labels", tuple((lab, pred_cols[lab]) for lab in labels if lab in pred_cols),
+                                    "indicator columns `pred_<label>` for the same labels")
+        if score_cols:
+            roles = roles.with_role("label_scores",
+                                    tuple((lab, score_cols[lab]) for lab in labels if lab in score_cols),
+                                    "score columns `score_<label>` for the same labels")
+        taken.update(roles.used_columns())
+        free = [c for c in frame.columns if c not in taken]
+
+    # No ground truth by name: a label column whose values are the suffixes of proba_<class> columns is one.
+    if not roles.y_true and not roles.true_labels:
+        suffixes = set(_prefixed(free, CLASS_SCORE_PREFIXES))
+        for col in free:
+            if frame[col].nunique() > len(suffixes):  # cheap: an id column need not be turned into strings
+                continue
+            values = label_values(frame, col)
+            if len(values) >= 2 and values <= suffixes and not is_continuous(frame[col]):
+                listed = ", ".join(map(shorten, sort_labels(values)[:4]))
+                roles = roles.with_role("y_true", col, f"its values ({listed}) are the classes named by the "
+                                                        "probability columns `proba_<class>`")
+                taken.add(col)
+                free.remove(col)
+                break
+
+    # Per-class scores (proba_<class>) versus wide multi-model columns (y_pred_<model>, score_<model>).
+    if not roles.true_labels:
+        classes = label_values(frame, roles.y_true) if roles.y_true else set()
+        classes |= label_values(frame, roles.y_pred) if roles.y_pred else set()
+        prefixed = _prefixed(free, CLASS_SCORE_PREFIXES)
+        class_cols = {k: c for k, c in prefixed.items() if _matches_class(k, classes)}
+        if len(class_cols) >= 2:
+            # Columns with the same prefix as two or more class columns are classes too, ones absent from this
+            # file's labels — not 1,500 separate models.
+            used = {_prefix_of(c) for c in class_cols.values()}
+            class_cols.update({k: c for k, c in prefixed.items() if _prefix_of(c) in used})
+        if len(class_cols) >= 2 or (class_cols and len(classes) <= 2):
+            pairs = tuple((_match_class(k, classes) or k, c) for k, c in class_cols.items())
+            target = quote(roles.y_true) if roles.y_true else "the ground truth"
+            roles = roles.with_role("class_scores", pairs,
+                                    f"{', '.join(quote(c) for _, c in pairs[:3])}{' …' if len(pairs) > 3 else ''}: "
+                                    f"one probability column per class of {target}")
+            taken.update(c for _, c in pairs)
+        free = [c for c in frame.columns if c not in taken]
+        wide_pred = _prefixed(free, ("y_pred_", "pred_", "prediction_"))
+        wide_score = {k: c for k, c in _prefixed(free, ("score_", "y_score_", "proba_", "prob_")).items()
+                      if not _matches_class(k, classes)}
+        names = list(dict.fromkeys(list(wide_pred) + list(wide_score)))
+        if names and not roles.model and (len(names) >= 2 or not (roles.y_pred or roles.score)):
+            models = tuple(WideModel(n, wide_pred.get(n), wide_score.get(n)) for n in names)
+            roles = roles.with_role("wide_models", models,
+                                    f"columns `y_pred_<model>`/`score_<model>` for {len(models)} models "
+                                    f"({', '.join(quote(m.name) for m in models[:4])}) in one wide table")
+            taken.update(roles.used_columns())
+            free = [c for c in frame.columns if c not in taken]
+
+    features = tuple(c for c in free if normalise_name(c).startswith("x_"))
+    if features:
+        roles = roles.with_role("features", features, f"{len(features)} columns `x_*`: features for internal "
+                                                      "clustering indices")
+
+    # A "prediction" holding probabilities next to a two-class truth is a score, not a label.
+    if roles.y_pred and not roles.score and roles.y_true:
+        col = frame[roles.y_pred]
+        if _looks_like_probability(col) and len(label_values(frame, roles.y_true)) <= 2:
+            why = (f"{quote(roles.y_pred)} holds decimals in [0, 1] while {quote(roles.y_true)} has two classes: "
+                   "read as the positive-class score")
+            roles = roles.with_role("score", roles.y_pred, why).without("y_pred")
+    return roles
+
+
+_ROLE_WORDS = {
+    "y_true": "the ground truth", "y_pred": "the predicted label", "score": "the positive-class score",
+    "model": "the model name", "id": "the sample id", "fold": "the cross-validation fold", "repeat": "the CV repeat",
+    "weight": "the sample weight", "group": "a subgroup slice", "timestamp": "the time stamp",
+    "horizon": "the forecast horizon", "series": "the series id", "cluster": "the cluster assignment",
+    "latency_ms": "the latency in ms", "energy_j": "the energy in joules",
+}
+
+
+def _prefixed(columns, prefixes) -> dict[str, str]:
+    """{suffix: column} for columns starting with one of ``prefixes`` (case-insensitive), first prefix wins."""
+    out: dict[str, str] = {}
+    for col in columns:
+        low = str(col).lower()
+        for prefix in prefixes:
+            if low.startswith(prefix) and len(col) > len(prefix):
+                out.setdefault(str(col)[len(prefix):], col)
+                break
+    return out
+
+
+def _prefix_of(column: str) -> str | None:
+    name = normalise_name(column)
+    return next((p for p in CLASS_SCORE_PREFIXES if name.startswith(p)), None)
+
+
+def _matches_class(suffix: str, classes: set[str]) -> bool:
+    return _match_class(suffix, classes) is not None
+
+
+def _match_class(suffix: str, classes: set[str]) -> str | None:
+    if suffix in classes:
+        return suffix
+    low = {c.lower(): c for c in classes}
+    return low.get(suffix.lower())
+
+
+def _looks_like_probability(col: pd.Series) -> bool:
+    values = pd.to_numeric(col, errors="coerce")
+    if values.notna().sum() < max(1, 0.95 * col.notna().sum()):
+        return False
+    v = values.dropna().to_numpy(dtype=float)
+    return v.size > 0 and v.min() >= 0 and v.max() <= 1 and bool(np.any(v != np.round(v)))
+
+
+# --- overrides --------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Overrides:
+    """What the user changed on the Data page or on the command line; None means "keep the detected value".
+
+    Role values are column names; ``""`` removes a role. ``class_scores`` maps class labels to columns.
+    """
+
+    roles: tuple[tuple[str, object], ...] = ()
+    task: Task | None = None
+    positive: str | None = None
+    class_order: tuple[str, ...] | None = None
+
+    def with_role(self, role: str, value) -> Overrides:
+        return replace(self, roles=tuple((r, v) for r, v in self.roles if r != role) + ((role, value),))
+
+
+def apply_role(roles: Roles, frame: pd.DataFrame, role: str, value, *, file: str) -> Roles:
+    """``roles`` with ``role`` set to ``value`` by the user (``""`` or None removes it); a column moved to a new role
+    leaves its old one. Raises `AssessError` for an unknown role or a column ``frame`` lacks (named after ``file``)."""
+    valid = set(SINGLE_ROLES) - {"group"} | _LIST_ROLES | _PAIR_ROLES
+    if role not in valid:
+        raise AssessError(f"unknown role {quote(role)} (roles: {', '.join(sorted(valid))})")
+    columns = []
+    if role in _PAIR_ROLES:
+        value = tuple((str(k), str(c)) for k, c in dict(value).items()) if value else ()
+        columns = [c for _, c in value]
+    elif role in _LIST_ROLES:
+        value = tuple(value or ())
+        columns = list(value)
+    else:
+        value = value or None
+        columns = [value] if value else []
+    for col in columns:
+        if col not in frame.columns:
+            raise AssessError(f"{file} has no column {quote(col)} (columns: "
+                              f"{', '.join(map(str, list(frame.columns)[:12]))})")
+    # A column moved to a new role leaves its old one.
+    for other in valid - {role} - _LIST_ROLES - _PAIR_ROLES:
+        if columns and getattr(roles, other) in columns:
+            roles = roles.without(other)
+    if role in ("y_pred", "score") and roles.wide_models and value:
+        roles = replace(roles, wide_models=())
+    if role == "model" and value:
+        roles = replace(roles, wide_models=())
+    return roles.with_role(role, value, "set by you")
