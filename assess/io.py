@@ -484,11 +484,25 @@ def _read_parquet(data: bytes, name: str, limits: Limits) -> pd.DataFrame:
         _check_rows(pfile.metadata.num_rows, name, limits)
         _check_columns(pfile.metadata.num_columns, name, limits)
         _refuse_nested(pfile.schema_arrow, name)
+        _check_cells(pfile.metadata.num_rows, pfile.metadata.num_columns, name, limits)
         return _big_integers_as_text(pfile.read().to_pandas())
     except (pyarrow.ArrowException, OSError, ValueError, TypeError, IndexError, KeyError, OverflowError) as exc:
         if isinstance(exc, InputError):
             raise
         raise InputError(f"is not a readable Parquet file ({_reason(exc)})", file=name) from None
+
+
+def _check_cells(n_rows: int, n_columns: int, name: str, limits: Limits) -> None:
+    """Refuse more cells than a text file within the size cap could hold (each cell takes at least 2 bytes, ``0,``).
+
+    Parquet encodes repeated values in a few bytes, so a 1 MB file can declare 5 million rows × 2,000 columns: 80 GB
+    as a table. Rows and columns are each within their caps there; their product is what must be bounded.
+    """
+    cells = n_rows * n_columns
+    if cells > limits.max_bytes // 2:
+        raise InputError(f"declares {n_rows:,} rows × {n_columns:,} columns = {cells:,} cells, more than the "
+                         f"{limits.max_bytes // 2:,} a {limits.max_bytes / 2**20:,.0f} MB text file can hold (raise "
+                         f"it with ASSESS_MAX_MB or --max-mb)", file=name)
 
 
 def _refuse_nested(schema, name: str) -> None:

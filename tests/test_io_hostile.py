@@ -156,6 +156,19 @@ def test_gzip_bomb_is_refused_at_the_row_cap_without_a_string_per_line():
     assert peak < 100 * 2**20, f"{peak / 2**20:.0f} MB traced for 40 MB of text"
 
 
+def test_parquet_cells_are_bounded_like_a_text_file_of_the_size_cap():
+    """Run-length encoding lets a small Parquet file declare a huge table: the cell count is checked before reading."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    buf = io.BytesIO()
+    pq.write_table(pa.table({f"c{i}": pa.array([0] * 100_000, pa.int8()) for i in range(10)}), buf)
+    assert buf.tell() < 2**16
+    with pytest.raises(InputError, match=r"^z\.parquet: declares 100,000 rows × 10 columns = 1,000,000 cells, more "
+                                         r"than the 524,288 a 1 MB text file can hold \(raise it with ASSESS_MAX_MB"):
+        read_table(buf.getvalue(), name="z.parquet", limits=Limits(max_bytes=2**20))
+
+
 def test_decompressed_size_obeys_the_upload_cap():
     data = gzip.compress(b"y_true,y_pred\n" + b"0,1\n" * 300_000)
     with pytest.raises(InputError, match=r"^b\.csv\.gz: expands to more than the 1 MB limit when decompressed "
