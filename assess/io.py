@@ -550,9 +550,9 @@ def _read_xlsx(data: bytes, name: str, sheet: str | int | None, limits: Limits):
     # (each cell takes at least ~20 bytes of XML) whatever the sheet's <dimension> claims.
     unpacked = sum(member.file_size for member in _open_zip(data).infolist())
     if unpacked > limits.max_bytes:
-        raise InputError(f"expands to {unpacked / 2**20:,.1f} MB of XML when unpacked (an .xlsx is a zip archive), over "
-                         f"the {limits.max_bytes / 2**20:,.0f} MB limit (raise it with ASSESS_MAX_MB or --max-mb)",
-                         file=name)
+        raise InputError(f"expands to {unpacked / 2**20:,.1f} MB of XML when unpacked (an .xlsx is a zip archive), "
+                         f"over the {limits.max_bytes / 2**20:,.0f} MB limit (raise it with ASSESS_MAX_MB or "
+                         f"--max-mb)", file=name)
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # noqa: BLE001 - openpyxl raises many unrelated types for damaged files

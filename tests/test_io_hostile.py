@@ -117,8 +117,9 @@ def test_xlsx_dimension_claiming_16384_columns_is_not_padded():
 def test_xlsx_unpacked_xml_obeys_the_size_cap():
     name, data = hostile.xlsx_wide_dimension(rows=20_000)
     assert len(data) < 2**20
-    with pytest.raises(InputError, match=r"^xfd\.xlsx: expands to \d\.\d MB of XML when unpacked \(an \.xlsx is a zip "
-                                         r"archive\), over the 1 MB limit \(raise it with ASSESS_MAX_MB or --max-mb\)$"):
+    with pytest.raises(InputError, match=r"^xfd\.xlsx: expands to \d\.\d MB of XML when unpacked \(an \.xlsx is a "
+                                         r"zip archive\), over the 1 MB limit \(raise it with ASSESS_MAX_MB or "
+                                         r"--max-mb\)$"):
         read_table(data, name=name, limits=Limits(max_bytes=2**20))
 
 
