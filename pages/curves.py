@@ -88,7 +88,7 @@ def explorer() -> None:
     """Moving the threshold reruns only this fragment: a binary search in each model's counts, no new sort."""
     st.subheader("Threshold explorer")
     threshold = threshold_control(label, low=low, high=high)
-    decision_note(assessment)
+    decision_note(assessment, page="curves")
     with st.expander("Suggested operating points", expanded=True, icon=":material/target:"):
         c1, c2, c3, c4, c5 = st.columns(5)
         beta_ = c1.number_input("β for max Fβ", 0.1, 10.0, 1.0, step=0.5, key="curves_beta")

@@ -93,7 +93,7 @@ if not models or not chosen:
     st.info("Pick at least one model and one metric.")
     st.stop()
 
-decision_note(assessment)
+decision_note(assessment, page="metrics")
 
 # --- compute (memoised per session; a bootstrap shows its progress) --------------------------------------------------
 params = dict(models=tuple(models), keys=tuple(chosen), decision=current_decision(), beta=float(beta), k=int(k),

@@ -66,11 +66,16 @@ def threshold_control(label: str = "", *, low: float = 0.0, high: float = 1.0) -
     return current_decision().threshold_for(label or None)
 
 
-def decision_note(assessment: Assessment) -> None:
+#: Where the decision can be changed, said from each page that shows it.
+CHANGE_IT = {"curves": "Move the threshold above, or choose where labels come from on the Metrics page.",
+             "metrics": "Change it here (Labels from) or with the threshold on the Curves page.",
+             None: "Change it with the threshold on the Curves page or with Labels from on the Metrics page."}
+
+
+def decision_note(assessment: Assessment, *, page: str | None = None) -> None:
     """Say which labels this page counts, and where to change that."""
     first = assessment.predictions()
     sentence = current_decision().describe(assessment.task, has_labels=first.y_pred is not None,
                                            has_scores=first.scores is not None, labels=assessment.classes)
-    st.caption(md(sentence + " Change it with the threshold on the Curves page or the label source on the "
-                  "Metrics page."), help="One decision rule is shared by the Metrics, Confusion, Curves and Compare "
+    st.caption(md(f"{sentence} {CHANGE_IT[page]}"), help="One decision rule is shared by the Metrics, Confusion, Curves and Compare "
                                          "pages, so their numbers always agree.")

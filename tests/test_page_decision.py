@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.metrics import confusion_matrix, f1_score, recall_score
+from sklearn.metrics import confusion_matrix, f1_score, multilabel_confusion_matrix, recall_score
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
 from tests.conftest import ROOT, open_app
@@ -175,3 +175,36 @@ def test_the_key_check_finds_a_string_key(tmp_path):
     bad = tmp_path / "page.py"
     bad.write_text('import streamlit as st\nst.session_state["cache"] = 1\nst.session_state.get("other")\n')
     assert _session_keys(bad) == [(2, "cache"), (3, "other")]
+
+
+def test_a_per_label_threshold_set_on_curves_reaches_confusion_and_metrics():
+    rng = np.random.default_rng(0)
+    n = 150
+    truth = rng.random((n, 2)) < 0.4
+    scores = np.clip(truth * 0.4 + rng.random((n, 2)) * 0.6, 0, 1).round(4)
+    frame = pd.DataFrame({"true_news": truth[:, 0].astype(int), "true_sport": truth[:, 1].astype(int),
+                          "score_news": scores[:, 0], "score_sport": scores[:, 1]})
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    at.file_uploader[0].upload("ml.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    at.switch_page("pages/curves.py").run()
+    [label] = [s for s in at.selectbox if s.label == "Label"]
+    label.set_value("sport").run()
+    [box] = [n for n in at.number_input if n.label == "Exact threshold"]
+    box.set_value(0.3).run()
+    assert not at.exception
+    predicted = np.column_stack([scores[:, 0] >= 0.5, scores[:, 1] >= 0.3])   # news keeps the default 0.5
+
+    at.switch_page("pages/confusion.py").run()
+    assert not at.exception
+    assert any("sport ≥ 0.300" in c and "news ≥ 0.500" in c for c in captions(at))
+    [spec] = [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+    shown = [int(t.split("<br>")[0].replace(",", "")) for trace in spec["data"] if "text" in trace
+             for t in np.ravel(trace["text"])]
+    expected = multilabel_confusion_matrix(truth, predicted)                   # per label [[tn, fp], [fn, tp]]
+    assert shown == expected.ravel().tolist()
+
+    at.switch_page("pages/metrics.py").run()
+    assert not at.exception
+    f1 = at.dataframe[0].value.set_index("key").loc["f1_micro", "ml"]
+    assert f1.startswith(f"{f1_score(truth, predicted, average='micro'):.3f}")

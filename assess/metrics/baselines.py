@@ -168,9 +168,9 @@ def baseline_values(pred, specs, point_state_for, template, *, seed=0, simulatio
         m = float(_quiet(s.compute, maj_state))
         u = float(_quiet(s.compute, unif_state))
         how = "exact, constant probability vectors (priors; 1/k for uniform)"
-        if s.key == "top_k_accuracy":
-            u = min(template.top_k, k) / k
-            how += "; uniform top-k analytic min(k, K)/K"
+        if s.uniform_baseline is not None:
+            u = float(s.uniform_baseline(template))
+            how += f"; uniform {s.uniform_baseline.__doc__}"
         out[s.key] = Baseline(m, m, u, how)
     return out
 

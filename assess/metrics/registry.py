@@ -62,7 +62,9 @@ class MetricSpec:
     one sort (binary: :class:`~assess.metrics.resampling.ResampledRanks`) — without it, ``compute`` runs on a batch
     state carrying the resampled cumulative counts per distinct score (slower, same numbers). ``shared`` names the
     parts of the task's shared state the metric reads beyond the defaults, so they are built only when asked for
-    (multi-class: ``"one_vs_rest"`` curves, ``"one_vs_one"`` pairwise AUCs).
+    (multi-class: ``"one_vs_rest"`` curves, ``"one_vs_one"`` pairwise AUCs). ``uniform_baseline(state)`` gives the
+    uniform-random baseline in closed form where the metric of constant scores would not be it (ties), its docstring
+    saying how.
     """
 
     key: str
@@ -82,6 +84,7 @@ class MetricSpec:
     proportion: Proportion | None = None
     resampled: Callable | None = None
     shared: tuple[str, ...] = ()
+    uniform_baseline: Callable | None = None
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,12 @@ def _mc_correct(s):
 def _mc_wrong(s):
     x, n, ne = _mc_correct(s)
     return n - x, n, ne
+
+
+def _uniform_top_k(s) -> float:
+    """top-k analytic min(k, K)/K"""
+    k = len(s.classes)
+    return min(s.top_k, k) / k
 
 
 def _mc_topk(s):
@@ -265,14 +274,15 @@ _MC = Task.MULTICLASS
 
 
 def _mc(key, name, latex, meaning, source, *, direction="higher", rng=(0.0, 1.0), kind="other",
-        group="Threshold metrics", needs="labels", params=(), baseline="simulated", prop=None, shared=()):
+        group="Threshold metrics", needs="labels", params=(), baseline="simulated", prop=None, shared=(),
+        uniform_baseline=None):
     proportion = None
     if prop is not None:
         num_txt, den_txt, fn = prop
         proportion = Proportion(num_txt, den_txt, fn)
         kind = "proportion"
     return MetricSpec(key, name, _MC, needs, direction, rng, latex, meaning, source, kind, group, params,
-                      getattr(multiclass, key), baseline, proportion, shared=shared)
+                      getattr(multiclass, key), baseline, proportion, shared=shared, uniform_baseline=uniform_baseline)
 
 
 def _averaged_mc():
@@ -319,7 +329,7 @@ MULTICLASS = (
     _mc("top_k_accuracy", "Top-k accuracy", r"\frac{1}{n}\sum_i [\mathrm{rank}_i(y_i) < k]",
         "Share of rows whose true class is among the k highest-scored classes.", f"{SKL}.top_k_accuracy_score",
         group="Ranking", needs="scores", params=("k",), baseline="scores",
-        prop=("rows with the true class in the top k", "all rows", _mc_topk)),
+        prop=("rows with the true class in the top k", "all rows", _mc_topk), uniform_baseline=_uniform_top_k),
     _mc("roc_auc_ovr", "ROC AUC (one-vs-rest, macro)", r"\frac{1}{k}\sum_c \mathrm{AUC}(c \text{ vs rest})",
         "Average over classes of how well the class's score separates it from the others.",
         f"{ISO} 6.4; {NOTES} §4.3.1", group="Ranking", needs="scores", baseline="scores", shared=("one_vs_rest",)),

@@ -83,6 +83,8 @@ def page(browser, app_url):
 def choose(page, label: str, option: str) -> None:
     """Pick ``option`` in the Streamlit selectbox labelled ``label`` (a react-aria combobox since Streamlit 1.5x)."""
     box = page.get_by_role("combobox", name=label, exact=True)
+    # A combobox at the very bottom of the viewport opens no list (its popover has no room): centre it first.
+    box.evaluate("element => element.scrollIntoView({block: 'center'})")
     box.click()
     page.get_by_role("option", name=option, exact=True).click()
 
