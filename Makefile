@@ -15,7 +15,7 @@ test:
 	.venv/bin/python -m pytest $(PYTEST_ARGS)
 
 samples:
-	@scripts/setup.sh run
+	@scripts/setup.sh test
 	.venv/bin/python assets/make_samples.py
 
 bench:

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from pages.shared import ServerBusy
 from pages.state import DATA_PAGE, current_assessment, init_state, md
 
 st.set_page_config(page_title="assess — model performance", page_icon=":material/analytics:", layout="wide")
@@ -28,4 +29,7 @@ with st.sidebar:
         if assessment.errors:
             st.caption(f":red[{len(assessment.errors)} blocking problem(s) — see Data]")
 
-navigation.run()
+try:
+    navigation.run()
+except ServerBusy as busy:  # over the memory budget: a clear message instead of swapping or dying
+    st.warning(str(busy), icon=":material/hourglass_top:")

@@ -1,8 +1,9 @@
 """How one column's values are read: labels as strings, numbers with missing-value words, label sets, names.
 
-The leaf of the package: it imports no other `assess` module, and role detection, task inference, validation and
-the encoding of an `assess.schema.Assessment` all read columns through it, so a value means the same thing
-everywhere (``1.0`` and ``1`` are one class; ``"n/a"`` is missing in a score column and a label in a label column).
+The leaf of the package: it imports no other `assess` module but `assess.errors`, and role detection, task
+inference, validation and the encoding of an `assess.schema.Assessment` all read columns through it, so a value
+means the same thing everywhere (``1.0`` and ``1`` are one class; ``"n/a"`` is missing in a score column and a
+label in a label column).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import re
 
 import numpy as np
 import pandas as pd
+
+from assess.errors import shorten
 
 #: Strings that count as missing in numeric roles (in label roles they stay labels), compared in lower case.
 NUMERIC_NA = frozenset({"", "na", "n/a", "nan", "null", "none", "-", "?", "#n/a"})
@@ -28,10 +31,7 @@ def normalise_name(name: str) -> str:
 
 def quote(value) -> str:
     """A file-derived value as an inline code span, safe inside Markdown: backticks cannot break out of it."""
-    text = str(value).replace("`", "'").replace("\n", " ")
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"`{text}`"
+    return f"`{shorten(value).replace('`', chr(39))}`"
 
 
 # --- labels -----------------------------------------------------------------------------------------------------------

@@ -13,19 +13,23 @@ numbered from 1 for the first data row (the header is not counted).
 
 from __future__ import annotations
 
+import codecs
 import csv
 import gzip
 import hashlib
 import io
 import json
+import lzma
 import re
+import sys
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 import pandas as pd
 
-from assess.errors import InputError
+from assess.errors import InputError, shorten
 
 #: Extensions the uploader accepts (compressed variants add ``.gz`` or are ``.zip``).
 ACCEPTED_EXTENSIONS = ("csv", "tsv", "txt", "parquet", "pq", "xlsx", "jsonl", "ndjson", "json", "gz", "zip")
@@ -33,6 +37,10 @@ ACCEPTED_EXTENSIONS = ("csv", "tsv", "txt", "parquet", "pq", "xlsx", "jsonl", "n
 _DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 _DELIMITER_PREFERENCE = ("\t", ",", ";", "|")
 _SNIFF_LINES = 200
+#: A header cell longer than this is refused: names are shown in every table, chart and message.
+MAX_COLUMN_NAME = 1_000
+#: The delimiter, decimal mark and header are read from at most this many leading bytes, never from the whole file.
+_SNIFF_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -168,13 +176,33 @@ def _check_size(n_bytes: int, name: str, limits: Limits) -> None:
 
 
 def _read_capped(stream, name: str, limits: Limits) -> bytes:
-    """Read a decompressing stream, stopping at the byte cap so a small archive cannot expand into memory."""
-    data = stream.read(limits.max_bytes + 1)
-    if len(data) > limits.max_bytes:
-        raise InputError(
-            f"expands to more than the {limits.max_bytes / 2**20:,.0f} MB limit when decompressed "
-            f"(raise it with ASSESS_MAX_MB or --max-mb)", file=name)
-    return data
+    """Read a decompressing stream, stopping at the byte cap so a small archive cannot expand into memory.
+
+    The decompressed file obeys the same ``ASSESS_MAX_MB`` cap as an uncompressed upload: whatever arrives
+    compressed is never bigger in memory than what could have been uploaded plain.
+    """
+    # In 1 MB steps: one read of the whole cap would allocate the cap (200 MB) for every compressed upload.
+    out = io.BytesIO()
+    while chunk := stream.read(1 << 20):
+        out.write(chunk)
+        if out.tell() > limits.max_bytes:
+            raise InputError(
+                f"expands to more than the {limits.max_bytes / 2**20:,.0f} MB limit when decompressed "
+                f"(raise it with ASSESS_MAX_MB or --max-mb)", file=name)
+    return out.getvalue()
+
+
+#: What a damaged archive raises from the standard library, besides BadZipFile: a corrupt central directory gives
+#: "negative seek value" (ValueError), truncated streams EOFError, damaged deflate/LZMA/bzip2 data their own errors.
+_ARCHIVE_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError, zlib.error,
+                   lzma.LZMAError, NotImplementedError, RuntimeError, KeyError, IndexError, OverflowError)
+_ZIP_METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
+_ZIP_METHOD_NAMES = {9: "Deflate64", 93: "Zstandard", 95: "XZ", 96: "JPEG", 97: "WavPack", 98: "PPMd",
+                     99: "AES encryption"}
+
+
+def _open_zip(raw: bytes) -> zipfile.ZipFile:
+    return zipfile.ZipFile(io.BytesIO(raw))
 
 
 def _decompress(raw: bytes, name: str, limits: Limits) -> tuple[bytes, str, str | None]:
@@ -182,35 +210,48 @@ def _decompress(raw: bytes, name: str, limits: Limits) -> tuple[bytes, str, str 
     if raw[:2] == b"\x1f\x8b":
         try:
             data = _read_capped(gzip.GzipFile(fileobj=io.BytesIO(raw)), name, limits)
-        except (OSError, EOFError) as exc:
-            raise InputError(f"is a damaged gzip file ({exc})", file=name) from None
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(f"is a damaged gzip file ({shorten(exc, 120)})", file=name) from None
         inner = name[:-3] if lower.endswith(".gz") else name
         return data, inner, "gzip"
     if raw[:4] == b"PK\x03\x04" and not _is_xlsx(raw):
         try:
-            archive = zipfile.ZipFile(io.BytesIO(raw))
+            archive = _open_zip(raw)
             members = [m for m in archive.infolist()
                        if not m.is_dir() and not PurePath(m.filename).name.startswith(".")
                        and not m.filename.startswith("__MACOSX/")]
-        except zipfile.BadZipFile as exc:
-            raise InputError(f"is a damaged zip file ({exc})", file=name) from None
+        except _ARCHIVE_ERRORS as exc:
+            raise InputError(f"is a damaged zip file ({shorten(exc, 120)})", file=name) from None
         if len(members) != 1:
-            listed = ", ".join(m.filename for m in members[:5]) or "nothing"
+            listed = ", ".join(shorten(m.filename) for m in members[:5]) or "nothing"
             raise InputError(f"is a zip archive with {len(members)} files ({listed}); it must hold exactly one "
                              f"predictions file", file=name)
         member = members[0]
+        if member.flag_bits & 0x1:
+            raise InputError("is an encrypted zip archive; unpack it and upload the predictions file itself",
+                             file=name)
+        if member.compress_type not in _ZIP_METHODS:
+            method = _ZIP_METHOD_NAMES.get(member.compress_type, "unknown")
+            raise InputError(f"uses a zip compression method this app cannot unpack (method {member.compress_type}:"
+                             f" {method}); re-create it with the standard deflate method, or upload the file itself",
+                             file=name)
         if member.file_size > limits.max_bytes:
-            _check_size(member.file_size, f"{name}/{member.filename}", limits)
-        with archive.open(member) as stream:
-            data = _read_capped(stream, name, limits)
+            raise InputError(f"holds {shorten(member.filename)!r} of {member.file_size / 2**20:,.1f} MB when unpacked, "
+                             f"over the {limits.max_bytes / 2**20:,.0f} MB limit (raise it with ASSESS_MAX_MB or "
+                             f"--max-mb)", file=name)
+        try:
+            with archive.open(member) as stream:
+                data = _read_capped(stream, name, limits)
+        except _ARCHIVE_ERRORS as exc:
+            raise InputError(f"is a damaged zip file ({shorten(exc, 120)})", file=name) from None
         return data, member.filename, "zip"
     return raw, name, None
 
 
 def _is_xlsx(raw: bytes) -> bool:
     try:
-        names = set(zipfile.ZipFile(io.BytesIO(raw)).namelist())
-    except zipfile.BadZipFile:
+        names = set(_open_zip(raw).namelist())
+    except _ARCHIVE_ERRORS:
         return False
     return "[Content_Types].xml" in names and any(n.startswith("xl/") for n in names)
 
@@ -251,15 +292,41 @@ def _sniff_format(data: bytes, inner_name: str, name: str) -> str:
 
 # --- text tables --------------------------------------------------------------------------------------------------
 
-def _decode(data: bytes, name: str) -> str:
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def _utf8(data: bytes, name: str) -> bytes:
+    """The file's text as UTF-8 bytes without a BOM; UTF-16 (Excel's "Unicode text") is converted.
+
+    UTF-8 is checked in 1 MB steps, so no decoded copy of the whole file is ever held: a 190 MB text file stays
+    190 MB in memory, instead of becoming a string and then a list of millions of line strings.
+    """
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return data.decode("utf-16")
+        try:
+            return data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"is UTF-16 text with a damaged or incomplete character at byte {exc.start:,} "
+                             f"({exc.reason}); save it again as UTF-8", file=name) from None
+    if data.startswith(_UTF8_BOM):
+        data = data[len(_UTF8_BOM):]
+    if data.isascii():
+        return data
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
+    step = 1 << 20
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(f"is not UTF-8 text (byte 0x{data[exc.start]:02X} on line {line}); save it as UTF-8",
+        for start in range(0, len(data), step):
+            decoder.decode(view[start:start + step], final=start + step >= len(data))
+    except UnicodeDecodeError:
+        try:  # the failing step is known; decoding the file up to it again gives the exact offset for the message
+            data[: start + step].decode("utf-8")
+            at = len(data) - 1
+        except UnicodeDecodeError as exc:
+            at = exc.start
+        line = data[:at].count(b"\n") + 1
+        raise InputError(f"is not UTF-8 text (byte 0x{data[at]:02X} on line {line:,}); save it as UTF-8",
                          file=name) from None
+    return data
 
 
 def _field_counts(lines: list[str], delimiter: str) -> list[int]:
@@ -270,13 +337,45 @@ def sniff_delimiter(lines: list[str]) -> str | None:
     """The delimiter that splits the header and every sampled line into the same number (> 1) of fields.
 
     Checking the header too keeps a ``|`` inside multi-label sets (``a|b``) or a decimal comma from being taken for
-    the delimiter. Ties go to tab, comma, semicolon, pipe in that order. None when no candidate is consistent.
+    the delimiter. Ties go to tab, comma, semicolon, pipe in that order. None when no candidate is consistent
+    (including a candidate that makes one field longer than the csv module's field limit).
     """
     for delimiter in _DELIMITER_PREFERENCE:
-        counts = _field_counts(lines, delimiter)
+        try:
+            counts = _field_counts(lines, delimiter)
+        except csv.Error:
+            continue
         if counts and counts[0] > 1 and all(c == counts[0] for c in counts):
             return delimiter
     return None
+
+
+def _head_lines(data: bytes, name: str) -> list[str]:
+    """The non-blank lines among the first 201 of the file, read from at most `_SNIFF_BYTES` bytes."""
+    head = data[:_SNIFF_BYTES]
+    if len(data) > _SNIFF_BYTES:
+        cut = max(head.rfind(b"\n"), head.rfind(b"\r"))  # old Mac files end lines with CR alone
+        if cut < 0:
+            raise InputError(f"has no line break in its first {_SNIFF_BYTES / 2**20:,.0f} MB: a header line that "
+                             f"long is not a predictions table", file=name)
+        head = head[:cut]
+    return [ln for ln in head.decode("utf-8").splitlines()[: _SNIFF_LINES + 1] if ln.strip()]
+
+
+def _check_header_width(header: str, name: str, limits: Limits) -> None:
+    """Refuse a header with more fields than the column cap before any row is parsed (any candidate delimiter)."""
+    widest = max(header.count(d) for d in _DELIMITERS) + 1
+    if widest > limits.max_columns:
+        _check_columns(widest, name, limits)
+
+
+def _check_field_limit(lines: list[str], name: str) -> None:
+    """A field over the csv module's limit gets its own message instead of "no delimiter fits"."""
+    limit = csv.field_size_limit()
+    for i, line in enumerate(lines, start=1):
+        if any(len(field) > limit for field in re.split(r"[,;\t|]", line)):
+            raise InputError(f"line {i:,} has a field longer than {limit:,} characters, more than any cell of a "
+                             f"predictions table holds", file=name)
 
 
 _DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+(?:[eE][-+]?\d+)?\s*$")
@@ -295,14 +394,16 @@ def _detect_decimal_comma(lines: list[str], delimiter: str) -> bool:
 
 
 def _read_text(data: bytes, name: str, decimal: str | None, limits: Limits) -> tuple[pd.DataFrame, str, str]:
-    text = _decode(data, name)
-    lines = [ln for ln in text.splitlines()[: _SNIFF_LINES + 1] if ln.strip()]
+    data = _utf8(data, name)
+    lines = _head_lines(data, name)
     if not lines:
         raise InputError("is empty", file=name)
+    _check_header_width(lines[0], name, limits)
     delimiter = sniff_delimiter(lines)
     whitespace = False
     if delimiter is None:
-        if len(lines) == 1 and len(_field_counts(lines, ",")) and _field_counts(lines, ",")[0] > 1:
+        _check_field_limit(lines, name)
+        if len(lines) == 1 and lines[0].count(",") > 0:
             raise InputError("has a header but no data rows", file=name)
         ws_counts = [len(ln.split()) for ln in lines]
         if ws_counts[0] > 1 and all(c == ws_counts[0] for c in ws_counts):
@@ -319,22 +420,42 @@ def _read_text(data: bytes, name: str, decimal: str | None, limits: Limits) -> t
         raise InputError("uses ',' both as the delimiter and as the decimal mark; choose '.' as decimal mark or "
                          "re-save with ';' as the delimiter", file=name)
     try:
+        # The parser reads the bytes directly and stops one row past the cap, so a file of 47 million short lines
+        # costs the rows kept, not a Python string per line.
         frame = pd.read_csv(
-            io.StringIO(text), sep=r"\s+" if whitespace else delimiter, decimal=decimal, keep_default_na=False, na_values=[""], nrows=limits.max_rows + 1,
-            skipinitialspace=not whitespace, engine="python" if whitespace else "c", on_bad_lines="error",
+            io.BytesIO(data), encoding="utf-8", sep=r"\s+" if whitespace else delimiter, decimal=decimal,
+            keep_default_na=False, na_values=[""], nrows=limits.max_rows + 1, skipinitialspace=not whitespace,
+            engine="python" if whitespace else "c", on_bad_lines="error",
             **({} if whitespace else {"low_memory": False}))
-    except pd.errors.ParserError as exc:
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, csv.Error) as exc:
         raise InputError(f"could not be read as delimited text: {_clean_parser_message(exc)}", file=name) from None
     _check_rows(len(frame), name, limits)
     # pandas renames a repeated header name to "x.1"; keep the names as written so the duplicate is reported.
     header = lines[0].split() if whitespace else next(csv.reader([lines[0]], delimiter=delimiter))
     if len(header) == frame.shape[1]:
         frame.columns = [h.strip() for h in header]
-    return frame, delimiter, decimal
+    return _big_integers_as_text(frame), delimiter, decimal
+
+
+def _big_integers_as_text(frame: pd.DataFrame) -> pd.DataFrame:
+    """Integers beyond 64 bits (``99999999999999999999999``) become their digits as text.
+
+    pandas keeps them as Python ints in an object column, which no numeric code expects. As text they are exact
+    labels when the column is the ground truth, and `assess.schema` converts them to floats when the column is a
+    score, as it does with every numeric text.
+    """
+    for i in range(frame.shape[1]):  # by position: a repeated header name is reported later, not here
+        values = frame.iloc[:, i]
+        if values.dtype == object and values.map(lambda v: type(v) is int).any():
+            frame.isetitem(i, values.map(lambda v: str(v) if type(v) is int else v))
+    return frame
 
 
 def _first_inconsistent_line(lines: list[str]) -> str:
-    counts = _field_counts(lines, ",")
+    try:
+        counts = _field_counts(lines, ",")
+    except csv.Error:  # a quoted field over the csv module's limit
+        counts = [ln.count(",") + 1 for ln in lines]
     for i, c in enumerate(counts[1:], start=2):
         if c != counts[0]:
             return f"line {i}: {lines[i - 1][:60]!r}"
@@ -342,8 +463,8 @@ def _first_inconsistent_line(lines: list[str]) -> str:
 
 
 def _clean_parser_message(exc: Exception) -> str:
-    msg = str(exc).strip().splitlines()[-1]
-    return msg.replace("Error tokenizing data. C error: ", "")
+    msg = str(exc).strip().splitlines()[-1] if str(exc).strip() else type(exc).__name__
+    return shorten(msg.replace("Error tokenizing data. C error: ", ""), 160)
 
 
 def _check_rows(n_rows: int, name: str, limits: Limits) -> None:
@@ -362,20 +483,84 @@ def _read_parquet(data: bytes, name: str, limits: Limits) -> pd.DataFrame:
         pfile = pq.ParquetFile(io.BytesIO(data))
         _check_rows(pfile.metadata.num_rows, name, limits)
         _check_columns(pfile.metadata.num_columns, name, limits)
-        return pfile.read().to_pandas()
-    except (pyarrow.ArrowException, OSError) as exc:
-        raise InputError(f"is not a readable Parquet file ({str(exc).splitlines()[0]})", file=name) from None
+        _refuse_nested(pfile.schema_arrow, name)
+        _check_cells(pfile.metadata.num_rows, pfile.metadata.num_columns, name, limits)
+        return _big_integers_as_text(pfile.read().to_pandas())
+    except (pyarrow.ArrowException, OSError, ValueError, TypeError, IndexError, KeyError, OverflowError) as exc:
+        if isinstance(exc, InputError):
+            raise
+        raise InputError(f"is not a readable Parquet file ({_reason(exc)})", file=name) from None
+
+
+def _check_cells(n_rows: int, n_columns: int, name: str, limits: Limits) -> None:
+    """Refuse more cells than a text file within the size cap could hold (each cell takes at least 2 bytes, ``0,``).
+
+    Parquet encodes repeated values in a few bytes, so a 1 MB file can declare 5 million rows × 2,000 columns: 80 GB
+    as a table. Rows and columns are each within their caps there; their product is what must be bounded.
+    """
+    cells = n_rows * n_columns
+    if cells > limits.max_bytes // 2:
+        raise InputError(f"declares {n_rows:,} rows × {n_columns:,} columns = {cells:,} cells, more than the "
+                         f"{limits.max_bytes // 2:,} a {limits.max_bytes / 2**20:,.0f} MB text file can hold (raise "
+                         f"it with ASSESS_MAX_MB or --max-mb)", file=name)
+
+
+def _refuse_nested(schema, name: str) -> None:
+    """Lists, structs and maps name their column and type; vector probability columns will come with their reader."""
+    import pyarrow
+
+    nested = [f for f in schema if pyarrow.types.is_nested(f.type)]
+    if nested:
+        listed = ", ".join(f"`{shorten(f.name)}` ({shorten(f.type, 40)})" for f in nested[:5])
+        more = f" and {len(nested) - 5:,} more" if len(nested) > 5 else ""
+        raise InputError(f"has nested columns: {listed}{more}; nested (list, struct, map) columns are not supported "
+                         f"yet: write one value per cell (for class probabilities one `proba_<class>` column each)",
+                         file=name)
+
+
+def _reason(exc: BaseException, limit: int = 120) -> str:
+    """A library's complaint as one short line: its type and the first line of its text."""
+    text = str(exc).strip().splitlines()
+    return shorten(f"{type(exc).__name__}: {text[0]}" if text else type(exc).__name__, limit)
+
+
+def _is_entity_bomb(exc: BaseException) -> bool:
+    """defusedxml (used by openpyxl when installed) refuses XML entity declarations; openpyxl wraps its error."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if type(exc).__name__ in ("EntitiesForbidden", "DTDForbidden", "ExternalReferenceForbidden"):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def _xlsx_error(exc: Exception, name: str, where: str = "") -> InputError:
+    if _is_entity_bomb(exc):
+        return InputError(f"is not a readable .xlsx workbook: its XML declares entities, which are refused "
+                          f"(an entity-expansion bomb can make a few KB expand to gigabytes)", file=name)
+    damaged = f"{where} is damaged" if where else "it is damaged"
+    return InputError(f"is not a readable .xlsx workbook: {damaged} ({_reason(exc)})", file=name)
 
 
 def _read_xlsx(data: bytes, name: str, sheet: str | int | None, limits: Limits):
     import openpyxl
 
+    # An .xlsx is a zip archive: its unpacked XML obeys the cap of any archive, which also bounds the real cell count
+    # (each cell takes at least ~20 bytes of XML) whatever the sheet's <dimension> claims.
+    unpacked = sum(member.file_size for member in _open_zip(data).infolist())
+    if unpacked > limits.max_bytes:
+        raise InputError(f"expands to {unpacked / 2**20:,.1f} MB of XML when unpacked (an .xlsx is a zip archive), "
+                         f"over the {limits.max_bytes / 2**20:,.0f} MB limit (raise it with ASSESS_MAX_MB or "
+                         f"--max-mb)", file=name)
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises many unrelated types for damaged files
-        raise InputError(f"is not a readable .xlsx workbook ({type(exc).__name__}: {exc})", file=name) from None
+    except Exception as exc:  # noqa: BLE001 - openpyxl raises many unrelated types for damaged files
+        raise _xlsx_error(exc, name) from None
     sheets = tuple(book.sheetnames)
     if sheet is None:
+        if not sheets:
+            raise InputError("is an .xlsx workbook without sheets", file=name)
         chosen = sheets[0]
     elif isinstance(sheet, int):
         if not 0 <= sheet < len(sheets):
@@ -384,20 +569,33 @@ def _read_xlsx(data: bytes, name: str, sheet: str | int | None, limits: Limits):
     elif sheet in sheets:
         chosen = sheet
     else:
-        raise InputError(f"has no sheet {sheet!r} (sheets: {', '.join(sheets)})", file=name)
-    ws = book[chosen]
-    rows = ws.iter_rows(values_only=True)
-    header = next(rows, None)
-    if header is None:
-        raise InputError(f"sheet {chosen!r} is empty", file=name)
-    records = []
-    for i, row in enumerate(rows, start=1):
-        if i > limits.max_rows:
-            _check_rows(i, name, limits)
-        if row is not None and any(v is not None and v != "" for v in row):
-            records.append(row)
-    book.close()
-    width = max([len(header)] + [len(r) for r in records[:1000]])
+        raise InputError(f"has no sheet {shorten(sheet)!r} (sheets: {', '.join(shorten(s) for s in sheets[:20])})",
+                         file=name)
+    shown = f"sheet {shorten(chosen)!r}"
+    try:
+        ws = book[chosen]
+        # The <dimension> element is the writer's claim, not the data: "A1:XFD20000" would pad every row to 16,384
+        # cells (46 s and 829 MB for a 50 KB file). Without it each row is as long as its own last cell.
+        ws.reset_dimensions()
+        rows = ws.iter_rows(values_only=True)
+        header = next(rows, None)
+        if header is None:
+            raise InputError(f"{shown} is empty", file=name)
+        header = _within_column_cap(header, name, limits, 1)
+        records, width = [], len(header)
+        for i, row in enumerate(rows, start=1):
+            if i > limits.max_rows:
+                _check_rows(i, name, limits)
+            if row is not None and any(v is not None and v != "" for v in row):
+                row = _within_column_cap(row, name, limits, i + 1)
+                width = max(width, len(row))
+                records.append(row)
+    except InputError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the sheet's XML is parsed lazily, while rows are read
+        raise _xlsx_error(exc, name, shown) from None
+    finally:
+        book.close()
     header = list(header) + [None] * (width - len(header))
     columns = [str(h).strip() if h is not None else "" for h in header]
     # Trailing unnamed, empty columns are Excel formatting, not data.
@@ -412,33 +610,57 @@ def _read_xlsx(data: bytes, name: str, sheet: str | int | None, limits: Limits):
             converted = pd.to_numeric(frame[col], errors="coerce")
             if converted.notna().sum() == frame[col].notna().sum() and frame[col].notna().any():
                 frame[col] = converted
-    return frame, chosen, sheets
+    return _big_integers_as_text(frame), chosen, sheets
+
+
+def _within_column_cap(row: tuple, name: str, limits: Limits, row_number: int) -> tuple:
+    """A row cut to the column cap when the cells past it are empty (formatting); refused when they hold data."""
+    if len(row) <= limits.max_columns:
+        return row
+    if any(v is not None and v != "" for v in row[limits.max_columns:]):
+        raise InputError(f"has {len(row):,} columns in sheet row {row_number:,}, over the {limits.max_columns:,} "
+                         f"column limit (raise it with ASSESS_MAX_COLUMNS or --max-columns)", file=name)
+    return row[: limits.max_columns]
 
 
 def _read_jsonl(data: bytes, name: str, limits: Limits) -> pd.DataFrame:
-    text = _decode(data, name)
+    data = _utf8(data, name)
+    if data.count(b"\n") >= limits.max_rows:  # a JSON Lines record is one line: count before building any dict
+        _check_rows(sum(1 for line in io.BytesIO(data) if line.strip()), name, limits)
     records = []
-    for line_no, line in enumerate(text.splitlines(), start=1):
+    # Lines are taken one at a time from the bytes (split at "\n" only, as JSON Lines defines them), never as a
+    # list of every line.
+    for line_no, line in enumerate(io.BytesIO(data), start=1):
         if not line.strip():
             continue
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise InputError(f"line {line_no} is not valid JSON ({exc.msg} at character {exc.colno})",
+            raise InputError(f"line {line_no:,} is not valid JSON ({exc.msg} at character {exc.colno})",
                              file=name) from None
+        except RecursionError:
+            raise InputError(f"line {line_no:,} nests arrays or objects too deeply to read; each value must be a "
+                             f"number or a string", file=name) from None
+        except ValueError:  # Python refuses to convert integers of more than 4,300 digits (a denial-of-service guard)
+            raise InputError(f"line {line_no:,} holds an integer of more than {sys.get_int_max_str_digits():,} "
+                             f"digits, too long to be a label or a score", file=name) from None
         if not isinstance(obj, dict):
-            raise InputError(f"line {line_no} is a JSON {type(obj).__name__}, expected one object per line",
+            raise InputError(f"line {line_no:,} is a JSON {type(obj).__name__}, expected one object per line",
                              file=name)
         records.append(obj)
         if len(records) > limits.max_rows:
             _check_rows(len(records), name, limits)
+    if records:
+        _check_columns(len(records[0]), name, limits)
     frame = pd.DataFrame.from_records(records)
+    _check_columns(frame.shape[1], name, limits)
     for col in frame.columns:
-        if frame[col].map(lambda v: isinstance(v, (dict, list))).any():
-            row = int(frame[col].map(lambda v: isinstance(v, (dict, list))).to_numpy().argmax()) + 1
+        is_nested = frame[col].map(lambda v: isinstance(v, (dict, list)))
+        if is_nested.any():
+            row = int(is_nested.to_numpy().argmax()) + 1
             raise InputError(f"holds nested JSON (first at row {row}); each value must be a number or a string",
                              file=name, column=str(col))
-    return frame.infer_objects()
+    return _big_integers_as_text(frame.infer_objects())
 
 
 # --- columns -------------------------------------------------------------------------------------------------------
@@ -453,6 +675,9 @@ def _tidy_columns(frame: pd.DataFrame, name: str, limits: Limits) -> pd.DataFram
     _check_columns(frame.shape[1], name, limits)
     columns = [str(c).strip() for c in frame.columns]
     for i, col in enumerate(columns):
+        if len(col) > MAX_COLUMN_NAME:
+            raise InputError(f"column {i + 1}'s name is {len(col):,} characters long ({shorten(col, 30)!r}); a "
+                             f"header cell over {MAX_COLUMN_NAME:,} characters is data, not a column name", file=name)
         if col == "" or col.startswith("Unnamed: "):
             raise InputError(f"column {i + 1} has no name in the header; every column needs one", file=name)
     seen: dict[str, int] = {}

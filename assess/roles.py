@@ -14,7 +14,7 @@ import pandas as pd
 
 from assess.columns import is_continuous, label_values, normalise_name, quote, sort_labels
 from assess.data import Task
-from assess.errors import AssessError
+from assess.errors import AssessError, shorten
 
 #: Single-column roles, each with its canonical name first and common synonyms after.
 SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -176,7 +176,7 @@ def detect_roles(frame: pd.DataFrame) -> Roles:
                 continue
             values = label_values(frame, col)
             if len(values) >= 2 and values <= suffixes and not is_continuous(frame[col]):
-                listed = ", ".join(sort_labels(values)[:4])
+                listed = ", ".join(map(shorten, sort_labels(values)[:4]))
                 roles = roles.with_role("y_true", col, f"its values ({listed}) are the classes named by the "
                                                         "probability columns `proba_<class>`")
                 taken.add(col)

@@ -13,7 +13,7 @@ import pandas as pd
 from assess.columns import (MAX_CLASSES, MULTILABEL_SEPARATOR, is_continuous, is_numeric, label_strings, label_values,
                             quote, sort_labels, split_sets)
 from assess.data import Task
-from assess.errors import AssessError
+from assess.errors import AssessError, shorten
 from assess.roles import Roles
 
 _POSITIVE_NAMES = ("1", "true", "yes", "y", "pos", "positive", "t", "1.0")
@@ -51,7 +51,7 @@ def infer_task(frame: pd.DataFrame, roles: Roles) -> tuple[Task, str]:
                                    "orders the rows in time")
         return Task.REGRESSION, f"{quote(roles.y_true)} is numeric with {what}"
     classes = sort_labels(label_values(frame, roles.y_true))
-    listed = ", ".join(classes[:6]) + (" …" if len(classes) > 6 else "")
+    listed = ", ".join(map(shorten, classes[:6])) + (" …" if len(classes) > 6 else "")
     if len(classes) > 2:
         return Task.MULTICLASS, f"{quote(roles.y_true)} has {len(classes)} classes ({listed})"
     if len(classes) == 2:

@@ -1,8 +1,10 @@
-"""Build the sample prediction files from data sets that ship inside scikit-learn (no downloads).
+"""Build the sample prediction files from data sets that ship inside scikit-learn and statsmodels (no downloads).
 
-Run: ``.venv/bin/python assets/make_samples.py``. Deterministic: fixed seeds, and scores rounded to 6 decimals so
-the committed files do not change with floating-point noise. Each model's predictions are out-of-fold: 5-fold
-stratified cross-validation, so every row is predicted by a model that never saw it (ISO 4213 5.3.5, 5.3.6).
+Run: ``make samples`` (or ``.venv/bin/python assets/make_samples.py [FILE ...]`` for some of them; statsmodels is
+installed by the test set-up). Deterministic: fixed seeds, and predictions rounded so the committed files do not
+change with floating-point noise. Classification and regression predictions are out-of-fold: 5-fold (stratified)
+cross-validation, so every row is predicted by a model that never saw it (ISO 4213 5.3.5, 5.3.6). Forecasts are made
+from rolling origins: each is made with the data up to its origin only.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from sklearn.datasets import load_breast_cancer, load_wine
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import StratifiedKFold
+from sklearn.datasets import load_breast_cancer, load_diabetes, load_wine
+from sklearn.ensemble import RandomForestRegressor
+from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.model_selection import KFold, StratifiedKFold
+from sklearn.neighbors import KNeighborsRegressor
 from sklearn.naive_bayes import GaussianNB
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.pipeline import make_pipeline
@@ -92,14 +96,100 @@ def multiclass_sample() -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+def regression_sample() -> pd.DataFrame:
+    """Diabetes (442 patients, disease progression one year after baseline): three regressors, out-of-fold."""
+    X, y = load_diabetes(return_X_y=True)
+    folds = np.empty(len(y), dtype=int)
+    for k, (_, test) in enumerate(KFold(N_FOLDS, shuffle=True, random_state=SEED).split(X)):
+        folds[test] = k
+    models = {
+        "ridge": Ridge(alpha=1.0),
+        "forest": RandomForestRegressor(n_estimators=100, min_samples_leaf=5, random_state=SEED),
+        "knn_5": make_pipeline(StandardScaler(), KNeighborsRegressor(n_neighbors=5)),
+    }
+    frames = []
+    for name, model in models.items():
+        predicted = np.zeros(len(y))
+        for k in range(N_FOLDS):
+            train, test = folds != k, folds == k
+            predicted[test] = model.fit(X[train], y[train]).predict(X[test])
+        frames.append(pd.DataFrame({"id": np.arange(1, len(y) + 1), "model": name, "fold": folds + 1,
+                                    "y_true": y, "y_pred": np.round(predicted, 3)}))
+    return pd.concat(frames, ignore_index=True)
+
+
+#: Forecasts: monthly series, 12 months ahead from each of the last ORIGINS months, 90 % prediction intervals.
+SEASON, HORIZONS, ORIGINS, LEVEL_Z = 12, 12, 36, 1.6448536269514722
+
+
+def monthly_series() -> dict[str, pd.Series]:
+    """Two real monthly series bundled with statsmodels: CO2 at Mauna Loa (weekly, averaged by month, gaps filled
+    by interpolation) and the El Niño sea-surface temperature."""
+    import statsmodels.api as sm
+
+    co2 = sm.datasets.co2.load_pandas().data["co2"].interpolate().resample("MS").mean()
+    elnino = sm.datasets.elnino.load_pandas().data
+    months = pd.date_range(f"{int(elnino.YEAR.iloc[0])}-01-01", periods=elnino.shape[0] * 12, freq="MS")
+    sst = pd.Series(elnino.drop(columns="YEAR").to_numpy().ravel(), index=months)
+    return {"co2_mauna_loa": co2.loc["1980":].round(3), "elnino_sst": sst.round(3)}
+
+
+def forecast_sample() -> pd.DataFrame:
+    """Naive, seasonal-naive and ETS (additive Holt-Winters, statsmodels' ETSModel) forecasts 1-12 months ahead
+    from rolling origins, with 90 % prediction intervals: the naive ones from the one-step residuals'
+    standard deviation, sigma * sqrt(h) and sigma * sqrt(floor((h - 1) / 12) + 1) (Hyndman & Athanasopoulos,
+    Forecasting: Principles and Practice, 3rd ed., 5.5); the ETS ones from the model."""
+    from statsmodels.tsa.exponential_smoothing.ets import ETSModel
+
+    rows = []
+    for series, values in monthly_series().items():
+        y = values.to_numpy()
+        n = len(y)
+        for origin in range(n - ORIGINS - HORIZONS, n - HORIZONS):
+            history = y[: origin + 1]
+            steps = np.arange(1, HORIZONS + 1)
+            sigma_naive = np.std(np.diff(history), ddof=1)
+            sigma_seasonal = np.std(history[SEASON:] - history[:-SEASON], ddof=1)
+            fit = ETSModel(pd.Series(history), error="add", trend="add", seasonal="add",
+                           seasonal_periods=SEASON).fit(disp=False)
+            ets = fit.get_prediction(start=origin + 1, end=origin + HORIZONS).summary_frame(alpha=0.10)
+            forecasts = {
+                "naive": (np.repeat(history[-1], HORIZONS), sigma_naive * np.sqrt(steps)),
+                "seasonal_naive": (history[-SEASON + (steps - 1) % SEASON],
+                                   sigma_seasonal * np.sqrt((steps - 1) // SEASON + 1)),
+            }
+            for model, (mean, sd) in forecasts.items():
+                for h, m, s in zip(steps, mean, sd):
+                    rows.append((series, model, values.index[origin], values.index[origin + h], h, y[origin + h],
+                                 m, m - LEVEL_Z * s, m + LEVEL_Z * s))
+            for h, (_, row) in zip(steps, ets.iterrows()):
+                rows.append((series, "ets", values.index[origin], values.index[origin + h], h, y[origin + h],
+                             row["mean"], row["pi_lower"], row["pi_upper"]))
+    frame = pd.DataFrame(rows, columns=["series", "model", "origin", "timestamp", "horizon", "y_true", "y_pred",
+                                        "lower", "upper"])
+    # One id per forecast target (series, origin, horizon), the same for every model: the models are paired.
+    frame.insert(0, "id", frame.groupby(["series", "origin", "horizon"], sort=False).ngroup() + 1)
+    for column in ("y_pred", "lower", "upper"):
+        frame[column] = frame[column].round(3)
+    for column in ("origin", "timestamp"):
+        frame[column] = frame[column].dt.strftime("%Y-%m")
+    return frame
+
+
 SAMPLES = {
     "breast_cancer_binary.csv": binary_sample,
     "wine_multiclass.csv": multiclass_sample,
+    "diabetes_regression.csv": regression_sample,
+    "monthly_forecasts.csv": forecast_sample,
 }
 
 if __name__ == "__main__":
+    import sys
+
     HERE.mkdir(exist_ok=True)
     for filename, build in SAMPLES.items():
+        if sys.argv[1:] and filename not in sys.argv[1:]:
+            continue
         frame = build()
         frame.to_csv(HERE / filename, index=False, lineterminator="\n")
         print(f"wrote {HERE / filename}: {len(frame):,} rows, {frame.shape[1]} columns")

@@ -24,7 +24,7 @@ if not task.is_classification:
     st.info(f"Confusion matrices belong to classification tasks; this file is {task.value}.")
     st.stop()
 
-left, right = st.columns([2, 1])
+left, right = st.columns([3, 2])
 models = left.multiselect("Models", list(assessment.models), default=list(assessment.models))
 normalise = NORMALISE[right.radio("Cells coloured", list(NORMALISE), index=1)]
 if not models:

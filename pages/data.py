@@ -9,6 +9,7 @@ from assess.data import Task
 from assess.errors import AssessError
 from assess.io import ACCEPTED_EXTENSIONS
 from assess.roles import detect_roles
+from pages.shared import ServerBusy
 from pages.state import (SAMPLES, UPLOAD, Key, Upload, current_upload, md, read_upload, sample_table, set_overrides,
                          set_table, set_upload)
 
@@ -38,7 +39,7 @@ def _read(sheet=None) -> None:
     decimal = st.session_state.get(Key.DECIMAL_CHOICE, "detect")
     try:
         set_table(read_upload(upload.data, upload.name, sheet=sheet, decimal=None if decimal == "detect" else decimal))
-    except AssessError as exc:
+    except (AssessError, ServerBusy) as exc:
         set_table(None, error=str(exc))
 
 

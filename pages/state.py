@@ -8,6 +8,7 @@ Streamlit runs before the script, so the sidebar (drawn before the page) already
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from assess.errors import AssessError
 from assess.io import Limits, LoadedTable, read_table
 from assess.roles import Overrides
 from assess.schema import Assessment, describe
+from pages.shared import SharedResults, keep_tidy
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES_DIR = ROOT / "assets" / "samples"
@@ -28,7 +30,6 @@ SAMPLES = {
 }
 DEFAULT_SAMPLE = next(iter(SAMPLES))
 DATA_PAGE = "pages/data.py"
-MEMO_ENTRIES = 16
 
 
 class Key:
@@ -42,7 +43,6 @@ class Key:
     DESCRIBE_ERROR = "describe_error"  # message when roles/task cannot be described
     REVISION = "revision"              # bumps when overrides change, so role widgets redraw from the new state
     DECISION = "decision"              # assess.decision.Decision shared by every page (set on Curves or Metrics)
-    MEMO = "memo"                      # per-session results of expensive computations, see `memo`
     RESULTS = "results"                # {page: (params, result)}: what a button last computed, see `keep_result`
     UPLOADER = "uploader"              # the Data page's file-uploader widget
     SOURCE_CHOICE = "source_choice"    # the Data page's source radio
@@ -60,7 +60,7 @@ def init_state() -> None:
     """Set every key once per session; load the default sample so the app opens on data."""
     defaults = {Key.SOURCE: DEFAULT_SAMPLE, Key.TABLE: None, Key.OVERRIDES: Overrides(), Key.ASSESSMENT: None,
                 Key.LOAD_ERROR: None, Key.DESCRIBE_ERROR: None, Key.REVISION: 0, Key.DECISION: Decision(),
-                Key.MEMO: {}, Key.RESULTS: {}, Key.FIGURES: {}}
+                Key.RESULTS: {}, Key.FIGURES: {}}
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
     if st.session_state[Key.TABLE] is None and st.session_state[Key.SOURCE] == DEFAULT_SAMPLE \
@@ -73,8 +73,20 @@ def sample_table(filename: str) -> LoadedTable:
     return read_table(SAMPLES_DIR / filename)
 
 
+@st.cache_resource(show_spinner=False)
+def shared_results() -> SharedResults:
+    """The one store of results for every session of this server (see :mod:`pages.shared`), kept tidy."""
+    store = SharedResults()
+    keep_tidy(store)
+    return store
+
+
 def read_upload(data: bytes, name: str, *, sheet=None, decimal=None) -> LoadedTable:
-    return read_table(data, name=name, sheet=sheet, decimal=decimal, limits=Limits.from_env())
+    """The file read once per content, name and reading options for the whole server (a second session uploading
+    the same bytes gets the same table, which nothing modifies)."""
+    limits = Limits.from_env()
+    key = ("read", hashlib.sha256(data).hexdigest(), name, sheet, decimal, limits)
+    return shared_results().get(key, lambda: read_table(data, name=name, sheet=sheet, decimal=decimal, limits=limits))
 
 
 @dataclass(frozen=True)
@@ -108,7 +120,6 @@ def set_overrides(overrides: Overrides) -> None:
 def rebuild() -> None:
     """Describe the current table with the current overrides; a failure is kept as a message, never raised."""
     st.session_state[Key.REVISION] = st.session_state.get(Key.REVISION, 0) + 1
-    st.session_state[Key.MEMO] = {}
     st.session_state[Key.RESULTS] = {}
     st.session_state[Key.FIGURES] = {}
     st.session_state[Key.DECISION] = Decision()
@@ -129,15 +140,10 @@ def fingerprint(assessment: Assessment) -> tuple:
 
 
 def memo(assessment: Assessment, name: str, params: tuple, compute):
-    """``compute()`` once per session for this assessment (its :func:`fingerprint`) and ``params``; the memo is
-    cleared when the data or roles change. Results stay in this session's state, so no other session sees them."""
-    store = st.session_state.setdefault(Key.MEMO, {})
-    key = (fingerprint(assessment), name, params)
-    if key not in store:
-        if len(store) >= MEMO_ENTRIES:
-            store.pop(next(iter(store)))
-        store[key] = compute()
-    return store[key]
+    """``compute()`` once for this assessment's :func:`fingerprint` (the file's SHA-256, roles, task, positive class)
+    and ``params``, shared by every session holding the same data (:mod:`pages.shared`); a session whose data or
+    roles change gets a new key. Raises :class:`pages.shared.ServerBusy` when the server is over its memory budget."""
+    return shared_results().get((fingerprint(assessment), name, params), compute)
 
 
 def keep_result(page: str, params: tuple, result) -> None:

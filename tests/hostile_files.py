@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import gzip
 import io
-import json
+import re
 import struct
 import zipfile
 
@@ -76,10 +76,13 @@ def xlsx_truncated_sheet():
 
 
 def xlsx_wide_dimension(rows=20_000):
-    raw = _xlsx(_small_frame(rows))
-    return "xfd.xlsx", _rewrite_member(raw, "xl/worksheets/sheet1.xml",
-                                       lambda d: d.replace(b'<dimension ref="A1:B%d"/>' % (rows + 1),
-                                                           b'<dimension ref="A1:XFD%d"/>' % (rows + 1)))
+    """The sheet claims 16,384 columns (``A1:XFD…``) but holds 2: a reader that trusts the claim pads every row."""
+    def widen(sheet_xml):
+        widened, n = re.subn(rb'<dimension ref="A1:B\d+" ?/>', b'<dimension ref="A1:XFD%d"/>' % (rows + 1), sheet_xml)
+        assert n == 1, "the writer's <dimension> element was not found"
+        return widened
+
+    return "xfd.xlsx", _rewrite_member(_xlsx(_small_frame(rows)), "xl/worksheets/sheet1.xml", widen)
 
 
 def xlsx_billion_laughs():
@@ -91,9 +94,16 @@ def xlsx_billion_laughs():
 
 
 def xlsx_huge_header(chars=2_000_000):
+    """A header cell of ``chars`` characters, written into the sheet XML: Excel and its writers cap a cell at 32,767
+    characters, but a reader takes whatever the XML holds."""
     frame = _small_frame()
-    frame.columns = ["y_true", "s" * chars]
-    return "huge_header.xlsx", _xlsx(frame)
+    frame.columns = ["y_true", "HUGE"]
+
+    def grow(sheet_xml):
+        assert sheet_xml.count(b">HUGE<") == 1
+        return sheet_xml.replace(b">HUGE<", b">" + b"s" * chars + b"<")
+
+    return "huge_header.xlsx", _rewrite_member(_xlsx(frame), "xl/worksheets/sheet1.xml", grow)
 
 
 def parquet_nested():
