@@ -222,6 +222,26 @@ def hostile_csv() -> bytes:
     return pd.concat(frames).to_csv(index=False).encode()
 
 
+HOSTILE_THIRD = "$x^2$ :smile: a@evil.example"
+
+
+def hostile_multiclass_csv() -> bytes:
+    """Three hostile classes, with one probability column per class named after it (``proba_<class>``)."""
+    labels = np.array([HOSTILE_POSITIVE, HOSTILE_NEGATIVE, HOSTILE_THIRD], dtype=object)
+    rng = np.random.default_rng(1)
+    n = 150
+    truth = rng.integers(0, 3, n)
+    frames = []
+    for model in HOSTILE_MODELS:
+        proba = rng.dirichlet([1, 1, 1], n) * 0.5
+        proba[np.arange(n), truth] += 0.5
+        frame = pd.DataFrame({"model": model, "y_true": labels[truth], "y_pred": labels[proba.argmax(axis=1)]})
+        for k, label in enumerate(labels):
+            frame[f"proba_{label}"] = proba[:, k].round(4)
+        frames.append(frame)
+    return pd.concat(frames).to_csv(index=False).encode()
+
+
 def _markdown_texts(at) -> list[str]:
     """Every string the page hands to Streamlit's Markdown renderer: element bodies, widget labels and tooltips,
     tab and expander labels, radio options."""
@@ -277,12 +297,15 @@ def _walk(at) -> dict[str, list[str]]:
     return seen
 
 
-def test_every_page_shows_hostile_file_text_literally():
+@pytest.mark.parametrize(("make", "task"), [(hostile_csv, "binary"), (hostile_multiclass_csv, "multiclass")])
+def test_every_page_shows_hostile_file_text_literally(make, task):
     at = open_app()
     at.radio[0].set_value("Upload a file").run()
-    at.file_uploader[0].upload("hostile.csv", hostile_csv(), "text/csv").run()
+    at.file_uploader[0].upload("hostile.csv", make(), "text/csv").run()
     assert not at.exception
-    assert at.session_state["assessment"].models == HOSTILE_MODELS  # the names reach the pages unchanged
+    assessment = at.session_state["assessment"]
+    assert assessment.models == HOSTILE_MODELS and assessment.task.value == task  # the names reach the pages as is
+    assert HOSTILE_POSITIVE in assessment.classes and HOSTILE_NEGATIVE in assessment.classes
     seen = _walk(at)
     leaks = {page: _raw_outside_code(texts) for page, texts in seen.items()}
     assert not any(leaks.values()), {page: found for page, found in leaks.items() if found}
