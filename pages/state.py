@@ -186,7 +186,7 @@ _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~:&=])")
 #: A code span as `assess.columns.quote` writes it: one backtick each side, none inside or next to it, one line.
 _CODE_SPAN = re.compile(r"((?<!`)`[^`\n]+`(?!`))")
 #: GFM links bare URLs and e-mail addresses *after* escapes are resolved (remark-gfm's autolink-literal pass runs on
-#: the parsed text), so ``http\:\/\/x`` still becomes a link. A word joiner (U+2060, invisible) after ``:`` and ``@``
+#: the parsed text), so ``http\://x`` still becomes a link. A word joiner (U+2060, invisible) after ``:`` and ``@``
 #: and before the dot of ``www.`` leaves nothing that pass recognises (nor an emoji or icon shortcode).
 _AUTOLINK = re.compile(r"(?<=[:@])(?=\S)|(?i:(?<=www)(?=\.))")
 WORD_JOINER = "\u2060"

@@ -1,9 +1,10 @@
 """Nothing from a file becomes markup: figures (plotly's HTML subset, templates, formulas), pages (Markdown, LaTeX,
 HTML, autolinks) and exports (formula injection in CSV, numbers in JSON, live links in SVG/PDF).
 
-Oracles are independent of the code under test: the figure's own JSON and the SVG parsed with xml.etree, the page's
-element bodies checked for the raw hostile text outside code spans, CSV read back with the csv module, JSON with json,
-PDF annotations with pypdf.
+Oracles are independent of the code under test: the figure's own JSON and the SVG parsed with xml.etree; every string
+a page hands to Markdown checked for hostile text left unescaped outside code spans and for what GFM's autolink pass
+would still link once escapes are resolved; CSV read back with the csv module, JSON with json, the PDF with pypdf.
+The browser's view of the same walk is tests/browser/test_journey_injection.py.
 """
 
 from __future__ import annotations
