@@ -12,6 +12,8 @@ from assess.charts.curve_charts import (CurveBand, calibration_chart, drawn_indi
                                         ks_chart, lift_chart, metric_threshold_chart, ovr_chart, points_per_curve,
                                         pr_chart, roc_chart, score_distribution_chart,
                                         with_threshold_line)
+from assess.charts.regression import (error_by_decile_chart, error_distribution_chart, predicted_actual_chart,
+                                      residual_chart)
 from assess.charts.style import OKABE_ITO, TEMPLATE, model_colors
 
 __all__ = [
@@ -22,4 +24,5 @@ __all__ = [
     "CurveBand", "calibration_chart", "drawn_indices", "fold_curves_chart", "gain_chart", "ks_chart", "lift_chart",
     "metric_threshold_chart", "ovr_chart", "points_per_curve", "pr_chart", "roc_chart", "score_distribution_chart",
     "with_threshold_line",
+    "error_by_decile_chart", "error_distribution_chart", "predicted_actual_chart", "residual_chart",
 ]
