@@ -51,7 +51,8 @@ def _colors(names, colors: Mapping[str, str] | None) -> dict[str, str]:
 def _figure(title: str, x_title: str, y_title: str) -> go.Figure:
     fig = go.Figure()
     fig.update_layout(template=TEMPLATE, title=title, hovermode="closest",
-                      legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0.0))
+                      legend=dict(orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0.0),
+                      margin=dict(b=110))   # the legend under the axis title, clear of the title and the data
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title)
     return fig
