@@ -12,6 +12,10 @@ from assess.charts.curve_charts import (CurveBand, calibration_chart, drawn_indi
                                         ks_chart, lift_chart, metric_threshold_chart, ovr_chart, points_per_curve,
                                         pr_chart, roc_chart, score_distribution_chart,
                                         with_threshold_line)
+from assess.charts.forecast import (error_over_time_chart, forecast_chart, loss_difference_chart,
+                                    metric_by_horizon_chart, metric_by_series_chart)
+from assess.charts.regression import (error_by_decile_chart, error_distribution_chart, predicted_actual_chart,
+                                      residual_chart)
 from assess.charts.style import OKABE_ITO, TEMPLATE, model_colors
 
 __all__ = [
@@ -22,4 +26,7 @@ __all__ = [
     "CurveBand", "calibration_chart", "drawn_indices", "fold_curves_chart", "gain_chart", "ks_chart", "lift_chart",
     "metric_threshold_chart", "ovr_chart", "points_per_curve", "pr_chart", "roc_chart", "score_distribution_chart",
     "with_threshold_line",
+    "error_by_decile_chart", "error_distribution_chart", "predicted_actual_chart", "residual_chart",
+    "error_over_time_chart", "forecast_chart", "loss_difference_chart", "metric_by_horizon_chart",
+    "metric_by_series_chart",
 ]
