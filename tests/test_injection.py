@@ -107,6 +107,36 @@ def _figures():
                                                                 critical_difference=0.9, title=LINK),
         "differences": charts.difference_chart(effects=[(f"{LINK} − {TEMPLATED}", effect)], title=LINK),
         "fold_box": charts.fold_box_chart(scores=folds, metric=LINK, colors=colors),
+        **_numeric_figures(colors),
+    }
+
+
+def _numeric_figures(colors):
+    """The regression and forecast charts, fed the same hostile model and series names and titles."""
+    rng = np.random.default_rng(3)
+    t = np.arange(12)
+    actual = rng.normal(size=12).cumsum()
+    forecasts = {m: {"time": t, "forecast": actual + rng.normal(size=12), "lower": actual - 2, "upper": actual + 2}
+                 for m in MODELS}
+    pairs = {m: (actual, f["forecast"]) for m, f in forecasts.items()}
+    big = rng.normal(size=20_001)  # above DENSITY_ABOVE: drawn as a density, named by its own label
+    return {
+        "forecast": charts.forecast_chart(time=t, actual=actual, forecasts=forecasts, colors=colors, level=0.9,
+                                          title=LINK),
+        "error_over_time": charts.error_over_time_chart(errors={m: (t, y - actual) for m, (_, y) in pairs.items()},
+                                                        colors=colors, title=LINK),
+        "by_horizon": charts.metric_by_horizon_chart(values={m: (t + 1, np.abs(y - actual)) for m, (_, y)
+                                                             in pairs.items()}, metric=LINK, colors=colors,
+                                                     intervals={LINK: (np.zeros(12), np.ones(12))}),
+        "by_series": charts.metric_by_series_chart(values={BOLD: 1.2, TEMPLATED: 0.8}, metric=LINK, reference=1.0),
+        "loss_difference": charts.loss_difference_chart(time=t, difference=rng.normal(size=12), names=MODELS,
+                                                        loss=BOLD),
+        "predicted_actual": charts.predicted_actual_chart(models=pairs, colors=colors, title=LINK),
+        "density": charts.predicted_actual_chart(models={LINK: (big, big + rng.normal(size=big.size))},
+                                                 colors=colors),
+        "residuals": charts.residual_chart(models=pairs, colors=colors, title=LINK),
+        "error_distribution": charts.error_distribution_chart(models=pairs, colors=colors, title=LINK),
+        "error_by_decile": charts.error_by_decile_chart(models=pairs, colors=colors, title=LINK),
     }
 
 

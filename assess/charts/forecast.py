@@ -3,7 +3,8 @@ and the loss differences between two models that the Diebold–Mariano test weig
 
 Time axes take anything Plotly reads as dates or numbers (numpy datetime64, pandas timestamps, "2001-03" strings).
 Errors are ``forecast − actual`` as in :mod:`assess.charts.regression`. Metric values (per horizon, per series)
-come computed from :mod:`assess.metrics`; these functions only draw them.
+come computed from :mod:`assess.metrics`; these functions only draw them. Model and series names, metric names
+and titles are plain text, drawn as written (`assess.charts.style.plain`).
 """
 
 from __future__ import annotations
@@ -14,14 +15,14 @@ import numpy as np
 import plotly.graph_objects as go
 
 from assess.charts.regression import ERROR_LABEL
-from assess.charts.style import REFERENCE_COLOR, TEMPLATE, model_colors
+from assess.charts.style import REFERENCE_COLOR, TEMPLATE, model_colors, plain
 
 ACTUAL_COLOR = "#222222"
 
 
 def _figure(title: str, x_title: str, y_title: str) -> go.Figure:
     fig = go.Figure()
-    fig.update_layout(template=TEMPLATE, title=title, hovermode="x unified",
+    fig.update_layout(template=TEMPLATE, title=plain(title), hovermode="x unified",
                       legend=dict(orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0.0),
                       margin=dict(b=110))   # the legend under the axis title, clear of the title and the data
     fig.update_xaxes(title=x_title)
@@ -67,12 +68,14 @@ def forecast_chart(*, time, actual, forecasts: Mapping[str, Mapping[str, object]
             # The band shares its model's legend entry: one click hides both.
             fig.add_trace(go.Scatter(x=np.concatenate([t, t[::-1]]), y=np.concatenate([hi, lo[::-1]]),
                                      fill="toself", fillcolor=_rgba(colors[name], 0.15), line=dict(width=0),
-                                     name=f"{name}: {band}", legendgroup=name, showlegend=False, hoverinfo="skip"))
+                                     name=f"{plain(name)}: {band}", legendgroup=plain(name), showlegend=False,
+                                     hoverinfo="skip"))
             banded = True
-        fig.add_trace(go.Scatter(x=t, y=y, mode="lines+markers", name=name, line=dict(color=colors[name], width=2),
-                                 marker=dict(size=4), legendgroup=name, hovertemplate="%{y:.4g}"))
+        fig.add_trace(go.Scatter(x=t, y=y, mode="lines+markers", name=plain(name),
+                                 line=dict(color=colors[name], width=2), marker=dict(size=4),
+                                 legendgroup=plain(name), hovertemplate="%{y:.4g}"))
     if banded:
-        fig.update_layout(title=dict(text=title, subtitle=dict(text=f"Shaded: each model's {band}")))
+        fig.update_layout(title=dict(text=plain(title), subtitle=dict(text=f"Shaded: each model's {band}")))
     return fig
 
 
@@ -85,7 +88,8 @@ def error_over_time_chart(*, errors: Mapping[str, tuple], colors: Mapping[str, s
     colors = _colors(list(errors), colors)
     fig = _figure(title, "Time", ERROR_LABEL)
     for name, (t, e) in errors.items():
-        fig.add_trace(go.Scatter(x=np.asarray(t), y=np.asarray(e, dtype=np.float64), mode="lines", name=name,
+        fig.add_trace(go.Scatter(x=np.asarray(t), y=np.asarray(e, dtype=np.float64), mode="lines",
+                                 name=plain(name),
                                  line=dict(color=colors[name], width=1.8), hovertemplate="%{y:.4g}"))
     fig.add_hline(y=0, line=dict(color=REFERENCE_COLOR, dash="dash", width=1.5))
     return fig
@@ -99,14 +103,15 @@ def metric_by_horizon_chart(*, values: Mapping[str, tuple], metric: str, colors:
     if not values:
         raise TypeError("`values` must be a non-empty mapping of model -> (horizons, values)")
     colors = _colors(list(values), colors)
-    fig = _figure(title or f"{metric} by forecast horizon", "Horizon (steps ahead)", metric)
+    fig = _figure(title or f"{metric} by forecast horizon", "Horizon (steps ahead)", plain(metric))
     for name, (h, v) in values.items():
         v = np.asarray(v, dtype=np.float64)
         error_y = None
         if intervals and name in intervals:
             low, high = (np.asarray(a, dtype=np.float64) for a in intervals[name])
             error_y = dict(type="data", symmetric=False, array=high - v, arrayminus=v - low, thickness=1.2)
-        fig.add_trace(go.Scatter(x=np.asarray(h), y=v, mode="lines+markers", name=name, error_y=error_y,
+        fig.add_trace(go.Scatter(x=np.asarray(h), y=v, mode="lines+markers", name=plain(name),
+                                 error_y=error_y,
                                  line=dict(color=colors[name], width=2), hovertemplate="h = %{x}: %{y:.4g}"))
     fig.update_xaxes(dtick=1)
     return fig
@@ -119,9 +124,10 @@ def metric_by_series_chart(*, values: Mapping[str, float], metric: str, referenc
     if not values:
         raise TypeError("`values` must be a non-empty mapping of series -> value")
     order = sorted(values, key=lambda k: (np.nan_to_num(values[k], nan=-np.inf)))
-    fig = _figure(title or f"{metric} by series", metric, "Series")
-    fig.add_trace(go.Bar(x=[values[k] for k in order], y=[str(k) for k in order], orientation="h",
-                         marker=dict(color=color), name=metric, showlegend=False, hovertemplate="%{y}: %{x:.4g}"))
+    fig = _figure(title or f"{metric} by series", plain(metric), "Series")
+    fig.add_trace(go.Bar(x=[values[k] for k in order], y=[plain(k) for k in order], orientation="h",
+                         marker=dict(color=color), name=plain(metric), showlegend=False,
+                         hovertemplate="%{y}: %{x:.4g}"))
     if reference is not None:
         fig.add_vline(x=reference, line=dict(color=REFERENCE_COLOR, dash="dash", width=1.5))
     fig.update_layout(hovermode="closest", height=max(300, 60 + 24 * len(order)))
@@ -136,8 +142,10 @@ def loss_difference_chart(*, time, difference, names: tuple[str, str], loss: str
     d = np.asarray(difference, dtype=np.float64)
     if t.shape != d.shape:
         raise ValueError(f"{t.size} times but {d.size} loss differences")
-    a, b = names
-    fig = _figure(title or f"Loss differences: {a} − {b}", "Time", f"Difference in {loss} ({a} − {b})")
+    a, b = (plain(name) for name in names)
+    # the title is escaped by _figure, the axis title here: built from the names as given
+    fig = _figure(title or f"Loss differences: {names[0]} − {names[1]}", "Time",
+                  f"Difference in {plain(loss)} ({a} − {b})")
     fig.add_trace(go.Bar(x=t, y=d, name=f"{a} − {b}", marker=dict(color=np.where(d <= 0, "#0072B2", "#D55E00")),
                          hovertemplate="%{y:.4g}"))
     mean = float(np.mean(d)) if d.size else float("nan")

@@ -4,6 +4,7 @@ Every chart takes ``models``: ``{model: (y_true, y_pred)}`` arrays, and ``colors
 :func:`assess.charts.style.model_colors`. Errors follow the registry's convention, ``error = predicted − actual``
 (positive: the model over-predicts; ``mean_error`` is their mean). Above ``DENSITY_ABOVE`` rows a model's points
 are drawn as a density (counts on a fixed grid), so a 1e6-row file sends a few kilobytes, not a million points.
+Model names and titles are plain text, drawn as written (`assess.charts.style.plain`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Mapping
 import numpy as np
 import plotly.graph_objects as go
 
-from assess.charts.style import REFERENCE_COLOR, TEMPLATE, model_colors
+from assess.charts.style import REFERENCE_COLOR, TEMPLATE, model_colors, plain
 
 #: More rows than this (per model) are drawn as a density instead of points.
 DENSITY_ABOVE = 20_000
@@ -50,7 +51,7 @@ def _colors(names, colors: Mapping[str, str] | None) -> dict[str, str]:
 
 def _figure(title: str, x_title: str, y_title: str) -> go.Figure:
     fig = go.Figure()
-    fig.update_layout(template=TEMPLATE, title=title, hovermode="closest",
+    fig.update_layout(template=TEMPLATE, title=plain(title), hovermode="closest",
                       legend=dict(orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0.0),
                       margin=dict(b=110))   # the legend under the axis title, clear of the title and the data
     fig.update_xaxes(title=x_title)
@@ -71,14 +72,14 @@ def _points_or_density(fig: go.Figure, name: str, x: np.ndarray, y: np.ndarray, 
     """Points below DENSITY_ABOVE rows; above, the counts on a GRID × GRID grid: a filled heatmap for one model,
     contour lines in the model's colour when several share the axes."""
     if x.size <= DENSITY_ABOVE:
-        fig.add_trace(go.Scattergl(x=x, y=y, mode="markers", name=f"{name} (n = {x.size:,})",
+        fig.add_trace(go.Scattergl(x=x, y=y, mode="markers", name=f"{plain(name)} (n = {x.size:,})",
                                    marker=dict(color=color, size=5, opacity=0.45, line=dict(width=0)),
                                    hovertemplate=hover))
         return
     counts, xe, ye = np.histogram2d(x, y, bins=GRID, range=[x_range, y_range])
     xc, yc = (xe[:-1] + xe[1:]) / 2, (ye[:-1] + ye[1:]) / 2
     z = np.where(counts.T > 0, np.log10(np.maximum(counts.T, 1)) + 1, np.nan)   # log scale: tails stay visible
-    label = f"{name} (n = {x.size:,}, density)"
+    label = f"{plain(name)} (n = {x.size:,}, density)"
     if single:
         fig.add_trace(go.Heatmap(x=xc, y=yc, z=np.round(z, 3), name=label, showscale=False, showlegend=True,
                                  colorscale=[[0.0, "#FFFFFF"], [1.0, color]], hoverinfo="skip"))
@@ -137,7 +138,7 @@ def residual_chart(*, models: Mapping[str, tuple], colors: Mapping[str, str] | N
                            hover="predicted %{x:.4g}<br>error %{y:.4g}")
     for name, (_, p) in data.items():
         tx, ty = error_trend(p, errors[name])
-        fig.add_trace(go.Scatter(x=tx, y=ty, mode="lines", name=f"{name}: median error (trend)",
+        fig.add_trace(go.Scatter(x=tx, y=ty, mode="lines", name=f"{plain(name)}: median error (trend)",
                                  line=dict(color=colors[name], width=3),
                                  hovertemplate="predicted ≈ %{x:.4g}<br>median error %{y:.4g}<extra></extra>"))
     fig.add_hline(y=0, line=dict(color=REFERENCE_COLOR, dash="dash", width=1.5))
@@ -160,13 +161,15 @@ def error_distribution_chart(*, models: Mapping[str, tuple], colors: Mapping[str
     for name, e in errors.items():
         counts, _ = np.histogram(e, bins=edges)
         fig.add_trace(go.Bar(x=(edges[:-1] + edges[1:]) / 2, y=counts / e.size, width=width,
-                             name=f"{name} (n = {e.size:,})", marker=dict(color=colors[name], line=dict(width=0)),
+                             name=f"{plain(name)} (n = {e.size:,})",
+                             marker=dict(color=colors[name], line=dict(width=0)),
                              opacity=0.55, hovertemplate="error %{x:.4g}<br>%{y:.1%} of rows<extra></extra>"))
     for name, e in errors.items():
         sd = float(e.std(ddof=1)) if e.size > 1 else 0.0
         if sd > 0:
             density = np.exp(-0.5 * ((grid - e.mean()) / sd) ** 2) / (sd * np.sqrt(2 * np.pi))
-            fig.add_trace(go.Scatter(x=grid, y=density * width, mode="lines", name=f"{name}: normal reference",
+            fig.add_trace(go.Scatter(x=grid, y=density * width, mode="lines",
+                                     name=f"{plain(name)}: normal reference",
                                      line=dict(color=colors[name], dash="dash", width=2), hoverinfo="skip"))
     fig.update_layout(barmode="overlay")
     fig.update_yaxes(tickformat=".0%")
@@ -189,7 +192,7 @@ def error_by_decile_chart(*, models: Mapping[str, tuple], colors: Mapping[str, s
         sums = np.bincount(which, weights=err, minlength=10)
         counts = np.bincount(which, minlength=10)
         mae = np.divide(sums, counts, out=np.full(10, np.nan), where=counts > 0)
-        fig.add_trace(go.Bar(x=labels, y=mae, name=name, marker=dict(color=colors[name]),
+        fig.add_trace(go.Bar(x=labels, y=mae, name=plain(name), marker=dict(color=colors[name]),
                              customdata=counts, hovertemplate="%{x}<br>MAE %{y:.4g} over %{customdata:,} rows"))
     fig.update_layout(barmode="group")
     return fig
