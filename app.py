@@ -2,17 +2,27 @@
 
 import streamlit as st
 
+from assess.data import Task
 from pages.shared import ServerBusy
 from pages.state import DATA_PAGE, current_assessment, init_state, md
 
 st.set_page_config(page_title="assess — model performance", page_icon=":material/analytics:", layout="wide")
 init_state()
 
+# Every page is registered; the navigation shows those that fit the loaded file's task (classification: Confusion
+# and Curves; regression and forecasts: Errors), so nobody has to guess where their charts are.
+loaded = current_assessment()
+numeric = loaded is not None and loaded.task in (Task.REGRESSION, Task.FORECAST)
+classification_only = "hidden" if numeric else "visible"
+numeric_only = "visible" if numeric else "hidden"
 pages = {
     "Data": [st.Page(DATA_PAGE, title="Data", icon=":material/upload_file:", default=True)],
     "Assess": [st.Page("pages/metrics.py", title="Metrics", icon=":material/table_chart:"),
-               st.Page("pages/confusion.py", title="Confusion", icon=":material/grid_on:"),
-               st.Page("pages/curves.py", title="Curves", icon=":material/show_chart:")],
+               st.Page("pages/confusion.py", title="Confusion", icon=":material/grid_on:",
+                       visibility=classification_only),
+               st.Page("pages/curves.py", title="Curves", icon=":material/show_chart:",
+                       visibility=classification_only),
+               st.Page("pages/errors.py", title="Errors", icon=":material/scatter_plot:", visibility=numeric_only)],
     "Compare": [st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:")],
 }
 navigation = st.navigation(pages)

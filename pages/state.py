@@ -27,6 +27,8 @@ SAMPLES_DIR = ROOT / "assets" / "samples"
 SAMPLES = {
     "Breast cancer — binary, 3 models, 5 folds": "breast_cancer_binary.csv",
     "Wine — multi-class, 2 models": "wine_multiclass.csv",
+    "Diabetes — regression, 3 models, 5 folds": "diabetes_regression.csv",
+    "CO₂ and El Niño — monthly forecasts, 3 models, 1–12 months ahead": "monthly_forecasts.csv",
 }
 DEFAULT_SAMPLE = next(iter(SAMPLES))
 DATA_PAGE = "pages/data.py"

@@ -14,28 +14,17 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from assess.charts.regression import ERROR_LABEL
-from assess.charts.style import REFERENCE_COLOR, TEMPLATE, model_colors, plain
+from assess.charts.regression import ERROR_LABEL, colors_for, new_figure
+from assess.charts.style import REFERENCE_COLOR, plain
 
 ACTUAL_COLOR = "#222222"
 
 
-def _figure(title: str, x_title: str, y_title: str) -> go.Figure:
-    fig = go.Figure()
-    fig.update_layout(template=TEMPLATE, title=plain(title), hovermode="x unified",
-                      legend=dict(orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0.0),
-                      margin=dict(b=110))   # the legend under the axis title, clear of the title and the data
-    fig.update_xaxes(title=x_title)
-    fig.update_yaxes(title=y_title)
+def _time_figure(title: str, y_title: str) -> go.Figure:
+    """A figure over time: hovering a date shows every model's value at it."""
+    fig = new_figure(title, "Time", y_title)
+    fig.update_layout(hovermode="x unified")
     return fig
-
-
-def _colors(names: Sequence[str], colors: Mapping[str, str] | None) -> dict[str, str]:
-    colors = dict(model_colors(names) if colors is None else colors)
-    missing = [n for n in names if n not in colors]
-    if missing:
-        raise ValueError(f"no colour for model {missing[0]!r}; `colors` has {sorted(colors)}")
-    return colors
 
 
 def _rgba(hex_color: str, alpha: float) -> str:
@@ -53,8 +42,8 @@ def forecast_chart(*, time, actual, forecasts: Mapping[str, Mapping[str, object]
     """
     if not forecasts:
         raise TypeError("`forecasts` must be a non-empty mapping of model -> {'time', 'forecast'[, 'lower', 'upper']}")
-    colors = _colors(list(forecasts), colors)
-    fig = _figure(title, "Time", "Value")
+    colors = colors_for(list(forecasts), colors)
+    fig = _time_figure(title, "Value")
     fig.add_trace(go.Scatter(x=np.asarray(time), y=np.asarray(actual, dtype=np.float64), mode="lines",
                              name="actual", line=dict(color=ACTUAL_COLOR, width=2.5), hovertemplate="%{y:.4g}"))
     band = f"{level:.0%} interval" if level else "interval"
@@ -85,8 +74,8 @@ def error_over_time_chart(*, errors: Mapping[str, tuple], colors: Mapping[str, s
     seasonal patterns in the errors show what a model misses."""
     if not errors:
         raise TypeError("`errors` must be a non-empty mapping of model -> (time, error)")
-    colors = _colors(list(errors), colors)
-    fig = _figure(title, "Time", ERROR_LABEL)
+    colors = colors_for(list(errors), colors)
+    fig = _time_figure(title, ERROR_LABEL)
     for name, (t, e) in errors.items():
         fig.add_trace(go.Scatter(x=np.asarray(t), y=np.asarray(e, dtype=np.float64), mode="lines",
                                  name=plain(name),
@@ -102,8 +91,8 @@ def metric_by_horizon_chart(*, values: Mapping[str, tuple], metric: str, colors:
     whose line crosses another's is better at some horizons only."""
     if not values:
         raise TypeError("`values` must be a non-empty mapping of model -> (horizons, values)")
-    colors = _colors(list(values), colors)
-    fig = _figure(title or f"{metric} by forecast horizon", "Horizon (steps ahead)", plain(metric))
+    colors = colors_for(list(values), colors)
+    fig = new_figure(title or f"{metric} by forecast horizon", "Horizon (steps ahead)", plain(metric))
     for name, (h, v) in values.items():
         v = np.asarray(v, dtype=np.float64)
         error_y = None
@@ -124,7 +113,7 @@ def metric_by_series_chart(*, values: Mapping[str, float], metric: str, referenc
     if not values:
         raise TypeError("`values` must be a non-empty mapping of series -> value")
     order = sorted(values, key=lambda k: (np.nan_to_num(values[k], nan=-np.inf)))
-    fig = _figure(title or f"{metric} by series", plain(metric), "Series")
+    fig = new_figure(title or f"{metric} by series", plain(metric), "Series")
     fig.add_trace(go.Bar(x=[values[k] for k in order], y=[plain(k) for k in order], orientation="h",
                          marker=dict(color=color), name=plain(metric), showlegend=False,
                          hovertemplate="%{y}: %{x:.4g}"))
@@ -143,9 +132,9 @@ def loss_difference_chart(*, time, difference, names: tuple[str, str], loss: str
     if t.shape != d.shape:
         raise ValueError(f"{t.size} times but {d.size} loss differences")
     a, b = (plain(name) for name in names)
-    # the title is escaped by _figure, the axis title here: built from the names as given
-    fig = _figure(title or f"Loss differences: {names[0]} − {names[1]}", "Time",
-                  f"Difference in {plain(loss)} ({a} − {b})")
+    # new_figure escapes the title; the axis title is escaped here
+    fig = new_figure(title or f"Loss differences: {names[0]} − {names[1]}", "Time",
+                     f"Difference in {plain(loss)} ({a} − {b})")
     fig.add_trace(go.Bar(x=t, y=d, name=f"{a} − {b}", marker=dict(color=np.where(d <= 0, "#0072B2", "#D55E00")),
                          hovertemplate="%{y:.4g}"))
     mean = float(np.mean(d)) if d.size else float("nan")

@@ -41,7 +41,8 @@ def _arrays(models: Mapping[str, tuple]) -> dict[str, tuple[np.ndarray, np.ndarr
     return out
 
 
-def _colors(names, colors: Mapping[str, str] | None) -> dict[str, str]:
+def colors_for(names, colors: Mapping[str, str] | None) -> dict[str, str]:
+    """``colors`` (default: :func:`model_colors` of ``names``), checked to have every name."""
     colors = dict(model_colors(names) if colors is None else colors)
     missing = [n for n in names if n not in colors]
     if missing:
@@ -49,7 +50,8 @@ def _colors(names, colors: Mapping[str, str] | None) -> dict[str, str]:
     return colors
 
 
-def _figure(title: str, x_title: str, y_title: str) -> go.Figure:
+def new_figure(title: str, x_title: str, y_title: str) -> go.Figure:
+    """An empty figure in the house template with its axis titles and the legend under the x axis."""
     fig = go.Figure()
     fig.update_layout(template=TEMPLATE, title=plain(title), hovermode="closest",
                       legend=dict(orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0.0),
@@ -94,11 +96,11 @@ def predicted_actual_chart(*, models: Mapping[str, tuple], colors: Mapping[str, 
     """Predicted (y) against actual (x) with the identity line: points on the line are exact; above it the model
     over-predicts. Square axes over the common range of both, so the identity line is the diagonal."""
     data = _arrays(models)
-    colors = _colors(list(data), colors)
+    colors = colors_for(list(data), colors)
     lo, hi = _span(*(a for pair in data.values() for a in pair))
     pad = (hi - lo) * 0.02
     lo, hi = lo - pad, hi + pad
-    fig = _figure(title, "Actual (y_true)", "Predicted (y_pred)")
+    fig = new_figure(title, "Actual (y_true)", "Predicted (y_pred)")
     for name, (y, p) in data.items():
         _points_or_density(fig, name, y, p, colors[name], (lo, hi), (lo, hi), single=len(data) == 1,
                            hover="actual %{x:.4g}<br>predicted %{y:.4g}")
@@ -128,11 +130,11 @@ def residual_chart(*, models: Mapping[str, tuple], colors: Mapping[str, str] | N
     """Each row's error (predicted − actual) against its prediction, with each model's smoothed trend (median error
     in 20 bins of equal count): a trend away from zero is a bias that depends on the level predicted."""
     data = _arrays(models)
-    colors = _colors(list(data), colors)
+    colors = colors_for(list(data), colors)
     errors = {name: p - y for name, (y, p) in data.items()}
     x_range = _span(*(p for _, p in data.values()))
     y_range = _span(*errors.values())
-    fig = _figure(title, "Predicted (y_pred)", ERROR_LABEL)
+    fig = new_figure(title, "Predicted (y_pred)", ERROR_LABEL)
     for name, (_, p) in data.items():
         _points_or_density(fig, name, p, errors[name], colors[name], x_range, y_range, single=len(data) == 1,
                            hover="predicted %{x:.4g}<br>error %{y:.4g}")
@@ -151,13 +153,13 @@ def error_distribution_chart(*, models: Mapping[str, tuple], colors: Mapping[str
     curve — the normal density with the errors' mean and standard deviation: heavy tails or skew show as bars
     outside it."""
     data = _arrays(models)
-    colors = _colors(list(data), colors)
+    colors = colors_for(list(data), colors)
     errors = {name: p - y for name, (y, p) in data.items()}
     lo, hi = _span(*errors.values())
     edges = np.linspace(lo, hi, bins + 1)
     width = edges[1] - edges[0]
     grid = np.linspace(lo, hi, 200)
-    fig = _figure(title, ERROR_LABEL, "Share of rows (%)")
+    fig = new_figure(title, ERROR_LABEL, "Share of rows (%)")
     for name, e in errors.items():
         counts, _ = np.histogram(e, bins=edges)
         fig.add_trace(go.Bar(x=(edges[:-1] + edges[1:]) / 2, y=counts / e.size, width=width,
@@ -181,11 +183,11 @@ def error_by_decile_chart(*, models: Mapping[str, tuple], colors: Mapping[str, s
     """Bars: each model's mean absolute error within each tenth of the rows ordered by their actual value (deciles
     of the first model's y_true, the same cut points for every model), so it shows where in the range a model errs."""
     data = _arrays(models)
-    colors = _colors(list(data), colors)
+    colors = colors_for(list(data), colors)
     first = next(iter(data.values()))[0]
     edges = np.quantile(first, np.linspace(0, 1, 11))
     labels = [f"D{i + 1}<br>{edges[i]:.3g}–{edges[i + 1]:.3g}" for i in range(10)]
-    fig = _figure(title, "Decile of the actual value (range)", "Mean absolute error")
+    fig = new_figure(title, "Decile of the actual value (range)", "Mean absolute error")
     for name, (y, p) in data.items():
         which = np.searchsorted(edges[1:-1], y, side="right")
         err = np.abs(p - y)

@@ -1,0 +1,70 @@
+"""AppTest of the Errors page on the regression and forecast samples; the drawn values come from pandas, here."""
+
+import base64
+import json
+
+import numpy as np
+import pandas as pd
+
+from tests.conftest import ROOT, open_app
+
+REGRESSION = "Diabetes — regression, 3 models, 5 folds"
+FORECAST = "CO₂ and El Niño — monthly forecasts, 3 models, 1–12 months ahead"
+
+
+def figures(at) -> dict[str, dict]:
+    out = {}
+    for element in at.get("plotly_chart"):
+        spec = json.loads(element.proto.spec)
+        out[spec["layout"]["title"]["text"]] = spec
+    return out
+
+
+def trace(spec, name):
+    return next(t for t in spec["data"] if t.get("name") == name)
+
+
+def values(array) -> np.ndarray:
+    """An array of the figure JSON: a list, or Plotly's typed-array form {"dtype", "bdata": base64}."""
+    if isinstance(array, dict):
+        return np.frombuffer(base64.b64decode(array["bdata"]), dtype=np.dtype(array["dtype"]))
+    return np.asarray(array, dtype=float)
+
+
+def test_regression_sample_draws_every_chart_from_the_file():
+    at = open_app("pages/errors.py", sample=REGRESSION)
+    drawn = figures(at)
+    assert set(drawn) == {"Predicted against actual", "Errors against the prediction", "Distribution of the errors",
+                          "Mean absolute error by decile of the actual value"}
+    data = pd.read_csv(ROOT / "assets/samples/diabetes_regression.csv")
+    forest = data[data.model == "forest"]
+    points = trace(drawn["Predicted against actual"], "forest (n = 442)")
+    np.testing.assert_allclose(values(points["y"]), forest.y_pred.to_numpy())
+    errors = trace(drawn["Errors against the prediction"], "forest (n = 442)")
+    np.testing.assert_allclose(values(errors["y"]), (forest.y_pred - forest.y_true).to_numpy())
+    assert [b.label for b in at.get("download_button") if b.label.startswith("All")] == ["All 4 charts on this page (PDF)"]
+
+
+def test_forecast_sample_picks_a_series_and_a_horizon():
+    at = open_app("pages/errors.py", sample=FORECAST)
+    [series] = [s for s in at.selectbox if s.label == "Series"]
+    series.set_value("elnino_sst").run()
+    [horizon] = [s for s in at.select_slider if s.label == "Horizon (steps ahead)"]
+    horizon.set_value(6).run()
+    assert not at.exception
+    drawn = figures(at)
+    data = pd.read_csv(ROOT / "assets/samples/monthly_forecasts.csv")
+    rows = data[(data.series == "elnino_sst") & (data.horizon == 6)]
+    ets = rows[rows.model == "ets"].sort_values("timestamp")
+    forecast = trace(drawn["Actual and forecast, 6 ahead"], "ets")
+    np.testing.assert_allclose(values(forecast["y"]), ets.y_pred.to_numpy())
+    actual = trace(drawn["Actual and forecast, 6 ahead"], "actual")
+    np.testing.assert_allclose(values(actual["y"]), ets.y_true.to_numpy())
+    errors = trace(drawn["Errors over time, 6 ahead"], "naive")
+    naive = rows[rows.model == "naive"].sort_values("timestamp")
+    np.testing.assert_allclose(values(errors["y"]), (naive.y_pred - naive.y_true).to_numpy())
+
+
+def test_classification_files_are_pointed_to_their_pages():
+    at = open_app("pages/errors.py")
+    assert "see the Confusion and Curves pages" in at.info[0].value
