@@ -109,13 +109,22 @@ with mid:
     if folds_frame is not None:
         metric = st.selectbox("Metric (column)", metric_columns)
     else:
-        specs = [s for s in metrics_for(assessment.task) if s.kind != "count"]
+        try:
+            specs = [s for s in metrics_for(assessment.task) if s.kind != "count"]
+        except ValueError:  # a task whose metrics are not in the registry yet
+            specs = []
         names = {s.key: s.name for s in specs}
-        default = "accuracy" if "accuracy" in names else next(iter(names))
-        metric = st.selectbox("Metric", list(names), index=list(names).index(default), format_func=names.get,
-                              help="Used by the bootstrap and fold tests; McNemar, Cochran's Q, chi-squared and "
-                                   "Fisher compare right/wrong per sample (accuracy), DeLong the ROC AUC, Welch's t "
-                                   "and Mann-Whitney a per-sample loss.")
+        if names:
+            default = next((k for k in ("accuracy", "mae") if k in names), next(iter(names)))
+            metric = st.selectbox("Metric", list(names), index=list(names).index(default), format_func=names.get,
+                                  help="Used by the bootstrap and fold tests; McNemar, Cochran's Q, chi-squared and "
+                                       "Fisher compare right/wrong per sample (accuracy), DeLong the ROC AUC, "
+                                       "Welch's t and Mann-Whitney a per-sample loss, Diebold–Mariano the forecast "
+                                       "losses.")
+        else:
+            metric = None
+            st.caption(f"The {assessment.task.value} task has no metrics in the registry yet: the tests that compare "
+                       "a metric are listed as not run.")
     correction = st.selectbox("Multiple-comparison correction", ["auto", *CORRECTIONS],
                               help="auto: Holm for pairs (Nemenyi after Friedman).")
 with right:

@@ -68,3 +68,14 @@ def test_forecast_sample_picks_a_series_and_a_horizon():
 def test_classification_files_are_pointed_to_their_pages():
     at = open_app("pages/errors.py")
     assert "see the Confusion and Curves pages" in at.info[0].value
+
+
+def test_compare_opens_on_numeric_samples_and_runs_the_suggested_test():
+    for sample, expected in ((REGRESSION, "paired_bootstrap"), (FORECAST, "diebold_mariano")):
+        at = open_app("pages/compare.py", sample=sample)
+        assert not at.exception
+        [test] = [s for s in at.selectbox if s.label == "Test"]
+        assert test.value == expected
+        [run] = [b for b in at.button if b.label == "Run test"]
+        run.click().run()
+        assert not at.exception and (at.success or at.error)   # a sentence, or one clear message
