@@ -341,11 +341,9 @@ def _walk(at, pages=CLASSIFICATION_PAGES) -> dict[str, list[str]]:
     return seen
 
 
-# Regression: the Errors page; Compare is left out until it handles a regression file (today it stops on
-# metrics_for's "`task` must be one of ['binary', 'multiclass', 'multilabel']").
 @pytest.mark.parametrize(("make", "task", "pages"), [
     (hostile_csv, "binary", CLASSIFICATION_PAGES), (hostile_multiclass_csv, "multiclass", CLASSIFICATION_PAGES),
-    (hostile_regression_csv, "regression", ("pages/metrics.py", "pages/errors.py"))])
+    (hostile_regression_csv, "regression", ("pages/metrics.py", "pages/errors.py", "pages/compare.py"))])
 def test_every_page_shows_hostile_file_text_literally(make, task, pages):
     at = open_app()
     at.radio[0].set_value("Upload a file").run()
