@@ -40,3 +40,18 @@ def prediction_frame(assessment: Assessment, model: str) -> pd.DataFrame:
         frame = frame.sort_values(["series", "horizon", "time"], kind="stable")
     frame = frame[np.isfinite(frame["y_true"]) & np.isfinite(frame["y_pred"])]
     return frame.assign(error=frame["y_pred"] - frame["y_true"]).reset_index(drop=True)
+
+
+#: Losses of one error e = y_pred − y_true, by the name the pages show.
+LOSSES = {"MAE": np.abs, "RMSE": np.square}
+
+
+def error_by(frame: pd.DataFrame, by: str, loss: str = "MAE") -> pd.Series:
+    """The mean absolute error (``"MAE"``) or the root mean squared error (``"RMSE"``) of a
+    :func:`prediction_frame` per value of ``by`` (``"horizon"`` or ``"series"``), in the order of ``by``'s values.
+
+    RMSE is the root of each group's mean squared error, not a mean of roots."""
+    if loss not in LOSSES:
+        raise ValueError(f"`loss` must be one of {list(LOSSES)} (got {loss!r})")
+    per_group = LOSSES[loss](frame["error"]).groupby(frame[by], sort=True).mean()
+    return np.sqrt(per_group) if loss == "RMSE" else per_group

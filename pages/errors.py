@@ -2,11 +2,12 @@
 the prediction, their distribution, error by decile; for forecasts also actual and forecast over time, errors over
 time, per series and horizon."""
 
+import numpy as np
 import streamlit as st
 
 from assess import charts
 from assess.data import Task
-from assess.forecasts import prediction_frame
+from assess.forecasts import LOSSES, error_by, prediction_frame
 from pages.state import md, memo, require_assessment
 from pages.widgets import all_charts_button, chart
 
@@ -47,6 +48,43 @@ if task is Task.FORECAST:
                                        title=f"Errors over time, {horizon} ahead")
     figures.append(fig)
     chart(fig, "Errors over time", key="errors_over_time")
+
+    st.subheader("Across horizons")
+    loss = st.radio("Error measure", list(LOSSES), horizontal=True, key="errors_loss",
+                    help="MAE: the mean absolute error. RMSE: the root mean squared error, which weighs large "
+                         "errors more.")
+    in_series = {m: f[f["series"] == series] for m, f in frames.items()}
+    by_horizon = {m: error_by(f, "horizon", loss) for m, f in in_series.items() if len(f)}
+    fig = charts.metric_by_horizon_chart(values={m: (v.index.to_numpy(), v.to_numpy()) for m, v in by_horizon.items()},
+                                         metric=loss, colors=colors, title=f"{loss} by horizon, series {series}")
+    figures.append(fig)
+    chart(fig, "Error by horizon", key="error_by_horizon")
+    if len(series_names) > 1:
+        by_series = {m: error_by(f[f["horizon"] == horizon], "series", loss).to_dict() for m, f in frames.items()}
+        fig = charts.metric_by_series_chart(values=by_series, metric=loss, colors=colors,
+                                            title=f"{loss} by series, {horizon} ahead")
+        figures.append(fig)
+        chart(fig, "Error by series", key="error_by_series")
+        st.caption("Each series is in its own units: compare models within a series, not series with each other.")
+    if len(models) > 1:
+        st.subheader("Two models, time point by time point")
+        left, right = st.columns(2)
+        first_model = left.selectbox("Model A", models, index=0, key="errors_model_a")
+        second_model = right.selectbox("Model B", models, index=1, key="errors_model_b")
+        if first_model == second_model:
+            st.info("Pick two different models.")
+        else:
+            a, b = (chosen[m].set_index("time")["error"] for m in (first_model, second_model))
+            a, b = a.align(b, join="inner")
+            difference = np.square(a) - np.square(b)
+            fig = charts.loss_difference_chart(time=difference.index.to_numpy(), difference=difference.to_numpy(),
+                                               names=(first_model, second_model), loss="squared error",
+                                               title=f"Squared-error differences, {horizon} ahead")
+            figures.append(fig)
+            chart(fig, "Loss differences", key="loss_difference")
+            st.caption("Below zero, model A's forecast was closer at that time. The Diebold–Mariano test on the "
+                       "Compare page asks whether the mean difference is zero.")
+
     pairs = {m: (f["y_true"].to_numpy(), f["y_pred"].to_numpy()) for m, f in chosen.items()}
     st.subheader(f"All forecasts of this series, {horizon} ahead")
 else:

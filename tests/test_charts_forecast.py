@@ -55,8 +55,13 @@ def test_metric_by_horizon_draws_the_values_and_their_intervals(sample):
 
 
 def test_metric_by_series_sorts_and_marks_the_reference():
-    fig = metric_by_series_chart(values={"b": 1.4, "a": 0.7, "c": float("nan")}, metric="MASE", reference=1.0)
-    assert list(fig.data[0].y) == ["c", "a", "b"]          # undefined first (bottom), worst at the top
+    fig = metric_by_series_chart(values={"ets": {"b": 1.4, "a": 0.7, "c": float("nan")},
+                                         "naive": {"b": 2.0, "a": 0.5, "c": float("nan")}},
+                                 metric="MASE", reference=1.0)
+    for bars in fig.data:
+        assert list(bars.y) == ["c", "a", "b"]          # undefined first (bottom), worst mean at the top
+    [naive] = [t for t in fig.data if t.name == "naive"]
+    assert list(naive.x)[1:] == [0.5, 2.0] and np.isnan(naive.x[0])
     assert [s.x0 for s in fig.layout.shapes] == [1.0]
 
 

@@ -128,7 +128,8 @@ def _numeric_figures(colors):
         "by_horizon": charts.metric_by_horizon_chart(values={m: (t + 1, np.abs(y - actual)) for m, (_, y)
                                                              in pairs.items()}, metric=LINK, colors=colors,
                                                      intervals={LINK: (np.zeros(12), np.ones(12))}),
-        "by_series": charts.metric_by_series_chart(values={BOLD: 1.2, TEMPLATED: 0.8}, metric=LINK, reference=1.0),
+        "by_series": charts.metric_by_series_chart(values={m: {BOLD: 1.2, TEMPLATED: 0.8} for m in MODELS},
+                                                        metric=LINK, reference=1.0, colors=colors),
         "loss_difference": charts.loss_difference_chart(time=t, difference=rng.normal(size=12), names=MODELS,
                                                         loss=BOLD),
         "predicted_actual": charts.predicted_actual_chart(models=pairs, colors=colors, title=LINK),

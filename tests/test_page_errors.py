@@ -65,6 +65,33 @@ def test_forecast_sample_picks_a_series_and_a_horizon():
     np.testing.assert_allclose(values(errors["y"]), (naive.y_pred - naive.y_true).to_numpy())
 
 
+def test_forecast_sample_draws_error_by_horizon_series_and_loss_differences():
+    at = open_app("pages/errors.py", sample=FORECAST)
+    [loss] = [r for r in at.radio if r.label == "Error measure"]
+    loss.set_value("RMSE").run()
+    assert not at.exception
+    drawn = figures(at)
+    data = pd.read_csv(ROOT / "assets/samples/monthly_forecasts.csv")
+    data["error"] = data.y_pred - data.y_true
+    co2 = data[data.series == "co2_mauna_loa"]
+    by_horizon = drawn["RMSE by horizon, series co2_mauna_loa"]
+    for model in ("naive", "seasonal_naive", "ets"):
+        expected = co2[co2.model == model].groupby("horizon").error.apply(lambda e: np.sqrt(np.mean(e ** 2)))
+        line = trace(by_horizon, model)
+        np.testing.assert_allclose(values(line["x"]), expected.index.to_numpy())
+        np.testing.assert_allclose(values(line["y"]), expected.to_numpy(), rtol=1e-12)
+    at_one = data[(data.horizon == 1) & (data.model == "ets")]
+    bars = trace(drawn["RMSE by series, 1 ahead"], "ets")
+    got = dict(zip(bars["y"], values(bars["x"])))
+    for series, rows in at_one.groupby("series"):
+        assert np.isclose(got[series], np.sqrt(np.mean(rows.error ** 2)), rtol=1e-12)
+    # Model A naive, model B seasonal_naive by default: the squared-error difference per time point
+    rows = co2[co2.horizon == 1].pivot(index="timestamp", columns="model", values="error").sort_index()
+    bars = drawn["Squared-error differences, 1 ahead"]["data"][0]
+    np.testing.assert_allclose(values(bars["y"]), (rows.naive ** 2 - rows.seasonal_naive ** 2).to_numpy(),
+                               rtol=1e-12)
+
+
 def test_classification_files_are_pointed_to_their_pages():
     at = open_app("pages/errors.py")
     assert "see the Confusion and Curves pages" in at.info[0].value

@@ -106,20 +106,30 @@ def metric_by_horizon_chart(*, values: Mapping[str, tuple], metric: str, colors:
     return fig
 
 
-def metric_by_series_chart(*, values: Mapping[str, float], metric: str, reference: float | None = None,
-                           color: str = "#0072B2", title: str | None = None) -> go.Figure:
-    """One bar per series, sorted (worst at the top for a lower-is-better metric such as MASE), with an optional
-    ``reference`` line (MASE 1 = as good as the naive forecast)."""
-    if not values:
-        raise TypeError("`values` must be a non-empty mapping of series -> value")
-    order = sorted(values, key=lambda k: (np.nan_to_num(values[k], nan=-np.inf)))
+def metric_by_series_chart(*, values: Mapping[str, Mapping[str, float]], metric: str, reference: float | None = None,
+                           colors: Mapping[str, str] | None = None, title: str | None = None) -> go.Figure:
+    """A bar per model and series on one axis, ``values = {model: {series: value}}``; series sorted by their mean
+    over the models (worst at the top for a lower-is-better metric such as MASE; undefined at the bottom), with an
+    optional ``reference`` line (MASE 1 = as good as the naive forecast)."""
+    if not values or not any(values.values()):
+        raise TypeError("`values` must be a non-empty mapping of model -> {series: value}")
+    colors = colors_for(list(values), colors)
+    series = list(dict.fromkeys(k for per_model in values.values() for k in per_model))
+    def mean_over_models(k):
+        finite = [v for v in (values[m].get(k, np.nan) for m in values) if np.isfinite(v)]
+        return float(np.mean(finite)) if finite else np.nan
+    mean = {k: mean_over_models(k) for k in series}
+    order = sorted(series, key=lambda k: np.nan_to_num(mean[k], nan=-np.inf))
     fig = new_figure(title or f"{metric} by series", plain(metric), "Series")
-    fig.add_trace(go.Bar(x=[values[k] for k in order], y=[plain(k) for k in order], orientation="h",
-                         marker=dict(color=color), name=plain(metric), showlegend=False,
-                         hovertemplate="%{y}: %{x:.4g}"))
+    # Plotly stacks horizontal groups bottom-up: reversed models read top-down in legend order.
+    for name in reversed(list(values)):
+        fig.add_trace(go.Bar(x=[values[name].get(k, np.nan) for k in order], y=[plain(k) for k in order],
+                             orientation="h", name=plain(name), marker=dict(color=colors[name]),
+                             hovertemplate="%{y}: %{x:.4g}"))
     if reference is not None:
         fig.add_vline(x=reference, line=dict(color=REFERENCE_COLOR, dash="dash", width=1.5))
-    fig.update_layout(hovermode="closest", height=max(300, 60 + 24 * len(order)))
+    fig.update_layout(barmode="group", hovermode="closest", legend=dict(traceorder="reversed"),
+                      height=max(320, 140 + 18 * len(order) * len(values)))
     return fig
 
 
