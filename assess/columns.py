@@ -157,3 +157,13 @@ def indicator_column(frame: pd.DataFrame, column: str) -> np.ndarray:
     if is_numeric(col) or pd.api.types.is_bool_dtype(col):
         return col.fillna(0).to_numpy(dtype=float) > 0.5
     return col.astype(str).str.strip().str.lower().isin(INDICATOR_TRUE).to_numpy()
+
+
+def time_column(frame: pd.DataFrame, column: str) -> np.ndarray:
+    """A time-stamp column as ``datetime64`` when every value parses as a date (``2024-01``, ``2024-01-31 12:00``),
+    numbers when it is numeric (time steps), else its text: periods such as ``2024Q1`` keep their order as text."""
+    values = frame[column]
+    if pd.api.types.is_numeric_dtype(values):
+        return values.to_numpy()
+    parsed = pd.to_datetime(values, errors="coerce", format="mixed")
+    return parsed.to_numpy() if parsed.notna().all() else values.astype(str).to_numpy(dtype=object)

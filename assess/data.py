@@ -25,6 +25,26 @@ class Task(str, Enum):
         return self in (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL)
 
 
+#: The series name of a forecast file without a series column.
+ONE_SERIES = "(one series)"
+
+
+@dataclass(frozen=True, eq=False)
+class ForecastIndex:
+    """Where each forecast row sits in time (SPEC "Time-series forecast"): per-row arrays of length n.
+
+    ``time`` the time stamp of the forecast target (``datetime64`` when the column's values all parse as dates, else
+    numbers or strings); ``series`` the series name (str; :data:`ONE_SERIES` when the file has none); ``horizon``
+    the steps ahead (float holding whole numbers, NaN where missing; 1 when the file has no horizon column);
+    ``origin`` when the forecast was made (as ``time``), or None.
+    """
+
+    time: np.ndarray
+    series: np.ndarray
+    horizon: np.ndarray
+    origin: np.ndarray | None = None
+
+
 @dataclass(frozen=True, eq=False)
 class Predictions:
     """One model's predictions on n samples, encoded.
@@ -40,7 +60,9 @@ class Predictions:
     - clustering: ``y_true`` int codes of the reference classes (or None), ``y_pred`` int cluster codes.
 
     ``y_pred`` is None when only scores were given: labels then come from a threshold (binary, multilabel) or the
-    argmax (multiclass). ``weight``, ``fold``, ``ids`` and ``group`` are optional per-sample arrays.
+    argmax (multiclass). ``weight``, ``fold``, ``ids`` and ``group`` are optional per-sample arrays. Numeric
+    predictions may carry a prediction interval, ``lower``/``upper`` float (n,) with its nominal ``interval_level``
+    (None when the file does not say), and forecasts their :class:`ForecastIndex`.
     """
 
     task: Task
@@ -53,6 +75,10 @@ class Predictions:
     ids: np.ndarray | None = None
     group: np.ndarray | None = None
     model: str = "model"
+    lower: np.ndarray | None = None
+    upper: np.ndarray | None = None
+    interval_level: float | None = None
+    forecast: ForecastIndex | None = None
 
     @property
     def n(self) -> int:

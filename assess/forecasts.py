@@ -13,34 +13,23 @@ import pandas as pd
 from assess.data import Task
 from assess.schema import Assessment
 
-ALL_SERIES = "(one series)"
-
-
-def _times(values: pd.Series) -> pd.Series:
-    if pd.api.types.is_numeric_dtype(values):
-        return values
-    parsed = pd.to_datetime(values, errors="coerce", format="mixed")
-    return parsed if parsed.notna().all() else values.astype(str)
-
 
 def prediction_frame(assessment: Assessment, model: str) -> pd.DataFrame:
-    """Columns ``y_true``, ``y_pred``, ``error`` (= y_pred − y_true), and for forecasts ``time``, ``series`` and
-    ``horizon`` (1 when the file has no horizon column); one row per finite (y_true, y_pred) pair of ``model``."""
+    """Columns ``y_true``, ``y_pred``, ``error`` (= y_pred − y_true), ``lower``/``upper`` when the file has a
+    prediction interval, and for forecasts ``time``, ``series`` and ``horizon`` (see
+    :class:`assess.data.ForecastIndex`); one row per finite (y_true, y_pred) pair of ``model``."""
     if assessment.task not in (Task.REGRESSION, Task.FORECAST):
         raise ValueError(f"prediction_frame() is for numeric predictions; the task is {assessment.task.value}")
     pred = assessment.predictions(model)
     frame = pd.DataFrame({"y_true": pred.y_true, "y_pred": pred.y_pred})
-    if assessment.task is Task.FORECAST:
-        rows = assessment.frame.iloc[assessment.model_rows[model]]
-        r = assessment.roles
-        frame["time"] = _times(rows[r.timestamp]).to_numpy() if r.timestamp else np.arange(len(frame))
-        frame["series"] = rows[r.series].astype(str).to_numpy() if r.series else ALL_SERIES
-        frame["horizon"] = (pd.to_numeric(rows[r.horizon], errors="coerce").to_numpy() if r.horizon
-                            else np.ones(len(frame)))
+    if pred.lower is not None and pred.upper is not None:
+        frame["lower"], frame["upper"] = pred.lower, pred.upper
+    if pred.forecast is not None:
+        index = pred.forecast
+        frame["time"], frame["series"], frame["horizon"] = index.time, index.series, index.horizon
         frame = frame.sort_values(["series", "horizon", "time"], kind="stable")
     frame = frame[np.isfinite(frame["y_true"]) & np.isfinite(frame["y_pred"])]
     return frame.assign(error=frame["y_pred"] - frame["y_true"]).reset_index(drop=True)
-
 
 #: Losses of one error e = y_pred − y_true, by the name the pages show.
 LOSSES = {"MAE": np.abs, "RMSE": np.square}

@@ -7,6 +7,7 @@ changed (on the Data page or on the command line) and `apply_role` applies one c
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -33,11 +34,16 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "timestamp": ("timestamp", "time", "date", "datetime", "ds"),
     "horizon": ("horizon", "lead", "step_ahead"),
     "series": ("series", "series_id", "unique_id", "item_id"),
+    "origin": ("origin", "forecast_origin", "cutoff", "issue_time", "forecast_date"),
+    "lower": ("lower", "lo", "pi_lower", "lower_bound", "yhat_lower", "y_lower", "lower_pi"),
+    "upper": ("upper", "hi", "pi_upper", "upper_bound", "yhat_upper", "y_upper", "upper_pi"),
     "cluster": ("cluster", "cluster_id", "cluster_label"),
     "latency_ms": ("latency_ms", "latency"),
     "energy_j": ("energy_j", "energy"),
 }
 SINGLE_ROLES = tuple(SYNONYMS)
+#: The single-column roles as fields of `Roles` (``group`` is the list ``groups``).
+_COLUMN_ROLES = tuple(r for r in SINGLE_ROLES if r != "group")
 #: Prefixes of per-class probability/score columns (``proba_setosa``).
 CLASS_SCORE_PREFIXES = ("proba_", "prob_", "probability_", "p_", "score_")
 #: Roles holding several columns: a tuple of columns, or of (label, column) pairs.
@@ -75,6 +81,9 @@ class Roles:
     timestamp: str | None = None
     horizon: str | None = None
     series: str | None = None
+    origin: str | None = None                        # when each forecast was made (forecasts)
+    lower: str | None = None                         # prediction-interval bounds (forecasts, regression)
+    upper: str | None = None
     cluster: str | None = None
     features: tuple[str, ...] = ()
     latency_ms: str | None = None
@@ -93,9 +102,7 @@ class Roles:
         return replace(self, **{role: empty}, reasons=tuple((r, w) for r, w in self.reasons if r != role))
 
     def used_columns(self) -> set[str]:
-        cols = {c for c in (self.y_true, self.y_pred, self.score, self.model, self.id, self.fold, self.repeat,
-                            self.weight, self.timestamp, self.horizon, self.series, self.cluster, self.latency_ms,
-                            self.energy_j) if c}
+        cols = {getattr(self, role) for role in _COLUMN_ROLES} - {None}
         for pairs in (self.class_scores, self.true_labels, self.pred_labels, self.label_scores):
             cols.update(c for _, c in pairs)
         for wm in self.wide_models:
@@ -107,8 +114,7 @@ class Roles:
     def table(self) -> list[dict]:
         """One row per role: role, columns, reason — what the Data page and `inspect` show."""
         rows = []
-        for role in ("y_true", "y_pred", "score", "model", "id", "fold", "repeat", "weight", "timestamp", "horizon",
-                     "series", "cluster", "latency_ms", "energy_j"):
+        for role in _COLUMN_ROLES:
             col = getattr(self, role)
             if col:
                 rows.append({"role": role, "columns": [col], "reason": self.reason(role)})
@@ -148,6 +154,10 @@ def detect_roles(frame: pd.DataFrame) -> Roles:
                 roles = roles.with_role(role_key, value, why)
                 taken.add(col)
                 break
+
+    if not roles.lower and not roles.upper:
+        roles = _levelled_interval(roles, [c for c in frame.columns if c not in taken])
+        taken.update(c for c in (roles.lower, roles.upper) if c)
 
     free = [c for c in frame.columns if c not in taken]
     # Multi-label indicator columns: true_<label> (with pred_<label> / score_<label> for the same labels).
@@ -233,9 +243,41 @@ _ROLE_WORDS = {
     "y_true": "the ground truth", "y_pred": "the predicted label", "score": "the positive-class score",
     "model": "the model name", "id": "the sample id", "fold": "the cross-validation fold", "repeat": "the CV repeat",
     "weight": "the sample weight", "group": "a subgroup slice", "timestamp": "the time stamp",
-    "horizon": "the forecast horizon", "series": "the series id", "cluster": "the cluster assignment",
+    "horizon": "the forecast horizon", "series": "the series id", "origin": "the forecast origin",
+    "lower": "the lower bound of the prediction interval", "upper": "the upper bound of the prediction interval",
+    "cluster": "the cluster assignment",
     "latency_ms": "the latency in ms", "energy_j": "the energy in joules",
 }
+
+
+_LEVELLED = re.compile(r"^(lower|lo|pi_lower|yhat_lower|upper|hi|pi_upper|yhat_upper)[_-]?(\d{1,2}(?:\.\d+)?)$")
+
+
+def _levelled_interval(roles: Roles, columns) -> Roles:
+    """``lower_90``/``upper_90`` (or ``lo-95``/``hi-95``, as forecasting libraries write them): one pair of bounds with
+    the same level. Several levels: the widest is not guessed; the pair of the first level found is taken."""
+    found: dict[str, dict[str, str]] = {}
+    for col in columns:
+        m = _LEVELLED.match(normalise_name(col).replace("-", "_"))
+        if m:
+            side = "lower" if m.group(1) in ("lower", "lo", "pi_lower", "yhat_lower") else "upper"
+            found.setdefault(m.group(2), {}).setdefault(side, col)
+    for level, pair in found.items():
+        if len(pair) == 2:
+            why = f"{quote(pair['lower'])} and {quote(pair['upper'])} are the bounds of a {level} % prediction interval"
+            return roles.with_role("lower", pair["lower"], why).with_role("upper", pair["upper"], why)
+    return roles
+
+
+def interval_level(roles: Roles) -> float | None:
+    """The nominal level of the prediction interval when its column names give it (``lower_90`` → 0.9), else None."""
+    levels = set()
+    for col in (roles.lower, roles.upper):
+        m = _LEVELLED.match(normalise_name(col).replace("-", "_")) if col else None
+        if m is None:
+            return None
+        levels.add(float(m.group(2)) / 100)
+    return levels.pop() if len(levels) == 1 and 0 < next(iter(levels)) < 1 else None
 
 
 def _prefixed(columns, prefixes) -> dict[str, str]:

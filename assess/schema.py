@@ -15,11 +15,11 @@ import numpy as np
 import pandas as pd
 
 from assess.columns import (indicator_column, label_strings, numeric_column, quote, rows_by_value, sort_labels,
-                            split_sets)
-from assess.data import Predictions, Task
+                            split_sets, time_column)
+from assess.data import ONE_SERIES, ForecastIndex, Predictions, Task
 from assess.errors import AssessError
 from assess.io import LoadedTable
-from assess.roles import Overrides, Roles, apply_role, detect_roles
+from assess.roles import Overrides, Roles, apply_role, detect_roles, interval_level
 from assess.tasks import infer_positive, infer_task, task_classes
 from assess.validation import Problem, validate
 
@@ -71,7 +71,7 @@ class Assessment:
         key = self.models[0] if model is None else model
         if key not in self._encoded:
             encoded = self._encode(model)
-            for name in ("y_true", "y_pred", "scores", "weight", "fold", "ids", "group"):
+            for name in ("y_true", "y_pred", "scores", "weight", "fold", "ids", "group", "lower", "upper"):
                 array = getattr(encoded, name)
                 if array is not None:
                     array.flags.writeable = False  # shared by every later call: nobody may change it
@@ -130,7 +130,11 @@ class Assessment:
             return Predictions(task, self.classes, y_true, y_pred, scores, **extras)
         if task in (Task.REGRESSION, Task.FORECAST):
             return Predictions(task, (), numeric_column(frame, r.y_true),
-                               numeric_column(frame, pred_col) if pred_col else None, None, **extras)
+                               numeric_column(frame, pred_col) if pred_col else None, None,
+                               lower=numeric_column(frame, r.lower) if r.lower else None,
+                               upper=numeric_column(frame, r.upper) if r.upper else None,
+                               interval_level=interval_level(r),
+                               forecast=self._forecast_index(frame) if task is Task.FORECAST else None, **extras)
         # clustering
         clusters = label_strings(frame[r.cluster])
         cluster_index = {c: i for i, c in enumerate(sort_labels(set(clusters.dropna())))}
@@ -139,6 +143,15 @@ class Assessment:
             index = {c: i for i, c in enumerate(self.classes)}
             y_true = _codes(label_strings(frame[r.y_true]), index)
         return Predictions(task, self.classes, y_true, _codes(clusters, cluster_index), None, **extras)
+
+    def _forecast_index(self, frame: pd.DataFrame) -> ForecastIndex:
+        r, n = self.roles, len(frame)
+        return ForecastIndex(
+            time=time_column(frame, r.timestamp) if r.timestamp else np.arange(n),
+            series=(label_strings(frame[r.series]).fillna("").to_numpy(dtype=object) if r.series
+                    else np.full(n, ONE_SERIES, dtype=object)),
+            horizon=(numeric_column(frame, r.horizon) if r.horizon else np.ones(n)),
+            origin=time_column(frame, r.origin) if r.origin else None)
 
     def _negative(self) -> str:
         others = [c for c in self.classes if c != self.positive]

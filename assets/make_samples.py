@@ -166,10 +166,10 @@ def forecast_sample() -> pd.DataFrame:
                 rows.append((series, "ets", values.index[origin], values.index[origin + h], h, y[origin + h],
                              row["mean"], row["pi_lower"], row["pi_upper"]))
     frame = pd.DataFrame(rows, columns=["series", "model", "origin", "timestamp", "horizon", "y_true", "y_pred",
-                                        "lower", "upper"])
+                                        "lower_90", "upper_90"])
     # One id per forecast target (series, origin, horizon), the same for every model: the models are paired.
     frame.insert(0, "id", frame.groupby(["series", "origin", "horizon"], sort=False).ngroup() + 1)
-    for column in ("y_pred", "lower", "upper"):
+    for column in ("y_pred", "lower_90", "upper_90"):
         frame[column] = frame[column].round(3)
     for column in ("origin", "timestamp"):
         frame[column] = frame[column].dt.strftime("%Y-%m")

@@ -14,8 +14,18 @@ from pages.state import (SAMPLES, UPLOAD, Key, Upload, current_upload, md, read_
                          set_table, set_upload)
 
 NONE = "(none)"
-ROLE_FIELDS = (("y_true", "Ground truth"), ("y_pred", "Predicted label"), ("score", "Score (positive class)"),
-               ("model", "Model"), ("id", "Sample id"), ("fold", "CV fold"), ("weight", "Sample weight"))
+COMMON_ROLES = (("model", "Model"), ("id", "Sample id"), ("fold", "CV fold"), ("weight", "Sample weight"))
+NUMERIC_ROLES = (("y_true", "Actual value"), ("y_pred", "Predicted value"), *COMMON_ROLES,
+                 ("lower", "Interval lower bound"), ("upper", "Interval upper bound"))
+#: The role pickers each task shows (the others' columns are still listed in "Why each column got its role").
+ROLE_FIELDS = {
+    Task.REGRESSION: NUMERIC_ROLES,
+    Task.FORECAST: (*NUMERIC_ROLES, ("timestamp", "Time stamp"), ("series", "Series"), ("horizon", "Horizon"),
+                    ("origin", "Forecast origin")),
+    Task.CLUSTERING: (("cluster", "Cluster"), ("y_true", "Reference class"), *COMMON_ROLES),
+}
+CLASSIFICATION_ROLES = (("y_true", "Ground truth"), ("y_pred", "Predicted label"), ("score", "Score (positive class)"),
+                        *COMMON_ROLES)
 
 st.title("Data")
 st.caption("Drop a predictions file — one row per sample (and model). The app recognises each column's role and "
@@ -160,7 +170,8 @@ with left:
             st.rerun()
 with right:
     grid = st.columns(2)
-    for i, (role, label) in enumerate(ROLE_FIELDS):
+    fields = ROLE_FIELDS.get(assessment.task if assessment is not None else None, CLASSIFICATION_ROLES)
+    for i, (role, label) in enumerate(fields):
         current = getattr(roles, role)
         key = f"role_{role}_{revision}"
         with grid[i % 2]:

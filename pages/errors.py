@@ -39,8 +39,15 @@ if task is Task.FORECAST:
     actual = chosen[models[0]]
     st.caption(md(f"Series `{series}`, forecasts made {horizon} step{'s' if horizon != 1 else ''} ahead: "
                   f"{len(actual):,} time points."))
-    fig = charts.forecast_chart(time=actual["time"], actual=actual["y_true"], colors=colors,
-                                forecasts={m: {"time": f["time"], "forecast": f["y_pred"]} for m, f in chosen.items()},
+    has_intervals = "lower" in actual
+    bands = has_intervals and st.toggle("Prediction intervals", value=len(models) <= 2, key="errors_bands",
+                                        help="Shade each model's prediction interval from the file's lower and "
+                                             "upper columns.")
+    level = assessment.predictions(models[0]).interval_level
+    fig = charts.forecast_chart(time=actual["time"], actual=actual["y_true"], colors=colors, level=level,
+                                forecasts={m: {"time": f["time"], "forecast": f["y_pred"],
+                                               "lower": f["lower"] if bands else None,
+                                               "upper": f["upper"] if bands else None} for m, f in chosen.items()},
                                 title=f"Actual and forecast, {horizon} ahead")
     figures.append(fig)
     chart(fig, "Actual and forecast", key="forecast")

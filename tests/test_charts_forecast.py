@@ -21,7 +21,7 @@ def one_step(sample, series="co2_mauna_loa"):
 def test_forecast_chart_draws_actual_forecasts_and_interval_bands(sample):
     rows = one_step(sample)
     actual = rows[rows.model == "naive"]
-    forecasts = {m: {"time": g.timestamp, "forecast": g.y_pred, "lower": g.lower, "upper": g.upper}
+    forecasts = {m: {"time": g.timestamp, "forecast": g.y_pred, "lower": g.lower_90, "upper": g.upper_90}
                  for m, g in rows.groupby("model", sort=False)}
     fig = forecast_chart(time=actual.timestamp, actual=actual.y_true, forecasts=forecasts, level=0.9)
     names = [t.name for t in fig.data]
@@ -30,7 +30,7 @@ def test_forecast_chart_draws_actual_forecasts_and_interval_bands(sample):
     assert fig.layout.title.subtitle.text == "Shaded: each model's 90% interval"
     [band] = [t for t in fig.data if t.name == "ets: 90% interval"]
     ets = rows[rows.model == "ets"]
-    np.testing.assert_allclose(band.y, np.concatenate([ets.upper, ets.lower[::-1]]))
+    np.testing.assert_allclose(band.y, np.concatenate([ets.upper_90, ets.lower_90[::-1]]))
     assert fig.layout.template.layout.font.family.startswith("Liberation Sans")
 
 

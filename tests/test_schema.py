@@ -359,3 +359,47 @@ def test_missing_words_stay_labels_in_a_label_role():
 def test_docstring_examples(module):
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+# --- forecasts: time, series, horizon, origin and the prediction interval -----------------------------------------------
+
+def test_forecast_sample_encodes_its_time_index_and_90_percent_interval():
+    from tests.conftest import ROOT
+
+    path = ROOT / "assets/samples/monthly_forecasts.csv"
+    a = describe(read_table(path))
+    raw = pd.read_csv(path)
+    ets = raw[raw.model == "ets"]
+    pred = a.predictions("ets")
+    assert a.roles.lower == "lower_90" and a.roles.upper == "upper_90" and a.roles.origin == "origin"
+    assert pred.interval_level == 0.9
+    np.testing.assert_array_equal(pred.lower, ets.lower_90.to_numpy())
+    np.testing.assert_array_equal(pred.upper, ets.upper_90.to_numpy())
+    index = pred.forecast
+    assert index.time.dtype.kind == "M" and index.origin.dtype.kind == "M"
+    np.testing.assert_array_equal(index.time, pd.to_datetime(ets.timestamp).to_numpy())
+    np.testing.assert_array_equal(index.series, ets.series.to_numpy(dtype=object))
+    np.testing.assert_array_equal(index.horizon, ets.horizon.to_numpy(dtype=float))
+
+
+@pytest.mark.parametrize("lower, upper, level", [("lo-95", "hi-95", 0.95), ("yhat_lower", "yhat_upper", None),
+                                                 ("lower", "upper", None), ("pi_lower_80", "pi_upper_80", 0.8)])
+def test_interval_columns_as_forecasting_libraries_name_them(lower, upper, level):
+    from assess.roles import interval_level
+
+    frame = pd.DataFrame({"y_true": [1.0, 2.0], "y_pred": [1.5, 2.5], "ds": ["2024-01", "2024-02"],
+                          lower: [0.0, 1.0], upper: [3.0, 4.0]})
+    roles = detect_roles(frame)
+    assert (roles.lower, roles.upper, interval_level(roles)) == (lower, upper, level)
+
+
+def test_a_forecast_without_series_or_horizon_columns_is_one_series_one_step_ahead():
+    from assess.data import ONE_SERIES
+
+    n = 30
+    a = frame_csv(pd.DataFrame({"y_true": np.linspace(0.5, 9.1, n), "y_pred": np.linspace(0.7, 9.0, n),
+                                "time": np.arange(1, n + 1)}))
+    assert a.task is Task.FORECAST
+    index = a.predictions().forecast
+    assert list(index.series) == [ONE_SERIES] * n and list(index.horizon) == [1] * n and index.origin is None
+    assert list(index.time) == list(range(1, n + 1))

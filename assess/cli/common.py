@@ -32,6 +32,11 @@ _ROLE_OPTIONS = (
     ("--weight-col", "weight", "sample-weight column"),
     ("--cluster-col", "cluster", "cluster-assignment column"),
     ("--timestamp-col", "timestamp", "time-stamp column (forecasts)"),
+    ("--series-col", "series", "series-name column (forecasts of several series)"),
+    ("--horizon-col", "horizon", "steps-ahead column (forecasts)"),
+    ("--origin-col", "origin", "forecast-origin column: when each forecast was made"),
+    ("--lower-col", "lower", "lower bound of the prediction interval"),
+    ("--upper-col", "upper", "upper bound of the prediction interval"),
 )
 
 
