@@ -159,11 +159,11 @@ def indicator_column(frame: pd.DataFrame, column: str) -> np.ndarray:
     return col.astype(str).str.strip().str.lower().isin(INDICATOR_TRUE).to_numpy()
 
 
-def time_column(frame: pd.DataFrame, column: str) -> np.ndarray:
-    """A time-stamp column as ``datetime64`` when every value parses as a date (``2024-01``, ``2024-01-31 12:00``),
-    numbers when it is numeric (time steps), else its text: periods such as ``2024Q1`` keep their order as text."""
-    values = frame[column]
+
+def time_values(values: pd.Series) -> pd.Series:
+    """Time stamps as values that sort in time: numbers as they are, dates when every stamp parses as one, else the
+    text (period labels such as ``2020-Q1`` sort as written)."""
     if pd.api.types.is_numeric_dtype(values):
-        return values.to_numpy()
+        return values
     parsed = pd.to_datetime(values, errors="coerce", format="mixed")
-    return parsed.to_numpy() if parsed.notna().all() else values.astype(str).to_numpy(dtype=object)
+    return parsed if parsed.notna().all() else values.astype(str)

@@ -25,26 +25,6 @@ class Task(str, Enum):
         return self in (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL)
 
 
-#: The series name of a forecast file without a series column.
-ONE_SERIES = "(one series)"
-
-
-@dataclass(frozen=True, eq=False)
-class ForecastIndex:
-    """Where each forecast row sits in time (SPEC "Time-series forecast"): per-row arrays of length n.
-
-    ``time`` the time stamp of the forecast target (``datetime64`` when the column's values all parse as dates, else
-    numbers or strings); ``series`` the series name (str; :data:`ONE_SERIES` when the file has none); ``horizon``
-    the steps ahead (float holding whole numbers, NaN where missing; 1 when the file has no horizon column);
-    ``origin`` when the forecast was made (as ``time``), or None.
-    """
-
-    time: np.ndarray
-    series: np.ndarray
-    horizon: np.ndarray
-    origin: np.ndarray | None = None
-
-
 @dataclass(frozen=True, eq=False)
 class Predictions:
     """One model's predictions on n samples, encoded.
@@ -60,9 +40,14 @@ class Predictions:
     - clustering: ``y_true`` int codes of the reference classes (or None), ``y_pred`` int cluster codes.
 
     ``y_pred`` is None when only scores were given: labels then come from a threshold (binary, multilabel) or the
-    argmax (multiclass). ``weight``, ``fold``, ``ids`` and ``group`` are optional per-sample arrays. Numeric
-    predictions may carry a prediction interval, ``lower``/``upper`` float (n,) with its nominal ``interval_level``
-    (None when the file does not say), and forecasts their :class:`ForecastIndex`.
+    argmax (multiclass). ``weight``, ``fold``, ``ids`` and ``group`` are optional per-sample arrays.
+
+    Numeric predictions may carry a prediction interval, ``lower``/``upper`` float (n,), with its nominal
+    ``interval_level`` (None when the file does not say), and ``target``, the name of what ``y_true`` measures (its
+    column name), for sentences in its units. Forecasts (SPEC "Time-series forecast") may also carry, per sample,
+    ``time`` (the time stamp of the forecast target: numbers, ``datetime64`` when every stamp parses as a date, else
+    strings — sortable in all three cases), ``series`` (the series id, strings), ``horizon`` (steps ahead, float) and
+    ``origin`` (when the forecast was made, as ``time``); None when the file has no such column.
     """
 
     task: Task
@@ -75,10 +60,14 @@ class Predictions:
     ids: np.ndarray | None = None
     group: np.ndarray | None = None
     model: str = "model"
+    time: np.ndarray | None = None
+    series: np.ndarray | None = None
+    horizon: np.ndarray | None = None
+    origin: np.ndarray | None = None
+    target: str | None = None
     lower: np.ndarray | None = None
     upper: np.ndarray | None = None
     interval_level: float | None = None
-    forecast: ForecastIndex | None = None
 
     @property
     def n(self) -> int:

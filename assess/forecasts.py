@@ -13,20 +13,25 @@ import pandas as pd
 from assess.data import Task
 from assess.schema import Assessment
 
+#: The series name of a forecast file without a series column.
+ONE_SERIES = "(one series)"
+
 
 def prediction_frame(assessment: Assessment, model: str) -> pd.DataFrame:
     """Columns ``y_true``, ``y_pred``, ``error`` (= y_pred − y_true), ``lower``/``upper`` when the file has a
-    prediction interval, and for forecasts ``time``, ``series`` and ``horizon`` (see
-    :class:`assess.data.ForecastIndex`); one row per finite (y_true, y_pred) pair of ``model``."""
+    prediction interval, and for forecasts ``time``, ``series`` (:data:`ONE_SERIES` when the file has no series
+    column) and ``horizon`` (1 when it has none); one row per finite (y_true, y_pred) pair of ``model``."""
     if assessment.task not in (Task.REGRESSION, Task.FORECAST):
         raise ValueError(f"prediction_frame() is for numeric predictions; the task is {assessment.task.value}")
     pred = assessment.predictions(model)
     frame = pd.DataFrame({"y_true": pred.y_true, "y_pred": pred.y_pred})
     if pred.lower is not None and pred.upper is not None:
         frame["lower"], frame["upper"] = pred.lower, pred.upper
-    if pred.forecast is not None:
-        index = pred.forecast
-        frame["time"], frame["series"], frame["horizon"] = index.time, index.series, index.horizon
+    if assessment.task is Task.FORECAST:
+        n = len(frame)
+        frame["time"] = pred.time if pred.time is not None else np.arange(n)
+        frame["series"] = pred.series if pred.series is not None else ONE_SERIES
+        frame["horizon"] = pred.horizon if pred.horizon is not None else np.ones(n)
         frame = frame.sort_values(["series", "horizon", "time"], kind="stable")
     frame = frame[np.isfinite(frame["y_true"]) & np.isfinite(frame["y_pred"])]
     return frame.assign(error=frame["y_pred"] - frame["y_true"]).reset_index(drop=True)

@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 from assess.columns import (indicator_column, label_strings, numeric_column, quote, rows_by_value, sort_labels,
-                            split_sets, time_column)
-from assess.data import ONE_SERIES, ForecastIndex, Predictions, Task
+                            split_sets, time_values)
+from assess.data import Predictions, Task
 from assess.errors import AssessError
 from assess.io import LoadedTable
 from assess.roles import Overrides, Roles, apply_role, detect_roles, interval_level
@@ -129,12 +129,17 @@ class Assessment:
             y_true, y_pred, scores = self._multilabel_arrays(frame, pred_col)
             return Predictions(task, self.classes, y_true, y_pred, scores, **extras)
         if task in (Task.REGRESSION, Task.FORECAST):
+            when = {}
+            if task is Task.FORECAST:
+                when = dict(time=time_values(frame[r.timestamp]).to_numpy() if r.timestamp else None,
+                            series=label_strings(frame[r.series]).to_numpy(dtype=object) if r.series else None,
+                            horizon=numeric_column(frame, r.horizon) if r.horizon else None,
+                            origin=time_values(frame[r.origin]).to_numpy() if r.origin else None)
             return Predictions(task, (), numeric_column(frame, r.y_true),
-                               numeric_column(frame, pred_col) if pred_col else None, None,
-                               lower=numeric_column(frame, r.lower) if r.lower else None,
+                               numeric_column(frame, pred_col) if pred_col else None, None, **extras, **when,
+                               target=str(r.y_true), lower=numeric_column(frame, r.lower) if r.lower else None,
                                upper=numeric_column(frame, r.upper) if r.upper else None,
-                               interval_level=interval_level(r),
-                               forecast=self._forecast_index(frame) if task is Task.FORECAST else None, **extras)
+                               interval_level=interval_level(r))
         # clustering
         clusters = label_strings(frame[r.cluster])
         cluster_index = {c: i for i, c in enumerate(sort_labels(set(clusters.dropna())))}
@@ -143,15 +148,6 @@ class Assessment:
             index = {c: i for i, c in enumerate(self.classes)}
             y_true = _codes(label_strings(frame[r.y_true]), index)
         return Predictions(task, self.classes, y_true, _codes(clusters, cluster_index), None, **extras)
-
-    def _forecast_index(self, frame: pd.DataFrame) -> ForecastIndex:
-        r, n = self.roles, len(frame)
-        return ForecastIndex(
-            time=time_column(frame, r.timestamp) if r.timestamp else np.arange(n),
-            series=(label_strings(frame[r.series]).fillna("").to_numpy(dtype=object) if r.series
-                    else np.full(n, ONE_SERIES, dtype=object)),
-            horizon=(numeric_column(frame, r.horizon) if r.horizon else np.ones(n)),
-            origin=time_column(frame, r.origin) if r.origin else None)
 
     def _negative(self) -> str:
         others = [c for c in self.classes if c != self.positive]

@@ -375,11 +375,10 @@ def test_forecast_sample_encodes_its_time_index_and_90_percent_interval():
     assert pred.interval_level == 0.9
     np.testing.assert_array_equal(pred.lower, ets.lower_90.to_numpy())
     np.testing.assert_array_equal(pred.upper, ets.upper_90.to_numpy())
-    index = pred.forecast
-    assert index.time.dtype.kind == "M" and index.origin.dtype.kind == "M"
-    np.testing.assert_array_equal(index.time, pd.to_datetime(ets.timestamp).to_numpy())
-    np.testing.assert_array_equal(index.series, ets.series.to_numpy(dtype=object))
-    np.testing.assert_array_equal(index.horizon, ets.horizon.to_numpy(dtype=float))
+    assert pred.time.dtype.kind == "M" and pred.origin.dtype.kind == "M" and pred.target == "y_true"
+    np.testing.assert_array_equal(pred.time, pd.to_datetime(ets.timestamp).to_numpy())
+    np.testing.assert_array_equal(pred.series, ets.series.to_numpy(dtype=object))
+    np.testing.assert_array_equal(pred.horizon, ets.horizon.to_numpy(dtype=float))
 
 
 @pytest.mark.parametrize("lower, upper, level", [("lo-95", "hi-95", 0.95), ("yhat_lower", "yhat_upper", None),
@@ -394,12 +393,13 @@ def test_interval_columns_as_forecasting_libraries_name_them(lower, upper, level
 
 
 def test_a_forecast_without_series_or_horizon_columns_is_one_series_one_step_ahead():
-    from assess.data import ONE_SERIES
+    from assess.forecasts import ONE_SERIES, prediction_frame
 
     n = 30
     a = frame_csv(pd.DataFrame({"y_true": np.linspace(0.5, 9.1, n), "y_pred": np.linspace(0.7, 9.0, n),
                                 "time": np.arange(1, n + 1)}))
     assert a.task is Task.FORECAST
-    index = a.predictions().forecast
-    assert list(index.series) == [ONE_SERIES] * n and list(index.horizon) == [1] * n and index.origin is None
-    assert list(index.time) == list(range(1, n + 1))
+    pred = a.predictions()
+    assert pred.series is None and pred.horizon is None and pred.origin is None and list(pred.time) == list(range(1, n + 1))
+    frame = prediction_frame(a, a.models[0])
+    assert list(frame.series) == [ONE_SERIES] * n and list(frame.horizon) == [1] * n
