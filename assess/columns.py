@@ -157,3 +157,12 @@ def indicator_column(frame: pd.DataFrame, column: str) -> np.ndarray:
     if is_numeric(col) or pd.api.types.is_bool_dtype(col):
         return col.fillna(0).to_numpy(dtype=float) > 0.5
     return col.astype(str).str.strip().str.lower().isin(INDICATOR_TRUE).to_numpy()
+
+
+def time_values(values: pd.Series) -> pd.Series:
+    """Time stamps as values that sort in time: numbers as they are, dates when every stamp parses as one, else the
+    text (period labels such as ``2020-Q1`` sort as written)."""
+    if pd.api.types.is_numeric_dtype(values):
+        return values
+    parsed = pd.to_datetime(values, errors="coerce", format="mixed")
+    return parsed if parsed.notna().all() else values.astype(str)

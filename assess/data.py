@@ -41,6 +41,12 @@ class Predictions:
 
     ``y_pred`` is None when only scores were given: labels then come from a threshold (binary, multilabel) or the
     argmax (multiclass). ``weight``, ``fold``, ``ids`` and ``group`` are optional per-sample arrays.
+
+    Forecasts (SPEC "Time-series forecast") may also carry, per sample, ``time`` (the time stamp of the forecast
+    target: numbers, ``datetime64`` when every stamp parses as a date, else strings — sortable in all three
+    cases), ``series`` (the series id, strings) and ``horizon`` (steps ahead, float); the tests between
+    forecasters order and group the loss differentials by them (:func:`assess.stats.diebold_mariano_by_horizon`).
+    ``target`` is the name of what ``y_true`` measures (its column name), for sentences in its units.
     """
 
     task: Task
@@ -53,6 +59,10 @@ class Predictions:
     ids: np.ndarray | None = None
     group: np.ndarray | None = None
     model: str = "model"
+    time: np.ndarray | None = None
+    series: np.ndarray | None = None
+    horizon: np.ndarray | None = None
+    target: str | None = None
 
     @property
     def n(self) -> int:

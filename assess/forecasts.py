@@ -10,17 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from assess.columns import time_values
 from assess.data import Task
 from assess.schema import Assessment
 
 ALL_SERIES = "(one series)"
-
-
-def _times(values: pd.Series) -> pd.Series:
-    if pd.api.types.is_numeric_dtype(values):
-        return values
-    parsed = pd.to_datetime(values, errors="coerce", format="mixed")
-    return parsed if parsed.notna().all() else values.astype(str)
 
 
 def prediction_frame(assessment: Assessment, model: str) -> pd.DataFrame:
@@ -33,7 +27,7 @@ def prediction_frame(assessment: Assessment, model: str) -> pd.DataFrame:
     if assessment.task is Task.FORECAST:
         rows = assessment.frame.iloc[assessment.model_rows[model]]
         r = assessment.roles
-        frame["time"] = _times(rows[r.timestamp]).to_numpy() if r.timestamp else np.arange(len(frame))
+        frame["time"] = time_values(rows[r.timestamp]).to_numpy() if r.timestamp else np.arange(len(frame))
         frame["series"] = rows[r.series].astype(str).to_numpy() if r.series else ALL_SERIES
         frame["horizon"] = (pd.to_numeric(rows[r.horizon], errors="coerce").to_numpy() if r.horizon
                             else np.ones(len(frame)))

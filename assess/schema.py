@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from assess.columns import (indicator_column, label_strings, numeric_column, quote, rows_by_value, sort_labels,
-                            split_sets)
+                            split_sets, time_values)
 from assess.data import Predictions, Task
 from assess.errors import AssessError
 from assess.io import LoadedTable
@@ -129,8 +129,13 @@ class Assessment:
             y_true, y_pred, scores = self._multilabel_arrays(frame, pred_col)
             return Predictions(task, self.classes, y_true, y_pred, scores, **extras)
         if task in (Task.REGRESSION, Task.FORECAST):
+            when = dict(time=time_values(frame[r.timestamp]).to_numpy() if r.timestamp else None,
+                        series=label_strings(frame[r.series]).to_numpy(dtype=object) if r.series else None,
+                        horizon=(pd.to_numeric(frame[r.horizon], errors="coerce").to_numpy(dtype=float)
+                                 if r.horizon else None))
             return Predictions(task, (), numeric_column(frame, r.y_true),
-                               numeric_column(frame, pred_col) if pred_col else None, None, **extras)
+                               numeric_column(frame, pred_col) if pred_col else None, None, **extras, **when,
+                               target=str(r.y_true))
         # clustering
         clusters = label_strings(frame[r.cluster])
         cluster_index = {c: i for i, c in enumerate(sort_labels(set(clusters.dropna())))}

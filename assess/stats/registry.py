@@ -159,7 +159,9 @@ N_RESAMPLES = Option("n_resamples", int, 2000, "Resamples", "number of bootstrap
 SEED = Option("seed", int, 0, "Seed", "seed of the resampling: the same seed gives the same numbers", minimum=0,
               maximum=2**32 - 1)
 DM_LOSS = Option("loss", str, "squared", "Loss", "loss of each forecast error", choices=("squared", "absolute"))
-HORIZON = Option("h", int, 1, "Forecast horizon h", "steps ahead of the forecasts (autocorrelation up to h − 1)",
+HORIZON = Option("h", int, None, "Forecast horizon h",
+                 "with a horizon column: test that horizon only (default: every horizon, each with its own h); "
+                 "without one: the steps ahead of every forecast, autocorrelation up to h − 1 (default 1)",
                  minimum=1, flag="--horizon")
 HARVEY = Option("harvey_correction", bool, True, "Small-sample correction",
                 "Harvey–Leybourne–Newbold correction, t reference distribution")

@@ -22,7 +22,7 @@ from assess.data import Task
 from assess.decision import Decision, predicted_labels
 from assess.errors import AssessError
 from assess.intervals import ConfidenceInterval
-from assess.stats import counts, folds, scores
+from assess.stats import counts, folds, horizons, scores
 from assess.stats._common import NORMAL, alpha_of, fmt_level, fmt_num, fmt_p, verdict
 from assess.stats._result import Comparison, Effect, PairResult, TestResult
 from assess.stats.bridge import registry_metric
@@ -158,7 +158,10 @@ def paired_bootstrap(aligned: AlignedPredictions, *, models, metric, correction,
 
 
 def diebold_mariano(aligned: AlignedPredictions, *, models, metric, correction, confidence_level, alternative,
-                    loss="squared", h=1, harvey_correction=True) -> Comparison:
+                    loss="squared", h=None, harvey_correction=True) -> Comparison:
+    """Forecasts with a horizon or series column: per horizon and series in time order, pooled by time point
+    (:func:`assess.stats.horizons.diebold_mariano_by_horizon`); otherwise one test in time order (file order
+    without time stamps) at horizon ``h`` (default 1)."""
     if aligned.task not in (Task.REGRESSION, Task.FORECAST):
         raise AssessError(f"Diebold-Mariano compares numeric forecasts (task is {aligned.task.value})")
     if metric is not None:
@@ -166,12 +169,37 @@ def diebold_mariano(aligned: AlignedPredictions, *, models, metric, correction, 
     for m in aligned.models:
         if aligned.y_pred[m] is None:
             raise AssessError(f"Diebold-Mariano needs forecasts; model `{m}` has none")
+    grouped = aligned.horizon is not None or aligned.series is not None
+    order = _time_order(aligned.time) if not grouped else slice(None)
 
     def pair(a, b):
-        return scores.diebold_mariano(aligned.y_true, aligned.y_pred[a], aligned.y_pred[b], loss=loss, h=h,
-                                      alternative=alternative, confidence_level=confidence_level,
-                                      harvey_correction=harvey_correction, names=(a, b))
+        common = dict(loss=loss, alternative=alternative, confidence_level=confidence_level,
+                      harvey_correction=harvey_correction, names=(a, b), target=aligned.target)
+        if grouped:
+            return horizons.diebold_mariano_by_horizon(aligned.y_true, aligned.y_pred[a], aligned.y_pred[b],
+                                                       horizon=aligned.horizon, series=aligned.series,
+                                                       time=aligned.time, h=h, **common)
+        return scores.diebold_mariano(aligned.y_true[order], aligned.y_pred[a][order], aligned.y_pred[b][order],
+                                      h=1 if h is None else h, **common)
     return pairwise("diebold_mariano", aligned.models, pair, correction, confidence_level)
+
+
+def _time_order(time) -> np.ndarray | slice:
+    """Rows in time order (stable), or as they are without time stamps; a time stamp twice is an error (one
+    series, one horizon: each time point has one forecast)."""
+    if time is None:
+        return slice(None)
+    stamps = pd.Series(np.asarray(time))
+    if stamps.isna().any():
+        raise AssessError(f"the time stamp is missing for {int(stamps.isna().sum())} forecasts (first at row "
+                          f"{int(np.flatnonzero(stamps.isna().to_numpy())[0])}); Diebold-Mariano orders forecasts "
+                          "in time")
+    dup = stamps.duplicated().to_numpy()
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        raise AssessError(f"time {stamps.iloc[i]!r} has two forecasts (row {i}); with one series and one horizon "
+                          "Diebold-Mariano needs one forecast per time point (add a `series` or `horizon` column)")
+    return np.argsort(stamps.to_numpy(), kind="stable")
 
 
 # ------------------------------------------------------------------------------------ independent: predictions
