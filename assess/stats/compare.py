@@ -94,6 +94,7 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
     if not isinstance(decision, Decision):
         raise AssessError(f"`decision` must be an assess.decision.Decision (got {type(decision).__name__})")
     common = dict(correction=correction, confidence_level=confidence_level, alternative=alternative)
+    on_folds = is_table or spec.data == (FOLDS,) or (spec.per_sample and not spec.compares_errors(_task_of(data)))
     if is_table:
         if FOLDS not in spec.data:
             raise AssessError(f"test `{test}` needs per-sample predictions; a fold table has only per-fold scores "
@@ -101,7 +102,10 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         metric = _metric_column(data, metric)
         design = fold_design(data, metric=metric, models=models)
         result = spec.runner(data, models=models, metric=metric, **common, **options)
-    elif spec.data == (FOLDS,):
+    elif on_folds:
+        if "loss" in options:
+            raise AssessError(f"option `loss` of test `{test}` applies to numeric predictions; on classification "
+                              "predictions the test compares a metric per fold (choose it with `metric`)")
         table, metric_name = fold_table_from_predictions(data, models=models, metric=metric, test=test,
                                                          decision=decision)
         design = fold_design(table, metric=metric_name)
@@ -117,7 +121,15 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         if spec.uses_decision:
             options["decision"] = decision
         result = spec.runner(arranged, models=models, metric=metric, **common, **options)
-    return _with_design(result, spec, design, is_table or spec.data == (FOLDS,))
+    return _with_design(result, spec, design, on_folds)
+
+
+def _task_of(data) -> Task | None:
+    """The task of predictions given as a mapping, a sequence or arranged (None when there are none)."""
+    if isinstance(data, (AlignedPredictions, SeparatePredictions)):
+        return data.task
+    values = list(data.values()) if isinstance(data, dict) else list(data)
+    return values[0].task if values and isinstance(values[0], Predictions) else None
 
 
 def fold_table_from_predictions(data, *, models: Sequence[str] | None = None, metric: str | Callable | None,
@@ -189,7 +201,7 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
         kind = FOLDS if is_table else PREDICTIONS
         allowed = {o.name for o in spec.options_for(kind)}
         opts = {k: v for k, v in options.items() if k in allowed}
-        uses_metric = kind in spec.metric_on
+        uses_metric = spec.takes_metric(kind, None if is_table else data.task)
         try:
             results.append(compare(data, test=s.test, models=names, metric=metric if uses_metric else None,
                                    correction=correction, confidence_level=confidence_level, decision=decision,

@@ -11,6 +11,7 @@ the test's options (already checked by :func:`assess.stats.compare`), and return
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -23,7 +24,7 @@ from assess.decision import Decision, predicted_labels
 from assess.errors import AssessError
 from assess.intervals import ConfidenceInterval
 from assess.stats import counts, folds, horizons, scores
-from assess.stats._common import NORMAL, alpha_of, fmt_level, fmt_num, fmt_p, verdict
+from assess.stats._common import NORMAL, alpha_of, fmt_ci, fmt_level, fmt_num, fmt_p, verdict
 from assess.stats._result import Comparison, Effect, PairResult, TestResult
 from assess.stats.bridge import registry_metric
 from assess.stats.corrections import adjust_pvalues
@@ -310,7 +311,13 @@ _LABELS = {"paired_t": "paired t-test", "wilcoxon": "Wilcoxon", "corrected_resam
 
 
 def _fold_pairwise(test, fn, min_folds=2, **fixed):
-    def runner(table, *, models, metric, correction, confidence_level, alternative, **options):
+    def runner(table, *, models, metric, correction, confidence_level, alternative, loss="absolute",
+               decision=None, **options):
+        if test == "wilcoxon" and "continuity" in options:
+            options["correction"] = options.pop("continuity")
+        if isinstance(table, AlignedPredictions):
+            return _paired_errors(test, fn, table, metric=metric, loss=loss, correction=correction,
+                                  confidence_level=confidence_level, alternative=alternative, **options)
         wide = fold_table(table, metric=metric, models=models, min_folds=min_folds, purpose=_LABELS[test])
         names = [str(c) for c in wide.columns]
         check_model_count(test, names)
@@ -318,14 +325,54 @@ def _fold_pairwise(test, fn, min_folds=2, **fixed):
                 and options.get("n_folds") is None:
             fold_level = wide.index.get_level_values("fold") if "fold" in (wide.index.names or []) else wide.index
             options["n_folds"] = int(pd.Index(fold_level).nunique())
-        if test == "wilcoxon" and "continuity" in options:
-            options["correction"] = options.pop("continuity")
 
         def pair(a, b):
             return fn(wide[a].to_numpy(), wide[b].to_numpy(), alternative=alternative,
                       confidence_level=confidence_level, names=(a, b), metric=metric, **fixed, **options)
         return pairwise(test, names, pair, correction, confidence_level)
     return runner
+
+
+def _paired_errors(test, fn, aligned: AlignedPredictions, *, metric, loss, correction, confidence_level,
+                   alternative, **options) -> Comparison:
+    """Paired t or Wilcoxon on the per-sample absolute or squared errors of numeric predictions (ISO/IEC TS 4213
+    7.2, 7.6 with the samples as the pairs), the sentence in the units of ``y_true``: the mean (t) or
+    Hodges–Lehmann median (Wilcoxon) difference of the errors, A − B, lower is better."""
+    _no_metric(test, metric, "compares per-sample errors (choose them with `loss`)")
+    for m in aligned.models:
+        if aligned.y_pred[m] is None:
+            raise AssessError(f"model `{m}` has no predictions (y_pred)")
+    preds = separate(aligned).predictions
+    errors = {m: sample_losses(preds[m], loss=loss) for m in aligned.models}
+    noun = "forecasts" if aligned.task == Task.FORECAST else "predictions"
+
+    def pair(a, b):
+        res = fn(errors[a], errors[b], alternative=alternative, confidence_level=confidence_level, names=(a, b),
+                 metric=loss_label(loss), unit="samples", **options)
+        eff = res.effect
+        label = "paired t-test" if test == "paired_t" else "Wilcoxon"
+        if test == "paired_t":
+            lead = scores.loss_lead((a, b), loss, aligned.target, eff.value, eff.interval.low, eff.interval.high,
+                                    confidence_level, f" on the same {res.n:,} samples", noun)
+        else:
+            lead = _median_lead((a, b), loss, aligned.target, eff.value, eff.interval.low, eff.interval.high,
+                                confidence_level, res.n, noun)
+        sentence = f"{lead}; {verdict(res.pvalue, alpha_of(confidence_level), label)}."
+        return dataclasses.replace(res, sentence=sentence)
+    return pairwise(test, aligned.models, pair, correction, confidence_level)
+
+
+def _median_lead(names, loss, target, diff, low, high, confidence_level, n, noun) -> str:
+    """'forest's absolute errors are typically 2.1 (y_true units) smaller than ridge's (Hodges-Lehmann median
+    difference over 442 samples; 95% CI 0.9 to 3.3)'."""
+    a, b = names
+    word, units = scores.loss_words(loss, target)
+    if diff == 0 or not math.isfinite(diff):
+        return f"{a}'s and {b}'s {word}s on the same {n:,} samples do not differ typically (median difference 0)"
+    better, worse = (b, a) if diff > 0 else (a, b)
+    ci = fmt_ci(low, high, confidence_level) if diff > 0 else fmt_ci(-high, -low, confidence_level)
+    return (f"{better}'s {word}s are typically {fmt_num(abs(diff))} ({units}) smaller than {worse}'s "
+            f"(Hodges-Lehmann median difference over {n:,} samples" + (f"; {ci})" if ci else ")"))
 
 
 paired_t = _fold_pairwise("paired_t", folds.paired_t, unit="folds")
