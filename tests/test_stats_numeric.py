@@ -83,3 +83,61 @@ def test_classification_predictions_keep_the_per_fold_comparison():
     assert c.result.n == 10
     with pytest.raises(AssessError, match="option `loss` of test `paired_t` applies to numeric predictions"):
         compare(preds, test="paired_t", metric="accuracy", loss="squared")
+
+
+# ------------------------------------------------------------------------------- paired bootstrap and Friedman
+
+def test_numeric_metrics_match_scikit_learn_with_and_without_weights():
+    from sklearn.metrics import mean_absolute_error, mean_squared_error, root_mean_squared_error
+    from assess.stats.bridge import numeric_metric
+    rng = np.random.default_rng(5)
+    y, p, w = rng.normal(size=50), rng.normal(size=50), rng.integers(0, 4, 50).astype(float)
+    for key, ref in (("mae", mean_absolute_error), ("mse", mean_squared_error), ("rmse", root_mean_squared_error)):
+        f = numeric_metric(key)
+        assert f(y, p) == pytest.approx(ref(y, p), rel=1e-12)
+        assert f(y, p, sample_weight=w) == pytest.approx(ref(y, p, sample_weight=w), rel=1e-12)
+        rows = f(y, p, sample_weight=np.vstack([w, np.ones(50)]))
+        np.testing.assert_allclose(rows, [ref(y, p, sample_weight=w), ref(y, p)], rtol=1e-12)
+
+
+@pytest.mark.parametrize("key", ["mae", "rmse"])
+def test_paired_bootstrap_of_a_regression_metric_is_a_naive_loop_with_the_same_seed(key):
+    from sklearn.metrics import mean_absolute_error, root_mean_squared_error
+    ref = {"mae": mean_absolute_error, "rmse": root_mean_squared_error}[key]
+    preds, _ = regression(n=60, seed=7)
+    c = compare(preds, test="paired_bootstrap", metric=key, n_resamples=500, seed=11)
+    a, b = preds
+    order_b = np.argsort(b.ids)[np.argsort(np.argsort(a.ids))]        # b's rows in a's sample order
+    y, pa, pb = a.y_true, a.y_pred, b.y_pred[order_b]
+    rng = np.random.default_rng(11)
+    idx = rng.integers(0, 60, size=(500, 60))                          # one chunk: how the bootstrap draws
+    deltas = np.array([ref(y[i], pa[i]) - ref(y[i], pb[i]) for i in idx])
+    observed = ref(y, pa) - ref(y, pb)
+    assert c.result.effect.value == pytest.approx(observed, rel=1e-12)
+    low, high = np.quantile(deltas, [0.025, 0.975])
+    assert (c.result.effect.interval.low, c.result.effect.interval.high) == pytest.approx((low, high), rel=1e-9)
+    p = (1 + np.sum(np.abs(deltas - observed) >= abs(observed))) / 501
+    assert c.result.pvalue == pytest.approx(p, rel=1e-12)
+    better = "ridge" if observed < 0 else "forest"
+    assert c.sentence.startswith(f"{better}'s {key} is lower than ") and "(progression units) on 60 samples" in \
+        c.sentence
+
+
+def test_friedman_on_the_mae_per_fold_and_per_series_is_scipys():
+    import pandas as pd
+    from assess.io import read_table
+    from assess.schema import describe
+    for sample, block in (("diabetes_regression", "fold"), ("monthly_forecasts", "series")):
+        frame = pd.read_csv(f"assets/samples/{sample}.csv")
+        frame["abs"] = (frame.y_true - frame.y_pred).abs()
+        table = frame.pivot_table(index=block, columns="model", values="abs", aggfunc="mean")
+        a = describe(read_table(f"assets/samples/{sample}.csv"))
+        c = compare({m: a.predictions(m) for m in a.models}, test="friedman", metric="mae")
+        ref = sps.friedmanchisquare(*(table[m] for m in a.models))
+        assert c.result.statistic == pytest.approx(ref.statistic, rel=1e-12)
+        assert c.result.pvalue == pytest.approx(ref.pvalue, rel=1e-12)
+        ranks = table.rank(axis=1).mean()                              # rank 1 = the lowest MAE
+        for m, r in c.result.details.average_ranks.items():
+            assert r == pytest.approx(ranks[m])
+        words = {"fold": "Over 5 folds, ", "series": "Over 2 series, "}
+        assert c.sentence.startswith(words[block] + ranks.idxmin() + " ranks best on mae")

@@ -109,6 +109,8 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         table, metric_name = fold_table_from_predictions(data, models=models, metric=metric, test=test,
                                                          decision=decision)
         design = fold_design(table, metric=metric_name)
+        if "higher_is_better" in {o.name for o in spec.options} and "higher_is_better" not in options:
+            options["higher_is_better"] = table.attrs["higher_is_better"]   # an error metric ranks low first
         result = spec.runner(table, models=list(dict.fromkeys(table["model"])), metric=metric_name, **common,
                              **options)
     else:
@@ -147,6 +149,7 @@ def fold_table_from_predictions(data, *, models: Sequence[str] | None = None, me
     metric_name = getattr(metric, "__name__", "score")
     table = fold_scores(aligned, metric=metric, metric_name=metric_name,
                         use_scores=getattr(metric, "uses_scores", False), decision=decision)
+    table.attrs["higher_is_better"] = getattr(metric, "higher_is_better", True)
     return table, metric_name
 
 
@@ -190,8 +193,9 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
         preds = data.predictions if isinstance(data, SeparatePredictions) else None
         has_scores = all((preds[m].scores if preds else data.scores[m]) is not None for m in names)
         q = question or ("two_models" if len(names) == 2 else "several_models")
+        blocks = isinstance(data, AlignedPredictions) and (data.fold is not None or data.series is not None)
         sugg = suggest_tests(question=q, n_models=len(names), data="predictions", task=data.task,
-                             has_scores=has_scores, paired=design.kind == PAIRED)
+                             has_scores=has_scores, paired=design.kind == PAIRED, blocks=blocks)
     results, skipped = [], {}
     for s in sugg:
         if s.test not in TESTS:

@@ -397,25 +397,34 @@ def fold_scores(aligned: AlignedPredictions, *, metric: Callable, metric_name: s
                 use_scores: bool = False, decision: Decision = Decision()) -> pd.DataFrame:
     """Long table ``model, fold, <metric_name>`` of ``metric(y_true, y, sample_weight=w)`` on each fold's samples.
 
-    ``y`` is the model's scores when ``use_scores`` else its labels by ``decision`` (:func:`aligned_labels`).
+    ``y`` is the model's scores when ``use_scores``, the predictions themselves for numeric tasks, else its labels
+    by ``decision`` (:func:`aligned_labels`). Forecasts without folds but with several series are scored per
+    series (the blocks of Friedman's test); ``table.attrs["blocks"]`` says which (``"folds"`` or ``"series"``).
     """
-    if aligned.fold is None:
+    blocks, word = aligned.fold, "folds"
+    if blocks is None and aligned.series is not None and not aligned.task.is_classification:
+        blocks, word = aligned.series, "series"     # forecasts of several series: one block per series
+    if blocks is None:
         raise AssessError("the predictions have no folds (`fold` column); fold tests need per-fold scores")
     rows = []
-    folds = pd.unique(aligned.fold)
+    folds = pd.unique(blocks)
     for m in aligned.models:
         if use_scores:
             y = aligned.scores[m]
             if y is None:
                 raise AssessError(f"model `{m}` has no scores; the metric needs scores")
+        elif not aligned.task.is_classification and aligned.task != Task.CLUSTERING:
+            y = aligned.y_pred[m]           # numeric predictions: the metric takes them as they are
         else:
             y = aligned_labels(aligned, m, decision)
         for f in folds:
-            mask = aligned.fold == f
+            mask = blocks == f
             w = None if aligned.weight is None else aligned.weight[mask]
             rows.append({"model": m, "fold": f,
                          metric_name: float(metric(aligned.y_true[mask], np.asarray(y)[mask], sample_weight=w))})
-    return pd.DataFrame(rows, columns=["model", "fold", metric_name])
+    table = pd.DataFrame(rows, columns=["model", "fold", metric_name])
+    table.attrs["blocks"] = word
+    return table
 
 
 # ------------------------------------------------------------------------------------------------------ helpers
