@@ -81,7 +81,7 @@ def test_classification_predictions_keep_the_per_fold_comparison():
                          fold=fold, model=m) for m, acc in (("A", 0.8), ("B", 0.7))]
     c = compare(preds, test="paired_t", metric="accuracy")
     assert c.result.n == 10
-    with pytest.raises(AssessError, match="option `loss` of test `paired_t` applies to numeric predictions"):
+    with pytest.raises(AssessError, match=r"option `loss` does not apply to test `paired_t` \(its options: "):
         compare(preds, test="paired_t", metric="accuracy", loss="squared")
 
 

@@ -90,7 +90,7 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         raise AssessError(f"`alternative` does not apply to the omnibus test `{test}` (got {alternative!r}); "
                           "its pairs are two-sided")
     is_table = isinstance(data, pd.DataFrame)
-    options = _checked_options(spec, options, FOLDS if is_table else PREDICTIONS)
+    options = _checked_options(spec, options, FOLDS if is_table else PREDICTIONS, None if is_table else _task_of(data))
     if not isinstance(decision, Decision):
         raise AssessError(f"`decision` must be an assess.decision.Decision (got {type(decision).__name__})")
     common = dict(correction=correction, confidence_level=confidence_level, alternative=alternative)
@@ -103,9 +103,6 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         design = fold_design(data, metric=metric, models=models)
         result = spec.runner(data, models=models, metric=metric, **common, **options)
     elif on_folds:
-        if "loss" in options:
-            raise AssessError(f"option `loss` of test `{test}` applies to numeric predictions; on classification "
-                              "predictions the test compares a metric per fold (choose it with `metric`)")
         table, metric_name = fold_table_from_predictions(data, models=models, metric=metric, test=test,
                                                          decision=decision)
         design = fold_design(table, metric=metric_name)
@@ -203,7 +200,7 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
             continue
         spec = TESTS[s.test]
         kind = FOLDS if is_table else PREDICTIONS
-        allowed = {o.name for o in spec.options_for(kind)}
+        allowed = {o.name for o in spec.options_for(kind, None if is_table else data.task)}
         opts = {k: v for k, v in options.items() if k in allowed}
         uses_metric = spec.takes_metric(kind, None if is_table else data.task)
         try:
@@ -287,8 +284,8 @@ def _check_correction(correction, test: str):
     return correction
 
 
-def _checked_options(spec: TestSpec, options: dict, data: str) -> dict:
-    allowed = {o.name: o for o in spec.options_for(data)}
+def _checked_options(spec: TestSpec, options: dict, data: str, task=None) -> dict:
+    allowed = {o.name: o for o in spec.options_for(data, task)}
     unknown = sorted(set(options) - set(allowed))
     if unknown:
         raise AssessError(f"option `{unknown[0]}` does not apply to test `{spec.key}` (its options: "

@@ -152,9 +152,12 @@ class TestSpec:
         metrics, per-fold label metrics) — and so takes ``compare(decision=...)``."""
         return self.needs in ("labels", "a metric", "losses", "fold scores")
 
-    def options_for(self, data: str) -> tuple[Option, ...]:
-        """The options that apply when the test runs on ``data`` (:data:`PREDICTIONS` or :data:`FOLDS`)."""
-        return tuple(o for o in self.options if data in o.data)
+    def options_for(self, data: str, task=None) -> tuple[Option, ...]:
+        """The options that apply when the test runs on ``data`` (:data:`PREDICTIONS` or :data:`FOLDS`) of
+        ``task`` (when known: the per-sample error of a ``per_sample`` test applies to numeric predictions only)."""
+        drop = {"loss"} if (self.per_sample and data == PREDICTIONS and task is not None
+                            and not self.compares_errors(task)) else set()
+        return tuple(o for o in self.options if data in o.data and o.name not in drop)
 
 
 # ------------------------------------------------------------------------------------------------------- options

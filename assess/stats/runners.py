@@ -338,7 +338,7 @@ def _fold_pairwise(test, fn, min_folds=2, **fixed):
         if test == "wilcoxon" and "continuity" in options:
             options["correction"] = options.pop("continuity")
         if isinstance(table, AlignedPredictions):
-            return _paired_errors(test, fn, table, metric=metric, loss=loss, correction=correction,
+            return _paired_errors(test, fn, table, correction, metric=metric, loss=loss,
                                   confidence_level=confidence_level, alternative=alternative, **options)
         wide = fold_table(table, metric=metric, models=models, min_folds=min_folds, purpose=_LABELS[test])
         names = [str(c) for c in wide.columns]
@@ -355,11 +355,12 @@ def _fold_pairwise(test, fn, min_folds=2, **fixed):
     return runner
 
 
-def _paired_errors(test, fn, aligned: AlignedPredictions, *, metric, loss, correction, confidence_level,
+def _paired_errors(test, fn, aligned: AlignedPredictions, adjustment, *, metric, loss, confidence_level,
                    alternative, **options) -> Comparison:
     """Paired t or Wilcoxon on the per-sample absolute or squared errors of numeric predictions (ISO/IEC TS 4213
     7.2, 7.6 with the samples as the pairs), the sentence in the units of ``y_true``: the mean (t) or
-    Hodges–Lehmann median (Wilcoxon) difference of the errors, A − B, lower is better."""
+    Hodges–Lehmann median (Wilcoxon) difference of the errors, A − B, lower is better. ``adjustment`` corrects the
+    pairs' p-values (``options`` may hold Wilcoxon's continuity ``correction``)."""
     _no_metric(test, metric, "compares per-sample errors (choose them with `loss`)")
     for m in aligned.models:
         if aligned.y_pred[m] is None:
@@ -381,7 +382,7 @@ def _paired_errors(test, fn, aligned: AlignedPredictions, *, metric, loss, corre
                                 confidence_level, res.n, noun)
         sentence = f"{lead}; {verdict(res.pvalue, alpha_of(confidence_level), label)}."
         return dataclasses.replace(res, sentence=sentence)
-    return pairwise(test, aligned.models, pair, correction, confidence_level)
+    return pairwise(test, aligned.models, pair, adjustment, confidence_level)
 
 
 def _median_lead(names, loss, target, diff, low, high, confidence_level, n, noun) -> str:
