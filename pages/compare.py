@@ -14,6 +14,8 @@ from assess.metrics import metrics_for
 from assess.stats import (CORRECTIONS, INDEPENDENT, PAIRED, QUESTIONS, TESTS, Design, compare, compare_all,
                           compare_subgroups, data_design, fold_table_from_predictions, suggest_tests,
                           suggestions_frame)
+from assess.data import Task
+from assess.stats.bridge import NUMERIC_METRICS
 from assess.stats.folds import FriedmanDetails
 from assess.stats.scores import DieboldMarianoDetails
 from assess.stats.inputs import read_fold_table
@@ -26,9 +28,9 @@ ONE_TEST, ALL_TESTS = "compare", "compare_all"
 DESIGN_WORDS = {PAIRED: "Paired samples", INDEPENDENT: "Independent samples"}
 
 
-def option_widgets(spec, data_kind: str, task) -> dict:
+def option_widgets(spec, data_kind: str, task, from_data: dict) -> dict:
     """One widget per option of the test (on this kind of data and task), in up to three columns; returns the
-    values."""
+    values. ``from_data``: the starting value of on/off options whose default is decided by the data."""
     shown = list(spec.options_for(data_kind, task))
     values: dict = {}
     if not shown:
@@ -42,7 +44,8 @@ def option_widgets(spec, data_kind: str, task) -> dict:
         if opt.kind is str:
             value = where.selectbox(opt.label, opt.choices, index=opt.choices.index(opt.default), help=opt.help)
         elif opt.kind is bool:
-            value = where.toggle(opt.label, value=opt.default, help=opt.help)
+            start = opt.default if opt.default is not None else from_data.get(opt.name, True)
+            value = where.toggle(opt.label, value=start, help=opt.help)
         else:
             bounds = {k: opt.kind(v) for k, v in (("min_value", opt.minimum), ("max_value", opt.maximum))
                       if v is not None}
@@ -111,11 +114,14 @@ with mid:
     if folds_frame is not None:
         metric = st.selectbox("Metric (column)", metric_columns)
     else:
-        try:
-            specs = [s for s in metrics_for(assessment.task) if s.kind != "count"]
-        except ValueError:  # a task whose metrics are not in the registry yet
-            specs = []
-        names = {s.key: s.name for s in specs}
+        if assessment.task.is_classification or assessment.task is Task.CLUSTERING:
+            try:
+                names = {s.key: s.name for s in metrics_for(assessment.task) if s.kind != "count"}
+            except ValueError:  # a task whose metrics are not in the registry yet
+                names = {}
+        else:
+            # TODO(issue 9): the registry's regression metrics once evaluate takes them (see numeric_metric)
+            names = dict(NUMERIC_METRICS)
         if names:
             default = next((k for k in ("accuracy", "mae") if k in names), next(iter(names)))
             metric = st.selectbox("Metric", list(names), index=list(names).index(default), format_func=names.get,
@@ -179,7 +185,8 @@ why = {s.test: s.why for s in suggestions}[test]
 st.caption(md(f"{spec.title} — {spec.doc} ({spec.reference}). Why this test: {why}"))
 data_kind = "folds" if folds_frame is not None else "predictions"
 task = None if assessment is None else assessment.task
-options = option_widgets(spec, data_kind, task)
+options = option_widgets(spec, data_kind, task,
+                         {"higher_is_better": folds_frame is not None or metric not in NUMERIC_METRICS})
 
 b1, b2 = st.columns([1, 3])
 run_clicked = b1.button("Run test", type="primary", icon=":material/play_arrow:")

@@ -106,8 +106,6 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         table, metric_name = fold_table_from_predictions(data, models=models, metric=metric, test=test,
                                                          decision=decision)
         design = fold_design(table, metric=metric_name)
-        if "higher_is_better" in {o.name for o in spec.options} and "higher_is_better" not in options:
-            options["higher_is_better"] = table.attrs["higher_is_better"]   # an error metric ranks low first
         result = spec.runner(table, models=list(dict.fromkeys(table["model"])), metric=metric_name, **common,
                              **options)
     else:

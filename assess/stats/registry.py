@@ -194,8 +194,9 @@ TEST_TRAIN_RATIO = Option("test_train_ratio", float, None, "Test/train size rati
                           minimum=0.0)
 N_FOLDS = Option("n_folds", int, None, "Folds per repetition",
                  "k of the k-fold cross-validation (default: the number of distinct folds)", minimum=2)
-HIGHER_IS_BETTER = Option("higher_is_better", bool, True, "Higher is better",
-                          "rank 1 goes to the highest score (off: to the lowest, for errors and losses)")
+HIGHER_IS_BETTER = Option("higher_is_better", bool, None, "Higher is better",
+                          "rank 1 goes to the highest score (off: to the lowest, for errors and losses); default "
+                          "from the metric: off for error metrics of numeric predictions (mae, mse, rmse), else on")
 FRIEDMAN_METHOD = Option("method", str, "chi2", "Friedman statistic",
                          "chi2: Friedman's chi-squared; iman_davenport: its F form, less conservative (Demšar 2006)",
                          choices=("chi2", "iman_davenport"))

@@ -440,8 +440,10 @@ anova = _groups("anova", folds.anova)
 kruskal = _groups("kruskal", folds.kruskal)
 
 
-def friedman(table, *, models, metric, correction, confidence_level, alternative, higher_is_better=True,
+def friedman(table, *, models, metric, correction, confidence_level, alternative, higher_is_better=None,
              method="chi2") -> Comparison:
+    if higher_is_better is None:    # from the metric: error metrics of numeric predictions rank the lowest first
+        higher_is_better = table.attrs.get("higher_is_better", True)
     wide = fold_table(table, metric=metric, models=models, min_folds=2, purpose="Friedman")
     names = [str(c) for c in wide.columns]
     check_model_count("friedman", names)
