@@ -190,8 +190,12 @@ def _check_unique_times(frame: pd.DataFrame, has_time: bool) -> None:
 
 
 def _mean_per_time(frame: pd.DataFrame) -> pd.DataFrame:
-    """Mean loss differential (and losses) per time point across the rows given, in time order."""
-    return frame.groupby("time", sort=True)[["d", "la", "lb"]].mean()
+    """Mean loss differential (and losses) per time point across the rows given, in time order (one factorize and
+    three bincounts: the type-I simulations call this thousands of times)."""
+    codes, stamps = pd.factorize(frame["time"].to_numpy(), sort=True)
+    counts = np.bincount(codes, minlength=len(stamps))
+    return pd.DataFrame({col: np.bincount(codes, weights=frame[col].to_numpy(), minlength=len(stamps)) / counts
+                         for col in ("d", "la", "lb")})
 
 
 def _row(series: str, horizon: float, cell: pd.DataFrame, common: dict) -> DieboldMarianoRow:
