@@ -47,7 +47,8 @@ class Predictions:
     column name), for sentences in its units. Forecasts (SPEC "Time-series forecast") may also carry, per sample,
     ``time`` (the time stamp of the forecast target: numbers, ``datetime64`` when every stamp parses as a date, else
     strings — sortable in all three cases), ``series`` (the series id, strings), ``horizon`` (steps ahead, float) and
-    ``origin`` (when the forecast was made, as ``time``); None when the file has no such column.
+    ``origin`` (when the forecast was made, as ``time``); None when the file has no such column. The tests between
+    forecasters order and group the loss differentials by them (:func:`assess.stats.diebold_mariano_by_horizon`).
     """
 
     task: Task

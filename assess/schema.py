@@ -129,12 +129,10 @@ class Assessment:
             y_true, y_pred, scores = self._multilabel_arrays(frame, pred_col)
             return Predictions(task, self.classes, y_true, y_pred, scores, **extras)
         if task in (Task.REGRESSION, Task.FORECAST):
-            when = {}
-            if task is Task.FORECAST:
-                when = dict(time=time_values(frame[r.timestamp]).to_numpy() if r.timestamp else None,
-                            series=label_strings(frame[r.series]).to_numpy(dtype=object) if r.series else None,
-                            horizon=numeric_column(frame, r.horizon) if r.horizon else None,
-                            origin=time_values(frame[r.origin]).to_numpy() if r.origin else None)
+            when = dict(time=time_values(frame[r.timestamp]).to_numpy() if r.timestamp else None,
+                        series=label_strings(frame[r.series]).to_numpy(dtype=object) if r.series else None,
+                        horizon=numeric_column(frame, r.horizon) if r.horizon else None,
+                        origin=time_values(frame[r.origin]).to_numpy() if r.origin else None)
             return Predictions(task, (), numeric_column(frame, r.y_true),
                                numeric_column(frame, pred_col) if pred_col else None, None, **extras, **when,
                                target=str(r.y_true), lower=numeric_column(frame, r.lower) if r.lower else None,

@@ -14,7 +14,10 @@ from assess.metrics import metrics_for
 from assess.stats import (CORRECTIONS, INDEPENDENT, PAIRED, QUESTIONS, TESTS, Design, compare, compare_all,
                           compare_subgroups, data_design, fold_table_from_predictions, suggest_tests,
                           suggestions_frame)
+from assess.data import Task
+from assess.stats.bridge import NUMERIC_METRICS
 from assess.stats.folds import FriedmanDetails
+from assess.stats.scores import DieboldMarianoDetails
 from assess.stats.inputs import read_fold_table
 from assess.decision import Decision
 from pages.state import current_decision, fingerprint, keep_result, kept_result, md, read_upload, require_assessment
@@ -25,9 +28,10 @@ ONE_TEST, ALL_TESTS = "compare", "compare_all"
 DESIGN_WORDS = {PAIRED: "Paired samples", INDEPENDENT: "Independent samples"}
 
 
-def option_widgets(spec, data_kind: str) -> dict:
-    """One widget per option of the test, in up to three columns; returns the values."""
-    shown = list(spec.options_for(data_kind))
+def option_widgets(spec, data_kind: str, task, from_data: dict) -> dict:
+    """One widget per option of the test (on this kind of data and task), in up to three columns; returns the
+    values. ``from_data``: the starting value of on/off options whose default is decided by the data."""
+    shown = list(spec.options_for(data_kind, task))
     values: dict = {}
     if not shown:
         return values
@@ -40,7 +44,8 @@ def option_widgets(spec, data_kind: str) -> dict:
         if opt.kind is str:
             value = where.selectbox(opt.label, opt.choices, index=opt.choices.index(opt.default), help=opt.help)
         elif opt.kind is bool:
-            value = where.toggle(opt.label, value=opt.default, help=opt.help)
+            start = opt.default if opt.default is not None else from_data.get(opt.name, True)
+            value = where.toggle(opt.label, value=start, help=opt.help)
         else:
             bounds = {k: opt.kind(v) for k, v in (("min_value", opt.minimum), ("max_value", opt.maximum))
                       if v is not None}
@@ -58,7 +63,7 @@ st.caption("Is the difference between models real or luck? Pick the question; th
 source = st.radio("Compare models from", [FROM_PREDICTIONS, FROM_FOLDS], horizontal=True)
 
 # --- the data --------------------------------------------------------------------------------------------------------
-folds_frame, metric_columns, assessment = None, [], None
+folds_frame, metric_columns, assessment, first = None, [], None, None
 if source == FROM_FOLDS:
     upload = st.file_uploader("Per-fold scores: columns `model`, `fold` (optionally `repeat`) and one numeric column "
                               "per metric", type=list(ACCEPTED_EXTENSIONS), key="fold_upload")
@@ -109,11 +114,14 @@ with mid:
     if folds_frame is not None:
         metric = st.selectbox("Metric (column)", metric_columns)
     else:
-        try:
-            specs = [s for s in metrics_for(assessment.task) if s.kind != "count"]
-        except ValueError:  # a task whose metrics are not in the registry yet
-            specs = []
-        names = {s.key: s.name for s in specs}
+        if assessment.task.is_classification or assessment.task is Task.CLUSTERING:
+            try:
+                names = {s.key: s.name for s in metrics_for(assessment.task) if s.kind != "count"}
+            except ValueError:  # a task whose metrics are not in the registry yet
+                names = {}
+        else:
+            # TODO(issue 9): the registry's regression metrics once evaluate takes them (see numeric_metric)
+            names = dict(NUMERIC_METRICS)
         if names:
             default = next((k for k in ("accuracy", "mae") if k in names), next(iter(names)))
             metric = st.selectbox("Metric", list(names), index=list(names).index(default), format_func=names.get,
@@ -161,7 +169,8 @@ try:
                                 data="folds" if (folds_frame is not None or question == "cv_folds") else "predictions",
                                 paired=design.kind == PAIRED,
                                 task=None if assessment is None else assessment.task, has_scores=has_scores,
-                                n_folds=n_folds, n_repeats=n_repeats)
+                                n_folds=n_folds, n_repeats=n_repeats,
+                                blocks=first is not None and (first.fold is not None or first.series is not None))
 except AssessError as exc:
     st.warning(md(str(exc)))
     st.stop()
@@ -175,7 +184,9 @@ spec = TESTS[test]
 why = {s.test: s.why for s in suggestions}[test]
 st.caption(md(f"{spec.title} — {spec.doc} ({spec.reference}). Why this test: {why}"))
 data_kind = "folds" if folds_frame is not None else "predictions"
-options = option_widgets(spec, data_kind)
+task = None if assessment is None else assessment.task
+options = option_widgets(spec, data_kind, task,
+                         {"higher_is_better": folds_frame is not None or metric not in NUMERIC_METRICS})
 
 b1, b2 = st.columns([1, 3])
 run_clicked = b1.button("Run test", type="primary", icon=":material/play_arrow:")
@@ -217,7 +228,7 @@ if run_clicked:
                                            confidence_level=confidence_level, decision=decision, **options)
             else:
                 data = folds_frame if folds_frame is not None else predictions
-                uses_metric = data_kind in spec.metric_on
+                uses_metric = spec.takes_metric(data_kind, task)
                 result = compare(data, test=test, models=models, metric=metric if uses_metric else None,
                                  correction=correction, confidence_level=confidence_level, alternative=alternative,
                                  decision=decision, **options)
@@ -254,6 +265,20 @@ if checked is not None and checked.assumptions:
         mark = (":green[:material/check_circle:]" if a.met else ":orange[:material/warning:]" if a.met is False
                 else ":material/info:")
         st.markdown(f"{mark} " + md(f"{a.name}: {a.detail}"))
+
+horizon_tables = [(r.models, r.details.table()) for r in ([result.result] if result.result else [])
+                  + [p.result for p in result.pairs] if isinstance(r.details, DieboldMarianoDetails)
+                  and r.details.by_horizon]
+if horizon_tables:
+    st.markdown("**Diebold–Mariano by horizon** (each horizon tested with its own lag length h − 1; p-values "
+                "adjusted by Holm across the horizons, and across series × horizons for the per-series rows)")
+    for (model_a, model_b), dm_table in horizon_tables:
+        st.caption(md(f"{model_a} − {model_b}: a negative difference means {model_a}'s loss is lower"))
+        st.dataframe(dm_table, hide_index=True, width="stretch", column_config={
+            "pvalue": st.column_config.NumberColumn("p-value", format="%.4g"),
+            "pvalue_holm": st.column_config.NumberColumn("Holm p", format="%.4g"),
+            **{c: st.column_config.NumberColumn(format="%.4g") for c in
+               ("mean_loss_a", "mean_loss_b", "difference", "low", "high", "statistic")}})
 
 if len(result.models) > 2 and result.pairs:
     st.markdown("**Adjusted p-values between pairs**")

@@ -141,3 +141,61 @@ def test_paired_file_says_so_and_chi2_there_warns(capsys):
     assert code == 0 and doc["design"] == "paired"
     stated = next(a for a in doc["assumptions"] if a["name"] == "independent samples per model")
     assert stated["met"] is False and "McNemar" in stated["detail"] and "Caution:" in doc["sentence"]
+
+
+# ------------------------------------------------------------------------------------ regression and forecasts
+
+FORECASTS = str(ROOT / "assets/samples/monthly_forecasts.csv")
+REGRESSION = str(ROOT / "assets/samples/diabetes_regression.csv")
+
+
+def test_diebold_mariano_on_the_forecast_sample_tests_each_horizon_with_its_own_lags(capsys):
+    from tests.test_stats_horizons import hln_oracle
+    code, doc, _ = run(capsys, FORECASTS, "--test", "diebold_mariano", "--models", "seasonal_naive", "ets",
+                       "--loss", "absolute")
+    assert code == 0
+    data = pd.read_csv(FORECASTS)
+    wide = data.pivot_table(index=["series", "horizon", "timestamp"], columns="model", values="y_pred")
+    truth = data[data.model == "ets"].set_index(["series", "horizon", "timestamp"]).y_true
+    d = ((wide.seasonal_naive - truth).abs() - (wide.ets - truth).abs()).rename("d").reset_index()
+    rows = {r["horizon"]: r for r in doc["details"]["by_horizon"]}
+    assert sorted(rows) == list(range(1, 13))
+    for h in (1, 3, 6):
+        per_month = d[d.horizon == h].groupby("timestamp").d.mean().sort_index().to_numpy()
+        stat, p = hln_oracle(per_month, h)
+        assert rows[h]["statistic"] == pytest.approx(stat, rel=1e-9) and rows[h]["pvalue"] == pytest.approx(p)
+    cells = {(r["series"], r["horizon"]): r for r in doc["details"]["by_series"]}
+    one = d[(d.series == "elnino_sst") & (d.horizon == 4)].sort_values("timestamp").d.to_numpy()
+    assert cells[("elnino_sst", 4)]["statistic"] == pytest.approx(hln_oracle(one, 4)[0], rel=1e-9)
+    overall = d.groupby("timestamp").d.mean().sort_index().to_numpy()
+    assert doc["statistic"] == pytest.approx(hln_oracle(overall, 12)[0], rel=1e-9)
+    assert doc["sentence"].startswith("ets's forecasts are off by ") and "(y_true units)" in doc["sentence"]
+    assert "By horizon (Holm across 12 horizons" in doc["sentence"]
+
+
+def test_horizon_flag_tests_one_horizon(capsys):
+    code, doc, _ = run(capsys, FORECASTS, "--test", "diebold_mariano", "--horizon", "3")
+    assert code == 0 and len(doc["pairs"]) == 3
+    assert all([r["horizon"] for r in p["details"]["by_horizon"]] == [3] for p in doc["pairs"])
+
+
+@pytest.mark.parametrize("sample, tests", [
+    (FORECASTS, {"diebold_mariano", "friedman", "paired_bootstrap"}),
+    (REGRESSION, {"paired_bootstrap", "paired_t", "wilcoxon", "friedman"})])
+def test_all_suitable_tests_run_on_the_numeric_samples(capsys, sample, tests):
+    code, doc, _ = run(capsys, sample, "--test", "all", "--metric", "mae", "--resamples", "200")
+    assert code == 0
+    assert {t["test"] for t in doc["tests"]} == tests and doc["skipped"] == {}
+    assert all(t["sentence"] for t in doc["tests"])
+
+
+def test_paired_t_on_per_sample_squared_errors_from_the_cli(capsys):
+    code, doc, _ = run(capsys, REGRESSION, "--test", "paired_t", "--models", "ridge", "knn_5", "--loss", "squared")
+    assert code == 0
+    data = pd.read_csv(REGRESSION)
+    err = {m: g.sort_values("id").pipe(lambda f: (f.y_true - f.y_pred) ** 2).to_numpy()
+           for m, g in data.groupby("model")}
+    ref = sps.ttest_rel(err["ridge"], err["knn_5"])
+    assert doc["statistic"] == pytest.approx(ref.statistic, rel=1e-10)
+    assert doc["pvalue"] == pytest.approx(ref.pvalue, rel=1e-9)
+    assert "(squared y_true units)" in doc["sentence"]

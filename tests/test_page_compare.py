@@ -1,6 +1,7 @@
 """AppTest of the Compare page: suggestions, running tests, sentences, charts, uploaded per-fold scores."""
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -116,3 +117,56 @@ def test_two_test_sets_are_compared_as_independent_samples():
     expected = sps.ttest_ind(wrong["old"], wrong["new"], equal_var=False).pvalue
     assert at.dataframe[1].value["pvalue"].iloc[0] == pytest.approx(expected)
     assert any(t.startswith("Differences — welch_t") for t in chart_titles(at))
+
+
+# ------------------------------------------------------------------------------------ regression and forecasts
+
+FORECAST_SAMPLE = "CO₂ and El Niño — monthly forecasts, 3 models, 1–12 months ahead"
+REGRESSION_SAMPLE = "Diabetes — regression, 3 models, 5 folds"
+
+
+def read(element) -> str:
+    """A message as read on screen: md() escapes Markdown punctuation with backslashes."""
+    return re.sub(r"\\(.)", r"\1", element.value)
+
+
+def choose(at, label, value):
+    [box] = [s for s in at.selectbox if s.label == label]
+    box.set_value(value).run()
+    assert not at.exception
+
+
+def test_forecast_sample_runs_diebold_mariano_per_horizon():
+    at = open_app("pages/compare.py", sample=FORECAST_SAMPLE)
+    [test] = [s for s in at.selectbox if s.label == "Test"]
+    assert test.value == "diebold_mariano"
+    assert {"diebold_mariano", "paired_bootstrap"} <= set(test.options)
+    choose(at, "Loss", "absolute")
+    run_test(at)
+    sentence = read(at.success[0])
+    assert "forecasts are off by" in sentence and "(y_true units)" in sentence and "By horizon (Holm" in sentence
+    assert any("Diebold–Mariano by horizon" in m.value for m in at.markdown)
+    table = at.dataframe[-1].value                 # the per-horizon table comes last
+    assert list(table.horizon[:12]) == list(range(1, 13))
+    assert set(table.series) == {"all series", "co2_mauna_loa", "elnino_sst"}
+    assert {"pvalue", "pvalue_holm", "h_used"} <= set(table.columns)
+
+
+def test_several_forecasters_get_friedman_over_the_series():
+    at = open_app("pages/compare.py", sample=FORECAST_SAMPLE)
+    [radio] = [r for r in at.radio if r.label == "Question"]
+    radio.set_value("several_models").run()
+    choose(at, "Test", "friedman")
+    run_test(at)
+    assert read(at.success[0]).startswith("Over 2 series, ets ranks best on mae")
+
+
+def test_regression_sample_compares_per_sample_errors():
+    at = open_app("pages/compare.py", sample=REGRESSION_SAMPLE)
+    [test] = [s for s in at.selectbox if s.label == "Test"]
+    assert {"paired_bootstrap", "paired_t", "wilcoxon"} <= set(test.options)
+    for key, words in (("paired_t", "predictions are off by"), ("wilcoxon", "absolute errors are typically"),
+                       ("paired_bootstrap", "mae is lower than")):
+        choose(at, "Test", key)
+        run_test(at)
+        assert words in read(at.success[0]) and "(y_true units)" in read(at.success[0]), key

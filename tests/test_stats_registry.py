@@ -102,9 +102,19 @@ def forecasts():
     return [Predictions(Task.FORECAST, (), y, y + rng.normal(0, s, 60), model=m) for m, s in (("A", 1), ("B", 0.5))]
 
 
+def regression():
+    rng = np.random.default_rng(4)
+    y = rng.normal(size=60)
+    ids = np.arange(60).astype(str).astype(object)
+    return [Predictions(Task.REGRESSION, (), y, y + rng.normal(0, s, 60), ids=ids, model=m)
+            for m, s in (("A", 1), ("B", 0.5))]
+
+
 def data_for(spec):
     if spec.key == "diebold_mariano":
         return forecasts(), None
+    if spec.per_sample:      # per-sample errors of numeric predictions (per-fold metrics: test_stats_compare)
+        return regression(), None
     if spec.key == "cv_5x2_t":
         return fold_table(repeats=5, folds=2)[lambda f: f.model != "C"], "acc"
     if spec.data == (FOLDS,):
@@ -154,9 +164,9 @@ def page_option_labels(at) -> set[str]:
     return {w.label for kind in ("selectbox", "toggle", "number_input") for w in at.get(kind)}
 
 
-def expected_labels(spec, kind) -> set[str]:
+def expected_labels(spec, kind, task=None) -> set[str]:
     shown = set()
-    for opt in spec.options_for(kind):
+    for opt in spec.options_for(kind, task):
         if opt.shown_if is not None and spec.option(opt.shown_if[0]).default not in opt.shown_if[1]:
             continue
         shown.add(opt.label)
@@ -170,11 +180,11 @@ def choose_test(at, key):
     assert not at.exception
 
 
-def check_tests(at, keys, kind, reached):
+def check_tests(at, keys, kind, reached, task=None):
     for key in keys:
         choose_test(at, key)
         labels = page_option_labels(at)
-        assert expected_labels(TESTS[key], kind) <= labels, key
+        assert expected_labels(TESTS[key], kind, task) <= labels, key
         reached.add(key)
 
 
@@ -192,7 +202,9 @@ def test_the_page_shows_every_reachable_test_with_a_widget_per_option():
     check_tests(at, ["cochran_q", "mcnemar"], PREDICTIONS, reached)
     set_radio(at, "Question", "cv_folds")
     check_tests(at, ["friedman", "corrected_resampled_t", "wilcoxon", "paired_t", "anova", "kruskal"], PREDICTIONS,
-                reached)
+                reached, "binary")
+    assert "Per-sample error" not in page_option_labels(at)      # classification: a metric per fold, no error
+
     set_radio(at, "Question", "subgroups")
     check_tests(at, ["chi2", "fisher_exact"], PREDICTIONS, reached)
 
@@ -223,9 +235,13 @@ def test_the_page_shows_every_reachable_test_with_a_widget_per_option():
     assert not at.exception
     check_tests(at, ["cv_5x2_t"], FOLDS, reached)
 
-    unreached = set(TESTS) - reached
-    # forecasts cannot be loaded yet (the forecast task arrives with its own issue); everything else is reachable
-    assert unreached == {k for k, s in TESTS.items() if s.needs == "forecasts"} == {"diebold_mariano"}
+    # the regression and forecast samples: tests of per-sample errors and Diebold–Mariano
+    at = open_app("pages/compare.py", sample="Diabetes — regression, 3 models, 5 folds")
+    check_tests(at, ["paired_bootstrap", "paired_t", "wilcoxon"], PREDICTIONS, reached, "regression")
+    at = open_app("pages/compare.py", sample="CO₂ and El Niño — monthly forecasts, 3 models, 1–12 months ahead")
+    check_tests(at, ["diebold_mariano"], PREDICTIONS, reached, "forecast")
+
+    assert set(TESTS) == reached
 
 
 def test_options_check_their_values_and_name_what_arrived():

@@ -31,6 +31,8 @@ def registry_metric(task: Task | str, key: str, *, classes: Sequence[str], beta:
     from assess.metrics.registry import get
 
     task = Task(task)
+    if not task.is_classification and task != Task.CLUSTERING:
+        return numeric_metric(key)
     try:
         spec = get(task, key)
     except ValueError as exc:
@@ -49,4 +51,44 @@ def registry_metric(task: Task | str, key: str, *, classes: Sequence[str], beta:
 
     metric.__name__ = key
     metric.uses_scores = uses_scores
+    return metric
+
+
+#: Error metrics of numeric predictions :func:`numeric_metric` computes, with their meaning.
+NUMERIC_METRICS = {"mae": "mean absolute error", "mse": "mean squared error", "rmse": "root mean squared error"}
+
+
+def numeric_metric(key: str):
+    r"""The regression/forecast error metric ``key`` (``mae`` = mean |e|, ``mse`` = mean e², ``rmse`` = √mse, with
+    e = y_true − y_pred, weighted means under ``sample_weight``) as ``f(y_true, y_pred, sample_weight=None)``.
+
+    Vectorised (``f.vectorized``): a 2-D ``sample_weight`` of shape (replicates, n) — the paired bootstrap's count
+    weights — gives one value per row in one matrix product, :math:`\mathrm{mae}_r = \sum_i w_{ri}|e_i| /
+    \sum_i w_{ri}`. Lower is better for all three.
+
+    TODO(issue 9): once :func:`assess.metrics.evaluate.evaluate` takes regression and forecast predictions (being
+    done in another branch), build these from the metric registry like the classification metrics above, so the
+    Compare page and the Metrics page share one definition; this local loss keeps the tests between models
+    independent of that work until the merge.
+    """
+    if key not in NUMERIC_METRICS:
+        raise AssessError(f"metric `{key}` is not available for comparing numeric predictions here (choose one of "
+                          f"{', '.join(NUMERIC_METRICS)})")
+
+    def metric(y_true, y_pred, sample_weight=None):
+        e = np.asarray(y_true, dtype=float) - np.asarray(y_pred, dtype=float)
+        loss = np.abs(e) if key == "mae" else e * e
+        if sample_weight is None:
+            value = loss.mean()
+        else:
+            w = np.asarray(sample_weight, dtype=float)
+            total = w.sum(axis=-1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                value = (w @ loss) / total          # NaN where a row of weights is all zero
+        return np.sqrt(value) if key == "rmse" else value
+
+    metric.__name__ = key
+    metric.uses_scores = False
+    metric.vectorized = True
+    metric.higher_is_better = False
     return metric

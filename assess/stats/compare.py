@@ -90,10 +90,11 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         raise AssessError(f"`alternative` does not apply to the omnibus test `{test}` (got {alternative!r}); "
                           "its pairs are two-sided")
     is_table = isinstance(data, pd.DataFrame)
-    options = _checked_options(spec, options, FOLDS if is_table else PREDICTIONS)
+    options = _checked_options(spec, options, FOLDS if is_table else PREDICTIONS, None if is_table else _task_of(data))
     if not isinstance(decision, Decision):
         raise AssessError(f"`decision` must be an assess.decision.Decision (got {type(decision).__name__})")
     common = dict(correction=correction, confidence_level=confidence_level, alternative=alternative)
+    on_folds = is_table or spec.data == (FOLDS,) or (spec.per_sample and not spec.compares_errors(_task_of(data)))
     if is_table:
         if FOLDS not in spec.data:
             raise AssessError(f"test `{test}` needs per-sample predictions; a fold table has only per-fold scores "
@@ -101,7 +102,7 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         metric = _metric_column(data, metric)
         design = fold_design(data, metric=metric, models=models)
         result = spec.runner(data, models=models, metric=metric, **common, **options)
-    elif spec.data == (FOLDS,):
+    elif on_folds:
         table, metric_name = fold_table_from_predictions(data, models=models, metric=metric, test=test,
                                                          decision=decision)
         design = fold_design(table, metric=metric_name)
@@ -117,7 +118,15 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         if spec.uses_decision:
             options["decision"] = decision
         result = spec.runner(arranged, models=models, metric=metric, **common, **options)
-    return _with_design(result, spec, design, is_table or spec.data == (FOLDS,))
+    return _with_design(result, spec, design, on_folds)
+
+
+def _task_of(data) -> Task | None:
+    """The task of predictions given as a mapping, a sequence or arranged (None when there are none)."""
+    if isinstance(data, (AlignedPredictions, SeparatePredictions)):
+        return data.task
+    values = list(data.values()) if isinstance(data, dict) else list(data)
+    return values[0].task if values and isinstance(values[0], Predictions) else None
 
 
 def fold_table_from_predictions(data, *, models: Sequence[str] | None = None, metric: str | Callable | None,
@@ -135,6 +144,7 @@ def fold_table_from_predictions(data, *, models: Sequence[str] | None = None, me
     metric_name = getattr(metric, "__name__", "score")
     table = fold_scores(aligned, metric=metric, metric_name=metric_name,
                         use_scores=getattr(metric, "uses_scores", False), decision=decision)
+    table.attrs["higher_is_better"] = getattr(metric, "higher_is_better", True)
     return table, metric_name
 
 
@@ -178,8 +188,9 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
         preds = data.predictions if isinstance(data, SeparatePredictions) else None
         has_scores = all((preds[m].scores if preds else data.scores[m]) is not None for m in names)
         q = question or ("two_models" if len(names) == 2 else "several_models")
+        blocks = isinstance(data, AlignedPredictions) and (data.fold is not None or data.series is not None)
         sugg = suggest_tests(question=q, n_models=len(names), data="predictions", task=data.task,
-                             has_scores=has_scores, paired=design.kind == PAIRED)
+                             has_scores=has_scores, paired=design.kind == PAIRED, blocks=blocks)
     results, skipped = [], {}
     for s in sugg:
         if s.test not in TESTS:
@@ -187,9 +198,9 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
             continue
         spec = TESTS[s.test]
         kind = FOLDS if is_table else PREDICTIONS
-        allowed = {o.name for o in spec.options_for(kind)}
+        allowed = {o.name for o in spec.options_for(kind, None if is_table else data.task)}
         opts = {k: v for k, v in options.items() if k in allowed}
-        uses_metric = kind in spec.metric_on
+        uses_metric = spec.takes_metric(kind, None if is_table else data.task)
         try:
             results.append(compare(data, test=s.test, models=names, metric=metric if uses_metric else None,
                                    correction=correction, confidence_level=confidence_level, decision=decision,
@@ -271,8 +282,8 @@ def _check_correction(correction, test: str):
     return correction
 
 
-def _checked_options(spec: TestSpec, options: dict, data: str) -> dict:
-    allowed = {o.name: o for o in spec.options_for(data)}
+def _checked_options(spec: TestSpec, options: dict, data: str, task=None) -> dict:
+    allowed = {o.name: o for o in spec.options_for(data, task)}
     unknown = sorted(set(options) - set(allowed))
     if unknown:
         raise AssessError(f"option `{unknown[0]}` does not apply to test `{spec.key}` (its options: "

@@ -338,7 +338,7 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
 
 
 def friedman(table, *, higher_is_better: bool = True, method: str = "chi2", confidence_level: float = 0.95,
-             names: Sequence[str] | None = None, metric: str = "score") -> TestResult:
+             names: Sequence[str] | None = None, metric: str = "score", blocks: str = "folds") -> TestResult:
     r"""Friedman test of k ≥ 2 models over N folds (blocks), with the Nemenyi critical difference (Demšar 2006).
 
     ``table`` is N folds × k models (a DataFrame's columns name the models). Within each fold the models are
@@ -355,7 +355,8 @@ def friedman(table, *, higher_is_better: bool = True, method: str = "chi2", conf
     ``details`` carries what a critical-difference diagram needs: ``average_ranks`` (model → rank, ascending),
     ``critical_difference`` :math:`CD = q_\alpha\sqrt{k(k+1)/(6N)}` with α = 1 − confidence_level and
     ``q_alpha`` (see :func:`nemenyi_q`). Pairwise Nemenyi p-values: :func:`nemenyi`.
-    Assumption (Demšar §3.2.2): N > 10 and k > 5 for the chi-squared approximation to be good.
+    Assumption (Demšar §3.2.2): N > 10 and k > 5 for the chi-squared approximation to be good. ``blocks`` names
+    the blocks in the sentence (``"series"`` for forecasts of several series).
     """
     check_choice("method", method, ("chi2", "iman_davenport"))
     confidence_level = check_confidence_level(confidence_level)
@@ -395,7 +396,7 @@ def friedman(table, *, higher_is_better: bool = True, method: str = "chi2", conf
                    Assumption("folds are comparable blocks", None,
                               "every model scored on the same folds, one score per model per fold")]
     best = names[order[0]]
-    sentence = (f"Over {n_blocks} folds, {best} ranks best on {metric} (average rank {fmt_num(avg[order[0]])} of "
+    sentence = (f"Over {n_blocks} {blocks}, {best} ranks best on {metric} (average rank {fmt_num(avg[order[0]])} of "
                 f"{k}); {verdict(p, alpha, 'Friedman', subject='the difference among the models')}; "
                 f"average ranks further apart than {fmt_num(cd)} differ significantly (Nemenyi).")
     return TestResult(test="friedman", method=label, statistic=stat, pvalue=p, df=df, alternative=None,

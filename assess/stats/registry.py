@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from assess.data import Task
 from assess.errors import AssessError
 from assess.stats import runners
 from assess.stats._result import INDEPENDENT, PAIRED
@@ -112,7 +113,9 @@ class TestSpec:
     ``"scores"``, ``"a metric"``, ``"losses"``, ``"forecasts"`` or ``"fold scores"``. ``metric_on``: the data on
     which ``metric`` applies (a registry key or callable on predictions; a column on a fold table). ``options``:
     its typed options. ``details``: the dataclass in ``TestResult.details`` of its overall (or single) results.
-    ``runner``: the function in :mod:`assess.stats.runners` that runs it over k models.
+    ``runner``: the function in :mod:`assess.stats.runners` that runs it over k models. ``per_sample``: on numeric
+    predictions (regression, forecasts) it compares the models' per-sample errors (option ``loss``) instead of a
+    metric per fold, which it still does on classification predictions with folds (:meth:`compares_errors`).
     """
 
     __test__ = False  # not a pytest test class despite the name
@@ -129,6 +132,16 @@ class TestSpec:
     details: type
     runner: Callable
     metric_on: tuple[str, ...] = ()
+    per_sample: bool = False
+
+    def compares_errors(self, task) -> bool:
+        """Whether, on predictions of ``task``, the test compares per-sample errors rather than a metric per fold."""
+        return self.per_sample and task is not None and not Task(task).is_classification
+
+    def takes_metric(self, data: str, task=None) -> bool:
+        """Whether ``metric`` applies when the test runs on ``data`` (:data:`PREDICTIONS` or :data:`FOLDS`) of
+        ``task``: what the page and ``--test all`` pass it to."""
+        return data in self.metric_on and not (data == PREDICTIONS and self.compares_errors(task))
 
     def option(self, name: str) -> Option:
         return next(o for o in self.options if o.name == name)
@@ -139,9 +152,12 @@ class TestSpec:
         metrics, per-fold label metrics) — and so takes ``compare(decision=...)``."""
         return self.needs in ("labels", "a metric", "losses", "fold scores")
 
-    def options_for(self, data: str) -> tuple[Option, ...]:
-        """The options that apply when the test runs on ``data`` (:data:`PREDICTIONS` or :data:`FOLDS`)."""
-        return tuple(o for o in self.options if data in o.data)
+    def options_for(self, data: str, task=None) -> tuple[Option, ...]:
+        """The options that apply when the test runs on ``data`` (:data:`PREDICTIONS` or :data:`FOLDS`) of
+        ``task`` (when known: the per-sample error of a ``per_sample`` test applies to numeric predictions only)."""
+        drop = {"loss"} if (self.per_sample and data == PREDICTIONS and task is not None
+                            and not self.compares_errors(task)) else set()
+        return tuple(o for o in self.options if data in o.data and o.name not in drop)
 
 
 # ------------------------------------------------------------------------------------------------------- options
@@ -159,7 +175,9 @@ N_RESAMPLES = Option("n_resamples", int, 2000, "Resamples", "number of bootstrap
 SEED = Option("seed", int, 0, "Seed", "seed of the resampling: the same seed gives the same numbers", minimum=0,
               maximum=2**32 - 1)
 DM_LOSS = Option("loss", str, "squared", "Loss", "loss of each forecast error", choices=("squared", "absolute"))
-HORIZON = Option("h", int, 1, "Forecast horizon h", "steps ahead of the forecasts (autocorrelation up to h − 1)",
+HORIZON = Option("h", int, None, "Forecast horizon h",
+                 "with a horizon column: test that horizon only (default: every horizon, each with its own h); "
+                 "without one: the steps ahead of every forecast, autocorrelation up to h − 1 (default 1)",
                  minimum=1, flag="--horizon")
 HARVEY = Option("harvey_correction", bool, True, "Small-sample correction",
                 "Harvey–Leybourne–Newbold correction, t reference distribution")
@@ -176,8 +194,9 @@ TEST_TRAIN_RATIO = Option("test_train_ratio", float, None, "Test/train size rati
                           minimum=0.0)
 N_FOLDS = Option("n_folds", int, None, "Folds per repetition",
                  "k of the k-fold cross-validation (default: the number of distinct folds)", minimum=2)
-HIGHER_IS_BETTER = Option("higher_is_better", bool, True, "Higher is better",
-                          "rank 1 goes to the highest score (off: to the lowest, for errors and losses)")
+HIGHER_IS_BETTER = Option("higher_is_better", bool, None, "Higher is better",
+                          "rank 1 goes to the highest score (off: to the lowest, for errors and losses); default "
+                          "from the metric: off for error metrics of numeric predictions (mae, mse, rmse), else on")
 FRIEDMAN_METHOD = Option("method", str, "chi2", "Friedman statistic",
                          "chi2: Friedman's chi-squared; iman_davenport: its F form, less conservative (Demšar 2006)",
                          choices=("chi2", "iman_davenport"))
@@ -185,6 +204,10 @@ SAMPLE_LOSS = Option("loss", str, "auto", "Per-sample loss",
                      "what is compared per sample: zero_one (wrong = 1), brier (squared error of the "
                      "probabilities), absolute or squared error; auto: absolute error for numbers, brier with "
                      "scores, else zero_one", choices=LOSSES, data=(PREDICTIONS,))
+SAMPLE_ERROR = Option("loss", str, "absolute", "Per-sample error",
+                      "numeric predictions: the absolute or squared error of each prediction, paired sample by sample "
+                      "(classification predictions are compared by a metric per fold)",
+                      choices=("absolute", "squared"), data=(PREDICTIONS,))
 MANN_WHITNEY_METHOD = Option("method", str, "auto", "Mann-Whitney method",
                              "auto: exact for up to 8 values per sample without ties, else the normal approximation",
                              choices=MANN_WHITNEY_METHODS)
@@ -234,13 +257,16 @@ TESTS: dict[str, TestSpec] = {spec.key: spec for spec in (
              "Mann & Whitney (1947)", INDEPENDENT, PAIRWISE, (PREDICTIONS, FOLDS), "losses",
              (SAMPLE_LOSS, MANN_WHITNEY_METHOD), MannWhitneyDetails, runners.mann_whitney,
              metric_on=(FOLDS,)),
-    TestSpec("paired_t", "Paired t-test", "do two models' mean scores over the same folds differ?",
-             f"{_ISO} 7.2", PAIRED, PAIRWISE, (FOLDS,), "fold scores", (), PairedTDetails,
-             runners.paired_t, metric_on=(PREDICTIONS, FOLDS)),
+    TestSpec("paired_t", "Paired t-test",
+             "do two models' mean errors on the same samples (or mean scores over the same folds) differ?",
+             f"{_ISO} 7.2", PAIRED, PAIRWISE, (PREDICTIONS, FOLDS), "fold scores", (SAMPLE_ERROR,), PairedTDetails,
+             runners.paired_t, metric_on=(PREDICTIONS, FOLDS), per_sample=True),
     TestSpec("wilcoxon", "Wilcoxon signed-rank test",
-             "do two models' scores over the same folds differ (no normality needed)?", f"{_ISO} 7.6", PAIRED,
-             PAIRWISE, (FOLDS,), "fold scores", (ZERO_METHOD, WILCOXON_METHOD, WILCOXON_CONTINUITY),
-             WilcoxonDetails, runners.wilcoxon, metric_on=(PREDICTIONS, FOLDS)),
+             "do two models' errors on the same samples (or scores over the same folds) differ (no normality "
+             "needed)?", f"{_ISO} 7.6", PAIRED,
+             PAIRWISE, (PREDICTIONS, FOLDS), "fold scores",
+             (SAMPLE_ERROR, ZERO_METHOD, WILCOXON_METHOD, WILCOXON_CONTINUITY),
+             WilcoxonDetails, runners.wilcoxon, metric_on=(PREDICTIONS, FOLDS), per_sample=True),
     TestSpec("corrected_resampled_t", "Corrected resampled t-test",
              "do two models differ across cross-validation folds that share training data?",
              "Nadeau & Bengio (2003)", PAIRED, PAIRWISE, (FOLDS,), "fold scores",

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 
 import numpy as np
+import pandas as pd
 from scipy import stats as sps
 
 from assess.errors import AssessError
@@ -54,14 +55,50 @@ class BootstrapDetails:
 
 
 @dataclass(frozen=True)
+class DieboldMarianoRow:
+    """Diebold–Mariano within one horizon: on one series (``series`` its id) or on the mean loss differential per
+    time point across series (``series`` = ``"all series"``). ``pvalue_holm`` is adjusted over the rows of its
+    table; ``note`` says why a row has no test (too few forecasts)."""
+
+    series: str
+    horizon: float
+    n: int
+    h_used: int
+    mean_loss_a: float
+    mean_loss_b: float
+    difference: float
+    low: float
+    high: float
+    statistic: float
+    pvalue: float
+    pvalue_holm: float
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class DieboldMarianoDetails:
-    """The loss, the horizon asked for and the one used (see the fallback), and both mean losses."""
+    """The loss, the horizon asked for and the one used (see the fallback), and both mean losses.
+
+    For forecasts with horizons or series (:func:`assess.stats.horizons.diebold_mariano_by_horizon`) also
+    ``pooling`` (how the overall result pools horizons and series), ``by_horizon`` (one
+    :class:`DieboldMarianoRow` per horizon, pooled over series, Holm across horizons) and ``by_series`` (one per
+    series and horizon, Holm across all of them; empty for a single series); :meth:`table` shows both.
+    """
 
     loss: str
     h: int
     h_used: int
     mean_loss_a: float
     mean_loss_b: float
+    pooling: str = ""
+    by_horizon: tuple = ()
+    by_series: tuple = ()
+
+    def table(self) -> pd.DataFrame:
+        """One row per horizon (series ``"all series"``) then per series and horizon; the columns are the fields
+        of :class:`DieboldMarianoRow`."""
+        rows = [asdict(r) for r in (*self.by_horizon, *self.by_series)]
+        return pd.DataFrame(rows, columns=[f.name for f in fields(DieboldMarianoRow)])
 
 
 @dataclass(frozen=True)
@@ -607,9 +644,78 @@ def _shapiro_p(x: np.ndarray) -> float:
     return float(sps.shapiro(x).pvalue)
 
 
+@dataclass(frozen=True)
+class DMCore:
+    """The Diebold–Mariano numbers of one loss-differential series: its mean with the interval that inverts the
+    test, the statistic, p-value and df (None: normal reference), and the lag truncation used."""
+
+    n: int
+    mean: float
+    low: float
+    high: float
+    statistic: float
+    pvalue: float
+    df: float | None
+    h_used: int
+
+
+def dm_core(d: np.ndarray, h: int, *, harvey_correction: bool, alternative: str,
+            confidence_level: float) -> DMCore:
+    r"""Diebold–Mariano on a loss differential :math:`d_1..d_n` in time order, h the forecast horizon.
+
+    :math:`\hat\gamma_k = \frac1n \sum_{t=k+1}^n (d_t - \bar d)(d_{t-k} - \bar d)`,
+    :math:`DM = \bar d / \sqrt{(\hat\gamma_0 + 2\sum_{k=1}^{h-1}\hat\gamma_k)/n}`; with the
+    Harvey–Leybourne–Newbold correction :math:`DM^* = DM\sqrt{(n + 1 - 2h + h(h-1)/n)/n}` against
+    :math:`t_{n-1}`, else DM against N(0, 1). A long-run variance that is not positive for h > 1 falls back to
+    h = 1 (as R ``forecast::dm.test``). The caller checks n ≥ 3 and h < n.
+    """
+    n = d.size
+    mean = float(d.mean())
+    c = d - mean
+    h_used = h
+    lrv = _long_run_variance(c, h)
+    if lrv <= 0 and h > 1:
+        h_used = 1
+        lrv = _long_run_variance(c, 1)
+    se = math.sqrt(lrv / n) if lrv > 0 else 0.0
+    factor = math.sqrt((n + 1 - 2 * h_used + h_used * (h_used - 1) / n) / n) if harvey_correction else 1.0
+    if se > 0:
+        stat = mean / se * factor
+    else:
+        stat = math.nan if mean == 0 else math.copysign(math.inf, mean)
+    dist = StudentT(n - 1) if harvey_correction else NORMAL
+    p = pvalue(dist, stat, alternative) if not math.isnan(stat) else math.nan
+    low, high = interval(mean, se / factor, dist, alternative, confidence_level)
+    return DMCore(n, mean, low, high, stat, p, float(n - 1) if harvey_correction else None, h_used)
+
+
+def loss_words(loss: str, target: str | None) -> tuple[str, str]:
+    """(what the loss is called, its units) for sentences: absolute error in the units of ``y_true`` (named by its
+    column), squared error in those units squared."""
+    units = f"{target} units" if target else "units of y_true"
+    return ("absolute error", units) if loss == "absolute" else ("squared error", f"squared {units}")
+
+
+def loss_lead(names, loss: str, target: str | None, diff: float, low: float, high: float,
+              confidence_level: float, where: str, noun: str = "forecasts") -> str:
+    """The plain-language lead of a mean loss difference (A − B, lower is better) in the units of ``y_true``:
+    "ets's forecasts are off by 3.2 (y_true units) less on average than naive's{where} (95% CI 1.1 to 5.4)"."""
+    a, b = names
+    word, units = loss_words(loss, target)
+    if diff == 0:
+        return f"{a} and {b} have the same mean {word}{where}"
+    better, worse = (b, a) if diff > 0 else (a, b)
+    ci = fmt_ci(low, high, confidence_level) if diff > 0 else fmt_ci(-high, -low, confidence_level)
+    ci = f" ({ci})" if ci else ""
+    if loss == "absolute":
+        return (f"{better}'s {noun} are off by {fmt_num(abs(diff))} ({units}) less on average than {worse}'s"
+                f"{where}{ci}")
+    return f"{better}'s mean {word} is lower than {worse}'s by {fmt_num(abs(diff))} ({units}){where}{ci}"
+
+
 def diebold_mariano(y_true, pred_a, pred_b, *, loss: str = "squared", h: int = 1, alternative: str = "two-sided",
                     confidence_level: float = 0.95, harvey_correction: bool = True,
-                    names: Sequence[str] | None = None) -> TestResult:
+                    names: Sequence[str] | None = None, target: str | None = None) -> TestResult:
     r"""Diebold–Mariano test of equal forecast accuracy, with the Harvey–Leybourne–Newbold correction.
 
     Rows are in time order. With errors :math:`e_t = y_t - \hat y_t`, loss :math:`L` (``"squared"``
@@ -620,12 +726,14 @@ def diebold_mariano(y_true, pred_a, pred_b, *, loss: str = "squared", h: int = 1
     .. math:: DM = \frac{\bar d}{\sqrt{(\hat\gamma_0 + 2\sum_{k=1}^{h-1}\hat\gamma_k)/n}}, \qquad
         DM^* = DM\sqrt{\frac{n + 1 - 2h + h(h-1)/n}{n}} \sim t_{n-1}
 
-    (Diebold & Mariano 1995; Harvey, Leybourne & Newbold 1997). ``harvey_correction=False`` gives the original
-    DM against N(0, 1). When the long-run variance estimate is not positive for h > 1 the test falls back to
-    h = 1, as R ``forecast::dm.test`` (``details.h_used``).
+    (Diebold & Mariano 1995; Harvey, Leybourne & Newbold 1997; :func:`dm_core`). ``harvey_correction=False``
+    gives the original DM against N(0, 1). When the long-run variance estimate is not positive for h > 1 the
+    test falls back to h = 1, as R ``forecast::dm.test`` (``details.h_used``). One horizon and one series at a
+    time: for files with several, :func:`assess.stats.horizons.diebold_mariano_by_horizon`.
 
     Effect: the mean loss differential :math:`\bar d` (A − B; positive means A's forecasts are worse) with the
-    interval that inverts the test. ``alternative="greater"``: A's expected loss exceeds B's.
+    interval that inverts the test. ``alternative="greater"``: A's expected loss exceeds B's. ``target`` names
+    what ``y_true`` measures, for the units in the sentence.
     """
     check_alternative(alternative)
     confidence_level = check_confidence_level(confidence_level)
@@ -644,48 +752,28 @@ def diebold_mariano(y_true, pred_a, pred_b, *, loss: str = "squared", h: int = 1
     names = model_names(names, 2)
     ea, eb = y - fa, y - fb
     la, lb = (ea * ea, eb * eb) if loss == "squared" else (np.abs(ea), np.abs(eb))
-    d = la - lb
-    mean = float(d.mean())
-    c = d - mean
-    h_used = h
-    lrv = _long_run_variance(c, h)
-    if lrv <= 0 and h > 1:
-        h_used = 1
-        lrv = _long_run_variance(c, 1)
-    se = math.sqrt(lrv / n) if lrv > 0 else 0.0
-    factor = math.sqrt((n + 1 - 2 * h_used + h_used * (h_used - 1) / n) / n) if harvey_correction else 1.0
-    if se > 0:
-        stat = mean / se * factor
-    else:
-        stat = math.nan if mean == 0 else math.copysign(math.inf, mean)
-        if mean == 0:
-            warn_undefined("Diebold-Mariano is undefined: the loss differential is zero throughout")
-    dist = StudentT(n - 1) if harvey_correction else NORMAL
-    p = pvalue(dist, stat, alternative) if not math.isnan(stat) else math.nan
-    low, high = interval(mean, se / factor, dist, alternative, confidence_level)
-    word = "squared error" if loss == "squared" else "absolute error"
+    core = dm_core(la - lb, h, harvey_correction=harvey_correction, alternative=alternative,
+                   confidence_level=confidence_level)
+    if math.isnan(core.statistic):
+        warn_undefined("Diebold-Mariano is undefined: the loss differential is zero throughout")
+    word = loss_words(loss, target)[0]
     assumptions = [Assumption("stationary loss differential", None,
                               "the loss differential is assumed covariance-stationary"),
-                   Assumption("variance estimate positive at horizon h", h_used == h,
-                              f"long-run variance at h = {h}" + ("" if h_used == h else
+                   Assumption("variance estimate positive at horizon h", core.h_used == h,
+                              f"long-run variance at h = {h}" + ("" if core.h_used == h else
                                                                   " was not positive; fell back to h = 1"))]
-    a, b = names
-    if mean == 0:
-        lead = f"Over {fmt_int(n)} forecasts, {a} and {b} have the same mean {word}"
-    else:
-        better, worse = (b, a) if mean > 0 else (a, b)
-        ci = fmt_ci(low, high, confidence_level) if mean > 0 else fmt_ci(-high, -low, confidence_level)
-        lead = (f"Over {fmt_int(n)} forecasts, {better}'s mean {word} is lower than {worse}'s by "
-                f"{fmt_num(abs(mean))} ({ci})")
+    lead = loss_lead(names, loss, target, core.mean, core.low, core.high, confidence_level,
+                     f" over {fmt_int(n)} forecasts")
     method = "Diebold-Mariano" + (" with Harvey-Leybourne-Newbold correction" if harvey_correction else "")
-    sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'Diebold-Mariano')}."
-    return TestResult(test="diebold_mariano", method=method, statistic=stat, pvalue=p,
-                      df=float(n - 1) if harvey_correction else None, alternative=alternative,
-                      effect=Effect(f"mean {word} difference (A - B)", mean,
-                                    ConfidenceInterval(low, high, confidence_level, "t (Harvey-Leybourne-Newbold)"
-                                                       if harvey_correction else "normal")),
+    sentence = f"{lead}; {verdict(core.pvalue, alpha_of(confidence_level), 'Diebold-Mariano')}."
+    return TestResult(test="diebold_mariano", method=method, statistic=core.statistic, pvalue=core.pvalue,
+                      df=core.df, alternative=alternative,
+                      effect=Effect(f"mean {word} difference (A - B)", core.mean,
+                                    ConfidenceInterval(core.low, core.high, confidence_level,
+                                                       "t (Harvey-Leybourne-Newbold)" if harvey_correction
+                                                       else "normal")),
                       assumptions=assumptions, sentence=sentence, n=n, models=names,
-                      details=DieboldMarianoDetails(loss, h, h_used, float(la.mean()), float(lb.mean())))
+                      details=DieboldMarianoDetails(loss, h, core.h_used, float(la.mean()), float(lb.mean())))
 
 
 def _long_run_variance(c: np.ndarray, h: int) -> float:

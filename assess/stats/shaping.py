@@ -44,7 +44,10 @@ class AlignedPredictions:
 
     ``ids`` is None when the inputs had no ids (then they were aligned by position). ``y_pred``/``scores`` map
     each model to its array (None when the model has none); ``weight`` is the shared sample weight or None.
-    ``design`` is why the models count as paired, when :func:`arrange_predictions` made them.
+    ``design`` is why the models count as paired, when :func:`arrange_predictions` made them. ``time``,
+    ``series`` and ``horizon`` are the forecasts' per-sample time stamp, series id and steps ahead (None when the
+    file has none; see :class:`assess.data.Predictions`), shared by every model; ``target`` names what ``y_true``
+    measures.
     """
 
     task: Task
@@ -57,6 +60,10 @@ class AlignedPredictions:
     weight: np.ndarray | None = None
     fold: np.ndarray | None = None
     design: Design | None = None
+    time: np.ndarray | None = None
+    series: np.ndarray | None = None
+    horizon: np.ndarray | None = None
+    target: str | None = None
 
     @property
     def n(self) -> int:
@@ -143,10 +150,21 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
         f = take(preds[m].fold, m)
         if f is not None and fold is not None and not np.array_equal(f, fold):
             raise AssessError(f"models `{names[0]}` and `{m}` put samples in different folds")
+    when = {}
+    for role, word in (("time", "time stamps"), ("series", "series"), ("horizon", "horizons")):
+        when[role] = take(getattr(first, role), names[0])
+        for m in names[1:]:
+            other = take(getattr(preds[m], role), m)
+            differs = None if other is None or when[role] is None else np.flatnonzero(_unequal(other, when[role]))
+            if differs is not None and differs.size:
+                bad = int(differs[0])
+                where = f"id {shown(ids[bad])}" if ids is not None else f"row {bad}"
+                raise AssessError(f"models `{names[0]}` and `{m}` give a sample different {word} (first at {where}: "
+                                  f"{shown(when[role][bad])} and {shown(other[bad])})")
     return AlignedPredictions(task=first.task, classes=tuple(first.classes), models=tuple(names), y_true=y_true,
                               y_pred={m: take(preds[m].y_pred, m) for m in names},
                               scores={m: take(preds[m].scores, m) for m in names}, ids=ids, weight=weight,
-                              fold=fold)
+                              fold=fold, target=first.target, **when)
 
 
 def aligned_labels(aligned: AlignedPredictions, model: str, decision: Decision = Decision()) -> np.ndarray:
@@ -245,7 +263,8 @@ def arrange_predictions(predictions: Mapping[str, Predictions] | Sequence[Predic
 def separate(aligned: AlignedPredictions) -> SeparatePredictions:
     """Aligned predictions seen model by model (to run a test for independent samples on paired data)."""
     preds = {m: Predictions(aligned.task, aligned.classes, aligned.y_true, aligned.y_pred[m], aligned.scores[m],
-                            weight=aligned.weight, fold=aligned.fold, ids=aligned.ids, model=m)
+                            weight=aligned.weight, fold=aligned.fold, ids=aligned.ids, model=m, time=aligned.time,
+                            series=aligned.series, horizon=aligned.horizon, target=aligned.target)
              for m in aligned.models}
     return SeparatePredictions(aligned.task, aligned.classes, aligned.models, preds)
 
@@ -378,25 +397,34 @@ def fold_scores(aligned: AlignedPredictions, *, metric: Callable, metric_name: s
                 use_scores: bool = False, decision: Decision = Decision()) -> pd.DataFrame:
     """Long table ``model, fold, <metric_name>`` of ``metric(y_true, y, sample_weight=w)`` on each fold's samples.
 
-    ``y`` is the model's scores when ``use_scores`` else its labels by ``decision`` (:func:`aligned_labels`).
+    ``y`` is the model's scores when ``use_scores``, the predictions themselves for numeric tasks, else its labels
+    by ``decision`` (:func:`aligned_labels`). Forecasts without folds but with several series are scored per
+    series (the blocks of Friedman's test); ``table.attrs["blocks"]`` says which (``"folds"`` or ``"series"``).
     """
-    if aligned.fold is None:
+    blocks, word = aligned.fold, "folds"
+    if blocks is None and aligned.series is not None and not aligned.task.is_classification:
+        blocks, word = aligned.series, "series"     # forecasts of several series: one block per series
+    if blocks is None:
         raise AssessError("the predictions have no folds (`fold` column); fold tests need per-fold scores")
     rows = []
-    folds = pd.unique(aligned.fold)
+    folds = pd.unique(blocks)
     for m in aligned.models:
         if use_scores:
             y = aligned.scores[m]
             if y is None:
                 raise AssessError(f"model `{m}` has no scores; the metric needs scores")
+        elif not aligned.task.is_classification and aligned.task != Task.CLUSTERING:
+            y = aligned.y_pred[m]           # numeric predictions: the metric takes them as they are
         else:
             y = aligned_labels(aligned, m, decision)
         for f in folds:
-            mask = aligned.fold == f
+            mask = blocks == f
             w = None if aligned.weight is None else aligned.weight[mask]
             rows.append({"model": m, "fold": f,
                          metric_name: float(metric(aligned.y_true[mask], np.asarray(y)[mask], sample_weight=w))})
-    return pd.DataFrame(rows, columns=["model", "fold", metric_name])
+    table = pd.DataFrame(rows, columns=["model", "fold", metric_name])
+    table.attrs["blocks"] = word
+    return table
 
 
 # ------------------------------------------------------------------------------------------------------ helpers
@@ -446,6 +474,11 @@ def _as_mapping(predictions) -> dict[str, Predictions]:
 
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and bool(np.all(a == b))
+
+
+def _unequal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Where two arrays of one shape differ, missing values (NaN, NaT) counting as equal to each other."""
+    return ~((a == b) | (pd.isna(a) & pd.isna(b)))
 
 
 def _first_difference(a: np.ndarray, b: np.ndarray) -> int:

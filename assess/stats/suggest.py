@@ -45,7 +45,7 @@ class Suggestion:
 
 def suggest_tests(*, question: str, n_models: int, data: str = "predictions", paired: bool = True,
                   task: Task | str | None = None, has_scores: bool = False, n_folds: int | None = None,
-                  n_repeats: int | None = None) -> tuple[Suggestion, ...]:
+                  n_repeats: int | None = None, blocks: bool = False) -> tuple[Suggestion, ...]:
     """The tests that suit a question on data of a given shape, first choice first, each with why.
 
     Parameters
@@ -57,6 +57,8 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
     task : the task of the predictions (``Task`` or its value); decides correctness tests versus error tests.
     has_scores : binary predictions carry scores (enables DeLong).
     n_folds, n_repeats : fold structure, when known (enables the 5×2cv t-test for 2 folds × 5 repeats).
+    blocks : numeric predictions come in blocks — folds (regression) or several series (forecasts) — so Friedman
+        can rank k ≥ 3 models per block.
     """
     if question not in QUESTIONS:
         raise AssessError(f"`question` must be one of {', '.join(repr(q) for q in QUESTIONS)} (got {question!r})")
@@ -159,13 +161,19 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
         add("paired_bootstrap", "any metric (F1, AUC, …) on the same samples, no distributional assumption")
     else:
         if task == Task.FORECAST:
-            add("diebold_mariano", "forecasts on the same dates: loss differential with the small-sample "
-                                   "correction")
+            add("diebold_mariano", "forecasts of the same targets: loss differentials per horizon in time order, "
+                                   "autocorrelation up to h − 1, small-sample correction, Holm across horizons")
+            if n_models >= 3 and blocks:
+                add("friedman", "k forecasters over the same series: ranks of the MAE per series, Nemenyi critical "
+                                "difference")
             add("paired_bootstrap", "any error metric on the same samples (ignores serial correlation)")
         else:
-            add("paired_bootstrap", "any error metric (MAE, RMSE, …) on the same samples")
-            add("diebold_mariano", "mean squared or absolute error on the same samples (h = 1: a paired t-test "
-                                   "of the losses)")
+            add("paired_bootstrap", "any error metric (MAE, RMSE, …) on the same samples, resampled together")
+            add("paired_t", "mean difference of the per-sample absolute (or squared) errors on the same samples")
+            add("wilcoxon", "signed ranks of the per-sample error differences: no normality needed")
+            if n_models >= 3 and blocks:
+                add("friedman", "k models over the same folds: ranks of the MAE per fold, Nemenyi critical "
+                                "difference")
     return tuple(out)
 
 
