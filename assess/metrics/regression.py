@@ -80,8 +80,9 @@ class RegressionState:
     batch: bool = False
 
 
-def weighted_median(values: np.ndarray, weight: np.ndarray | None) -> float:
-    """The 50 % quantile by the averaged inverted CDF (see the module docstring); ``numpy.median`` without weights.
+def weighted_median(values: np.ndarray, weight: np.ndarray | None, *, in_place: bool = False) -> float:
+    """The 50 % quantile by the averaged inverted CDF (see the module docstring); ``numpy.median`` without weights,
+    by one partial sort (of ``values`` itself when ``in_place``).
 
     >>> weighted_median(np.array([1.0, 2.0, 3.0, 4.0]), None), weighted_median(np.array([1.0, 2.0, 3.0]), np.array([1.0, 1.0, 2.0]))
     (2.5, 2.5)
@@ -89,10 +90,12 @@ def weighted_median(values: np.ndarray, weight: np.ndarray | None) -> float:
     n = values.shape[0]
     if weight is None:
         half = n // 2
+        part = values if in_place else values.copy()
+        part.partition(half)
         if n % 2:
-            return float(np.partition(values, half)[half])
-        part = np.partition(values, [half - 1, half])
-        return float((part[half - 1] + part[half]) / 2.0)
+            return float(part[half])
+        # even n: the lower middle value is the largest of the lower half the partition left in front
+        return float((part[:half].max() + part[half]) / 2.0)
     order = np.argsort(values, kind="stable")
     v, w = values[order], weight[order]
     cum = np.cumsum(w)
@@ -119,7 +122,9 @@ def regression_state(y_true: np.ndarray, y_pred: np.ndarray, weight: np.ndarray 
                      parts=None) -> RegressionState:
     """The state of one model from validated float arrays (finite, same shape; weights >= 0, not all zero).
 
-    ``parts``: the names in :data:`PARTS` to build (default all).
+    ``parts``: the names in :data:`PARTS` to build (default all). Three row-sized buffers at most (the residual,
+    its absolute value, the sMAPE denominators), each reused: the relative errors overwrite the residual once its sums
+    are taken, and the median's partial sort runs in place on the absolute errors, last.
     """
     want = set(PARTS if parts is None else parts)
     y = np.asarray(y_true, dtype=np.float64)
@@ -131,18 +136,20 @@ def regression_state(y_true: np.ndarray, y_pred: np.ndarray, weight: np.ndarray 
     def wsum(x):
         return float(x.sum()) if w is None else float(np.dot(w, x))
 
+    def wsq(x):
+        return float(np.dot(x, x)) if w is None else float(np.dot(w, x * x))
+
     W = float(n) if w is None else float(w.sum())
     out: dict = {}
-    e = yp - y
+    e = np.subtract(yp, y)
     if want & {"error", "error_var"}:
         out["sum_error"] = wsum(e)
     if want & {"sq", "error_var"}:
-        out["sum_sq"] = float(np.dot(e, e)) if w is None else float(np.dot(w, e * e))
+        out["sum_sq"] = wsq(e)
     if "error_var" in want:
         out["ss_error"] = _centred_ss(e, w, W, out["sum_error"], out["sum_sq"])
     if "true_var" in want:
-        s1 = wsum(y)
-        s2 = float(np.dot(y, y)) if w is None else float(np.dot(w, y * y))
+        s1, s2 = wsum(y), wsq(y)
         ss = _centred_ss(y, w, W, s1, s2)
         yl = y if live is None else y[live]
         # a constant truth gives ss == 0 up to rounding; decide on the values themselves (cheap: only then)
@@ -150,44 +157,50 @@ def regression_state(y_true: np.ndarray, y_pred: np.ndarray, weight: np.ndarray 
             out["constant_truth"] = float(yl[0])
             ss = 0.0
         out["ss_true"] = ss
-    if "smape" in want:
-        den = np.abs(y)
-        den += np.abs(yp)
-        zero_zero = den == 0
-        k = int(np.count_nonzero(zero_zero if live is None else zero_zero & live))
-        out["zero_zero_rows"] = k
     a = None
-    if want & {"abs", "max", "median", "smape", "abs_rel"}:
+    if want & {"abs", "max", "median", "smape"}:
         a = np.abs(e)
         if "abs" in want:
             out["sum_abs"] = wsum(a)
         if "max" in want:
             out["max_abs"] = float(a.max() if live is None else a[live].max())
-        if "median" in want:
-            out["median_abs"] = weighted_median(a, w)
-        if "smape" in want:
-            np.divide(2.0 * a, den, out=den, where=~zero_zero)
-            den[zero_zero] = 0.0                 # y = yhat = 0: an exact prediction
-            out["sum_smape"] = wsum(den)
+    if "smape" in want:
+        den = np.abs(y)
+        den += np.abs(yp)
+        k = 0
+        if not den.all():                       # some y = yhat = 0: an exact prediction, counted as 0
+            zero_zero = den == 0
+            k = int(np.count_nonzero(zero_zero if live is None else zero_zero & live))
+            den[zero_zero] = np.inf
+        np.divide(a, den, out=den)
+        out["sum_smape"] = 2.0 * wsum(den)
+        out["zero_zero_rows"] = k
+        del den
     if want & {"abs_rel", "sq_rel"}:
-        zero = y == 0
-        any_zero = bool(zero.any())
-        if live is not None and any_zero:
-            zero &= live
+        any_zero = not y.all()
+        zero = None
+        if any_zero:
+            zero = y == 0
+            if live is not None:
+                zero &= live
         k = int(np.count_nonzero(zero)) if any_zero else 0
         out["zero_truth_rows"] = k
         if k:
             out["first_zero_truth"] = int(np.flatnonzero(zero)[0])
         else:
-            # y = 0 only on rows of zero weight here: they contribute 0, not 0 · inf
-            r = np.divide(e, y, out=np.zeros(n), where=y != 0) if any_zero else e / y
+            # the residual is not needed any more: the relative errors overwrite it. y = 0 only on rows of zero
+            # weight here: they contribute 0, not 0 · inf
+            with np.errstate(divide="ignore", invalid="ignore"):
+                r = np.divide(e, y, out=e)
+            if any_zero:
+                r[y == 0] = 0.0
             if "sq_rel" in want:
-                out["sum_sq_rel"] = float(np.dot(r, r)) if w is None else float(np.dot(w, r * r))
+                out["sum_sq_rel"] = wsq(r)
             if "abs_rel" in want:
-                np.abs(r, out=r)
-                out["sum_abs_rel"] = wsum(r)
+                out["sum_abs_rel"] = wsum(np.abs(r, out=r))
+    if "median" in want:
+        out["median_abs"] = weighted_median(a, w, in_place=True)
     return RegressionState(weight_sum=W, n=n, **out)
-
 
 # ----------------------------------------------------------------------------------------------------------------
 # Formulas (point and batch states alike)
