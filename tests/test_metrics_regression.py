@@ -305,3 +305,56 @@ def test_bootstrap_progress_is_reported():
     evaluate(reg(np.arange(1.0, 51.0), np.arange(1.0, 51.0)[::-1]), ["mae"], ci="bootstrap", resamples=100,
              progress=seen.append)
     assert seen and seen[-1] == 1.0
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Invariances (hypothesis): units, shift, row order, weights
+# ----------------------------------------------------------------------------------------------------------------
+
+SCALE_1 = ("mae", "rmse", "max_error", "median_absolute_error")        # scale with |c|
+SCALE_2 = ("mse", "sse")                                               # with c²
+UNITLESS = ("r2", "explained_variance", "mape", "smape", "mspe", "rmspe")
+SHIFT_FREE = SCALE_1 + SCALE_2 + ("mean_error", "r2", "explained_variance")
+
+
+def test_every_key_has_an_invariance():
+    assert set(SCALE_1 + SCALE_2 + UNITLESS + ("mean_error",)) == set(KEYS)
+
+
+def approx(a, b):
+    return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-7, abs=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(regression_data(), st.sampled_from([-3.0, 0.5, 1000.0]), st.integers(0, 2**16))
+def test_units_row_order_and_weights(data, c, seed):
+    y, yp, w = data
+    base = evaluate(reg(y, yp, w), baselines=False).values
+    scaled = evaluate(reg(c * y, c * yp, w), baselines=False).values
+    for key in SCALE_1:
+        assert approx(scaled[key], abs(c) * base[key]), key
+    for key in SCALE_2:
+        assert approx(scaled[key], c * c * base[key]), key
+    for key in UNITLESS:
+        assert approx(scaled[key], base[key]), key
+    assert approx(scaled["mean_error"], c * base["mean_error"])
+    order = np.random.default_rng(seed).permutation(y.size)
+    shuffled = evaluate(reg(y[order], yp[order], None if w is None else w[order]), baselines=False).values
+    assert all(approx(shuffled[k], base[k]) for k in KEYS)
+    if w is None:
+        ones = evaluate(reg(y, yp, np.ones(y.size)), baselines=False).values
+        assert all(approx(ones[k], base[k]) for k in KEYS)
+    elif np.all(w == np.round(w)):                      # integer weights = repeated rows
+        reps = w.astype(int)
+        repeated = evaluate(reg(np.repeat(y, reps), np.repeat(yp, reps)), baselines=False).values
+        assert all(approx(repeated[k], base[k]) for k in KEYS)
+
+
+@settings(max_examples=30, deadline=None)
+@given(regression_data(), st.sampled_from([-50.0, 7.25]))
+def test_a_common_shift_changes_no_absolute_error(data, d):
+    y, yp, w = data
+    base = evaluate(reg(y, yp, w), baselines=False).values
+    shifted = evaluate(reg(y + d, yp + d, w), baselines=False).values
+    for key in SHIFT_FREE:
+        assert approx(shifted[key], base[key]) or abs(shifted[key] - base[key]) < 1e-6 * (1 + abs(d)), key
