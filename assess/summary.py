@@ -14,7 +14,7 @@ import pandas as pd
 
 from assess.columns import quote
 from assess.data import Task
-from assess.metrics import MetricReport, get
+from assess.metrics import MetricReport, baseline_columns, get
 
 
 def fmt(value: float, *, count: bool = False) -> str:
@@ -79,15 +79,15 @@ def comparison_frame(reports: dict[str, MetricReport]) -> pd.DataFrame:
 
 
 def model_frame(report: MetricReport) -> pd.DataFrame:
-    """Display table of one model: formatted value, interval, method, the three baselines, and why/caveat."""
+    """Display table of one model: formatted value, interval, method, the task's baselines (majority, stratified,
+    uniform for classification; mean, median for regression), and why/caveat."""
     rows = []
     for r in report.results:
         count = get(report.task, r.key).kind == "count"
         rows.append({"metric": r.name, "value": fmt(r.value, count=count), "interval": fmt_ci(r.low, r.high),
-                     "method": r.method or "", "majority": fmt(r.baselines.get("majority", np.nan), count=count),
-                     "stratified": fmt(r.baselines.get("stratified", np.nan), count=count),
-                     "uniform": fmt(r.baselines.get("uniform", np.nan), count=count),
-                     "remark": r.reason or r.note or ""})
+                     "method": r.method or ""}
+                    | {b: fmt(r.baselines.get(b, np.nan), count=count) for b in baseline_columns(report.task)}
+                    | {"remark": r.reason or r.note or ""})
     return pd.DataFrame(rows)
 
 
@@ -143,8 +143,37 @@ def _times(value: float) -> str:
             "almost none": "almost never"}.get(words, f"{words} times")
 
 
-def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None = None) -> list[str]:
-    """One sentence per model for the headline metrics that were computed, for a stakeholder to read aloud."""
+def _value_sentences(name: str, report: MetricReport, level: float, units: str) -> list[str]:
+    """Regression / pooled forecast: the MAE against the mean predictor's, the bias, R², in the units of y_true."""
+    out = []
+    unit = f" {units}" if units else ""
+    errs = "forecasts" if report.task is Task.FORECAST else "predictions"
+    if "mae" in report and report["mae"].defined:
+        m = report["mae"]
+        ci = _interval(m, level)
+        base = m.baselines.get("mean", np.nan)
+        mean = f"; the mean predictor (always the mean of y_true) is off by {fmt(base)}{unit}" if np.isfinite(base) else ""
+        out.append(f"{name}'s {errs} are off by {fmt(m.value)}{unit} on average (MAE{ci.replace(',', ';', 1)})"
+                   f"{mean}.")
+    if "mean_error" in report and report["mean_error"].defined:
+        b = report["mean_error"]
+        way = ("over-predicts" if b.value > 0 else "under-predicts" if b.value < 0
+               else "neither over- nor under-predicts")
+        size = f" by {fmt(abs(b.value))}{unit}" if b.value != 0 else ""
+        out.append(f"On average {name} {way}{size} (mean error {fmt(b.value)}{_interval(b, level)}).")
+    if "r2" in report and report["r2"].defined:
+        r = report["r2"]
+        out.append(f"{name} explains {r.value:.0%} of the variation of the truth (R² {fmt(r.value)}"
+                   f"{_interval(r, level)}; 0 is predicting the mean).")
+    return out
+
+
+def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None = None,
+                       units: str = "") -> list[str]:
+    """One sentence per model for the headline metrics that were computed, for a stakeholder to read aloud.
+
+    ``units``: what y_true is measured in, for regression and forecast sentences (e.g. "mmol/L"); default none.
+    """
     sentences = []
     for model, report in reports.items():
         level = report.confidence_level
@@ -180,6 +209,8 @@ def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None
                 sentences.append(f"Averaged over the {len(report.classes)} classes, {name} finds "
                                  f"{about(b.value)} of each class (balanced accuracy {fmt(b.value)}"
                                  f"{_interval(b, level)}).")
+        elif report.task in (Task.REGRESSION, Task.FORECAST):
+            sentences += _value_sentences(name, report, level, units)
         elif report.task is Task.MULTILABEL:
             if "exact_match_ratio" in report and report["exact_match_ratio"].defined:
                 e = report["exact_match_ratio"]

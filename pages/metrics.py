@@ -1,4 +1,9 @@
-"""Metrics page: choose metrics by group, intervals and parameters; one table per model with CI and baselines."""
+"""Metrics page: choose metrics by group, intervals and parameters; one table per model with CI and baselines.
+
+Classification shows its decision widgets (labels from, threshold, β, k); regression and forecast files (pooled over
+their rows) show only what applies to them: the value metrics of the registry, bootstrap intervals and the mean /
+median baselines.
+"""
 
 from dataclasses import replace
 
@@ -8,6 +13,8 @@ from assess.data import Task
 from assess.decision import LABELS, SCORES
 from assess.export import to_csv_bytes, to_json_bytes
 from assess.metrics import GROUPS, metrics_for, table_for
+from assess.metrics.evaluate import VALUE_TASKS
+from assess.metrics.registry import TASKS
 from assess.metrics.reports import compute_reports
 from assess.summary import comparison_frame, headline_sentences, long_frame, model_frame, per_class_frame
 from pages.state import Key, current_decision, md, memo, require_assessment, set_decision
@@ -20,31 +27,49 @@ HEADLINE = {
                       "cohen_kappa", "mcc", "top_k_accuracy", "roc_auc_ovr", "log_loss", "brier_score"),
     Task.MULTILABEL: ("hamming_loss", "exact_match_ratio", "jaccard_samples", "precision_micro", "recall_micro",
                       "f1_micro", "f1_macro", "label_ranking_average_precision"),
+    Task.REGRESSION: ("mae", "rmse", "median_absolute_error", "max_error", "mean_error", "mape", "smape", "r2"),
+    Task.FORECAST: ("mae", "rmse", "median_absolute_error", "max_error", "mean_error", "mape", "smape", "r2"),
 }
 CI_CHOICES = {"auto (best per metric)": "auto", "none": None, "Wilson": "wilson", "Clopper–Pearson": "clopper-pearson",
               "normal (CLT)": "normal", "DeLong (ROC AUC)": "delong", "bootstrap (percentile)": "bootstrap",
               "bootstrap (BCa)": "bootstrap-bca"}
+#: Regression and forecasts: every metric is resampled, so only the bootstrap applies.
+VALUE_CI_CHOICES = {"auto (bootstrap)": "auto", "none": None, "bootstrap (percentile)": "bootstrap",
+                    "bootstrap (BCa)": "bootstrap-bca"}
+BASELINE_CAPTION = {
+    "classification": "Baselines (ISO 5.3.13): what always predicting the majority class, predicting classes at "
+                      "random with their prevalence (stratified), or uniformly at random would score on the same rows.",
+    "values": "Baselines (ISO 5.3.13 in spirit): what always predicting the mean, or the median, of the true values "
+              "would score on the same rows. R² is the skill against the mean: 0 means no better than it.",
+}
 SOURCE_WORDS = {LABELS: "the predicted-label column", SCORES: "the scores"}
 #: Above this many rows per model the bootstrap defaults to 200 resamples (about 20 s for 1,000 at 1e6 rows).
 LARGE_ROWS = 100_000
 
 assessment = require_assessment()
 st.title("Metrics")
-if not assessment.task.is_classification:
-    st.info(f"Metrics for the {assessment.task.value} task are not available yet; classification tasks are.")
+if assessment.task not in TASKS:
+    st.info(f"Metrics for the {assessment.task.value} task are not available yet; classification, regression and "
+            "forecast tasks are.")
     st.stop()
 
+values_task = assessment.task in VALUE_TASKS
 first = assessment.predictions()
 has_scores, has_labels = first.scores is not None, first.y_pred is not None
-specs = [s for s in metrics_for(assessment.task) if has_scores or s.needs == "labels"]
+specs = [s for s in metrics_for(assessment.task) if has_scores or s.needs in ("labels", "values")]
+if assessment.task is Task.FORECAST:
+    st.caption("Forecast metrics are pooled over every row (all series and horizons together) for now.")
 
 # --- settings ------------------------------------------------------------------------------------------------------
 left, mid, right = st.columns(3)
 with left:
     models = st.multiselect("Models", list(assessment.models), default=list(assessment.models))
-    ci_label = st.selectbox("Confidence interval", list(CI_CHOICES), help="auto: Wilson for proportions, DeLong for "
-                            "the binary ROC AUC, a seeded bootstrap for the rest.")
-    ci = CI_CHOICES[ci_label]
+    choices = VALUE_CI_CHOICES if values_task else CI_CHOICES
+    ci_label = st.selectbox("Confidence interval", list(choices),
+                            help="A seeded bootstrap of the rows (i.i.d.)." if values_task else
+                            "auto: Wilson for proportions, DeLong for the binary ROC AUC, a seeded bootstrap for the "
+                            "rest.")
+    ci = choices[ci_label]
     bootstrap_method = "bca" if ci == "bootstrap-bca" else "percentile"
     ci = "bootstrap" if ci == "bootstrap-bca" else ci
 with mid:
@@ -61,23 +86,26 @@ with mid:
                            help="Bootstrap resampling is seeded: the same seed gives the same interval.")
 with right:
     decision = current_decision()
-    source = decision.source_for(assessment.task, has_labels=has_labels, has_scores=has_scores)
-    if has_labels and has_scores:
-        # The widgets show the shared decision, which the Curves page may have moved since they were drawn.
-        st.session_state[Key.LABELS_FROM] = source
-        st.radio("Labels from", [LABELS, SCORES], format_func=SOURCE_WORDS.get, horizontal=True,
-                 key=Key.LABELS_FROM, help="Shared with the Confusion, Curves and Compare pages.",
-                 on_change=lambda: set_decision(replace(current_decision(), source=st.session_state[Key.LABELS_FROM])))
-    if has_scores and source == SCORES and assessment.task in (Task.BINARY, Task.MULTILABEL):
-        st.session_state[Key.METRICS_THRESHOLD] = decision.threshold
-        st.number_input("Threshold (score ≥ threshold is positive)", step=0.01, format="%.3f",
-                        key=Key.METRICS_THRESHOLD, help="Shared with the Curves page's threshold explorer.",
-                        on_change=lambda: set_decision(current_decision().with_threshold(
-                            st.session_state[Key.METRICS_THRESHOLD])))
-    beta = st.number_input("β of F-beta", 0.05, 20.0, 1.0, step=0.25,
-                           help="β > 1 weighs recall more, β < 1 precision more.")
-    k = st.number_input("k of top-k accuracy", 1, max(1, len(assessment.classes)), min(2, len(assessment.classes)),
-                        disabled=assessment.task is not Task.MULTICLASS)
+    beta, k = 1.0, 2
+    if not values_task:  # the decision rule, β and k are classification settings
+        source = decision.source_for(assessment.task, has_labels=has_labels, has_scores=has_scores)
+        if has_labels and has_scores:
+            # The widgets show the shared decision, which the Curves page may have moved since they were drawn.
+            st.session_state[Key.LABELS_FROM] = source
+            st.radio("Labels from", [LABELS, SCORES], format_func=SOURCE_WORDS.get, horizontal=True,
+                     key=Key.LABELS_FROM, help="Shared with the Confusion, Curves and Compare pages.",
+                     on_change=lambda: set_decision(replace(current_decision(),
+                                                            source=st.session_state[Key.LABELS_FROM])))
+        if has_scores and source == SCORES and assessment.task in (Task.BINARY, Task.MULTILABEL):
+            st.session_state[Key.METRICS_THRESHOLD] = decision.threshold
+            st.number_input("Threshold (score ≥ threshold is positive)", step=0.01, format="%.3f",
+                            key=Key.METRICS_THRESHOLD, help="Shared with the Curves page's threshold explorer.",
+                            on_change=lambda: set_decision(current_decision().with_threshold(
+                                st.session_state[Key.METRICS_THRESHOLD])))
+        beta = st.number_input("β of F-beta", 0.05, 20.0, 1.0, step=0.25,
+                               help="β > 1 weighs recall more, β < 1 precision more.")
+        k = st.number_input("k of top-k accuracy", 1, max(1, len(assessment.classes)), min(2, len(assessment.classes)),
+                            disabled=assessment.task is not Task.MULTICLASS)
 
 with st.expander("Choose metrics", icon=":material/checklist:"):
     chosen = []
@@ -93,7 +121,8 @@ if not models or not chosen:
     st.info("Pick at least one model and one metric.")
     st.stop()
 
-decision_note(assessment, page="metrics")
+if not values_task:
+    decision_note(assessment, page="metrics")
 
 # --- compute (memoised per session; a bootstrap shows its progress) --------------------------------------------------
 params = dict(models=tuple(models), keys=tuple(chosen), decision=current_decision(), beta=float(beta), k=int(k),
@@ -140,8 +169,7 @@ tabs = st.tabs([md(model) for model in reports])
 for tab, (model, report) in zip(tabs, reports.items()):
     with tab:
         st.dataframe(model_frame(report), hide_index=True, width="stretch")
-        st.caption("Baselines (ISO 5.3.13): what always predicting the majority class, predicting classes at random "
-                   "with their prevalence (stratified), or uniformly at random would score on the same rows.")
+        st.caption(BASELINE_CAPTION["values" if values_task else "classification"])
         for metric, reason in report.reasons.items():
             st.caption(md(f"`{metric}` is undefined: {reason}"))
 
@@ -152,9 +180,10 @@ if per_class is not None:
 
 long = long_frame(reports)
 doc = {"task": assessment.task.value, "file": assessment.table.name, "sha256": assessment.table.sha256,
-       "settings": {key: v for key, v in params.items() if key not in ("models", "keys", "decision")}
-       | {"labels_from": params["decision"].source, "threshold": params["decision"].threshold,
-          "label_thresholds": dict(params["decision"].per_label) or None},
+       "settings": {key: v for key, v in params.items() if key not in ("models", "keys", "decision")
+                    and not (values_task and key in ("beta", "k"))}
+       | ({} if values_task else {"labels_from": params["decision"].source, "threshold": params["decision"].threshold,
+                                  "label_thresholds": dict(params["decision"].per_label) or None}),
        "models": {m: r.to_dict(with_ci=ci is not None) for m, r in reports.items()},
        "undefined": {m: r.reasons for m, r in reports.items() if r.reasons}}
 c1, c2, c3 = st.columns(3)

@@ -93,11 +93,41 @@ def test_bad_metric_key_and_blocking_error(capsys, tmp_path):
                                        "truth; every evaluated row needs its true label\n")
 
 
-def test_regression_task_is_said_to_be_not_yet_available(capsys, tmp_path):
+REGRESSION_KEYS = ["mae", "mse", "rmse", "sse", "max_error", "median_absolute_error", "mean_error", "mape", "smape",
+                   "mspe", "rmspe", "r2", "explained_variance"]
+
+
+@pytest.mark.parametrize("sample, task", [("diabetes_regression.csv", "regression"),
+                                          ("monthly_forecasts.csv", "forecast")])
+def test_regression_and_pooled_forecast_contract_and_oracle(capsys, sample, task):
+    path = str(ROOT / "assets/samples" / sample)
+    doc = run_json(capsys, path)
+    data = pd.read_csv(path)
+    assert doc["task"] == task and "classes" not in doc and "threshold" not in doc["settings"]
+    for model, rows in data.groupby("model"):
+        got = doc["models"][model]
+        assert list(got) == REGRESSION_KEYS
+        y, yp = rows.y_true.to_numpy(), rows.y_pred.to_numpy()
+        assert got["mae"] == pytest.approx(skm.mean_absolute_error(y, yp), rel=1e-12)
+        assert got["rmse"] == pytest.approx(skm.root_mean_squared_error(y, yp), rel=1e-12)
+        assert got["r2"] == pytest.approx(skm.r2_score(y, yp), rel=1e-12)
+        assert got["median_absolute_error"] == pytest.approx(skm.median_absolute_error(y, yp), rel=1e-12)
+        assert got["mape"] == pytest.approx(skm.mean_absolute_percentage_error(y, yp), rel=1e-12)
+
+
+def test_regression_intervals_and_task_override(capsys, tmp_path):
     path = tmp_path / "reg.csv"
-    path.write_text("y_true,y_pred\n" + "".join(f"{i * 0.5},{i * 0.45}\n" for i in range(40)))
-    assert main(["metrics", str(path)]) == 2
-    assert "metrics for the regression task are not available yet" in capsys.readouterr().err
+    path.write_text("y_true,y_pred\n" + "".join(f"{i * 0.5},{i * 0.45 + (i % 3)}\n" for i in range(40)))
+    doc = run_json(capsys, str(path), "--task", "regression", "--ci", "bootstrap", "--resamples", "200",
+                   "--metrics", "mae", "mape")
+    assert doc["settings"]["ci"] == "bootstrap" and doc["settings"]["resamples"] == 200
+    only = next(iter(doc["models"].values()))              # the one model of a file without a model column
+    mae = only["mae"]
+    assert set(mae) == {"value", "low", "high"} and mae["low"] < mae["value"] < mae["high"]
+    # y_true is 0 in the first row: MAPE is null, with the reason under "undefined"
+    assert only["mape"] == {"value": None, "low": None, "high": None}
+    reason = next(iter(doc["undefined"].values()))["mape"]
+    assert "y_true is 0 in 1 row (first at row 0)" in reason
 
 
 def test_bca_bootstrap_is_reported_and_differs_from_percentile(capsys):

@@ -180,5 +180,6 @@ def test_bad_predictions_are_rejected_with_the_row():
         evaluate(Predictions(Task.BINARY, ("a", "b"), np.array([], np.int8), np.array([], np.int8)))
     with pytest.raises(ValueError, match="neither `y_pred` nor `scores`"):
         evaluate(Predictions(Task.BINARY, ("a", "b"), np.array([0, 1], np.int8)))
-    with pytest.raises(ValueError, match="evaluate\\(\\) assesses classification; `pred.task` is 'regression'"):
-        evaluate(Predictions(Task.REGRESSION, (), np.array([0.1, 0.2]), np.array([0.1, 0.3])))
+    with pytest.raises(ValueError, match="evaluate\\(\\) assesses classification, regression and forecasts; "
+                                         "`pred.task` is 'clustering'"):
+        evaluate(Predictions(Task.CLUSTERING, (), None, np.array([0, 1])))

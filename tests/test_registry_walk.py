@@ -16,7 +16,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.metrics import confusion_matrix, roc_auc_score
+from sklearn.metrics import confusion_matrix, mean_squared_error, roc_auc_score
 
 from assess import curves
 from assess.cli import main as cli_main
@@ -205,3 +205,76 @@ def test_the_cli_prints_every_binary_entry(capsys):
     doc = json.loads(capsys.readouterr().out)
     for model in doc["models"].values():
         assert list(model) == list(keys_for(Task.BINARY))
+
+
+# ------------------------------------------------------------------------------------------- regression / forecast
+
+REGRESSION_SAMPLE = ROOT / "assets/samples/diabetes_regression.csv"
+
+
+def mean_squared_error_again(s):
+    r"""MSE once more, from the state's weighted sum of squared errors: :math:`\sum w e^2 / W`."""
+    return s.sum_sq / s.weight_sum
+
+
+VALUE_DUMMY = registry.MetricSpec(
+    "mse_again", "MSE (again)", Task.REGRESSION, "values", "lower", (0.0, float("inf")), r"\frac{1}{W}\sum w e^2",
+    "Mean squared error once more.", "this test", "other", "Errors", (), mean_squared_error_again,
+    baseline="constant", shared=("sq",))
+
+
+@pytest.fixture
+def registered_value(monkeypatch):
+    monkeypatch.setattr(registry, "REGISTRY", registry.REGISTRY + (VALUE_DUMMY,))
+    monkeypatch.setattr(registry, "_INDEX", {**registry._INDEX, (Task.REGRESSION, "mse_again"): VALUE_DUMMY})
+    return VALUE_DUMMY
+
+
+def regression_model(model="ridge"):
+    rows = pd.read_csv(REGRESSION_SAMPLE).query("model == @model")
+    return Predictions(Task.REGRESSION, (), rows.y_true.to_numpy(float), rows.y_pred.to_numpy(float), model=model)
+
+
+def test_value_dummy_reaches_evaluate_the_bootstrap_baselines_cli_exports_and_page(registered_value, capsys):
+    pred = regression_model()
+    expected = mean_squared_error(pred.y_true, pred.y_pred)           # scikit-learn, the oracle
+    report = evaluate(pred, ci="bootstrap", resamples=200, seed=2)
+    result = report["mse_again"]
+    assert result.value == pytest.approx(expected, rel=1e-12)
+    # the same resamples as the real MSE: the same interval
+    assert (result.low, result.high) == pytest.approx((report["mse"].low, report["mse"].high), rel=1e-12)
+    assert set(result.baselines) == {"mean", "median"}
+    assert result.baselines["mean"] == pytest.approx(
+        mean_squared_error(pred.y_true, np.full_like(pred.y_true, pred.y_true.mean())), rel=1e-12)
+    assert cli_main(["metrics", str(REGRESSION_SAMPLE)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["models"]["ridge"]["mse_again"] == pytest.approx(expected, rel=1e-12)
+    assert "mse_again" in to_csv_bytes(long_frame({"ridge": report})).decode()
+    at = open_app("pages/metrics.py", sample="Diabetes — regression, 3 models, 5 folds")
+    [errors] = [m for m in at.multiselect if m.label == "Errors"]
+    assert "mse_again" in errors.options or "MSE (again)" in errors.options
+    errors.set_value([*errors.value, "mse_again"]).run()
+    assert not at.exception
+    assert "mse_again" in at.dataframe[0].value["key"].tolist()
+
+
+@pytest.fixture(scope="module")
+def regression_reports():
+    pred = regression_model()
+    return {task: evaluate(Predictions(task, (), pred.y_true, pred.y_pred), ci="bootstrap", resamples=100, seed=0)
+            for task in (Task.REGRESSION, Task.FORECAST)}
+
+
+@pytest.mark.parametrize("task", [Task.REGRESSION, Task.FORECAST])
+def test_every_value_entry_reaches_every_surface(task, regression_reports, capsys):
+    report = regression_reports[task]
+    assert report.keys == keys_for(task)
+    for spec in metrics_for(task):
+        result = report[spec.key]
+        assert np.isfinite(result.value), spec.key
+        assert set(result.baselines) == {"mean", "median"}, spec.key
+        assert result.method.startswith("bootstrap") and result.low <= result.value <= result.high, spec.key
+    assert cli_main(["metrics", str(REGRESSION_SAMPLE), "--task", task.value]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    for model in doc["models"].values():
+        assert list(model) == list(keys_for(task))

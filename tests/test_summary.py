@@ -54,3 +54,23 @@ def test_model_frame_formats_for_reading(reports):
     frame = model_frame(reports["b"]).set_index("metric")
     assert frame.loc["Rows", "value"] == "10"
     assert frame.loc["Recall (sensitivity)", "majority"] == "0.000"  # the majority class (negative) finds none
+
+
+def test_regression_sentences_in_the_units_of_y_true():
+    import numpy as np
+    from sklearn.metrics import mean_absolute_error
+
+    from assess.data import Predictions, Task
+    from assess.metrics import evaluate
+    from assess.summary import headline_sentences, model_frame
+
+    y = np.array([10.0, 20.0, 30.0, 40.0])
+    yp = np.array([12.0, 18.0, 33.0, 45.0])
+    report = evaluate(Predictions(Task.REGRESSION, (), y, yp, model="ridge"))
+    sentences = headline_sentences({"ridge": report}, units="kg")
+    mae = mean_absolute_error(y, yp)                                            # 3.0
+    mean_predictor = mean_absolute_error(y, np.full(4, y.mean()))               # 10.0
+    assert sentences[0] == (f"Model `ridge`'s predictions are off by {mae:.3f} kg on average (MAE); the mean "
+                            f"predictor (always the mean of y_true) is off by {mean_predictor:.2f} kg.")
+    assert sentences[1] == "On average Model `ridge` over-predicts by 2.000 kg (mean error 2.000)."  # (2-2+3+5)/4
+    assert list(model_frame(report).columns) == ["metric", "value", "interval", "method", "mean", "median", "remark"]

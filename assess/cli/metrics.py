@@ -1,9 +1,10 @@
 """``python -m assess metrics FILE``: every metric per model, as SPEC's JSON contract (or CSV / a text table).
 
 JSON: ``{"task", "n", "models": {model: {key: value-or-null}}}``; with ``--ci`` each value is
-``{"value", "low", "high"}``. Beside those contract keys: ``"positive"``, ``"classes"``, ``"settings"`` (where
-labels come from, the threshold, beta, k, interval method, confidence_level, resamples, seed) and ``"undefined"``
-(model → key → the reason it is null). The numbers come from `assess.metrics.reports.compute_reports`, as on the
+``{"value", "low", "high"}``. Beside those contract keys: ``"settings"`` (for classification where labels come from,
+the threshold, beta, k; always the interval method, confidence_level, resamples, seed), ``"undefined"`` (model → key →
+the reason it is null) and, for classification only, ``"positive"`` and ``"classes"``. Regression and forecast files
+give the 13 SPEC regression keys (a forecast pooled over its rows). The numbers come from `assess.metrics.reports.compute_reports`, as on the
 Metrics page.
 """
 
@@ -21,7 +22,7 @@ from assess.summary import fmt, long_frame
 
 
 def add_parser(sub) -> None:
-    parser = sub.add_parser("metrics", help="every classification metric per model, with optional intervals",
+    parser = sub.add_parser("metrics", help="every metric of the file's task per model, with optional intervals",
                             description="Compute the metrics of every model in FILE. Keys follow the SPEC contract; "
                                         "undefined values are null with their reason under 'undefined'.",
                             epilog=EXIT_STATUS)
@@ -66,20 +67,23 @@ def run(args) -> int:
                 why = f"  ({r.reason})" if r.reason else ""
                 print(f"  {r.key:<34}{fmt(r.value, count=get(report.task, r.key).kind == 'count'):>12}{ci}{why}")
         return 0
+    interval_settings = {"ci": args.ci, "confidence_level": args.confidence_level if args.ci else None,
+                         "resamples": args.resamples if args.ci in ("bootstrap", "auto") else None,
+                         "seed": args.seed if args.ci in ("bootstrap", "auto") else None,
+                         "bootstrap_method": args.bootstrap_method if args.ci in ("bootstrap", "auto") else None}
     doc = {
         "task": assessment.task.value,
         "n": max(sizes.values()),
         "models": {m: r.to_dict(with_ci=bool(args.ci)) for m, r in reports.items()},
-        "positive": assessment.positive,
-        "classes": list(assessment.classes),
-        "settings": {"labels_from": decision.source, "threshold": args.threshold,
-                     "label_thresholds": dict(decision.per_label) or None, "beta": args.beta, "k": args.k,
-                     "ci": args.ci, "confidence_level": args.confidence_level if args.ci else None,
-                     "resamples": args.resamples if args.ci in ("bootstrap", "auto") else None,
-                     "seed": args.seed if args.ci in ("bootstrap", "auto") else None,
-                     "bootstrap_method": args.bootstrap_method if args.ci in ("bootstrap", "auto") else None},
-        "undefined": {m: r.reasons for m, r in reports.items() if r.reasons},
     }
+    if assessment.task.is_classification:
+        doc |= {"positive": assessment.positive, "classes": list(assessment.classes),
+                "settings": {"labels_from": decision.source, "threshold": args.threshold,
+                             "label_thresholds": dict(decision.per_label) or None, "beta": args.beta, "k": args.k}
+                            | interval_settings}
+    else:  # regression, forecast (pooled over rows): the decision, beta and k do not apply
+        doc["settings"] = interval_settings
+    doc["undefined"] = {m: r.reasons for m, r in reports.items() if r.reasons}
     if len(set(sizes.values())) > 1:
         doc["n_per_model"] = sizes
     print_json(json_ready(doc))

@@ -26,6 +26,16 @@ How each value is obtained (:attr:`Baseline.method`):
   ``uniform`` — exactly: a constant score has ROC AUC 0.5 (the expected AUC of a random scorer), average precision
   equal to the prevalence, log loss equal to the entropy of the priors (resp. ln k). Uniform top-k accuracy is the
   analytic :math:`\min(k, K)/K` of a random ranking (a constant score would rank classes by position).
+
+Regression and forecasts (pooled): two constant predictors, scored exactly on the same truth and weights —
+
+- ``mean`` — always predicts the (weighted) mean of ``y_true`` (scikit-learn's ``DummyRegressor(strategy="mean")``):
+  its R² and explained variance are 0 by construction, so the model's ``r2`` *is* its skill score against this
+  baseline, :math:`1 - \mathrm{MSE}/\mathrm{MSE}_\text{mean}`;
+- ``median`` — always predicts the (weighted) median of ``y_true`` (``strategy="median"``; the averaged inverted
+  CDF of :func:`assess.metrics.regression.weighted_median`): the constant with the smallest MAE.
+
+:func:`baseline_columns` names the baselines of a task, in the order tables show them.
 """
 
 from __future__ import annotations
@@ -36,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assess.data import Task
-from assess.metrics import binary, multiclass, multilabel
+from assess.metrics import binary, multiclass, multilabel, regression
 
 SIMULATIONS = 200
 MAX_SIM_ROWS = 100_000
@@ -55,6 +65,41 @@ class Baseline:
 
     def as_dict(self) -> dict[str, float]:
         return {"majority": self.majority, "stratified": self.stratified, "uniform": self.uniform}
+
+
+@dataclass(frozen=True)
+class ConstantBaselines:
+    """Regression baselines of one metric: its value for each constant predictor (``mean``, ``median``)."""
+
+    mean: float
+    median: float
+    method: str
+
+    def as_dict(self) -> dict[str, float]:
+        return {"mean": self.mean, "median": self.median}
+
+
+def baseline_columns(task) -> tuple[str, ...]:
+    """The baseline names of ``task``, in display order: the keys of ``MetricResult.baselines``.
+
+    >>> baseline_columns(Task.BINARY), baseline_columns(Task.REGRESSION)
+    (('majority', 'stratified', 'uniform'), ('mean', 'median'))
+    """
+    return ("mean", "median") if Task(task) in (Task.REGRESSION, Task.FORECAST) else ("majority", "stratified",
+                                                                                       "uniform")
+
+
+def regression_baselines(specs, y: np.ndarray, weight: np.ndarray | None, parts) -> dict[str, ConstantBaselines]:
+    """Each spec's value when the prediction is the constant (weighted) mean, resp. median, of ``y``; exact."""
+    W = y.shape[0] if weight is None else weight.sum()
+    mean = float(y.sum() / W if weight is None else np.dot(weight, y) / W)
+    median = regression.weighted_median(y, weight)
+    states = {name: regression.regression_state(y, np.full(y.shape, c), weight, parts)
+              for name, c in (("mean", mean), ("median", median))}
+    how = (f"exact: constant predictions, the {'weighted ' if weight is not None else ''}mean of y_true "
+           f"({mean:.6g}) and its median ({median:.6g})")
+    return {s.key: ConstantBaselines(float(_quiet(s.compute, states["mean"])),
+                                     float(_quiet(s.compute, states["median"])), how) for s in specs}
 
 
 def _quiet(fn, state):

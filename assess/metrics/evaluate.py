@@ -18,15 +18,17 @@ import pandas as pd
 from assess import curves, intervals
 from assess.data import Predictions, Task
 from assess.decision import Decision, predicted_labels
-from assess.metrics import binary, multiclass, multilabel, resampling
+from assess.metrics import binary, multiclass, multilabel, regression, resampling
 from assess.metrics._common import ScoreNote, check_finite, check_weight
-from assess.metrics.baselines import baseline_values
-from assess.metrics.registry import MetricSpec, get, metrics_for, table_for
+from assess.metrics.baselines import baseline_columns, baseline_values, regression_baselines
+from assess.metrics.registry import TASKS, MetricSpec, get, metrics_for, table_for
 from assess.warnings import UndefinedMetricWarning
 
 __all__ = ["evaluate", "MetricReport", "MetricResult", "CI_METHODS"]
 
 CI_METHODS = (None, "wilson", "clopper-pearson", "normal", "delong", "bootstrap", "auto")
+#: Tasks whose predictions are numbers (no classes, labels or scores).
+VALUE_TASKS = (Task.REGRESSION, Task.FORECAST)
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,9 @@ class MetricResult:
     asked for or none applies) and ``method`` how they were computed (e.g. ``"wilson"``, ``"delong"``,
     ``"bootstrap-percentile (1000 resamples, seed 0, multinomial)"``); ``note`` a caveat about a defined value (a
     class left out of a macro average, probabilities that do not sum to 1); ``baselines`` the ISO 5.3.13 baseline
-    values by strategy (``majority``, ``stratified``, ``uniform``) and ``baseline_method`` how they were obtained.
+    values by strategy (:func:`~assess.metrics.baselines.baseline_columns`: ``majority``, ``stratified``,
+    ``uniform`` for classification; ``mean``, ``median`` for regression and forecasts) and ``baseline_method`` how
+    they were obtained.
     """
 
     key: str
@@ -108,14 +112,13 @@ class MetricReport:
         return {r.key: r.note for r in self.results if r.note}
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per metric: key, name, value, low, high, method, reason, note and the three baselines."""
+        """One row per metric: key, name, value, low, high, method, reason, note and the task's baselines
+        (``baseline_<name>`` for each name of :func:`~assess.metrics.baselines.baseline_columns`)."""
         rows = []
         for r in self.results:
             rows.append({"key": r.key, "name": r.name, "value": r.value, "low": r.low, "high": r.high,
-                         "method": r.method, "reason": r.reason, "note": r.note,
-                         "baseline_majority": r.baselines.get("majority", np.nan),
-                         "baseline_stratified": r.baselines.get("stratified", np.nan),
-                         "baseline_uniform": r.baselines.get("uniform", np.nan)})
+                         "method": r.method, "reason": r.reason, "note": r.note}
+                        | {f"baseline_{b}": r.baselines.get(b, np.nan) for b in baseline_columns(self.task)})
         return pd.DataFrame(rows)
 
     def to_dict(self, *, with_ci: bool = False) -> dict:
@@ -132,8 +135,9 @@ class MetricReport:
 def _validate(pred: Predictions, decision, beta, k, ci, confidence_level, resamples):
     if not isinstance(pred, Predictions):
         raise TypeError(f"`pred` must be a Predictions (got {type(pred).__name__})")
-    if not isinstance(pred.task, Task) or not pred.task.is_classification:
-        raise ValueError(f"evaluate() assesses classification; `pred.task` is {getattr(pred.task, 'value', pred.task)!r}")
+    if not isinstance(pred.task, Task) or pred.task not in TASKS:
+        raise ValueError(f"evaluate() assesses classification, regression and forecasts; `pred.task` is "
+                         f"{getattr(pred.task, 'value', pred.task)!r}")
     if not isinstance(decision, Decision):
         raise TypeError(f"`decision` must be an assess.decision.Decision (got {type(decision).__name__})")
     if isinstance(beta, bool) or not isinstance(beta, (int, float, np.floating)) or not (np.isfinite(beta) and beta > 0):
@@ -146,6 +150,8 @@ def _validate(pred: Predictions, decision, beta, k, ci, confidence_level, resamp
         raise ValueError(f"`confidence_level` must be in (0, 1) (got {confidence_level!r})")
     if not isinstance(resamples, (int, np.integer)) or resamples < 1:
         raise ValueError(f"`resamples` must be a positive integer (got {resamples!r})")
+    if pred.task in VALUE_TASKS:
+        return _validate_values(pred)
     if pred.y_true is None:
         raise ValueError("`pred.y_true` is missing; classification metrics need the true labels")
     y = np.asarray(pred.y_true)
@@ -210,6 +216,30 @@ def _validate(pred: Predictions, decision, beta, k, ci, confidence_level, resamp
     return check_weight(pred.weight, n)
 
 
+def _validate_values(pred: Predictions):
+    """Regression / forecast arrays: numeric, 1-D, same length, finite (the loading layer reports missing and
+    infinite cells as errors naming the column; here they are a ValueError naming the array and the first row)."""
+    arrays = {}
+    for name in ("y_true", "y_pred"):
+        arr = getattr(pred, name)
+        if arr is None:
+            raise ValueError(f"`pred.{name}` is missing; {pred.task.value} metrics need true and predicted values")
+        a = np.asarray(arr)
+        if a.dtype.kind not in "iufb":
+            raise ValueError(f"`{name}` must be numeric for a {pred.task.value} task (got dtype {a.dtype})")
+        a = a.astype(np.float64, copy=False)
+        if a.ndim != 1:
+            raise ValueError(f"`{name}` must be 1-D (got shape {a.shape})")
+        check_finite(a, name)
+        arrays[name] = a
+    n = arrays["y_true"].shape[0]
+    if n == 0:
+        raise ValueError("`pred.y_true` is empty (0 rows); nothing to assess")
+    if arrays["y_pred"].shape != (n,):
+        raise ValueError(f"`y_pred` must have shape ({n},) like `y_true` (got {arrays['y_pred'].shape})")
+    return check_weight(pred.weight, n)
+
+
 # ------------------------------------------------------------------------------------------------------------------
 # evaluate
 # ------------------------------------------------------------------------------------------------------------------
@@ -262,10 +292,16 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
              bootstrap_method: str = "percentile") -> MetricReport:
     """Every requested metric of one model, with reasons for undefined values, intervals and ISO 5.3.13 baselines.
 
+    Regression and forecasts (pooled over rows): the registry's value metrics from one
+    :func:`~assess.metrics.regression.regression_state`, i.i.d. bootstrap intervals (``ci`` ``"bootstrap"`` or
+    ``"auto"``; a proportion or DeLong method gives no interval and says so in the note) and the constant mean /
+    median predictors as baselines; ``decision``, ``beta`` and ``k`` do not apply.
+
     Parameters
     ----------
     pred : Predictions
-        Encoded predictions of a binary, multi-class or multi-label task (see :class:`assess.data.Predictions`).
+        Encoded predictions of a binary, multi-class, multi-label, regression or forecast task (see
+        :class:`assess.data.Predictions`).
     keys : iterable of str, optional
         Metric keys (registry keys of the task). Default: every metric the data support (score metrics only when
         scores were given).
@@ -295,11 +331,14 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     task = pred.task
     has_scores = pred.scores is not None
     if keys is None:
-        specs = [m for m in metrics_for(task) if m.needs == "labels" or has_scores]
+        specs = [m for m in metrics_for(task) if m.needs in ("labels", "values") or has_scores]
     else:
         if isinstance(keys, str):
             keys = [keys]
         specs = [get(task, key) for key in keys]
+    if task in VALUE_TASKS:
+        return _evaluate_values(pred, specs, weight, ci=ci, confidence_level=confidence_level, resamples=resamples,
+                                seed=seed, progress=progress, baselines=baselines, method=bootstrap_method)
     beta, k = float(beta), int(k)
     y, yp, s = _arrays(pred, predicted_labels(task, pred.y_pred, pred.scores, decision, labels=pred.classes,
                                               model=pred.model))
@@ -374,8 +413,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
         v, reason, note_ = values[m.key]
         lo, hi, how = bounds.get(m.key, (float("nan"), float("nan"), None))
         if how is None and ci is not None and methods[m.key] is None and m.kind != "count":
-            note_ = "; ".join(x for x in (note_, f"no {ci} interval: it applies to "
-                                          f"{'the binary ROC AUC' if ci == 'delong' else 'proportions'} only") if x)
+            note_ = _no_interval_note(note_, ci)
         bl = base.get(m.key)
         results.append(MetricResult(m.key, m.name, v, lo, hi, how, reason, note_,
                                     MappingProxyType(bl.as_dict()) if bl else MappingProxyType({}),
@@ -386,6 +424,52 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
                         results=tuple(results), table=table,
                         params=MappingProxyType({"decision": decision, "beta": beta, "k": k}), ci=ci,
                         confidence_level=float(confidence_level), resamples=int(resamples), seed=seed)
+
+
+def _no_interval_note(note_: str | None, ci: str) -> str:
+    return "; ".join(x for x in (note_, f"no {ci} interval: it applies to "
+                                 f"{'the binary ROC AUC' if ci == 'delong' else 'proportions'} only") if x)
+
+
+def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, resamples, seed, progress, baselines,
+                     method) -> MetricReport:
+    """evaluate() for regression and pooled forecasts (validated arrays)."""
+    y = np.asarray(pred.y_true, dtype=np.float64)
+    yp = np.asarray(pred.y_pred, dtype=np.float64)
+    parts = set().union(*(m.shared for m in specs))
+    state = regression.regression_state(y, yp, weight, parts)
+    values = {m.key: _capture(m.compute, state) for m in specs}
+    methods = {m.key: _resolve_ci(m, ci, weight is not None) for m in specs}
+    boot = [m for m in specs if methods[m.key] == "bootstrap" and np.isfinite(values[m.key][0])]
+    bounds: dict[str, tuple[float, float, str]] = {}
+    if boot:
+        stat, layout = resampling.regression_statistic(state, boot, y, yp, weight)
+        # the same seeding as the classification runs: the first child of the seed's SeedSequence
+        child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(1)[0]
+        res = intervals.bootstrap_ci(stat, point=np.array([values[m.key][0] for m in boot]), resamples=resamples,
+                                     confidence_level=confidence_level, seed=child, method=method,
+                                     progress=progress, **layout)
+        for j, m in enumerate(boot):
+            desc = f"bootstrap-{method} ({resamples} resamples, seed {seed}, {res.scheme}, i.i.d. rows"
+            if res.undefined[j]:
+                desc += f"; {int(res.undefined[j])} undefined resamples dropped"
+            bounds[m.key] = (res.intervals[j].low, res.intervals[j].high, desc + ")")
+    elif progress is not None:
+        progress(1.0)
+    base = regression_baselines(specs, y, weight, parts) if baselines else {}
+    results = []
+    for m in specs:
+        v, reason, note_ = values[m.key]
+        lo, hi, how = bounds.get(m.key, (float("nan"), float("nan"), None))
+        if how is None and ci is not None and methods[m.key] is None:
+            note_ = _no_interval_note(note_, ci)
+        bl = base.get(m.key)
+        results.append(MetricResult(m.key, m.name, v, lo, hi, how, reason, note_,
+                                    MappingProxyType(bl.as_dict()) if bl else MappingProxyType({}),
+                                    bl.method if bl else None))
+    return MetricReport(task=pred.task, model=pred.model, n=int(y.shape[0]), classes=(), results=tuple(results),
+                        table=None, params=MappingProxyType({}), ci=ci, confidence_level=float(confidence_level),
+                        resamples=int(resamples), seed=seed)
 
 
 def _table(task, state, classes, has_scores) -> pd.DataFrame | None:

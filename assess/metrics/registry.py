@@ -24,9 +24,9 @@ from typing import Callable
 import numpy as np
 
 from assess.data import Task
-from assess.metrics import binary, multiclass, multilabel
+from assess.metrics import binary, multiclass, multilabel, regression
 
-__all__ = ["MetricSpec", "Proportion", "TableColumn", "REGISTRY", "TABLES", "GROUPS", "metrics_for", "get",
+__all__ = ["MetricSpec", "Proportion", "TableColumn", "REGISTRY", "TABLES", "GROUPS", "TASKS", "metrics_for", "get",
            "keys_for", "table_for"]
 
 ISO = "ISO/IEC TS 4213:2022"
@@ -37,7 +37,10 @@ SKL = "scikit-learn sklearn.metrics"
 
 #: UI groups, in display order.
 GROUPS = ("Counts", "Threshold metrics", "Agreement", "Likelihood ratios", "Ranking", "Probabilistic",
-          "Distribution")
+          "Distribution", "Errors", "Relative errors", "Fit")
+
+#: Tasks with registry entries: classification, regression and (pooled over rows) forecasts.
+TASKS = (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL, Task.REGRESSION, Task.FORECAST)
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,7 @@ class MetricSpec:
     key: str
     name: str
     task: Task
-    needs: str                      # "labels" | "scores" | "probabilities"
+    needs: str                      # "labels" | "scores" | "probabilities" | "values" (regression, forecast)
     direction: str                  # "higher" | "lower" | "none"
     range: tuple[float, float]
     latex: str
@@ -80,7 +83,8 @@ class MetricSpec:
     group: str
     params: tuple[str, ...]
     compute: Callable
-    baseline: str = "simulated"     # "expected" (metric of the expected cells) | "simulated" | "scores"
+    baseline: str = "simulated"     # "expected" (metric of the expected cells) | "simulated" | "scores" |
+    #                                 "constant" (regression: the mean and median of y_true as predictions)
     proportion: Proportion | None = None
     resampled: Callable | None = None
     shared: tuple[str, ...] = ()
@@ -438,8 +442,83 @@ MULTILABEL = (
         direction="lower", rng=_INF, group="Distribution"),
 )
 
-#: Every metric of every classification task.
-REGISTRY: tuple[MetricSpec, ...] = BINARY + MULTICLASS + MULTILABEL
+# ----------------------------------------------------------------------------------------------------------------
+# Regression and forecast (pooled over the rows: the regression set on the one-step-ahead errors)
+# ----------------------------------------------------------------------------------------------------------------
+
+REF001 = "Qahtan (reference 001), Table 1"
+REF002 = "Iocchi (reference 002), performance metrics for regression"
+REF003 = "Evaluation Metrics (reference 003)"
+_REAL = (float("-inf"), float("inf"))
+
+
+def _regression(task: Task) -> tuple[MetricSpec, ...]:
+    r"""The 13 SPEC regression metrics of ``task`` (regression, or a forecast pooled over its rows). Residual
+    :math:`e_i = \hat y_i - y_i`; sums weighted by :math:`w_i` when weights are given (:math:`W = \sum w_i`);
+    ``shared`` names the parts of :class:`~assess.metrics.regression.RegressionState` each reads."""
+
+    def r(key, name, latex, meaning, source, group, shared, *, direction="lower", rng=_INF):
+        return MetricSpec(key, name, task, "values", direction, rng, latex, meaning, source, "other", group, (),
+                          getattr(regression, key), baseline="constant", shared=shared)
+
+    return (
+        r("mae", "Mean absolute error", r"\frac{1}{W}\sum_i w_i |\hat y_i - y_i|",
+          "Average size of an error, in the units of y_true.", f"{REF001}; {REF002}; {REF003}", "Errors", ("abs",)),
+        r("mse", "Mean squared error", r"\frac{1}{W}\sum_i w_i (\hat y_i - y_i)^2",
+          "Average squared error, in squared units of y_true; large errors weigh more.",
+          f"{REF001}; {REF002}; {REF003}", "Errors", ("sq",)),
+        r("rmse", "Root mean squared error", r"\sqrt{\mathrm{MSE}}",
+          "Typical error size in the units of y_true, large errors weighing more than in the MAE.",
+          f"{REF002}; {REF003}", "Errors", ("sq",)),
+        r("sse", "Sum of squared errors", r"\sum_i w_i (\hat y_i - y_i)^2",
+          "Total squared error over the rows (grows with the number of rows).", REF001, "Errors", ("sq",)),
+        r("max_error", "Maximum error (l∞)", r"l_\infty = \max_{i: w_i > 0} |\hat y_i - y_i|",
+          "The worst single error, in the units of y_true (rows of zero weight left out).",
+          f"{QAHTAN}, l∞; {SKL}.max_error", "Errors", ("max",)),
+        r("median_absolute_error", "Median absolute error", r"\operatorname{median}_w |\hat y_i - y_i|",
+          "Half the errors are smaller than this, in the units of y_true; not moved by a few outliers. Weighted: "
+          "the 50 % quantile by the averaged inverted CDF (numpy.median without weights; scikit-learn's "
+          "median_absolute_error with sample_weight).", f"{REF003}, MedAE; {SKL}.median_absolute_error", "Errors",
+          ("median",)),
+        r("mean_error", "Mean error (bias)", r"\frac{1}{W}\sum_i w_i (\hat y_i - y_i)",
+          "Average of prediction minus truth: positive when the model over-predicts, negative when it "
+          "under-predicts, 0 when unbiased.", f"{REF003} (e_t(1) with the sign reversed)", "Errors", ("error",),
+          direction="none", rng=_REAL),
+        r("mape", "Mean absolute percentage error", r"\frac{1}{W}\sum_i w_i \left|\frac{\hat y_i - y_i}{y_i}\right|",
+          "Average error relative to the true value, as a fraction (0.12 = 12 %); undefined when some y_true is 0.",
+          f"{REF002}; {REF003} (×100)", "Relative errors", ("abs_rel",)),
+        r("smape", "Symmetric MAPE", r"\frac{1}{W}\sum_i w_i \frac{2|\hat y_i - y_i|}{|y_i| + |\hat y_i|}",
+          "Error relative to the mean of the true and predicted sizes, as a fraction from 0 to 2 (rows with "
+          "y_true = y_pred = 0 count 0, an exact prediction).", f"{REF003}, SMAPE (×100)", "Relative errors",
+          ("smape",), rng=(0.0, 2.0)),
+        r("mspe", "Mean squared percentage error", r"\frac{1}{W}\sum_i w_i \left(\frac{\hat y_i - y_i}{y_i}\right)^2",
+          "Average squared relative error (a squared fraction); undefined when some y_true is 0.", REF002,
+          "Relative errors", ("sq_rel",)),
+        r("rmspe", "Root mean squared percentage error", r"\sqrt{\mathrm{MSPE}}",
+          "Typical relative error as a fraction, large ones weighing more; undefined when some y_true is 0.",
+          REF002, "Relative errors", ("sq_rel",)),
+        r("r2", "R² (coefficient of determination)",
+          r"R^2 = 1 - \frac{\sum_i w_i (\hat y_i - y_i)^2}{\sum_i w_i (y_i - \bar y)^2}",
+          "Share of the variance of y_true the model explains; 0 is the mean predictor, 1 is perfect, negative is "
+          "worse than predicting the mean (it is the skill score 1 − MSE/MSE of the mean). Undefined for a "
+          "constant y_true (scikit-learn's force_finite gives 1.0 or 0.0 there).",
+          f"{QAHTAN}, eq. (1)–(2); {REF002}; {SKL}.r2_score", "Fit", ("sq", "true_var"), direction="higher",
+          rng=(float("-inf"), 1.0)),
+        r("explained_variance", "Explained variance", r"1 - \frac{\mathrm{Var}_w(\hat y - y)}{\mathrm{Var}_w(y)}",
+          "Like R² but ignoring a constant bias: share of the variance of y_true left unexplained by the errors' "
+          "spread. Undefined for a constant y_true (scikit-learn's force_finite gives 1.0 or 0.0 there).",
+          f"{REF003}; {SKL}.explained_variance_score", "Fit", ("error_var", "true_var"), direction="higher",
+          rng=(float("-inf"), 1.0)),
+    )
+
+
+REGRESSION = _regression(Task.REGRESSION)
+#: The pooled forecast set is the regression set on the rows (one-step-ahead errors e_t(1), relative errors
+#: re_t(1) of reference 003); forecast-only keys (mase, …) come later.
+FORECAST = _regression(Task.FORECAST)
+
+#: Every metric of every task with metrics.
+REGISTRY: tuple[MetricSpec, ...] = BINARY + MULTICLASS + MULTILABEL + REGRESSION + FORECAST
 
 _INDEX = {(m.task, m.key): m for m in REGISTRY}
 if len(_INDEX) != len(REGISTRY):
@@ -451,9 +530,8 @@ def _task(task) -> Task:
         t = Task(task)
     except ValueError:
         t = None
-    if t is None or not t.is_classification:
-        raise ValueError(f"`task` must be one of {[t.value for t in Task if t.is_classification]} "
-                         f"(got {task!r})")
+    if t not in TASKS:
+        raise ValueError(f"`task` must be one of {[t.value for t in TASKS]} (got {task!r})")
     return t
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from assess.decision import Decision
 from assess.errors import AssessError
 from assess.metrics.evaluate import MetricReport, evaluate
+from assess.metrics.registry import TASKS
 from assess.schema import Assessment
 
 
@@ -17,12 +18,15 @@ def compute_reports(assessment: Assessment, *, models=None, keys=None, decision=
                     progress=None) -> dict[str, MetricReport]:
     """{model: MetricReport} of ``models`` (default: all of them); the options are those of `evaluate`.
 
+    Regression and forecast files give the registry's value metrics (a forecast pooled over its rows for now);
+    ``decision``, ``beta`` and ``k`` do not apply to them.
+
     ``decision`` says where the labels come from (:mod:`assess.decision`; default: the predicted-label column, else
     score ≥ 0.5 or the arg-max). ``progress(fraction)`` reports the fraction of all models' bootstrap work done.
     """
-    if not assessment.task.is_classification:
+    if assessment.task not in TASKS:
         raise AssessError(f"{assessment.table.name}: metrics for the {assessment.task.value} task are not available "
-                          "yet; classification tasks (binary, multiclass, multilabel) are")
+                          f"yet; {', '.join(t.value for t in TASKS)} tasks are")
     chosen = list(models or assessment.models)
     unknown = [m for m in chosen if m not in assessment.models]
     if unknown:

@@ -26,7 +26,7 @@ import warnings
 import numpy as np
 
 from assess import curves
-from assess.metrics import binary, multiclass, multilabel
+from assess.metrics import binary, multiclass, multilabel, regression
 
 
 def _quiet(fn):
@@ -458,3 +458,85 @@ def multilabel_statistic(state: multilabel.MultilabelState, specs, y, yp, scores
                                has_scores=state.has_scores, batch=True)
         return _stack([sp.compute(s) for sp in specs], c.shape[0])
     return stat, dict(strata=None, n=n)
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Regression and forecasts (pooled)
+# ------------------------------------------------------------------------------------------------------------------
+
+def regression_statistic(state: regression.RegressionState, specs, y, yp, weight):
+    r"""Statistic and layout for the regression metrics: i.i.d. resampling of the rows (no strata).
+
+    Every sum of the state is a weighted sum over rows, so a chunk of b resamples with row counts :math:`c_{ji}`
+    is one (b, R) × (R, m) product of the float counts with the per-row values (times the weights) the asked
+    metrics read: :math:`e`, :math:`|e|`, :math:`e^2`, the relative errors, the sMAPE terms, and :math:`y` and
+    :math:`e` centred on their full-data means with their squares, from which the resampled sums of squares about
+    the resample's own means are :math:`S_2 - S_1^2/W^*` without cancellation. The maximum is a masked max of
+    :math:`|e|`; the median reads the cumulative resampled weights of :math:`|e|` in its one sort order (the same
+    averaged inverted CDF as the point value).
+    """
+    parts = set().union(*(sp.shared for sp in specs))
+    n = y.shape[0]
+    w = np.ones(n) if weight is None else weight
+    e = yp - y
+    a = np.abs(e)
+    columns: dict[str, np.ndarray] = {}
+    if "error" in parts:
+        columns["sum_error"] = e
+    if "abs" in parts:
+        columns["sum_abs"] = a
+    if "sq" in parts:
+        columns["sum_sq"] = e * e
+    if "true_var" in parts:
+        yc = y - np.dot(w, y) / w.sum()
+        columns["y1"], columns["y2"] = yc, yc * yc
+    if "error_var" in parts:
+        ec = e - np.dot(w, e) / w.sum()
+        columns["e1"], columns["e2"] = ec, ec * ec
+    if parts & {"abs_rel", "sq_rel"}:
+        # bootstrapped only when no row of positive weight has y_true = 0 (else the value is NaN); rows of zero
+        # weight with y_true = 0 contribute 0
+        r = np.divide(e, y, out=np.zeros(n), where=y != 0)
+        if "abs_rel" in parts:
+            columns["sum_abs_rel"] = np.abs(r)
+        if "sq_rel" in parts:
+            columns["sum_sq_rel"] = r * r
+    if "smape" in parts:
+        den = np.abs(y) + np.abs(yp)
+        columns["sum_smape"] = np.divide(2.0 * a, den, out=np.zeros(n), where=den > 0)
+    names = list(columns)
+    V = np.column_stack([columns[k] for k in names] + [np.ones(n)]) * w[:, None]
+    live_abs = a if weight is None else np.where(weight > 0, a, -np.inf)
+    order = np.argsort(a, kind="stable") if "median" in parts else None
+    sorted_abs = a[order] if order is not None else None
+    w_sorted = w[order] if order is not None else None
+    eps = np.finfo(np.float64).eps
+
+    def median(cf):
+        cum = np.cumsum(cf[:, order] * w_sorted[None, :], axis=1)
+        target = 0.5 * cum[:, -1]
+        i = np.minimum(np.count_nonzero(cum < target[:, None], axis=1), n - 1)
+        at = np.take_along_axis(cum, i[:, None], axis=1)[:, 0]
+        j = np.minimum(np.count_nonzero(cum <= at[:, None], axis=1), n - 1)
+        return np.where(at - target > eps, sorted_abs[i], (sorted_abs[i] + sorted_abs[j]) / 2.0)
+
+    @_quiet
+    def stat(c):
+        cf = c.astype(np.float64)
+        S = cf @ V
+        W = S[:, -1]
+        sums = {k: S[:, i] for i, k in enumerate(names)}
+        fields = {k: v for k, v in sums.items() if k.startswith("sum_")}
+        if "true_var" in parts:
+            ss = sums["y2"] - sums["y1"] ** 2 / W
+            # a resample that drew rows of one y_true value only: 0 up to rounding, which must read as 0
+            fields["ss_true"] = np.where(ss > 1e-12 * sums["y2"], ss, 0.0)
+        if "error_var" in parts:
+            fields["ss_error"] = np.maximum(sums["e2"] - sums["e1"] ** 2 / W, 0.0)
+        if "max" in parts:
+            fields["max_abs"] = np.max(np.where(c > 0, live_abs[None, :], -np.inf), axis=1)
+        if "median" in parts:
+            fields["median_abs"] = median(cf)
+        s = regression.RegressionState(weight_sum=W, n=n, batch=True, **fields)
+        return _stack([sp.compute(s) for sp in specs], c.shape[0])
+    return stat, dict(n=n)
