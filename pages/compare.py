@@ -10,12 +10,11 @@ from assess import charts
 from assess.errors import AssessError
 from assess.export import to_csv_bytes, to_json_bytes
 from assess.io import ACCEPTED_EXTENSIONS
-from assess.metrics import metrics_for
+from assess.metrics import get, metrics_for
 from assess.stats import (CORRECTIONS, INDEPENDENT, PAIRED, QUESTIONS, TESTS, Design, compare, compare_all,
                           compare_subgroups, data_design, fold_table_from_predictions, suggest_tests,
                           suggestions_frame)
 from assess.data import Task
-from assess.stats.bridge import NUMERIC_METRICS
 from assess.stats.folds import FriedmanDetails
 from assess.stats.scores import DieboldMarianoDetails
 from assess.stats.inputs import read_fold_table
@@ -114,14 +113,10 @@ with mid:
     if folds_frame is not None:
         metric = st.selectbox("Metric (column)", metric_columns)
     else:
-        if assessment.task.is_classification or assessment.task is Task.CLUSTERING:
-            try:
-                names = {s.key: s.name for s in metrics_for(assessment.task) if s.kind != "count"}
-            except ValueError:  # a task whose metrics are not in the registry yet
-                names = {}
-        else:
-            # TODO(issue 9): the registry's regression metrics once evaluate takes them (see numeric_metric)
-            names = dict(NUMERIC_METRICS)
+        try:
+            names = {s.key: s.name for s in metrics_for(assessment.task) if s.kind != "count"}
+        except ValueError:  # a task whose metrics are not in the registry yet
+            names = {}
         if names:
             default = next((k for k in ("accuracy", "mae") if k in names), next(iter(names)))
             metric = st.selectbox("Metric", list(names), index=list(names).index(default), format_func=names.get,
@@ -186,7 +181,8 @@ st.caption(md(f"{spec.title} — {spec.doc} ({spec.reference}). Why this test: {
 data_kind = "folds" if folds_frame is not None else "predictions"
 task = None if assessment is None else assessment.task
 options = option_widgets(spec, data_kind, task,
-                         {"higher_is_better": folds_frame is not None or metric not in NUMERIC_METRICS})
+                         {"higher_is_better": folds_frame is not None or metric is None
+                          or get(assessment.task, metric).direction != "lower"})
 
 b1, b2 = st.columns([1, 3])
 run_clicked = b1.button("Run test", type="primary", icon=":material/play_arrow:")

@@ -88,16 +88,21 @@ def test_classification_predictions_keep_the_per_fold_comparison():
 # ------------------------------------------------------------------------------- paired bootstrap and Friedman
 
 def test_numeric_metrics_match_scikit_learn_with_and_without_weights():
-    from sklearn.metrics import mean_absolute_error, mean_squared_error, root_mean_squared_error
-    from assess.stats.bridge import numeric_metric
+    from sklearn.metrics import (max_error, mean_absolute_error, mean_squared_error, median_absolute_error, r2_score,
+                                 root_mean_squared_error)
+    from assess.stats.bridge import registry_metric
     rng = np.random.default_rng(5)
-    y, p, w = rng.normal(size=50), rng.normal(size=50), rng.integers(0, 4, 50).astype(float)
-    for key, ref in (("mae", mean_absolute_error), ("mse", mean_squared_error), ("rmse", root_mean_squared_error)):
-        f = numeric_metric(key)
+    y, p, w = rng.normal(size=50), rng.normal(size=50), rng.integers(1, 4, 50).astype(float)
+    for key, ref in (("mae", mean_absolute_error), ("mse", mean_squared_error), ("rmse", root_mean_squared_error),
+                     ("r2", r2_score), ("median_absolute_error", median_absolute_error)):
+        f = registry_metric(Task.REGRESSION, key, classes=())
+        assert f.vectorized and f.higher_is_better == (key == "r2")
         assert f(y, p) == pytest.approx(ref(y, p), rel=1e-12)
         assert f(y, p, sample_weight=w) == pytest.approx(ref(y, p, sample_weight=w), rel=1e-12)
         rows = f(y, p, sample_weight=np.vstack([w, np.ones(50)]))
         np.testing.assert_allclose(rows, [ref(y, p, sample_weight=w), ref(y, p)], rtol=1e-12)
+    f = registry_metric(Task.REGRESSION, "max_error", classes=())
+    assert f(y, p) == pytest.approx(max_error(y, p), rel=1e-12)
 
 
 @pytest.mark.parametrize("key", ["mae", "rmse"])

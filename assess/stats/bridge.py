@@ -19,29 +19,35 @@ from assess.errors import AssessError
 
 
 def registry_metric(task: Task | str, key: str, *, classes: Sequence[str], beta: float = 1.0, k: int = 2):
-    """The metric ``key`` of ``task`` as ``f(y_true, y, sample_weight=None)``.
+    r"""The metric ``key`` of ``task`` as ``f(y_true, y, sample_weight=None)``.
 
     ``y`` is what the metric needs (``f.uses_scores``): encoded predicted labels (already decided, see
-    :mod:`assess.decision`) for label metrics, scores for
-    score and probability metrics (encodings of :class:`assess.data.Predictions`). An undefined value is NaN (the
+    :mod:`assess.decision`) for label metrics, scores for score and probability metrics, predicted values for
+    regression and forecast metrics (encodings of :class:`assess.data.Predictions`). An undefined value is NaN (the
     metric engine's warning is silenced here: the paired bootstrap counts such resamples itself). ``f.__name__`` is
-    the key, which the sentences use.
+    the key, which the sentences use; ``f.higher_is_better`` follows the registry's direction.
+
+    Metrics of numeric predictions are vectorised (``f.vectorized``): a 2-D ``sample_weight`` of shape
+    (replicates, n) — the paired bootstrap's count weights — gives one value per row from the same batch state the
+    Metrics page's bootstrap uses (:func:`assess.metrics.resampling.regression_statistic`), e.g.
+    :math:`\mathrm{mae}_r = \sum_i w_{ri}|e_i| / \sum_i w_{ri}` in one matrix product.
     """
     from assess.metrics.evaluate import evaluate
     from assess.metrics.registry import get
 
     task = Task(task)
-    if not task.is_classification and task != Task.CLUSTERING:
-        return numeric_metric(key)
     try:
         spec = get(task, key)
     except ValueError as exc:
         raise AssessError(str(exc)) from None
-    uses_scores = spec.needs != "labels"
+    numeric = spec.needs == "values"
+    uses_scores = spec.needs not in ("labels", "values")
     classes = tuple(classes)
 
-    def metric(y_true, y, sample_weight=None) -> float:
+    def metric(y_true, y, sample_weight=None):
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        if numeric and w is not None and w.ndim == 2:
+            return _numeric_rows(spec, np.asarray(y_true, dtype=float), np.asarray(y, dtype=float), w)
         pred = Predictions(task, classes, np.asarray(y_true), None if uses_scores else np.asarray(y),
                            np.asarray(y) if uses_scores else None, weight=w)
         with warnings.catch_warnings():
@@ -51,44 +57,17 @@ def registry_metric(task: Task | str, key: str, *, classes: Sequence[str], beta:
 
     metric.__name__ = key
     metric.uses_scores = uses_scores
+    metric.vectorized = numeric
+    metric.higher_is_better = spec.direction != "lower"
     return metric
 
 
-#: Error metrics of numeric predictions :func:`numeric_metric` computes, with their meaning.
-NUMERIC_METRICS = {"mae": "mean absolute error", "mse": "mean squared error", "rmse": "root mean squared error"}
+def _numeric_rows(spec, y_true: np.ndarray, y_pred: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """One value of a numeric metric per row of ``weights`` (replicates, n): the bootstrap's batch state."""
+    from assess.metrics import regression, resampling
 
-
-def numeric_metric(key: str):
-    r"""The regression/forecast error metric ``key`` (``mae`` = mean |e|, ``mse`` = mean e², ``rmse`` = √mse, with
-    e = y_true − y_pred, weighted means under ``sample_weight``) as ``f(y_true, y_pred, sample_weight=None)``.
-
-    Vectorised (``f.vectorized``): a 2-D ``sample_weight`` of shape (replicates, n) — the paired bootstrap's count
-    weights — gives one value per row in one matrix product, :math:`\mathrm{mae}_r = \sum_i w_{ri}|e_i| /
-    \sum_i w_{ri}`. Lower is better for all three.
-
-    TODO(issue 9): once :func:`assess.metrics.evaluate.evaluate` takes regression and forecast predictions (being
-    done in another branch), build these from the metric registry like the classification metrics above, so the
-    Compare page and the Metrics page share one definition; this local loss keeps the tests between models
-    independent of that work until the merge.
-    """
-    if key not in NUMERIC_METRICS:
-        raise AssessError(f"metric `{key}` is not available for comparing numeric predictions here (choose one of "
-                          f"{', '.join(NUMERIC_METRICS)})")
-
-    def metric(y_true, y_pred, sample_weight=None):
-        e = np.asarray(y_true, dtype=float) - np.asarray(y_pred, dtype=float)
-        loss = np.abs(e) if key == "mae" else e * e
-        if sample_weight is None:
-            value = loss.mean()
-        else:
-            w = np.asarray(sample_weight, dtype=float)
-            total = w.sum(axis=-1)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                value = (w @ loss) / total          # NaN where a row of weights is all zero
-        return np.sqrt(value) if key == "rmse" else value
-
-    metric.__name__ = key
-    metric.uses_scores = False
-    metric.vectorized = True
-    metric.higher_is_better = False
-    return metric
+    state = regression.regression_state(y_true, y_pred, None, parts=spec.shared)
+    statistic, _ = resampling.regression_statistic(state, [spec], y_true, y_pred, None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.asarray(statistic(weights), dtype=float).reshape(weights.shape[0], -1)[:, 0]
