@@ -1,0 +1,495 @@
+r"""Forecast-specific metrics: season length, MASE, prediction-interval scores, and metrics per horizon and series.
+
+Forecast errors follow the one-step-ahead definitions of reference 003 ("Time Series": e_t(1) = y_t − ŷ_t(t−1),
+re_t(1) = 100 e_t(1) / y_t), extended to lead time l by the same text's l-step-ahead error; a file with a
+``horizon`` column holds errors of several lead times, which :func:`by_group` separates. (The brief cited reference
+002 for these; 002 holds the regression percentage errors MAPE/MSPE/RMSPE, 003 the time-series definitions.)
+
+Time stamps (:func:`time_steps`, :func:`season_length`)
+-------------------------------------------------------
+Integer time stamps are step numbers as they are. Anything else is parsed as dates (``pd.to_datetime``, mixed
+formats, e.g. ``1998-01``); the frequency is read from the *median gap between distinct time stamps* (so a few
+missing stamps do not change it) and the stamps become integer step numbers of that frequency (months since year 0
+for monthly data, …), so "m steps earlier" is found by arithmetic even when stamps are missing:
+
+================  ============  ===============
+median gap        frequency     season length m
+================  ============  ===============
+1 hour            hourly        24 (a day)
+1 day             daily         7 (a week)
+7 days            weekly        52 (a year)
+28–31 days        monthly       12
+89–92 days        quarterly     4
+365–366 days      yearly        none
+integers          integer       none unless given
+================  ============  ===============
+
+Any other gap is "irregular": neither a season nor step numbers can be derived, and a :class:`ValueError` says so.
+
+MASE (:func:`mase`)
+-------------------
+Hyndman & Koehler (2006), *Another look at measures of forecast accuracy*, IJF 22(4); Hyndman & Athanasopoulos,
+*Forecasting: Principles and Practice* 3rd ed. (FPP3) §5.8: scaled errors :math:`q_j = e_j / s` with
+
+.. math:: s = \frac{1}{T - m} \sum_{t = m + 1}^{T} |y_t - y_{t - m}|,
+
+the in-sample MAE of the (seasonal, m > 1; plain, m = 1) naive one-step forecast, and MASE = mean |q_j|.
+
+*Which actuals form the "training" series.* An assessment file holds forecasts, not the data the forecaster was
+fitted on. The actuals it does hold are the ``y_true`` of every target time; de-duplicated to one value per
+(series, time stamp) — rolling origins and several horizons repeat a target time — and put in time order, they are
+the observed series over the test period. The scale is computed from that series (pairs of actuals exactly m steps
+apart by time stamp; a pair with a missing stamp is skipped, not bridged). It is therefore an *out-of-sample* scale:
+it equals H&K's in-sample scale only when the naive forecast's error is as large in the test period as in training.
+It needs no data the file lacks and is the same for every model, so models stay comparable. When the training data
+are known, pass their scale per series (``scale=``) and the textbook MASE results.
+
+Per series, MASE = mean over the series' rows of |e| / s_series; pooled = mean of |e| / s_series over all rows (H&K's
+mean of scaled errors across series), so a series with many rows weighs more. Undefined (NaN, with the reason as an
+:class:`~assess.warnings.UndefinedMetricWarning`): a series with no two actuals m steps apart (fewer than m + 1
+consecutive stamps) or with scale 0 (the actuals do not change over m steps). The pooled value is NaN when any
+series is undefined — it would otherwise be an average over a different set of rows than every other metric.
+
+Prediction intervals (:func:`coverage`, :func:`interval_width`, :func:`winkler_score`, :func:`pinball_loss`)
+-------------------------------------------------------------------------------------------------------------
+The nominal level 1 − α of ``lower``/``upper`` comes from, in order: the ``level`` argument; else a number at the end
+of the column names (``lower_90``/``upper_90``, ``lo-95``, ``pi_lower_80``: 90 → 0.90; ``0.9`` also accepted), both
+names agreeing when both carry one. Plain ``lower``/``upper`` carry no level: the caller must give it
+(:func:`interval_level` raises an :class:`~assess.errors.AssessError` that says so). Quantile columns are
+``q_<level>`` (:func:`quantile_columns`: ``q_0.1`` or ``q_10`` both mean τ = 0.1).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+import numpy as np
+import pandas as pd
+
+from assess.errors import AssessError, shorten
+from assess.warnings import UndefinedMetricWarning
+
+__all__ = ["FREQUENCY_SEASONS", "ALL", "time_steps", "season_length", "actuals", "naive_scale", "scaled_errors", "MaseResult",
+           "mase", "interval_level", "quantile_columns", "coverage", "interval_width", "winkler_scores",
+           "winkler_score", "pinball_losses", "pinball_loss", "RowMetric", "ROW_METRICS", "by_group"]
+
+#: Season length per detected frequency (None: no season).
+FREQUENCY_SEASONS: dict[str, int | None] = {"hourly": 24, "daily": 7, "weekly": 52, "monthly": 12, "quarterly": 4,
+                                            "yearly": None, "integer": None}
+#: Label of "all series" in :func:`by_group`'s series column (the horizon column holds <NA> for "all horizons").
+ALL = "(all)"
+
+_DAY = 86_400.0
+# (frequency, lowest and highest median gap in days)
+_GAPS = (("hourly", 1 / 24 * 0.99, 1 / 24 * 1.01), ("daily", 0.99, 1.01), ("weekly", 6.99, 7.01),
+         ("monthly", 28, 31), ("quarterly", 89, 92), ("yearly", 365, 366))
+
+
+def _frequency(parsed: pd.Series) -> str:
+    stamps = np.unique(parsed.to_numpy(dtype="datetime64[s]").astype(np.int64))
+    if stamps.size < 2:
+        raise ValueError("the frequency of the time stamps cannot be read from fewer than 2 distinct stamps")
+    gap = float(np.median(np.diff(stamps))) / _DAY
+    for name, low, high in _GAPS:
+        if low <= gap <= high:
+            return name
+    raise ValueError(f"the time stamps are irregular (median gap {gap:.4g} days): neither hourly, daily, weekly, "
+                     "monthly, quarterly nor yearly")
+
+
+def time_steps(times) -> tuple[np.ndarray, str]:
+    """Time stamps as integer step numbers and the frequency name (see the module notes).
+
+    >>> steps, freq = time_steps(["1998-01", "1998-02", "1998-03", "1999-01"])
+    >>> (steps - steps[0]).tolist(), freq
+    ([0, 1, 2, 12], 'monthly')
+    """
+    values = pd.Series(np.asarray(times) if not isinstance(times, pd.Series) else times.to_numpy())
+    if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+        v = values.to_numpy(dtype=np.float64)
+        bad = ~np.isfinite(v) | (v != np.round(v))
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(f"numeric time stamps must be whole step numbers (row {i + 1}: {v[i]!r})")
+        return v.astype(np.int64), "integer"
+    if pd.api.types.is_datetime64_any_dtype(values):
+        parsed = values
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")      # pandas' deprecation notes on quarterly strings
+            parsed = pd.to_datetime(values.astype(str), errors="coerce", format="mixed")
+    bad = parsed.isna().to_numpy()
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{int(bad.sum())} time stamp(s) are not dates (row {i + 1}: "
+                         f"{shorten(repr(values.iloc[i]))})")
+    freq = _frequency(parsed)
+    year = parsed.dt.year.to_numpy(np.int64)
+    month = parsed.dt.month.to_numpy(np.int64)
+    seconds = parsed.to_numpy(dtype="datetime64[s]").astype(np.int64)
+    if freq == "monthly":
+        steps = year * 12 + month - 1
+    elif freq == "quarterly":
+        steps = year * 4 + (month - 1) // 3
+    elif freq == "yearly":
+        steps = year
+    elif freq == "weekly":
+        steps = np.floor_divide(seconds, int(7 * _DAY))
+    elif freq == "daily":
+        steps = np.floor_divide(seconds, int(_DAY))
+    else:
+        steps = np.floor_divide(seconds, 3600)
+    return steps, freq
+
+
+def season_length(times, given: int | None = None) -> int | None:
+    """Season length m: ``given`` when given (an integer >= 1; 1 = no season), else from the frequency of
+    ``times`` by the table in the module notes (None for yearly or integer time stamps).
+
+    >>> season_length(pd.date_range("2020-01-01", periods=30, freq="MS"))
+    12
+    >>> season_length([1, 2, 3]) is None, season_length([1, 2, 3], given=4)
+    (True, 4)
+    """
+    if given is not None:
+        if isinstance(given, bool) or not isinstance(given, (int, np.integer)) or given < 1:
+            raise ValueError(f"the season length must be an integer >= 1 (got {given!r})")
+        return int(given)
+    return FREQUENCY_SEASONS[time_steps(times)[1]]
+
+
+def _check_season(season) -> int:
+    if isinstance(season, bool) or not isinstance(season, (int, np.integer)) or season < 1:
+        raise ValueError(f"`season` must be an integer >= 1 (got {season!r})")
+    return int(season)
+
+
+def _series_codes(series, n: int) -> np.ndarray:
+    return np.zeros(n, dtype=object) if series is None else np.asarray(series, dtype=object)
+
+
+def actuals(times, y_true, series=None) -> pd.DataFrame:
+    """The observed series in a forecast file: one row per (series, time step) with columns ``series``, ``step``,
+    ``y``, sorted; the first ``y_true`` of each (series, step) is kept (rolling origins repeat target times)."""
+    y = np.asarray(y_true, dtype=np.float64)
+    steps, _ = time_steps(times)
+    frame = pd.DataFrame({"series": _series_codes(series, y.shape[0]), "step": steps, "y": y})
+    frame = frame[np.isfinite(frame["y"].to_numpy())]
+    return frame.drop_duplicates(["series", "step"]).sort_values(["series", "step"], kind="stable"
+                                                                 ).reset_index(drop=True)
+
+
+def naive_scale(times, y_true, *, series=None, season: int = 1) -> pd.DataFrame:
+    r"""MASE scale per series: :math:`s = \mathrm{mean}\,|y_t - y_{t-m}|` over the de-duplicated actuals (module
+    notes). Columns ``series``, ``scale``, ``pairs`` (how many (t, t − m) pairs), ``reason`` (None when defined)."""
+    m = _check_season(season)
+    obs = actuals(times, y_true, series)
+    earlier = obs.assign(step=obs["step"] + m).rename(columns={"y": "y_earlier"})
+    pairs = obs.merge(earlier, on=["series", "step"], how="inner")
+    diff = (pairs["y"] - pairs["y_earlier"]).abs()
+    stats_ = diff.groupby(pairs["series"], sort=False).agg(["mean", "size"])
+    out = pd.DataFrame({"series": obs["series"].drop_duplicates().to_numpy()})
+    out["scale"] = out["series"].map(stats_["mean"]).astype(np.float64)
+    out["pairs"] = out["series"].map(stats_["size"]).fillna(0).astype(np.int64)
+    reason = np.where(out["pairs"].to_numpy() == 0,
+                      f"no two actuals {m} step(s) apart (a series needs at least {m + 1} consecutive time stamps)",
+                      np.where(out["scale"].to_numpy() == 0,
+                               f"the actuals do not change over {m} step(s): the naive forecast is perfect "
+                               "(scale 0)", None))
+    out["reason"] = reason
+    return out
+
+
+def scaled_errors(y_true, y_pred, *, times, series=None, season: int = 1,
+                  scale: Mapping | None = None) -> np.ndarray:
+    """|e| / s_series per row (NaN where the series' scale is undefined): the terms MASE averages.
+
+    ``scale`` (series → s) replaces the in-file scale, e.g. with the training data's."""
+    y = np.asarray(y_true, dtype=np.float64)
+    e = np.abs(np.asarray(y_pred, dtype=np.float64) - y)
+    codes = pd.Series(_series_codes(series, y.shape[0]))
+    if scale is None:
+        table = naive_scale(times, y, series=series, season=season)
+        s = table.set_index("series")["scale"].where(table.set_index("series")["reason"].isna())
+        row_scale = codes.map(s).to_numpy(dtype=np.float64)
+    else:
+        row_scale = codes.map(dict(scale)).to_numpy(dtype=np.float64)
+        row_scale[~(row_scale > 0)] = np.nan
+    return e / row_scale
+
+
+@dataclass(frozen=True)
+class MaseResult:
+    """MASE pooled (``value``) and per series (``per_series``: series, mase, scale, pairs, rows, reason); ``reason``
+    says why the pooled value is NaN."""
+
+    value: float
+    per_series: pd.DataFrame
+    season: int
+    reason: str | None = None
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.per_series.copy()
+
+
+def mase(y_true, y_pred, *, times, series=None, season: int = 1, scale: Mapping | None = None) -> MaseResult:
+    """Mean absolute scaled error (Hyndman & Koehler 2006; FPP3 §5.8) per series and pooled; ``season=1`` scales by
+    the naive forecast, ``season=m`` by the seasonal naive one. See the module notes for the scale, pooling and when
+    it is undefined.
+
+    >>> r = mase([1, 3, 2, 4], [2, 2, 2, 2], times=[1, 2, 3, 4])   # s = (2 + 1 + 2) / 3; mean |e| = 1
+    >>> round(r.value, 6)
+    0.6
+    """
+    m = _check_season(season)
+    y = np.asarray(y_true, dtype=np.float64)
+    p = np.asarray(y_pred, dtype=np.float64)
+    if y.shape != p.shape or y.ndim != 1:
+        raise ValueError(f"y_true and y_pred must be 1-D of one length (got {y.shape} and {p.shape})")
+    codes = _series_codes(series, y.shape[0])
+    if scale is None:
+        table = naive_scale(times, y, series=codes, season=m)
+    else:
+        table = pd.DataFrame({"series": pd.unique(codes)})
+        table["scale"] = table["series"].map(dict(scale)).astype(np.float64)
+        table["pairs"] = 0
+        table["reason"] = np.where(table["scale"] > 0, None, "the given scale is missing, zero or negative")
+    s = table.set_index("series")["scale"].where(table.set_index("series")["reason"].isna())
+    q = np.abs(p - y) / pd.Series(codes).map(s).to_numpy(dtype=np.float64)
+    per = pd.DataFrame({"series": codes, "q": q}).groupby("series", sort=False)["q"].agg(["mean", "size"])
+    table["mase"] = table["series"].map(per["mean"]).astype(np.float64)
+    table["rows"] = table["series"].map(per["size"]).fillna(0).astype(np.int64)
+    table = table[["series", "mase", "scale", "pairs", "rows", "reason"]]
+    undefined = table[table["reason"].notna()]
+    for _, row in undefined.iterrows():           # one warning per undefined series (a loop over series, not rows)
+        warnings.warn(f"MASE of series {shorten(row['series'])!s} is undefined: {row['reason']}",
+                      UndefinedMetricWarning, stacklevel=2)
+    reason = None
+    if undefined.shape[0]:
+        reason = (f"MASE is undefined for {undefined.shape[0]} series (e.g. {shorten(undefined['series'].iloc[0])}: "
+                  f"{undefined['reason'].iloc[0]}), so the pooled value is too")
+        warnings.warn(reason, UndefinedMetricWarning, stacklevel=2)
+        value = float("nan")
+    else:
+        value = float(np.mean(q)) if q.size else float("nan")
+    return MaseResult(value, table.reset_index(drop=True), m, reason)
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Prediction intervals and quantiles
+# ------------------------------------------------------------------------------------------------------------------
+
+_LEVEL_AT_END = re.compile(r"(?:^|[^0-9.])(\d+(?:\.\d+)?)\s*%?$")
+
+
+def _level_from_name(name: str) -> float | None:
+    match = _LEVEL_AT_END.search(str(name).strip())
+    if not match:
+        return None
+    v = float(match.group(1))
+    level = v / 100 if v >= 1 else v
+    return level if 0 < level < 1 else None
+
+
+def interval_level(lower_column: str, upper_column: str | None = None, *, given: float | None = None) -> float:
+    """Nominal coverage 1 − α of the interval in ``lower_column``/``upper_column``: ``given``, else the level at the
+    end of the names (``lower_90`` → 0.9), else an :class:`AssessError` asking for it.
+
+    >>> interval_level("lower_90", "upper_90"), interval_level("lower", "upper", given=0.8)
+    (0.9, 0.8)
+    """
+    if given is not None:
+        if not (isinstance(given, (int, float)) and 0 < given < 1):
+            raise ValueError(f"the interval level must be in (0, 1) (got {given!r})")
+        return float(given)
+    found = {c: _level_from_name(c) for c in (lower_column, upper_column) if c is not None}
+    levels = {v for v in found.values() if v is not None}
+    if len(levels) > 1:
+        raise AssessError(f"columns {', '.join(f'`{shorten(c)}`' for c in found)} name different interval levels "
+                          f"({', '.join(f'{v:g}' for v in sorted(levels))}); give the level")
+    if not levels:
+        raise AssessError(f"the level of the prediction interval in columns "
+                          f"{', '.join(f'`{shorten(c)}`' for c in found)} is not in their names (e.g. `lower_90`); "
+                          "give it (e.g. 0.9 for a 90 % interval)")
+    return levels.pop()
+
+
+_QUANTILE = re.compile(r"^q_?(\d+(?:\.\d+)?)$", re.IGNORECASE)
+
+
+def quantile_columns(columns) -> dict[float, str]:
+    """{τ: column} for columns named ``q_<level>``: ``q_0.1`` and ``q_10`` both mean τ = 0.1, ``q_50`` the median.
+
+    >>> quantile_columns(["y_true", "q_0.1", "q_50", "q_90", "quality"])
+    {0.1: 'q_0.1', 0.5: 'q_50', 0.9: 'q_90'}
+    """
+    out = {}
+    for c in columns:
+        match = _QUANTILE.match(str(c))
+        if match:
+            v = float(match.group(1))
+            tau = v / 100 if v >= 1 else v
+            if 0 < tau < 1:
+                out[round(tau, 10)] = c
+    return dict(sorted(out.items()))
+
+
+def _interval_arrays(y_true, lower, upper):
+    y = np.asarray(y_true, dtype=np.float64)
+    lo = np.asarray(lower, dtype=np.float64)
+    hi = np.asarray(upper, dtype=np.float64)
+    if not (y.shape == lo.shape == hi.shape) or y.ndim != 1:
+        raise ValueError(f"y_true, lower and upper must be 1-D of one length (got {y.shape}, {lo.shape}, {hi.shape})")
+    crossed = lo > hi
+    if crossed.any():
+        i = int(np.flatnonzero(crossed)[0])
+        raise ValueError(f"{int(crossed.sum())} interval(s) have lower > upper (row {i + 1}: lower {lo[i]:g}, "
+                         f"upper {hi[i]:g})")
+    return y, lo, hi
+
+
+def _mean_or_nan(values: np.ndarray, what: str) -> float:
+    if values.size == 0:
+        warnings.warn(f"{what} is undefined: no rows", UndefinedMetricWarning, stacklevel=3)
+        return float("nan")
+    return float(np.mean(values))
+
+
+def coverage(y_true, lower, upper) -> float:
+    """Share of rows with ``lower <= y_true <= upper`` (empirical coverage; compare with the nominal level).
+
+    >>> coverage([1, 5, 3], [0, 0, 3], [2, 4, 4])
+    0.6666666666666666
+    """
+    y, lo, hi = _interval_arrays(y_true, lower, upper)
+    return _mean_or_nan((y >= lo) & (y <= hi), "coverage")
+
+
+def interval_width(lower, upper) -> float:
+    """Mean width ``upper − lower`` of the prediction intervals."""
+    _, lo, hi = _interval_arrays(np.zeros(np.shape(lower)), lower, upper)
+    return _mean_or_nan(hi - lo, "mean interval width")
+
+
+def winkler_scores(y_true, lower, upper, *, level: float) -> np.ndarray:
+    r"""Winkler (1972) interval score per row for a central interval of nominal coverage ``level`` = 1 − α:
+
+    .. math:: W = (u - l) + \tfrac{2}{\alpha}(l - y)[y < l] + \tfrac{2}{\alpha}(y - u)[y > u]
+
+    (FPP3 §5.9; Gneiting & Raftery 2007 eq. 43). Lower is better."""
+    if not (isinstance(level, (int, float)) and 0 < level < 1):
+        raise ValueError(f"`level` must be in (0, 1) (got {level!r})")
+    y, lo, hi = _interval_arrays(y_true, lower, upper)
+    alpha = 1.0 - level
+    return (hi - lo) + (2.0 / alpha) * (np.maximum(lo - y, 0.0) + np.maximum(y - hi, 0.0))
+
+
+def winkler_score(y_true, lower, upper, *, level: float) -> float:
+    """Mean :func:`winkler_scores`.
+
+    >>> winkler_score([5.0], [1.0], [3.0], level=0.5)   # width 2 + (2 / 0.5)(5 - 3) = 10
+    10.0
+    """
+    return _mean_or_nan(winkler_scores(y_true, lower, upper, level=level), "Winkler score")
+
+
+def pinball_losses(y_true, y_quantile, *, quantile: float) -> np.ndarray:
+    r"""Pinball (quantile) loss per row for the τ = ``quantile`` forecast q:
+    :math:`L_\tau(y, q) = \tau (y - q)` if :math:`y \ge q`, else :math:`(1 - \tau)(q - y)` (Koenker & Bassett 1978;
+    FPP3 §5.9; scikit-learn's ``mean_pinball_loss``)."""
+    if not (isinstance(quantile, (int, float)) and 0 < quantile < 1):
+        raise ValueError(f"`quantile` must be in (0, 1) (got {quantile!r})")
+    y = np.asarray(y_true, dtype=np.float64)
+    q = np.asarray(y_quantile, dtype=np.float64)
+    if y.shape != q.shape or y.ndim != 1:
+        raise ValueError(f"y_true and y_quantile must be 1-D of one length (got {y.shape} and {q.shape})")
+    d = y - q
+    return np.where(d >= 0, quantile * d, (quantile - 1.0) * d)
+
+
+def pinball_loss(y_true, y_quantile, *, quantile: float) -> float:
+    """Mean :func:`pinball_losses`.
+
+    >>> pinball_loss([10.0, 0.0], [8.0, 2.0], quantile=0.9)   # (0.9 * 2 + 0.1 * 2) / 2
+    1.0
+    """
+    return _mean_or_nan(pinball_losses(y_true, y_quantile, quantile=quantile), "pinball loss")
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Per horizon, per series, pooled
+# ------------------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RowMetric:
+    """A metric that is ``finish(mean(loss(frame)))`` over a group's rows — MAE, MSE, RMSE, coverage, Winkler,
+    pinball, MASE (loss = scaled error) — so :func:`by_group` computes every group with one groupby mean."""
+
+    name: str
+    loss: Callable[[pd.DataFrame], np.ndarray]
+    finish: Callable[[np.ndarray], np.ndarray] | None = None
+
+
+#: Ready-made row metrics over :func:`assess.forecasts.prediction_frame` columns (``error`` = y_pred − y_true).
+ROW_METRICS: dict[str, RowMetric] = {
+    "mae": RowMetric("mae", lambda f: np.abs(f["error"].to_numpy(np.float64))),
+    "mse": RowMetric("mse", lambda f: f["error"].to_numpy(np.float64) ** 2),
+    "rmse": RowMetric("rmse", lambda f: f["error"].to_numpy(np.float64) ** 2, np.sqrt),
+    "mean_error": RowMetric("mean_error", lambda f: f["error"].to_numpy(np.float64)),
+}
+
+LEVELS = ("pooled", "series", "horizon", "series_horizon")
+_KEYS = {"pooled": [], "series": ["series"], "horizon": ["horizon"], "series_horizon": ["series", "horizon"]}
+
+
+def by_group(frame: pd.DataFrame, metrics: Mapping[str, RowMetric | Callable[[pd.DataFrame], float]], *,
+             model: str | None = None, levels=("pooled", "series", "horizon")) -> pd.DataFrame:
+    """Metrics per horizon, per series and pooled, as a tidy frame: columns ``model``, ``series``, ``horizon``,
+    ``metric``, ``value``.
+
+    ``frame`` has a row per forecast with (at least) ``series`` and ``horizon`` columns and whatever the metrics read
+    (e.g. :func:`assess.forecasts.prediction_frame`'s). ``metrics`` maps a name to a :class:`RowMetric` (computed for
+    all groups at once by a groupby mean of its per-row loss) or to any function ``f(group_frame) -> float`` (one
+    call per group, never per row). ``levels`` from ``("pooled", "series", "horizon", "series_horizon")``: "all
+    series" is ``series == ALL`` and "all horizons" a missing (<NA>) ``horizon``.
+    """
+    unknown = [lv for lv in levels if lv not in LEVELS]
+    if unknown:
+        raise ValueError(f"`levels` must be from {list(LEVELS)} (got {unknown})")
+    missing = [c for c in ("series", "horizon") if c not in frame.columns]
+    if missing:
+        raise ValueError(f"the frame needs columns {missing}")
+    pieces = []
+    base = frame.reset_index(drop=True)
+    for name, metric in metrics.items():
+        if isinstance(metric, RowMetric):
+            work = base[["series", "horizon"]].assign(_loss=np.asarray(metric.loss(base), dtype=np.float64),
+                                                     _one=0)
+        for level in levels:
+            keys = _KEYS[level]
+            if isinstance(metric, RowMetric):
+                values = work.groupby(keys or ["_one"], sort=True)["_loss"].mean()
+                if metric.finish is not None:
+                    values = pd.Series(metric.finish(values.to_numpy()), index=values.index)
+            elif keys:
+                values = base.groupby(keys, sort=True).apply(metric, include_groups=False)
+            else:
+                values = pd.Series([metric(base)], index=pd.Index([0], name="_one"))
+            part = values.rename("value").reset_index()
+            part = part.drop(columns=[c for c in part.columns if c == "_one"])
+            if "series" not in part:
+                part["series"] = ALL
+            if "horizon" not in part:
+                part["horizon"] = pd.NA
+            part["metric"] = name
+            pieces.append(part)
+    out = pd.concat(pieces, ignore_index=True) if pieces else pd.DataFrame(columns=["series", "horizon", "metric",
+                                                                                    "value"])
+    out["model"] = model
+    out["series"] = out["series"].astype(object)
+    out["horizon"] = out["horizon"].astype("Int64")
+    out["value"] = out["value"].astype(np.float64)
+    return out[["model", "series", "horizon", "metric", "value"]]
