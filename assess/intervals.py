@@ -37,6 +37,11 @@ Two schemes:
 Intervals: ``"percentile"`` (default) or ``"bca"`` (bias-corrected and accelerated, Efron 1987; the acceleration
 from a jackknife — exact over patterns when ``frequencies`` are given, otherwise a delete-a-group jackknife with
 100 random groups). Resamples where the statistic is undefined (NaN) are dropped and counted.
+
+Time-ordered rows (forecast errors): :func:`block_bootstrap_ci` (stationary or moving blocks, Politis–White or
+cube-root block length, percentile interval of any count-based statistic) and :func:`block_bootstrap_mean_ci`
+(studentized moving-block bootstrap of a mean of per-row values, scaled by the flat-top :func:`long_run_variance`);
+see the notes above :func:`block_length`.
 """
 
 from __future__ import annotations
@@ -54,7 +59,8 @@ from assess.warnings import UndefinedMetricWarning
 __all__ = ["ConfidenceInterval", "BootstrapResult", "proportion_ci", "wilson", "clopper_pearson", "normal",
            "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "bootstrap_ci", "resample_counts",
            "PROPORTION_METHODS", "BLOCK_SCHEMES", "BLOCK_RULES", "block_length", "politis_white_block_length",
-           "block_indices", "block_bootstrap_ci"]
+           "block_indices", "block_bootstrap_ci", "long_run_variance",
+           "block_bootstrap_mean_ci"]
 
 PROPORTION_METHODS = ("wilson", "clopper-pearson", "normal")
 AUTO_MULTINOMIAL_MAX = 100_000
@@ -544,6 +550,12 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
 # (how often each row is drawn), the representation `bootstrap_ci`'s statistics take, so any statistic written for
 # `bootstrap_ci` (a mean, a weighted sum, a ratio of sums) runs unchanged on block resamples. Statistics that depend
 # on the order of the rows (an autocorrelation) cannot be written over counts and are not supported.
+#
+# Two interval functions: `block_bootstrap_ci` (any count-based statistic, percentile interval) and
+# `block_bootstrap_mean_ci` (the mean of per-row values, i.e. MAE, MSE, coverage, Winkler, pinball, scaled errors;
+# studentized, percentile-t). The percentile interval of a block bootstrap is too narrow at moderate n — its variance
+# is biased low by O(1/l) and O(l/n) — and covers a true MAE of AR(1) errors (phi 0.6, n 200) in about 89 % of runs
+# at the 95 % level; the studentized one in 93-94 %, so metrics that are means use it.
 
 BLOCK_SCHEMES = ("stationary", "moving")
 BLOCK_RULES = ("politis-white", "cube-root")
@@ -555,31 +567,27 @@ def _flat_top_lag_window(x: np.ndarray) -> np.ndarray:
     return np.where(ax <= 0.5, 1.0, np.where(ax <= 1.0, 2.0 * (1.0 - ax), 0.0))
 
 
-def politis_white_block_length(values, *, scheme: str = "stationary") -> float:
-    r"""Automatic block length of Politis & White (2004) with the correction of Patton, Politis & White (2009).
+class _FlatTop(NamedTuple):
+    """Flat-top lag-window sums of the sample autocovariances (Politis & Romano 1995; Politis & White 2004)."""
 
-    From the sample autocovariances :math:`\hat R(k)` of ``values``: the first lag :math:`\hat m` after which
+    n: int
+    g: float            # sum over |k| <= M of lambda(k/M) |k| R(k)
+    long_run: float     # sum over |k| <= M of lambda(k/M) R(k): the long-run variance sigma^2_inf
+    gamma0: float       # R(0), the variance
+
+
+def _flat_top(values) -> _FlatTop:
+    r"""The flat-top estimates behind :func:`politis_white_block_length` and :func:`long_run_variance`.
+
+    Sample autocovariances :math:`\hat R(k)` (divisor n) by FFT; :math:`\hat m` the first lag after which
     :math:`K_N = \max(5, \lceil\sqrt{\log_{10} n}\rceil)` consecutive autocorrelations are all within
-    :math:`\pm 2\sqrt{\log_{10} n / n}`, :math:`M = \min(2\hat m, \lfloor n/3\rfloor)` (at least 1), then with the
-    flat-top lag window λ
-
-    .. math:: \hat G = \sum_{|k|\le M} \lambda(k/M)\,|k|\,\hat R(k), \qquad
-              \hat\sigma^2_\infty = \sum_{|k|\le M} \lambda(k/M)\,\hat R(k),
-
-    :math:`\hat D_{SB} = 2\hat\sigma^4_\infty` (stationary), :math:`\hat D_{CB} = \tfrac43\hat\sigma^4_\infty`
-    (circular / moving block) and
-
-    .. math:: \hat b = \left(\frac{2\hat G^2}{\hat D}\right)^{1/3} n^{1/3},
-
-    bounded to ``[1, ceil(min(3 sqrt(n), n / 3))]``. Independent values give a length near 1. Returns a float (the mean
-    block length of the stationary bootstrap need not be an integer; round it up for the moving block).
-    """
-    if scheme not in BLOCK_SCHEMES:
-        raise ValueError(f"`scheme` must be one of {list(BLOCK_SCHEMES)} (got {scheme!r})")
+    :math:`\pm 2\sqrt{\log_{10} n / n}`; :math:`M = \min(2\hat m, \lfloor n/3\rfloor)` (at least 1); λ the
+    flat-top (trapezoid) window."""
     x = np.asarray(values, dtype=np.float64).ravel()
     n = x.shape[0]
     if n < 4:
-        return 1.0
+        v = float(np.var(x)) if n else 0.0
+        return _FlatTop(n, 0.0, v, v)
     x = x - x.mean()
     max_lag = min(n - 1, int(np.ceil(min(3 * np.sqrt(n), n / 3))) + 5)
     # Autocovariances up to max_lag by FFT (one pass, not max_lag dot products).
@@ -587,7 +595,7 @@ def politis_white_block_length(values, *, scheme: str = "stationary") -> float:
     spec = np.fft.rfft(x, size)
     acov = np.fft.irfft(spec * np.conj(spec), size)[: max_lag + 1] / n
     if acov[0] <= 0:
-        return 1.0
+        return _FlatTop(n, 0.0, 0.0, 0.0)
     acf = acov[1:] / acov[0]
     kn = max(5, int(np.ceil(np.sqrt(np.log10(n)))))
     bound = 2.0 * np.sqrt(np.log10(n) / n)
@@ -602,13 +610,43 @@ def politis_white_block_length(values, *, scheme: str = "stationary") -> float:
     k = np.arange(-big_m, big_m + 1)
     lam = _flat_top_lag_window(k / big_m)
     r = acov[np.abs(k)]
-    g = float(np.sum(lam * np.abs(k) * r))
-    sigma2 = float(np.sum(lam * r))
-    d = (2.0 if scheme == "stationary" else 4.0 / 3.0) * sigma2 ** 2
-    upper = float(np.ceil(min(3 * np.sqrt(n), n / 3)))
+    return _FlatTop(n, float(np.sum(lam * np.abs(k) * r)), float(np.sum(lam * r)), float(acov[0]))
+
+
+def long_run_variance(values) -> float:
+    r"""Long-run variance :math:`\sigma^2_\infty = \sum_k R(k)` of a stationary series by the flat-top lag-window
+    estimator (Politis & Romano 1995) with the data-driven bandwidth of Politis & White (2004): n × Var(mean) for a
+    long series. Falls back to the variance R(0) when the estimate is not positive (a window sum can be)."""
+    ft = _flat_top(values)
+    return ft.long_run if ft.long_run > 0 else ft.gamma0
+
+
+def politis_white_block_length(values, *, scheme: str = "stationary") -> float:
+    r"""Automatic block length of Politis & White (2004) with the correction of Patton, Politis & White (2009).
+
+    With the flat-top sums of the autocovariances (see :func:`long_run_variance`)
+
+    .. math:: \hat G = \sum_{|k|\le M} \lambda(k/M)\,|k|\,\hat R(k), \qquad
+              \hat\sigma^2_\infty = \sum_{|k|\le M} \lambda(k/M)\,\hat R(k),
+
+    :math:`\hat D_{SB} = 2\hat\sigma^4_\infty` (stationary), :math:`\hat D_{CB} = \tfrac43\hat\sigma^4_\infty`
+    (circular / moving block) and
+
+    .. math:: \hat b = \left(\frac{2\hat G^2}{\hat D}\right)^{1/3} n^{1/3},
+
+    bounded to ``[1, ceil(min(3 sqrt(n), n / 3))]``. Independent values give a length near 1. Returns a float (the mean
+    block length of the stationary bootstrap need not be an integer; round it up for the moving block).
+    """
+    if scheme not in BLOCK_SCHEMES:
+        raise ValueError(f"`scheme` must be one of {list(BLOCK_SCHEMES)} (got {scheme!r})")
+    ft = _flat_top(values)
+    if ft.n < 4:
+        return 1.0
+    d = (2.0 if scheme == "stationary" else 4.0 / 3.0) * ft.long_run ** 2
     if d <= 0:
         return 1.0
-    b = (2.0 * g * g / d) ** (1.0 / 3.0) * n ** (1.0 / 3.0)
+    upper = float(np.ceil(min(3 * np.sqrt(ft.n), ft.n / 3)))
+    b = (2.0 * ft.g * ft.g / d) ** (1.0 / 3.0) * ft.n ** (1.0 / 3.0)
     return float(min(max(b, 1.0), upper))
 
 
@@ -757,3 +795,101 @@ def block_bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int 
                                          f"{scheme}-block-bootstrap-percentile") for j in range(est.shape[1]))
     return BootstrapResult(point, est, intervals, undefined, int(resamples), seed,
                            f"{scheme}-block(l={block:.3g})", "percentile")
+
+
+def block_bootstrap_mean_ci(values, *, series=None, times=None, block: float | None = None,
+                            rule: str = "politis-white", transform: Callable[[np.ndarray], np.ndarray] | None = None,
+                            resamples: int = 1000, confidence_level: float = 0.95, seed=0,
+                            progress: Callable[[float], None] | None = None) -> BootstrapResult:
+    r"""Studentized moving-block bootstrap (percentile-t) interval of the mean of per-row values — MAE (|e|), MSE
+    (e²), coverage (inside or not), Winkler and pinball scores, scaled errors (MASE with a fixed scale) — over
+    time-ordered rows, optionally of several series.
+
+    Why not the percentile interval of :func:`block_bootstrap_ci`: the block-bootstrap variance of a mean is biased
+    low (the dependence beyond a block is lost, and the mean is estimated), so its percentile interval is too narrow —
+    on AR(1) errors (phi = 0.6, n = 200) the 95 % interval covers the true MAE in about 89 % of runs whatever the
+    block length. Studentizing (Götze & Künsch 1996; Lahiri 2003, *Resampling Methods for Dependent Data*, §6) lets
+    the bootstrap supply only the *shape* of the distribution, while the scale comes from a better estimate of the
+    long-run variance; on the same simulation it covers in 93-94 % of runs.
+
+    Per series s (rows put in time order when ``times`` is given; never a block across two series), with
+    :math:`n_s` rows, block length :math:`l_s` (``block``, else :func:`block_length` of the series' values by
+    ``rule`` with the moving-block constant, at most :math:`n_s / 2` so there are two blocks or more) and
+    :math:`k_s = \lceil n_s / l_s\rceil` blocks:
+
+    - bootstrap world: :math:`k_s` blocks drawn uniformly from the :math:`n_s - l_s + 1` overlapping ones (Künsch
+      1989); resample mean :math:`\bar X^*_s` = mean of the drawn block means :math:`B^*_{s,i}`, its variance
+      :math:`v^*_s = \mathrm{var}(B^*_{s,\cdot}) / k_s` (ddof 1; blocks are independent there); centre
+      :math:`E^*\bar X^*_s` = mean of all overlapping block means;
+    - real world: the mean :math:`\bar X_s` and :math:`\hat v_s = \hat\sigma^2_{\infty,s} / n_s` from the flat-top
+      long-run variance (:func:`long_run_variance`).
+
+    Pooled over series with weights :math:`w_s = n_s / N` (the mean of all rows; series independent):
+    :math:`T^* = \sum_s w_s(\bar X^*_s - E^*\bar X^*_s) / \sqrt{\sum_s w_s^2 v^*_s}`, and the interval
+    :math:`[\bar X - t^*_{1-\alpha/2}\,\hat{se},\ \bar X - t^*_{\alpha/2}\,\hat{se}]`,
+    :math:`\hat{se}^2 = \sum_s w_s^2 \hat v_s`. ``transform`` (monotone increasing, e.g. ``np.sqrt`` for RMSE from
+    the MSE) maps the point and both bounds. Vectorised: a loop over series, none over rows or resamples.
+
+    Returns a :class:`BootstrapResult`: ``point`` the (transformed) mean, ``estimates`` the (transformed) resample
+    means, method ``"block-t"``, scheme ``"moving-block(l=…)"``; NaN bounds when fewer than 2 rows.
+    """
+    if not isinstance(resamples, (int, np.integer)) or resamples < 2:
+        raise ValueError(f"`resamples` must be an integer >= 2 (got {resamples!r})")
+    confidence_level = _check_confidence_level(confidence_level)
+    x = np.asarray(values, dtype=np.float64).ravel()
+    R = x.shape[0]
+    if not np.isfinite(x).all():
+        i = int(np.flatnonzero(~np.isfinite(x))[0])
+        raise ValueError(f"`values` must be finite (row {i + 1}: {float(x[i])!r})")
+    if block is not None and (not np.isfinite(block) or block < 1):
+        raise ValueError(f"`block` must be a length >= 1 (got {block!r})")
+    fn = transform if transform is not None else (lambda v: v)
+    point = np.atleast_1d(np.asarray(fn(np.array([x.mean() if R else np.nan])), dtype=np.float64))
+    if R < 2:
+        nan = ConfidenceInterval(float("nan"), float("nan"), confidence_level, "block-t")
+        return BootstrapResult(point, np.full((resamples, 1), np.nan), (nan,), np.array([resamples]),
+                               int(resamples), seed, "moving-block", "block-t")
+    codes = np.zeros(R, dtype=np.int64) if series is None else np.unique(np.asarray(series), return_inverse=True)[1]
+    order = np.argsort(codes, kind="stable") if times is None else np.lexsort((np.asarray(times), codes))
+    xs = x[order]
+    bounds = np.flatnonzero(np.diff(codes[order])) + 1
+    starts = np.concatenate([[0], bounds])
+    lengths = np.diff(np.concatenate([starts, [R]]))
+    rng = np.random.default_rng(seed)
+    centred = np.zeros(resamples)          # sum_s w_s (mean*_s - E* mean*_s)
+    var_star = np.zeros(resamples)         # sum_s w_s^2 v*_s
+    se2 = 0.0
+    used = []
+    for s0, n_s in zip(starts, lengths):
+        w = n_s / R
+        seg = xs[s0:s0 + n_s]
+        if n_s < 2:
+            continue                        # one row: a constant in both worlds
+        l_s = block if block is not None else block_length(seg, rule=rule, scheme="moving")
+        l_s = int(min(max(1, int(np.ceil(l_s))), n_s // 2))
+        used.append(l_s)
+        k_s = -(-n_s // l_s)
+        csum = np.concatenate([[0.0], np.cumsum(seg)])
+        block_means = (csum[l_s:] - csum[:-l_s]) / l_s          # the n_s - l_s + 1 overlapping blocks
+        drawn = block_means[rng.integers(0, block_means.shape[0], size=(resamples, k_s))]
+        centred += w * (drawn.mean(axis=1) - block_means.mean())
+        var_star += w * w * drawn.var(axis=1, ddof=1) / k_s
+        se2 += w * w * long_run_variance(seg) / n_s
+    if progress is not None:
+        progress(1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_star = centred / np.sqrt(var_star)
+    finite = np.isfinite(t_star)
+    alpha = 1 - confidence_level
+    mean = float(x.mean())
+    if finite.sum() < 2 or not se2 > 0:
+        low = high = float("nan")
+    else:
+        t_low, t_high = np.quantile(t_star[finite], [alpha / 2, 1 - alpha / 2])
+        se = float(np.sqrt(se2))
+        low, high = (float(v) for v in fn(np.array([mean - t_high * se, mean - t_low * se])))
+    estimates = np.asarray(fn(mean + centred), dtype=np.float64)[:, None]
+    label = f"moving-block(l={min(used)}..{max(used)})" if used and min(used) != max(used) else \
+        f"moving-block(l={used[0] if used else 1})"
+    return BootstrapResult(point, estimates, (ConfidenceInterval(low, high, confidence_level, "block-t"),),
+                           np.array([int((~finite).sum())]), int(resamples), seed, label, "block-t")

@@ -67,7 +67,7 @@ def time_steps(times) -> tuple[np.ndarray, str]:
         bad = ~np.isfinite(v) | (v != np.round(v))
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"numeric time stamps must be whole step numbers (row {i + 1}: {v[i]!r})")
+            raise ValueError(f"numeric time stamps must be whole step numbers (row {i + 1}: {float(v[i])!r})")
         return v.astype(np.int64), "integer"
     if pd.api.types.is_datetime64_any_dtype(values):
         parsed = values

@@ -142,7 +142,7 @@ def test_time_stamps_errors_name_the_row():
         F.time_steps(["2020-01", "soon", "2020-03"])
     with pytest.raises(ValueError, match="irregular"):
         F.time_steps(["2020-01-01", "2020-01-20", "2020-02-08"])
-    with pytest.raises(ValueError, match="whole step numbers"):
+    with pytest.raises(ValueError, match=r"whole step numbers \(row 2: 1.5\)"):
         F.time_steps([1.0, 1.5])
 
 
@@ -420,29 +420,81 @@ def test_politis_white_block_length_grows_with_dependence():
     assert intervals.block_length(np.zeros(100), rule="cube-root") == 5.0      # ceil(100 ** (1/3))
 
 
-def test_block_bootstrap_covers_the_mae_of_ar1_errors_where_iid_under_covers():
-    """Coverage by simulation (issue 9, Tests): 400 seeded AR(1) error series, phi = 0.6, n = 200; the 95 %
-    interval of the MAE against the true E|e| = sigma / sqrt(1 - phi²) · sqrt(2/π) (a stationary Gaussian AR(1) has
-    e ~ N(0, sigma² / (1 - phi²)), and E|N(0, s²)| = s sqrt(2/π)).
+AR1_PHI, AR1_N, AR1_RUNS, AR1_SIGMA = 0.6, 200, 400, 1.0
+#: E|e| of a stationary Gaussian AR(1): e ~ N(0, sigma² / (1 - phi²)) and E|N(0, s²)| = s sqrt(2/π).
+AR1_TRUE_MAE = AR1_SIGMA / np.sqrt(1 - AR1_PHI ** 2) * np.sqrt(2 / np.pi)
 
-    Measured: i.i.d. bootstrap 0.805, stationary block bootstrap with the Politis-White length 0.89 (moving block
-    0.885; cube-root length 0.89-0.90; 0.91 at n = 500). The brief's target of 92-97 % for the block bootstrap is NOT
-    met by a percentile interval at n = 200: the block-bootstrap variance of a mean is biased low by O(1/l) (the
-    dependence beyond a block is lost) and by O(l/n) (the mean is estimated), so the interval is about 10 % too
-    narrow whatever the block length (0.87-0.89 for l = 4 … 20). The assertion below is what the method delivers:
-    clearly better than i.i.d., and i.i.d. clearly under-covering."""
-    phi, n, runs, sigma = 0.6, 200, 400, 1.0
-    true_mae = sigma / np.sqrt(1 - phi ** 2) * np.sqrt(2 / np.pi)
-    errors = np.abs(_ar1(np.random.default_rng(20240), runs, n, phi, sigma))
+
+@pytest.fixture(scope="module")
+def ar1_abs_errors():
+    return np.abs(_ar1(np.random.default_rng(20240), AR1_RUNS, AR1_N, AR1_PHI, AR1_SIGMA))
+
+
+def _mae_statistic(x):
+    return lambda counts: (counts @ x) / counts.sum(axis=1)
+
+
+def test_block_bootstrap_covers_the_mae_of_ar1_errors_where_iid_under_covers(ar1_abs_errors):
+    """Coverage by simulation (issue 9, Tests): 400 seeded AR(1) error series, phi = 0.6, n = 200; the 95 %
+    interval of the MAE against the true E|e|. Measured: studentized block bootstrap 0.925 (0.93 with another data
+    seed; 0.9375 over 2,000 runs), i.i.d. bootstrap 0.805."""
     block_hits = iid_hits = 0
-    for run, x in enumerate(errors):
-        def mae(counts, x=x):
-            return (counts @ x) / counts.sum(axis=1)
-        block = intervals.block_bootstrap_ci(mae, n=n, block_values=x, resamples=300, seed=run).interval
-        iid = intervals.bootstrap_ci(mae, n=n, resamples=300, seed=run).interval
-        block_hits += block.low <= true_mae <= block.high
-        iid_hits += iid.low <= true_mae <= iid.high
-    block_cover, iid_cover = block_hits / runs, iid_hits / runs
-    assert iid_cover < 0.85
-    assert 0.86 <= block_cover <= 0.97
-    assert block_cover >= iid_cover + 0.05
+    for run, x in enumerate(ar1_abs_errors):
+        block = intervals.block_bootstrap_mean_ci(x, resamples=300, seed=run).interval
+        iid = intervals.bootstrap_ci(_mae_statistic(x), n=AR1_N, resamples=300, seed=run).interval
+        block_hits += block.low <= AR1_TRUE_MAE <= block.high
+        iid_hits += iid.low <= AR1_TRUE_MAE <= iid.high
+    assert 0.92 <= block_hits / AR1_RUNS <= 0.97
+    assert iid_hits / AR1_RUNS < 0.85
+
+
+def test_percentile_block_bootstrap_is_better_than_iid_but_still_narrow(ar1_abs_errors):
+    """The percentile interval of the (generic, count-based) block bootstrap on the same simulation: measured 0.89
+    (stationary, Politis-White length; moving block 0.885; 0.87-0.90 for any fixed length 4 … 20; 0.91 at n = 500).
+    Its variance of a mean is biased low by O(1/l) (dependence beyond a block is lost) and O(l/n) (the mean is
+    estimated), which is why the mean-type metrics use the studentized :func:`block_bootstrap_mean_ci`."""
+    block_hits = iid_hits = 0
+    for run, x in enumerate(ar1_abs_errors):
+        block = intervals.block_bootstrap_ci(_mae_statistic(x), n=AR1_N, block_values=x, resamples=300,
+                                             seed=run).interval
+        iid = intervals.bootstrap_ci(_mae_statistic(x), n=AR1_N, resamples=300, seed=run).interval
+        block_hits += block.low <= AR1_TRUE_MAE <= block.high
+        iid_hits += iid.low <= AR1_TRUE_MAE <= iid.high
+    assert 0.86 <= block_hits / AR1_RUNS < 0.92
+    assert block_hits / AR1_RUNS >= iid_hits / AR1_RUNS + 0.05
+
+
+def test_block_t_on_independent_values_is_close_to_the_t_interval():
+    # Independent values: the block length is ~1 and the long-run variance the variance, so the interval must be
+    # close to Student's t interval (scipy as the oracle); 5 % of the width allows for bootstrap noise.
+    from scipy import stats
+    x = np.random.default_rng(8).normal(3.0, 2.0, size=400)
+    ci = intervals.block_bootstrap_mean_ci(x, resamples=4000, seed=1).interval
+    lo, hi = stats.t.interval(0.95, x.size - 1, loc=x.mean(), scale=stats.sem(x))
+    assert ci.low == pytest.approx(lo, abs=0.05 * (hi - lo))
+    assert ci.high == pytest.approx(hi, abs=0.05 * (hi - lo))
+
+
+def test_block_t_transform_maps_point_and_bounds():
+    x = np.random.default_rng(9).exponential(size=150)
+    plain = intervals.block_bootstrap_mean_ci(x, resamples=500, seed=3)
+    rooted = intervals.block_bootstrap_mean_ci(x, transform=np.sqrt, resamples=500, seed=3)
+    assert rooted.point[0] == pytest.approx(np.sqrt(x.mean()))
+    assert rooted.interval.low == pytest.approx(np.sqrt(plain.interval.low))
+    assert rooted.interval.high == pytest.approx(np.sqrt(plain.interval.high))
+
+
+def test_block_t_series_in_time_order_and_too_few_rows():
+    rng = np.random.default_rng(10)
+    x = rng.normal(size=120)
+    series = np.repeat(["a", "b"], 60)
+    perm = rng.permutation(120)
+    ordered = intervals.block_bootstrap_mean_ci(x, series=series, times=np.arange(120), resamples=300, seed=4)
+    shuffled = intervals.block_bootstrap_mean_ci(x[perm], series=series[perm], times=np.arange(120)[perm],
+                                                 resamples=300, seed=4)
+    assert (shuffled.interval.low, shuffled.interval.high) == pytest.approx((ordered.interval.low,
+                                                                             ordered.interval.high))
+    one = intervals.block_bootstrap_mean_ci([1.5], resamples=10)
+    assert one.point[0] == 1.5 and np.isnan(one.interval.low)
+    with pytest.raises(ValueError, match=r"finite \(row 2: nan\)"):
+        intervals.block_bootstrap_mean_ci([1.0, np.nan])

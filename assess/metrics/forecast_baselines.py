@@ -81,7 +81,7 @@ def baseline_forecasts(y_true, *, times, horizon=None, origin=None, series=None,
         bad = ~np.isfinite(h_in) | (h_in != np.round(h_in)) | (h_in < 1)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"horizons must be whole numbers >= 1 (row {i + 1}: {h_in[i]!r})")
+            raise ValueError(f"horizons must be whole numbers >= 1 (row {i + 1}: {float(h_in[i])!r})")
         o = t - h_in.astype(np.int64)
         origin_from = "time - horizon"
     h = t - o
