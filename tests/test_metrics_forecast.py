@@ -498,3 +498,48 @@ def test_block_t_series_in_time_order_and_too_few_rows():
     assert one.point[0] == 1.5 and np.isnan(one.interval.low)
     with pytest.raises(ValueError, match=r"finite \(row 2: nan\)"):
         intervals.block_bootstrap_mean_ci([1.0, np.nan])
+
+
+def test_docstring_examples():
+    import doctest
+
+    from assess import timestamps
+    from assess.metrics import forecast_baselines
+    for module in (F, forecast_baselines, timestamps, intervals):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and (result.attempted > 0 or module is intervals)
+
+
+def test_mase_refuses_missing_values():
+    with pytest.raises(ValueError, match="`y_pred` has 1 non-finite"):
+        F.mase([1.0, 2.0], [1.0, np.nan], times=[1, 2])
+
+
+def test_by_group_ci_values_match_by_group_and_bounds_bracket_them():
+    d = pd.read_csv(SAMPLE)
+    rows = d[d.model == "ets"].assign(error=lambda f: f.y_pred - f.y_true, time=lambda f: f.timestamp)
+    metrics = {k: F.ROW_METRICS[k] for k in ("mae", "mse", "rmse")}
+    levels = ("pooled", "series", "horizon")
+    with_ci = F.by_group_ci(rows, metrics, model="ets", levels=levels, resamples=200, seed=2)
+    plain = F.by_group(rows, metrics, model="ets", levels=levels)
+    key = ["metric", "series", "horizon"]
+    merged = with_ci.merge(plain, on=["model", *key], suffixes=("", "_plain"))
+    assert merged.shape[0] == plain.shape[0] == with_ci.shape[0]
+    np.testing.assert_allclose(merged["value"], merged["value_plain"], rtol=1e-12)
+    assert ((merged["low"] <= merged["value"]) & (merged["value"] <= merged["high"])).all()
+    mse = with_ci[with_ci.metric == "mse"].set_index(["series", "horizon"])
+    rmse = with_ci[with_ci.metric == "rmse"].set_index(["series", "horizon"])
+    np.testing.assert_allclose(rmse["low"], np.sqrt(mse["low"]), rtol=1e-12)
+    np.testing.assert_allclose(rmse["high"], np.sqrt(mse["high"]), rtol=1e-12)
+
+
+def test_by_group_ci_undefined_loss_gives_nan_row():
+    frame = pd.DataFrame({"series": ["a"] * 4 + ["b"] * 4, "horizon": 1, "time": [1, 2, 3, 4] * 2,
+                          "q": [1.0, 2.0, 1.5, 0.5, np.nan, np.nan, np.nan, np.nan]})
+    out = F.by_group_ci(frame, {"mase": F.RowMetric("mase", lambda f: f["q"].to_numpy())}, levels=("series",),
+                        resamples=50)
+    by = out.set_index("series")
+    assert by.loc["a", "value"] == pytest.approx(1.25) and np.isfinite(by.loc["a", "low"])
+    assert np.isnan(by.loc["b", "value"]) and np.isnan(by.loc["b", "high"])
+    with pytest.raises(ValueError, match="RowMetric"):
+        F.by_group_ci(frame, {"max": lambda g: 1.0})

@@ -53,12 +53,14 @@ import numpy as np
 import pandas as pd
 
 from assess.errors import AssessError, shorten
+from assess.metrics._common import check_finite
 from assess.timestamps import FREQUENCY_SEASONS, season_length, time_steps
 from assess.warnings import UndefinedMetricWarning
 
 __all__ = ["FREQUENCY_SEASONS", "ALL", "time_steps", "season_length", "actuals", "naive_scale", "scaled_errors",
            "MaseResult", "mase", "interval_level", "quantile_columns", "coverage", "interval_width", "winkler_scores",
-           "winkler_score", "pinball_losses", "pinball_loss", "RowMetric", "ROW_METRICS", "by_group"]
+           "winkler_score", "pinball_losses", "pinball_loss", "RowMetric", "ROW_METRICS", "by_group",
+           "by_group_ci"]
 
 #: Label of "all series" in :func:`by_group`'s series column (the horizon column holds <NA> for "all horizons").
 ALL = "(all)"
@@ -152,6 +154,8 @@ def mase(y_true, y_pred, *, times, series=None, season: int = 1, scale: Mapping 
     p = np.asarray(y_pred, dtype=np.float64)
     if y.shape != p.shape or y.ndim != 1:
         raise ValueError(f"y_true and y_pred must be 1-D of one length (got {y.shape} and {p.shape})")
+    check_finite(y, "y_true")
+    check_finite(p, "y_pred")
     codes = _series_codes(series, y.shape[0])
     if scale is None:
         table = naive_scale(times, y, series=codes, season=m)
@@ -396,3 +400,55 @@ def by_group(frame: pd.DataFrame, metrics: Mapping[str, RowMetric | Callable[[pd
     out["horizon"] = out["horizon"].astype("Int64")
     out["value"] = out["value"].astype(np.float64)
     return out[["model", "series", "horizon", "metric", "value"]]
+
+
+def by_group_ci(frame: pd.DataFrame, metrics: Mapping[str, RowMetric], *, model: str | None = None,
+                levels=("pooled", "series", "horizon"), time: str = "time", confidence_level: float = 0.95,
+                resamples: int = 1000, seed=0, block: float | None = None,
+                rule: str = "politis-white") -> pd.DataFrame:
+    """:func:`by_group` with a block-bootstrap interval per value: columns ``model``, ``series``, ``horizon``,
+    ``metric``, ``value``, ``low``, ``high``.
+
+    Each group's interval is :func:`assess.intervals.block_bootstrap_mean_ci` of the metric's per-row loss, rows in
+    ``time`` order with blocks within each series (so a per-horizon group of several series is resampled series by
+    series), ``finish`` mapping the bounds (it must be increasing, as ``np.sqrt`` for RMSE is). Every group uses the
+    same ``seed``: same data, same intervals. A group whose loss has a NaN (e.g. a series whose MASE scale is
+    undefined) gets NaN value and bounds. One bootstrap per group and metric: a loop over groups, none over rows.
+    """
+    from assess.intervals import block_bootstrap_mean_ci
+
+    not_row = [name for name, m in metrics.items() if not isinstance(m, RowMetric)]
+    if not_row:
+        raise ValueError(f"intervals need RowMetric entries (a mean of a per-row loss); got others for {not_row}")
+    unknown = [lv for lv in levels if lv not in LEVELS]
+    if unknown:
+        raise ValueError(f"`levels` must be from {list(LEVELS)} (got {unknown})")
+    missing = [c for c in ("series", "horizon", time) if c not in frame.columns]
+    if missing:
+        raise ValueError(f"the frame needs columns {missing}")
+    base = frame.reset_index(drop=True)
+    series = base["series"].to_numpy()
+    times = base[time].to_numpy()
+    rows = []
+    for name, metric in metrics.items():
+        loss = np.asarray(metric.loss(base), dtype=np.float64)
+        finish = metric.finish
+        for level in levels:
+            keys = _KEYS[level]
+            groups = base.groupby(keys, sort=True).indices if keys else {(): np.arange(base.shape[0])}
+            for key, idx in groups.items():
+                key = key if isinstance(key, tuple) else (key,)
+                where = dict(zip(keys, key))
+                part = loss[idx]
+                if part.size and np.isfinite(part).all():
+                    res = block_bootstrap_mean_ci(part, series=series[idx], times=times[idx], block=block, rule=rule,
+                                                  transform=finish, resamples=resamples,
+                                                  confidence_level=confidence_level, seed=seed)
+                    value, low, high = float(res.point[0]), res.interval.low, res.interval.high
+                else:
+                    value = low = high = float("nan")
+                rows.append((model, where.get("series", ALL), where.get("horizon", pd.NA), name, value, low, high))
+    out = pd.DataFrame(rows, columns=["model", "series", "horizon", "metric", "value", "low", "high"])
+    out["series"] = out["series"].astype(object)
+    out["horizon"] = out["horizon"].astype("Int64")
+    return out
