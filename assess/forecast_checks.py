@@ -60,8 +60,9 @@ def check_forecast(frame: pd.DataFrame, roles: Roles, *, origin: str | None = No
             as_num = values.to_numpy(dtype=np.float64)
             bad = present & ((as_num != np.round(as_num)) | ~np.isfinite(as_num))
         else:
-            parsed = pd.to_datetime(values.astype(str), errors="coerce", format="mixed")
-            bad = present & parsed.isna().to_numpy()
+            codes, uniques = pd.factorize(values, use_na_sentinel=False)     # parse each distinct stamp once
+            parsed = pd.to_datetime(pd.Series(uniques).astype(str), errors="coerce", format="mixed")
+            bad = present & parsed.isna().to_numpy()[codes]
         count, rows, first = _rows(bad)
         if count:
             kind = "whole step numbers" if pd.api.types.is_numeric_dtype(values) else "dates"

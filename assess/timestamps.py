@@ -69,13 +69,17 @@ def time_steps(times) -> tuple[np.ndarray, str]:
             i = int(np.flatnonzero(bad)[0])
             raise ValueError(f"numeric time stamps must be whole step numbers (row {i + 1}: {float(v[i])!r})")
         return v.astype(np.int64), "integer"
-    if pd.api.types.is_datetime64_any_dtype(values):
-        parsed = values
+    # Parse and convert the distinct stamps only (a forecast file repeats each target time per model, origin and
+    # horizon), then spread the step numbers back to the rows.
+    codes, uniques = pd.factorize(values, use_na_sentinel=False)
+    distinct = pd.Series(uniques)
+    if pd.api.types.is_datetime64_any_dtype(distinct):
+        parsed = distinct
     else:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")      # pandas' deprecation notes on quarterly strings
-            parsed = pd.to_datetime(values.astype(str), errors="coerce", format="mixed")
-    bad = parsed.isna().to_numpy()
+            parsed = pd.to_datetime(distinct.astype(str), errors="coerce", format="mixed")
+    bad = parsed.isna().to_numpy()[codes]
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(f"{int(bad.sum())} time stamp(s) are not dates (row {i + 1}: "
@@ -96,7 +100,7 @@ def time_steps(times) -> tuple[np.ndarray, str]:
         steps = np.floor_divide(seconds, int(_DAY))
     else:
         steps = np.floor_divide(seconds, 3600)
-    return steps, freq
+    return steps[codes], freq
 
 
 def season_length(times, given: int | None = None) -> int | None:

@@ -72,40 +72,77 @@ def _check_season(season) -> int:
     return int(season)
 
 
-def _series_codes(series, n: int) -> np.ndarray:
-    return np.zeros(n, dtype=object) if series is None else np.asarray(series, dtype=object)
+def _series_index(series, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Integer code per row and the series labels (in order of first appearance); one series when None."""
+    if series is None:
+        return np.zeros(n, dtype=np.int64), np.array([0], dtype=object)
+    codes, labels = pd.factorize(np.asarray(series, dtype=object), use_na_sentinel=False)
+    return codes.astype(np.int64), np.asarray(labels, dtype=object)
+
+
+def _distinct_actuals(times, y: np.ndarray, codes: np.ndarray):
+    """(codes, steps, y) of the first finite actual per (series, step), sorted by series code then step."""
+    steps, _ = time_steps(times)
+    idx = np.flatnonzero(np.isfinite(y))
+    sel = idx[np.lexsort((idx, steps[idx], codes[idx]))]      # by series, step, then row: the first row wins
+    c, st = codes[sel], steps[sel]
+    first = np.ones(sel.size, dtype=bool)
+    first[1:] = (c[1:] != c[:-1]) | (st[1:] != st[:-1])
+    sel = sel[first]
+    return codes[sel], steps[sel], y[sel]
 
 
 def actuals(times, y_true, series=None) -> pd.DataFrame:
     """The observed series in a forecast file: one row per (series, time step) with columns ``series``, ``step``,
-    ``y``, sorted; the first ``y_true`` of each (series, step) is kept (rolling origins repeat target times)."""
+    ``y``, sorted by series code and step; the first ``y_true`` of each (series, step) is kept (rolling origins
+    repeat target times)."""
     y = np.asarray(y_true, dtype=np.float64)
-    steps, _ = time_steps(times)
-    frame = pd.DataFrame({"series": _series_codes(series, y.shape[0]), "step": steps, "y": y})
-    frame = frame[np.isfinite(frame["y"].to_numpy())]
-    return frame.drop_duplicates(["series", "step"]).sort_values(["series", "step"], kind="stable"
-                                                                 ).reset_index(drop=True)
+    codes, labels = _series_index(series, y.shape[0])
+    c, st, yy = _distinct_actuals(times, y, codes)
+    return pd.DataFrame({"series": labels[c], "step": st, "y": yy})
+
+
+def _scale_table(times, y: np.ndarray, codes: np.ndarray, labels: np.ndarray, m: int) -> pd.DataFrame:
+    c, st, yy = _distinct_actuals(times, y, codes)
+    k = labels.shape[0]
+    if st.size:
+        # One sortable key per (series, step), offset by m so "m steps earlier" never reaches another series.
+        span = int(st.max() - st.min()) + 1 + m
+        key = c * span + (st - st.min()) + m
+        pos = np.minimum(np.searchsorted(key, key - m), key.size - 1)
+        found = key[pos] == key - m
+        diff = np.abs(yy[found] - yy[pos[found]])
+        pairs = np.bincount(c[found], minlength=k)
+        sums = np.bincount(c[found], weights=diff, minlength=k)
+    else:
+        pairs, sums = np.zeros(k, dtype=np.int64), np.zeros(k)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scale = np.where(pairs > 0, sums / pairs, np.nan)
+    reason = np.where(pairs == 0,
+                      f"no two actuals {m} step(s) apart (a series needs at least {m + 1} consecutive time stamps)",
+                      np.where(scale == 0, f"the actuals do not change over {m} step(s): the naive forecast is "
+                                           "perfect (scale 0)", None))
+    return pd.DataFrame({"series": labels, "scale": scale, "pairs": pairs.astype(np.int64), "reason": reason})
 
 
 def naive_scale(times, y_true, *, series=None, season: int = 1) -> pd.DataFrame:
     r"""MASE scale per series: :math:`s = \mathrm{mean}\,|y_t - y_{t-m}|` over the de-duplicated actuals (module
     notes). Columns ``series``, ``scale``, ``pairs`` (how many (t, t − m) pairs), ``reason`` (None when defined)."""
     m = _check_season(season)
-    obs = actuals(times, y_true, series)
-    earlier = obs.assign(step=obs["step"] + m).rename(columns={"y": "y_earlier"})
-    pairs = obs.merge(earlier, on=["series", "step"], how="inner")
-    diff = (pairs["y"] - pairs["y_earlier"]).abs()
-    stats_ = diff.groupby(pairs["series"], sort=False).agg(["mean", "size"])
-    out = pd.DataFrame({"series": obs["series"].drop_duplicates().to_numpy()})
-    out["scale"] = out["series"].map(stats_["mean"]).astype(np.float64)
-    out["pairs"] = out["series"].map(stats_["size"]).fillna(0).astype(np.int64)
-    reason = np.where(out["pairs"].to_numpy() == 0,
-                      f"no two actuals {m} step(s) apart (a series needs at least {m + 1} consecutive time stamps)",
-                      np.where(out["scale"].to_numpy() == 0,
-                               f"the actuals do not change over {m} step(s): the naive forecast is perfect "
-                               "(scale 0)", None))
-    out["reason"] = reason
-    return out
+    y = np.asarray(y_true, dtype=np.float64)
+    codes, labels = _series_index(series, y.shape[0])
+    return _scale_table(times, y, codes, labels, m)
+
+
+def _given_scale_table(scale: Mapping, labels: np.ndarray) -> pd.DataFrame:
+    given = np.array([float(scale.get(label, np.nan)) for label in labels])    # a loop over series, not rows
+    return pd.DataFrame({"series": labels, "scale": given, "pairs": 0,
+                         "reason": np.where(given > 0, None, "the given scale is missing, zero or negative")})
+
+
+def _row_scale(table: pd.DataFrame, codes: np.ndarray) -> np.ndarray:
+    usable = np.where(table["reason"].isna().to_numpy(), table["scale"].to_numpy(dtype=np.float64), np.nan)
+    return usable[codes]
 
 
 def scaled_errors(y_true, y_pred, *, times, series=None, season: int = 1,
@@ -115,15 +152,10 @@ def scaled_errors(y_true, y_pred, *, times, series=None, season: int = 1,
     ``scale`` (series → s) replaces the in-file scale, e.g. with the training data's."""
     y = np.asarray(y_true, dtype=np.float64)
     e = np.abs(np.asarray(y_pred, dtype=np.float64) - y)
-    codes = pd.Series(_series_codes(series, y.shape[0]))
-    if scale is None:
-        table = naive_scale(times, y, series=series, season=season)
-        s = table.set_index("series")["scale"].where(table.set_index("series")["reason"].isna())
-        row_scale = codes.map(s).to_numpy(dtype=np.float64)
-    else:
-        row_scale = codes.map(dict(scale)).to_numpy(dtype=np.float64)
-        row_scale[~(row_scale > 0)] = np.nan
-    return e / row_scale
+    codes, labels = _series_index(series, y.shape[0])
+    table = (_scale_table(times, y, codes, labels, _check_season(season)) if scale is None
+             else _given_scale_table(scale, labels))
+    return e / _row_scale(table, codes)
 
 
 @dataclass(frozen=True)
@@ -143,7 +175,7 @@ class MaseResult:
 def mase(y_true, y_pred, *, times, series=None, season: int = 1, scale: Mapping | None = None) -> MaseResult:
     """Mean absolute scaled error (Hyndman & Koehler 2006; FPP3 §5.8) per series and pooled; ``season=1`` scales by
     the naive forecast, ``season=m`` by the seasonal naive one. See the module notes for the scale, pooling and when
-    it is undefined.
+    it is undefined (one :class:`UndefinedMetricWarning` names how many series and the first).
 
     >>> r = mase([1, 3, 2, 4], [2, 2, 2, 2], times=[1, 2, 3, 4])   # s = (2 + 1 + 2) / 3; mean |e| = 1
     >>> round(r.value, 6)
@@ -156,24 +188,15 @@ def mase(y_true, y_pred, *, times, series=None, season: int = 1, scale: Mapping 
         raise ValueError(f"y_true and y_pred must be 1-D of one length (got {y.shape} and {p.shape})")
     check_finite(y, "y_true")
     check_finite(p, "y_pred")
-    codes = _series_codes(series, y.shape[0])
-    if scale is None:
-        table = naive_scale(times, y, series=codes, season=m)
-    else:
-        table = pd.DataFrame({"series": pd.unique(codes)})
-        table["scale"] = table["series"].map(dict(scale)).astype(np.float64)
-        table["pairs"] = 0
-        table["reason"] = np.where(table["scale"] > 0, None, "the given scale is missing, zero or negative")
-    s = table.set_index("series")["scale"].where(table.set_index("series")["reason"].isna())
-    q = np.abs(p - y) / pd.Series(codes).map(s).to_numpy(dtype=np.float64)
-    per = pd.DataFrame({"series": codes, "q": q}).groupby("series", sort=False)["q"].agg(["mean", "size"])
-    table["mase"] = table["series"].map(per["mean"]).astype(np.float64)
-    table["rows"] = table["series"].map(per["size"]).fillna(0).astype(np.int64)
+    codes, labels = _series_index(series, y.shape[0])
+    table = _scale_table(times, y, codes, labels, m) if scale is None else _given_scale_table(scale, labels)
+    q = np.abs(p - y) / _row_scale(table, codes)
+    rows = np.bincount(codes, minlength=labels.shape[0])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        table["mase"] = np.bincount(codes, weights=q, minlength=labels.shape[0]) / rows
+    table["rows"] = rows.astype(np.int64)
     table = table[["series", "mase", "scale", "pairs", "rows", "reason"]]
     undefined = table[table["reason"].notna()]
-    for _, row in undefined.iterrows():           # one warning per undefined series (a loop over series, not rows)
-        warnings.warn(f"MASE of series {shorten(row['series'])!s} is undefined: {row['reason']}",
-                      UndefinedMetricWarning, stacklevel=2)
     reason = None
     if undefined.shape[0]:
         reason = (f"MASE is undefined for {undefined.shape[0]} series (e.g. {shorten(undefined['series'].iloc[0])}: "
@@ -182,7 +205,7 @@ def mase(y_true, y_pred, *, times, series=None, season: int = 1, scale: Mapping 
         value = float("nan")
     else:
         value = float(np.mean(q)) if q.size else float("nan")
-    return MaseResult(value, table.reset_index(drop=True), m, reason)
+    return MaseResult(value, table, m, reason)
 
 
 # ------------------------------------------------------------------------------------------------------------------

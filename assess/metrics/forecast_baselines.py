@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from assess.metrics.forecast import actuals, time_steps
+from assess.metrics.forecast import _distinct_actuals, _series_index, time_steps
 from assess.warnings import UndefinedMetricWarning
 
 __all__ = ["BASELINES", "BaselineForecasts", "baseline_forecasts", "skill_score"]
@@ -66,7 +66,6 @@ def baseline_forecasts(y_true, *, times, horizon=None, origin=None, series=None,
     """
     y = np.asarray(y_true, dtype=np.float64)
     n = y.shape[0]
-    codes = np.zeros(n, dtype=object) if series is None else np.asarray(series, dtype=object)
     if season is not None and (isinstance(season, bool) or not isinstance(season, (int, np.integer))
                                or season < 1):
         raise ValueError(f"`season` must be an integer >= 1 or None (got {season!r})")
@@ -88,25 +87,32 @@ def baseline_forecasts(y_true, *, times, horizon=None, origin=None, series=None,
     if np.any(h < 1):
         i = int(np.flatnonzero(h < 1)[0])
         raise ValueError(f"a forecast's origin must be before its target time (row {i + 1})")
-    obs = actuals(times, y, codes)
-    lookup = pd.Series(obs["y"].to_numpy(), index=pd.MultiIndex.from_arrays([obs["series"], obs["step"]]))
+    codes, _ = _series_index(series, n)
+    c, st, yy = _distinct_actuals(times, y, codes)
+    lag = t - season * ((h - 1) // season + 1) if season is not None else t
+    low = int(min(st.min(initial=0), o.min(initial=0), lag.min(initial=0)))
+    span = int(max(st.max(initial=0), t.max(initial=0))) - low + 1
+    keys = c * span + (st - low)            # sorted: actuals are ordered by series code, then step
 
-    def value_at(steps: np.ndarray) -> np.ndarray:
-        return lookup.reindex(pd.MultiIndex.from_arrays([codes, steps])).to_numpy(dtype=np.float64)
+    def value_at(steps: np.ndarray, valid: np.ndarray | None = None) -> np.ndarray:
+        """The actual of each row's series at ``steps`` (NaN where the file has none)."""
+        wanted = codes * span + (steps - low)
+        pos = np.minimum(np.searchsorted(keys, wanted), max(keys.size - 1, 0))
+        hit = (keys[pos] == wanted) if keys.size else np.zeros(n, dtype=bool)
+        if valid is not None:
+            hit &= valid
+        return np.where(hit, yy[pos] if keys.size else np.nan, np.nan)
 
     at_origin = value_at(o)
-    first_step = obs.groupby("series", sort=False)["step"].min()
-    f = pd.Series(codes).map(first_step).to_numpy(dtype=np.float64)
-    f_int = np.where(np.isfinite(f), f, 0).astype(np.int64)
-    at_first = value_at(f_int)
-    span = (o - f_int).astype(np.float64)
+    present, first_at = np.unique(c, return_index=True)
+    first_step = np.full(int(codes.max(initial=0)) + 1, -1, dtype=np.int64)
+    first_step[present] = st[first_at]
+    f = first_step[codes]
+    at_first = value_at(np.maximum(f, low), f >= 0)
+    span_f = (o - f).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        drift = np.where(span > 0, at_origin + h * (at_origin - at_first) / span, np.nan)
-    if season is None:
-        seasonal = np.full(n, np.nan)
-    else:
-        k = (h - 1) // season
-        seasonal = value_at(t - season * (k + 1))
+        drift = np.where((f >= 0) & (span_f > 0), at_origin + h * (at_origin - at_first) / span_f, np.nan)
+    seasonal = np.full(n, np.nan) if season is None else value_at(lag)
     frame = pd.DataFrame({"naive": at_origin, "seasonal_naive": seasonal, "drift": drift})
     missing = {name: int(np.isnan(frame[name].to_numpy()).sum()) for name in BASELINES}
     return BaselineForecasts(frame, missing, None if season is None else int(season), origin_from)
