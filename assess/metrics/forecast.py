@@ -40,6 +40,13 @@ of the column names (``lower_90``/``upper_90``, ``lo-95``, ``pi_lower_80``: 90 â
 names agreeing when both carry one. Plain ``lower``/``upper`` carry no level: the caller must give it
 (:func:`interval_level` raises an :class:`~assess.errors.AssessError` that says so). Quantile columns are
 ``q_<level>`` (:func:`quantile_columns`: ``q_0.1`` or ``q_10`` both mean Ï„ = 0.1).
+
+Per horizon, per series, pooled (:func:`by_group`, :func:`by_group_ci`)
+------------------------------------------------------------------------
+Tidy frames (model, series, horizon, metric, value[, low, high]); metrics that are a mean of a per-row loss
+(:class:`RowMetric`) are computed for every group by one groupby mean, and their intervals by the studentized block
+bootstrap of :func:`assess.intervals.block_bootstrap_mean_ci` (blocks within each series, in time order), so
+autocorrelated errors do not shrink the interval.
 """
 
 from __future__ import annotations
