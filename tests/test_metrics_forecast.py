@@ -323,8 +323,8 @@ def test_skill_score_against_sklearn_mse():
 # --- the forecast sample end to end ------------------------------------------------------------------------------
 
 def test_forecast_sample_runs_through_every_function():
-    d = pd.read_csv(SAMPLE)
-    level = F.interval_level("lower", "upper", given=0.9)
+    d = pd.read_csv(SAMPLE).rename(columns={"lower_90": "lower", "upper_90": "upper"})
+    level = F.interval_level("lower_90", "upper_90")
     m = F.season_length(d["timestamp"])
     assert m == 12
     baselines = baseline_forecasts(d["y_true"], times=d["timestamp"], origin=d["origin"], series=d["series"],
