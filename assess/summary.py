@@ -40,7 +40,8 @@ def fmt(value: float, *, count: bool = False) -> str:
 def fmt_ci(low: float, high: float) -> str:
     if low is None or high is None or not (np.isfinite(low) and np.isfinite(high)):
         return ""
-    return f"{fmt(low)}–{fmt(high)}"
+    # "−0.62 to −0.23" reads; "-0.62–-0.23" does not
+    return f"{fmt(low)} to {fmt(high)}" if low < 0 or high < 0 else f"{fmt(low)}–{fmt(high)}"
 
 
 def best_models(reports: dict[str, MetricReport], key: str) -> set[str]:
@@ -160,7 +161,7 @@ def _value_sentences(name: str, report: MetricReport, level: float, units: str) 
         way = ("over-predicts" if b.value > 0 else "under-predicts" if b.value < 0
                else "neither over- nor under-predicts")
         size = f" by {fmt(abs(b.value))}{unit}" if b.value != 0 else ""
-        out.append(f"On average {name} {way}{size} (mean error {fmt(b.value)}{_interval(b, level)}).")
+        out.append(f"{name} {way}{size} on average (mean error {fmt(b.value)}{_interval(b, level)}).")
     if "r2" in report and report["r2"].defined:
         r = report["r2"]
         out.append(f"{name} explains {r.value:.0%} of the variation of the truth (R² {fmt(r.value)}"

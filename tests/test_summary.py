@@ -72,5 +72,10 @@ def test_regression_sentences_in_the_units_of_y_true():
     mean_predictor = mean_absolute_error(y, np.full(4, y.mean()))               # 10.0
     assert sentences[0] == (f"Model `ridge`'s predictions are off by {mae:.3f} kg on average (MAE); the mean "
                             f"predictor (always the mean of y_true) is off by {mean_predictor:.2f} kg.")
-    assert sentences[1] == "On average Model `ridge` over-predicts by 2.000 kg (mean error 2.000)."  # (2-2+3+5)/4
+    assert sentences[1] == "Model `ridge` over-predicts by 2.000 kg on average (mean error 2.000)."  # (2-2+3+5)/4
     assert list(model_frame(report).columns) == ["metric", "value", "interval", "method", "mean", "median", "remark"]
+
+
+def test_intervals_with_a_negative_bound_read_with_to():
+    from assess.summary import fmt_ci
+    assert fmt_ci(-0.617, -0.228) == "-0.617 to -0.228" and fmt_ci(0.1, 0.2) == "0.100–0.200"
