@@ -1,6 +1,8 @@
 """Tests between regression models on per-sample errors: paired t and Wilcoxon (oracles: scipy.stats.ttest_rel and
 scipy.stats.wilcoxon on the same absolute or squared errors), sentences in the units of y_true, and the samples."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 from scipy import stats as sps
@@ -87,6 +89,13 @@ def test_classification_predictions_keep_the_per_fold_comparison():
 
 # ------------------------------------------------------------------------------- paired bootstrap and Friedman
 
+def test_relative_error_metrics_are_compared_without_units():
+    preds, _ = regression(n=60, seed=7)
+    preds = [dataclasses.replace(p, y_true=p.y_true + 500.0, y_pred=p.y_pred + 500.0) for p in preds]  # no y = 0
+    sentence = compare(preds, test="paired_bootstrap", metric="mape", n_resamples=200, seed=1).sentence
+    assert "MAPE is lower than" in sentence and "units" not in sentence
+
+
 def test_numeric_metrics_match_scikit_learn_with_and_without_weights():
     from sklearn.metrics import (max_error, mean_absolute_error, mean_squared_error, median_absolute_error, r2_score,
                                  root_mean_squared_error)
@@ -124,7 +133,8 @@ def test_paired_bootstrap_of_a_regression_metric_is_a_naive_loop_with_the_same_s
     p = (1 + np.sum(np.abs(deltas - observed) >= abs(observed))) / 501
     assert c.result.pvalue == pytest.approx(p, rel=1e-12)
     better = "ridge" if observed < 0 else "forest"
-    assert c.sentence.startswith(f"{better}'s {key} is lower than ") and "(progression units) on 60 samples" in \
+    words = {"mae": "mean absolute error", "rmse": "root mean squared error"}[key]
+    assert c.sentence.startswith(f"{better}'s {words} is lower than ") and "(progression units) on 60 samples" in \
         c.sentence
 
 

@@ -162,20 +162,28 @@ def paired_bootstrap(aligned: AlignedPredictions, *, models, metric, correction,
     return pairwise("paired_bootstrap", aligned.models, pair, correction, confidence_level)
 
 
+#: Error metrics in sentences: their units as a power of y_true's (relative errors have none), and their words.
+_UNIT_POWER = {"mse": 2, "sse": 2, "mape": 0, "smape": 0, "mspe": 0, "rmspe": 0}
+_METRIC_WORDS = {"mae": "mean absolute error", "mse": "mean squared error", "rmse": "root mean squared error",
+                 "sse": "sum of squared errors", "max_error": "largest error", "median_absolute_error":
+                 "median absolute error", "mape": "MAPE", "smape": "sMAPE", "mspe": "MSPE", "rmspe": "RMSPE"}
+
+
 def _error_metric_sentence(res: TestResult, name: str, target: str | None, confidence_level: float) -> str:
     """'forest's mae is lower than ridge's by 1.15 (y_true units) on 442 samples (95% CI …); …' — an error
     metric (lower is better) in the units of y_true (squared units for mse)."""
     a, b = res.models
     diff, ci_ = res.effect.value, res.effect.interval
-    units = f"{target} units" if target else "units of y_true"
-    units = f"squared {units}" if name == "mse" else units
+    unit = scores.units_of(target, _UNIT_POWER.get(name, 1))
+    units = f" ({unit})" if unit else ""
+    name = _METRIC_WORDS.get(name, name)
     if diff == 0:
         lead = f"{a} and {b} have the same {name} on {res.n:,} samples"
     else:
         better, worse = (b, a) if diff > 0 else (a, b)
         ci = fmt_ci(ci_.low, ci_.high, confidence_level) if diff > 0 else fmt_ci(-ci_.high, -ci_.low,
                                                                                   confidence_level)
-        lead = (f"{better}'s {name} is lower than {worse}'s by {fmt_num(abs(diff))} ({units}) on {res.n:,} samples"
+        lead = (f"{better}'s {name} is lower than {worse}'s by {fmt_num(abs(diff))}{units} on {res.n:,} samples"
                 + (f" ({ci})" if ci else ""))
     return f"{lead}; {verdict(res.pvalue, alpha_of(confidence_level), 'paired bootstrap')}."
 

@@ -689,11 +689,18 @@ def dm_core(d: np.ndarray, h: int, *, harvey_correction: bool, alternative: str,
     return DMCore(n, mean, low, high, stat, p, float(n - 1) if harvey_correction else None, h_used)
 
 
+def units_of(target: str | None, power: int = 1) -> str:
+    """The units of ``y_true`` for sentences, named by its column (``power`` 2: squared, 0: none)."""
+    if power == 0:
+        return ""
+    units = f"{target} units" if target else "units of y_true"
+    return f"squared {units}" if power == 2 else units
+
+
 def loss_words(loss: str, target: str | None) -> tuple[str, str]:
     """(what the loss is called, its units) for sentences: absolute error in the units of ``y_true`` (named by its
     column), squared error in those units squared."""
-    units = f"{target} units" if target else "units of y_true"
-    return ("absolute error", units) if loss == "absolute" else ("squared error", f"squared {units}")
+    return ("absolute error", units_of(target)) if loss == "absolute" else ("squared error", units_of(target, 2))
 
 
 def loss_lead(names, loss: str, target: str | None, diff: float, low: float, high: float,
