@@ -264,11 +264,14 @@ def _check_classification(c: _Checker, a: _Input) -> None:
 def _check_some_weight(c: _Checker, a: _Input, weights: np.ndarray) -> None:
     """Every model needs a row of positive weight: a weighted mean over zero total weight is 0/0 for every metric."""
     column = a.roles.weight
+    if not np.any(weights > 0):
+        c.note("error", "zero_weights", f"{quote(column)} is zero for every row; nothing to assess", column=column,
+               count=len(weights))
+        return
     for model, rows in a.model_rows.items():
         if len(rows) and not np.any(weights[rows] > 0):
-            whose = f" of model {quote(model)}" if len(a.models) > 1 and a.roles.model else ""
-            c.note("error", "zero_weights", f"{quote(column)} is zero for every row{whose}; nothing to assess",
-                   column=column, count=len(rows))
+            c.note("error", "zero_weights", f"{quote(column)} is zero for every row of model {quote(model)}; "
+                                            "nothing to assess", column=column, count=len(rows))
             return
 
 
