@@ -27,6 +27,11 @@ from assess.warnings import UndefinedMetricWarning
 __all__ = ["evaluate", "MetricReport", "MetricResult", "CI_METHODS"]
 
 CI_METHODS = (None, "wilson", "clopper-pearson", "normal", "delong", "bootstrap", "auto")
+#: Most classes of a multi-class model whose metrics get bootstrap intervals. Each resample is a (k, k) confusion
+#: matrix: 1,000 resamples of 200 classes are 40 million cells per metric (seconds); of 1,500 classes, 2.25 billion
+#: (minutes, and gigabytes before the chunking of `assess.intervals.bootstrap_ci`). Above it the values stay and the
+#: intervals are left out with a note saying why; Wilson, Clopper–Pearson and normal intervals are unaffected.
+MAX_BOOTSTRAP_CLASSES = 200
 
 
 @dataclass(frozen=True)
@@ -307,6 +312,11 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
                                        labels=pred.classes)
     methods = {m.key: _resolve_ci(m, ci, weight is not None) for m in specs}
     boot_specs = [m for m in specs if methods[m.key] == "bootstrap"]
+    no_bootstrap = None
+    if boot_specs and task == Task.MULTICLASS and len(pred.classes) > MAX_BOOTSTRAP_CLASSES:
+        no_bootstrap = (f"no bootstrap interval above {MAX_BOOTSTRAP_CLASSES:,} classes (this model has "
+                        f"{len(pred.classes):,}): each resample would be a {len(pred.classes):,}² confusion matrix")
+        boot_specs = []
 
     # ---- the point state: every shared quantity once ----
     rankings = None
@@ -376,6 +386,8 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
         if how is None and ci is not None and methods[m.key] is None and m.kind != "count":
             note_ = "; ".join(x for x in (note_, f"no {ci} interval: it applies to "
                                           f"{'the binary ROC AUC' if ci == 'delong' else 'proportions'} only") if x)
+        if no_bootstrap and methods[m.key] == "bootstrap":
+            note_ = "; ".join(x for x in (note_, no_bootstrap) if x)
         bl = base.get(m.key)
         results.append(MetricResult(m.key, m.name, v, lo, hi, how, reason, note_,
                                     MappingProxyType(bl.as_dict()) if bl else MappingProxyType({}),
