@@ -199,6 +199,32 @@ def confusion_matrix(y_true: np.ndarray, y_pred: np.ndarray, k: int, weight: np.
     return np.bincount(cells, weights=w, minlength=k * k).reshape(k, k).astype(float)
 
 
+def top_classes_matrix(matrix: np.ndarray, classes, keep: int) -> tuple[np.ndarray, list[str], int]:
+    """The confusion matrix of the ``keep`` classes with the most true rows (support; ties in class order), the other
+    classes pooled into one last row and column, and how many classes were pooled (0: the matrix as given).
+
+    Pooled cells are sums, so the total, the diagonal of the kept classes and every row and column total survive:
+    a 10,000-class matrix becomes drawable, and nothing is dropped from the counts.
+
+    >>> m, names, pooled = top_classes_matrix(np.array([[5, 1, 0], [2, 9, 1], [0, 1, 1]]), ["a", "b", "c"], 1)
+    >>> m.tolist(), names, pooled
+    ([[9, 3], [2, 6]], ['b', '2 other classes'], 2)
+    """
+    matrix = np.asarray(matrix)
+    k = matrix.shape[0]
+    if k <= keep + 1:  # pooling one class into "other" shows nothing new
+        return matrix, list(classes), 0
+    order = np.argsort(-matrix.sum(axis=1), kind="stable")
+    kept, rest = order[:keep], order[keep:]
+    pooled = np.empty((keep + 1, keep + 1), dtype=matrix.dtype)
+    pooled[:keep, :keep] = matrix[np.ix_(kept, kept)]
+    pooled[:keep, keep] = matrix[np.ix_(kept, rest)].sum(axis=1)
+    pooled[keep, :keep] = matrix[np.ix_(rest, kept)].sum(axis=0)
+    pooled[keep, keep] = matrix[np.ix_(rest, rest)].sum()
+    other = f"{len(rest):,} other class{'' if len(rest) == 1 else 'es'}"
+    return pooled, [str(classes[i]) for i in kept] + [other], int(len(rest))
+
+
 def binary_matrix(counts: curves.ThresholdCounts, threshold: float) -> np.ndarray:
     """The 2×2 matrix at ``threshold`` in class order (negative, positive): [[TN, FP], [FN, TP]]."""
     c = curves.confusion_at_threshold(counts, threshold)

@@ -506,7 +506,9 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
     point = np.atleast_1d(np.asarray(point, dtype=np.float64))
     m = point.shape[0]
     est = np.empty((resamples, m))
-    b = max(1, min(resamples, chunk_cells // R)) if frequencies is None else min(resamples, 10_000)
+    # A chunk holds b × R counts, so b is bounded by chunk_cells for cell frequencies too: the k² cells of a
+    # 1,500-class confusion matrix once made one chunk of 1,000 resamples 16.8 GiB.
+    b = max(1, min(resamples, chunk_cells // R, 10_000 if frequencies is not None else resamples))
     done = 0
     while done < resamples:
         bb = min(b, resamples - done)

@@ -68,6 +68,10 @@ class Assessment:
         Encoded once per model and kept: the assessment is immutable, and pages ask for the same model on every
         rerun (encoding a million rows takes a few tenths of a second).
         """
+        if self.errors:
+            raise AssessError(f"{self.table.name}: {self.errors[0].message} (fix the errors before assessing)")
+        if not self.models:
+            raise AssessError(f"{self.table.name}: no model to assess")
         key = self.models[0] if model is None else model
         if key not in self._encoded:
             encoded = self._encode(model)
@@ -79,8 +83,6 @@ class Assessment:
         return self._encoded[key]
 
     def _encode(self, model: str | None) -> Predictions:
-        if self.errors:
-            raise AssessError(f"{self.table.name}: {self.errors[0].message} (fix the errors before assessing)")
         model = self.models[0] if model is None else model
         if model not in self.models:
             raise AssessError(f"no model {quote(model)} in {self.table.name} (models: "

@@ -140,6 +140,7 @@ def validate(frame: pd.DataFrame, roles: Roles, task: Task, *, classes=(), posit
     weights = c.numeric(r.weight, role="weight")
     if weights is not None:
         c.add("error", "negative_weight", r.weight, weights < 0, "negative weight{s}", example=None)
+        _check_some_weight(c, a, weights)
     if r.fold:
         c.missing(r.fold, suffix=" in the fold", level="warning")
 
@@ -183,6 +184,8 @@ def _check_classification(c: _Checker, a: _Input) -> None:
         if not r.pred_labels and not r.label_scores:
             c.note("error", "no_prediction", "no `pred_<label>` or `score_<label>` columns found for the "
                                              "`true_<label>` columns")
+        else:
+            _check_every_label_predicted(c, a)
         return
 
     if task is not Task.MULTILABEL:  # in label-set files an empty cell is the empty set, a legitimate value
@@ -194,6 +197,7 @@ def _check_classification(c: _Checker, a: _Input) -> None:
                                          "`prediction`), `score`, or `proba_<class>` columns, or choose them")
         return
     if task is Task.MULTILABEL:
+        _check_each_model_predicts(c, a)
         return
     if len(a.classes) > MAX_ASSESSED_CLASSES:
         listed = ", ".join(map(quote, a.classes[:3]))
@@ -205,6 +209,9 @@ def _check_classification(c: _Checker, a: _Input) -> None:
         return
     for col in pred_cols:
         c.missing(col, suffix=" in the predicted label")
+    if not _check_each_model_predicts(c, a):
+        return
+    _check_labels_are_classes(c, a, [r.y_true] + pred_cols)
     truth = label_strings(frame[r.y_true])
     true_classes = set(truth.dropna())
     if len(true_classes) == 1:
@@ -252,6 +259,89 @@ def _check_classification(c: _Checker, a: _Input) -> None:
             c.add("warning", "proba_not_normalised", None, off, "row{s} whose class probabilities do not sum to 1",
                   example=f"sum {total[off][0]:.4g}" if off.any() else None,
                   suffix=f" in {cols}; log loss and Brier score use them as given, argmax labels are unaffected")
+
+
+def _check_some_weight(c: _Checker, a: _Input, weights: np.ndarray) -> None:
+    """Every model needs a row of positive weight: a weighted mean over zero total weight is 0/0 for every metric."""
+    column = a.roles.weight
+    if not np.any(weights > 0):
+        c.note("error", "zero_weights", f"{quote(column)} is zero for every row; nothing to assess", column=column,
+               count=len(weights))
+        return
+    for model, rows in a.model_rows.items():
+        if len(rows) and not np.any(weights[rows] > 0):
+            c.note("error", "zero_weights", f"{quote(column)} is zero for every row of model {quote(model)}; "
+                                            "nothing to assess", column=column, count=len(rows))
+            return
+
+
+def _model_columns(a: _Input) -> list[tuple[str, str | None, str | None]]:
+    """(model, predicted-label column, score column) of each model, as `assess.schema.Assessment` encodes them."""
+    r = a.roles
+    if r.wide_models:
+        return [(wm.name, wm.y_pred, wm.score) for wm in r.wide_models]
+    return [(model, r.y_pred, r.score) for model in a.models]
+
+
+def _check_each_model_predicts(c: _Checker, a: _Input) -> bool:
+    """Every model has predicted labels or scores its task can use; else one error naming the model and the fix.
+
+    This mirrors what `assess.schema.Assessment` encodes: a multi-class model's scores are the complete set of
+    ``proba_<class>`` columns (a single score column cannot rank k classes; a wide file's ``score_<model>`` neither);
+    a label-set (``a|b``) file's predictions are a label-set column. Returns False when it found an error.
+    """
+    r, task = a.roles, a.task
+    for model, pred_col, score_col in _model_columns(a):
+        if pred_col:
+            continue
+        if task is Task.BINARY and (score_col or r.class_scores):
+            continue
+        if task is Task.MULTICLASS and r.class_scores and not r.wide_models:
+            continue  # complete, or `missing_class_scores` below names the classes without a column
+        who = f"model {quote(model)} has" if r.wide_models or len(a.models) > 1 else "the file has"
+        if task is Task.MULTILABEL:
+            why = (f"{who} no predicted label-set column: the ground truth {quote(r.y_true)} holds label sets "
+                   "(e.g. a|b), so the predictions must be label sets too (a `y_pred` column)")
+        elif score_col:
+            why = (f"{who} one score column {quote(score_col)} but no predicted-label column, and one score cannot "
+                   f"rank {len(a.classes):,} classes: add a `y_pred` column, or one `proba_<class>` column per class")
+        else:
+            why = f"{who} no predicted-label column and no usable scores: add a `y_pred` column"
+        c.note("error", "no_prediction", why, column=score_col)
+        return False
+    return True
+
+
+def _check_every_label_predicted(c: _Checker, a: _Input) -> None:
+    """A multi-label indicator file needs a ``pred_<label>`` for every label, or a ``score_<label>`` for every one."""
+    r = a.roles
+    lacking_pred = [lab for lab, _ in r.true_labels if lab not in dict(r.pred_labels)]
+    lacking_score = [lab for lab, _ in r.true_labels if lab not in dict(r.label_scores)]
+    if lacking_pred and lacking_score:
+        lacking = lacking_pred if r.pred_labels else lacking_score
+        kind = "pred" if r.pred_labels else "score"
+        listed = ", ".join(map(quote, lacking[:5])) + (" …" if len(lacking) > 5 else "")
+        c.note("error", "no_prediction",
+               f"{_plural(len(lacking), 'label')} ({listed}) {'has' if len(lacking) == 1 else 'have'} a "
+               f"`true_<label>` column but no `{kind}_<label>` column: add one for every label",
+               count=len(lacking))
+
+
+def _check_labels_are_classes(c: _Checker, a: _Input, columns) -> None:
+    """Every label of the truth and the predictions is one of the task's classes.
+
+    A column of decimals (or of more than `assess.columns.MAX_CLASSES` distinct numbers) is not read as labels
+    (`assess.columns.label_values`), so its values are no class and would be encoded as "no class": an error here,
+    rather than a prediction counted silently as the negative class or a crash in a metric.
+    """
+    classes = set(a.classes)
+    for col in columns:
+        labels = label_strings(a.frame[col])
+        outside = (labels.notna() & ~labels.isin(classes)).to_numpy()
+        c.add("error", "not_a_class", col, outside, "value{s} that {verb} not a class of this task",
+              example=labels[outside].iloc[0] if outside.any() else None,
+              suffix="; numbers with decimals (or many distinct numbers) are not read as class labels: if the "
+                     "column holds scores, choose it as the score")
 
 
 def _check_constant(c: _Checker, a: _Input, col: str, values) -> None:

@@ -9,11 +9,15 @@ from assess import charts
 from assess.data import Task
 from assess.decision import predicted_labels
 from assess.errors import AssessError
-from assess.explore import confusion_matrix, multilabel_matrices
+from assess.explore import confusion_matrix, multilabel_matrices, top_classes_matrix
 from assess.export import to_csv_bytes
 from pages.state import current_decision, md, require_assessment
 from pages.widgets import all_charts_button, chart, decision_note
 
+#: Most classes drawn in a confusion matrix (and offered in the cost editor): beyond it the classes with the most true
+#: rows are drawn and the rest pooled into one "other classes" row and column (`assess.explore.top_classes_matrix`);
+#: a 1,500 × 1,500 heatmap takes tens of seconds to draw and shows nothing legible.
+MAX_DRAWN_CLASSES = 30
 NORMALISE = {"counts (share of all)": None, "by true class (recall on the diagonal)": "true",
              "by predicted class (precision on the diagonal)": "pred"}
 
@@ -49,11 +53,17 @@ with st.expander("Cost matrix: what each kind of error costs", icon=":material/p
     st.caption("Rows: true class; columns: predicted class. Default: every error costs 1, correct answers 0, so the "
                "expected cost is the error rate.")
     encoded = list(assessment.predictions().classes) if task is Task.BINARY else classes
-    default = pd.DataFrame(1.0 - np.eye(len(encoded)), index=encoded, columns=encoded)
-    costs = st.data_editor(default, key=f"costs_{assessment.table.sha256}_{len(classes)}", width="stretch")
-    cost_matrix = costs.to_numpy(dtype=float) if np.isfinite(costs.to_numpy(dtype=float)).all() else None
-    if cost_matrix is None:
-        st.warning("Fill every cell of the cost matrix with a number.")
+    if len(encoded) > MAX_DRAWN_CLASSES:
+        # A k × k editor of 1,500 classes is 2.25 million cells: the 0/1 costs (the error rate) are used as they are.
+        st.caption(f"With {len(encoded):,} classes the costs stay 0/1 (editing is offered up to "
+                   f"{MAX_DRAWN_CLASSES} classes).")
+        cost_matrix = 1.0 - np.eye(len(encoded))
+    else:
+        default = pd.DataFrame(1.0 - np.eye(len(encoded)), index=encoded, columns=encoded)
+        costs = st.data_editor(default, key=f"costs_{assessment.table.sha256}_{len(classes)}", width="stretch")
+        cost_matrix = costs.to_numpy(dtype=float) if np.isfinite(costs.to_numpy(dtype=float)).all() else None
+        if cost_matrix is None:
+            st.warning("Fill every cell of the cost matrix with a number.")
 
 cols = st.columns(min(2, len(models)))
 summary = []
@@ -66,11 +76,16 @@ for i, model in enumerate(models):
         continue
     classes = list(pred.classes)  # the encoded classes: binary always has two, even when the truth holds one
     matrix = confusion_matrix(pred.y_true, codes, len(classes), pred.weight)
+    drawn, drawn_classes, pooled = top_classes_matrix(matrix, classes, MAX_DRAWN_CLASSES)
     with cols[i % len(cols)]:
-        fig = charts.confusion_matrix_chart(matrix=matrix, classes=classes, normalize=normalise,
-                                            title=f"{model}", cost_matrix=cost_matrix)
+        fig = charts.confusion_matrix_chart(matrix=drawn, classes=drawn_classes, normalize=normalise,
+                                            title=f"{model}", cost_matrix=None if pooled else cost_matrix)
         figures.append(fig)
         chart(fig, f"{model} confusion", key=f"cm_{model}")
+        if pooled:
+            st.caption(f"The {MAX_DRAWN_CLASSES} classes with the most true rows of {len(classes):,}; the other "
+                       f"{pooled:,} are pooled into the last row and column. The counts, the expected cost and the "
+                       "most confused pairs below use every class.")
         if len(classes) > 2:
             pairs = charts.most_confused_pairs(matrix, classes, top=5)
             pairs.insert(0, "model", model)

@@ -45,6 +45,8 @@ BASELINE_CAPTION = {
 SOURCE_WORDS = {LABELS: "the predicted-label column", SCORES: "the scores"}
 #: Above this many rows per model the bootstrap defaults to 200 resamples (about 20 s for 1,000 at 1e6 rows).
 LARGE_ROWS = 100_000
+#: Most rows per model in the per-class table shown (the most frequent classes); the CSV download has them all.
+PER_CLASS_ROWS = 100
 
 assessment = require_assessment()
 st.title("Metrics")
@@ -176,7 +178,13 @@ for tab, (model, report) in zip(tabs, reports.items()):
 per_class = per_class_frame(reports)
 if per_class is not None:
     st.subheader("Per class" if assessment.task is Task.MULTICLASS else "Per label")
-    st.dataframe(per_class, hide_index=True, width="stretch")
+    shown = per_class
+    if len(assessment.classes) > PER_CLASS_ROWS:  # the download below keeps every class
+        shown = per_class.groupby("model", sort=False, group_keys=False).apply(
+            lambda rows: rows.nlargest(PER_CLASS_ROWS, "support", keep="first"))
+        st.caption(f"The {PER_CLASS_ROWS} classes with the most true rows (support) of {len(assessment.classes):,}, "
+                   "per model; the Per-class CSV below has every class.")
+    st.dataframe(shown, hide_index=True, width="stretch")
 
 long = long_frame(reports)
 doc = {"task": assessment.task.value, "file": assessment.table.name, "sha256": assessment.table.sha256,

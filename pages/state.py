@@ -167,14 +167,26 @@ def set_decision(decision: Decision) -> None:
     st.session_state[Key.DECISION] = decision
 
 
+#: Blocking problems the page guard lists (the Data page lists them all).
+GUARD_ERRORS = 3
+
+
 def current_assessment() -> Assessment | None:
     return st.session_state.get(Key.ASSESSMENT)
 
 
 def require_assessment() -> Assessment:
-    """The page guard: the usable assessment, or a pointer back to the Data page and a stop."""
+    """The page guard: the usable assessment, or the blocking problems, a pointer back to the Data page and a stop.
+
+    Every page stops here on a file with blocking errors (all-zero weights, too many classes, a model without usable
+    predictions …), with the same sentences as the Data page and ``python -m assess`` (shown as errors, at most
+    `GUARD_ERRORS` of them), instead of failing later inside a metric or a chart.
+    """
     assessment = current_assessment()
     if assessment is None or assessment.errors:
+        if assessment is not None:
+            for problem in assessment.errors[:GUARD_ERRORS]:
+                st.error(md(problem.message), icon=":material/error:")
         st.info("Load a predictions file without blocking errors first.")
         st.page_link(DATA_PAGE, label="Go to Data", icon=":material/upload_file:")
         st.stop()

@@ -103,3 +103,65 @@ def test_multiclass_class_without_a_column_and_no_labels_is_named(tmp_path, caps
     err = capsys.readouterr().err
     assert err == ("error: three.csv: no probability column for 1 class (`cow`) and no predicted-label column: add "
                    "a `proba_<class>` column for each class, or a `y_pred` column\n")
+
+
+# --- many classes: bounded work (memory and time) --------------------------------------------------------------------
+
+def test_bootstrap_chunks_of_cell_frequencies_stay_within_the_chunk_bound():
+    """A 1,500-class confusion matrix has 2.25 million cells; one chunk of 1,000 resamples of them was 16.8 GiB."""
+    from assess.intervals import bootstrap_ci
+    cells = 250_000
+    frequencies = np.ones(cells, dtype=np.int64)
+    shapes = []
+
+    def total(counts):
+        shapes.append(counts.shape)
+        return counts.sum(axis=1, dtype=np.float64)
+
+    result = bootstrap_ci(total, frequencies=frequencies, resamples=40, seed=0, chunk_cells=1_000_000)
+    assert max(b for b, _ in shapes[1:]) * cells <= 1_000_000 and sum(b for b, _ in shapes[1:]) == 40
+    assert np.all(result.estimates == cells)  # a multinomial resample keeps the total: an exact oracle
+
+
+def test_no_bootstrap_above_the_class_limit_values_kept_with_a_note():
+    from assess.metrics.evaluate import MAX_BOOTSTRAP_CLASSES
+    k = MAX_BOOTSTRAP_CLASSES + 1
+    frame = _shifted(k, 3 * k)
+    frame.loc[::2, "y_pred"] = frame.loc[::2, "y_true"]
+    report = evaluate(_describe(frame).predictions(), ["accuracy", "f1_macro"], ci="bootstrap", resamples=50)
+    assert report.values["accuracy"] == pytest.approx(skm.accuracy_score(frame.y_true, frame.y_pred), abs=1e-12)
+    for key in ("accuracy", "f1_macro"):
+        assert np.isnan(report[key].low) and report[key].method is None
+        assert f"no bootstrap interval above {MAX_BOOTSTRAP_CLASSES} classes (this model has {k})" in report[key].note
+    # Wilson intervals need no resampling and stay
+    assert np.isfinite(evaluate(_describe(frame).predictions(), ["accuracy"], ci="wilson")["accuracy"].low)
+
+
+def test_top_classes_matrix_keeps_every_count():
+    from assess.explore import top_classes_matrix
+    rng = np.random.default_rng(7)
+    y, p = rng.integers(0, 300, 5000), rng.integers(0, 300, 5000)
+    full = skm.confusion_matrix(y, p, labels=np.arange(300))
+    drawn, names, pooled = top_classes_matrix(full, [f"c{j}" for j in range(300)], 30)
+    assert drawn.shape == (31, 31) and pooled == 270 and names[-1] == "270 other classes"
+    support = np.bincount(y, minlength=300)
+    kept = [int(n[1:]) for n in names[:30]]
+    assert sorted(support[kept], reverse=True) == sorted(support, reverse=True)[:30]
+    assert drawn.sum() == 5000 and np.array_equal(drawn.sum(axis=1)[:30], support[kept])
+    assert np.array_equal(np.diag(drawn)[:30], np.diag(full)[kept])
+
+
+def test_cli_on_1500_probability_columns_gives_one_model_with_intervals_left_out(tmp_path, capsys):
+    k, n = 1500, 30
+    rng = np.random.default_rng(4)
+    proba = rng.dirichlet(np.ones(k), size=n)
+    frame = pd.DataFrame(proba, columns=[f"proba_c{j}" for j in range(k)])
+    frame.insert(0, "y_true", [f"c{j}" for j in rng.integers(0, k, n)])
+    path = tmp_path / "wide.csv"
+    frame.to_csv(path, index=False)
+    assert main(["metrics", str(path), "--metrics", "accuracy", "log_loss", "--ci", "bootstrap"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    y = np.array([int(v[1:]) for v in frame.y_true])
+    assert list(doc["models"]) == ["wide"] and len(doc["classes"]) == k
+    assert doc["models"]["wide"]["accuracy"]["value"] == pytest.approx(skm.accuracy_score(y, proba.argmax(axis=1)))
+    assert doc["models"]["wide"]["log_loss"]["low"] is None

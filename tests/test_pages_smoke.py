@@ -36,6 +36,13 @@ CASES = {
                                           "score_b": RNG.random(N)})),
     "two_models_no_ids.csv": _csv(pd.DataFrame({"model": np.repeat(["m1", "m2"], N // 2),
                                                 "y_true": Y, "score": RNG.random(N)})),
+    # issue 15: refused at validation (every page stops at the guard with the reason) or summarised (many classes)
+    "zero_weights.csv": _csv(pd.DataFrame({"y_true": Y, "score": RNG.random(N), "weight": 0.0})),
+    "classes_10000.csv": _csv(pd.DataFrame({"y_true": [f"c{i % 10_000}" for i in range(10_000)],
+                                            "y_pred": [f"c{(7 * i) % 10_000}" for i in range(10_000)]})),
+    "proba_1500.csv": _csv(pd.DataFrame(RNG.dirichlet(np.ones(1500), size=20).round(6),
+                                        columns=[f"proba_c{j}" for j in range(1500)])
+                           .assign(y_true=[f"c{j}" for j in RNG.integers(0, 1500, 20)])),
 }
 PAGES = ("pages/metrics.py", "pages/confusion.py", "pages/curves.py", "pages/compare.py")
 

@@ -403,3 +403,62 @@ def test_a_forecast_without_series_or_horizon_columns_is_one_series_one_step_ahe
     assert pred.series is None and pred.horizon is None and pred.origin is None and list(pred.time) == list(range(1, n + 1))
     frame = prediction_frame(a, a.models[0])
     assert list(frame.series) == [ONE_SERIES] * n and list(frame.horizon) == [1] * n
+
+
+# --- blocking problems found by fuzzing the pipeline (tests/test_fuzz_pipeline.py) ---------------------------------
+
+def test_zero_weight_for_every_row_is_an_error_with_the_cli_message():
+    a = frame_csv(binary_frame(weight=0.0))
+    assert problem(a, "zero_weights").level == "error"
+    assert problem(a, "zero_weights").message == "`weight` is zero for every row; nothing to assess"
+    with pytest.raises(AssessError, match="`weight` is zero for every row"):
+        a.predictions()
+
+
+def test_zero_weight_for_one_model_names_it():
+    frame = pd.concat([binary_frame(weight=1.0).assign(model="a"), binary_frame(weight=0.0).assign(model="b")])
+    p = problem(frame_csv(frame), "zero_weights")
+    assert p.message == "`weight` is zero for every row of model `b`; nothing to assess"
+
+
+def test_some_zero_weights_are_fine():
+    frame = binary_frame(weight=1.0)
+    frame.loc[:30, "weight"] = 0.0
+    assert not frame_csv(frame).errors
+
+
+def test_one_score_column_for_three_classes_is_an_error():
+    frame = pd.DataFrame({"y_true": ["cat", "dog", "cow"] * 14, "score": np.linspace(0, 1, 42)})
+    p = problem(frame_csv(frame), "no_prediction")
+    assert p.level == "error" and p.column == "score"
+    assert p.message == ("the file has one score column `score` but no predicted-label column, and one score cannot "
+                         "rank 3 classes: add a `y_pred` column, or one `proba_<class>` column per class")
+
+
+def test_label_sets_need_a_label_set_prediction():
+    a = assess_csv("y_true,score\na|b,0.5\nb,0.25\n")
+    assert a.task is Task.MULTILABEL
+    assert problem(a, "no_prediction").message.startswith("the file has no predicted label-set column")
+
+
+def test_a_label_without_its_pred_column_is_named():
+    a = assess_csv("true_a,true_b,pred_a\n1,0,1\n0,1,0\n")
+    assert problem(a, "no_prediction").message == ("1 label (`b`) has a `true_<label>` column but no `pred_<label>` "
+                                                   "column: add one for every label")
+    # every label predicted through scores instead is fine
+    assert not assess_csv("true_a,true_b,pred_a,score_a,score_b\n1,0,1,0.9,0.1\n0,1,0,0.2,0.8\n").errors
+
+
+def test_decimals_in_a_predicted_label_column_are_not_classes():
+    a = assess_csv("y_true,prediction\ncat,0.25\ndog,1\ncow,0.25\n")
+    p = problem(a, "not_a_class")
+    assert (p.level, p.column, p.count, p.rows) == ("error", "prediction", 3, (1, 2, 3))
+    assert p.message.startswith("column `prediction` has 3 values that are not a class of this task (first at row "
+                                "1: `0.25`)")
+
+
+def test_a_model_column_without_values_is_refused_not_an_index_error():
+    a = assess_csv("classifier,y_true,y_pred\n,a,b\n,b,b\n")
+    assert a.models == () and problem(a, "missing_values").column == "classifier"
+    with pytest.raises(AssessError, match=r"^p\.csv: column `classifier` has 2 missing values"):
+        a.predictions()

@@ -29,6 +29,11 @@ __all__ = ["evaluate", "MetricReport", "MetricResult", "CI_METHODS"]
 CI_METHODS = (None, "wilson", "clopper-pearson", "normal", "delong", "bootstrap", "auto")
 #: Tasks whose predictions are numbers (no classes, labels or scores).
 VALUE_TASKS = (Task.REGRESSION, Task.FORECAST)
+#: Most classes of a multi-class model whose metrics get bootstrap intervals. Each resample is a (k, k) confusion
+#: matrix: 1,000 resamples of 200 classes are 40 million cells per metric (seconds); of 1,500 classes, 2.25 billion
+#: (minutes, and gigabytes before the chunking of `assess.intervals.bootstrap_ci`). Above it the values stay and the
+#: intervals are left out with a note saying why; Wilson, Clopper–Pearson and normal intervals are unaffected.
+MAX_BOOTSTRAP_CLASSES = 200
 
 
 @dataclass(frozen=True)
@@ -346,6 +351,11 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
                                        labels=pred.classes)
     methods = {m.key: _resolve_ci(m, ci, weight is not None) for m in specs}
     boot_specs = [m for m in specs if methods[m.key] == "bootstrap"]
+    no_bootstrap = None
+    if boot_specs and task == Task.MULTICLASS and len(pred.classes) > MAX_BOOTSTRAP_CLASSES:
+        no_bootstrap = (f"no bootstrap interval above {MAX_BOOTSTRAP_CLASSES:,} classes (this model has "
+                        f"{len(pred.classes):,}): each resample would be a {len(pred.classes):,}² confusion matrix")
+        boot_specs = []
 
     # ---- the point state: every shared quantity once ----
     rankings = None
@@ -414,6 +424,8 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
         lo, hi, how = bounds.get(m.key, (float("nan"), float("nan"), None))
         if how is None and ci is not None and methods[m.key] is None and m.kind != "count":
             note_ = _no_interval_note(note_, ci)
+        if no_bootstrap and methods[m.key] == "bootstrap":
+            note_ = "; ".join(x for x in (note_, no_bootstrap) if x)
         bl = base.get(m.key)
         results.append(MetricResult(m.key, m.name, v, lo, hi, how, reason, note_,
                                     MappingProxyType(bl.as_dict()) if bl else MappingProxyType({}),
