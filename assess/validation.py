@@ -21,8 +21,9 @@ from assess.roles import Roles
 MIN_ROWS_NORMAL = 30
 #: Tolerance for probability rows summing to 1: CSV files round probabilities.
 SUM_TOLERANCE = 1e-3
-#: Most classes a classification file may have: the (k, k) confusion matrix and its bootstrap chunks stay within
-#: tens of megabytes. Above it the assessment is refused with a message, never silently re-read as another task.
+#: Most classes a classification file may have: its (k, k) confusion matrix stays within 32 MB (2,000² cells of 8
+#: bytes); bootstrap intervals stop earlier, at `assess.metrics.evaluate.MAX_BOOTSTRAP_CLASSES`. Above it the
+#: assessment is refused with a message, never silently re-read as another task.
 MAX_ASSESSED_CLASSES = 2_000
 _SHOW_ROWS = 5
 
