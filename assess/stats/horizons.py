@@ -18,11 +18,12 @@ import pandas as pd
 
 from assess.errors import AssessError
 from assess.intervals import ConfidenceInterval
-from assess.stats._common import (alpha_of, as_float_vector, check_alternative, check_choice, check_confidence_level,
-                                  check_same_length, fmt_int, fmt_level, model_names, shown, verdict, warn_undefined)
+from assess.stats._common import (alpha_of, check_alternative, check_confidence_level, fmt_int, fmt_level, model_names,
+                                  shown, verdict, warn_undefined)
 from assess.stats._result import Assumption, Effect, TestResult
 from assess.stats.corrections import adjust_pvalues
-from assess.stats.scores import DieboldMarianoDetails, DieboldMarianoRow, dm_core, loss_lead, loss_words
+from assess.stats.scores import (DieboldMarianoDetails, DieboldMarianoRow, dm_core, forecast_losses, loss_lead,
+                                 loss_words)
 
 #: The ``series`` of a row pooled over every series.
 ALL_SERIES = "all series"
@@ -56,18 +57,11 @@ def diebold_mariano_by_horizon(y_true, pred_a, pred_b, *, horizon=None, series=N
     """
     check_alternative(alternative)
     confidence_level = check_confidence_level(confidence_level)
-    check_choice("loss", loss, ("squared", "absolute"))
-    y = as_float_vector(y_true, "y_true")
-    fa = as_float_vector(pred_a, "pred_a")
-    fb = as_float_vector(pred_b, "pred_b")
-    check_same_length(y, fa, ("y_true", "pred_a"))
-    check_same_length(y, fb, ("y_true", "pred_b"))
+    la, lb = forecast_losses(y_true, pred_a, pred_b, loss)
     names = model_names(names, 2)
-    n = y.size
+    n = la.size
     if h is not None and (isinstance(h, bool) or int(h) != h or h < 1):
         raise AssessError(f"`h` must be a whole number ≥ 1 (got {h!r})")
-    ea, eb = y - fa, y - fb
-    la, lb = (ea * ea, eb * eb) if loss == "squared" else (np.abs(ea), np.abs(eb))
     frame = pd.DataFrame({"series": _series(series, n), "horizon": _horizons(horizon, n, h), "la": la, "lb": lb})
     if horizon is not None and h is not None:
         frame = frame[frame["horizon"] == h]

@@ -689,6 +689,18 @@ def dm_core(d: np.ndarray, h: int, *, harvey_correction: bool, alternative: str,
     return DMCore(n, mean, low, high, stat, p, float(n - 1) if harvey_correction else None, h_used)
 
 
+def forecast_losses(y_true, pred_a, pred_b, loss: str) -> tuple[np.ndarray, np.ndarray]:
+    """Two forecasts' per-row losses, squared or absolute errors, after checking the three arrays."""
+    check_choice("loss", loss, ("squared", "absolute"))
+    y = as_float_vector(y_true, "y_true")
+    fa = as_float_vector(pred_a, "pred_a")
+    fb = as_float_vector(pred_b, "pred_b")
+    check_same_length(y, fa, ("y_true", "pred_a"))
+    check_same_length(y, fb, ("y_true", "pred_b"))
+    ea, eb = y - fa, y - fb
+    return (ea * ea, eb * eb) if loss == "squared" else (np.abs(ea), np.abs(eb))
+
+
 def units_of(target: str | None, power: int = 1) -> str:
     """The units of ``y_true`` for sentences, named by its column (``power`` 2: squared, 0: none)."""
     if power == 0:
@@ -744,21 +756,14 @@ def diebold_mariano(y_true, pred_a, pred_b, *, loss: str = "squared", h: int = 1
     """
     check_alternative(alternative)
     confidence_level = check_confidence_level(confidence_level)
-    check_choice("loss", loss, ("squared", "absolute"))
-    y = as_float_vector(y_true, "y_true")
-    fa = as_float_vector(pred_a, "pred_a")
-    fb = as_float_vector(pred_b, "pred_b")
-    check_same_length(y, fa, ("y_true", "pred_a"))
-    check_same_length(y, fb, ("y_true", "pred_b"))
-    n = y.size
+    la, lb = forecast_losses(y_true, pred_a, pred_b, loss)
+    n = la.size
     if isinstance(h, bool) or int(h) != h or h < 1:
         raise AssessError(f"`h` must be a whole number ≥ 1 (got {h!r})")
     h = int(h)
     if n < 3 or h >= n:
         raise AssessError(f"Diebold-Mariano needs more than h = {h} forecasts and at least 3 (got {n})")
     names = model_names(names, 2)
-    ea, eb = y - fa, y - fb
-    la, lb = (ea * ea, eb * eb) if loss == "squared" else (np.abs(ea), np.abs(eb))
     core = dm_core(la - lb, h, harvey_correction=harvey_correction, alternative=alternative,
                    confidence_level=confidence_level)
     if math.isnan(core.statistic):
