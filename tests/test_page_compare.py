@@ -166,7 +166,7 @@ def test_regression_sample_compares_per_sample_errors():
     [test] = [s for s in at.selectbox if s.label == "Test"]
     assert {"paired_bootstrap", "paired_t", "wilcoxon"} <= set(test.options)
     for key, words in (("paired_t", "predictions are off by"), ("wilcoxon", "absolute errors are typically"),
-                       ("paired_bootstrap", "mae is lower than")):
+                       ("paired_bootstrap", "mean absolute error is lower than")):
         choose(at, "Test", key)
         run_test(at)
         assert words in read(at.success[0]) and "(y_true units)" in read(at.success[0]), key
