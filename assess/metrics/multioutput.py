@@ -60,9 +60,18 @@ class OutputsReport:
     average: MetricReport
     variance_weighted: Mapping[str, MetricResult]
 
+    @property
+    def variance_weighted_report(self) -> MetricReport:
+        """The variance-weighted averages as a MetricReport (for the tables and JSON that take reports)."""
+        a = self.average
+        return MetricReport(task=a.task, model=a.model, n=a.n, classes=(),
+                            results=tuple(self.variance_weighted.values()), table=None,
+                            params=MappingProxyType({"outputs": self.outputs, "average": "variance_weighted"}),
+                            ci=a.ci, confidence_level=a.confidence_level, resamples=a.resamples, seed=a.seed)
+
     def variance_weighted_dict(self, *, with_ci: bool = False) -> dict:
         """``{key: value}`` (``None`` when undefined) or ``{key: {"value", "low", "high"}}``, as ``to_dict``."""
-        return _report_like(self.average, tuple(self.variance_weighted.values())).to_dict(with_ci=with_ci)
+        return self.variance_weighted_report.to_dict(with_ci=with_ci)
 
 
 def evaluate_outputs(assessment: Assessment, model: str | None = None, keys=None, **options) -> OutputsReport:
@@ -244,10 +253,4 @@ def _joint_bootstrap(preds, weight, boot_uniform, boot_weighted, uniform, vw, *,
             desc += f"; {int(res.undefined[j])} undefined resamples dropped"
         out[(kind, s.key)] = (res.intervals[j].low, res.intervals[j].high, desc + ")")
     return out
-
-
-def _report_like(template: MetricReport, results: tuple[MetricResult, ...]) -> MetricReport:
-    return MetricReport(task=template.task, model=template.model, n=template.n, classes=(), results=results,
-                        table=None, params=template.params, ci=template.ci,
-                        confidence_level=template.confidence_level, resamples=template.resamples, seed=template.seed)
 
