@@ -15,6 +15,7 @@ from assess.cli import main
 from assess.data import Task
 from assess.errors import AssessError
 from assess.io import read_table
+from assess.metrics.evaluate import evaluate
 from assess.metrics.multioutput import evaluate_output_predictions, evaluate_outputs
 from assess.metrics.reports import compute_output_reports, compute_reports
 from assess.schema import describe
@@ -214,6 +215,25 @@ def test_average_intervals_resample_all_outputs_together_and_are_seeded():
     # a method that does not apply gives no interval and says so
     r = evaluate_outputs(a, keys=["mae"], ci="wilson")
     assert np.isnan(r.average["mae"].low) and "no wilson interval" in r.average["mae"].note
+
+
+@pytest.mark.parametrize(("weighted", "method"), [(False, "percentile"), (True, "bca")])
+def test_each_outputs_interval_is_the_one_evaluate_gives_it_alone(weighted, method):
+    """The joint run draws what evaluate() draws for one output (same seed child): the same interval, to 1e-12."""
+    frame = multi_output_frame(n=90, seed=12, weight=weighted).assign(y_true_share=lambda f: f.y_true_share.round(1))
+    frame.loc[3, "y_true_share"] = 0.0  # mape of `share` is undefined: no interval, in both
+    a = assess_frame(frame)
+    options = dict(ci="bootstrap", resamples=150, seed=4, bootstrap_method=method)
+    joint = evaluate_outputs(a, **options)
+    for name in a.outputs:
+        alone = evaluate(a.predictions(output=name), **options)
+        for r in alone.results:
+            mine = joint.by_output[name][r.key]
+            np.testing.assert_equal(mine.value, r.value, err_msg=f"{name} {r.key}")   # NaN equals NaN here
+            assert (mine.method, mine.reason) == (r.method, r.reason), (name, r.key)
+            np.testing.assert_allclose([mine.low, mine.high], [r.low, r.high], rtol=1e-12, atol=1e-12,
+                                       err_msg=f"{name} {r.key}")
+    assert np.isnan(joint.by_output["share"]["mape"].low) and joint.by_output["share"]["mape"].reason
 
 
 def test_outputs_must_share_their_rows():

@@ -16,15 +16,15 @@ A file with column pairs ``y_true_<name>``/``y_pred_<name>`` holds K outputs on 
 Undefined stays undefined: a uniform average over an output whose value is NaN is NaN with that output's reason
 (scikit-learn's ``force_finite`` would put 1.0 or 0.0 in its place; see the registry entry of ``r2``).
 
-Intervals of the averages: a bootstrap over rows that resamples all outputs together (the rows are shared, so the
-outputs' errors stay paired), through :func:`~assess.metrics.resampling.regression_statistic` of each output on the
-same count matrix. It uses the same seed child as each output's own interval, so every interval of one call reads
-the same resamples.
+Intervals: one bootstrap over rows that resamples all outputs together (the rows are shared, so the outputs' errors
+stay paired), through :func:`~assess.metrics.resampling.regression_statistic` of each output on the same count
+matrix; the averages are taken per resample. Each output's own interval comes from the same run, and equals the one
+``evaluate`` gives that output alone (same seed child, same draws), so K outputs cost one resampling, not K + 1.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Callable, Mapping
 
@@ -92,8 +92,8 @@ def evaluate_output_predictions(predictions: Mapping[str, Predictions], keys=Non
     """Per-output reports (:func:`~assess.metrics.evaluate.evaluate`, same options) and their averages.
 
     ``predictions`` maps output names to the 1-D regression predictions of one model on the same rows (same length,
-    same weights). ``ci`` ``"bootstrap"`` or ``"auto"`` gives the averages a joint bootstrap interval; another method
-    gives none, and the note says so, as for each output.
+    same weights). ``ci`` ``"bootstrap"`` or ``"auto"`` gives every output and every average an interval from one joint
+    bootstrap of the rows; another method gives none, and the note says so, as ``evaluate`` does.
     """
     names = tuple(predictions)
     if not names:
@@ -107,14 +107,11 @@ def evaluate_output_predictions(predictions: Mapping[str, Predictions], keys=Non
         raise ValueError(f"the outputs must share their rows (got lengths {sorted(sizes)})")
     weight = preds[0].weight
     weight = None if weight is None else np.asarray(weight, dtype=np.float64)
-    steps = len(names) + 1
-
-    def step(i):
-        return (lambda f: progress((i + f) / steps)) if progress else None
-
-    by_output = {n: evaluate(p, keys, ci=ci, confidence_level=confidence_level, resamples=resamples, seed=seed,
-                             progress=step(i), baselines=baselines, bootstrap_method=bootstrap_method)
-                 for i, (n, p) in enumerate(zip(names, preds))}
+    bootstrapping = ci in ("bootstrap", "auto")
+    # Every interval comes from one joint run below (the outputs' own included): evaluate() values each output here.
+    by_output = {n: evaluate(p, keys, ci=None if bootstrapping else ci, confidence_level=confidence_level,
+                             resamples=resamples, seed=seed, baselines=baselines, bootstrap_method=bootstrap_method)
+                 for n, p in zip(names, preds)}
     reports = list(by_output.values())
     first = reports[0]
     specs = [get(first.task, key) for key in first.keys]
@@ -126,15 +123,20 @@ def evaluate_output_predictions(predictions: Mapping[str, Predictions], keys=Non
     uniform = {s.key: _uniform(s.key, names, reports) for s in specs}
     vw = {s.key: _variance_weighted(s.key, names, reports, variances) for s in weighted}
 
-    # ---- one joint bootstrap of every finite average ----
-    boot_uniform = [s for s in specs if np.isfinite(uniform[s.key][0])]
-    boot_weighted = [s for s in weighted if np.isfinite(vw[s.key][0])]
+    # ---- one joint bootstrap: each output's finite metrics and every finite average ----
+    # an output's column is keyed ("output", name): no output name can clash with "uniform" or "variance_weighted"
+    columns = [(("output", n), s) for n, r in zip(names, reports) for s in specs if r[s.key].defined]
+    columns += [("uniform", s) for s in specs if np.isfinite(uniform[s.key][0])]
+    columns += [("variance_weighted", s) for s in weighted if np.isfinite(vw[s.key][0])]
     bounds: dict[tuple[str, str], tuple[float, float, str]] = {}
-    bootstrapping = ci in ("bootstrap", "auto") and (boot_uniform or boot_weighted)
-    if bootstrapping:
-        bounds = _joint_bootstrap(preds, weight, boot_uniform, boot_weighted, uniform, vw, resamples=resamples,
+    if bootstrapping and columns:
+        point = {**{(("output", n), s.key): r[s.key].value for n, r in zip(names, reports) for s in specs},
+                 **{("uniform", k): v for k, (v, _) in uniform.items()},
+                 **{("variance_weighted", k): v for k, (v, _) in vw.items()}}
+        bounds = _joint_bootstrap(names, preds, weight, specs, columns, point, resamples=resamples,
                                   confidence_level=confidence_level, seed=seed, method=bootstrap_method,
-                                  progress=step(len(names)))
+                                  progress=progress)
+        by_output = {n: _with_bounds(r, n, bounds, ci) for n, r in by_output.items()}
     elif progress is not None:
         progress(1.0)
     no_interval = ci is not None and ci not in ("bootstrap", "auto")
@@ -215,42 +217,60 @@ class _Variance:
         return state.ss_true / state.weight_sum
 
 
-def _joint_bootstrap(preds, weight, boot_uniform, boot_weighted, uniform, vw, *, resamples, confidence_level, seed,
-                     method, progress):
-    """Intervals of the averages: one count matrix per chunk, every output's statistic on it, then the averages."""
-    specs = list(dict.fromkeys(boot_uniform + boot_weighted)) + [_Variance()]
-    statistics = []
+def _joint_bootstrap(names, preds, weight, specs, columns, point, *, resamples, confidence_level, seed, method,
+                     progress):
+    """Intervals of ``columns`` — (("output", name), spec), ("uniform", spec) or ("variance_weighted", spec) — from one
+    count matrix per chunk: every output's :func:`~assess.metrics.resampling.regression_statistic` on the same
+    counts, then the averages of the resampled values.
+
+    The seed child is the one :func:`~assess.metrics.evaluate.evaluate` uses for a regression, and the rows and
+    resamples are the same, so each output's interval equals the one ``evaluate`` gives that output alone."""
+    statistics, layout = [], {}
     for p in preds:
         y = np.asarray(p.y_true, dtype=np.float64)
         yp = np.asarray(p.y_pred, dtype=np.float64)
-        stat, layout = resampling.regression_statistic(None, specs, y, yp, weight)
+        stat, layout = resampling.regression_statistic(None, list(specs) + [_Variance()], y, yp, weight)
         statistics.append(stat)
-    column = {s.key: j for j, s in enumerate(specs)}
+    position = {s.key: j for j, s in enumerate(specs)}
+    output_index = {n: k for k, n in enumerate(names)}
 
     def statistic(counts):
-        per_output = np.stack([stat(counts) for stat in statistics])      # (K, b, metrics + 1)
-        columns = [per_output[:, :, column[s.key]].mean(axis=0) for s in boot_uniform]
+        per_output = np.stack([stat(counts) for stat in statistics])      # (K, b, specs + 1)
         v = per_output[:, :, -1]                                          # (K, b) variance weights
         live = v > 0
-        for s in boot_weighted:
-            m = per_output[:, :, column[s.key]]
-            total = np.where(live, v, 0.0).sum(axis=0)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                columns.append(np.where(live, v * m, 0.0).sum(axis=0) / np.where(total > 0, total, np.nan))
-        return np.column_stack(columns)
+        total = np.where(live, v, 0.0).sum(axis=0)
+        out = []
+        for kind, s in columns:
+            m = per_output[:, :, position[s.key]]
+            if kind == "uniform":
+                out.append(m.mean(axis=0))
+            elif kind == "variance_weighted":
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    out.append(np.where(live, v * m, 0.0).sum(axis=0) / np.where(total > 0, total, np.nan))
+            else:
+                out.append(m[output_index[kind[1]]])
+        return np.column_stack(out)
 
-    point = np.array([uniform[s.key][0] for s in boot_uniform] + [vw[s.key][0] for s in boot_weighted])
-    # the seed child each output's own interval uses (evaluate): all intervals of a call read the same resamples
+    values = np.array([point[(kind, s.key)] for kind, s in columns])
+    # the seed child evaluate() uses: all intervals of a call, and each output's alone, read the same resamples
     child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(1)[0]
-    res = intervals.bootstrap_ci(statistic, point=point, resamples=resamples, confidence_level=confidence_level,
+    res = intervals.bootstrap_ci(statistic, point=values, resamples=resamples, confidence_level=confidence_level,
                                  seed=child, method=method, progress=progress, **layout)
-    out = {}
-    kinds = [("uniform", s) for s in boot_uniform] + [("variance_weighted", s) for s in boot_weighted]
-    for j, (kind, s) in enumerate(kinds):
-        desc = (f"bootstrap-{method} ({resamples} resamples, seed {seed}, {res.scheme}, i.i.d. rows, all "
-                f"{len(preds)} outputs resampled together")
+    bounds = {}
+    for j, (kind, s) in enumerate(columns):
+        desc = f"bootstrap-{method} ({resamples} resamples, seed {seed}, {res.scheme}, i.i.d. rows"
+        if kind in ("uniform", "variance_weighted"):
+            desc += f", all {len(preds)} outputs resampled together"
         if res.undefined[j]:
             desc += f"; {int(res.undefined[j])} undefined resamples dropped"
-        out[(kind, s.key)] = (res.intervals[j].low, res.intervals[j].high, desc + ")")
-    return out
+        bounds[(kind, s.key)] = (res.intervals[j].low, res.intervals[j].high, desc + ")")
+    return bounds
 
+
+def _with_bounds(report: MetricReport, name: str, bounds, ci) -> MetricReport:
+    """``report`` (computed without intervals) with the joint run's intervals of output ``name``."""
+    results = []
+    for r in report.results:
+        lo, hi, how = bounds.get((("output", name), r.key), (np.nan, np.nan, None))
+        results.append(replace(r, low=lo, high=hi, method=how))
+    return replace(report, results=tuple(results), ci=ci)
