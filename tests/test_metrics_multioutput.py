@@ -280,6 +280,18 @@ def test_cli_json_has_the_average_each_output_and_the_variance_weighted_averages
     cell = doc["by_output"]["ridge"]["volume"]["mae"]
     assert cell["low"] < cell["value"] < cell["high"]
     assert set(doc["models"]["ridge"]["mae"]) == {"value", "low", "high"}
+    assert main(["metrics", str(path), "--metrics", "r2", "--format", "csv"]) == 0
+    rows = pd.read_csv(io.StringIO(capsys.readouterr().out)).set_index(["model", "output", "key"])["value"]
+    forest = frame[frame.model == "forest"]
+    Y, P = matrices(forest)
+    w = forest["weight"].to_numpy()
+    assert rows["forest", "(uniform average)", "r2"] == pytest.approx(skm.r2_score(Y, P, sample_weight=w), rel=1e-9)
+    assert rows["forest", "(variance-weighted average)", "r2"] == pytest.approx(
+        skm.r2_score(Y, P, sample_weight=w, multioutput="variance_weighted"), rel=1e-9)
+    assert rows["forest", "volume", "r2"] == pytest.approx(skm.r2_score(Y[:, 1], P[:, 1], sample_weight=w), rel=1e-9)
+    assert main(["metrics", str(path), "--metrics", "r2", "--format", "table"]) == 0
+    table = capsys.readouterr().out
+    assert "forest  output share  (n = 120)" in table and "ridge  output (uniform average)" in table
 
 
 # --- pages -------------------------------------------------------------------------------------------------------

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import sys
 
+import pandas as pd
+
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
                                load_assessment, print_json)
 from assess.errors import AssessError
@@ -22,6 +24,10 @@ from assess.export import to_csv_bytes
 from assess.metrics import CI_METHODS, get
 from assess.metrics.reports import compute_output_reports, compute_reports
 from assess.summary import fmt, long_frame
+
+
+#: The ``output`` column of the CSV (and the heading of the table) for the averages of a multi-output file.
+AVERAGE, VARIANCE_WEIGHTED = "(uniform average)", "(variance-weighted average)"
 
 
 def add_parser(sub) -> None:
@@ -67,11 +73,15 @@ def run(args) -> int:
                                   resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method)
     sizes = {m: r.n for m, r in reports.items()}
     if args.format == "csv":
-        sys.stdout.write(to_csv_bytes(long_frame(reports)).decode("utf-8"))
+        frame = long_frame(reports) if by_model is None else _outputs_long_frame(by_model)
+        sys.stdout.write(to_csv_bytes(frame).decode("utf-8"))
         return 0
     if args.format == "table":
-        for model, report in reports.items():
-            print(f"{model}  (n = {report.n:,})")
+        blocks = {m: {"": r} for m, r in reports.items()} if by_model is None else {
+            m: {AVERAGE: r.average, VARIANCE_WEIGHTED: r.variance_weighted_report} | dict(r.by_output)
+            for m, r in by_model.items()}
+        for model, report, output in ((m, r, o) for m, views in blocks.items() for o, r in views.items()):
+            print(f"{model}{f'  output {output}' if output else ''}  (n = {report.n:,})")
             for r in report.results:
                 ci = f"  [{fmt(r.low)}, {fmt(r.high)}]" if args.ci and r.method else ""
                 why = f"  ({r.reason})" if r.reason else ""
@@ -108,3 +118,16 @@ def run(args) -> int:
         doc["n_per_model"] = sizes
     print_json(json_ready(doc))
     return 0
+
+
+def _outputs_long_frame(by_model) -> pd.DataFrame:
+    """`long_frame` of a multi-output file: one row per model, output and metric, the averages first."""
+    views = {AVERAGE: lambda r: r.average, VARIANCE_WEIGHTED: lambda r: r.variance_weighted_report}
+    first = next(iter(by_model.values()))
+    views |= {name: (lambda r, name=name: r.by_output[name]) for name in first.outputs}
+    frames = []
+    for output, pick in views.items():
+        frame = long_frame({m: pick(r) for m, r in by_model.items()})
+        frame.insert(1, "output", output)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
