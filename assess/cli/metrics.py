@@ -7,7 +7,8 @@ the reason it is null) and, for classification only, ``"positive"`` and ``"class
 give the 13 SPEC regression keys (a forecast pooled over its rows). A multi-output regression file (column pairs
 ``y_true_<name>``/``y_pred_<name>``) gives under ``"models"`` the uniform average over its outputs, with
 ``"outputs"`` (their names), ``"by_output"`` (model → output → key → value), ``"variance_weighted"`` (model →
-``r2``/``explained_variance``) and, when some per-output value is null, ``"undefined_by_output"``. The numbers come from `assess.metrics.reports.compute_reports`, as on the
+``r2``/``explained_variance``) and, when some per-output value is null, ``"undefined_by_output"``; the CSV and the
+table list each output and both averages. The numbers come from `assess.metrics.reports.compute_reports`, as on the
 Metrics page.
 """
 
