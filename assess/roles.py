@@ -264,9 +264,10 @@ _ROLE_WORDS = {
 
 
 def _outputs(frame: pd.DataFrame, roles: Roles, columns) -> Roles:
-    """Multi-output regression: pairs ``y_true_<name>``/``y_pred_<name>`` (any values: validation says when one is
-    not numeric), else pairs ``true_<name>``/``pred_<name>`` whose columns both hold continuous numbers (0/1 or
-    few-integer ``true_<label>`` columns stay multi-label indicators)."""
+    """Multi-output regression: two or more pairs ``y_true_<name>``/``y_pred_<name>`` (any values: validation says
+    when one is not numeric), else pairs ``true_<name>``/``pred_<name>`` whose columns all hold continuous numbers
+    (0/1 or few-integer ``true_<label>`` columns stay multi-label indicators). A single pair is the file's
+    ``y_true``/``y_pred``, whatever the task its values make it."""
     for true_prefix, pred_prefix in OUTPUT_PREFIXES:
         trues, preds = _prefixed(columns, (true_prefix,)), _prefixed(columns, (pred_prefix,))
         if true_prefix == "true_":
@@ -277,6 +278,12 @@ def _outputs(frame: pd.DataFrame, roles: Roles, columns) -> Roles:
                 continue
         else:
             pairs = [(n, trues[n], preds[n]) for n in trues if n in preds]
+        if len(pairs) == 1:  # one target: an ordinary y_true/y_pred file (its values then decide the task)
+            (name, true_col, pred_col), = pairs
+            why = (f"{quote(true_col)} and {quote(pred_col)} are the only `{true_prefix}<name>`/"
+                   f"`{pred_prefix}<name>` pair")
+            return (roles.with_role("y_true", true_col, f"{why}: the ground truth")
+                    .with_role("y_pred", pred_col, f"{why}: the prediction"))
         if pairs:
             listed = ", ".join(quote(n) for n, _, _ in pairs[:4]) + (" …" if len(pairs) > 4 else "")
             kind = "" if true_prefix == "y_true_" else " holding continuous numbers"

@@ -74,6 +74,14 @@ def test_continuous_true_pred_pairs_are_outputs():
     assert "holding continuous numbers" in a.roles.reason("outputs")
 
 
+def test_a_single_pair_is_the_files_truth_and_prediction():
+    regression = assess_frame(multi_output_frame()[["y_true_price", "y_pred_price"]])
+    assert regression.outputs == () and regression.task is Task.REGRESSION
+    assert (regression.roles.y_true, regression.roles.y_pred) == ("y_true_price", "y_pred_price")
+    labels = describe(read_table(b"y_true_label,y_pred_label\ncat,dog\ndog,dog\ncat,cat\n", name="c.csv"))
+    assert labels.task is Task.BINARY and labels.roles.reason("y_true").endswith("the ground truth")
+
+
 def test_multilabel_indicator_columns_stay_multilabel():
     """0/1 `true_<label>`/`pred_<label>` columns are the multi-label path of tests/test_schema.py, unchanged."""
     text = "true_news,true_sport,pred_news,pred_sport,score_news,score_sport\n" + "\n".join(

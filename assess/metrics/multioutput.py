@@ -219,8 +219,8 @@ class _Variance:
 
 def _joint_bootstrap(names, preds, weight, specs, columns, point, *, resamples, confidence_level, seed, method,
                      progress):
-    """Intervals of ``columns`` — (("output", name), spec), ("uniform", spec) or ("variance_weighted", spec) — from one
-    count matrix per chunk: every output's :func:`~assess.metrics.resampling.regression_statistic` on the same
+    """Intervals of ``columns`` — (("output", name), spec), ("uniform", spec) or ("variance_weighted", spec) — from
+    one count matrix per chunk: every output's :func:`~assess.metrics.resampling.regression_statistic` on the same
     counts, then the averages of the resampled values.
 
     The seed child is the one :func:`~assess.metrics.evaluate.evaluate` uses for a regression, and the rows and
