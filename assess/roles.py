@@ -405,4 +405,6 @@ def apply_role(roles: Roles, frame: pd.DataFrame, role: str, value, *, file: str
         roles = replace(roles, wide_models=())
     if role == "model" and value:
         roles = replace(roles, wide_models=())
+    if role in ("y_true", "y_pred") and roles.outputs and value:
+        roles = roles.without("outputs")  # a chosen target: a single-output file (its other pairs stay unused)
     return roles.with_role(role, value, "set by you")

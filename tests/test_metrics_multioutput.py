@@ -18,6 +18,7 @@ from assess.io import read_table
 from assess.metrics.evaluate import evaluate
 from assess.metrics.multioutput import evaluate_output_predictions, evaluate_outputs
 from assess.metrics.reports import compute_output_reports, compute_reports
+from assess.roles import Overrides
 from assess.schema import describe
 from tests.conftest import open_app
 from tests.test_page_errors import figures, values
@@ -94,6 +95,14 @@ def test_multilabel_indicator_columns_stay_multilabel():
     mixed = pd.read_csv(io.StringIO(text)).assign(true_price=np.linspace(0.5, 9.5, 40),
                                                                  pred_price=np.linspace(1.5, 8.5, 40))
     assert assess_frame(mixed).task is Task.MULTILABEL
+
+
+def test_choosing_a_target_makes_a_single_output_file():
+    frame = multi_output_frame()
+    overrides = Overrides().with_role("y_true", "y_true_volume").with_role("y_pred", "y_pred_volume")
+    a = describe(read_table(frame.to_csv(index=False).encode(), name="m.csv"), overrides)
+    assert a.outputs == () and a.task is Task.REGRESSION and a.roles.reason("y_true") == "set by you"
+    np.testing.assert_array_equal(a.predictions().y_pred, frame.y_pred_volume.to_numpy())
 
 
 def test_a_text_cell_in_an_output_is_an_error_naming_the_column_and_row():
