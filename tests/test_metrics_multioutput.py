@@ -9,10 +9,12 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from sklearn import metrics as skm
 
 from assess.cli import main
-from assess.data import Task
+from assess.data import Predictions, Task
 from assess.errors import AssessError
 from assess.io import read_table
 from assess.metrics.evaluate import evaluate
@@ -363,3 +365,41 @@ def test_errors_page_charts_the_chosen_output():
         points = next(t for t in drawn["data"] if str(t.get("name", "")).startswith(frame_name))
         np.testing.assert_allclose(values(points["x"]), frame[f"y_true_{name}"].to_numpy())
         np.testing.assert_allclose(values(points["y"]), frame[f"y_pred_{name}"].to_numpy())
+
+
+# --- property: any shape, weights or not ------------------------------------------------------------------------
+
+@st.composite
+def output_matrices(draw):
+    n = draw(st.integers(3, 40))
+    k = draw(st.integers(2, 4))
+    seed = draw(st.integers(0, 2**16))
+    rng = np.random.default_rng(seed)
+    Y = rng.normal(0, rng.uniform(0.1, 50, k), (n, k)).round(draw(st.sampled_from([1, 3, 8])))
+    P = Y + rng.normal(0, 1, (n, k))
+    w = rng.uniform(0, 3, n) if draw(st.booleans()) else None
+    return Y, P, w
+
+
+@settings(max_examples=40, deadline=None)
+@given(output_matrices())
+def test_averages_match_sklearn_on_any_shape(data):
+    Y, P, w = data
+    assume(w is None or w.sum() > 0)
+    preds = {f"o{j}": Predictions(Task.REGRESSION, (), Y[:, j], P[:, j], None, weight=w, model="m")
+             for j in range(Y.shape[1])}
+    variances = np.array([np.average((Y[:, j] - np.average(Y[:, j], weights=w)) ** 2, weights=w)
+                          for j in range(Y.shape[1])])
+    r = evaluate_output_predictions(preds, list(ORACLES), baselines=False)
+    for key, oracle in ORACLES.items():
+        raw = oracle(Y, P, sample_weight=w, multioutput="raw_values")
+        defined = np.isfinite([r.by_output[n][key].value for n in preds])
+        if defined.all():
+            np.testing.assert_allclose(r.average[key].value, oracle(Y, P, sample_weight=w), rtol=1e-9, atol=1e-9)
+        else:  # scikit-learn's force_finite puts 1.0/0.0 where we say undefined
+            assert key in VARIANCE_WEIGHTED and np.isnan(r.average[key].value) and r.average[key].reason
+            assert np.all(variances[~defined] <= 1e-12 * max(1.0, variances.max())), raw
+        if key in VARIANCE_WEIGHTED and np.any(variances > 0) and defined[variances > 0].all():
+            np.testing.assert_allclose(r.variance_weighted[key].value,
+                                       oracle(Y, P, sample_weight=w, multioutput="variance_weighted"),
+                                       rtol=1e-9, atol=1e-9)
