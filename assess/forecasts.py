@@ -17,13 +17,14 @@ from assess.schema import Assessment
 ONE_SERIES = "(one series)"
 
 
-def prediction_frame(assessment: Assessment, model: str) -> pd.DataFrame:
+def prediction_frame(assessment: Assessment, model: str, output: str | None = None) -> pd.DataFrame:
     """Columns ``y_true``, ``y_pred``, ``error`` (= y_pred − y_true), ``lower``/``upper`` when the file has a
     prediction interval, and for forecasts ``time``, ``series`` (:data:`ONE_SERIES` when the file has no series
-    column) and ``horizon`` (1 when it has none); one row per finite (y_true, y_pred) pair of ``model``."""
+    column) and ``horizon`` (1 when it has none); one row per finite (y_true, y_pred) pair of ``model`` (of
+    ``output`` in a multi-output regression file, its first output by default)."""
     if assessment.task not in (Task.REGRESSION, Task.FORECAST):
         raise ValueError(f"prediction_frame() is for numeric predictions; the task is {assessment.task.value}")
-    pred = assessment.predictions(model)
+    pred = assessment.predictions(model, output=output)
     frame = pd.DataFrame({"y_true": pred.y_true, "y_pred": pred.y_pred})
     if pred.lower is not None and pred.upper is not None:
         frame["lower"], frame["upper"] = pred.lower, pred.upper

@@ -49,6 +49,9 @@ CLASS_SCORE_PREFIXES = ("proba_", "prob_", "probability_", "p_", "score_")
 #: Roles holding several columns: a tuple of columns, or of (label, column) pairs.
 _LIST_ROLES = {"groups", "features"}
 _PAIR_ROLES = {"class_scores", "true_labels", "pred_labels", "label_scores"}
+#: Prefixes of the (ground truth, prediction) columns of one output of a multi-output regression. ``true_``/``pred_``
+#: are also the multi-label indicator prefixes, so they name outputs only when both columns hold continuous numbers.
+OUTPUT_PREFIXES = (("y_true_", "y_pred_"), ("true_", "pred_"))
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,7 @@ class Roles:
     pred_labels: tuple[tuple[str, str], ...] = ()
     label_scores: tuple[tuple[str, str], ...] = ()
     wide_models: tuple[WideModel, ...] = ()
+    outputs: tuple[tuple[str, str, str], ...] = ()   # (output name, y_true column, y_pred column): multi-output
     model: str | None = None
     id: str | None = None
     fold: str | None = None
@@ -98,7 +102,7 @@ class Roles:
         return replace(self, **{role: value}, reasons=reasons)
 
     def without(self, role: str) -> Roles:
-        empty = () if role in _LIST_ROLES | _PAIR_ROLES | {"wide_models"} else None
+        empty = () if role in _LIST_ROLES | _PAIR_ROLES | {"wide_models", "outputs"} else None
         return replace(self, **{role: empty}, reasons=tuple((r, w) for r, w in self.reasons if r != role))
 
     def used_columns(self) -> set[str]:
@@ -107,6 +111,8 @@ class Roles:
             cols.update(c for _, c in pairs)
         for wm in self.wide_models:
             cols.update(c for c in (wm.y_pred, wm.score) if c)
+        for _, true_col, pred_col in self.outputs:
+            cols.update((true_col, pred_col))
         cols.update(self.groups)
         cols.update(self.features)
         return cols
@@ -125,6 +131,9 @@ class Roles:
         if self.wide_models:
             cols = [c for wm in self.wide_models for c in (wm.y_pred, wm.score) if c]
             rows.append({"role": "wide_models", "columns": cols, "reason": self.reason("wide_models")})
+        if self.outputs:
+            rows.append({"role": "outputs", "columns": [c for _, t, p in self.outputs for c in (t, p)],
+                         "reason": self.reason("outputs")})
         for role in ("groups", "features"):
             if getattr(self, role):
                 rows.append({"role": role, "columns": list(getattr(self, role)), "reason": self.reason(role)})
@@ -158,6 +167,10 @@ def detect_roles(frame: pd.DataFrame) -> Roles:
     if not roles.lower and not roles.upper:
         roles = _levelled_interval(roles, [c for c in frame.columns if c not in taken])
         taken.update(c for c in (roles.lower, roles.upper) if c)
+
+    if not roles.y_true:
+        roles = _outputs(frame, roles, [c for c in frame.columns if c not in taken])
+        taken.update(roles.used_columns())
 
     free = [c for c in frame.columns if c not in taken]
     # Multi-label indicator columns: true_<label> (with pred_<label> / score_<label> for the same labels).
@@ -248,6 +261,36 @@ _ROLE_WORDS = {
     "cluster": "the cluster assignment",
     "latency_ms": "the latency in ms", "energy_j": "the energy in joules",
 }
+
+
+def _outputs(frame: pd.DataFrame, roles: Roles, columns) -> Roles:
+    """Multi-output regression: two or more pairs ``y_true_<name>``/``y_pred_<name>`` (any values: validation says
+    when one is not numeric), else pairs ``true_<name>``/``pred_<name>`` whose columns all hold continuous numbers
+    (0/1 or few-integer ``true_<label>`` columns stay multi-label indicators). A single pair is the file's
+    ``y_true``/``y_pred``, whatever the task its values make it."""
+    for true_prefix, pred_prefix in OUTPUT_PREFIXES:
+        trues, preds = _prefixed(columns, (true_prefix,)), _prefixed(columns, (pred_prefix,))
+        if true_prefix == "true_":
+            # ``y_true_x`` also starts with ``true_`` only after ``y_``: _prefixed matches the start, so no clash
+            pairs = [(n, trues[n], preds[n]) for n in trues if n in preds
+                     and is_continuous(frame[trues[n]]) and is_continuous(frame[preds[n]])]
+            if len(pairs) != len(trues):  # some true_<label> column is an indicator: the file is multi-label
+                continue
+        else:
+            pairs = [(n, trues[n], preds[n]) for n in trues if n in preds]
+        if len(pairs) == 1:  # one target: an ordinary y_true/y_pred file (its values then decide the task)
+            (name, true_col, pred_col), = pairs
+            why = (f"{quote(true_col)} and {quote(pred_col)} are the only `{true_prefix}<name>`/"
+                   f"`{pred_prefix}<name>` pair")
+            return (roles.with_role("y_true", true_col, f"{why}: the ground truth")
+                    .with_role("y_pred", pred_col, f"{why}: the prediction"))
+        if pairs:
+            listed = ", ".join(quote(n) for n, _, _ in pairs[:4]) + (" …" if len(pairs) > 4 else "")
+            kind = "" if true_prefix == "y_true_" else " holding continuous numbers"
+            return roles.with_role("outputs", tuple(pairs),
+                                   f"{len(pairs)} column pairs `{true_prefix}<name>`/`{pred_prefix}<name>`{kind}: "
+                                   f"one per output of a multi-output regression ({listed})")
+    return roles
 
 
 _LEVELLED = re.compile(r"^(lower|lo|pi_lower|yhat_lower|upper|hi|pi_upper|yhat_upper)[_-]?(\d{1,2}(?:\.\d+)?)$")
@@ -362,4 +405,6 @@ def apply_role(roles: Roles, frame: pd.DataFrame, role: str, value, *, file: str
         roles = replace(roles, wide_models=())
     if role == "model" and value:
         roles = replace(roles, wide_models=())
+    if role in ("y_true", "y_pred") and roles.outputs and value:
+        roles = roles.without("outputs")  # a chosen target: a single-output file (its other pairs stay unused)
     return roles.with_role(role, value, "set by you")

@@ -59,22 +59,38 @@ class Assessment:
         return _model_rows(self.frame, self.roles, self.models)
 
     @cached_property
-    def _encoded(self) -> dict[str, Predictions]:
+    def _encoded(self) -> dict[tuple[str, str | None], Predictions]:
         return {}
 
-    def predictions(self, model: str | None = None) -> Predictions:
+    @property
+    def outputs(self) -> tuple[str, ...]:
+        """The output names of a multi-output regression (``y_true_<name>``/``y_pred_<name>`` pairs); () otherwise."""
+        return tuple(name for name, _, _ in self.roles.outputs)
+
+    def predictions(self, model: str | None = None, output: str | None = None) -> Predictions:
         """The encoded arrays of one model (the first when ``model`` is None); see `assess.data.Predictions`.
 
-        Encoded once per model and kept: the assessment is immutable, and pages ask for the same model on every
-        rerun (encoding a million rows takes a few tenths of a second).
+        In a multi-output regression file, ``output`` names the output (one of `outputs`) and the result is the
+        ordinary 1-D regression `Predictions` of that output, so every metric, chart and test works on it unchanged.
+        Without ``output`` it is the *first* output: pages that do not offer an output choice (Compare) then assess
+        that one, and the Metrics and Errors pages offer the choice. ``output`` on a single-output file is an error.
+
+        Encoded once per (model, output) and kept: the assessment is immutable, and pages ask for the same model on
+        every rerun (encoding a million rows takes a few tenths of a second).
         """
         if self.errors:
             raise AssessError(f"{self.table.name}: {self.errors[0].message} (fix the errors before assessing)")
         if not self.models:
             raise AssessError(f"{self.table.name}: no model to assess")
-        key = self.models[0] if model is None else model
+        if output is not None and output not in self.outputs:
+            raise AssessError(f"no output {quote(output)} in {self.table.name} "
+                              + (f"(outputs: {', '.join(map(quote, self.outputs))})" if self.outputs
+                                 else "(it has a single target)"))
+        if self.outputs and output is None:
+            output = self.outputs[0]
+        key = (self.models[0] if model is None else model, output)
         if key not in self._encoded:
-            encoded = self._encode(model)
+            encoded = self._encode(model, output)
             for name in ("y_true", "y_pred", "scores", "weight", "fold", "ids", "group", "lower", "upper"):
                 array = getattr(encoded, name)
                 if array is not None:
@@ -82,7 +98,7 @@ class Assessment:
             self._encoded[key] = encoded
         return self._encoded[key]
 
-    def _encode(self, model: str | None) -> Predictions:
+    def _encode(self, model: str | None, output: str | None = None) -> Predictions:
         model = self.models[0] if model is None else model
         if model not in self.models:
             raise AssessError(f"no model {quote(model)} in {self.table.name} (models: "
@@ -131,13 +147,16 @@ class Assessment:
             y_true, y_pred, scores = self._multilabel_arrays(frame, pred_col)
             return Predictions(task, self.classes, y_true, y_pred, scores, **extras)
         if task in (Task.REGRESSION, Task.FORECAST):
+            true_col = r.y_true
+            if output is not None:
+                _, true_col, pred_col = next(o for o in r.outputs if o[0] == output)
             when = dict(time=time_values(frame[r.timestamp]).to_numpy() if r.timestamp else None,
                         series=label_strings(frame[r.series]).to_numpy(dtype=object) if r.series else None,
                         horizon=numeric_column(frame, r.horizon) if r.horizon else None,
                         origin=time_values(frame[r.origin]).to_numpy() if r.origin else None)
-            return Predictions(task, (), numeric_column(frame, r.y_true),
+            return Predictions(task, (), numeric_column(frame, true_col),
                                numeric_column(frame, pred_col) if pred_col else None, None, **extras, **when,
-                               target=str(r.y_true), lower=numeric_column(frame, r.lower) if r.lower else None,
+                               target=str(true_col), lower=numeric_column(frame, r.lower) if r.lower else None,
                                upper=numeric_column(frame, r.upper) if r.upper else None,
                                interval_level=interval_level(r))
         # clustering
@@ -183,7 +202,7 @@ class Assessment:
             "sheet": self.table.sheet, "rows": int(len(self.frame)), "columns": [str(c) for c in self.frame.columns],
             "notes": list(self.table.notes), "task": self.task.value, "task_reason": self.task_reason,
             "roles": self.roles.table(), "positive": self.positive, "positive_reason": self.positive_reason,
-            "classes": list(self.classes), "models": list(self.models),
+            "classes": list(self.classes), "models": list(self.models), "outputs": list(self.outputs),
             "problems": [p.to_dict() for p in self.problems],
         }
 

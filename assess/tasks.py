@@ -32,6 +32,11 @@ def infer_task(frame: pd.DataFrame, roles: Roles) -> tuple[Task, str]:
         return Task.CLUSTERING, f"{quote(roles.cluster)} holds cluster assignments"
     if roles.true_labels:
         return Task.MULTILABEL, f"{len(roles.true_labels)} indicator columns `true_<label>`: one per label"
+    if roles.outputs:
+        # Forecast metrics read one target; several outputs with time stamps are assessed as regression per output.
+        names = ", ".join(quote(n) for n, _, _ in roles.outputs[:4]) + (" …" if len(roles.outputs) > 4 else "")
+        return Task.REGRESSION, (f"{len(roles.outputs)} outputs ({names}), each a column of true and one of "
+                                 "predicted numbers: multi-output regression")
     if not roles.y_true:
         raise AssessError("no ground-truth column found: name one `y_true` (or `label`, `target`, `actual`), "
                           "or choose it on the Data page / with --y-true")

@@ -147,6 +147,20 @@ def validate(frame: pd.DataFrame, roles: Roles, task: Task, *, classes=(), posit
 
     if task.is_classification:
         _check_classification(c, a)
+    elif task in (Task.REGRESSION, Task.FORECAST) and r.outputs:
+        for name, true_col, pred_col in r.outputs:
+            c.numeric(true_col, role=f"ground truth of output {quote(name)}")
+            c.numeric(pred_col, role=f"prediction of output {quote(name)}")
+        used = r.used_columns()
+        unpaired = [col for col in frame.columns if col not in used
+                    and str(col).lower().startswith(("y_true_", "y_pred_"))]
+        if unpaired:
+            c.note("warning", "unpaired_output", f"{', '.join(map(quote, unpaired[:4]))}"
+                                                 f"{' …' if len(unpaired) > 4 else ''} "
+                                                 f"{'has' if len(unpaired) == 1 else 'have'} no partner "
+                                                 "`y_true_<name>`/`y_pred_<name>` column and "
+                                                 f"{'is' if len(unpaired) == 1 else 'are'} not assessed",
+                   column=unpaired[0], count=len(unpaired))
     elif task in (Task.REGRESSION, Task.FORECAST):
         c.numeric(r.y_true, role="ground truth")
         pred_cols = [wm.y_pred for wm in r.wide_models if wm.y_pred] or [r.y_pred]

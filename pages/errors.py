@@ -23,8 +23,13 @@ models = st.multiselect("Models", list(assessment.models), default=list(assessme
 if not models:
     st.info("Pick at least one model.")
     st.stop()
+output = None
+if assessment.outputs:  # multi-output regression: the charts show one output at a time
+    output = st.selectbox("Output", list(assessment.outputs), help="Each output is a `y_true_<name>`/`y_pred_<name>` "
+                                                                   "pair of columns, charted on its own.")
 colors = charts.model_colors(assessment.models)   # by position in the file: a model keeps its colour everywhere
-frames = {m: memo(assessment, "prediction_frame", (m,), lambda m=m: prediction_frame(assessment, m)) for m in models}
+frames = {m: memo(assessment, "prediction_frame", (m, output), lambda m=m: prediction_frame(assessment, m, output))
+          for m in models}
 figures: list = []
 
 if task is Task.FORECAST:

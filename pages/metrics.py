@@ -9,13 +9,14 @@ from dataclasses import replace
 
 import streamlit as st
 
+from assess.columns import quote
 from assess.data import Task
 from assess.decision import LABELS, SCORES
 from assess.export import to_csv_bytes, to_json_bytes
 from assess.metrics import GROUPS, metrics_for, table_for
 from assess.metrics.evaluate import VALUE_TASKS
 from assess.metrics.registry import TASKS
-from assess.metrics.reports import compute_reports
+from assess.metrics.reports import compute_output_reports, compute_reports
 from assess.summary import comparison_frame, headline_sentences, long_frame, model_frame, per_class_frame
 from pages.state import Key, current_decision, md, memo, require_assessment, set_decision
 from pages.widgets import decision_note
@@ -43,6 +44,8 @@ BASELINE_CAPTION = {
               "would score on the same rows. R² is the skill against the mean: 0 means no better than it.",
 }
 SOURCE_WORDS = {LABELS: "the predicted-label column", SCORES: "the scores"}
+#: The Output choice of a multi-output regression that shows the uniform average over the outputs.
+ALL_OUTPUTS = "All outputs (average)"
 #: Above this many rows per model the bootstrap defaults to 200 resamples (about 20 s for 1,000 at 1e6 rows).
 LARGE_ROWS = 100_000
 #: Most rows per model in the per-class table shown (the most frequent classes); the CSV download has them all.
@@ -66,6 +69,11 @@ if assessment.task is Task.FORECAST:
 left, mid, right = st.columns(3)
 with left:
     models = st.multiselect("Models", list(assessment.models), default=list(assessment.models))
+    output = None
+    if assessment.outputs:  # multi-output regression: the uniform average, or one output's own metrics
+        output = st.selectbox("Output", [ALL_OUTPUTS, *assessment.outputs],
+                              help="Each output (a `y_true_<name>`/`y_pred_<name>` pair) is assessed on its own; "
+                                   "the average is their uniform mean, metric by metric.")
     choices = VALUE_CI_CHOICES if values_task else CI_CHOICES
     ci_label = st.selectbox("Confidence interval", list(choices),
                             help="A seeded bootstrap of the rows (i.i.d.)." if values_task else
@@ -143,7 +151,11 @@ def compute():
         with preview.container():
             st.caption("Values first; the intervals follow in a few seconds.")
             st.dataframe(comparison_frame(quick), hide_index=True, width="stretch")
-    result = compute_reports(assessment, progress=progress, **params)
+    if assessment.outputs:  # every output and the averages at once: the Output choice only picks among them
+        result = compute_output_reports(assessment, progress=progress,
+                                        **{k: v for k, v in params.items() if k not in ("decision", "beta", "k")})
+    else:
+        result = compute_reports(assessment, progress=progress, **params)
     preview.empty()
     if bar:
         bar.empty()
@@ -156,7 +168,17 @@ except ValueError as exc:  # AssessError included: e.g. labels from a column a m
     st.error(md(str(exc)))
     st.stop()
 
+by_model = None
+if assessment.outputs:
+    by_model = reports
+    reports = {m: r.average if output == ALL_OUTPUTS else r.by_output[output] for m, r in by_model.items()}
+
 # --- results -------------------------------------------------------------------------------------------------------
+if by_model is not None:
+    st.caption(md(f"Output {quote(output)}: its own `y_true`/`y_pred` pair." if output != ALL_OUTPUTS else
+                  f"The uniform average over the {len(assessment.outputs)} outputs "
+                  f"({', '.join(map(quote, assessment.outputs))}), metric by metric; intervals resample the rows of "
+                  "all outputs together."))
 for sentence in headline_sentences(reports, positive=assessment.positive):
     st.markdown(md(sentence))
 
@@ -165,6 +187,14 @@ st.caption("Value (confidence interval); ★ marks the best model for metrics wi
            "higher or lower values are better).")
 st.dataframe(comparison_frame(reports), hide_index=True, width="stretch",
              column_config={"key": st.column_config.TextColumn("key", width="small")})
+
+if by_model is not None and output == ALL_OUTPUTS and any(r.variance_weighted for r in by_model.values()):
+    st.subheader("Variance-weighted averages")
+    st.caption("R² and explained variance averaged with each output weighted by the variance of its true values "
+               "(scikit-learn's `variance_weighted`, defined for these two metrics only); an output with constant "
+               "true values has weight 0.")
+    st.dataframe(comparison_frame({m: r.variance_weighted_report for m, r in by_model.items()}), hide_index=True,
+                 width="stretch")
 
 st.subheader("Per model, with ISO 5.3.13 baselines")
 tabs = st.tabs([md(model) for model in reports])
@@ -194,6 +224,10 @@ doc = {"task": assessment.task.value, "file": assessment.table.name, "sha256": a
                                   "label_thresholds": dict(params["decision"].per_label) or None}),
        "models": {m: r.to_dict(with_ci=ci is not None) for m, r in reports.items()},
        "undefined": {m: r.reasons for m, r in reports.items() if r.reasons}}
+if by_model is not None:
+    doc |= {"output": None if output == ALL_OUTPUTS else output, "outputs": list(assessment.outputs)}
+    if output == ALL_OUTPUTS:
+        doc["variance_weighted"] = {m: r.variance_weighted_dict(with_ci=ci is not None) for m, r in by_model.items()}
 c1, c2, c3 = st.columns(3)
 c1.download_button("Metrics CSV", to_csv_bytes(long), "metrics.csv", "text/csv", icon=":material/download:")
 c2.download_button("Metrics JSON", to_json_bytes(doc), "metrics.json", "application/json",

@@ -4,7 +4,11 @@ JSON: ``{"task", "n", "models": {model: {key: value-or-null}}}``; with ``--ci`` 
 ``{"value", "low", "high"}``. Beside those contract keys: ``"settings"`` (for classification where labels come from,
 the threshold, beta, k; always the interval method, confidence_level, resamples, seed), ``"undefined"`` (model → key →
 the reason it is null) and, for classification only, ``"positive"`` and ``"classes"``. Regression and forecast files
-give the 13 SPEC regression keys (a forecast pooled over its rows). The numbers come from `assess.metrics.reports.compute_reports`, as on the
+give the 13 SPEC regression keys (a forecast pooled over its rows). A multi-output regression file (column pairs
+``y_true_<name>``/``y_pred_<name>``) gives under ``"models"`` the uniform average over its outputs, with
+``"outputs"`` (their names), ``"by_output"`` (model → output → key → value), ``"variance_weighted"`` (model →
+``r2``/``explained_variance``) and, when some per-output value is null, ``"undefined_by_output"``; the CSV and the
+table list each output and both averages. The numbers come from `assess.metrics.reports.compute_reports`, as on the
 Metrics page.
 """
 
@@ -12,13 +16,19 @@ from __future__ import annotations
 
 import sys
 
+import pandas as pd
+
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
                                load_assessment, print_json)
 from assess.errors import AssessError
 from assess.export import to_csv_bytes
 from assess.metrics import CI_METHODS, get
-from assess.metrics.reports import compute_reports
+from assess.metrics.reports import compute_output_reports, compute_reports
 from assess.summary import fmt, long_frame
+
+
+#: The ``output`` column of the CSV (and the heading of the table) for the averages of a multi-output file.
+AVERAGE, VARIANCE_WEIGHTED = "(uniform average)", "(variance-weighted average)"
 
 
 def add_parser(sub) -> None:
@@ -52,16 +62,27 @@ def run(args) -> int:
         for key in args.metrics:
             get(assessment.task, key)  # ValueError listing the valid keys
     decision = decision_from_args(args, assessment.task, assessment.classes)
-    reports = compute_reports(assessment, models=args.models, keys=args.metrics, decision=decision,
-                              beta=args.beta, k=args.k, ci=args.ci, confidence_level=args.confidence_level,
-                              resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method)
+    if assessment.outputs:  # multi-output regression: "models" holds the uniform average over the outputs
+        by_model = compute_output_reports(assessment, models=args.models, keys=args.metrics, ci=args.ci,
+                                          confidence_level=args.confidence_level, resamples=args.resamples,
+                                          seed=args.seed, bootstrap_method=args.bootstrap_method)
+        reports = {m: r.average for m, r in by_model.items()}
+    else:
+        by_model = None
+        reports = compute_reports(assessment, models=args.models, keys=args.metrics, decision=decision,
+                                  beta=args.beta, k=args.k, ci=args.ci, confidence_level=args.confidence_level,
+                                  resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method)
     sizes = {m: r.n for m, r in reports.items()}
     if args.format == "csv":
-        sys.stdout.write(to_csv_bytes(long_frame(reports)).decode("utf-8"))
+        frame = long_frame(reports) if by_model is None else _outputs_long_frame(by_model)
+        sys.stdout.write(to_csv_bytes(frame).decode("utf-8"))
         return 0
     if args.format == "table":
-        for model, report in reports.items():
-            print(f"{model}  (n = {report.n:,})")
+        blocks = {m: {"": r} for m, r in reports.items()} if by_model is None else {
+            m: {AVERAGE: r.average, VARIANCE_WEIGHTED: r.variance_weighted_report} | dict(r.by_output)
+            for m, r in by_model.items()}
+        for model, report, output in ((m, r, o) for m, views in blocks.items() for o, r in views.items()):
+            print(f"{model}{f'  output {output}' if output else ''}  (n = {report.n:,})")
             for r in report.results:
                 ci = f"  [{fmt(r.low)}, {fmt(r.high)}]" if args.ci and r.method else ""
                 why = f"  ({r.reason})" if r.reason else ""
@@ -84,7 +105,30 @@ def run(args) -> int:
     else:  # regression, forecast (pooled over rows): the decision, beta and k do not apply
         doc["settings"] = interval_settings
     doc["undefined"] = {m: r.reasons for m, r in reports.items() if r.reasons}
+    if by_model is not None:
+        with_ci = bool(args.ci)
+        doc["outputs"] = list(assessment.outputs)
+        doc["by_output"] = {m: {name: report.to_dict(with_ci=with_ci) for name, report in r.by_output.items()}
+                            for m, r in by_model.items()}
+        doc["variance_weighted"] = {m: r.variance_weighted_dict(with_ci=with_ci) for m, r in by_model.items()}
+        undefined_by_output = {m: {name: report.reasons for name, report in r.by_output.items() if report.reasons}
+                               for m, r in by_model.items()}
+        if any(undefined_by_output.values()):
+            doc["undefined_by_output"] = {m: u for m, u in undefined_by_output.items() if u}
     if len(set(sizes.values())) > 1:
         doc["n_per_model"] = sizes
     print_json(json_ready(doc))
     return 0
+
+
+def _outputs_long_frame(by_model) -> pd.DataFrame:
+    """`long_frame` of a multi-output file: one row per model, output and metric, the averages first."""
+    views = {AVERAGE: lambda r: r.average, VARIANCE_WEIGHTED: lambda r: r.variance_weighted_report}
+    first = next(iter(by_model.values()))
+    views |= {name: (lambda r, name=name: r.by_output[name]) for name in first.outputs}
+    frames = []
+    for output, pick in views.items():
+        frame = long_frame({m: pick(r) for m, r in by_model.items()})
+        frame.insert(1, "output", output)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from assess.decision import Decision
 from assess.errors import AssessError
 from assess.metrics.evaluate import MetricReport, evaluate
+from assess.metrics.multioutput import OutputsReport, evaluate_outputs
 from assess.metrics.registry import TASKS
 from assess.schema import Assessment
 
@@ -19,18 +20,20 @@ def compute_reports(assessment: Assessment, *, models=None, keys=None, decision=
     """{model: MetricReport} of ``models`` (default: all of them); the options are those of `evaluate`.
 
     Regression and forecast files give the registry's value metrics (a forecast pooled over its rows for now);
-    ``decision``, ``beta`` and ``k`` do not apply to them.
+    ``decision``, ``beta`` and ``k`` do not apply to them. A multi-output regression file gives the uniform average
+    over its outputs (:func:`compute_output_reports` has each output and the variance-weighted averages).
 
     ``decision`` says where the labels come from (:mod:`assess.decision`; default: the predicted-label column, else
     score ≥ 0.5 or the arg-max). ``progress(fraction)`` reports the fraction of all models' bootstrap work done.
     """
+    if assessment.outputs:  # multi-output regression: the uniform average over the outputs
+        return {m: r.average for m, r in compute_output_reports(
+            assessment, models=models, keys=keys, ci=ci, confidence_level=confidence_level, resamples=resamples,
+            seed=seed, bootstrap_method=bootstrap_method, progress=progress).items()}
     if assessment.task not in TASKS:
         raise AssessError(f"{assessment.table.name}: metrics for the {assessment.task.value} task are not available "
                           f"yet; {', '.join(t.value for t in TASKS)} tasks are")
-    chosen = list(models or assessment.models)
-    unknown = [m for m in chosen if m not in assessment.models]
-    if unknown:
-        raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(assessment.models)})")
+    chosen = _chosen_models(assessment, models)
     reports = {}
     for i, model in enumerate(chosen):
         step = (lambda f, i=i: progress((i + f) / len(chosen))) if progress else None
@@ -38,3 +41,28 @@ def compute_reports(assessment: Assessment, *, models=None, keys=None, decision=
                                   ci=ci, confidence_level=confidence_level, resamples=resamples, seed=seed,
                                   progress=step, bootstrap_method=bootstrap_method)
     return reports
+
+
+def compute_output_reports(assessment: Assessment, *, models=None, keys=None, ci=None, confidence_level=0.95,
+                           resamples=1000, seed=0, bootstrap_method="percentile",
+                           progress=None) -> dict[str, OutputsReport]:
+    """{model: OutputsReport} of a multi-output regression file: each output's report, the uniform and the
+    variance-weighted averages (:mod:`assess.metrics.multioutput`); the options are those of `compute_reports`."""
+    if not assessment.outputs:
+        raise AssessError(f"{assessment.table.name} has a single target: it has no outputs to average")
+    chosen = _chosen_models(assessment, models)
+    reports = {}
+    for i, model in enumerate(chosen):
+        step = (lambda f, i=i: progress((i + f) / len(chosen))) if progress else None
+        reports[model] = evaluate_outputs(assessment, model, keys, ci=ci, confidence_level=confidence_level,
+                                          resamples=resamples, seed=seed, progress=step,
+                                          bootstrap_method=bootstrap_method)
+    return reports
+
+
+def _chosen_models(assessment: Assessment, models) -> list[str]:
+    chosen = list(models or assessment.models)
+    unknown = [m for m in chosen if m not in assessment.models]
+    if unknown:
+        raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(assessment.models)})")
+    return chosen

@@ -1,0 +1,276 @@
+r"""Multi-output regression: every regression metric per output, their uniform average and, for R² and explained
+variance, their variance-weighted average — :func:`evaluate_outputs`.
+
+A file with column pairs ``y_true_<name>``/``y_pred_<name>`` holds K outputs on the same rows
+(`assess.schema.Assessment.outputs`). Each output is an ordinary 1-D regression, assessed by
+:func:`~assess.metrics.evaluate.evaluate` unchanged. The averages follow scikit-learn's ``multioutput`` conventions
+(user guide, "Regression metrics"):
+
+- ``uniform_average``: :math:`\bar m = \frac1K \sum_k m_k` for every metric key (so the average RMSE is the mean of
+  the outputs' RMSEs, not the root of their mean MSE, as ``sklearn.metrics.root_mean_squared_error`` averages);
+- ``variance_weighted`` (R² and explained variance only — scikit-learn defines it for those two and nothing else):
+  :math:`\sum_k v_k m_k / \sum_k v_k` with :math:`v_k` the (weighted) variance of output k's ``y_true``. For R² this
+  is :math:`1 - \sum_k SS_{res,k} / \sum_k SS_{tot,k}`. An output with constant ``y_true`` has :math:`v_k = 0` and
+  drops out, as in scikit-learn; when every output is constant the average is undefined.
+
+Undefined stays undefined: a uniform average over an output whose value is NaN is NaN with that output's reason
+(scikit-learn's ``force_finite`` would put 1.0 or 0.0 in its place; see the registry entry of ``r2``).
+
+Intervals: one bootstrap over rows that resamples all outputs together (the rows are shared, so the outputs' errors
+stay paired), through :func:`~assess.metrics.resampling.regression_statistic` of each output on the same count
+matrix; the averages are taken per resample. Each output's own interval comes from the same run, and equals the one
+``evaluate`` gives that output alone (same seed child, same draws), so K outputs cost one resampling, not K + 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Callable, Mapping
+
+import numpy as np
+
+from assess import intervals
+from assess.columns import quote
+from assess.data import Predictions
+from assess.metrics import resampling
+from assess.metrics.evaluate import VALUE_TASKS, MetricReport, MetricResult, _no_interval_note, evaluate
+from assess.metrics.registry import get
+from assess.schema import Assessment
+
+__all__ = ["OutputsReport", "VARIANCE_WEIGHTED_KEYS", "evaluate_outputs", "evaluate_output_predictions"]
+
+#: The keys scikit-learn's ``multioutput="variance_weighted"`` applies to.
+VARIANCE_WEIGHTED_KEYS = ("r2", "explained_variance")
+
+
+@dataclass(frozen=True, eq=False)
+class OutputsReport:
+    """The metrics of one model on a multi-output regression.
+
+    ``by_output`` maps each output name to its own :class:`~assess.metrics.evaluate.MetricReport`; ``average`` is a
+    MetricReport of the uniform averages (its ``params["outputs"]`` names the outputs averaged), so every consumer of
+    a report (tables, JSON, CSV) takes it as is; ``variance_weighted`` maps ``r2`` / ``explained_variance`` (those
+    asked for) to their variance-weighted average.
+    """
+
+    model: str
+    outputs: tuple[str, ...]
+    by_output: Mapping[str, MetricReport]
+    average: MetricReport
+    variance_weighted: Mapping[str, MetricResult]
+
+    @property
+    def variance_weighted_report(self) -> MetricReport:
+        """The variance-weighted averages as a MetricReport (for the tables and JSON that take reports)."""
+        a = self.average
+        return MetricReport(task=a.task, model=a.model, n=a.n, classes=(),
+                            results=tuple(self.variance_weighted.values()), table=None,
+                            params=MappingProxyType({"outputs": self.outputs, "average": "variance_weighted"}),
+                            ci=a.ci, confidence_level=a.confidence_level, resamples=a.resamples, seed=a.seed)
+
+    def variance_weighted_dict(self, *, with_ci: bool = False) -> dict:
+        """``{key: value}`` (``None`` when undefined) or ``{key: {"value", "low", "high"}}``, as ``to_dict``."""
+        return self.variance_weighted_report.to_dict(with_ci=with_ci)
+
+
+def evaluate_outputs(assessment: Assessment, model: str | None = None, keys=None, **options) -> OutputsReport:
+    """Every metric of ``model`` per output of a multi-output ``assessment``, with the averages; ``options`` are
+    those of :func:`evaluate_output_predictions`."""
+    if not assessment.outputs:
+        raise ValueError(f"{assessment.table.name} is not a multi-output regression (no `y_true_<name>`/"
+                         "`y_pred_<name>` column pairs)")
+    model = assessment.models[0] if model is None else model
+    return evaluate_output_predictions({name: assessment.predictions(model, output=name)
+                                        for name in assessment.outputs}, keys, **options)
+
+
+def evaluate_output_predictions(predictions: Mapping[str, Predictions], keys=None, *, ci: str | None = None,
+                                confidence_level: float = 0.95, resamples: int = 1000, seed=0,
+                                progress: Callable[[float], None] | None = None, baselines: bool = True,
+                                bootstrap_method: str = "percentile") -> OutputsReport:
+    """Per-output reports (:func:`~assess.metrics.evaluate.evaluate`, same options) and their averages.
+
+    ``predictions`` maps output names to the 1-D regression predictions of one model on the same rows (same length,
+    same weights). ``ci`` ``"bootstrap"`` or ``"auto"`` gives every output and every average an interval from one joint
+    bootstrap of the rows; another method gives none, and the note says so, as ``evaluate`` does.
+    """
+    names = tuple(predictions)
+    if not names:
+        raise ValueError("`predictions` is empty: give at least one output")
+    preds = [predictions[n] for n in names]
+    bad = next((p for p in preds if p.task not in VALUE_TASKS), None)
+    if bad is not None:
+        raise ValueError(f"multi-output averages are for regression; output has task {bad.task.value!r}")
+    sizes = {int(np.asarray(p.y_true).shape[0]) for p in preds}
+    if len(sizes) != 1:
+        raise ValueError(f"the outputs must share their rows (got lengths {sorted(sizes)})")
+    weight = preds[0].weight
+    weight = None if weight is None else np.asarray(weight, dtype=np.float64)
+    bootstrapping = ci in ("bootstrap", "auto")
+    # Every interval comes from one joint run below (the outputs' own included): evaluate() values each output here.
+    by_output = {n: evaluate(p, keys, ci=None if bootstrapping else ci, confidence_level=confidence_level,
+                             resamples=resamples, seed=seed, baselines=baselines, bootstrap_method=bootstrap_method)
+                 for n, p in zip(names, preds)}
+    reports = list(by_output.values())
+    first = reports[0]
+    specs = [get(first.task, key) for key in first.keys]
+    ys = [np.asarray(p.y_true, dtype=np.float64) for p in preds]
+    variances = np.array([_variance(y, weight) for y in ys])
+    weighted = [s for s in specs if s.key in VARIANCE_WEIGHTED_KEYS]
+
+    # ---- point values and baselines ----
+    uniform = {s.key: _uniform(s.key, names, reports) for s in specs}
+    vw = {s.key: _variance_weighted(s.key, names, reports, variances) for s in weighted}
+
+    # ---- one joint bootstrap: each output's finite metrics and every finite average ----
+    # an output's column is keyed ("output", name): no output name can clash with "uniform" or "variance_weighted"
+    columns = [(("output", n), s) for n, r in zip(names, reports) for s in specs if r[s.key].defined]
+    columns += [("uniform", s) for s in specs if np.isfinite(uniform[s.key][0])]
+    columns += [("variance_weighted", s) for s in weighted if np.isfinite(vw[s.key][0])]
+    bounds: dict[tuple[str, str], tuple[float, float, str]] = {}
+    if bootstrapping and columns:
+        point = {**{(("output", n), s.key): r[s.key].value for n, r in zip(names, reports) for s in specs},
+                 **{("uniform", k): v for k, (v, _) in uniform.items()},
+                 **{("variance_weighted", k): v for k, (v, _) in vw.items()}}
+        bounds = _joint_bootstrap(names, preds, weight, specs, columns, point, resamples=resamples,
+                                  confidence_level=confidence_level, seed=seed, method=bootstrap_method,
+                                  progress=progress)
+        by_output = {n: _with_bounds(r, n, bounds, ci) for n, r in by_output.items()}
+    elif progress is not None:
+        progress(1.0)
+    no_interval = ci is not None and ci not in ("bootstrap", "auto")
+
+    def result(spec, kind, value, reason, base, how_baseline):
+        lo, hi, how = bounds.get((kind, spec.key), (np.nan, np.nan, None))
+        note = _no_interval_note(None, ci) if no_interval else None
+        return MetricResult(spec.key, spec.name, value, lo, hi, how, reason, note,
+                            MappingProxyType(base), how_baseline)
+
+    listed = ", ".join(names)
+    average_results = []
+    for s in specs:
+        value, reason = uniform[s.key]
+        base = {b: float(np.mean([r[s.key].baselines[b] for r in reports])) for b in first[s.key].baselines}
+        average_results.append(result(s, "uniform", value, reason, base,
+                                      f"the uniform average of each output's baseline ({listed})" if base else None))
+    weighted_results = {}
+    for s in weighted:
+        value, reason = vw[s.key]
+        base = {b: _weighted_mean([r[s.key].baselines[b] for r in reports], variances) for b in
+                first[s.key].baselines}
+        weighted_results[s.key] = result(s, "variance_weighted", value, reason, base,
+                                         "the variance-weighted average of each output's baseline" if base else None)
+    average = MetricReport(task=first.task, model=first.model, n=first.n, classes=(), results=tuple(average_results),
+                           table=None, params=MappingProxyType({"outputs": names, "average": "uniform"}), ci=ci,
+                           confidence_level=float(confidence_level), resamples=int(resamples), seed=seed)
+    return OutputsReport(first.model, names, MappingProxyType(by_output), average, MappingProxyType(weighted_results))
+
+
+def _variance(y: np.ndarray, weight: np.ndarray | None) -> float:
+    """The (weighted) variance of ``y`` about its (weighted) mean: scikit-learn's variance weight of an output."""
+    mean = np.average(y, weights=weight)
+    return float(np.average((y - mean) ** 2, weights=weight))
+
+
+def _undefined_reason(key, names, reports) -> str:
+    undefined = [(n, r[key].reason or "undefined") for n, r in zip(names, reports) if not r[key].defined]
+    return "; ".join(f"undefined for output {quote(n)}: {why}" for n, why in undefined)
+
+
+def _uniform(key, names, reports) -> tuple[float, str | None]:
+    values = np.array([r[key].value for r in reports])
+    if np.all(np.isfinite(values)):
+        return float(values.mean()), None
+    return float("nan"), _undefined_reason(key, names, reports)
+
+
+def _weighted_mean(values, variances) -> float:
+    """:math:`\\sum_k v_k m_k / \\sum_k v_k` over the outputs of positive variance; NaN when none has one."""
+    values = np.asarray(values, dtype=np.float64)
+    live = variances > 0
+    if not live.any() or not np.all(np.isfinite(values[live])):
+        return float("nan")
+    return float(np.dot(variances[live], values[live]) / variances[live].sum())
+
+
+def _variance_weighted(key, names, reports, variances) -> tuple[float, str | None]:
+    if not np.any(variances > 0):
+        return float("nan"), "every output's y_true is constant: all variance weights are 0"
+    value = _weighted_mean([r[key].value for r in reports], variances)
+    if np.isfinite(value):
+        return value, None
+    live = [r for r, v in zip(reports, variances) if v > 0]
+    return value, _undefined_reason(key, [n for n, v in zip(names, variances) if v > 0], live)
+
+
+@dataclass(frozen=True)
+class _Variance:
+    """A pseudo metric for :func:`~assess.metrics.resampling.regression_statistic`: the resample's weighted variance
+    of ``y_true``, the variance weight of its output (it reads the same ``true_var`` sums as R²)."""
+
+    key: str = "variance_of_y_true"
+    shared: tuple[str, ...] = ("true_var",)
+
+    @staticmethod
+    def compute(state):
+        return state.ss_true / state.weight_sum
+
+
+def _joint_bootstrap(names, preds, weight, specs, columns, point, *, resamples, confidence_level, seed, method,
+                     progress):
+    """Intervals of ``columns`` — (("output", name), spec), ("uniform", spec) or ("variance_weighted", spec) — from
+    one count matrix per chunk: every output's :func:`~assess.metrics.resampling.regression_statistic` on the same
+    counts, then the averages of the resampled values.
+
+    The seed child is the one :func:`~assess.metrics.evaluate.evaluate` uses for a regression, and the rows and
+    resamples are the same, so each output's interval equals the one ``evaluate`` gives that output alone."""
+    statistics, layout = [], {}
+    for p in preds:
+        y = np.asarray(p.y_true, dtype=np.float64)
+        yp = np.asarray(p.y_pred, dtype=np.float64)
+        stat, layout = resampling.regression_statistic(None, list(specs) + [_Variance()], y, yp, weight)
+        statistics.append(stat)
+    position = {s.key: j for j, s in enumerate(specs)}
+    output_index = {n: k for k, n in enumerate(names)}
+
+    def statistic(counts):
+        per_output = np.stack([stat(counts) for stat in statistics])      # (K, b, specs + 1)
+        v = per_output[:, :, -1]                                          # (K, b) variance weights
+        live = v > 0
+        total = np.where(live, v, 0.0).sum(axis=0)
+        out = []
+        for kind, s in columns:
+            m = per_output[:, :, position[s.key]]
+            if kind == "uniform":
+                out.append(m.mean(axis=0))
+            elif kind == "variance_weighted":
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    out.append(np.where(live, v * m, 0.0).sum(axis=0) / np.where(total > 0, total, np.nan))
+            else:
+                out.append(m[output_index[kind[1]]])
+        return np.column_stack(out)
+
+    values = np.array([point[(kind, s.key)] for kind, s in columns])
+    # the seed child evaluate() uses: all intervals of a call, and each output's alone, read the same resamples
+    child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(1)[0]
+    res = intervals.bootstrap_ci(statistic, point=values, resamples=resamples, confidence_level=confidence_level,
+                                 seed=child, method=method, progress=progress, **layout)
+    bounds = {}
+    for j, (kind, s) in enumerate(columns):
+        desc = f"bootstrap-{method} ({resamples} resamples, seed {seed}, {res.scheme}, i.i.d. rows"
+        if kind in ("uniform", "variance_weighted"):
+            desc += f", all {len(preds)} outputs resampled together"
+        if res.undefined[j]:
+            desc += f"; {int(res.undefined[j])} undefined resamples dropped"
+        bounds[(kind, s.key)] = (res.intervals[j].low, res.intervals[j].high, desc + ")")
+    return bounds
+
+
+def _with_bounds(report: MetricReport, name: str, bounds, ci) -> MetricReport:
+    """``report`` (computed without intervals) with the joint run's intervals of output ``name``."""
+    results = []
+    for r in report.results:
+        lo, hi, how = bounds.get((("output", name), r.key), (np.nan, np.nan, None))
+        results.append(replace(r, low=lo, high=hi, method=how))
+    return replace(report, results=tuple(results), ci=ci)
