@@ -143,7 +143,11 @@ if len(models) < needed:
     st.stop()
 
 # --- the design ----------------------------------------------------------------------------------------------------
-predictions = None if assessment is None else {m: assessment.predictions(m) for m in models}
+output = None
+if assessment is not None and assessment.outputs:
+    output = st.selectbox("Output", list(assessment.outputs), key="compare_output",
+                          help="This file predicts several targets; the tests compare the models on one at a time.")
+predictions = None if assessment is None else {m: assessment.predictions(m, output=output) for m in models}
 try:
     if question == "subgroups":
         design = Design(INDEPENDENT, "subgroups are disjoint sets of samples")
@@ -192,7 +196,7 @@ run_all = question != "subgroups" and b2.button("Run all suitable tests", icon="
 # Results depend on the data and its roles (positive class included) and on the decision, not only on the widgets.
 decision = current_decision() if assessment is not None else Decision()
 data_key = None if assessment is None else fingerprint(assessment)
-all_params = (source, question, tuple(models), metric, correction, confidence_level, decision, data_key)
+all_params = (source, question, tuple(models), output, metric, correction, confidence_level, decision, data_key)
 if run_all:
     try:
         with st.spinner("Running every suitable test…"):

@@ -403,3 +403,26 @@ def test_averages_match_sklearn_on_any_shape(data):
             np.testing.assert_allclose(r.variance_weighted[key].value,
                                        oracle(Y, P, sample_weight=w, multioutput="variance_weighted"),
                                        rtol=1e-9, atol=1e-9)
+
+
+def test_compare_page_tests_the_chosen_output():
+    from scipy import stats as sps
+
+    from tests.test_page_compare import choose, read, run_test
+
+    frame = multi_output_frame(models=("ridge", "forest"), seed=10)
+    at = _upload(frame).switch_page("pages/compare.py").run()
+    assert not at.exception
+    [output] = [s for s in at.selectbox if s.label == "Output"]
+    assert output.options == ["price", "volume", "share"]
+    ridge, forest = (frame[frame.model == m] for m in ("ridge", "forest"))
+    for name in ("volume", "share"):
+        choose(at, "Output", name)
+        choose(at, "Test", "paired_t")
+        run_test(at)
+        errors = [np.abs(m[f"y_pred_{name}"] - m[f"y_true_{name}"]).to_numpy() for m in (ridge, forest)]
+        expected = sps.ttest_rel(*errors)
+        sentence = read(at.success[0])
+        assert f"{abs(np.mean(errors[0] - errors[1])):.3g}" in sentence, (name, sentence)
+        low, high = sorted(abs(b) for b in expected.confidence_interval())   # ridge − forest < 0: ridge is better
+        assert f"CI {low:.3g} to {high:.3g}" in sentence and "ridge's predictions are off by" in sentence, sentence
