@@ -18,7 +18,7 @@ import pandas as pd
 from assess import curves, intervals
 from assess.data import Predictions, Task
 from assess.decision import Decision, predicted_labels
-from assess.metrics import binary, multiclass, multilabel, regression, resampling
+from assess.metrics import binary, forecast_state, multiclass, multilabel, regression, resampling
 from assess.metrics._common import ScoreNote, check_finite, check_weight
 from assess.metrics.baselines import baseline_columns, baseline_values, regression_baselines
 from assess.metrics.registry import TASKS, MetricSpec, get, metrics_for, table_for
@@ -289,7 +289,8 @@ def _arrays(pred: Predictions, y_pred: np.ndarray):
 def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), beta: float = 1.0, k: int = 2,
              ci: str | None = None, confidence_level: float = 0.95, resamples: int = 1000, seed=0,
              progress: Callable[[float], None] | None = None, baselines: bool = True,
-             bootstrap_method: str = "percentile") -> MetricReport:
+             bootstrap_method: str = "percentile", season: int | None = None, interval_level: float | None = None,
+             scales: Mapping | None = None) -> MetricReport:
     """Every requested metric of one model, with reasons for undefined values, intervals and ISO 5.3.13 baselines.
 
     Regression and forecasts (pooled over rows): the registry's value metrics from one
@@ -324,6 +325,18 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     baselines : bool, default True
         Compute the ISO 5.3.13 baselines beside each metric (see :mod:`assess.metrics.baselines`).
     bootstrap_method : {"percentile", "bca"}
+    season : int, optional
+        Forecasts: the season length m of ``mase_seasonal`` (default: from the time stamps' frequency).
+    interval_level : float, optional
+        Forecasts: the nominal level of the ``lower``/``upper`` interval when its column names do not give it
+        (``pred.interval_level``); the Winkler score needs it.
+    scales : mapping, optional
+        Forecasts: ``{m: {series: scale}}``, the MASE scales to use (default: from ``pred``'s own actuals);
+        :func:`assess.metrics.breakdown.breakdown` passes the whole file's, so a subset of rows is scaled like it.
+
+    Forecasts: the regression set pooled over every row plus MASE and the interval scores
+    (:mod:`assess.metrics.forecast_state`); their intervals come from a block bootstrap within each series in time
+    order (:func:`_forecast_bounds`).
     """
     weight = _validate(pred, decision, beta, k, ci, confidence_level, resamples)
     if bootstrap_method not in ("percentile", "bca"):
@@ -331,14 +344,17 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     task = pred.task
     has_scores = pred.scores is not None
     if keys is None:
-        specs = [m for m in metrics_for(task) if m.needs in ("labels", "values") or has_scores]
+        has_intervals = pred.lower is not None and pred.upper is not None
+        specs = [m for m in metrics_for(task) if m.needs in ("labels", "values") or (has_scores and m.needs in (
+            "scores", "probabilities")) or (has_intervals and m.needs == "intervals")]
     else:
         if isinstance(keys, str):
             keys = [keys]
         specs = [get(task, key) for key in keys]
     if task in VALUE_TASKS:
         return _evaluate_values(pred, specs, weight, ci=ci, confidence_level=confidence_level, resamples=resamples,
-                                seed=seed, progress=progress, baselines=baselines, method=bootstrap_method)
+                                seed=seed, progress=progress, baselines=baselines, method=bootstrap_method,
+                                season=season, level=interval_level, scales=scales)
     beta, k = float(beta), int(k)
     y, yp, s = _arrays(pred, predicted_labels(task, pred.y_pred, pred.scores, decision, labels=pred.classes,
                                               model=pred.model))
@@ -432,20 +448,30 @@ def _no_interval_note(note_: str | None, ci: str) -> str:
 
 
 def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, resamples, seed, progress, baselines,
-                     method) -> MetricReport:
-    """evaluate() for regression and pooled forecasts (validated arrays)."""
+                     method, season=None, level=None, scales=None) -> MetricReport:
+    """evaluate() for regression and forecasts (validated arrays)."""
     y = np.asarray(pred.y_true, dtype=np.float64)
     yp = np.asarray(pred.y_pred, dtype=np.float64)
     parts = set().union(*(m.shared for m in specs))
-    state = regression.regression_state(y, yp, weight, parts)
+    columns = {}
+    if pred.task is Task.FORECAST:
+        state, columns = forecast_state.forecast_state(pred, weight, parts, season=season, level=level,
+                                                       scales=scales)
+    else:
+        state = regression.regression_state(y, yp, weight, parts)
     values = {m.key: _capture(m.compute, state) for m in specs}
     methods = {m.key: _resolve_ci(m, ci, weight is not None) for m in specs}
     boot = [m for m in specs if methods[m.key] == "bootstrap" and np.isfinite(values[m.key][0])]
     bounds: dict[str, tuple[float, float, str]] = {}
-    if boot:
+    # the same seeding as the classification runs: the first child of the seed's SeedSequence
+    child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(1)[0]
+    if boot and pred.task is Task.FORECAST:
+        bounds = _forecast_bounds(pred, state, columns, boot, values, weight, resamples=resamples,
+                                  confidence_level=confidence_level, seed=seed, child=child)
+        if progress is not None:
+            progress(1.0)
+    elif boot:
         stat, layout = resampling.regression_statistic(state, boot, y, yp, weight)
-        # the same seeding as the classification runs: the first child of the seed's SeedSequence
-        child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(1)[0]
         res = intervals.bootstrap_ci(stat, point=np.array([values[m.key][0] for m in boot]), resamples=resamples,
                                      confidence_level=confidence_level, seed=child, method=method,
                                      progress=progress, **layout)
@@ -456,7 +482,8 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
             bounds[m.key] = (res.intervals[j].low, res.intervals[j].high, desc + ")")
     elif progress is not None:
         progress(1.0)
-    base = regression_baselines(specs, y, weight, parts) if baselines else {}
+    constant = [m for m in specs if m.baseline == "constant"]
+    base = regression_baselines(constant, y, weight, parts) if baselines and constant else {}
     results = []
     for m in specs:
         v, reason, note_ = values[m.key]
@@ -530,3 +557,101 @@ def _bootstrap(task, state, specs, values, y, yp, s, weight, rankings, *, resamp
     if progress is not None and not runs:
         progress(1.0)
     return out
+
+
+#: Forecast metrics that are an increasing function of another metric's mean: (the mean's key, the function of
+#: (mean, total weight)). Every other forecast metric whose formula is a weighted mean of a per-row value
+#: (:data:`assess.metrics.forecast_state.MEAN_FIELDS`) is itself the mean.
+OF_MEAN = {"rmse": ("mse", lambda v, W: np.sqrt(v)), "rmspe": ("mspe", lambda v, W: np.sqrt(v)),
+           "sse": ("mse", lambda v, W: v * W)}
+#: Forecast metrics that are a mean of a per-row value (the studentized block bootstrap applies to them).
+MEAN_KEYS = ("mae", "mse", "mean_error", "mape", "smape", "mspe", "mase", "mase_seasonal", "coverage",
+             "interval_width", "winkler_score")
+
+
+def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *, resamples, confidence_level, seed,
+                     child) -> dict[str, tuple[float, float, str]]:
+    """Block-bootstrap intervals of forecast metrics: rows resampled in blocks within each series, in time order,
+    so autocorrelated errors do not shrink the interval (:mod:`assess.intervals`, block-bootstrap notes).
+
+    - mean-type metrics (:data:`MEAN_KEYS`) and RMSE, RMSPE, SSE as increasing functions of a mean
+      (:data:`OF_MEAN`), unweighted: the studentized moving-block bootstrap
+      :func:`~assess.intervals.block_bootstrap_mean_ci` of the per-row values, which the registry formula gives on
+      a row state (:func:`~assess.metrics.forecast_state.row_state`) — block length by Politis–White per series;
+    - the others (median and maximum error, R², explained variance) and every metric of weighted rows: the
+      percentile stationary block bootstrap :func:`~assess.intervals.block_bootstrap_ci` of the registry formula on
+      resampled sums (block length by Politis–White on the absolute errors).
+    """
+    series = None if pred.series is None else np.asarray(pred.series)
+    times = pred.time
+    n = int(np.asarray(pred.y_true).shape[0])
+    W = float(n if weight is None else np.sum(weight))
+    out: dict[str, tuple[float, float, str]] = {}
+    y = np.asarray(pred.y_true, dtype=np.float64)
+    yp = np.asarray(pred.y_pred, dtype=np.float64)
+    parts = set().union(*(m.shared for m in specs), *(get(Task.FORECAST, OF_MEAN[m.key][0]).shared
+                                                       for m in specs if m.key in OF_MEAN))
+    rows = forecast_state.row_state(forecast_state.regression_rows(y, yp, parts) | dict(columns), state)
+    percentile = []
+    for m in specs:
+        inner, finish = OF_MEAN.get(m.key, (m.key, None))
+        if weight is not None or inner not in MEAN_KEYS:
+            percentile.append(m)
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                per_row = np.asarray(get(Task.FORECAST, inner).compute(rows), dtype=np.float64)
+        if per_row.shape != (n,) or not np.isfinite(per_row).all():
+            percentile.append(m)
+            continue
+        res = intervals.block_bootstrap_mean_ci(per_row, series=series, times=times,
+                                                transform=None if finish is None else (lambda v, f=finish: f(v, W)),
+                                                resamples=resamples, confidence_level=confidence_level, seed=child)
+        out[m.key] = (res.interval.low, res.interval.high,
+                      f"block bootstrap (studentized, {res.scheme}, Politis–White; {resamples} resamples, seed {seed})")
+    if percentile:
+        stat = _forecast_statistic(state, columns, percentile, y, yp, weight)
+        res = intervals.block_bootstrap_ci(stat, n=n, series=series, times=times, block_values=np.abs(yp - y),
+                                           point=np.array([values[m.key][0] for m in percentile]),
+                                           resamples=resamples, confidence_level=confidence_level, seed=child)
+        for j, m in enumerate(percentile):
+            desc = f"block bootstrap (percentile, {res.scheme.replace('-block', ' blocks')}, Politis–White; " \
+                   f"{resamples} resamples, seed {seed}"
+            if res.undefined[j]:
+                desc += f"; {int(res.undefined[j])} undefined resamples dropped"
+            out[m.key] = (res.intervals[j].low, res.intervals[j].high, desc + ")")
+    return out
+
+
+def _forecast_statistic(state, columns, specs, y, yp, weight):
+    """statistic(counts) of the registry formulas on resampled sums: the regression parts from
+    :func:`~assess.metrics.resampling.regression_statistic`, the forecast sums from the forecast columns."""
+    regression_specs = [m for m in specs if set(m.shared) <= set(regression.PARTS)]
+    other = [m for m in specs if m not in regression_specs]
+    reg_stat = resampling.regression_statistic(state, regression_specs, y, yp, weight)[0] if regression_specs \
+        else None
+    w = np.ones(y.shape[0]) if weight is None else weight
+    names = list(columns)
+    V = np.column_stack([columns[k] for k in names] + [np.ones(y.shape[0])]) * w[:, None] if names else None
+    keep = {f: getattr(state, f) for f in ("scaled_reason", "scaled_seasonal_reason", "season", "interval_level",
+                                           "interval_reason")}
+
+    def stat(c):
+        parts = []
+        if reg_stat is not None:
+            parts.append(np.asarray(reg_stat(c), dtype=np.float64).reshape(c.shape[0], -1))
+        if other:
+            S = c.astype(np.float64) @ V
+            batch = forecast_state.ForecastState(weight_sum=S[:, -1], n=y.shape[0], batch=True, **keep,
+                                                 **{k: S[:, i] for i, k in enumerate(names)})
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                with np.errstate(all="ignore"):
+                    parts.append(np.column_stack([np.asarray(m.compute(batch), dtype=np.float64) for m in other]))
+        joined = np.concatenate(parts, axis=1)
+        # back to the order of `specs`
+        order = [regression_specs.index(m) if m in regression_specs else len(regression_specs) + other.index(m)
+                 for m in specs]
+        return joined[:, order]
+    return stat
