@@ -13,6 +13,7 @@ from assess.io import read_table
 from assess.metrics import evaluate
 from assess.metrics import forecast as F
 from assess.metrics.breakdown import breakdown
+from assess.metrics.forecast_baselines import baseline_forecasts, skill_score
 from assess.schema import describe
 
 SAMPLE = Path(__file__).resolve().parents[1] / "assets" / "samples" / "monthly_forecasts.csv"
@@ -134,3 +135,20 @@ def test_breakdown_intervals_are_block_bootstrap_and_seeded(assessment):
     b = breakdown(pred, ["mae"], by=("horizon",), ci="auto", resamples=200, seed=1)
     pd.testing.assert_frame_equal(a, b)
     assert (a.low < a.value).all() and (a.value < a.high).all() and len(a) == 12
+
+
+@pytest.mark.parametrize("model", ["naive", "ets"])
+def test_skill_scores_and_baselines_equal_the_baseline_forecasts(assessment, frame, model):
+    """skill_<b> = forecast_baselines.skill_score (1 − MSE/MSE_b over the rows where b exists); each metric's
+    baselines are the metric of b's forecasts on those rows (MAE by numpy)."""
+    rows = frame[frame.model == model]
+    ref = baseline_forecasts(rows.y_true, times=rows.timestamp, origin=rows.origin, series=rows.series, season=12)
+    report = evaluate(assessment.predictions(model), ["mae", "skill_naive", "skill_seasonal_naive", "skill_drift"])
+    y = rows.y_true.to_numpy()
+    for name in ("naive", "seasonal_naive", "drift"):
+        b = ref.frame[name].to_numpy()
+        assert report[f"skill_{name}"].value == pytest.approx(skill_score(y, rows.y_pred, b), rel=1e-12)
+        ok = np.isfinite(b)
+        assert report["mae"].baselines[name] == pytest.approx(np.mean(np.abs(b[ok] - y[ok])), rel=1e-12)
+        assert f"{ok.sum():,}" in report["mae"].baseline_method
+    assert set(report["skill_naive"].baselines) == set()

@@ -290,6 +290,8 @@ def test_every_forecast_entry_reaches_every_surface(capsys):
         result = report[spec.key]
         assert np.isfinite(result.value), spec.key
         assert result.method.startswith("block bootstrap") and result.low <= result.value <= result.high, spec.key
+        with_baselines = spec.needs == "values" and "skill" not in spec.shared
+        assert set(result.baselines) == ({"naive", "seasonal_naive", "drift"} if with_baselines else set()), spec.key
     assert cli_main(["metrics", str(FORECAST_SAMPLE)]) == 0
     doc = json.loads(capsys.readouterr().out)
     for model in doc["models"]:

@@ -3,35 +3,25 @@
 :func:`evaluate` stays pooled over every row; :func:`breakdown` runs it on each group (the rows of one horizon, or of
 one series), a :class:`~assess.data.Predictions` holding the group's rows, so every number comes from the same
 registry entry as the pooled one, intervals included (the block bootstrap within each series). MASE keeps the scale
-of the whole file per series (:func:`assess.metrics.forecast_state.file_scales`): a group's MASE is its errors as a
-multiple of the same naive error as the pooled value's. A loop over groups, none over rows.
+of the whole file per series and the skill scores its baseline forecasts
+(:func:`assess.metrics.forecast_state.forecast_context`): a group's MASE is its errors as a multiple of the same naive
+error as the pooled value's. A loop over groups, none over rows.
 """
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 
 from assess.data import Predictions, Task
 from assess.metrics.evaluate import evaluate
-from assess.metrics.forecast_state import file_scales
+from assess.metrics.forecast_state import forecast_context, subset
 
 __all__ = ["BY", "breakdown"]
 
 #: The groupings :func:`breakdown` knows, by the Predictions field that holds them.
 BY = ("horizon", "series")
 COLUMNS = ["model", "by", "series", "horizon", "key", "value", "low", "high", "n", "reason"]
-_ROW_FIELDS = ("y_true", "y_pred", "weight", "fold", "ids", "group", "time", "series", "horizon", "origin", "lower",
-               "upper")
-
-
-def _subset(pred: Predictions, rows: np.ndarray) -> Predictions:
-    return replace(pred, **{f: np.asarray(getattr(pred, f))[rows] for f in _ROW_FIELDS
-                            if getattr(pred, f) is not None})
-
-
 def breakdown(pred: Predictions, keys=None, *, by=BY, ci: str | None = None, confidence_level: float = 0.95,
               resamples: int = 1000, seed=0, season: int | None = None,
               interval_level: float | None = None) -> pd.DataFrame:
@@ -47,7 +37,7 @@ def breakdown(pred: Predictions, keys=None, *, by=BY, ci: str | None = None, con
     unknown = [b for b in by if b not in BY]
     if unknown:
         raise ValueError(f"`by` must be from {list(BY)} (got {unknown})")
-    scales = file_scales(pred, season)
+    context = forecast_context(pred, season)
     rows = []
     for grouping in by:
         values = getattr(pred, grouping)
@@ -57,9 +47,9 @@ def breakdown(pred: Predictions, keys=None, *, by=BY, ci: str | None = None, con
         order = np.argsort(codes, kind="stable")
         starts = np.flatnonzero(np.diff(codes[order], prepend=-1))
         for g, idx in zip(labels, np.split(order, starts[1:])):
-            report = evaluate(_subset(pred, idx), keys, ci=ci, confidence_level=confidence_level,
+            report = evaluate(subset(pred, idx), keys, ci=ci, confidence_level=confidence_level,
                               resamples=resamples, seed=seed, baselines=False, season=season,
-                              interval_level=interval_level, scales=scales)
+                              interval_level=interval_level, context=context.subset(idx))
             series = g if grouping == "series" else None
             horizon = float(g) if grouping == "horizon" else np.nan
             for r in report.results:

@@ -8,7 +8,7 @@ per-row losses. Every metric is then a formula over those, taken from the regist
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Callable, Mapping
 
@@ -21,6 +21,7 @@ from assess.decision import Decision, predicted_labels
 from assess.metrics import binary, forecast_state, multiclass, multilabel, regression, resampling
 from assess.metrics._common import ScoreNote, check_finite, check_weight
 from assess.metrics.baselines import baseline_columns, baseline_values, regression_baselines
+from assess.metrics.forecast_baselines import BASELINES
 from assess.metrics.registry import TASKS, MetricSpec, get, metrics_for, table_for
 from assess.warnings import UndefinedMetricWarning
 
@@ -290,7 +291,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
              ci: str | None = None, confidence_level: float = 0.95, resamples: int = 1000, seed=0,
              progress: Callable[[float], None] | None = None, baselines: bool = True,
              bootstrap_method: str = "percentile", season: int | None = None, interval_level: float | None = None,
-             scales: Mapping | None = None) -> MetricReport:
+             context: forecast_state.ForecastContext | None = None) -> MetricReport:
     """Every requested metric of one model, with reasons for undefined values, intervals and ISO 5.3.13 baselines.
 
     Regression and forecasts (pooled over rows): the registry's value metrics from one
@@ -330,9 +331,9 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     interval_level : float, optional
         Forecasts: the nominal level of the ``lower``/``upper`` interval when its column names do not give it
         (``pred.interval_level``); the Winkler score needs it.
-    scales : mapping, optional
-        Forecasts: ``{m: {series: scale}}``, the MASE scales to use (default: from ``pred``'s own actuals);
-        :func:`assess.metrics.breakdown.breakdown` passes the whole file's, so a subset of rows is scaled like it.
+    context : ForecastContext, optional
+        Forecasts: the MASE scales and the naive / seasonal naive / drift forecasts of the whole file (default:
+        from ``pred``'s own rows); :func:`assess.metrics.breakdown.breakdown` passes the file's, subset to a group.
 
     Forecasts: the regression set pooled over every row plus MASE and the interval scores
     (:mod:`assess.metrics.forecast_state`); their intervals come from a block bootstrap within each series in time
@@ -354,7 +355,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     if task in VALUE_TASKS:
         return _evaluate_values(pred, specs, weight, ci=ci, confidence_level=confidence_level, resamples=resamples,
                                 seed=seed, progress=progress, baselines=baselines, method=bootstrap_method,
-                                season=season, level=interval_level, scales=scales)
+                                season=season, level=interval_level, context=context)
     beta, k = float(beta), int(k)
     y, yp, s = _arrays(pred, predicted_labels(task, pred.y_pred, pred.scores, decision, labels=pred.classes,
                                               model=pred.model))
@@ -448,15 +449,17 @@ def _no_interval_note(note_: str | None, ci: str) -> str:
 
 
 def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, resamples, seed, progress, baselines,
-                     method, season=None, level=None, scales=None) -> MetricReport:
+                     method, season=None, level=None, context=None) -> MetricReport:
     """evaluate() for regression and forecasts (validated arrays)."""
     y = np.asarray(pred.y_true, dtype=np.float64)
     yp = np.asarray(pred.y_pred, dtype=np.float64)
     parts = set().union(*(m.shared for m in specs))
     columns = {}
     if pred.task is Task.FORECAST:
+        if context is None and (baselines or "skill" in parts):
+            context = forecast_state.forecast_context(pred, season)
         state, columns = forecast_state.forecast_state(pred, weight, parts, season=season, level=level,
-                                                       scales=scales)
+                                                       context=context)
     else:
         state = regression.regression_state(y, yp, weight, parts)
     values = {m.key: _capture(m.compute, state) for m in specs}
@@ -482,8 +485,10 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
             bounds[m.key] = (res.intervals[j].low, res.intervals[j].high, desc + ")")
     elif progress is not None:
         progress(1.0)
-    constant = [m for m in specs if m.baseline == "constant"]
-    base = regression_baselines(constant, y, weight, parts) if baselines and constant else {}
+    if pred.task is Task.FORECAST:
+        base = _forecast_baselines(pred, specs, weight, context, season, level) if baselines else {}
+    else:
+        base = regression_baselines(specs, y, weight, parts) if baselines else {}
     results = []
     for m in specs:
         v, reason, note_ = values[m.key]
@@ -634,8 +639,6 @@ def _forecast_statistic(state, columns, specs, y, yp, weight):
     w = np.ones(y.shape[0]) if weight is None else weight
     names = list(columns)
     V = np.column_stack([columns[k] for k in names] + [np.ones(y.shape[0])]) * w[:, None] if names else None
-    keep = {f: getattr(state, f) for f in ("scaled_reason", "scaled_seasonal_reason", "season", "interval_level",
-                                           "interval_reason")}
 
     def stat(c):
         parts = []
@@ -643,8 +646,8 @@ def _forecast_statistic(state, columns, specs, y, yp, weight):
             parts.append(np.asarray(reg_stat(c), dtype=np.float64).reshape(c.shape[0], -1))
         if other:
             S = c.astype(np.float64) @ V
-            batch = forecast_state.ForecastState(weight_sum=S[:, -1], n=y.shape[0], batch=True, **keep,
-                                                 **{k: S[:, i] for i, k in enumerate(names)})
+            batch = forecast_state.batch_state({k: S[:, i] for i, k in enumerate(names)}, S[:, -1], y.shape[0],
+                                               state)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 with np.errstate(all="ignore"):
@@ -655,3 +658,40 @@ def _forecast_statistic(state, columns, specs, y, yp, weight):
                  for m in specs]
         return joined[:, order]
     return stat
+
+
+def _forecast_baselines(pred: Predictions, specs, weight, context, season, level) -> dict[str, ForecastBaselines]:
+    """Each metric of the naive, seasonal naive and drift forecasts of the file's actuals
+    (:mod:`assess.metrics.forecast_baselines`), scored like the model on the rows where the baseline exists; the
+    interval scores and skill scores have none (a baseline has no interval; its skill against itself is 0)."""
+    keys = [m.key for m in specs if m.needs == "values" and "skill" not in m.shared]
+    if not keys or context is None or context.reference is None:
+        return {}
+    values, counts = {}, {}
+    for name in BASELINES:
+        b = context.reference[name].to_numpy(dtype=np.float64)
+        rows = np.flatnonzero(np.isfinite(b))
+        counts[name] = rows.size
+        if not rows.size:
+            values[name] = {}
+            continue
+        sub = replace(forecast_state.subset(pred, rows), y_pred=b[rows], lower=None, upper=None)
+        report = evaluate(sub, keys, ci=None, baselines=False, season=season, interval_level=level,
+                          context=context.subset(rows))
+        values[name] = report.values
+    n = pred.n
+    how = ("the naive, seasonal naive" + (f" (m = {context.season})" if context.season else "") + " and drift "
+           "forecasts from the file's actuals (FPP3 §5.2), scored on the rows where each exists: "
+           + ", ".join(f"{counts[b]:,}" for b in BASELINES) + f" of {n:,} rows")
+    return {k: ForecastBaselines({b: float(values[b].get(k, np.nan)) for b in BASELINES}, how) for k in keys}
+
+
+@dataclass(frozen=True)
+class ForecastBaselines:
+    """A forecast metric's values for the baseline forecasts (``naive``, ``seasonal_naive``, ``drift``)."""
+
+    by_name: dict
+    method: str
+
+    def as_dict(self) -> dict[str, float]:
+        return dict(self.by_name)

@@ -8,9 +8,12 @@ the 13 SPEC regression metrics on the errors e = ŷ − y, pooled over every row
   m = the season length detected from the time stamps, :func:`assess.timestamps.season_length`, or given). The
   scale comes from the actuals of the whole file per series (reference: Hyndman & Koehler 2006; FPP3 §5.8; see
   :mod:`assess.metrics.forecast`), so it is the same for every model and for every subset of rows
-  (:func:`assess.metrics.breakdown.breakdown` passes the file's scales in);
+  (:class:`ForecastContext`: :func:`assess.metrics.breakdown.breakdown` passes the file's in);
 - the interval rows when the file has ``lower``/``upper``: inside or not (``sum_covered``), width
-  (``sum_width``) and the Winkler score at the nominal level (``sum_winkler``; FPP3 §5.9).
+  (``sum_width``) and the Winkler score at the nominal level (``sum_winkler``; FPP3 §5.9);
+- the squared errors of the model and of the naive, seasonal naive and drift forecasts
+  (:mod:`assess.metrics.forecast_baselines`) over the rows where each baseline exists (``skill_sums``), for the
+  skill scores 1 − MSE/MSE_baseline (FPP3 §5.8).
 
 Every one of these is a weighted mean of a per-row value, so its formula runs unchanged on a point state, on a batch
 state of resampled sums, and on a *row state* whose "sums" are the per-row values themselves (weight 1): that is how
@@ -21,22 +24,25 @@ no second table of losses.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Mapping
 
 import numpy as np
+import pandas as pd
 
 from assess.data import Predictions
 from assess.metrics import forecast, regression
 from assess.metrics._common import note_undefined
+from assess.metrics.forecast_baselines import BASELINES, baseline_forecasts
 from assess.timestamps import season_length
 
 __all__ = ["ForecastState", "FORECAST_PARTS", "MEAN_FIELDS", "forecast_columns", "forecast_state", "regression_rows",
            "row_state",
-           "file_scales", "mase", "mase_seasonal", "coverage", "interval_width", "winkler_score"]
+           "ForecastContext", "forecast_context", "subset", "batch_state", "mase", "mase_seasonal", "coverage", "interval_width",
+           "winkler_score", "skill_naive", "skill_seasonal_naive", "skill_drift"]
 
 #: Parts of the forecast state beyond the regression ones (``MetricSpec.shared``).
-FORECAST_PARTS = ("scaled", "scaled_seasonal", "interval", "winkler")
+FORECAST_PARTS = ("scaled", "scaled_seasonal", "interval", "winkler", "skill")
 
 #: The per-row columns whose weighted sums the state holds, by the state field they sum into.
 MEAN_FIELDS = ("sum_error", "sum_abs", "sum_sq", "sum_abs_rel", "sum_sq_rel", "sum_smape", "sum_scaled",
@@ -57,19 +63,54 @@ class ForecastState(regression.RegressionState):
     sum_winkler: object = None
     interval_level: float | None = None
     interval_reason: str | None = None
+    skill_sums: dict | None = None      # sum_sq_on_<baseline> (model), sum_sq_<baseline> (baseline), where it exists
+    skill_reasons: dict | None = None
 
 
-def file_scales(pred: Predictions, season: int | None = None) -> dict[int, dict]:
-    """``{m: {series: scale}}`` for m = 1 and the season length (when known): the MASE scales of the whole file,
-    to hand to :func:`forecast_state` for a subset of its rows (NaN where a series' scale is undefined)."""
-    out = {}
-    if pred.time is None:
-        return out
+@dataclass(frozen=True, eq=False)
+class ForecastContext:
+    """What a forecast metric reads from the whole file rather than from the rows it scores: the MASE scales
+    ``{m: {series: scale}}`` and the naive / seasonal naive / drift forecasts per row (``reference``, columns of
+    :data:`~assess.metrics.forecast_baselines.BASELINES`, NaN where one cannot be formed). :meth:`subset` keeps both
+    for a group of rows, so a horizon's or a series' metrics use the file's scale and baselines."""
+
+    scales: dict
+    reference: pd.DataFrame | None
+    season: int | None
+    reference_reason: str | None = None
+
+    def subset(self, rows: np.ndarray) -> "ForecastContext":
+        ref = None if self.reference is None else self.reference.iloc[rows].reset_index(drop=True)
+        return ForecastContext(self.scales, ref, self.season, self.reference_reason)
+
+
+def forecast_context(pred: Predictions, season: int | None = None) -> ForecastContext:
+    """The :class:`ForecastContext` of ``pred``'s own rows (its actuals are "the file")."""
     m = _season(pred, season)
+    scales: dict = {}
+    reference, why = None, None
+    if pred.time is None:
+        why = "the file has no time stamps, so no naive, seasonal naive or drift forecast"
+        return ForecastContext(scales, None, m, why)
     for s in {1, m} - {None}:
         table = forecast.naive_scale(pred.time, pred.y_true, series=pred.series, season=s)
-        out[s] = dict(zip(table["series"], np.where(table["reason"].isna(), table["scale"], np.nan)))
-    return out
+        scales[s] = dict(zip(table["series"], np.where(table["reason"].isna(), table["scale"], np.nan)))
+    try:
+        reference = baseline_forecasts(pred.y_true, times=pred.time, horizon=pred.horizon, origin=pred.origin,
+                                       series=pred.series, season=m).frame
+    except ValueError as exc:            # e.g. an origin after its target: the input checks name the rows
+        why = f"the baseline forecasts cannot be formed: {exc}"
+    return ForecastContext(scales, reference, m, why)
+
+
+def subset(pred: Predictions, rows: np.ndarray) -> Predictions:
+    """``pred`` restricted to ``rows`` (positions): every per-row array is indexed."""
+    return replace(pred, **{f: np.asarray(getattr(pred, f))[rows] for f in _ROW_FIELDS
+                            if getattr(pred, f) is not None})
+
+
+_ROW_FIELDS = ("y_true", "y_pred", "weight", "fold", "ids", "group", "time", "series", "horizon", "origin", "lower",
+               "upper")
 
 
 def _season(pred: Predictions, season: int | None) -> int | None:
@@ -84,6 +125,7 @@ def _season(pred: Predictions, season: int | None) -> int | None:
 
 
 def _scaled(pred: Predictions, e_abs: np.ndarray, m: int, scales: Mapping | None):
+    """scales: the file's ``{m: {series: scale}}`` (None: from ``pred``'s own actuals)."""
     """(|e| / s per row, reason or None)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -101,9 +143,11 @@ def _scaled(pred: Predictions, e_abs: np.ndarray, m: int, scales: Mapping | None
 
 
 def forecast_columns(pred: Predictions, parts, *, season: int | None = None, level: float | None = None,
-                     scales: Mapping | None = None) -> tuple[dict[str, np.ndarray], dict]:
+                     context: ForecastContext | None = None) -> tuple[dict[str, np.ndarray], dict]:
     """Per-row values of the forecast parts asked for (``{field: (n,) array}``, finite) and the state's other
-    fields (reasons, season, level). A part that is undefined has no column and a reason."""
+    fields (reasons, season, level). A part that is undefined has no column and a reason. ``context``: the file's
+    scales and baseline forecasts (default: from ``pred`` itself)."""
+    scales = None if context is None else context.scales
     y = np.asarray(pred.y_true, dtype=np.float64)
     e_abs = np.abs(np.asarray(pred.y_pred, dtype=np.float64) - y)
     cols: dict[str, np.ndarray] = {}
@@ -146,20 +190,40 @@ def forecast_columns(pred: Predictions, parts, *, season: int | None = None, lev
                 info["interval_level"] = lv
                 if "winkler" in parts and lv is not None:
                     cols["sum_winkler"] = forecast.winkler_scores(y, lo, hi, level=lv)
+    if "skill" in parts:
+        ctx = context if context is not None else forecast_context(pred, season)
+        e2 = (np.asarray(pred.y_pred, dtype=np.float64) - y) ** 2
+        reasons = {}
+        for name in BASELINES:
+            if ctx.reference is None:
+                reasons[name] = ctx.reference_reason
+                continue
+            b = ctx.reference[name].to_numpy(dtype=np.float64)
+            ok = np.isfinite(b)
+            if not ok.any():
+                reasons[name] = (f"the {name.replace('_', ' ')} forecast cannot be formed for any row"
+                                 + (" (no season length: give it)" if name == "seasonal_naive" and ctx.season is None
+                                    else ""))
+                continue
+            cols[f"sum_sq_on_{name}"] = np.where(ok, e2, 0.0)
+            cols[f"sum_sq_{name}"] = np.where(ok, (b - y) ** 2, 0.0)
+        info["skill_reasons"] = reasons
     return cols, info
 
 
 def forecast_state(pred: Predictions, weight: np.ndarray | None, parts, *, season: int | None = None,
-                   level: float | None = None, scales: Mapping | None = None
+                   level: float | None = None, context: ForecastContext | None = None
                    ) -> tuple[ForecastState, dict[str, np.ndarray]]:
     """The point state of one model's forecasts and the forecast columns (for the bootstrap)."""
     parts = set(parts)
     y = np.asarray(pred.y_true, dtype=np.float64)
     yp = np.asarray(pred.y_pred, dtype=np.float64)
     base = regression.regression_state(y, yp, weight, parts & set(regression.PARTS))
-    cols, info = forecast_columns(pred, parts, season=season, level=level, scales=scales)
+    cols, info = forecast_columns(pred, parts, season=season, level=level, context=context)
     sums = {k: float(v.sum() if weight is None else np.dot(weight, v)) for k, v in cols.items()}
-    state = ForecastState(**{f.name: getattr(base, f.name) for f in fields(base)}, **sums, **info)
+    skill = {k: sums.pop(k) for k in list(sums) if k.startswith("sum_sq_")}
+    state = ForecastState(**{f.name: getattr(base, f.name) for f in fields(base)}, **sums, **info,
+                          skill_sums=skill)
     return state, cols
 
 
@@ -187,10 +251,21 @@ def regression_rows(y: np.ndarray, yp: np.ndarray, parts) -> dict[str, np.ndarra
 def row_state(columns: Mapping[str, np.ndarray], template: ForecastState) -> ForecastState:
     """A batch state whose sums are per-row values (weight 1 each): a mean-type formula on it gives its per-row
     loss. ``template`` supplies the reasons and settings."""
+    columns = {k: v for k, v in columns.items() if k in MEAN_FIELDS}
     n = next(iter(columns.values())).shape[0]
     keep = {f.name: getattr(template, f.name) for f in fields(template)
             if f.name not in MEAN_FIELDS and f.name not in ("weight_sum", "n", "batch")}
     return ForecastState(weight_sum=np.ones(n), n=1, batch=True, **keep, **columns)
+
+
+def batch_state(sums: Mapping[str, np.ndarray], weight_sum: np.ndarray, n: int, template: ForecastState
+                ) -> ForecastState:
+    """A batch state of resampled sums of the forecast columns (``sum_sq_*`` go to ``skill_sums``)."""
+    keep = {f: getattr(template, f) for f in ("scaled_reason", "scaled_seasonal_reason", "season", "interval_level",
+                                              "interval_reason", "skill_reasons")}
+    skill = {k: v for k, v in sums.items() if k.startswith("sum_sq_")}
+    own = {k: v for k, v in sums.items() if k not in skill}
+    return ForecastState(weight_sum=weight_sum, n=n, batch=True, **keep, **own, skill_sums=skill)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -235,3 +310,38 @@ def winkler_score(s: ForecastState):
         reason = ("the level of the prediction interval is not in its column names (e.g. lower_90); give it "
                   "(--interval-level, or the page's interval level input)")
     return _mean(s, s.sum_winkler, reason)
+
+
+def _skill(s: ForecastState, name: str):
+    reason = (s.skill_reasons or {}).get(name)
+    sums = s.skill_sums or {}
+    if reason is not None or f"sum_sq_{name}" not in sums:
+        note_undefined(s.batch, f"skill against the {name.replace('_', ' ')} forecast is undefined: "
+                                f"{reason or 'not computed'}")
+        return float("nan")
+    model, base = sums[f"sum_sq_on_{name}"], sums[f"sum_sq_{name}"]
+    if not s.batch:
+        if base <= 0:
+            note_undefined(False, f"the {name.replace('_', ' ')} forecast is perfect (MSE 0): a skill against it "
+                                  "is undefined")
+            return float("nan")
+        return 1.0 - model / base
+    base = np.asarray(base, dtype=np.float64)
+    return np.where(base > 0, 1.0 - np.divide(model, base, out=np.zeros_like(base), where=base > 0), np.nan)
+
+
+def skill_naive(s: ForecastState):
+    r"""Skill against the naive forecast, :math:`1 - \mathrm{MSE}/\mathrm{MSE}_\text{naive}` over the rows where
+    the naive forecast exists (FPP3 §5.8 "skill scores"; :func:`~assess.metrics.forecast_baselines.skill_score`)."""
+    return _skill(s, "naive")
+
+
+def skill_seasonal_naive(s: ForecastState):
+    r"""Skill against the seasonal naive forecast, :math:`1 - \mathrm{MSE}/\mathrm{MSE}_\text{snaive}` (FPP3
+    §5.8)."""
+    return _skill(s, "seasonal_naive")
+
+
+def skill_drift(s: ForecastState):
+    r"""Skill against the drift forecast, :math:`1 - \mathrm{MSE}/\mathrm{MSE}_\text{drift}` (FPP3 §5.8)."""
+    return _skill(s, "drift")

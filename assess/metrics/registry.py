@@ -86,7 +86,7 @@ class MetricSpec:
     compute: Callable
     baseline: str = "simulated"     # "expected" (metric of the expected cells) | "simulated" | "scores" |
     #                                 "constant" (regression: the mean and median of y_true as predictions) |
-    #                                 "forecasts" (forecast-only keys: none yet beside the model)
+    #                                 "forecasts" (forecasts: the naive, seasonal naive and drift forecasts)
     proportion: Proportion | None = None
     resampled: Callable | None = None
     shared: tuple[str, ...] = ()
@@ -461,7 +461,8 @@ def _regression(task: Task) -> tuple[MetricSpec, ...]:
 
     def r(key, name, latex, meaning, source, group, shared, *, direction="lower", rng=_INF):
         return MetricSpec(key, name, task, "values", direction, rng, latex, meaning, source, "other", group, (),
-                          getattr(regression, key), baseline="constant", shared=shared)
+                          getattr(regression, key), baseline="forecasts" if task is Task.FORECAST else "constant",
+                          shared=shared)
 
     return (
         r("mae", "Mean absolute error", r"\frac{1}{W}\sum_i w_i |\hat y_i - y_i|",
@@ -547,6 +548,17 @@ def _forecast_only() -> tuple[MetricSpec, ...]:
           "Interval width plus a penalty of 2/α times how far a true value falls outside: rewards narrow intervals "
           "that still cover.", "Winkler (1972); FPP3 §5.9; Gneiting & Raftery (2007) eq. 43", "Prediction intervals",
           ("interval", "winkler"), needs="intervals", params=("level",)),
+        f("skill_naive", "Skill vs naive", r"1 - \frac{\mathrm{MSE}}{\mathrm{MSE}_\text{naive}}",
+          "Share of the naive forecast's squared error the model removes (on the rows where the naive forecast "
+          "exists): 0 is no better than repeating the last value, 1 is perfect.", f"{HK} §5.2, §5.8 (skill scores)",
+          "Scaled errors", ("skill",), direction="higher"),
+        f("skill_seasonal_naive", "Skill vs seasonal naive",
+          r"1 - \frac{\mathrm{MSE}}{\mathrm{MSE}_\text{seasonal naive}}",
+          "Share of the seasonal naive forecast's squared error the model removes (value one season earlier).",
+          f"{HK} §5.2, §5.8 (skill scores)", "Scaled errors", ("skill",), direction="higher", params=("season",)),
+        f("skill_drift", "Skill vs drift", r"1 - \frac{\mathrm{MSE}}{\mathrm{MSE}_\text{drift}}",
+          "Share of the drift forecast's squared error the model removes (the last value plus the average change).",
+          f"{HK} §5.2, §5.8 (skill scores)", "Scaled errors", ("skill",), direction="higher"),
     )
 
 
