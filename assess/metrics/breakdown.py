@@ -15,7 +15,7 @@ import pandas as pd
 
 from assess.data import Predictions, Task
 from assess.metrics.evaluate import evaluate
-from assess.metrics.forecast_state import forecast_context, subset
+from assess.metrics.forecast_state import coded_series, forecast_context, subset
 
 __all__ = ["BY", "breakdown"]
 
@@ -37,7 +37,8 @@ def breakdown(pred: Predictions, keys=None, *, by=BY, ci: str | None = None, con
     unknown = [b for b in by if b not in BY]
     if unknown:
         raise ValueError(f"`by` must be from {list(BY)} (got {unknown})")
-    context = forecast_context(pred, season)
+    pred, labels = coded_series(pred)
+    context = forecast_context(pred, season, labels)
     rows = []
     for grouping in by:
         values = getattr(pred, grouping)
@@ -50,7 +51,7 @@ def breakdown(pred: Predictions, keys=None, *, by=BY, ci: str | None = None, con
             report = evaluate(subset(pred, idx), keys, ci=ci, confidence_level=confidence_level,
                               resamples=resamples, seed=seed, baselines=False, season=season,
                               interval_level=interval_level, context=context.subset(idx))
-            series = g if grouping == "series" else None
+            series = context.series_name(g) if grouping == "series" else None
             horizon = float(g) if grouping == "horizon" else np.nan
             for r in report.results:
                 rows.append((pred.model, grouping, series, horizon, r.key, r.value, r.low, r.high, idx.size,

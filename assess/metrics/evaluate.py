@@ -41,8 +41,8 @@ class MetricResult:
     ``"bootstrap-percentile (1000 resamples, seed 0, multinomial)"``); ``note`` a caveat about a defined value (a
     class left out of a macro average, probabilities that do not sum to 1); ``baselines`` the ISO 5.3.13 baseline
     values by strategy (:func:`~assess.metrics.baselines.baseline_columns`: ``majority``, ``stratified``,
-    ``uniform`` for classification; ``mean``, ``median`` for regression and forecasts) and ``baseline_method`` how
-    they were obtained.
+    ``uniform`` for classification; ``mean``, ``median`` for regression; ``naive``, ``seasonal_naive``, ``drift``
+    for forecasts) and ``baseline_method`` how they were obtained.
     """
 
     key: str
@@ -294,10 +294,12 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
              context: forecast_state.ForecastContext | None = None) -> MetricReport:
     """Every requested metric of one model, with reasons for undefined values, intervals and ISO 5.3.13 baselines.
 
-    Regression and forecasts (pooled over rows): the registry's value metrics from one
-    :func:`~assess.metrics.regression.regression_state`, i.i.d. bootstrap intervals (``ci`` ``"bootstrap"`` or
-    ``"auto"``; a proportion or DeLong method gives no interval and says so in the note) and the constant mean /
-    median predictors as baselines; ``decision``, ``beta`` and ``k`` do not apply.
+    Regression: the registry's value metrics from one :func:`~assess.metrics.regression.regression_state`, i.i.d.
+    bootstrap intervals (``ci`` ``"bootstrap"`` or ``"auto"``; a proportion or DeLong method gives no interval and
+    says so in the note) and the constant mean / median predictors as baselines. Forecasts (pooled over every row;
+    per horizon and series: :func:`assess.metrics.breakdown.breakdown`): the same plus MASE, interval and skill
+    scores, block-bootstrap intervals and the naive / seasonal naive / drift forecasts as baselines.
+    ``decision``, ``beta`` and ``k`` do not apply to either.
 
     Parameters
     ----------
@@ -456,8 +458,9 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
     parts = set().union(*(m.shared for m in specs))
     columns = {}
     if pred.task is Task.FORECAST:
-        if context is None and (baselines or "skill" in parts):
-            context = forecast_state.forecast_context(pred, season)
+        if context is None:
+            pred, labels = forecast_state.coded_series(pred)      # factorize the series once
+            context = forecast_state.forecast_context(pred, season, labels)
         state, columns = forecast_state.forecast_state(pred, weight, parts, season=season, level=level,
                                                        context=context)
     else:

@@ -24,7 +24,7 @@ no second table of losses.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Mapping
 
 import numpy as np
@@ -38,7 +38,7 @@ from assess.timestamps import season_length
 
 __all__ = ["ForecastState", "FORECAST_PARTS", "MEAN_FIELDS", "forecast_columns", "forecast_state", "regression_rows",
            "row_state",
-           "ForecastContext", "forecast_context", "subset", "batch_state", "mase", "mase_seasonal", "coverage", "interval_width",
+           "ForecastContext", "forecast_context", "coded_series", "subset", "batch_state", "mase", "mase_seasonal", "coverage", "interval_width",
            "winkler_score", "skill_naive", "skill_seasonal_naive", "skill_drift"]
 
 #: Parts of the forecast state beyond the regression ones (``MetricSpec.shared``).
@@ -78,29 +78,48 @@ class ForecastContext:
     reference: pd.DataFrame | None
     season: int | None
     reference_reason: str | None = None
+    labels: np.ndarray | None = None    # series name of each code of a coded Predictions (coded_series)
+    scale_reasons: dict = field(default_factory=dict)   # {m: {series: why its scale is undefined}}
 
     def subset(self, rows: np.ndarray) -> "ForecastContext":
         ref = None if self.reference is None else self.reference.iloc[rows].reset_index(drop=True)
-        return ForecastContext(self.scales, ref, self.season, self.reference_reason)
+        return ForecastContext(self.scales, ref, self.season, self.reference_reason, self.labels,
+                               self.scale_reasons)
+
+    def series_name(self, code) -> str:
+        return str(code if self.labels is None else self.labels[int(code)])
 
 
-def forecast_context(pred: Predictions, season: int | None = None) -> ForecastContext:
-    """The :class:`ForecastContext` of ``pred``'s own rows (its actuals are "the file")."""
+def coded_series(pred: Predictions) -> tuple[Predictions, np.ndarray | None]:
+    """``pred`` with its series as integer codes and the names of the codes (None when already integer or absent):
+    the scales, baselines and groupings factorize the series once instead of once per use."""
+    if pred.series is None or np.asarray(pred.series).dtype.kind in "iu":
+        return pred, None
+    codes, labels = pd.factorize(np.asarray(pred.series, dtype=object), use_na_sentinel=False)
+    return replace(pred, series=codes.astype(np.int64)), np.asarray(labels, dtype=object)
+
+
+def forecast_context(pred: Predictions, season: int | None = None, labels: np.ndarray | None = None
+                     ) -> ForecastContext:
+    """The :class:`ForecastContext` of ``pred``'s own rows (its actuals are "the file"); ``labels`` the series
+    names when ``pred`` is coded (:func:`coded_series`)."""
     m = _season(pred, season)
     scales: dict = {}
+    reasons: dict = {}
     reference, why = None, None
     if pred.time is None:
         why = "the file has no time stamps, so no naive, seasonal naive or drift forecast"
-        return ForecastContext(scales, None, m, why)
+        return ForecastContext(scales, None, m, why, labels)
     for s in {1, m} - {None}:
         table = forecast.naive_scale(pred.time, pred.y_true, series=pred.series, season=s)
         scales[s] = dict(zip(table["series"], np.where(table["reason"].isna(), table["scale"], np.nan)))
+        reasons[s] = {k: r for k, r in zip(table["series"], table["reason"]) if r}
     try:
         reference = baseline_forecasts(pred.y_true, times=pred.time, horizon=pred.horizon, origin=pred.origin,
                                        series=pred.series, season=m).frame
     except ValueError as exc:            # e.g. an origin after its target: the input checks name the rows
         why = f"the baseline forecasts cannot be formed: {exc}"
-    return ForecastContext(scales, reference, m, why)
+    return ForecastContext(scales, reference, m, why, labels, reasons)
 
 
 def subset(pred: Predictions, rows: np.ndarray) -> Predictions:
@@ -124,9 +143,10 @@ def _season(pred: Predictions, season: int | None) -> int | None:
         return None
 
 
-def _scaled(pred: Predictions, e_abs: np.ndarray, m: int, scales: Mapping | None):
-    """scales: the file's ``{m: {series: scale}}`` (None: from ``pred``'s own actuals)."""
-    """(|e| / s per row, reason or None)."""
+def _scaled(pred: Predictions, e_abs: np.ndarray, m: int, context: ForecastContext | None):
+    """|e| / s per row and the reason when some series' scale is undefined; the context's scales (the file's) when
+    given, else from ``pred``'s own actuals."""
+    scales = None if context is None else context.scales
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         q = forecast.scaled_errors(pred.y_true, pred.y_pred, times=pred.time, series=pred.series, season=m,
@@ -134,10 +154,15 @@ def _scaled(pred: Predictions, e_abs: np.ndarray, m: int, scales: Mapping | None
     bad = ~np.isfinite(q)
     if not bad.any():
         return q, None
-    table = forecast.naive_scale(pred.time, pred.y_true, series=pred.series, season=m)
-    why = table["reason"].dropna()
-    detail = f": {why.iloc[0]}" if scales is None and why.size else ""
-    first = "" if pred.series is None else f" (e.g. series {np.asarray(pred.series)[bad][0]!s})"
+    code = 0 if pred.series is None else np.asarray(pred.series)[bad][0]
+    if context is not None:
+        why = context.scale_reasons.get(m, {}).get(code)
+    else:
+        table = forecast.naive_scale(pred.time, pred.y_true, series=pred.series, season=m)
+        why = dict(zip(table["series"], table["reason"])).get(code)
+    detail = f": {why}" if why else ""
+    first = "" if pred.series is None else \
+        f" (e.g. series {code if context is None else context.series_name(code)})"
     return q, (f"the {'seasonal ' if m > 1 else ''}naive scale (m = {m}) is undefined for the series of "
                f"{int(bad.sum()):,} row(s){first}{detail}")
 
@@ -147,7 +172,6 @@ def forecast_columns(pred: Predictions, parts, *, season: int | None = None, lev
     """Per-row values of the forecast parts asked for (``{field: (n,) array}``, finite) and the state's other
     fields (reasons, season, level). A part that is undefined has no column and a reason. ``context``: the file's
     scales and baseline forecasts (default: from ``pred`` itself)."""
-    scales = None if context is None else context.scales
     y = np.asarray(pred.y_true, dtype=np.float64)
     e_abs = np.abs(np.asarray(pred.y_pred, dtype=np.float64) - y)
     cols: dict[str, np.ndarray] = {}
@@ -157,7 +181,7 @@ def forecast_columns(pred: Predictions, parts, *, season: int | None = None, lev
         if pred.time is None:
             info["scaled_reason"] = no_time
         else:
-            q, info["scaled_reason"] = _scaled(pred, e_abs, 1, scales)
+            q, info["scaled_reason"] = _scaled(pred, e_abs, 1, context)
             if info["scaled_reason"] is None:
                 cols["sum_scaled"] = q
     if "scaled_seasonal" in parts:
@@ -169,7 +193,7 @@ def forecast_columns(pred: Predictions, parts, *, season: int | None = None, lev
             info["scaled_seasonal_reason"] = ("no season length: the time stamps do not imply one (yearly, integer or "
                                               "irregular stamps); give it (--season, or the page's season input)")
         else:
-            q, info["scaled_seasonal_reason"] = _scaled(pred, e_abs, m, scales)
+            q, info["scaled_seasonal_reason"] = _scaled(pred, e_abs, m, context)
             if info["scaled_seasonal_reason"] is None:
                 cols["sum_scaled_seasonal"] = q
     if parts & {"interval", "winkler"}:
