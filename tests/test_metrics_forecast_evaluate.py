@@ -152,3 +152,20 @@ def test_skill_scores_and_baselines_equal_the_baseline_forecasts(assessment, fra
         assert report["mae"].baselines[name] == pytest.approx(np.mean(np.abs(b[ok] - y[ok])), rel=1e-12)
         assert f"{ok.sum():,}" in report["mae"].baseline_method
     assert set(report["skill_naive"].baselines) == set()
+
+
+def test_a_non_mean_metric_alone_gets_its_percentile_interval(assessment):
+    """Only median_absolute_error asked: no per-row mean column exists, the percentile block bootstrap runs alone."""
+    result = evaluate(assessment.predictions("ets"), ["median_absolute_error"], ci="auto", resamples=100)
+    result = result["median_absolute_error"]
+    assert "percentile" in result.method and result.low <= result.value <= result.high
+
+
+def test_large_files_skip_the_percentile_block_bootstrap_with_a_note(assessment, monkeypatch):
+    import importlib
+    evaluate_module = importlib.import_module("assess.metrics.evaluate")
+    monkeypatch.setattr(evaluate_module, "PERCENTILE_BLOCK_MAX_ROWS", 100)
+    report = evaluate(assessment.predictions("ets"), ["mae", "median_absolute_error"], ci="auto", resamples=100)
+    assert report["mae"].low < report["mae"].value < report["mae"].high
+    medae = report["median_absolute_error"]
+    assert np.isnan(medae.low) and medae.method is None and "skipped above 100 rows" in medae.note

@@ -469,11 +469,12 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
     methods = {m.key: _resolve_ci(m, ci, weight is not None) for m in specs}
     boot = [m for m in specs if methods[m.key] == "bootstrap" and np.isfinite(values[m.key][0])]
     bounds: dict[str, tuple[float, float, str]] = {}
+    interval_notes: dict[str, str] = {}
     # the same seeding as the classification runs: the first child of the seed's SeedSequence
     child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(1)[0]
     if boot and pred.task is Task.FORECAST:
-        bounds = _forecast_bounds(pred, state, columns, boot, values, weight, resamples=resamples,
-                                  confidence_level=confidence_level, seed=seed, child=child)
+        bounds, interval_notes = _forecast_bounds(pred, state, columns, boot, values, weight, resamples=resamples,
+                                                  confidence_level=confidence_level, seed=seed, child=child)
         if progress is not None:
             progress(1.0)
     elif boot:
@@ -498,6 +499,8 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
         lo, hi, how = bounds.get(m.key, (float("nan"), float("nan"), None))
         if how is None and ci is not None and methods[m.key] is None:
             note_ = _no_interval_note(note_, ci)
+        if m.key in interval_notes:
+            note_ = "; ".join(x for x in (note_, interval_notes[m.key]) if x)
         bl = base.get(m.key)
         results.append(MetricResult(m.key, m.name, v, lo, hi, how, reason, note_,
                                     MappingProxyType(bl.as_dict()) if bl else MappingProxyType({}),
@@ -577,8 +580,14 @@ MEAN_KEYS = ("mae", "mse", "mean_error", "mape", "smape", "mspe", "mase", "mase_
              "interval_width", "winkler_score")
 
 
+#: Above this many rows the percentile block bootstrap (a count matrix of resamples × rows) is skipped: its metrics
+#: (median and maximum error, R², explained variance, skill scores, weighted rows) get no interval and a note — at
+#: 1e6 rows it takes minutes, while the studentized intervals of the mean-type metrics take seconds.
+PERCENTILE_BLOCK_MAX_ROWS = 200_000
+
+
 def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *, resamples, confidence_level, seed,
-                     child) -> dict[str, tuple[float, float, str]]:
+                     child) -> tuple[dict[str, tuple[float, float, str]], dict[str, str]]:
     """Block-bootstrap intervals of forecast metrics: rows resampled in blocks within each series, in time order,
     so autocorrelated errors do not shrink the interval (:mod:`assess.intervals`, block-bootstrap notes).
 
@@ -599,11 +608,12 @@ def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *
     yp = np.asarray(pred.y_pred, dtype=np.float64)
     parts = set().union(*(m.shared for m in specs), *(get(Task.FORECAST, OF_MEAN[m.key][0]).shared
                                                        for m in specs if m.key in OF_MEAN))
-    rows = forecast_state.row_state(forecast_state.regression_rows(y, yp, parts) | dict(columns), state)
+    per_row_columns = forecast_state.regression_rows(y, yp, parts) | dict(columns)
+    rows = forecast_state.row_state(per_row_columns, state) if per_row_columns else None
     percentile = []
     for m in specs:
         inner, finish = OF_MEAN.get(m.key, (m.key, None))
-        if weight is not None or inner not in MEAN_KEYS:
+        if weight is not None or inner not in MEAN_KEYS or rows is None:
             percentile.append(m)
             continue
         with warnings.catch_warnings():
@@ -618,6 +628,13 @@ def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *
                                                 resamples=resamples, confidence_level=confidence_level, seed=child)
         out[m.key] = (res.interval.low, res.interval.high,
                       f"block bootstrap (studentized, {res.scheme}, Politis–White; {resamples} resamples, seed {seed})")
+    notes: dict[str, str] = {}
+    if percentile and n > PERCENTILE_BLOCK_MAX_ROWS:
+        for m in percentile:
+            notes[m.key] = (f"no interval: the percentile block bootstrap this metric needs is skipped above "
+                            f"{PERCENTILE_BLOCK_MAX_ROWS:,} rows (this model has {n:,}); the mean-type metrics keep "
+                            "their studentized block-bootstrap intervals")
+        percentile = []
     if percentile:
         stat = _forecast_statistic(state, columns, percentile, y, yp, weight)
         res = intervals.block_bootstrap_ci(stat, n=n, series=series, times=times, block_values=np.abs(yp - y),
@@ -629,7 +646,7 @@ def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *
             if res.undefined[j]:
                 desc += f"; {int(res.undefined[j])} undefined resamples dropped"
             out[m.key] = (res.intervals[j].low, res.intervals[j].high, desc + ")")
-    return out
+    return out, notes
 
 
 def _forecast_statistic(state, columns, specs, y, yp, weight):

@@ -272,10 +272,12 @@ def regression_rows(y: np.ndarray, yp: np.ndarray, parts) -> dict[str, np.ndarra
     return out
 
 
-def row_state(columns: Mapping[str, np.ndarray], template: ForecastState) -> ForecastState:
+def row_state(columns: Mapping[str, np.ndarray], template: ForecastState) -> ForecastState | None:
     """A batch state whose sums are per-row values (weight 1 each): a mean-type formula on it gives its per-row
-    loss. ``template`` supplies the reasons and settings."""
+    loss. ``template`` supplies the reasons and settings. None when no column is a mean."""
     columns = {k: v for k, v in columns.items() if k in MEAN_FIELDS}
+    if not columns:
+        return None
     n = next(iter(columns.values())).shape[0]
     keep = {f.name: getattr(template, f.name) for f in fields(template)
             if f.name not in MEAN_FIELDS and f.name not in ("weight_sum", "n", "batch")}
