@@ -1,4 +1,4 @@
-"""What is wrong with a forecast file's time columns, as `assess.validation.Problem`s.
+"""What is wrong with a forecast file's time columns, as `assess.problem.Problem`s.
 
 `check_forecast` adds to `assess.validation.validate` the checks only a forecast needs, in the same shape (level,
 code, message naming the column, count and first rows numbered from 1 for the first data row):
@@ -25,7 +25,7 @@ import pandas as pd
 from assess.columns import quote
 from assess.roles import Roles
 from assess.timestamps import time_steps
-from assess.validation import Problem
+from assess.problem import Problem
 
 __all__ = ["check_forecast"]
 

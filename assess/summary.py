@@ -152,8 +152,14 @@ def _value_sentences(name: str, report: MetricReport, level: float, units: str) 
     if "mae" in report and report["mae"].defined:
         m = report["mae"]
         ci = _interval(m, level)
-        base = m.baselines.get("mean", np.nan)
-        mean = f"; the mean predictor (always the mean of y_true) is off by {fmt(base)}{unit}" if np.isfinite(base) else ""
+        if report.task is Task.FORECAST:
+            base = m.baselines.get("naive", np.nan)
+            mean = (f"; the naive forecast (the last value seen) is off by {fmt(base)}{unit}" if np.isfinite(base)
+                    else "")
+        else:
+            base = m.baselines.get("mean", np.nan)
+            mean = (f"; the mean predictor (always the mean of y_true) is off by {fmt(base)}{unit}"
+                    if np.isfinite(base) else "")
         out.append(f"{name}'s {errs} are off by {fmt(m.value)}{unit} on average (MAE{ci.replace(',', ';', 1)})"
                    f"{mean}.")
     if "mean_error" in report and report["mean_error"].defined:
@@ -166,6 +172,25 @@ def _value_sentences(name: str, report: MetricReport, level: float, units: str) 
         r = report["r2"]
         out.append(f"{name} explains {r.value:.0%} of the variation of the truth (R² {fmt(r.value)}"
                    f"{_interval(r, level)}; 0 is predicting the mean).")
+    if report.task is Task.FORECAST:
+        out += _forecast_sentences(name, report, level)
+    return out
+
+
+def _forecast_sentences(name: str, report: MetricReport, level: float) -> list[str]:
+    """MASE as "times as far off as the naive forecast" (Hyndman & Koehler 2006) and the interval coverage."""
+    out = []
+    for key, what in (("mase", "the naive forecast's one step ahead"),
+                      ("mase_seasonal", "the seasonal naive forecast's (the value one season earlier)")):
+        if key in report and report[key].defined:
+            m = report[key]
+            ci = fmt_ci(m.low, m.high)
+            out.append(f"{name}'s forecasts are {fmt(m.value)} times as far off as {what} (MASE"
+                       f"{f', {level:.0%} CI {ci}' if ci else ''}; below 1 is better than it).")
+    if "coverage" in report and report["coverage"].defined:
+        c = report["coverage"]
+        out.append(f"{name}'s prediction intervals hold the actual value {c.value:.0%} of the time (coverage "
+                   f"{fmt(c.value)}{_interval(c, level)}).")
     return out
 
 
@@ -222,3 +247,20 @@ def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None
                 sentences.append(f"{name} gets {about(h.value)} individual label decisions wrong (Hamming loss "
                                  f"{fmt(h.value)}{_interval(h, level)}).")
     return sentences
+
+
+def breakdown_table(frame: pd.DataFrame, level: str, key: str) -> pd.DataFrame | None:
+    """Display table of one metric from a forecast breakdown (:func:`assess.metrics.reports.compute_breakdowns`):
+    a row per horizon (``level="horizon"``) or series, a column per model, "value (low–high)" in each cell; None when
+    the file has no such grouping."""
+    part = frame[(frame["by"] == level) & (frame["key"] == key)]
+    if part.empty:
+        return None
+    group = part["horizon"].map(lambda h: f"{h:g}") if level == "horizon" else part["series"].astype(str)
+    cells = [fmt(v) + (f" ({fmt_ci(lo, hi)})" if fmt_ci(lo, hi) else "")
+             for v, lo, hi in zip(part["value"], part["low"], part["high"])]
+    table = pd.DataFrame({level: group.to_numpy(), "model": part["model"].to_numpy(), "cell": cells})
+    order = list(dict.fromkeys(table[level]))
+    models = list(dict.fromkeys(table["model"]))
+    wide = table.pivot(index=level, columns="model", values="cell").reindex(index=order, columns=models)
+    return wide.reset_index().rename_axis(columns=None)

@@ -15,7 +15,11 @@ import pandas as pd
 
 from assess.columns import label_strings, not_a_number, numeric_column, quote
 from assess.data import Task
+from assess.forecast_checks import check_forecast
+from assess.problem import Problem
 from assess.roles import Roles
+
+__all__ = ["Problem", "validate", "MIN_ROWS_NORMAL", "SUM_TOLERANCE", "MAX_ASSESSED_CLASSES"]
 
 #: Below this many rows a normal-approximation interval (Wilson, CLT) is unreliable (ISO 4213 7.8, Iocchi slides).
 MIN_ROWS_NORMAL = 30
@@ -26,22 +30,6 @@ SUM_TOLERANCE = 1e-3
 #: assessment is refused with a message, never silently re-read as another task.
 MAX_ASSESSED_CLASSES = 2_000
 _SHOW_ROWS = 5
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One problem found in the input. ``rows`` are the first offending data rows, numbered from 1."""
-
-    level: str          # "error" or "warning"
-    code: str           # stable identifier, e.g. "score_out_of_range"
-    message: str
-    column: str | None = None
-    count: int = 0
-    rows: tuple[int, ...] = ()
-
-    def to_dict(self) -> dict:
-        return {"level": self.level, "code": self.code, "column": self.column, "count": self.count,
-                "rows": list(self.rows), "message": self.message}
 
 
 def _first(mask: np.ndarray, positions: np.ndarray | None = None) -> tuple[int, tuple[int, ...], int | None]:
@@ -169,10 +157,9 @@ def validate(frame: pd.DataFrame, roles: Roles, task: Task, *, classes=(), posit
                                              "`prediction`), or choose it")
         for col in pred_cols:
             c.numeric(col, role="prediction")
-        if task is Task.FORECAST and r.timestamp:
-            parsed = pd.to_datetime(frame[r.timestamp], errors="coerce", format="mixed")
-            c.add("warning", "bad_timestamp", r.timestamp, (parsed.isna() & frame[r.timestamp].notna()).to_numpy(),
-                  "value{s} that {verb} not a date/time", suffix="; these rows cannot be placed in time")
+        if task is Task.FORECAST:
+            # time stamps, horizons and series (assess.forecast_checks): unparseable or duplicated stamps, gaps
+            c.problems.extend(check_forecast(frame, r, origin=r.origin))
     elif task is Task.CLUSTERING:
         c.missing(r.cluster, suffix=" in the cluster assignment")
         if r.y_true:

@@ -8,6 +8,7 @@ import streamlit as st
 from assess import charts
 from assess.data import Task
 from assess.forecasts import LOSSES, error_by, prediction_frame
+from assess.metrics.reports import compute_breakdowns
 from pages.state import md, memo, require_assessment
 from pages.widgets import all_charts_button, chart
 
@@ -72,12 +73,25 @@ if task is Task.FORECAST:
     figures.append(fig)
     chart(fig, "Error by horizon", key="error_by_horizon")
     if len(series_names) > 1:
-        by_series = {m: error_by(f[f["horizon"] == horizon], "series", loss).to_dict() for m, f in frames.items()}
-        fig = charts.metric_by_series_chart(values=by_series, metric=loss, colors=colors,
-                                            title=f"{loss} by series, {horizon} ahead")
+        # MASE per series (all horizons; each series scaled by its own naive error, so series compare), with its
+        # reference line at 1 = as good as the naive forecast; the MAE of the chosen horizon where MASE is undefined
+        mase = memo(assessment, "mase_by_series", tuple(models),
+                    lambda: compute_breakdowns(assessment, models=models, keys=["mase"], by=("series",)))
+        by_series = {m: dict(zip(g["series"], g["value"])) for m, g in mase.groupby("model", sort=False)}
+        if mase["value"].notna().all():
+            fig = charts.metric_by_series_chart(values=by_series, metric="MASE", reference=1.0, colors=colors,
+                                                title="MASE by series, all horizons")
+            caption = ("MASE divides each series' errors by its naive forecast's one-step error: below the line at 1 "
+                       "the model beats repeating the last value, and series can be compared.")
+        else:
+            by_series = {m: error_by(f[f["horizon"] == horizon], "series", loss).to_dict() for m, f in frames.items()}
+            fig = charts.metric_by_series_chart(values=by_series, metric=loss, colors=colors,
+                                                title=f"{loss} by series, {horizon} ahead")
+            caption = ("Each series is in its own units: compare models within a series, not series with each "
+                       "other (MASE is undefined here: " + md(next(r for r in mase["reason"] if r)) + ").")
         figures.append(fig)
         chart(fig, "Error by series", key="error_by_series")
-        st.caption("Each series is in its own units: compare models within a series, not series with each other.")
+        st.caption(caption)
     if len(models) > 1:
         st.subheader("Two models, time point by time point")
         left, right = st.columns(2)

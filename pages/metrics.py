@@ -1,8 +1,9 @@
 """Metrics page: choose metrics by group, intervals and parameters; one table per model with CI and baselines.
 
-Classification shows its decision widgets (labels from, threshold, β, k); regression and forecast files (pooled over
-their rows) show only what applies to them: the value metrics of the registry, bootstrap intervals and the mean /
-median baselines.
+Classification shows its decision widgets (labels from, threshold, β, k); regression and forecast files show only what
+applies to them: the value metrics of the registry, bootstrap intervals and the mean / median baselines (regression)
+or the naive, seasonal naive and drift forecasts (forecasts, with the metrics also by horizon and by series and a
+block bootstrap).
 """
 
 from dataclasses import replace
@@ -16,8 +17,9 @@ from assess.export import to_csv_bytes, to_json_bytes
 from assess.metrics import GROUPS, metrics_for, table_for
 from assess.metrics.evaluate import VALUE_TASKS
 from assess.metrics.registry import TASKS
-from assess.metrics.reports import compute_output_reports, compute_reports
-from assess.summary import comparison_frame, headline_sentences, long_frame, model_frame, per_class_frame
+from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
+from assess.summary import (breakdown_table, comparison_frame, headline_sentences, long_frame, model_frame,
+                            per_class_frame)
 from pages.state import Key, current_decision, md, memo, require_assessment, set_decision
 from pages.widgets import decision_note
 
@@ -29,7 +31,8 @@ HEADLINE = {
     Task.MULTILABEL: ("hamming_loss", "exact_match_ratio", "jaccard_samples", "precision_micro", "recall_micro",
                       "f1_micro", "f1_macro", "label_ranking_average_precision"),
     Task.REGRESSION: ("mae", "rmse", "median_absolute_error", "max_error", "mean_error", "mape", "smape", "r2"),
-    Task.FORECAST: ("mae", "rmse", "median_absolute_error", "max_error", "mean_error", "mape", "smape", "r2"),
+    Task.FORECAST: ("mae", "rmse", "mean_error", "mape", "smape", "mase", "mase_seasonal", "coverage",
+                    "winkler_score", "skill_seasonal_naive"),
 }
 CI_CHOICES = {"auto (best per metric)": "auto", "none": None, "Wilson": "wilson", "Clopper–Pearson": "clopper-pearson",
               "normal (CLT)": "normal", "DeLong (ROC AUC)": "delong", "bootstrap (percentile)": "bootstrap",
@@ -40,6 +43,9 @@ VALUE_CI_CHOICES = {"auto (bootstrap)": "auto", "none": None, "bootstrap (percen
 BASELINE_CAPTION = {
     "classification": "Baselines (ISO 5.3.13): what always predicting the majority class, predicting classes at "
                       "random with their prevalence (stratified), or uniformly at random would score on the same rows.",
+    "forecast": "Baselines: the naive (last value), seasonal naive (value one season earlier) and drift forecasts "
+                "made from the file's actual values, scored on the rows where each can be formed; the skill scores "
+                "compare the model's MSE with theirs (0 = no better, 1 = perfect).",
     "values": "Baselines (ISO 5.3.13 in spirit): what always predicting the mean, or the median, of the true values "
               "would score on the same rows. R² is the skill against the mean: 0 means no better than it.",
 }
@@ -61,9 +67,10 @@ if assessment.task not in TASKS:
 values_task = assessment.task in VALUE_TASKS
 first = assessment.predictions()
 has_scores, has_labels = first.scores is not None, first.y_pred is not None
-specs = [s for s in metrics_for(assessment.task) if has_scores or s.needs in ("labels", "values")]
-if assessment.task is Task.FORECAST:
-    st.caption("Forecast metrics are pooled over every row (all series and horizons together) for now.")
+has_intervals = first.lower is not None and first.upper is not None
+specs = [s for s in metrics_for(assessment.task) if s.needs in ("labels", "values")
+         or (has_scores and s.needs in ("scores", "probabilities")) or (has_intervals and s.needs == "intervals")]
+forecast = assessment.task is Task.FORECAST
 
 # --- settings ------------------------------------------------------------------------------------------------------
 left, mid, right = st.columns(3)
@@ -75,8 +82,12 @@ with left:
                               help="Each output (a `y_true_<name>`/`y_pred_<name>` pair) is assessed on its own; "
                                    "the average is their uniform mean, metric by metric.")
     choices = VALUE_CI_CHOICES if values_task else CI_CHOICES
+    if forecast:  # the block bootstrap has no BCa variant
+        choices = {"auto (block bootstrap)": "auto", "none": None}
     ci_label = st.selectbox("Confidence interval", list(choices),
-                            help="A seeded bootstrap of the rows (i.i.d.)." if values_task else
+                            help="A seeded block bootstrap within each series, in time order, so autocorrelated "
+                                 "errors do not shrink the interval." if forecast else
+                            "A seeded bootstrap of the rows (i.i.d.)." if values_task else
                             "auto: Wilson for proportions, DeLong for the binary ROC AUC, a seeded bootstrap for the "
                             "rest.")
     ci = choices[ci_label]
@@ -97,6 +108,15 @@ with mid:
 with right:
     decision = current_decision()
     beta, k = 1.0, 2
+    season, interval_level = None, None
+    if forecast:  # the season of the seasonal MASE and the interval's level when its column names do not say it
+        season = st.number_input("Season length (0 = from the time stamps)", 0, 10_000, 0,
+                                 help="The m of the seasonal naive forecast: 12 for monthly data, 4 for quarterly…") \
+            or None
+        if has_intervals and first.interval_level is None:
+            interval_level = st.select_slider("Prediction interval level", [0.5, 0.8, 0.9, 0.95, 0.99], value=0.9,
+                                              format_func="{:.0%}".format,
+                                              help="The column names do not say it; the Winkler score needs it.")
     if not values_task:  # the decision rule, β and k are classification settings
         source = decision.source_for(assessment.task, has_labels=has_labels, has_scores=has_scores)
         if has_labels and has_scores:
@@ -138,6 +158,8 @@ if not values_task:
 params = dict(models=tuple(models), keys=tuple(chosen), decision=current_decision(), beta=float(beta), k=int(k),
               ci=ci, confidence_level=float(level), resamples=int(resamples), seed=int(seed),
               bootstrap_method=bootstrap_method)
+if forecast:
+    params |= {"season": season, "interval_level": interval_level}
 
 
 def compute():
@@ -201,9 +223,29 @@ tabs = st.tabs([md(model) for model in reports])
 for tab, (model, report) in zip(tabs, reports.items()):
     with tab:
         st.dataframe(model_frame(report), hide_index=True, width="stretch")
-        st.caption(BASELINE_CAPTION["values" if values_task else "classification"])
+        st.caption(BASELINE_CAPTION["forecast" if forecast else "values" if values_task else "classification"])
         for metric, reason in report.reasons.items():
             st.caption(md(f"`{metric}` is undefined: {reason}"))
+
+if forecast:
+    st.subheader("By horizon and by series")
+    st.caption("The same metrics on the rows of one horizon, or of one series (MASE keeps each series' scale from "
+               "the whole file); intervals from the block bootstrap within each series.")
+    shown = st.selectbox("Metric", [s.key for s in specs if s.key in chosen],
+                         format_func=lambda key: next(s.name for s in specs if s.key == key), key="forecast_by_metric")
+    by_params = {key: v for key, v in params.items() if key in ("models", "ci", "confidence_level", "resamples",
+                                                                 "seed", "season", "interval_level")}
+    try:
+        breakdown = memo(assessment, "metrics_breakdown", tuple(sorted(by_params.items())) + (shown,),
+                         lambda: compute_breakdowns(assessment, keys=[shown], **by_params))
+    except ValueError as exc:
+        st.error(md(str(exc)))
+        st.stop()
+    for title, level_name in (("By horizon", "horizon"), ("By series", "series")):
+        table = breakdown_table(breakdown, level_name, shown)
+        if table is not None:
+            st.markdown(f"**{title}**")
+            st.dataframe(table, hide_index=True, width="stretch")
 
 per_class = per_class_frame(reports)
 if per_class is not None:

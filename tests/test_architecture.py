@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                       "assess.timestamps")),
     ("reading files", ("assess.io",)),
     ("roles and tasks", ("assess.roles", "assess.tasks")),
-    ("validation", ("assess.validation", "assess.forecast_checks")),
+    ("validation", ("assess.problem", "assess.validation", "assess.forecast_checks")),
     ("assessment", ("assess.schema",)),
     ("decision rule", ("assess.decision",)),
     ("curves", ("assess.curves.*",)),

@@ -5,6 +5,7 @@ import io
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from sklearn import metrics as skm
@@ -95,6 +96,10 @@ def test_bad_metric_key_and_blocking_error(capsys, tmp_path):
 
 REGRESSION_KEYS = ["mae", "mse", "rmse", "sse", "max_error", "median_absolute_error", "mean_error", "mape", "smape",
                    "mspe", "rmspe", "r2", "explained_variance"]
+#: Forecast-only keys; the sample has a 90 % interval (lower_90/upper_90), so the interval scores appear.
+FORECAST_KEYS = ["mase", "mase_seasonal", "coverage", "interval_width", "winkler_score", "skill_naive",
+                 "skill_seasonal_naive", "skill_drift"]
+FORECAST = str(ROOT / "assets/samples/monthly_forecasts.csv")
 
 
 @pytest.mark.parametrize("sample, task", [("diabetes_regression.csv", "regression"),
@@ -106,7 +111,7 @@ def test_regression_and_pooled_forecast_contract_and_oracle(capsys, sample, task
     assert doc["task"] == task and "classes" not in doc and "threshold" not in doc["settings"]
     for model, rows in data.groupby("model"):
         got = doc["models"][model]
-        assert list(got) == REGRESSION_KEYS
+        assert list(got) == REGRESSION_KEYS + (FORECAST_KEYS if task == "forecast" else [])
         y, yp = rows.y_true.to_numpy(), rows.y_pred.to_numpy()
         assert got["mae"] == pytest.approx(skm.mean_absolute_error(y, yp), rel=1e-12)
         assert got["rmse"] == pytest.approx(skm.root_mean_squared_error(y, yp), rel=1e-12)
@@ -154,3 +159,64 @@ def test_confidence_level_and_its_former_name_set_the_wilson_level(capsys, flag)
     low, high = proportion_confint(hits, int(positives.sum()), alpha=0.1, method="wilson")
     recall = doc["models"]["tree"]["recall"]
     assert (recall["low"], recall["high"]) == (pytest.approx(low, abs=1e-12), pytest.approx(high, abs=1e-12))
+
+
+# ------------------------------------------------------------------------------------------------- forecasts
+
+def test_forecast_by_horizon_and_series_equal_pandas_groupby(capsys):
+    """Per-horizon and per-series MAE, RMSE and coverage against a pandas groupby of the sample (the oracle)."""
+    doc = run_json(capsys, FORECAST, "--metrics", "mae", "rmse", "coverage")
+    data = pd.read_csv(FORECAST).assign(abs_err=lambda d: (d.y_pred - d.y_true).abs(),
+                                        sq_err=lambda d: (d.y_pred - d.y_true) ** 2,
+                                        inside=lambda d: (d.y_true >= d.lower_90) & (d.y_true <= d.upper_90))
+    for by, section in (("horizon", "by_horizon"), ("series", "by_series")):
+        expected = data.groupby(["model", by])[["abs_err", "sq_err", "inside"]].mean()
+        got = doc[section]
+        assert set(got) == set(data.model)
+        for (model, group), row in expected.iterrows():
+            cell = got[model][str(group)]
+            assert list(cell) == ["mae", "rmse", "coverage"]
+            assert cell["mae"] == pytest.approx(row.abs_err, rel=1e-12)
+            assert cell["rmse"] == pytest.approx(row.sq_err ** 0.5, rel=1e-12)
+            assert cell["coverage"] == pytest.approx(row.inside, rel=1e-12)
+    assert list(doc["by_horizon"]["ets"]) == [str(h) for h in range(1, 13)]
+
+
+def test_forecast_intervals_nest_value_low_high_and_are_seeded(capsys):
+    argv = (FORECAST, "--models", "ets", "--metrics", "mae", "mase", "--ci", "auto", "--resamples", "200")
+    doc = run_json(capsys, *argv)
+    again = run_json(capsys, *argv)
+    assert doc == again                                   # same seed, same intervals
+    for cell in (doc["models"]["ets"]["mae"], doc["by_horizon"]["ets"]["3"]["mase"],
+                 doc["by_series"]["ets"]["elnino_sst"]["mae"]):
+        assert set(cell) == {"value", "low", "high"} and cell["low"] < cell["value"] < cell["high"]
+    other = run_json(capsys, *argv, "--seed", "7")
+    assert other["models"]["ets"]["mae"]["value"] == doc["models"]["ets"]["mae"]["value"]
+    assert other["models"]["ets"]["mae"]["low"] != doc["models"]["ets"]["mae"]["low"]
+
+
+def test_forecast_season_and_interval_level_options(capsys, tmp_path):
+    """--season changes the seasonal MASE's scale; --interval-level supplies a level the column names lack."""
+    data = pd.read_csv(FORECAST).query("model == 'ets'")
+    plain = tmp_path / "plain.csv"
+    data.rename(columns={"lower_90": "lower", "upper_90": "upper"}).to_csv(plain, index=False)
+    doc = run_json(capsys, str(plain), "--metrics", "winkler_score", "mase_seasonal")
+    assert doc["models"]["ets"]["winkler_score"] is None
+    assert "level of the prediction interval" in doc["undefined"]["ets"]["winkler_score"]
+    doc = run_json(capsys, str(plain), "--metrics", "winkler_score", "mase_seasonal", "--interval-level", "0.9",
+                   "--season", "6")
+    alpha = 0.1
+    y, lo, hi = data.y_true, data.lower_90, data.upper_90
+    winkler = ((hi - lo) + 2 / alpha * ((lo - y).clip(lower=0) + (y - hi).clip(lower=0))).mean()
+    assert doc["models"]["ets"]["winkler_score"] == pytest.approx(winkler, rel=1e-12)
+    assert doc["settings"]["season"] == 6 and doc["settings"]["interval_level"] == 0.9
+    # the seasonal naive scale with m = 6, per series from the distinct actuals (FPP3 §5.8), by hand in pandas
+    actual = data.drop_duplicates(["series", "timestamp"]).sort_values(["series", "timestamp"])
+    actual = actual.assign(step=pd.PeriodIndex(actual.timestamp, freq="M").astype("int64"))
+    scale = {}
+    for series, rows in actual.groupby("series"):
+        values = rows.set_index("step").y_true
+        lagged = values.reindex(values.index - 6).to_numpy()
+        scale[series] = (values.to_numpy() - lagged)[~np.isnan(lagged)].__abs__().mean()
+    expected = (data.y_pred - data.y_true).abs().div(data.series.map(scale)).mean()
+    assert doc["models"]["ets"]["mase_seasonal"] == pytest.approx(expected, rel=1e-12)

@@ -100,3 +100,27 @@ def test_errors_come_before_warnings(sample):
     bad = pd.concat([sample, sample.iloc[[0]]], ignore_index=True)
     bad = bad[bad.horizon != 5].reset_index(drop=True)
     assert codes(check_forecast(bad, ROLES)) == ["duplicate_time", "horizon_gaps"]
+
+
+# --- wired into validation: the Data page and `assess inspect` show these problems ----------------------------------
+
+def test_validation_reports_forecast_problems_through_describe_and_inspect(sample, tmp_path, capsys):
+    import json
+
+    from assess.cli import main
+    from assess.io import read_table
+    from assess.schema import describe
+
+    bad = sample.copy()
+    bad.loc[1, "timestamp"] = bad.loc[0, "timestamp"]      # row 3 of the file repeats row 2's stamp (horizon 2 vs 1)
+    bad.loc[1, "horizon"] = 1
+    bad.loc[1, "origin"] = bad.loc[0, "origin"]
+    path = tmp_path / "dup.csv"
+    bad.to_csv(path, index=False)
+    assessment = describe(read_table(str(path)))
+    assert "duplicate_time" in codes(assessment.errors)
+    assert describe(read_table(str(SAMPLE))).problems == ()
+    assert main(["inspect", str(path)]) == 2
+    out = capsys.readouterr()
+    doc = json.loads(out.out)
+    assert "duplicate_time" in [p["code"] for p in doc["problems"]]

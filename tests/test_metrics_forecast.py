@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from sklearn.metrics import mean_absolute_error, mean_pinball_loss, mean_squared_error
 
 from assess import intervals
-from assess.errors import AssessError
 from assess.metrics import forecast as F
 from assess.metrics.forecast_baselines import baseline_forecasts, skill_score
 from assess.warnings import UndefinedMetricWarning
@@ -191,21 +190,6 @@ def test_interval_metrics_of_no_rows_are_undefined():
         assert np.isnan(F.coverage([], [], []))
 
 
-@pytest.mark.parametrize("lower, upper, level", [("lower_90", "upper_90", 0.9), ("lo-95", "hi-95", 0.95),
-                                                 ("pi_lower_80", "pi_upper_80", 0.8), ("lower_0.5", None, 0.5),
-                                                 ("lower 99%", "upper 99%", 0.99)])
-def test_interval_level_from_column_names(lower, upper, level):
-    assert F.interval_level(lower, upper) == pytest.approx(level)
-
-
-def test_interval_level_must_be_given_or_named():
-    assert F.interval_level("lower", "upper", given=0.9) == 0.9
-    with pytest.raises(AssessError, match=r"columns `lower`, `upper` is not in their names"):
-        F.interval_level("lower", "upper")
-    with pytest.raises(AssessError, match="different interval levels"):
-        F.interval_level("lower_80", "upper_90")
-
-
 def test_quantile_columns():
     assert F.quantile_columns(["q_0.05", "q_50", "Q95", "q_150", "q_x", "quality"]) == {0.05: "q_0.05", 0.5: "q_50",
                                                                                        0.95: "Q95"}
@@ -324,7 +308,7 @@ def test_skill_score_against_sklearn_mse():
 
 def test_forecast_sample_runs_through_every_function():
     d = pd.read_csv(SAMPLE).rename(columns={"lower_90": "lower", "upper_90": "upper"})
-    level = F.interval_level("lower_90", "upper_90")
+    level = 0.9                                             # the names lower_90 / upper_90 say it
     m = F.season_length(d["timestamp"])
     assert m == 12
     baselines = baseline_forecasts(d["y_true"], times=d["timestamp"], origin=d["origin"], series=d["series"],

@@ -1,5 +1,6 @@
-"""AppTest of the Metrics page on the regression and forecast samples: the value metrics with intervals and the mean /
-median baselines, no classification widget; the numbers against scikit-learn on the sample files."""
+"""AppTest of the Metrics page on the regression and forecast samples: the value metrics with intervals and their
+baselines (mean / median; naive, seasonal naive, drift), no classification widget, forecasts by horizon and series;
+the numbers against scikit-learn and pandas on the sample files."""
 
 import pandas as pd
 import pytest
@@ -15,8 +16,8 @@ CLASSIFICATION_WIDGETS = {"Labels from", "Threshold (score ≥ threshold is posi
                           "k of top-k accuracy"}
 
 
-@pytest.mark.parametrize("sample", list(SAMPLES))
-def test_value_metrics_with_intervals_and_baselines(sample):
+def test_value_metrics_with_intervals_and_baselines():
+    sample = "Diabetes — regression, 3 models, 5 folds"
     at = open_app("pages/metrics.py", sample=sample)
     assert not at.exception
     labels = {w.label for kind in ("radio", "number_input", "selectbox") for w in at.get(kind)}
@@ -51,3 +52,46 @@ def test_regression_bootstrap_intervals_show():
     comparison = at.dataframe[0].value.set_index("key")
     assert "–" in comparison.loc["mae", "ridge"]           # "value (low–high)"
     assert "MAE; 95% CI" in " ".join(m.value for m in at.markdown)
+
+
+FORECAST = "CO₂ and El Niño — monthly forecasts, 3 models, 1–12 months ahead"
+
+
+def test_forecast_metrics_by_horizon_and_series_with_forecast_baselines():
+    at = open_app("pages/metrics.py", sample=FORECAST)
+    labels = {w.label for kind in ("radio", "number_input", "selectbox") for w in at.get(kind)}
+    assert not labels & CLASSIFICATION_WIDGETS
+    assert not any("for now" in c.value for c in at.caption)
+    [ci] = [s for s in at.selectbox if s.label == "Confidence interval"]
+    assert ci.options == ["auto (block bootstrap)", "none"]
+    ci.set_value("none").run()
+    assert not at.exception
+    data = pd.read_csv(ROOT / "assets/samples" / SAMPLES[FORECAST])
+    comparison = at.dataframe[0].value.set_index("key")
+    assert {"mase", "mase_seasonal", "coverage", "winkler_score", "skill_seasonal_naive"} <= set(comparison.index)
+    per_model = at.dataframe[1].value
+    assert {"naive", "seasonal_naive", "drift"} <= set(per_model.columns) and "mean" not in per_model.columns
+    text = " ".join(m.value for m in at.markdown).replace("\\", "")     # md() escapes markdown characters
+    assert "times as far off as the naive forecast's one step ahead (MASE" in text
+    # By horizon: rows 1..12, a column per model; MAE per horizon equals pandas' groupby
+    [metric] = [s for s in at.selectbox if s.label == "Metric"]
+    metric.set_value("mae").run()
+    assert not at.exception
+    tables = [d.value for d in at.dataframe]
+    by_horizon = next(t for t in tables if "horizon" in t.columns).set_index("horizon")
+    by_series = next(t for t in tables if "series" in t.columns).set_index("series")
+    assert list(by_horizon.index) == [str(h) for h in range(1, 13)]
+    expected = data.assign(e=(data.y_pred - data.y_true).abs()).groupby(["model", "horizon"]).e.mean()
+    for (model, h), v in expected.items():
+        assert by_horizon.loc[str(h), model] == (f"{v:.3f}" if v < 10 else f"{v:.4g}"), (model, h)
+    assert set(by_series.index) == set(data.series)
+
+
+def test_forecast_intervals_show_by_horizon():
+    at = open_app("pages/metrics.py", sample=FORECAST)
+    [resamples] = [n for n in at.number_input if n.label == "Bootstrap resamples"]
+    resamples.set_value(100).run()
+    assert not at.exception
+    by_horizon = next(d.value for d in at.dataframe if "horizon" in d.value.columns)
+    assert all("–" in cell for cell in by_horizon["ets"])      # "value (low–high)"
+    assert "MASE, 95% CI" in " ".join(m.value for m in at.markdown).replace("\\", "")

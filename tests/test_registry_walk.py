@@ -258,23 +258,52 @@ def test_value_dummy_reaches_evaluate_the_bootstrap_baselines_cli_exports_and_pa
     assert "mse_again" in at.dataframe[0].value["key"].tolist()
 
 
-@pytest.fixture(scope="module")
-def regression_reports():
-    pred = regression_model()
-    return {task: evaluate(Predictions(task, (), pred.y_true, pred.y_pred), ci="bootstrap", resamples=100, seed=0)
-            for task in (Task.REGRESSION, Task.FORECAST)}
+FORECAST_SAMPLE = ROOT / "assets/samples/monthly_forecasts.csv"
 
 
-@pytest.mark.parametrize("task", [Task.REGRESSION, Task.FORECAST])
-def test_every_value_entry_reaches_every_surface(task, regression_reports, capsys):
-    report = regression_reports[task]
-    assert report.keys == keys_for(task)
-    for spec in metrics_for(task):
+def test_every_regression_entry_reaches_every_surface(capsys):
+    report = evaluate(regression_model(), ci="bootstrap", resamples=100, seed=0)
+    assert report.keys == keys_for(Task.REGRESSION)
+    for spec in metrics_for(Task.REGRESSION):
         result = report[spec.key]
         assert np.isfinite(result.value), spec.key
         assert set(result.baselines) == {"mean", "median"}, spec.key
         assert result.method.startswith("bootstrap") and result.low <= result.value <= result.high, spec.key
-    assert cli_main(["metrics", str(REGRESSION_SAMPLE), "--task", task.value]) == 0
+    assert cli_main(["metrics", str(REGRESSION_SAMPLE)]) == 0
     doc = json.loads(capsys.readouterr().out)
     for model in doc["models"].values():
-        assert list(model) == list(keys_for(task))
+        assert list(model) == list(keys_for(Task.REGRESSION))
+
+
+def forecast_model(model="ets"):
+    from assess.io import read_table
+    from assess.schema import describe
+    return describe(read_table(str(FORECAST_SAMPLE))).predictions(model)
+
+
+def test_every_forecast_entry_reaches_every_surface(capsys):
+    """The forecast sample has time stamps, series, horizons and a 90 % interval: every entry is defined, gets a
+    block-bootstrap interval and reaches the CLI, pooled and per horizon / series."""
+    report = evaluate(forecast_model(), ci="bootstrap", resamples=100, seed=0)
+    assert report.keys == keys_for(Task.FORECAST)
+    for spec in metrics_for(Task.FORECAST):
+        result = report[spec.key]
+        assert np.isfinite(result.value), spec.key
+        assert result.method.startswith("block bootstrap") and result.low <= result.value <= result.high, spec.key
+        with_baselines = spec.needs == "values" and "skill" not in spec.shared
+        assert set(result.baselines) == ({"naive", "seasonal_naive", "drift"} if with_baselines else set()), spec.key
+    assert cli_main(["metrics", str(FORECAST_SAMPLE)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    for model in doc["models"]:
+        assert list(doc["models"][model]) == list(keys_for(Task.FORECAST))
+        assert all(list(v) == list(keys_for(Task.FORECAST)) for v in doc["by_horizon"][model].values())
+        assert all(list(v) == list(keys_for(Task.FORECAST)) for v in doc["by_series"][model].values())
+
+
+def test_interval_entries_appear_only_with_an_interval():
+    """``needs="intervals"`` entries are left out, like score metrics without scores, when lower/upper are absent."""
+    from dataclasses import replace
+    needs_interval = {m.key for m in metrics_for(Task.FORECAST) if m.needs == "intervals"}
+    assert needs_interval == {"coverage", "interval_width", "winkler_score"}
+    report = evaluate(replace(forecast_model(), lower=None, upper=None))
+    assert set(report.keys) == set(keys_for(Task.FORECAST)) - needs_interval

@@ -4,18 +4,22 @@ JSON: ``{"task", "n", "models": {model: {key: value-or-null}}}``; with ``--ci`` 
 ``{"value", "low", "high"}``. Beside those contract keys: ``"settings"`` (for classification where labels come from,
 the threshold, beta, k; always the interval method, confidence_level, resamples, seed), ``"undefined"`` (model → key →
 the reason it is null) and, for classification only, ``"positive"`` and ``"classes"``. Regression and forecast files
-give the 13 SPEC regression keys (a forecast pooled over its rows). A multi-output regression file (column pairs
-``y_true_<name>``/``y_pred_<name>``) gives under ``"models"`` the uniform average over its outputs, with
-``"outputs"`` (their names), ``"by_output"`` (model → output → key → value), ``"variance_weighted"`` (model →
-``r2``/``explained_variance``) and, when some per-output value is null, ``"undefined_by_output"``; the CSV and the
-table list each output and both averages. The numbers come from `assess.metrics.reports.compute_reports`, as on the
-Metrics page.
+give the 13 SPEC regression keys; forecasts add ``mase``, ``mase_seasonal`` and, with a prediction interval,
+``coverage``, ``interval_width``, ``winkler_score`` (pooled over every row under ``"models"``), and the same keys per
+horizon and per series: ``"by_horizon": {model: {horizon: {key: value}}}`` and ``"by_series": {model: {series: {key:
+value}}}`` (with ``--ci``, ``{value, low, high}`` as above; horizons as strings, "1", "2", …). A multi-output
+regression file (column pairs ``y_true_<name>``/``y_pred_<name>``) gives under ``"models"`` the uniform average over
+its outputs, with ``"outputs"`` (their names), ``"by_output"`` (model → output → key → value),
+``"variance_weighted"`` (model → ``r2``/``explained_variance``) and, when some per-output value is null,
+``"undefined_by_output"``; the CSV and the table list each output and both averages. The numbers come from
+`assess.metrics.reports` (`compute_reports`, `compute_breakdowns`, `compute_output_reports`), as on the Metrics page.
 """
 
 from __future__ import annotations
 
 import sys
 
+import numpy as np
 import pandas as pd
 
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
@@ -23,7 +27,8 @@ from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_opti
 from assess.errors import AssessError
 from assess.export import to_csv_bytes
 from assess.metrics import CI_METHODS, get
-from assess.metrics.reports import compute_output_reports, compute_reports
+from assess.data import Task
+from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
 from assess.summary import fmt, long_frame
 
 
@@ -49,6 +54,12 @@ def add_parser(sub) -> None:
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     parser.add_argument("--bootstrap-method", choices=["percentile", "bca"], default="percentile",
                         help="bootstrap interval: percentile (default) or bias-corrected and accelerated (BCa)")
+    parser.add_argument("--season", type=int, metavar="M",
+                        help="forecasts: season length of mase_seasonal (default: from the time stamps, e.g. 12 for "
+                             "monthly)")
+    parser.add_argument("--interval-level", type=float, metavar="L",
+                        help="forecasts: nominal level of the lower/upper interval when the column names do not say "
+                             "it (e.g. 0.9); the Winkler score needs it")
     parser.add_argument("--format", choices=["json", "csv", "table"], default="json")
     add_decision_options(parser)
     parser.set_defaults(run=run)
@@ -71,7 +82,8 @@ def run(args) -> int:
         by_model = None
         reports = compute_reports(assessment, models=args.models, keys=args.metrics, decision=decision,
                                   beta=args.beta, k=args.k, ci=args.ci, confidence_level=args.confidence_level,
-                                  resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method)
+                                  resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method,
+                                  season=args.season, interval_level=args.interval_level)
     sizes = {m: r.n for m, r in reports.items()}
     if args.format == "csv":
         frame = long_frame(reports) if by_model is None else _outputs_long_frame(by_model)
@@ -102,8 +114,15 @@ def run(args) -> int:
                 "settings": {"labels_from": decision.source, "threshold": args.threshold,
                              "label_thresholds": dict(decision.per_label) or None, "beta": args.beta, "k": args.k}
                             | interval_settings}
-    else:  # regression, forecast (pooled over rows): the decision, beta and k do not apply
+    else:  # regression, forecast: the decision, beta and k do not apply
         doc["settings"] = interval_settings
+    if assessment.task is Task.FORECAST:
+        doc["settings"] |= {"season": args.season, "interval_level": args.interval_level}
+        frame = compute_breakdowns(assessment, models=list(reports), keys=args.metrics, ci=args.ci,
+                                   confidence_level=args.confidence_level, resamples=args.resamples, seed=args.seed,
+                                   season=args.season, interval_level=args.interval_level)
+        doc["by_horizon"] = _nested(frame[frame["by"] == "horizon"], "horizon", with_ci=bool(args.ci))
+        doc["by_series"] = _nested(frame[frame["by"] == "series"], "series", with_ci=bool(args.ci))
     doc["undefined"] = {m: r.reasons for m, r in reports.items() if r.reasons}
     if by_model is not None:
         with_ci = bool(args.ci)
@@ -132,3 +151,18 @@ def _outputs_long_frame(by_model) -> pd.DataFrame:
         frame.insert(1, "output", output)
         frames.append(frame)
     return pd.concat(frames, ignore_index=True)
+
+
+def _nested(frame, level: str, *, with_ci: bool) -> dict:
+    """{model: {group: {key: value}}} (``{value, low, high}`` with ``with_ci``; None for undefined) from a
+    breakdown frame; a horizon is written as its whole number ("1")."""
+    def number(v):
+        return None if v is None or not np.isfinite(v) else float(v)
+
+    out: dict = {}
+    for row in frame.itertuples(index=False):
+        group = f"{row.horizon:g}" if level == "horizon" else str(row.series)
+        value = ({"value": number(row.value), "low": number(row.low), "high": number(row.high)} if with_ci
+                 else number(row.value))
+        out.setdefault(row.model, {}).setdefault(group, {})[row.key] = value
+    return out

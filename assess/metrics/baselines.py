@@ -27,7 +27,8 @@ How each value is obtained (:attr:`Baseline.method`):
   equal to the prevalence, log loss equal to the entropy of the priors (resp. ln k). Uniform top-k accuracy is the
   analytic :math:`\min(k, K)/K` of a random ranking (a constant score would rank classes by position).
 
-Regression and forecasts (pooled): two constant predictors, scored exactly on the same truth and weights —
+Regression: two constant predictors, scored exactly on the same truth and weights (forecasts have the naive,
+seasonal naive and drift forecasts instead: :mod:`assess.metrics.forecast_baselines`, scored in `evaluate`) —
 
 - ``mean`` — always predicts the (weighted) mean of ``y_true`` (scikit-learn's ``DummyRegressor(strategy="mean")``):
   its R² and explained variance are 0 by construction, so the model's ``r2`` *is* its skill score against this
@@ -82,11 +83,12 @@ class ConstantBaselines:
 def baseline_columns(task) -> tuple[str, ...]:
     """The baseline names of ``task``, in display order: the keys of ``MetricResult.baselines``.
 
-    >>> baseline_columns(Task.BINARY), baseline_columns(Task.REGRESSION)
-    (('majority', 'stratified', 'uniform'), ('mean', 'median'))
+    >>> baseline_columns(Task.BINARY), baseline_columns(Task.REGRESSION), baseline_columns(Task.FORECAST)
+    (('majority', 'stratified', 'uniform'), ('mean', 'median'), ('naive', 'seasonal_naive', 'drift'))
     """
-    return ("mean", "median") if Task(task) in (Task.REGRESSION, Task.FORECAST) else ("majority", "stratified",
-                                                                                       "uniform")
+    if Task(task) is Task.FORECAST:
+        return ("naive", "seasonal_naive", "drift")     # assess.metrics.forecast_baselines.BASELINES
+    return ("mean", "median") if Task(task) is Task.REGRESSION else ("majority", "stratified", "uniform")
 
 
 def regression_baselines(specs, y: np.ndarray, weight: np.ndarray | None, parts) -> dict[str, ConstantBaselines]:

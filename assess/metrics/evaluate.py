@@ -8,7 +8,7 @@ per-row losses. Every metric is then a formula over those, taken from the regist
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Callable, Mapping
 
@@ -18,9 +18,10 @@ import pandas as pd
 from assess import curves, intervals
 from assess.data import Predictions, Task
 from assess.decision import Decision, predicted_labels
-from assess.metrics import binary, multiclass, multilabel, regression, resampling
+from assess.metrics import binary, forecast_state, multiclass, multilabel, regression, resampling
 from assess.metrics._common import ScoreNote, check_finite, check_weight
 from assess.metrics.baselines import baseline_columns, baseline_values, regression_baselines
+from assess.metrics.forecast_baselines import BASELINES
 from assess.metrics.registry import TASKS, MetricSpec, get, metrics_for, table_for
 from assess.warnings import UndefinedMetricWarning
 
@@ -45,8 +46,8 @@ class MetricResult:
     ``"bootstrap-percentile (1000 resamples, seed 0, multinomial)"``); ``note`` a caveat about a defined value (a
     class left out of a macro average, probabilities that do not sum to 1); ``baselines`` the ISO 5.3.13 baseline
     values by strategy (:func:`~assess.metrics.baselines.baseline_columns`: ``majority``, ``stratified``,
-    ``uniform`` for classification; ``mean``, ``median`` for regression and forecasts) and ``baseline_method`` how
-    they were obtained.
+    ``uniform`` for classification; ``mean``, ``median`` for regression; ``naive``, ``seasonal_naive``, ``drift``
+    for forecasts) and ``baseline_method`` how they were obtained.
     """
 
     key: str
@@ -294,13 +295,16 @@ def _arrays(pred: Predictions, y_pred: np.ndarray):
 def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), beta: float = 1.0, k: int = 2,
              ci: str | None = None, confidence_level: float = 0.95, resamples: int = 1000, seed=0,
              progress: Callable[[float], None] | None = None, baselines: bool = True,
-             bootstrap_method: str = "percentile") -> MetricReport:
+             bootstrap_method: str = "percentile", season: int | None = None, interval_level: float | None = None,
+             context: forecast_state.ForecastContext | None = None) -> MetricReport:
     """Every requested metric of one model, with reasons for undefined values, intervals and ISO 5.3.13 baselines.
 
-    Regression and forecasts (pooled over rows): the registry's value metrics from one
-    :func:`~assess.metrics.regression.regression_state`, i.i.d. bootstrap intervals (``ci`` ``"bootstrap"`` or
-    ``"auto"``; a proportion or DeLong method gives no interval and says so in the note) and the constant mean /
-    median predictors as baselines; ``decision``, ``beta`` and ``k`` do not apply.
+    Regression: the registry's value metrics from one :func:`~assess.metrics.regression.regression_state`, i.i.d.
+    bootstrap intervals (``ci`` ``"bootstrap"`` or ``"auto"``; a proportion or DeLong method gives no interval and
+    says so in the note) and the constant mean / median predictors as baselines. Forecasts (pooled over every row;
+    per horizon and series: :func:`assess.metrics.breakdown.breakdown`): the same plus MASE, interval and skill
+    scores, block-bootstrap intervals and the naive / seasonal naive / drift forecasts as baselines.
+    ``decision``, ``beta`` and ``k`` do not apply to either.
 
     Parameters
     ----------
@@ -329,6 +333,18 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     baselines : bool, default True
         Compute the ISO 5.3.13 baselines beside each metric (see :mod:`assess.metrics.baselines`).
     bootstrap_method : {"percentile", "bca"}
+    season : int, optional
+        Forecasts: the season length m of ``mase_seasonal`` (default: from the time stamps' frequency).
+    interval_level : float, optional
+        Forecasts: the nominal level of the ``lower``/``upper`` interval when its column names do not give it
+        (``pred.interval_level``); the Winkler score needs it.
+    context : ForecastContext, optional
+        Forecasts: the MASE scales and the naive / seasonal naive / drift forecasts of the whole file (default:
+        from ``pred``'s own rows); :func:`assess.metrics.breakdown.breakdown` passes the file's, subset to a group.
+
+    Forecasts: the regression set pooled over every row plus MASE and the interval scores
+    (:mod:`assess.metrics.forecast_state`); their intervals come from a block bootstrap within each series in time
+    order (:func:`_forecast_bounds`).
     """
     weight = _validate(pred, decision, beta, k, ci, confidence_level, resamples)
     if bootstrap_method not in ("percentile", "bca"):
@@ -336,14 +352,17 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     task = pred.task
     has_scores = pred.scores is not None
     if keys is None:
-        specs = [m for m in metrics_for(task) if m.needs in ("labels", "values") or has_scores]
+        has_intervals = pred.lower is not None and pred.upper is not None
+        specs = [m for m in metrics_for(task) if m.needs in ("labels", "values") or (has_scores and m.needs in (
+            "scores", "probabilities")) or (has_intervals and m.needs == "intervals")]
     else:
         if isinstance(keys, str):
             keys = [keys]
         specs = [get(task, key) for key in keys]
     if task in VALUE_TASKS:
         return _evaluate_values(pred, specs, weight, ci=ci, confidence_level=confidence_level, resamples=resamples,
-                                seed=seed, progress=progress, baselines=baselines, method=bootstrap_method)
+                                seed=seed, progress=progress, baselines=baselines, method=bootstrap_method,
+                                season=season, level=interval_level, context=context)
     beta, k = float(beta), int(k)
     y, yp, s = _arrays(pred, predicted_labels(task, pred.y_pred, pred.scores, decision, labels=pred.classes,
                                               model=pred.model))
@@ -444,20 +463,34 @@ def _no_interval_note(note_: str | None, ci: str) -> str:
 
 
 def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, resamples, seed, progress, baselines,
-                     method) -> MetricReport:
-    """evaluate() for regression and pooled forecasts (validated arrays)."""
+                     method, season=None, level=None, context=None) -> MetricReport:
+    """evaluate() for regression and forecasts (validated arrays)."""
     y = np.asarray(pred.y_true, dtype=np.float64)
     yp = np.asarray(pred.y_pred, dtype=np.float64)
     parts = set().union(*(m.shared for m in specs))
-    state = regression.regression_state(y, yp, weight, parts)
+    columns = {}
+    if pred.task is Task.FORECAST:
+        if context is None:
+            pred, labels = forecast_state.coded_series(pred)      # factorize the series once
+            context = forecast_state.forecast_context(pred, season, labels)
+        state, columns = forecast_state.forecast_state(pred, weight, parts, season=season, level=level,
+                                                       context=context)
+    else:
+        state = regression.regression_state(y, yp, weight, parts)
     values = {m.key: _capture(m.compute, state) for m in specs}
     methods = {m.key: _resolve_ci(m, ci, weight is not None) for m in specs}
     boot = [m for m in specs if methods[m.key] == "bootstrap" and np.isfinite(values[m.key][0])]
     bounds: dict[str, tuple[float, float, str]] = {}
-    if boot:
+    interval_notes: dict[str, str] = {}
+    # the same seeding as the classification runs: the first child of the seed's SeedSequence
+    child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(1)[0]
+    if boot and pred.task is Task.FORECAST:
+        bounds, interval_notes = _forecast_bounds(pred, state, columns, boot, values, weight, resamples=resamples,
+                                                  confidence_level=confidence_level, seed=seed, child=child)
+        if progress is not None:
+            progress(1.0)
+    elif boot:
         stat, layout = resampling.regression_statistic(state, boot, y, yp, weight)
-        # the same seeding as the classification runs: the first child of the seed's SeedSequence
-        child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(1)[0]
         res = intervals.bootstrap_ci(stat, point=np.array([values[m.key][0] for m in boot]), resamples=resamples,
                                      confidence_level=confidence_level, seed=child, method=method,
                                      progress=progress, **layout)
@@ -468,13 +501,18 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
             bounds[m.key] = (res.intervals[j].low, res.intervals[j].high, desc + ")")
     elif progress is not None:
         progress(1.0)
-    base = regression_baselines(specs, y, weight, parts) if baselines else {}
+    if pred.task is Task.FORECAST:
+        base = _forecast_baselines(pred, specs, weight, context, season, level) if baselines else {}
+    else:
+        base = regression_baselines(specs, y, weight, parts) if baselines else {}
     results = []
     for m in specs:
         v, reason, note_ = values[m.key]
         lo, hi, how = bounds.get(m.key, (float("nan"), float("nan"), None))
         if how is None and ci is not None and methods[m.key] is None:
             note_ = _no_interval_note(note_, ci)
+        if m.key in interval_notes:
+            note_ = "; ".join(x for x in (note_, interval_notes[m.key]) if x)
         bl = base.get(m.key)
         results.append(MetricResult(m.key, m.name, v, lo, hi, how, reason, note_,
                                     MappingProxyType(bl.as_dict()) if bl else MappingProxyType({}),
@@ -542,3 +580,150 @@ def _bootstrap(task, state, specs, values, y, yp, s, weight, rankings, *, resamp
     if progress is not None and not runs:
         progress(1.0)
     return out
+
+
+#: Forecast metrics that are an increasing function of another metric's mean: (the mean's key, the function of
+#: (mean, total weight)). Every other forecast metric whose formula is a weighted mean of a per-row value
+#: (:data:`assess.metrics.forecast_state.MEAN_FIELDS`) is itself the mean.
+OF_MEAN = {"rmse": ("mse", lambda v, W: np.sqrt(v)), "rmspe": ("mspe", lambda v, W: np.sqrt(v)),
+           "sse": ("mse", lambda v, W: v * W)}
+#: Forecast metrics that are a mean of a per-row value (the studentized block bootstrap applies to them).
+MEAN_KEYS = ("mae", "mse", "mean_error", "mape", "smape", "mspe", "mase", "mase_seasonal", "coverage",
+             "interval_width", "winkler_score")
+
+
+#: Above this many rows the percentile block bootstrap (a count matrix of resamples × rows) is skipped: its metrics
+#: (median and maximum error, R², explained variance, skill scores, weighted rows) get no interval and a note — at
+#: 1e6 rows it takes minutes, while the studentized intervals of the mean-type metrics take seconds.
+PERCENTILE_BLOCK_MAX_ROWS = 200_000
+
+
+def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *, resamples, confidence_level, seed,
+                     child) -> tuple[dict[str, tuple[float, float, str]], dict[str, str]]:
+    """Block-bootstrap intervals of forecast metrics: rows resampled in blocks within each series, in time order,
+    so autocorrelated errors do not shrink the interval (:mod:`assess.intervals`, block-bootstrap notes).
+
+    - mean-type metrics (:data:`MEAN_KEYS`) and RMSE, RMSPE, SSE as increasing functions of a mean
+      (:data:`OF_MEAN`), unweighted: the studentized moving-block bootstrap
+      :func:`~assess.intervals.block_bootstrap_mean_ci` of the per-row values, which the registry formula gives on
+      a row state (:func:`~assess.metrics.forecast_state.row_state`) — block length by Politis–White per series;
+    - the others (median and maximum error, R², explained variance) and every metric of weighted rows: the
+      percentile stationary block bootstrap :func:`~assess.intervals.block_bootstrap_ci` of the registry formula on
+      resampled sums (block length by Politis–White on the absolute errors).
+    """
+    series = None if pred.series is None else np.asarray(pred.series)
+    times = pred.time
+    n = int(np.asarray(pred.y_true).shape[0])
+    W = float(n if weight is None else np.sum(weight))
+    out: dict[str, tuple[float, float, str]] = {}
+    y = np.asarray(pred.y_true, dtype=np.float64)
+    yp = np.asarray(pred.y_pred, dtype=np.float64)
+    parts = set().union(*(m.shared for m in specs), *(get(Task.FORECAST, OF_MEAN[m.key][0]).shared
+                                                       for m in specs if m.key in OF_MEAN))
+    per_row_columns = forecast_state.regression_rows(y, yp, parts) | dict(columns)
+    rows = forecast_state.row_state(per_row_columns, state) if per_row_columns else None
+    percentile = []
+    for m in specs:
+        inner, finish = OF_MEAN.get(m.key, (m.key, None))
+        if weight is not None or inner not in MEAN_KEYS or rows is None:
+            percentile.append(m)
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                per_row = np.asarray(get(Task.FORECAST, inner).compute(rows), dtype=np.float64)
+        if per_row.shape != (n,) or not np.isfinite(per_row).all():
+            percentile.append(m)
+            continue
+        res = intervals.block_bootstrap_mean_ci(per_row, series=series, times=times,
+                                                transform=None if finish is None else (lambda v, f=finish: f(v, W)),
+                                                resamples=resamples, confidence_level=confidence_level, seed=child)
+        out[m.key] = (res.interval.low, res.interval.high,
+                      f"block bootstrap (studentized, {res.scheme}, Politis–White; {resamples} resamples, seed {seed})")
+    notes: dict[str, str] = {}
+    if percentile and n > PERCENTILE_BLOCK_MAX_ROWS:
+        for m in percentile:
+            notes[m.key] = (f"no interval: the percentile block bootstrap this metric needs is skipped above "
+                            f"{PERCENTILE_BLOCK_MAX_ROWS:,} rows (this model has {n:,}); the mean-type metrics keep "
+                            "their studentized block-bootstrap intervals")
+        percentile = []
+    if percentile:
+        stat = _forecast_statistic(state, columns, percentile, y, yp, weight)
+        res = intervals.block_bootstrap_ci(stat, n=n, series=series, times=times, block_values=np.abs(yp - y),
+                                           point=np.array([values[m.key][0] for m in percentile]),
+                                           resamples=resamples, confidence_level=confidence_level, seed=child)
+        for j, m in enumerate(percentile):
+            desc = f"block bootstrap (percentile, {res.scheme.replace('-block', ' blocks')}, Politis–White; " \
+                   f"{resamples} resamples, seed {seed}"
+            if res.undefined[j]:
+                desc += f"; {int(res.undefined[j])} undefined resamples dropped"
+            out[m.key] = (res.intervals[j].low, res.intervals[j].high, desc + ")")
+    return out, notes
+
+
+def _forecast_statistic(state, columns, specs, y, yp, weight):
+    """statistic(counts) of the registry formulas on resampled sums: the regression parts from
+    :func:`~assess.metrics.resampling.regression_statistic`, the forecast sums from the forecast columns."""
+    regression_specs = [m for m in specs if set(m.shared) <= set(regression.PARTS)]
+    other = [m for m in specs if m not in regression_specs]
+    reg_stat = resampling.regression_statistic(state, regression_specs, y, yp, weight)[0] if regression_specs \
+        else None
+    w = np.ones(y.shape[0]) if weight is None else weight
+    names = list(columns)
+    V = np.column_stack([columns[k] for k in names] + [np.ones(y.shape[0])]) * w[:, None] if names else None
+
+    def stat(c):
+        parts = []
+        if reg_stat is not None:
+            parts.append(np.asarray(reg_stat(c), dtype=np.float64).reshape(c.shape[0], -1))
+        if other:
+            S = c.astype(np.float64) @ V
+            batch = forecast_state.batch_state({k: S[:, i] for i, k in enumerate(names)}, S[:, -1], y.shape[0],
+                                               state)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                with np.errstate(all="ignore"):
+                    parts.append(np.column_stack([np.asarray(m.compute(batch), dtype=np.float64) for m in other]))
+        joined = np.concatenate(parts, axis=1)
+        # back to the order of `specs`
+        order = [regression_specs.index(m) if m in regression_specs else len(regression_specs) + other.index(m)
+                 for m in specs]
+        return joined[:, order]
+    return stat
+
+
+def _forecast_baselines(pred: Predictions, specs, weight, context, season, level) -> dict[str, ForecastBaselines]:
+    """Each metric of the naive, seasonal naive and drift forecasts of the file's actuals
+    (:mod:`assess.metrics.forecast_baselines`), scored like the model on the rows where the baseline exists; the
+    interval scores and skill scores have none (a baseline has no interval; its skill against itself is 0)."""
+    keys = [m.key for m in specs if m.needs == "values" and "skill" not in m.shared]
+    if not keys or context is None or context.reference is None:
+        return {}
+    values, counts = {}, {}
+    for name in BASELINES:
+        b = context.reference[name].to_numpy(dtype=np.float64)
+        rows = np.flatnonzero(np.isfinite(b))
+        counts[name] = rows.size
+        if not rows.size:
+            values[name] = {}
+            continue
+        sub = replace(forecast_state.subset(pred, rows), y_pred=b[rows], lower=None, upper=None)
+        report = evaluate(sub, keys, ci=None, baselines=False, season=season, interval_level=level,
+                          context=context.subset(rows))
+        values[name] = report.values
+    n = pred.n
+    how = ("the naive, seasonal naive" + (f" (m = {context.season})" if context.season else "") + " and drift "
+           "forecasts from the file's actuals (FPP3 §5.2), scored on the rows where each exists: "
+           + ", ".join(f"{counts[b]:,}" for b in BASELINES) + f" of {n:,} rows")
+    return {k: ForecastBaselines({b: float(values[b].get(k, np.nan)) for b in BASELINES}, how) for k in keys}
+
+
+@dataclass(frozen=True)
+class ForecastBaselines:
+    """A forecast metric's values for the baseline forecasts (``naive``, ``seasonal_naive``, ``drift``)."""
+
+    by_name: dict
+    method: str
+
+    def as_dict(self) -> dict[str, float]:
+        return dict(self.by_name)

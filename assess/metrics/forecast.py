@@ -35,10 +35,9 @@ series is undefined — it would otherwise be an average over a different set of
 
 Prediction intervals (:func:`coverage`, :func:`interval_width`, :func:`winkler_score`, :func:`pinball_loss`)
 -------------------------------------------------------------------------------------------------------------
-The nominal level 1 − α of ``lower``/``upper`` comes from, in order: the ``level`` argument; else a number at the end
-of the column names (``lower_90``/``upper_90``, ``lo-95``, ``pi_lower_80``: 90 → 0.90; ``0.9`` also accepted), both
-names agreeing when both carry one. Plain ``lower``/``upper`` carry no level: the caller must give it
-(:func:`interval_level` raises an :class:`~assess.errors.AssessError` that says so). Quantile columns are
+The nominal level 1 − α of ``lower``/``upper`` is the ``level`` argument: the file's is
+:attr:`assess.data.Predictions.interval_level`, read from the column names (``lower_90``) by the one parser,
+:func:`assess.roles.interval_level`, or given by the user when the names do not say it. Quantile columns are
 ``q_<level>`` (:func:`quantile_columns`: ``q_0.1`` or ``q_10`` both mean τ = 0.1).
 
 Per horizon, per series, pooled (:func:`by_group`, :func:`by_group_ci`)
@@ -59,13 +58,13 @@ from typing import Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from assess.errors import AssessError, shorten
+from assess.errors import shorten
 from assess.metrics._common import check_finite
 from assess.timestamps import FREQUENCY_SEASONS, season_length, time_steps
 from assess.warnings import UndefinedMetricWarning
 
 __all__ = ["FREQUENCY_SEASONS", "ALL", "time_steps", "season_length", "actuals", "naive_scale", "scaled_errors",
-           "MaseResult", "mase", "interval_level", "quantile_columns", "coverage", "interval_width", "winkler_scores",
+           "MaseResult", "mase", "quantile_columns", "coverage", "interval_width", "winkler_scores",
            "winkler_score", "pinball_losses", "pinball_loss", "RowMetric", "ROW_METRICS", "by_group",
            "by_group_ci"]
 
@@ -218,41 +217,6 @@ def mase(y_true, y_pred, *, times, series=None, season: int = 1, scale: Mapping 
 # ------------------------------------------------------------------------------------------------------------------
 # Prediction intervals and quantiles
 # ------------------------------------------------------------------------------------------------------------------
-
-_LEVEL_AT_END = re.compile(r"(?:^|[^0-9.])(\d+(?:\.\d+)?)\s*%?$")
-
-
-def _level_from_name(name: str) -> float | None:
-    match = _LEVEL_AT_END.search(str(name).strip())
-    if not match:
-        return None
-    v = float(match.group(1))
-    level = v / 100 if v >= 1 else v
-    return level if 0 < level < 1 else None
-
-
-def interval_level(lower_column: str, upper_column: str | None = None, *, given: float | None = None) -> float:
-    """Nominal coverage 1 − α of the interval in ``lower_column``/``upper_column``: ``given``, else the level at the
-    end of the names (``lower_90`` → 0.9), else an :class:`AssessError` asking for it.
-
-    >>> interval_level("lower_90", "upper_90"), interval_level("lower", "upper", given=0.8)
-    (0.9, 0.8)
-    """
-    if given is not None:
-        if not (isinstance(given, (int, float)) and 0 < given < 1):
-            raise ValueError(f"the interval level must be in (0, 1) (got {given!r})")
-        return float(given)
-    found = {c: _level_from_name(c) for c in (lower_column, upper_column) if c is not None}
-    levels = {v for v in found.values() if v is not None}
-    if len(levels) > 1:
-        raise AssessError(f"columns {', '.join(f'`{shorten(c)}`' for c in found)} name different interval levels "
-                          f"({', '.join(f'{v:g}' for v in sorted(levels))}); give the level")
-    if not levels:
-        raise AssessError(f"the level of the prediction interval in columns "
-                          f"{', '.join(f'`{shorten(c)}`' for c in found)} is not in their names (e.g. `lower_90`); "
-                          "give it (e.g. 0.9 for a 90 % interval)")
-    return levels.pop()
-
 
 _QUANTILE = re.compile(r"^q_?(\d+(?:\.\d+)?)$", re.IGNORECASE)
 

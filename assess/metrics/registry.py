@@ -24,7 +24,7 @@ from typing import Callable
 import numpy as np
 
 from assess.data import Task
-from assess.metrics import binary, multiclass, multilabel, regression
+from assess.metrics import binary, forecast_state, multiclass, multilabel, regression
 
 __all__ = ["MetricSpec", "Proportion", "TableColumn", "REGISTRY", "TABLES", "GROUPS", "TASKS", "metrics_for", "get",
            "keys_for", "table_for"]
@@ -37,7 +37,7 @@ SKL = "scikit-learn sklearn.metrics"
 
 #: UI groups, in display order.
 GROUPS = ("Counts", "Threshold metrics", "Agreement", "Likelihood ratios", "Ranking", "Probabilistic",
-          "Distribution", "Errors", "Relative errors", "Fit")
+          "Distribution", "Errors", "Relative errors", "Fit", "Scaled errors", "Prediction intervals")
 
 #: Tasks with registry entries: classification, regression and (pooled over rows) forecasts.
 TASKS = (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL, Task.REGRESSION, Task.FORECAST)
@@ -73,7 +73,8 @@ class MetricSpec:
     key: str
     name: str
     task: Task
-    needs: str                      # "labels" | "scores" | "probabilities" | "values" (regression, forecast)
+    needs: str                      # "labels" | "scores" | "probabilities" | "values" (regression, forecast) |
+    #                                 "intervals" (forecast: only when the file has lower/upper columns)
     direction: str                  # "higher" | "lower" | "none"
     range: tuple[float, float]
     latex: str
@@ -84,7 +85,8 @@ class MetricSpec:
     params: tuple[str, ...]
     compute: Callable
     baseline: str = "simulated"     # "expected" (metric of the expected cells) | "simulated" | "scores" |
-    #                                 "constant" (regression: the mean and median of y_true as predictions)
+    #                                 "constant" (regression: the mean and median of y_true as predictions) |
+    #                                 "forecasts" (forecasts: the naive, seasonal naive and drift forecasts)
     proportion: Proportion | None = None
     resampled: Callable | None = None
     shared: tuple[str, ...] = ()
@@ -459,7 +461,8 @@ def _regression(task: Task) -> tuple[MetricSpec, ...]:
 
     def r(key, name, latex, meaning, source, group, shared, *, direction="lower", rng=_INF):
         return MetricSpec(key, name, task, "values", direction, rng, latex, meaning, source, "other", group, (),
-                          getattr(regression, key), baseline="constant", shared=shared)
+                          getattr(regression, key), baseline="forecasts" if task is Task.FORECAST else "constant",
+                          shared=shared)
 
     return (
         r("mae", "Mean absolute error", r"\frac{1}{W}\sum_i w_i |\hat y_i - y_i|",
@@ -512,10 +515,57 @@ def _regression(task: Task) -> tuple[MetricSpec, ...]:
     )
 
 
+HK = "Hyndman & Koehler (2006), IJF 22(4); Hyndman & Athanasopoulos, FPP3"
+
+
+def _forecast_only() -> tuple[MetricSpec, ...]:
+    r"""Forecast-only entries (:mod:`assess.metrics.forecast_state`): MASE against the naive and the seasonal naive
+    forecast (scale from the file's actuals per series, the same for every model), and the prediction-interval
+    scores, which appear only when the file has ``lower``/``upper`` (``needs="intervals"``)."""
+
+    def f(key, name, latex, meaning, source, group, shared, *, needs="values", params=(), direction="lower"):
+        return MetricSpec(key, name, Task.FORECAST, needs, direction, _INF, latex, meaning, source, "other", group,
+                          params, getattr(forecast_state, key), baseline="forecasts", shared=shared)
+
+    return (
+        f("mase", "MASE (vs naive)", r"\frac1W\sum_i w_i \frac{|\hat y_i - y_i|}{\operatorname{mean}_t |y_t - y_{t-1}|}",
+          "Errors as a multiple of the naive forecast's one-step error on the same series: below 1 is better than "
+          "repeating the last value.", f"{HK} §5.8", "Scaled errors", ("scaled",)),
+        f("mase_seasonal", "MASE (vs seasonal naive)",
+          r"\frac1W\sum_i w_i \frac{|\hat y_i - y_i|}{\operatorname{mean}_t |y_t - y_{t-m}|}",
+          "Errors as a multiple of the seasonal naive forecast's error (the value one season earlier); m from the "
+          "time stamps (monthly 12, quarterly 4, …) or given.", f"{HK} §5.8", "Scaled errors", ("scaled_seasonal",),
+          params=("season",)),
+        f("coverage", "Interval coverage", r"\frac1W\sum_i w_i [l_i \le y_i \le u_i]",
+          "Share of true values inside the prediction interval; compare with its nominal level (0.9 for a 90 % "
+          "interval).", "Hyndman & Athanasopoulos, FPP3 §5.5", "Prediction intervals", ("interval",),
+          needs="intervals", direction="none"),
+        f("interval_width", "Mean interval width", r"\frac1W\sum_i w_i (u_i - l_i)",
+          "Average width of the prediction interval, in the units of y_true: narrower is sharper, if coverage holds.",
+          "Hyndman & Athanasopoulos, FPP3 §5.5", "Prediction intervals", ("interval",), needs="intervals"),
+        f("winkler_score", "Winkler score",
+          r"\frac1W\sum_i w_i \left[(u_i - l_i) + \tfrac2\alpha (l_i - y_i)_+ + \tfrac2\alpha (y_i - u_i)_+\right]",
+          "Interval width plus a penalty of 2/α times how far a true value falls outside: rewards narrow intervals "
+          "that still cover.", "Winkler (1972); FPP3 §5.9; Gneiting & Raftery (2007) eq. 43", "Prediction intervals",
+          ("interval", "winkler"), needs="intervals", params=("level",)),
+        f("skill_naive", "Skill vs naive", r"1 - \frac{\mathrm{MSE}}{\mathrm{MSE}_\text{naive}}",
+          "Share of the naive forecast's squared error the model removes (on the rows where the naive forecast "
+          "exists): 0 is no better than repeating the last value, 1 is perfect.", f"{HK} §5.2, §5.8 (skill scores)",
+          "Scaled errors", ("skill",), direction="higher"),
+        f("skill_seasonal_naive", "Skill vs seasonal naive",
+          r"1 - \frac{\mathrm{MSE}}{\mathrm{MSE}_\text{seasonal naive}}",
+          "Share of the seasonal naive forecast's squared error the model removes (value one season earlier).",
+          f"{HK} §5.2, §5.8 (skill scores)", "Scaled errors", ("skill",), direction="higher", params=("season",)),
+        f("skill_drift", "Skill vs drift", r"1 - \frac{\mathrm{MSE}}{\mathrm{MSE}_\text{drift}}",
+          "Share of the drift forecast's squared error the model removes (the last value plus the average change).",
+          f"{HK} §5.2, §5.8 (skill scores)", "Scaled errors", ("skill",), direction="higher"),
+    )
+
+
 REGRESSION = _regression(Task.REGRESSION)
 #: The pooled forecast set is the regression set on the rows (one-step-ahead errors e_t(1), relative errors
-#: re_t(1) of reference 003); forecast-only keys (mase, …) come later.
-FORECAST = _regression(Task.FORECAST)
+#: re_t(1) of reference 003) plus the forecast-only entries.
+FORECAST = _regression(Task.FORECAST) + _forecast_only()
 
 #: Every metric of every task with metrics.
 REGISTRY: tuple[MetricSpec, ...] = BINARY + MULTICLASS + MULTILABEL + REGRESSION + FORECAST

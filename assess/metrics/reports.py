@@ -6,8 +6,12 @@ the user interface never depends on the command line.
 
 from __future__ import annotations
 
+import pandas as pd
+
+from assess.data import Task
 from assess.decision import Decision
 from assess.errors import AssessError
+from assess.metrics.breakdown import BY, breakdown
 from assess.metrics.evaluate import MetricReport, evaluate
 from assess.metrics.multioutput import OutputsReport, evaluate_outputs
 from assess.metrics.registry import TASKS
@@ -16,12 +20,13 @@ from assess.schema import Assessment
 
 def compute_reports(assessment: Assessment, *, models=None, keys=None, decision=Decision(), beta=1.0, k=2, ci=None,
                     confidence_level=0.95, resamples=1000, seed=0, bootstrap_method="percentile",
-                    progress=None) -> dict[str, MetricReport]:
+                    progress=None, season=None, interval_level=None) -> dict[str, MetricReport]:
     """{model: MetricReport} of ``models`` (default: all of them); the options are those of `evaluate`.
 
-    Regression and forecast files give the registry's value metrics (a forecast pooled over its rows for now);
-    ``decision``, ``beta`` and ``k`` do not apply to them. A multi-output regression file gives the uniform average
-    over its outputs (:func:`compute_output_reports` has each output and the variance-weighted averages).
+    Regression and forecast files give the registry's value metrics (a forecast pooled over its rows; per horizon
+    and series: :func:`compute_breakdowns`); ``decision``, ``beta`` and ``k`` do not apply to them, ``season`` and
+    ``interval_level`` only to forecasts. A multi-output regression file gives the uniform average over its outputs
+    (:func:`compute_output_reports` has each output and the variance-weighted averages).
 
     ``decision`` says where the labels come from (:mod:`assess.decision`; default: the predicted-label column, else
     score ≥ 0.5 or the arg-max). ``progress(fraction)`` reports the fraction of all models' bootstrap work done.
@@ -39,7 +44,8 @@ def compute_reports(assessment: Assessment, *, models=None, keys=None, decision=
         step = (lambda f, i=i: progress((i + f) / len(chosen))) if progress else None
         reports[model] = evaluate(assessment.predictions(model), keys, decision=decision, beta=beta, k=k,
                                   ci=ci, confidence_level=confidence_level, resamples=resamples, seed=seed,
-                                  progress=step, bootstrap_method=bootstrap_method)
+                                  progress=step, bootstrap_method=bootstrap_method, season=season,
+                                  interval_level=interval_level)
     return reports
 
 
@@ -66,3 +72,16 @@ def _chosen_models(assessment: Assessment, models) -> list[str]:
     if unknown:
         raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(assessment.models)})")
     return chosen
+
+
+def compute_breakdowns(assessment: Assessment, *, models=None, keys=None, by=BY, ci=None, confidence_level=0.95,
+                       resamples=1000, seed=0, season=None, interval_level=None) -> pd.DataFrame:
+    """Forecast metrics per horizon and per series of ``models`` (default all), one tidy frame
+    (:func:`assess.metrics.breakdown.breakdown`'s columns); shared by the Metrics page and ``assess metrics``."""
+    if assessment.task is not Task.FORECAST:
+        raise AssessError(f"{assessment.table.name}: metrics per horizon and series are for forecasts; the task is "
+                          f"{assessment.task.value}")
+    frames = [breakdown(assessment.predictions(model), keys, by=by, ci=ci, confidence_level=confidence_level,
+                        resamples=resamples, seed=seed, season=season, interval_level=interval_level)
+              for model in _chosen_models(assessment, models)]
+    return pd.concat(frames, ignore_index=True)
