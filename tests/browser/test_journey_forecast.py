@@ -20,7 +20,7 @@ def test_forecast_metrics_errors_and_pdf(page):
     page.get_by_role("link", name="Metrics").click()
     page.get_by_role("heading", name="Metrics").wait_for()
     wait_idle(page)
-    page.get_by_text("Mean absolute error").first.wait_for()
+    page.get_by_text("forecasts are off by", exact=False).first.wait_for()
 
     page.get_by_role("link", name="Errors").click()
     page.get_by_role("heading", name="Across horizons").wait_for()
