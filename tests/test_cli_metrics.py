@@ -97,7 +97,7 @@ def test_bad_metric_key_and_blocking_error(capsys, tmp_path):
 REGRESSION_KEYS = ["mae", "mse", "rmse", "sse", "max_error", "median_absolute_error", "mean_error", "mape", "smape",
                    "mspe", "rmspe", "r2", "explained_variance"]
 #: Forecast-only keys; the sample has a 90 % interval (lower_90/upper_90), so the interval scores appear.
-FORECAST_KEYS = ["mase", "mase_seasonal", "coverage", "interval_width", "winkler_score", "skill_naive",
+FORECAST_KEYS = ["mase", "mase_seasonal", "coverage", "interval_width", "winkler_score", "pinball_loss", "skill_naive",
                  "skill_seasonal_naive", "skill_drift"]
 FORECAST = str(ROOT / "assets/samples/monthly_forecasts.csv")
 

@@ -62,6 +62,16 @@ def test_interval_scores_equal_numpy(assessment, frame):
     assert report["winkler_score"].value == pytest.approx(winkler.mean(), rel=1e-12)
 
 
+def test_pinball_loss_of_the_bounds_is_scikit_learns(assessment, frame):
+    from sklearn.metrics import mean_pinball_loss
+    rows = frame[frame.model == "ets"]
+    y, lo, hi = rows.y_true.to_numpy(), rows.lower_90.to_numpy(), rows.upper_90.to_numpy()
+    report = evaluate(assessment.predictions("ets"), ["pinball_loss"], ci="auto", resamples=200)
+    expected = (mean_pinball_loss(y, lo, alpha=0.05) + mean_pinball_loss(y, hi, alpha=0.95)) / 2
+    assert report["pinball_loss"].value == pytest.approx(expected, rel=1e-12)
+    assert report["pinball_loss"].low < expected < report["pinball_loss"].high
+
+
 def test_a_user_level_replaces_a_missing_one(assessment, frame):
     pred = replace(assessment.predictions("ets"), interval_level=None)
     report = evaluate(pred, ["winkler_score"])

@@ -36,7 +36,7 @@ def reg(y, yp, w=None, task=Task.REGRESSION):
 
 def test_registry_has_the_spec_keys_for_regression_and_forecast():
     for task in (Task.REGRESSION, Task.FORECAST):
-        forecast_only = {"mase", "mase_seasonal", "coverage", "interval_width", "winkler_score", "skill_naive",
+        forecast_only = {"mase", "mase_seasonal", "coverage", "interval_width", "winkler_score", "pinball_loss", "skill_naive",
                          "skill_seasonal_naive", "skill_drift"} if task is Task.FORECAST else set()
         assert set(keys_for(task)) == set(KEYS) | forecast_only
         for key in KEYS:

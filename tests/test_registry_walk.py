@@ -304,6 +304,6 @@ def test_interval_entries_appear_only_with_an_interval():
     """``needs="intervals"`` entries are left out, like score metrics without scores, when lower/upper are absent."""
     from dataclasses import replace
     needs_interval = {m.key for m in metrics_for(Task.FORECAST) if m.needs == "intervals"}
-    assert needs_interval == {"coverage", "interval_width", "winkler_score"}
+    assert needs_interval == {"coverage", "interval_width", "winkler_score", "pinball_loss"}
     report = evaluate(replace(forecast_model(), lower=None, upper=None))
     assert set(report.keys) == set(keys_for(Task.FORECAST)) - needs_interval

@@ -589,7 +589,7 @@ OF_MEAN = {"rmse": ("mse", lambda v, W: np.sqrt(v)), "rmspe": ("mspe", lambda v,
            "sse": ("mse", lambda v, W: v * W)}
 #: Forecast metrics that are a mean of a per-row value (the studentized block bootstrap applies to them).
 MEAN_KEYS = ("mae", "mse", "mean_error", "mape", "smape", "mspe", "mase", "mase_seasonal", "coverage",
-             "interval_width", "winkler_score")
+             "interval_width", "winkler_score", "pinball_loss")
 
 
 #: Above this many rows the percentile block bootstrap (a count matrix of resamples × rows) is skipped: its metrics

@@ -39,14 +39,14 @@ from assess.timestamps import season_length
 __all__ = ["ForecastState", "FORECAST_PARTS", "MEAN_FIELDS", "forecast_columns", "forecast_state", "regression_rows",
            "row_state",
            "ForecastContext", "forecast_context", "coded_series", "subset", "batch_state", "mase", "mase_seasonal", "coverage", "interval_width",
-           "winkler_score", "skill_naive", "skill_seasonal_naive", "skill_drift"]
+           "winkler_score", "pinball_loss", "skill_naive", "skill_seasonal_naive", "skill_drift"]
 
 #: Parts of the forecast state beyond the regression ones (``MetricSpec.shared``).
 FORECAST_PARTS = ("scaled", "scaled_seasonal", "interval", "winkler", "skill")
 
 #: The per-row columns whose weighted sums the state holds, by the state field they sum into.
 MEAN_FIELDS = ("sum_error", "sum_abs", "sum_sq", "sum_abs_rel", "sum_sq_rel", "sum_smape", "sum_scaled",
-               "sum_scaled_seasonal", "sum_covered", "sum_width", "sum_winkler")
+               "sum_scaled_seasonal", "sum_covered", "sum_width", "sum_winkler", "sum_pinball")
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,6 +61,7 @@ class ForecastState(regression.RegressionState):
     sum_covered: object = None
     sum_width: object = None
     sum_winkler: object = None
+    sum_pinball: object = None
     interval_level: float | None = None
     interval_reason: str | None = None
     skill_sums: dict | None = None      # sum_sq_on_<baseline> (model), sum_sq_<baseline> (baseline), where it exists
@@ -214,6 +215,10 @@ def forecast_columns(pred: Predictions, parts, *, season: int | None = None, lev
                 info["interval_level"] = lv
                 if "winkler" in parts and lv is not None:
                     cols["sum_winkler"] = forecast.winkler_scores(y, lo, hi, level=lv)
+                    # the bounds as the α/2 and 1 − α/2 quantile forecasts, their pinball losses averaged
+                    alpha = 1.0 - lv
+                    cols["sum_pinball"] = 0.5 * (forecast.pinball_losses(y, lo, quantile=alpha / 2)
+                                                 + forecast.pinball_losses(y, hi, quantile=1 - alpha / 2))
     if "skill" in parts:
         ctx = context if context is not None else forecast_context(pred, season)
         e2 = (np.asarray(pred.y_pred, dtype=np.float64) - y) ** 2
@@ -336,6 +341,18 @@ def winkler_score(s: ForecastState):
         reason = ("the level of the prediction interval is not in its column names (e.g. lower_90); give it "
                   "(--interval-level, or the page's interval level input)")
     return _mean(s, s.sum_winkler, reason)
+
+
+def pinball_loss(s: ForecastState):
+    r"""Mean pinball (quantile) loss of the interval's bounds read as the :math:`\alpha/2` and :math:`1 - \alpha/2`
+    quantile forecasts, :math:`\frac12[L_{\alpha/2}(y, l) + L_{1-\alpha/2}(y, u)]` with
+    :math:`L_\tau(y, q) = \tau (y - q)_+ + (1 - \tau)(q - y)_+` (Koenker & Bassett 1978; FPP3 §5.9). It is
+    :math:`\alpha/4` times the Winkler score: the same ranking, on the scale of the quantile-loss literature."""
+    reason = s.interval_reason
+    if reason is None and s.interval_level is None:
+        reason = ("the level of the prediction interval is not in its column names (e.g. lower_90); give it "
+                  "(--interval-level, or the page's interval level input)")
+    return _mean(s, s.sum_pinball, reason)
 
 
 def _skill(s: ForecastState, name: str):

@@ -548,6 +548,11 @@ def _forecast_only() -> tuple[MetricSpec, ...]:
           "Interval width plus a penalty of 2/α times how far a true value falls outside: rewards narrow intervals "
           "that still cover.", "Winkler (1972); FPP3 §5.9; Gneiting & Raftery (2007) eq. 43", "Prediction intervals",
           ("interval", "winkler"), needs="intervals", params=("level",)),
+        f("pinball_loss", "Pinball loss of the bounds",
+          r"\frac1W\sum_i w_i \tfrac12\left[L_{\alpha/2}(y_i, l_i) + L_{1-\alpha/2}(y_i, u_i)\right]",
+          "The interval's bounds scored as the α/2 and 1 − α/2 quantile forecasts (quantile loss), in the units "
+          "of y_true; α/4 times the Winkler score.", "Koenker & Bassett (1978); FPP3 §5.9", "Prediction intervals",
+          ("interval", "winkler"), needs="intervals", params=("level",)),
         f("skill_naive", "Skill vs naive", r"1 - \frac{\mathrm{MSE}}{\mathrm{MSE}_\text{naive}}",
           "Share of the naive forecast's squared error the model removes (on the rows where the naive forecast "
           "exists): 0 is no better than repeating the last value, 1 is perfect.", f"{HK} §5.2, §5.8 (skill scores)",
