@@ -33,17 +33,10 @@ import sklearn.metrics as skm  # noqa: E402
 from assess import intervals  # noqa: E402
 from assess.data import Predictions, Task  # noqa: E402
 from assess.metrics import evaluate  # noqa: E402
+from bench.timing import best  # noqa: E402
 
 warnings.simplefilter("ignore")
 
-
-def best(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def binary_data(n, seed=0):

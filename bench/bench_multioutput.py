@@ -9,7 +9,6 @@ average, so K outputs should cost well under K + 1 single-output runs. Best of a
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -18,16 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assess.data import Predictions, Task  # noqa: E402
 from assess.metrics import evaluate  # noqa: E402
+from bench.timing import best  # noqa: E402
 from assess.metrics.multioutput import evaluate_output_predictions  # noqa: E402
 
-
-def best(fn, repeat=2):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def main(n: int = 100_000, k: int = 3, resamples: int = 200) -> None:
@@ -36,9 +28,9 @@ def main(n: int = 100_000, k: int = 3, resamples: int = 200) -> None:
     for j in range(k):
         y = rng.normal(0, 1 + j, n)
         preds[f"out{j}"] = Predictions(Task.REGRESSION, (), y, y + rng.normal(0, 1, n), None, model="m")
-    one = best(lambda: evaluate(preds["out0"], ci="bootstrap", resamples=resamples))
-    values = best(lambda: evaluate_output_predictions(preds))
-    joint = best(lambda: evaluate_output_predictions(preds, ci="bootstrap", resamples=resamples))
+    one = best(lambda: evaluate(preds["out0"], ci="bootstrap", resamples=resamples), repeat=2)
+    values = best(lambda: evaluate_output_predictions(preds), repeat=2)
+    joint = best(lambda: evaluate_output_predictions(preds, ci="bootstrap", resamples=resamples), repeat=2)
     print(f"{n:,} rows, {k} outputs, 13 keys: values {values:.2f} s; {resamples}-resample bootstrap {joint:.2f} s "
           f"= {joint / one:.1f}× one output's bootstrap ({one:.2f} s; K + 1 separate runs would be {k + 1}×)")
 

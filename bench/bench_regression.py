@@ -13,7 +13,6 @@ Each timing is the best of a few runs (the machine may be shared).
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -23,15 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assess.data import Predictions, Task  # noqa: E402
 from assess.metrics import evaluate  # noqa: E402
+from bench.timing import best  # noqa: E402
 
-
-def best(fn, repeat=3):
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def sklearn_all(y, yp):
