@@ -88,7 +88,8 @@ if task is Task.FORECAST:
             fig = charts.metric_by_series_chart(values=by_series, metric=loss, colors=colors,
                                                 title=f"{loss} by series, {horizon} ahead")
             caption = ("Each series is in its own units: compare models within a series, not series with each "
-                       "other (MASE is undefined here: " + md(next(r for r in mase["reason"] if r)) + ").")
+                       "other (MASE is undefined here: "
+                       + md(next((r for r in mase["reason"] if r), "no scale from the actual values")) + ").")
         figures.append(fig)
         chart(fig, "Error by series", key="error_by_series")
         st.caption(caption)
