@@ -78,7 +78,8 @@ if source == FROM_FOLDS:
     n_repeats = int(folds_frame["repeat"].nunique()) if "repeat" in folds_frame else None
 else:
     assessment = require_assessment()
-    decision_note(assessment)
+    if assessment.task.is_classification:
+        decision_note(assessment)
     models_available = list(assessment.models)
     first = assessment.predictions()
     n_folds = len(set(first.fold)) if first.fold is not None else None
@@ -274,11 +275,15 @@ if horizon_tables:
                 "adjusted by Holm across the horizons, and across series × horizons for the per-series rows)")
     for (model_a, model_b), dm_table in horizon_tables:
         st.caption(md(f"{model_a} − {model_b}: a negative difference means {model_a}'s loss is lower"))
+        number = st.column_config.NumberColumn
         st.dataframe(dm_table, hide_index=True, width="stretch", column_config={
-            "pvalue": st.column_config.NumberColumn("p-value", format="%.4g"),
-            "pvalue_holm": st.column_config.NumberColumn("Holm p", format="%.4g"),
-            **{c: st.column_config.NumberColumn(format="%.4g") for c in
-               ("mean_loss_a", "mean_loss_b", "difference", "low", "high", "statistic")}})
+            "h_used": number("lags (h)", help="The horizon's lag length used; 1 where the variance estimate fell "
+                                             "back"),
+            "mean_loss_a": number(f"mean loss, {model_a}", format="%.4g"),
+            "mean_loss_b": number(f"mean loss, {model_b}", format="%.4g"),
+            "pvalue": number("p-value", format="%.4g"),
+            "pvalue_holm": number("Holm p", format="%.4g"),
+            **{c: number(format="%.4g") for c in ("difference", "low", "high", "statistic")}})
 
 if len(result.models) > 2 and result.pairs:
     st.markdown("**Adjusted p-values between pairs**")

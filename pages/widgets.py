@@ -31,7 +31,8 @@ def chart(fig, name: str, *, key: str) -> None:
 def all_charts_button(figures: list, filename: str, *, key: str) -> None:
     """One multi-page PDF of every chart on the page, rendered when clicked."""
     if figures:
-        st.download_button(f"All {len(figures)} charts on this page (PDF)", lambda: figures_to_pdf(list(figures)),
+        label = f"All {len(figures)} charts on this page (PDF)" if len(figures) > 1 else "This page's chart (PDF)"
+        st.download_button(label, lambda: figures_to_pdf(list(figures)),
                            filename, "application/pdf", key=f"all_{key}", icon=":material/library_books:",
                            type="primary", on_click="ignore")
 

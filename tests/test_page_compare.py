@@ -138,6 +138,7 @@ def choose(at, label, value):
 
 def test_forecast_sample_runs_diebold_mariano_per_horizon():
     at = open_app("pages/compare.py", sample=FORECAST_SAMPLE)
+    assert not any("Predicted labels" in c.value for c in at.caption)     # no classification decision on forecasts
     [test] = [s for s in at.selectbox if s.label == "Test"]
     assert test.value == "diebold_mariano"
     assert {"diebold_mariano", "paired_bootstrap"} <= set(test.options)

@@ -111,7 +111,7 @@ def difference_chart(*, effects: Sequence[tuple[str, Effect]], title: str = "Dif
         hovertemplate=(f"%{{y}}<br>{name}: %{{x:.4g}}<br>{confidence_level:.0%} CI %{{customdata[0]:.4g}} to "
                        "%{customdata[1]:.4g}<extra></extra>")))
     fig.update_layout(template=TEMPLATE, title=dict(text=plain(title), subtitle=dict(
-                          text=f"{name} with {confidence_level:.0%} confidence interval; 0 = no difference")),
+                          text=f"with {confidence_level:.0%} confidence intervals; 0 = no difference")),
                       height=max(300, 160 + 50 * len(labels)), showlegend=False)
     fig.update_xaxes(title=name, zeroline=False)
     fig.update_yaxes(title=None, autorange="reversed", type="category")
