@@ -167,7 +167,11 @@ def _value_sentences(name: str, report: MetricReport, level: float, units: str) 
         way = ("over-predicts" if b.value > 0 else "under-predicts" if b.value < 0
                else "neither over- nor under-predicts")
         size = f" by {fmt(abs(b.value))}{unit}" if b.value != 0 else ""
-        out.append(f"{name} {way}{size} on average (mean error {fmt(b.value)}{_interval(b, level)}).")
+        if np.isfinite(b.low) and np.isfinite(b.high) and b.low < 0 < b.high:   # the interval says: no clear bias
+            out.append(f"{name} shows no clear bias: its mean error {fmt(b.value)}{unit} has a {level:.0%} CI of "
+                       f"{fmt_ci(b.low, b.high)}, which includes 0.")
+        else:
+            out.append(f"{name} {way}{size} on average (mean error {fmt(b.value)}{_interval(b, level)}).")
     if "r2" in report and report["r2"].defined:
         r = report["r2"]
         out.append(f"{name} explains {r.value:.0%} of the variation of the truth (R² {fmt(r.value)}"

@@ -79,3 +79,20 @@ def test_regression_sentences_in_the_units_of_y_true():
 def test_intervals_with_a_negative_bound_read_with_to():
     from assess.summary import fmt_ci
     assert fmt_ci(-0.617, -0.228) == "-0.617 to -0.228" and fmt_ci(0.1, 0.2) == "0.100–0.200"
+
+
+def test_a_bias_whose_interval_includes_zero_is_no_clear_bias():
+    from types import MappingProxyType
+
+    from assess.data import Task
+    from assess.metrics.evaluate import MetricReport, MetricResult
+    from assess.summary import headline_sentences
+
+    def report(low, high):
+        bias = MetricResult("mean_error", "Mean error (bias)", -0.5, low, high, "bootstrap", baselines=MappingProxyType({}))
+        return MetricReport(Task.REGRESSION, "m", 10, (), (bias,), None, MappingProxyType({}), "bootstrap", 0.95, 100, 0)
+
+    assert headline_sentences({"m": report(-1.2, 0.3)}) == [
+        "Model `m` shows no clear bias: its mean error -0.500 has a 95% CI of -1.200 to 0.300, which includes 0."]
+    assert headline_sentences({"m": report(-0.9, -0.1)}) == [
+        "Model `m` under-predicts by 0.500 on average (mean error -0.500, 95% CI -0.900 to -0.100)."]
