@@ -620,7 +620,7 @@ def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *
     yp = np.asarray(pred.y_pred, dtype=np.float64)
     parts = set().union(*(m.shared for m in specs), *(get(Task.FORECAST, OF_MEAN[m.key][0]).shared
                                                        for m in specs if m.key in OF_MEAN))
-    per_row_columns = forecast_state.regression_rows(y, yp, parts) | dict(columns)
+    per_row_columns = regression.row_values(y, yp, parts) | dict(columns)
     rows = forecast_state.row_state(per_row_columns, state) if per_row_columns else None
     percentile = []
     for m in specs:

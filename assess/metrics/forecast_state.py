@@ -36,7 +36,7 @@ from assess.metrics._common import note_undefined
 from assess.metrics.forecast_baselines import BASELINES, baseline_forecasts
 from assess.timestamps import season_length
 
-__all__ = ["ForecastState", "FORECAST_PARTS", "MEAN_FIELDS", "forecast_columns", "forecast_state", "regression_rows",
+__all__ = ["ForecastState", "FORECAST_PARTS", "MEAN_FIELDS", "forecast_columns", "forecast_state",
            "row_state",
            "ForecastContext", "forecast_context", "coded_series", "subset", "batch_state", "mase", "mase_seasonal", "coverage", "interval_width",
            "winkler_score", "pinball_loss", "skill_naive", "skill_seasonal_naive", "skill_drift"]
@@ -254,27 +254,6 @@ def forecast_state(pred: Predictions, weight: np.ndarray | None, parts, *, seaso
     state = ForecastState(**{f.name: getattr(base, f.name) for f in fields(base)}, **sums, **info,
                           skill_sums=skill)
     return state, cols
-
-
-def regression_rows(y: np.ndarray, yp: np.ndarray, parts) -> dict[str, np.ndarray]:
-    """Per-row values of the regression sums that are means (the state field each sums into): e, |e|, e², the
-    relative errors (only when no y is 0: else those metrics are undefined) and the sMAPE terms."""
-    e = yp - y
-    a = np.abs(e)
-    out = {}
-    if "error" in parts:
-        out["sum_error"] = e
-    if "abs" in parts:
-        out["sum_abs"] = a
-    if "sq" in parts:
-        out["sum_sq"] = e * e
-    if parts & {"abs_rel", "sq_rel"} and y.all():
-        r = e / y
-        out["sum_abs_rel"], out["sum_sq_rel"] = np.abs(r), r * r
-    if "smape" in parts:
-        den = np.abs(y) + np.abs(yp)
-        out["sum_smape"] = np.divide(2.0 * a, den, out=np.zeros(y.shape[0]), where=den > 0)
-    return out
 
 
 def row_state(columns: Mapping[str, np.ndarray], template: ForecastState) -> ForecastState | None:

@@ -40,7 +40,7 @@ import numpy as np
 
 from assess.metrics._common import note, note_undefined
 
-__all__ = ["RegressionState", "regression_state", "weighted_median", "PARTS", "mae", "mse", "rmse", "sse",
+__all__ = ["RegressionState", "regression_state", "row_values", "weighted_median", "PARTS", "mae", "mse", "rmse", "sse",
            "max_error", "r2", "explained_variance", "median_absolute_error", "mape", "smape", "mspe", "rmspe",
            "mean_error"]
 
@@ -201,6 +201,32 @@ def regression_state(y_true: np.ndarray, y_pred: np.ndarray, weight: np.ndarray 
     if "median" in want:
         out["median_abs"] = weighted_median(a, w, in_place=True)
     return RegressionState(weight_sum=W, n=n, **out)
+
+
+def row_values(y: np.ndarray, yp: np.ndarray, parts) -> dict[str, np.ndarray]:
+    """The per-row values whose (weighted) sums the state holds, by the state field they sum into, for the asked
+    ``parts``: e, |e|, e², the relative errors (0 where y = 0: those metrics are then undefined and never resampled)
+    and the sMAPE terms (0 where y = ŷ = 0). Shared by the i.i.d. bootstrap (one matrix product with the resample
+    counts) and the forecasts' block bootstrap (per-row losses)."""
+    e = yp - y
+    a = np.abs(e)
+    out = {}
+    if "error" in parts:
+        out["sum_error"] = e
+    if "abs" in parts:
+        out["sum_abs"] = a
+    if "sq" in parts:
+        out["sum_sq"] = e * e
+    if parts & {"abs_rel", "sq_rel"}:
+        r = np.divide(e, y, out=np.zeros(y.shape[0]), where=y != 0)
+        if "abs_rel" in parts:
+            out["sum_abs_rel"] = np.abs(r)
+        if "sq_rel" in parts:
+            out["sum_sq_rel"] = r * r
+    if "smape" in parts:
+        den = np.abs(y) + np.abs(yp)
+        out["sum_smape"] = np.divide(2.0 * a, den, out=np.zeros(y.shape[0]), where=den > 0)
+    return out
 
 # ----------------------------------------------------------------------------------------------------------------
 # Formulas (point and batch states alike)

@@ -480,30 +480,13 @@ def regression_statistic(state: regression.RegressionState, specs, y, yp, weight
     w = np.ones(n) if weight is None else weight
     e = yp - y
     a = np.abs(e)
-    columns: dict[str, np.ndarray] = {}
-    if "error" in parts:
-        columns["sum_error"] = e
-    if "abs" in parts:
-        columns["sum_abs"] = a
-    if "sq" in parts:
-        columns["sum_sq"] = e * e
+    columns = regression.row_values(y, yp, parts)
     if "true_var" in parts:
         yc = y - np.dot(w, y) / w.sum()
         columns["y1"], columns["y2"] = yc, yc * yc
     if "error_var" in parts:
         ec = e - np.dot(w, e) / w.sum()
         columns["e1"], columns["e2"] = ec, ec * ec
-    if parts & {"abs_rel", "sq_rel"}:
-        # bootstrapped only when no row of positive weight has y_true = 0 (else the value is NaN); rows of zero
-        # weight with y_true = 0 contribute 0
-        r = np.divide(e, y, out=np.zeros(n), where=y != 0)
-        if "abs_rel" in parts:
-            columns["sum_abs_rel"] = np.abs(r)
-        if "sq_rel" in parts:
-            columns["sum_sq_rel"] = r * r
-    if "smape" in parts:
-        den = np.abs(y) + np.abs(yp)
-        columns["sum_smape"] = np.divide(2.0 * a, den, out=np.zeros(n), where=den > 0)
     names = list(columns)
     V = np.column_stack([columns[k] for k in names] + [np.ones(n)]) * w[:, None]
     live_abs = a if weight is None else np.where(weight > 0, a, -np.inf)
