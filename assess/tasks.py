@@ -47,6 +47,11 @@ def infer_task(frame: pd.DataFrame, roles: Roles) -> tuple[Task, str]:
             example = sample[sample.str.contains(MULTILABEL_SEPARATOR, regex=False)].iloc[0]
             return Task.MULTILABEL, (f"{quote(roles.y_true)} holds label sets separated by "
                                      f"'{MULTILABEL_SEPARATOR}' (e.g. {quote(example)})")
+    numbers = _numbers_with_stray_text(col)
+    if numbers is not None:
+        # a numeric truth with a few text cells stays numeric: validation names those cells, instead of the file
+        # being read as hundreds of classes and the predictions as "not a class"
+        col = numbers
     if is_continuous(col):
         v = col.dropna().to_numpy(dtype=float)
         what = ("non-integer values" if np.any(v != np.round(v))
@@ -110,3 +115,18 @@ def task_classes(frame: pd.DataFrame, roles: Roles, task: Task) -> list[str]:
             labels |= label_values(frame, wm.y_pred)
     labels |= {k for k, _ in roles.class_scores}
     return sort_labels(labels)
+
+
+def _numbers_with_stray_text(col: pd.Series, share: float = 0.95) -> pd.Series | None:
+    """``col`` as numbers when it is text of which at least ``share`` of the non-missing cells are numbers (the rest
+    typos such as ``abc`` or ``n/a``), and the numbers are continuous; else None."""
+    if is_numeric(col) or pd.api.types.is_bool_dtype(col):
+        return None
+    present = col.dropna()
+    if present.empty:
+        return None
+    parsed = pd.to_numeric(present.astype(str).str.strip(), errors="coerce")
+    if parsed.notna().mean() < share or parsed.notna().all():
+        return None
+    numbers = parsed.dropna()
+    return numbers if is_continuous(numbers) else None

@@ -462,3 +462,15 @@ def test_a_model_column_without_values_is_refused_not_an_index_error():
     assert a.models == () and problem(a, "missing_values").column == "classifier"
     with pytest.raises(AssessError, match=r"^p\.csv: column `classifier` has 2 missing values"):
         a.predictions()
+
+
+def test_a_typo_in_a_numeric_truth_is_named_not_turned_into_classes():
+    rng = np.random.default_rng(3)
+    y = rng.normal(50, 10, 40).round(2).astype(object)
+    y[5] = "abc"
+    a = frame_csv(pd.DataFrame({"y_true": y, "y_pred": rng.normal(50, 10, 40).round(2)}))
+    assert a.task is Task.REGRESSION
+    [error] = [p for p in a.problems if p.level == "error"]
+    assert error.column == "y_true" and "abc" in error.message and "row 6" in error.message
+    labels = frame_csv(pd.DataFrame({"y_true": ["1", "2", "x"] * 10, "y_pred": ["1", "2", "2"] * 10}))
+    assert labels.task is Task.MULTICLASS                 # integer-like labels with a word stay classes
