@@ -37,14 +37,17 @@ if task is Task.FORECAST:
     first = frames[models[0]]
     left, right = st.columns(2)
     series_names = list(dict.fromkeys(first["series"]))
-    series = left.selectbox("Series", series_names, help="Files with several series are shown one series at a time.")
+    several = len(series_names) > 1   # a file without a series column (or with one series) gets no picker
+    series = left.selectbox("Series", series_names, help="Files with several series are shown one series at a time.") \
+        if several else series_names[0]
+    of_series = f", series {series}" if several else ""
     horizons = sorted(int(h) for h in first["horizon"].dropna().unique())
     horizon = right.select_slider("Horizon (steps ahead)", horizons, value=horizons[0]) if len(horizons) > 1 \
         else horizons[0]
     chosen = {m: f[(f["series"] == series) & (f["horizon"] == horizon)] for m, f in frames.items()}
     actual = chosen[models[0]]
-    st.caption(md(f"Series `{series}`, forecasts made {horizon} step{'s' if horizon != 1 else ''} ahead: "
-                  f"{len(actual):,} time points."))
+    made = f"forecasts made {horizon} step{'s' if horizon != 1 else ''} ahead: {len(actual):,} time points."
+    st.caption(md(f"Series `{series}`, {made}" if several else made[0].upper() + made[1:]))
     has_intervals = "lower" in actual
     bands = has_intervals and st.toggle("Prediction intervals", value=len(models) <= 2, key="errors_bands",
                                         help="Shade each model's prediction interval from the file's lower and "
@@ -69,10 +72,10 @@ if task is Task.FORECAST:
     in_series = {m: f[f["series"] == series] for m, f in frames.items()}
     by_horizon = {m: error_by(f, "horizon", loss) for m, f in in_series.items() if len(f)}
     fig = charts.metric_by_horizon_chart(values={m: (v.index.to_numpy(), v.to_numpy()) for m, v in by_horizon.items()},
-                                         metric=loss, colors=colors, title=f"{loss} by horizon, series {series}")
+                                         metric=loss, colors=colors, title=f"{loss} by horizon{of_series}")
     figures.append(fig)
     chart(fig, "Error by horizon", key="error_by_horizon")
-    if len(series_names) > 1:
+    if several:
         # MASE per series (all horizons; each series scaled by its own naive error, so series compare), with its
         # reference line at 1 = as good as the naive forecast; the MAE of the chosen horizon where MASE is undefined
         mase = memo(assessment, "mase_by_series", tuple(models),
@@ -113,7 +116,7 @@ if task is Task.FORECAST:
                        "Compare page asks whether the mean difference is zero.")
 
     pairs = {m: (f["y_true"].to_numpy(), f["y_pred"].to_numpy()) for m, f in chosen.items()}
-    st.subheader(f"All forecasts of this series, {horizon} ahead")
+    st.subheader(f"All forecasts{' of this series' if several else ''}, {horizon} ahead")
 else:
     pairs = {m: (f["y_true"].to_numpy(), f["y_pred"].to_numpy()) for m, f in frames.items()}
 

@@ -182,6 +182,23 @@ def test_forecast_by_horizon_and_series_equal_pandas_groupby(capsys):
     assert list(doc["by_horizon"]["ets"]) == [str(h) for h in range(1, 13)]
 
 
+def test_forecast_without_horizon_or_series_columns_says_why_its_breakdowns_are_null(capsys, tmp_path):
+    """One series, no horizon column: the breakdowns are null with a reason naming the CLI option, not ``{}``; the
+    pooled MAE is the mean absolute error of every row (numpy oracle)."""
+    data = pd.read_csv(FORECAST).query("model == 'ets' and series == 'elnino_sst' and horizon == 1")
+    path = tmp_path / "one_series.csv"
+    data[["timestamp", "y_true", "y_pred"]].to_csv(path, index=False)
+    doc = run_json(capsys, str(path), "--metrics", "mae")
+    assert doc["task"] == "forecast"
+    assert doc["by_horizon"] is None and doc["by_series"] is None
+    assert "--horizon-col" in doc["undefined_breakdowns"]["by_horizon"]
+    assert "--series-col" in doc["undefined_breakdowns"]["by_series"]
+    (model,) = doc["models"]
+    assert doc["models"][model]["mae"] == pytest.approx(np.mean(np.abs(data.y_pred - data.y_true)), rel=1e-12)
+    full = run_json(capsys, FORECAST, "--metrics", "mae")
+    assert "undefined_breakdowns" not in full
+
+
 def test_forecast_intervals_nest_value_low_high_and_are_seeded(capsys):
     argv = (FORECAST, "--models", "ets", "--metrics", "mae", "mase", "--ci", "auto", "--resamples", "200")
     doc = run_json(capsys, *argv)

@@ -112,3 +112,23 @@ def test_compare_opens_on_numeric_samples_and_runs_the_suggested_test():
         [run] = [b for b in at.button if b.label == "Run test"]
         run.click().run()
         assert not at.exception and (at.success or at.error)   # a sentence, or one clear message
+
+
+def test_one_series_forecast_has_no_series_picker_and_no_placeholder_name(tmp_path):
+    """A forecast file without a series column: no 'Series' picker offering '(one series)', and no chart title or
+    caption naming that placeholder; the drawn errors are the file's (pandas oracle)."""
+    data = pd.read_csv(ROOT / "assets/samples/monthly_forecasts.csv")
+    one = data[(data.series == "co2_mauna_loa") & (data.model == "ets")][["timestamp", "horizon", "y_true", "y_pred"]]
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    at.file_uploader[0].upload("co2.csv", one.to_csv(index=False).encode(), "text/csv").run()
+    at.switch_page("pages/errors.py").run()
+    assert not at.exception
+    assert not [s for s in at.selectbox if s.label == "Series"]
+    drawn = figures(at)
+    assert "RMSE by horizon" in drawn or "MAE by horizon" in drawn, list(drawn)
+    shown = " ".join([c.value for c in at.caption] + [h.value for h in at.subheader] + list(drawn))
+    assert "one series" not in shown
+    first = one[one.horizon == 1].sort_values("timestamp")
+    errors = trace(drawn["Errors over time, 1 ahead"], "co2")
+    np.testing.assert_allclose(values(errors["y"]), (first.y_pred - first.y_true).to_numpy())

@@ -7,7 +7,9 @@ the reason it is null) and, for classification only, ``"positive"`` and ``"class
 give the 13 SPEC regression keys; forecasts add ``mase``, ``mase_seasonal`` and, with a prediction interval,
 ``coverage``, ``interval_width``, ``winkler_score`` (pooled over every row under ``"models"``), and the same keys per
 horizon and per series: ``"by_horizon": {model: {horizon: {key: value}}}`` and ``"by_series": {model: {series: {key:
-value}}}`` (with ``--ci``, ``{value, low, high}`` as above; horizons as strings, "1", "2", …). A multi-output
+value}}}`` (with ``--ci``, ``{value, low, high}`` as above; horizons as strings, "1", "2", …); a file without a
+horizon (or series) column has ``"by_horizon": null`` (``"by_series": null``) and the reason under
+``"undefined_breakdowns"``. A multi-output
 regression file (column pairs ``y_true_<name>``/``y_pred_<name>``) gives under ``"models"`` the uniform average over
 its outputs, with ``"outputs"`` (their names), ``"by_output"`` (model → output → key → value),
 ``"variance_weighted"`` (model → ``r2``/``explained_variance``) and, when some per-output value is null,
@@ -121,8 +123,19 @@ def run(args) -> int:
         frame = compute_breakdowns(assessment, models=list(reports), keys=args.metrics, ci=args.ci,
                                    confidence_level=args.confidence_level, resamples=args.resamples, seed=args.seed,
                                    season=args.season, interval_level=args.interval_level)
-        doc["by_horizon"] = _nested(frame[frame["by"] == "horizon"], "horizon", with_ci=bool(args.ci))
-        doc["by_series"] = _nested(frame[frame["by"] == "series"], "series", with_ci=bool(args.ci))
+        # a grouping the file has no column for is null with its reason, never an empty object that reads as
+        # "no metrics"
+        absent = {}
+        for by, column in (("horizon", "horizon"), ("series", "series")):
+            rows = frame[frame["by"] == by]
+            if rows.empty:
+                doc[f"by_{by}"] = None
+                absent[f"by_{by}"] = (f"the file has no {column} column (set one with --{column}-col); the pooled "
+                                      "metrics under \"models\" cover every row")
+            else:
+                doc[f"by_{by}"] = _nested(rows, by, with_ci=bool(args.ci))
+        if absent:
+            doc["undefined_breakdowns"] = absent
     doc["undefined"] = {m: r.reasons for m, r in reports.items() if r.reasons}
     if by_model is not None:
         with_ci = bool(args.ci)
