@@ -174,8 +174,14 @@ def test_a_non_mean_metric_alone_gets_its_percentile_interval(assessment):
 def test_large_files_skip_the_percentile_block_bootstrap_with_a_note(assessment, monkeypatch):
     import importlib
     evaluate_module = importlib.import_module("assess.metrics.evaluate")
-    monkeypatch.setattr(evaluate_module, "PERCENTILE_BLOCK_MAX_ROWS", 100)
-    report = evaluate(assessment.predictions("ets"), ["mae", "median_absolute_error"], ci="auto", resamples=100)
+    pred = assessment.predictions("ets")
+    n = len(pred.y_true)
+    # the budget counts resampled rows: 100 resamples of n rows fit in 100 n cells, 101 do not
+    monkeypatch.setattr(evaluate_module, "PERCENTILE_BLOCK_MAX_CELLS", 100 * n)
+    fits = evaluate(pred, ["median_absolute_error"], ci="auto", resamples=100)["median_absolute_error"]
+    assert "percentile" in fits.method and fits.low <= fits.value <= fits.high
+    report = evaluate(pred, ["mae", "median_absolute_error"], ci="auto", resamples=200)
     assert report["mae"].low < report["mae"].value < report["mae"].high
     medae = report["median_absolute_error"]
-    assert np.isnan(medae.low) and medae.method is None and "skipped above 100 rows" in medae.note
+    assert np.isnan(medae.low) and medae.method is None
+    assert f"skipped for 200 resamples of {n:,} rows" in medae.note and "at most 100 resamples" in medae.note

@@ -592,10 +592,12 @@ MEAN_KEYS = ("mae", "mse", "mean_error", "mape", "smape", "mspe", "mase", "mase_
              "interval_width", "winkler_score", "pinball_loss")
 
 
-#: Above this many rows the percentile block bootstrap (a count matrix of resamples × rows) is skipped: its metrics
-#: (median and maximum error, R², explained variance, skill scores, weighted rows) get no interval and a note — at
-#: 1e6 rows it takes minutes, while the studentized intervals of the mean-type metrics take seconds.
-PERCENTILE_BLOCK_MAX_ROWS = 200_000
+#: The percentile block bootstrap builds a count matrix of resamples × rows, so its cost is their product: above this
+#: many cells it is skipped, and its metrics (median and maximum error, R², explained variance, skill scores,
+#: weighted rows) get no interval and a note that says how many resamples would fit — 1,000 resamples of 200,000 rows,
+#: or 200 (the Metrics page's default above 100,000 rows) of 1,000,000. The studentized intervals of the mean-type
+#: metrics cost one pass per resample and are never skipped.
+PERCENTILE_BLOCK_MAX_CELLS = 200_000_000
 
 
 def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *, resamples, confidence_level, seed,
@@ -641,11 +643,15 @@ def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *
         out[m.key] = (res.interval.low, res.interval.high,
                       f"block bootstrap (studentized, {res.scheme}, Politis–White; {resamples} resamples, seed {seed})")
     notes: dict[str, str] = {}
-    if percentile and n > PERCENTILE_BLOCK_MAX_ROWS:
+    if percentile and n * resamples > PERCENTILE_BLOCK_MAX_CELLS:
+        fits = PERCENTILE_BLOCK_MAX_CELLS // n
+        advice = (f"with at most {fits:,} resamples it is computed" if fits >= 100 else
+                  f"it is computed up to {PERCENTILE_BLOCK_MAX_CELLS // 100:,} rows with 100 resamples")
         for m in percentile:
-            notes[m.key] = (f"no interval: the percentile block bootstrap this metric needs is skipped above "
-                            f"{PERCENTILE_BLOCK_MAX_ROWS:,} rows (this model has {n:,}); the mean-type metrics keep "
-                            "their studentized block-bootstrap intervals")
+            notes[m.key] = (f"no interval: the percentile block bootstrap this metric needs is skipped for "
+                            f"{resamples:,} resamples of {n:,} rows (over {PERCENTILE_BLOCK_MAX_CELLS:,} resampled "
+                            f"rows in all); {advice}; the mean-type metrics keep their studentized block-bootstrap "
+                            "intervals")
         percentile = []
     if percentile:
         stat = _forecast_statistic(state, columns, percentile, y, yp, weight)
