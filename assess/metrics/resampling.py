@@ -495,12 +495,22 @@ def regression_statistic(state: regression.RegressionState, specs, y, yp, weight
     w_sorted = w[order] if order is not None else None
     eps = np.finfo(np.float64).eps
 
-    def median(cf):
-        cum = np.cumsum(cf[:, order] * w_sorted[None, :], axis=1)
+    def median(c):
+        # The averaged inverted CDF of |e| under each resample's counts: the cumulative (weighted) counts in the one
+        # sort order, then two binary searches per resample (a chunk holds a few resamples, so the loop is short):
+        # i = #{cum < W/2}, the first sorted value reaching half the weight, and j = #{cum <= cum[i]}, the next one
+        # (the two are averaged when cum[i] is exactly half). Integer counts without weights: exact and half the
+        # memory of a float cumsum.
+        if weight is None:
+            cum = np.cumsum(c[:, order], axis=1, dtype=np.int64 if n * 255 >= 2 ** 31 else np.int32)
+        else:
+            cum = np.cumsum(c[:, order] * w_sorted[None, :], axis=1)
         target = 0.5 * cum[:, -1]
-        i = np.minimum(np.count_nonzero(cum < target[:, None], axis=1), n - 1)
-        at = np.take_along_axis(cum, i[:, None], axis=1)[:, 0]
-        j = np.minimum(np.count_nonzero(cum <= at[:, None], axis=1), n - 1)
+        i = np.array([np.searchsorted(row, t, side="left") for row, t in zip(cum, target)], dtype=np.intp)
+        i = np.minimum(i, n - 1)
+        at = cum[np.arange(cum.shape[0]), i]
+        j = np.minimum(np.array([np.searchsorted(row, a, side="right") for row, a in zip(cum, at)], dtype=np.intp),
+                       n - 1)
         return np.where(at - target > eps, sorted_abs[i], (sorted_abs[i] + sorted_abs[j]) / 2.0)
 
     @_quiet
@@ -519,7 +529,7 @@ def regression_statistic(state: regression.RegressionState, specs, y, yp, weight
         if "max" in parts:
             fields["max_abs"] = np.max(np.where(c > 0, live_abs[None, :], -np.inf), axis=1)
         if "median" in parts:
-            fields["median_abs"] = median(cf)
+            fields["median_abs"] = median(c)
         s = regression.RegressionState(weight_sum=W, n=n, batch=True, **fields)
         return _stack([sp.compute(s) for sp in specs], c.shape[0])
     return stat, dict(n=n)
