@@ -12,6 +12,10 @@ from enum import Enum
 import numpy as np
 
 
+#: The series name of a forecast file without a series column (tables and charts show it; sentences leave it out).
+ONE_SERIES = "(one series)"
+
+
 class Task(str, Enum):
     BINARY = "binary"
     MULTICLASS = "multiclass"

@@ -10,12 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from assess.data import Task
+from assess.data import ONE_SERIES, Task
 from assess.schema import Assessment
-
-#: The series name of a forecast file without a series column.
-ONE_SERIES = "(one series)"
-
 
 def prediction_frame(assessment: Assessment, model: str, output: str | None = None) -> pd.DataFrame:
     """Columns ``y_true``, ``y_pred``, ``error`` (= y_pred − y_true), ``lower``/``upper`` when the file has a

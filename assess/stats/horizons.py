@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from assess.data import ONE_SERIES
 from assess.errors import AssessError
 from assess.intervals import ConfidenceInterval
 from assess.stats._common import (alpha_of, check_alternative, check_confidence_level, fmt_int, fmt_level, model_names,
@@ -27,7 +28,6 @@ from assess.stats.scores import (DieboldMarianoDetails, DieboldMarianoRow, dm_co
 
 #: The ``series`` of a row pooled over every series.
 ALL_SERIES = "all series"
-_ONE_SERIES = "(one series)"
 _IDENTICAL = "the two models have the same loss at every time point: no test"
 
 
@@ -136,7 +136,7 @@ def diebold_mariano_by_horizon(y_true, pred_a, pred_b, *, horizon=None, series=N
 
 def _series(series, n: int) -> np.ndarray:
     if series is None:
-        return np.full(n, _ONE_SERIES, dtype=object)
+        return np.full(n, ONE_SERIES, dtype=object)
     values = pd.Series(np.asarray(series, dtype=object))
     if values.isna().any():
         i = int(np.flatnonzero(values.isna().to_numpy())[0])
@@ -178,7 +178,7 @@ def _check_unique_times(frame: pd.DataFrame, has_time: bool) -> None:
     if has_time and dup.any():
         i = int(np.flatnonzero(dup)[0])
         row = frame.iloc[i]
-        where = "" if row["series"] == _ONE_SERIES else f"series {shown(row['series'])}, "
+        where = "" if row["series"] == ONE_SERIES else f"series {shown(row['series'])}, "
         raise AssessError(f"{where}horizon {row['horizon']:g} has two forecasts for time {shown(row['time'])} "
                           f"(row {int(frame.index[i])}); one forecast per series, horizon and time is needed")
 
