@@ -78,8 +78,10 @@ def _num(v):
     return None if v is None or not np.isfinite(v) else float(v)
 
 
-def _t_interval(values: np.ndarray, confidence_level: float, ratio: float | None) -> tuple[float, float, float, float]:
-    """Mean, SD and the (corrected when ``ratio``) t interval of the finite ``values``."""
+def _t_interval(values: np.ndarray, confidence_level: float, ratio: float | None,
+                bounds: tuple[float, float] = (-math.inf, math.inf)) -> tuple[float, float, float, float]:
+    """Mean, SD and the (corrected when ``ratio``) t interval of the finite ``values``, cut to the metric's range
+    ``bounds`` (an accuracy interval never passes 1)."""
     x = values[np.isfinite(values)]
     j = x.size
     if j == 0:
@@ -90,7 +92,7 @@ def _t_interval(values: np.ndarray, confidence_level: float, ratio: float | None
     sd = float(x.std(ddof=1))
     factor = 1.0 / j + (ratio or 0.0)               # Nadeau–Bengio: (1/J + n2/n1) s²; plain t: s²/J
     half = float(sps.t.ppf(0.5 + confidence_level / 2, j - 1)) * math.sqrt(factor) * sd
-    return mean, sd, mean - half, mean + half
+    return mean, sd, max(mean - half, bounds[0]), min(mean + half, bounds[1])
 
 
 def fold_metrics(assessment: Assessment, *, models=None, keys=None, decision: Decision = Decision(),
@@ -134,7 +136,7 @@ def fold_metrics(assessment: Assessment, *, models=None, keys=None, decision: De
         table = pd.DataFrame([x for x in per_fold if x["model"] == model])
         for r in pooled.results:
             values = table.loc[table["key"] == r.key, "value"].to_numpy(dtype=float)
-            mean, sd, low, high = _t_interval(values, confidence_level, ratio)
+            mean, sd, low, high = _t_interval(values, confidence_level, ratio, get(assessment.task, r.key).range)
             summary.append({"model": model, "key": r.key, "name": r.name, "pooled": r.value, "mean": mean, "sd": sd,
                             "low": low, "high": high, "n_folds": int(np.isfinite(values).sum()),
                             "method": f"Nadeau–Bengio corrected t ({j // k} × {k}-fold)" if corrected else
@@ -183,7 +185,7 @@ def learning_curve(assessment: Assessment, key: str, *, models=None, decision: D
     if not np.isfinite(sizes_all).all() or (sizes_all <= 0).any():
         bad = int(np.flatnonzero(~(np.isfinite(sizes_all) & (sizes_all > 0)))[0])
         raise AssessError(f"{assessment.table.name}: column {quote(column)} must hold positive training sizes (row "
-                          f"{bad + 2}: {assessment.frame[column].iloc[bad]!r})")
+                          f"{bad + 2}: {quote(assessment.frame[column].iloc[bad])})")
     options = {"decision": decision} if assessment.task.is_classification else {}
     fold_col = assessment.roles.fold
     per_fold, points, trend = [], [], []
@@ -202,7 +204,7 @@ def learning_curve(assessment: Assessment, key: str, *, models=None, decision: D
                                  "value": report[key].value})
         table = pd.DataFrame([x for x in per_fold if x["model"] == model])
         for size, sub in table.groupby("train_size", sort=True):
-            mean, sd, low, high = _t_interval(sub["value"].to_numpy(dtype=float), confidence_level, None)
+            mean, sd, low, high = _t_interval(sub["value"].to_numpy(dtype=float), confidence_level, None, spec.range)
             points.append({"model": model, "train_size": size, "mean": mean, "sd": sd, "low": low, "high": high,
                            "n_folds": int(np.isfinite(sub["value"].to_numpy(dtype=float)).sum())})
         trend.append({"model": model, **_trend(table, spec, last, confidence_level)})
