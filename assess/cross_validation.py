@@ -96,8 +96,9 @@ def _t_interval(values: np.ndarray, confidence_level: float, ratio: float | None
 
 
 def fold_metrics(assessment: Assessment, *, models=None, keys=None, decision: Decision = Decision(),
-                 confidence_level: float = 0.95) -> FoldSummary:
-    """Every metric of ``keys`` per fold (and repeat) of every model of ``models``; see the module docstring."""
+                 beta: float = 1.0, k: int = 2, confidence_level: float = 0.95) -> FoldSummary:
+    """Every metric of ``keys`` per fold (and repeat) of every model of ``models``; see the module docstring.
+    ``decision``, ``beta`` and ``k`` are those of :func:`evaluate` (classification only)."""
     if not 0 < confidence_level < 1:
         raise AssessError(f"`confidence_level` must be in (0, 1) (got {confidence_level!r})")
     roles = assessment.roles
@@ -106,7 +107,7 @@ def fold_metrics(assessment: Assessment, *, models=None, keys=None, decision: De
                           "or choose it on the Data page / with --fold)")
     frame = assessment.frame
     repeat_col = roles.repeat
-    options = {"decision": decision} if assessment.task.is_classification else {}
+    options = {"decision": decision, "beta": beta, "k": k} if assessment.task.is_classification else {}
     per_fold, summary = [], []
     folds_per_repeat = 0
     for model in (models or assessment.models):
@@ -129,17 +130,17 @@ def fold_metrics(assessment: Assessment, *, models=None, keys=None, decision: De
                 per_fold.append({"model": model, "repeat": r_name, "fold": f_name, "n": idx.size, "key": r.key,
                                  "name": r.name, "value": r.value, "reason": r.reason})
         j = len(groups)
-        k = len(np.unique(fold))
-        folds_per_repeat = max(folds_per_repeat, k)
-        corrected = repeat is not None and j > k
-        ratio = 1.0 / (k - 1) if corrected and k > 1 else None
+        n_folds = len(np.unique(fold))
+        folds_per_repeat = max(folds_per_repeat, n_folds)
+        corrected = repeat is not None and j > n_folds
+        ratio = 1.0 / (n_folds - 1) if corrected and n_folds > 1 else None
         table = pd.DataFrame([x for x in per_fold if x["model"] == model])
         for r in pooled.results:
             values = table.loc[table["key"] == r.key, "value"].to_numpy(dtype=float)
             mean, sd, low, high = _t_interval(values, confidence_level, ratio, get(assessment.task, r.key).range)
             summary.append({"model": model, "key": r.key, "name": r.name, "pooled": r.value, "mean": mean, "sd": sd,
                             "low": low, "high": high, "n_folds": int(np.isfinite(values).sum()),
-                            "method": f"Nadeau–Bengio corrected t ({j // k} × {k}-fold)" if corrected else
+                            "method": f"Nadeau–Bengio corrected t ({j // n_folds} × {n_folds}-fold)" if corrected else
                             f"t over {j} folds"})
     return FoldSummary(pd.DataFrame(per_fold), pd.DataFrame(summary), repeat_col is not None, folds_per_repeat,
                        float(confidence_level))
