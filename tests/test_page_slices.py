@@ -71,3 +71,20 @@ def test_nothing_to_slice_by_is_said():
     at.switch_page("pages/slices.py").run()
     assert not at.exception
     assert any("no column to slice by" in i.value for i in at.info)
+
+
+def test_errors_page_shows_the_error_per_fold_beside_the_curves_per_fold():
+    import json
+
+    at = open_app("pages/errors.py", sample="Diabetes — regression, 3 models, 5 folds")
+    assert not at.exception
+    assert "Per cross-validation fold" in _subheaders(at)
+    figure = json.loads(at.get("plotly_chart")[-1].proto.spec)
+    data = pd.read_csv(ROOT / "assets/samples/diabetes_regression.csv")
+    first = data[data.model == data.model.iloc[0]]
+    expected = [mean_absolute_error(f.y_true, f.y_pred) for _, f in first.groupby("fold")]
+    y = figure["data"][0]["y"]
+    if isinstance(y, dict):      # plotly's typed-array encoding of a numpy array
+        import base64
+        y = np.frombuffer(base64.b64decode(y["bdata"]), dtype=y["dtype"])
+    assert np.allclose(sorted(y), sorted(expected))
