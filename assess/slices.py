@@ -516,12 +516,15 @@ def fairness_gaps(pred: Predictions, groups, *, column: str = "group", decision:
         result = intervals.bootstrap_ci(statistic, strata=keep // 4, frequencies=freq[keep], point=point,
                                         resamples=resamples, confidence_level=confidence_level, seed=seed)
     else:
-        order = np.argsort(codes, kind="stable")
-        onehot = np.zeros((pred.n, 4 * k))
-        onehot[np.arange(pred.n), flat] = w
+        order = np.argsort(codes, kind="stable")       # strata contiguous: each group's rows side by side
+        flat_sorted, w_sorted = flat[order], w[order]
 
         def statistic(counts):
-            return _gaps((counts @ onehot[order]).reshape(-1, k, 4))
+            # each resample's weighted cells in one bincount over (resample, group, cell); memory b × n per chunk
+            b = counts.shape[0]
+            offsets = flat_sorted[None, :] + (np.arange(b) * 4 * k)[:, None]
+            cells = np.bincount(offsets.ravel(), weights=(counts * w_sorted[None, :]).ravel(), minlength=b * 4 * k)
+            return _gaps(cells.reshape(b, k, 4))
         result = intervals.bootstrap_ci(statistic, strata=codes[order], point=point, resamples=resamples,
                                         confidence_level=confidence_level, seed=seed)
     selection, tpr, fpr = _rates(point_cells)
