@@ -135,13 +135,14 @@ def fold_metrics(assessment: Assessment, *, models=None, keys=None, decision: De
         corrected = repeat is not None and j > n_folds
         ratio = 1.0 / (n_folds - 1) if corrected and n_folds > 1 else None
         table = pd.DataFrame([x for x in per_fold if x["model"] == model])
+        method = (f"Nadeau–Bengio corrected t ({j // n_folds} × {n_folds}-fold)" if corrected
+                  else f"t over {j} folds")
         for r in pooled.results:
             values = table.loc[table["key"] == r.key, "value"].to_numpy(dtype=float)
             mean, sd, low, high = _t_interval(values, confidence_level, ratio, get(assessment.task, r.key).range)
             summary.append({"model": model, "key": r.key, "name": r.name, "pooled": r.value, "mean": mean, "sd": sd,
                             "low": low, "high": high, "n_folds": int(np.isfinite(values).sum()),
-                            "method": f"Nadeau–Bengio corrected t ({j // n_folds} × {n_folds}-fold)" if corrected else
-                            f"t over {j} folds"})
+                            "method": method})
     return FoldSummary(pd.DataFrame(per_fold), pd.DataFrame(summary), repeat_col is not None, folds_per_repeat,
                        float(confidence_level))
 

@@ -92,8 +92,8 @@ else:
         for r in worst.itertuples(index=False):
             p = r.p_adjusted
             note = (f"adjusted p = {p:.3g}" if isinstance(p, float) and np.isfinite(p) else "not tested")
-            parts.append(f"{quote(r.slice)} {fmt(r.value)} ({note})")
-        st.markdown(md(f"Worst slices of {quote(model)} by {spec.name} (all rows: {fmt(overall)}): "
+            parts.append(f"{r.slice} {fmt(r.value)} ({note})")
+        st.markdown(md(f"Worst slices of {model} by {spec.name} (all rows: {fmt(overall)}): "
                        + "; ".join(parts) + "."))
     fig = slice_forest_chart(rows=shown, overall=overall, metric=spec.name, model=model, min_size=int(min_size),
                              confidence_level=float(level), higher_is_better=higher)
@@ -133,9 +133,9 @@ else:
 
     if task is Task.BINARY and len(analysis.columns) == 1:
         st.subheader("Fairness gaps")
-        st.caption(md(f"If {quote(analysis.columns[0])} is a protected attribute: the selection rate, true positive "
-                      "rate and false positive rate per group and fairlearn's summaries — difference = largest − "
-                      "smallest group value, ratio = smallest / largest (demographic parity: selection rate; equal "
+        st.caption(md(f"If the column {quote(analysis.columns[0])} is a protected attribute: the selection rate, "
+                      "true positive rate and false positive rate per group and fairlearn's summaries — "
+                      "difference = largest − smallest group value, ratio = smallest / largest (demographic parity: selection rate; equal "
                       "opportunity: TPR; equalised odds: the worse of TPR and FPR). Intervals: bootstrap within "
                       "each group."))
         labels = slice_values(assessment.frame, analysis.columns, name=assessment.table.name)["slice"]
@@ -188,6 +188,6 @@ if size_column is not None:
         figures.append(fig)
         chart(fig, "Learning curve", key="learning_curve")
         for r in curve.trend.itertuples(index=False):
-            st.markdown(md(f"{quote(r.model)}: {r.verdict}"))
+            st.markdown(md(f"{r.model}: {r.verdict}"))
 
 all_charts_button(figures, "slices.pdf", key="slices")

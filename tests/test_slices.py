@@ -87,8 +87,8 @@ def test_proportion_tests_match_scipy_chi2_or_fisher_and_bh_matches_statsmodels(
     bh = multipletests(pvalues, method="fdr_bh")[1]
     assert tests.loc[sorted(frame["region"].unique()), "p_adjusted"].to_numpy() == pytest.approx(bh)
     # the omnibus test: chi-squared on the k x 2 table of every slice
-    table = np.array([[correct[(frame["region"] == r).to_numpy()].sum(), (~correct[(frame["region"] == r).to_numpy()]).sum()]
-                      for r in sorted(frame["region"].unique())])
+    inside = {r: (frame["region"] == r).to_numpy() for r in sorted(frame["region"].unique())}
+    table = np.array([[correct[m].sum(), (~correct[m]).sum()] for m in inside.values()])
     omnibus = analysis.omnibus.iloc[0]
     assert omnibus["pvalue"] == pytest.approx(sps.chi2_contingency(table, correction=False).pvalue)
     assert omnibus["df"] == 2

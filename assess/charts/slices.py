@@ -58,7 +58,8 @@ def slice_forest_chart(*, rows: pd.DataFrame, overall: float, metric: str, model
                            "<extra></extra>")))
     fig.update_layout(template=TEMPLATE, height=max(320, 170 + 42 * len(labels)),
                       title=dict(text=f"{plain(metric)} per slice — {plain(model)}",
-                                 subtitle=dict(text=f"worst first; {confidence_level:.0%} intervals; dashed: all rows")),
+                                 subtitle=dict(text=f"worst first; {confidence_level:.0%} intervals; "
+                                                    "dashed: all rows")),
                       legend=dict(orientation="h", yanchor="top", y=-0.18, xanchor="left", x=0))
     fig.update_xaxes(title=plain(metric))
     fig.update_yaxes(title=None, autorange="reversed", type="category")
