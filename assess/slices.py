@@ -18,7 +18,9 @@ across the slices of one model and metric (ISO 4213 7.10.3, :func:`assess.stats.
 - any other metric (ROC AUC, F1, R², …): the two-sample bootstrap of the difference slice − rest
   (:func:`assess.stats.scores.unpaired_bootstrap`, shift p-value); no omnibus test.
 
-Weighted rows make the counts sums of weights, which χ² and Fisher do not take: every metric then uses the bootstrap.
+Forecast errors of one series are autocorrelated, which these tests (like any test treating rows as independent)
+do not model: their p-values are then too small; read them as a screen. Weighted rows make the counts sums of
+weights, which χ² and Fisher do not take: every metric then uses the bootstrap.
 A slice with fewer than ``min_size`` rows is reported (its value and interval) but not tested, and the table says so.
 
 Fairness (binary tasks; :func:`fairness_gaps`): per group of a protected attribute the selection rate
