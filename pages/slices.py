@@ -28,10 +28,12 @@ if task not in TASKS:
     st.stop()
 
 roles = assessment.roles
-prediction_columns = {c for c in (roles.y_true, roles.y_pred, roles.score, roles.id, roles.weight) if c}
+prediction_columns = {c for c in (roles.y_true, roles.y_pred, roles.score, roles.id, roles.weight, roles.model) if c}
 prediction_columns |= {c for _, c in roles.class_scores}
-candidates = [str(c) for c in assessment.frame.columns if c not in prediction_columns
-              and 2 <= assessment.frame[c].nunique(dropna=False) <= MAX_SLICES]
+# Counting distinct values of every column is a pass over the file: once per file and roles, not on every rerun.
+candidates = memo(assessment, "slice_candidates", (), lambda: [
+    str(c) for c in assessment.frame.columns
+    if c not in prediction_columns and 2 <= assessment.frame[c].nunique(dropna=False) <= MAX_SLICES])
 first = assessment.predictions()
 specs = [s for s in metrics_for(task) if s.kind != "count" and (
     s.needs in ("labels", "values") or (first.scores is not None and s.needs in ("scores", "probabilities")))]
@@ -121,7 +123,8 @@ else:
         "Interval": [fmt_ci(lo, hi) for lo, hi in zip(shown["low"], shown["high"])],
         "Gap to all rows": shown["gap"].map(lambda g: "" if not np.isfinite(g) else f"{g:+.3g}"),
         "Rest of the rows": shown["rest"].map(lambda v: "" if not np.isfinite(v) else fmt(v)),
-        "Test": shown["test"].fillna("not tested (small slice)").where(shown["tested"], "not tested (small slice)"),
+        "Test": shown["test"].fillna("not tested (no other rows, or undefined)").where(
+            shown["tested"], f"not tested (under {int(min_size):,} rows)"),
         "p": shown["pvalue"].map(lambda p: "" if not np.isfinite(p) else f"{p:.3g}"),
         "Adjusted p (BH)": shown["p_adjusted"].map(lambda p: "" if not np.isfinite(p) else f"{p:.3g}"),
     })
