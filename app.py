@@ -22,7 +22,8 @@ pages = {
                        visibility=classification_only),
                st.Page("pages/curves.py", title="Curves", icon=":material/show_chart:",
                        visibility=classification_only),
-               st.Page("pages/errors.py", title="Errors", icon=":material/scatter_plot:", visibility=numeric_only)],
+               st.Page("pages/errors.py", title="Errors", icon=":material/scatter_plot:", visibility=numeric_only),
+               st.Page("pages/slices.py", title="Slices", icon=":material/splitscreen:")],
     "Compare": [st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:")],
 }
 navigation = st.navigation(pages)

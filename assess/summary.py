@@ -79,6 +79,23 @@ def comparison_frame(reports: dict[str, MetricReport]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def with_fold_spread(table: pd.DataFrame, folds, reports: dict[str, MetricReport]) -> pd.DataFrame:
+    """:func:`comparison_frame` with a "<model> · folds: mean ± SD" column after each model's pooled column, from a
+    :class:`assess.cross_validation.FoldSummary` (counts get none: a mean count per fold is not a count)."""
+    spread = folds.summary.set_index(["model", "key"])
+    out = table.copy()
+    for model, report in reports.items():
+        cells = []
+        for key in out["key"]:
+            if (model, key) not in spread.index or get(report.task, key).kind == "count":
+                cells.append("")
+                continue
+            row = spread.loc[(model, key)]
+            cells.append(f"{fmt(row['mean'])} ± {fmt(row['sd'])}" if np.isfinite(row["mean"]) else "—")
+        out.insert(out.columns.get_loc(model) + 1, f"{model} · folds: mean ± SD", cells)
+    return out
+
+
 def model_frame(report: MetricReport) -> pd.DataFrame:
     """Display table of one model: formatted value, interval, method, the task's baselines (majority, stratified,
     uniform for classification; mean, median for regression), and why/caveat."""

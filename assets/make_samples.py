@@ -176,11 +176,46 @@ def forecast_sample() -> pd.DataFrame:
     return frame
 
 
+#: Training-set sizes of the learning-curve sample: doubling, up to nearly a whole training split (455 of 569 rows).
+TRAIN_SIZES = (20, 40, 80, 160, 320, 450)
+
+
+def learning_curve_sample() -> pd.DataFrame:
+    """Breast cancer learning curve: logistic regression and a depth-3 tree, each trained on 20, 40, …, 450 tumours
+    drawn (stratified, seeded) from the training folds of 5-fold CV and scored on the held-out fold, so every row is
+    an out-of-fold prediction of a model trained on ``train_size`` samples (ISO 4213 5.3; reference file 004)."""
+    from sklearn.model_selection import train_test_split
+
+    data = load_breast_cancer()
+    X, y = data.data, data.target  # sklearn: 0 = malignant, 1 = benign
+    names = np.array(["malignant", "benign"])
+    folds = fold_ids(y)
+    models = {
+        "logistic": make_pipeline(StandardScaler(), LogisticRegression(C=0.5, max_iter=2000)),
+        "tree": DecisionTreeClassifier(max_depth=3, random_state=SEED),
+    }
+    frames = []
+    for name, model in models.items():
+        for size in TRAIN_SIZES:
+            p_malignant = np.zeros(len(y))
+            for k in range(N_FOLDS):
+                train, test = np.flatnonzero(folds != k), np.flatnonzero(folds == k)
+                train, _ = train_test_split(train, train_size=size, stratify=y[train], random_state=SEED + k)
+                p_malignant[test] = model.fit(X[train], y[train]).predict_proba(X[test])[:, 0]
+            frames.append(pd.DataFrame({
+                "id": [f"{i}@{size}" for i in range(1, len(y) + 1)], "model": name, "train_size": size,
+                "fold": folds + 1, "y_true": names[y],
+                "y_pred": np.where(p_malignant >= 0.5, "malignant", "benign"), "score": np.round(p_malignant, 6),
+            }))
+    return pd.concat(frames, ignore_index=True)
+
+
 SAMPLES = {
     "breast_cancer_binary.csv": binary_sample,
     "wine_multiclass.csv": multiclass_sample,
     "diabetes_regression.csv": regression_sample,
     "monthly_forecasts.csv": forecast_sample,
+    "breast_cancer_learning_curve.csv": learning_curve_sample,
 }
 
 if __name__ == "__main__":

@@ -179,7 +179,8 @@ with right:
                          key=key, on_change=_set_role, args=(role, key), help=md(roles.reason(role)) or None)
     key = f"role_groups_{revision}"
     st.multiselect("Subgroup slices", columns, default=[g for g in roles.groups if g in columns], key=key,
-                   on_change=_set_groups, args=(key,), help="Columns whose values define slices for per-group metrics.")
+                   on_change=_set_groups, args=(key,),
+                   help="Columns whose values define slices: the Slices page shows every metric per slice.")
 
 with st.expander("Why each column got its role", expanded=False):
     st.dataframe(pd.DataFrame([{"role": r["role"], "columns": ", ".join(r["columns"]), "reason": r["reason"]}

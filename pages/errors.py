@@ -6,7 +6,10 @@ import numpy as np
 import streamlit as st
 
 from assess import charts
+from assess.charts.slices import fold_metric_chart
+from assess.cross_validation import fold_metrics
 from assess.data import Task
+from assess.metrics.registry import get
 from assess.forecasts import LOSSES, error_by, prediction_frame
 from assess.metrics.reports import compute_breakdowns
 from pages.state import md, memo, require_assessment
@@ -134,4 +137,14 @@ for i, (name, build) in enumerate((("Predicted against actual", charts.predicted
     chart(fig, name, key=f"errors_{i}")
 st.caption("Errors are predicted − actual: above zero the model over-predicts. Above 20,000 rows a model's points "
            "are drawn as a density.")
+if assessment.roles.fold and not assessment.outputs:  # beside the Curves page's per-fold ROC: errors per fold
+    st.subheader("Per cross-validation fold")
+    fold_key = st.selectbox("Error metric", ["mae", "rmse", "median_absolute_error", "r2"], key="errors_fold_metric",
+                            format_func=lambda key: get(task, key).name)
+    folds = memo(assessment, "fold_metrics", (fold_key, tuple(models)),
+                 lambda: fold_metrics(assessment, models=models, keys=[fold_key]))
+    fig = fold_metric_chart(per_fold=folds.per_fold, summary=folds.summary, metric=get(task, fold_key).name,
+                            colors=colors)
+    figures.append(fig)
+    chart(fig, "Errors per fold", key="errors_folds")
 all_charts_button(figures, "errors.pdf", key="errors")

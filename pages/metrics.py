@@ -17,9 +17,10 @@ from assess.export import to_csv_bytes, to_json_bytes
 from assess.metrics import GROUPS, metrics_for, table_for
 from assess.metrics.evaluate import VALUE_TASKS
 from assess.metrics.registry import TASKS
+from assess.cross_validation import fold_metrics
 from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
 from assess.summary import (breakdown_table, comparison_frame, headline_sentences, long_frame, model_frame,
-                            per_class_frame)
+                            per_class_frame, with_fold_spread)
 from pages.state import Key, current_decision, md, memo, require_assessment, set_decision
 from pages.widgets import decision_note
 
@@ -207,7 +208,13 @@ for sentence in headline_sentences(reports, positive=assessment.positive):
 st.subheader("All models")
 st.caption("Value (confidence interval); ★ marks the best model for metrics with a direction (the *better* column: "
            "higher or lower values are better).")
-st.dataframe(comparison_frame(reports), hide_index=True, width="stretch",
+table = comparison_frame(reports)
+if first.fold is not None and by_model is None:  # cross-validation: the spread over folds beside each pooled value
+    table = with_fold_spread(table, memo(assessment, "metrics_folds", tuple(sorted(params.items())), lambda: fold_metrics(
+        assessment, **{k: v for k, v in params.items() if k in ("models", "keys", "decision", "beta", "k")})), reports)
+    st.caption("*folds: mean ± SD* is the metric on each cross-validation fold on its own, averaged, ± its standard "
+               "deviation across folds; the Slices page has the per-fold chart and intervals.")
+st.dataframe(table, hide_index=True, width="stretch",
              column_config={"key": st.column_config.TextColumn("key", width="small")})
 
 if by_model is not None and output == ALL_OUTPUTS and any(r.variance_weighted for r in by_model.values()):

@@ -31,7 +31,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("curves", ("assess.curves.*",)),
     ("intervals", ("assess.intervals",)),
     ("metrics", ("assess.metrics.*",)),
-    ("statistical tests", ("assess.stats.*",)),
+    ("statistical tests", ("assess.stats.*", "assess.slices", "assess.cross_validation")),
     ("presentation", ("assess.charts.*", "assess.export", "assess.summary", "assess.explore", "assess.forecasts")),
     ("command line", ("assess.cli.*", "assess.__main__")),
     ("user interface", ("pages.*", "app")),

@@ -35,14 +35,15 @@ def test_regression_sample_draws_every_chart_from_the_file():
     at = open_app("pages/errors.py", sample=REGRESSION)
     drawn = figures(at)
     assert set(drawn) == {"Predicted against actual", "Errors against the prediction", "Distribution of the errors",
-                          "Mean absolute error by decile of the actual value"}
+                          "Mean absolute error by decile of the actual value",
+                          "Mean absolute error per fold"}    # the sample has folds (see tests/test_page_slices.py)
     data = pd.read_csv(ROOT / "assets/samples/diabetes_regression.csv")
     forest = data[data.model == "forest"]
     points = trace(drawn["Predicted against actual"], "forest (n = 442)")
     np.testing.assert_allclose(values(points["y"]), forest.y_pred.to_numpy())
     errors = trace(drawn["Errors against the prediction"], "forest (n = 442)")
     np.testing.assert_allclose(values(errors["y"]), (forest.y_pred - forest.y_true).to_numpy())
-    assert [b.label for b in at.get("download_button") if b.label.startswith("All")] == ["All 4 charts on this page (PDF)"]
+    assert [b.label for b in at.get("download_button") if b.label.startswith("All")] == ["All 5 charts on this page (PDF)"]
 
 
 def test_forecast_sample_picks_a_series_and_a_horizon():

@@ -17,7 +17,9 @@ def test_binary_sample_table_sentences_and_downloads(metrics_page):
     at = metrics_page
     frames = [d.value for d in at.dataframe]
     comparison = frames[0]
-    assert list(comparison.columns) == ["metric", "better", "key", "logistic", "tree", "naive_bayes_3f"]
+    spread = " · folds: mean ± SD"   # the sample has a fold column: each pooled value has the folds' spread beside it
+    assert list(comparison.columns) == ["metric", "better", "key", "logistic", f"logistic{spread}", "tree",
+                                        f"tree{spread}", "naive_bayes_3f", f"naive_bayes_3f{spread}"]
     better = comparison.set_index("key")["better"]
     assert better["brier_score"] == better["log_loss"] == "lower ↓" and better["roc_auc"] == "higher ↑"
     assert better["tp"] == ""
@@ -27,6 +29,9 @@ def test_binary_sample_table_sentences_and_downloads(metrics_page):
     expected = recall_score(tree.y_true, tree.y_pred, pos_label="malignant")  # independent oracle
     assert recall_row["tree"].startswith(f"{expected:.3f} (")
     assert recall_row["logistic"].endswith("★")
+    per_fold = [recall_score(f.y_true, f.y_pred, pos_label="malignant") for _, f in tree.groupby("fold")]
+    assert recall_row[f"tree{spread}"] == f"{np.mean(per_fold):.3f} ± {np.std(per_fold, ddof=1):.3f}"
+    assert comparison.set_index("key").loc["tp", f"tree{spread}"] == ""     # no fractional mean count
     sentences = [m.value for m in at.markdown if "recall is" in m.value]
     assert len(sentences) == 3 and "malignant cases" in sentences[0]
     labels = [b.label for b in at.get("download_button")]

@@ -24,6 +24,7 @@ import sys
 import numpy as np
 import pandas as pd
 
+from assess.cli import slices as slices_cli
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
                                load_assessment, print_json)
 from assess.errors import AssessError
@@ -64,10 +65,13 @@ def add_parser(sub) -> None:
                              "it (e.g. 0.9); the Winkler score needs it")
     parser.add_argument("--format", choices=["json", "csv", "table"], default="json")
     add_decision_options(parser)
+    slices_cli.add_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
+    if (args.slices or args.by_fold) and args.format != "json":
+        raise AssessError("--slice and --by-fold add keys to the JSON output; use --format json")
     assessment = load_assessment(args)
     if assessment.errors:
         raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
@@ -149,6 +153,7 @@ def run(args) -> int:
             doc["undefined_by_output"] = {m: u for m, u in undefined_by_output.items() if u}
     if len(set(sizes.values())) > 1:
         doc["n_per_model"] = sizes
+    slices_cli.extend(doc, assessment, args, decision, list(reports))
     print_json(json_ready(doc))
     return 0
 

@@ -17,11 +17,34 @@ from assess.data import Predictions, Task
 from assess.metrics.evaluate import evaluate
 from assess.metrics.forecast_state import coded_series, forecast_context, subset
 
-__all__ = ["BY", "breakdown"]
+__all__ = ["BY", "breakdown", "group_rows", "evaluate_groups"]
 
 #: The groupings :func:`breakdown` knows, by the Predictions field that holds them.
 BY = ("horizon", "series")
 COLUMNS = ["model", "by", "series", "horizon", "key", "value", "low", "high", "n", "reason"]
+
+
+def group_rows(values) -> list[tuple[object, np.ndarray]]:
+    """``[(value, row positions)]`` for each distinct value of ``values``, sorted by value: one stable argsort and
+    a split, no loop over rows."""
+    codes, labels = pd.factorize(pd.Series(np.asarray(values)), sort=True)
+    order = np.argsort(codes, kind="stable")
+    order = order[codes[order] >= 0]                     # missing values belong to no group
+    starts = np.flatnonzero(np.diff(codes[order], prepend=-1))
+    return list(zip(labels, np.split(order, starts[1:]))) if order.size else []
+
+
+def evaluate_groups(pred: Predictions, values, keys=None, *, context=None, **options):
+    """``(value, rows, report)`` of :func:`evaluate` on the rows of each distinct value of ``values`` (one label per
+    row of ``pred``: a horizon, a series, a slice, a fold), so a group's number comes from the same registry entry
+    as the pooled one, intervals included. ``context`` (forecasts) is the whole file's
+    :class:`~assess.metrics.forecast_state.ForecastContext`, subset to each group; ``options`` go to :func:`evaluate`
+    (baselines are not computed per group)."""
+    for g, idx in group_rows(values):
+        yield g, idx, evaluate(subset(pred, idx), keys, baselines=False,
+                               context=None if context is None else context.subset(idx), **options)
+
+
 def breakdown(pred: Predictions, keys=None, *, by=BY, ci: str | None = None, confidence_level: float = 0.95,
               resamples: int = 1000, seed=0, season: int | None = None,
               interval_level: float | None = None) -> pd.DataFrame:
@@ -44,13 +67,9 @@ def breakdown(pred: Predictions, keys=None, *, by=BY, ci: str | None = None, con
         values = getattr(pred, grouping)
         if values is None:
             continue
-        codes, labels = pd.factorize(pd.Series(np.asarray(values)), sort=True)
-        order = np.argsort(codes, kind="stable")
-        starts = np.flatnonzero(np.diff(codes[order], prepend=-1))
-        for g, idx in zip(labels, np.split(order, starts[1:])):
-            report = evaluate(subset(pred, idx), keys, ci=ci, confidence_level=confidence_level,
-                              resamples=resamples, seed=seed, baselines=False, season=season,
-                              interval_level=interval_level, context=context.subset(idx))
+        for g, idx, report in evaluate_groups(pred, values, keys, context=context, ci=ci,
+                                              confidence_level=confidence_level, resamples=resamples, seed=seed,
+                                              season=season, interval_level=interval_level):
             series = context.series_name(g) if grouping == "series" else None
             horizon = float(g) if grouping == "horizon" else np.nan
             for r in report.results:

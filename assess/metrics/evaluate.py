@@ -47,7 +47,8 @@ class MetricResult:
     class left out of a macro average, probabilities that do not sum to 1); ``baselines`` the ISO 5.3.13 baseline
     values by strategy (:func:`~assess.metrics.baselines.baseline_columns`: ``majority``, ``stratified``,
     ``uniform`` for classification; ``mean``, ``median`` for regression; ``naive``, ``seasonal_naive``, ``drift``
-    for forecasts) and ``baseline_method`` how they were obtained.
+    for forecasts) and ``baseline_method`` how they were obtained; ``counts`` a proportion metric's (x, n), which the
+    tests across slices (:mod:`assess.slices`) compare.
     """
 
     key: str
@@ -60,6 +61,7 @@ class MetricResult:
     note: str | None = None
     baselines: Mapping[str, float] = field(default_factory=dict)
     baseline_method: str | None = None
+    counts: tuple[float, float] | None = None  # a proportion's (numerator, denominator), weighted sums with weights
 
     @property
     def defined(self) -> bool:
@@ -446,9 +448,10 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
         if no_bootstrap and methods[m.key] == "bootstrap":
             note_ = "; ".join(x for x in (note_, no_bootstrap) if x)
         bl = base.get(m.key)
+        counts = tuple(float(c) for c in m.proportion.counts(state)[:2]) if m.proportion else None
         results.append(MetricResult(m.key, m.name, v, lo, hi, how, reason, note_,
                                     MappingProxyType(bl.as_dict()) if bl else MappingProxyType({}),
-                                    bl.method if bl else None))
+                                    bl.method if bl else None, counts))
 
     table = _table(task, state, pred.classes, has_scores)
     return MetricReport(task=task, model=pred.model, n=int(y.shape[0]), classes=tuple(pred.classes),
@@ -514,9 +517,10 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
         if m.key in interval_notes:
             note_ = "; ".join(x for x in (note_, interval_notes[m.key]) if x)
         bl = base.get(m.key)
+        counts = tuple(float(c) for c in m.proportion.counts(state)[:2]) if m.proportion else None
         results.append(MetricResult(m.key, m.name, v, lo, hi, how, reason, note_,
                                     MappingProxyType(bl.as_dict()) if bl else MappingProxyType({}),
-                                    bl.method if bl else None))
+                                    bl.method if bl else None, counts))
     return MetricReport(task=pred.task, model=pred.model, n=int(y.shape[0]), classes=(), results=tuple(results),
                         table=None, params=MappingProxyType({}), ci=ci, confidence_level=float(confidence_level),
                         resamples=int(resamples), seed=seed)

@@ -124,12 +124,13 @@ def forecast_context(pred: Predictions, season: int | None = None, labels: np.nd
 
 
 def subset(pred: Predictions, rows: np.ndarray) -> Predictions:
-    """``pred`` restricted to ``rows`` (positions): every per-row array is indexed."""
+    """``pred`` restricted to ``rows`` (positions): every per-row array is indexed (scores included, so a slice or
+    a fold of a classifier keeps its scores)."""
     return replace(pred, **{f: np.asarray(getattr(pred, f))[rows] for f in _ROW_FIELDS
                             if getattr(pred, f) is not None})
 
 
-_ROW_FIELDS = ("y_true", "y_pred", "weight", "fold", "ids", "group", "time", "series", "horizon", "origin", "lower",
+_ROW_FIELDS = ("y_true", "y_pred", "scores", "weight", "fold", "ids", "group", "time", "series", "horizon", "origin", "lower",
                "upper")
 
 

@@ -1,0 +1,69 @@
+"""``assess metrics FILE --slice COL [--slice COL2] --by-fold``: metrics per slice, fairness gaps, per-fold spread and
+the learning curve, added to the ``metrics`` JSON under their own keys.
+
+- ``"slices"`` (with ``--slice``; several ``--slice`` flags cross their columns): ``{"columns", "min_size",
+  "test_metrics", "by_model": {model: {slice: {"n", "tested", "values": {column: value}, "metrics": {key: {"value",
+  "low", "high", "overall", "gap"}}}}}, "tests": [{"model", "key", "slice", "n", "test", "statistic", "pvalue",
+  "p_adjusted", "value", "rest", "difference", "low", "high", "worse"}], "omnibus": [{"model", "key", "test",
+  "statistic", "df", "pvalue", "slices"}], "notes": [...]}`` (:class:`assess.slices.SliceAnalysis`); ``"fairness"``
+  (binary files, one ``--slice`` column): ``{model: {"column", "by_group": {group: {"n", "selection_rate", "tpr",
+  "fpr"}}, "gaps": {fairlearn name: {"value", "low", "high"}}}}``.
+- ``"by_fold"`` (with ``--by-fold``): ``{model: {key: {"pooled", "mean", "sd", "low", "high", "n_folds", "method",
+  "folds": {fold: value}}}}`` (:class:`assess.cross_validation.FoldSummary`; repeated CV gives the Nadeau–Bengio
+  corrected interval and folds named ``"repeat/fold"``).
+- ``"learning_curve"`` (with ``--by-fold`` on a file with a ``train_size`` column): ``{"column", "metric",
+  "points": [{"model", "train_size", "mean", "sd", "low", "high", "n_folds"}], "trend": {model: {"slope", "low",
+  "high", "sizes", "verdict"}}}``.
+"""
+
+from __future__ import annotations
+
+from assess.cross_validation import fold_metrics, learning_curve, train_size_column
+from assess.data import Task
+from assess.slices import DEFAULT_TEST_METRIC, MIN_SLICE_SIZE, analyse_slices, fairness_gaps, slice_values
+
+
+def add_options(parser) -> None:
+    group = parser.add_argument_group("slices and folds")
+    group.add_argument("--slice", action="append", metavar="COL", dest="slices",
+                       help="metrics per value of column COL (repeat the flag to cross several columns), the gap to "
+                            "the overall value and tests across slices; binary files also get fairness gaps")
+    group.add_argument("--slice-test", nargs="+", metavar="KEY",
+                       help="metrics tested across slices (default: accuracy for classification, mae for numbers)")
+    group.add_argument("--min-slice-size", type=int, default=MIN_SLICE_SIZE,
+                       help=f"slices with fewer rows are reported but not tested (default {MIN_SLICE_SIZE})")
+    group.add_argument("--by-fold", action="store_true",
+                       help="every metric per cross-validation fold with mean, SD and a t interval over the folds "
+                            "(corrected for repeated CV); a learning curve when the file has a train_size column")
+
+
+def extend(doc: dict, assessment, args, decision, models) -> None:
+    """Add the ``slices``/``fairness``, ``by_fold`` and ``learning_curve`` keys that the flags ask for."""
+    interval = args.ci
+    if args.slices:
+        analysis = analyse_slices(assessment, args.slices, models=models, keys=args.metrics,
+                                  test_keys=args.slice_test, decision=decision, ci=interval,
+                                  confidence_level=args.confidence_level, resamples=args.resamples, seed=args.seed,
+                                  min_size=args.min_slice_size)
+        doc["slices"] = analysis.to_dict()
+        if assessment.task is Task.BINARY and len(set(args.slices)) == 1:
+            labels = slice_values(assessment.frame, args.slices, name=assessment.table.name)["slice"]
+            doc["fairness"] = {}
+            for m in models:
+                groups = labels.iloc[assessment.model_rows[m]].to_numpy()
+                if len(set(groups)) < 2:      # e.g. a column that is constant within each model
+                    continue
+                doc["fairness"][m] = fairness_gaps(
+                    assessment.predictions(m), groups, column=args.slices[0],
+                    decision=decision, confidence_level=args.confidence_level, resamples=args.resamples,
+                    seed=args.seed).to_dict()
+    if args.by_fold:
+        doc["by_fold"] = fold_metrics(assessment, models=models, keys=args.metrics, decision=decision,
+                                      confidence_level=args.confidence_level).to_dict()
+        if train_size_column(assessment) is not None:
+            key = (args.slice_test or args.metrics or [DEFAULT_TEST_METRIC[assessment.task]])[0]
+            curve = learning_curve(assessment, key, models=models, decision=decision,
+                                   confidence_level=args.confidence_level)
+            doc["learning_curve"] = {"column": curve.column, "metric": curve.key,
+                                     "points": curve.points.to_dict("records"),
+                                     "trend": {r.pop("model"): r for r in curve.trend.to_dict("records")}}

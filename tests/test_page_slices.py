@@ -1,0 +1,90 @@
+"""AppTest of the Slices page: the breast-cancer sample by `group` (values checked with scikit-learn), crossed
+columns, the folds and learning-curve sections, a regression file, and a file with nothing to slice by."""
+
+import numpy as np
+import pandas as pd
+from sklearn.metrics import accuracy_score, mean_absolute_error
+
+from tests.conftest import ROOT, open_app
+
+
+def _subheaders(at):
+    return [s.value for s in at.subheader]
+
+
+def test_binary_sample_by_group():
+    at = open_app("pages/slices.py")
+    assert not at.exception and not at.error
+    assert at.multiselect(key="slice_columns").value == ["group"]
+    assert _subheaders(at) == ["Where the model fails", "Tests across slices", "Fairness gaps",
+                               "Across cross-validation folds"]
+    table = at.dataframe[0].value.set_index("Slice")
+    data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv")
+    logistic = data[data.model == "logistic"]
+    for group, rows in logistic.groupby("group"):
+        assert table.loc[group, "Accuracy"] == f"{accuracy_score(rows.y_true, rows.y_pred):.3f}"
+        assert table.loc[group, "Rows"] == f"{len(rows):,}"
+    assert set(table["Test"]) <= {"χ² test", "Fisher's exact test"}
+    worst = [m.value for m in at.markdown if "Worst slices of" in m.value]
+    assert len(worst) == 1
+    # no raw keys on screen: the metric's display name, never `accuracy`
+    assert not any("accuracy" in m.value for m in at.markdown)
+
+
+def test_two_columns_are_crossed_and_the_model_can_change():
+    at = open_app("pages/slices.py")
+    at.multiselect(key="slice_columns").set_value(["group", "fold"]).run()
+    at.selectbox(key="slice_model").set_value("tree").run()
+    assert not at.exception and not at.error
+    assert "Fairness gaps" not in _subheaders(at)          # fairness needs one protected column
+    table = at.dataframe[0].value
+    assert len(table) == 15 and "large × 1" in set(table["Slice"])
+
+
+def test_learning_curve_sample_shows_the_curve_and_a_verdict():
+    at = open_app("pages/slices.py", sample="Breast cancer — learning curve, 2 models, 6 training sizes")
+    assert not at.exception and not at.error
+    assert "Learning curve" in _subheaders(at)
+    verdicts = [m.value for m in at.markdown if "per doubling" in m.value]
+    assert len(verdicts) == 2
+
+
+def test_regression_sample_tests_mae_with_kruskal_wallis():
+    at = open_app("pages/slices.py", sample="Diabetes — regression, 3 models, 5 folds")
+    assert not at.exception and not at.error
+    at.multiselect(key="slice_columns").set_value(["fold"]).run()
+    assert not at.exception
+    table = at.dataframe[0].value.set_index("Slice")
+    data = pd.read_csv(ROOT / "assets/samples/diabetes_regression.csv")
+    first = data[data.model == data.model.iloc[0]]
+    rows = first[first.fold == 1]
+    assert table.loc["1", "Mean absolute error"] == f"{mean_absolute_error(rows.y_true, rows.y_pred):.2f}"
+    assert set(table["Test"]) == {"Kruskal–Wallis"}
+
+
+def test_nothing_to_slice_by_is_said():
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"y_true": rng.integers(0, 2, 50), "y_pred": rng.integers(0, 2, 50)})
+    at.file_uploader[0].upload("plain.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    at.switch_page("pages/slices.py").run()
+    assert not at.exception
+    assert any("no column to slice by" in i.value for i in at.info)
+
+
+def test_errors_page_shows_the_error_per_fold_beside_the_curves_per_fold():
+    import json
+
+    at = open_app("pages/errors.py", sample="Diabetes — regression, 3 models, 5 folds")
+    assert not at.exception
+    assert "Per cross-validation fold" in _subheaders(at)
+    figure = json.loads(at.get("plotly_chart")[-1].proto.spec)
+    data = pd.read_csv(ROOT / "assets/samples/diabetes_regression.csv")
+    first = data[data.model == data.model.iloc[0]]
+    expected = [mean_absolute_error(f.y_true, f.y_pred) for _, f in first.groupby("fold")]
+    y = figure["data"][0]["y"]
+    if isinstance(y, dict):      # plotly's typed-array encoding of a numpy array
+        import base64
+        y = np.frombuffer(base64.b64decode(y["bdata"]), dtype=y["dtype"])
+    assert np.allclose(sorted(y), sorted(expected))
