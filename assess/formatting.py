@@ -41,6 +41,27 @@ def count(value) -> str:
     return f"{value:,.1f}"
 
 
+def significant(x, digits: int = 3) -> str:
+    """A number for reading: `digits` significant figures, thousands separators, no scientific notation
+    between 1e-4 and 1e15; in words where it is not a number (sentences say "undefined", tables use `count`).
+
+    >>> significant(0.01234), significant(12345.6), significant(float("nan")), significant(0.30000000000000004, 4)
+    ('0.0123', '12,346', 'undefined', '0.3000')
+    """
+    if _missing(x):
+        return "undefined"
+    x = float(x)
+    if math.isinf(x):
+        return "infinity" if x > 0 else "minus infinity"
+    if x == 0:
+        return "0"
+    mag = math.floor(math.log10(abs(x)))
+    if abs(x) < 1e-4 or abs(x) >= 1e15:
+        return f"{x:.{digits - 1}e}"
+    decimals = max(0, digits - 1 - mag)
+    return f"{x:,.{decimals}f}"
+
+
 def proportion(value, decimals: int = PROPORTION_DECIMALS) -> str:
     """A proportion or rate with a fixed number of decimals, so "0" and "0.1714" never share a column.
 
