@@ -11,9 +11,9 @@ from assess.decision import predicted_labels
 from assess.errors import AssessError
 from assess.explore import confusion_matrix, multilabel_matrices, top_classes_matrix
 from assess.export import to_csv_bytes
-from assess.formatting import count, header, significant
+from assess.formatting import count, significant
 from pages.state import current_decision, md, require_assessment
-from pages.widgets import all_charts_button, chart, chart_cell, chart_row, decision_note
+from pages.widgets import all_charts_button, chart, chart_cell, chart_row, decision_note, headers_config
 
 #: Most classes drawn in a confusion matrix (and offered in the cost editor): beyond it the classes with the most true
 #: rows are drawn and the rest pooled into one "other classes" row and column (`assess.explore.top_classes_matrix`);
@@ -100,13 +100,13 @@ st.subheader("Expected cost")
 # Counts whole with thousands separators (weighted counts keep a decimal), the cost with 4 significant digits.
 st.dataframe(pd.DataFrame(summary).style.format({
     "rows": count, "errors": count,
-    "expected cost per sample": lambda v: significant(v, 4) if np.isfinite(v) else "—"})
-             .format_index(header, axis=1), hide_index=True, width="stretch")
+    "expected cost per sample": lambda v: significant(v, 4) if np.isfinite(v) else "—"}),
+    hide_index=True, width="stretch", column_config=headers_config(["model", "rows", "errors"]))
 if tables:
     st.subheader("Most confused pairs")
     pairs = pd.concat(tables, ignore_index=True)
-    st.dataframe(pairs.style.format({"count": count, "share_of_true_class": "{:.1%}"}).format_index(header, axis=1),
-                 hide_index=True, width="stretch")
+    st.dataframe(pairs.style.format({"count": count, "share_of_true_class": "{:.1%}"}), hide_index=True,
+                 width="stretch", column_config=headers_config(pairs.columns))
     st.download_button("Confused pairs CSV", to_csv_bytes(pairs), "confused_pairs.csv", "text/csv",
                        icon=":material/download:")
 all_charts_button(figures, "confusion.pdf", key="confusion")

@@ -15,10 +15,10 @@ from assess.explore import (binary_matrix, binary_view, fold_curves, gain_table,
 from assess.export import to_csv_bytes
 from assess.metrics import evaluate, metrics_for
 from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold, metrics_at, threshold_metric_keys
+from assess.formatting import count, proportion
 from pages.state import Key, md, memo, require_assessment
-from assess.formatting import count, header, proportion
-from pages.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, set_threshold,
-                           threshold_control)
+from pages.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, headers_config,
+                           set_threshold, threshold_control)
 
 assessment = require_assessment()
 st.title("Curves")
@@ -121,16 +121,17 @@ def explorer() -> None:
                 fig = charts.confusion_matrix_chart(matrix=binary_matrix(sm.counts, threshold),
                                                     classes=[negative, positive], normalize="true", title=m,
                                                     subtitle=f"at threshold {threshold:.3f}", colorbar=False)
+                fig.update_layout(height=380, margin=dict(l=60, r=10))
                 st.plotly_chart(fig, theme=None, key=f"cm_{m}")
     table = pd.DataFrame(at).T
     counts_ = [c for c in ("tp", "fp", "tn", "fn") if c in table.columns]
     names = {spec.key: spec.name for spec in metrics_for(Task.BINARY)} | {
         "tp": "TP", "fp": "FP", "tn": "TN", "fn": "FN", "predicted_positive_fraction": "Flagged (share of rows)"}
     st.dataframe(table.style.format({c: count for c in counts_} |
-                                    {c: proportion for c in table.columns if c not in counts_})
-                 .format_index(lambda c: header(c, names), axis=1), width="stretch")
+                                    {c: proportion for c in table.columns if c not in counts_}),
+                 width="stretch", column_config=headers_config(table.columns, names))
 
-    t1, t2 = st.columns(2)
+    t1 = t2 = st.container(horizontal=True)
     with_band = t1.toggle("ROC: 95% bootstrap band (200 resamples, seed 0)", key="roc_band")
     with_hull = t2.toggle("ROC: convex hull", key="roc_hull",
                           help="The best operating points reachable by mixing two thresholds at random.")
@@ -226,9 +227,8 @@ DECILE_HEADERS = {"model": "Model", "bin": "Bin", "top_share": "Top share of row
                   "cumulative_lift": "Cumulative lift"}
 st.dataframe(deciles.style.format({"top_share": "{:.0%}", "rows": count, "positives": "{:,.0f}",
                                    "response_rate": "{:.1%}", "lift": "{:.2f}", "cumulative_positives": "{:,.0f}",
-                                   "cumulative_gain": "{:.1%}", "cumulative_lift": "{:.2f}"})
-             .format_index(lambda c: header(c, DECILE_HEADERS), axis=1),
-             hide_index=True, width="stretch")
+                                   "cumulative_gain": "{:.1%}", "cumulative_lift": "{:.2f}"}),
+             hide_index=True, width="stretch", column_config=headers_config(deciles.columns, DECILE_HEADERS))
 st.download_button("Gain/lift table CSV", to_csv_bytes(deciles), "gain_lift.csv", "text/csv",
                    icon=":material/download:")
 

@@ -7,6 +7,7 @@ import re
 import streamlit as st
 
 from assess.export import figure_to_pdf, figure_to_png, figure_to_svg, figures_to_pdf
+from assess.formatting import header
 from assess.schema import Assessment
 from pages.state import current_decision, md, set_decision
 
@@ -18,7 +19,7 @@ def _slug(text: str) -> str:
 #: sidebar open) and one per row below that, each wide enough for its axis titles and legend.
 CHART_WIDTH = 480
 #: Width of a small chart (a 2×2 confusion matrix): two per row at 1024 px, three from 1440 px.
-SMALL_CHART_WIDTH = 280
+SMALL_CHART_WIDTH = 270
 PRESENTATION = "presentation_mode"
 
 
@@ -56,6 +57,12 @@ def chart(fig, name: str, *, key: str, in_row: bool = False) -> None:
             st.download_button(fmt, lambda render=render: render(fig), f"{slug}.{fmt.lower()}", mime,
                                key=f"{fmt.lower()}_{key}", help=md(f"Download the {name} chart as {fmt}"),
                                icon=":material/download:", on_click="ignore", width="content")
+
+
+def headers_config(columns, names=None) -> dict:
+    """``column_config`` that shows each column under its display name (`assess.formatting.header`: the registry's
+    name, else the key in words) while the table keeps its keys for exports and tests."""
+    return {c: st.column_config.Column(header(c, names)) for c in columns if isinstance(c, str)}
 
 
 def all_charts_button(figures: list, filename: str, *, key: str) -> None:
