@@ -8,6 +8,8 @@ through the widths (Streamlit and Plotly re-lay out on resize without a rerun), 
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests.browser.conftest import ARTIFACTS
@@ -69,18 +71,25 @@ def settle(page) -> None:
 
 
 @pytest.fixture(scope="module")
-def context(browser, app_url):
+def layout_url(request):
+    """The app under test: the conftest's `make run` app, or one already running at ``$ASSESS_LAYOUT_APP_URL``
+    (a helper's worktree without its own .venv)."""
+    return os.environ.get("ASSESS_LAYOUT_APP_URL") or request.getfixturevalue("app_url")
+
+
+@pytest.fixture(scope="module")
+def context(browser, layout_url):
     ctx = browser.new_context(viewport={"width": WIDTHS[0], "height": HEIGHT})
     yield ctx
     ctx.close()
 
 
 @pytest.mark.parametrize("sample,name", CASES, ids=[f"{s.split()[0]}-{p}" for s, p in CASES])
-def test_no_overflow_no_legend_over_a_plot(context, app_url, sample, name):
+def test_no_overflow_no_legend_over_a_plot(context, layout_url, sample, name):
     page = context.new_page()
     page.set_default_timeout(120_000)
     page.set_viewport_size({"width": WIDTHS[0], "height": HEIGHT})
-    page.goto(app_url)
+    page.goto(layout_url)
     page.get_by_role("heading", name="Task and roles").wait_for()
     if sample != BINARY:
         page.get_by_text(sample, exact=False).first.click()
