@@ -167,7 +167,8 @@ def suggested_thresholds(counts: curves.ThresholdCounts, *, beta: float = 1.0, c
 def gain_table(counts: curves.ThresholdCounts, *, bins: int = 10) -> pd.DataFrame:
     r"""Decile (or any ``bins``) gain and lift table: rows ranked by score, highest first, cut into equal shares.
 
-    For the top share :math:`q` of rows: ``cumulative_gain`` = share of all positives found there (ISO 4213 6.3.8),
+    For the top share :math:`q` of rows (bin edges rounded to whole rows when the rows are unweighted):
+    ``cumulative_gain`` = share of all positives found there (ISO 4213 6.3.8),
     ``cumulative_lift`` = gain / q (6.3.9); per bin, ``response_rate`` = its positives / its rows and ``lift`` =
     response rate / prevalence. Where a bin boundary falls inside a block of tied scores, positives are counted
     pro rata inside the block — the expectation over random orderings of the ties.
@@ -177,13 +178,17 @@ def gain_table(counts: curves.ThresholdCounts, *, bins: int = 10) -> pd.DataFram
     total = counts.n_total
     x = np.concatenate([[0.0], (counts.tps + counts.fps) / total])
     y = np.concatenate([[0.0], counts.tps])
-    q = np.arange(1, bins + 1) / bins
+    # Bin edges on whole rows (1,707 rows in 10 bins: 171 or 170 rows each, as pandas.qcut would cut them), so a
+    # table never shows "170.7 rows"; weighted rows keep the exact shares.
+    unweighted = float(total).is_integer()
+    edges = np.round(np.arange(1, bins + 1) * total / bins) if unweighted else np.arange(1, bins + 1) * total / bins
+    q = edges / total
     cum_pos = np.interp(q, x, y)
     pos = np.diff(np.concatenate([[0.0], cum_pos]))
-    rows = total / bins
+    rows = np.diff(np.concatenate([[0.0], edges]))
     prevalence = counts.prevalence
     frame = pd.DataFrame({
-        "bin": np.arange(1, bins + 1), "top_share": q, "rows": np.full(bins, rows), "positives": pos,
+        "bin": np.arange(1, bins + 1), "top_share": q, "rows": rows, "positives": pos,
         "response_rate": pos / rows, "lift": pos / rows / prevalence if prevalence > 0 else np.nan,
         "cumulative_positives": cum_pos, "cumulative_gain": cum_pos / counts.n_pos if counts.n_pos else np.nan,
     })

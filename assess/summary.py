@@ -12,8 +12,8 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from assess.columns import quote
 from assess.data import Task
+from assess.formatting import class_phrase
 from assess.metrics import MetricReport, baseline_columns, get
 
 
@@ -224,9 +224,11 @@ def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None
     sentences = []
     for model, report in reports.items():
         level = report.confidence_level
-        name = f"Model {quote(model)}"
+        name = f"Model {model}"   # plain text: pages pass sentences through `md`, which escapes what a file holds
         if report.task is Task.BINARY:
-            case = f"{positive} cases" if positive else "positive cases"
+            # "positive (1) cases", "malignant cases": a class named 1 or True never reads "1 in 3 1 cases"
+            phrase = class_phrase(positive, role="positive") if positive is not None else "positive"
+            case = f"{phrase} cases"
             if "recall" in report and report["recall"].defined:
                 r = report["recall"]
                 base = r.baselines.get("majority", np.nan)
@@ -236,12 +238,12 @@ def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None
                                  f"it finds {about(r.value)} {case}{majority}.")
             if "precision" in report and report["precision"].defined:
                 p = report["precision"]
-                sentences.append(f"When {name} flags a case as {positive or 'positive'}, it is right "
+                sentences.append(f"When {name} flags a case as {phrase}, it is right "
                                  f"{_times(p.value)} (precision {fmt(p.value)}{_interval(p, level)}).")
             if "roc_auc" in report and report["roc_auc"].defined:
                 a = report["roc_auc"]
-                sentences.append(f"Given one {positive or 'positive'} and one other case at random, {name} scores "
-                                 f"the {positive or 'positive'} one higher {a.value:.1%} of the time (ROC AUC "
+                sentences.append(f"Given one {phrase} case and one other case at random, {name} scores the "
+                                 f"{phrase} case higher {a.value:.1%} of the time (ROC AUC "
                                  f"{fmt(a.value)}{_interval(a, level)}; 0.5 is guessing).")
         elif report.task is Task.MULTICLASS:
             if "accuracy" in report and report["accuracy"].defined:

@@ -9,6 +9,7 @@ import streamlit as st
 from assess import charts
 from assess.errors import AssessError
 from assess.export import to_csv_bytes, to_json_bytes
+from assess.formatting import count
 from assess.io import ACCEPTED_EXTENSIONS
 from assess.metrics import get, metrics_for
 from assess.stats import (CORRECTIONS, INDEPENDENT, PAIRED, QUESTIONS, TESTS, Design, compare, compare_all,
@@ -20,11 +21,20 @@ from assess.stats.scores import DieboldMarianoDetails
 from assess.stats.inputs import read_fold_table
 from assess.decision import Decision
 from pages.state import current_decision, fingerprint, keep_result, kept_result, md, read_upload, require_assessment
-from pages.widgets import all_charts_button, chart, decision_note
+from pages.widgets import all_charts_button, chart, chart_row, decision_note, headers_config
 
 FROM_PREDICTIONS, FROM_FOLDS = "the loaded predictions", "per-fold scores I upload"
 ONE_TEST, ALL_TESTS = "compare", "compare_all"
 DESIGN_WORDS = {PAIRED: "Paired samples", INDEPENDENT: "Independent samples"}
+#: Result columns under the names people read (the table keeps its keys for the CSV and JSON downloads).
+RESULT_HEADERS = {"model_a": "Model A", "model_b": "Model B", "method": "Method", "statistic": "Statistic",
+                  "df": "df", "pvalue": "p-value", "pvalue_adjusted": "Adjusted p", "effect": "Effect",
+                  "effect_value": "Effect size", "effect_low": "Low", "effect_high": "High", "n": "n"}
+
+
+def test_title(key: str) -> str:
+    """A test's name for people ("McNemar's test"), never its id (``mcnemar``)."""
+    return TESTS[key].title if key in TESTS else key
 
 
 def option_widgets(spec, data_kind: str, task, from_data: dict) -> dict:
@@ -90,6 +100,15 @@ if source == FROM_FOLDS:
     questions = {k: v for k, v in questions.items() if k in ("two_models", "several_models", "cv_folds")}
 if assessment is not None and assessment.roles.groups == ():
     questions.pop("subgroups", None)
+unavailable = []   # (question, why): said under the radio instead of failing after Run
+if source == FROM_PREDICTIONS and n_folds is None and "cv_folds" in questions:
+    questions.pop("cv_folds")
+    unavailable.append((QUESTIONS["cv_folds"], "the file has no cross-validation fold column (mark one on the Data "
+                                               "page, or upload per-fold scores)"))
+if len(models_available) < 3 and "several_models" in questions:
+    questions.pop("several_models")
+    unavailable.append((QUESTIONS["several_models"], f"it needs at least 3 models; the file has "
+                                                     f"{len(models_available)}"))
 if len(models_available) < 2:
     questions = {k: v for k, v in questions.items() if k == "subgroups"}
 if not questions:
@@ -100,6 +119,8 @@ default_question = "cv_folds" if source == FROM_FOLDS else "two_models" if "two_
     next(iter(questions))
 question = st.radio("Question", list(questions), format_func=questions.get,
                     index=list(questions).index(default_question), horizontal=True)
+for words, why in unavailable:
+    st.caption(md(f"Not offered: “{words}” — {why}."))
 
 # --- settings ------------------------------------------------------------------------------------------------------
 left, mid, right = st.columns(3)
@@ -176,10 +197,11 @@ except AssessError as exc:
     st.stop()
 st.subheader("Suitable tests")
 frame = suggestions_frame(suggestions)
-st.dataframe(frame, hide_index=True, width="stretch")
+st.dataframe(frame.assign(test=frame["test"].map(test_title)), hide_index=True, width="stretch",
+             column_config=headers_config(frame.columns))
 tests = [s.test for s in suggestions]
 recommended = next((s.test for s in suggestions if s.recommended), tests[0])
-test = st.selectbox("Test", tests, index=tests.index(recommended))
+test = st.selectbox("Test", tests, index=tests.index(recommended), format_func=test_title)
 spec = TESTS[test]
 why = {s.test: s.why for s in suggestions}[test]
 st.caption(md(f"{spec.title} — {spec.doc} ({spec.reference}). Why this test: {why}"))
@@ -212,9 +234,9 @@ every = kept_result(ALL_TESTS, all_params)
 if every is not None:
     st.subheader("Every suitable test")
     for comparison in every.comparisons:
-        st.markdown(f"**{comparison.test}** — " + md(comparison.sentence))
+        st.markdown(f"**{md(test_title(comparison.test))}** — " + md(comparison.sentence))
     for test_name, reason in every.skipped.items():
-        st.caption(md(f"`{test_name}` was not run: {reason}"))
+        st.caption(md(f"{test_title(test_name)} was not run: {reason}"))
     frames = [c.to_frame().assign(test=c.test) for c in every.comparisons]
     if frames:
         every_table = pd.concat(frames, ignore_index=True)
@@ -223,7 +245,7 @@ if every is not None:
 params = (*all_params, alternative, test, tuple(sorted(options.items())))
 if run_clicked:
     try:
-        with st.spinner(f"Running {test}…"):
+        with st.spinner(f"Running the {test_title(test)}…"):
             if question == "subgroups":
                 result = compare_subgroups(predictions[models[0]], test=test, correction=correction,
                                            confidence_level=confidence_level, decision=decision, **options)
@@ -251,13 +273,14 @@ table = result.to_frame()
 show = table[[c for c in ("model_a", "model_b", "method", "statistic", "df", "pvalue", "pvalue_adjusted",
                           "effect", "effect_value", "effect_low", "effect_high", "n") if c in table.columns]]
 show = show.loc[:, show.notna().any()]  # e.g. no pair columns for a single two-model result
-st.dataframe(show, hide_index=True, width="stretch", column_config={
-    "pvalue": st.column_config.NumberColumn("p-value", format="%.4g"),
-    "pvalue_adjusted": st.column_config.NumberColumn("adjusted p", format="%.4g"),
-    "statistic": st.column_config.NumberColumn(format="%.4g"),
-    "effect_value": st.column_config.NumberColumn("effect", format="%.4g"),
-    "effect_low": st.column_config.NumberColumn("low", format="%.4g"),
-    "effect_high": st.column_config.NumberColumn("high", format="%.4g")})
+# Missing cells (no df for a bootstrap, no adjusted p for a single pair) read "—", never "None"; numbers 4 significant
+# digits; n whole.
+number_columns = [c for c in ("statistic", "pvalue", "pvalue_adjusted", "effect_value", "effect_low", "effect_high")
+                  if c in show.columns]
+st.dataframe(show.style.format({c: "{:.4g}" for c in number_columns} | ({"n": count} if "n" in show else {})
+                               | ({"df": lambda d: d if isinstance(d, str) else f"{d:g}"} if "df" in show else {}),
+                               na_rep="—"),
+             hide_index=True, width="stretch", column_config=headers_config(show.columns, RESULT_HEADERS))
 
 checked = result.checked
 if checked is not None and checked.assumptions:
@@ -287,15 +310,17 @@ if horizon_tables:
 
 if len(result.models) > 2 and result.pairs:
     st.markdown("**Adjusted p-values between pairs**")
-    st.dataframe(result.pvalue_matrix(adjusted=True).style.format("{:.4g}", na_rep="—"), width="stretch")
+    matrix = result.pvalue_matrix(adjusted=True).astype(float)   # the diagonal is no pair: NaN, shown as —
+    st.dataframe(matrix.style.format("{:.4g}", na_rep="—"), width="stretch")
 
 # --- charts --------------------------------------------------------------------------------------------------------
 figures = []
+metric_title = metric if folds_frame is not None or metric is None else get(assessment.task, metric).name
 details = None if result.result is None else result.result.details
 if isinstance(details, FriedmanDetails) and np.isfinite(details.critical_difference):
     fig = charts.critical_difference_chart(average_ranks=details.average_ranks,
                                            critical_difference=details.critical_difference,
-                                           title=f"Critical difference diagram — {metric}")
+                                           title=f"Critical difference diagram — {metric_title}")
     figures.append(fig)
     chart(fig, "Critical difference", key="cd")
 effects = [(f"{p.model_a} − {p.model_b}", p.result.effect) for p in result.pairs if p.result.effect is not None]
@@ -303,7 +328,7 @@ if not effects and result.result is not None and result.result.effect is not Non
     effects = [(f"{result.models[0]} − {result.models[1]}", result.result.effect)]
 if effects and any(np.isfinite(eff.value) for _, eff in effects):
     word = "Paired differences" if result.design is not None and result.design.kind == PAIRED else "Differences"
-    fig = charts.difference_chart(effects=effects, title=f"{word} — {result.test}")
+    fig = charts.difference_chart(effects=effects, title=f"{word} — {test_title(result.test)}")
     figures.append(fig)
     chart(fig, word, key="pairs")
 if question == "cv_folds" or folds_frame is not None:

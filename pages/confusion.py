@@ -11,8 +11,9 @@ from assess.decision import predicted_labels
 from assess.errors import AssessError
 from assess.explore import confusion_matrix, multilabel_matrices, top_classes_matrix
 from assess.export import to_csv_bytes
+from assess.formatting import count, significant
 from pages.state import current_decision, md, require_assessment
-from pages.widgets import all_charts_button, chart, decision_note
+from pages.widgets import all_charts_button, chart, chart_cell, chart_row, decision_note, headers_config
 
 #: Most classes drawn in a confusion matrix (and offered in the cost editor): beyond it the classes with the most true
 #: rows are drawn and the rest pooled into one "other classes" row and column (`assess.explore.top_classes_matrix`);
@@ -65,7 +66,7 @@ with st.expander("Cost matrix: what each kind of error costs", icon=":material/p
         if cost_matrix is None:
             st.warning("Fill every cell of the cost matrix with a number.")
 
-cols = st.columns(min(2, len(models)))
+row = chart_row()
 summary = []
 for i, model in enumerate(models):
     pred = assessment.predictions(model)
@@ -77,7 +78,7 @@ for i, model in enumerate(models):
     classes = list(pred.classes)  # the encoded classes: binary always has two, even when the truth holds one
     matrix = confusion_matrix(pred.y_true, codes, len(classes), pred.weight)
     drawn, drawn_classes, pooled = top_classes_matrix(matrix, classes, MAX_DRAWN_CLASSES)
-    with cols[i % len(cols)]:
+    with row, chart_cell(key=f"cell_cm_{model}"):
         fig = charts.confusion_matrix_chart(matrix=drawn, classes=drawn_classes, normalize=normalise,
                                             title=f"{model}", cost_matrix=None if pooled else cost_matrix)
         figures.append(fig)
@@ -96,11 +97,16 @@ for i, model in enumerate(models):
                     "errors": matrix.sum() - np.trace(matrix)})
 
 st.subheader("Expected cost")
-st.dataframe(pd.DataFrame(summary), hide_index=True, width="stretch")
+# Counts whole with thousands separators (weighted counts keep a decimal), the cost with 4 significant digits.
+st.dataframe(pd.DataFrame(summary).style.format({
+    "rows": count, "errors": count,
+    "expected cost per sample": lambda v: significant(v, 4) if np.isfinite(v) else "—"}),
+    hide_index=True, width="stretch", column_config=headers_config(["model", "rows", "errors"]))
 if tables:
     st.subheader("Most confused pairs")
     pairs = pd.concat(tables, ignore_index=True)
-    st.dataframe(pairs, hide_index=True, width="stretch")
+    st.dataframe(pairs.style.format({"count": count, "share_of_true_class": "{:.1%}"}), hide_index=True,
+                 width="stretch", column_config=headers_config(pairs.columns))
     st.download_button("Confused pairs CSV", to_csv_bytes(pairs), "confused_pairs.csv", "text/csv",
                        icon=":material/download:")
 all_charts_button(figures, "confusion.pdf", key="confusion")

@@ -15,8 +15,10 @@ from assess.explore import (binary_matrix, binary_view, fold_curves, gain_table,
 from assess.export import to_csv_bytes
 from assess.metrics import evaluate, metrics_for
 from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold, metrics_at, threshold_metric_keys
+from assess.formatting import count, proportion
 from pages.state import Key, md, memo, require_assessment
-from pages.widgets import all_charts_button, chart, decision_note, set_threshold, threshold_control
+from pages.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, headers_config,
+                           set_threshold, threshold_control)
 
 assessment = require_assessment()
 st.title("Curves")
@@ -41,12 +43,14 @@ if task is Task.MULTICLASS:
         st.stop()
     ovr = memo(assessment, "ovr", (model, assessment.classes), lambda: one_vs_rest(pred))
     class_colors = charts.model_colors(assessment.classes)
+    row = chart_row()
     for kind, curves_, micro, area in (("ROC", ovr.roc, ovr.micro_roc, ovr.macro_roc_auc),
                                        ("Precision–recall", ovr.pr, ovr.micro_pr, ovr.macro_average_precision)):
         fig = charts.ovr_chart(per_class=curves_, micro=micro, macro_area=area, colors=class_colors,
                                title=f"{kind}, one class against the rest — {model}")
         figures.append(fig)
-        chart(fig, f"{kind} one-vs-rest", key=f"ovr_{kind}")
+        with row:
+            chart(fig, f"{kind} one-vs-rest", key=f"ovr_{kind}", in_row=True)
     all_charts_button(figures, "curves.pdf", key="curves")
     st.stop()
 
@@ -90,36 +94,44 @@ def explorer() -> None:
     threshold = threshold_control(label, low=low, high=high)
     decision_note(assessment, page="curves")
     with st.expander("Suggested operating points", expanded=True, icon=":material/target:"):
-        c1, c2, c3, c4, c5 = st.columns(5)
-        beta_ = c1.number_input("β for max Fβ", 0.1, 10.0, 1.0, step=0.5, key="curves_beta")
-        cost_fp = c2.number_input("Cost of a false positive", 0.0, 1e9, 1.0, key="cost_fp")
-        cost_fn = c3.number_input("Cost of a false negative", 0.0, 1e9, 1.0, key="cost_fn")
-        target_p = c4.number_input("Target precision", 0.0, 1.0, 0.9, step=0.05, key="target_p")
-        target_r = c5.number_input("Target recall", 0.0, 1.0, 0.9, step=0.05, key="target_r")
+        # Inputs and buttons as wide as their labels, wrapping onto new rows on a narrow screen: in five columns at
+        # 1024 px the buttons read "Youden's…" and their thresholds could not be seen.
+        with st.container(horizontal=True):
+            beta_ = st.number_input("β for max Fβ", 0.1, 10.0, 1.0, step=0.5, key="curves_beta", width=150)
+            cost_fp = st.number_input("Cost of a false positive", 0.0, 1e9, 1.0, key="cost_fp", width=190)
+            cost_fn = st.number_input("Cost of a false negative", 0.0, 1e9, 1.0, key="cost_fn", width=190)
+            target_p = st.number_input("Target precision", 0.0, 1.0, 0.9, step=0.05, key="target_p", width=150)
+            target_r = st.number_input("Target recall", 0.0, 1.0, 0.9, step=0.05, key="target_r", width=150)
         suggest_model = st.selectbox("Suggest for model", list(scored), key="suggest_model")
         suggestions = suggested_thresholds(scored[suggest_model].counts, beta=beta_, cost_fp=cost_fp,
                                            cost_fn=cost_fn, target_precision=target_p, target_recall=target_r)
-        cols = st.columns(len(suggestions))
-        for col, s in zip(cols, suggestions):
-            col.button(f"{s.label}: {s.threshold:.3f}", key=f"suggest_{s.key}", help=s.why, width="stretch",
-                       on_click=set_threshold, args=(label, s.threshold), kwargs={"low": low, "high": high})
+        with st.container(horizontal=True, gap="small"):
+            for s in suggestions:
+                st.button(f"{s.label}: {s.threshold:.3f}", key=f"suggest_{s.key}", help=s.why, width="content",
+                          on_click=set_threshold, args=(label, s.threshold), kwargs={"low": low, "high": high})
         if not any(s.key == "target_precision" for s in suggestions):
             st.caption(f"No threshold reaches a precision of {target_p:.0%} for this model.")
 
     at = {m: metrics_at(sm.counts, threshold) for m, sm in scored.items()}
-    cols = st.columns(min(3, len(scored)))
-    for i, (m, sm) in enumerate(scored.items()):
-        with cols[i % len(cols)]:
-            fig = charts.confusion_matrix_chart(matrix=binary_matrix(sm.counts, threshold), classes=[negative, positive],
-                                                normalize="true", title=m,
-                                                subtitle=f"at threshold {threshold:.3f}")
-            st.plotly_chart(fig, theme=None, key=f"cm_{m}")
+    # One small matrix per model, each titled with its model, wrapping two or three to a row (no colour bar: the
+    # cells print their shares).
+    with chart_row():
+        for m, sm in scored.items():
+            with chart_cell(small=True, key=f"cell_cm_{m}"):
+                fig = charts.confusion_matrix_chart(matrix=binary_matrix(sm.counts, threshold),
+                                                    classes=[negative, positive], normalize="true", title=m,
+                                                    subtitle=f"at threshold {threshold:.3f}", colorbar=False)
+                fig.update_layout(height=380, margin=dict(l=60, r=10))
+                st.plotly_chart(fig, theme=None, key=f"cm_{m}")
     table = pd.DataFrame(at).T
-    st.dataframe(table.style.format({c: "{:,.0f}" for c in ("tp", "fp", "tn", "fn")} |
-                                    {c: "{:.3f}" for c in table.columns if c not in ("tp", "fp", "tn", "fn")}),
-                 width="stretch")
+    counts_ = [c for c in ("tp", "fp", "tn", "fn") if c in table.columns]
+    names = {spec.key: spec.name for spec in metrics_for(Task.BINARY)} | {
+        "tp": "TP", "fp": "FP", "tn": "TN", "fn": "FN", "predicted_positive_fraction": "Flagged (share of rows)"}
+    st.dataframe(table.style.format({c: count for c in counts_} |
+                                    {c: proportion for c in table.columns if c not in counts_}),
+                 width="stretch", column_config=headers_config(table.columns, names))
 
-    t1, t2 = st.columns(2)
+    t1 = t2 = st.container(horizontal=True)
     with_band = t1.toggle("ROC: 95% bootstrap band (200 resamples, seed 0)", key="roc_band")
     with_hull = t2.toggle("ROC: convex hull", key="roc_hull",
                           help="The best operating points reachable by mixing two thresholds at random.")
@@ -161,31 +173,30 @@ def explorer() -> None:
     if by_threshold is not None:
         shown.append(("Metrics by threshold", charts.with_threshold_line(by_threshold, threshold)))
     shown.append(("Score distribution", charts.with_threshold_line(distribution, threshold)))
-    left, right = st.columns(2)
-    for i, (name, fig) in enumerate(shown):
-        with (left if i % 2 == 0 else right):
-            chart(fig, name, key=f"{name}_{label}")
+    with chart_row():
+        for name, fig in shown:
+            chart(fig, name, key=f"{name}_{label}", in_row=True)
     st.session_state.setdefault(Key.FIGURES, {})["curves"] = [fig for _, fig in shown]
 
 
 explorer()
 
 st.subheader("Calibration and separation")
-left, right = st.columns(2)
+row = chart_row()
 calibrated = {m: sm.calibration for m, sm in scored.items() if sm.calibration is not None}
 static = []
-with left:
+with row:
     if calibrated:
         fig = charts.calibration_chart(curves=calibrated, colors=colors)
         static.append(fig)
-        chart(fig, "Calibration", key=f"calibration_{label}")
+        chart(fig, "Calibration", key=f"calibration_{label}", in_row=True)
     for m, sm in scored.items():
         if sm.calibration is None:
             st.caption(md(f"`{m}`: {sm.calibration_reason}."))
-with right:
+with row:
     fig = charts.ks_chart(curves={m: sm.ks for m, sm in scored.items()}, colors=colors)
     static.append(fig)
-    chart(fig, "KS", key=f"ks_{label}")
+    chart(fig, "KS", key=f"ks_{label}", in_row=True)
 
 first_view = next(iter(views.values()))
 if first_view.fold is not None:
@@ -209,10 +220,15 @@ for m, sm in scored.items():
     t.insert(0, "model", m)
     tables.append(t)
 deciles = pd.concat(tables, ignore_index=True)
-st.dataframe(deciles.style.format({"top_share": "{:.0%}", "rows": "{:,.1f}", "positives": "{:,.1f}",
-                                   "response_rate": "{:.1%}", "lift": "{:.2f}", "cumulative_positives": "{:,.1f}",
+# Counts whole (positives in a bin cut through tied scores are an expectation: shown rounded), shares as percentages.
+DECILE_HEADERS = {"model": "Model", "bin": "Bin", "top_share": "Top share of rows", "rows": "Rows",
+                  "positives": "Positives", "response_rate": "Response rate", "lift": "Lift",
+                  "cumulative_positives": "Cumulative positives", "cumulative_gain": "Cumulative gain",
+                  "cumulative_lift": "Cumulative lift"}
+st.dataframe(deciles.style.format({"top_share": "{:.0%}", "rows": count, "positives": "{:,.0f}",
+                                   "response_rate": "{:.1%}", "lift": "{:.2f}", "cumulative_positives": "{:,.0f}",
                                    "cumulative_gain": "{:.1%}", "cumulative_lift": "{:.2f}"}),
-             hide_index=True, width="stretch")
+             hide_index=True, width="stretch", column_config=headers_config(deciles.columns, DECILE_HEADERS))
 st.download_button("Gain/lift table CSV", to_csv_bytes(deciles), "gain_lift.csv", "text/csv",
                    icon=":material/download:")
 

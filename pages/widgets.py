@@ -7,6 +7,7 @@ import re
 import streamlit as st
 
 from assess.export import figure_to_pdf, figure_to_png, figure_to_svg, figures_to_pdf
+from assess.formatting import header
 from assess.schema import Assessment
 from pages.state import current_decision, md, set_decision
 
@@ -14,18 +15,54 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "chart"
 
 
-def chart(fig, name: str, *, key: str) -> None:
+#: Width (px) of a chart in a row of charts: rows wrap, so two stand side by side from a 1440-px screen (with the
+#: sidebar open) and one per row below that, each wide enough for its axis titles and legend.
+CHART_WIDTH = 480
+#: Width of a small chart (a 2×2 confusion matrix): two per row at 1024 px, three from 1440 px.
+SMALL_CHART_WIDTH = 270
+PRESENTATION = "presentation_mode"
+
+
+def presenting() -> bool:
+    """Presentation mode (sidebar toggle): one chart per row, full width, larger text; for a projector."""
+    return bool(st.session_state.get(PRESENTATION, False))
+
+
+def chart_row():
+    """A container whose charts (placed with `chart(..., in_row=True)` or `chart_cell`) wrap onto new rows as the
+    screen narrows instead of shrinking into columns; one chart per row in presentation mode."""
+    return st.container() if presenting() else st.container(horizontal=True, gap="medium")
+
+
+def chart_cell(*, small: bool = False, key: str | None = None):
+    """One place in a `chart_row`: a fixed width (a column would squeeze a chart to a sliver at 1024 px)."""
+    width = "stretch" if presenting() else SMALL_CHART_WIDTH if small else CHART_WIDTH
+    return st.container(width=width, key=key)
+
+
+def chart(fig, name: str, *, key: str, in_row: bool = False) -> None:
     """The figure as on screen (``theme=None``: our template, not Streamlit's, so the PDF looks the same) and its
-    PDF, PNG and SVG downloads, rendered only when clicked."""
+    PDF, PNG and SVG downloads, rendered only when clicked. ``in_row``: the chart takes one `chart_cell` of the
+    enclosing `chart_row`."""
+    if in_row:
+        with chart_cell(key=f"cell_{key}"):
+            chart(fig, name, key=key)
+        return
     st.plotly_chart(fig, theme=None, key=f"chart_{key}", config={"displaylogo": False})
     slug = _slug(name)
-    cols = st.columns([1, 1, 1, 2])
-    for col, (fmt, render, mime) in zip(cols, (("PDF", figure_to_pdf, "application/pdf"),
-                                               ("PNG", figure_to_png, "image/png"),
-                                               ("SVG", figure_to_svg, "image/svg+xml"))):
-        col.download_button(fmt, lambda render=render: render(fig), f"{slug}.{fmt.lower()}", mime,
-                            key=f"{fmt.lower()}_{key}", help=md(f"Download the {name} chart as {fmt}"),
-                            icon=":material/download:", on_click="ignore", width="stretch")
+    # Buttons as wide as their text, wrapping when the row is narrow: columns would cut "PDF" down to an icon.
+    with st.container(horizontal=True, gap="small"):
+        for fmt, render, mime in (("PDF", figure_to_pdf, "application/pdf"), ("PNG", figure_to_png, "image/png"),
+                                  ("SVG", figure_to_svg, "image/svg+xml")):
+            st.download_button(fmt, lambda render=render: render(fig), f"{slug}.{fmt.lower()}", mime,
+                               key=f"{fmt.lower()}_{key}", help=md(f"Download the {name} chart as {fmt}"),
+                               icon=":material/download:", on_click="ignore", width="content")
+
+
+def headers_config(columns, names=None) -> dict:
+    """``column_config`` that shows each column under its display name (`assess.formatting.header`: the registry's
+    name, else the key in words) while the table keeps its keys for exports and tests."""
+    return {c: st.column_config.Column(header(c, names)) for c in columns if isinstance(c, str)}
 
 
 def all_charts_button(figures: list, filename: str, *, key: str) -> None:

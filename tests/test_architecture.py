@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: higher one. An entry names one module, or with ``.*`` a package and every module under it; every module of
 #: `assess`, `pages` and `app` belongs to exactly one layer (a new module must be placed here).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("leaf helpers", ("assess", "assess.data", "assess.errors", "assess.warnings", "assess.columns",
+    ("leaf helpers", ("assess", "assess.data", "assess.errors", "assess.warnings", "assess.columns", "assess.formatting",
                       "assess.timestamps")),
     ("reading files", ("assess.io",)),
     ("roles and tasks", ("assess.roles", "assess.tasks")),

@@ -172,3 +172,15 @@ def test_roc_band_is_seeded_ordered_and_holds_the_curve():
     assert 0 < np.mean(band.high - band.low) < 0.2
     with pytest.raises(ValueError, match=r"'resamples' must be an integer >= 10 \(got 3\)"):
         roc_band(pred, resamples=3)
+
+
+def test_gain_table_bins_are_whole_rows():
+    """1,707 rows in 10 bins: every bin holds 170 or 171 whole rows (issue 11: "rows 170.7" on screen), and the
+    cumulative positives at each edge are those of the top rows counted by sorting (distinct scores)."""
+    y, s = data(11, n=1707, ties=False)
+    table = gain_table(curves.threshold_counts(y, s), bins=10)
+    assert set(table["rows"]) <= {170.0, 171.0} and table["rows"].sum() == 1707
+    edges = np.cumsum(table["rows"]).astype(int)
+    order = np.argsort(-s, kind="stable")
+    np.testing.assert_allclose(table["cumulative_positives"], np.cumsum(y[order])[edges - 1])
+    np.testing.assert_allclose(table["top_share"], edges / 1707)

@@ -87,7 +87,7 @@ def test_run_all_suitable_tests(page):
     assert not page.exception
     headline = [m.value for m in page.markdown if m.value.startswith("**")]
     tests_run = [h.split("**")[1] for h in headline]
-    assert "mcnemar" in tests_run and "delong" in tests_run
+    assert "McNemar's test" in tests_run and "DeLong's test" in tests_run   # titles, never ids
     assert "All results CSV" in [b.label for b in page.get("download_button")]
 
 
@@ -108,7 +108,7 @@ def test_two_test_sets_are_compared_as_independent_samples():
     [design] = [i.value for i in at.info if "samples" in i.value]
     assert design.startswith("**Independent samples**: ") and "no sample id is shared" in design
     [test] = [s for s in at.selectbox if s.label == "Test"]
-    assert test.value == "chi2" and "mcnemar" not in test.options
+    assert test.value == "chi2" and "McNemar's test" not in test.options
     test.set_value("welch_t").run()
     [loss] = [s for s in at.selectbox if s.label == "Per-sample loss"]
     loss.set_value("zero_one").run()
@@ -116,7 +116,7 @@ def test_two_test_sets_are_compared_as_independent_samples():
     wrong = {m: (g.y_true != np.where(g.score >= 0.5, "yes", "no")).to_numpy(float) for m, g in frame.groupby("model")}
     expected = sps.ttest_ind(wrong["old"], wrong["new"], equal_var=False).pvalue
     assert at.dataframe[1].value["pvalue"].iloc[0] == pytest.approx(expected)
-    assert any(t.startswith("Differences — welch_t") for t in chart_titles(at))
+    assert any(t.startswith("Differences — Welch's t-test") for t in chart_titles(at))   # the title, not welch_t
 
 
 # ------------------------------------------------------------------------------------ regression and forecasts
@@ -141,7 +141,7 @@ def test_forecast_sample_runs_diebold_mariano_per_horizon():
     assert not any("Predicted labels" in c.value for c in at.caption)     # no classification decision on forecasts
     [test] = [s for s in at.selectbox if s.label == "Test"]
     assert test.value == "diebold_mariano"
-    assert {"diebold_mariano", "paired_bootstrap"} <= set(test.options)
+    assert {"Diebold–Mariano test", "Paired bootstrap"} <= set(test.options)   # the options read as titles
     choose(at, "Loss", "absolute")
     run_test(at)
     sentence = read(at.success[0])
@@ -165,7 +165,7 @@ def test_several_forecasters_get_friedman_over_the_series():
 def test_regression_sample_compares_per_sample_errors():
     at = open_app("pages/compare.py", sample=REGRESSION_SAMPLE)
     [test] = [s for s in at.selectbox if s.label == "Test"]
-    assert {"paired_bootstrap", "paired_t", "wilcoxon"} <= set(test.options)
+    assert {"Paired bootstrap", "Paired t-test", "Wilcoxon signed-rank test"} <= set(test.options)
     for key, words in (("paired_t", "predictions are off by"), ("wilcoxon", "absolute errors are typically"),
                        ("paired_bootstrap", "mean absolute error is lower than")):
         choose(at, "Test", key)

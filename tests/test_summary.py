@@ -35,7 +35,7 @@ def test_comparison_frame_marks_best(reports):
 
 def test_sentences(reports):
     sentences = headline_sentences(reports, positive="fraud")
-    assert sentences[0] == ("Model `a`'s recall is 0.750 (no interval): it finds about 3 in 4 fraud cases; always "
+    assert sentences[0] == ("Model a's recall is 0.750 (no interval): it finds about 3 in 4 fraud cases; always "
                             "predicting the majority class finds none.")
     assert "it is right every time (precision 1.000)" in sentences[3]
 
@@ -70,9 +70,9 @@ def test_regression_sentences_in_the_units_of_y_true():
     sentences = headline_sentences({"ridge": report}, units="kg")
     mae = mean_absolute_error(y, yp)                                            # 3.0
     mean_predictor = mean_absolute_error(y, np.full(4, y.mean()))               # 10.0
-    assert sentences[0] == (f"Model `ridge`'s predictions are off by {mae:.3f} kg on average (MAE); the mean "
+    assert sentences[0] == (f"Model ridge's predictions are off by {mae:.3f} kg on average (MAE); the mean "
                             f"predictor (always the mean of y_true) is off by {mean_predictor:.2f} kg.")
-    assert sentences[1] == "Model `ridge` over-predicts by 2.000 kg on average (mean error 2.000)."  # (2-2+3+5)/4
+    assert sentences[1] == "Model ridge over-predicts by 2.000 kg on average (mean error 2.000)."  # (2-2+3+5)/4
     assert list(model_frame(report).columns) == ["metric", "value", "interval", "method", "mean", "median", "remark"]
 
 
@@ -93,6 +93,6 @@ def test_a_bias_whose_interval_includes_zero_is_no_clear_bias():
         return MetricReport(Task.REGRESSION, "m", 10, (), (bias,), None, MappingProxyType({}), "bootstrap", 0.95, 100, 0)
 
     assert headline_sentences({"m": report(-1.2, 0.3)}) == [
-        "Model `m` shows no clear bias: its mean error -0.500 has a 95% CI of -1.200 to 0.300, which includes 0."]
+        "Model m shows no clear bias: its mean error -0.500 has a 95% CI of -1.200 to 0.300, which includes 0."]
     assert headline_sentences({"m": report(-0.9, -0.1)}) == [
-        "Model `m` under-predicts by 0.500 on average (mean error -0.500, 95% CI -0.900 to -0.100)."]
+        "Model m under-predicts by 0.500 on average (mean error -0.500, 95% CI -0.900 to -0.100)."]

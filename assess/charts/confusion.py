@@ -93,6 +93,7 @@ def confusion_matrix_chart(
     title: str = "Confusion matrix",
     subtitle: str | None = None,
     cost_matrix=None,
+    colorbar: bool = True,
 ) -> go.Figure:
     """Annotated heatmap of a k×k confusion matrix: true class down, predicted class across, in ``classes`` order.
 
@@ -100,7 +101,8 @@ def confusion_matrix_chart(
     "true" → of the true class, i.e. per-class recall on the diagonal, "pred" → of the predicted class, i.e.
     precision, "all"); the colour follows that percentage (or the count when ``normalize`` is None). With a
     ``cost_matrix`` (same shape, cost of predicting column j for true row i) the title adds the expected cost per
-    sample, after ``subtitle``. Above 20 classes the cells carry no text; hover always gives true class, predicted
+    sample, after ``subtitle``. ``colorbar=False`` leaves out the colour bar (small matrices side by side, whose cells
+    print their shares). Above 20 classes the cells carry no text; hover always gives true class, predicted
     class, count and share. ``classes``, ``title`` and ``subtitle`` are plain text (see `assess.charts.style.plain`).
     """
     m = _check_matrix(matrix, classes)
@@ -115,6 +117,7 @@ def confusion_matrix_chart(
         notes.append(f"Expected cost per sample: {fmt_number(expected_cost(m, cost_matrix))}")
     heatmap = go.Heatmap(
         z=z, x=names, y=names, colorscale=HEATMAP_SCALE, zmin=0, zmax=None if normalize is None else 1,
+        showscale=colorbar,
         text=text, texttemplate="%{text}" if k <= _MAX_ANNOTATED else None,
         textfont=dict(size=FONT_SIZE if k <= 6 else TICK_SIZE),
         customdata=np.dstack([m, share]),

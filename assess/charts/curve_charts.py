@@ -26,8 +26,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from assess.charts.style import (LABELS, OKABE_ITO, REFERENCE_COLOR, TEMPLATE, TICK_SIZE, fmt_number, model_colors,
-                                 plain, series_style)
+from assess.charts.style import (LABELS, OKABE_ITO, REFERENCE_COLOR, TEMPLATE, TICK_SIZE, fmt_number, legend_below,
+                                 model_colors, plain, series_style)
 from assess.charts.thinning import thin_curve
 from assess.curves import CalibrationResult, CurveResult, ThresholdCounts
 from assess.data import Task
@@ -220,14 +220,6 @@ def _axes(fig: go.Figure, kind: str, *, row=None, col=None) -> None:
                      range=[-0.01, 1.01] if y_pct else None, rangemode="tozero", row=row, col=col)
 
 
-_LEGEND_AT = {  # where the curves are not
-    "roc": dict(x=0.99, y=0.02, xanchor="right", yanchor="bottom"),
-    "gain": dict(x=0.99, y=0.02, xanchor="right", yanchor="bottom"),
-    "pr": dict(x=0.01, y=0.02, xanchor="left", yanchor="bottom"),
-    "lift": dict(x=0.99, y=0.98, xanchor="right", yanchor="top"),
-}
-
-
 def _curve_traces(fig, *, kind, curves, counts, colors, threshold, max_points, cis=None, confidence_level=0.95,
                   bands=None, hull=False, drawn=None) -> None:
     budget = _budget(max_points, len(curves))
@@ -281,7 +273,7 @@ def with_threshold_line(fig: go.Figure, threshold: float) -> go.Figure:
 
 def _new_figure(kind: str, title: str) -> go.Figure:
     fig = go.Figure()
-    fig.update_layout(template=TEMPLATE, title=plain(title), legend=_LEGEND_AT[kind], hovermode="closest")
+    fig.update_layout(template=TEMPLATE, title=plain(title), hovermode="closest")
     _axes(fig, kind)
     return fig
 
@@ -319,7 +311,7 @@ def roc_chart(
                   threshold=threshold, max_points=max_points, cis=auc_ci, confidence_level=confidence_level,
                   bands=bands, hull=hull,
                   drawn=drawn)
-    return fig
+    return legend_below(fig)
 
 
 def _iso_f1(fig: go.Figure, levels: Sequence[float]) -> None:
@@ -354,13 +346,16 @@ def pr_chart(
     fig = _new_figure("pr", title)
     if iso_f1:
         _iso_f1(fig, iso_f1)
-    for base in sorted({c.baseline for c in named.values() if c.baseline is not None and np.isfinite(c.baseline)}):
-        _reference(fig, [0, 1], [base, base], f"No skill (prevalence {base:.1%})")
+    # One legend entry for the no-skill lines however many classes (one-vs-rest) have their own prevalence.
+    bases = sorted({c.baseline for c in named.values() if c.baseline is not None and np.isfinite(c.baseline)})
+    for i, base in enumerate(bases):
+        label = f"No skill (prevalence {base:.1%})" if len(bases) == 1 else "No skill (each class's prevalence)"
+        _reference(fig, [0, 1], [base, base], label, showlegend=i == 0, legendgroup="no-skill")
     _curve_traces(fig, kind="pr", curves=named, counts=counts, colors=_colors_for(list(named), colors),
                   threshold=threshold, max_points=max_points, cis=ap_ci, confidence_level=confidence_level, bands=bands,
                   drawn=drawn)
     fig.update_layout(margin=dict(r=70))
-    return fig
+    return legend_below(fig)
 
 
 def gain_chart(
@@ -388,7 +383,7 @@ def gain_chart(
         _reference(fig, [0, prevalence, 1], [0, 1, 1], f"Perfect model (prevalence {prevalence:.1%})", dash="dot")
     _curve_traces(fig, kind="gain", curves=named, counts=counts, colors=_colors_for(list(named), colors),
                   threshold=threshold, max_points=max_points, drawn=drawn)
-    return fig
+    return legend_below(fig)
 
 
 def lift_chart(
@@ -407,7 +402,7 @@ def lift_chart(
     _reference(fig, [0, 1], [1, 1], "Random targeting (lift 1)")
     _curve_traces(fig, kind="lift", curves=named, counts=counts, colors=_colors_for(list(named), colors),
                   threshold=threshold, max_points=max_points, drawn=drawn)
-    return fig
+    return legend_below(fig)
 
 
 def ks_chart(
@@ -423,8 +418,7 @@ def ks_chart(
     colors = _colors_for(list(named), colors)
     budget = _budget(max_points, 2 * len(named))
     fig = go.Figure()
-    fig.update_layout(template=TEMPLATE, title=plain(title), hovermode="closest",
-                      legend=dict(x=0.99, y=0.98, xanchor="right", yanchor="top"))
+    fig.update_layout(template=TEMPLATE, title=plain(title), hovermode="closest")
     fig.update_xaxes(title=LABELS["threshold"])
     fig.update_yaxes(title="Share of class scoring ≥ threshold (%)", tickformat=".0%", range=[-0.01, 1.01])
     for name, curve in named.items():
@@ -445,10 +439,10 @@ def ks_chart(
             b = curve.best_index
             fig.add_trace(go.Scatter(
                 x=[x[b], x[b]], y=[fpr[b], tpr[b]], mode="lines+markers", legendgroup=plain(name),
-                name=f"{shown}: KS {fmt_number(curve.statistic)} at threshold {x[b]:.4g}",
+                name=f"{shown}: KS {fmt_number(curve.statistic)} at threshold {fmt_number(x[b])}",
                 line=dict(color=color, width=4), marker=dict(color=color, size=8, symbol="line-ew-open"),
                 hovertemplate=f"KS = {fmt_number(curve.statistic)}<br>Threshold {x[b]:.4g}<extra></extra>"))
-    return fig
+    return legend_below(fig)
 
 
 def calibration_chart(
@@ -499,8 +493,8 @@ def calibration_chart(
     fig.update_layout(template=TEMPLATE, hovermode="closest",
                       title=dict(text=plain(title), subtitle=dict(
                           text="ECE (expected calibration error): " + " · ".join(
-                              f"{plain(n)} {fmt_number(c.ece)}" for n, c in zip(names, curves.values())))),
-                      legend=dict(x=0.01, y=0.99, xanchor="left", yanchor="top"))
+                              f"{plain(n)} {fmt_number(c.ece)}" for n, c in zip(names, curves.values()))
+                          if len(names) == 1 else "ECE: expected calibration error (in the legend)")))
     fig.update_xaxes(range=[-0.01, 1.01], tickformat=".0%")
     fig.update_yaxes(title=LABELS["observed_frequency"], range=[-0.01, 1.01], tickformat=".0%", **rows)
     if histogram:
@@ -509,7 +503,7 @@ def calibration_chart(
         fig.update_layout(height=600, bargap=0)
     else:
         fig.update_xaxes(title=LABELS["predicted_probability"])
-    return fig
+    return legend_below(fig)
 
 
 def score_distribution_chart(
@@ -557,11 +551,11 @@ def score_distribution_chart(
             hovertemplate=(f"{plain(name)}<br>Score %{{customdata[0]:.3g}}–%{{customdata[1]:.3g}}<br>"
                            "%{customdata[2]:,} samples" + (" (%{y:.1%} of class)" if share else "")
                            + "<extra></extra>")))
-    fig.update_layout(template=TEMPLATE, title=plain(title), barmode="overlay", bargap=0,
-                      legend=dict(x=0.99, y=0.98, xanchor="right", yanchor="top"))
+    fig.update_layout(template=TEMPLATE, title=plain(title), barmode="overlay", bargap=0)
     fig.update_xaxes(title=LABELS["score"])
     fig.update_yaxes(title="Share of class (%)" if share else LABELS["count"], tickformat=".0%" if share else None,
                      rangemode="tozero")
+    legend_below(fig)
     return fig if threshold is None else with_threshold_line(fig, threshold)
 
 
@@ -602,8 +596,7 @@ def metric_threshold_chart(
         fig.add_trace(go.Scatter(x=x[idx], y=y[idx], mode="lines", name=label,
                                  line=dict(color=OKABE_ITO[i % len(OKABE_ITO)], width=2.5),
                                  hovertemplate=f"{label} %{{y:.3f}}<br>Threshold %{{x:.4g}}<extra></extra>"))
-    fig.update_layout(template=TEMPLATE, title=plain(title), hovermode="x unified",
-                      legend=dict(orientation="h", x=0, y=-0.18, xanchor="left", yanchor="top"))
+    fig.update_layout(template=TEMPLATE, title=plain(title), hovermode="x unified")
     fig.update_xaxes(title=LABELS["threshold"])
     ranges = [metrics.ranges[metrics.names.index(n)] for n in chosen]
     if all(np.isfinite(high) for _, high in ranges):
@@ -611,6 +604,7 @@ def metric_threshold_chart(
         fig.update_yaxes(title="Metric value", range=[-0.02 if lowest >= 0 else -1.02, 1.02])
     else:  # a ratio without an upper bound (LR+, the diagnostic odds ratio): let the axis follow the data
         fig.update_yaxes(title="Metric value", rangemode="tozero")
+    legend_below(fig)
     return fig if threshold is None else with_threshold_line(fig, threshold)
 
 
@@ -690,7 +684,7 @@ def ovr_chart(
     label = "macro-average" + (f" ({area_label} {fmt_number(macro_area)})" if macro_area is not None else "")
     fig.add_trace(go.Scatter(x=grid, y=mean_y, mode="lines", name=label, line=dict(color=color, dash=dash, width=2.5),
                              hovertemplate=f"{_SHORT[kind][0]} %{{x:.1%}} · mean {_SHORT[kind][1]} %{{y:.1%}}"))
-    return fig
+    return legend_below(fig)
 
 
 def fold_curves_chart(
@@ -765,4 +759,4 @@ def fold_curves_chart(
     fig.add_trace(go.Scatter(x=grid, y=mean, mode="lines", name=label, line=dict(color=color, width=3.5),
                              hovertemplate=f"{_SHORT[kind][0]} %{{x:.1%}} · mean {_SHORT[kind][1]} %{{y:.3f}}"
                                            "<extra></extra>"))
-    return fig
+    return legend_below(fig)

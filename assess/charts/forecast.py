@@ -15,7 +15,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from assess.charts.regression import ERROR_LABEL, colors_for, new_figure
-from assess.charts.style import REFERENCE_COLOR, plain
+from assess.charts.style import REFERENCE_COLOR, legend_below, plain
 
 ACTUAL_COLOR = "#222222"
 
@@ -65,7 +65,7 @@ def forecast_chart(*, time, actual, forecasts: Mapping[str, Mapping[str, object]
                                  legendgroup=plain(name), hovertemplate="%{y:.4g}"))
     if banded:
         fig.update_layout(title=dict(text=plain(title), subtitle=dict(text=f"Shaded: each model's {band}")))
-    return fig
+    return legend_below(fig)
 
 
 def error_over_time_chart(*, errors: Mapping[str, tuple], colors: Mapping[str, str] | None = None,
@@ -81,7 +81,7 @@ def error_over_time_chart(*, errors: Mapping[str, tuple], colors: Mapping[str, s
                                  name=plain(name),
                                  line=dict(color=colors[name], width=1.8), hovertemplate="%{y:.4g}"))
     fig.add_hline(y=0, line=dict(color=REFERENCE_COLOR, dash="dash", width=1.5))
-    return fig
+    return legend_below(fig)
 
 
 def metric_by_horizon_chart(*, values: Mapping[str, tuple], metric: str, colors: Mapping[str, str] | None = None,
@@ -103,7 +103,7 @@ def metric_by_horizon_chart(*, values: Mapping[str, tuple], metric: str, colors:
                                  error_y=error_y,
                                  line=dict(color=colors[name], width=2), hovertemplate="h = %{x}: %{y:.4g}"))
     fig.update_xaxes(dtick=1)
-    return fig
+    return legend_below(fig)
 
 
 def metric_by_series_chart(*, values: Mapping[str, Mapping[str, float]], metric: str, reference: float | None = None,
@@ -130,7 +130,7 @@ def metric_by_series_chart(*, values: Mapping[str, Mapping[str, float]], metric:
         fig.add_vline(x=reference, line=dict(color=REFERENCE_COLOR, dash="dash", width=1.5))
     fig.update_layout(barmode="group", hovermode="closest", legend=dict(traceorder="reversed"),
                       height=max(320, 140 + 18 * len(order) * len(values)))
-    return fig
+    return legend_below(fig)
 
 
 def loss_difference_chart(*, time, difference, names: tuple[str, str], loss: str = "squared error",
@@ -152,4 +152,4 @@ def loss_difference_chart(*, time, difference, names: tuple[str, str], loss: str
                   annotation_text=f"mean {mean:.4g}", annotation_position="top right")
     fig.add_hline(y=0, line=dict(color=REFERENCE_COLOR, dash="dash", width=1.5))
     fig.update_layout(showlegend=False)
-    return fig
+    return legend_below(fig)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import numpy as np
 import plotly.graph_objects as go
 
-from assess.charts.style import REFERENCE_COLOR, TEMPLATE, model_colors, plain
+from assess.charts.style import REFERENCE_COLOR, TEMPLATE, legend_below, model_colors, plain
 
 #: More rows than this (per model) are drawn as a density instead of points.
 DENSITY_ABOVE = 20_000
@@ -51,11 +51,10 @@ def colors_for(names, colors: Mapping[str, str] | None) -> dict[str, str]:
 
 
 def new_figure(title: str, x_title: str, y_title: str) -> go.Figure:
-    """An empty figure in the house template with its axis titles and the legend under the x axis."""
+    """An empty figure in the house template with its axis titles; each chart puts its legend under the x axis with
+    `legend_below` once its traces are drawn."""
     fig = go.Figure()
-    fig.update_layout(template=TEMPLATE, title=plain(title), hovermode="closest",
-                      legend=dict(orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0.0),
-                      margin=dict(b=110))   # the legend under the axis title, clear of the title and the data
+    fig.update_layout(template=TEMPLATE, title=plain(title), hovermode="closest")
     fig.update_xaxes(title=x_title)
     fig.update_yaxes(title=y_title)
     return fig
@@ -109,7 +108,7 @@ def predicted_actual_chart(*, models: Mapping[str, tuple], colors: Mapping[str, 
     # Equal units on both axes: the plot area shrinks to a square (constrain="domain") rather than the ranges grow.
     fig.update_xaxes(range=[lo, hi], constrain="domain")
     fig.update_yaxes(range=[lo, hi], scaleanchor="x", scaleratio=1, constrain="domain")
-    return fig
+    return legend_below(fig)
 
 
 def error_trend(predicted: np.ndarray, error: np.ndarray, bins: int = TREND_BINS) -> tuple[np.ndarray, np.ndarray]:
@@ -144,7 +143,7 @@ def residual_chart(*, models: Mapping[str, tuple], colors: Mapping[str, str] | N
                                  line=dict(color=colors[name], width=3),
                                  hovertemplate="predicted ≈ %{x:.4g}<br>median error %{y:.4g}<extra></extra>"))
     fig.add_hline(y=0, line=dict(color=REFERENCE_COLOR, dash="dash", width=1.5))
-    return fig
+    return legend_below(fig)
 
 
 def error_distribution_chart(*, models: Mapping[str, tuple], colors: Mapping[str, str] | None = None,
@@ -175,7 +174,7 @@ def error_distribution_chart(*, models: Mapping[str, tuple], colors: Mapping[str
                                      line=dict(color=colors[name], dash="dash", width=2), hoverinfo="skip"))
     fig.update_layout(barmode="overlay")
     fig.update_yaxes(tickformat=".0%")
-    return fig
+    return legend_below(fig)
 
 
 def error_by_decile_chart(*, models: Mapping[str, tuple], colors: Mapping[str, str] | None = None,
@@ -197,4 +196,4 @@ def error_by_decile_chart(*, models: Mapping[str, tuple], colors: Mapping[str, s
         fig.add_trace(go.Bar(x=labels, y=mae, name=plain(name), marker=dict(color=colors[name]),
                              customdata=counts, hovertemplate="%{x}<br>MAE %{y:.4g} over %{customdata:,} rows"))
     fig.update_layout(barmode="group")
-    return fig
+    return legend_below(fig)

@@ -142,6 +142,52 @@ def plain(text) -> str:
     return str(text).translate(_PLAIN)
 
 
+#: One legend entry per row (px, at the legend's 12 px font), and the room the x axis and its title take under the plot.
+LEGEND_ROW = 20
+_AXIS_ROOM = 64
+#: Traces that appear in a legend unless told otherwise (heatmaps, contours and annotations do not).
+_LEGEND_TYPES = {"scatter", "scattergl", "bar", "histogram", "box", "violin"}
+
+
+def legend_entries(fig: go.Figure) -> int:
+    """How many entries ``fig``'s legend shows (a trace named and not hidden from it)."""
+    return sum(1 for t in fig.data
+               if t.showlegend is True or (t.showlegend is None and t.type in _LEGEND_TYPES and t.name))
+
+
+def legend_below(fig: go.Figure) -> go.Figure:
+    """Put ``fig``'s legend under the plot area, one entry per row, and make the figure taller by its rows.
+
+    A legend inside the plot covers data (the ROC operating point, the KS curves, half of a multi-class
+    precision–recall plot) and one to the side takes the plot's width on a 1024 px screen. Under the x axis, one
+    entry per row, it never covers data, never needs a scrollbar and keeps the plot area the height of the template
+    at any width; because the figure's height and bottom margin are fixed here, the exported PDF/PNG/SVG lays out the
+    same legend as the screen. Call it after the last trace is added (again after adding more).
+    """
+    rows = legend_entries(fig)
+    if rows == 0 or fig.layout.showlegend is False:
+        return fig
+    legend_px = rows * LEGEND_ROW + 8
+    # The size before any legend room, kept in the layout's meta so a second call (a chart that adds a trace to
+    # another chart's figure) recounts the rows instead of adding room twice.
+    meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
+    base_height = meta.get("height_without_legend", fig.layout.height or HEIGHT)
+    bottom = meta.get("bottom_without_legend", fig.layout.margin.b if fig.layout.margin.b is not None else 60)
+    axis_room = max(bottom, _AXIS_ROOM)
+    top = fig.layout.margin.t if fig.layout.margin.t is not None else 70
+    plot_height = max(base_height - top - axis_room, 100)
+    fig.update_layout(
+        meta={**meta, "height_without_legend": base_height, "bottom_without_legend": bottom},
+        height=base_height + legend_px,
+        margin=dict(b=axis_room + legend_px),
+        # In paper coordinates, left-aligned with the plot and just under the axis title: a legend referred to the
+        # container (or sticking out sideways) would make plotly.js widen the left margin by the legend's width.
+        legend=dict(orientation="v", x=0, xref="paper", xanchor="left", y=-axis_room / plot_height, yref="paper",
+                    yanchor="top", bgcolor="rgba(0,0,0,0)", borderwidth=0, tracegroupgap=0),
+        showlegend=True)
+    return fig
+
+
 def fmt_number(value: float, *, digits: int = 3) -> str:
     """A number for a legend or title: fixed decimals, "n/a" for NaN (undefined metrics stay visible)."""
     if value is None or value != value:

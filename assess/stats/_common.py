@@ -9,6 +9,7 @@ import numpy as np
 from scipy import special
 
 from assess.errors import AssessError
+from assess.formatting import significant as fmt_num  # noqa: F401  (the stats sentences' name for it)
 from assess.stats._result import ALTERNATIVES
 
 # --------------------------------------------------------------------------------------------------- validation
@@ -172,23 +173,6 @@ NORMAL = StandardNormal()
 def fmt_int(n: int | float) -> str:
     """5000 → '5,000'."""
     return f"{int(round(n)):,}"
-
-
-def fmt_num(x: float, digits: int = 3) -> str:
-    """A number for reading: `digits` significant figures, thousands separators, no scientific notation
-    between 1e-4 and 1e15 (0.01234 → '0.0123', 12345.6 → '12,346', nan → 'undefined')."""
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "undefined"
-    x = float(x)
-    if math.isinf(x):
-        return "infinity" if x > 0 else "minus infinity"
-    if x == 0:
-        return "0"
-    mag = math.floor(math.log10(abs(x)))
-    if abs(x) < 1e-4 or abs(x) >= 1e15:
-        return f"{x:.{digits - 1}e}"
-    decimals = max(0, digits - 1 - mag)
-    return f"{x:,.{decimals}f}"
 
 
 def fmt_p(p: float, alpha: float = 0.05) -> str:

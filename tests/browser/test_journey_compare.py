@@ -15,7 +15,7 @@ def test_compare_mcnemar_and_download(page):
     page.get_by_role("link", name="Compare").click()
     page.get_by_role("heading", name="Suitable tests").wait_for()
     wait_idle(page)
-    choose(page, "Test", "mcnemar")
+    choose(page, "Test", "McNemar's test")
     page.get_by_role("button", name="Run test").click()
     sentence = page.get_by_text("is right on", exact=False).first
     sentence.wait_for(timeout=60_000)

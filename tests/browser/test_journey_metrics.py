@@ -15,7 +15,7 @@ def test_metrics_change_and_download(page):
     page.get_by_role("link", name="Metrics").click()
     page.get_by_role("heading", name="All models").wait_for()
     wait_idle(page)
-    page.get_by_text("Model `logistic`'s recall is", exact=False).or_(
+    page.get_by_text("Model logistic's recall is", exact=False).or_(
         page.get_by_text("recall is 0.962", exact=False)).first.wait_for()
 
     choose(page, "Confidence interval", "Wilson")

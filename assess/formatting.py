@@ -1,0 +1,108 @@
+"""Words and numbers for people: counts, proportions, table headers and class names in sentences.
+
+One place for how the app writes a number or names a class, so a table never shows "170.7 rows" beside "1,176", a
+column header never reads ``predicted_positive_share`` and a sentence never reads "it finds about 1 in 3 1 cases".
+Rounding happens here, on copies for display; computed values are never rounded (pingouin's rule, STYLE.md).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+
+#: Decimals of a proportion or rate in a table (0.000–1.000): one fixed number, so a column's digits line up.
+PROPORTION_DECIMALS = 3
+#: A class name longer than this is cut with "…" inside a sentence (tables show it whole).
+LONGEST_CLASS_IN_TEXT = 40
+UNDEFINED = "—"
+
+#: Labels that name no class in words: numbers and booleans (1, 0, -1, 1.0, True, false); in a sentence they read
+#: "positive (1)" rather than "1 cases".
+_NOT_A_WORD = re.compile(r"^\s*([-+]?\d+(\.\d+)?|true|false)\s*$", re.IGNORECASE)
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def count(value) -> str:
+    """A count as people write it: a whole number with thousands separators (weighted counts that are not whole keep
+    one decimal); undefined as —.
+
+    >>> count(1176.0), count(1910), count(12.25), count(float("nan"))
+    ('1,176', '1,910', '12.2', '—')
+    """
+    if _missing(value) or math.isinf(float(value)):
+        return UNDEFINED
+    value = float(value)
+    if abs(value - round(value)) < 1e-9:
+        return f"{round(value):,}"
+    return f"{value:,.1f}"
+
+
+def significant(x, digits: int = 3) -> str:
+    """A number for reading: `digits` significant figures, thousands separators, no scientific notation
+    between 1e-4 and 1e15; in words where it is not a number (sentences say "undefined", tables use `count`).
+
+    >>> significant(0.01234), significant(12345.6), significant(float("nan")), significant(0.30000000000000004, 4)
+    ('0.0123', '12,346', 'undefined', '0.3000')
+    """
+    if _missing(x):
+        return "undefined"
+    x = float(x)
+    if math.isinf(x):
+        return "infinity" if x > 0 else "minus infinity"
+    if x == 0:
+        return "0"
+    mag = math.floor(math.log10(abs(x)))
+    if abs(x) < 1e-4 or abs(x) >= 1e15:
+        return f"{x:.{digits - 1}e}"
+    decimals = max(0, digits - 1 - mag)
+    return f"{x:,.{decimals}f}"
+
+
+def proportion(value, decimals: int = PROPORTION_DECIMALS) -> str:
+    """A proportion or rate with a fixed number of decimals, so "0" and "0.1714" never share a column.
+
+    >>> proportion(0), proportion(0.17142857), proportion(1.0), proportion(None)
+    ('0.000', '0.171', '1.000', '—')
+    """
+    if _missing(value) or math.isinf(float(value)):
+        return UNDEFINED
+    return f"{float(value):.{decimals}f}"
+
+
+def header(key: str, names: Mapping[str, str] | None = None) -> str:
+    """A column header: the registry's display name when ``names`` has one, else the key in words.
+
+    >>> header("predicted_positive_share"), header("f1", {"f1": "F1 score"}), header("tp", {"tp": "TP"})
+    ('Predicted positive share', 'F1 score', 'TP')
+    """
+    if names and key in names:
+        return names[key]
+    words = str(key).replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def headers(keys: Iterable[str], names: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``{key: header(key)}`` for ``DataFrame.rename(columns=...)``."""
+    return {k: header(k, names) for k in keys}
+
+
+def class_phrase(label, *, role: str | None = None) -> str:
+    """A class name inside a sentence: a word stays as it is ("malignant", "two words"); a number or a boolean says
+    what it stands for when the role is known ("positive (1)", "negative (False)"), else "class 1"; a very long name
+    is cut with "…".
+
+    >>> class_phrase("malignant"), class_phrase(1, role="positive"), class_phrase("True", role="positive")
+    ('malignant', 'positive (1)', 'positive (True)')
+    >>> class_phrase(3), class_phrase("yes", role="positive")
+    ('class 3', 'yes')
+    """
+    text = str(label)
+    if _NOT_A_WORD.match(text):
+        return f"{role} ({text.strip()})" if role else f"class {text.strip()}"
+    if len(text) > LONGEST_CLASS_IN_TEXT:
+        text = text[:LONGEST_CLASS_IN_TEXT - 1].rstrip() + "…"
+    return text

@@ -1,0 +1,120 @@
+"""Layout at the widths people present on (issue 11): for each page and sample, at 1024, 1280, 1440 and 1920 px, no
+element sticks out of the main column, no chart legend overlaps its plot area, no button's text is cut, and every
+chart keeps its title. Screenshots at 1024 and 1440 px go to test-artifacts/layout/ to be looked at.
+
+One app and one browser for the whole file: each page is loaded once per sample and the window is then resized
+through the widths (Streamlit and Plotly re-lay out on resize without a rerun), which keeps the file fast.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+WIDTHS = (1024, 1280, 1440, 1920)
+SCREENSHOT_WIDTHS = (1024, 1440)
+HEIGHT = 900
+BINARY, WINE = "Breast cancer", "Wine"
+REGRESSION, FORECAST = "Diabetes", "CO₂ and El Niño"
+#: (sample radio label start, page): every page of the binary sample, the task-specific pages of the others.
+CASES = [(BINARY, "Data"), (BINARY, "Metrics"), (BINARY, "Confusion"), (BINARY, "Curves"), (BINARY, "Compare"),
+         (WINE, "Curves"), (WINE, "Confusion"), (REGRESSION, "Errors"), (FORECAST, "Errors")]
+
+#: Everything measured in one pass in the page: overflowing elements, legends over plots, cut button texts, charts
+#: without a title. Rectangles are the browser's, in CSS px.
+MEASURE = """
+() => {
+  const main = document.querySelector('[data-testid="stMainBlockContainer"]');
+  const box = main.getBoundingClientRect();
+  const overflow = [];
+  for (const el of main.querySelectorAll('[data-testid="stElementContainer"]')) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0) continue;
+    if (r.right > box.right + 1 || r.left < box.left - 1) overflow.push(el.className.slice(0, 80) + ` ${r.left}-${r.right}`);
+  }
+  const overlaps = [];
+  const untitled = [];
+  for (const plot of main.querySelectorAll('.js-plotly-plot')) {
+    const title = plot.querySelector('.gtitle');
+    if (!title || !title.textContent.trim()) untitled.push(plot.id || 'plot');
+    const legend = plot.querySelector('.legend .bg');
+    if (!legend) continue;
+    const l = legend.getBoundingClientRect();
+    for (const area of plot.querySelectorAll('.draglayer .nsewdrag')) {
+      const a = area.getBoundingClientRect();
+      const w = Math.min(l.right, a.right) - Math.max(l.left, a.left);
+      const h = Math.min(l.bottom, a.bottom) - Math.max(l.top, a.top);
+      if (w > 1 && h > 1) overlaps.push(`${title ? title.textContent : ''}: legend ${Math.round(w)}×${Math.round(h)} px over the plot`);
+    }
+  }
+  const cut = [];
+  for (const text of main.querySelectorAll('button p, [data-testid="stDownloadButton"] p')) {
+    if (text.scrollWidth > text.clientWidth + 1) cut.push(text.textContent);
+  }
+  const page = document.querySelector('[data-testid="stMain"]');
+  return {overflow, overlaps, untitled, cut, scroll: page.scrollWidth - page.clientWidth};
+}
+"""
+
+
+def settle(page) -> None:
+    """Wait for the rerun to finish and every element to replace its loading skeleton."""
+    page.wait_for_timeout(500)
+    page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden", timeout=120_000)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')", timeout=120_000)
+    page.wait_for_timeout(800)
+
+
+@pytest.fixture(scope="module")
+def layout_url(request):
+    """The app under test: the conftest's `make run` app, or one already running at ``$ASSESS_LAYOUT_APP_URL``
+    (a helper's worktree without its own .venv)."""
+    return os.environ.get("ASSESS_LAYOUT_APP_URL") or request.getfixturevalue("app_url")
+
+
+@pytest.fixture(scope="module")
+def context(browser, layout_url):
+    ctx = browser.new_context(viewport={"width": WIDTHS[0], "height": HEIGHT})
+    yield ctx
+    ctx.close()
+
+
+@pytest.mark.parametrize("sample,name", CASES, ids=[f"{s.split()[0]}-{p}" for s, p in CASES])
+def test_no_overflow_no_legend_over_a_plot(context, layout_url, sample, name):
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    page.set_viewport_size({"width": WIDTHS[0], "height": HEIGHT})
+    page.goto(layout_url)
+    page.get_by_role("heading", name="Task and roles").wait_for()
+    if sample != BINARY:
+        page.get_by_text(sample, exact=False).first.click()
+        settle(page)
+    if name != "Data":
+        page.get_by_role("link", name=name).click()
+        page.get_by_role("heading", name=name, exact=True).wait_for()
+    settle(page)
+    out = ARTIFACTS / "layout"
+    out.mkdir(parents=True, exist_ok=True)
+    problems = {}
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": HEIGHT})
+        page.wait_for_timeout(900)   # Streamlit's and Plotly's resize handlers
+        found = page.evaluate(MEASURE)
+        bad = {k: v for k, v in found.items() if v and k != "scroll"}
+        if found["scroll"] > 1:
+            bad["page scrolls sideways by px"] = found["scroll"]
+        if bad:
+            problems[width] = bad
+        if width in SCREENSHOT_WIDTHS:   # the main column scrolls inside the page: grow the window to all of it
+            tall = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+            page.set_viewport_size({"width": width, "height": min(int(tall) + 40, 16_000)})
+            page.wait_for_timeout(900)
+            page.screenshot(path=str(out / f"{name.lower()}_{sample.split()[0].lower()}_{width}.png"))
+            page.set_viewport_size({"width": width, "height": HEIGHT})
+    page.close()
+    assert not problems, problems
