@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("leaf helpers", ("assess", "assess.data", "assess.errors", "assess.warnings", "assess.columns",
                       "assess.timestamps")),
-    ("reading files", ("assess.io",)),
+    ("reading files", ("assess.io", "assess.vectors")),
     ("roles and tasks", ("assess.roles", "assess.tasks")),
     ("validation", ("assess.problem", "assess.validation", "assess.forecast_checks")),
     ("assessment", ("assess.schema",)),
