@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                       "assess.timestamps")),
     ("reading files", ("assess.io", "assess.vectors")),
     ("roles and tasks", ("assess.roles", "assess.tasks")),
-    ("validation", ("assess.problem", "assess.validation", "assess.forecast_checks")),
+    ("validation", ("assess.problem", "assess.validation", "assess.forecast_checks", "assess.score_direction")),
     ("assessment", ("assess.schema",)),
     ("decision rule", ("assess.decision",)),
     ("curves", ("assess.curves.*",)),
