@@ -10,6 +10,7 @@ import sys
 from assess.data import Task
 from assess.decision import AUTO, SCORES, SOURCES, Decision
 from assess.errors import AssessError
+from assess.cli.wording import for_cli
 from assess.io import Limits, read_table
 from assess.roles import Overrides
 from assess.schema import Assessment, describe
@@ -159,7 +160,7 @@ def load_assessment(args: argparse.Namespace) -> Assessment:
         assessment = describe(table, overrides)
     for problem in assessment.warnings:
         if problem.code in STDERR_WARNINGS:  # numbers that are all wrong deserve a line even outside `inspect`
-            print(f"warning: {table.name}: {problem.message}", file=sys.stderr)
+            print(f"warning: {table.name}: {for_cli(problem.message)}", file=sys.stderr)
     return assessment
 
 
