@@ -30,6 +30,7 @@ from pathlib import Path, PurePath
 import pandas as pd
 
 from assess.errors import InputError, shorten
+from assess.vectors import expand_vectors, vector_type_supported
 
 #: Extensions the uploader accepts (compressed variants add ``.gz`` or are ``.zip``).
 ACCEPTED_EXTENSIONS = ("csv", "tsv", "txt", "parquet", "pq", "xlsx", "jsonl", "ndjson", "json", "gz", "zip")
@@ -162,6 +163,10 @@ def read_table(source: bytes | str | Path, *, name: str | None = None, sheet: st
     frame = _tidy_columns(frame, name, limits)
     if len(frame) == 0:
         raise InputError("has a header but no data rows", file=name)
+    # Vector cells (Spark MLlib's `probability`, Parquet list columns, JSON arrays): one column per element, here
+    # and nowhere else, so every later step sees plain columns.
+    frame, vector_notes = expand_vectors(frame, name, max_columns=limits.max_columns)
+    notes.extend(vector_notes)
     return LoadedTable(frame=frame, name=name, sha256=sha256, n_bytes=len(raw), format=fmt,
                        compression=compression, notes=tuple(notes), **kwargs)
 
@@ -506,16 +511,17 @@ def _check_cells(n_rows: int, n_columns: int, name: str, limits: Limits) -> None
 
 
 def _refuse_nested(schema, name: str) -> None:
-    """Lists, structs and maps name their column and type; vector probability columns will come with their reader."""
+    """Nested columns other than vectors (`assess.vectors`: lists of numbers or strings, Spark's vector struct) name
+    their column and type."""
     import pyarrow
 
-    nested = [f for f in schema if pyarrow.types.is_nested(f.type)]
+    nested = [f for f in schema if pyarrow.types.is_nested(f.type) and not vector_type_supported(f.type)]
     if nested:
         listed = ", ".join(f"`{shorten(f.name)}` ({shorten(f.type, 40)})" for f in nested[:5])
         more = f" and {len(nested) - 5:,} more" if len(nested) > 5 else ""
-        raise InputError(f"has nested columns: {listed}{more}; nested (list, struct, map) columns are not supported "
-                         f"yet: write one value per cell (for class probabilities one `proba_<class>` column each)",
-                         file=name)
+        raise InputError(f"has nested columns: {listed}{more}; only lists of numbers (one per class) or of labels "
+                         f"are read: write one value per cell (for class probabilities one `proba_<class>` column "
+                         f"each, or a list column)", file=name)
 
 
 def _reason(exc: BaseException, limit: int = 120) -> str:
@@ -654,12 +660,8 @@ def _read_jsonl(data: bytes, name: str, limits: Limits) -> pd.DataFrame:
         _check_columns(len(records[0]), name, limits)
     frame = pd.DataFrame.from_records(records)
     _check_columns(frame.shape[1], name, limits)
-    for col in frame.columns:
-        is_nested = frame[col].map(lambda v: isinstance(v, (dict, list)))
-        if is_nested.any():
-            row = int(is_nested.to_numpy().argmax()) + 1
-            raise InputError(f"holds nested JSON (first at row {row}); each value must be a number or a string",
-                             file=name, column=str(col))
+    # Arrays (and Spark's vector objects) are expanded by `assess.vectors` once the columns are tidy; it refuses any
+    # other nesting with the column and row.
     return _big_integers_as_text(frame.infer_objects())
 
 

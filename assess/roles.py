@@ -13,20 +13,26 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from assess.columns import is_continuous, label_values, normalise_name, quote, sort_labels
+from assess.columns import is_continuous, is_numeric, label_values, normalise_name, quote, sort_labels
 from assess.data import Task
 from assess.errors import AssessError, shorten
 
 #: Single-column roles, each with its canonical name first and common synonyms after.
 SYNONYMS: dict[str, tuple[str, ...]] = {
+    # Names as tools and tutorials write them: scikit-learn (`y_test`), Spark MLlib (`label`, `prediction`), H2O
+    # (`predict`), PyCaret (`prediction_label`), Kaggle (`target`, `class`), statistics (`outcome`, `response`).
     "y_true": ("y_true", "label", "labels", "target", "actual", "truth", "ground_truth", "true", "true_label",
-               "y", "gold", "observed"),
+               "y", "gold", "observed", "class", "y_test", "true_class", "actual_label", "actual_class",
+               "true_value", "actual_value", "gt", "outcome", "response"),
     "y_pred": ("y_pred", "prediction", "pred", "predicted", "predicted_label", "pred_label", "y_hat", "yhat",
-               "forecast"),
+               "forecast", "predict", "predictions", "preds", "predicted_class", "pred_class", "prediction_label",
+               "predicted_value", "y_predicted"),
     "score": ("score", "y_score", "prob", "proba", "probability", "y_prob", "y_proba", "pred_proba", "p",
-              "confidence"),
+              "confidence", "y_pred_proba", "y_pred_prob", "pred_prob", "predicted_probability", "predicted_proba",
+              "probability_positive", "positive_probability", "scores", "decision_function"),
     "model": ("model", "model_name", "classifier", "estimator", "system", "algorithm"),
-    "id": ("id", "sample_id", "row_id", "sample", "uid", "record_id", "example_id"),
+    "id": ("id", "sample_id", "row_id", "sample", "uid", "record_id", "example_id", "row", "index", "row_index",
+           "idx", "sample_index", "instance_id", "observation_id", "obs_id"),
     "fold": ("fold", "cv_fold", "fold_id"),
     "repeat": ("repeat", "repetition", "rep", "run"),
     "weight": ("weight", "sample_weight", "weights"),
@@ -45,7 +51,11 @@ SINGLE_ROLES = tuple(SYNONYMS)
 #: The single-column roles as fields of `Roles` (``group`` is the list ``groups``).
 _COLUMN_ROLES = tuple(r for r in SINGLE_ROLES if r != "group")
 #: Prefixes of per-class probability/score columns (``proba_setosa``).
-CLASS_SCORE_PREFIXES = ("proba_", "prob_", "probability_", "p_", "score_")
+CLASS_SCORE_PREFIXES = ("proba_", "prob_", "probability_", "p_", "score_", "y_proba_", "y_prob_", "pred_proba_",
+                        "predict_proba_", "prediction_score_", "probabilities_")
+#: H2O's per-class probability columns for numeric class levels: ``p0``, ``p1`` (levels named otherwise give columns
+#: named like the classes themselves, which `detect_roles` recognises too).
+_H2O_SCORE = re.compile(r"^p(\d+)$")
 #: Roles holding several columns: a tuple of columns, or of (label, column) pairs.
 _LIST_ROLES = {"groups", "features"}
 _PAIR_ROLES = {"class_scores", "true_labels", "pred_labels", "label_scores"}
@@ -191,17 +201,21 @@ def detect_roles(frame: pd.DataFrame) -> Roles:
         taken.update(roles.used_columns())
         free = [c for c in frame.columns if c not in taken]
 
-    # No ground truth by name: a label column whose values are the suffixes of proba_<class> columns is one.
+    # No ground truth by name: a label column whose values are the classes named by the score columns (the suffixes
+    # of proba_<class>, H2O's p0/p1, or numeric columns named like the classes: predict_proba saved with classes_ as
+    # the header) is one.
     if not roles.y_true and not roles.true_labels:
-        suffixes = set(_prefixed(free, CLASS_SCORE_PREFIXES))
+        suffixes = set(_score_columns(free))
+        named = suffixes | {str(c) for c in free if is_numeric(frame[c])}
         for col in free:
-            if frame[col].nunique() > len(suffixes):  # cheap: an id column need not be turned into strings
+            if frame[col].nunique() > len(named):  # cheap: an id column need not be turned into strings
                 continue
             values = label_values(frame, col)
-            if len(values) >= 2 and values <= suffixes and not is_continuous(frame[col]):
+            if len(values) >= 2 and values <= named - {str(col)} and not is_continuous(frame[col]):
                 listed = ", ".join(map(shorten, sort_labels(values)[:4]))
-                roles = roles.with_role("y_true", col, f"its values ({listed}) are the classes named by the "
-                                                        "probability columns `proba_<class>`")
+                by = ("probability columns `proba_<class>`" if values <= suffixes else
+                      "numeric columns named like them, one score column per class")
+                roles = roles.with_role("y_true", col, f"its values ({listed}) are the classes named by the {by}")
                 taken.add(col)
                 free.remove(col)
                 break
@@ -210,19 +224,35 @@ def detect_roles(frame: pd.DataFrame) -> Roles:
     if not roles.true_labels:
         classes = label_values(frame, roles.y_true) if roles.y_true else set()
         classes |= label_values(frame, roles.y_pred) if roles.y_pred else set()
-        prefixed = _prefixed(free, CLASS_SCORE_PREFIXES)
+        prefixed = _score_columns(free)
+        target = quote(roles.y_true) if roles.y_true else "the ground truth"
         class_cols = {k: c for k, c in prefixed.items() if _matches_class(k, classes)}
         if len(class_cols) >= 2:
             # Columns with the same prefix as two or more class columns are classes too, ones absent from this
             # file's labels — not 1,500 separate models.
             used = {_prefix_of(c) for c in class_cols.values()}
             class_cols.update({k: c for k, c in prefixed.items() if _prefix_of(c) in used})
-        if len(class_cols) >= 2 or (class_cols and len(classes) <= 2):
+        by_position = _by_position(prefixed, classes)
+        by_name = {str(c): c for c in free if str(c) in classes and is_numeric(frame[c])}
+        if by_position:
+            roles = roles.with_role("class_scores", by_position,
+                                    f"{quote(by_position[0][1])} … {quote(by_position[-1][1])} are numbered 0 to "
+                                    f"{len(by_position) - 1}, one per class of {target}: column i is the i-th class "
+                                    f"in sorted order ({', '.join(map(shorten, (k for k, _ in by_position[:3])))}"
+                                    f"{' …' if len(by_position) > 3 else ''}), as scikit-learn's `classes_`")
+            taken.update(c for _, c in by_position)
+        elif len(class_cols) >= 2 or (class_cols and len(classes) <= 2):
             pairs = tuple((_match_class(k, classes) or k, c) for k, c in class_cols.items())
-            target = quote(roles.y_true) if roles.y_true else "the ground truth"
             roles = roles.with_role("class_scores", pairs,
                                     f"{', '.join(quote(c) for _, c in pairs[:3])}{' …' if len(pairs) > 3 else ''}: "
                                     f"one probability column per class of {target}")
+            taken.update(c for _, c in pairs)
+        elif len(by_name) >= 2 and roles.y_true:
+            pairs = tuple((k, c) for k, c in by_name.items())
+            roles = roles.with_role("class_scores", pairs,
+                                    f"{', '.join(quote(c) for _, c in pairs[:3])}{' …' if len(pairs) > 3 else ''} "
+                                    f"are named like the classes of {target}: one score column per class (as "
+                                    "scikit-learn's `predict_proba` saved with the classes as the header, or H2O)")
             taken.update(c for _, c in pairs)
         free = [c for c in frame.columns if c not in taken]
         wide_pred = _prefixed(free, ("y_pred_", "pred_", "prediction_"))
@@ -335,9 +365,42 @@ def _prefixed(columns, prefixes) -> dict[str, str]:
     return out
 
 
+def _score_columns(columns) -> dict[str, str]:
+    """{class suffix: column} of per-class score columns: ``proba_<class>`` and its kin, and H2O's ``p0``, ``p1``, …
+    (two or more of them: a lone ``p1`` is no family)."""
+    out = _prefixed(columns, CLASS_SCORE_PREFIXES)
+    h2o = {m.group(1): c for c in columns if (m := _H2O_SCORE.match(str(c)))}
+    if len(h2o) >= 2:
+        out.update({k: c for k, c in h2o.items() if k not in out})
+    return out
+
+
 def _prefix_of(column: str) -> str | None:
     name = normalise_name(column)
+    if _H2O_SCORE.match(str(column)):
+        return "p"
     return next((p for p in CLASS_SCORE_PREFIXES if name.startswith(p)), None)
+
+
+def _by_position(prefixed: dict[str, str], classes: set[str]) -> tuple[tuple[str, str], ...]:
+    """(class, column) pairs when one family of score columns is numbered 0 … k−1 for k classes that are not those
+    numbers (``proba_0``, ``proba_1`` for ``cat``, ``dog``; a vector column expanded by `assess.vectors`): column i
+    is the i-th class in sorted order, as scikit-learn orders ``classes_`` (numbers numerically, text as strings).
+    Labels 0 … k−1 themselves match by name (Spark's label indices), so they never come here. () otherwise."""
+    if len(classes) < 2:
+        return ()
+    families: dict[str | None, dict[int, str]] = {}
+    for suffix, col in prefixed.items():
+        if suffix.isdigit():
+            families.setdefault(_prefix_of(col), {})[int(suffix)] = col
+    for numbered in families.values():
+        if sorted(numbered) == list(range(len(classes))) and not classes <= {str(i) for i in numbered}:
+            try:
+                ordered = sorted(classes, key=float)
+            except ValueError:
+                ordered = sorted(classes)
+            return tuple((ordered[i], numbered[i]) for i in range(len(classes)))
+    return ()
 
 
 def _matches_class(suffix: str, classes: set[str]) -> bool:

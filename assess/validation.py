@@ -18,6 +18,7 @@ from assess.data import Task
 from assess.forecast_checks import check_forecast
 from assess.problem import Problem
 from assess.roles import Roles
+from assess.score_direction import check_score_direction
 
 __all__ = ["Problem", "validate", "MIN_ROWS_NORMAL", "SUM_TOLERANCE", "MAX_ASSESSED_CLASSES"]
 
@@ -135,6 +136,9 @@ def validate(frame: pd.DataFrame, roles: Roles, task: Task, *, classes=(), posit
 
     if task.is_classification:
         _check_classification(c, a)
+        if not any(p.level == "error" for p in c.problems):
+            c.problems.extend(check_score_direction(frame, r, task, classes=a.classes, positive=positive,
+                                                    models=a.models, model_rows=model_rows))
     elif task in (Task.REGRESSION, Task.FORECAST) and r.outputs:
         for name, true_col, pred_col in r.outputs:
             c.numeric(true_col, role=f"ground truth of output {quote(name)}")
@@ -254,13 +258,15 @@ def _check_classification(c: _Checker, a: _Input) -> None:
             values = c.numeric(col, role=f"probability of class {quote(k)}")
             c.probability(col, values, affected="log loss and the Brier score will be undefined")
             matrix.append(values)
-        if task is Task.MULTICLASS and not missing_classes and matrix:
+        if task in (Task.MULTICLASS, Task.BINARY) and not missing_classes and matrix:
             total = np.nansum(np.column_stack(matrix), axis=1)
             off = np.abs(total - 1) > SUM_TOLERANCE
             cols = ", ".join(quote(col) for _, col in r.class_scores[:3]) + (" …" if len(r.class_scores) > 3 else "")
+            labels = ("argmax labels are unaffected" if task is Task.MULTICLASS else
+                      f"the positive class's column {quote(dict(r.class_scores).get(a.positive, ''))} is the score")
             c.add("warning", "proba_not_normalised", None, off, "row{s} whose class probabilities do not sum to 1",
                   example=f"sum {total[off][0]:.4g}" if off.any() else None,
-                  suffix=f" in {cols}; log loss and Brier score use them as given, argmax labels are unaffected")
+                  suffix=f" in {cols}; log loss and Brier score use them as given, {labels}")
 
 
 def _check_some_weight(c: _Checker, a: _Input, weights: np.ndarray) -> None:

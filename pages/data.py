@@ -9,6 +9,7 @@ from assess.data import Task
 from assess.errors import AssessError
 from assess.io import ACCEPTED_EXTENSIONS
 from assess.roles import detect_roles
+from pages.score_tools import class_score_mapper, flip_score_button
 from pages.shared import ServerBusy
 from pages.state import (SAMPLES, UPLOAD, Key, Upload, current_upload, md, read_upload, sample_table, set_overrides,
                          set_table, set_upload)
@@ -181,6 +182,8 @@ with right:
     st.multiselect("Subgroup slices", columns, default=[g for g in roles.groups if g in columns], key=key,
                    on_change=_set_groups, args=(key,),
                    help="Columns whose values define slices: the Slices page shows every metric per slice.")
+    if assessment is not None:
+        class_score_mapper(assessment, revision)
 
 with st.expander("Why each column got its role", expanded=False):
     st.dataframe(pd.DataFrame([{"role": r["role"], "columns": ", ".join(r["columns"]), "reason": r["reason"]}
@@ -195,6 +198,7 @@ if assessment is not None:
     for problem in assessment.problems:
         show = st.error if problem.level == "error" else st.warning
         show(md(problem.message), icon=":material/error:" if problem.level == "error" else ":material/warning:")
+    flip_score_button(assessment)
     if len(assessment.models) > 1 or assessment.models[0] != table.stem:
         st.caption(md("Models: " + ", ".join(f"`{m}`" for m in assessment.models)))
 

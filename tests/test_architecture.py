@@ -23,9 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("leaf helpers", ("assess", "assess.data", "assess.errors", "assess.warnings", "assess.columns", "assess.formatting",
                       "assess.timestamps")),
-    ("reading files", ("assess.io",)),
+    ("reading files", ("assess.io", "assess.vectors")),
     ("roles and tasks", ("assess.roles", "assess.tasks")),
-    ("validation", ("assess.problem", "assess.validation", "assess.forecast_checks")),
+    ("validation", ("assess.problem", "assess.validation", "assess.forecast_checks", "assess.score_direction")),
     ("assessment", ("assess.schema",)),
     ("decision rule", ("assess.decision",)),
     ("curves", ("assess.curves.*",)),

@@ -169,8 +169,9 @@ MALFORMED = {
     "bad_line.jsonl": (b'{"y_true": 1}\n{"y_true": 2,}\n', {},
                        r"^bad_line\.jsonl: line 2 is not valid JSON \(.+ at character 14\)$"),
     "scalar_line.jsonl": (b'{"y_true": 1}\n7\n', {}, r"^scalar_line\.jsonl: line 2 is a JSON int, expected one"),
-    "nested.jsonl": (b'{"y_true": 1, "p": [0.1, 0.9]}\n', {},
-                     r"^nested\.jsonl: column `p` holds nested JSON \(first at row 1\)"),
+    # arrays of numbers are vectors (assess.vectors); an object that is no vector is refused
+    "nested.jsonl": (b'{"y_true": 1, "p": 0.1}\n{"y_true": 0, "p": {"a": 0.9}}\n', {},
+                     r"^nested\.jsonl: column `p` holds nested values among single values \(first at row 2\)"),
     "too_many_rows.csv": (b"y_true,y_pred\n" + b"1,0\n" * 11, {"limits": Limits(max_rows=10)},
                           r"^too_many_rows\.csv: has more than 10 rows, the row limit \(raise it with "
                           r"ASSESS_MAX_ROWS or --max-rows\)$"),

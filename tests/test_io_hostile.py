@@ -30,10 +30,10 @@ REFUSED = {
                                  r"\(an entity-expansion bomb can make a few KB expand to gigabytes\)$",
     hostile.xlsx_huge_header: r"column 2's name is 2,000,000 characters long \('s{29}…'\); a header cell over 1,000 "
                               r"characters is data, not a column name$",
-    hostile.parquet_nested: r"has nested columns: `y_true` \(list<element: int64>\), `score` \(struct<a: double>\), "
-                            r"`model` \(list<element: string>\); nested \(list, struct, map\) columns are not "
-                            r"supported yet: write one value per cell \(for class probabilities one `proba_<class>` "
-                            r"column each\)$",
+    # lists of numbers or labels are read (assess.vectors); the struct is no vector
+    hostile.parquet_nested: r"has nested columns: `score` \(struct<a: double>\); only lists of numbers \(one per "
+                            r"class\) or of labels are read: write one value per cell \(for class probabilities one "
+                            r"`proba_<class>` column each, or a list column\)$",
     hostile.jsonl_deep: r"line 1 nests arrays or objects too deeply to read; each value must be a number or a string$",
     hostile.jsonl_long_integer: r"line 1 holds an integer of more than 4,300 digits, too long to be a label or a "
                                 r"score$",

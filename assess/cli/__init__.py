@@ -14,6 +14,7 @@ import os
 import sys
 
 from assess.cli.common import EXIT_BAD_INPUT, EXIT_INTERNAL
+from assess.cli.wording import for_cli
 from assess.errors import AssessError
 
 #: Subcommand modules under assess.cli; each defines ``add_parser(subparsers)`` and ``run(args) -> int``.
@@ -35,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except AssessError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {for_cli(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (ValueError, TypeError) as exc:  # a bad option value that reached the package's own validation
         print(f"error: {exc}", file=sys.stderr)

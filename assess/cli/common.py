@@ -10,9 +10,11 @@ import sys
 from assess.data import Task
 from assess.decision import AUTO, SCORES, SOURCES, Decision
 from assess.errors import AssessError
+from assess.cli.wording import for_cli
 from assess.io import Limits, read_table
 from assess.roles import Overrides
 from assess.schema import Assessment, describe
+from assess.score_direction import flipped_score
 
 #: Exit status of every subcommand. 2 is also what argparse uses for a usage error, so "the input was wrong" is one
 #: status whether the command line, the file or the data was at fault; 70 is sysexits' EX_SOFTWARE.
@@ -22,6 +24,9 @@ EXIT_INTERNAL = 70
 EXIT_STATUS = (f"Exit status: 0 on success; {EXIT_BAD_INPUT} on bad input (a file that cannot be read, an unknown "
                "column, model or option value, or data with blocking problems), with one line on stderr naming the "
                f"file, the column and an example row; {EXIT_INTERNAL} on an internal error (please report it).")
+
+#: Warnings printed on stderr by every command (all warnings are in `inspect`'s JSON).
+STDERR_WARNINGS = ("inverted_score",)
 
 _ROLE_OPTIONS = (
     ("--y-true", "y_true", "ground-truth column"),
@@ -50,6 +55,9 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
                              "probabilities")
     parser.add_argument("--group-col", nargs="+", metavar="C", help="subgroup column(s) for per-slice metrics")
     parser.add_argument("--positive", metavar="L", help="positive class label (binary)")
+    parser.add_argument("--flip-score", action="store_true",
+                        help="binary: read the score as 1 − score (when it is the other class's probability; the "
+                             "'inverted_score' warning of inspect says when it looks so)")
     parser.add_argument("--class-order", nargs="+", metavar="L", help="class order for tables and charts")
     parser.add_argument("--sheet", help="Excel sheet name or 0-based index (default: the first)")
     parser.add_argument("--decimal", choices=[".", ","], help="decimal mark (default: detected)")
@@ -138,7 +146,22 @@ def load_assessment(args: argparse.Namespace) -> Assessment:
         limits = Limits(**{**limits.__dict__, **caps})
     sheet = int(args.sheet) if args.sheet and args.sheet.isdigit() else args.sheet
     table = read_table(args.file, sheet=sheet, decimal=args.decimal, limits=limits)
-    return describe(table, overrides_from_args(args))
+    overrides = overrides_from_args(args)
+    assessment = describe(table, overrides)
+    if getattr(args, "flip_score", False):
+        changes = flipped_score(assessment.roles, assessment.classes, assessment.positive) \
+            if assessment.task is Task.BINARY else ()
+        if not changes:
+            raise AssessError(f"{table.name}: --flip-score applies to a binary file with one score per row (a "
+                              f"score column or per-class columns); this one is {assessment.task.value}"
+                              + (" with several models' score columns" if assessment.roles.wide_models else ""))
+        for role, value in changes:
+            overrides = overrides.with_role(role, value)
+        assessment = describe(table, overrides)
+    for problem in assessment.warnings:
+        if problem.code in STDERR_WARNINGS:  # numbers that are all wrong deserve a line even outside `inspect`
+            print(f"warning: {table.name}: {for_cli(problem.message)}", file=sys.stderr)
+    return assessment
 
 
 def json_ready(value):

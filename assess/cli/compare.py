@@ -98,6 +98,10 @@ def comparison_data(args):
     if assessment.errors:
         raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
     models = args.models or list(assessment.models)
+    if len(assessment.models) < 2:
+        raise AssessError(f"{assessment.table.name}: comparing models needs at least 2 models; it has 1 "
+                          f"({assessment.models[0]!r}): name the model-name column with --model-col (one row per "
+                          "sample and model), or give one `y_pred_<model>`/`score_<model>` column per model")
     unknown = [m for m in models if m not in assessment.models]
     if unknown:
         raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(assessment.models)})")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from assess.cli.common import EXIT_BAD_INPUT, EXIT_STATUS, add_input_options, load_assessment, print_json
+from assess.cli.wording import for_cli
 
 
 def add_parser(sub) -> None:
@@ -20,8 +21,11 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     assessment = load_assessment(args)
-    print_json(assessment.to_dict())
+    doc = assessment.to_dict()
+    for problem in doc["problems"]:
+        problem["message"] = for_cli(problem["message"])
+    print_json(doc)
     if assessment.errors:
-        print(f"error: {assessment.table.name}: {assessment.errors[0].message}", file=sys.stderr)
+        print(f"error: {assessment.table.name}: {for_cli(assessment.errors[0].message)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     return 0

@@ -27,6 +27,7 @@ import pandas as pd
 from assess.cli import slices as slices_cli
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
                                load_assessment, print_json)
+from assess.cli.progress import StderrProgress
 from assess.errors import AssessError
 from assess.export import to_csv_bytes
 from assess.metrics import CI_METHODS, get
@@ -64,6 +65,7 @@ def add_parser(sub) -> None:
                         help="forecasts: nominal level of the lower/upper interval when the column names do not say "
                              "it (e.g. 0.9); the Winkler score needs it")
     parser.add_argument("--format", choices=["json", "csv", "table"], default="json")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     add_decision_options(parser)
     slices_cli.add_options(parser)
     parser.set_defaults(run=run)
@@ -79,17 +81,20 @@ def run(args) -> int:
         for key in args.metrics:
             get(assessment.task, key)  # ValueError listing the valid keys
     decision = decision_from_args(args, assessment.task, assessment.classes)
+    # Bootstrap intervals on a large file take a while: say how far they are (analytic ones are instant).
+    progress = StderrProgress(f"{assessment.table.name}: intervals ({args.resamples:,} bootstrap resamples where "
+                              "no analytic interval exists)") if args.ci and not args.quiet else None
     if assessment.outputs:  # multi-output regression: "models" holds the uniform average over the outputs
         by_model = compute_output_reports(assessment, models=args.models, keys=args.metrics, ci=args.ci,
                                           confidence_level=args.confidence_level, resamples=args.resamples,
-                                          seed=args.seed, bootstrap_method=args.bootstrap_method)
+                                          seed=args.seed, bootstrap_method=args.bootstrap_method, progress=progress)
         reports = {m: r.average for m, r in by_model.items()}
     else:
         by_model = None
         reports = compute_reports(assessment, models=args.models, keys=args.metrics, decision=decision,
                                   beta=args.beta, k=args.k, ci=args.ci, confidence_level=args.confidence_level,
                                   resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method,
-                                  season=args.season, interval_level=args.interval_level)
+                                  season=args.season, interval_level=args.interval_level, progress=progress)
     sizes = {m: r.n for m, r in reports.items()}
     if args.format == "csv":
         frame = long_frame(reports) if by_model is None else _outputs_long_frame(by_model)

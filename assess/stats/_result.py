@@ -283,6 +283,8 @@ class ComparisonSet:
     suggestions: tuple
     skipped: Mapping[str, str] = dataclasses.field(default_factory=dict)
     design: Design | None = None
+    metric: str | None = None         # the metric chosen for the metric tests when none was given …
+    metric_reason: str | None = None  # … and why (None when the caller chose it)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "skipped", MappingProxyType(dict(self.skipped)))
@@ -294,7 +296,8 @@ class ComparisonSet:
         return {"tests": [{**c.to_dict(), "why": why.get(c.test)} for c in self.comparisons],
                 "skipped": dict(self.skipped),
                 "design": None if self.design is None else self.design.kind,
-                "design_reason": None if self.design is None else self.design.reason}
+                "design_reason": None if self.design is None else self.design.reason,
+                **({"metric": self.metric, "metric_reason": self.metric_reason} if self.metric_reason else {})}
 
 
 def jsonable(value: Any) -> Any:

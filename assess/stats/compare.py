@@ -191,6 +191,10 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
         blocks = isinstance(data, AlignedPredictions) and (data.fold is not None or data.series is not None)
         sugg = suggest_tests(question=q, n_models=len(names), data="predictions", task=data.task,
                              has_scores=has_scores, paired=design.kind == PAIRED, blocks=blocks)
+    metric_reason = None
+    # The bootstraps cannot run without a metric; the other tests keep their own default (correctness, losses).
+    if metric is None and not is_table and any(s.test in TESTS and TESTS[s.test].needs == "a metric" for s in sugg):
+        metric, metric_reason = default_metric(data.task, has_scores)
     results, skipped = [], {}
     for s in sugg:
         if s.test not in TESTS:
@@ -200,14 +204,32 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
         kind = FOLDS if is_table else PREDICTIONS
         allowed = {o.name for o in spec.options_for(kind, None if is_table else data.task)}
         opts = {k: v for k, v in options.items() if k in allowed}
-        uses_metric = spec.takes_metric(kind, None if is_table else data.task)
+        uses_metric = spec.takes_metric(kind, None if is_table else data.task) and (
+            metric_reason is None or spec.needs == "a metric")
         try:
             results.append(compare(data, test=s.test, models=names, metric=metric if uses_metric else None,
                                    correction=correction, confidence_level=confidence_level, decision=decision,
                                    **opts))
         except AssessError as exc:
             skipped[s.test] = str(exc)
-    return ComparisonSet(comparisons=tuple(results), suggestions=sugg, skipped=skipped, design=design)
+    return ComparisonSet(comparisons=tuple(results), suggestions=sugg, skipped=skipped, design=design,
+                         metric=metric if metric_reason else None, metric_reason=metric_reason)
+
+
+def default_metric(task: Task, has_scores: bool) -> tuple[str, str]:
+    """(metric key, why) for the tests that compare a metric (the bootstraps) when none was chosen: the metric the
+    other suggested tests compare, so the results agree in what they are about."""
+    task = Task(task)
+    if task is Task.BINARY and has_scores:
+        return "roc_auc", ("no metric chosen: the bootstrap compares ROC AUC, threshold-free and the quantity "
+                           "DeLong's test compares")
+    if task in (Task.BINARY, Task.MULTICLASS):
+        return "accuracy", ("no metric chosen: the bootstrap compares accuracy, the quantity McNemar's and "
+                            "Cochran's Q tests compare")
+    if task is Task.MULTILABEL:
+        return "f1_micro", "no metric chosen: the bootstrap compares the micro-averaged F1 over all labels"
+    return "mae", ("no metric chosen: the bootstrap compares the mean absolute error, the loss the paired t and "
+                   "Wilcoxon tests compare")
 
 
 SUBGROUP_TESTS = ("chi2", "fisher_exact", "kruskal", "anova")

@@ -92,12 +92,14 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
         return tuple(out)
     if question in ("two_models", "several_models") and data == "folds":
         question = "cv_folds"
+    if n_models < 2:  # before the question's own rule: "use 'two_models'" is no advice for one model
+        raise AssessError(f"comparing models needs at least 2 models (got {n_models}): put every model's predictions "
+                          "in one file, one row per sample and model with a model-name column (long format), or one "
+                          "`y_pred_<model>`/`score_<model>` column per model (wide format)")
     if question == "two_models" and n_models != 2:
         raise AssessError(f"question 'two_models' needs exactly 2 models (got {n_models}); use 'several_models'")
     if question == "several_models" and n_models < 3:
         raise AssessError(f"question 'several_models' needs at least 3 models (got {n_models}); use 'two_models'")
-    if n_models < 2:
-        raise AssessError(f"comparing models needs at least 2 models (got {n_models})")
 
     if question == "cv_folds":
         if data == "predictions":

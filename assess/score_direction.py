@@ -1,0 +1,124 @@
+"""An inverted binary score — the negative class's probability chosen as the score — found, and its flip.
+
+A score whose ROC AUC is well below 0.5 ranks the negatives above the positives: most often the file's score is the
+probability of the *other* class (``predict_proba(X)[:, 0]``, Spark's element 0, H2O's ``p0``), or the positive class
+was chosen the wrong way round. Nothing fails, every number is just wrong, so `check_score_direction` says so as a
+validation warning, and `flipped_score` gives the role changes that read the score as 1 − score (the complement of
+the other class's probability, see `assess.schema.Assessment`), which the Data page applies in one click and the
+command line with ``--flip-score``.
+
+The test: the Mann–Whitney form of the AUC, AUC = (R₊ − n₊(n₊ + 1)/2) / (n₊ n₋) with R₊ the sum of the positives'
+mid-ranks (ISO/IEC TS 4213 6.3.4, the area under the ROC curve), and Hanley & McNeil's (1982) standard error
+SE² = [A(1 − A) + (n₊ − 1)(Q₁ − A²) + (n₋ − 1)(Q₂ − A²)] / (n₊ n₋), Q₁ = A/(2 − A), Q₂ = 2A²/(1 + A). The warning
+needs AUC < `MAX_AUC` *and* the upper end of its 95 % interval below 0.5: a weak model near 0.5 is not inverted.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.stats import rankdata
+
+from assess.columns import label_strings, numeric_column, quote
+from assess.data import Task
+from assess.problem import Problem
+from assess.roles import Roles
+
+__all__ = ["check_score_direction", "flipped_score", "MAX_AUC", "roc_auc_by_ranks"]
+
+#: ROC AUC below which a score (with its interval below 0.5 too) is reported as inverted.
+MAX_AUC = 0.4
+_Z95 = 1.959963984540054
+
+
+def roc_auc_by_ranks(positive: np.ndarray, scores: np.ndarray) -> tuple[float, float]:
+    """(AUC, Hanley–McNeil standard error) of ``scores`` for the boolean ``positive``; NaN without both classes."""
+    n_pos = int(positive.sum())
+    n_neg = positive.size - n_pos
+    if n_pos == 0 or n_neg == 0:
+        return float("nan"), float("nan")
+    ranks = rankdata(scores)
+    auc = (ranks[positive].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+    q1, q2 = auc / (2 - auc), 2 * auc ** 2 / (1 + auc)
+    var = (auc * (1 - auc) + (n_pos - 1) * (q1 - auc ** 2) + (n_neg - 1) * (q2 - auc ** 2)) / (n_pos * n_neg)
+    return float(auc), float(np.sqrt(max(var, 0.0)))
+
+
+def _score_source(roles: Roles, classes, positive: str) -> tuple[str, str] | None:
+    """(column, how it is read) of the positive-class score, as `assess.schema.Assessment` encodes it."""
+    if roles.score:
+        return roles.score, "score"
+    by_class = dict(roles.class_scores)
+    if positive in by_class:
+        return by_class[positive], "score"
+    others = [c for c in classes if c != positive and c in by_class]
+    if others:
+        return by_class[others[0]], "complement"
+    return None
+
+
+def check_score_direction(frame: pd.DataFrame, roles: Roles, task: Task, *, classes, positive: str | None,
+                          models, model_rows: dict[str, np.ndarray]) -> list[Problem]:
+    """A warning per model whose positive-class score looks inverted (module docstring); [] otherwise.
+
+    Binary files with one score per row (a ``score`` column or per-class columns); wide files' per-model scores are
+    checked too, but only the long format can be flipped.
+    """
+    if task is not Task.BINARY or positive is None:
+        return []
+    sources = []
+    if roles.wide_models:
+        sources = [(wm.name, wm.score, "score", np.arange(len(frame))) for wm in roles.wide_models if wm.score]
+    else:
+        found = _score_source(roles, classes, positive)
+        if found:
+            sources = [(m, found[0], found[1], model_rows[m]) for m in models]
+    if not sources:
+        return []
+    truth = (label_strings(frame[roles.y_true]).to_numpy(dtype=object) == positive) if roles.y_true else None
+    if truth is None:
+        return []
+    problems = []
+    values_by_column: dict[str, np.ndarray] = {}
+    for model, column, how, rows in sources:
+        if column not in values_by_column:
+            values_by_column[column] = numeric_column(frame, column)
+        s = values_by_column[column][rows]
+        s = 1.0 - s if how == "complement" else s
+        y = truth[rows]
+        ok = np.isfinite(s) & pd.notna(frame[roles.y_true].to_numpy()[rows])
+        auc, se = roc_auc_by_ranks(y[ok], s[ok])
+        if not (np.isfinite(auc) and auc < MAX_AUC and auc + _Z95 * se < 0.5):
+            continue
+        who = f" for model {quote(model)}" if len(sources) > 1 else ""
+        read = (f"1 − {quote(column)}" if how == "complement" else quote(column))
+        fix = ("flip it: 'Flip the score' on the Data page, --flip-score on the command line" if not roles.wide_models
+               else f"choose the other class's column as {quote(model)}'s score")
+        problems.append(Problem(
+            "warning", "inverted_score",
+            f"the score {read}{who} looks inverted: its ROC AUC for the positive class {quote(positive)} is "
+            f"{auc:.2f} (95 % interval {max(auc - _Z95 * se, 0):.2f}–{auc + _Z95 * se:.2f}), so it ranks the other "
+            f"class higher. If it is the probability of the other class, {fix}; if the positive class is wrong, "
+            "choose the other one", column=column, count=int(ok.sum())))
+    return problems
+
+
+def flipped_score(roles: Roles, classes, positive: str) -> tuple[tuple[str, object], ...]:
+    """The role changes (for `assess.roles.Overrides.with_role`) that read the positive-class score as 1 − the
+    current score: a ``score`` column becomes the other class's probability; two per-class columns swap classes.
+    () when there is nothing to flip (no score, or a wide file)."""
+    if roles.wide_models:
+        return ()
+    negative = next((c for c in classes if c != positive), None)
+    if negative is None:
+        return ()
+    if roles.score:
+        return (("class_scores", {negative: roles.score}), ("score", ""))
+    by_class = dict(roles.class_scores)
+    if positive in by_class and negative in by_class:
+        return (("class_scores", {positive: by_class[negative], negative: by_class[positive]}),)
+    if positive in by_class:
+        return (("class_scores", {negative: by_class[positive]}),)
+    if negative in by_class:
+        return (("class_scores", {positive: by_class[negative]}),)
+    return ()

@@ -1,0 +1,237 @@
+"""Vector cells, as Spark MLlib, pandas and JSON writers store per-class probabilities, expanded into plain columns.
+
+Spark MLlib writes a classifier's ``probability`` (and ``rawPrediction``) as one vector per row: ``"[0.78,0.22]"``
+when the vector was cast to text (CSV, Excel), ``"(2,[0],[0.78])"`` for a sparse one, a struct ``{type, size,
+indices, values}`` in Parquet and JSON (Spark's ``VectorUDT``), or a plain list once ``vector_to_array`` ran. pandas
+writes a column of lists as a Parquet list column, as JSON arrays, or as their text ``"[0.78, 0.22]"`` (``"[0.78
+0.22]"`` for numpy arrays). This module turns each such column into one numeric column per element, named
+``<column>_<i>`` (``probability`` → ``probability_0``, ``probability_1``), in one place, at read time, with a note
+that says so: role detection (`assess.roles`) then sees per-class score columns, whose element *i* is the score of
+class *i* (Spark's label index; scikit-learn's ``classes_`` order).
+
+A list of strings (a Parquet ``list<string>``, a JSON array of strings) is a label set: it becomes the ``a|b`` text
+the multi-label task reads. Any other nested value (maps, other structs, lists of lists) is refused with the column
+and the first row.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+
+from assess.errors import InputError, shorten
+
+__all__ = ["expand_vectors", "vector_type_supported"]
+
+#: ``[0.78,0.22]``, ``[0.78, 0.22]`` or numpy's ``[0.78 0.22]``: a dense vector written as text.
+_DENSE = re.compile(r"^\s*\[\s*([^\[\]]*?)\s*\]\s*$")
+#: ``(2,[0],[0.78])``: Spark's text form of a sparse vector (size, indices, values).
+_SPARSE = re.compile(r"^\s*\(\s*(\d+)\s*,\s*\[([^\[\]]*)\]\s*,\s*\[([^\[\]]*)\]\s*\)\s*$")
+_SEPARATOR = r"\s*,\s*|\s+"
+#: Most elements a vector cell may expand into: the class count a classification assessment handles.
+MAX_ELEMENTS = 2_000
+
+
+def vector_type_supported(arrow_type) -> bool:
+    """Whether a nested Parquet (Arrow) type is one `expand_vectors` reads: a list of numbers or strings, or Spark's
+    vector struct (``type``, ``size``, ``indices``, ``values``)."""
+    import pyarrow as pa
+
+    t = arrow_type
+    if pa.types.is_list(t) or pa.types.is_large_list(t) or pa.types.is_fixed_size_list(t):
+        v = t.value_type
+        return pa.types.is_integer(v) or pa.types.is_floating(v) or pa.types.is_string(v) or \
+            pa.types.is_large_string(v)
+    if pa.types.is_struct(t):
+        return {t.field(i).name for i in range(t.num_fields)} == {"type", "size", "indices", "values"}
+    return False
+
+
+def expand_vectors(frame: pd.DataFrame, name: str, *, max_columns: int) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """``frame`` with every vector column expanded into one float column per element, and one note per column.
+
+    A column is a vector column when every non-empty cell is a vector: a list or array of numbers, Spark's vector
+    struct (a dict with ``values``), or text of the forms above. Empty cells stay empty in every element column.
+    All vectors of a column must have the same length (a ragged column is an `InputError` naming the first row of
+    another length). Text columns where some cell is not a numeric vector stay text.
+
+    >>> f, notes = expand_vectors(pd.DataFrame({"label": [1.0, 0.0], "probability": ["[0.2,0.8]", "[0.9,0.1]"]}),
+    ...                           "p.csv", max_columns=100)
+    >>> list(f.columns), f["probability_1"].tolist()
+    (['label', 'probability_0', 'probability_1'], [0.8, 0.1])
+    """
+    notes: list[str] = []
+    pieces: list[tuple[str, pd.DataFrame | pd.Series]] = []
+    changed = False
+    for col in frame.columns:
+        values = frame[col]
+        expanded = None
+        if values.dtype == object or isinstance(values.dtype, pd.StringDtype):
+            first = _first_value(values)
+            if isinstance(first, str):
+                expanded = _from_text(values, first, col, name)
+            elif isinstance(first, (list, tuple, np.ndarray, dict)):
+                expanded = _from_objects(values, col, name)
+            elif first is not None and values.map(lambda v: isinstance(v, (list, tuple, np.ndarray, dict))).any():
+                expanded = _from_objects(values, col, name)  # a JSON column mixing numbers and arrays: refused
+        if expanded is None:
+            pieces.append((col, values))
+            continue
+        changed = True
+        if isinstance(expanded, pd.Series):  # a label set column
+            pieces.append((col, expanded))
+            notes.append(f"column `{shorten(col)}` holds a list of labels per row: read as label sets (a|b)")
+            continue
+        k = expanded.shape[1]
+        names = [f"{col}_{i}" for i in range(k)]
+        clash = [n for n in names if n in frame.columns]
+        if clash:
+            raise InputError(f"holds a vector per row, and its element column `{shorten(clash[0])}` would clash with "
+                             f"the file's column of that name; rename one of them", file=name, column=str(col))
+        expanded.columns = names
+        pieces.append((col, expanded))
+        example = ", ".join(f"{v:g}" for v in expanded.iloc[_first_row(expanded)].to_numpy()[:4])
+        listed = (" and ".join(f"`{shorten(n)}`" for n in names) if k <= 2 else
+                  f"`{shorten(names[0])}` … `{shorten(names[-1])}`")
+        notes.append(f"column `{shorten(col)}` holds a vector of {k} numbers per row (e.g. [{example}"
+                     f"{', …' if k > 4 else ''}]): expanded into the columns {listed}, element i read as the score "
+                     f"of class i")
+    if not changed:
+        return frame, ()
+    out = pd.concat([p if isinstance(p, pd.DataFrame) else p.rename(c) for c, p in pieces], axis=1)
+    if out.shape[1] > max_columns:
+        raise InputError(f"has {out.shape[1]:,} columns once its vector columns are expanded, over the "
+                         f"{max_columns:,} column limit (raise it with ASSESS_MAX_COLUMNS or --max-columns)",
+                         file=name)
+    return out, tuple(notes)
+
+
+def _first_value(values: pd.Series):
+    valid = values.first_valid_index()
+    return None if valid is None else values.loc[valid]
+
+
+def _first_row(expanded: pd.DataFrame) -> int:
+    full = expanded.notna().all(axis=1).to_numpy()
+    return int(full.argmax()) if full.any() else 0
+
+
+# --- text: "[0.78,0.22]", "[0.78 0.22]", "(2,[0],[0.78])" ------------------------------------------------------------
+
+def _from_text(values: pd.Series, first: str, col, name: str) -> pd.DataFrame | None:
+    if not (_DENSE.match(first) or _SPARSE.match(first)):
+        return None  # the common case, a text column of labels: one look at its first cell
+    text = values.where(values.notna(), None)
+    present = text.notna().to_numpy()
+    dense = text[present].str.extract(_DENSE, expand=False)
+    if dense.notna().all():
+        return _dense_text(values, dense, present, col, name)
+    sparse = text[present].str.match(_SPARSE)
+    if sparse.all():
+        parsed = [_sparse_cell(v) for v in text[present]]
+        if any(p is None for p in parsed):
+            return None
+        return _assemble(values, present, parsed, col, name)
+    return None
+
+
+def _dense_text(values: pd.Series, inner: pd.Series, present: np.ndarray, col, name: str) -> pd.DataFrame | None:
+    """Vectorised: split every cell's inside at commas or spaces; numbers only, the same count in every row."""
+    parts = inner.str.split(_SEPARATOR, regex=True, expand=True)
+    if parts.shape[1] > MAX_ELEMENTS:
+        return None
+    numbers = parts.apply(pd.to_numeric, errors="coerce")
+    given = parts.notna() & (parts != "")
+    if (given & numbers.isna()).any().any() or not given.any().any():
+        return None  # some element is not a number (a list of words): text, not a vector
+    lengths = given.sum(axis=1).to_numpy()
+    _check_lengths(lengths, np.flatnonzero(present), col, name)
+    out = np.full((len(values), int(lengths[0])), np.nan)
+    out[present] = numbers.to_numpy(dtype=float)[:, : int(lengths[0])]
+    return pd.DataFrame(out, index=values.index)
+
+
+def _sparse_cell(text: str):
+    m = _SPARSE.match(text)
+    size = int(m.group(1))
+    try:
+        indices = [int(t) for t in re.split(_SEPARATOR, m.group(2).strip()) if t]
+        numbers = [float(t) for t in re.split(_SEPARATOR, m.group(3).strip()) if t]
+    except ValueError:
+        return None
+    return _densify(size, indices, numbers)
+
+
+def _densify(size, indices, numbers):
+    if size > MAX_ELEMENTS or len(indices) != len(numbers) or any(not 0 <= i < size for i in indices):
+        return None
+    dense = np.zeros(size)
+    dense[np.asarray(indices, dtype=int)] = numbers
+    return dense
+
+
+# --- objects: lists, numpy arrays (Parquet lists), dicts (Spark's vector struct) ---------------------------------------
+
+def _from_objects(values: pd.Series, col, name: str):
+    present = values.map(lambda v: v is not None and not (isinstance(v, float) and np.isnan(v))).to_numpy(dtype=bool)
+    rows, cells = np.flatnonzero(present), list(values[present])
+    if cells and all(isinstance(v, (list, tuple, np.ndarray)) and all(isinstance(x, str) for x in v) for v in cells):
+        out = pd.Series([None] * len(values), index=values.index, dtype=object)
+        out[present] = ["|".join(v) for v in cells]
+        return out
+    nested = [isinstance(v, (dict, list, tuple, np.ndarray)) for v in cells]
+    if not all(nested):
+        _refuse(col, name, rows[nested.index(True)], "nested values among single values")
+    parsed = []
+    for row, v in zip(rows, cells):
+        if isinstance(v, dict):
+            vector = _spark_vector(v) if "values" in v else None
+            what = "an object that is not a vector"
+        elif isinstance(v, (list, tuple, np.ndarray)):
+            try:
+                vector = np.asarray(v, dtype=float) if np.ndim(v) == 1 else None
+            except (TypeError, ValueError):
+                vector = None
+            what = "a list holding something other than numbers"
+        if vector is None:
+            _refuse(col, name, row, what)
+        parsed.append(vector)
+    return _assemble(values, present, parsed, col, name)
+
+
+def _spark_vector(cell: dict):
+    """Spark's ``VectorUDT`` as stored in Parquet and JSON: type 1 dense (``values``), type 0 sparse (``size``,
+    ``indices``, ``values``)."""
+    try:
+        values = np.asarray(cell.get("values"), dtype=float).reshape(-1)
+        if cell.get("type") in (0, "0"):
+            return _densify(int(cell["size"]), list(np.asarray(cell["indices"], dtype=int)), list(values))
+        return values
+    except (TypeError, ValueError, KeyError):
+        return None
+
+
+def _assemble(values: pd.Series, present: np.ndarray, parsed: list[np.ndarray], col, name: str) -> pd.DataFrame:
+    lengths = np.array([len(p) for p in parsed])
+    if lengths.size == 0 or lengths[0] == 0 or lengths[0] > MAX_ELEMENTS:
+        _refuse(col, name, int(np.flatnonzero(present)[0]) if present.any() else 0,
+                "vectors of 0 or more than 2,000 elements")
+    _check_lengths(lengths, np.flatnonzero(present), col, name)
+    out = np.full((len(values), int(lengths[0])), np.nan)
+    out[present] = np.vstack(parsed)
+    return pd.DataFrame(out, index=values.index)
+
+
+def _check_lengths(lengths: np.ndarray, rows: np.ndarray, col, name: str) -> None:
+    other = np.flatnonzero(lengths != lengths[0])
+    if other.size:
+        raise InputError(f"holds vectors of different lengths: {int(lengths[0])} elements in row {rows[0] + 1:,}, "
+                         f"{int(lengths[other[0]])} in row {rows[other[0]] + 1:,}; every row needs one score per "
+                         f"class", file=name, column=str(col))
+
+
+def _refuse(col, name: str, row: int, what: str):
+    raise InputError(f"holds {what} (first at row {row + 1:,}); each value must be a number, a string, or a list "
+                     f"of numbers (one per class)", file=name, column=str(col))
