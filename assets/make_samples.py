@@ -118,6 +118,53 @@ def regression_sample() -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+#: Samples per `predict` call when the latency sample is timed.
+LATENCY_BATCH = 8
+
+
+def latency_sample() -> pd.DataFrame:
+    """Breast cancer, out-of-fold as `binary_sample`, with the cost of prediction *measured* while it is built
+    (ISO 4213 6.6): each fold's fitted model predicts its test rows in batches of `LATENCY_BATCH`, every batch timed
+    with ``time.perf_counter`` (after one untimed warm-up call per fold), and each row carries its batch's
+    ``latency_ms`` and ``batch_size``. A 300-tree random forest joins the three models of `binary_sample` to show a
+    slower model. The timings are real, so they change from one build (and machine) to the next; no energy column,
+    because energy was not measured."""
+    import time
+
+    data = load_breast_cancer()
+    X, y = data.data, data.target
+    names = np.array(["malignant", "benign"])
+    folds = fold_ids(y)
+    radius = X[:, list(data.feature_names).index("mean radius")]
+    group = np.select([radius < np.quantile(radius, 1 / 3), radius < np.quantile(radius, 2 / 3)],
+                      ["small", "medium"], "large")
+    models = {
+        "logistic": make_pipeline(StandardScaler(), LogisticRegression(C=0.5, max_iter=2000)),
+        "tree": DecisionTreeClassifier(max_depth=3, random_state=SEED),
+        "forest_300": RandomForestClassifier(n_estimators=300, random_state=SEED),
+        "naive_bayes": GaussianNB(),
+    }
+    frames = []
+    for name, model in models.items():
+        p_malignant, latency, size = np.zeros(len(y)), np.zeros(len(y)), np.zeros(len(y), dtype=int)
+        for k in range(N_FOLDS):
+            train, test = np.flatnonzero(folds != k), np.flatnonzero(folds == k)
+            model.fit(X[train], y[train])
+            model.predict_proba(X[test[:LATENCY_BATCH]])  # warm-up: first-call overheads are not the model's cost
+            for start in range(0, len(test), LATENCY_BATCH):
+                batch = test[start:start + LATENCY_BATCH]
+                began = time.perf_counter()
+                proba = model.predict_proba(X[batch])
+                latency[batch] = (time.perf_counter() - began) * 1000
+                p_malignant[batch], size[batch] = proba[:, 0], len(batch)
+        frames.append(pd.DataFrame({
+            "id": np.arange(1, len(y) + 1), "model": name, "fold": folds + 1, "group": group,
+            "y_true": names[y], "y_pred": np.where(p_malignant >= 0.5, "malignant", "benign"),
+            "score": np.round(p_malignant, 6), "latency_ms": np.round(latency, 4), "batch_size": size,
+        }))
+    return pd.concat(frames, ignore_index=True)
+
+
 #: Forecasts: monthly series, 12 months ahead from each of the last ORIGINS months, 90 % prediction intervals.
 SEASON, HORIZONS, ORIGINS, LEVEL_Z = 12, 12, 36, 1.6448536269514722
 
@@ -181,6 +228,7 @@ SAMPLES = {
     "wine_multiclass.csv": multiclass_sample,
     "diabetes_regression.csv": regression_sample,
     "monthly_forecasts.csv": forecast_sample,
+    "breast_cancer_latency.csv": latency_sample,
 }
 
 if __name__ == "__main__":
