@@ -422,3 +422,24 @@ def headline(assessment: Assessment, costs: dict[str, ModelCost], *, metric: str
 
 def _num(value: float) -> str:
     return f"{value:.1f}" if abs(value) >= 1 else f"{value:.2g}" if value else "0"
+
+
+def cost_frame(costs: dict[str, ModelCost], *, efficiency_by_model: dict[str, dict[str, float]] | None = None,
+               metric_name: str = "") -> pd.DataFrame:
+    """Display table: one row per model, one column per cost ("value (low–high)", display names), the number of
+    samples measured and, with ``efficiency_by_model``, the metric per ms and per joule."""
+    from assess.summary import fmt, fmt_ci
+
+    rows = []
+    for model, c in costs.items():
+        row = {"Model": model, "Samples measured": f"{c.n_samples:,}"}
+        for e in c.estimates:
+            interval = fmt_ci(e.low, e.high)
+            row[COST_NAMES[e.key]] = fmt(e.value) + (f" ({interval})" if interval else "")
+        if efficiency_by_model and model in efficiency_by_model:
+            eff = efficiency_by_model[model]
+            row[f"{metric_name} per ms"] = fmt(eff["per_ms"])
+            if np.isfinite(eff["per_j"]):
+                row[f"{metric_name} per joule"] = fmt(eff["per_j"])
+        rows.append(row)
+    return pd.DataFrame(rows)

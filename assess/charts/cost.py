@@ -23,7 +23,7 @@ def trade_off_chart(*, points: Sequence, metric_name: str, cost_name: str, color
     fig = new_figure(title, cost_name + (" (log scale)" if log_cost else ""), metric_name)
     for p in points:
         def bars(value, low, high):
-            ok = np.isfinite(low) and np.isfinite(high)
+            ok = bool(np.isfinite(low) and np.isfinite(high))
             return dict(type="data", symmetric=False, array=[max(high - value, 0)] if ok else [0],
                         arrayminus=[max(value - low, 0)] if ok else [0], visible=ok, thickness=1.5)
         fig.add_trace(go.Scatter(

@@ -22,6 +22,7 @@ import sys
 import numpy as np
 import pandas as pd
 
+from assess.cli import cost_section
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
                                load_assessment, print_json)
 from assess.errors import AssessError
@@ -62,6 +63,7 @@ def add_parser(sub) -> None:
                              "it (e.g. 0.9); the Winkler score needs it")
     parser.add_argument("--format", choices=["json", "csv", "table"], default="json")
     add_decision_options(parser)
+    cost_section.add_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -136,6 +138,8 @@ def run(args) -> int:
             doc["undefined_by_output"] = {m: u for m, u in undefined_by_output.items() if u}
     if len(set(sizes.values())) > 1:
         doc["n_per_model"] = sizes
+    if cost_section.wanted(assessment, args):  # ISO 4213 6.6: latency, throughput, energy, efficiency
+        doc |= cost_section.section(assessment, args, reports, decision)
     print_json(json_ready(doc))
     return 0
 
