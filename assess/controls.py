@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -29,7 +30,7 @@ from assess.columns import is_continuous, label_strings, normalise_name, quote, 
 from assess.data import Task
 from assess.decision import Decision, predicted_labels
 from assess.errors import AssessError, InputError, shorten
-from assess.io import LoadedTable
+from assess.io import read_table
 from assess.roles import SYNONYMS, detect_roles
 from assess.schema import Assessment
 from assess.stats.corrections import adjust_pvalues
@@ -83,6 +84,37 @@ class Overlap:
     duplicate_examples: tuple[tuple[int, int], ...]
 
 
+@dataclass(frozen=True, eq=False)
+class Training:
+    """The training data as given: a file's name and its table (ids, optionally feature columns)."""
+
+    name: str
+    frame: pd.DataFrame
+
+
+_ONE_FIELD = re.compile(r"^[^,;\t|\s]+$")
+
+
+def read_training(source, *, name: str | None = None) -> Training:
+    """A training-id file: any table `assess.io.read_table` reads, or a plain list of ids, one per line (a first
+    line naming an id column, e.g. ``id``, is its header)."""
+    try:
+        table = read_table(source, name=name)
+        return Training(table.name, table.frame)
+    except InputError as exc:
+        try:
+            raw = Path(source).read_bytes() if isinstance(source, (str, Path)) else bytes(source)
+            lines = [ln.strip() for ln in raw.decode("utf-8-sig").splitlines() if ln.strip()]
+        except (OSError, UnicodeDecodeError):
+            raise exc from None
+        name = name or (Path(source).name if isinstance(source, (str, Path)) else "training ids")
+        if not lines or not all(_ONE_FIELD.match(ln) for ln in lines):
+            raise
+        header = normalise_name(lines[0]) in SYNONYMS["id"]
+        column = lines[0] if header else "id"
+        return Training(name, pd.DataFrame({column: lines[1:] if header else lines}))
+
+
 def split_column(frame: pd.DataFrame) -> str | None:
     """The column marking train/test rows (``split``, ``subset``, …), if the file has one."""
     return next((c for c in frame.columns if normalise_name(c) in SPLIT_NAMES), None)
@@ -98,7 +130,7 @@ def _id_kind(ids: pd.Series) -> str:
     return "text"
 
 
-def _train_id_column(table: LoadedTable) -> str:
+def _train_id_column(table: Training) -> str:
     roles = detect_roles(table.frame)
     if roles.id:
         return roles.id
@@ -128,7 +160,7 @@ def _row_hashes(frame: pd.DataFrame, columns) -> np.ndarray:
     return pd.util.hash_pandas_object(frame[list(columns)].astype(str), index=False).to_numpy()
 
 
-def train_test_overlap(assessment: Assessment, *, train: LoadedTable | None = None) -> Overlap | None:
+def train_test_overlap(assessment: Assessment, *, train: Training | None = None) -> Overlap | None:
     """Ids and feature rows shared by training and test data: from ``train`` (a file of training ids, optionally
     with the feature columns), else from the file's split column. None when neither exists.
 
@@ -495,7 +527,7 @@ class Controls:
         return doc
 
 
-def run_controls(assessment: Assessment, *, train: LoadedTable | None = None, shift_by: str | None = None,
+def run_controls(assessment: Assessment, *, train: Training | None = None, shift_by: str | None = None,
                  decision: Decision = Decision()) -> Controls:
     """Every control the data allows: overlap (with ``train`` or a split column), the same test data for every
     model, annotator agreement, and the shift between the groups of ``shift_by`` (default: the first of
@@ -522,6 +554,9 @@ def checklist(controls: Controls) -> list[ControlOutcome]:
         out.append(ControlOutcome("test_train_disjoint", "5.3.5", "Test data disjoint from training data",
                                   "not checked by the app: give the training ids (a second file) or a `split` column",
                                   NOT_CHECKED))
+        out.append(ControlOutcome("leakage_duplicates", "5.3.7", "No test sample duplicated in the training data",
+                                  "not checked by the app: give the training data (a second file with the feature "
+                                  "columns) or a `split` column", NOT_CHECKED))
     else:
         if o.n_shared_ids is None:
             text, status = f"not checked by the app: no ids to compare ({o.source})", NOT_CHECKED

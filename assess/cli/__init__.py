@@ -17,7 +17,7 @@ from assess.cli.common import EXIT_BAD_INPUT, EXIT_INTERNAL
 from assess.errors import AssessError
 
 #: Subcommand modules under assess.cli; each defines ``add_parser(subparsers)`` and ``run(args) -> int``.
-SUBCOMMANDS = ("inspect", "metrics", "compare")
+SUBCOMMANDS = ("inspect", "metrics", "compare", "controls")
 
 
 def build_parser() -> argparse.ArgumentParser:
