@@ -626,3 +626,53 @@ def checklist(controls: Controls) -> list[ControlOutcome]:
 
 def _num(value: float) -> str:
     return f"{value:.3f}" if np.isfinite(value) else "undefined"
+
+
+# --- display tables (names for screens, never raw keys) --------------------------------------------------------------
+
+STATUS_WORDS = {OK: "✅ ok", ATTENTION: "⚠️ attention", PROBLEM: "❌ problem", NOT_CHECKED: "➖ not checked"}
+SHIFT_NAMES = {"group": "Group", "n": "Samples", "kl_divergence": "KL divergence (nats)",
+               "js_distance": "Jensen–Shannon distance", "total_variation": "Total variation", "psi": "PSI",
+               "chi2_pvalue": "χ² p", "chi2_pvalue_holm": "χ² p (Holm)", "ks_statistic": "KS statistic",
+               "ks_pvalue": "KS p", "ks_pvalue_holm": "KS p (Holm)"}
+
+
+def _fmt(value, *, p: bool = False) -> str:
+    from assess.summary import fmt
+    if value is None or not np.isfinite(value):
+        return "—"
+    return (f"{value:.3g}" if value >= 1e-3 else "< 0.001") if p else fmt(value)
+
+
+def checklist_frame(outcomes) -> pd.DataFrame:
+    return pd.DataFrame([{"Control": o.title, "ISO 4213": o.clause, "Status": STATUS_WORDS[o.status],
+                          "What the app checked": o.checked} for o in outcomes])
+
+
+def shift_frame(shift: Shift) -> pd.DataFrame:
+    """The shift table for reading: display names, shares as %, counts with separators, p-values to 3 digits."""
+    rows = []
+    for rec in shift.table.to_dict(orient="records"):
+        row = {}
+        for key, value in rec.items():
+            if key == "group":
+                row["Group"] = value + (" (reference)" if value == shift.reference else "")
+            elif key == "n":
+                row["Samples"] = f"{int(value):,}"
+            elif key.startswith("share_"):
+                row[f"Share of {key[6:]}"] = _fmt(100 * value) + " %" if np.isfinite(value) else "—"
+            else:
+                row[SHIFT_NAMES[key]] = _fmt(value, p="pvalue" in key)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def agreement_frames(agreement: Agreement) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(annotator pairs, models against each annotator and the majority) for reading."""
+    pairs = pd.DataFrame([{"Annotators": f"{r.annotator_a} and {r.annotator_b}", "Items": f"{r.n:,}",
+                           "Agreement": _fmt(r.agreement), "Cohen's κ": _fmt(r.cohen_kappa)}
+                          for r in agreement.pairs.itertuples()])
+    models = pd.DataFrame([{"Model": r.model, "Against": "majority label" if r.reference == "majority" else
+                            r.reference, "Items": f"{r.n:,}", "Accuracy": _fmt(r.accuracy),
+                            "Cohen's κ": _fmt(r.cohen_kappa)} for r in agreement.models.itertuples()])
+    return pairs, models
