@@ -415,7 +415,8 @@ def headline(assessment: Assessment, costs: dict[str, ModelCost], *, metric: str
             f"uses {1 / ratio:.1f}× less energy per sample"
     else:
         how = f"{ratio:.1f}× slower {where}" if ratio >= 1 else f"{1 / ratio:.1f}× faster {where}"
-    sentence = (f"{better} is {_num(diff)}{unit} {word} than {other} ({level} CI {_num(low)} to {_num(high)}) "
+    between = "–" if low >= 0 else " to "       # "1.1–3.5" reads; "-0.6–-0.2" does not
+    sentence = (f"{better} is {_num(diff)}{unit} {word} ({level} CI {_num(low)}{between}{_num(high)}) than {other} "
                 f"and {how}.")
     return Headline(better, other, metric, diff, low, high, cost_key, ratio, sentence)
 
