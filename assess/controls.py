@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from assess.columns import is_continuous, label_strings, normalise_name, quote, sort_labels
+from assess.columns import is_continuous, label_strings, normalise_name, quote, sort_labels, time_values
 from assess.data import Task
 from assess.decision import Decision, predicted_labels
 from assess.errors import AssessError, InputError, shorten
@@ -422,7 +422,35 @@ def shift_columns(assessment: Assessment) -> list[str]:
     """Columns that can split the data into groups for the shift check: the split column, folds, slices, time."""
     r = assessment.roles
     candidates = [split_column(assessment.frame), r.fold, *r.groups, r.repeat, r.timestamp, r.series]
-    return [c for c in dict.fromkeys(candidates) if c and 2 <= assessment.frame[c].nunique() <= MAX_SHIFT_GROUPS]
+    return [c for c in dict.fromkeys(candidates) if c and (2 <= assessment.frame[c].nunique() <= MAX_SHIFT_GROUPS
+                                                           or (c == r.timestamp and assessment.frame[c].nunique() > 1))]
+
+
+#: A time-stamp column with more distinct stamps than `MAX_SHIFT_GROUPS` is cut into this many periods.
+PERIODS = 4
+
+
+def _periods(stamps: pd.Series) -> tuple[np.ndarray, list[str]]:
+    """Consecutive periods of about equal row counts (cut between distinct time stamps, so one stamp stays in one
+    period), each named by its first and last stamp; in time order."""
+    times = time_values(stamps.reset_index(drop=True))
+    order = np.argsort(times.to_numpy(), kind="stable")
+    distinct, inverse = np.unique(times.to_numpy()[order], return_inverse=True)
+    cut = pd.qcut(inverse, PERIODS, labels=False, duplicates="drop")   # ranks of the rows' stamps in time order
+    labels = np.empty(len(times), dtype=object)
+    names = []
+
+    def stamp(value):
+        return pd.Timestamp(value).strftime("%Y-%m-%d") if isinstance(value, (np.datetime64, pd.Timestamp)) \
+            else shorten(value, 20)
+
+    for period in np.unique(cut):
+        members = order[cut == period]
+        sorted_times = times.to_numpy()[members]
+        name = f"{period + 1}: {stamp(sorted_times.min())} to {stamp(sorted_times.max())}"
+        labels[members] = name
+        names.append(name)
+    return labels, names
 
 
 def distribution_shift(assessment: Assessment, *, by: str, model: str | None = None) -> Shift:
@@ -433,8 +461,11 @@ def distribution_shift(assessment: Assessment, *, by: str, model: str | None = N
         raise AssessError(f"{assessment.table.name} has no column {quote(by)}")
     model = model or assessment.models[0]
     rows = assessment.model_rows[model]
-    groups = label_strings(frame[by].iloc[rows]).to_numpy(dtype=object)
-    names = sort_labels({g for g in groups if g is not None})
+    if by == assessment.roles.timestamp and frame[by].nunique() > MAX_SHIFT_GROUPS:    # time: cut into periods
+        groups, names = _periods(frame[by].iloc[rows])
+    else:
+        groups = label_strings(frame[by].iloc[rows]).to_numpy(dtype=object)
+        names = sort_labels({g for g in groups if g is not None})
     if not 2 <= len(names) <= MAX_SHIFT_GROUPS:
         raise AssessError(f"column {quote(by)} has {len(names):,} groups; comparing distributions needs 2 to "
                           f"{MAX_SHIFT_GROUPS}")

@@ -4,6 +4,8 @@ built by hand; bad input (ids of another type, no id column) with clear messages
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -32,7 +34,8 @@ labels = st.lists(st.sampled_from("abc"), min_size=2, max_size=40)
 @example(["a", "a"], None)             # one label throughout: p_e = 1, κ undefined (sklearn gives nan too)
 def test_cohen_kappa_matches_sklearn(a, data):
     b = a if data is None else data.draw(st.lists(st.sampled_from("abc"), min_size=len(a), max_size=len(a)))
-    with np.errstate(all="ignore"):
+    with warnings.catch_warnings():          # sklearn warns, then returns NaN, when κ is undefined: the oracle's say
+        warnings.simplefilter("ignore")
         expected = cohen_kappa_score(a, b)
     got = controls.cohen_kappa(a, b)
     if np.isnan(expected):
@@ -233,3 +236,22 @@ def test_checklist_on_the_samples():
     status = {o.key: o.status for o in binary.outcomes}
     assert status["test_train_disjoint"] == status["leakage_duplicates"] == status["ground_truth"] == "not checked"
     assert binary.shift.by == "fold"
+
+
+def test_time_stamps_are_cut_into_periods_in_time_order(tmp_path):
+    rng = np.random.default_rng(3)
+    days = pd.date_range("2024-01-01", periods=120, freq="D")
+    frame = pd.DataFrame({"timestamp": days.strftime("%Y-%m-%d")[::-1], "y_true": rng.normal(size=120),
+                          "y_pred": np.r_[rng.normal(size=60), rng.normal(2, 1, size=60)][::-1]})
+    path = tmp_path / "daily.csv"
+    frame.to_csv(path, index=False)
+    assessment = describe(read_table(path))
+    assert "timestamp" in controls.shift_columns(assessment)
+    shift = controls.distribution_shift(assessment, by="timestamp")
+    assert list(shift.table.group) == ["1: 2024-01-01 to 2024-01-30", "2: 2024-01-31 to 2024-02-29",
+                                       "3: 2024-03-01 to 2024-03-30", "4: 2024-03-31 to 2024-04-29"]
+    assert shift.table.n.tolist() == [30, 30, 30, 30]
+    ordered = frame.iloc[::-1].reset_index(drop=True)          # the file is written newest first
+    last = sps.ks_2samp(ordered.y_pred[90:], ordered.y_pred[:30])
+    assert shift.table.ks_pvalue.iloc[3] == pytest.approx(last.pvalue)
+    assert shift.sample_name == "prediction"
