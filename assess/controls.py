@@ -235,7 +235,7 @@ def annotator_columns(assessment: Assessment) -> tuple[tuple[str, str], ...]:
     found = []
     for col in assessment.frame.columns:
         name = normalise_name(col)
-        if name.startswith("y_true_") and len(name) > 7 and col not in used \
+        if name.startswith("y_true_") and len(name) > 7 and (col not in used or col == assessment.roles.y_true) \
                 and not is_continuous(assessment.frame[col]):
             found.append((str(col)[7:], col))
     return tuple(found) if len(found) >= 2 else ()

@@ -295,13 +295,19 @@ def summarise(model: str, data: CostInput, *, confidence_level: float = 0.95, re
 
 def efficiency(metric_value: float, cost: ModelCost) -> dict[str, float]:
     """ISO 4213 6.6.4 efficiency: the metric per millisecond of mean latency (``per_ms``) and per joule per sample
-    (``per_j``); NaN where the cost is missing or zero."""
+    (``per_j``); NaN where the cost is missing or zero. Meant for higher-is-better metrics (accuracy, R²): an error
+    per millisecond rewards slowness (`efficiency_applies`)."""
     def ratio(key):
         if key not in cost:
             return float("nan")
         denominator = cost[key].value
         return float(metric_value / denominator) if denominator > 0 else float("nan")
     return {"per_ms": ratio("latency_mean_ms"), "per_j": ratio("energy_per_sample_j")}
+
+
+def efficiency_applies(task, metric: str) -> bool:
+    """Whether a metric per unit of cost reads as efficiency: only when higher values of the metric are better."""
+    return get(task, metric).direction == "higher"
 
 
 def pareto_front(metric: dict[str, float], cost: dict[str, float], *, higher_is_better: bool = True) -> list[str]:
@@ -408,7 +414,8 @@ def headline(assessment: Assessment, costs: dict[str, ModelCost], *, metric: str
     low, high = min(low, high), max(low, high)
     ratio = costs[better][cost_key].value / costs[other][cost_key].value if costs[other][cost_key].value > 0 \
         else float("nan")
-    word = "more accurate" if metric == "accuracy" else f"better on {spec.name}"
+    metric_words = spec.name[0].lower() + spec.name[1:] if spec.name[1:2].islower() else spec.name   # "ROC AUC" stays
+    word = "more accurate" if metric == "accuracy" else f"better on {metric_words}"
     level = f"{confidence_level * 100:g} %"
     where = {"latency_mean_ms": "on mean latency", "latency_p50_ms": "at the median",
              "latency_p95_ms": "at the 95th percentile", "latency_p99_ms": "at the 99th percentile",
@@ -424,8 +431,12 @@ def headline(assessment: Assessment, costs: dict[str, ModelCost], *, metric: str
     else:
         how = f"{ratio:.1f}× slower {where}" if ratio >= 1 else f"{1 / ratio:.1f}× faster {where}"
     between = "–" if low >= 0 else " to "       # "1.1–3.5" reads; "-0.6–-0.2" does not
-    sentence = (f"{better} is {_num(diff)}{unit} {word} ({level} CI {_num(low)}{between}{_num(high)}) than {other} "
-                f"and {how}.")
+    interval = f"{level} CI {_num(low)}{between}{_num(high)}"
+    if low <= 0 <= high:                         # the interval holds no difference: say so, not "better"
+        sentence = (f"{better} and {other} do not clearly differ on {metric_words} ({better} by {_num(diff)}{unit}, "
+                    f"{interval}); {better} is {how}.")
+    else:
+        sentence = f"{better} is {_num(diff)}{unit} {word} ({interval}) than {other} and {how}."
     return Headline(better, other, metric, diff, low, high, cost_key, ratio, sentence)
 
 

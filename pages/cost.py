@@ -34,7 +34,7 @@ if not cost.has_cost(assessment):
 metric_specs = [s for s in metrics_for(assessment.task)
                 if s.needs in ("labels", "values") and s.kind != "count" and s.direction in ("higher", "lower")]
 names = {s.key: s.name for s in metric_specs}
-default_metric = "accuracy" if "accuracy" in names else ("mae" if "mae" in names else next(iter(names)))
+default_metric = "accuracy" if "accuracy" in names else ("r2" if "r2" in names else next(iter(names)))
 left, right = st.columns(2)
 metric = left.selectbox("Metric weighed against the cost", list(names), index=list(names).index(default_metric),
                         format_func=names.get)
@@ -72,7 +72,8 @@ line = memo(assessment, "cost_headline", (metric, cost_key, decision, RESAMPLES,
 if line is not None:
     st.info(md(line.sentence), icon=":material/balance:")
 
-efficiency = {m: cost.efficiency(reports[m][metric].value, c) for m, c in costs.items() if m in reports}
+efficiency = ({m: cost.efficiency(reports[m][metric].value, c) for m, c in costs.items() if m in reports}
+              if cost.efficiency_applies(assessment.task, metric) else None)   # an error per ms rewards slowness
 st.subheader("Cost per model")
 st.dataframe(cost.cost_frame(costs, efficiency_by_model=efficiency, metric_name=names[metric]), hide_index=True)
 per_batch = any(c.per_batch for c in costs.values())

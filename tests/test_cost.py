@@ -181,3 +181,27 @@ def test_trade_off_points_carry_intervals_and_the_front():
     values = {p.model: (p.metric, p.cost) for p in points}
     assert front == set(cost.pareto_front({m: v[0] for m, v in values.items()}, {m: v[1] for m, v in values.items()}))
     assert all(p.metric_low <= p.metric <= p.metric_high and p.cost_low <= p.cost <= p.cost_high for p in points)
+
+
+def test_headline_says_no_clear_difference_when_the_interval_holds_zero(tmp_path):
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 200)
+    pred_a = np.where(rng.random(200) < 0.8, y, 1 - y)
+    pred_b = pred_a.copy()
+    pred_b[:4] = 1 - pred_b[:4]                       # a difference of at most 2 points on 200 samples
+    frame = pd.DataFrame({"id": np.tile(np.arange(200), 2), "model": np.repeat(["a", "b"], 200),
+                          "y_true": np.tile(y, 2), "y_pred": np.r_[pred_a, pred_b],
+                          "latency_ms": np.r_[np.full(200, 1.0), np.full(200, 3.0)]})
+    assessment = _assessment(frame, tmp_path)
+    costs = cost.cost_from_assessment(assessment, resamples=0)
+    line = cost.headline(assessment, costs, metric="accuracy", models=["a", "b"], resamples=500)
+    assert line.low <= 0 <= line.high
+    assert "do not clearly differ on accuracy" in line.sentence and "more accurate" not in line.sentence
+    slower = "3.0× slower" if line.better == "b" else "3.0× faster"
+    assert slower in line.sentence
+
+
+def test_efficiency_only_for_higher_is_better_metrics():
+    from assess.data import Task
+    assert cost.efficiency_applies(Task.BINARY, "accuracy") and cost.efficiency_applies(Task.REGRESSION, "r2")
+    assert not cost.efficiency_applies(Task.REGRESSION, "mae")
