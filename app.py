@@ -25,6 +25,8 @@ pages = {
                st.Page("pages/errors.py", title="Errors", icon=":material/scatter_plot:", visibility=numeric_only),
                st.Page("pages/slices.py", title="Slices", icon=":material/splitscreen:")],
     "Compare": [st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:")],
+    "Cost and controls": [st.Page("pages/cost.py", title="Cost", icon=":material/speed:"),
+                          st.Page("pages/controls.py", title="Controls", icon=":material/fact_check:")],
 }
 navigation = st.navigation(pages)
 

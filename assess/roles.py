@@ -46,6 +46,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "cluster": ("cluster", "cluster_id", "cluster_label"),
     "latency_ms": ("latency_ms", "latency"),
     "energy_j": ("energy_j", "energy"),
+    "batch_size": ("batch_size", "batch_n"),
 }
 SINGLE_ROLES = tuple(SYNONYMS)
 #: The single-column roles as fields of `Roles` (``group`` is the list ``groups``).
@@ -102,6 +103,7 @@ class Roles:
     features: tuple[str, ...] = ()
     latency_ms: str | None = None
     energy_j: str | None = None
+    batch_size: str | None = None                    # rows whose latency_ms/energy_j were measured per batch
     reasons: tuple[tuple[str, str], ...] = ()        # (role, reason)
 
     def reason(self, role: str) -> str:
@@ -290,6 +292,7 @@ _ROLE_WORDS = {
     "lower": "the lower bound of the prediction interval", "upper": "the upper bound of the prediction interval",
     "cluster": "the cluster assignment",
     "latency_ms": "the latency in ms", "energy_j": "the energy in joules",
+    "batch_size": "the size of the batch the latency was measured on",
 }
 
 

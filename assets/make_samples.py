@@ -118,6 +118,104 @@ def regression_sample() -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+#: Samples per `predict` call when the latency sample is timed.
+LATENCY_BATCH = 8
+
+
+def latency_sample() -> pd.DataFrame:
+    """Breast cancer, out-of-fold as `binary_sample`, with the cost of prediction *measured* while it is built
+    (ISO 4213 6.6): each fold's fitted model predicts its test rows in batches of `LATENCY_BATCH`, every batch timed
+    with ``time.perf_counter`` (after one untimed warm-up call per fold), and each row carries its batch's
+    ``latency_ms`` and ``batch_size``. A 300-tree random forest joins the three models of `binary_sample` to show a
+    slower model. The timings are real, so they change from one build (and machine) to the next; no energy column,
+    because energy was not measured."""
+    import time
+
+    data = load_breast_cancer()
+    X, y = data.data, data.target
+    names = np.array(["malignant", "benign"])
+    folds = fold_ids(y)
+    radius = X[:, list(data.feature_names).index("mean radius")]
+    group = np.select([radius < np.quantile(radius, 1 / 3), radius < np.quantile(radius, 2 / 3)],
+                      ["small", "medium"], "large")
+    models = {
+        "logistic": make_pipeline(StandardScaler(), LogisticRegression(C=0.5, max_iter=2000)),
+        "tree": DecisionTreeClassifier(max_depth=3, random_state=SEED),
+        "forest_300": RandomForestClassifier(n_estimators=300, random_state=SEED),
+        "naive_bayes": GaussianNB(),
+    }
+    frames = []
+    for name, model in models.items():
+        p_malignant, latency, size = np.zeros(len(y)), np.zeros(len(y)), np.zeros(len(y), dtype=int)
+        for k in range(N_FOLDS):
+            train, test = np.flatnonzero(folds != k), np.flatnonzero(folds == k)
+            model.fit(X[train], y[train])
+            model.predict_proba(X[test[:LATENCY_BATCH]])  # warm-up: first-call overheads are not the model's cost
+            for start in range(0, len(test), LATENCY_BATCH):
+                batch = test[start:start + LATENCY_BATCH]
+                began = time.perf_counter()
+                proba = model.predict_proba(X[batch])
+                latency[batch] = (time.perf_counter() - began) * 1000
+                p_malignant[batch], size[batch] = proba[:, 0], len(batch)
+        frames.append(pd.DataFrame({
+            "id": np.arange(1, len(y) + 1), "model": name, "fold": folds + 1, "group": group,
+            "y_true": names[y], "y_pred": np.where(p_malignant >= 0.5, "malignant", "benign"),
+            "score": np.round(p_malignant, 6), "latency_ms": np.round(latency, 4), "batch_size": size,
+        }))
+    return pd.concat(frames, ignore_index=True)
+
+
+#: Chance that a simulated annotator mislabels the hardest case (probability 0.5 from the reference model).
+ANNOTATOR_SLIPS = {"reader_a": 0.10, "reader_b": 0.20, "reader_c": 0.40}
+#: Features copied into the annotator sample and its training-id file, so duplicate rows can be looked for.
+LEAK_FEATURES = ("mean radius", "mean texture", "mean smoothness", "worst concavity")
+
+
+def annotator_samples() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Breast cancer on a stratified 70/30 holdout split: (test predictions with three annotators, training ids).
+
+    Test file: logistic and tree predictions of the 171 test tumours (trained on the 398 training tumours), four
+    feature columns ``x_*``, and three *simulated* annotators ``y_true_reader_a|b|c``. No real second readings ship
+    with scikit-learn, so the annotators are derived, and say so: each copies the recorded diagnosis and flips it
+    with probability ``slip × (1 − |2p − 1|)``, where p is a reference logistic model's probability for the tumour
+    (fitted on the training tumours) and ``slip`` is 0.10, 0.20 or 0.40 — so disagreement concentrates on the
+    ambiguous cases, as it does between real readers; seeded. Training file: the training ids and the same four
+    features, for the disjointness and leakage checks (the split is clean, so both find nothing)."""
+    from sklearn.model_selection import train_test_split
+
+    data = load_breast_cancer()
+    X, y = data.data, data.target
+    names = np.array(["malignant", "benign"])
+    ids = np.arange(1, len(y) + 1)
+    train, test = train_test_split(np.arange(len(y)), test_size=0.3, stratify=y, random_state=SEED)
+    rng = np.random.default_rng(SEED)
+    reference = make_pipeline(StandardScaler(), LogisticRegression(C=0.05, max_iter=2000)).fit(X[train], y[train])
+    ambiguity = 1 - np.abs(2 * reference.predict_proba(X[test])[:, 1] - 1)
+    readers = {f"y_true_{name}": names[np.where(rng.random(len(test)) < slip * ambiguity, 1 - y[test], y[test])]
+               for name, slip in ANNOTATOR_SLIPS.items()}
+    columns = [list(data.feature_names).index(f) for f in LEAK_FEATURES]
+    features = {f"x_{f.replace(' ', '_')}": X[:, c] for f, c in zip(LEAK_FEATURES, columns)}
+    models = {"logistic": make_pipeline(StandardScaler(), LogisticRegression(C=0.5, max_iter=2000)),
+              "tree": DecisionTreeClassifier(max_depth=3, random_state=SEED)}
+    frames = []
+    for name, model in models.items():
+        p_malignant = model.fit(X[train], y[train]).predict_proba(X[test])[:, 0]
+        frames.append(pd.DataFrame({"id": ids[test], "model": name, "y_true": names[y[test]],
+                                    "y_pred": np.where(p_malignant >= 0.5, "malignant", "benign"),
+                                    "score": np.round(p_malignant, 6)} | readers
+                                   | {k: v[test] for k, v in features.items()}))
+    training = pd.DataFrame({"id": ids[train]} | {k: v[train] for k, v in features.items()})
+    return pd.concat(frames, ignore_index=True), training
+
+
+def annotator_sample() -> pd.DataFrame:
+    return annotator_samples()[0]
+
+
+def training_ids_sample() -> pd.DataFrame:
+    return annotator_samples()[1]
+
+
 #: Forecasts: monthly series, 12 months ahead from each of the last ORIGINS months, 90 % prediction intervals.
 SEASON, HORIZONS, ORIGINS, LEVEL_Z = 12, 12, 36, 1.6448536269514722
 
@@ -216,6 +314,9 @@ SAMPLES = {
     "diabetes_regression.csv": regression_sample,
     "monthly_forecasts.csv": forecast_sample,
     "breast_cancer_learning_curve.csv": learning_curve_sample,
+    "breast_cancer_latency.csv": latency_sample,
+    "breast_cancer_annotators.csv": annotator_sample,
+    "breast_cancer_train_ids.csv": training_ids_sample,
 }
 
 if __name__ == "__main__":

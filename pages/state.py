@@ -30,6 +30,7 @@ SAMPLES = {
     "Diabetes — regression, 3 models, 5 folds": "diabetes_regression.csv",
     "CO₂ and El Niño — monthly forecasts, 3 models, 1–12 months ahead": "monthly_forecasts.csv",
     "Breast cancer — learning curve, 2 models, 6 training sizes": "breast_cancer_learning_curve.csv",
+    "Breast cancer with measured latencies — binary, 4 models": "breast_cancer_latency.csv",
 }
 DEFAULT_SAMPLE = next(iter(SAMPLES))
 DATA_PAGE = "pages/data.py"

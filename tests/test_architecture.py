@@ -32,7 +32,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("intervals", ("assess.intervals",)),
     ("metrics", ("assess.metrics.*",)),
     ("statistical tests", ("assess.stats.*", "assess.slices", "assess.cross_validation")),
-    ("presentation", ("assess.charts.*", "assess.export", "assess.summary", "assess.explore", "assess.forecasts")),
+    ("presentation", ("assess.charts.*", "assess.export", "assess.summary", "assess.explore", "assess.forecasts",
+                      "assess.cost", "assess.controls")),
     ("command line", ("assess.cli.*", "assess.__main__")),
     ("user interface", ("pages.*", "app")),
 )

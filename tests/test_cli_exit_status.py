@@ -5,7 +5,7 @@ import pytest
 from assess.cli import SUBCOMMANDS, main
 
 #: Each subcommand with the options it requires besides the file.
-COMMANDS = {"inspect": [], "metrics": [], "compare": ["--test", "mcnemar"]}
+COMMANDS = {"inspect": [], "metrics": [], "compare": ["--test", "mcnemar"], "controls": []}
 
 
 def test_every_subcommand_is_covered():

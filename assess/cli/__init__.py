@@ -18,7 +18,7 @@ from assess.cli.wording import for_cli
 from assess.errors import AssessError
 
 #: Subcommand modules under assess.cli; each defines ``add_parser(subparsers)`` and ``run(args) -> int``.
-SUBCOMMANDS = ("inspect", "metrics", "compare")
+SUBCOMMANDS = ("inspect", "metrics", "compare", "controls")
 
 
 def build_parser() -> argparse.ArgumentParser:

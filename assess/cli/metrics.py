@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from assess.cli import slices as slices_cli
+from assess.cli import cost_section
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
                                load_assessment, print_json)
 from assess.cli.progress import StderrProgress
@@ -68,6 +69,7 @@ def add_parser(sub) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     add_decision_options(parser)
     slices_cli.add_options(parser)
+    cost_section.add_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -159,6 +161,8 @@ def run(args) -> int:
     if len(set(sizes.values())) > 1:
         doc["n_per_model"] = sizes
     slices_cli.extend(doc, assessment, args, decision, list(reports))
+    if cost_section.wanted(assessment, args):  # ISO 4213 6.6: latency, throughput, energy, efficiency
+        doc |= cost_section.section(assessment, args, reports, decision)
     print_json(json_ready(doc))
     return 0
 

@@ -1,0 +1,55 @@
+"""The ``cost`` section of ``python -m assess metrics`` (ISO 4213 6.6): when the file has ``latency_ms``/``energy_j``
+columns, or ``--cost-table F`` names a separate tidy table (``model, latency_ms[, batch_size][, energy_j]``).
+
+JSON, beside the metrics: ``"cost": {model: {key: {"value", "low", "high"}}}`` with SPEC's keys ``latency_mean_ms
+latency_p50_ms latency_p95_ms latency_p99_ms throughput_per_s energy_per_sample_j`` (bootstrap percentile intervals,
+``--resamples``/``--seed``/``--confidence-level``; energy only when measured), ``"efficiency": {model:
+{"<metric>_per_ms", "<metric>_per_j"}}`` (``--cost-metric``, default accuracy, or r2 for numeric tasks; null for a
+lower-is-better metric, where a value per millisecond would reward slowness) and
+``"cost_headline"``: the best model by that metric weighed against the cheapest other one at the 95th percentile.
+"""
+
+from __future__ import annotations
+
+from assess import cost
+from assess.errors import AssessError
+from assess.io import read_table
+
+
+def add_options(parser) -> None:
+    group = parser.add_argument_group("cost", "computational cost (ISO 4213 6.6), from latency_ms/energy_j columns")
+    group.add_argument("--cost-table", metavar="F", help="a separate tidy cost table: one row per call of a model "
+                                                        "(model, latency_ms, optional batch_size and energy_j)")
+    group.add_argument("--cost-metric", metavar="KEY",
+                       help="metric of the efficiency and the headline (default: accuracy; r2 for numeric tasks)")
+
+
+def wanted(assessment, args) -> bool:
+    return bool(getattr(args, "cost_table", None)) or cost.has_cost(assessment)
+
+
+def section(assessment, args, reports, decision=None) -> dict:
+    """The ``cost``, ``efficiency`` and ``cost_headline`` entries for the metrics JSON."""
+    level, resamples, seed = args.confidence_level, args.resamples, args.seed
+    if args.cost_table:
+        table = read_table(args.cost_table)
+        costs = cost.cost_from_table(table.frame, file=table.name, confidence_level=level, resamples=resamples,
+                                     seed=seed)
+        unknown = [m for m in costs if m not in assessment.models]
+        if unknown:
+            raise AssessError(f"{table.name}: model {unknown[0]!r} is not a model of {assessment.table.name} "
+                              f"(models: {', '.join(assessment.models)})")
+    else:
+        costs = cost.cost_from_assessment(assessment, models=list(reports), confidence_level=level,
+                                          resamples=resamples, seed=seed)
+    metric = args.cost_metric or ("accuracy" if assessment.task.is_classification else "r2")
+    from assess.metrics.reports import compute_reports
+    kwargs = {} if decision is None or not assessment.task.is_classification else {"decision": decision}
+    values = compute_reports(assessment, models=[m for m in costs if m in reports or not reports],
+                             keys=[metric], **kwargs)
+    efficiency = {m: {f"{metric}_{k}": v for k, v in cost.efficiency(values[m][metric].value, c).items()}
+                  for m, c in costs.items() if m in values} if cost.efficiency_applies(assessment.task, metric) else None
+    line = cost.headline(assessment, costs, metric=metric, confidence_level=level, resamples=resamples, seed=seed,
+                         **kwargs) if not args.cost_table or set(costs) <= set(assessment.models) else None
+    return {"cost": {m: c.to_dict() for m, c in costs.items()}, "efficiency": efficiency,
+            "cost_headline": line.sentence if line else None}

@@ -1,0 +1,101 @@
+"""Cost page (ISO 4213 6.6): latency, throughput and energy per model with intervals, efficiency, the accuracy–cost
+trade-off with its Pareto front, latency distributions, and one sentence weighing the best model against a cheaper
+one. Reads the file's ``latency_ms``/``energy_j`` (and ``batch_size``) columns, or a separate tidy cost table."""
+
+import streamlit as st
+
+from assess import cost
+from assess.charts import model_colors
+from assess.charts.cost import latency_distribution_chart, trade_off_chart
+from assess.errors import AssessError
+from assess.metrics import metrics_for
+from assess.metrics.reports import compute_reports
+from pages.state import current_decision, md, memo, read_upload, require_assessment
+from pages.widgets import all_charts_button, chart
+
+#: Bootstrap resamples and seed of every interval on this page (the CLI's defaults, so both give the same numbers).
+RESAMPLES, SEED = 1000, 0
+
+assessment = require_assessment()
+st.title("Cost")
+st.caption("Computational cost (ISO/IEC TS 4213 6.6): how long each model takes per sample, how many samples it "
+           "handles per second, the energy it uses, and what a better score costs.")
+
+uploaded = None
+if not cost.has_cost(assessment):
+    st.info(md(f"{assessment.table.name} has no `latency_ms` or `energy_j` column. Add one to the predictions file "
+               "(per sample, or per batch with `batch_size`), or upload a separate cost table below: one row per "
+               "call of a model with `model`, `latency_ms`, and optionally `batch_size` and `energy_j`."))
+    uploaded = st.file_uploader("Cost table", type=["csv", "tsv", "txt", "parquet", "xlsx", "jsonl", "gz", "zip"],
+                                key="cost_table_upload")
+    if uploaded is None:
+        st.stop()
+
+metric_specs = [s for s in metrics_for(assessment.task)
+                if s.needs in ("labels", "values") and s.kind != "count" and s.direction in ("higher", "lower")]
+names = {s.key: s.name for s in metric_specs}
+default_metric = "accuracy" if "accuracy" in names else ("r2" if "r2" in names else next(iter(names)))
+left, right = st.columns(2)
+metric = left.selectbox("Metric weighed against the cost", list(names), index=list(names).index(default_metric),
+                        format_func=names.get)
+cost_key = right.selectbox("Cost", [k for k in cost.COST_KEYS if k != "latency_mean_ms"],
+                           index=1, format_func=cost.COST_NAMES.get)
+
+try:
+    if uploaded is not None:
+        table = read_upload(uploaded.getvalue(), uploaded.name)
+        costs = memo(assessment, "cost_table", (table.sha256,),
+                     lambda: cost.cost_from_table(table.frame, file=table.name, resamples=RESAMPLES, seed=SEED))
+    else:
+        costs = memo(assessment, "cost", (RESAMPLES, SEED),
+                     lambda: cost.cost_from_assessment(assessment, resamples=RESAMPLES, seed=SEED))
+except AssessError as exc:
+    st.error(md(str(exc)), icon=":material/error:")
+    st.stop()
+
+unknown = [m for m in costs if m not in assessment.models]
+if unknown:
+    st.error(md(f"The cost table names model `{unknown[0]}`, which is not a model of {assessment.table.name} "
+                f"(models: {', '.join(assessment.models)})."), icon=":material/error:")
+    st.stop()
+if not any(cost_key in c for c in costs.values()):
+    st.info(md(f"No model has a {cost.COST_NAMES[cost_key].lower()}: choose another cost."))
+    st.stop()
+
+decision = current_decision()
+reports = memo(assessment, "cost_metric", (metric, decision, RESAMPLES, SEED),
+               lambda: compute_reports(assessment, models=list(costs), keys=[metric], decision=decision,
+                                       ci="auto", resamples=RESAMPLES, seed=SEED))
+line = memo(assessment, "cost_headline", (metric, cost_key, decision, RESAMPLES, SEED),
+            lambda: cost.headline(assessment, costs, metric=metric, cost_key=cost_key, decision=decision,
+                                  resamples=RESAMPLES, seed=SEED))
+if line is not None:
+    st.info(md(line.sentence), icon=":material/balance:")
+
+efficiency = ({m: cost.efficiency(reports[m][metric].value, c) for m, c in costs.items() if m in reports}
+              if cost.efficiency_applies(assessment.task, metric) else None)   # an error per ms rewards slowness
+st.subheader("Cost per model")
+st.dataframe(cost.cost_frame(costs, efficiency_by_model=efficiency, metric_name=names[metric]), hide_index=True)
+per_batch = any(c.per_batch for c in costs.values())
+st.caption(md("Values with 95 % bootstrap intervals (1,000 resamples, seed 0). "
+              + ("Latencies were measured per batch: each sample's share is the batch's latency divided by "
+                 "`batch_size`. " if per_batch else "")
+              + "Throughput is 1000 / mean latency: samples per second run back to back. Efficiency is the metric "
+                "per millisecond of mean latency and per joule per sample (6.6.4)."))
+
+colors = model_colors(assessment.models)
+figures = []
+points = cost.trade_off(reports, costs, metric=metric, cost_key=cost_key)
+fig = trade_off_chart(points=points, metric_name=names[metric], cost_name=cost.COST_NAMES[cost_key], colors=colors,
+                      title=f"{names[metric]} against {cost.COST_NAMES[cost_key].lower()}")
+figures.append(fig)
+chart(fig, "Accuracy–cost trade-off", key="cost_trade_off")
+st.caption("Filled markers are on the Pareto front: no other model is both better and cheaper. Bars are 95 % "
+           "intervals.")
+latency_models = {m: (c.latencies, c.weights) for m, c in costs.items() if "latency_p95_ms" in c}
+if latency_models:
+    fig = latency_distribution_chart(latencies=latency_models,
+                                     p95={m: costs[m]["latency_p95_ms"].value for m in latency_models}, colors=colors)
+    figures.append(fig)
+    chart(fig, "Latency distribution", key="cost_latency")
+all_charts_button(figures, "cost.pdf", key="cost")
