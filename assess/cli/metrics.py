@@ -24,6 +24,7 @@ import pandas as pd
 
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
                                load_assessment, print_json)
+from assess.cli.engine import add_engine_options, chosen_engine, run_engine_metrics
 from assess.errors import AssessError
 from assess.export import to_csv_bytes
 from assess.metrics import CI_METHODS, get
@@ -62,10 +63,15 @@ def add_parser(sub) -> None:
                              "it (e.g. 0.9); the Winkler score needs it")
     parser.add_argument("--format", choices=["json", "csv", "table"], default="json")
     add_decision_options(parser)
+    add_engine_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
+    engine = chosen_engine(args)
+    if engine != "memory":   # out of core (assess.engine): binary files, JSON
+        print_json(run_engine_metrics(args, engine, decision_from_args(args, Task.BINARY)))
+        return 0
     assessment = load_assessment(args)
     if assessment.errors:
         raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")

@@ -1,0 +1,199 @@
+"""The two engines the aggregations run on: DuckDB (embedded, the default) and Spark (local or a cluster).
+
+Why plain SQL and not Ibis: the out-of-core path needs a handful of GROUP BY queries (two per task), DuckDB and
+Spark SQL share almost all the syntax they use (``CASE``, ``ln``, ``greatest``/``least``, ``floor``,
+``approx_count_distinct``, ``GROUP BY 1, 2``), and the differences — how an identifier and a string literal are
+quoted, how files are opened — are three methods of a backend. Ibis would add a dependency tree larger than this
+package for that, and its PySpark backend lags Spark releases.
+
+Each backend registers the source's files as one view, ``predictions``, and returns query results as small pandas
+frames (the grouped tables; never the rows). Heavy modules (duckdb, pyspark) are imported only when a backend is
+opened, so ``python -m assess --help`` does not pay for them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from assess.engine.source import Source
+from assess.errors import AssessError
+
+VIEW = "predictions"
+
+
+class Backend:
+    """One open engine over one source; use as a context manager."""
+
+    name = ""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self) -> None:  # pragma: no cover - overridden
+        pass
+
+    def ident(self, name: str) -> str:
+        raise NotImplementedError
+
+    def literal(self, value) -> str:
+        """A SQL literal of a label value (string, integer, float or bool) read back from this engine."""
+        if isinstance(value, bool):
+            return "TRUE" if value else "FALSE"
+        if isinstance(value, (int, float)):
+            return repr(value)
+        return self._string(str(value))
+
+    def _string(self, text: str) -> str:
+        raise NotImplementedError
+
+    def query(self, sql: str):
+        raise NotImplementedError
+
+    def head(self, n: int):
+        return self.query(f"SELECT * FROM {VIEW} LIMIT {int(n)}")
+
+    def columns(self) -> list[str]:
+        raise NotImplementedError
+
+
+class DuckDBBackend(Backend):
+    """DuckDB in this process: reads Parquet and CSV (files, directories via the file list, globs) and spills to
+    disk past ``memory_limit`` (``ASSESS_DUCKDB_MEMORY``, default 1GB), with ``ASSESS_DUCKDB_THREADS`` threads
+    (default: all cores)."""
+
+    name = "duckdb"
+
+    def __init__(self, source: Source):
+        import duckdb
+
+        self._duckdb = duckdb
+        self.source = source
+        self.con = duckdb.connect(":memory:")
+        self.con.execute(f"SET memory_limit = '{os.environ.get('ASSESS_DUCKDB_MEMORY', '1GB')}'")
+        if os.environ.get("ASSESS_DUCKDB_THREADS"):
+            self.con.execute(f"SET threads = {int(os.environ['ASSESS_DUCKDB_THREADS'])}")
+        self.con.execute("SET preserve_insertion_order = false")
+        files = "[" + ", ".join(self._string(f) for f in source.files) + "]"
+        if source.format == "parquet":
+            reader = f"read_parquet({files})"
+        else:
+            # header, delimiter and types sniffed from the first rows of each file; a cell that breaks the sniffed
+            # type later fails the scan with its line number (see `query`)
+            reader = f"read_csv({files}, header = true, union_by_name = false)"
+        self._run(f"CREATE VIEW {VIEW} AS SELECT * FROM {reader}")
+
+    def close(self) -> None:
+        self.con.close()
+
+    def ident(self, name: str) -> str:
+        return '"' + name.replace('"', '""') + '"'
+
+    def _string(self, text: str) -> str:
+        return "'" + text.replace("'", "''") + "'"
+
+    def _run(self, sql: str):
+        try:
+            return self.con.execute(sql)
+        except self._duckdb.Error as exc:
+            raise AssessError(f"{self.source.name}: {_duckdb_message(exc)}") from None
+
+    def query(self, sql: str):
+        return self._run(sql).df()
+
+    def columns(self) -> list[str]:
+        return [row[0] for row in self._run(f"DESCRIBE {VIEW}").fetchall()]
+
+
+def _duckdb_message(exc: Exception) -> str:
+    """DuckDB's error, cut to what a user needs: a conversion error keeps the value, the column and the line."""
+    text = str(exc)
+    m = re.search(r"Could not convert string \"?'?(.*?)'?\"? to '?(\w+)'?.*?Line:?\s*(\d+)", text, re.S)
+    if m:
+        column = re.search(r"[Cc]olumn:?\s*\"?([^\s\"]+)", text)
+        where = f" in column {column.group(1)!r}" if column else ""
+        return (f"line {int(m.group(3)):,}{where}: {m.group(1)!r} is not a number (the first rows of the file made "
+                f"the column {m.group(2).lower()}); fix the cell or remove the row")
+    first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    return first[:400]
+
+
+class SparkBackend(Backend):
+    """Spark SQL through PySpark: ``master`` is a Spark master URL (``local[*]``, ``spark://host:7077``, ``yarn``);
+    with ``SPARK_REMOTE`` set (``sc://host:15002``) a Spark Connect session is used instead. The session is created
+    once per process and reused (`SparkBackend.session`)."""
+
+    name = "spark"
+    _session = None
+
+    def __init__(self, source: Source, master: str | None = None):
+        self.source = source
+        spark = self.session(master)
+        try:
+            reader = spark.read.parquet(*source.files) if source.format == "parquet" else \
+                spark.read.option("header", True).option("inferSchema", False).csv(list(source.files))
+            reader.createOrReplaceTempView(VIEW)
+        except Exception as exc:  # noqa: BLE001 - pyspark raises its own exception tree
+            raise AssessError(f"{source.name}: Spark could not read it: {_spark_message(exc)}") from None
+        self.spark = spark
+
+    @classmethod
+    def session(cls, master: str | None = None):
+        """The process's Spark session (created on first use): a clear error when Spark or Java is unreachable."""
+        if cls._session is not None:
+            return cls._session
+        try:
+            from pyspark.sql import SparkSession
+        except ImportError:
+            raise AssessError("--engine spark needs PySpark (pip install pyspark) and Java 17") from None
+        builder = SparkSession.builder.appName("assess")
+        if os.environ.get("SPARK_REMOTE") and not master:
+            builder = builder.remote(os.environ["SPARK_REMOTE"])
+        else:
+            builder = (builder.master(master or "local[*]")
+                       .config("spark.ui.enabled", "false")
+                       .config("spark.sql.shuffle.partitions", os.environ.get("ASSESS_SPARK_PARTITIONS", "8"))
+                       .config("spark.driver.memory", os.environ.get("ASSESS_SPARK_DRIVER_MEMORY", "1g")))
+        try:
+            cls._session = builder.getOrCreate()
+            if master and master.startswith("spark://"):
+                cls._session.range(1).count()  # fail now, not in the middle of the aggregation
+        except Exception as exc:  # noqa: BLE001
+            cls._session = None
+            raise AssessError(f"Spark is not reachable at {master or os.environ.get('SPARK_REMOTE') or 'local'}: "
+                              f"{_spark_message(exc)}") from None
+        return cls._session
+
+    def ident(self, name: str) -> str:
+        return "`" + name.replace("`", "``") + "`"
+
+    def _string(self, text: str) -> str:
+        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+    def query(self, sql: str):
+        try:
+            return self.spark.sql(sql).toPandas()
+        except Exception as exc:  # noqa: BLE001
+            raise AssessError(f"{self.source.name}: {_spark_message(exc)}") from None
+
+    def columns(self) -> list[str]:
+        return list(self.spark.table(VIEW).columns)
+
+
+def _spark_message(exc: Exception) -> str:
+    text = str(exc).strip()
+    return (text.splitlines()[0] if text else type(exc).__name__)[:400]
+
+
+def open_backend(engine: str, source: Source, *, spark_master: str | None = None) -> Backend:
+    if engine == "duckdb":
+        try:
+            return DuckDBBackend(source)
+        except ImportError:
+            raise AssessError("--engine duckdb needs DuckDB (pip install duckdb)") from None
+    if engine == "spark":
+        return SparkBackend(source, spark_master)
+    raise ValueError(f"unknown engine {engine!r} (duckdb, spark)")
