@@ -88,9 +88,8 @@ def _available_bytes() -> int | None:
     return None
 
 
-def run_engine_metrics(args, engine: str, decision) -> dict:
+def run_engine_metrics(args, engine: str, decision, overrides) -> dict:
     """The ``metrics`` JSON of FILE computed out of core (the same layout as the in-memory one, plus ``engine``)."""
-    from assess.cli.common import overrides_from_args
     from assess.engine.binary import EXACT_LIMIT
     from assess.engine.reports import engine_reports
     from assess.engine.source import resolve_source
@@ -99,7 +98,7 @@ def run_engine_metrics(args, engine: str, decision) -> dict:
         raise AssessError(f"--engine {engine} gives JSON with Wilson/Clopper-Pearson/normal/DeLong intervals so "
                           "far; use --engine memory for bootstrap intervals and the CSV or table formats")
     source = resolve_source(args.file)
-    run = engine_reports(source, engine, overrides_from_args(args), models=args.models, keys=args.metrics,
+    run = engine_reports(source, engine, overrides, models=args.models, keys=args.metrics,
                          decision=decision, beta=args.beta, ci=args.ci, confidence_level=args.confidence_level,
                          spark_master=args.spark_master,
                          exact_limit=EXACT_LIMIT if args.exact_limit is None else args.exact_limit)

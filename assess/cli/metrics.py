@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
-                               load_assessment, print_json)
+                               load_assessment, overrides_from_args, print_json)
 from assess.cli.engine import add_engine_options, chosen_engine, run_engine_metrics
 from assess.errors import AssessError
 from assess.export import to_csv_bytes
@@ -70,7 +70,8 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     engine = chosen_engine(args)
     if engine != "memory":   # out of core (assess.engine): binary files, JSON
-        print_json(run_engine_metrics(args, engine, decision_from_args(args, Task.BINARY)))
+        print_json(run_engine_metrics(args, engine, decision_from_args(args, Task.BINARY),
+                                      overrides_from_args(args)))
         return 0
     assessment = load_assessment(args)
     if assessment.errors:
