@@ -99,7 +99,11 @@ class DuckDBBackend(Backend):
         try:
             return self.con.execute(sql)
         except self._duckdb.Error as exc:
-            raise AssessError(f"{self.source.name}: {_duckdb_message(exc)}") from None
+            message = _duckdb_message(exc)
+            # a CSV error names its own file (one of the parts); anything else is about the source
+            raise AssessError(f"{self.source.name}{message}" if message.startswith(": ") else
+                              message if message.startswith(self.source.files) else
+                              f"{self.source.name}: {message}") from None
 
     def query(self, sql: str):
         return self._run(sql).df()
@@ -109,14 +113,17 @@ class DuckDBBackend(Backend):
 
 
 def _duckdb_message(exc: Exception) -> str:
-    """DuckDB's error, cut to what a user needs: a conversion error keeps the value, the column and the line."""
+    """DuckDB's error, cut to what a user needs: a CSV conversion error keeps the file, line, column and value."""
     text = str(exc)
-    m = re.search(r"Could not convert string \"?'?(.*?)'?\"? to '?(\w+)'?.*?Line:?\s*(\d+)", text, re.S)
-    if m:
-        column = re.search(r"[Cc]olumn:?\s*\"?([^\s\"]+)", text)
-        where = f" in column {column.group(1)!r}" if column else ""
-        return (f"line {int(m.group(3)):,}{where}: {m.group(1)!r} is not a number (the first rows of the file made "
-                f"the column {m.group(2).lower()}); fix the cell or remove the row")
+    line = re.search(r"CSV Error on Line:\s*(\d+)", text)
+    value = re.search(r"Could not convert string \"(.*?)\" to '?(\w+)'?", text)
+    if line and value:
+        column = re.search(r'converting column "(.*?)"', text)
+        file = re.search(r"^\s*file = (.+)$", text, re.M)
+        n = int(line.group(1))
+        return (f"{file.group(1).strip() if file else ''}: line {n:,} (data row {n - 1:,})"
+                f"{f', column {column.group(1)!r}' if column else ''}: {value.group(1)!r} is not a number (the first "
+                f"rows made the column {value.group(2).lower()}); fix the cell or remove the row")
     first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
     return first[:400]
 
