@@ -150,7 +150,8 @@ class SparkBackend(Backend):
     @classmethod
     def session(cls, master: str | None = None):
         """The process's Spark session (created on first use): a clear error when Spark or Java is unreachable."""
-        if cls._session is not None:
+        _check_reachable(master or os.environ.get("SPARK_REMOTE") or "")
+        if cls._session is not None:   # one session per process (Spark's rule); the first master wins
             return cls._session
         try:
             from pyspark.sql import SparkSession
@@ -188,6 +189,24 @@ class SparkBackend(Backend):
 
     def columns(self) -> list[str]:
         return list(self.spark.table(VIEW).columns)
+
+
+def _check_reachable(url: str) -> None:
+    """Fail in seconds, not after Spark's minutes of retries, when a cluster's master (spark://host:port) or a
+    Spark Connect server (sc://host:port) does not accept connections."""
+    import socket
+    from urllib.parse import urlparse
+
+    parsed = urlparse(url)
+    if parsed.scheme not in ("spark", "sc") or not parsed.hostname:
+        return
+    port = parsed.port or (7077 if parsed.scheme == "spark" else 15002)
+    try:
+        socket.create_connection((parsed.hostname, port), timeout=float(os.environ.get("ASSESS_SPARK_TIMEOUT", "10"))
+                                 ).close()
+    except OSError as exc:
+        raise AssessError(f"Spark is not reachable at {url}: {exc.strerror or exc}; check --spark-master (or "
+                          "SPARK_REMOTE) and that the cluster is up") from None
 
 
 def _spark_message(exc: Exception) -> str:
