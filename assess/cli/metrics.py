@@ -22,6 +22,7 @@ import sys
 import numpy as np
 import pandas as pd
 
+from assess.cli import SUMMARIES
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
                                load_assessment, overrides_from_args, print_json)
 from assess.cli.engine import add_engine_options, chosen_engine, run_engine_metrics
@@ -38,7 +39,7 @@ AVERAGE, VARIANCE_WEIGHTED = "(uniform average)", "(variance-weighted average)"
 
 
 def add_parser(sub) -> None:
-    parser = sub.add_parser("metrics", help="every metric of the file's task per model, with optional intervals",
+    parser = sub.add_parser("metrics", help=SUMMARIES["metrics"],
                             description="Compute the metrics of every model in FILE. Keys follow the SPEC contract; "
                                         "undefined values are null with their reason under 'undefined'.",
                             epilog=EXIT_STATUS)
