@@ -183,11 +183,17 @@ def aggregate(backend, sources: list[Columns], positive: list, plan: Plan, *, la
     p_true = f"greatest(least(CASE WHEN pos = 1 THEN s ELSE 1.0 - s END, {1 - _EPS!r}), {_EPS!r})"
     miss = "(1.0 - CASE WHEN pos = 1 THEN s ELSE 1.0 - s END)"
     key = plan.key() if c0.score is not None else "CAST(0 AS BIGINT)"
+    # Two grouping sets in one scan: the cells and loss sums per (model, truth, predicted label), and the curve
+    # table per (model, score key) with the positives' and negatives' weights and rows pivoted into columns — so
+    # the table the engine returns is one row per distinct score (or bin), not four.
     sql = f"""
-        SELECT model, pos, {pred} AS yp, {key} AS k, count(*) AS n_rows, sum(w) AS w, sum(w * w) AS w2,
+        SELECT model, pos, yp, k, count(*) AS n_rows, sum(w) AS w, sum(w * w) AS w2,
+               sum(CASE WHEN pos = 1 THEN w ELSE 0.0 END) AS w_pos, sum(CASE WHEN pos = 0 THEN w ELSE 0.0 END) AS w_neg,
+               sum(pos) AS rows_pos,
                min(s) AS s_min, max(s) AS s_max,
                sum(w * -ln({p_true})) AS log_loss, sum(w * {miss} * {miss}) AS brier
-        FROM ({rows}) AS r GROUP BY 1, 2, 3, 4"""
+        FROM (SELECT model, pos, {pred} AS yp, {key} AS k, s, w FROM ({rows}) AS r) AS keyed
+        GROUP BY GROUPING SETS ((model, pos, yp), (model, k))"""
     return backend.query(sql)
 
 
@@ -207,17 +213,20 @@ def binary_states(table: pd.DataFrame, assessment, *, labels_from: str, beta: fl
                   has_scores: bool, labels_from_scores: bool) -> dict[str, ModelTable]:
     """{model: ModelTable} from the grouped table: cells, threshold counts and loss sums of each model."""
     out = {}
+    is_cells = table["pos"].notna().to_numpy()           # the (model, truth, label) grouping set; else the curve's
     if not labels_from_scores:
-        yp_raw = table["yp"]
+        yp_raw = table.loc[is_cells, "yp"]
         if yp_raw.isna().any():
             raise AssessError(f"{assessment.table.name}: column {assessment.roles.y_pred!r} has empty cells; every "
                               "row needs a predicted label (or use --labels-from scores)")
         mapping = dict(zip(yp_raw.drop_duplicates(), label_strings(yp_raw.drop_duplicates().reset_index(drop=True))))
         yhat = yp_raw.map(lambda v: mapping[v] == assessment.positive).to_numpy(dtype=bool)
     else:
-        yhat = table["yp"].to_numpy(dtype=bool)
-    table = table.assign(yhat=yhat, pos=table["pos"].to_numpy() == 1)
-    for model, g in table.groupby("model", sort=False):
+        yhat = table.loc[is_cells, "yp"].to_numpy(dtype=bool)
+    cells_rows = table[is_cells].assign(yhat=yhat, pos=table.loc[is_cells, "pos"].to_numpy() == 1)
+    curve_rows = table[~is_cells]
+    curves_by_model = dict(tuple(curve_rows.groupby("model", sort=False)))
+    for model, g in cells_rows.groupby("model", sort=False):
         y, p = g["pos"].to_numpy(), g["yhat"].to_numpy()
         w = g["w"].to_numpy(dtype=np.float64)
         w2 = g["w2"].to_numpy(dtype=np.float64) if weighted else w
@@ -227,16 +236,13 @@ def binary_states(table: pd.DataFrame, assessment, *, labels_from: str, beta: fl
         n_rows = int(g["n_rows"].sum())
         kw, pos_in, neg_in, rows_pos, rows_neg = {}, None, None, None, None
         if has_scores:
-            keys, inverse = np.unique(g["k"].to_numpy(), return_inverse=True)
-            d = keys.shape[0]
-            pos_in = np.bincount(inverse, weights=np.where(y, w, 0.0), minlength=d)[::-1]
-            neg_in = np.bincount(inverse, weights=np.where(y, 0.0, w), minlength=d)[::-1]
-            rows = g["n_rows"].to_numpy(dtype=np.float64)
-            rows_pos = np.bincount(inverse, weights=np.where(y, rows, 0.0), minlength=d)[::-1]
-            rows_neg = np.bincount(inverse, weights=np.where(y, 0.0, rows), minlength=d)[::-1]
-            s_low = np.full(d, np.inf)
-            np.minimum.at(s_low, inverse, g["s_min"].to_numpy(dtype=np.float64))
-            thresholds = s_low[::-1]
+            c = curves_by_model[model].sort_values("k", ascending=False)   # thresholds descending
+            pos_in = c["w_pos"].to_numpy(dtype=np.float64)
+            neg_in = c["w_neg"].to_numpy(dtype=np.float64)
+            rows_pos = c["rows_pos"].to_numpy(dtype=np.float64)
+            rows_neg = c["n_rows"].to_numpy(dtype=np.float64) - rows_pos
+            thresholds = c["s_min"].to_numpy(dtype=np.float64)
+            d = thresholds.shape[0]
             present = (pos_in + neg_in) > 0              # zero-weight rows contribute no threshold
             if not present.all():
                 pos_in, neg_in, thresholds = pos_in[present], neg_in[present], thresholds[present]
@@ -250,10 +256,8 @@ def binary_states(table: pd.DataFrame, assessment, *, labels_from: str, beta: fl
             lo, hi = float(g["s_min"].min()), float(g["s_max"].max())
             reason = None
             if lo < 0 or hi > 1:
-                outside = g[(g["s_min"] < 0) | (g["s_max"] > 1)]
                 example = lo if lo < 0 else hi
-                reason = (f"scores are not probabilities (some of {int(outside['n_rows'].sum()):,} rows outside "
-                          f"[0, 1], e.g. {example:g})")
+                reason = f"scores are not probabilities (some outside [0, 1], e.g. {example:g})"
             kw = dict(counts=counts, tps=counts.tps, fps=counts.fps,
                       log_loss_sum=float("nan") if reason else float(g["log_loss"].sum()),
                       brier_sum=float("nan") if reason else float(g["brier"].sum()),
