@@ -53,6 +53,11 @@ class Backend:
     def query(self, sql: str):
         raise NotImplementedError
 
+    def arrays(self, sql: str) -> dict:
+        """The result as numpy arrays by column (NULL as NaN in numeric columns, None in others)."""
+        frame = self.query(sql)
+        return {c: frame[c].to_numpy() for c in frame.columns}
+
     def head(self, n: int):
         return self.query(f"SELECT * FROM {VIEW} LIMIT {int(n)}")
 
@@ -107,6 +112,19 @@ class DuckDBBackend(Backend):
 
     def query(self, sql: str):
         return self._run(sql).df()
+
+    def arrays(self, sql: str) -> dict:
+        import numpy as np
+
+        out = {}
+        for name, col in self._run(sql).fetchnumpy().items():
+            if isinstance(col, np.ma.MaskedArray):
+                if col.dtype.kind in "iufb":
+                    col = col.astype(np.float64).filled(np.nan)
+                else:
+                    col = np.where(col.mask, None, col.data.astype(object))
+            out[name] = np.asarray(col)
+        return out
 
     def columns(self) -> list[str]:
         return [row[0] for row in self._run(f"DESCRIBE {VIEW}").fetchall()]

@@ -90,16 +90,16 @@ def profile(backend, sources: list[Columns]) -> pd.DataFrame:
     has_weight = sources[0].weight is not None
     score = "{c.score}" if has_score else "CAST(NULL AS DOUBLE)"
     weight = "CAST({c.weight} AS DOUBLE)" if has_weight else "CAST(1.0 AS DOUBLE)"
-    rows = _rows(sources, f"{{c.y_true}} AS y, {score} AS s, {weight} AS w")
+    rows = _rows(sources, f"{{c.model}} AS model, {{c.y_true}} AS y, {score} AS s, {weight} AS w")
     inf = _inf(backend)
     sql = f"""
-        SELECT y, count(*) AS n_rows, count(s) AS s_present,
+        SELECT model, y, count(*) AS n_rows, count(s) AS s_present,
                sum(CASE WHEN isnan(s) OR abs(s) = {inf} THEN 1 ELSE 0 END) AS s_nonfinite,
                min(CASE WHEN isnan(s) OR abs(s) = {inf} THEN NULL ELSE s END) AS s_min,
                max(CASE WHEN isnan(s) OR abs(s) = {inf} THEN NULL ELSE s END) AS s_max,
                approx_count_distinct(s) AS s_distinct,
                count(w) AS w_present, sum(CASE WHEN w < 0 OR isnan(w) THEN 1 ELSE 0 END) AS w_bad
-        FROM ({rows}) AS r GROUP BY y"""
+        FROM ({rows}) AS r GROUP BY model, y"""
     return backend.query(sql)
 
 
@@ -110,7 +110,7 @@ def check_profile(prof: pd.DataFrame, assessment, name: str) -> tuple[list, floa
     if missing.any():
         raise AssessError(f"{name}: column {r.y_true!r} has {int(prof.loc[missing, 'n_rows'].sum()):,} empty cells; "
                           "every row needs a true label")
-    labels = label_strings(prof["y"].reset_index(drop=True))
+    labels = _labels(prof["y"])
     classes = sorted(set(labels))
     if len(classes) > 2 or assessment.positive not in assessment.classes:
         raise AssessError(f"{name}: column {r.y_true!r} holds {len(classes):,} classes ({', '.join(classes[:5])}"
@@ -164,10 +164,14 @@ class Plan:
         return f"least(CAST(floor((s - {self.lo!r}) * {scale!r}) AS BIGINT), {self.bins - 1})"
 
 
-def aggregate(backend, sources: list[Columns], positive: list, plan: Plan, *, labels_from_scores: bool,
-              threshold: float) -> pd.DataFrame:
-    """Scan 2: the grouped table (module docstring); one row per (model, positive?, predicted label, score key)."""
+def aggregate(backend, sources: list[Columns], models: list[str], positive: list, plan: Plan, *,
+              labels_from_scores: bool, threshold: float) -> dict[str, np.ndarray]:
+    """Scan 2: the grouped table (module docstring) as numpy arrays; ``model`` holds indices into ``models`` (integer
+    codes keep the returned table small: one number per distinct score, not a string)."""
     c0 = sources[0]
+    sources = [Columns(f"CASE {c.model} " + " ".join(f"WHEN {backend.literal(m)} THEN {i}"
+                                                      for i, m in enumerate(models)) + " END",
+                       c.y_true, c.y_pred, c.score, c.weight) for c in sources]
     pos_list = ", ".join(backend.literal(v) for v in positive) or "NULL"
     score = "{c.score}" if c0.score is not None else "CAST(NULL AS DOUBLE)"
     weight = "CAST({c.weight} AS DOUBLE)" if c0.weight is not None else "CAST(1.0 AS DOUBLE)"
@@ -194,7 +198,7 @@ def aggregate(backend, sources: list[Columns], positive: list, plan: Plan, *, la
                sum(w * -ln({p_true})) AS log_loss, sum(w * {miss} * {miss}) AS brier
         FROM (SELECT model, pos, {pred} AS yp, {key} AS k, s, w FROM ({rows}) AS r) AS keyed
         GROUP BY GROUPING SETS ((model, pos, yp), (model, k))"""
-    return backend.query(sql)
+    return backend.arrays(sql)
 
 
 @dataclass(frozen=True)
@@ -209,62 +213,79 @@ class ModelTable:
     rows_neg: np.ndarray | None
 
 
-def binary_states(table: pd.DataFrame, assessment, *, labels_from: str, beta: float, weighted: bool,
-                  has_scores: bool, labels_from_scores: bool) -> dict[str, ModelTable]:
+def binary_states(table: dict[str, np.ndarray], models: list[str], assessment, *, labels_from: str, beta: float,
+                  weighted: bool, has_scores: bool, labels_from_scores: bool) -> dict[str, ModelTable]:
     """{model: ModelTable} from the grouped table: cells, threshold counts and loss sums of each model."""
-    out = {}
-    is_cells = table["pos"].notna().to_numpy()           # the (model, truth, label) grouping set; else the curve's
-    if not labels_from_scores:
-        yp_raw = table.loc[is_cells, "yp"]
+    pos_col = np.asarray(table["pos"], dtype=np.float64)
+    is_cells = ~np.isnan(pos_col)              # the (model, truth, label) grouping set; the rest is the curve's
+    cells = {name: np.asarray(col)[is_cells] for name, col in table.items()}
+    if labels_from_scores:
+        yhat = cells["yp"].astype(np.float64) == 1
+    else:
+        yp_raw = pd.Series(cells["yp"], dtype=object if cells["yp"].dtype.kind == "O" else None)
         if yp_raw.isna().any():
             raise AssessError(f"{assessment.table.name}: column {assessment.roles.y_pred!r} has empty cells; every "
                               "row needs a predicted label (or use --labels-from scores)")
-        mapping = dict(zip(yp_raw.drop_duplicates(), label_strings(yp_raw.drop_duplicates().reset_index(drop=True))))
-        yhat = yp_raw.map(lambda v: mapping[v] == assessment.positive).to_numpy(dtype=bool)
-    else:
-        yhat = table.loc[is_cells, "yp"].to_numpy(dtype=bool)
-    cells_rows = table[is_cells].assign(yhat=yhat, pos=table.loc[is_cells, "pos"].to_numpy() == 1)
-    curve_rows = table[~is_cells]
-    curves_by_model = dict(tuple(curve_rows.groupby("model", sort=False)))
-    for model, g in cells_rows.groupby("model", sort=False):
-        y, p = g["pos"].to_numpy(), g["yhat"].to_numpy()
-        w = g["w"].to_numpy(dtype=np.float64)
-        w2 = g["w2"].to_numpy(dtype=np.float64) if weighted else w
-        cell = {"tp": y & p, "fp": ~y & p, "tn": ~y & ~p, "fn": y & ~p}
-        cells = {k: float(w[m].sum()) for k, m in cell.items()}
-        cells_sq = {k: float(w2[m].sum()) for k, m in cell.items()}
-        n_rows = int(g["n_rows"].sum())
+        yhat = np.array([lab == assessment.positive for lab in _labels(yp_raw)], dtype=bool)
+    truth = cells["pos"].astype(np.float64) == 1
+    cell_model = cells["model"].astype(np.int64)
+    curve = {name: np.asarray(col)[~is_cells] for name, col in table.items()}
+    # curve rows by model, score keys descending within each model: one sort of the (small) grouped table
+    order = np.lexsort((-curve["k"].astype(np.float64), curve["model"].astype(np.int64)))
+    curve = {name: col[order] for name, col in curve.items()}
+    curve_model = curve["model"].astype(np.int64)
+    starts = np.searchsorted(curve_model, np.arange(len(models) + 1))
+    out = {}
+    for code, model in enumerate(models):
+        mine = cell_model == code
+        if not mine.any():
+            continue
+        y, p = truth[mine], yhat[mine]
+        w = cells["w"].astype(np.float64)[mine]
+        w2 = cells["w2"].astype(np.float64)[mine] if weighted else w
+        masks = {"tp": y & p, "fp": ~y & p, "tn": ~y & ~p, "fn": y & ~p}
+        cell_sums = {k: float(w[m].sum()) for k, m in masks.items()}
+        cells_sq = {k: float(w2[m].sum()) for k, m in masks.items()}
+        n_rows = int(cells["n_rows"].astype(np.int64)[mine].sum())
         kw, pos_in, neg_in, rows_pos, rows_neg = {}, None, None, None, None
         if has_scores:
-            c = curves_by_model[model].sort_values("k", ascending=False)   # thresholds descending
-            pos_in = c["w_pos"].to_numpy(dtype=np.float64)
-            neg_in = c["w_neg"].to_numpy(dtype=np.float64)
-            rows_pos = c["rows_pos"].to_numpy(dtype=np.float64)
-            rows_neg = c["n_rows"].to_numpy(dtype=np.float64) - rows_pos
-            thresholds = c["s_min"].to_numpy(dtype=np.float64)
-            d = thresholds.shape[0]
+            part = slice(starts[code], starts[code + 1])
+            pos_in = curve["w_pos"][part].astype(np.float64)
+            neg_in = curve["w_neg"][part].astype(np.float64)
+            rows_pos = curve["rows_pos"][part].astype(np.float64)
+            rows_neg = curve["n_rows"][part].astype(np.float64) - rows_pos
+            thresholds = curve["s_min"][part].astype(np.float64)
             present = (pos_in + neg_in) > 0              # zero-weight rows contribute no threshold
             if not present.all():
                 pos_in, neg_in, thresholds = pos_in[present], neg_in[present], thresholds[present]
                 rows_pos, rows_neg = rows_pos[present], rows_neg[present]
+            d = thresholds.shape[0]
             tps, fps = np.cumsum(pos_in), np.cumsum(neg_in)
+            thresholds = np.ascontiguousarray(thresholds)
             for a in (tps, fps, thresholds):
                 a.setflags(write=False)
-            counts = curves.ThresholdCounts(np.ascontiguousarray(thresholds), tps, fps,
-                                            float(tps[-1]) if d else 0.0, float(fps[-1]) if d else 0.0, n_rows,
-                                            weighted=weighted)
-            lo, hi = float(g["s_min"].min()), float(g["s_max"].max())
+            counts = curves.ThresholdCounts(thresholds, tps, fps, float(tps[-1]) if d else 0.0,
+                                            float(fps[-1]) if d else 0.0, n_rows, weighted=weighted)
+            lo = float(cells["s_min"].astype(np.float64)[mine].min())
+            hi = float(cells["s_max"].astype(np.float64)[mine].max())
             reason = None
             if lo < 0 or hi > 1:
-                example = lo if lo < 0 else hi
-                reason = f"scores are not probabilities (some outside [0, 1], e.g. {example:g})"
+                reason = f"scores are not probabilities (some outside [0, 1], e.g. {lo if lo < 0 else hi:g})"
             kw = dict(counts=counts, tps=counts.tps, fps=counts.fps,
-                      log_loss_sum=float("nan") if reason else float(g["log_loss"].sum()),
-                      brier_sum=float("nan") if reason else float(g["brier"].sum()),
+                      log_loss_sum=float("nan") if reason else float(cells["log_loss"].astype(np.float64)[mine].sum()),
+                      brier_sum=float("nan") if reason else float(cells["brier"].astype(np.float64)[mine].sum()),
                       weight_sum=float(w.sum()), proba_reason=reason)
-        state = binary.BinaryState(**cells, beta=beta, labels_from=labels_from, cells_sq=cells_sq, **kw)
-        out[str(model)] = ModelTable(state, n_rows, pos_in, neg_in, rows_pos, rows_neg)
+        state = binary.BinaryState(**cell_sums, beta=beta, labels_from=labels_from, cells_sq=cells_sq, **kw)
+        out[model] = ModelTable(state, n_rows, pos_in, neg_in, rows_pos, rows_neg)
     return out
+
+
+def _labels(values) -> list[str]:
+    """Label strings as the in-memory path makes them (`assess.columns.label_strings`, per distinct value)."""
+    values = pd.Series(values).reset_index(drop=True)
+    distinct = values.drop_duplicates().reset_index(drop=True)
+    mapping = dict(zip(distinct, label_strings(distinct)))
+    return [mapping[v] for v in values]
 
 
 def grid_bounds(t: ModelTable) -> dict[str, float]:

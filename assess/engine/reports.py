@@ -92,11 +92,12 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
         positive, lo, hi, distinct = grouped.check_profile(prof, assessment, source.name)
         exact = distinct <= exact_limit
         plan = grouped.Plan(exact=exact, lo=lo, hi=hi, bins=bins)
-        table = grouped.aggregate(backend, sources, positive, plan, labels_from_scores=source_of_labels == SCORES,
-                                  threshold=decision.threshold)
+        models_found = sorted({str(m) for m in prof["model"]})
+        table = grouped.aggregate(backend, sources, models_found, positive, plan,
+                                  labels_from_scores=source_of_labels == SCORES, threshold=decision.threshold)
     labels_from = decision.labels_from(Task.BINARY, has_labels=has_labels, has_scores=has_scores)
     weighted = assessment.roles.weight is not None
-    tables = grouped.binary_states(table, assessment, labels_from=labels_from, beta=float(beta), weighted=weighted,
+    tables = grouped.binary_states(table, models_found, assessment, labels_from=labels_from, beta=float(beta), weighted=weighted,
                                    has_scores=has_scores, labels_from_scores=source_of_labels == SCORES)
     chosen = list(models or tables)
     unknown = [m for m in chosen if m not in tables]
