@@ -241,3 +241,15 @@ def test_memory_says_when_the_file_would_not_fit(monkeypatch):
     monkeypatch.setattr("assess.cli.engine._available_bytes", lambda: 1024)
     code, _, err = run_cli("metrics", SAMPLE, "--engine", "memory")
     assert code == 2 and "GiB available" in err and "--engine duckdb" in err
+
+
+def test_multiclass_label_metrics_out_of_core_equal_memory():
+    wine = SAMPLE.with_name("wine_multiclass.csv")
+    code_m, memory, _ = run_cli("metrics", wine, "--engine", "memory", "--ci", "wilson")
+    code_d, duck, err = run_cli("metrics", wine, "--engine", "duckdb", "--ci", "wilson")
+    assert code_m == 0 and code_d == 0, err
+    assert duck["classes"] == memory["classes"]
+    omitted = set(duck["engine"]["not_computed"])
+    assert omitted and all(k in memory["models"]["logistic"] for k in omitted)
+    trimmed = {m: {k: v for k, v in keys.items() if k not in omitted} for m, keys in memory["models"].items()}
+    assert_same_values(trimmed, duck["models"])

@@ -100,12 +100,13 @@ def run_engine_metrics(args, engine: str, decision, overrides) -> dict:
     source = resolve_source(args.file)
     run = engine_reports(source, engine, overrides, models=args.models, keys=args.metrics,
                          decision=decision, beta=args.beta, ci=args.ci, confidence_level=args.confidence_level,
-                         spark_master=args.spark_master,
+                         spark_master=args.spark_master, k=args.k,
                          exact_limit=EXACT_LIMIT if args.exact_limit is None else args.exact_limit)
     reports, assessment = run.reports, run.assessment
+    first = next(iter(reports.values()))
     doc = {"task": assessment.task.value, "n": max(r.n for r in reports.values()),
            "models": {m: r.to_dict(with_ci=bool(args.ci)) for m, r in reports.items()},
-           "positive": assessment.positive, "classes": list(assessment.classes),
+           "positive": assessment.positive, "classes": list(first.classes),
            "settings": {"labels_from": decision.source, "threshold": args.threshold,
                         "label_thresholds": dict(decision.per_label) or None, "beta": args.beta, "k": args.k,
                         "ci": args.ci, "confidence_level": args.confidence_level if args.ci else None,

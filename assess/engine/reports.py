@@ -20,6 +20,7 @@ from assess import intervals
 from assess.data import Task
 from assess.decision import LABELS, SCORES, Decision
 from assess.engine import binary as grouped
+from assess.engine import multiclass
 from assess.engine.backends import open_backend
 from assess.engine.source import Source
 from assess.errors import AssessError
@@ -45,10 +46,15 @@ class EngineRun:
     distinct_scores: int
     bins: int | None = None
     bounds: dict[str, dict[str, float]] = field(default_factory=dict)
+    omitted: tuple[str, ...] = ()      # metric keys the data support but this engine path does not compute yet
 
     def summary(self) -> dict:
         doc = {"name": self.engine, "rows": self.n_rows, "exact": self.exact,
                "approx_distinct_scores": self.distinct_scores}
+        if self.omitted:
+            doc["not_computed"] = list(self.omitted)
+            doc["not_computed_reason"] = ("score metrics of multi-class files are not aggregated out of core yet; "
+                                          "use --engine memory")
         if not self.exact:
             doc["grid_bins"] = self.bins
             doc["error_bounds"] = self.bounds
@@ -65,7 +71,7 @@ def head_assessment(backend, source: Source, overrides) -> Assessment:
 
 
 def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=None, decision=Decision(), beta=1.0,
-                   ci=None, confidence_level=0.95, spark_master=None, exact_limit=grouped.EXACT_LIMIT,
+                   ci=None, confidence_level=0.95, spark_master=None, k=2, exact_limit=grouped.EXACT_LIMIT,
                    bins=grouped.GRID_BINS) -> EngineRun:
     """Assess ``source`` with ``engine`` ("duckdb" or "spark"); options as `assess.metrics.reports.compute_reports`.
 
@@ -74,13 +80,17 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
     """
     with open_backend(engine, source, spark_master=spark_master) as backend:
         assessment = head_assessment(backend, source, overrides)
-        if assessment.task is not Task.BINARY:
-            raise AssessError(f"{source.name}: the out-of-core engines assess binary files so far; this file is "
-                              f"{assessment.task.value} (use --engine memory)")
+        if assessment.task not in (Task.BINARY, Task.MULTICLASS):
+            raise AssessError(f"{source.name}: the out-of-core engines assess binary and multi-class files so far; "
+                              f"this file is {assessment.task.value} (use --engine memory)")
         if keys:
             for key in keys:
                 get(assessment.task, key)
         sources = grouped.model_columns(backend, assessment)
+        if assessment.task is Task.MULTICLASS:
+            table = multiclass.confusion_table(backend, sources)
+            return _multiclass_run(table, assessment, engine, overrides, models=models, keys=keys, beta=beta, k=k,
+                                   ci=ci, confidence_level=confidence_level)
         has_scores = sources[0].score is not None
         has_labels = sources[0].y_pred is not None
         source_of_labels = decision.source_for(Task.BINARY, has_labels=has_labels, has_scores=has_scores)
@@ -119,7 +129,37 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
                      None if exact else bins, bounds)
 
 
-def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted, bounds) -> MetricReport:
+def _multiclass_run(table, assessment, engine, overrides, *, models, keys, beta, k, ci, confidence_level):
+    weighted = assessment.roles.weight is not None
+    decision = Decision.from_labels()
+    classes, states = multiclass.multiclass_states(
+        table, assessment, labels_from="in y_pred", beta=float(beta), k=int(k), weighted=weighted,
+        class_order=overrides.class_order)
+    chosen = list(models or states)
+    unknown = [m for m in chosen if m not in states]
+    if unknown:
+        raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(states)})")
+    specs = [m for m in metrics_for(Task.MULTICLASS) if m.needs == "labels"] if keys is None else \
+        [get(Task.MULTICLASS, key) for key in keys]
+    needs_scores = [m.key for m in specs if m.needs != "labels"]
+    if needs_scores:
+        raise AssessError(f"{assessment.table.name}: {needs_scores[0]} needs per-class scores, which the out-of-core "
+                          "engines do not aggregate yet (use --engine memory)")
+    reports = {}
+    for model in chosen:
+        state, n_rows = states[model]
+        t = grouped.ModelTable(state, n_rows, None, None, None, None)
+        reports[model] = _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted, None,
+                                 task=Task.MULTICLASS, classes=classes, k=k)
+    rows = sum(n for _, n in states.values())
+    has_scores = bool(assessment.roles.class_scores)
+    omitted = tuple(m.key for m in metrics_for(Task.MULTICLASS) if m.needs != "labels") if has_scores and keys is None \
+        else ()
+    return EngineRun(assessment, reports, engine, True, rows, 0, omitted=omitted)
+
+
+def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted, bounds, *,
+            task=Task.BINARY, classes=None, k=2) -> MetricReport:
     state = t.state
     results = []
     for m in specs:
@@ -145,8 +185,9 @@ def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, w
                 note = "; ".join(x for x in (note, "no bootstrap interval on the out-of-core path yet "
                                                    "(use --engine memory)") if x)
         results.append(MetricResult(m.key, m.name, value, lo, hi, method, reason, note))
-    return MetricReport(task=Task.BINARY, model=model, n=t.n_rows, classes=(assessment._negative(),
-                                                                             assessment.positive),
+    if classes is None:
+        classes = (assessment._negative(), assessment.positive)
+    return MetricReport(task=task, model=model, n=t.n_rows, classes=tuple(classes),
                         results=tuple(results), table=None,
-                        params=MappingProxyType({"decision": decision, "beta": beta, "k": 2}), ci=ci,
+                        params=MappingProxyType({"decision": decision, "beta": beta, "k": k}), ci=ci,
                         confidence_level=float(confidence_level), resamples=0, seed=None)
