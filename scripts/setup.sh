@@ -9,6 +9,8 @@ need_debs=()
 command -v chromium >/dev/null 2>&1 || need_debs+=(chromium)
 dpkg -s fonts-liberation >/dev/null 2>&1 || need_debs+=(fonts-liberation)
 if [ "$purpose" = test ]; then command -v pdftoppm >/dev/null 2>&1 || need_debs+=(poppler-utils); fi
+# Java for the Spark engine's tests (PySpark runs a local JVM); `make run` does not need it.
+if [ "$purpose" = test ]; then command -v java >/dev/null 2>&1 || need_debs+=(openjdk-17-jre-headless); fi
 if [ ${#need_debs[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_debs[*]}"
   sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"

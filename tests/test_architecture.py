@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("intervals", ("assess.intervals",)),
     ("metrics", ("assess.metrics.*",)),
     ("statistical tests", ("assess.stats.*", "assess.slices", "assess.cross_validation")),
+    ("out-of-core engines", ("assess.engine.*",)),
     ("presentation", ("assess.charts.*", "assess.export", "assess.summary", "assess.explore", "assess.forecasts",
                       "assess.cost", "assess.controls")),
     ("command line", ("assess.cli.*", "assess.__main__")),

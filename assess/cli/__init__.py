@@ -1,4 +1,4 @@
-"""The headless command line: ``python -m assess inspect|metrics|compare FILE …``.
+"""The headless command line: ``python -m assess inspect|metrics|compare|controls FILE …``.
 
 Every subcommand prints JSON (or the format asked for) on stdout. Exit status (`assess.cli.common.EXIT_STATUS`, the
 epilog of every subcommand's ``--help``): 0 on success; 2 on bad input — a file that cannot be read, an unknown
@@ -13,26 +13,44 @@ import importlib
 import os
 import sys
 
-from assess.cli.common import EXIT_BAD_INPUT, EXIT_INTERNAL
 from assess.cli.wording import for_cli
 from assess.errors import AssessError
 
 #: Subcommand modules under assess.cli; each defines ``add_parser(subparsers)`` and ``run(args) -> int``.
 SUBCOMMANDS = ("inspect", "metrics", "compare", "controls")
+#: One line per subcommand for ``python -m assess --help``, kept here so that help imports none of them: building a
+#: subcommand's parser imports its module (pandas, and for compare the test registry with SciPy), which takes
+#: seconds; only the subcommand being run is built (`build_parser`).
+SUMMARIES = {
+    "inspect": "show how the file is read: roles, task, classes, models, problems",
+    "metrics": "every metric of the file's task per model, with optional intervals",
+    "compare": "significance tests between models (McNemar, DeLong, Friedman, …)",
+    "controls": "the ISO 5.3 controls the app can check: train/test overlap, leakage, annotator agreement, "
+                "distribution shift",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. With ``argv``, only the subcommand named in it gets its full parser (the others a
+    one-line entry for the help), so start-up imports one subcommand's modules; without, every subcommand's."""
     parser = argparse.ArgumentParser(prog="python -m assess",
                                      description="Assess machine-learning predictions from a file, headless.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    chosen = None if argv is None else next((a for a in argv if a in SUBCOMMANDS), "")
     for name in SUBCOMMANDS:
-        importlib.import_module(f"assess.cli.{name}").add_parser(sub)
+        if chosen is None or name == chosen:
+            importlib.import_module(f"assess.cli.{name}").add_parser(sub)
+        else:
+            sub.add_parser(name, help=SUMMARIES[name])
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
+    from assess.cli.common import EXIT_BAD_INPUT, EXIT_INTERNAL
+
     try:
         return int(args.run(args) or 0)
     except AssessError as exc:

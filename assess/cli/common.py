@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import math
 import sys
 
@@ -61,8 +62,8 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--class-order", nargs="+", metavar="L", help="class order for tables and charts")
     parser.add_argument("--sheet", help="Excel sheet name or 0-based index (default: the first)")
     parser.add_argument("--decimal", choices=[".", ","], help="decimal mark (default: detected)")
-    parser.add_argument("--max-mb", type=float, help="file size cap in MB (default 200)")
-    parser.add_argument("--max-rows", type=int, help="row cap (default 5,000,000)")
+    parser.add_argument("--max-mb", type=float, help="file size cap in MB (default: none; the limit is memory)")
+    parser.add_argument("--max-rows", type=int, help="row cap (default: none; the limit is memory)")
     parser.add_argument("--max-columns", type=int, help="column cap (default 2,000)")
 
 
@@ -134,7 +135,12 @@ def overrides_from_args(args: argparse.Namespace) -> Overrides:
 
 
 def load_assessment(args: argparse.Namespace) -> Assessment:
-    limits = Limits.from_env()
+    # The command line has no cap of its own (the caps protect the app): without a flag or an ASSESS_MAX_* variable
+    # the limit is memory, checked against the file's size (assess.cli.engine.check_fits_in_memory).
+    from assess.cli.engine import UNCAPPED, check_fits_in_memory
+
+    limits = Limits.from_env(UNCAPPED | dict(os.environ))
+    check_fits_in_memory(args.file)
     caps = {}
     if args.max_mb is not None:
         caps["max_bytes"] = int(args.max_mb * 1024 * 1024)

@@ -10,6 +10,8 @@ the test registry (:data:`assess.stats.TESTS`).
 
 from __future__ import annotations
 
+from assess.cli import SUMMARIES
+
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
                                load_assessment, print_json)
 from assess.decision import Decision
@@ -24,7 +26,7 @@ def _test_list() -> str:
 
 
 def add_parser(sub) -> None:
-    parser = sub.add_parser("compare", help="significance tests between models (McNemar, DeLong, Friedman, …)",
+    parser = sub.add_parser("compare", help=SUMMARIES["compare"],
                             description="Run a significance test between the models of FILE and print the result as "
                                         "JSON: statistic, p-value, effect with CI, assumptions, a sentence, and the "
                                         "design assumed (paired: the same sample ids for every model; independent: "

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import sys
 
+from assess.cli import SUMMARIES
 from assess.cli.common import EXIT_BAD_INPUT, EXIT_STATUS, add_input_options, load_assessment, print_json
 from assess.cli.wording import for_cli
 
 
 def add_parser(sub) -> None:
-    parser = sub.add_parser("inspect", help="show how the file is read: roles, task, classes, models, problems",
+    parser = sub.add_parser("inspect", help=SUMMARIES["inspect"],
                             description="Print, as JSON, which column got which role and why, the task, the "
                                         "positive class, the classes, the models and every problem found; with "
                                         "blocking problems the JSON is printed all the same, then the first one on "

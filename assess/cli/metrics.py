@@ -24,17 +24,16 @@ import sys
 import numpy as np
 import pandas as pd
 
+from assess.cli import SUMMARIES, cost_section
 from assess.cli import slices as slices_cli
-from assess.cli import cost_section
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
-                               load_assessment, print_json)
+                               load_assessment, overrides_from_args, print_json)
+from assess.cli.engine import add_engine_options, chosen_engine, run_engine_metrics
 from assess.cli.progress import StderrProgress
 from assess.errors import AssessError
-from assess.export import to_csv_bytes
 from assess.metrics import CI_METHODS, get
 from assess.data import Task
 from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
-from assess.summary import fmt, long_frame
 
 
 #: The ``output`` column of the CSV (and the heading of the table) for the averages of a multi-output file.
@@ -42,7 +41,7 @@ AVERAGE, VARIANCE_WEIGHTED = "(uniform average)", "(variance-weighted average)"
 
 
 def add_parser(sub) -> None:
-    parser = sub.add_parser("metrics", help="every metric of the file's task per model, with optional intervals",
+    parser = sub.add_parser("metrics", help=SUMMARIES["metrics"],
                             description="Compute the metrics of every model in FILE. Keys follow the SPEC contract; "
                                         "undefined values are null with their reason under 'undefined'.",
                             epilog=EXIT_STATUS)
@@ -70,12 +69,22 @@ def add_parser(sub) -> None:
     add_decision_options(parser)
     slices_cli.add_options(parser)
     cost_section.add_options(parser)
+    add_engine_options(parser)
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
     if (args.slices or args.by_fold) and args.format != "json":
         raise AssessError("--slice and --by-fold add keys to the JSON output; use --format json")
+    engine = chosen_engine(args)
+    if engine != "memory":   # out of core (assess.engine): binary files, JSON
+        if args.slices or args.by_fold:
+            raise AssessError(f"--slice and --by-fold need the in-memory engine (--engine memory); the {engine} "
+                              "engine computes the pooled metrics only")
+        # the decision flags are checked against the task the engine recognises (binary/multi-class alike here)
+        print_json(run_engine_metrics(args, engine, decision_from_args(args, Task.BINARY),
+                                      overrides_from_args(args)))
+        return 0
     assessment = load_assessment(args)
     if assessment.errors:
         raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
@@ -99,10 +108,15 @@ def run(args) -> int:
                                   season=args.season, interval_level=args.interval_level, progress=progress)
     sizes = {m: r.n for m, r in reports.items()}
     if args.format == "csv":
+        from assess.export import to_csv_bytes   # plotly and the charts: imported only for CSV (fast start)
+        from assess.summary import long_frame
+
         frame = long_frame(reports) if by_model is None else _outputs_long_frame(by_model)
         sys.stdout.write(to_csv_bytes(frame).decode("utf-8"))
         return 0
     if args.format == "table":
+        from assess.summary import fmt
+
         blocks = {m: {"": r} for m, r in reports.items()} if by_model is None else {
             m: {AVERAGE: r.average, VARIANCE_WEIGHTED: r.variance_weighted_report} | dict(r.by_output)
             for m, r in by_model.items()}
@@ -169,6 +183,8 @@ def run(args) -> int:
 
 def _outputs_long_frame(by_model) -> pd.DataFrame:
     """`long_frame` of a multi-output file: one row per model, output and metric, the averages first."""
+    from assess.summary import long_frame
+
     views = {AVERAGE: lambda r: r.average, VARIANCE_WEIGHTED: lambda r: r.variance_weighted_report}
     first = next(iter(by_model.values()))
     views |= {name: (lambda r, name=name: r.by_output[name]) for name in first.outputs}

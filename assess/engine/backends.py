@@ -1,0 +1,243 @@
+"""The two engines the aggregations run on: DuckDB (embedded, the default) and Spark (local or a cluster).
+
+Why plain SQL and not Ibis: the out-of-core path needs a handful of GROUP BY queries (two per task), DuckDB and
+Spark SQL share almost all the syntax they use (``CASE``, ``ln``, ``greatest``/``least``, ``floor``,
+``approx_count_distinct``, ``GROUP BY 1, 2``), and the differences — how an identifier and a string literal are
+quoted, how files are opened — are three methods of a backend. Ibis would add a dependency tree larger than this
+package for that, and its PySpark backend lags Spark releases.
+
+Each backend registers the source's files as one view, ``predictions``, and returns query results as small pandas
+frames (the grouped tables; never the rows). Heavy modules (duckdb, pyspark) are imported only when a backend is
+opened, so ``python -m assess --help`` does not pay for them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from assess.engine.source import Source
+from assess.errors import AssessError
+
+VIEW = "predictions"
+
+
+class Backend:
+    """One open engine over one source; use as a context manager."""
+
+    name = ""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self) -> None:  # pragma: no cover - overridden
+        pass
+
+    def ident(self, name: str) -> str:
+        raise NotImplementedError
+
+    def literal(self, value) -> str:
+        """A SQL literal of a label value (string, integer, float or bool) read back from this engine."""
+        if isinstance(value, bool):
+            return "TRUE" if value else "FALSE"
+        if isinstance(value, (int, float)):
+            return repr(value)
+        return self._string(str(value))
+
+    def _string(self, text: str) -> str:
+        raise NotImplementedError
+
+    def query(self, sql: str):
+        raise NotImplementedError
+
+    def arrays(self, sql: str) -> dict:
+        """The result as numpy arrays by column (NULL as NaN in numeric columns, None in others)."""
+        frame = self.query(sql)
+        return {c: frame[c].to_numpy() for c in frame.columns}
+
+    def head(self, n: int):
+        return self.query(f"SELECT * FROM {VIEW} LIMIT {int(n)}")
+
+    def columns(self) -> list[str]:
+        raise NotImplementedError
+
+
+class DuckDBBackend(Backend):
+    """DuckDB in this process: reads Parquet and CSV (files, directories via the file list, globs) and spills to
+    disk past ``memory_limit`` (``ASSESS_DUCKDB_MEMORY``, default 1GB), with ``ASSESS_DUCKDB_THREADS`` threads
+    (default: all cores)."""
+
+    name = "duckdb"
+
+    def __init__(self, source: Source):
+        import duckdb
+
+        self._duckdb = duckdb
+        self.source = source
+        self.con = duckdb.connect(":memory:")
+        self.con.execute(f"SET memory_limit = '{os.environ.get('ASSESS_DUCKDB_MEMORY', '1GB')}'")
+        if os.environ.get("ASSESS_DUCKDB_THREADS"):
+            self.con.execute(f"SET threads = {int(os.environ['ASSESS_DUCKDB_THREADS'])}")
+        self.con.execute("SET preserve_insertion_order = false")
+        files = "[" + ", ".join(self._string(f) for f in source.files) + "]"
+        if source.format == "parquet":
+            reader = f"read_parquet({files})"
+        else:
+            # header, delimiter and types sniffed from the first rows of each file; a cell that breaks the sniffed
+            # type later fails the scan with its line number (see `query`)
+            reader = f"read_csv({files}, header = true, union_by_name = false)"
+        self._run(f"CREATE VIEW {VIEW} AS SELECT * FROM {reader}")
+
+    def close(self) -> None:
+        self.con.close()
+
+    def ident(self, name: str) -> str:
+        return '"' + name.replace('"', '""') + '"'
+
+    def _string(self, text: str) -> str:
+        return "'" + text.replace("'", "''") + "'"
+
+    def _run(self, sql: str):
+        try:
+            return self.con.execute(sql)
+        except self._duckdb.Error as exc:
+            message = _duckdb_message(exc)
+            # a CSV error names its own file (one of the parts); anything else is about the source
+            raise AssessError(f"{self.source.name}{message}" if message.startswith(": ") else
+                              message if message.startswith(self.source.files) else
+                              f"{self.source.name}: {message}") from None
+
+    def query(self, sql: str):
+        return self._run(sql).df()
+
+    def arrays(self, sql: str) -> dict:
+        import numpy as np
+
+        out = {}
+        for name, col in self._run(sql).fetchnumpy().items():
+            if isinstance(col, np.ma.MaskedArray):
+                if col.dtype.kind in "iufb":
+                    col = col.astype(np.float64).filled(np.nan)
+                else:
+                    col = np.where(col.mask, None, col.data.astype(object))
+            out[name] = np.asarray(col)
+        return out
+
+    def columns(self) -> list[str]:
+        return [row[0] for row in self._run(f"DESCRIBE {VIEW}").fetchall()]
+
+
+def _duckdb_message(exc: Exception) -> str:
+    """DuckDB's error, cut to what a user needs: a CSV conversion error keeps the file, line, column and value."""
+    text = str(exc)
+    line = re.search(r"CSV Error on Line:\s*(\d+)", text)
+    value = re.search(r"Could not convert string \"(.*?)\" to '?(\w+)'?", text)
+    if line and value:
+        column = re.search(r'converting column "(.*?)"', text)
+        file = re.search(r"^\s*file = (.+)$", text, re.M)
+        n = int(line.group(1))
+        return (f"{file.group(1).strip() if file else ''}: line {n:,} (data row {n - 1:,})"
+                f"{f', column {column.group(1)!r}' if column else ''}: {value.group(1)!r} is not a number (the first "
+                f"rows made the column {value.group(2).lower()}); fix the cell or remove the row")
+    first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    return first[:400]
+
+
+class SparkBackend(Backend):
+    """Spark SQL through PySpark: ``master`` is a Spark master URL (``local[*]``, ``spark://host:7077``, ``yarn``);
+    with ``SPARK_REMOTE`` set (``sc://host:15002``) a Spark Connect session is used instead. The session is created
+    once per process and reused (`SparkBackend.session`)."""
+
+    name = "spark"
+    _session = None
+
+    def __init__(self, source: Source, master: str | None = None):
+        self.source = source
+        spark = self.session(master)
+        try:
+            reader = spark.read.parquet(*source.files) if source.format == "parquet" else \
+                spark.read.option("header", True).option("inferSchema", False).csv(list(source.files))
+            reader.createOrReplaceTempView(VIEW)
+        except Exception as exc:  # noqa: BLE001 - pyspark raises its own exception tree
+            raise AssessError(f"{source.name}: Spark could not read it: {_spark_message(exc)}") from None
+        self.spark = spark
+
+    @classmethod
+    def session(cls, master: str | None = None):
+        """The process's Spark session (created on first use): a clear error when Spark or Java is unreachable."""
+        _check_reachable(master or os.environ.get("SPARK_REMOTE") or "")
+        if cls._session is not None:   # one session per process (Spark's rule); the first master wins
+            return cls._session
+        try:
+            from pyspark.sql import SparkSession
+        except ImportError:
+            raise AssessError("--engine spark needs PySpark (pip install pyspark) and Java 17") from None
+        builder = SparkSession.builder.appName("assess")
+        if os.environ.get("SPARK_REMOTE") and not master:
+            builder = builder.remote(os.environ["SPARK_REMOTE"])
+        else:
+            builder = (builder.master(master or "local[*]")
+                       .config("spark.ui.enabled", "false")
+                       .config("spark.sql.shuffle.partitions", os.environ.get("ASSESS_SPARK_PARTITIONS", "8"))
+                       .config("spark.driver.memory", os.environ.get("ASSESS_SPARK_DRIVER_MEMORY", "1g")))
+        try:
+            cls._session = builder.getOrCreate()
+            if master and master.startswith("spark://"):
+                cls._session.range(1).count()  # fail now, not in the middle of the aggregation
+        except Exception as exc:  # noqa: BLE001
+            cls._session = None
+            raise AssessError(f"Spark is not reachable at {master or os.environ.get('SPARK_REMOTE') or 'local'}: "
+                              f"{_spark_message(exc)}") from None
+        return cls._session
+
+    def ident(self, name: str) -> str:
+        return "`" + name.replace("`", "``") + "`"
+
+    def _string(self, text: str) -> str:
+        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+    def query(self, sql: str):
+        try:
+            return self.spark.sql(sql).toPandas()
+        except Exception as exc:  # noqa: BLE001
+            raise AssessError(f"{self.source.name}: {_spark_message(exc)}") from None
+
+    def columns(self) -> list[str]:
+        return list(self.spark.table(VIEW).columns)
+
+
+def _check_reachable(url: str) -> None:
+    """Fail in seconds, not after Spark's minutes of retries, when a cluster's master (spark://host:port) or a
+    Spark Connect server (sc://host:port) does not accept connections."""
+    import socket
+    from urllib.parse import urlparse
+
+    parsed = urlparse(url)
+    if parsed.scheme not in ("spark", "sc") or not parsed.hostname:
+        return
+    port = parsed.port or (7077 if parsed.scheme == "spark" else 15002)
+    try:
+        socket.create_connection((parsed.hostname, port), timeout=float(os.environ.get("ASSESS_SPARK_TIMEOUT", "10"))
+                                 ).close()
+    except OSError as exc:
+        raise AssessError(f"Spark is not reachable at {url}: {exc.strerror or exc}; check --spark-master (or "
+                          "SPARK_REMOTE) and that the cluster is up") from None
+
+
+def _spark_message(exc: Exception) -> str:
+    text = str(exc).strip()
+    return (text.splitlines()[0] if text else type(exc).__name__)[:400]
+
+
+def open_backend(engine: str, source: Source, *, spark_master: str | None = None) -> Backend:
+    if engine == "duckdb":
+        try:
+            return DuckDBBackend(source)
+        except ImportError:
+            raise AssessError("--engine duckdb needs DuckDB (pip install duckdb)") from None
+    if engine == "spark":
+        return SparkBackend(source, spark_master)
+    raise ValueError(f"unknown engine {engine!r} (duckdb, spark)")

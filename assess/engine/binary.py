@@ -1,0 +1,346 @@
+r"""Binary metrics out of core: two GROUP BY scans by the engine, then the registry's formulas on the grouped table.
+
+Scan 1 (`profile`) — per distinct truth value: rows, score range, an approximate count of distinct scores, and the
+cells that would block an assessment (empty truth, empty or non-finite scores, negative or empty weights).
+
+Scan 2 (`aggregate`) — per model, truth (positive or not), predicted label and *score key*: the row count, the sums
+of the weight and its square, the lowest score, and the sums of each row's log loss and squared error (ISO/IEC TS 4213
+6.3.6–6.3.7; the per-row losses of :func:`assess.metrics.binary.per_row_losses`, clipped the same way). The key is
+the score itself when the scores have at most ``exact_limit`` distinct values (default 10 million): then the table
+is exactly what :func:`assess.curves.threshold_counts` builds from the rows (one point per distinct score) and every
+metric equals the in-memory one up to the order of floating-point sums. Beyond it the key is one of ``bins``
+(default :math:`2^{20}`) equal-width bins of the score range, and the ranking metrics carry an error bound from the
+mass tied inside bins (`grid_bounds`); label metrics (the decision is taken on the raw score in the scan), log loss
+and Brier stay exact.
+
+From the grouped table, `binary_states` builds one :class:`~assess.metrics.binary.BinaryState` per model — the same
+object the in-memory path builds from the rows — and `assess.engine.reports` evaluates the registry on it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from assess import curves
+from assess.columns import label_strings
+from assess.errors import AssessError
+from assess.metrics import binary
+
+#: Beyond this many distinct scores (approximate count) the scan groups by a score grid instead of by score.
+EXACT_LIMIT = 10_000_000
+#: Bins of the score grid (the issue's 2^20: bounds of the order of 1e-6 for smooth score distributions).
+GRID_BINS = 2 ** 20
+
+_EPS = float(np.finfo(np.float64).eps)
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The SQL expressions of one model's rows: name (an SQL expression), truth, predicted label, score, weight."""
+
+    model: str
+    y_true: str
+    y_pred: str | None
+    score: str | None
+    weight: str | None
+
+
+def model_columns(backend, assessment) -> list[Columns]:
+    """One `Columns` per model source: a long file's model column, each model of a wide file, or the one model."""
+    r, q = assessment.roles, backend.ident
+    weight = q(r.weight) if r.weight else None
+    score = _score_expr(backend, assessment, r.score)
+    if r.wide_models:
+        return [Columns(backend.literal(wm.name), q(r.y_true), q(wm.y_pred) if wm.y_pred else None,
+                        f"CAST({q(wm.score)} AS DOUBLE)" if wm.score else None, weight) for wm in r.wide_models]
+    model = f"CAST({q(r.model)} AS VARCHAR)" if r.model and backend.name == "duckdb" else (
+        f"CAST({q(r.model)} AS STRING)" if r.model else backend.literal(assessment.models[0]))
+    return [Columns(model, q(r.y_true), q(r.y_pred) if r.y_pred else None, score, weight)]
+
+
+def _score_expr(backend, assessment, score_col):
+    r, q = assessment.roles, backend.ident
+    if score_col:
+        return f"CAST({q(score_col)} AS DOUBLE)"
+    if r.class_scores:   # two probability columns: P(positive), or 1 - P(other) when only that one is given
+        by_class = dict(r.class_scores)
+        if assessment.positive in by_class:
+            return f"CAST({q(by_class[assessment.positive])} AS DOUBLE)"
+        other = next(c for c in by_class if c != assessment.positive)
+        return f"(1.0 - CAST({q(by_class[other])} AS DOUBLE))"
+    return None
+
+
+def _rows(sources: list[Columns], select: str) -> str:
+    """UNION ALL of one SELECT per model source; ``select`` is formatted with the source's fields."""
+    parts = [f"SELECT {select.format(c=c)} FROM predictions" for c in sources]
+    return "\nUNION ALL\n".join(parts)
+
+
+def _inf(backend) -> str:
+    return "CAST('Infinity' AS DOUBLE)"
+
+
+def profile(backend, sources: list[Columns]) -> pd.DataFrame:
+    """Scan 1: per raw truth value, the rows and what could block the assessment (see the module docstring)."""
+    has_score = sources[0].score is not None
+    has_weight = sources[0].weight is not None
+    score = "{c.score}" if has_score else "CAST(NULL AS DOUBLE)"
+    weight = "CAST({c.weight} AS DOUBLE)" if has_weight else "CAST(1.0 AS DOUBLE)"
+    rows = _rows(sources, f"{{c.model}} AS model, {{c.y_true}} AS y, {score} AS s, {weight} AS w")
+    inf = _inf(backend)
+    sql = f"""
+        SELECT model, y, count(*) AS n_rows, count(s) AS s_present,
+               sum(CASE WHEN isnan(s) OR abs(s) = {inf} THEN 1 ELSE 0 END) AS s_nonfinite,
+               min(CASE WHEN isnan(s) OR abs(s) = {inf} THEN NULL ELSE s END) AS s_min,
+               max(CASE WHEN isnan(s) OR abs(s) = {inf} THEN NULL ELSE s END) AS s_max,
+               approx_count_distinct(s) AS s_distinct,
+               count(w) AS w_present, sum(CASE WHEN w < 0 OR isnan(w) THEN 1 ELSE 0 END) AS w_bad
+        FROM ({rows}) AS r GROUP BY model, y"""
+    return backend.query(sql)
+
+
+def check_profile(prof: pd.DataFrame, assessment, name: str) -> tuple[list, float, float, int]:
+    """Refuse what the in-memory validation refuses; return (positive raw values, score min, max, distinct)."""
+    r = assessment.roles
+    missing = prof["y"].isna()
+    if missing.any():
+        raise AssessError(f"{name}: column {r.y_true!r} has {int(prof.loc[missing, 'n_rows'].sum()):,} empty cells; "
+                          "every row needs a true label")
+    labels = _labels(prof["y"])
+    classes = sorted(set(labels))
+    if len(classes) > 2 or assessment.positive not in assessment.classes:
+        raise AssessError(f"{name}: column {r.y_true!r} holds {len(classes):,} classes ({', '.join(classes[:5])}"
+                          f"{', …' if len(classes) > 5 else ''}) in the whole file; the first rows looked binary. "
+                          "Use --task to say what the file is")
+    unknown = [c for c in classes if c not in assessment.classes]
+    if unknown:
+        raise AssessError(f"{name}: column {r.y_true!r} holds {unknown[0]!r}, which the first rows did not show; "
+                          f"the classes are {', '.join(assessment.classes)} (use --positive to choose)")
+    positive = [v.item() if hasattr(v, "item") else v for v, lab in zip(prof["y"], labels)
+                if lab == assessment.positive]
+    n_rows = int(prof["n_rows"].sum())
+    if prof["s_present"].notna().all() and "score" in _score_roles(assessment):
+        empty = n_rows - int(prof["s_present"].sum())
+        if empty:
+            raise AssessError(f"{name}: the score column has {empty:,} empty (or non-numeric) cells; every row needs "
+                              "a score")
+        bad = int(prof["s_nonfinite"].sum())
+        if bad:
+            raise AssessError(f"{name}: the score column has {bad:,} NaN or infinite values")
+    if assessment.roles.weight:
+        if int(prof["w_present"].sum()) < n_rows:
+            raise AssessError(f"{name}: column {r.weight!r} has empty weights; every row needs one")
+        if int(prof["w_bad"].sum()):
+            raise AssessError(f"{name}: column {r.weight!r} has {int(prof['w_bad'].sum()):,} negative or NaN weights")
+    return (positive, float(prof["s_min"].min()), float(prof["s_max"].max()),
+            int(prof["s_distinct"].fillna(0).sum()))
+
+
+def _score_roles(assessment) -> set:
+    r = assessment.roles
+    return {"score"} if (r.score or r.class_scores or any(wm.score for wm in r.wide_models)) else set()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How scan 2 keys the scores: exactly (by score) or on a grid of ``bins`` bins over [lo, hi]."""
+
+    exact: bool
+    lo: float = 0.0
+    hi: float = 0.0
+    bins: int = GRID_BINS
+
+    def key(self) -> str:
+        if self.exact:
+            return "s"
+        if not self.hi > self.lo:
+            return "CAST(0 AS BIGINT)"
+        scale = self.bins / (self.hi - self.lo)
+        # bin b holds [lo + b/scale, lo + (b+1)/scale); the top score goes into the last bin
+        return f"least(CAST(floor((s - {self.lo!r}) * {scale!r}) AS BIGINT), {self.bins - 1})"
+
+
+def aggregate(backend, sources: list[Columns], models: list[str], positive: list, plan: Plan, *,
+              labels_from_scores: bool, threshold: float) -> dict[str, np.ndarray]:
+    """Scan 2: the grouped table (module docstring) as numpy arrays; ``model`` holds indices into ``models`` (integer
+    codes keep the returned table small: one number per distinct score, not a string)."""
+    c0 = sources[0]
+    sources = [Columns(f"CASE {c.model} " + " ".join(f"WHEN {backend.literal(m)} THEN {i}"
+                                                      for i, m in enumerate(models)) + " END",
+                       c.y_true, c.y_pred, c.score, c.weight) for c in sources]
+    pos_list = ", ".join(backend.literal(v) for v in positive) or "NULL"
+    score = "{c.score}" if c0.score is not None else "CAST(NULL AS DOUBLE)"
+    weight = "CAST({c.weight} AS DOUBLE)" if c0.weight is not None else "CAST(1.0 AS DOUBLE)"
+    if labels_from_scores:
+        pred = f"(s >= {float(threshold)!r})"
+        yp_raw = "CAST(NULL AS DOUBLE)"
+    else:
+        pred = "yp_raw"
+        yp_raw = "{c.y_pred}"
+    rows = _rows(sources, f"{{c.model}} AS model, CASE WHEN {{c.y_true}} IN ({pos_list}) THEN 1 ELSE 0 END AS pos, "
+                          f"{yp_raw} AS yp_raw, {score} AS s, {weight} AS w")
+    # the probability given to the true class, clipped as scikit-learn's log_loss clips it
+    p_true = f"greatest(least(CASE WHEN pos = 1 THEN s ELSE 1.0 - s END, {1 - _EPS!r}), {_EPS!r})"
+    miss = "(1.0 - CASE WHEN pos = 1 THEN s ELSE 1.0 - s END)"
+    key = plan.key() if c0.score is not None else "CAST(0 AS BIGINT)"
+    # Two grouping sets in one scan: the cells and loss sums per (model, truth, predicted label), and the curve
+    # table per (model, score key) with the positives' and negatives' weights and rows pivoted into columns — so
+    # the table the engine returns is one row per distinct score (or bin), not four.
+    sql = f"""
+        SELECT model, pos, yp, k, count(*) AS n_rows, sum(w) AS w, sum(w * w) AS w2,
+               sum(CASE WHEN pos = 1 THEN w ELSE 0.0 END) AS w_pos, sum(CASE WHEN pos = 0 THEN w ELSE 0.0 END) AS w_neg,
+               sum(pos) AS rows_pos,
+               min(s) AS s_min, max(s) AS s_max,
+               sum(w * -ln({p_true})) AS log_loss, sum(w * {miss} * {miss}) AS brier
+        FROM (SELECT model, pos, {pred} AS yp, {key} AS k, s, w FROM ({rows}) AS r) AS keyed
+        GROUP BY GROUPING SETS ((model, pos, yp), (model, k))"""
+    return backend.arrays(sql)
+
+
+@dataclass(frozen=True)
+class ModelTable:
+    """One model's share of the grouped table, as numpy arrays (score keys descending)."""
+
+    state: binary.BinaryState
+    n_rows: int
+    pos_in: np.ndarray | None      # (weighted) positives per score key, keys descending
+    neg_in: np.ndarray | None
+    rows_pos: np.ndarray | None     # row counts per key (DeLong's frequencies)
+    rows_neg: np.ndarray | None
+
+
+def binary_states(table: dict[str, np.ndarray], models: list[str], assessment, *, labels_from: str, beta: float,
+                  weighted: bool, has_scores: bool, labels_from_scores: bool) -> dict[str, ModelTable]:
+    """{model: ModelTable} from the grouped table: cells, threshold counts and loss sums of each model."""
+    pos_col = np.asarray(table["pos"], dtype=np.float64)
+    is_cells = ~np.isnan(pos_col)              # the (model, truth, label) grouping set; the rest is the curve's
+    cells = {name: np.asarray(col)[is_cells] for name, col in table.items()}
+    if labels_from_scores:
+        yhat = cells["yp"].astype(np.float64) == 1
+    else:
+        yp_raw = pd.Series(cells["yp"], dtype=object if cells["yp"].dtype.kind == "O" else None)
+        if yp_raw.isna().any():
+            raise AssessError(f"{assessment.table.name}: column {assessment.roles.y_pred!r} has empty cells; every "
+                              "row needs a predicted label (or use --labels-from scores)")
+        yhat = np.array([lab == assessment.positive for lab in _labels(yp_raw)], dtype=bool)
+    truth = cells["pos"].astype(np.float64) == 1
+    cell_model = cells["model"].astype(np.int64)
+    curve = {name: np.asarray(col)[~is_cells] for name, col in table.items()}
+    # curve rows by model, score keys descending within each model: one sort of the (small) grouped table
+    order = np.lexsort((-curve["k"].astype(np.float64), curve["model"].astype(np.int64)))
+    curve = {name: col[order] for name, col in curve.items()}
+    curve_model = curve["model"].astype(np.int64)
+    starts = np.searchsorted(curve_model, np.arange(len(models) + 1))
+    out = {}
+    for code, model in enumerate(models):
+        mine = cell_model == code
+        if not mine.any():
+            continue
+        y, p = truth[mine], yhat[mine]
+        w = cells["w"].astype(np.float64)[mine]
+        w2 = cells["w2"].astype(np.float64)[mine] if weighted else w
+        masks = {"tp": y & p, "fp": ~y & p, "tn": ~y & ~p, "fn": y & ~p}
+        cell_sums = {k: float(w[m].sum()) for k, m in masks.items()}
+        cells_sq = {k: float(w2[m].sum()) for k, m in masks.items()}
+        n_rows = int(cells["n_rows"].astype(np.int64)[mine].sum())
+        kw, pos_in, neg_in, rows_pos, rows_neg = {}, None, None, None, None
+        if has_scores:
+            part = slice(starts[code], starts[code + 1])
+            pos_in = curve["w_pos"][part].astype(np.float64)
+            neg_in = curve["w_neg"][part].astype(np.float64)
+            rows_pos = curve["rows_pos"][part].astype(np.float64)
+            rows_neg = curve["n_rows"][part].astype(np.float64) - rows_pos
+            thresholds = curve["s_min"][part].astype(np.float64)
+            present = (pos_in + neg_in) > 0              # zero-weight rows contribute no threshold
+            if not present.all():
+                pos_in, neg_in, thresholds = pos_in[present], neg_in[present], thresholds[present]
+                rows_pos, rows_neg = rows_pos[present], rows_neg[present]
+            d = thresholds.shape[0]
+            tps, fps = np.cumsum(pos_in), np.cumsum(neg_in)
+            thresholds = np.ascontiguousarray(thresholds)
+            for a in (tps, fps, thresholds):
+                a.setflags(write=False)
+            counts = curves.ThresholdCounts(thresholds, tps, fps, float(tps[-1]) if d else 0.0,
+                                            float(fps[-1]) if d else 0.0, n_rows, weighted=weighted)
+            lo = float(cells["s_min"].astype(np.float64)[mine].min())
+            hi = float(cells["s_max"].astype(np.float64)[mine].max())
+            reason = None
+            if lo < 0 or hi > 1:
+                reason = f"scores are not probabilities (some outside [0, 1], e.g. {lo if lo < 0 else hi:g})"
+            kw = dict(counts=counts, tps=counts.tps, fps=counts.fps,
+                      log_loss_sum=float("nan") if reason else float(cells["log_loss"].astype(np.float64)[mine].sum()),
+                      brier_sum=float("nan") if reason else float(cells["brier"].astype(np.float64)[mine].sum()),
+                      weight_sum=float(w.sum()), proba_reason=reason)
+        state = binary.BinaryState(**cell_sums, beta=beta, labels_from=labels_from, cells_sq=cells_sq, **kw)
+        out[model] = ModelTable(state, n_rows, pos_in, neg_in, rows_pos, rows_neg)
+    return out
+
+
+def _labels(values) -> list[str]:
+    """Label strings as the in-memory path makes them (`assess.columns.label_strings`, per distinct value)."""
+    values = pd.Series(values).reset_index(drop=True)
+    distinct = values.drop_duplicates().reset_index(drop=True)
+    mapping = dict(zip(distinct, label_strings(distinct)))
+    return [mapping[v] for v in values]
+
+
+def grid_bounds(t: ModelTable) -> dict[str, float]:
+    r"""Largest possible error of the ranking metrics of a grid table, from the mass tied inside each bin b
+    (:math:`p_b` positives, :math:`n_b` negatives; :math:`T_0, F_0` the cumulative counts above the bin, :math:`T_1
+    = T_0 + p_b`; P, N the totals). The grid treats a bin as one tie; the rows' true order inside it is unknown:
+
+    - ROC AUC: only pairs inside one bin can change their contribution (from ½ to 0 or 1), so
+      :math:`|\Delta| \le \sum_b p_b n_b / (2PN)`.
+    - Average precision: each positive of bin b is credited the bin's precision :math:`T_1/(T_1+F_1)`; its true
+      precision lies in :math:`[T_0/(T_0+F_0+n_b),\; T_1/(T_1+F_0)]`, so
+      :math:`|\Delta| \le \frac{1}{P}\sum_b p_b \max(\text{hi}_b - v_b, v_b - \text{lo}_b)`. PR AUC: the same bound
+      (its trapezoids average two precisions of that interval).
+    - KS: the true maximum of TPR − FPR (or FPR − TPR) can peak inside a bin, at most at
+      :math:`\max(T_1/P - F_0/N,\; F_1/N - T_0/P)`; the bound is that maximum minus the grid's KS.
+    """
+    pos, neg = t.pos_in, t.neg_in
+    P, N = float(pos.sum()), float(neg.sum())
+    if P <= 0 or N <= 0:
+        return {"roc_auc": float("nan"), "average_precision": float("nan"), "pr_auc": float("nan"),
+                "ks_statistic": float("nan")}
+    auc = float(np.dot(pos, neg) / (2 * P * N))
+    T1, F1 = np.cumsum(pos), np.cumsum(neg)
+    T0, F0 = T1 - pos, F1 - neg
+    with np.errstate(divide="ignore", invalid="ignore"):
+        v = T1 / (T1 + F1)
+        lo = np.where(T0 + F0 + neg > 0, T0 / (T0 + F0 + neg), 0.0)
+        hi = np.where(T1 + F0 > 0, T1 / (T1 + F0), 1.0)
+    has_pos = pos > 0
+    ap = float(np.dot(pos[has_pos], np.maximum(hi - v, v - lo)[has_pos]) / P)
+    ks_grid = float(np.max(np.abs(T1 / P - F1 / N)))
+    ks_top = float(max(np.max(T1 / P - F0 / N), np.max(F1 / N - T0 / P)))
+    return {"roc_auc": auc, "average_precision": ap, "pr_auc": ap, "ks_statistic": max(0.0, ks_top - ks_grid)}
+
+
+def delong_from_table(t: ModelTable, confidence_level: float) -> tuple[float, float]:
+    r"""DeLong interval of the ROC AUC from the grouped table (unweighted rows): every row of a score key shares one
+    placement value — :math:`V_{10} = (\text{negatives below} + \tfrac12 \text{negatives tied}) / n` for a
+    positive, :math:`V_{01} = (\text{positives above} + \tfrac12 \text{positives tied}) / m` for a negative — so
+    the sample variances of :func:`assess.intervals.delong_variance` are frequency-weighted variances over the keys
+    (keys descending here). :math:`\mathrm{AUC} \pm z\sqrt{S_{10}/m + S_{01}/n}`, truncated to [0, 1]."""
+    from scipy import stats
+
+    fp, fn = t.rows_pos, t.rows_neg
+    m, n = float(fp.sum()), float(fn.sum())
+    if m < 2 or n < 2:
+        return float("nan"), float("nan")
+    neg_below = n - np.cumsum(fn)                     # keys descending: negatives at lower keys
+    pos_above = np.cumsum(fp) - fp
+    v10 = (neg_below + 0.5 * fn) / n
+    v01 = (pos_above + 0.5 * fp) / m
+    auc = float(np.dot(fp, v10) / m)
+    s10 = float(np.dot(fp, (v10 - auc) ** 2) / (m - 1))
+    mean01 = float(np.dot(fn, v01) / n)
+    s01 = float(np.dot(fn, (v01 - mean01) ** 2) / (n - 1))
+    z = float(stats.norm.ppf(0.5 + confidence_level / 2))
+    se = np.sqrt(s10 / m + s01 / n)
+    return max(0.0, auc - z * se), min(1.0, auc + z * se)

@@ -1,0 +1,193 @@
+"""Metric reports of a file assessed out of core: the same `MetricReport` objects as `assess.metrics.reports`.
+
+`engine_reports` reads the first rows to recognise roles, task and positive class (the same `describe` as the
+in-memory path, with the same overrides), checks the whole file with one profiling scan, aggregates with a second
+scan (`assess.engine.binary`) and evaluates the registry's metric functions on the grouped states — one formula per
+metric, whichever engine counted. Supported so far: binary files (long, wide or single-model; labels from the
+predicted-label column or from the scores at a threshold; sample weights). Intervals: the proportion methods
+(Wilson, Clopper–Pearson, normal; from the cells) and DeLong for the ROC AUC (unweighted; from the grouped
+placements); a bootstrap interval is not computed out of core yet and each result says so in its note.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import numpy as np
+
+from assess import intervals
+from assess.data import Task
+from assess.decision import LABELS, SCORES, Decision
+from assess.engine import binary as grouped
+from assess.engine import multiclass
+from assess.engine.backends import open_backend
+from assess.engine.source import Source
+from assess.errors import AssessError
+from assess.io import LoadedTable
+from assess.metrics.evaluate import MetricReport, MetricResult, _capture, _resolve_ci
+from assess.metrics.registry import get, metrics_for
+from assess.schema import Assessment, describe
+
+#: Rows read to recognise roles and task (the whole file is then checked by the profiling scan).
+HEAD_ROWS = 50_000
+
+
+@dataclass
+class EngineRun:
+    """What one out-of-core run computed: the assessment of the first rows (roles, task, classes), the reports,
+    and how the engine counted (``exact``; for a grid run ``bins`` and per-model error ``bounds``)."""
+
+    assessment: Assessment
+    reports: dict[str, MetricReport]
+    engine: str
+    exact: bool
+    n_rows: int
+    distinct_scores: int
+    bins: int | None = None
+    bounds: dict[str, dict[str, float]] = field(default_factory=dict)
+    omitted: tuple[str, ...] = ()      # metric keys the data support but this engine path does not compute yet
+
+    def summary(self) -> dict:
+        doc = {"name": self.engine, "rows": self.n_rows, "exact": self.exact,
+               "approx_distinct_scores": self.distinct_scores}
+        if self.omitted:
+            doc["not_computed"] = list(self.omitted)
+            doc["not_computed_reason"] = ("score metrics of multi-class files are not aggregated out of core yet; "
+                                          "use --engine memory")
+        if not self.exact:
+            doc["grid_bins"] = self.bins
+            doc["error_bounds"] = self.bounds
+        return doc
+
+
+def head_assessment(backend, source: Source, overrides) -> Assessment:
+    frame = backend.head(HEAD_ROWS)
+    table = LoadedTable(frame=frame, name=source.name, sha256="", n_bytes=source.n_bytes, format=source.format)
+    assessment = describe(table, overrides)
+    if assessment.errors:
+        raise AssessError(f"{source.name}: {assessment.errors[0].message}")
+    return assessment
+
+
+def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=None, decision=Decision(), beta=1.0,
+                   ci=None, confidence_level=0.95, spark_master=None, k=2, exact_limit=grouped.EXACT_LIMIT,
+                   bins=grouped.GRID_BINS) -> EngineRun:
+    """Assess ``source`` with ``engine`` ("duckdb" or "spark"); options as `assess.metrics.reports.compute_reports`.
+
+    ``exact_limit``: above this approximate number of distinct scores the scores are grouped on a grid of ``bins``
+    bins and the ranking metrics come with error bounds (`EngineRun.bounds`); 0 forces the grid.
+    """
+    with open_backend(engine, source, spark_master=spark_master) as backend:
+        assessment = head_assessment(backend, source, overrides)
+        if assessment.task not in (Task.BINARY, Task.MULTICLASS):
+            raise AssessError(f"{source.name}: the out-of-core engines assess binary and multi-class files so far; "
+                              f"this file is {assessment.task.value} (use --engine memory)")
+        if keys:
+            for key in keys:
+                get(assessment.task, key)
+        sources = grouped.model_columns(backend, assessment)
+        if assessment.task is Task.MULTICLASS:
+            table = multiclass.confusion_table(backend, sources)
+            return _multiclass_run(table, assessment, engine, overrides, models=models, keys=keys, beta=beta, k=k,
+                                   ci=ci, confidence_level=confidence_level)
+        has_scores = sources[0].score is not None
+        has_labels = sources[0].y_pred is not None
+        source_of_labels = decision.source_for(Task.BINARY, has_labels=has_labels, has_scores=has_scores)
+        if source_of_labels == SCORES and not has_scores:
+            raise AssessError(f"{source.name}: labels from the scores need a score column; the file has none")
+        if source_of_labels == LABELS and not has_labels:
+            raise AssessError(f"{source.name}: the file has no predicted-label column; use --labels-from scores")
+        prof = grouped.profile(backend, sources)
+        positive, lo, hi, distinct = grouped.check_profile(prof, assessment, source.name)
+        exact = distinct <= exact_limit
+        plan = grouped.Plan(exact=exact, lo=lo, hi=hi, bins=bins)
+        models_found = sorted({str(m) for m in prof["model"]})
+        table = grouped.aggregate(backend, sources, models_found, positive, plan,
+                                  labels_from_scores=source_of_labels == SCORES, threshold=decision.threshold)
+    labels_from = decision.labels_from(Task.BINARY, has_labels=has_labels, has_scores=has_scores)
+    weighted = assessment.roles.weight is not None
+    tables = grouped.binary_states(table, models_found, assessment, labels_from=labels_from, beta=float(beta), weighted=weighted,
+                                   has_scores=has_scores, labels_from_scores=source_of_labels == SCORES)
+    chosen = list(models or tables)
+    unknown = [m for m in chosen if m not in tables]
+    if unknown:
+        raise AssessError(f"{source.name}: no model {unknown[0]!r} (models: {', '.join(tables)})")
+    if keys is None:
+        specs = [m for m in metrics_for(Task.BINARY)
+                 if m.needs == "labels" or (has_scores and m.needs in ("scores", "probabilities"))]
+    else:
+        specs = [get(Task.BINARY, key) for key in keys]
+    reports, bounds = {}, {}
+    for model in chosen:
+        t = tables[model]
+        if not exact and has_scores:
+            bounds[model] = grouped.grid_bounds(t)
+        reports[model] = _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted,
+                                 bounds.get(model))
+    return EngineRun(assessment, reports, engine, exact, int(prof["n_rows"].sum()), distinct,
+                     None if exact else bins, bounds)
+
+
+def _multiclass_run(table, assessment, engine, overrides, *, models, keys, beta, k, ci, confidence_level):
+    weighted = assessment.roles.weight is not None
+    decision = Decision.from_labels()
+    classes, states = multiclass.multiclass_states(
+        table, assessment, labels_from="in y_pred", beta=float(beta), k=int(k), weighted=weighted,
+        class_order=overrides.class_order)
+    chosen = list(models or states)
+    unknown = [m for m in chosen if m not in states]
+    if unknown:
+        raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(states)})")
+    specs = [m for m in metrics_for(Task.MULTICLASS) if m.needs == "labels"] if keys is None else \
+        [get(Task.MULTICLASS, key) for key in keys]
+    needs_scores = [m.key for m in specs if m.needs != "labels"]
+    if needs_scores:
+        raise AssessError(f"{assessment.table.name}: {needs_scores[0]} needs per-class scores, which the out-of-core "
+                          "engines do not aggregate yet (use --engine memory)")
+    reports = {}
+    for model in chosen:
+        state, n_rows = states[model]
+        t = grouped.ModelTable(state, n_rows, None, None, None, None)
+        reports[model] = _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted, None,
+                                 task=Task.MULTICLASS, classes=classes, k=k)
+    rows = sum(n for _, n in states.values())
+    has_scores = bool(assessment.roles.class_scores)
+    omitted = tuple(m.key for m in metrics_for(Task.MULTICLASS) if m.needs != "labels") if has_scores and keys is None \
+        else ()
+    return EngineRun(assessment, reports, engine, True, rows, 0, omitted=omitted)
+
+
+def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted, bounds, *,
+            task=Task.BINARY, classes=None, k=2) -> MetricReport:
+    state = t.state
+    results = []
+    for m in specs:
+        value, reason, note = _capture(m.compute, state)
+        how = _resolve_ci(m, ci, weighted)
+        lo = hi = float("nan")
+        method = None
+        if bounds and m.key in bounds and np.isfinite(value):
+            note = "; ".join(x for x in (note, f"score grid: within ±{bounds[m.key]:.2g} of the exact value") if x)
+        if how is not None and np.isfinite(value):
+            if how in intervals.PROPORTION_METHODS:
+                x, nn, ne = m.proportion.counts(state)
+                c = intervals.proportion_ci(x, nn, confidence_level=confidence_level, method=how,
+                                            n_eff=ne if weighted else None)
+                lo, hi, method = c.low, c.high, how + (" (Kish effective n)" if weighted else "")
+            elif how == "delong":
+                lo, hi = grouped.delong_from_table(t, confidence_level)
+                method = "delong"
+                if bounds:   # the grid's AUC is off by at most the bound: widen the interval by it
+                    lo, hi = max(0.0, lo - bounds["roc_auc"]), min(1.0, hi + bounds["roc_auc"])
+                    method = "delong (score grid, widened by the grid's error bound)"
+            else:
+                note = "; ".join(x for x in (note, "no bootstrap interval on the out-of-core path yet "
+                                                   "(use --engine memory)") if x)
+        results.append(MetricResult(m.key, m.name, value, lo, hi, method, reason, note))
+    if classes is None:
+        classes = (assessment._negative(), assessment.positive)
+    return MetricReport(task=task, model=model, n=t.n_rows, classes=tuple(classes),
+                        results=tuple(results), table=None,
+                        params=MappingProxyType({"decision": decision, "beta": beta, "k": k}), ci=ci,
+                        confidence_level=float(confidence_level), resamples=0, seed=None)

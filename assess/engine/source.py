@@ -1,0 +1,98 @@
+"""What an out-of-core run reads: one file, a directory of Parquet parts or a glob, checked before any scan.
+
+`resolve_source` turns the command line's FILE into a `Source`: the list of files (sorted, so every engine reads the
+same parts), their format (Parquet or CSV; one format per source) and their total size. Parquet parts are checked
+against each other from their footers alone (pyarrow reads no data): a part with a different column set or a column
+of a different type is named with the difference, because an engine would otherwise fail half-way through a scan
+with a message about its own internals.
+"""
+
+from __future__ import annotations
+
+import glob
+from dataclasses import dataclass
+from pathlib import Path
+
+from assess.errors import AssessError
+
+#: File suffixes read by the engines (compressed text and Excel go through the in-memory path).
+PARQUET_SUFFIXES = (".parquet", ".parq", ".pq")
+CSV_SUFFIXES = (".csv", ".tsv", ".txt")
+
+
+@dataclass(frozen=True)
+class Source:
+    """The files of one input, all of one ``format`` ("parquet" or "csv"); ``name`` is what messages call it."""
+
+    name: str
+    files: tuple[str, ...]
+    format: str
+    n_bytes: int
+
+
+def _format_of(path: str) -> str | None:
+    lower = path.lower()
+    if lower.endswith(PARQUET_SUFFIXES):
+        return "parquet"
+    if lower.endswith(CSV_SUFFIXES):
+        return "csv"
+    return None
+
+
+def resolve_source(spec: str) -> Source:
+    """The files named by ``spec``: a file, a directory (its Parquet/CSV files, recursively) or a glob pattern."""
+    path = Path(spec)
+    if path.is_dir():
+        files = sorted(str(p) for p in path.rglob("*") if p.is_file() and _format_of(str(p)))
+        if not files:
+            raise AssessError(f"{spec}: the directory holds no Parquet or CSV file")
+    elif any(ch in spec for ch in "*?["):
+        files = sorted(p for p in glob.glob(spec, recursive=True) if Path(p).is_file())
+        if not files:
+            raise AssessError(f"{spec}: the pattern matches no file")
+    elif path.is_file():
+        files = [str(path)]
+    else:
+        raise AssessError(f"{spec}: no such file or directory")
+    formats = {_format_of(f) for f in files}
+    if None in formats:
+        odd = next(f for f in files if _format_of(f) is None)
+        raise AssessError(f"{odd}: the out-of-core engines read Parquet (.parquet) and CSV (.csv, .tsv, .txt) files; "
+                          "use --engine memory for other formats")
+    if len(formats) > 1:
+        raise AssessError(f"{spec}: mixes Parquet and CSV files; give one format")
+    fmt = formats.pop()
+    source = Source(spec, tuple(files), fmt, sum(Path(f).stat().st_size for f in files))
+    if fmt == "parquet":
+        check_parquet_schemas(source)
+    return source
+
+
+def check_parquet_schemas(source: Source) -> None:
+    """Refuse parts whose columns differ from the first part's (names or types), naming the part and the column."""
+    import pyarrow.parquet as pq
+
+    first = None
+    for f in source.files:
+        try:
+            schema = pq.read_schema(f)
+        except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a damaged footer
+            raise AssessError(f"{f}: not a readable Parquet file ({exc})") from None
+        types = {field.name: str(field.type) for field in schema}
+        if first is None:
+            first = (f, types)
+            continue
+        ref_file, ref = first
+        missing = [c for c in ref if c not in types]
+        if missing:
+            raise AssessError(f"{f}: column {missing[0]!r} is missing in this part (it is in {ref_file}); every part "
+                              "must have the same columns")
+        extra = [c for c in types if c not in ref]
+        if extra:
+            raise AssessError(f"{f}: column {extra[0]!r} is in this part but not in {ref_file}; every part must have "
+                              "the same columns")
+        changed = [c for c in ref if types[c] != ref[c]]
+        if changed:
+            c = changed[0]
+            raise AssessError(f"{f}: column {c!r} is {types[c]} in this part but {ref[c]} in {ref_file}; parts with "
+                              "different schemas cannot be read as one table")

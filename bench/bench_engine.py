@@ -1,0 +1,142 @@
+"""Benchmark of the out-of-core path (assess.engine): the CLI on a large binary Parquet file, against one read.
+
+Run: .venv/bin/python bench/bench_engine.py [--rows 1e8] [--memory-rows 1e7] [--spark-rows 1e7] [--no-spark]
+
+Writes a binary Parquet file in long format (score float64, y_true int8, 2 models; scores with ~all values
+distinct, so the run takes the 2^20-bin grid with error bounds) with DuckDB, then prints, each one run (wall
+seconds; the machine may be shared, so the load average is printed too):
+
+- ``python -m assess metrics FILE --engine duckdb --ci delong`` (every binary metric, DeLong interval) against the
+  physical floor — one DuckDB scan summing the score column — as a ratio (target <= 4x), and the CLI's peak RSS
+  (getrusage of the child; target <= 1 GiB);
+- the in-memory path (``--engine memory``) at --memory-rows, time and peak RSS, and scikit-learn called one metric at
+  a time after pandas.read_parquet (the in-memory path's lead);
+- the same aggregation on local Spark (``--engine spark``, local[*]) at --spark-rows: time, ratio to DuckDB on the
+  same file;
+- CLI cold start: ``python -m assess --help`` and ``inspect`` on the breast-cancer sample.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = sys.executable
+
+
+def make_file(path: Path, rows: int) -> None:
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute("SET preserve_insertion_order = false")
+    # y ~ Bernoulli(0.3); the score leans towards the truth: an AUC of about 0.8
+    con.execute(f"""
+        COPY (SELECT CASE WHEN i % 2 = 0 THEN 'model_a' ELSE 'model_b' END AS model,
+                     CAST(y AS TINYINT) AS y_true,
+                     least(1.0, greatest(0.0, 0.35 + 0.25 * y + 0.2 * (random() - 0.5) * 2)) AS score
+              FROM (SELECT i, CASE WHEN random() < 0.3 THEN 1 ELSE 0 END AS y FROM range({rows}) t(i)))
+        TO '{path}' (FORMAT parquet, ROW_GROUP_SIZE 1000000)""")
+    con.close()
+
+
+def floor_scan(path: Path) -> float:
+    import duckdb
+
+    con = duckdb.connect()
+    start = time.perf_counter()
+    con.execute(f"SELECT sum(score) FROM read_parquet('{path}')").fetchall()
+    elapsed = time.perf_counter() - start
+    con.close()
+    return elapsed
+
+
+def run_child(argv: list[str]) -> tuple[float, float, int]:
+    """(wall seconds, peak RSS MiB of this child, exit status): one child per call, so the RSS maximum is its own."""
+    script = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+              "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
+              "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)")
+    out = subprocess.run([PY, "-c", script, *argv], capture_output=True, text=True, cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    wall, rss_kb, code = out.stdout.split()
+    return float(wall), int(rss_kb) / 1024, int(code)
+
+
+def sklearn_one_by_one(path: Path) -> float:
+    import numpy as np
+    import pandas as pd
+    from sklearn import metrics as skm
+
+    start = time.perf_counter()
+    frame = pd.read_parquet(path)
+    for _, rows in frame.groupby("model"):
+        y, s = rows["y_true"].to_numpy(), rows["score"].to_numpy()
+        p = (s >= 0.5).astype(np.int8)
+        skm.roc_auc_score(y, s)
+        skm.average_precision_score(y, s)
+        skm.log_loss(y, s)
+        skm.brier_score_loss(y, s)
+        skm.confusion_matrix(y, p)
+        for fn in (skm.accuracy_score, skm.precision_score, skm.recall_score, skm.f1_score, skm.matthews_corrcoef,
+                   skm.cohen_kappa_score, skm.balanced_accuracy_score):
+            fn(y, p)
+        skm.roc_curve(y, s)
+        skm.precision_recall_curve(y, s)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=float, default=1e8)
+    parser.add_argument("--memory-rows", type=float, default=1e7)
+    parser.add_argument("--spark-rows", type=float, default=1e7)
+    parser.add_argument("--no-spark", action="store_true")
+    parser.add_argument("--dir", default=None, help="where to write the files (default: a temporary directory)")
+    args = parser.parse_args()
+    print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.1f}")
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        big = Path(tmp) / "big.parquet"
+        start = time.perf_counter()
+        make_file(big, int(args.rows))
+        print(f"wrote {int(args.rows):,} rows ({big.stat().st_size / 2**20:,.0f} MiB) in "
+              f"{time.perf_counter() - start:.1f} s")
+        floor = floor_scan(big)
+        wall, rss, code = run_child([PY, "-m", "assess", "metrics", str(big), "--engine", "duckdb", "--ci", "delong"])
+        print(f"duckdb CLI at {int(args.rows):,} rows: {wall:.1f} s (exit {code}), one scan summing the score "
+              f"{floor:.2f} s: ratio {wall / floor:.1f}x (target <= 4x); peak RSS {rss:,.0f} MiB (target <= 1024)")
+
+        mem = Path(tmp) / "memory.parquet"
+        make_file(mem, int(args.memory_rows))
+        wall_d, rss_d, _ = run_child([PY, "-m", "assess", "metrics", str(mem), "--engine", "duckdb", "--ci", "delong"])
+        wall_m, rss_m, code = run_child([PY, "-m", "assess", "metrics", str(mem), "--engine", "memory",
+                                         "--labels-from", "scores"])
+        sk = sklearn_one_by_one(mem)
+        print(f"at {int(args.memory_rows):,} rows: memory CLI {wall_m:.1f} s (exit {code}, peak RSS {rss_m:,.0f} "
+              f"MiB), duckdb CLI {wall_d:.1f} s (peak RSS {rss_d:,.0f} MiB), scikit-learn one by one after "
+              f"read_parquet {sk:.1f} s: memory's lead over scikit-learn {sk / wall_m:.1f}x")
+
+        if not args.no_spark:
+            spark_file = mem if int(args.spark_rows) == int(args.memory_rows) else Path(tmp) / "spark.parquet"
+            if spark_file != mem:
+                make_file(spark_file, int(args.spark_rows))
+                wall_d, _, _ = run_child([PY, "-m", "assess", "metrics", str(spark_file), "--engine", "duckdb",
+                                          "--ci", "delong"])
+            wall_s, rss_s, code = run_child([PY, "-m", "assess", "metrics", str(spark_file), "--engine", "spark",
+                                             "--ci", "delong"])
+            print(f"spark (local[*]) CLI at {int(args.spark_rows):,} rows: {wall_s:.1f} s (exit {code}); duckdb "
+                  f"{wall_d:.1f} s: spark / duckdb {wall_s / wall_d:.1f}x")
+
+    sample = ROOT / "assets" / "samples" / "breast_cancer_binary.csv"
+    helps = [run_child([PY, "-m", "assess", "--help"])[0] for _ in range(3)]
+    inspects = [run_child([PY, "-m", "assess", "inspect", str(sample)])[0] for _ in range(3)]
+    print(f"CLI cold start (best of 3): --help {min(helps):.2f} s, inspect on the sample {min(inspects):.2f} s")
+
+
+if __name__ == "__main__":
+    main()
