@@ -29,6 +29,7 @@ SAMPLES = {
     "Wine — multi-class, 2 models": "wine_multiclass.csv",
     "Diabetes — regression, 3 models, 5 folds": "diabetes_regression.csv",
     "CO₂ and El Niño — monthly forecasts, 3 models, 1–12 months ahead": "monthly_forecasts.csv",
+    "Digits — multi-label, 5 properties, 2 models, 5 folds": "digits_multilabel.csv",
 }
 DEFAULT_SAMPLE = next(iter(SAMPLES))
 DATA_PAGE = "pages/data.py"
