@@ -32,7 +32,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("intervals", ("assess.intervals",)),
     ("metrics", ("assess.metrics.*",)),
     ("statistical tests", ("assess.stats.*",)),
-    ("presentation", ("assess.charts.*", "assess.export", "assess.summary", "assess.explore", "assess.forecasts")),
+    ("presentation", ("assess.charts.*", "assess.export", "assess.summary", "assess.explore", "assess.forecasts",
+                      "assess.explore_multilabel")),
     ("command line", ("assess.cli.*", "assess.__main__")),
     ("user interface", ("pages.*", "app")),
 )
