@@ -29,7 +29,7 @@ def per_label_curves_section(assessment: Assessment, models: list[str]) -> list:
     if not scored:
         st.info("Per-label curves need scores (`score_<label>` columns).")
         return []
-    model = st.selectbox("Model", scored, key="ml_curves_model")
+    model = st.selectbox("Model for the per-label curves", scored, key="ml_curves_model")
     pred = assessment.predictions(model)
     labels = [str(label) for label in assessment.classes]
     if len(labels) > MAX_DRAWN_LABELS:

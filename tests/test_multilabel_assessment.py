@@ -161,3 +161,84 @@ def test_digits_sample_is_out_of_fold_multilabel_with_consistent_columns():
     # the labels follow from the digit: one label set per digit, but 5 and 7 share {prime, at_least_5}: 9 sets
     sets = frame[[f"true_{label}" for label in labels]].drop_duplicates()
     assert len(sets) == 9 and sets.sum(axis=1).min() == 0 and sets.sum(axis=1).max() == 4
+
+
+# ------------------------------------------------------------------------------------------ views and charts
+
+def test_per_label_curves_micro_and_macro_match_sklearn_with_weights():
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    from assess.explore_multilabel import per_label_curves
+
+    y, preds = two_models(n=250, seed=2)
+    w = np.random.default_rng(1).uniform(0.2, 3, 250)
+    pred = Predictions(Task.MULTILABEL, LABELS, y, None, preds["A"].scores, weight=w)
+    ovr = per_label_curves(pred)
+    s = pred.scores
+    for j, label in enumerate(LABELS):
+        assert ovr.roc[label].area == pytest.approx(roc_auc_score(y[:, j], s[:, j], sample_weight=w))
+        assert ovr.pr[label].area == pytest.approx(average_precision_score(y[:, j], s[:, j], sample_weight=w))
+    assert ovr.micro_roc.area == pytest.approx(roc_auc_score(y, s, average="micro", sample_weight=w))
+    assert ovr.macro_roc_auc == pytest.approx(roc_auc_score(y, s, average="macro", sample_weight=w))
+    assert ovr.micro_pr.area == pytest.approx(average_precision_score(y, s, average="micro", sample_weight=w))
+    assert ovr.macro_average_precision == pytest.approx(
+        average_precision_score(y, s, average="macro", sample_weight=w))
+
+
+def test_a_label_that_never_occurs_has_no_curve_and_stays_out_of_the_macro_average():
+    from sklearn.metrics import roc_auc_score
+
+    from assess.explore_multilabel import per_label_curves
+
+    y, preds = two_models(n=100)
+    y = y.copy()
+    y[:, 2] = False
+    ovr = per_label_curves(Predictions(Task.MULTILABEL, LABELS, y, None, preds["A"].scores))
+    assert np.isnan(ovr.roc["tech"].area)
+    keep = [0, 1, 3]
+    assert ovr.macro_roc_auc == pytest.approx(roc_auc_score(y[:, keep], preds["A"].scores[:, keep], average="macro"))
+
+
+def test_cardinality_and_cooccurrence_follow_the_decision_and_weights():
+    from assess.explore_multilabel import cardinality_distribution, cooccurrence
+
+    y, preds = two_models(n=200, seed=9)
+    w = np.random.default_rng(2).integers(1, 4, 200).astype(float)
+    pred = Predictions(Task.MULTILABEL, LABELS, y, None, preds["B"].scores, weight=w)
+    cuts = {"news": 0.2, "tech": 0.9}
+    decided = preds["B"].scores >= np.array([cuts.get(label, 0.5) for label in LABELS])
+    dist = cardinality_distribution(pred, Decision.from_scores(0.5, cuts))
+    # oracle: the weighted rows repeated, counted with pandas
+    repeats = np.repeat(np.arange(200), w.astype(int))
+    assert dist["true"].tolist() == pd.Series(y[repeats].sum(axis=1)).value_counts().reindex(
+        range(5), fill_value=0).tolist()
+    assert dist["predicted"].tolist() == pd.Series(decided[repeats].sum(axis=1)).value_counts().reindex(
+        range(5), fill_value=0).tolist()
+    co = cooccurrence(pred, Decision.from_scores(0.5, cuts))
+    frame = pd.DataFrame(decided[repeats].astype(int), columns=LABELS)
+    for j, a in enumerate(LABELS):
+        for k, b in enumerate(LABELS):
+            assert co["predicted"][j, k] == ((frame[a] == 1) & (frame[b] == 1)).sum()
+
+
+def test_multilabel_charts_use_the_template_and_stay_legible_at_24_labels():
+    import plotly.io as pio
+
+    from assess import charts
+    from assess.charts.style import TEMPLATE
+
+    labels = [f"a_rather_long_label_name_{i}" for i in range(24)]
+    rng = np.random.default_rng(0)
+    grid = charts.multilabel_confusion_chart(matrices=rng.integers(0, 500, (24, 2, 2)), labels=labels)
+    titles = [a.text for a in grid.layout.annotations]
+    assert len(titles) == 24 and max(map(len, titles)) <= 18       # 4 panels a row: titles fit their panel
+    co = charts.cooccurrence_chart(true=rng.integers(0, 9, (24, 24)), predicted=rng.integers(0, 9, (24, 24)),
+                                   labels=labels)
+    assert co.data[0].text is None                                  # too many cells to print a count in each
+    assert len(set(co.data[0].x)) == 24                             # shortened names stay distinct
+    card = charts.cardinality_chart(distributions={"true": [1, 2, 3], "m": [2, 2, 2]})
+    for fig in (grid, co, card):
+        assert fig.layout.template == pio.templates[TEMPLATE]       # ours, not plotly's (or streamlit's) default
+    assert list(card.data[0].y) == pytest.approx([1 / 6, 2 / 6, 3 / 6])
+    with pytest.raises(ValueError, match="5×5"):
+        charts.cooccurrence_chart(true=np.zeros((4, 4)), predicted=np.zeros((4, 4)), labels=list("abcde"))
