@@ -348,14 +348,19 @@ def pr_chart(
     """Precision–recall curves (``pr_curve`` results) with the prevalence baseline and iso-F1 curves.
 
     Legends give each curve's full-data average precision (AP). The baseline is each curve's ``baseline`` (the
-    prevalence: a chance model's precision), drawn once per distinct value.
+    prevalence: a chance model's precision), drawn once per distinct value (more than two share one legend entry).
     """
     named = _check_curves(curves, ("pr",))
     fig = _new_figure("pr", title)
     if iso_f1:
         _iso_f1(fig, iso_f1)
-    for base in sorted({c.baseline for c in named.values() if c.baseline is not None and np.isfinite(c.baseline)}):
-        _reference(fig, [0, 1], [base, base], f"No skill (prevalence {base:.1%})")
+    bases = sorted({c.baseline for c in named.values() if c.baseline is not None and np.isfinite(c.baseline)})
+    # Per-class or per-label curves have a prevalence each: one legend entry for all, or they bury the curves.
+    many = len(bases) > 2
+    for i, base in enumerate(bases):
+        _reference(fig, [0, 1], [base, base], "No skill (each curve's prevalence)" if many else
+                   f"No skill (prevalence {base:.1%})", showlegend=not many or i == 0,
+                   **({"legendgroup": "no_skill"} if many else {}))
     _curve_traces(fig, kind="pr", curves=named, counts=counts, colors=_colors_for(list(named), colors),
                   threshold=threshold, max_points=max_points, cis=ap_ci, confidence_level=confidence_level, bands=bands,
                   drawn=drawn)
