@@ -242,3 +242,50 @@ def test_multilabel_charts_use_the_template_and_stay_legible_at_24_labels():
     assert list(card.data[0].y) == pytest.approx([1 / 6, 2 / 6, 3 / 6])
     with pytest.raises(ValueError, match="5×5"):
         charts.cooccurrence_chart(true=np.zeros((4, 4)), predicted=np.zeros((4, 4)), labels=list("abcde"))
+
+
+# ------------------------------------------------------------------------------------------------ command line
+
+SPEC_MULTILABEL_KEYS = (
+    ["hamming_loss", "exact_match_ratio", "jaccard_samples", "jaccard_macro", "jaccard_micro", "jaccard_weighted"]
+    + [f"{m}_{a}" for m in ("precision", "recall", "f1") for a in ("micro", "macro", "weighted", "samples")]
+    + ["label_cardinality", "label_density", "coverage_error", "label_ranking_average_precision",
+       "label_ranking_loss", "kl_divergence"])
+
+
+def test_cli_metrics_on_the_sample_prints_every_spec_key_like_sklearn(capsys):
+    import json
+
+    from sklearn.metrics import coverage_error, label_ranking_loss
+
+    from assess.cli import main
+
+    path = str(ROOT / "assets/samples/digits_multilabel.csv")
+    assert main(["metrics", path, "--task", "multilabel", "--label-threshold", "prime=0.3"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["task"] == "multilabel" and doc["settings"]["label_thresholds"] == {"prime": 0.3}
+    frame = pd.read_csv(path)
+    labels = ["even", "prime", "at_least_5", "closed_loop", "multiple_of_3"]
+    for model, rows in frame.groupby("model"):
+        got = doc["models"][model]
+        assert set(SPEC_MULTILABEL_KEYS) <= set(got)
+        y = rows[[f"true_{label}" for label in labels]].to_numpy().astype(bool)
+        s = rows[[f"score_{label}" for label in labels]].to_numpy()
+        decided = s >= np.array([0.3 if label == "prime" else 0.5 for label in labels])
+        assert got["hamming_loss"] == pytest.approx(hamming_loss(y, decided))
+        assert got["f1_macro"] == pytest.approx(f1_score(y, decided, average="macro"))
+        assert got["coverage_error"] == pytest.approx(coverage_error(y, s))
+        assert got["label_ranking_loss"] == pytest.approx(label_ranking_loss(y, s))
+
+
+def test_cli_compare_runs_mcnemar_per_label_on_the_sample(capsys):
+    import json
+
+    from assess.cli import main
+
+    path = str(ROOT / "assets/samples/digits_multilabel.csv")
+    assert main(["compare", path, "--test", "mcnemar_per_label", "--label-correction", "holm"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["test"] == "mcnemar_per_label" and doc["design"] == "paired"
+    raw = doc["details"]["pvalue"]
+    assert doc["details"]["pvalue_adjusted"] == pytest.approx(list(multipletests(raw, method="holm")[1]))
