@@ -21,6 +21,7 @@ from assess.stats.scores import DieboldMarianoDetails
 from assess.stats.inputs import read_fold_table
 from assess.decision import Decision
 from pages.state import current_decision, fingerprint, keep_result, kept_result, md, read_upload, require_assessment
+from pages.multilabel_views import per_label_test_tables
 from pages.widgets import all_charts_button, chart, chart_row, decision_note, headers_config
 
 FROM_PREDICTIONS, FROM_FOLDS = "the loaded predictions", "per-fold scores I upload"
@@ -307,6 +308,8 @@ if horizon_tables:
             "pvalue": number("p-value", format="%.4g"),
             "pvalue_holm": number("Holm p", format="%.4g"),
             **{c: number(format="%.4g") for c in ("difference", "low", "high", "statistic")}})
+
+per_label_test_tables(result)
 
 if len(result.models) > 2 and result.pairs:
     st.markdown("**Adjusted p-values between pairs**")

@@ -12,6 +12,7 @@ from assess.errors import AssessError
 from assess.explore import confusion_matrix, multilabel_matrices, top_classes_matrix
 from assess.export import to_csv_bytes
 from assess.formatting import count, significant
+from pages.multilabel_views import label_sets_section
 from pages.state import current_decision, md, require_assessment
 from pages.widgets import all_charts_button, chart, chart_cell, chart_row, decision_note, headers_config
 
@@ -47,6 +48,7 @@ if task is Task.MULTILABEL:
                                                 title=f"Confusion per label — {model}")
         figures.append(fig)
         chart(fig, f"{model} per label", key=f"ml_{model}")
+    figures += label_sets_section(assessment, models, decision)
     all_charts_button(figures, "confusion.pdf", key="confusion")
     st.stop()
 

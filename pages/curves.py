@@ -17,6 +17,7 @@ from assess.metrics import evaluate, metrics_for
 from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold, metrics_at, threshold_metric_keys
 from assess.formatting import count, proportion
 from pages.state import Key, md, memo, require_assessment
+from pages.multilabel_views import per_label_curves_section
 from pages.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, headers_config,
                            set_threshold, threshold_control)
 
@@ -56,7 +57,10 @@ if task is Task.MULTICLASS:
 
 # --- binary, or one label of a multi-label task ---------------------------------------------------------------------
 label = ""
+ml_figures: list = []
 if task is Task.MULTILABEL:
+    ml_figures = per_label_curves_section(assessment, models)
+    st.subheader("One label at a time")
     label = st.selectbox("Label", list(assessment.classes), help="Multi-label models are explored one label at a time.")
 views = {m: binary_view(assessment.predictions(m), label or None) for m in models}
 without = [m for m, v in views.items() if v.scores is None]
@@ -232,4 +236,5 @@ st.dataframe(deciles.style.format({"top_share": "{:.0%}", "rows": count, "positi
 st.download_button("Gain/lift table CSV", to_csv_bytes(deciles), "gain_lift.csv", "text/csv",
                    icon=":material/download:")
 
-all_charts_button(st.session_state.setdefault(Key.FIGURES, {}).get("curves", []) + static, "curves.pdf", key="curves")
+all_charts_button(ml_figures + st.session_state.setdefault(Key.FIGURES, {}).get("curves", []) + static, "curves.pdf",
+                  key="curves")

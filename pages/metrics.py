@@ -263,7 +263,13 @@ if per_class is not None:
             lambda rows: rows.nlargest(PER_CLASS_ROWS, "support", keep="first"))
         st.caption(f"The {PER_CLASS_ROWS} classes with the most true rows (support) of {len(assessment.classes):,}, "
                    "per model; the Per-class CSV below has every class.")
-    st.dataframe(shown, hide_index=True, width="stretch")
+    # Display names from the registry; support is a count (a whole number with separators when unweighted).
+    names = {c.key: st.column_config.NumberColumn(c.name, format="localized" if c.key == "support" else "%.3f")
+             for c in table_for(assessment.task)}
+    st.dataframe(shown, hide_index=True, width="stretch", column_config=names
+                 | {"model": st.column_config.TextColumn("Model"),
+                    "label" if assessment.task is Task.MULTILABEL else "class": st.column_config.TextColumn(
+                        "Label" if assessment.task is Task.MULTILABEL else "Class")})
 
 long = long_frame(reports)
 doc = {"task": assessment.task.value, "file": assessment.table.name, "sha256": assessment.table.sha256,

@@ -31,6 +31,7 @@ SAMPLES = {
     "CO₂ and El Niño — monthly forecasts, 3 models, 1–12 months ahead": "monthly_forecasts.csv",
     "Breast cancer — learning curve, 2 models, 6 training sizes": "breast_cancer_learning_curve.csv",
     "Breast cancer with measured latencies — binary, 4 models": "breast_cancer_latency.csv",
+    "Digits — multi-label, 5 properties, 2 models, 5 folds": "digits_multilabel.csv",
 }
 DEFAULT_SAMPLE = next(iter(SAMPLES))
 DATA_PAGE = "pages/data.py"

@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("statistical tests", ("assess.stats.*", "assess.slices", "assess.cross_validation")),
     ("out-of-core engines", ("assess.engine.*",)),
     ("presentation", ("assess.charts.*", "assess.export", "assess.summary", "assess.explore", "assess.forecasts",
-                      "assess.cost", "assess.controls")),
+                      "assess.cost", "assess.controls", "assess.explore_multilabel")),
     ("command line", ("assess.cli.*", "assess.__main__")),
     ("user interface", ("pages.*", "app")),
 )

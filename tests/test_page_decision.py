@@ -198,7 +198,8 @@ def test_a_per_label_threshold_set_on_curves_reaches_confusion_and_metrics():
     at.switch_page("pages/confusion.py").run()
     assert not at.exception
     assert any("sport ≥ 0.300" in c and "news ≥ 0.500" in c for c in captions(at))
-    [spec] = [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+    [spec] = [json.loads(e.proto.spec) for e in at.get("plotly_chart")
+              if json.loads(e.proto.spec)["layout"]["title"]["text"].startswith("Confusion per label")]
     shown = [int(t.split("<br>")[0].replace(",", "")) for trace in spec["data"] if "text" in trace
              for t in np.ravel(trace["text"])]
     expected = multilabel_confusion_matrix(truth, predicted)                   # per label [[tn, fp], [fn, tp]]

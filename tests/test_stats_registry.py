@@ -110,7 +110,16 @@ def regression():
             for m, s in (("A", 1), ("B", 0.5))]
 
 
+def paired_multilabel():
+    rng = np.random.default_rng(6)
+    y = rng.random((120, 3)) < 0.4
+    return [Predictions(Task.MULTILABEL, ("x", "y", "z"), y, None, rng.random((120, 3)) * 0.6 + 0.4 * y,
+                        ids=np.arange(120), model=m) for m in ("A", "B")]
+
+
 def data_for(spec):
+    if spec.key == "mcnemar_per_label":
+        return paired_multilabel(), None
     if spec.key == "diebold_mariano":
         return forecasts(), None
     if spec.per_sample:      # per-sample errors of numeric predictions (per-fold metrics: test_stats_compare)
@@ -144,7 +153,7 @@ def test_test_all_can_suggest_every_test():
     for question in QUESTIONS:
         for data in ("predictions", "folds"):
             for paired in (True, False):
-                for task in (None, "binary", "multiclass", "regression", "forecast"):
+                for task in (None, "binary", "multiclass", "multilabel", "regression", "forecast"):
                     for n_models in (1, 2, 3):
                         for folds in ((None, None), (2, 5)):
                             try:
@@ -240,6 +249,8 @@ def test_the_page_shows_every_reachable_test_with_a_widget_per_option():
     check_tests(at, ["paired_bootstrap", "paired_t", "wilcoxon"], PREDICTIONS, reached, "regression")
     at = open_app("pages/compare.py", sample="CO₂ and El Niño — monthly forecasts, 3 models, 1–12 months ahead")
     check_tests(at, ["diebold_mariano"], PREDICTIONS, reached, "forecast")
+    at = open_app("pages/compare.py", sample="Digits — multi-label, 5 properties, 2 models, 5 folds")
+    check_tests(at, ["mcnemar_per_label"], PREDICTIONS, reached, "multilabel")
 
     assert set(TESTS) == reached
 

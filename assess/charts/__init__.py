@@ -14,6 +14,7 @@ from assess.charts.curve_charts import (CurveBand, calibration_chart, drawn_indi
                                         with_threshold_line)
 from assess.charts.forecast import (error_over_time_chart, forecast_chart, loss_difference_chart,
                                     metric_by_horizon_chart, metric_by_series_chart)
+from assess.charts.multilabel import cardinality_chart, cooccurrence_chart, per_label_curves_chart
 from assess.charts.regression import (error_by_decile_chart, error_distribution_chart, predicted_actual_chart,
                                       residual_chart)
 from assess.charts.style import OKABE_ITO, TEMPLATE, model_colors
@@ -29,4 +30,5 @@ __all__ = [
     "error_by_decile_chart", "error_distribution_chart", "predicted_actual_chart", "residual_chart",
     "error_over_time_chart", "forecast_chart", "loss_difference_chart", "metric_by_horizon_chart",
     "metric_by_series_chart",
+    "cardinality_chart", "cooccurrence_chart", "per_label_curves_chart",
 ]

@@ -14,6 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from assess.errors import shorten
 from assess.charts.style import FONT_SIZE, HEATMAP_SCALE, HEIGHT, LABELS, TEMPLATE, TICK_SIZE, fmt_number, plain
 
 NORMALIZE = (None, "true", "pred", "all")
@@ -168,7 +169,9 @@ def multilabel_confusion_chart(
         _check_matrix(mats[i], ["no", "yes"], name=f"matrices[{i}] ({name})")
     n_cols = min(columns, len(names))
     n_rows = -(-len(names) // n_cols)
-    shown = [plain(name) for name in names]
+    # A panel is about 1/n_cols of 760 px wide: longer titles would run into their neighbours (the hover keeps the
+    # full name).
+    shown = [plain(shorten(name, max(8, 72 // n_cols))) for name in names]
     fig = make_subplots(rows=n_rows, cols=n_cols, subplot_titles=shown, horizontal_spacing=min(0.12, 0.3 / n_cols),
                         vertical_spacing=min(0.3, 0.5 / n_rows))
     ticks = ["no", "yes"]
@@ -181,7 +184,7 @@ def multilabel_confusion_chart(
             z=share, x=ticks, y=ticks, zmin=0, zmax=1, colorscale=HEATMAP_SCALE, showscale=i == 0,
             text=text, texttemplate="%{text}", textfont=dict(size=TICK_SIZE), xgap=1, ygap=1, name=name,
             customdata=np.dstack([m, share]),
-            hovertemplate=(f"{name}<br>True: %{{y}}<br>Predicted: %{{x}}<br>Count: %{{customdata[0]:,}}<br>"
+            hovertemplate=(f"{plain(names[i])}<br>True: %{{y}}<br>Predicted: %{{x}}<br>Count: %{{customdata[0]:,}}<br>"
                            f"{_NORM_TEXT[normalize].capitalize()}: %{{customdata[1]:.1%}}<extra></extra>"),
             colorbar=dict(title=dict(text=_NORM_TEXT[normalize].capitalize(), side="right"), tickformat=".0%",
                           thickness=14),

@@ -340,7 +340,7 @@ def pr_chart(
     """Precision–recall curves (``pr_curve`` results) with the prevalence baseline and iso-F1 curves.
 
     Legends give each curve's full-data average precision (AP). The baseline is each curve's ``baseline`` (the
-    prevalence: a chance model's precision), drawn once per distinct value.
+    prevalence: a chance model's precision), drawn once per distinct value (more than two share one legend entry).
     """
     named = _check_curves(curves, ("pr",))
     fig = _new_figure("pr", title)

@@ -33,7 +33,10 @@ def metric_columns(frame: pd.DataFrame) -> list[str]:
 def is_fold_table(frame: pd.DataFrame) -> bool:
     """A table of per-fold scores: ``model`` and ``fold`` columns, a numeric metric column, no ground truth."""
     keys = _key_columns(frame)
-    return "model" in keys and "fold" in keys and bool(metric_columns(frame)) and detect_roles(frame).y_true is None
+    if not ("model" in keys and "fold" in keys and metric_columns(frame)):
+        return False
+    roles = detect_roles(frame)  # ground truth is `y_true`, or a multi-label file's `true_<label>` columns
+    return roles.y_true is None and not roles.true_labels
 
 
 def read_fold_table(table: LoadedTable) -> tuple[pd.DataFrame, list[str]]:

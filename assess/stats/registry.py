@@ -28,6 +28,7 @@ from assess.stats import runners
 from assess.stats._result import INDEPENDENT, PAIRED
 from assess.stats.counts import (CochranDetails, ContingencyDetails, FisherDetails, McNemarDetails,
                                  MCNEMAR_METHODS)
+from assess.stats.multilabel import PerLabelMcNemarDetails, run_mcnemar_per_label
 from assess.stats.folds import (AnovaDetails, CorrectedTDetails, CV5x2Details, FriedmanDetails, KruskalDetails,
                                 PairedTDetails, WilcoxonDetails)
 from assess.stats.scores import (MANN_WHITNEY_METHODS, BootstrapDetails, DeLongDetails, DieboldMarianoDetails,
@@ -212,6 +213,10 @@ MANN_WHITNEY_METHOD = Option("method", str, "auto", "Mann-Whitney method",
                              "auto: exact for up to 8 values per sample without ties, else the normal approximation",
                              choices=MANN_WHITNEY_METHODS)
 
+LABEL_CORRECTION = Option("label_correction", str, "fdr_bh", "Correction across labels",
+                          "how the per-label p-values are corrected together: fdr_bh (Benjamini–Hochberg, false "
+                          "discovery rate), fdr_by, holm, bonferroni", choices=("fdr_bh", "fdr_by", "holm", "bonferroni"))
+
 _ISO = "ISO/IEC TS 4213:2022"
 
 # --------------------------------------------------------------------------------------------------------- tests
@@ -223,6 +228,11 @@ TESTS: dict[str, TestSpec] = {spec.key: spec for spec in (
     TestSpec("cochran_q", "Cochran's Q test", "do k models differ in accuracy on the same samples?",
              "Cochran (1950)", PAIRED, OMNIBUS, (PREDICTIONS,), "labels",
              (MCNEMAR_METHOD, MCNEMAR_CONTINUITY), CochranDetails, runners.cochran_q),
+    TestSpec("mcnemar_per_label", "McNemar's test per label",
+             "on which labels do two multi-label models differ in accuracy (corrected across labels)?",
+             f"{_ISO} 6.5, 7.9, 7.10.3; Benjamini & Hochberg (1995)", PAIRED, PAIRWISE, (PREDICTIONS,), "labels",
+             (MCNEMAR_METHOD, MCNEMAR_CONTINUITY, LABEL_CORRECTION), PerLabelMcNemarDetails,
+             run_mcnemar_per_label),
     TestSpec("chi2", "Pearson's chi-squared test", "do models scored on different samples differ in accuracy?",
              f"{_ISO} 7.5", INDEPENDENT, OMNIBUS, (PREDICTIONS,), "labels", (YATES,),
              ContingencyDetails, runners.chi2),

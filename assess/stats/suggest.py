@@ -158,6 +158,9 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
             add("cochran_q", "k models right/wrong on the same samples: one test of equal accuracy")
         add("mcnemar", "same samples, right/wrong per sample: exact binomial test on the disagreements"
             + (" (pairwise, corrected)" if n_models >= 3 else ""))
+        if task == Task.MULTILABEL:
+            add("mcnemar_per_label", "multi-label, same samples: McNemar on each label's right/wrong, "
+                                     "Benjamini–Hochberg across the labels")
         if has_scores and (task is None or task == Task.BINARY):
             add("delong", "ROC AUCs on the same samples, their correlation accounted for")
         add("paired_bootstrap", "any metric (F1, AUC, …) on the same samples, no distributional assumption")

@@ -1,0 +1,97 @@
+"""AppTest of every page on the digits multi-label sample: the numbers on screen against scikit-learn and
+statsmodels, and the multi-label views (per-label curves, labels per sample, co-occurrence, McNemar per label)."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import hamming_loss, multilabel_confusion_matrix, roc_auc_score
+from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
+from statsmodels.stats.multitest import multipletests
+
+from tests.conftest import ROOT, open_app
+from tests.test_page_errors import values
+
+SAMPLE = "Digits — multi-label, 5 properties, 2 models, 5 folds"
+LABELS = ["even", "prime", "at_least_5", "closed_loop", "multiple_of_3"]
+
+
+def sample(model):
+    frame = pd.read_csv(ROOT / "assets/samples/digits_multilabel.csv").query("model == @model")
+    pick = lambda prefix: frame[[f"{prefix}_{label}" for label in LABELS]].to_numpy()  # noqa: E731
+    return pick("true").astype(bool), pick("pred").astype(bool), pick("score")
+
+
+def specs(at):
+    return {json.loads(e.proto.spec)["layout"]["title"]["text"]: json.loads(e.proto.spec)
+            for e in at.get("plotly_chart")}
+
+
+def test_data_page_recognises_the_sample_as_multilabel():
+    at = open_app("pages/data.py", sample=SAMPLE)
+    text = " ".join(str(m.value) for m in [*at.markdown, *at.caption, *at.info, *at.success])
+    assert "multilabel" in text.lower() or "multi-label" in text.lower()
+
+
+def test_metrics_page_shows_sklearn_numbers():
+    at = open_app("pages/metrics.py", sample=SAMPLE)
+    table = at.dataframe[0].value.set_index("key")
+    for model in ("logistic_ovr", "naive_bayes_coarse"):
+        y, yp, _ = sample(model)
+        assert table.loc["hamming_loss", model].startswith(f"{hamming_loss(y, yp):.3f}")
+
+
+def test_curves_page_draws_per_label_roc_with_micro_and_macro_like_sklearn():
+    at = open_app("pages/curves.py", sample=SAMPLE)
+    [model] = [s for s in at.selectbox if s.label == "Model for the per-label curves"]
+    model.set_value("naive_bayes_coarse").run()
+    assert not at.exception
+    y, _, s = sample("naive_bayes_coarse")
+    roc = specs(at)["ROC per label — naive_bayes_coarse"]
+    names = [t["name"] for t in roc["data"] if "name" in t]
+    for j, label in enumerate(LABELS):
+        assert f"{label} (AUC {roc_auc_score(y[:, j], s[:, j]):.3f})" in names
+    assert f"micro-average (AUC {roc_auc_score(y, s, average='micro'):.3f})" in names
+    assert f"macro-average (AUC {roc_auc_score(y, s, average='macro'):.3f})" in names
+    assert "Precision–recall per label — naive_bayes_coarse" in specs(at)
+
+
+def test_confusion_page_grid_cardinality_and_cooccurrence_follow_the_file_labels():
+    at = open_app("pages/confusion.py", sample=SAMPLE)
+    shown = specs(at)
+    y, yp, _ = sample("logistic_ovr")
+    grid = shown["Confusion per label — logistic_ovr"]
+    cells = [int(t.split("<br>")[0].replace(",", "")) for trace in grid["data"] for t in np.ravel(trace["text"])]
+    assert cells == multilabel_confusion_matrix(y, yp).ravel().tolist()
+    cardinality = shown["Labels per sample, true and predicted"]
+    bars = {t["name"]: t for t in cardinality["data"]}
+    true_counts = np.bincount(y.sum(axis=1), minlength=len(LABELS) + 1)
+    np.testing.assert_allclose(values(bars["true labels"]["y"]), true_counts / len(y))
+    predicted = np.bincount(yp.sum(axis=1), minlength=len(LABELS) + 1)
+    np.testing.assert_allclose(values(bars["predicted — logistic_ovr"]["y"]), predicted / len(y))
+    co = shown["Label co-occurrence, true and predicted — logistic_ovr"]
+    left, right = co["data"]
+    np.testing.assert_array_equal(values(left["z"]).reshape(5, 5), (y.T.astype(int) @ y.astype(int)))
+    np.testing.assert_array_equal(values(right["z"]).reshape(5, 5), (yp.T.astype(int) @ yp.astype(int)))
+
+
+def test_compare_page_runs_mcnemar_per_label_like_statsmodels():
+    at = open_app("pages/compare.py", sample=SAMPLE)
+    [test] = [s for s in at.selectbox if s.label == "Test"]
+    test.set_value("mcnemar_per_label").run()
+    [run] = [b for b in at.button if b.label == "Run test"]
+    run.click().run()
+    assert not at.exception
+    a, b = (sample(m) for m in ("logistic_ovr", "naive_bayes_coarse"))
+    y = a[0]
+    raw = []
+    for j in range(len(LABELS)):
+        ra, rb = a[1][:, j] == y[:, j], b[1][:, j] == y[:, j]
+        raw.append(sm_mcnemar([[np.sum(ra & rb), np.sum(ra & ~rb)], [np.sum(~ra & rb), np.sum(~ra & ~rb)]],
+                              exact=True).pvalue)
+    [table] = [d.value for d in at.dataframe if "pvalue_adjusted" in d.value.columns]
+    assert list(table["label"]) == LABELS
+    np.testing.assert_allclose(table["pvalue"], raw, rtol=1e-9)
+    np.testing.assert_allclose(table["pvalue_adjusted"], multipletests(raw, method="fdr_bh")[1], rtol=1e-9)
+    assert any("5 of 5 labels" in s.value for s in at.success)
