@@ -29,6 +29,7 @@ SAMPLES = {
     "Wine — multi-class, 2 models": "wine_multiclass.csv",
     "Diabetes — regression, 3 models, 5 folds": "diabetes_regression.csv",
     "CO₂ and El Niño — monthly forecasts, 3 models, 1–12 months ahead": "monthly_forecasts.csv",
+    "Iris — clustering, 3 clusterings with species and features": "iris_clustering.csv",
 }
 DEFAULT_SAMPLE = next(iter(SAMPLES))
 DATA_PAGE = "pages/data.py"

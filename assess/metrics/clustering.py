@@ -224,8 +224,9 @@ def fowlkes_mallows(s: ClusteringState):
         return np.nan
     tp, fp, fn, _ = _pair_counts(t)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return _where(tp != 0, np.sqrt(tp / np.where(tp != 0, tp + fp, 1)) * np.sqrt(tp / np.where(tp != 0, tp + fn, 1)),
-                      0.0)
+        precision = tp / np.where(tp != 0, tp + fp, 1)
+        recall = tp / np.where(tp != 0, tp + fn, 1)
+        return _where(tp != 0, np.sqrt(precision) * np.sqrt(recall), 0.0)
 
 
 def purity(s: ClusteringState):
@@ -564,8 +565,8 @@ def _internal_indices(pred: Predictions, clusters: np.ndarray, *, seed, confiden
     if not finite.all():
         bad = int((~finite).sum())
         return {"internal_reason": dict.fromkeys(INTERNAL_KEYS, (
-            f"{bad:,} rows have missing or infinite features (first at row {int(np.flatnonzero(~finite)[0])}); "
-            "internal indices need every feature of every row"))}
+            f"{bad:,} of {X.shape[0]:,} rows have a missing, infinite or non-numeric feature; internal indices need "
+            "every feature of every row (validation names the rows)"))}
     n = X.shape[0]
     k = len(np.unique(clusters))
     if not 2 <= k <= n - 1:
@@ -581,18 +582,21 @@ def _internal_indices(pred: Predictions, clusters: np.ndarray, *, seed, confiden
         return found | {"silhouettes": s}
     value, low, high, _ = sampled_silhouette(X, clusters, seed=seed, confidence_level=confidence_level)
     found["internal"]["silhouette"] = value
-    return found | {"silhouette_interval": (low, high), "notes": {"silhouette": (f"estimated from {SILHOUETTE_REPEATS} seeded samples of {SILHOUETTE_SAMPLE:,} of "
-                                 f"the {n:,} rows (seed {seed}): their mean; the interval is the t-interval of that "
-                                 f"mean over the {SILHOUETTE_REPEATS} samples (exact up to {SILHOUETTE_EXACT_ROWS:,} "
-                                 "rows)")}}
+    note = (f"estimated from {SILHOUETTE_REPEATS} seeded samples of {SILHOUETTE_SAMPLE:,} of the {n:,} rows (seed "
+            f"{seed}): their mean; the interval is the t-interval of that mean over the {SILHOUETTE_REPEATS} samples "
+            f"(exact up to {SILHOUETTE_EXACT_ROWS:,} rows)")
+    return found | {"silhouette_interval": (low, high), "notes": {"silhouette": note}}
 
 
 def sampled_silhouette(X: np.ndarray, labels: np.ndarray, *, seed=0, confidence_level: float = 0.95,
-                       size: int = SILHOUETTE_SAMPLE, repeats: int = SILHOUETTE_REPEATS):
+                       size: int | None = None, repeats: int | None = None):
     r"""The silhouette of a large file: the mean of ``repeats`` silhouettes, each of a seeded sample of ``size`` rows
     drawn without replacement (``sklearn.metrics.silhouette_score(sample_size=...)``), with the t-interval
     :math:`\bar s \pm t_{r-1}\,\mathrm{sd}/\sqrt r` of that mean. Returns (mean, low, high, the r values). A
-    sample with a single cluster is drawn again (up to 3 times)."""
+    sample with a single cluster is drawn again (up to 3 times). Defaults: :data:`SILHOUETTE_SAMPLE` rows,
+    :data:`SILHOUETTE_REPEATS` samples."""
+    size = SILHOUETTE_SAMPLE if size is None else size
+    repeats = SILHOUETTE_REPEATS if repeats is None else repeats
     rng = np.random.default_rng(seed)
     n = X.shape[0]
     values = []
@@ -608,17 +612,18 @@ def sampled_silhouette(X: np.ndarray, labels: np.ndarray, *, seed=0, confidence_
     return mean, mean - half, mean + half, v
 
 
-def internal_intervals(state: ClusteringState, keys, *, resamples: int, confidence_level: float, seed
-                       ) -> dict[str, tuple[float, float, str]]:
+def internal_intervals(state: ClusteringState, keys, *, resamples: int, confidence_level: float, seed,
+                       seed_label=None) -> dict[str, tuple[float, float, str]]:
     """Intervals of the internal indices: the sampled silhouette's t-interval (large files); otherwise a percentile
     bootstrap of rows — the mean of the per-row silhouettes (each from the full data), and Davies–Bouldin and
     Calinski–Harabasz recomputed on each resample (up to :data:`SILHOUETTE_EXACT_ROWS` rows)."""
     out = {}
     alpha = 1 - confidence_level
+    label = seed if seed_label is None else seed_label
     if "silhouette" in keys and state.silhouette_interval is not None:
         low, high = state.silhouette_interval
         out["silhouette"] = (low, high, f"t-interval over {SILHOUETTE_REPEATS} seeded samples of "
-                                        f"{SILHOUETTE_SAMPLE:,} rows (seed {seed})")
+                                        f"{SILHOUETTE_SAMPLE:,} rows (seed {label})")
     X, labels = state.features, state.labels
     if X is None or X.shape[0] > SILHOUETTE_EXACT_ROWS:
         return out
@@ -629,7 +634,7 @@ def internal_intervals(state: ClusteringState, keys, *, resamples: int, confiden
         v = state.silhouettes[rows].mean(axis=1)
         lo, hi = np.quantile(v, [alpha / 2, 1 - alpha / 2])
         out["silhouette"] = (float(lo), float(hi), f"bootstrap-percentile of the mean per-row silhouette "
-                                                   f"({resamples} resamples, seed {seed}; each row's silhouette "
+                                                   f"({resamples} resamples, seed {label}; each row's silhouette "
                                                    "from the full data)")
     for key, fn in (("davies_bouldin", davies_bouldin_index), ("calinski_harabasz", calinski_harabasz_index)):
         if key not in keys:
@@ -644,7 +649,7 @@ def internal_intervals(state: ClusteringState, keys, *, resamples: int, confiden
         ok = v[np.isfinite(v)]
         if ok.size:
             lo, hi = np.quantile(ok, [alpha / 2, 1 - alpha / 2])
-            out[key] = (float(lo), float(hi), f"bootstrap-percentile ({resamples} resamples, seed {seed}, i.i.d. "
+            out[key] = (float(lo), float(hi), f"bootstrap-percentile ({resamples} resamples, seed {label}, i.i.d. "
                                               "rows, recomputed on each)")
     return out
 

@@ -485,7 +485,8 @@ def _evaluate_clustering(pred: Predictions, specs, weight, *, ci, confidence_lev
         internal_keys = [m.key for m in specs if m.needs == "features" and np.isfinite(values[m.key][0])]
         if internal_keys:
             bounds.update(clustering.internal_intervals(state, internal_keys, resamples=resamples,
-                                                        confidence_level=confidence_level, seed=child[1]))
+                                                        confidence_level=confidence_level, seed=child[1],
+                                                        seed_label=seed))
     if progress is not None:
         progress(1.0)
     base, how = clustering.random_baselines(state, [m.key for m in specs], seed=seed) if baselines else ({}, "")
