@@ -705,3 +705,106 @@ def matching(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 if set(EXTERNAL) != set(EXTERNAL_KEYS):
     raise RuntimeError("EXTERNAL and EXTERNAL_KEYS must name the same indices")
+
+
+# ------------------------------------------------------------------------------------ what the Clusters page draws
+
+#: Most rows drawn in the silhouette plot and the 2-D projection (a seeded sample above it).
+DRAWN_ROWS = 2_000
+
+
+@dataclass(frozen=True)
+class ClusterView:
+    """What the Clusters page charts of one clustering: the contingency table ordered to show the matching
+    (``table`` rows = ``classes``, columns = ``clusters``, None without reference classes), the cluster sizes
+    (``sizes`` by ``all_clusters``), per-row silhouettes of the drawn rows (``silhouettes``, ``silhouette_labels``;
+    their ``silhouette_mean``, and ``silhouette_note`` when they come from a sample) and the 2-D PCA projection of
+    the features (``projection`` rows × 2, coloured by ``projection_clusters`` and ``projection_classes``;
+    ``explained`` the share of variance of each axis), each None when the file lacks what it needs."""
+
+    table: np.ndarray | None
+    classes: tuple[str, ...]
+    clusters: tuple[str, ...]
+    sizes: np.ndarray
+    all_clusters: tuple[str, ...]
+    silhouettes: np.ndarray | None = None
+    silhouette_labels: tuple[str, ...] | None = None
+    silhouette_mean: float | None = None
+    silhouette_note: str | None = None
+    projection: np.ndarray | None = None
+    projection_clusters: tuple[str, ...] | None = None
+    projection_classes: tuple[str, ...] | None = None
+    explained: tuple[float, float] | None = None
+
+
+def cluster_view(pred: Predictions, *, seed: int = 0) -> ClusterView:
+    """The :class:`ClusterView` of one clustering (validated with :func:`check_clustering`); seeded samples of
+    :data:`DRAWN_ROWS` rows for the silhouette plot and the projection above that many rows."""
+    check_clustering(pred)
+    yp = np.asarray(pred.y_pred, dtype=np.int64)
+    names = tuple(pred.clusters) or tuple(str(c) for c in range(int(yp.max()) + 1))
+    sizes = np.bincount(yp, minlength=len(names)).astype(np.float64)
+    state = clustering_state(pred, pred.weight, internal=False)
+    table = classes = clusters = None
+    if state.table is not None:
+        keep_rows = state.table.sum(axis=1) > 0
+        keep_cols = state.table.sum(axis=0) > 0
+        t = state.table[keep_rows][:, keep_cols]
+        class_names = np.array(pred.classes or [str(i) for i in range(state.table.shape[0])], dtype=object)[keep_rows]
+        cluster_names = np.array(names, dtype=object)[keep_cols]
+        rows, cols = matching(t)
+        table, classes, clusters = t[rows][:, cols], tuple(class_names[rows]), tuple(cluster_names[cols])
+    view = dict(table=table, classes=classes or (), clusters=clusters or (), sizes=sizes, all_clusters=names)
+    features = pred.features
+    if features is None or not np.isfinite(np.asarray(features, dtype=np.float64)).all():
+        return ClusterView(**view)
+    X = np.asarray(features, dtype=np.float64)
+    n = X.shape[0]
+    rng = np.random.default_rng(seed)
+    drawn = np.sort(rng.choice(n, DRAWN_ROWS, replace=False)) if n > DRAWN_ROWS else np.arange(n)
+    label_names = np.array(names, dtype=object)
+    if 2 <= len(np.unique(yp[drawn])) <= drawn.size - 1:
+        s = silhouette_samples(X[drawn], yp[drawn]) if n > SILHOUETTE_EXACT_ROWS else silhouette_samples(X, yp)[drawn]
+        view |= dict(silhouettes=s, silhouette_labels=tuple(label_names[yp[drawn]]), silhouette_mean=float(s.mean()),
+                     silhouette_note=None if n <= DRAWN_ROWS else (
+                         f"a seeded sample of {DRAWN_ROWS:,} of the {n:,} rows (seed {seed})"
+                         + ("; silhouettes within the sample" if n > SILHOUETTE_EXACT_ROWS else "")))
+    if X.shape[1] >= 2:
+        from sklearn.decomposition import PCA
+
+        pca = PCA(n_components=2, random_state=seed).fit(X)   # on every row; only the drawn rows are projected
+        view |= dict(projection=pca.transform(X[drawn]), projection_clusters=tuple(label_names[yp[drawn]]),
+                     explained=tuple(float(v) for v in pca.explained_variance_ratio_))
+        if pred.y_true is not None:
+            class_names = np.array(list(pred.classes) + ["(no class)"], dtype=object)
+            view["projection_classes"] = tuple(class_names[np.asarray(pred.y_true)[drawn]])
+    return ClusterView(**view)
+
+
+def pairwise_agreement(preds) -> tuple[tuple[str, ...], np.ndarray, np.ndarray]:
+    """ARI and Rand index between every two clusterings of the same rows (``preds``: Predictions of one file's
+    models), aligned by sample id when every model has ids, else by position (same row count needed). Returns
+    (models, ARI matrix, RI matrix); NaN where two models share no rows."""
+    preds = list(preds)
+    names = tuple(p.model for p in preds)
+    k = len(preds)
+    ari, ri = np.eye(k), np.eye(k)
+    by_id = all(p.ids is not None for p in preds)
+    for i in range(k):
+        for j in range(i + 1, k):
+            a, b = preds[i], preds[j]
+            if by_id:
+                common, ia, ib = np.intersect1d(np.asarray(a.ids, dtype=str), np.asarray(b.ids, dtype=str),
+                                                return_indices=True)
+                x, y = np.asarray(a.y_pred)[ia], np.asarray(b.y_pred)[ib]
+            elif a.n == b.n:
+                x, y = np.asarray(a.y_pred), np.asarray(b.y_pred)
+            else:
+                x = y = np.array([], dtype=np.int64)
+            if x.size == 0:
+                ari[i, j] = ari[j, i] = ri[i, j] = ri[j, i] = np.nan
+                continue
+            found = agreement(x, y)
+            ari[i, j] = ari[j, i] = found["adjusted_rand_index"]
+            ri[i, j] = ri[j, i] = found["rand_index"]
+    return names, ari, ri
