@@ -16,7 +16,6 @@ from assess.decision import LABELS, SCORES
 from assess.export import to_csv_bytes, to_json_bytes
 from assess.metrics import GROUPS, metrics_for, table_for
 from assess.metrics.evaluate import VALUE_TASKS
-from assess.metrics.registry import TASKS
 from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
 from assess.summary import (breakdown_table, comparison_frame, headline_sentences, long_frame, model_frame,
                             per_class_frame)
@@ -62,10 +61,6 @@ assessment = require_assessment()
 st.title("Metrics")
 if assessment.task is Task.CLUSTERING:   # no decision rule, threshold, β or k: its own view (pages/clustering_view.py)
     clustering_view.render(assessment)
-    st.stop()
-if assessment.task not in TASKS:
-    st.info(f"Metrics for the {assessment.task.value} task are not available yet; classification, regression and "
-            "forecast tasks are.")
     st.stop()
 
 values_task = assessment.task in VALUE_TASKS
