@@ -66,6 +66,20 @@ def test_navigation_shows_clusters_and_hides_confusion_and_curves():
     assert not at.exception
 
 
+def test_compare_page_runs_the_tests_between_clusterings():
+    at = open_app("pages/compare.py", sample=SAMPLE)
+    [metric] = [s for s in at.selectbox if s.label == "Metric"]
+    assert metric.value == "adjusted_rand_index" and "silhouette" not in metric.options
+    [test] = [s for s in at.selectbox if s.label == "Test"]
+    assert set(test.options) >= {"paired_bootstrap", "better_than_random"}
+    test.set_value("better_than_random").run()
+    [run] = [b for b in at.button if b.label == "Run test"]
+    run.click().run()
+    assert not at.exception
+    text = " ".join(str(e.value) for e in at.success)
+    assert "2 of 2 clusterings are better than a random partition of the same sizes" in text   # two models: the default question
+
+
 def _csv(frame: pd.DataFrame) -> bytes:
     return frame.to_csv(index=False).encode()
 
