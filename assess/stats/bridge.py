@@ -72,6 +72,8 @@ def _clustering_rows(spec, y_true: np.ndarray, clusters: np.ndarray, weights: np
     """One value of an external clustering index per row of ``weights`` (replicates, n): each replicate's
     contingency table is ``weights @ onehot(class·C + cluster)`` — one matrix product for the whole chunk — and the
     index is the registry formula on that batch of tables (rows without a reference class, code −1, left out)."""
+    from scipy import sparse
+
     from assess.metrics.clustering import ClusteringState
 
     y = np.asarray(y_true, dtype=np.int64)
@@ -79,11 +81,10 @@ def _clustering_rows(spec, y_true: np.ndarray, clusters: np.ndarray, weights: np
     known = y >= 0
     R, C = int(y.max(initial=0)) + 1, int(k.max(initial=0)) + 1
     cells = y[known] * C + k[known]
-    used, inverse = np.unique(cells, return_inverse=True)       # only the cells that occur: a narrow matrix
-    onehot = np.zeros((cells.size, used.size))
-    onehot[np.arange(cells.size), inverse] = 1.0
+    used, inverse = np.unique(cells, return_inverse=True)       # only the cells that occur
+    onehot = sparse.csr_matrix((np.ones(cells.size), (np.arange(cells.size), inverse)), shape=(cells.size, used.size))
     tables = np.zeros((weights.shape[0], R * C))
-    tables[:, used] = weights[:, known] @ onehot
+    tables[:, used] = np.asarray((onehot.T @ weights[:, known].T).T)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         out = spec.compute(ClusteringState(tables.reshape(-1, R, C), batch=True))
