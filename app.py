@@ -13,7 +13,8 @@ init_state()
 # and Curves; regression and forecasts: Errors), so nobody has to guess where their charts are.
 loaded = current_assessment()
 numeric = loaded is not None and loaded.task in (Task.REGRESSION, Task.FORECAST)
-classification_only = "hidden" if numeric else "visible"
+clustering = loaded is not None and loaded.task is Task.CLUSTERING
+classification_only = "hidden" if numeric or clustering else "visible"
 numeric_only = "visible" if numeric else "hidden"
 pages = {
     "Data": [st.Page(DATA_PAGE, title="Data", icon=":material/upload_file:", default=True)],
@@ -23,7 +24,9 @@ pages = {
                st.Page("pages/curves.py", title="Curves", icon=":material/show_chart:",
                        visibility=classification_only),
                st.Page("pages/errors.py", title="Errors", icon=":material/scatter_plot:", visibility=numeric_only),
-               st.Page("pages/slices.py", title="Slices", icon=":material/splitscreen:")],
+               st.Page("pages/slices.py", title="Slices", icon=":material/splitscreen:"),
+               st.Page("pages/clusters.py", title="Clusters", icon=":material/bubble_chart:",
+                       visibility="visible" if clustering else "hidden")],
     "Compare": [st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:")],
     "Cost and controls": [st.Page("pages/cost.py", title="Cost", icon=":material/speed:"),
                           st.Page("pages/controls.py", title="Controls", icon=":material/fact_check:")],

@@ -41,7 +41,9 @@ class Predictions:
       ``scores`` float (n, k) in class order.
     - multilabel: ``classes`` the L label names; ``y_true``/``y_pred`` bool (n, L); ``scores`` float (n, L).
     - regression/forecast: ``classes == ()``; ``y_true``/``y_pred`` float (n,).
-    - clustering: ``y_true`` int codes of the reference classes (or None), ``y_pred`` int cluster codes.
+    - clustering: ``y_true`` int codes of the reference classes (or None; −1 where a row has none), ``y_pred`` int
+      cluster codes, ``classes`` the reference classes, ``clusters`` the cluster names in code order and
+      ``features`` the float (n, d) feature columns ``x_*`` of the internal indices (or None).
 
     ``y_pred`` is None when only scores were given: labels then come from a threshold (binary, multilabel) or the
     argmax (multiclass). ``weight``, ``fold``, ``ids`` and ``group`` are optional per-sample arrays.
@@ -73,6 +75,8 @@ class Predictions:
     lower: np.ndarray | None = None
     upper: np.ndarray | None = None
     interval_level: float | None = None
+    features: np.ndarray | None = None
+    clusters: tuple[str, ...] = ()
 
     @property
     def n(self) -> int:

@@ -91,7 +91,7 @@ class Assessment:
         key = (self.models[0] if model is None else model, output)
         if key not in self._encoded:
             encoded = self._encode(model, output)
-            for name in ("y_true", "y_pred", "scores", "weight", "fold", "ids", "group", "lower", "upper"):
+            for name in ("y_true", "y_pred", "scores", "weight", "fold", "ids", "group", "lower", "upper", "features"):
                 array = getattr(encoded, name)
                 if array is not None:
                     array.flags.writeable = False  # shared by every later call: nobody may change it
@@ -166,7 +166,9 @@ class Assessment:
         if r.y_true:
             index = {c: i for i, c in enumerate(self.classes)}
             y_true = _codes(label_strings(frame[r.y_true]), index)
-        return Predictions(task, self.classes, y_true, _codes(clusters, cluster_index), None, **extras)
+        features = (np.column_stack([numeric_column(frame, col) for col in r.features]) if r.features else None)
+        return Predictions(task, self.classes, y_true, _codes(clusters, cluster_index), None, **extras,
+                           features=features, clusters=tuple(cluster_index))
 
     def _negative(self) -> str:
         others = [c for c in self.classes if c != self.positive]

@@ -165,9 +165,7 @@ def validate(frame: pd.DataFrame, roles: Roles, task: Task, *, classes=(), posit
             # time stamps, horizons and series (assess.forecast_checks): unparseable or duplicated stamps, gaps
             c.problems.extend(check_forecast(frame, r, origin=r.origin))
     elif task is Task.CLUSTERING:
-        c.missing(r.cluster, suffix=" in the cluster assignment")
-        if r.y_true:
-            c.missing(r.y_true, level="warning", suffix="; external indices use the rows with a reference class")
+        _check_clustering(c, a)
 
     _check_models(c, a)
     small = {m: len(rows) for m, rows in a.model_rows.items() if len(rows) < MIN_ROWS_NORMAL}
@@ -178,6 +176,40 @@ def validate(frame: pd.DataFrame, roles: Roles, task: Task, *, classes=(), posit
                                       "intervals (Wilson, CLT) are unreliable; prefer Clopper–Pearson or the "
                                       "bootstrap", count=k)
     return sorted(c.problems, key=lambda p: p.level != "error")
+
+
+#: More distinct clusters than this share of a model's rows reads as an id column, not a clustering (warning).
+MOSTLY_SINGLETONS = 0.5
+
+
+def _check_clustering(c: _Checker, a: _Input) -> None:
+    """Clusters present in every row; reference classes where given; numeric, complete features; and the
+    degenerate clusterings (a single cluster, nearly one cluster per row) said up front."""
+    r, frame = a.roles, a.frame
+    c.missing(r.cluster, suffix=" in the cluster assignment")
+    if r.y_true:
+        c.missing(r.y_true, level="warning", suffix="; external indices use the rows with a reference class")
+    for col in r.features:
+        values = numeric_column(frame, col)
+        not_number = not_a_number(frame, col, values)
+        c.add("warning", "not_numeric", col, not_number, "value{s} that {verb} not a number",
+              suffix="; internal indices (silhouette, Davies–Bouldin, Calinski–Harabasz) need numeric features")
+        c.add("warning", "missing_values", col, ~np.isfinite(values) & ~not_number, "missing or infinite value{s}",
+              suffix="; internal indices (silhouette, Davies–Bouldin, Calinski–Harabasz) are left out")
+    clusters = label_strings(frame[r.cluster])
+    for model, rows in a.model_rows.items():
+        present = clusters.iloc[rows].dropna()
+        k, n = int(present.nunique()), len(present)
+        who = f"model {quote(model)}" if len(a.models) > 1 else f"column {quote(r.cluster)}"
+        if k == 1:
+            c.note("warning", "single_cluster", f"{who} puts every row in one cluster ({quote(present.iloc[0])}): "
+                                                "internal indices are undefined and external ones say only that "
+                                                "nothing was separated", column=r.cluster, count=n)
+        elif n >= 4 and k > MOSTLY_SINGLETONS * n:
+            c.note("warning", "mostly_singletons",
+                   f"{who} has {k:,} distinct clusters for {n:,} rows: nearly one cluster per row — is "
+                   f"{quote(r.cluster)} an id? Purity and homogeneity reach 1 for singletons; read the adjusted "
+                   "indices (ARI, AMI)", column=r.cluster, count=k)
 
 
 def _check_classification(c: _Checker, a: _Input) -> None:

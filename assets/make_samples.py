@@ -352,6 +352,30 @@ def learning_curve_sample() -> pd.DataFrame:
                 "fold": folds + 1, "y_true": names[y],
                 "y_pred": np.where(p_malignant >= 0.5, "malignant", "benign"), "score": np.round(p_malignant, 6),
             }))
+def clustering_sample() -> pd.DataFrame:
+    """Iris (150 flowers, three species): k-means, agglomerative (Ward) and Gaussian-mixture clusterings of the
+    standardised measurements into 3 clusters, in long format (one row per flower and clustering), with the species
+    as reference classes and the four measurements (cm) as features ``x_*``. Cluster numbers are arbitrary (1–3)."""
+    from sklearn.cluster import AgglomerativeClustering, KMeans
+    from sklearn.datasets import load_iris
+    from sklearn.mixture import GaussianMixture
+
+    data = load_iris()
+    X, y = data.data, data.target
+    Z = StandardScaler().fit_transform(X)
+    clusterings = {
+        "kmeans": KMeans(n_clusters=3, n_init=10, random_state=SEED).fit_predict(Z),
+        "agglomerative": AgglomerativeClustering(n_clusters=3, linkage="ward").fit_predict(Z),
+        "gaussian_mixture": GaussianMixture(n_components=3, covariance_type="full", random_state=SEED).fit_predict(Z),
+    }
+    names = ["sepal_length", "sepal_width", "petal_length", "petal_width"]
+    frames = []
+    for name, clusters in clusterings.items():
+        frame = pd.DataFrame({"id": np.arange(1, len(y) + 1), "model": name, "y_true": data.target_names[y],
+                              "cluster": clusters + 1})
+        for j, feature in enumerate(names):
+            frame[f"x_{feature}"] = X[:, j]
+        frames.append(frame)
     return pd.concat(frames, ignore_index=True)
 
 
@@ -365,6 +389,7 @@ SAMPLES = {
     "breast_cancer_annotators.csv": annotator_sample,
     "breast_cancer_train_ids.csv": training_ids_sample,
     "digits_multilabel.csv": multilabel_sample,
+    "iris_clustering.csv": clustering_sample,
 }
 
 if __name__ == "__main__":

@@ -137,7 +137,8 @@ with mid:
         metric = st.selectbox("Metric (column)", metric_columns)
     else:
         try:
-            names = {s.key: s.name for s in metrics_for(assessment.task) if s.kind != "count"}
+            names = {s.key: s.name for s in metrics_for(assessment.task)   # internal clustering indices: not
+                     if s.kind != "count" and s.needs != "features"}   # resampled by the tests
         except ValueError:  # a task whose metrics are not in the registry yet
             names = {}
         if names:

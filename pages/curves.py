@@ -25,7 +25,8 @@ assessment = require_assessment()
 st.title("Curves")
 task = assessment.task
 if not task.is_classification:
-    st.info(f"Curves for the {task.value} task are not available yet; classification tasks have them.")
+    st.info(f"Threshold curves belong to classification tasks; this file is {task.value} — see the "
+            f"{'Clusters' if task is Task.CLUSTERING else 'Errors'} page.")
     st.stop()
 
 models = st.multiselect("Models", list(assessment.models), default=list(assessment.models))

@@ -18,6 +18,9 @@ from pages.widgets import all_charts_button, chart
 assessment = require_assessment()
 st.title("Errors")
 task = assessment.task
+if task is Task.CLUSTERING:
+    st.info("The Errors page shows where numeric predictions err; this file is a clustering — see the Clusters page.")
+    st.stop()
 if task not in (Task.REGRESSION, Task.FORECAST):
     st.info(f"The Errors page shows where numeric predictions err; this file is {task.value} classification — "
             "see the Confusion and Curves pages.")

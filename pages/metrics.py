@@ -21,6 +21,7 @@ from assess.cross_validation import fold_metrics
 from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
 from assess.summary import (breakdown_table, comparison_frame, headline_sentences, long_frame, model_frame,
                             per_class_frame, with_fold_spread)
+from pages import clustering_view
 from pages.state import Key, current_decision, md, memo, require_assessment, set_decision
 from pages.widgets import decision_note
 
@@ -60,9 +61,8 @@ PER_CLASS_ROWS = 100
 
 assessment = require_assessment()
 st.title("Metrics")
-if assessment.task not in TASKS:
-    st.info(f"Metrics for the {assessment.task.value} task are not available yet; classification, regression and "
-            "forecast tasks are.")
+if assessment.task is Task.CLUSTERING:   # no decision rule, threshold, β or k: its own view (pages/clustering_view.py)
+    clustering_view.render(assessment)
     st.stop()
 
 values_task = assessment.task in VALUE_TASKS

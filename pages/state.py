@@ -32,6 +32,7 @@ SAMPLES = {
     "Breast cancer — learning curve, 2 models, 6 training sizes": "breast_cancer_learning_curve.csv",
     "Breast cancer with measured latencies — binary, 4 models": "breast_cancer_latency.csv",
     "Digits — multi-label, 5 properties, 2 models, 5 folds": "digits_multilabel.csv",
+    "Iris — clustering, 3 clusterings with species and features": "iris_clustering.csv",
 }
 DEFAULT_SAMPLE = next(iter(SAMPLES))
 DATA_PAGE = "pages/data.py"

@@ -138,7 +138,7 @@ def test_listing_by_group_and_lookup_errors():
     with pytest.raises(ValueError, match="`group` must be one of"):
         metrics_for(Task.BINARY, group="Other")
     with pytest.raises(ValueError, match="`task` must be one of"):
-        metrics_for("clustering")
+        metrics_for("ranking")
 
 
 # ----------------------------------------------------------------------------------------------------------------

@@ -180,6 +180,5 @@ def test_bad_predictions_are_rejected_with_the_row():
         evaluate(Predictions(Task.BINARY, ("a", "b"), np.array([], np.int8), np.array([], np.int8)))
     with pytest.raises(ValueError, match="neither `y_pred` nor `scores`"):
         evaluate(Predictions(Task.BINARY, ("a", "b"), np.array([0, 1], np.int8)))
-    with pytest.raises(ValueError, match="evaluate\\(\\) assesses classification, regression and forecasts; "
-                                         "`pred.task` is 'clustering'"):
-        evaluate(Predictions(Task.CLUSTERING, (), None, np.array([0, 1])))
+    with pytest.raises(ValueError, match=r"`y_pred` has 1 row without a cluster \(first at row 1\)"):
+        evaluate(Predictions(Task.CLUSTERING, (), None, np.array([0, -1])))

@@ -117,11 +117,21 @@ def paired_multilabel():
                         ids=np.arange(120), model=m) for m in ("A", "B")]
 
 
+def clusterings():
+    rng = np.random.default_rng(6)
+    y = rng.integers(0, 3, 90)
+    ids = np.arange(90).astype(str).astype(object)
+    return [Predictions(Task.CLUSTERING, ("a", "b", "c"), y, np.where(rng.random(90) < p, y, rng.integers(0, 3, 90)),
+                        ids=ids, model=m) for m, p in (("A", 0.8), ("B", 0.3))]
+
+
 def data_for(spec):
     if spec.key == "mcnemar_per_label":
         return paired_multilabel(), None
     if spec.key == "diebold_mariano":
         return forecasts(), None
+    if spec.key == "better_than_random":
+        return clusterings(), "adjusted_rand_index"
     if spec.per_sample:      # per-sample errors of numeric predictions (per-fold metrics: test_stats_compare)
         return regression(), None
     if spec.key == "cv_5x2_t":
@@ -153,7 +163,7 @@ def test_test_all_can_suggest_every_test():
     for question in QUESTIONS:
         for data in ("predictions", "folds"):
             for paired in (True, False):
-                for task in (None, "binary", "multiclass", "multilabel", "regression", "forecast"):
+                for task in (None, "binary", "multiclass", "multilabel", "regression", "forecast", "clustering"):
                     for n_models in (1, 2, 3):
                         for folds in ((None, None), (2, 5)):
                             try:
@@ -251,6 +261,8 @@ def test_the_page_shows_every_reachable_test_with_a_widget_per_option():
     check_tests(at, ["diebold_mariano"], PREDICTIONS, reached, "forecast")
     at = open_app("pages/compare.py", sample="Digits — multi-label, 5 properties, 2 models, 5 folds")
     check_tests(at, ["mcnemar_per_label"], PREDICTIONS, reached, "multilabel")
+    at = open_app("pages/compare.py", sample="Iris — clustering, 3 clusterings with species and features")
+    check_tests(at, ["paired_bootstrap", "better_than_random"], PREDICTIONS, reached, "clustering")
 
     assert set(TESTS) == reached
 

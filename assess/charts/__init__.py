@@ -5,6 +5,8 @@ Every function takes keyword arguments only, never recomputes a metric (results 
 in, and builds the figure with the "assess" template (`assess.charts.style`). Files: `assess.export`.
 """
 
+from assess.charts.clustering import (agreement_chart, cluster_sizes_chart, contingency_chart, projection_chart,
+                                      silhouette_chart)
 from assess.charts.comparison import critical_difference_chart, fold_box_chart, difference_chart
 from assess.charts.confusion import (confusion_matrix_chart, expected_cost, most_confused_pairs,
                                      multilabel_confusion_chart, normalized_matrix)
@@ -20,6 +22,7 @@ from assess.charts.regression import (error_by_decile_chart, error_distribution_
 from assess.charts.style import OKABE_ITO, TEMPLATE, model_colors
 
 __all__ = [
+    "agreement_chart", "cluster_sizes_chart", "contingency_chart", "projection_chart", "silhouette_chart",
     "critical_difference_chart", "fold_box_chart", "difference_chart",
     "OKABE_ITO", "TEMPLATE", "model_colors",
     "confusion_matrix_chart", "expected_cost", "most_confused_pairs", "multilabel_confusion_chart",

@@ -88,6 +88,8 @@ def baseline_columns(task) -> tuple[str, ...]:
     """
     if Task(task) is Task.FORECAST:
         return ("naive", "seasonal_naive", "drift")     # assess.metrics.forecast_baselines.BASELINES
+    if Task(task) is Task.CLUSTERING:
+        return ("random",)                              # assess.metrics.clustering.random_baselines
     return ("mean", "median") if Task(task) is Task.REGRESSION else ("majority", "stratified", "uniform")
 
 

@@ -18,7 +18,7 @@ import pandas as pd
 from assess import curves, intervals
 from assess.data import Predictions, Task
 from assess.decision import Decision, predicted_labels
-from assess.metrics import binary, forecast_state, multiclass, multilabel, regression, resampling
+from assess.metrics import binary, clustering, forecast_state, multiclass, multilabel, regression, resampling
 from assess.metrics._common import ScoreNote, check_finite, check_weight
 from assess.metrics.baselines import baseline_columns, baseline_values, regression_baselines
 from assess.metrics.forecast_baselines import BASELINES
@@ -144,7 +144,7 @@ def _validate(pred: Predictions, decision, beta, k, ci, confidence_level, resamp
     if not isinstance(pred, Predictions):
         raise TypeError(f"`pred` must be a Predictions (got {type(pred).__name__})")
     if not isinstance(pred.task, Task) or pred.task not in TASKS:
-        raise ValueError(f"evaluate() assesses classification, regression and forecasts; `pred.task` is "
+        raise ValueError(f"evaluate() assesses classification, regression, forecasts and clustering; `pred.task` is "
                          f"{getattr(pred.task, 'value', pred.task)!r}")
     if not isinstance(decision, Decision):
         raise TypeError(f"`decision` must be an assess.decision.Decision (got {type(decision).__name__})")
@@ -160,6 +160,8 @@ def _validate(pred: Predictions, decision, beta, k, ci, confidence_level, resamp
         raise ValueError(f"`resamples` must be a positive integer (got {resamples!r})")
     if pred.task in VALUE_TASKS:
         return _validate_values(pred)
+    if pred.task is Task.CLUSTERING:
+        return clustering.check_clustering(pred)
     if pred.y_true is None:
         raise ValueError("`pred.y_true` is missing; classification metrics need the true labels")
     y = np.asarray(pred.y_true)
@@ -356,11 +358,14 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     if keys is None:
         has_intervals = pred.lower is not None and pred.upper is not None
         specs = [m for m in metrics_for(task) if m.needs in ("labels", "values") or (has_scores and m.needs in (
-            "scores", "probabilities")) or (has_intervals and m.needs == "intervals")]
+            "scores", "probabilities")) or (has_intervals and m.needs == "intervals") or task is Task.CLUSTERING]
     else:
         if isinstance(keys, str):
             keys = [keys]
         specs = [get(task, key) for key in keys]
+    if task is Task.CLUSTERING:
+        return _evaluate_clustering(pred, specs, weight, ci=ci, confidence_level=confidence_level,
+                                    resamples=resamples, seed=seed, progress=progress, baselines=baselines)
     if task in VALUE_TASKS:
         return _evaluate_values(pred, specs, weight, ci=ci, confidence_level=confidence_level, resamples=resamples,
                                 seed=seed, progress=progress, baselines=baselines, method=bootstrap_method,
@@ -457,6 +462,52 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     return MetricReport(task=task, model=pred.model, n=int(y.shape[0]), classes=tuple(pred.classes),
                         results=tuple(results), table=table,
                         params=MappingProxyType({"decision": decision, "beta": beta, "k": k}), ci=ci,
+                        confidence_level=float(confidence_level), resamples=int(resamples), seed=seed)
+
+
+def _evaluate_clustering(pred: Predictions, specs, weight, *, ci, confidence_level, resamples, seed, progress,
+                         baselines) -> MetricReport:
+    """evaluate() for clustering (validated arrays): every index from one :func:`~assess.metrics.clustering.
+    clustering_state` (one contingency table; the internal indices from the features), percentile bootstrap
+    intervals (external: multinomial tables over the cells; internal: see
+    :func:`~assess.metrics.clustering.internal_intervals`) and a random partition of the same sizes as baseline."""
+    internal = any(m.needs == "features" for m in specs)
+    state = clustering.clustering_state(pred, weight, internal=internal, seed=seed, confidence_level=confidence_level)
+    values = {m.key: _capture(m.compute, state) for m in specs}
+    bounds: dict[str, tuple[float, float, str]] = {}
+    if ci is not None:
+        child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(2)
+        external = [m.key for m in specs if m.needs == "reference" and np.isfinite(values[m.key][0])]
+        if external and weight is None:
+            for key, (lo, hi, bad) in clustering.bootstrap_external(
+                    state.table, external, resamples=resamples, confidence_level=confidence_level,
+                    seed=child[0]).items():
+                bounds[key] = (lo, hi, f"bootstrap-percentile ({resamples} resamples, seed {seed}, multinomial over "
+                                       "the contingency cells, i.i.d. rows"
+                                       + (f"; {bad} undefined resamples dropped" if bad else "") + ")")
+        internal_keys = [m.key for m in specs if m.needs == "features" and np.isfinite(values[m.key][0])]
+        if internal_keys:
+            bounds.update(clustering.internal_intervals(state, internal_keys, resamples=resamples,
+                                                        confidence_level=confidence_level, seed=child[1],
+                                                        seed_label=seed))
+    if progress is not None:
+        progress(1.0)
+    base, how = clustering.random_baselines(state, [m.key for m in specs], seed=seed) if baselines else ({}, "")
+    results = []
+    for m in specs:
+        v, reason, note_ = values[m.key]
+        lo, hi, method = bounds.get(m.key, (float("nan"), float("nan"), None))
+        note_ = "; ".join(x for x in (note_, state.notes.get(m.key)) if x) or None
+        if method is None and ci is not None and np.isfinite(v):
+            note_ = "; ".join(x for x in (note_, "no interval: weighted rows are not resampled" if weight is not None
+                                          and m.needs == "reference" else
+                                          f"no interval above {clustering.SILHOUETTE_EXACT_ROWS:,} rows: each "
+                                          "resample recomputes the centroids") if x)
+        results.append(MetricResult(m.key, m.name, v, lo, hi, method, reason, note_,
+                                    MappingProxyType({"random": base[m.key]} if m.key in base else {}),
+                                    how if m.key in base else None))
+    return MetricReport(task=pred.task, model=pred.model, n=pred.n, classes=tuple(pred.classes),
+                        results=tuple(results), table=None, params=MappingProxyType({}), ci=ci,
                         confidence_level=float(confidence_level), resamples=int(resamples), seed=seed)
 
 

@@ -24,7 +24,7 @@ from typing import Callable
 import numpy as np
 
 from assess.data import Task
-from assess.metrics import binary, forecast_state, multiclass, multilabel, regression
+from assess.metrics import binary, clustering, forecast_state, multiclass, multilabel, regression
 
 __all__ = ["MetricSpec", "Proportion", "TableColumn", "REGISTRY", "TABLES", "GROUPS", "TASKS", "metrics_for", "get",
            "keys_for", "table_for"]
@@ -37,10 +37,11 @@ SKL = "scikit-learn sklearn.metrics"
 
 #: UI groups, in display order.
 GROUPS = ("Counts", "Threshold metrics", "Agreement", "Likelihood ratios", "Ranking", "Probabilistic",
-          "Distribution", "Errors", "Relative errors", "Fit", "Scaled errors", "Prediction intervals")
+          "Distribution", "Errors", "Relative errors", "Fit", "Scaled errors", "Prediction intervals",
+          "Pair counting", "Matching", "Information", "Internal")
 
-#: Tasks with registry entries: classification, regression and (pooled over rows) forecasts.
-TASKS = (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL, Task.REGRESSION, Task.FORECAST)
+#: Tasks with registry entries: classification, regression, (pooled over rows) forecasts and clustering.
+TASKS = (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL, Task.REGRESSION, Task.FORECAST, Task.CLUSTERING)
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,8 @@ class MetricSpec:
     name: str
     task: Task
     needs: str                      # "labels" | "scores" | "probabilities" | "values" (regression, forecast) |
-    #                                 "intervals" (forecast: only when the file has lower/upper columns)
+    #                                 "intervals" (forecast: only when the file has lower/upper columns) |
+    #                                 "reference" (clustering: reference classes) | "features" (clustering: x_*)
     direction: str                  # "higher" | "lower" | "none"
     range: tuple[float, float]
     latex: str
@@ -86,7 +88,8 @@ class MetricSpec:
     compute: Callable
     baseline: str = "simulated"     # "expected" (metric of the expected cells) | "simulated" | "scores" |
     #                                 "constant" (regression: the mean and median of y_true as predictions) |
-    #                                 "forecasts" (forecasts: the naive, seasonal naive and drift forecasts)
+    #                                 "forecasts" (forecasts: the naive, seasonal naive and drift forecasts) |
+    #                                 "random" (clustering: a random partition of the same sizes) | "none"
     proportion: Proportion | None = None
     resampled: Callable | None = None
     shared: tuple[str, ...] = ()
@@ -567,13 +570,83 @@ def _forecast_only() -> tuple[MetricSpec, ...]:
     )
 
 
+# ----------------------------------------------------------------------------------------------------------------
+# Clustering (assess.metrics.clustering): external indices from one contingency table, internal from features x_*
+# ----------------------------------------------------------------------------------------------------------------
+
+VINH = "Vinh, Epps & Bailey (2010), JMLR 11"
+ROSENBERG = "Rosenberg & Hirschberg (2007), V-measure"
+
+
+def _clustering() -> tuple[MetricSpec, ...]:
+    """External indices (``needs="reference"``: they compare the clusters with the reference classes ``y_true``) and
+    internal ones (``needs="features"``); both stay in every report, null with a reason when the file lacks what
+    they need. Baselines: a random partition with the same cluster sizes (``baseline="random"``)."""
+
+    def c(key, name, latex, meaning, source, group, *, needs="reference", direction="higher", rng=(0.0, 1.0)):
+        return MetricSpec(key, name, Task.CLUSTERING, needs, direction, rng, latex, meaning, source, "other", group,
+                          (), getattr(clustering, key), baseline="random" if needs == "reference" else "none")
+
+    return (
+        c("adjusted_rand_index", "Adjusted Rand index",
+          r"\frac{\sum_{ij}\binom{n_{ij}}{2} - E}{\tfrac12[\sum_i\binom{a_i}{2} + \sum_j\binom{b_j}{2}] - E},\ "
+          r"E = \frac{\sum_i\binom{a_i}{2}\sum_j\binom{b_j}{2}}{\binom n2}",
+          "Agreement of clusters and reference classes over all pairs of rows, corrected for chance: 0 is a random "
+          "partition of the same sizes, 1 is perfect.", f"{QAHTAN}, ARI; Hubert & Arabie (1985); {SKL}."
+          "adjusted_rand_score", "Pair counting", rng=(-0.5, 1.0)),
+        c("rand_index", "Rand index", r"\frac{\gamma_1 + \gamma_4}{\gamma_1 + \gamma_2 + \gamma_3 + \gamma_4}",
+          "Share of pairs of rows on which clusters and classes agree (together in both, or apart in both); a "
+          "random partition scores well above 0 — see its baseline.", f"{QAHTAN}, RI; Rand (1971); {SKL}.rand_score",
+          "Pair counting"),
+        c("fowlkes_mallows", "Fowlkes–Mallows index", r"\frac{T_P}{\sqrt{(T_P + F_P)(T_P + F_N)}}",
+          "Geometric mean of pair precision and pair recall: of the pairs put together, the share of one class, "
+          "and of the pairs of one class, the share put together.", f"Fowlkes & Mallows (1983); {SKL}."
+          "fowlkes_mallows_score", "Pair counting"),
+        c("purity", "Purity", r"\frac1n\sum_j \max_i n_{ij}",
+          "Each cluster named after its majority class: the share of rows of that class. Rises with the number of "
+          "clusters (all singletons score 1).", f"{QAHTAN}, purity", "Matching"),
+        c("inverse_purity", "Inverse purity", r"\frac1n\sum_i \max_j n_{ij}",
+          "Each class matched with the cluster holding most of it: the share of rows in that cluster. Rises as "
+          "clusters merge (one cluster scores 1).", "Amigó et al. (2009), Inf. Retrieval 12", "Matching"),
+        c("homogeneity", "Homogeneity", r"h = \frac{I(C;K)}{H(C)} = 1 - \frac{H(C|K)}{H(C)}",
+          "How far each cluster holds rows of a single class (1: every cluster is pure).",
+          f"{QAHTAN}; {ROSENBERG}; {SKL}.homogeneity_score", "Information"),
+        c("completeness", "Completeness", r"c = \frac{I(C;K)}{H(K)} = 1 - \frac{H(K|C)}{H(K)}",
+          "How far the rows of each class sit in a single cluster (1: no class is split).",
+          f"{QAHTAN}; {ROSENBERG}; {SKL}.completeness_score", "Information"),
+        c("v_measure", "V-measure", r"\frac{2hc}{h + c}", "Harmonic mean of homogeneity and completeness.",
+          f"{QAHTAN}; {ROSENBERG}; {SKL}.v_measure_score", "Information"),
+        c("normalized_mutual_info", "Normalized mutual information", r"\frac{I(C;K)}{\tfrac12[H(C) + H(K)]}",
+          "Information the clusters share with the classes, scaled to [0, 1] (equals the V-measure).",
+          f"{VINH}; {SKL}.normalized_mutual_info_score", "Information"),
+        c("adjusted_mutual_info", "Adjusted mutual information",
+          r"\frac{I(C;K) - E[I]}{\tfrac12[H(C) + H(K)] - E[I]}",
+          "Mutual information corrected for chance: 0 is a random partition of the same sizes, 1 is perfect.",
+          f"{VINH}; {SKL}.adjusted_mutual_info_score", "Information", rng=(-1.0, 1.0)),
+        c("silhouette", "Silhouette", r"\frac1n\sum_i \frac{b_i - a_i}{\max(a_i, b_i)}",
+          "How much closer each row is to its own cluster than to the nearest other (Euclidean, features x_*): "
+          "1 compact and separated, 0 on a border, negative in the wrong cluster.",
+          f"{QAHTAN}, Silhouette; Rousseeuw (1987); {SKL}.silhouette_score", "Internal", needs="features",
+          rng=(-1.0, 1.0)),
+        c("davies_bouldin", "Davies–Bouldin index", r"\frac1K\sum_i \max_{j\ne i}\frac{s_i + s_j}{d(c_i, c_j)}",
+          "Average similarity of each cluster with its most similar other cluster (spread over centroid distance); "
+          "lower is better, 0 is best.", f"Davies & Bouldin (1979); {SKL}.davies_bouldin_score", "Internal",
+          needs="features", direction="lower", rng=_INF),
+        c("calinski_harabasz", "Calinski–Harabasz index",
+          r"\frac{\sum_k n_k\|c_k - c\|^2 / (K - 1)}{\sum_k\sum_{i \in k}\|x_i - c_k\|^2 / (n - K)}",
+          "Spread between clusters over spread within them (variance ratio); higher is better.",
+          f"Caliński & Harabasz (1974); {SKL}.calinski_harabasz_score", "Internal", needs="features", rng=_INF),
+    )
+
+
+CLUSTERING = _clustering()
 REGRESSION = _regression(Task.REGRESSION)
 #: The pooled forecast set is the regression set on the rows (one-step-ahead errors e_t(1), relative errors
 #: re_t(1) of reference 003) plus the forecast-only entries.
 FORECAST = _regression(Task.FORECAST) + _forecast_only()
 
 #: Every metric of every task with metrics.
-REGISTRY: tuple[MetricSpec, ...] = BINARY + MULTICLASS + MULTILABEL + REGRESSION + FORECAST
+REGISTRY: tuple[MetricSpec, ...] = BINARY + MULTICLASS + MULTILABEL + REGRESSION + FORECAST + CLUSTERING
 
 _INDEX = {(m.task, m.key): m for m in REGISTRY}
 if len(_INDEX) != len(REGISTRY):

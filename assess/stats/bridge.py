@@ -40,14 +40,20 @@ def registry_metric(task: Task | str, key: str, *, classes: Sequence[str], beta:
         spec = get(task, key)
     except ValueError as exc:
         raise AssessError(str(exc)) from None
+    if spec.needs == "features":
+        raise AssessError(f"`{key}` is an internal clustering index (it reads the features, which the tests do not "
+                          "resample); compare clusterings on an external index such as adjusted_rand_index")
     numeric = spec.needs == "values"
-    uses_scores = spec.needs not in ("labels", "values")
+    clusters = spec.needs == "reference"
+    uses_scores = spec.needs not in ("labels", "values", "reference")
     classes = tuple(classes)
 
     def metric(y_true, y, sample_weight=None):
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
         if numeric and w is not None and w.ndim == 2:
             return _numeric_rows(spec, np.asarray(y_true, dtype=float), np.asarray(y, dtype=float), w)
+        if clusters and w is not None and w.ndim == 2:
+            return _clustering_rows(spec, np.asarray(y_true), np.asarray(y), w)
         pred = Predictions(task, classes, np.asarray(y_true), None if uses_scores else np.asarray(y),
                            np.asarray(y) if uses_scores else None, weight=w)
         with warnings.catch_warnings():
@@ -57,9 +63,32 @@ def registry_metric(task: Task | str, key: str, *, classes: Sequence[str], beta:
 
     metric.__name__ = key
     metric.uses_scores = uses_scores
-    metric.vectorized = numeric
+    metric.vectorized = numeric or clusters
     metric.higher_is_better = spec.direction != "lower"
     return metric
+
+
+def _clustering_rows(spec, y_true: np.ndarray, clusters: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """One value of an external clustering index per row of ``weights`` (replicates, n): each replicate's
+    contingency table is ``weights @ onehot(class·C + cluster)`` — one matrix product for the whole chunk — and the
+    index is the registry formula on that batch of tables (rows without a reference class, code −1, left out)."""
+    from scipy import sparse
+
+    from assess.metrics.clustering import ClusteringState
+
+    y = np.asarray(y_true, dtype=np.int64)
+    k = np.asarray(clusters, dtype=np.int64)
+    known = y >= 0
+    R, C = int(y.max(initial=0)) + 1, int(k.max(initial=0)) + 1
+    cells = y[known] * C + k[known]
+    used, inverse = np.unique(cells, return_inverse=True)       # only the cells that occur
+    onehot = sparse.csr_matrix((np.ones(cells.size), (np.arange(cells.size), inverse)), shape=(cells.size, used.size))
+    tables = np.zeros((weights.shape[0], R * C))
+    tables[:, used] = np.asarray((onehot.T @ weights[:, known].T).T)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        out = spec.compute(ClusteringState(tables.reshape(-1, R, C), batch=True))
+    return np.asarray(out, dtype=float).reshape(weights.shape[0])
 
 
 def _numeric_rows(spec, y_true: np.ndarray, y_pred: np.ndarray, weights: np.ndarray) -> np.ndarray:

@@ -26,6 +26,7 @@ from assess.data import Task
 from assess.errors import AssessError
 from assess.stats import runners
 from assess.stats._result import INDEPENDENT, PAIRED
+from assess.stats.clusterings import PermutationDetails, better_than_random_runner
 from assess.stats.counts import (CochranDetails, ContingencyDetails, FisherDetails, McNemarDetails,
                                  MCNEMAR_METHODS)
 from assess.stats.multilabel import PerLabelMcNemarDetails, run_mcnemar_per_label
@@ -291,6 +292,11 @@ TESTS: dict[str, TestSpec] = {spec.key: spec for spec in (
     TestSpec("kruskal", "Kruskal–Wallis test", "do k models' fold scores differ (rank-based, folds as independent)?",
              f"{_ISO} 7.4", INDEPENDENT, OMNIBUS, (FOLDS,), "fold scores", (), KruskalDetails,
              runners.kruskal, metric_on=(PREDICTIONS, FOLDS)),
+    TestSpec("better_than_random", "Permutation test against random partitions",
+             "is each clustering closer to the reference classes than a random partition of the same sizes?",
+             "Hubert & Arabie (1985); Davison & Hinkley (1997) eq. 4.11", PAIRED, PAIRWISE, (PREDICTIONS,),
+             "a metric", (N_RESAMPLES, SEED), PermutationDetails, better_than_random_runner,
+             metric_on=(PREDICTIONS,)),
     TestSpec("friedman", "Friedman test with Nemenyi post-hoc",
              "do k models differ in their ranks over the same folds?", "Friedman (1937); Demšar (2006)", PAIRED,
              OMNIBUS, (FOLDS,), "fold scores", (HIGHER_IS_BETTER, FRIEDMAN_METHOD), FriedmanDetails,

@@ -100,6 +100,15 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
         raise AssessError(f"question 'two_models' needs exactly 2 models (got {n_models}); use 'several_models'")
     if question == "several_models" and n_models < 3:
         raise AssessError(f"question 'several_models' needs at least 3 models (got {n_models}); use 'two_models'")
+    if task is Task.CLUSTERING and data == "predictions":
+        if not paired:
+            add("unpaired_bootstrap", "an external index (ARI, NMI, …) of clusterings of different rows")
+            return tuple(out)
+        add("paired_bootstrap", "an external index (ARI, NMI, …) of clusterings of the same rows, resampled "
+                                "together")
+        add("better_than_random", "each clustering's index against random partitions with the same cluster sizes "
+                                  "(permutation test)")
+        return tuple(out)
 
     if question == "cv_folds":
         if data == "predictions":
