@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: `assess`, `pages` and `app` belongs to exactly one layer (a new module must be placed here).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("leaf helpers", ("assess", "assess.data", "assess.errors", "assess.warnings", "assess.columns",
-                      "assess.timestamps")),
+                      "assess.timestamps", "assess.names")),
     ("reading files", ("assess.io",)),
     ("roles and tasks", ("assess.roles", "assess.tasks")),
     ("validation", ("assess.problem", "assess.validation", "assess.forecast_checks")),
@@ -33,6 +33,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("metrics", ("assess.metrics.*",)),
     ("statistical tests", ("assess.stats.*",)),
     ("presentation", ("assess.charts.*", "assess.export", "assess.summary", "assess.explore", "assess.forecasts")),
+    ("report and settings", ("assess.report.*", "assess.settings")),
     ("command line", ("assess.cli.*", "assess.__main__")),
     ("user interface", ("pages.*", "app")),
 )

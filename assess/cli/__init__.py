@@ -1,4 +1,4 @@
-"""The headless command line: ``python -m assess inspect|metrics|compare FILE …``.
+"""The headless command line: ``python -m assess inspect|metrics|compare|report FILE …``.
 
 Every subcommand prints JSON (or the format asked for) on stdout. Exit status (`assess.cli.common.EXIT_STATUS`, the
 epilog of every subcommand's ``--help``): 0 on success; 2 on bad input — a file that cannot be read, an unknown
@@ -17,7 +17,7 @@ from assess.cli.common import EXIT_BAD_INPUT, EXIT_INTERNAL
 from assess.errors import AssessError
 
 #: Subcommand modules under assess.cli; each defines ``add_parser(subparsers)`` and ``run(args) -> int``.
-SUBCOMMANDS = ("inspect", "metrics", "compare")
+SUBCOMMANDS = ("inspect", "metrics", "compare", "report")
 
 
 def build_parser() -> argparse.ArgumentParser:

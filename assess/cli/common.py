@@ -13,6 +13,7 @@ from assess.errors import AssessError
 from assess.io import Limits, read_table
 from assess.roles import Overrides
 from assess.schema import Assessment, describe
+from assess.settings import add_config_option, settings_from_args
 
 #: Exit status of every subcommand. 2 is also what argparse uses for a usage error, so "the input was wrong" is one
 #: status whether the command line, the file or the data was at fault; 70 is sysexits' EX_SOFTWARE.
@@ -56,6 +57,7 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-mb", type=float, help="file size cap in MB (default 200)")
     parser.add_argument("--max-rows", type=int, help="row cap (default 5,000,000)")
     parser.add_argument("--max-columns", type=int, help="column cap (default 2,000)")
+    add_config_option(parser)
 
 
 def add_decision_options(parser: argparse.ArgumentParser) -> None:
@@ -138,7 +140,10 @@ def load_assessment(args: argparse.Namespace) -> Assessment:
         limits = Limits(**{**limits.__dict__, **caps})
     sheet = int(args.sheet) if args.sheet and args.sheet.isdigit() else args.sheet
     table = read_table(args.file, sheet=sheet, decimal=args.decimal, limits=limits)
-    return describe(table, overrides_from_args(args))
+    settings = settings_from_args(args)  # --config: its roles and names complete the flags', its options the args
+    assessment = describe(table, settings.overrides(overrides_from_args(args), table.frame.columns))
+    settings.check(assessment)
+    return assessment
 
 
 def json_ready(value):
