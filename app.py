@@ -24,6 +24,7 @@ pages = {
                        visibility=classification_only),
                st.Page("pages/errors.py", title="Errors", icon=":material/scatter_plot:", visibility=numeric_only)],
     "Compare": [st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:")],
+    "Report": [st.Page("pages/report.py", title="Report", icon=":material/description:")],
 }
 navigation = st.navigation(pages)
 
