@@ -275,6 +275,8 @@ _ARG_FIELDS = (("models", "models"), ("metrics", "metrics"), ("ci", "ci"), ("con
                ("correction", "correction"), ("tests", "tests"), ("test_metric", "test_metric"),
                ("metric", "test_metric"), ("title", "title"))
 #: argparse defaults of those options in the commands (a value equal to its default counts as not given).
+#: Options that are test options in ``compare`` (given only by its own flags).
+_TEST_OPTIONS = {"seed", "resamples"}
 _DEFAULTS = {"confidence_level": 0.95, "resamples": 1000, "seed": 0, "beta": 1.0, "k": 2, "correction": "auto",
              "labels_from": "auto"}
 
@@ -293,6 +295,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     settings = Settings.read(args.config) if getattr(args, "config", None) else Settings()
     if getattr(args, "config", None):
         for attr, name in _ARG_FIELDS:
+            if getattr(args, "command", None) == "compare" and attr in _TEST_OPTIONS:
+                continue  # compare's test options: a flag the chosen test does not take is an error there
             if hasattr(args, attr) and getattr(args, attr) in (None, _DEFAULTS.get(attr)):
                 value = getattr(settings, name)
                 if value is not None:

@@ -291,7 +291,7 @@ def format_of(path: str | os.PathLike) -> str:
     return suffix
 
 
-def render(report: Report, fmt_: str, *, paper: str = "a4", progress=None) -> bytes:
+def render_bytes(report: Report, fmt_: str, *, paper: str = "a4", progress=None) -> bytes:
     if fmt_ == "pdf":
         return render_pdf(report, paper=paper, progress=progress)
     if fmt_ == "html":
@@ -319,5 +319,5 @@ def write_atomically(path: str | os.PathLike, data: bytes) -> None:
 def write_report(report: Report, path: str | os.PathLike, *, paper: str = "a4", progress=None) -> str:
     """Render ``report`` in the format of ``path``'s extension and write it atomically; returns the format."""
     fmt_ = format_of(path)
-    write_atomically(path, render(report, fmt_, paper=paper, progress=progress))
+    write_atomically(path, render_bytes(report, fmt_, paper=paper, progress=progress))
     return fmt_
