@@ -64,7 +64,7 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-back
                   "--disable-extensions", "--disable-sync", "--disable-default-apps", "--no-first-run",
                   "--disable-component-update", "--disable-domain-reliability", "--mute-audio",
                   "--no-pdf-header-footer", "--generate-pdf-document-outline", "--run-all-compositor-stages-before-draw",
-                  "--virtual-time-budget=5000")
+                  "--virtual-time-budget=1000")
 
 _PRINT_LOCK = threading.Lock()
 _ENV = jinja2.Environment(loader=jinja2.PackageLoader("assess.report", "templates"),
