@@ -18,8 +18,8 @@ SECTIONS = ("Metrics", "Charts", "Significance tests", "ISO 4213 5.3 control che
 def test_report_with_display_names_and_checklist(page, browser, tmp_path):
     page.get_by_role("heading", name="Task and roles").wait_for()
     page.get_by_text("Display names of models and classes").click()
-    page.get_by_role("textbox", name="Model logistic").fill("Logistic regression")
-    page.get_by_role("textbox", name="Class malignant").fill("Cancer")
+    page.get_by_role("textbox", name="Model `logistic`").fill("Logistic regression")
+    page.get_by_role("textbox", name="Class `malignant`").fill("Cancer")
     page.get_by_role("button", name="Apply names").click()
     wait_idle(page)
     page.get_by_text("Positive class").first.wait_for()
