@@ -3,8 +3,8 @@ writes it as PDF, self-contained HTML or a ZIP of JSON and CSV tables (see `asse
 Jinja2 template printed by headless Chromium)."""
 
 from assess.report.model import Report, ReportOptions, build_report
-from assess.report.render import (FORMATS, format_of, render_bytes, render_html, render_pdf, render_zip, report_document,
-                                  write_atomically, write_report)
+from assess.report.render import (FORMATS, format_of, render_bytes, render_html, render_pdf, render_zip,
+                                  report_document, write_atomically, write_report)
 
-__all__ = ["FORMATS", "Report", "ReportOptions", "build_report", "format_of", "render_bytes", "render_html", "render_pdf",
-           "render_zip", "report_document", "write_atomically", "write_report"]
+__all__ = ["FORMATS", "Report", "ReportOptions", "build_report", "format_of", "render_bytes", "render_html",
+           "render_pdf", "render_zip", "report_document", "write_atomically", "write_report"]

@@ -9,8 +9,10 @@ the app shows for the same settings. Nothing here draws by hand.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+
+import numpy as np
 
 from assess import charts
 from assess.data import Task
@@ -26,6 +28,9 @@ from assess.schema import Assessment
 MAX_DRAWN_CLASSES = 30
 #: Resamples of the ROC band on the summary page's ROC chart (the Curves page's default).
 ROC_BAND_RESAMPLES = 200
+#: Above this many rows per model the ROC chart shows the AUC intervals in its legend instead of a bootstrap band
+#: (the band costs one O(n) pass per resample: ~65 s for two models of 500,000 rows on a busy 2-core server).
+MAX_BAND_ROWS = 100_000
 #: Key charts on the summary page: two fit beside each other under the numbers on one A4 or Letter page.
 KEY_CHARTS = 2
 
@@ -43,9 +48,10 @@ class ReportFigure:
 
 
 def report_figures(assessment: Assessment, models: Sequence[str], *, decision: Decision = Decision(),
-                   confidence_level: float = 0.95, seed: int = 0,
+                   confidence_level: float = 0.95, seed: int = 0, auc_ci: Mapping[str, object] | None = None,
                    progress: Callable[[float], None] | None = None) -> list[ReportFigure]:
-    """Every chart of the assessment of ``models``, key charts first within their task's order."""
+    """Every chart of the assessment of ``models``, key charts first within their task's order. ``auc_ci``: each
+    model's ROC AUC result (with ``low``/``high``) for the ROC legend."""
     task = assessment.task
     colors = charts.model_colors(assessment.models)  # by position in the file: a model keeps its colour everywhere
     build = {Task.BINARY: _binary, Task.MULTICLASS: _multiclass, Task.MULTILABEL: _multilabel,
@@ -53,10 +59,11 @@ def report_figures(assessment: Assessment, models: Sequence[str], *, decision: D
     if build is None:  # clustering and any later task: the report says there are no charts yet
         return []
     return build(assessment, list(models), colors=colors, decision=decision, confidence_level=confidence_level,
-                 seed=seed, progress=progress or (lambda f: None))
+                 seed=seed, auc_ci=auc_ci, progress=progress or (lambda f: None))
 
 
-def _binary(assessment, models, *, colors, decision, confidence_level, seed, progress) -> list[ReportFigure]:
+def _binary(assessment, models, *, colors, decision, confidence_level, seed, auc_ci,
+            progress) -> list[ReportFigure]:
     figures: list[ReportFigure] = []
     preds = {m: assessment.predictions(m) for m in models}
     positive = assessment.positive
@@ -64,21 +71,26 @@ def _binary(assessment, models, *, colors, decision, confidence_level, seed, pro
     scored = {m: scored_model(p) for m, p in preds.items() if p.scores is not None}
     if scored:
         progress(0.1)
+        banded = all(len(preds[m].y_true) <= MAX_BAND_ROWS for m in scored)
         bands = {}
-        for m in scored:  # the ISO 4213 6.3.6 ROC curve with a pointwise bootstrap band (stratified resamples)
+        for m in scored if banded else ():  # ISO 4213 6.3.6 ROC curve with a pointwise bootstrap band (stratified)
             b = roc_band(preds[m], resamples=ROC_BAND_RESAMPLES, confidence_level=confidence_level, seed=seed)
             bands[m] = charts.CurveBand(b.fpr, b.low, b.high, label=f"{confidence_level:.0%} bootstrap band")
         progress(0.5)
         counts = {m: s.counts for m, s in scored.items()}
         marked = threshold if all(from_scores(decision, preds[m]) for m in scored) else None
+        band_text = (f"the shaded band is each curve's pointwise {confidence_level:.0%} bootstrap band "
+                     f"({ROC_BAND_RESAMPLES} resamples, seed {seed}); " if banded else
+                     f"(no bootstrap band above {MAX_BAND_ROWS:,} rows per model); ")
         figures.append(ReportFigure(
             "roc", "ROC curve", f"True-positive rate (share of {positive} cases found) against false-positive rate "
-            f"(share of other cases flagged) at every threshold; the shaded band is each curve's pointwise "
-            f"{confidence_level:.0%} bootstrap band ({ROC_BAND_RESAMPLES} resamples, seed {seed}), the legend gives "
-            "the area under the curve (AUC). The diagonal is guessing; higher and further left is better"
+            f"(share of other cases flagged) at every threshold; {band_text}the legend gives the area under the "
+            "curve (AUC) with its interval. The diagonal is guessing; higher and further left is better"
             + (f"; the dot marks the threshold {threshold:g}." if marked is not None else "."),
             charts.roc_chart(curves={m: s.roc for m, s in scored.items()}, counts=counts, colors=colors,
-                             threshold=marked, bands=bands), summary=True))
+                             threshold=marked, bands=bands or None, confidence_level=confidence_level,
+                             auc_ci={m: r for m, r in (auc_ci or {}).items() if m in scored
+                                     and np.isfinite(r.low)} or None), summary=True))
     for m, p in preds.items():
         if m in scored and from_scores(decision, p):
             matrix, rule = binary_matrix(scored[m].counts, threshold), f"at threshold {threshold:g}"
@@ -158,7 +170,8 @@ def _mark_key(figures: list[ReportFigure], order: tuple[str, ...], limit: int = 
     return [replace(f, summary=f.key in chosen) for f in figures]
 
 
-def _multiclass(assessment, models, *, colors, decision, confidence_level, seed, progress) -> list[ReportFigure]:
+def _multiclass(assessment, models, *, colors, decision, confidence_level, seed, auc_ci,
+                progress) -> list[ReportFigure]:
     figures: list[ReportFigure] = []
     for i, m in enumerate(models):
         p = assessment.predictions(m)
@@ -192,7 +205,8 @@ def _multiclass(assessment, models, *, colors, decision, confidence_level, seed,
     return _key_first(figures)
 
 
-def _multilabel(assessment, models, *, colors, decision, confidence_level, seed, progress) -> list[ReportFigure]:
+def _multilabel(assessment, models, *, colors, decision, confidence_level, seed, auc_ci,
+                progress) -> list[ReportFigure]:
     figures: list[ReportFigure] = []
     for i, m in enumerate(models):
         p = assessment.predictions(m)
@@ -210,7 +224,8 @@ def _multilabel(assessment, models, *, colors, decision, confidence_level, seed,
     return figures
 
 
-def _numeric(assessment, models, *, colors, decision, confidence_level, seed, progress) -> list[ReportFigure]:
+def _numeric(assessment, models, *, colors, decision, confidence_level, seed, auc_ci,
+             progress) -> list[ReportFigure]:
     figures: list[ReportFigure] = []
     frames = {m: prediction_frame(assessment, m) for m in models}
     pairs = {m: (f["y_true"].to_numpy(), f["y_pred"].to_numpy()) for m, f in frames.items() if len(f)}

@@ -19,7 +19,7 @@ ACCENTS = {"hat": "\u0302", "bar": "\u0304"}
 
 
 def _group(text: str, i: int) -> tuple[str, int]:
-    """The argument starting at ``text[i]``: a ``{…}`` group (without braces) or one character; and the index after."""
+    """The argument at ``text[i]``: a ``{…}`` group (without braces) or one character; and the index after it."""
     while i < len(text) and text[i] == " ":
         i += 1
     if i >= len(text):

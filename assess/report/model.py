@@ -156,7 +156,8 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
     say(0.55, "significance tests")
     comparisons, skipped, design = _tests(assessment, models, options, reports)
     say(0.6, "charts")
-    figures = report_figures(assessment, models, decision=options.decision,
+    auc = {m: r["roc_auc"] for m, r in reports.items() if "roc_auc" in r}
+    figures = report_figures(assessment, models, decision=options.decision, auc_ci=auc,
                              confidence_level=options.confidence_level, seed=options.seed,
                              progress=lambda f: say(0.6 + 0.35 * f, "charts")) if reports else []
     primary = next((k for k in PRIMARY.get(assessment.task, ()) if reports

@@ -63,7 +63,8 @@ PRINT_TIMEOUT_S = 120.0
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-extensions", "--disable-sync", "--disable-default-apps", "--no-first-run",
                   "--disable-component-update", "--disable-domain-reliability", "--mute-audio",
-                  "--no-pdf-header-footer", "--generate-pdf-document-outline", "--run-all-compositor-stages-before-draw",
+                  "--no-pdf-header-footer", "--generate-pdf-document-outline",
+                  "--run-all-compositor-stages-before-draw",
                   "--virtual-time-budget=1000")
 
 _PRINT_LOCK = threading.Lock()
