@@ -30,6 +30,7 @@ pages = {
     "Compare": [st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:")],
     "Cost and controls": [st.Page("pages/cost.py", title="Cost", icon=":material/speed:"),
                           st.Page("pages/controls.py", title="Controls", icon=":material/fact_check:")],
+    "Report": [st.Page("pages/report.py", title="Report", icon=":material/description:")],
 }
 navigation = st.navigation(pages)
 

@@ -16,6 +16,7 @@ import pandas as pd
 from assess.columns import is_continuous, is_numeric, label_values, normalise_name, quote, sort_labels
 from assess.data import Task
 from assess.errors import AssessError, shorten
+from assess.names import DisplayNames
 
 #: Single-column roles, each with its canonical name first and common synonyms after.
 SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -431,13 +432,15 @@ def _looks_like_probability(col: pd.Series) -> bool:
 class Overrides:
     """What the user changed on the Data page or on the command line; None means "keep the detected value".
 
-    Role values are column names; ``""`` removes a role. ``class_scores`` maps class labels to columns.
+    Role values are column names; ``""`` removes a role. ``class_scores`` maps class labels to columns. ``positive``
+    and ``class_order`` name the file's labels; ``names`` renames models and classes for display (`assess.names`).
     """
 
     roles: tuple[tuple[str, object], ...] = ()
     task: Task | None = None
     positive: str | None = None
     class_order: tuple[str, ...] | None = None
+    names: DisplayNames = DisplayNames()
 
     def with_role(self, role: str, value) -> Overrides:
         return replace(self, roles=tuple((r, v) for r, v in self.roles if r != role) + ((role, value),))

@@ -19,6 +19,7 @@ from assess.columns import (indicator_column, label_strings, numeric_column, quo
 from assess.data import Predictions, Task
 from assess.errors import AssessError
 from assess.io import LoadedTable
+from assess.names import DisplayNames
 from assess.roles import Overrides, Roles, apply_role, detect_roles, interval_level
 from assess.tasks import infer_positive, infer_task, task_classes
 from assess.validation import Problem, validate
@@ -40,6 +41,7 @@ class Assessment:
     positive_reason: str
     models: tuple[str, ...]
     problems: tuple[Problem, ...] = ()
+    names: DisplayNames = DisplayNames()  # models, classes and positive above carry these display names
 
     @property
     def frame(self) -> pd.DataFrame:
@@ -55,8 +57,8 @@ class Assessment:
 
     @cached_property
     def model_rows(self) -> dict[str, np.ndarray]:
-        """Row positions of each model (all rows for single-model and wide files)."""
-        return _model_rows(self.frame, self.roles, self.models)
+        """Row positions of each model (all rows for single-model and wide files), by display name."""
+        return _model_rows(self.frame, self.roles, self.models, self.names)
 
     @cached_property
     def _encoded(self) -> dict[tuple[str, str | None], Predictions]:
@@ -106,7 +108,8 @@ class Assessment:
         rows = self.model_rows[model]
         frame = self.frame.iloc[rows] if len(rows) != len(self.frame) else self.frame
         r = self.roles
-        wide = next((wm for wm in r.wide_models if wm.name == model), None)
+        fc = self.names.file_class  # the file's label behind a display name: the data are read by file labels
+        wide = next((wm for wm in r.wide_models if wm.name == self.names.file_model(model)), None)
         pred_col = wide.y_pred if wide else r.y_pred
         score_col = wide.score if wide else r.score
         extras = dict(
@@ -118,7 +121,7 @@ class Assessment:
         )
         task = self.task
         if task is Task.BINARY:
-            positive = self.positive
+            positive = fc(self.positive)
             y_true = (label_strings(frame[r.y_true]).to_numpy(dtype=object) == positive).astype(np.int8)
             y_pred = ((label_strings(frame[pred_col]).to_numpy(dtype=object) == positive).astype(np.int8)
                       if pred_col else None)
@@ -129,19 +132,19 @@ class Assessment:
                 if positive in by_class:
                     scores = numeric_column(frame, by_class[positive])
                 else:  # only the other class has a column (validation says so): P(positive) = 1 − P(other)
-                    scores = 1.0 - numeric_column(frame, by_class[self._negative()])
+                    scores = 1.0 - numeric_column(frame, by_class[fc(self._negative())])
             else:
                 scores = None
-            return Predictions(task, (self._negative(), positive), y_true, y_pred, scores, **extras)
+            return Predictions(task, (self._negative(), self.positive), y_true, y_pred, scores, **extras)
         if task is Task.MULTICLASS:
-            index = {c: i for i, c in enumerate(self.classes)}
+            index = {fc(c): i for i, c in enumerate(self.classes)}
             y_true = _codes(label_strings(frame[r.y_true]), index)
             y_pred = _codes(label_strings(frame[pred_col]), index) if pred_col else None
             scores = None
             if r.class_scores and not wide:
                 by_class = dict(r.class_scores)
-                if all(c in by_class for c in self.classes):
-                    scores = np.column_stack([numeric_column(frame, by_class[c]) for c in self.classes])
+                if all(fc(c) in by_class for c in self.classes):
+                    scores = np.column_stack([numeric_column(frame, by_class[fc(c)]) for c in self.classes])
             return Predictions(task, self.classes, y_true, y_pred, scores, **extras)
         if task is Task.MULTILABEL:
             y_true, y_pred, scores = self._multilabel_arrays(frame, pred_col)
@@ -164,7 +167,7 @@ class Assessment:
         cluster_index = {c: i for i, c in enumerate(sort_labels(set(clusters.dropna())))}
         y_true = None
         if r.y_true:
-            index = {c: i for i, c in enumerate(self.classes)}
+            index = {fc(c): i for i, c in enumerate(self.classes)}
             y_true = _codes(label_strings(frame[r.y_true]), index)
         features = (np.column_stack([numeric_column(frame, col) for col in r.features]) if r.features else None)
         return Predictions(task, self.classes, y_true, _codes(clusters, cluster_index), None, **extras,
@@ -175,7 +178,7 @@ class Assessment:
         return others[0] if others else f"not {self.positive}"
 
     def _multilabel_arrays(self, frame: pd.DataFrame, pred_col: str | None):
-        r, labels = self.roles, self.classes
+        r, labels = self.roles, [self.names.file_class(c) for c in self.classes]
         if r.true_labels:
             true_by, pred_by, score_by = dict(r.true_labels), dict(r.pred_labels), dict(r.label_scores)
             y_true = np.column_stack([indicator_column(frame, true_by[lab]) for lab in labels])
@@ -260,11 +263,18 @@ def describe(table: LoadedTable, overrides: Overrides | None = None) -> Assessme
         models = (table.stem,)
     problems = validate(frame, roles, task, classes=classes, positive=positive, models=models,
                         model_rows=_model_rows(frame, roles, models))
+    names = overrides.names
+    if names:  # display names from here on (see assess.names); validation above spoke of the file's own values
+        names.check(models, classes, file=table.name)
+        models = tuple(names.model(m) for m in models)
+        classes = [names.cls(c) for c in classes]
+        positive = None if positive is None else names.cls(positive)
     return Assessment(table, roles, task, task_reason, tuple(classes), positive, positive_reason, models,
-                      tuple(problems))
+                      tuple(problems), names)
 
 
-def _model_rows(frame: pd.DataFrame, roles: Roles, models: tuple[str, ...]) -> dict[str, np.ndarray]:
+def _model_rows(frame: pd.DataFrame, roles: Roles, models: tuple[str, ...],
+                names: DisplayNames = DisplayNames()) -> dict[str, np.ndarray]:
     if roles.model:
-        return rows_by_value(frame[roles.model])
+        return {names.model(m): rows for m, rows in rows_by_value(frame[roles.model]).items()}
     return {m: np.arange(len(frame)) for m in models}

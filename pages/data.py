@@ -9,6 +9,7 @@ from assess.data import Task
 from assess.errors import AssessError
 from assess.io import ACCEPTED_EXTENSIONS
 from assess.roles import detect_roles
+from pages.names import display_names_form, settings_upload
 from pages.score_tools import class_score_mapper, flip_score_button
 from pages.shared import ServerBusy
 from pages.state import (SAMPLES, UPLOAD, Key, Upload, current_upload, md, read_upload, sample_table, set_overrides,
@@ -131,11 +132,13 @@ def _set_task(widget_key: str) -> None:
 
 
 def _set_positive(widget_key: str) -> None:
-    set_overrides(replace(st.session_state[Key.OVERRIDES], positive=st.session_state[widget_key]))
+    file_label = st.session_state[Key.ASSESSMENT].names.file_class  # the widgets show display names
+    set_overrides(replace(st.session_state[Key.OVERRIDES], positive=file_label(st.session_state[widget_key])))
 
 
 def _set_class_order(widget_key: str) -> None:
-    chosen = tuple(st.session_state[widget_key])
+    file_label = st.session_state[Key.ASSESSMENT].names.file_class
+    chosen = tuple(file_label(c) for c in st.session_state[widget_key])
     set_overrides(replace(st.session_state[Key.OVERRIDES], class_order=chosen or None))
 
 
@@ -184,6 +187,10 @@ with right:
                    help="Columns whose values define slices: the Slices page shows every metric per slice.")
     if assessment is not None:
         class_score_mapper(assessment, revision)
+
+if assessment is not None:
+    display_names_form(assessment)
+settings_upload()
 
 with st.expander("Why each column got its role", expanded=False):
     st.dataframe(pd.DataFrame([{"role": r["role"], "columns": ", ".join(r["columns"]), "reason": r["reason"]}

@@ -142,7 +142,8 @@ def rebuild() -> None:
 
 def fingerprint(assessment: Assessment) -> tuple:
     """What results depend on besides their own settings: the file, the roles, task, positive class and classes."""
-    return (assessment.table.sha256, repr(assessment.roles), assessment.task, assessment.positive, assessment.classes)
+    return (assessment.table.sha256, repr(assessment.roles), assessment.task, assessment.positive, assessment.classes,
+            assessment.names)
 
 
 def memo(assessment: Assessment, name: str, params: tuple, compute):

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: `assess`, `pages` and `app` belongs to exactly one layer (a new module must be placed here).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("leaf helpers", ("assess", "assess.data", "assess.errors", "assess.warnings", "assess.columns", "assess.formatting",
-                      "assess.timestamps")),
+                      "assess.timestamps", "assess.names")),
     ("reading files", ("assess.io", "assess.vectors")),
     ("roles and tasks", ("assess.roles", "assess.tasks")),
     ("validation", ("assess.problem", "assess.validation", "assess.forecast_checks", "assess.score_direction")),
@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("out-of-core engines", ("assess.engine.*",)),
     ("presentation", ("assess.charts.*", "assess.export", "assess.summary", "assess.explore", "assess.forecasts",
                       "assess.cost", "assess.controls", "assess.explore_multilabel")),
+    ("report and settings", ("assess.report.*", "assess.settings")),
     ("command line", ("assess.cli.*", "assess.__main__")),
     ("user interface", ("pages.*", "app")),
 )

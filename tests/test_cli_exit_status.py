@@ -5,7 +5,8 @@ import pytest
 from assess.cli import SUBCOMMANDS, main
 
 #: Each subcommand with the options it requires besides the file.
-COMMANDS = {"inspect": [], "metrics": [], "compare": ["--test", "mcnemar"], "controls": []}
+COMMANDS = {"inspect": [], "metrics": [], "compare": ["--test", "mcnemar"], "controls": [],
+            "report": ["--out", "never_written.html"]}  # every case here fails before the report is written
 
 
 def test_every_subcommand_is_covered():

@@ -1,4 +1,4 @@
-"""The headless command line: ``python -m assess inspect|metrics|compare|controls FILE …``.
+"""The headless command line: ``python -m assess inspect|metrics|compare|controls|report FILE …``.
 
 Every subcommand prints JSON (or the format asked for) on stdout. Exit status (`assess.cli.common.EXIT_STATUS`, the
 epilog of every subcommand's ``--help``): 0 on success; 2 on bad input — a file that cannot be read, an unknown
@@ -17,7 +17,7 @@ from assess.cli.wording import for_cli
 from assess.errors import AssessError
 
 #: Subcommand modules under assess.cli; each defines ``add_parser(subparsers)`` and ``run(args) -> int``.
-SUBCOMMANDS = ("inspect", "metrics", "compare", "controls")
+SUBCOMMANDS = ("inspect", "metrics", "compare", "controls", "report")
 #: One line per subcommand for ``python -m assess --help``, kept here so that help imports none of them: building a
 #: subcommand's parser imports its module (pandas, and for compare the test registry with SciPy), which takes
 #: seconds; only the subcommand being run is built (`build_parser`).
@@ -27,6 +27,7 @@ SUMMARIES = {
     "compare": "significance tests between models (McNemar, DeLong, Friedman, …)",
     "controls": "the ISO 5.3 controls the app can check: train/test overlap, leakage, annotator agreement, "
                 "distribution shift",
+    "report": "the assessment report (ISO 4213 clause 8) as PDF, self-contained HTML or a ZIP of tables",
 }
 
 

@@ -16,6 +16,7 @@ from assess.io import Limits, read_table
 from assess.roles import Overrides
 from assess.schema import Assessment, describe
 from assess.score_direction import flipped_score
+from assess.settings import add_config_option, settings_from_args
 
 #: Exit status of every subcommand. 2 is also what argparse uses for a usage error, so "the input was wrong" is one
 #: status whether the command line, the file or the data was at fault; 70 is sysexits' EX_SOFTWARE.
@@ -65,6 +66,7 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-mb", type=float, help="file size cap in MB (default: none; the limit is memory)")
     parser.add_argument("--max-rows", type=int, help="row cap (default: none; the limit is memory)")
     parser.add_argument("--max-columns", type=int, help="column cap (default 2,000)")
+    add_config_option(parser)
 
 
 def add_decision_options(parser: argparse.ArgumentParser) -> None:
@@ -152,7 +154,8 @@ def load_assessment(args: argparse.Namespace) -> Assessment:
         limits = Limits(**{**limits.__dict__, **caps})
     sheet = int(args.sheet) if args.sheet and args.sheet.isdigit() else args.sheet
     table = read_table(args.file, sheet=sheet, decimal=args.decimal, limits=limits)
-    overrides = overrides_from_args(args)
+    settings = settings_from_args(args)  # --config: its roles and names complete the flags', its options the args
+    overrides = settings.overrides(overrides_from_args(args), table.frame.columns)
     assessment = describe(table, overrides)
     if getattr(args, "flip_score", False):
         changes = flipped_score(assessment.roles, assessment.classes, assessment.positive) \
@@ -164,6 +167,7 @@ def load_assessment(args: argparse.Namespace) -> Assessment:
         for role, value in changes:
             overrides = overrides.with_role(role, value)
         assessment = describe(table, overrides)
+    settings.check(assessment)
     for problem in assessment.warnings:
         if problem.code in STDERR_WARNINGS:  # numbers that are all wrong deserve a line even outside `inspect`
             print(f"warning: {table.name}: {for_cli(problem.message)}", file=sys.stderr)
