@@ -400,9 +400,9 @@ def label_shift(p_counts, q_counts) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class Shift:
-    """Each group of column ``by`` against the reference group (the first in sort order): label-distribution
-    differences with a χ² test of homogeneity, and a two-sample KS test of the scores (binary) or the predictions
-    and true values (regression), with Holm-adjusted p-values across groups. ``samples`` holds each group's scores
+    """Each group of column ``by`` against the reference group (the first in sort order, or in time): label-
+    distribution differences with a χ² test of homogeneity, and a two-sample KS test of the scores (binary) or of
+    the predictions and of the actual values (regression, forecasts), with Holm-adjusted p-values across groups. ``samples`` holds each group's scores
     for the chart."""
 
     by: str
@@ -500,9 +500,13 @@ def distribution_shift(assessment: Assessment, *, by: str, model: str | None = N
             if name != reference:
                 ks = sps.ks_2samp(samples[name], np.asarray(values)[ref_mask])
                 row |= {"ks_statistic": float(ks.statistic), "ks_pvalue": float(ks.pvalue)}
+        if not classification and name != reference:   # numeric truth: its shift is the label shift of regression
+            truth = np.asarray(pred.y_true, dtype=float)
+            ks = sps.ks_2samp(truth[mask], truth[ref_mask], nan_policy="omit")
+            row |= {"ks_true_statistic": float(ks.statistic), "ks_true_pvalue": float(ks.pvalue)}
         out.append(row)
     table = pd.DataFrame(out)
-    for col in ("chi2_pvalue", "ks_pvalue"):
+    for col in ("chi2_pvalue", "ks_pvalue", "ks_true_pvalue"):
         if col in table:
             p = table[col].to_numpy(dtype=float)
             adjusted = np.full(p.shape, np.nan)
@@ -641,7 +645,8 @@ def checklist(controls: Controls) -> list[ControlOutcome]:
                 parts.append(f"largest label PSI {np.nanmax(psi):.3f}")
                 worst.append(np.nanmax(psi) > PSI_SHIFT)
         for test, col in (("χ² test of the labels", "chi2_pvalue_holm"), (f"KS test of the {s.sample_name}s",
-                                                                           "ks_pvalue_holm")):
+                                                                           "ks_pvalue_holm"),
+                          ("KS test of the actual values", "ks_true_pvalue_holm")):
             if col in t:
                 p = t[col].to_numpy(dtype=float)
                 if np.isfinite(p).any():
@@ -665,7 +670,8 @@ STATUS_WORDS = {OK: "✅ ok", ATTENTION: "⚠️ attention", PROBLEM: "❌ probl
 SHIFT_NAMES = {"group": "Group", "n": "Samples", "kl_divergence": "KL divergence (nats)",
                "js_distance": "Jensen–Shannon distance", "total_variation": "Total variation", "psi": "PSI",
                "chi2_pvalue": "χ² p", "chi2_pvalue_holm": "χ² p (Holm)", "ks_statistic": "KS statistic",
-               "ks_pvalue": "KS p", "ks_pvalue_holm": "KS p (Holm)"}
+               "ks_pvalue": "KS p", "ks_pvalue_holm": "KS p (Holm)", "ks_true_statistic": "KS statistic (actual)",
+               "ks_true_pvalue": "KS p (actual)", "ks_true_pvalue_holm": "KS p (actual, Holm)"}
 
 
 def _fmt(value, *, p: bool = False) -> str:

@@ -254,4 +254,7 @@ def test_time_stamps_are_cut_into_periods_in_time_order(tmp_path):
     ordered = frame.iloc[::-1].reset_index(drop=True)          # the file is written newest first
     last = sps.ks_2samp(ordered.y_pred[90:], ordered.y_pred[:30])
     assert shift.table.ks_pvalue.iloc[3] == pytest.approx(last.pvalue)
+    truth = sps.ks_2samp(ordered.y_true[90:], ordered.y_true[:30])
+    assert shift.table.ks_true_statistic.iloc[3] == pytest.approx(truth.statistic)
+    assert shift.table.ks_true_pvalue.iloc[3] == pytest.approx(truth.pvalue)
     assert shift.sample_name == "prediction"
