@@ -37,8 +37,6 @@ from assess.stats.corrections import adjust_pvalues
 
 #: Statuses of a control, for the report's checklist.
 OK, ATTENTION, PROBLEM, NOT_CHECKED = "ok", "attention", "problem", "not checked"
-#: Names of a column marking each row as training or test data (compared after `normalise_name`).
-SPLIT_NAMES = ("split", "subset", "partition", "dataset_split")
 #: Values of a split column that mean "training data" and "test data" (lower case).
 TRAIN_VALUES = frozenset({"train", "training", "trn", "fit"})
 TEST_VALUES = frozenset({"test", "testing", "tst", "holdout", "eval", "evaluation", "validation", "valid", "val"})
@@ -115,9 +113,9 @@ def read_training(source, *, name: str | None = None) -> Training:
         return Training(name, pd.DataFrame({column: lines[1:] if header else lines}))
 
 
-def split_column(frame: pd.DataFrame) -> str | None:
-    """The column marking train/test rows (``split``, ``subset``, …), if the file has one."""
-    return next((c for c in frame.columns if normalise_name(c) in SPLIT_NAMES), None)
+def split_column(assessment: Assessment) -> str | None:
+    """The column marking train/test rows (role ``split``: ``split``, ``subset``, …), if the file has one."""
+    return assessment.roles.split
 
 
 def _id_kind(ids: pd.Series) -> str:
@@ -168,7 +166,7 @@ def train_test_overlap(assessment: Assessment, *, train: Training | None = None)
     id matches, and `AssessError` when the test file has no id column to compare.
     """
     frame = assessment.frame
-    split = split_column(frame)
+    split = split_column(assessment)
     if train is not None:
         train_frame, source = train.frame, f"training-id file {train.name}"
         test_rows = np.arange(len(frame))
@@ -421,7 +419,7 @@ MAX_SHIFT_GROUPS = 50
 def shift_columns(assessment: Assessment) -> list[str]:
     """Columns that can split the data into groups for the shift check: the split column, folds, slices, time."""
     r = assessment.roles
-    candidates = [split_column(assessment.frame), r.fold, *r.groups, r.repeat, r.timestamp, r.series]
+    candidates = [split_column(assessment), r.fold, *r.groups, r.repeat, r.timestamp, r.series]
     return [c for c in dict.fromkeys(candidates) if c and (2 <= assessment.frame[c].nunique() <= MAX_SHIFT_GROUPS
                                                            or (c == r.timestamp and assessment.frame[c].nunique() > 1))]
 

@@ -258,3 +258,14 @@ def test_time_stamps_are_cut_into_periods_in_time_order(tmp_path):
     assert shift.table.ks_true_statistic.iloc[3] == pytest.approx(truth.statistic)
     assert shift.table.ks_true_pvalue.iloc[3] == pytest.approx(truth.pvalue)
     assert shift.sample_name == "prediction"
+
+
+def test_an_id_in_both_splits_is_not_a_duplicate_but_twice_in_one_split_is(tmp_path):
+    across = pd.DataFrame({"id": [1, 2, 2], "split": ["train", "train", "test"], "y_true": [0, 1, 1],
+                           "y_pred": [0, 1, 1]})
+    assessment = describe(_write(tmp_path, "across.csv", across))
+    assert assessment.roles.split == "split" and not assessment.errors
+    within = across.assign(split=["test", "test", "test"])
+    errors = describe(_write(tmp_path, "within.csv", within)).errors
+    assert [p.message for p in errors] == ["column `id` has 1 duplicate id (row 3: `2`); ids must be unique per model "
+                                           "so rows can be paired across models"]
