@@ -573,8 +573,11 @@ def run_controls(assessment: Assessment, *, train: Training | None = None, shift
     shift = distribution_shift(assessment, by=by) if by else None
     same = None
     if len(assessment.models) > 1:
-        design = data_design({m: assessment.predictions(m) for m in assessment.models})
-        same = (design.kind == "paired", design.reason)
+        try:
+            design = data_design({m: assessment.predictions(m) for m in assessment.models})
+            same = (design.kind == "paired", design.reason)
+        except AssessError as exc:   # e.g. one id with two ground truths: itself the finding
+            same = (False, str(exc))
     partial = Controls(overlap, agreement, shift, same, ())
     return Controls(overlap, agreement, shift, same, tuple(checklist(partial)))
 

@@ -269,3 +269,11 @@ def test_an_id_in_both_splits_is_not_a_duplicate_but_twice_in_one_split_is(tmp_p
     errors = describe(_write(tmp_path, "within.csv", within)).errors
     assert [p.message for p in errors] == ["column `id` has 1 duplicate id (row 3: `2`); ids must be unique per model "
                                            "so rows can be paired across models"]
+
+
+def test_models_scored_against_different_truths_are_a_finding_not_a_crash(tmp_path):
+    frame = pd.DataFrame({"model": ["a", "a", "b", "b"], "id": [1, 2, 1, 2], "y_true": [0, 1, 1, 1],
+                          "y_pred": [0, 1, 1, 0]})
+    result = controls.run_controls(describe(_write(tmp_path, "truths.csv", frame)))
+    same = next(o for o in result.outcomes if o.key == "same_test_data")
+    assert same.status == controls.ATTENTION and "different y_true" in same.checked
