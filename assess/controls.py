@@ -37,8 +37,6 @@ from assess.stats.corrections import adjust_pvalues
 
 #: Statuses of a control, for the report's checklist.
 OK, ATTENTION, PROBLEM, NOT_CHECKED = "ok", "attention", "problem", "not checked"
-#: Names of a column marking each row as training or test data (compared after `normalise_name`).
-SPLIT_NAMES = ("split", "subset", "partition", "dataset_split")
 #: Values of a split column that mean "training data" and "test data" (lower case).
 TRAIN_VALUES = frozenset({"train", "training", "trn", "fit"})
 TEST_VALUES = frozenset({"test", "testing", "tst", "holdout", "eval", "evaluation", "validation", "valid", "val"})
@@ -115,9 +113,9 @@ def read_training(source, *, name: str | None = None) -> Training:
         return Training(name, pd.DataFrame({column: lines[1:] if header else lines}))
 
 
-def split_column(frame: pd.DataFrame) -> str | None:
-    """The column marking train/test rows (``split``, ``subset``, …), if the file has one."""
-    return next((c for c in frame.columns if normalise_name(c) in SPLIT_NAMES), None)
+def split_column(assessment: Assessment) -> str | None:
+    """The column marking train/test rows (role ``split``: ``split``, ``subset``, …), if the file has one."""
+    return assessment.roles.split
 
 
 def _id_kind(ids: pd.Series) -> str:
@@ -168,7 +166,7 @@ def train_test_overlap(assessment: Assessment, *, train: Training | None = None)
     id matches, and `AssessError` when the test file has no id column to compare.
     """
     frame = assessment.frame
-    split = split_column(frame)
+    split = split_column(assessment)
     if train is not None:
         train_frame, source = train.frame, f"training-id file {train.name}"
         test_rows = np.arange(len(frame))
@@ -400,9 +398,9 @@ def label_shift(p_counts, q_counts) -> dict[str, float]:
 
 @dataclass(frozen=True)
 class Shift:
-    """Each group of column ``by`` against the reference group (the first in sort order): label-distribution
-    differences with a χ² test of homogeneity, and a two-sample KS test of the scores (binary) or the predictions
-    and true values (regression), with Holm-adjusted p-values across groups. ``samples`` holds each group's scores
+    """Each group of column ``by`` against the reference group (the first in sort order, or in time): label-
+    distribution differences with a χ² test of homogeneity, and a two-sample KS test of the scores (binary) or of
+    the predictions and of the actual values (regression, forecasts), with Holm-adjusted p-values across groups. ``samples`` holds each group's scores
     for the chart."""
 
     by: str
@@ -421,7 +419,7 @@ MAX_SHIFT_GROUPS = 50
 def shift_columns(assessment: Assessment) -> list[str]:
     """Columns that can split the data into groups for the shift check: the split column, folds, slices, time."""
     r = assessment.roles
-    candidates = [split_column(assessment.frame), r.fold, *r.groups, r.repeat, r.timestamp, r.series]
+    candidates = [split_column(assessment), r.fold, *r.groups, r.repeat, r.timestamp, r.series]
     return [c for c in dict.fromkeys(candidates) if c and (2 <= assessment.frame[c].nunique() <= MAX_SHIFT_GROUPS
                                                            or (c == r.timestamp and assessment.frame[c].nunique() > 1))]
 
@@ -500,9 +498,13 @@ def distribution_shift(assessment: Assessment, *, by: str, model: str | None = N
             if name != reference:
                 ks = sps.ks_2samp(samples[name], np.asarray(values)[ref_mask])
                 row |= {"ks_statistic": float(ks.statistic), "ks_pvalue": float(ks.pvalue)}
+        if not classification and name != reference:   # numeric truth: its shift is the label shift of regression
+            truth = np.asarray(pred.y_true, dtype=float)
+            ks = sps.ks_2samp(truth[mask], truth[ref_mask], nan_policy="omit")
+            row |= {"ks_true_statistic": float(ks.statistic), "ks_true_pvalue": float(ks.pvalue)}
         out.append(row)
     table = pd.DataFrame(out)
-    for col in ("chi2_pvalue", "ks_pvalue"):
+    for col in ("chi2_pvalue", "ks_pvalue", "ks_true_pvalue"):
         if col in table:
             p = table[col].to_numpy(dtype=float)
             adjusted = np.full(p.shape, np.nan)
@@ -571,8 +573,11 @@ def run_controls(assessment: Assessment, *, train: Training | None = None, shift
     shift = distribution_shift(assessment, by=by) if by else None
     same = None
     if len(assessment.models) > 1:
-        design = data_design({m: assessment.predictions(m) for m in assessment.models})
-        same = (design.kind == "paired", design.reason)
+        try:
+            design = data_design({m: assessment.predictions(m) for m in assessment.models})
+            same = (design.kind == "paired", design.reason)
+        except AssessError as exc:   # e.g. one id with two ground truths: itself the finding
+            same = (False, str(exc))
     partial = Controls(overlap, agreement, shift, same, ())
     return Controls(overlap, agreement, shift, same, tuple(checklist(partial)))
 
@@ -641,7 +646,8 @@ def checklist(controls: Controls) -> list[ControlOutcome]:
                 parts.append(f"largest label PSI {np.nanmax(psi):.3f}")
                 worst.append(np.nanmax(psi) > PSI_SHIFT)
         for test, col in (("χ² test of the labels", "chi2_pvalue_holm"), (f"KS test of the {s.sample_name}s",
-                                                                           "ks_pvalue_holm")):
+                                                                           "ks_pvalue_holm"),
+                          ("KS test of the actual values", "ks_true_pvalue_holm")):
             if col in t:
                 p = t[col].to_numpy(dtype=float)
                 if np.isfinite(p).any():
@@ -665,7 +671,8 @@ STATUS_WORDS = {OK: "✅ ok", ATTENTION: "⚠️ attention", PROBLEM: "❌ probl
 SHIFT_NAMES = {"group": "Group", "n": "Samples", "kl_divergence": "KL divergence (nats)",
                "js_distance": "Jensen–Shannon distance", "total_variation": "Total variation", "psi": "PSI",
                "chi2_pvalue": "χ² p", "chi2_pvalue_holm": "χ² p (Holm)", "ks_statistic": "KS statistic",
-               "ks_pvalue": "KS p", "ks_pvalue_holm": "KS p (Holm)"}
+               "ks_pvalue": "KS p", "ks_pvalue_holm": "KS p (Holm)", "ks_true_statistic": "KS statistic (actual)",
+               "ks_true_pvalue": "KS p (actual)", "ks_true_pvalue_holm": "KS p (actual, Holm)"}
 
 
 def _fmt(value, *, p: bool = False) -> str:

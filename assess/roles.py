@@ -48,6 +48,7 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "latency_ms": ("latency_ms", "latency"),
     "energy_j": ("energy_j", "energy"),
     "batch_size": ("batch_size", "batch_n"),
+    "split": ("split", "subset", "partition", "dataset_split"),
 }
 SINGLE_ROLES = tuple(SYNONYMS)
 #: The single-column roles as fields of `Roles` (``group`` is the list ``groups``).
@@ -105,6 +106,7 @@ class Roles:
     latency_ms: str | None = None
     energy_j: str | None = None
     batch_size: str | None = None                    # rows whose latency_ms/energy_j were measured per batch
+    split: str | None = None                         # train/test mark of each row (assess.controls)
     reasons: tuple[tuple[str, str], ...] = ()        # (role, reason)
 
     def reason(self, role: str) -> str:
@@ -294,6 +296,7 @@ _ROLE_WORDS = {
     "cluster": "the cluster assignment",
     "latency_ms": "the latency in ms", "energy_j": "the energy in joules",
     "batch_size": "the size of the batch the latency was measured on",
+    "split": "the train/test split of each row",
 }
 
 

@@ -402,6 +402,8 @@ def _check_models(c: _Checker, a: _Input) -> None:
         c.missing(r.id, suffix=" in the sample id")
         ids = label_strings(frame[r.id])
         keys = ids if not r.model else label_strings(frame[r.model]).fillna("") + "\x00" + ids.fillna("")
+        if r.split:   # one id in both the train and the test rows is leakage, for the Controls page to report
+            keys = keys.fillna("") + "\x00" + label_strings(frame[r.split]).fillna("")
         dup = keys.duplicated(keep="first").to_numpy() & ids.notna().to_numpy()
         c.add("error", "duplicate_id", r.id, dup, "duplicate id{s}" + (" within a model" if r.model else ""),
               suffix="; ids must be unique per model so rows can be paired across models")

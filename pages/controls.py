@@ -45,6 +45,9 @@ st.dataframe(controls.checklist_frame(result.outcomes), hide_index=True)
 o = result.overlap
 if o is not None:
     st.subheader("Training and test data")
+    if o.source.startswith("the training rows"):   # a split column: the other pages count every row of the file
+        st.warning(md(f"This file holds training rows ({o.source}). The Metrics, Confusion, Curves and Compare pages "
+                      "count every row, training rows included: load the test rows alone to assess the models."))
     if o.n_shared_ids is not None:
         st.markdown(md(f"{o.n_shared_ids:,} of {o.n_test_ids:,} test ids are also among the {o.n_train_ids:,} ids of "
                        f"{o.source}" + (f": {', '.join(o.shared_examples)} …" if o.shared_examples else ".")))

@@ -34,7 +34,8 @@ if not cost.has_cost(assessment):
 metric_specs = [s for s in metrics_for(assessment.task)
                 if s.needs in ("labels", "values") and s.kind != "count" and s.direction in ("higher", "lower")]
 names = {s.key: s.name for s in metric_specs}
-default_metric = "accuracy" if "accuracy" in names else ("r2" if "r2" in names else next(iter(names)))
+default_metric = cost.default_metric(assessment.task)
+default_metric = default_metric if default_metric in names else next(iter(names))
 left, right = st.columns(2)
 metric = left.selectbox("Metric weighed against the cost", list(names), index=list(names).index(default_metric),
                         format_func=names.get)
@@ -66,9 +67,13 @@ decision = current_decision()
 reports = memo(assessment, "cost_metric", (metric, decision, RESAMPLES, SEED),
                lambda: compute_reports(assessment, models=list(costs), keys=[metric], decision=decision,
                                        ci="auto", resamples=RESAMPLES, seed=SEED))
-line = memo(assessment, "cost_headline", (metric, cost_key, decision, RESAMPLES, SEED),
-            lambda: cost.headline(assessment, costs, metric=metric, cost_key=cost_key, decision=decision,
-                                  resamples=RESAMPLES, seed=SEED))
+try:
+    line = memo(assessment, "cost_headline", (metric, cost_key, decision, RESAMPLES, SEED),
+                lambda: cost.headline(assessment, costs, metric=metric, cost_key=cost_key, decision=decision,
+                                      resamples=RESAMPLES, seed=SEED))
+except AssessError as exc:   # the comparison behind the sentence cannot run on this metric: the costs still stand
+    line = None
+    st.caption(md(f"No headline for this metric: {exc}"))
 if line is not None:
     st.info(md(line.sentence), icon=":material/balance:")
 

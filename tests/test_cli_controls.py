@@ -4,6 +4,7 @@ the files themselves); bad input exits 2 with one line."""
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from sklearn.metrics import cohen_kappa_score
@@ -53,3 +54,14 @@ def test_bad_input_exits_2(capsys, argv, message):
     assert main(["controls", BINARY, *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_annotators_only_file_with_one_annotator_as_the_ground_truth(capsys, tmp_path):
+    path = tmp_path / "readers.csv"
+    pd.DataFrame({"y_pred": list("aabbab"), "y_true_ann": list("aabbaa"), "y_true_bea": list("abbbaa"),
+                  "y_true_cy": list("aabbba")}).to_csv(path, index=False)
+    doc = run_json(capsys, str(path), "--y-true", "y_true_ann")
+    assert doc["ground_truth"]["annotators"] == ["ann", "bea", "cy"]
+    majority = ["a", "a", "b", "b", "a", "a"]
+    row = next(r for r in doc["ground_truth"]["models"] if r["reference"] == "majority")
+    assert row["accuracy"] == pytest.approx(np.mean(np.array(majority) == np.array(list("aabbab"))))

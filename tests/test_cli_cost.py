@@ -64,3 +64,15 @@ def test_bad_cost_table_exits_2_with_one_line(capsys, tmp_path, frame, message):
     assert main(["metrics", BINARY, "--metrics", "accuracy", "--cost-table", str(table)]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_headline_that_cannot_be_made_leaves_the_costs_and_says_why(capsys, tmp_path):
+    """Two multi-label models scored against different truths: no paired comparison, but the costs stand."""
+    path = tmp_path / "ml.csv"
+    pd.DataFrame({"model": ["a"] * 4 + ["b"] * 4, "id": [1, 2, 3, 4] * 2,
+                  "y_true": ["x|y", "y", "x", "y", "x", "y", "x", "x|y"], "y_pred": ["x", "y", "x|y", "y"] * 2,
+                  "latency_ms": [1.0, 2.0, 3.0, 4.0, 2.0, 2.0, 2.0, 2.0]}).to_csv(path, index=False)
+    doc = run_json(capsys, str(path), "--resamples", "50")
+    assert doc["cost"]["a"]["latency_mean_ms"]["value"] == pytest.approx(2.5)
+    assert doc["cost_headline"] is None and "different y_true" in doc["cost_headline_reason"]
+    assert set(doc["efficiency"]["a"]) == {"exact_match_ratio_per_ms", "exact_match_ratio_per_j"}

@@ -254,4 +254,26 @@ def test_time_stamps_are_cut_into_periods_in_time_order(tmp_path):
     ordered = frame.iloc[::-1].reset_index(drop=True)          # the file is written newest first
     last = sps.ks_2samp(ordered.y_pred[90:], ordered.y_pred[:30])
     assert shift.table.ks_pvalue.iloc[3] == pytest.approx(last.pvalue)
+    truth = sps.ks_2samp(ordered.y_true[90:], ordered.y_true[:30])
+    assert shift.table.ks_true_statistic.iloc[3] == pytest.approx(truth.statistic)
+    assert shift.table.ks_true_pvalue.iloc[3] == pytest.approx(truth.pvalue)
     assert shift.sample_name == "prediction"
+
+
+def test_an_id_in_both_splits_is_not_a_duplicate_but_twice_in_one_split_is(tmp_path):
+    across = pd.DataFrame({"id": [1, 2, 2], "split": ["train", "train", "test"], "y_true": [0, 1, 1],
+                           "y_pred": [0, 1, 1]})
+    assessment = describe(_write(tmp_path, "across.csv", across))
+    assert assessment.roles.split == "split" and not assessment.errors
+    within = across.assign(split=["test", "test", "test"])
+    errors = describe(_write(tmp_path, "within.csv", within)).errors
+    assert [p.message for p in errors] == ["column `id` has 1 duplicate id (row 3: `2`); ids must be unique per model "
+                                           "so rows can be paired across models"]
+
+
+def test_models_scored_against_different_truths_are_a_finding_not_a_crash(tmp_path):
+    frame = pd.DataFrame({"model": ["a", "a", "b", "b"], "id": [1, 2, 1, 2], "y_true": [0, 1, 1, 1],
+                          "y_pred": [0, 1, 1, 0]})
+    result = controls.run_controls(describe(_write(tmp_path, "truths.csv", frame)))
+    same = next(o for o in result.outcomes if o.key == "same_test_data")
+    assert same.status == controls.ATTENTION and "different y_true" in same.checked

@@ -40,3 +40,17 @@ def test_controls_page_with_annotators_and_a_bad_training_file():
     at.file_uploader[0].upload("train.csv", b"sample_id\nP-001\nP-002\n", "text/csv").run()
     assert not at.exception
     assert "holds ids that are text" in at.error[0].value
+
+
+def test_a_split_column_is_checked_and_its_training_rows_are_flagged():
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    frame = pd.DataFrame({"id": [1, 2, 3, 4, 2, 5], "split": ["train", "train", "test", "test", "test", "test"],
+                          "y_true": [0, 1, 0, 1, 1, 0], "y_pred": [0, 1, 1, 1, 1, 0], "x_a": [5, 6, 7, 5, 6, 8]})
+    at.file_uploader[0].upload("split.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    at.switch_page("pages/controls.py").run()
+    assert not at.exception
+    assert "count every row, training rows included" in at.warning[0].value.replace("\\", "")
+    checklist = at.dataframe[0].value.set_index("Control")
+    assert checklist.loc["Test data disjoint from training data", "Status"] == "❌ problem"
+    assert "1 of 4 test ids" in checklist.loc["Test data disjoint from training data", "What the app checked"]

@@ -4,7 +4,7 @@ columns, or ``--cost-table F`` names a separate tidy table (``model, latency_ms[
 JSON, beside the metrics: ``"cost": {model: {key: {"value", "low", "high"}}}`` with SPEC's keys ``latency_mean_ms
 latency_p50_ms latency_p95_ms latency_p99_ms throughput_per_s energy_per_sample_j`` (bootstrap percentile intervals,
 ``--resamples``/``--seed``/``--confidence-level``; energy only when measured), ``"efficiency": {model:
-{"<metric>_per_ms", "<metric>_per_j"}}`` (``--cost-metric``, default accuracy, or r2 for numeric tasks; null for a
+{"<metric>_per_ms", "<metric>_per_j"}}`` (``--cost-metric``, default accuracy, r2 for numeric tasks, the exact match ratio for multi-label; null for a
 lower-is-better metric, where a value per millisecond would reward slowness) and
 ``"cost_headline"``: the best model by that metric weighed against the cheapest other one at the 95th percentile.
 """
@@ -21,7 +21,8 @@ def add_options(parser) -> None:
     group.add_argument("--cost-table", metavar="F", help="a separate tidy cost table: one row per call of a model "
                                                         "(model, latency_ms, optional batch_size and energy_j)")
     group.add_argument("--cost-metric", metavar="KEY",
-                       help="metric of the efficiency and the headline (default: accuracy; r2 for numeric tasks)")
+                       help="metric of the efficiency and the headline (default: accuracy; r2 for numeric tasks; "
+                            "exact_match_ratio for multi-label)")
 
 
 def wanted(assessment, args) -> bool:
@@ -42,14 +43,17 @@ def section(assessment, args, reports, decision=None) -> dict:
     else:
         costs = cost.cost_from_assessment(assessment, models=list(reports), confidence_level=level,
                                           resamples=resamples, seed=seed)
-    metric = args.cost_metric or ("accuracy" if assessment.task.is_classification else "r2")
+    metric = args.cost_metric or cost.default_metric(assessment.task)
     from assess.metrics.reports import compute_reports
     kwargs = {} if decision is None or not assessment.task.is_classification else {"decision": decision}
     values = compute_reports(assessment, models=[m for m in costs if m in reports or not reports],
                              keys=[metric], **kwargs)
     efficiency = {m: {f"{metric}_{k}": v for k, v in cost.efficiency(values[m][metric].value, c).items()}
                   for m, c in costs.items() if m in values} if cost.efficiency_applies(assessment.task, metric) else None
-    line = cost.headline(assessment, costs, metric=metric, confidence_level=level, resamples=resamples, seed=seed,
-                         **kwargs) if not args.cost_table or set(costs) <= set(assessment.models) else None
-    return {"cost": {m: c.to_dict() for m, c in costs.items()}, "efficiency": efficiency,
-            "cost_headline": line.sentence if line else None}
+    out = {"cost": {m: c.to_dict() for m, c in costs.items()}, "efficiency": efficiency}
+    try:
+        line = cost.headline(assessment, costs, metric=metric, confidence_level=level, resamples=resamples,
+                             seed=seed, **kwargs)
+    except AssessError as exc:   # e.g. a metric the bootstrap comparison does not take: the costs still stand
+        return out | {"cost_headline": None, "cost_headline_reason": str(exc)}
+    return out | {"cost_headline": line.sentence if line else None}
