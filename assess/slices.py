@@ -64,7 +64,7 @@ from assess.stats.bridge import registry_metric
 from assess.stats.corrections import adjust_pvalues
 from assess.stats.counts import chi2_independence, fisher_exact
 from assess.stats.folds import kruskal
-from assess.stats.scores import unpaired_bootstrap, unpaired_delong
+from assess.stats.scores import _shift_summary, unpaired_bootstrap, unpaired_delong
 from assess.stats.shaping import sample_losses
 
 __all__ = ["SliceAnalysis", "FairnessReport", "analyse_slices", "fairness_gaps", "slice_values", "MIN_SLICE_SIZE",
@@ -289,6 +289,8 @@ def _tests(pred: Predictions, key: str, tested, overall, *, decision, confidence
         loss = None
     losses = sample_losses(pred, loss=loss, decision=decision) if loss else None
     lower_better = spec.direction == "lower"
+    cells_metric = _cells_metric(pred, spec)
+    labels = _metric_input(pred, cells_metric, decision) if cells_metric is not None else None
     rows = []
     everything = np.arange(pred.n)
     for g, idx, report in tested:
@@ -332,6 +334,14 @@ def _tests(pred: Predictions, key: str, tested, overall, *, decision, confidence
             row |= {"test": TEST_NAMES["delong"], "statistic": res.statistic, "pvalue": res.pvalue,
                     "rest": r.value - res.effect.value, "low": res.effect.interval.low,
                     "high": res.effect.interval.high}
+        elif cells_metric is not None and not weighted:
+            res = _cells_bootstrap(pred, cells_metric, labels, idx, rest_idx, resamples=resamples,
+                                   confidence_level=confidence_level, seed=seed)
+            if res is None:
+                continue
+            difference, p, low, high = res
+            row |= {"test": f"{TEST_NAMES['bootstrap']} ({resamples:,} resamples)", "statistic": difference,
+                    "pvalue": p, "rest": r.value - difference, "low": low, "high": high}
         else:
             if pred.task is Task.FORECAST and spec.group not in _REGRESSION_GROUPS:
                 continue        # MASE and the interval scores need the series' context: no bootstrap slice test
@@ -409,6 +419,38 @@ def _cells_metric(pred: Predictions, spec):
     metric.vectorized = True
     metric.higher_is_better = spec.direction != "lower"
     return metric
+
+
+def _cells_bootstrap(pred: Predictions, metric, labels: np.ndarray, idx: np.ndarray, rest_idx: np.ndarray, *,
+                     resamples: int, confidence_level: float, seed: int):
+    """The two-sample bootstrap of a label metric's difference slice − rest, exact and independent of n: the rows
+    of a group differ only by their confusion cell, so resampling the slice's rows (and, independently, the rest's)
+    is a multinomial draw of its k² cells (:func:`assess.intervals.bootstrap_ci` with ``frequencies``). Returns the
+    difference, the shift p-value and the percentile interval (as :func:`assess.stats.scores.unpaired_bootstrap`),
+    or None when the metric is undefined on the data."""
+    k = 2 if pred.task is Task.BINARY else len(pred.classes)
+    code = np.asarray(pred.y_true).astype(np.intp) * k + labels.astype(np.intp)
+    freq = np.r_[np.bincount(code[idx], minlength=k * k), np.bincount(code[rest_idx], minlength=k * k)]
+    keep = np.flatnonzero(freq)
+    y_cells, p_cells = np.divmod(np.arange(k * k), k)    # the (true, predicted) class of each cell
+
+    def value(cells: np.ndarray) -> np.ndarray:           # (b, k*k) cell counts -> (b,) metric values
+        return metric(y_cells, p_cells, sample_weight=cells)
+
+    def statistic(counts: np.ndarray) -> np.ndarray:
+        full = np.zeros((counts.shape[0], 2 * k * k))
+        full[:, keep] = counts
+        return value(full[:, :k * k]) - value(full[:, k * k:])
+    observed = float(statistic(freq[keep][None, :])[0])
+    if not np.isfinite(observed):
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        boot = intervals.bootstrap_ci(statistic, strata=keep // (k * k), frequencies=freq[keep], point=observed,
+                                      resamples=resamples, confidence_level=confidence_level, seed=seed)
+        p, low, high, _, _ = _shift_summary(np.asarray(boot.estimates, dtype=float).reshape(-1), observed,
+                                            "two-sided", confidence_level, "the bootstrap")
+    return observed, p, low, high
 
 
 def _metric_input(pred: Predictions, metric, decision: Decision) -> np.ndarray:

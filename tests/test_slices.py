@@ -278,3 +278,17 @@ def test_fairness_needs_a_binary_task_and_two_groups():
     multi = Predictions(Task.MULTICLASS, ("a", "b", "c"), np.array([0, 1, 2]), np.array([0, 1, 1]))
     with pytest.raises(AssessError, match="binary decision; the task is multiclass"):
         fairness_gaps(multi, ["x", "y", "x"])
+
+
+def test_cell_bootstrap_agrees_with_the_row_bootstrap_of_scores_unpaired_bootstrap():
+    # unweighted label metrics resample confusion cells (multinomial); unit weights force the row-by-row
+    # two-sample bootstrap of assess.stats.scores.unpaired_bootstrap: the same distribution, other draws
+    frame = _binary_frame(seed=21, n=800)
+    cells = analyse_slices(_assessment(frame), ["region"], keys=["f1"], test_keys=["f1"], ci=None,
+                           test_resamples=2000).tests.set_index("slice")
+    rows = analyse_slices(_assessment(frame.assign(weight=1.0)), ["region"], keys=["f1"], test_keys=["f1"], ci=None,
+                          test_resamples=2000).tests.set_index("slice")
+    assert cells["difference"].to_numpy() == pytest.approx(rows["difference"].to_numpy())
+    assert cells["low"].to_numpy() == pytest.approx(rows["low"].to_numpy(), abs=0.02)
+    assert cells["high"].to_numpy() == pytest.approx(rows["high"].to_numpy(), abs=0.02)
+    assert cells["pvalue"].to_numpy() == pytest.approx(rows["pvalue"].to_numpy(), abs=0.05)
