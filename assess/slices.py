@@ -171,8 +171,8 @@ class SliceAnalysis:
         rows = rows[np.isfinite(rows["value"].to_numpy(dtype=float))]
         if rows.empty:
             return rows
-        task_direction = rows.attrs.get("direction") or self.metrics.attrs.get("directions", {}).get(key, "higher")
-        rows = rows.sort_values("value", ascending=task_direction != "lower", kind="stable").head(count)
+        direction = self.metrics.attrs.get("directions", {}).get(key, "higher")
+        rows = rows.sort_values("value", ascending=direction != "lower", kind="stable").head(count)
         tests = self.tests[(self.tests["model"] == model) & (self.tests["key"] == key)][["slice", "p_adjusted"]]
         return rows.merge(tests, on="slice", how="left")
 
