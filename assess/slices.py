@@ -13,10 +13,12 @@ across the slices of one model and metric (ISO 4213 7.10.3, :func:`assess.stats.
 - a proportion (accuracy, recall, …; its registry entry has :class:`~assess.metrics.registry.Proportion` counts):
   Pearson's χ² on the 2 × 2 table (slice / rest × counted / not), Fisher's exact test when an expected cell is
   below 5 (ISO 4213 7.5, 7.7); the omnibus test is χ² on the k × 2 table of every tested slice;
-- the mean of a per-sample loss (MAE, MSE, RMSE, Brier score): Kruskal–Wallis on the per-sample losses (ISO 4213
-  7.4), two groups for a slice against the rest, k groups for the omnibus;
-- any other metric (ROC AUC, F1, R², …): the two-sample bootstrap of the difference slice − rest
-  (:func:`assess.stats.scores.unpaired_bootstrap`, shift p-value); no omnibus test.
+- the mean of a per-sample loss (MAE, MSE, RMSE, Brier score, multi-label Hamming loss): Kruskal–Wallis on the
+  per-sample losses (ISO 4213 7.4), two groups for a slice against the rest, k groups for the omnibus;
+- the binary ROC AUC: DeLong's test for independent samples (:func:`assess.stats.scores.unpaired_delong`);
+- any other metric (F1, MCC, R², …): the two-sample bootstrap of the difference slice − rest (shift p-value,
+  percentile interval; :func:`assess.stats.scores.unpaired_bootstrap`, or an exact multinomial draw of the confusion
+  cells for label metrics); no omnibus test.
 
 Forecast errors of one series are autocorrelated, which these tests (like any test treating rows as independent)
 do not model: their p-values are then too small; read them as a screen. Weighted rows make the counts sums of
@@ -288,6 +290,11 @@ def _tests(pred: Predictions, key: str, tested, overall, *, decision, confidence
     if loss == "brier" and (pred.scores is None or pred.task is Task.MULTILABEL):
         loss = None
     losses = sample_losses(pred, loss=loss, decision=decision) if loss else None
+    if key == "hamming_loss" and pred.task is Task.MULTILABEL and not weighted:
+        # the Hamming loss is the mean over rows of each row's share of wrong labels
+        labels = np.asarray(predicted_labels(pred.task, pred.y_pred, pred.scores, decision, labels=pred.classes,
+                                             model=pred.model), dtype=bool)
+        losses = (np.asarray(pred.y_true, dtype=bool) != labels).mean(axis=1)
     lower_better = spec.direction == "lower"
     cells_metric = _cells_metric(pred, spec)
     labels = _metric_input(pred, cells_metric, decision) if cells_metric is not None else None

@@ -292,3 +292,22 @@ def test_cell_bootstrap_agrees_with_the_row_bootstrap_of_scores_unpaired_bootstr
     assert cells["low"].to_numpy() == pytest.approx(rows["low"].to_numpy(), abs=0.02)
     assert cells["high"].to_numpy() == pytest.approx(rows["high"].to_numpy(), abs=0.02)
     assert cells["pvalue"].to_numpy() == pytest.approx(rows["pvalue"].to_numpy(), abs=0.05)
+
+
+def test_multilabel_hamming_loss_is_tested_on_each_rows_share_of_wrong_labels():
+    rng = np.random.default_rng(2)
+    n = 300
+    frame = pd.DataFrame({"y_true": rng.choice(["a|b", "b", "c", "a|c"], n),
+                          "y_pred": rng.choice(["a", "b|c", "c", "a|b|c"], n), "site": rng.choice(list("xyz"), n)})
+    analysis = analyse_slices(_assessment(frame), ["site"], keys=["hamming_loss"], test_keys=["hamming_loss"],
+                              ci=None)
+    labels = ["a", "b", "c"]
+    y = np.array([[lab in v.split("|") for lab in labels] for v in frame["y_true"]])
+    yp = np.array([[lab in v.split("|") for lab in labels] for v in frame["y_pred"]])
+    per_row = (y != yp).mean(axis=1)
+    tests = analysis.tests.set_index("slice")
+    for s in "xyz":
+        inside = (frame["site"] == s).to_numpy()
+        assert tests.loc[s, "test"] == "Kruskal–Wallis"
+        assert tests.loc[s, "value"] == pytest.approx(skm.hamming_loss(y[inside], yp[inside]))
+        assert tests.loc[s, "pvalue"] == pytest.approx(sps.kruskal(per_row[inside], per_row[~inside]).pvalue)
