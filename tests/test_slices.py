@@ -208,6 +208,11 @@ def test_cli_slice_json_has_the_documented_keys(tmp_path, capsys):
     assert set(south["metrics"]["accuracy"]) == {"value", "low", "high", "overall", "gap"}
     fairness = next(iter(doc["fairness"].values()))
     assert set(fairness["gaps"]) == set(FAIRNESS_GAPS)
+    assert main(["metrics", str(path), "--metrics", "accuracy", "--slice", "region", "--slice-test", "roc_auc",
+                 "--min-slice-size", "1000"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["slices"]["tests"] == [] and doc["slices"]["min_size"] == 1000
+    assert doc["slices"]["test_metrics"] == ["roc_auc"] and "below 1000 rows" in doc["slices"]["notes"][0]
     assert main(["metrics", str(path), "--slice", "id"]) == 2
     assert "distinct values" in capsys.readouterr().err
     assert main(["metrics", str(path), "--slice", "region", "--format", "csv"]) == 2
