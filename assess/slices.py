@@ -4,8 +4,10 @@ whether a slice differs from the rest, and fairness gaps when a slice column is 
 A *slice* is the rows sharing a value of one column (``group``, ``sex``, ``site``…) or of several columns at once
 (their crossing, ``sex × site``). Every number per slice comes from :func:`assess.metrics.evaluate.evaluate` on the
 slice's rows (:func:`assess.metrics.breakdown.evaluate_groups`), so it is the same registry formula and interval as
-the pooled value on the Metrics page. ISO/IEC TS 4213:2022 5.3 asks for the representativeness of the test data and
-for channel effects; performance per subgroup is how both are seen.
+the pooled value on the Metrics page. ISO/IEC TS 4213:2022 asks for test data representative of the intended use
+(5.3.2, data representativeness and bias) and free of channel effects — how, where or by whom data were collected
+(5.3.8); performance per subgroup (per site, device, collector, population group) is how both are seen
+(reference file 000_59498108d050ac39.txt, 5.3.2 and 5.3.8).
 
 Tests, slice against the rest of the rows (one p-value per slice), with the Benjamini–Hochberg false discovery rate
 across the slices of one model and metric (ISO 4213 7.10.3, :func:`assess.stats.corrections.adjust_pvalues`):
