@@ -246,7 +246,8 @@ def analyse_slices(assessment: Assessment, columns: Sequence[str], *, models=Non
             context = forecast_context(pred, None, series_names)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            overall = evaluate(pred, keys, baselines=False, context=context, **options)
+            # the overall value and counts only: its interval is not shown beside the slices
+            overall = evaluate(pred, keys, baselines=False, context=context, **{**options, "ci": None})
             groups = list(evaluate_groups(pred, model_labels["slice"].to_numpy(), keys, context=context, **options))
         first_of = {g: int(idx[0]) for g, idx, _ in groups}
         for g, idx, report in groups:
