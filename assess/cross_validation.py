@@ -2,8 +2,9 @@ r"""Is the estimate stable: metrics per cross-validation fold with their spread,
 
 Per fold (:func:`fold_metrics`): every metric of :func:`assess.metrics.evaluate.evaluate` on each fold's rows
 (:func:`assess.metrics.breakdown.evaluate_groups`), and per model and metric the mean over the J folds, their
-standard deviation and an interval for the mean (ISO/IEC TS 4213:2022 5.3; reference file 001, k-fold
-cross-validation):
+standard deviation and an interval for the mean (ISO/IEC TS 4213:2022 5.3; k-fold cross-validation as in reference
+files 001_0dba7a4db4998f0e.txt (Qahtan, cross-validation) and 004_de86ae8f5c4f03c1.txt §5 (the K scores are
+averaged); 002_9dbbacdbf507b5ca.txt (Iocchi, "K-Fold Cross Validation": error = the mean of the fold errors δ_i)):
 
 - one k-fold run: the t interval :math:`\bar x \pm t_{J-1,\,1-\alpha/2}\, s/\sqrt J`, which treats the folds as
   independent (they share training data, so it is somewhat too narrow);
@@ -14,7 +15,8 @@ cross-validation):
 
 The pooled value (all rows at once, as on the Metrics page) is beside them.
 
-Learning curves (:func:`learning_curve`; reference file 004): when predictions come from models trained on growing
+Learning curves (:func:`learning_curve`; reference file 004_de86ae8f5c4f03c1.txt §6, "how much we benefit from
+adding more training data"): when predictions come from models trained on growing
 training sets (a ``train_size`` column), the metric per training size and model, mean over folds with a t interval
 (the fold band), and whether more data still helps: the least-squares slope of the metric against
 :math:`\log_2` (training size) over the last ``last`` sizes — the gain per doubling of the training set — with its

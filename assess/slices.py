@@ -4,8 +4,10 @@ whether a slice differs from the rest, and fairness gaps when a slice column is 
 A *slice* is the rows sharing a value of one column (``group``, ``sex``, ``site``…) or of several columns at once
 (their crossing, ``sex × site``). Every number per slice comes from :func:`assess.metrics.evaluate.evaluate` on the
 slice's rows (:func:`assess.metrics.breakdown.evaluate_groups`), so it is the same registry formula and interval as
-the pooled value on the Metrics page. ISO/IEC TS 4213:2022 5.3 asks for the representativeness of the test data and
-for channel effects; performance per subgroup is how both are seen.
+the pooled value on the Metrics page. ISO/IEC TS 4213:2022 asks for test data representative of the intended use
+(5.3.2, data representativeness and bias) and free of channel effects — how, where or by whom data were collected
+(5.3.8); performance per subgroup (per site, device, collector, population group) is how both are seen
+(reference file 000_59498108d050ac39.txt, 5.3.2 and 5.3.8).
 
 Tests, slice against the rest of the rows (one p-value per slice), with the Benjamini–Hochberg false discovery rate
 across the slices of one model and metric (ISO 4213 7.10.3, :func:`assess.stats.corrections.adjust_pvalues`):
@@ -13,10 +15,12 @@ across the slices of one model and metric (ISO 4213 7.10.3, :func:`assess.stats.
 - a proportion (accuracy, recall, …; its registry entry has :class:`~assess.metrics.registry.Proportion` counts):
   Pearson's χ² on the 2 × 2 table (slice / rest × counted / not), Fisher's exact test when an expected cell is
   below 5 (ISO 4213 7.5, 7.7); the omnibus test is χ² on the k × 2 table of every tested slice;
-- the mean of a per-sample loss (MAE, MSE, RMSE, Brier score): Kruskal–Wallis on the per-sample losses (ISO 4213
-  7.4), two groups for a slice against the rest, k groups for the omnibus;
-- any other metric (ROC AUC, F1, R², …): the two-sample bootstrap of the difference slice − rest
-  (:func:`assess.stats.scores.unpaired_bootstrap`, shift p-value); no omnibus test.
+- the mean of a per-sample loss (MAE, MSE, RMSE, Brier score, multi-label Hamming loss): Kruskal–Wallis on the
+  per-sample losses (ISO 4213 7.4), two groups for a slice against the rest, k groups for the omnibus;
+- the binary ROC AUC: DeLong's test for independent samples (:func:`assess.stats.scores.unpaired_delong`);
+- any other metric (F1, MCC, R², …): the two-sample bootstrap of the difference slice − rest (shift p-value,
+  percentile interval; :func:`assess.stats.scores.unpaired_bootstrap`, or an exact multinomial draw of the confusion
+  cells for label metrics); no omnibus test.
 
 Forecast errors of one series are autocorrelated, which these tests (like any test treating rows as independent)
 do not model: their p-values are then too small; read them as a screen. Weighted rows make the counts sums of
@@ -64,7 +68,7 @@ from assess.stats.bridge import registry_metric
 from assess.stats.corrections import adjust_pvalues
 from assess.stats.counts import chi2_independence, fisher_exact
 from assess.stats.folds import kruskal
-from assess.stats.scores import unpaired_bootstrap, unpaired_delong
+from assess.stats.scores import _shift_summary, unpaired_bootstrap, unpaired_delong
 from assess.stats.shaping import sample_losses
 
 __all__ = ["SliceAnalysis", "FairnessReport", "analyse_slices", "fairness_gaps", "slice_values", "MIN_SLICE_SIZE",
@@ -171,8 +175,8 @@ class SliceAnalysis:
         rows = rows[np.isfinite(rows["value"].to_numpy(dtype=float))]
         if rows.empty:
             return rows
-        task_direction = rows.attrs.get("direction") or self.metrics.attrs.get("directions", {}).get(key, "higher")
-        rows = rows.sort_values("value", ascending=task_direction != "lower", kind="stable").head(count)
+        direction = self.metrics.attrs.get("directions", {}).get(key, "higher")
+        rows = rows.sort_values("value", ascending=direction != "lower", kind="stable").head(count)
         tests = self.tests[(self.tests["model"] == model) & (self.tests["key"] == key)][["slice", "p_adjusted"]]
         return rows.merge(tests, on="slice", how="left")
 
@@ -242,7 +246,8 @@ def analyse_slices(assessment: Assessment, columns: Sequence[str], *, models=Non
             context = forecast_context(pred, None, series_names)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            overall = evaluate(pred, keys, baselines=False, context=context, **options)
+            # the overall value and counts only: its interval is not shown beside the slices
+            overall = evaluate(pred, keys, baselines=False, context=context, **{**options, "ci": None})
             groups = list(evaluate_groups(pred, model_labels["slice"].to_numpy(), keys, context=context, **options))
         first_of = {g: int(idx[0]) for g, idx, _ in groups}
         for g, idx, report in groups:
@@ -288,7 +293,14 @@ def _tests(pred: Predictions, key: str, tested, overall, *, decision, confidence
     if loss == "brier" and (pred.scores is None or pred.task is Task.MULTILABEL):
         loss = None
     losses = sample_losses(pred, loss=loss, decision=decision) if loss else None
+    if key == "hamming_loss" and pred.task is Task.MULTILABEL and not weighted:
+        # the Hamming loss is the mean over rows of each row's share of wrong labels
+        labels = np.asarray(predicted_labels(pred.task, pred.y_pred, pred.scores, decision, labels=pred.classes,
+                                             model=pred.model), dtype=bool)
+        losses = (np.asarray(pred.y_true, dtype=bool) != labels).mean(axis=1)
     lower_better = spec.direction == "lower"
+    cells_metric = _cells_metric(pred, spec)
+    labels = _metric_input(pred, cells_metric, decision) if cells_metric is not None else None
     rows = []
     everything = np.arange(pred.n)
     for g, idx, report in tested:
@@ -332,6 +344,14 @@ def _tests(pred: Predictions, key: str, tested, overall, *, decision, confidence
             row |= {"test": TEST_NAMES["delong"], "statistic": res.statistic, "pvalue": res.pvalue,
                     "rest": r.value - res.effect.value, "low": res.effect.interval.low,
                     "high": res.effect.interval.high}
+        elif cells_metric is not None and not weighted:
+            res = _cells_bootstrap(pred, cells_metric, labels, idx, rest_idx, resamples=resamples,
+                                   confidence_level=confidence_level, seed=seed)
+            if res is None:
+                continue
+            difference, p, low, high = res
+            row |= {"test": f"{TEST_NAMES['bootstrap']} ({resamples:,} resamples)", "statistic": difference,
+                    "pvalue": p, "rest": r.value - difference, "low": low, "high": high}
         else:
             if pred.task is Task.FORECAST and spec.group not in _REGRESSION_GROUPS:
                 continue        # MASE and the interval scores need the series' context: no bootstrap slice test
@@ -409,6 +429,38 @@ def _cells_metric(pred: Predictions, spec):
     metric.vectorized = True
     metric.higher_is_better = spec.direction != "lower"
     return metric
+
+
+def _cells_bootstrap(pred: Predictions, metric, labels: np.ndarray, idx: np.ndarray, rest_idx: np.ndarray, *,
+                     resamples: int, confidence_level: float, seed: int):
+    """The two-sample bootstrap of a label metric's difference slice − rest, exact and independent of n: the rows
+    of a group differ only by their confusion cell, so resampling the slice's rows (and, independently, the rest's)
+    is a multinomial draw of its k² cells (:func:`assess.intervals.bootstrap_ci` with ``frequencies``). Returns the
+    difference, the shift p-value and the percentile interval (as :func:`assess.stats.scores.unpaired_bootstrap`),
+    or None when the metric is undefined on the data."""
+    k = 2 if pred.task is Task.BINARY else len(pred.classes)
+    code = np.asarray(pred.y_true).astype(np.intp) * k + labels.astype(np.intp)
+    freq = np.r_[np.bincount(code[idx], minlength=k * k), np.bincount(code[rest_idx], minlength=k * k)]
+    keep = np.flatnonzero(freq)
+    y_cells, p_cells = np.divmod(np.arange(k * k), k)    # the (true, predicted) class of each cell
+
+    def value(cells: np.ndarray) -> np.ndarray:           # (b, k*k) cell counts -> (b,) metric values
+        return metric(y_cells, p_cells, sample_weight=cells)
+
+    def statistic(counts: np.ndarray) -> np.ndarray:
+        full = np.zeros((counts.shape[0], 2 * k * k))
+        full[:, keep] = counts
+        return value(full[:, :k * k]) - value(full[:, k * k:])
+    observed = float(statistic(freq[keep][None, :])[0])
+    if not np.isfinite(observed):
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        boot = intervals.bootstrap_ci(statistic, strata=keep // (k * k), frequencies=freq[keep], point=observed,
+                                      resamples=resamples, confidence_level=confidence_level, seed=seed)
+        p, low, high, _, _ = _shift_summary(np.asarray(boot.estimates, dtype=float).reshape(-1), observed,
+                                            "two-sided", confidence_level, "the bootstrap")
+    return observed, p, low, high
 
 
 def _metric_input(pred: Predictions, metric, decision: Decision) -> np.ndarray:

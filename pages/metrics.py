@@ -210,10 +210,15 @@ st.caption("Value (confidence interval); ★ marks the best model for metrics wi
            "higher or lower values are better).")
 table = comparison_frame(reports)
 if first.fold is not None and by_model is None:  # cross-validation: the spread over folds beside each pooled value
-    table = with_fold_spread(table, memo(assessment, "metrics_folds", tuple(sorted(params.items())), lambda: fold_metrics(
-        assessment, **{k: v for k, v in params.items() if k in ("models", "keys", "decision", "beta", "k")})), reports)
-    st.caption("*folds: mean ± SD* is the metric on each cross-validation fold on its own, averaged, ± its standard "
-               "deviation across folds; the Slices page has the per-fold chart and intervals.")
+    try:
+        folds = memo(assessment, "metrics_folds", tuple(sorted(params.items())), lambda: fold_metrics(
+            assessment, **{k: v for k, v in params.items() if k in ("models", "keys", "decision", "beta", "k")}))
+    except ValueError as exc:  # AssessError included: e.g. a model with a single fold
+        st.caption(md(f"No per-fold spread: {exc}"))
+    else:
+        table = with_fold_spread(table, folds, reports)
+        st.caption("*folds: mean ± SD* is the metric on each cross-validation fold on its own, averaged, ± its "
+                   "standard deviation across folds; the Slices page has the per-fold chart and intervals.")
 st.dataframe(table, hide_index=True, width="stretch",
              column_config={"key": st.column_config.TextColumn("key", width="small")})
 

@@ -97,6 +97,17 @@ else:
             parts.append(f"{r.slice} {fmt(r.value)} ({note})")
         st.markdown(md(f"Worst slices of {model} by {spec.name} (all rows: {fmt(overall)}): "
                        + "; ".join(parts) + "."))
+    if len(assessment.models) > 1:   # every model's worst slice at a glance; the chart below is the chosen model's
+        worst_rows = [analysis.worst(m, metric, count=1).assign(model=m) for m in assessment.models]
+        worst_rows = [w for w in worst_rows if len(w)]
+        if worst_rows:
+            every = pd.concat(worst_rows, ignore_index=True)
+            st.dataframe(pd.DataFrame({
+                "Model": every["model"], "Worst slice": every["slice"], "Rows": every["n"].map("{:,}".format),
+                spec.name: every["value"].map(fmt), "All rows": every["overall"].map(fmt),
+                "Adjusted p (BH)": every["p_adjusted"].map(
+                    lambda p: f"{p:.3g}" if isinstance(p, float) and np.isfinite(p) else "not tested")}),
+                hide_index=True, width="stretch")
     fig = slice_forest_chart(rows=shown, overall=overall, metric=spec.name, model=model, min_size=int(min_size),
                              confidence_level=float(level), higher_is_better=higher)
     figures.append(fig)
@@ -134,6 +145,11 @@ else:
                "AUC, a two-sample bootstrap for other metrics. Adjusted p: Benjamini–Hochberg false discovery rate "
                "across the slices (ISO/IEC TS 4213 7.10.3).")
 
+    if task is not Task.BINARY:
+        st.caption("Fairness gaps (demographic parity, equalised odds) compare the rates of a binary decision; this "
+                   f"file is {task.value}.")
+    elif len(analysis.columns) > 1:
+        st.caption("Fairness gaps need one slice column, the protected attribute; choose a single column to see them.")
     if task is Task.BINARY and len(analysis.columns) == 1:
         st.subheader("Fairness gaps")
         st.caption(md(f"If the column {quote(analysis.columns[0])} is a protected attribute: the selection rate, "

@@ -18,7 +18,7 @@ def test_binary_sample_by_group():
     assert at.multiselect(key="slice_columns").value == ["group"]
     assert _subheaders(at) == ["Where the model fails", "Tests across slices", "Fairness gaps",
                                "Across cross-validation folds"]
-    table = at.dataframe[0].value.set_index("Slice")
+    table = at.dataframe[1].value.set_index("Slice")
     data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv")
     logistic = data[data.model == "logistic"]
     for group, rows in logistic.groupby("group"):
@@ -27,6 +27,11 @@ def test_binary_sample_by_group():
     assert set(table["Test"]) <= {"χ² test", "Fisher's exact test"}
     worst = [m.value for m in at.markdown if "Worst slices of" in m.value]
     assert len(worst) == 1
+    every = at.dataframe[0].value.set_index("Model")          # each model's worst slice, before the chart
+    tree = data[data.model == "tree"]
+    by_group = {g: accuracy_score(r.y_true, r.y_pred) for g, r in tree.groupby("group")}
+    assert every.loc["tree", "Worst slice"] == min(by_group, key=by_group.get)
+    assert every.loc["tree", "Accuracy"] == f"{min(by_group.values()):.3f}"
     # no raw keys on screen: the metric's display name, never `accuracy`
     assert not any("accuracy" in m.value for m in at.markdown)
 
@@ -37,7 +42,8 @@ def test_two_columns_are_crossed_and_the_model_can_change():
     at.selectbox(key="slice_model").set_value("tree").run()
     assert not at.exception and not at.error
     assert "Fairness gaps" not in _subheaders(at)          # fairness needs one protected column
-    table = at.dataframe[0].value
+    assert any("need one slice column" in c.value for c in at.caption)
+    table = at.dataframe[1].value
     assert len(table) == 15 and "large × 1" in set(table["Slice"])
 
 
@@ -54,7 +60,7 @@ def test_regression_sample_tests_mae_with_kruskal_wallis():
     assert not at.exception and not at.error
     at.multiselect(key="slice_columns").set_value(["fold"]).run()
     assert not at.exception
-    table = at.dataframe[0].value.set_index("Slice")
+    table = at.dataframe[1].value.set_index("Slice")
     data = pd.read_csv(ROOT / "assets/samples/diabetes_regression.csv")
     first = data[data.model == data.model.iloc[0]]
     rows = first[first.fold == 1]

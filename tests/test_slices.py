@@ -208,6 +208,11 @@ def test_cli_slice_json_has_the_documented_keys(tmp_path, capsys):
     assert set(south["metrics"]["accuracy"]) == {"value", "low", "high", "overall", "gap"}
     fairness = next(iter(doc["fairness"].values()))
     assert set(fairness["gaps"]) == set(FAIRNESS_GAPS)
+    assert main(["metrics", str(path), "--metrics", "accuracy", "--slice", "region", "--slice-test", "roc_auc",
+                 "--min-slice-size", "1000"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["slices"]["tests"] == [] and doc["slices"]["min_size"] == 1000
+    assert doc["slices"]["test_metrics"] == ["roc_auc"] and "below 1000 rows" in doc["slices"]["notes"][0]
     assert main(["metrics", str(path), "--slice", "id"]) == 2
     assert "distinct values" in capsys.readouterr().err
     assert main(["metrics", str(path), "--slice", "region", "--format", "csv"]) == 2
@@ -278,3 +283,36 @@ def test_fairness_needs_a_binary_task_and_two_groups():
     multi = Predictions(Task.MULTICLASS, ("a", "b", "c"), np.array([0, 1, 2]), np.array([0, 1, 1]))
     with pytest.raises(AssessError, match="binary decision; the task is multiclass"):
         fairness_gaps(multi, ["x", "y", "x"])
+
+
+def test_cell_bootstrap_agrees_with_the_row_bootstrap_of_scores_unpaired_bootstrap():
+    # unweighted label metrics resample confusion cells (multinomial); unit weights force the row-by-row
+    # two-sample bootstrap of assess.stats.scores.unpaired_bootstrap: the same distribution, other draws
+    frame = _binary_frame(seed=21, n=800)
+    cells = analyse_slices(_assessment(frame), ["region"], keys=["f1"], test_keys=["f1"], ci=None,
+                           test_resamples=2000).tests.set_index("slice")
+    rows = analyse_slices(_assessment(frame.assign(weight=1.0)), ["region"], keys=["f1"], test_keys=["f1"], ci=None,
+                          test_resamples=2000).tests.set_index("slice")
+    assert cells["difference"].to_numpy() == pytest.approx(rows["difference"].to_numpy())
+    assert cells["low"].to_numpy() == pytest.approx(rows["low"].to_numpy(), abs=0.02)
+    assert cells["high"].to_numpy() == pytest.approx(rows["high"].to_numpy(), abs=0.02)
+    assert cells["pvalue"].to_numpy() == pytest.approx(rows["pvalue"].to_numpy(), abs=0.05)
+
+
+def test_multilabel_hamming_loss_is_tested_on_each_rows_share_of_wrong_labels():
+    rng = np.random.default_rng(2)
+    n = 300
+    frame = pd.DataFrame({"y_true": rng.choice(["a|b", "b", "c", "a|c"], n),
+                          "y_pred": rng.choice(["a", "b|c", "c", "a|b|c"], n), "site": rng.choice(list("xyz"), n)})
+    analysis = analyse_slices(_assessment(frame), ["site"], keys=["hamming_loss"], test_keys=["hamming_loss"],
+                              ci=None)
+    labels = ["a", "b", "c"]
+    y = np.array([[lab in v.split("|") for lab in labels] for v in frame["y_true"]])
+    yp = np.array([[lab in v.split("|") for lab in labels] for v in frame["y_pred"]])
+    per_row = (y != yp).mean(axis=1)
+    tests = analysis.tests.set_index("slice")
+    for s in "xyz":
+        inside = (frame["site"] == s).to_numpy()
+        assert tests.loc[s, "test"] == "Kruskal–Wallis"
+        assert tests.loc[s, "value"] == pytest.approx(skm.hamming_loss(y[inside], yp[inside]))
+        assert tests.loc[s, "pvalue"] == pytest.approx(sps.kruskal(per_row[inside], per_row[~inside]).pvalue)
