@@ -35,6 +35,7 @@ def test_report_with_display_names_and_checklist(page, browser, tmp_path):
         wait_idle(page)
     page.get_by_role("button", name="Build the report").click()
     page.get_by_role("button", name="PDF").wait_for(timeout=240_000)
+    page.screenshot(path=str(ARTIFACTS / "journey_report_page.png"), full_page=True)
 
     with page.expect_download(timeout=240_000) as info:
         page.get_by_role("button", name="PDF").click()
