@@ -98,7 +98,7 @@ def run(args) -> int:
     if assessment.errors:
         raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
     settings = settings_from_args(args)
-    options = options_from_args(args, settings, assessment)
+    options = replace(options_from_args(args, settings, assessment), charts=fmt != "zip")
     progress = StderrProgress()
     report = build_report(assessment, options, progress=progress)
     write_report(report, args.out, paper=args.paper or settings.paper,
