@@ -325,8 +325,4 @@ def report_options(settings: Settings, assessment: Assessment, *, decision: Deci
                          settings=record.to_dict())
 
 
-def _quote(text: str) -> str:
-    return text if all(c.isalnum() or c in "._-/" for c in text) else "'" + text.replace("'", "'\\''") + "'"
-
-
 __all__ = ["FORMAT", "VERSION", "Settings", "add_config_option", "report_options", "settings_from_args"]

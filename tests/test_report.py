@@ -25,7 +25,7 @@ from assess.report import ReportOptions, build_report, render_html, render_zip, 
 from assess.report.formula import formula_html
 from assess.roles import Overrides
 from assess.schema import describe
-from assess.settings import VERSION, Settings
+from assess.settings import Settings
 from assess.summary import fmt, fmt_ci, headline_sentences
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -292,3 +292,19 @@ def test_file_text_cannot_become_markup():
                           ReportOptions(ci=""))
     html = render_html(report)
     assert "<script>alert(1)" not in html and "&lt;/script&gt;&lt;script&gt;alert(1)" in html
+
+
+def test_the_appendix_settings_reproduce_the_report(tmp_path, monkeypatch):
+    """The reproducing command of the appendix (``--config settings.json``) gives the same numbers, role flags and
+    interval method included."""
+    monkeypatch.chdir(tmp_path)
+    frame = pd.read_csv(BINARY).rename(columns={"y_true": "truth", "score": "p"})
+    frame.to_csv("renamed.csv", index=False)
+    assert main(["report", "renamed.csv", "--y-true", "truth", "--score", "p", "--ci", "wilson", "--out",
+                 "a.zip"]) == 0
+    first = json.loads(zipfile.ZipFile("a.zip").read("report.json"))
+    Path("settings.json").write_text(json.dumps(first["settings"]), encoding="utf-8")
+    assert first["command"] == "python -m assess report renamed.csv --config settings.json --out a.zip"
+    assert main(first["command"].split()[3:]) == 0
+    again = json.loads(zipfile.ZipFile("a.zip").read("report.json"))
+    assert again["metrics"] == first["metrics"] and first["settings"]["roles"] == {"y_true": "truth", "score": "p"}

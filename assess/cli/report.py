@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
-                               load_assessment)
+                               load_assessment, overrides_from_args)
 from assess.errors import AssessError
 from assess.metrics import CI_METHODS
 from assess.report import FORMATS, ReportOptions, build_report, format_of, write_report
@@ -74,7 +74,11 @@ def options_from_args(args: argparse.Namespace, settings: Settings, assessment: 
     decision = decision_from_args(args, assessment.task, assessment.classes)
     command = shlex.join(["python", "-m", "assess", "report", Path(args.file).name, "--config", "settings.json",
                           "--out", Path(args.out).name])
-    chosen = replace(settings, models=tuple(args.models) if args.models else settings.models,
+    flags = overrides_from_args(args)  # the role flags given here go into the appendix's settings too
+    chosen = replace(settings, roles=dict(settings.roles) | dict(flags.roles),
+                     positive=assessment.names.file_class(assessment.positive) if assessment.positive else None,
+                     class_order=flags.class_order or settings.class_order, display_names=assessment.names,
+                     models=tuple(args.models) if args.models else settings.models,
                      metrics=tuple(args.metrics) if args.metrics else settings.metrics,
                      ci=args.ci or settings.ci, confidence_level=args.confidence_level or settings.confidence_level,
                      resamples=args.resamples or settings.resamples,
@@ -94,7 +98,7 @@ def run(args) -> int:
     if assessment.errors:
         raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
     settings = settings_from_args(args)
-    options = options_from_args(args, settings, assessment)
+    options = replace(options_from_args(args, settings, assessment), charts=fmt != "zip")
     progress = StderrProgress()
     report = build_report(assessment, options, progress=progress)
     write_report(report, args.out, paper=args.paper or settings.paper,

@@ -70,6 +70,7 @@ class ReportOptions:
     title: str = "Model assessment report"
     command: str = ""                          # the command that reproduces the report
     settings: Mapping = field(default_factory=dict)  # the settings document, for the appendix
+    charts: bool = True                        # False: no figures (the ZIP of tables needs none)
 
 
 @dataclass(frozen=True)
@@ -159,7 +160,7 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
     auc = {m: r["roc_auc"] for m, r in reports.items() if "roc_auc" in r}
     figures = report_figures(assessment, models, decision=options.decision, auc_ci=auc,
                              confidence_level=options.confidence_level, seed=options.seed,
-                             progress=lambda f: say(0.6 + 0.35 * f, "charts")) if reports else []
+                             progress=lambda f: say(0.6 + 0.35 * f, "charts")) if reports and options.charts else []
     primary = next((k for k in PRIMARY.get(assessment.task, ()) if reports
                     and all(k in r and r[k].defined for r in reports.values())), None)
     recommended = _recommended_comparison(comparisons, primary)

@@ -35,6 +35,7 @@ def test_report_with_display_names_and_checklist(page, browser, tmp_path):
         wait_idle(page)
     page.get_by_role("button", name="Build the report").click()
     page.get_by_role("button", name="PDF").wait_for(timeout=240_000)
+    page.screenshot(path=str(ARTIFACTS / "journey_report_page.png"), full_page=True)
 
     with page.expect_download(timeout=240_000) as info:
         page.get_by_role("button", name="PDF").click()
@@ -56,13 +57,14 @@ def test_report_with_display_names_and_checklist(page, browser, tmp_path):
     offline = browser.new_context(offline=True, viewport={"width": 1200, "height": 900})
     requests = []
     viewer = offline.new_page()
+    viewer.set_default_timeout(180_000)  # 5 MB of HTML and 20 charts drawn on load: slow on a busy 2-core machine
     viewer.on("request", lambda request: requests.append(request.url))
-    viewer.goto(html_path.as_uri())
+    viewer.goto(html_path.as_uri(), wait_until="domcontentloaded")
     charts = viewer.locator("div[data-figure]")
     count = charts.count()
     assert count >= 12
     viewer.wait_for_function(f"document.querySelectorAll('div[data-figure] .main-svg').length >= {count}",
-                             timeout=60_000)
+                             timeout=180_000)
     for i in range(count):  # every chart drew its plot area
         assert charts.nth(i).locator(".main-svg").first.bounding_box()["height"] > 100
     assert all(url.startswith(("file:", "data:", "blob:", "about:")) for url in requests), requests

@@ -1,0 +1,60 @@
+"""The Report page and the Data page's settings upload, under AppTest: the report builds on awkward files without
+raising, its settings download re-applies on the Data page, and bad settings leave the loaded file as it was."""
+
+import json
+
+import pytest
+
+from assess.settings import Settings
+from assess.names import DisplayNames
+from tests.conftest import open_app
+from tests.test_pages_smoke import CASES
+
+AWKWARD = ("labels_only.csv", "single_class.csv", "multilabel_sets.csv", "regression.csv", "classes_10000.csv")
+
+
+def _build(at):
+    next(b for b in at.button if b.label == "Build the report").click().run(timeout=300)
+
+
+@pytest.mark.parametrize("name", AWKWARD)
+def test_report_builds_or_says_why(name):
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    at.file_uploader[0].upload(name, CASES[name], "text/csv").run()
+    at.switch_page("pages/report.py").run()
+    assert not at.exception, name
+    if not any(b.label == "Build the report" for b in at.button):  # the page guard stopped on blocking problems
+        assert at.error or at.info, name
+        return
+    _build(at)
+    assert not at.exception, name
+    assert at.success or at.error, name
+
+
+def test_settings_from_the_report_page_apply_on_the_data_page():
+    at = open_app("pages/report.py")
+    at.text_area(key="checklist_context").set_value("Screening programme").run()
+    settings_button = next(b for b in at.get("download_button") if b.proto.label == "Settings file (JSON)")
+    assert settings_button is not None
+    at.switch_page("pages/data.py").run()
+    saved = Settings(display_names=DisplayNames.of({"tree": "Decision tree"}, {"malignant": "Cancer"}),
+                     checklist={"context": "Screening programme"})
+    at.file_uploader[0].upload("settings.json", saved.to_json().encode(), "application/json").run()
+    assert not at.exception
+    assessment = at.session_state["assessment"]
+    assert "Decision tree" in assessment.models and assessment.positive == "Cancer"
+    at.switch_page("pages/report.py").run()
+    assert at.text_area(key="checklist_context").value == "Screening programme"
+
+
+@pytest.mark.parametrize("change, message", [({"version": 2}, "settings version 2 is not supported"),
+                                             ({"task": "regression"}, "is for a regression assessment")])
+def test_bad_settings_leave_the_file_as_it_was(change, message):
+    at = open_app("pages/data.py")
+    before = at.session_state["assessment"].models
+    doc = Settings(display_names=DisplayNames.of({"tree": "Decision tree"})).to_dict() | change
+    at.file_uploader[0].upload("bad.json", json.dumps(doc).encode(), "application/json").run()
+    assert not at.exception
+    assert any(message in e.value.replace("\\", "") for e in at.error)
+    assert at.session_state["assessment"].models == before
