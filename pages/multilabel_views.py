@@ -11,10 +11,11 @@ import streamlit as st
 
 from assess import charts
 from assess.decision import Decision
-from assess.explore_multilabel import cardinality_distribution, cooccurrence, label_support, per_label_curves
+from assess.explore_multilabel import (LABEL_RULES, cardinality_distribution, cooccurrence, label_support,
+                                       per_label_curves, per_label_thresholds)
 from assess.schema import Assessment
 from assess.stats.multilabel import CORRECTION_NAMES, PerLabelMcNemarDetails
-from pages.state import md, memo
+from pages.state import current_decision, md, memo, set_decision
 from pages.widgets import chart
 
 #: Curves drawn at once: past eight the Okabe–Ito palette repeats and the curves cannot be told apart; the micro and
@@ -107,3 +108,34 @@ def per_label_test_tables(result) -> None:
             "n01": number(f"right only by {model_b}", format="%d"),
             "pvalue": number("p-value", format="%.4g"),
             "pvalue_adjusted": number("adjusted p", format="%.4g")})
+
+
+def label_thresholds_section(assessment: Assessment, models: list[str]) -> None:
+    """Every label's threshold in one table, and one click to set them all by a rule (or back to the common one).
+
+    The thresholds are the shared decision's (:class:`assess.decision.Decision` holds one per label), so the
+    Metrics, Confusion and Compare pages count the labels they give."""
+    scored = [m for m in models if assessment.predictions(m).scores is not None]
+    if not scored:
+        return
+    decision = current_decision()
+    labels = [str(label) for label in assessment.classes]
+    with st.expander("Every label's threshold", icon=":material/tune:"):
+        st.dataframe({"Label": labels, "Threshold": [decision.threshold_for(label) for label in labels]},
+                     hide_index=True, width="stretch",
+                     column_config={"Threshold": st.column_config.NumberColumn(format="%.3f")})
+        c1, c2, c3 = st.columns([2, 2, 2])
+        rule = c1.selectbox("Rule", list(LABEL_RULES), format_func=LABEL_RULES.get, key="ml_rule")
+        model = c2.selectbox("From the scores of", scored, key="ml_rule_model")
+
+        def set_all() -> None:
+            chosen = memo(assessment, "ml_label_thresholds", (model, rule),
+                          lambda: per_label_thresholds(assessment.predictions(model), rule))
+            set_decision(Decision.from_scores(current_decision().threshold, chosen))
+
+        def reset() -> None:
+            set_decision(Decision.from_scores(current_decision().threshold))
+
+        c3.button("Set every label's threshold", on_click=set_all, key="ml_set_all", type="primary",
+                  help="Each label gets the threshold the rule picks from its own scores and truth.")
+        c3.button("Back to one threshold for all", on_click=reset, key="ml_reset")

@@ -95,3 +95,28 @@ def test_compare_page_runs_mcnemar_per_label_like_statsmodels():
     np.testing.assert_allclose(table["pvalue"], raw, rtol=1e-9)
     np.testing.assert_allclose(table["pvalue_adjusted"], multipletests(raw, method="fdr_bh")[1], rtol=1e-9)
     assert any("5 of 5 labels" in s.value for s in at.success)
+
+
+def test_every_label_set_to_its_max_f1_threshold_reaches_the_metrics():
+    from sklearn.metrics import f1_score, precision_recall_curve
+
+    at = open_app("pages/curves.py", sample=SAMPLE)
+    [model] = [s for s in at.selectbox if s.label == "From the scores of"]
+    model.set_value("naive_bayes_coarse").run()
+    [button] = [b for b in at.button if b.label == "Set every label's threshold"]
+    button.click().run()
+    assert not at.exception
+    y, _, s = sample("naive_bayes_coarse")
+    expected = []
+    for j in range(len(LABELS)):
+        precision, recall, thresholds = precision_recall_curve(y[:, j], s[:, j])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            f1 = 2 * precision * recall / (precision + recall)
+        expected.append(thresholds[np.nanargmax(f1[:-1])])
+    [table] = [d.value for d in at.dataframe if "Threshold" in getattr(d.value, "columns", [])]
+    np.testing.assert_allclose(table["Threshold"], expected)
+    at.switch_page("pages/metrics.py").run()
+    assert not at.exception
+    decided = s >= np.array(expected)
+    value = at.dataframe[0].value.set_index("key").loc["f1_macro", "naive_bayes_coarse"]
+    assert value.startswith(f"{f1_score(y, decided, average='macro'):.3f}")
