@@ -289,3 +289,19 @@ def test_cli_compare_runs_mcnemar_per_label_on_the_sample(capsys):
     assert doc["test"] == "mcnemar_per_label" and doc["design"] == "paired"
     raw = doc["details"]["pvalue"]
     assert doc["details"]["pvalue_adjusted"] == pytest.approx(list(multipletests(raw, method="holm")[1]))
+
+
+def test_per_label_thresholds_by_youden_match_sklearn_roc():
+    from sklearn.metrics import roc_curve
+
+    from assess.explore_multilabel import per_label_thresholds
+
+    y, preds = two_models(n=300, seed=4)
+    got = per_label_thresholds(preds["A"], "youden")
+    for j, label in enumerate(LABELS):
+        fpr, tpr, thresholds = roc_curve(y[:, j], preds["A"].scores[:, j], drop_intermediate=False)
+        j_stat = tpr - fpr
+        best = thresholds[j_stat == j_stat.max()].max()     # ties go to the higher threshold (fewer alarms)
+        assert got[label] == pytest.approx(best), label
+    with pytest.raises(AssessError, match="rule"):
+        per_label_thresholds(preds["A"], "target_recall")

@@ -120,3 +120,26 @@ def test_every_label_set_to_its_max_f1_threshold_reaches_the_metrics():
     decided = s >= np.array(expected)
     value = at.dataframe[0].value.set_index("key").loc["f1_macro", "naive_bayes_coarse"]
     assert value.startswith(f"{f1_score(y, decided, average='macro'):.3f}")
+
+
+def test_pages_with_24_labels_draw_eight_curves_and_every_matrix():
+    rng = np.random.default_rng(24)
+    n, names = 300, [f"topic_{i:02d}" for i in range(24)]
+    truth = rng.random((n, 24)) < rng.uniform(0.05, 0.5, 24)
+    scores = np.clip(truth * 0.35 + rng.random((n, 24)) * 0.65, 0, 1).round(4)
+    frame = pd.DataFrame({**{f"true_{m}": truth[:, j].astype(int) for j, m in enumerate(names)},
+                          **{f"score_{m}": scores[:, j] for j, m in enumerate(names)}})
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    at.file_uploader[0].upload("topics.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    at.switch_page("pages/curves.py").run()
+    assert not at.exception
+    [drawn] = [m for m in at.multiselect if m.label == "Labels drawn"]
+    support = truth.sum(axis=0)
+    assert sorted(drawn.value) == sorted(names[j] for j in np.argsort(-support, kind="stable")[:8])
+    roc = [s for t, s in specs(at).items() if t.startswith("ROC per label")][0]
+    assert sum(1 for t in roc["data"] if t.get("name", "").startswith("topic_")) == 8
+    at.switch_page("pages/confusion.py").run()
+    assert not at.exception
+    grid = [s for t, s in specs(at).items() if t.startswith("Confusion per label")][0]
+    assert len(grid["layout"]["annotations"]) == 24
