@@ -286,14 +286,14 @@ if horizon_tables:
             "pvalue_holm": number("Holm p", format="%.4g"),
             **{c: number(format="%.4g") for c in ("difference", "low", "high", "statistic")}})
 
-per_label_test_tables(result)
+label_figures = per_label_test_tables(result)  # multi-label: McNemar per label
 
 if len(result.models) > 2 and result.pairs:
     st.markdown("**Adjusted p-values between pairs**")
     st.dataframe(result.pvalue_matrix(adjusted=True).style.format("{:.4g}", na_rep="—"), width="stretch")
 
 # --- charts --------------------------------------------------------------------------------------------------------
-figures = []
+figures = list(label_figures)
 details = None if result.result is None else result.result.details
 if isinstance(details, FriedmanDetails) and np.isfinite(details.critical_difference):
     fig = charts.critical_difference_chart(average_ranks=details.average_ranks,

@@ -89,8 +89,10 @@ def label_sets_section(assessment: Assessment, models: list[str], decision: Deci
     return figures
 
 
-def per_label_test_tables(result) -> None:
-    """The per-label rows of a per-label McNemar comparison (each pair's labels, raw and adjusted p-values)."""
+def per_label_test_tables(result) -> list:
+    """The per-label rows of a per-label McNemar comparison (each pair's labels, raw and adjusted p-values) and a
+    forest plot of the per-label accuracy differences; returns the figures."""
+    figures = []
     results = ([result.result] if result.result is not None else []) + [p.result for p in result.pairs]
     for r in results:
         details = r.details
@@ -106,8 +108,18 @@ def per_label_test_tables(result) -> None:
             "accuracy_b": number(f"accuracy, {model_b}", format="%.3f"),
             "n10": number(f"right only by {model_a}", format="%d"),
             "n01": number(f"right only by {model_b}", format="%d"),
+            "difference": number("difference", format="%.3f"),
+            "low": number("low", format="%.3f"),
+            "high": number("high", format="%.3f"),
             "pvalue": number("p-value", format="%.4g"),
             "pvalue_adjusted": number("adjusted p", format="%.4g")})
+        fig = charts.difference_chart(
+            effects=details.effects(),
+            title=f"Accuracy difference per label, {model_a} − {model_b} "
+                  f"({details.confidence_level:.0%} intervals, each label on its own)")
+        figures.append(fig)
+        chart(fig, f"Per-label differences {model_a} {model_b}", key=f"ml_diff_{model_a}_{model_b}")
+    return figures
 
 
 def label_thresholds_section(assessment: Assessment, models: list[str]) -> None:

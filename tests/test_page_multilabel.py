@@ -143,3 +143,18 @@ def test_pages_with_24_labels_draw_eight_curves_and_every_matrix():
     assert not at.exception
     grid = [s for t, s in specs(at).items() if t.startswith("Confusion per label")][0]
     assert len(grid["layout"]["annotations"]) == 24
+
+
+def test_compare_page_draws_the_per_label_differences():
+    at = open_app("pages/compare.py", sample=SAMPLE)
+    [test] = [s for s in at.selectbox if s.label == "Test"]
+    test.set_value("mcnemar_per_label").run()
+    [run] = [b for b in at.button if b.label == "Run test"]
+    run.click().run()
+    assert not at.exception
+    a, b = (sample(m) for m in ("logistic_ovr", "naive_bayes_coarse"))
+    y = a[0]
+    expected = ((a[1] == y).mean(axis=0) - (b[1] == y).mean(axis=0))
+    forest = [s for t, s in specs(at).items() if t.startswith("Accuracy difference per label")][0]
+    np.testing.assert_allclose(values(forest["data"][0]["x"]), expected)
+    assert list(forest["data"][0]["y"]) == LABELS
