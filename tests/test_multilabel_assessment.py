@@ -305,3 +305,13 @@ def test_per_label_thresholds_by_youden_match_sklearn_roc():
         assert got[label] == pytest.approx(best), label
     with pytest.raises(AssessError, match="rule"):
         per_label_thresholds(preds["A"], "target_recall")
+
+
+def test_per_label_mcnemar_sentence_states_the_better_models_advantage_with_its_interval():
+    y, preds = two_models()
+    a, b = preds["A"].scores >= 0.5, preds["B"].scores >= 0.5
+    ab = mcnemar_per_label(y, a, b, labels=LABELS, names=("A", "B"))
+    ba = mcnemar_per_label(y, b, a, labels=LABELS, names=("B", "A"))
+    assert ab.effect.value == pytest.approx(-ba.effect.value)
+    assert ab.sentence.split("; ")[1] == ba.sentence.split("; ")[1]     # "A gets … more … (95% CI …)" both ways
+    assert ab.sentence.split("; ")[1].startswith("A gets")

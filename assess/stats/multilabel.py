@@ -133,9 +133,10 @@ def mcnemar_per_label(y_true, labels_a, labels_b, *, labels: Sequence[str] | Non
     else:
         lead = (f"{name_a} and {name_b} differ significantly on none of the {n_labels} labels after {label_word} "
                 f"correction at the {fmt_level(alpha)} level")
-    better = name_a if effect_value >= 0 else name_b
-    sentence = (f"{lead}; on average {better} is right on {fmt_num(abs(effect_value) * 100, 2)} % more labels per "
-                f"sample ({fmt_ci(low * 100, high * 100, confidence_level, 2)} percentage points).")
+    # Said from the better model's side, so the interval is of its advantage (B − A when B is better).
+    better, (lo, hi) = (name_a, (low, high)) if effect_value >= 0 else (name_b, (-high, -low))
+    sentence = (f"{lead}; {better} gets {fmt_num(abs(effect_value) * 100, 2)} percentage points more of the label "
+                f"decisions right ({fmt_ci(lo * 100, hi * 100, confidence_level, 2)}).")
     details = PerLabelMcNemarDetails(
         labels=labels, n10=[r.details.n10 for r in per_label], n01=[r.details.n01 for r in per_label],
         accuracy_a=correct_a.mean(axis=0).tolist(), accuracy_b=correct_b.mean(axis=0).tolist(),
