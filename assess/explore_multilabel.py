@@ -25,7 +25,7 @@ from assess import curves
 from assess.data import Predictions, Task
 from assess.decision import Decision, decide
 from assess.errors import AssessError
-from assess.explore import OneVsRest
+from assess.explore import OneVsRest, suggested_thresholds
 
 
 def _check(pred: Predictions) -> None:
@@ -85,3 +85,28 @@ def label_support(pred: Predictions) -> np.ndarray:
     _check(pred)
     w = np.ones(len(pred.y_true)) if pred.weight is None else np.asarray(pred.weight, dtype=np.float64)
     return w @ np.asarray(pred.y_true, dtype=np.float64)
+
+
+#: Rules of :func:`assess.explore.suggested_thresholds` that need no target: one threshold per label by each.
+LABEL_RULES = {"max_fbeta": "highest F1", "youden": "Youden's J (TPR − FPR)", "min_cost": "fewest errors"}
+
+
+def per_label_thresholds(pred: Predictions, rule: str = "max_fbeta") -> dict[str, float]:
+    """Each label's threshold by one rule of :func:`assess.explore.suggested_thresholds` (``max_fbeta`` with β = 1,
+    ``youden``, or ``min_cost`` with unit costs: the fewest wrong decisions), from that label's own counts (one sort
+    per label). A label where the rule has no point (e.g. a label that never occurs has no Youden's J) is left out,
+    so it keeps the common threshold."""
+    _check(pred)
+    if rule not in LABEL_RULES:
+        raise AssessError(f"`rule` must be one of {', '.join(LABEL_RULES)} (got {rule!r})")
+    if pred.scores is None:
+        raise AssessError(f"model `{pred.model}` has no scores, so its labels have no thresholds to choose")
+    y = np.asarray(pred.y_true, dtype=bool)
+    s = np.asarray(pred.scores, dtype=np.float64)
+    out = {}
+    for j, label in enumerate(pred.classes):
+        counts = curves.threshold_counts(y[:, j], s[:, j], sample_weight=pred.weight)
+        found = [x.threshold for x in suggested_thresholds(counts) if x.key == rule]
+        if found:
+            out[str(label)] = found[0]
+    return out

@@ -310,7 +310,7 @@ if horizon_tables:
             "pvalue_holm": number("Holm p", format="%.4g"),
             **{c: number(format="%.4g") for c in ("difference", "low", "high", "statistic")}})
 
-per_label_test_tables(result)
+label_figures = per_label_test_tables(result)  # multi-label: McNemar per label
 
 if len(result.models) > 2 and result.pairs:
     st.markdown("**Adjusted p-values between pairs**")
@@ -318,7 +318,7 @@ if len(result.models) > 2 and result.pairs:
     st.dataframe(matrix.style.format("{:.4g}", na_rep="—"), width="stretch")
 
 # --- charts --------------------------------------------------------------------------------------------------------
-figures = []
+figures = list(label_figures)
 metric_title = metric if folds_frame is not None or metric is None else get(assessment.task, metric).name
 details = None if result.result is None else result.result.details
 if isinstance(details, FriedmanDetails) and np.isfinite(details.critical_difference):

@@ -17,7 +17,7 @@ from assess.metrics import evaluate, metrics_for
 from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold, metrics_at, threshold_metric_keys
 from assess.formatting import count, proportion
 from pages.state import Key, md, memo, require_assessment
-from pages.multilabel_views import per_label_curves_section
+from pages.multilabel_views import label_thresholds_section, per_label_curves_section
 from pages.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, headers_config,
                            set_threshold, threshold_control)
 
@@ -61,6 +61,7 @@ label = ""
 ml_figures: list = []
 if task is Task.MULTILABEL:
     ml_figures = per_label_curves_section(assessment, models)
+    label_thresholds_section(assessment, models)
     st.subheader("One label at a time")
     label = st.selectbox("Label", list(assessment.classes), help="Multi-label models are explored one label at a time.")
 views = {m: binary_view(assessment.predictions(m), label or None) for m in models}

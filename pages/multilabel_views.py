@@ -11,10 +11,11 @@ import streamlit as st
 
 from assess import charts
 from assess.decision import Decision
-from assess.explore_multilabel import cardinality_distribution, cooccurrence, label_support, per_label_curves
+from assess.explore_multilabel import (LABEL_RULES, cardinality_distribution, cooccurrence, label_support,
+                                       per_label_curves, per_label_thresholds)
 from assess.schema import Assessment
 from assess.stats.multilabel import CORRECTION_NAMES, PerLabelMcNemarDetails
-from pages.state import md, memo
+from pages.state import current_decision, md, memo, set_decision
 from pages.widgets import chart
 
 #: Curves drawn at once: past eight the Okabe–Ito palette repeats and the curves cannot be told apart; the micro and
@@ -88,8 +89,10 @@ def label_sets_section(assessment: Assessment, models: list[str], decision: Deci
     return figures
 
 
-def per_label_test_tables(result) -> None:
-    """The per-label rows of a per-label McNemar comparison (each pair's labels, raw and adjusted p-values)."""
+def per_label_test_tables(result) -> list:
+    """The per-label rows of a per-label McNemar comparison (each pair's labels, raw and adjusted p-values) and a
+    forest plot of the per-label accuracy differences; returns the figures."""
+    figures = []
     results = ([result.result] if result.result is not None else []) + [p.result for p in result.pairs]
     for r in results:
         details = r.details
@@ -105,5 +108,46 @@ def per_label_test_tables(result) -> None:
             "accuracy_b": number(f"accuracy, {model_b}", format="%.3f"),
             "n10": number(f"right only by {model_a}", format="%d"),
             "n01": number(f"right only by {model_b}", format="%d"),
+            "difference": number("difference", format="%.3f"),
+            "low": number("low", format="%.3f"),
+            "high": number("high", format="%.3f"),
             "pvalue": number("p-value", format="%.4g"),
             "pvalue_adjusted": number("adjusted p", format="%.4g")})
+        fig = charts.difference_chart(
+            effects=details.effects(),
+            title=f"Accuracy difference per label, {model_a} − {model_b} "
+                  f"({details.confidence_level:.0%} intervals, each label on its own)")
+        figures.append(fig)
+        chart(fig, f"Per-label differences {model_a} {model_b}", key=f"ml_diff_{model_a}_{model_b}")
+    return figures
+
+
+def label_thresholds_section(assessment: Assessment, models: list[str]) -> None:
+    """Every label's threshold in one table, and one click to set them all by a rule (or back to the common one).
+
+    The thresholds are the shared decision's (:class:`assess.decision.Decision` holds one per label), so the
+    Metrics, Confusion and Compare pages count the labels they give."""
+    scored = [m for m in models if assessment.predictions(m).scores is not None]
+    if not scored:
+        return
+    decision = current_decision()
+    labels = [str(label) for label in assessment.classes]
+    with st.expander("Every label's threshold", icon=":material/tune:"):
+        st.dataframe({"Label": labels, "Threshold": [decision.threshold_for(label) for label in labels]},
+                     hide_index=True, width="stretch",
+                     column_config={"Threshold": st.column_config.NumberColumn(format="%.3f")})
+        c1, c2, c3 = st.columns([2, 2, 2])
+        rule = c1.selectbox("Rule", list(LABEL_RULES), format_func=LABEL_RULES.get, key="ml_rule")
+        model = c2.selectbox("From the scores of", scored, key="ml_rule_model")
+
+        def set_all() -> None:
+            chosen = memo(assessment, "ml_label_thresholds", (model, rule),
+                          lambda: per_label_thresholds(assessment.predictions(model), rule))
+            set_decision(Decision.from_scores(current_decision().threshold, chosen))
+
+        def reset() -> None:
+            set_decision(Decision.from_scores(current_decision().threshold))
+
+        c3.button("Set every label's threshold", on_click=set_all, key="ml_set_all", type="primary",
+                  help="Each label gets the threshold the rule picks from its own scores and truth.")
+        c3.button("Back to one threshold for all", on_click=reset, key="ml_reset")

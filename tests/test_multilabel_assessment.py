@@ -289,3 +289,29 @@ def test_cli_compare_runs_mcnemar_per_label_on_the_sample(capsys):
     assert doc["test"] == "mcnemar_per_label" and doc["design"] == "paired"
     raw = doc["details"]["pvalue"]
     assert doc["details"]["pvalue_adjusted"] == pytest.approx(list(multipletests(raw, method="holm")[1]))
+
+
+def test_per_label_thresholds_by_youden_match_sklearn_roc():
+    from sklearn.metrics import roc_curve
+
+    from assess.explore_multilabel import per_label_thresholds
+
+    y, preds = two_models(n=300, seed=4)
+    got = per_label_thresholds(preds["A"], "youden")
+    for j, label in enumerate(LABELS):
+        fpr, tpr, thresholds = roc_curve(y[:, j], preds["A"].scores[:, j], drop_intermediate=False)
+        j_stat = tpr - fpr
+        best = thresholds[j_stat == j_stat.max()].max()     # ties go to the higher threshold (fewer alarms)
+        assert got[label] == pytest.approx(best), label
+    with pytest.raises(AssessError, match="rule"):
+        per_label_thresholds(preds["A"], "target_recall")
+
+
+def test_per_label_mcnemar_sentence_states_the_better_models_advantage_with_its_interval():
+    y, preds = two_models()
+    a, b = preds["A"].scores >= 0.5, preds["B"].scores >= 0.5
+    ab = mcnemar_per_label(y, a, b, labels=LABELS, names=("A", "B"))
+    ba = mcnemar_per_label(y, b, a, labels=LABELS, names=("B", "A"))
+    assert ab.effect.value == pytest.approx(-ba.effect.value)
+    assert ab.sentence.split("; ")[1] == ba.sentence.split("; ")[1]     # "A gets … more … (95% CI …)" both ways
+    assert ab.sentence.split("; ")[1].startswith("A gets")

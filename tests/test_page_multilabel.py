@@ -95,3 +95,66 @@ def test_compare_page_runs_mcnemar_per_label_like_statsmodels():
     np.testing.assert_allclose(table["pvalue"], raw, rtol=1e-9)
     np.testing.assert_allclose(table["pvalue_adjusted"], multipletests(raw, method="fdr_bh")[1], rtol=1e-9)
     assert any("5 of 5 labels" in s.value for s in at.success)
+
+
+def test_every_label_set_to_its_max_f1_threshold_reaches_the_metrics():
+    from sklearn.metrics import f1_score, precision_recall_curve
+
+    at = open_app("pages/curves.py", sample=SAMPLE)
+    [model] = [s for s in at.selectbox if s.label == "From the scores of"]
+    model.set_value("naive_bayes_coarse").run()
+    [button] = [b for b in at.button if b.label == "Set every label's threshold"]
+    button.click().run()
+    assert not at.exception
+    y, _, s = sample("naive_bayes_coarse")
+    expected = []
+    for j in range(len(LABELS)):
+        precision, recall, thresholds = precision_recall_curve(y[:, j], s[:, j])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            f1 = 2 * precision * recall / (precision + recall)
+        expected.append(thresholds[np.nanargmax(f1[:-1])])
+    [table] = [d.value for d in at.dataframe if "Threshold" in getattr(d.value, "columns", [])]
+    np.testing.assert_allclose(table["Threshold"], expected)
+    at.switch_page("pages/metrics.py").run()
+    assert not at.exception
+    decided = s >= np.array(expected)
+    value = at.dataframe[0].value.set_index("key").loc["f1_macro", "naive_bayes_coarse"]
+    assert value.startswith(f"{f1_score(y, decided, average='macro'):.3f}")
+
+
+def test_pages_with_24_labels_draw_eight_curves_and_every_matrix():
+    rng = np.random.default_rng(24)
+    n, names = 300, [f"topic_{i:02d}" for i in range(24)]
+    truth = rng.random((n, 24)) < rng.uniform(0.05, 0.5, 24)
+    scores = np.clip(truth * 0.35 + rng.random((n, 24)) * 0.65, 0, 1).round(4)
+    frame = pd.DataFrame({**{f"true_{m}": truth[:, j].astype(int) for j, m in enumerate(names)},
+                          **{f"score_{m}": scores[:, j] for j, m in enumerate(names)}})
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    at.file_uploader[0].upload("topics.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    at.switch_page("pages/curves.py").run()
+    assert not at.exception
+    [drawn] = [m for m in at.multiselect if m.label == "Labels drawn"]
+    support = truth.sum(axis=0)
+    assert sorted(drawn.value) == sorted(names[j] for j in np.argsort(-support, kind="stable")[:8])
+    roc = [s for t, s in specs(at).items() if t.startswith("ROC per label")][0]
+    assert sum(1 for t in roc["data"] if t.get("name", "").startswith("topic_")) == 8
+    at.switch_page("pages/confusion.py").run()
+    assert not at.exception
+    grid = [s for t, s in specs(at).items() if t.startswith("Confusion per label")][0]
+    assert len(grid["layout"]["annotations"]) == 24
+
+
+def test_compare_page_draws_the_per_label_differences():
+    at = open_app("pages/compare.py", sample=SAMPLE)
+    [test] = [s for s in at.selectbox if s.label == "Test"]
+    test.set_value("mcnemar_per_label").run()
+    [run] = [b for b in at.button if b.label == "Run test"]
+    run.click().run()
+    assert not at.exception
+    a, b = (sample(m) for m in ("logistic_ovr", "naive_bayes_coarse"))
+    y = a[0]
+    expected = ((a[1] == y).mean(axis=0) - (b[1] == y).mean(axis=0))
+    forest = [s for t, s in specs(at).items() if t.startswith("Accuracy difference per label")][0]
+    np.testing.assert_allclose(values(forest["data"][0]["x"]), expected)
+    assert list(forest["data"][0]["y"]) == LABELS

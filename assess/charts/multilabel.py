@@ -16,9 +16,9 @@ from plotly.subplots import make_subplots
 from assess.charts.curve_charts import ovr_chart
 from assess.charts.style import HEATMAP_SCALE, HEIGHT, REFERENCE_COLOR, TEMPLATE, TICK_SIZE, model_colors, plain
 from assess.curves import CurveResult
-from assess.errors import shorten
 
 _ANNOTATED = 12  # co-occurrence cells carry their count up to this many labels; above, hover only (text would overlap)
+_TICK_CHARS = 18  # longest tick label of the co-occurrence axes
 
 
 def per_label_curves_chart(
@@ -99,9 +99,17 @@ def cooccurrence_chart(
             raise ValueError(f"`{name}` must hold finite counts >= 0")
         mats[name] = m
     top = max(float(mats["true"].max()), float(mats["predicted"].max()), 1.0)
-    ticks = [plain(shorten(n, 18)) for n in names]
-    if len(set(ticks)) < len(ticks):  # two long names alike in their first characters: a category axis needs both
+    # Long names keep their start and their end (names often differ only in a suffix: topic_name_1, topic_name_2);
+    # a category axis needs distinct ticks, so the full names are used if two still coincide.
+    ticks = [plain(n if len(n) <= _TICK_CHARS else f"{n[:8]}…{n[-(_TICK_CHARS - 9):]}") for n in names]
+    if len(set(ticks)) < len(ticks):
         ticks = [plain(n) for n in names]
+    # Every label named up to 40 (rows have room: the height grows with the labels); the narrow columns take
+    # upright, smaller text past 12 labels, and Plotly's own choice of ticks past 30.
+    many = len(names) > 12
+    y_ticks = dict(tickmode="array", tickvals=ticks) if len(names) <= 40 else {}
+    x_ticks = dict(tickmode="array", tickvals=ticks) if len(names) <= 30 else {}
+    x_ticks |= dict(tickangle=-90, tickfont=dict(size=10)) if many else dict(tickangle=-45)
     fig = make_subplots(rows=1, cols=2, subplot_titles=("True labels", "Predicted labels"), horizontal_spacing=0.14)
     for col, (name, m) in enumerate(mats.items(), start=1):
         diag = np.diag(m)
@@ -119,9 +127,9 @@ def cooccurrence_chart(
                            f"({name}; %{{customdata[3]:.0%}} of those with %{{customdata[0]}})<extra></extra>"),
             colorbar=dict(title=dict(text="Samples", side="right"), thickness=14, tickformat=",d")),
             row=1, col=col)
-        fig.update_xaxes(type="category", showgrid=False, ticks="", tickangle=-45, row=1, col=col)
+        fig.update_xaxes(type="category", showgrid=False, ticks="", row=1, col=col, **x_ticks)
         fig.update_yaxes(type="category", autorange="reversed", showgrid=False, ticks="", row=1, col=col,
-                         showticklabels=col == 1)
+                         showticklabels=col == 1, **y_ticks)
     fig.update_layout(template=TEMPLATE, title=plain(title),
                       height=max(HEIGHT, 200 + 22 * len(names)))
     return fig

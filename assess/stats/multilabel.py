@@ -42,14 +42,19 @@ CORRECTION_NAMES = {"bonferroni": "Bonferroni", "holm": "Holm", "fdr_bh": "Benja
 @dataclass(frozen=True)
 class PerLabelMcNemarDetails:
     """One entry per label, in label order: ``n10`` (A right, B wrong on that label), ``n01`` (the reverse), both
-    models' per-label accuracies, the raw and the adjusted p-values (``correction`` across labels), and ``method``
-    of the per-label McNemar tests."""
+    models' per-label accuracies, the accuracy difference (A − B) with its Bonett–Price interval (each at the
+    test's confidence level, not adjusted across labels), the raw and the adjusted p-values (``correction`` across
+    labels), and ``method`` of the per-label McNemar tests."""
 
     labels: list
     n10: list
     n01: list
     accuracy_a: list
     accuracy_b: list
+    difference: list
+    low: list
+    high: list
+    confidence_level: float
     pvalue: list
     pvalue_adjusted: list
     correction: str
@@ -58,8 +63,15 @@ class PerLabelMcNemarDetails:
     def table(self) -> pd.DataFrame:
         """The per-label results as a table (one row per label), for a page or a CSV."""
         return pd.DataFrame({"label": self.labels, "accuracy_a": self.accuracy_a, "accuracy_b": self.accuracy_b,
+                             "difference": self.difference, "low": self.low, "high": self.high,
                              "n10": self.n10, "n01": self.n01, "pvalue": self.pvalue,
                              "pvalue_adjusted": self.pvalue_adjusted})
+
+    def effects(self) -> list[tuple[str, Effect]]:
+        """``(label, accuracy difference with its interval)`` per label, for a forest plot."""
+        return [(label, Effect("accuracy difference (A - B)", d,
+                               ConfidenceInterval(lo, hi, self.confidence_level, "Bonett-Price adjusted Wald")))
+                for label, d, lo, hi in zip(self.labels, self.difference, self.low, self.high)]
 
 
 def mcnemar_per_label(y_true, labels_a, labels_b, *, labels: Sequence[str] | None = None, method: str = "exact",
@@ -121,13 +133,15 @@ def mcnemar_per_label(y_true, labels_a, labels_b, *, labels: Sequence[str] | Non
     else:
         lead = (f"{name_a} and {name_b} differ significantly on none of the {n_labels} labels after {label_word} "
                 f"correction at the {fmt_level(alpha)} level")
-    better = name_a if effect_value >= 0 else name_b
-    sentence = (f"{lead}; on average {better} is right on {fmt_num(abs(effect_value) * 100, 2)} % more labels per "
-                f"sample ({fmt_ci(low * 100, high * 100, confidence_level, 2)} percentage points).")
+    # Said from the better model's side, so the interval is of its advantage (B − A when B is better).
+    better, (lo, hi) = (name_a, (low, high)) if effect_value >= 0 else (name_b, (-high, -low))
+    sentence = (f"{lead}; {better} gets {fmt_num(abs(effect_value) * 100, 2)} percentage points more of the label "
+                f"decisions right ({fmt_ci(lo * 100, hi * 100, confidence_level, 2)}).")
     details = PerLabelMcNemarDetails(
         labels=labels, n10=[r.details.n10 for r in per_label], n01=[r.details.n01 for r in per_label],
         accuracy_a=correct_a.mean(axis=0).tolist(), accuracy_b=correct_b.mean(axis=0).tolist(),
-        pvalue=raw.tolist(), pvalue_adjusted=adjusted.tolist(), correction=correction, method=per_label[0].method)
+        difference=[r.effect.value for r in per_label], low=[r.effect.interval.low for r in per_label],
+        high=[r.effect.interval.high for r in per_label], confidence_level=confidence_level, pvalue=raw.tolist(), pvalue_adjusted=adjusted.tolist(), correction=correction, method=per_label[0].method)
     return TestResult(test="mcnemar_per_label", method=f"{per_label[0].method} per label, {label_word} across labels",
                       statistic=float(len(significant)), pvalue=overall, alternative=alternative, effect=effect,
                       assumptions=assumptions, sentence=sentence, n=n, models=(name_a, name_b), details=details)

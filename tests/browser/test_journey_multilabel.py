@@ -16,10 +16,11 @@ def test_multilabel_per_label_roc_and_pdf(page):
     page.get_by_role("heading", name="Task and roles").wait_for()
     # the source radio's option, found through the DOM (XPath): text selectors do not see radio option labels here
     page.locator(f'xpath=//label[@data-testid="stRadioOption"][.//p[normalize-space()="{DIGITS}"]]').click()
-    page.get_by_text("3,594 rows · multilabel · 2 models").wait_for()
+    # generous waits: eight test sessions may share the machine's two cores
+    page.get_by_text("3,594 rows · multilabel · 2 models").wait_for(timeout=90_000)
 
     page.get_by_role("link", name="Curves").click()
-    page.get_by_role("heading", name="Every label at once").wait_for()
+    page.get_by_role("heading", name="Every label at once").wait_for(timeout=90_000)
     wait_idle(page)
     # the first model is drawn by default (changing it is covered by AppTest in tests/test_page_multilabel.py)
     page.locator('.st-key-chart_ml_ROC[data-stale="false"] .js-plotly-plot').first.wait_for(timeout=90_000)
