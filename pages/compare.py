@@ -123,7 +123,8 @@ for words, why in unavailable:
     st.caption(md(f"Not offered: “{words}” — {why}."))
 
 # --- settings ------------------------------------------------------------------------------------------------------
-left, mid, right = st.columns(3)
+with st.container(horizontal=True):   # three groups of settings that wrap below ~1280 px instead of squeezing
+    left, mid, right = (st.container(width=300) for _ in range(3))
 with left:
     if question == "subgroups":
         models = [st.selectbox("Model", models_available)]
