@@ -21,7 +21,7 @@ from assess.stats.scores import DieboldMarianoDetails
 from assess.stats.inputs import read_fold_table
 from assess.decision import Decision
 from pages.state import current_decision, fingerprint, keep_result, kept_result, md, read_upload, require_assessment
-from pages.widgets import all_charts_button, chart, chart_row, decision_note, headers_config
+from pages.widgets import all_charts_button, chart, decision_note, headers_config
 
 FROM_PREDICTIONS, FROM_FOLDS = "the loaded predictions", "per-fold scores I upload"
 ONE_TEST, ALL_TESTS = "compare", "compare_all"
