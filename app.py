@@ -5,6 +5,7 @@ import streamlit as st
 from assess.data import Task
 from pages.shared import ServerBusy
 from pages.state import DATA_PAGE, current_assessment, init_state, md
+from pages.widgets import PRESENTATION
 
 st.set_page_config(page_title="assess — model performance", page_icon=":material/analytics:", layout="wide")
 init_state()
@@ -36,6 +37,7 @@ navigation = st.navigation(pages)
 
 with st.sidebar:
     st.markdown("**assess** · model performance from prediction files")
+    st.toggle("Presentation mode", key=PRESENTATION, help="For a projector: one chart per row at full width.")
     assessment = current_assessment()
     if assessment is None:
         st.caption("No data loaded.")

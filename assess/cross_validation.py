@@ -34,10 +34,9 @@ import pandas as pd
 from scipy import stats as sps
 
 from assess.columns import label_strings, numeric_column, quote
-from assess.data import Task
 from assess.decision import Decision
 from assess.errors import AssessError
-from assess.metrics.breakdown import evaluate_groups, group_rows
+from assess.metrics.breakdown import evaluate_groups
 from assess.metrics.evaluate import evaluate
 from assess.metrics.registry import get
 from assess.schema import Assessment

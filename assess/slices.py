@@ -67,7 +67,6 @@ from assess.schema import Assessment
 from assess.stats.bridge import registry_metric
 from assess.stats.corrections import adjust_pvalues
 from assess.stats.counts import chi2_independence, fisher_exact
-from assess.stats.folds import kruskal
 from assess.stats.scores import _shift_summary, unpaired_bootstrap, unpaired_delong
 from assess.stats.shaping import sample_losses
 

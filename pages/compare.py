@@ -15,14 +15,13 @@ from assess.metrics import get, metrics_for
 from assess.stats import (CORRECTIONS, INDEPENDENT, PAIRED, QUESTIONS, TESTS, Design, compare, compare_all,
                           compare_subgroups, data_design, fold_table_from_predictions, suggest_tests,
                           suggestions_frame)
-from assess.data import Task
 from assess.stats.folds import FriedmanDetails
 from assess.stats.scores import DieboldMarianoDetails
 from assess.stats.inputs import read_fold_table
 from assess.decision import Decision
 from pages.state import current_decision, fingerprint, keep_result, kept_result, md, read_upload, require_assessment
 from pages.multilabel_views import per_label_test_tables
-from pages.widgets import all_charts_button, chart, chart_row, decision_note, headers_config
+from pages.widgets import all_charts_button, chart, decision_note, headers_config
 
 FROM_PREDICTIONS, FROM_FOLDS = "the loaded predictions", "per-fold scores I upload"
 ONE_TEST, ALL_TESTS = "compare", "compare_all"
@@ -124,7 +123,8 @@ for words, why in unavailable:
     st.caption(md(f"Not offered: “{words}” — {why}."))
 
 # --- settings ------------------------------------------------------------------------------------------------------
-left, mid, right = st.columns(3)
+with st.container(horizontal=True):   # three groups of settings that wrap below ~1280 px instead of squeezing
+    left, mid, right = (st.container(width=300) for _ in range(3))
 with left:
     if question == "subgroups":
         models = [st.selectbox("Model", models_available)]

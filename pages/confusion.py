@@ -103,7 +103,7 @@ st.subheader("Expected cost")
 st.dataframe(pd.DataFrame(summary).style.format({
     "rows": count, "errors": count,
     "expected cost per sample": lambda v: significant(v, 4) if np.isfinite(v) else "—"}),
-    hide_index=True, width="stretch", column_config=headers_config(["model", "rows", "errors"]))
+    hide_index=True, width="stretch", column_config=headers_config(["model", "rows", "expected cost per sample", "errors"]))
 if tables:
     st.subheader("Most confused pairs")
     pairs = pd.concat(tables, ignore_index=True)

@@ -121,7 +121,7 @@ def explorer() -> None:
     at = {m: metrics_at(sm.counts, threshold) for m, sm in scored.items()}
     # One small matrix per model, each titled with its model, wrapping two or three to a row (no colour bar: the
     # cells print their shares).
-    with chart_row():
+    with chart_row(small=True):
         for m, sm in scored.items():
             with chart_cell(small=True, key=f"cell_cm_{m}"):
                 fig = charts.confusion_matrix_chart(matrix=binary_matrix(sm.counts, threshold),
@@ -132,7 +132,7 @@ def explorer() -> None:
     table = pd.DataFrame(at).T
     counts_ = [c for c in ("tp", "fp", "tn", "fn") if c in table.columns]
     names = {spec.key: spec.name for spec in metrics_for(Task.BINARY)} | {
-        "tp": "TP", "fp": "FP", "tn": "TN", "fn": "FN", "predicted_positive_fraction": "Flagged (share of rows)"}
+        "tp": "TP", "fp": "FP", "tn": "TN", "fn": "FN", "predicted_positive_fraction": "Flagged share"}
     st.dataframe(table.style.format({c: count for c in counts_} |
                                     {c: proportion for c in table.columns if c not in counts_}),
                  width="stretch", column_config=headers_config(table.columns, names))

@@ -13,7 +13,7 @@ from assess.metrics.registry import get
 from assess.forecasts import LOSSES, error_by, prediction_frame
 from assess.metrics.reports import compute_breakdowns
 from pages.state import md, memo, require_assessment
-from pages.widgets import all_charts_button, chart
+from pages.widgets import all_charts_button, chart, chart_row
 
 assessment = require_assessment()
 st.title("Errors")
@@ -130,14 +130,16 @@ pairs = {m: p for m, p in pairs.items() if len(p[0])}
 if not pairs:
     st.info("No rows with both an actual and a predicted value for this choice.")
     st.stop()
-# One chart per row: these charts carry several models and long legends, and stay readable at 1024 px.
+# In a wrapping row: two side by side on a wide screen, one per row at 1024 px (legends sit under each plot).
+row = chart_row()
 for i, (name, build) in enumerate((("Predicted against actual", charts.predicted_actual_chart),
                                    ("Errors against the prediction", charts.residual_chart),
                                    ("Distribution of the errors", charts.error_distribution_chart),
                                    ("Error by decile", charts.error_by_decile_chart))):
     fig = build(models=pairs, colors=colors)
     figures.append(fig)
-    chart(fig, name, key=f"errors_{i}")
+    with row:
+        chart(fig, name, key=f"errors_{i}", in_row=True)
 st.caption("Errors are predicted − actual: above zero the model over-predicts. Above 20,000 rows a model's points "
            "are drawn as a density.")
 if assessment.roles.fold and not assessment.outputs:  # beside the Curves page's per-fold ROC: errors per fold

@@ -14,16 +14,16 @@ from assess.columns import quote
 from assess.data import Task
 from assess.decision import LABELS, SCORES
 from assess.export import to_csv_bytes, to_json_bytes
+from assess.formatting import count, proportion
 from assess.metrics import GROUPS, metrics_for, table_for
 from assess.metrics.evaluate import VALUE_TASKS
-from assess.metrics.registry import TASKS
 from assess.cross_validation import fold_metrics
 from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
 from assess.summary import (breakdown_table, comparison_frame, headline_sentences, long_frame, model_frame,
                             per_class_frame, with_fold_spread)
 from pages import clustering_view
 from pages.state import Key, current_decision, md, memo, require_assessment, set_decision
-from pages.widgets import decision_note
+from pages.widgets import decision_note, headers_config
 
 HEADLINE = {
     Task.BINARY: ("tp", "fp", "tn", "fn", "accuracy", "balanced_accuracy", "precision", "recall", "specificity", "f1",
@@ -268,13 +268,11 @@ if per_class is not None:
             lambda rows: rows.nlargest(PER_CLASS_ROWS, "support", keep="first"))
         st.caption(f"The {PER_CLASS_ROWS} classes with the most true rows (support) of {len(assessment.classes):,}, "
                    "per model; the Per-class CSV below has every class.")
-    # Display names from the registry; support is a count (a whole number with separators when unweighted).
-    names = {c.key: st.column_config.NumberColumn(c.name, format="localized" if c.key == "support" else "%.3f")
-             for c in table_for(assessment.task)}
-    st.dataframe(shown, hide_index=True, width="stretch", column_config=names
-                 | {"model": st.column_config.TextColumn("Model"),
-                    "label" if assessment.task is Task.MULTILABEL else "class": st.column_config.TextColumn(
-                        "Label" if assessment.task is Task.MULTILABEL else "Class")})
+    # Support whole, every rate with the same 3 decimals (not "0" beside "0.1714"), headers from the registry.
+    rates = [c for c in shown.columns if c not in ("model", "class", "label", "support")]
+    st.dataframe(shown.style.format({c: proportion for c in rates} | {"support": count}), hide_index=True,
+                 width="stretch", column_config=headers_config(
+                     shown.columns, {c.key: c.name for c in table_for(assessment.task)} | {"support": "Support"}))
 
 long = long_frame(reports)
 doc = {"task": assessment.task.value, "file": assessment.table.name, "sha256": assessment.table.sha256,

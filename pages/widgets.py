@@ -17,7 +17,7 @@ def _slug(text: str) -> str:
 
 #: Width (px) of a chart in a row of charts: rows wrap, so two stand side by side from a 1440-px screen (with the
 #: sidebar open) and one per row below that, each wide enough for its axis titles and legend.
-CHART_WIDTH = 480
+CHART_WIDTH = 470
 #: Width of a small chart (a 2×2 confusion matrix): two per row at 1024 px, three from 1440 px.
 SMALL_CHART_WIDTH = 270
 PRESENTATION = "presentation_mode"
@@ -28,15 +28,16 @@ def presenting() -> bool:
     return bool(st.session_state.get(PRESENTATION, False))
 
 
-def chart_row():
+def chart_row(*, small: bool = False):
     """A container whose charts (placed with `chart(..., in_row=True)` or `chart_cell`) wrap onto new rows as the
-    screen narrows instead of shrinking into columns; one chart per row in presentation mode."""
-    return st.container() if presenting() else st.container(horizontal=True, gap="medium")
+    screen narrows instead of shrinking into columns; one chart per row in presentation mode (small charts, such as
+    2×2 matrices, stay side by side)."""
+    return st.container() if presenting() and not small else st.container(horizontal=True, gap="small")
 
 
 def chart_cell(*, small: bool = False, key: str | None = None):
     """One place in a `chart_row`: a fixed width (a column would squeeze a chart to a sliver at 1024 px)."""
-    width = "stretch" if presenting() else SMALL_CHART_WIDTH if small else CHART_WIDTH
+    width = SMALL_CHART_WIDTH if small else "stretch" if presenting() else CHART_WIDTH
     return st.container(width=width, key=key)
 
 

@@ -159,7 +159,7 @@ def test_several_forecasters_get_friedman_over_the_series():
     radio.set_value("several_models").run()
     choose(at, "Test", "friedman")
     run_test(at)
-    assert read(at.success[0]).startswith("Over 2 series, ets ranks best on mae")
+    assert read(at.success[0]).startswith("Over 2 series, ets ranks best on mean absolute error")
 
 
 def test_regression_sample_compares_per_sample_errors():

@@ -155,4 +155,4 @@ def test_friedman_on_the_mae_per_fold_and_per_series_is_scipys():
         for m, r in c.result.details.average_ranks.items():
             assert r == pytest.approx(ranks[m])
         words = {"fold": "Over 5 folds, ", "series": "Over 2 series, "}
-        assert c.sentence.startswith(words[block] + ranks.idxmin() + " ranks best on mae")
+        assert c.sentence.startswith(words[block] + ranks.idxmin() + " ranks best on mean absolute error")  # display name

@@ -66,3 +66,12 @@ def test_numbers_for_tables():
     assert [proportion(v) for v in (0, 0.1714, 1)] == ["0.000", "0.171", "1.000"]
     assert header("predicted_positive_share") == "Predicted positive share"
     assert header("share_of_true_class") == "Share of true class"
+
+
+def test_mcnemar_says_one_more_case_in_the_singular():
+    from assess.stats.counts import mcnemar
+
+    a = np.array([True] * 50 + [True] * 3 + [False] * 2 + [False] * 10)   # A right 3 times where B is wrong, B 2
+    b = np.array([True] * 50 + [False] * 3 + [True] * 2 + [False] * 10)
+    sentence = mcnemar(a, b, names=("Random forest", "two words")).sentence
+    assert sentence.startswith("Random forest is right on 1 more case than two words out of 65; ")

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
 from assess.errors import shorten
@@ -119,7 +120,7 @@ def confusion_matrix_chart(
     heatmap = go.Heatmap(
         z=z, x=names, y=names, colorscale=HEATMAP_SCALE, zmin=0, zmax=None if normalize is None else 1,
         showscale=colorbar,
-        text=text, texttemplate="%{text}" if k <= _MAX_ANNOTATED else None,
+        text=text, texttemplate=None,   # cell texts are annotations over the vector cells (`_vector_cells`)
         textfont=dict(size=FONT_SIZE if k <= 6 else TICK_SIZE),
         customdata=np.dstack([m, share]),
         hovertemplate=("True: %{y}<br>Predicted: %{x}<br>Count: %{customdata[0]:,}<br>"
@@ -131,6 +132,9 @@ def confusion_matrix_chart(
     )
     side = max(HEIGHT, min(1400, 150 + 40 * k))
     fig = go.Figure(heatmap)
+    if k <= _MAX_ANNOTATED:
+        _vector_cells(fig, z, text, zmax=float(np.nanmax(z)) if normalize is None and np.isfinite(z).any() else 1.0,
+                      font_size=FONT_SIZE if k <= 6 else TICK_SIZE)
     fig.update_layout(
         template=TEMPLATE, title=dict(text=plain(title), subtitle=dict(text=" · ".join(notes) or None)),
         height=side,
@@ -140,6 +144,24 @@ def confusion_matrix_chart(
                    autorange="reversed", showgrid=False, ticks="", showline=False),
     )
     return fig
+
+
+def _vector_cells(fig: go.Figure, z: np.ndarray, text, *, zmax: float, font_size: int) -> None:
+    """Draw each cell as a filled rectangle with its text on top, over the heatmap.
+
+    plotly.js paints a heatmap as one raster image (about 98 ppi in an exported PDF); rectangles and annotations are
+    vector shapes and text, sharp at any zoom and in print. The heatmap stays underneath for the colour bar and the
+    hover, covered by the cells; its data (``z``, ``text``) are unchanged. Text is white on the darker half of the
+    scale, dark on the lighter half, so it reads on every cell (WCAG contrast of black/white on the blue scale)."""
+    k = z.shape[0]
+    shares = np.where(np.isfinite(z), z / zmax if zmax > 0 else 0.0, 0.0)
+    fills = sample_colorscale(HEATMAP_SCALE, np.clip(shares, 0, 1).ravel().tolist())
+    for idx, fill in enumerate(fills):
+        i, j = divmod(idx, k)
+        fig.add_shape(type="rect", xref="x", yref="y", x0=j - 0.5, x1=j + 0.5, y0=i - 0.5, y1=i + 0.5,
+                      fillcolor=fill, line=dict(color="#FFFFFF", width=1), layer="above")
+        fig.add_annotation(x=j, y=i, xref="x", yref="y", text=text[i][j], showarrow=False,
+                           font=dict(size=font_size, color="#FFFFFF" if shares[i, j] > 0.5 else "#222222"))
 
 
 def multilabel_confusion_chart(

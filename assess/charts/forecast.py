@@ -9,7 +9,7 @@ and titles are plain text, drawn as written (`assess.charts.style.plain`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 import plotly.graph_objects as go

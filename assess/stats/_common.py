@@ -175,6 +175,21 @@ def fmt_int(n: int | float) -> str:
     return f"{int(round(n)):,}"
 
 
+def metric_words(name) -> str:
+    """A metric inside a sentence: the registry's display name for a registry key ("f1" → "F1 score", "mae" → "mean
+    absolute error", "roc_auc" → "ROC AUC"), lower-cased where it is an ordinary word; any other name (a column of an
+    uploaded fold table) as given."""
+    from assess.data import Task
+    from assess.metrics import get
+    for task in Task:
+        try:
+            words = get(task, str(name)).name
+        except (ValueError, KeyError, AssessError):
+            continue
+        return words[:1].lower() + words[1:] if words[1:2].islower() else words
+    return str(name)
+
+
 def fmt_p(p: float, alpha: float = 0.05) -> str:
     """'p = 0.003', 'p < 0.001'; never rounds across `alpha` (0.0499 reads 'p = 0.0499', not 'p = 0.05')."""
     if p is None or math.isnan(p):

@@ -158,7 +158,9 @@ def mcnemar(correct_a, correct_b, *, method: str = "exact", continuity: bool = T
                 f"(they disagree on {fmt_int(m)})")
     else:
         better, worse = (name_a, name_b) if n10 > n01 else (name_b, name_a)
-        lead = f"{better} is right on {fmt_int(abs(n10 - n01))} more cases than {worse} out of {fmt_int(n)}"
+        more = abs(n10 - n01)
+        lead = (f"{better} is right on {fmt_int(more)} more {'case' if more == 1 else 'cases'} than {worse} out of "
+                f"{fmt_int(n)}")
     sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), short)}."
     return TestResult(test="mcnemar", method=label, statistic=statistic, pvalue=p, df=df, alternative=alternative,
                       effect=effect, assumptions=assumptions, sentence=sentence, n=n, models=(name_a, name_b),

@@ -27,7 +27,7 @@ from assess.errors import AssessError
 from assess.intervals import ConfidenceInterval
 from assess.stats._common import (NORMAL, StudentT, alpha_of, as_float_vector, check_alternative, check_choice,
                                   check_confidence_level, check_same_length, fmt_ci, fmt_int, fmt_num, interval,
-                                  model_names, pvalue, verdict, warn_undefined)
+                                  metric_words, model_names, pvalue, verdict, warn_undefined)
 from assess.stats._result import Assumption, Effect, TestResult, no_interval
 from assess.stats.counts import _ncf_interval
 
@@ -396,8 +396,9 @@ def friedman(table, *, higher_is_better: bool = True, method: str = "chi2", conf
                    Assumption("folds are comparable blocks", None,
                               "every model scored on the same folds, one score per model per fold")]
     best = names[order[0]]
-    sentence = (f"Over {n_blocks} {blocks}, {best} ranks best on {metric} (average rank {fmt_num(avg[order[0]])} of "
-                f"{k}); {verdict(p, alpha, 'Friedman', subject='the difference among the models')}; "
+    sentence = (f"Over {n_blocks} {blocks}, {best} ranks best on {metric_words(metric)} (average rank "
+                f"{fmt_num(avg[order[0]])} of {k}); "
+                f"{verdict(p, alpha, 'Friedman', subject='the difference among the models')}; "
                 f"average ranks further apart than {fmt_num(cd)} differ significantly (Nemenyi).")
     return TestResult(test="friedman", method=label, statistic=stat, pvalue=p, df=df, alternative=None,
                       effect=Effect("Kendall's W", w, no_interval(confidence_level)), assumptions=assumptions,
@@ -662,6 +663,7 @@ def _independent_folds() -> Assumption:
 def _difference_sentence(names, metric, diff, low, high, confidence_level, n, unit, p, label, *,
                          what="mean difference"):
     a, b = names
+    metric = metric_words(metric)
     if diff == 0:
         lead = f"Across {fmt_int(n)} {unit}, {a} and {b} have the same {metric} ({what} 0)"
     else:
@@ -674,6 +676,7 @@ def _difference_sentence(names, metric, diff, low, high, confidence_level, n, un
 
 
 def _omnibus_sentence(names, centres, metric, p, confidence_level, label, centre_word):
+    metric = metric_words(metric)
     listing = ", ".join(f"{nm} {fmt_num(c)}" for nm, c in zip(names, centres))
     return (f"{centre_word.capitalize()} {metric}: {listing}; "
             f"{verdict(p, alpha_of(confidence_level), label, subject='the difference among the models')}.")

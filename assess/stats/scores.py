@@ -24,7 +24,7 @@ from assess.errors import AssessError
 from assess.intervals import ConfidenceInterval, delong_placements, delong_variance
 from assess.stats._common import (NORMAL, StudentT, alpha_of, as_bool_vector, as_float_vector, check_alternative,
                                   check_choice, check_confidence_level, check_same_length, fmt_ci, fmt_int, fmt_num,
-                                  interval, model_names, pvalue, verdict, warn_undefined)
+                                  interval, metric_words, model_names, pvalue, verdict, warn_undefined)
 from assess.stats._result import INDEPENDENT_SAMPLES, Assumption, Effect, TestResult
 
 MANN_WHITNEY_METHODS = ("auto", "exact", "asymptotic")
@@ -500,6 +500,7 @@ def mann_whitney(a, b, *, alternative: str = "two-sided", confidence_level: floa
     med_a, med_b = float(np.median(a)), float(np.median(b))
     a_n, b_n = names
     word = "higher" if higher_is_better else "lower"
+    metric = metric_words(metric)
     if theta == 0.5:
         lead = f"{a_n}'s and {b_n}'s {metric} show no tendency either way ({fmt_int(n_a)} and {fmt_int(n_b)} {unit})"
     else:
@@ -604,6 +605,7 @@ def _bootstrap_assumptions(n_resamples: int, valid: np.ndarray, n_invalid: int) 
 
 def _bootstrap_lead(names, label, observed, low, high, confidence_level, where: str) -> str:
     a_n, b_n = names
+    label = metric_words(label)
     if observed == 0:
         return f"{a_n} and {b_n} have the same {label} {where}"
     better, worse = (a_n, b_n) if observed > 0 else (b_n, a_n)
@@ -615,6 +617,7 @@ def _bootstrap_lead(names, label, observed, low, high, confidence_level, where: 
 def _two_sample_lead(names, metric, centre, diff, low, high, confidence_level, n_a, n_b, unit,
                      higher_is_better) -> str:
     a, b = names
+    metric = metric_words(metric)
     if diff == 0:
         return f"{a} and {b} have the same {centre} {metric} ({fmt_int(n_a)} and {fmt_int(n_b)} {unit})"
     larger, smaller = (a, b) if diff > 0 else (b, a)

@@ -67,6 +67,9 @@ def settle(page) -> None:
     page.wait_for_timeout(500)
     page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden", timeout=120_000)
     page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')", timeout=120_000)
+    # Plotly's code loads lazily: wait until every chart element has drawn its SVG, so nothing is measured empty.
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stPlotlyChart\"]')]"
+                           ".every(chart => chart.querySelector('.main-svg'))", timeout=120_000)
     page.wait_for_timeout(800)
 
 
