@@ -86,7 +86,6 @@ class ClusteringState:
     silhouettes: np.ndarray | None = None
     features: np.ndarray | None = None
     labels: np.ndarray | None = None
-    emi: object = None
 
     def with_table(self, table: np.ndarray) -> ClusteringState:
         """A batch state over resampled tables (B, R, C)."""
@@ -323,7 +322,7 @@ def adjusted_mutual_info(s: ClusteringState):
         return np.nan
     h_c, h_k, mi, r, c = _information(t)
     a, b, n = _margins(t)
-    emi = s.emi if s.emi is not None and not s.batch else expected_mutual_information(a, b, n)
+    emi = expected_mutual_information(a, b, n)
     eps = np.finfo(np.float64).eps
     den = (h_c + h_k) / 2 - emi
     den = np.where(den < 0, np.minimum(den, -eps), np.maximum(den, eps))
