@@ -290,6 +290,9 @@ def test_bad_files_get_clear_messages(tmp_path):
     assert any(p.code == "mostly_singletons" and "10,000 distinct clusters for 10,000 rows" in p.message
                for p in many.problems)
     assert not many.errors
+    mixed = write(tmp_path, pd.DataFrame({"cluster": [1, 2] * 20, "y_true": ["a", "b"] * 20, "y_pred": ["a"] * 40}))
+    assert any(p.code == "roles_mixed" and "`y_pred` is not used: `cluster` makes this a clustering" in p.message
+               for p in mixed.warnings)
 
 
 def test_sample_file_matches_scikit_learn_per_model():
