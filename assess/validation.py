@@ -196,6 +196,13 @@ def _check_clustering(c: _Checker, a: _Input) -> None:
               suffix="; internal indices (silhouette, Davies–Bouldin, Calinski–Harabasz) need numeric features")
         c.add("warning", "missing_values", col, ~np.isfinite(values) & ~not_number, "missing or infinite value{s}",
               suffix="; internal indices (silhouette, Davies–Bouldin, Calinski–Harabasz) are left out")
+    unused = [col for col in (r.y_pred, r.score, *(c for _, c in r.class_scores)) if col]
+    if unused:
+        c.note("warning", "roles_mixed", f"{', '.join(map(quote, unused[:3]))} "
+                                         f"{'is' if len(unused) == 1 else 'are'} not used: {quote(r.cluster)} makes "
+                                         "this a clustering (its clusters are compared with the reference classes); "
+                                         "to assess predicted labels instead, choose the classification task or unset "
+                                         "the cluster role", column=unused[0], count=len(unused))
     clusters = label_strings(frame[r.cluster])
     for model, rows in a.model_rows.items():
         present = clusters.iloc[rows].dropna()

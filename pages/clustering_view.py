@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from assess.columns import quote
 from assess.export import to_csv_bytes, to_json_bytes
 from assess.metrics import GROUPS, metrics_for
 from assess.metrics.clustering import SILHOUETTE_EXACT_ROWS
@@ -32,8 +33,8 @@ def render(assessment: Assessment) -> None:
     has_reference, has_features = first.y_true is not None, first.features is not None
     specs = metrics_for(assessment.task)
     st.caption(md(
-        ("External indices compare the clusters with the reference classes in "
-         f"`{assessment.roles.y_true}`. " if has_reference else
+        (f"External indices compare the clusters with the reference classes in {quote(assessment.roles.y_true)}. "
+         if has_reference else
          "The file has no reference classes (`y_true`): the external indices are left out. ")
         + (f"Internal indices read the {len(assessment.roles.features)} feature columns `x_*`."
            if has_features else "The file has no feature columns `x_*`: the internal indices are left out.")))

@@ -290,6 +290,9 @@ def test_bad_files_get_clear_messages(tmp_path):
     assert any(p.code == "mostly_singletons" and "10,000 distinct clusters for 10,000 rows" in p.message
                for p in many.problems)
     assert not many.errors
+    mixed = write(tmp_path, pd.DataFrame({"cluster": [1, 2] * 20, "y_true": ["a", "b"] * 20, "y_pred": ["a"] * 40}))
+    assert any(p.code == "roles_mixed" and "`y_pred` is not used: `cluster` makes this a clustering" in p.message
+               for p in mixed.warnings)
 
 
 def test_sample_file_matches_scikit_learn_per_model():
@@ -305,3 +308,19 @@ def test_sample_file_matches_scikit_learn_per_model():
         assert got["adjusted_rand_index"] == pytest.approx(skm.adjusted_rand_score(rows.y_true, rows.cluster))
         X = rows.filter(like="x_").to_numpy()
         assert got["silhouette"] == pytest.approx(skm.silhouette_score(X, rows.cluster))
+
+
+def test_resampled_internal_indices_equal_scikit_learn_on_each_resample():
+    """The bootstrap's vectorised Davies–Bouldin and Calinski–Harabasz (count weights) against scikit-learn on the
+    rows each resample draws; a resample that loses a cluster is scored on the clusters it keeps."""
+    rng = np.random.default_rng(9)
+    X = np.round(rng.normal(size=(40, 3)), 1)
+    labels = np.concatenate([[0, 1, 2, 3], rng.integers(0, 3, 36)])   # cluster 3 has one row: often left out
+    rows = rng.integers(0, 40, (30, 40))
+    counts = np.zeros((30, 40))
+    np.add.at(counts, (np.repeat(np.arange(30), 40), rows.ravel()), 1.0)
+    found = cl._resampled_internal(X, labels, counts)
+    for b, r in enumerate(rows):
+        # rel 1e-7: distances come from |x|² − 2x·c + |c|², whose cancellation costs digits next to a centroid
+        assert found["davies_bouldin"][b] == pytest.approx(skm.davies_bouldin_score(X[r], labels[r]), rel=1e-7)
+        assert found["calinski_harabasz"][b] == pytest.approx(skm.calinski_harabasz_score(X[r], labels[r]), rel=1e-9)

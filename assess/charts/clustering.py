@@ -137,7 +137,7 @@ def projection_chart(*, points, groups: Sequence[str], explained=None, title: st
     fig = go.Figure()
     for name in names:
         rows = groups == name
-        fig.add_trace(go.Scattergl(x=p[rows, 0], y=p[rows, 1], mode="markers", name=plain(name),
+        fig.add_trace(go.Scatter(x=p[rows, 0], y=p[rows, 1], mode="markers", name=plain(name),
                                    marker=dict(color=colors[name], size=6, opacity=0.7, line=dict(width=0)),
                                    hovertemplate=f"{plain(legend_title)} {plain(name)}<extra></extra>"))
     _layout(fig, title, subtitle, legend=dict(title=dict(text=plain(legend_title)), orientation="h", yanchor="top",

@@ -86,7 +86,6 @@ class ClusteringState:
     silhouettes: np.ndarray | None = None
     features: np.ndarray | None = None
     labels: np.ndarray | None = None
-    emi: object = None
 
     def with_table(self, table: np.ndarray) -> ClusteringState:
         """A batch state over resampled tables (B, R, C)."""
@@ -323,7 +322,7 @@ def adjusted_mutual_info(s: ClusteringState):
         return np.nan
     h_c, h_k, mi, r, c = _information(t)
     a, b, n = _margins(t)
-    emi = s.emi if s.emi is not None and not s.batch else expected_mutual_information(a, b, n)
+    emi = expected_mutual_information(a, b, n)
     eps = np.finfo(np.float64).eps
     den = (h_c + h_k) / 2 - emi
     den = np.where(den < 0, np.minimum(den, -eps), np.maximum(den, eps))
@@ -636,22 +635,68 @@ def internal_intervals(state: ClusteringState, keys, *, resamples: int, confiden
         out["silhouette"] = (float(lo), float(hi), f"bootstrap-percentile of the mean per-row silhouette "
                                                    f"({resamples} resamples, seed {label}; each row's silhouette "
                                                    "from the full data)")
-    for key, fn in (("davies_bouldin", davies_bouldin_index), ("calinski_harabasz", calinski_harabasz_index)):
-        if key not in keys:
-            continue
-        v = []
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            for r in rows:
-                lab = labels[r]
-                v.append(fn(X[r], lab) if len(np.unique(lab)) >= 2 else np.nan)
-        v = np.array(v)
-        ok = v[np.isfinite(v)]
-        if ok.size:
-            lo, hi = np.quantile(ok, [alpha / 2, 1 - alpha / 2])
-            out[key] = (float(lo), float(hi), f"bootstrap-percentile ({resamples} resamples, seed {label}, i.i.d. "
-                                              "rows, recomputed on each)")
+    wanted = [key for key in ("davies_bouldin", "calinski_harabasz") if key in keys]
+    if wanted:
+        counts = np.zeros((resamples, n))
+        np.add.at(counts, (np.repeat(np.arange(resamples), n), rows.ravel()), 1.0)
+        found = _resampled_internal(X, labels, counts)
+        for key in wanted:
+            v = found[key]
+            ok = v[np.isfinite(v)]
+            if ok.size:
+                lo, hi = np.quantile(ok, [alpha / 2, 1 - alpha / 2])
+                out[key] = (float(lo), float(hi), f"bootstrap-percentile ({resamples} resamples, seed {label}, i.i.d. "
+                                                  "rows, recomputed on each)")
     return out
+
+
+def _resampled_internal(X: np.ndarray, labels: np.ndarray, counts: np.ndarray, chunk: int = 100) -> dict:
+    r"""Davies–Bouldin and Calinski–Harabasz of every resample at once: ``counts`` (B, n) says how often each row is
+    drawn. Per cluster k: sizes :math:`N_{bk} = \sum_{i\in k} w_{bi}`, sums :math:`S_{bk} = \sum_{i\in k} w_{bi} x_i`
+    (one matrix product each), centroids :math:`S/N`; CH from the weighted sums of squares, DB from each row's
+    distance to its resampled centroid (:math:`\|x\|^2 - 2x\cdot c + \|c\|^2`, in chunks of resamples). The
+    formulas and degenerate cases of :func:`calinski_harabasz_index` and :func:`davies_bouldin_index`; NaN for a
+    resample with fewer than 2 clusters."""
+    _, codes = np.unique(labels, return_inverse=True)
+    k = int(codes.max()) + 1
+    B, n = counts.shape
+    sq = (X * X).sum(axis=1)
+    members = [np.flatnonzero(codes == c) for c in range(k)]
+    N = np.stack([counts[:, m].sum(axis=1) for m in members], axis=1)                       # (B, k)
+    S = np.stack([counts[:, m] @ X[m] for m in members], axis=1)                            # (B, k, d)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        C = S / N[:, :, None]
+        total = counts.sum(axis=1)
+        present = (N > 0).sum(axis=1)
+        between = (np.where(N > 0, (S * S).sum(axis=2) / N, 0.0)).sum(axis=1) \
+            - (S.sum(axis=1) ** 2).sum(axis=1) / total
+        within = counts @ sq - np.where(N > 0, (S * S).sum(axis=2) / N, 0.0).sum(axis=1)
+        ch = np.where(within <= 1e-12 * np.maximum(counts @ sq, 1), 1.0,
+                      between * (total - present) / (within * (present - 1)))
+    ch = np.where(present >= 2, ch, np.nan)
+    spread = np.zeros((B, k))
+    for start in range(0, B, chunk):
+        stop = min(B, start + chunk)
+        for c, m in enumerate(members):
+            cent = np.nan_to_num(C[start:stop, c])                                          # (b, d)
+            d2 = sq[m][:, None] - 2 * X[m] @ cent.T + (cent * cent).sum(axis=1)[None, :]    # (n_c, b)
+            spread[start:stop, c] = (counts[start:stop, m] * np.sqrt(np.maximum(d2, 0.0)).T).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        spread = np.where(N > 0, spread / N, 0.0)
+        valid = N > 0
+        pair = valid[:, :, None] & valid[:, None, :]
+        centroid_distance = np.sqrt(((np.nan_to_num(C)[:, :, None, :] - np.nan_to_num(C)[:, None, :, :]) ** 2)
+                                    .sum(axis=3))                                           # (B, k, k)
+        # scikit-learn: 0 when every spread or every centroid distance is (close to) 0; a zero distance counts as
+        # infinitely far (ratio 0), the diagonal included
+        flat = ~np.any(valid & (np.abs(spread) > 1e-8), axis=1) | ~np.any(pair & (centroid_distance > 1e-8),
+                                                                          axis=(1, 2))
+        ratio = (spread[:, :, None] + spread[:, None, :]) / np.where(centroid_distance == 0, np.inf,
+                                                                     centroid_distance)
+        worst = np.where(pair, ratio, -np.inf).max(axis=2)
+        db = np.where(valid, worst, 0.0).sum(axis=1) / present
+    db = np.where(present >= 2, np.where(flat, 0.0, db), np.nan)
+    return {"davies_bouldin": db, "calinski_harabasz": ch}
 
 
 def _internal(key):
