@@ -191,12 +191,17 @@ def _densify(size, indices, numbers):
 # --- objects: lists, numpy arrays (Parquet lists), dicts (Spark's vector struct) ---------------------------------------
 
 def _from_objects(values: pd.Series, col, name: str):
-    present = values.map(lambda v: v is not None and not (isinstance(v, float) and np.isnan(v))).to_numpy(dtype=bool)
+    present = values.notna().to_numpy()  # an array cell is one value, present; None and NaN are missing
     rows, cells = np.flatnonzero(present), list(values[present])
     if cells and all(isinstance(v, (list, tuple, np.ndarray)) and all(isinstance(x, str) for x in v) for v in cells):
         out = pd.Series([None] * len(values), index=values.index, dtype=object)
         out[present] = ["|".join(v) for v in cells]
         return out
+    fast = _rectangular(cells)
+    if fast is not None:  # Parquet lists and JSON arrays of numbers, all of one length: one C-level conversion
+        out = np.full((len(values), fast.shape[1]), np.nan)
+        out[present] = fast
+        return pd.DataFrame(out, index=values.index)
     nested = [isinstance(v, (dict, list, tuple, np.ndarray)) for v in cells]
     if not all(nested):
         _refuse(col, name, rows[nested.index(True)], "nested values among single values")
@@ -215,6 +220,25 @@ def _from_objects(values: pd.Series, col, name: str):
             _refuse(col, name, row, what)
         parsed.append(vector)
     return _assemble(values, present, parsed, col, name)
+
+
+def _rectangular(cells: list) -> np.ndarray | None:
+    """The cells as an (n, k) float matrix when every one is a numeric array (Parquet) or list (JSON) of the same
+    length k ≥ 1; None otherwise (the cell-by-cell path then names what is wrong)."""
+    if not cells:
+        return None
+    if all(type(c) is np.ndarray and c.ndim == 1 and c.dtype.kind in "iuf" for c in cells):
+        lengths = np.fromiter((c.size for c in cells), dtype=np.int64, count=len(cells))
+        if lengths[0] == 0 or lengths[0] > MAX_ELEMENTS or np.any(lengths != lengths[0]):
+            return None
+        return np.concatenate(cells).astype(float).reshape(len(cells), int(lengths[0]))
+    if all(type(c) is list for c in cells):
+        try:
+            matrix = np.array(cells, dtype=float)
+        except (TypeError, ValueError):  # ragged, or something other than numbers
+            return None
+        return matrix if matrix.ndim == 2 and 0 < matrix.shape[1] <= MAX_ELEMENTS else None
+    return None
 
 
 def _spark_vector(cell: dict):
