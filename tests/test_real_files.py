@@ -304,3 +304,27 @@ def test_binary_class_columns_not_summing_to_one_are_said():
     a = describe(read_table(frame.to_csv(index=False).encode(), name="sum.csv"))
     [p] = [p for p in a.warnings if p.code == "proba_not_normalised"]
     assert p.count == 20 and "sum 1.3" in p.message
+
+
+def test_unrecognised_probability_columns_are_not_silently_ignored(binary):
+    _, proba, y = binary
+    frame = pd.DataFrame({"y_true": y, "y_pred": proba.argmax(1), "benign_p": proba[:, 1],
+                          "malignant_p": proba[:, 0], "age": np.arange(len(y))})
+    a = describe(read_table(frame.to_csv(index=False).encode(), name="u.csv"))
+    [p] = [p for p in a.warnings if p.code == "unused_scores"]
+    assert p.message.startswith("`benign_p`, `malignant_p` hold decimals in [0, 1] but have no role")
+    # once mapped, the warning goes and the numbers are scikit-learn's
+    overrides = Overrides().with_role("class_scores", {"0": "malignant_p", "1": "benign_p"})
+    b, values = metrics(frame.to_csv(index=False).encode(), "u.csv", ["roc_auc", "log_loss", "brier_score"],
+                        overrides)
+    assert not [p for p in b.warnings if p.code == "unused_scores"]
+    assert_binary_like_sklearn(b, values, proba, y)
+
+
+def test_a_handful_of_rows_is_never_called_inverted():
+    frame = pd.DataFrame({"y_true": [1, 0] * 9, "score": [0.1, 0.9] * 9})  # AUC 0 on 9 of each class
+    a = describe(read_table(frame.to_csv(index=False).encode(), name="few.csv"))
+    assert not [p for p in a.problems if p.code == "inverted_score"]
+    more = pd.DataFrame({"y_true": [1, 0] * 10, "score": [0.1, 0.9] * 10})  # 10 of each: said
+    b = describe(read_table(more.to_csv(index=False).encode(), name="ten.csv"))
+    assert [p.code for p in b.problems if p.code == "inverted_score"] == ["inverted_score"]
