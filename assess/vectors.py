@@ -24,7 +24,7 @@ import pandas as pd
 
 from assess.errors import InputError, shorten
 
-__all__ = ["expand_vectors", "vector_type_supported"]
+__all__ = ["expand_arrow_lists", "expand_vectors", "vector_type_supported"]
 
 #: ``[0.78,0.22]``, ``[0.78, 0.22]`` or numpy's ``[0.78 0.22]``: a dense vector written as text.
 _DENSE = re.compile(r"^\s*\[\s*([^\[\]]*?)\s*\]\s*$")
@@ -97,12 +97,7 @@ def expand_vectors(frame: pd.DataFrame, name: str, *, max_columns: int) -> tuple
                              f"the file's column of that name; rename one of them", file=name, column=str(col))
         expanded.columns = names
         pieces.append((col, expanded))
-        example = ", ".join(f"{v:g}" for v in expanded.iloc[_first_row(expanded)].to_numpy()[:4])
-        listed = (" and ".join(f"`{shorten(n)}`" for n in names) if k <= 2 else
-                  f"`{shorten(names[0])}` … `{shorten(names[-1])}`")
-        notes.append(f"column `{shorten(col)}` holds a vector of {k} numbers per row (e.g. [{example}"
-                     f"{', …' if k > 4 else ''}]): expanded into the columns {listed}, element i read as the score "
-                     f"of class i")
+        notes.append(_note(col, names, expanded.iloc[_first_row(expanded)].to_numpy()))
     if not changed:
         return frame, ()
     out = pd.concat([p if isinstance(p, pd.DataFrame) else p.rename(c) for c, p in pieces], axis=1)
@@ -111,6 +106,53 @@ def expand_vectors(frame: pd.DataFrame, name: str, *, max_columns: int) -> tuple
                          f"{max_columns:,} column limit (raise it with ASSESS_MAX_COLUMNS or --max-columns)",
                          file=name)
     return out, tuple(notes)
+
+
+def _note(col, names: list[str], example_row: np.ndarray) -> str:
+    k = len(names)
+    example = ", ".join(f"{v:g}" for v in example_row[:4])
+    listed = (" and ".join(f"`{shorten(n)}`" for n in names) if k <= 2 else
+              f"`{shorten(names[0])}` … `{shorten(names[-1])}`")
+    return (f"column `{shorten(col)}` holds a vector of {k} numbers per row (e.g. [{example}{', …' if k > 4 else ''}]):"
+            f" expanded into the columns {listed}, element i read as the score of class i")
+
+
+def expand_arrow_lists(table, name: str, *, max_columns: int):
+    """The fast path of `expand_vectors` for Parquet: list columns of numbers whose rows all hold k ≥ 1 elements
+    (and no empty row) become k float columns in Arrow itself, before pandas would make an array object per cell.
+    Returns (table, notes); other nested columns are left for `expand_vectors`."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    notes = []
+    for i in reversed(range(table.num_columns)):
+        field, column = table.schema.field(i), table.column(i)
+        t = field.type
+        if not (pa.types.is_list(t) or pa.types.is_large_list(t)) or not (
+                pa.types.is_integer(t.value_type) or pa.types.is_floating(t.value_type)):
+            continue
+        if column.null_count:
+            continue
+        lengths = pc.list_value_length(column).to_numpy(zero_copy_only=False)
+        if lengths.size == 0 or lengths[0] < 1 or lengths[0] > MAX_ELEMENTS or np.any(lengths != lengths[0]):
+            continue  # ragged or empty: `expand_vectors` names the row
+        k = int(lengths[0])
+        flat = pc.list_flatten(column).to_numpy(zero_copy_only=False).astype(float)
+        if flat.size != k * len(lengths):  # null elements inside the lists: leave them to the general path
+            continue
+        matrix = flat.reshape(len(lengths), k)
+        names = [f"{field.name}_{j}" for j in range(k)]
+        if any(n in table.schema.names for n in names):
+            continue
+        table = table.remove_column(i)
+        for j, n in enumerate(names):
+            table = table.add_column(i + j, n, pa.array(matrix[:, j]))
+        notes.append(_note(field.name, names, matrix[0]))
+        if table.num_columns > max_columns:
+            raise InputError(f"has {table.num_columns:,} columns once its vector columns are expanded, over the "
+                             f"{max_columns:,} column limit (raise it with ASSESS_MAX_COLUMNS or --max-columns)",
+                             file=name)
+    return table, tuple(reversed(notes))
 
 
 def _first_value(values: pd.Series):

@@ -140,6 +140,18 @@ def test_parquet_list_column_written_by_pandas(binary):
     frame.to_parquet(buf)
     a, values = metrics(buf.getvalue(), "lists.parquet", ["roc_auc", "log_loss", "brier_score"])
     assert_binary_like_sklearn(a, values, proba, y)
+    assert a.table.notes == (f"column `proba` holds a vector of 2 numbers per row (e.g. [{proba[0, 0]:g}, "
+                             f"{proba[0, 1]:g}]): expanded into the columns `proba_0` and `proba_1`, element i read "
+                             "as the score of class i",)
+
+
+def test_ragged_parquet_list_column_names_the_row():
+    frame = pd.DataFrame({"y_true": [1, 0, 1], "proba": [[0.1, 0.9], [0.8, 0.2], [0.5]]})
+    buf = io.BytesIO()
+    frame.to_parquet(buf)
+    with pytest.raises(InputError, match=r"column `proba` holds vectors of different lengths: 2 elements in row 1, "
+                                         r"1 in row 3"):
+        read_table(buf.getvalue(), name="ragged.parquet")
 
 
 def test_json_lines_arrays_written_by_pandas(binary):
