@@ -30,7 +30,7 @@ from pathlib import Path, PurePath
 import pandas as pd
 
 from assess.errors import InputError, shorten
-from assess.vectors import expand_vectors, vector_type_supported
+from assess.vectors import expand_arrow_lists, expand_vectors, vector_type_supported
 
 #: Extensions the uploader accepts (compressed variants add ``.gz`` or are ``.zip``).
 ACCEPTED_EXTENSIONS = ("csv", "tsv", "txt", "parquet", "pq", "xlsx", "jsonl", "ndjson", "json", "gz", "zip")
@@ -154,6 +154,7 @@ def read_table(source: bytes | str | Path, *, name: str | None = None, sheet: st
             notes.append("decimal commas detected (e.g. 0,75): numbers read with ',' as the decimal mark")
     elif fmt == "parquet":
         frame = _read_parquet(payload, name, limits)
+        notes.extend(frame.attrs.pop("vector_notes", ()))  # list columns already expanded in Arrow
     elif fmt == "xlsx":
         frame, sheet_name, sheets = _read_xlsx(payload, name, sheet, limits)
         kwargs.update(sheet=sheet_name, sheets=sheets)
@@ -490,7 +491,10 @@ def _read_parquet(data: bytes, name: str, limits: Limits) -> pd.DataFrame:
         _check_columns(pfile.metadata.num_columns, name, limits)
         _refuse_nested(pfile.schema_arrow, name)
         _check_cells(pfile.metadata.num_rows, pfile.metadata.num_columns, name, limits)
-        return _big_integers_as_text(pfile.read().to_pandas())
+        table, vector_notes = expand_arrow_lists(pfile.read(), name, max_columns=limits.max_columns)
+        frame = _big_integers_as_text(table.to_pandas())
+        frame.attrs["vector_notes"] = vector_notes
+        return frame
     except (pyarrow.ArrowException, OSError, ValueError, TypeError, IndexError, KeyError, OverflowError) as exc:
         if isinstance(exc, InputError):
             raise

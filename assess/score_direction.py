@@ -10,7 +10,8 @@ command line with ``--flip-score``.
 The test: the Mann–Whitney form of the AUC, AUC = (R₊ − n₊(n₊ + 1)/2) / (n₊ n₋) with R₊ the sum of the positives'
 mid-ranks (ISO/IEC TS 4213 6.3.4, the area under the ROC curve), and Hanley & McNeil's (1982) standard error
 SE² = [A(1 − A) + (n₊ − 1)(Q₁ − A²) + (n₋ − 1)(Q₂ − A²)] / (n₊ n₋), Q₁ = A/(2 − A), Q₂ = 2A²/(1 + A). The warning
-needs AUC < `MAX_AUC` *and* the upper end of its 95 % interval below 0.5: a weak model near 0.5 is not inverted.
+needs AUC < `MAX_AUC` *and* the upper end of its 95 % interval below 0.5 (a weak model near 0.5 is not inverted),
+with at least `MIN_PER_CLASS` rows of each class.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ __all__ = ["check_score_direction", "flipped_score", "MAX_AUC", "roc_auc_by_rank
 
 #: ROC AUC below which a score (with its interval below 0.5 too) is reported as inverted.
 MAX_AUC = 0.4
+#: Fewest positives and negatives for the check: below, Hanley–McNeil's normal interval is no guide.
+MIN_PER_CLASS = 10
 _Z95 = 1.959963984540054
 
 
@@ -87,6 +90,9 @@ def check_score_direction(frame: pd.DataFrame, roles: Roles, task: Task, *, clas
         s = 1.0 - s if how == "complement" else s
         y = truth[rows]
         ok = np.isfinite(s) & pd.notna(frame[roles.y_true].to_numpy()[rows])
+        n_pos = int(y[ok].sum())
+        if min(n_pos, int(ok.sum()) - n_pos) < MIN_PER_CLASS:
+            continue  # a handful of rows says nothing about the direction (and the normal interval fails there)
         auc, se = roc_auc_by_ranks(y[ok], s[ok])
         if not (np.isfinite(auc) and auc < MAX_AUC and auc + _Z95 * se < 0.5):
             continue

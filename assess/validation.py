@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from assess.columns import label_strings, not_a_number, numeric_column, quote
+from assess.columns import is_numeric, label_strings, not_a_number, numeric_column, quote
 from assess.data import Task
 from assess.forecast_checks import check_forecast
 from assess.problem import Problem
@@ -270,6 +270,8 @@ def _check_classification(c: _Checker, a: _Input) -> None:
         c.add("warning", "unseen_prediction", col, unseen, "predicted label{s} never seen in the ground truth",
               example=pred[unseen].iloc[0] if unseen.any() else None)
 
+    if not score_cols and not r.class_scores and not r.wide_models:
+        _check_unused_scores(c, a)
     for col in score_cols:
         values = c.numeric(col, role="score")
         if task is Task.BINARY:
@@ -306,6 +308,27 @@ def _check_classification(c: _Checker, a: _Input) -> None:
             c.add("warning", "proba_not_normalised", None, off, "row{s} whose class probabilities do not sum to 1",
                   example=f"sum {total[off][0]:.4g}" if off.any() else None,
                   suffix=f" in {cols}; log loss and Brier score use them as given, {labels}")
+
+
+def _check_unused_scores(c: _Checker, a: _Input) -> None:
+    """Columns of decimals in [0, 1] that no role uses, in a file without scores: likely per-class probabilities under
+    names nothing recognised (``prob_benign``), which would otherwise be ignored while the page says "no problems"."""
+    used = a.roles.used_columns()
+    unused = []
+    for col in a.frame.columns:
+        if col in used or not is_numeric(a.frame[col]):
+            continue
+        v = a.frame[col].to_numpy(dtype=float, na_value=np.nan)
+        v = v[np.isfinite(v)]
+        if v.size and v.min() >= 0 and v.max() <= 1 and np.any(v != np.round(v)):
+            unused.append(str(col))
+    if unused:
+        listed = ", ".join(map(quote, unused[:4])) + (" …" if len(unused) > 4 else "")
+        c.note("warning", "unused_scores",
+               f"{listed} {'holds' if len(unused) == 1 else 'hold'} decimals in [0, 1] but "
+               f"{'has' if len(unused) == 1 else 'have'} no role, so score-based metrics (ROC AUC, log loss, curves) "
+               "are off: if they are class probabilities, choose them under 'Per-class score columns' (or as the "
+               "score)", column=unused[0], count=len(unused))
 
 
 def _check_some_weight(c: _Checker, a: _Input, weights: np.ndarray) -> None:

@@ -16,6 +16,7 @@ and the first row.
 
 from __future__ import annotations
 
+import io
 import re
 
 import numpy as np
@@ -23,13 +24,17 @@ import pandas as pd
 
 from assess.errors import InputError, shorten
 
-__all__ = ["expand_vectors", "vector_type_supported"]
+__all__ = ["expand_arrow_lists", "expand_vectors", "vector_type_supported"]
 
 #: ``[0.78,0.22]``, ``[0.78, 0.22]`` or numpy's ``[0.78 0.22]``: a dense vector written as text.
 _DENSE = re.compile(r"^\s*\[\s*([^\[\]]*?)\s*\]\s*$")
 #: ``(2,[0],[0.78])``: Spark's text form of a sparse vector (size, indices, values).
 _SPARSE = re.compile(r"^\s*\(\s*(\d+)\s*,\s*\[([^\[\]]*)\]\s*,\s*\[([^\[\]]*)\]\s*\)\s*$")
 _SEPARATOR = r"\s*,\s*|\s+"
+#: Over a block of lines (one vector's inside per line): blanks at a line's ends, then separators inside it.
+_EDGES = re.compile(r"^[ \t]+|[ \t]+$", re.MULTILINE)
+_BLANKS = re.compile(r"[ \t]*,[ \t]*|[ \t]+")
+_NOT_NUMERIC = re.compile(r"[^0-9e+\-.,\s]")
 #: Most elements a vector cell may expand into: the class count a classification assessment handles.
 MAX_ELEMENTS = 2_000
 
@@ -92,12 +97,7 @@ def expand_vectors(frame: pd.DataFrame, name: str, *, max_columns: int) -> tuple
                              f"the file's column of that name; rename one of them", file=name, column=str(col))
         expanded.columns = names
         pieces.append((col, expanded))
-        example = ", ".join(f"{v:g}" for v in expanded.iloc[_first_row(expanded)].to_numpy()[:4])
-        listed = (" and ".join(f"`{shorten(n)}`" for n in names) if k <= 2 else
-                  f"`{shorten(names[0])}` … `{shorten(names[-1])}`")
-        notes.append(f"column `{shorten(col)}` holds a vector of {k} numbers per row (e.g. [{example}"
-                     f"{', …' if k > 4 else ''}]): expanded into the columns {listed}, element i read as the score "
-                     f"of class i")
+        notes.append(_note(col, names, expanded.iloc[_first_row(expanded)].to_numpy()))
     if not changed:
         return frame, ()
     out = pd.concat([p if isinstance(p, pd.DataFrame) else p.rename(c) for c, p in pieces], axis=1)
@@ -106,6 +106,53 @@ def expand_vectors(frame: pd.DataFrame, name: str, *, max_columns: int) -> tuple
                          f"{max_columns:,} column limit (raise it with ASSESS_MAX_COLUMNS or --max-columns)",
                          file=name)
     return out, tuple(notes)
+
+
+def _note(col, names: list[str], example_row: np.ndarray) -> str:
+    k = len(names)
+    example = ", ".join(f"{v:g}" for v in example_row[:4])
+    listed = (" and ".join(f"`{shorten(n)}`" for n in names) if k <= 2 else
+              f"`{shorten(names[0])}` … `{shorten(names[-1])}`")
+    return (f"column `{shorten(col)}` holds a vector of {k} numbers per row (e.g. [{example}{', …' if k > 4 else ''}]):"
+            f" expanded into the columns {listed}, element i read as the score of class i")
+
+
+def expand_arrow_lists(table, name: str, *, max_columns: int):
+    """The fast path of `expand_vectors` for Parquet: list columns of numbers whose rows all hold k ≥ 1 elements
+    (and no empty row) become k float columns in Arrow itself, before pandas would make an array object per cell.
+    Returns (table, notes); other nested columns are left for `expand_vectors`."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    notes = []
+    for i in reversed(range(table.num_columns)):
+        field, column = table.schema.field(i), table.column(i)
+        t = field.type
+        if not (pa.types.is_list(t) or pa.types.is_large_list(t)) or not (
+                pa.types.is_integer(t.value_type) or pa.types.is_floating(t.value_type)):
+            continue
+        if column.null_count:
+            continue
+        lengths = pc.list_value_length(column).to_numpy(zero_copy_only=False)
+        if lengths.size == 0 or lengths[0] < 1 or lengths[0] > MAX_ELEMENTS or np.any(lengths != lengths[0]):
+            continue  # ragged or empty: `expand_vectors` names the row
+        k = int(lengths[0])
+        flat = pc.list_flatten(column).to_numpy(zero_copy_only=False).astype(float)
+        if flat.size != k * len(lengths):  # null elements inside the lists: leave them to the general path
+            continue
+        matrix = flat.reshape(len(lengths), k)
+        names = [f"{field.name}_{j}" for j in range(k)]
+        if any(n in table.schema.names for n in names):
+            continue
+        table = table.remove_column(i)
+        for j, n in enumerate(names):
+            table = table.add_column(i + j, n, pa.array(matrix[:, j]))
+        notes.append(_note(field.name, names, matrix[0]))
+        if table.num_columns > max_columns:
+            raise InputError(f"has {table.num_columns:,} columns once its vector columns are expanded, over the "
+                             f"{max_columns:,} column limit (raise it with ASSESS_MAX_COLUMNS or --max-columns)",
+                             file=name)
+    return table, tuple(reversed(notes))
 
 
 def _first_value(values: pd.Series):
@@ -123,14 +170,13 @@ def _first_row(expanded: pd.DataFrame) -> int:
 def _from_text(values: pd.Series, first: str, col, name: str) -> pd.DataFrame | None:
     if not (_DENSE.match(first) or _SPARSE.match(first)):
         return None  # the common case, a text column of labels: one look at its first cell
-    text = values.where(values.notna(), None)
-    present = text.notna().to_numpy()
-    dense = text[present].str.extract(_DENSE, expand=False)
-    if dense.notna().all():
-        return _dense_text(values, dense, present, col, name)
-    sparse = text[present].str.match(_SPARSE)
+    present = values.notna().to_numpy()
+    text = values[present].astype(str).str.strip()
+    if (text.str.startswith("[") & text.str.endswith("]")).all():
+        return _dense_text(values, text.str.slice(1, -1), present, col, name)
+    sparse = text.str.match(_SPARSE)
     if sparse.all():
-        parsed = [_sparse_cell(v) for v in text[present]]
+        parsed = [_sparse_cell(v) for v in text]
         if any(p is None for p in parsed):
             return None
         return _assemble(values, present, parsed, col, name)
@@ -138,18 +184,30 @@ def _from_text(values: pd.Series, first: str, col, name: str) -> pd.DataFrame | 
 
 
 def _dense_text(values: pd.Series, inner: pd.Series, present: np.ndarray, col, name: str) -> pd.DataFrame | None:
-    """Vectorised: split every cell's inside at commas or spaces; numbers only, the same count in every row."""
-    parts = inner.str.split(_SEPARATOR, regex=True, expand=True)
-    if parts.shape[1] > MAX_ELEMENTS:
+    """Every cell's inside joined into one block of lines, its separators (commas, or numpy's spaces) made commas by
+    one regular-expression pass over the block, then read by pandas' C CSV parser: a million vectors take a second or
+    two, where a pass per cell took half a minute."""
+    block = "\n".join(inner.tolist())
+    if re.search(r"[\[\]\r\"]", block):
+        return None  # a nested list, or text no parser should see as a row: not a vector column
+    if _NOT_NUMERIC.search(block.lower().replace("nan", "").replace("inf", "")):
+        return None  # a letter that is no exponent, NaN or infinity: a list of words, text rather than a vector
+    if " " in block or "\t" in block:  # numpy's "[0.78 0.22]" or "[0.78, 0.22]"; Spark writes no blanks
+        block = _BLANKS.sub(",", _EDGES.sub("", block))
+    lines = pd.Series(block.split("\n"))
+    if (lines == "").any():
+        return None  # an empty list: no vector
+    lengths = lines.str.count(",").to_numpy() + 1
+    if lengths.max() > MAX_ELEMENTS:
         return None
-    numbers = parts.apply(pd.to_numeric, errors="coerce")
-    given = parts.notna() & (parts != "")
-    if (given & numbers.isna()).any().any() or not given.any().any():
-        return None  # some element is not a number (a list of words): text, not a vector
-    lengths = given.sum(axis=1).to_numpy()
     _check_lengths(lengths, np.flatnonzero(present), col, name)
+    try:
+        numbers = pd.read_csv(io.StringIO(block), header=None, dtype=float, names=range(int(lengths[0])),
+                              na_filter=False, engine="c")
+    except (ValueError, pd.errors.ParserError):
+        return None  # some element is not a number (a list of words): text, not a vector
     out = np.full((len(values), int(lengths[0])), np.nan)
-    out[present] = numbers.to_numpy(dtype=float)[:, : int(lengths[0])]
+    out[present] = numbers.to_numpy(dtype=float)
     return pd.DataFrame(out, index=values.index)
 
 
@@ -175,12 +233,17 @@ def _densify(size, indices, numbers):
 # --- objects: lists, numpy arrays (Parquet lists), dicts (Spark's vector struct) ---------------------------------------
 
 def _from_objects(values: pd.Series, col, name: str):
-    present = values.map(lambda v: v is not None and not (isinstance(v, float) and np.isnan(v))).to_numpy(dtype=bool)
+    present = values.notna().to_numpy()  # an array cell is one value, present; None and NaN are missing
     rows, cells = np.flatnonzero(present), list(values[present])
     if cells and all(isinstance(v, (list, tuple, np.ndarray)) and all(isinstance(x, str) for x in v) for v in cells):
         out = pd.Series([None] * len(values), index=values.index, dtype=object)
         out[present] = ["|".join(v) for v in cells]
         return out
+    fast = _rectangular(cells)
+    if fast is not None:  # Parquet lists and JSON arrays of numbers, all of one length: one C-level conversion
+        out = np.full((len(values), fast.shape[1]), np.nan)
+        out[present] = fast
+        return pd.DataFrame(out, index=values.index)
     nested = [isinstance(v, (dict, list, tuple, np.ndarray)) for v in cells]
     if not all(nested):
         _refuse(col, name, rows[nested.index(True)], "nested values among single values")
@@ -199,6 +262,25 @@ def _from_objects(values: pd.Series, col, name: str):
             _refuse(col, name, row, what)
         parsed.append(vector)
     return _assemble(values, present, parsed, col, name)
+
+
+def _rectangular(cells: list) -> np.ndarray | None:
+    """The cells as an (n, k) float matrix when every one is a numeric array (Parquet) or list (JSON) of the same
+    length k ≥ 1; None otherwise (the cell-by-cell path then names what is wrong)."""
+    if not cells:
+        return None
+    if all(type(c) is np.ndarray and c.ndim == 1 and c.dtype.kind in "iuf" for c in cells):
+        lengths = np.fromiter((c.size for c in cells), dtype=np.int64, count=len(cells))
+        if lengths[0] == 0 or lengths[0] > MAX_ELEMENTS or np.any(lengths != lengths[0]):
+            return None
+        return np.concatenate(cells).astype(float).reshape(len(cells), int(lengths[0]))
+    if all(type(c) is list for c in cells):
+        try:
+            matrix = np.array(cells, dtype=float)
+        except (TypeError, ValueError):  # ragged, or something other than numbers
+            return None
+        return matrix if matrix.ndim == 2 and 0 < matrix.shape[1] <= MAX_ELEMENTS else None
+    return None
 
 
 def _spark_vector(cell: dict):

@@ -140,6 +140,18 @@ def test_parquet_list_column_written_by_pandas(binary):
     frame.to_parquet(buf)
     a, values = metrics(buf.getvalue(), "lists.parquet", ["roc_auc", "log_loss", "brier_score"])
     assert_binary_like_sklearn(a, values, proba, y)
+    assert a.table.notes == (f"column `proba` holds a vector of 2 numbers per row (e.g. [{proba[0, 0]:g}, "
+                             f"{proba[0, 1]:g}]): expanded into the columns `proba_0` and `proba_1`, element i read "
+                             "as the score of class i",)
+
+
+def test_ragged_parquet_list_column_names_the_row():
+    frame = pd.DataFrame({"y_true": [1, 0, 1], "proba": [[0.1, 0.9], [0.8, 0.2], [0.5]]})
+    buf = io.BytesIO()
+    frame.to_parquet(buf)
+    with pytest.raises(InputError, match=r"column `proba` holds vectors of different lengths: 2 elements in row 1, "
+                                         r"1 in row 3"):
+        read_table(buf.getvalue(), name="ragged.parquet")
 
 
 def test_json_lines_arrays_written_by_pandas(binary):
@@ -304,3 +316,27 @@ def test_binary_class_columns_not_summing_to_one_are_said():
     a = describe(read_table(frame.to_csv(index=False).encode(), name="sum.csv"))
     [p] = [p for p in a.warnings if p.code == "proba_not_normalised"]
     assert p.count == 20 and "sum 1.3" in p.message
+
+
+def test_unrecognised_probability_columns_are_not_silently_ignored(binary):
+    _, proba, y = binary
+    frame = pd.DataFrame({"y_true": y, "y_pred": proba.argmax(1), "benign_p": proba[:, 1],
+                          "malignant_p": proba[:, 0], "age": np.arange(len(y))})
+    a = describe(read_table(frame.to_csv(index=False).encode(), name="u.csv"))
+    [p] = [p for p in a.warnings if p.code == "unused_scores"]
+    assert p.message.startswith("`benign_p`, `malignant_p` hold decimals in [0, 1] but have no role")
+    # once mapped, the warning goes and the numbers are scikit-learn's
+    overrides = Overrides().with_role("class_scores", {"0": "malignant_p", "1": "benign_p"})
+    b, values = metrics(frame.to_csv(index=False).encode(), "u.csv", ["roc_auc", "log_loss", "brier_score"],
+                        overrides)
+    assert not [p for p in b.warnings if p.code == "unused_scores"]
+    assert_binary_like_sklearn(b, values, proba, y)
+
+
+def test_a_handful_of_rows_is_never_called_inverted():
+    frame = pd.DataFrame({"y_true": [1, 0] * 9, "score": [0.1, 0.9] * 9})  # AUC 0 on 9 of each class
+    a = describe(read_table(frame.to_csv(index=False).encode(), name="few.csv"))
+    assert not [p for p in a.problems if p.code == "inverted_score"]
+    more = pd.DataFrame({"y_true": [1, 0] * 10, "score": [0.1, 0.9] * 10})  # 10 of each: said
+    b = describe(read_table(more.to_csv(index=False).encode(), name="ten.csv"))
+    assert [p.code for p in b.problems if p.code == "inverted_score"] == ["inverted_score"]

@@ -15,6 +15,8 @@ _CLI_WORDS = (
      "`proba_<class>` columns, or name them with --y-pred, --score COLUMN or --score CLASS=COLUMN …"),
     ("if the column holds scores, choose it as the score", "if the column holds scores, name it with --score"),
     ("flip it: 'Flip the score' on the Data page, --flip-score on the command line", "flip it with --flip-score"),
+    ("choose them under 'Per-class score columns' (or as the score)",
+     "name them with --score CLASS=COLUMN … (or --score COLUMN)"),
     ("if the positive class is wrong, choose the other one",
      "if the positive class is wrong, name the other one with --positive"),
 )
