@@ -9,6 +9,9 @@ import pandas as pd
 import pytest
 from sklearn.metrics import adjusted_rand_score
 
+from assess.data import Task
+from assess.metrics.registry import get
+from assess.stats.registry import TESTS
 from tests.conftest import ROOT, open_app
 
 SAMPLE = "Iris — clustering, 3 clusterings with species and features"
@@ -69,9 +72,10 @@ def test_navigation_shows_clusters_and_hides_confusion_and_curves():
 def test_compare_page_runs_the_tests_between_clusterings():
     at = open_app("pages/compare.py", sample=SAMPLE)
     [metric] = [s for s in at.selectbox if s.label == "Metric"]
-    assert metric.value == "adjusted_rand_index" and "silhouette" not in metric.options
+    internal = get(Task.CLUSTERING, "silhouette").name        # shown by display names, chosen by key
+    assert metric.value == "adjusted_rand_index" and internal not in metric.options
     [test] = [s for s in at.selectbox if s.label == "Test"]
-    assert set(test.options) >= {"paired_bootstrap", "better_than_random"}
+    assert set(test.options) >= {TESTS["paired_bootstrap"].title, TESTS["better_than_random"].title}
     test.set_value("better_than_random").run()
     [run] = [b for b in at.button if b.label == "Run test"]
     run.click().run()
