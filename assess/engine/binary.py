@@ -6,7 +6,7 @@ cells that would block an assessment (empty truth, empty or non-finite scores, n
 Scan 2 (`aggregate`) — per model, truth (positive or not), predicted label and *score key*: the row count, the sums
 of the weight and its square, the lowest score, and the sums of each row's log loss and squared error (ISO/IEC TS 4213
 6.3.6–6.3.7; the per-row losses of :func:`assess.metrics.binary.per_row_losses`, clipped the same way). The key is
-the score itself when the scores have at most ``exact_limit`` distinct values (default 10 million): then the table
+the score itself when the scores have at most ``exact_limit`` distinct values (default 2 million): then the table
 is exactly what :func:`assess.curves.threshold_counts` builds from the rows (one point per distinct score) and every
 metric equals the in-memory one up to the order of floating-point sums. Beyond it the key is one of ``bins``
 (default :math:`2^{20}`) equal-width bins of the score range, and the ranking metrics carry an error bound from the
@@ -29,8 +29,10 @@ from assess.columns import label_strings
 from assess.errors import AssessError
 from assess.metrics import binary
 
-#: Beyond this many distinct scores (approximate count) the scan groups by a score grid instead of by score.
-EXACT_LIMIT = 10_000_000
+#: Beyond this many distinct scores (approximate count) the scan groups by a score grid instead of by score. The
+#: grouped table costs ~100 bytes per distinct score and model between the engine's hash table and the arrays here:
+#: 2 million keeps a run inside 1 GiB (the issue's "e.g. 10 million" would need several).
+EXACT_LIMIT = 2_000_000
 #: Bins of the score grid (the issue's 2^20: bounds of the order of 1e-6 for smooth score distributions).
 GRID_BINS = 2 ** 20
 
