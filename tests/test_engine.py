@@ -253,3 +253,36 @@ def test_multiclass_label_metrics_out_of_core_equal_memory():
     assert omitted and all(k in memory["models"]["logistic"] for k in omitted)
     trimmed = {m: {k: v for k, v in keys.items() if k not in omitted} for m, keys in memory["models"].items()}
     assert_same_values(trimmed, duck["models"])
+
+
+def test_regression_out_of_core_equals_memory_on_the_sample():
+    diabetes = SAMPLE.with_name("diabetes_regression.csv")
+    code_m, memory, _ = run_cli("metrics", diabetes, "--engine", "memory")
+    code_d, duck, err = run_cli("metrics", diabetes, "--engine", "duckdb")
+    assert code_m == 0 and code_d == 0, err
+    assert_same_values(memory["models"], duck["models"])
+    assert memory["undefined"] == duck["undefined"] and memory["settings"] == duck["settings"]
+
+
+def test_regression_with_weights_and_zero_truths_equals_memory(tmp_path):
+    rng = np.random.default_rng(21)
+    n = 3000
+    y = np.round(rng.normal(5, 3, n), 1)
+    y[:40] = 0.0                                          # MAPE undefined: the reason names the count
+    frame = pd.concat([pd.DataFrame({"model": m, "y_true": y, "y_pred": np.round(y + rng.normal(b, 1, n), 2),
+                                     "weight": np.round(rng.uniform(0.1, 2, n), 2)}) for m, b in (("u", 0), ("v", 1))],
+                      ignore_index=True)
+    frame.to_parquet(tmp_path / "r.parquet")
+    run = engine_reports(resolve_source(str(tmp_path / "r.parquet")), "duckdb", Overrides())
+    table = LoadedTable(frame=frame, name="r.parquet", sha256="", n_bytes=0, format="parquet")
+    memory = compute_reports(describe(table, Overrides()))
+    for model, report in run.reports.items():
+        mem = memory[model]
+        for r in report.results:
+            if r.key == "median_absolute_error":          # weighted median: refused out of core, with the reason
+                assert r.value != r.value and "sorted rows" in r.reason
+                continue
+            assert _close(mem[r.key].value if mem[r.key].defined else None, r.value if r.defined else None, 1e-9), \
+                (model, r.key, mem[r.key].value, r.value)
+            if not r.defined:
+                assert r.reason.split(" (first")[0] in mem[r.key].reason.replace(" (first at row 0)", "")

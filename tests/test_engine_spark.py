@@ -26,6 +26,7 @@ from assess.schema import describe
 from tests.test_engine import SAMPLE, assert_same_values, run_cli
 
 pytest.importorskip("pyspark")
+pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")
 if shutil.which("java") is None:
     pytest.skip("Spark needs Java (scripts/setup.sh test installs openjdk-17-jre-headless)", allow_module_level=True)
 
@@ -108,3 +109,13 @@ def test_an_unreachable_spark_master_is_one_clear_line():
     code, _, err = run_cli("metrics", SAMPLE, "--engine", "spark", "--spark-master", "spark://127.0.0.1:1")
     assert code == 2 and "not reachable" in err
 
+
+
+@pytest.mark.parametrize("sample", ["wine_multiclass.csv", "diabetes_regression.csv"])
+def test_spark_equals_duckdb_on_the_multiclass_and_regression_samples(sample):
+    path = SAMPLE.with_name(sample)
+    code_d, duck, err_d = run_cli("metrics", path, "--engine", "duckdb")
+    code_s, spark, err_s = run_cli("metrics", path, "--engine", "spark")
+    assert code_d == 0 and code_s == 0, err_d + err_s
+    assert_same_values(duck["models"], spark["models"])
+    assert duck["undefined"] == spark["undefined"]

@@ -1,7 +1,7 @@
 """``--engine auto|memory|duckdb|spark``: where ``metrics`` computes (see `assess.engine`).
 
 ``memory`` reads the whole file into pandas (every task, every interval); ``duckdb`` and ``spark`` aggregate out of
-core (binary files so far) and print the same JSON plus ``"engine"`` (rows, whether the numbers are exact, and for a
+core (binary, multi-class labels and regression so far) and print the same JSON plus ``"engine"`` (rows, whether the numbers are exact, and for a
 score grid the error bound of each ranking metric). ``auto`` picks memory for one file below
 ``ASSESS_ENGINE_MEMORY_MB`` (default 100 MB) and DuckDB above it or for a directory or glob of parts.
 
@@ -36,7 +36,7 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
                        help="Spark master (local[*], spark://host:7077, yarn); SPARK_REMOTE=sc://host:15002 selects "
                             "Spark Connect")
     group.add_argument("--exact-limit", type=int, metavar="N",
-                       help="out of core: group by score up to N distinct scores (default 10,000,000), beyond it on a "
+                       help="out of core: group by score up to N distinct scores (default 2,000,000), beyond it on a "
                             "2^20-bin grid with error bounds; 0 forces the grid")
 
 
@@ -104,15 +104,18 @@ def run_engine_metrics(args, engine: str, decision, overrides) -> dict:
                          exact_limit=EXACT_LIMIT if args.exact_limit is None else args.exact_limit)
     reports, assessment = run.reports, run.assessment
     first = next(iter(reports.values()))
+    interval_settings = {"ci": args.ci, "confidence_level": args.confidence_level if args.ci else None,
+                         "resamples": None, "seed": None, "bootstrap_method": None}
     doc = {"task": assessment.task.value, "n": max(r.n for r in reports.values()),
-           "models": {m: r.to_dict(with_ci=bool(args.ci)) for m, r in reports.items()},
-           "positive": assessment.positive, "classes": list(first.classes),
-           "settings": {"labels_from": decision.source, "threshold": args.threshold,
-                        "label_thresholds": dict(decision.per_label) or None, "beta": args.beta, "k": args.k,
-                        "ci": args.ci, "confidence_level": args.confidence_level if args.ci else None,
-                        "resamples": None, "seed": None, "bootstrap_method": None},
-           "undefined": {m: r.reasons for m, r in reports.items() if r.reasons},
-           "engine": run.summary()}
+           "models": {m: r.to_dict(with_ci=bool(args.ci)) for m, r in reports.items()}}
+    if assessment.task.is_classification:
+        doc |= {"positive": assessment.positive, "classes": list(first.classes),
+                "settings": {"labels_from": decision.source, "threshold": args.threshold,
+                             "label_thresholds": dict(decision.per_label) or None, "beta": args.beta, "k": args.k}
+                            | interval_settings}
+    else:
+        doc["settings"] = interval_settings
+    doc |= {"undefined": {m: r.reasons for m, r in reports.items() if r.reasons}, "engine": run.summary()}
     sizes = {m: r.n for m, r in reports.items()}
     if len(set(sizes.values())) > 1:
         doc["n_per_model"] = sizes

@@ -193,6 +193,20 @@ class SparkBackend(Backend):
                               f"{_spark_message(exc)}") from None
         return cls._session
 
+    def head(self, n: int):
+        """The first rows; CSV columns (read as text, so Spark never scans a file twice to infer types) become
+        numbers where every cell is one, as pandas' reader would type them for role and task detection."""
+        import pandas as pd
+
+        frame = super().head(n)
+        if self.source.format == "csv":
+            for col in frame.columns:
+                try:
+                    frame[col] = pd.to_numeric(frame[col])
+                except (ValueError, TypeError):
+                    pass
+        return frame
+
     def ident(self, name: str) -> str:
         return "`" + name.replace("`", "``") + "`"
 

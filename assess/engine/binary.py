@@ -6,7 +6,7 @@ cells that would block an assessment (empty truth, empty or non-finite scores, n
 Scan 2 (`aggregate`) — per model, truth (positive or not), predicted label and *score key*: the row count, the sums
 of the weight and its square, the lowest score, and the sums of each row's log loss and squared error (ISO/IEC TS 4213
 6.3.6–6.3.7; the per-row losses of :func:`assess.metrics.binary.per_row_losses`, clipped the same way). The key is
-the score itself when the scores have at most ``exact_limit`` distinct values (default 10 million): then the table
+the score itself when the scores have at most ``exact_limit`` distinct values (default 2 million): then the table
 is exactly what :func:`assess.curves.threshold_counts` builds from the rows (one point per distinct score) and every
 metric equals the in-memory one up to the order of floating-point sums. Beyond it the key is one of ``bins``
 (default :math:`2^{20}`) equal-width bins of the score range, and the ranking metrics carry an error bound from the
@@ -29,8 +29,10 @@ from assess.columns import label_strings
 from assess.errors import AssessError
 from assess.metrics import binary
 
-#: Beyond this many distinct scores (approximate count) the scan groups by a score grid instead of by score.
-EXACT_LIMIT = 10_000_000
+#: Beyond this many distinct scores (approximate count) the scan groups by a score grid instead of by score. The
+#: grouped table costs ~100 bytes per distinct score and model between the engine's hash table and the arrays here:
+#: 2 million keeps a run inside 1 GiB (the issue's "e.g. 10 million" would need several).
+EXACT_LIMIT = 2_000_000
 #: Bins of the score grid (the issue's 2^20: bounds of the order of 1e-6 for smooth score distributions).
 GRID_BINS = 2 ** 20
 
@@ -165,7 +167,7 @@ class Plan:
 
 
 def aggregate(backend, sources: list[Columns], models: list[str], positive: list, plan: Plan, *,
-              labels_from_scores: bool, threshold: float) -> dict[str, np.ndarray]:
+              labels_from_scores: bool, threshold: float) -> tuple[dict, dict]:
     """Scan 2: the grouped table (module docstring) as numpy arrays; ``model`` holds indices into ``models`` (integer
     codes keep the returned table small: one number per distinct score, not a string)."""
     c0 = sources[0]
@@ -187,18 +189,21 @@ def aggregate(backend, sources: list[Columns], models: list[str], positive: list
     p_true = f"greatest(least(CASE WHEN pos = 1 THEN s ELSE 1.0 - s END, {1 - _EPS!r}), {_EPS!r})"
     miss = "(1.0 - CASE WHEN pos = 1 THEN s ELSE 1.0 - s END)"
     key = plan.key() if c0.score is not None else "CAST(0 AS BIGINT)"
-    # Two grouping sets in one scan: the cells and loss sums per (model, truth, predicted label), and the curve
-    # table per (model, score key) with the positives' and negatives' weights and rows pivoted into columns — so
-    # the table the engine returns is one row per distinct score (or bin), not four.
-    sql = f"""
-        SELECT model, pos, yp, k, count(*) AS n_rows, sum(w) AS w, sum(w * w) AS w2,
-               sum(CASE WHEN pos = 1 THEN w ELSE 0.0 END) AS w_pos, sum(CASE WHEN pos = 0 THEN w ELSE 0.0 END) AS w_neg,
-               sum(pos) AS rows_pos,
-               min(s) AS s_min, max(s) AS s_max,
+    # Two GROUP BYs: the cells and loss sums per (model, truth, predicted label) — a handful of groups with every
+    # sum — and the curve table per (model, score key) with only the five aggregates a curve needs, positives' and
+    # negatives' weights pivoted into columns (one row per distinct score or bin, not four). One scan with GROUPING
+    # SETS computes every aggregate for the million curve groups too, which costs DuckDB ~3x more than a second
+    # read of the columns.
+    keyed = f"(SELECT model, pos, {pred} AS yp, {key} AS k, s, w FROM ({rows}) AS r) AS keyed"
+    cells = backend.arrays(f"""
+        SELECT model, pos, yp, count(*) AS n_rows, sum(w) AS w, sum(w * w) AS w2, min(s) AS s_min, max(s) AS s_max,
                sum(w * -ln({p_true})) AS log_loss, sum(w * {miss} * {miss}) AS brier
-        FROM (SELECT model, pos, {pred} AS yp, {key} AS k, s, w FROM ({rows}) AS r) AS keyed
-        GROUP BY GROUPING SETS ((model, pos, yp), (model, k))"""
-    return backend.arrays(sql)
+        FROM {keyed} GROUP BY model, pos, yp""")
+    curve = backend.arrays(f"""
+        SELECT model, k, count(*) AS n_rows, sum(CASE WHEN pos = 1 THEN w ELSE 0.0 END) AS w_pos,
+               sum(CASE WHEN pos = 0 THEN w ELSE 0.0 END) AS w_neg, sum(pos) AS rows_pos, min(s) AS s_min
+        FROM {keyed} GROUP BY model, k""")
+    return cells, curve
 
 
 @dataclass(frozen=True)
@@ -213,12 +218,10 @@ class ModelTable:
     rows_neg: np.ndarray | None
 
 
-def binary_states(table: dict[str, np.ndarray], models: list[str], assessment, *, labels_from: str, beta: float,
+def binary_states(tables: tuple[dict, dict], models: list[str], assessment, *, labels_from: str, beta: float,
                   weighted: bool, has_scores: bool, labels_from_scores: bool) -> dict[str, ModelTable]:
-    """{model: ModelTable} from the grouped table: cells, threshold counts and loss sums of each model."""
-    pos_col = np.asarray(table["pos"], dtype=np.float64)
-    is_cells = ~np.isnan(pos_col)              # the (model, truth, label) grouping set; the rest is the curve's
-    cells = {name: np.asarray(col)[is_cells] for name, col in table.items()}
+    """{model: ModelTable} from the grouped tables (cells, curve): cells, threshold counts and loss sums per model."""
+    cells, curve = tables
     if labels_from_scores:
         yhat = cells["yp"].astype(np.float64) == 1
     else:
@@ -229,7 +232,6 @@ def binary_states(table: dict[str, np.ndarray], models: list[str], assessment, *
         yhat = np.array([lab == assessment.positive for lab in _labels(yp_raw)], dtype=bool)
     truth = cells["pos"].astype(np.float64) == 1
     cell_model = cells["model"].astype(np.int64)
-    curve = {name: np.asarray(col)[~is_cells] for name, col in table.items()}
     # curve rows by model, score keys descending within each model: one sort of the (small) grouped table
     order = np.lexsort((-curve["k"].astype(np.float64), curve["model"].astype(np.int64)))
     curve = {name: col[order] for name, col in curve.items()}

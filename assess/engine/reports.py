@@ -4,9 +4,11 @@
 in-memory path, with the same overrides), checks the whole file with one profiling scan, aggregates with a second
 scan (`assess.engine.binary`) and evaluates the registry's metric functions on the grouped states — one formula per
 metric, whichever engine counted. Supported so far: binary files (long, wide or single-model; labels from the
-predicted-label column or from the scores at a threshold; sample weights). Intervals: the proportion methods
-(Wilson, Clopper–Pearson, normal; from the cells) and DeLong for the ROC AUC (unweighted; from the grouped
-placements); a bootstrap interval is not computed out of core yet and each result says so in its note.
+predicted-label column or from the scores at a threshold; sample weights; `assess.engine.binary`), the label metrics
+of multi-class files (`assess.engine.multiclass`) and single-output regression (`assess.engine.regression`).
+Intervals: the proportion methods (Wilson, Clopper–Pearson, normal; from the cells) and DeLong for the binary ROC AUC
+(unweighted; from the grouped placements); a bootstrap interval is not computed out of core yet and each result says
+so in its note.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from assess import intervals
 from assess.data import Task
 from assess.decision import LABELS, SCORES, Decision
 from assess.engine import binary as grouped
-from assess.engine import multiclass
+from assess.engine import multiclass, regression
 from assess.engine.backends import open_backend
 from assess.engine.source import Source
 from assess.errors import AssessError
@@ -80,13 +82,16 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
     """
     with open_backend(engine, source, spark_master=spark_master) as backend:
         assessment = head_assessment(backend, source, overrides)
-        if assessment.task not in (Task.BINARY, Task.MULTICLASS):
-            raise AssessError(f"{source.name}: the out-of-core engines assess binary and multi-class files so far; "
-                              f"this file is {assessment.task.value} (use --engine memory)")
+        if assessment.task not in (Task.BINARY, Task.MULTICLASS, Task.REGRESSION) or assessment.outputs:
+            raise AssessError(f"{source.name}: the out-of-core engines assess binary, multi-class and (single-output) "
+                              f"regression files so far; this file is {assessment.task.value} (use --engine memory)")
         if keys:
             for key in keys:
                 get(assessment.task, key)
         sources = grouped.model_columns(backend, assessment)
+        if assessment.task is Task.REGRESSION:
+            table = regression.regression_table(backend, assessment, sources)
+            return _regression_run(table, assessment, engine, models=models, keys=keys, ci=ci)
         if assessment.task is Task.MULTICLASS:
             table = multiclass.confusion_table(backend, sources)
             return _multiclass_run(table, assessment, engine, overrides, models=models, keys=keys, beta=beta, k=k,
@@ -156,6 +161,36 @@ def _multiclass_run(table, assessment, engine, overrides, *, models, keys, beta,
     omitted = tuple(m.key for m in metrics_for(Task.MULTICLASS) if m.needs != "labels") if has_scores and keys is None \
         else ()
     return EngineRun(assessment, reports, engine, True, rows, 0, omitted=omitted)
+
+
+def _regression_run(table, assessment, engine, *, models, keys, ci):
+    states = regression.regression_states(table, assessment)
+    chosen = list(models or states)
+    unknown = [m for m in chosen if m not in states]
+    if unknown:
+        raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(states)})")
+    specs = list(metrics_for(Task.REGRESSION)) if keys is None else [get(Task.REGRESSION, key) for key in keys]
+    weighted = assessment.roles.weight is not None
+    reports = {}
+    for model in chosen:
+        state, n_rows = states[model]
+        results = []
+        for m in specs:
+            value, reason, note = _capture(m.compute, state)
+            if reason:   # the engine does not know the row of the first zero truth
+                reason = reason.replace(" (first at row None)", "")
+            if m.key == "median_absolute_error" and weighted:
+                value, reason = float("nan"), ("a weighted median needs the sorted rows; not computed out of core "
+                                               "(use --engine memory)")
+            if ci is not None:
+                note = "; ".join(x for x in (note, "no bootstrap interval on the out-of-core path yet "
+                                                   "(use --engine memory)") if x)
+            results.append(MetricResult(m.key, m.name, value, float("nan"), float("nan"), None, reason, note))
+        reports[model] = MetricReport(task=Task.REGRESSION, model=model, n=n_rows, classes=(), results=tuple(results),
+                                      table=None, params=MappingProxyType({}), ci=ci, confidence_level=0.95,
+                                      resamples=0, seed=None)
+    rows = sum(n for _, n in states.values())
+    return EngineRun(assessment, reports, engine, True, rows, 0)
 
 
 def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted, bounds, *,

@@ -1,0 +1,77 @@
+r"""Regression metrics out of core: one GROUP BY model gives every sum of
+:class:`~assess.metrics.regression.RegressionState` (see that module for each formula and reference):
+:math:`W = \sum w`, :math:`\sum w e`, :math:`\sum w|e|`, :math:`\sum w e^2`, the centred sums of squares of the
+truth and of the error (the engine's numerically stable ``var_pop``, times W), :math:`\max|e|`, the relative-error
+and sMAPE sums with their zero counts, and the median absolute error from the engine's exact quantile
+(``quantile_cont`` in DuckDB, ``percentile`` in Spark; unweighted files only — with weights the median needs the
+sorted rows and is not computed out of core). The registry's formulas then run on that state unchanged.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from assess.errors import AssessError
+from assess.metrics import regression
+
+
+def regression_table(backend, assessment, sources) -> dict:
+    """Per model: the sums (module docstring). ``sources``: `assess.engine.binary.Columns` (y_pred = prediction)."""
+    r = assessment.roles
+    weighted = r.weight is not None
+    w = "CAST({c.weight} AS DOUBLE)" if weighted else "CAST(1.0 AS DOUBLE)"
+    rows = "\nUNION ALL\n".join(
+        f"SELECT {c.model} AS model, CAST({c.y_true} AS DOUBLE) AS y, CAST({c.y_pred} AS DOUBLE) AS yp, "
+        f"{w.format(c=c)} AS w FROM predictions" for c in sources)
+    median = "quantile_cont(abs(yp - y), 0.5)" if backend.name == "duckdb" else "percentile(abs(yp - y), 0.5)"
+    # weighted variance as var_pop of sqrt(w)-free form is not available: with weights use the raw moments (the
+    # state's own one-pass formula), without weights the engine's stable var_pop
+    ss_true = "var_pop(y) * count(*)" if not weighted else \
+        "sum(w * y * y) - sum(w * y) * sum(w * y) / sum(w)"
+    ss_error = "var_pop(yp - y) * count(*)" if not weighted else \
+        "sum(w * (yp - y) * (yp - y)) - sum(w * (yp - y)) * sum(w * (yp - y)) / sum(w)"
+    sql = f"""
+        SELECT model, count(*) AS n_rows, count(y) AS y_present, count(yp) AS yp_present, sum(w) AS w_sum,
+               sum(CASE WHEN w < 0 THEN 1 ELSE 0 END) AS w_negative,
+               sum(w * (yp - y)) AS sum_error, sum(w * abs(yp - y)) AS sum_abs, sum(w * (yp - y) * (yp - y)) AS sum_sq,
+               {ss_true} AS ss_true, {ss_error} AS ss_error,
+               max(CASE WHEN w > 0 THEN abs(yp - y) END) AS max_abs,
+               min(CASE WHEN w > 0 THEN y END) AS y_min, max(CASE WHEN w > 0 THEN y END) AS y_max,
+               {median if not weighted else 'CAST(NULL AS DOUBLE)'} AS median_abs,
+               sum(CASE WHEN y = 0 AND w > 0 THEN 1 ELSE 0 END) AS zero_truth,
+               sum(CASE WHEN y <> 0 THEN w * abs((yp - y) / y) ELSE 0.0 END) AS sum_abs_rel,
+               sum(CASE WHEN y <> 0 THEN w * ((yp - y) / y) * ((yp - y) / y) ELSE 0.0 END) AS sum_sq_rel,
+               sum(CASE WHEN abs(y) + abs(yp) > 0 THEN w * 2.0 * abs(yp - y) / (abs(y) + abs(yp)) ELSE 0.0 END)
+                   AS sum_smape,
+               sum(CASE WHEN abs(y) + abs(yp) = 0 AND w > 0 THEN 1 ELSE 0 END) AS zero_zero
+        FROM ({rows}) AS r GROUP BY model"""
+    return backend.arrays(sql)
+
+
+def regression_states(table: dict, assessment) -> dict[str, tuple[regression.RegressionState, int]]:
+    """{model: (state, rows)}; refuses empty or non-numeric cells and negative weights like the in-memory checks."""
+    name, r = assessment.table.name, assessment.roles
+    out = {}
+    for i, model in enumerate(table["model"]):
+        get = {k: v[i] for k, v in table.items()}
+        n = int(get["n_rows"])
+        for col, role in (("y_present", r.y_true), ("yp_present", r.y_pred)):
+            if int(get[col]) < n:
+                raise AssessError(f"{name}: column {role!r} has {n - int(get[col]):,} empty or non-numeric cells "
+                                  f"(model {model}); every row needs a number")
+        if int(get["w_negative"]):
+            raise AssessError(f"{name}: column {r.weight!r} has negative weights")
+        W = float(get["w_sum"])
+        zero_truth = int(get["zero_truth"])
+        constant = float(get["y_min"]) if get["y_min"] == get["y_max"] else None
+        median = float(get["median_abs"]) if np.isfinite(get["median_abs"]) else float("nan")
+        state = regression.RegressionState(
+            weight_sum=W, n=n, sum_error=float(get["sum_error"]), sum_abs=float(get["sum_abs"]),
+            sum_sq=float(get["sum_sq"]), ss_true=0.0 if constant is not None else max(float(get["ss_true"]), 0.0),
+            ss_error=max(float(get["ss_error"]), 0.0), max_abs=float(get["max_abs"]), median_abs=median,
+            sum_abs_rel=None if zero_truth else float(get["sum_abs_rel"]),
+            sum_sq_rel=None if zero_truth else float(get["sum_sq_rel"]), sum_smape=float(get["sum_smape"]),
+            zero_truth_rows=zero_truth, first_zero_truth=None, zero_zero_rows=int(get["zero_zero"]),
+            constant_truth=constant)
+        out[str(model)] = (state, n)
+    return out
