@@ -308,3 +308,20 @@ def test_the_appendix_settings_reproduce_the_report(tmp_path, monkeypatch):
     assert main(first["command"].split()[3:]) == 0
     again = json.loads(zipfile.ZipFile("a.zip").read("report.json"))
     assert again["metrics"] == first["metrics"] and first["settings"]["roles"] == {"y_true": "truth", "score": "p"}
+
+
+def test_checklist_carries_the_controls_the_file_allows():
+    """The annotator sample: the 5.3.9 row says what the Controls page says, and its Fleiss' κ is statsmodels' on the
+    three annotators' labels; the 5.3.5 row keeps the report's own id check and adds the controls' line."""
+    from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+
+    path = ROOT / "assets/samples/breast_cancer_annotators.csv"
+    report = build_report(describe(read_table(path)), ReportOptions(ci="", charts=False, tests=()))
+    rows = {row.item.key: row.found for row in report.checklist}
+    data = pd.read_csv(path).drop_duplicates("id")
+    table, _ = aggregate_raters(data[["y_true_reader_a", "y_true_reader_b", "y_true_reader_c"]].to_numpy())
+    assert f"Fleiss' κ {fleiss_kappa(table):.3f}" in rows["ground_truth"]
+    assert rows["ground_truth"].startswith("Checked: ground truth from column y_true")
+    assert "same 171 sample ids" in rows["test_data"]
+    # nothing the app could not check is claimed: no split or training ids, so no overlap line
+    assert "training ids" not in rows["test_data"] and "not checked" not in " ".join(rows.values())

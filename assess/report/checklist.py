@@ -69,11 +69,25 @@ class ChecklistRow:
     answer: str      # what the user wrote ("" when nothing)
 
 
+#: Which checklist item each clause of the controls (:func:`assess.controls.run_controls`) informs.
+CONTROL_ITEMS = {"5.3.2": "representativeness", "5.3.5": "test_data", "5.3.7": "leakage", "5.3.9": "ground_truth"}
+
+
 def checklist(assessment: Assessment, models, answers: Mapping[str, str] | None = None, *,
-              baselines_computed: bool = True) -> list[ChecklistRow]:
-    """The 5.3 rows for ``models`` of ``assessment``, with the app's findings and the user's ``answers``."""
+              baselines_computed: bool = True, controls=()) -> list[ChecklistRow]:
+    """The 5.3 rows for ``models`` of ``assessment``, with the app's findings and the user's ``answers``.
+
+    ``controls`` are :class:`assess.controls.ControlOutcome` lines (train/test overlap, duplicated feature rows,
+    annotator agreement, distribution shift); each one the app could check is added to its item's findings, in the
+    controls' own words ("checked by the app: …"), so the report and the Controls page say the same thing."""
     answers = answers or {}
     found = _findings(assessment, list(models), baselines_computed=baselines_computed)
+    for outcome in controls:
+        item = CONTROL_ITEMS.get(outcome.clause)
+        if item is None or outcome.checked.startswith("not checked"):
+            continue
+        text = outcome.checked[0].upper() + outcome.checked[1:]
+        found[item] = " ".join(x for x in (found.get(item, ""), f"{outcome.title}: {text}.") if x)
     return [ChecklistRow(item, found.get(item.key, ""), str(answers.get(item.key, "") or "").strip())
             for item in ITEMS]
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from assess.controls import run_controls
 from assess.data import Task
 from assess.decision import LABELS, SCORES, Decision
 from assess.errors import AssessError
@@ -171,12 +172,22 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
     recommendation = _recommend(assessment, reports, primary, recommended, options)
     if recommendation.best is not None:
         figures = with_key_model(figures, recommendation.best)
-    rows = checklist(assessment, models, options.checklist, baselines_computed=bool(reports))
+    rows = checklist(assessment, models, options.checklist, baselines_computed=bool(reports),
+                     controls=_controls(assessment, options))
     say(0.97, "layout")
     created = (now or _dt.datetime.now(_dt.timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
     ordered = tuple([recommended] + [c for c in comparisons if c is not recommended]) if recommended else comparisons
     return Report(assessment, options, models, created, library_versions(), reports, headline, ordered,
                   dict(skipped), design, verdict, recommendation, tuple(figures), tuple(rows), tuple(notes))
+
+
+def _controls(assessment, options) -> tuple:
+    """The ISO 5.3 controls the file allows (:mod:`assess.controls`), or none when they cannot run on it — the
+    report's other sections do not depend on them."""
+    try:
+        return run_controls(assessment, decision=options.decision).outcomes
+    except AssessError:
+        return ()
 
 
 def _tests(assessment, models, options, reports):
