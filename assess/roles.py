@@ -65,15 +65,19 @@ _PAIR_ROLES = {"class_scores", "true_labels", "pred_labels", "label_scores"}
 #: Prefixes of the (ground truth, prediction) columns of one output of a multi-output regression. ``true_``/``pred_``
 #: are also the multi-label indicator prefixes, so they name outputs only when both columns hold continuous numbers.
 OUTPUT_PREFIXES = (("y_true_", "y_pred_"), ("true_", "pred_"))
+#: Prefixes of the columns of a wide clustering file, one per clustering (``cluster_kmeans``, ``cluster_ward``).
+CLUSTER_PREFIXES = ("cluster_", "clusters_")
 
 
 @dataclass(frozen=True)
 class WideModel:
-    """One model of a wide file: its predicted-label and/or score column."""
+    """One model of a wide file: its predicted-label and/or score column; for a clustering (``clustering``), its
+    column ``cluster_<name>`` of cluster assignments is ``y_pred``."""
 
     name: str
     y_pred: str | None = None
     score: str | None = None
+    clustering: bool = False
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,11 @@ class Roles:
 
     def reason(self, role: str) -> str:
         return dict(self.reasons).get(role, "")
+
+    @property
+    def wide_clusterings(self) -> bool:
+        """Whether the wide models are clusterings (columns ``cluster_<name>``), not classifiers."""
+        return any(wm.clustering for wm in self.wide_models)
 
     def with_role(self, role: str, value, reason: str) -> Roles:
         reasons = tuple((r, why) for r, why in self.reasons if r != role) + ((role, reason),)
@@ -178,6 +187,10 @@ def detect_roles(frame: pd.DataFrame) -> Roles:
                 roles = roles.with_role(role_key, value, why)
                 taken.add(col)
                 break
+
+    if not roles.cluster and not roles.model:
+        roles = _wide_clusterings(frame, roles, [c for c in frame.columns if c not in taken])
+        taken.update(roles.used_columns())
 
     if not roles.lower and not roles.upper:
         roles = _levelled_interval(roles, [c for c in frame.columns if c not in taken])
@@ -264,7 +277,7 @@ def detect_roles(frame: pd.DataFrame) -> Roles:
         wide_score = {k: c for k, c in _prefixed(free, ("score_", "y_score_", "proba_", "prob_")).items()
                       if not _matches_class(k, classes)}
         names = list(dict.fromkeys(list(wide_pred) + list(wide_score)))
-        if names and not roles.model and (len(names) >= 2 or not (roles.y_pred or roles.score)):
+        if names and not roles.model and not roles.wide_models and (len(names) >= 2 or not (roles.y_pred or roles.score)):
             models = tuple(WideModel(n, wide_pred.get(n), wide_score.get(n)) for n in names)
             roles = roles.with_role("wide_models", models,
                                     f"columns `y_pred_<model>`/`score_<model>` for {len(models)} models "
@@ -328,6 +341,26 @@ def _outputs(frame: pd.DataFrame, roles: Roles, columns) -> Roles:
                                    f"{len(pairs)} column pairs `{true_prefix}<name>`/`{pred_prefix}<name>`{kind}: "
                                    f"one per output of a multi-output regression ({listed})")
     return roles
+
+
+def _wide_clusterings(frame: pd.DataFrame, roles: Roles, columns) -> Roles:
+    """Two or more columns ``cluster_<name>`` (or ``clusters_<name>``): one clustering per column, compared in one
+    wide table — the wide form of SPEC's clustering input (issue 10: "one column per clustering to compare"). Numbers
+    with decimals are no cluster assignment (a ``cluster_distance``) and stay free; a single column is no family (it
+    is named ``cluster`` or chosen on the Data page)."""
+    found = {name: col for name, col in _prefixed(columns, CLUSTER_PREFIXES).items()
+             if not (is_numeric(frame[col]) and _has_fractions(frame[col]))}
+    if len(found) < 2:
+        return roles
+    models = tuple(WideModel(name, y_pred=col, clustering=True) for name, col in found.items())
+    listed = ", ".join(quote(m.name) for m in models[:4]) + (" …" if len(models) > 4 else "")
+    return roles.with_role("wide_models", models, f"{len(models)} columns `cluster_<name>`: one clustering per "
+                                                  f"column ({listed}) in one wide table")
+
+
+def _has_fractions(col: pd.Series) -> bool:
+    values = pd.to_numeric(col, errors="coerce").dropna().to_numpy(dtype=float)
+    return bool(np.any(values != np.round(values)))
 
 
 _LEVELLED = re.compile(r"^(lower|lo|pi_lower|yhat_lower|upper|hi|pi_upper|yhat_upper)[_-]?(\d{1,2}(?:\.\d+)?)$")
@@ -475,7 +508,7 @@ def apply_role(roles: Roles, frame: pd.DataFrame, role: str, value, *, file: str
             roles = roles.without(other)
     if role in ("y_pred", "score") and roles.wide_models and value:
         roles = replace(roles, wide_models=())
-    if role == "model" and value:
+    if role in ("model", "cluster") and value:
         roles = replace(roles, wide_models=())
     if role in ("y_true", "y_pred") and roles.outputs and value:
         roles = roles.without("outputs")  # a chosen target: a single-output file (its other pairs stay unused)

@@ -30,6 +30,9 @@ def infer_task(frame: pd.DataFrame, roles: Roles) -> tuple[Task, str]:
     """
     if roles.cluster:
         return Task.CLUSTERING, f"{quote(roles.cluster)} holds cluster assignments"
+    if roles.wide_clusterings:
+        return Task.CLUSTERING, (f"{len(roles.wide_models)} columns `cluster_<name>` hold the cluster assignments of "
+                                 f"{len(roles.wide_models)} clusterings")
     if roles.true_labels:
         return Task.MULTILABEL, f"{len(roles.true_labels)} indicator columns `true_<label>`: one per label"
     if roles.outputs:

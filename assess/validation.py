@@ -184,9 +184,16 @@ MOSTLY_SINGLETONS = 0.5
 
 def _check_clustering(c: _Checker, a: _Input) -> None:
     """Clusters present in every row; reference classes where given; numeric, complete features; and the
-    degenerate clusterings (a single cluster, nearly one cluster per row) said up front."""
+    degenerate clusterings (a single cluster, nearly one cluster per row) said up front — per column
+    ``cluster_<name>`` of a wide file, per model of a long one."""
     r, frame = a.roles, a.frame
-    c.missing(r.cluster, suffix=" in the cluster assignment")
+    if r.wide_clusterings:
+        per_model = [(wm.name, wm.y_pred, np.arange(len(frame))) for wm in r.wide_models]
+    else:
+        per_model = [(model, r.cluster, rows) for model, rows in a.model_rows.items()]
+    labels = {col: label_strings(frame[col]) for _, col, _ in per_model}   # each column once: long files share one
+    for col in labels:
+        c.missing(col, suffix=" in the cluster assignment")
     if r.y_true:
         c.missing(r.y_true, level="warning", suffix="; external indices use the rows with a reference class")
     for col in r.features:
@@ -198,25 +205,26 @@ def _check_clustering(c: _Checker, a: _Input) -> None:
               suffix="; internal indices (silhouette, Davies–Bouldin, Calinski–Harabasz) are left out")
     unused = [col for col in (r.y_pred, r.score, *(c for _, c in r.class_scores)) if col]
     if unused:
+        by = quote(r.cluster) if r.cluster else "the columns `cluster_<name>`"
         c.note("warning", "roles_mixed", f"{', '.join(map(quote, unused[:3]))} "
-                                         f"{'is' if len(unused) == 1 else 'are'} not used: {quote(r.cluster)} makes "
-                                         "this a clustering (its clusters are compared with the reference classes); "
-                                         "to assess predicted labels instead, choose the classification task or unset "
-                                         "the cluster role", column=unused[0], count=len(unused))
-    clusters = label_strings(frame[r.cluster])
-    for model, rows in a.model_rows.items():
-        present = clusters.iloc[rows].dropna()
+                                         f"{'is' if len(unused) == 1 else 'are'} not used: {by} make"
+                                         f"{'s' if r.cluster else ''} this a clustering (its clusters are compared "
+                                         "with the reference classes); to assess predicted labels instead, choose "
+                                         "the classification task or unset the cluster role",
+               column=unused[0], count=len(unused))
+    for model, col, rows in per_model:
+        present = labels[col].iloc[rows].dropna()
         k, n = int(present.nunique()), len(present)
-        who = f"model {quote(model)}" if len(a.models) > 1 else f"column {quote(r.cluster)}"
+        who = f"model {quote(model)}" if len(a.models) > 1 else f"column {quote(col)}"
         if k == 1:
             c.note("warning", "single_cluster", f"{who} puts every row in one cluster ({quote(present.iloc[0])}): "
                                                 "internal indices are undefined and external ones say only that "
-                                                "nothing was separated", column=r.cluster, count=n)
+                                                "nothing was separated", column=col, count=n)
         elif n >= 4 and k > MOSTLY_SINGLETONS * n:
             c.note("warning", "mostly_singletons",
                    f"{who} has {k:,} distinct clusters for {n:,} rows: nearly one cluster per row — is "
-                   f"{quote(r.cluster)} an id? Purity and homogeneity reach 1 for singletons; read the adjusted "
-                   "indices (ARI, AMI)", column=r.cluster, count=k)
+                   f"{quote(col)} an id? Purity and homogeneity reach 1 for singletons; read the adjusted "
+                   "indices (ARI, AMI)", column=col, count=k)
 
 
 def _check_classification(c: _Checker, a: _Input) -> None:
