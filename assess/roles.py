@@ -188,7 +188,9 @@ def detect_roles(frame: pd.DataFrame) -> Roles:
                 taken.add(col)
                 break
 
-    if not roles.cluster and not roles.model:
+    # Wide clusterings only where nothing names predictions: a classifier's file keeps its task when it carries
+    # some `cluster_*` columns of its own (a segment, say); the lone `cluster` column instead wins, as SPEC says.
+    if not (roles.cluster or roles.model or roles.y_pred or roles.score):
         roles = _wide_clusterings(frame, roles, [c for c in frame.columns if c not in taken])
         taken.update(roles.used_columns())
 

@@ -125,6 +125,9 @@ def test_what_is_no_wide_clustering(tmp_path):
                           "cluster_distance": rng.random(n)})
     a = assess_frame(tmp_path, frame)
     assert a.models == ("a", "b") and "cluster_distance" not in a.roles.used_columns()
+    # a classifier's file with cluster_* columns of its own stays a classification
+    scored = assess_frame(tmp_path, frame.assign(y_true=rng.choice(list("ab"), n), y_pred=rng.choice(list("ab"), n)))
+    assert scored.task is Task.BINARY and not scored.roles.wide_models
     # a long file keeps its `cluster` column; cluster_size is not a second clustering
     long = assess_frame(tmp_path, pd.DataFrame({"cluster": rng.integers(0, 3, n), "cluster_size": [5] * n,
                                                 "cluster_rank": rng.integers(0, 3, n)}))
@@ -172,3 +175,19 @@ def test_clusters_page_opens_on_the_wide_file(uploaded, files):
     i, j = names.index("kmeans"), names.index("agglomerative")
     assert float(agreement["text"][i][j]) == pytest.approx(
         skm.adjusted_rand_score(wide.cluster_kmeans, wide.cluster_agglomerative), abs=0.005)
+
+
+@pytest.mark.parametrize("page", ["pages/metrics.py", "pages/compare.py", "pages/confusion.py", "pages/curves.py",
+                                  "pages/errors.py"])
+def test_other_pages_never_raise_on_the_wide_file(uploaded, page):
+    uploaded.switch_page(page).run()
+    assert not uploaded.exception, (page, [e.value for e in uploaded.exception])
+
+
+def test_metrics_page_shows_every_wide_clustering(uploaded, files):
+    _, wide, _ = files
+    uploaded.switch_page("pages/metrics.py").run()
+    table = uploaded.dataframe[0].value.set_index("key")
+    for model in ("kmeans", "agglomerative", "gaussian_mixture"):
+        assert table.loc["adjusted_rand_index", model].startswith(
+            f"{skm.adjusted_rand_score(wide.y_true, wide[f'cluster_{model}']):.3f} (")
