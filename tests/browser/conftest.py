@@ -97,3 +97,11 @@ def wait_idle(page) -> None:
     """Wait until Streamlit has finished the current rerun (the status widget shows 'Running…' while busy)."""
     page.wait_for_timeout(300)
     page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden", timeout=60_000)
+
+
+def upload_predictions(page, path) -> None:
+    """Choose "Upload a file" and give ``path`` to the Predictions file uploader — by its label, because the Data
+    page has a second uploader (saved settings) whose input is already in the page before the switch."""
+    page.get_by_text("Upload a file", exact=True).click()
+    uploader = page.locator('[data-testid="stFileUploader"]').filter(has_text="Predictions file")
+    uploader.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))

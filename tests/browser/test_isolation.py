@@ -11,7 +11,7 @@ import urllib.parse
 
 import pytest
 
-from tests.browser.conftest import wait_idle
+from tests.browser.conftest import upload_predictions, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -20,8 +20,7 @@ def upload_file(page, tmp_path, name: str, text: str) -> None:
     path = tmp_path / name
     path.write_text(text)
     page.get_by_role("heading", name="Task and roles").wait_for()
-    page.get_by_text("Upload a file", exact=True).click()
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
+    upload_predictions(page, path)
     page.get_by_text(name).first.wait_for()
     wait_idle(page)
 

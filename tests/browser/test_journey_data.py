@@ -4,7 +4,7 @@ saved to test-artifacts/ for a person to look at."""
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, choose, selectbox_value, wait_idle
+from tests.browser.conftest import ARTIFACTS, choose, selectbox_value, upload_predictions, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -20,8 +20,7 @@ def test_load_sample_upload_change_role(page, tmp_path):
 
     path = tmp_path / "mine.csv"
     path.write_text(CSV)
-    page.get_by_text("Upload a file", exact=True).click()
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
+    upload_predictions(page, path)
     page.get_by_text("40 rows", exact=False).first.wait_for()
     wait_idle(page)
     sidebar = page.locator('[data-testid="stSidebar"]')

@@ -5,7 +5,7 @@ the file's text is shown as written. A screenshot per page is saved to test-arti
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, wait_idle
+from tests.browser.conftest import ARTIFACTS, upload_predictions, wait_idle
 from tests.test_injection import HOSTILE_MODELS, hostile_csv
 
 pytestmark = pytest.mark.browser
@@ -54,8 +54,7 @@ def test_hostile_names_render_literally_everywhere(page, tmp_path):
     path.write_bytes(hostile_csv())
     page.get_by_role("heading", name="Task and roles").wait_for()
     wait_idle(page)
-    page.get_by_text("Upload a file", exact=True).click()
-    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(path))
+    upload_predictions(page, path)
     page.get_by_text("240 rows", exact=False).first.wait_for()
     wait_idle(page)
     sidebar = page.locator('[data-testid="stSidebar"]')
