@@ -325,3 +325,20 @@ def test_checklist_carries_the_controls_the_file_allows():
     assert "same 171 sample ids" in rows["test_data"]
     # nothing the app could not check is claimed: no split or training ids, so no overlap line
     assert "training ids" not in rows["test_data"] and "not checked" not in " ".join(rows.values())
+
+
+def test_clustering_report_has_its_metrics_charts_and_a_test_verdict():
+    """The iris clusterings: the headline ARI per model is scikit-learn's, the charts are the contingency heatmaps,
+    and the verdict comes from a test that ran (the bootstraps default to the ARI), not 'no test could be run'."""
+    from sklearn.metrics import adjusted_rand_score
+
+    path = ROOT / "assets/samples/iris_clustering.csv"
+    report = build_report(describe(read_table(path)), ReportOptions(resamples=100))
+    data = pd.read_csv(path)
+    for model, rows in data.groupby("model"):
+        assert report.reports[model]["adjusted_rand_index"].value == pytest.approx(
+            adjusted_rand_score(rows.y_true, rows.cluster), abs=1e-12)
+    assert "adjusted_rand_index" in report.headline
+    assert any(f.key.startswith("contingency_") for f in report.figures)
+    assert "No significance test could be run" not in report.verdict
+    assert report.decision_text() == "not applicable (cluster assignments)"

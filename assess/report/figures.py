@@ -21,6 +21,7 @@ from assess.errors import AssessError
 from assess.explore import (binary_matrix, binary_view, confusion_matrix, fold_curves, multilabel_matrices,
                             one_vs_rest, roc_band, scored_model, top_classes_matrix)
 from assess.forecasts import error_by, prediction_frame
+from assess.metrics.clustering import cluster_view
 from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold
 from assess.schema import Assessment
 
@@ -55,7 +56,7 @@ def report_figures(assessment: Assessment, models: Sequence[str], *, decision: D
     task = assessment.task
     colors = charts.model_colors(assessment.models)  # by position in the file: a model keeps its colour everywhere
     build = {Task.BINARY: _binary, Task.MULTICLASS: _multiclass, Task.MULTILABEL: _multilabel,
-             Task.REGRESSION: _numeric, Task.FORECAST: _numeric}.get(task)
+             Task.REGRESSION: _numeric, Task.FORECAST: _numeric, Task.CLUSTERING: _clustering}.get(task)
     if build is None:  # clustering and any later task: the report says there are no charts yet
         return []
     return build(assessment, list(models), colors=colors, decision=decision, confidence_level=confidence_level,
@@ -257,6 +258,35 @@ def _numeric(assessment, models, *, colors, decision, confidence_level, seed, au
                                     and sum(f.summary for f in figures) < 3))
     progress(1.0)
     return _key_first(figures)
+
+
+def _clustering(assessment, models, *, colors, decision, confidence_level, seed, auc_ci,
+                progress) -> list[ReportFigure]:
+    """The Clusters page's charts of each clustering (contingency heatmap, silhouette plot) and their sizes."""
+    figures: list[ReportFigure] = []
+    views = {}
+    for i, m in enumerate(models):
+        view = views[m] = cluster_view(assessment.predictions(m))
+        if view.table is not None:
+            figures.append(ReportFigure(
+                f"contingency_{i}", f"Reference classes × clusters — {m}", "Each cell: rows of that class in that "
+                "cluster, coloured by their share of the cluster; classes face the cluster matched with them, so a "
+                "pure cluster is one dark cell in its column.",
+                charts.contingency_chart(table=view.table, classes=view.classes, clusters=view.clusters,
+                                         title=f"Reference classes × clusters, {m}"), summary=i < 2))
+        if view.silhouettes is not None:
+            figures.append(ReportFigure(
+                f"silhouette_{i}", f"Silhouette plot — {m}", "Each bar is one row: how much closer it is to its own "
+                "cluster than to the nearest other (1 compact and separated, 0 on a border, below 0 closer to "
+                "another cluster); the dashed line is the mean.",
+                charts.silhouette_chart(silhouettes=view.silhouettes, labels=view.silhouette_labels,
+                                        mean=view.silhouette_mean, title=f"Silhouette plot, {m}",
+                                        subtitle=view.silhouette_note), summary=view.table is None and i < 2))
+        progress((i + 1) / len(models))
+    sizes = {m: dict(zip(v.all_clusters, v.sizes)) for m, v in views.items()}
+    figures.append(ReportFigure("cluster_sizes", "Cluster sizes", "Rows in each cluster of each clustering.",
+                                charts.cluster_sizes_chart(sizes=sizes, colors=colors)))
+    return figures
 
 
 def _key_first(figures: list[ReportFigure]) -> list[ReportFigure]:

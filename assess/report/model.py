@@ -39,11 +39,12 @@ HEADLINE = {
     Task.MULTILABEL: ("exact_match_ratio", "hamming_loss", "f1_micro", "f1_macro"),
     Task.REGRESSION: ("mae", "rmse", "r2", "mean_error"),
     Task.FORECAST: ("mae", "rmse", "mase", "coverage"),
+    Task.CLUSTERING: ("adjusted_rand_index", "normalized_mutual_info", "purity", "silhouette"),
 }
 #: The metric the recommendation ranks models by, first defined one wins.
 PRIMARY = {
     Task.BINARY: ("roc_auc", "f1"), Task.MULTICLASS: ("accuracy",), Task.MULTILABEL: ("f1_micro",),
-    Task.REGRESSION: ("mae",), Task.FORECAST: ("mase", "mae"),
+    Task.REGRESSION: ("mae",), Task.FORECAST: ("mase", "mae"), Task.CLUSTERING: ("adjusted_rand_index", "silhouette"),
 }
 #: Which test answers "is the best model better?" for a primary metric, when it was run.
 TEST_FOR_METRIC = {"roc_auc": "delong"}
@@ -106,6 +107,8 @@ class Report:
     def decision_text(self) -> str:
         """The decision rule in words (what every label metric, matrix and test counted)."""
         task, d = self.task, self.options.decision
+        if task is Task.CLUSTERING:
+            return "not applicable (cluster assignments)"
         if not task.is_classification:
             return "not applicable (numeric predictions)"
         has_labels = any(self.assessment.predictions(m).y_pred is not None for m in self.models)
@@ -151,8 +154,7 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
                                   resamples=options.resamples, seed=options.seed,
                                   progress=lambda f: say(0.02 + 0.5 * f, "metrics and their intervals"))
     else:
-        notes.append(f"Metrics for the {assessment.task.value} task are not available yet: this report describes "
-                     "the file only.")
+        notes.append(f"The {assessment.task.value} task has no metrics: this report describes the file only.")
     headline = tuple(k for k in HEADLINE.get(assessment.task, ())
                      if reports and all(k in r and r[k].defined for r in reports.values()))
     say(0.55, "significance tests")

@@ -228,6 +228,9 @@ def default_metric(task: Task, has_scores: bool) -> tuple[str, str]:
                             "Cochran's Q tests compare")
     if task is Task.MULTILABEL:
         return "f1_micro", "no metric chosen: the bootstrap compares the micro-averaged F1 over all labels"
+    if task is Task.CLUSTERING:
+        return "adjusted_rand_index", ("no metric chosen: the bootstrap compares the adjusted Rand index, chance-"
+                                       "corrected agreement with the reference classes")
     return "mae", ("no metric chosen: the bootstrap compares the mean absolute error, the loss the paired t and "
                    "Wilcoxon tests compare")
 
