@@ -46,6 +46,13 @@ def fold_ids(y) -> np.ndarray:
     return folds
 
 
+def size_groups(data) -> np.ndarray:
+    """A slice for per-group metrics: tumour size by terciles of the mean radius (small, medium, large)."""
+    radius = data.data[:, list(data.feature_names).index("mean radius")]
+    return np.select([radius < np.quantile(radius, 1 / 3), radius < np.quantile(radius, 2 / 3)],
+                     ["small", "medium"], "large")
+
+
 def binary_sample() -> pd.DataFrame:
     """Breast cancer (569 tumours): three models of clearly different quality on the same ids and folds."""
     data = load_breast_cancer()
@@ -53,10 +60,7 @@ def binary_sample() -> pd.DataFrame:
     names = np.array(["malignant", "benign"])
     folds = fold_ids(y)
     rng = np.random.default_rng(SEED)
-    # A slice for per-group metrics: tumour size by mean radius terciles.
-    radius = X[:, list(data.feature_names).index("mean radius")]
-    group = np.select([radius < np.quantile(radius, 1 / 3), radius < np.quantile(radius, 2 / 3)],
-                      ["small", "medium"], "large")
+    group = size_groups(data)
     models = {
         "logistic": make_pipeline(StandardScaler(), LogisticRegression(C=0.5, max_iter=2000)),
         "tree": DecisionTreeClassifier(max_depth=3, random_state=SEED),
@@ -136,9 +140,7 @@ def latency_sample() -> pd.DataFrame:
     X, y = data.data, data.target
     names = np.array(["malignant", "benign"])
     folds = fold_ids(y)
-    radius = X[:, list(data.feature_names).index("mean radius")]
-    group = np.select([radius < np.quantile(radius, 1 / 3), radius < np.quantile(radius, 2 / 3)],
-                      ["small", "medium"], "large")
+    group = size_groups(data)
     models = {
         "logistic": make_pipeline(StandardScaler(), LogisticRegression(C=0.5, max_iter=2000)),
         "tree": DecisionTreeClassifier(max_depth=3, random_state=SEED),
