@@ -11,12 +11,13 @@ import streamlit as st
 
 from assess.columns import quote
 from assess.export import to_csv_bytes, to_json_bytes
-from assess.metrics import GROUPS, metrics_for
+from assess.metrics import metrics_for
 from assess.metrics.clustering import SILHOUETTE_EXACT_ROWS
 from assess.metrics.reports import compute_reports
 from assess.schema import Assessment
 from assess.summary import comparison_frame, long_frame, model_frame
 from pages.state import md, memo
+from pages.widgets import choose_metrics
 
 #: Shown first: the chance-corrected indices, V-measure and the silhouette.
 HEADLINE = ("adjusted_rand_index", "rand_index", "purity", "inverse_purity", "v_measure", "adjusted_mutual_info",
@@ -50,15 +51,7 @@ def render(assessment: Assessment) -> None:
     resamples = mid.number_input("Bootstrap resamples", 100, 20_000, 1000, step=100, disabled=ci is None)
     seed = right.number_input("Seed", 0, 2**31 - 1, 0, help="Bootstrap, baseline and silhouette samples are seeded: "
                                                              "the same seed gives the same numbers.")
-    with st.expander("Choose metrics", icon=":material/checklist:"):
-        chosen = []
-        for group in GROUPS:
-            in_group = [s for s in specs if s.group == group]
-            if in_group:
-                names = {s.key: s.name for s in in_group}
-                chosen += st.multiselect(group, list(names), default=[s.key for s in in_group if s.key in HEADLINE],
-                                         format_func=names.get, key=f"group_clustering_{group}",
-                                         help=" · ".join(f"{s.name}: {s.meaning}" for s in in_group))
+    chosen = choose_metrics(specs, set(HEADLINE), key="clustering")
     if not models or not chosen:
         st.info("Pick at least one clustering and one metric.")
         st.stop()

@@ -15,7 +15,7 @@ from assess.data import Task
 from assess.decision import LABELS, SCORES
 from assess.export import to_csv_bytes, to_json_bytes
 from assess.formatting import count, proportion
-from assess.metrics import GROUPS, metrics_for, table_for
+from assess.metrics import metrics_for, table_for
 from assess.metrics.evaluate import VALUE_TASKS
 from assess.cross_validation import fold_metrics
 from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
@@ -23,7 +23,7 @@ from assess.summary import (breakdown_table, comparison_frame, headline_sentence
                             per_class_frame, with_fold_spread)
 from pages import clustering_view
 from pages.state import Key, current_decision, md, memo, require_assessment, set_decision
-from pages.widgets import decision_note, headers_config
+from pages.widgets import choose_metrics, decision_note, headers_config
 
 HEADLINE = {
     Task.BINARY: ("tp", "fp", "tn", "fn", "accuracy", "balanced_accuracy", "precision", "recall", "specificity", "f1",
@@ -138,16 +138,7 @@ with right:
         k = st.number_input("k of top-k accuracy", 1, max(1, len(assessment.classes)), min(2, len(assessment.classes)),
                             disabled=assessment.task is not Task.MULTICLASS)
 
-with st.expander("Choose metrics", icon=":material/checklist:"):
-    chosen = []
-    defaults = set(HEADLINE[assessment.task])
-    for group in GROUPS:
-        in_group = [s for s in specs if s.group == group]
-        if in_group:
-            names = {s.key: s.name for s in in_group}
-            chosen += st.multiselect(group, list(names), default=[s.key for s in in_group if s.key in defaults],
-                                     format_func=names.get, key=f"group_{assessment.task.value}_{group}",
-                                     help=" · ".join(f"{s.name}: {s.meaning}" for s in in_group))
+chosen = choose_metrics(specs, set(HEADLINE[assessment.task]), key=assessment.task.value)
 if not models or not chosen:
     st.info("Pick at least one model and one metric.")
     st.stop()

@@ -8,6 +8,7 @@ import streamlit as st
 
 from assess.export import figure_to_pdf, figure_to_png, figure_to_svg, figures_to_pdf
 from assess.formatting import header
+from assess.metrics import GROUPS
 from assess.schema import Assessment
 from pages.state import current_decision, md, set_decision
 
@@ -118,3 +119,18 @@ def decision_note(assessment: Assessment, *, page: str | None = None) -> None:
                                            has_scores=first.scores is not None, labels=assessment.classes)
     st.caption(md(f"{sentence} {CHANGE_IT[page]}"), help="One decision rule is shared by the Metrics, Confusion, Curves and Compare "
                                          "pages, so their numbers always agree.")
+
+
+def choose_metrics(specs, defaults, *, key: str) -> list[str]:
+    """The "Choose metrics" expander: one multiselect of display names per registry group, ``defaults`` chosen
+    first; returns the chosen metric keys. ``key`` (the task's value) keeps each task's choices apart."""
+    chosen: list[str] = []
+    with st.expander("Choose metrics", icon=":material/checklist:"):
+        for group in GROUPS:
+            in_group = [s for s in specs if s.group == group]
+            if in_group:
+                names = {s.key: s.name for s in in_group}
+                chosen += st.multiselect(group, list(names), default=[s.key for s in in_group if s.key in defaults],
+                                         format_func=names.get, key=f"group_{key}_{group}",
+                                         help=" · ".join(f"{s.name}: {s.meaning}" for s in in_group))
+    return chosen
