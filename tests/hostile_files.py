@@ -11,7 +11,6 @@ import re
 import struct
 import zipfile
 
-import numpy as np
 import pandas as pd
 
 CSV = b"y_true,y_pred,score\n" + b"".join(b"%d,%d,0.%d\n" % (i % 2, (i // 2) % 2, i % 10) for i in range(40))

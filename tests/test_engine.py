@@ -24,7 +24,6 @@ from assess.cli import main
 from assess.decision import Decision
 from assess.engine.reports import engine_reports
 from assess.engine.source import resolve_source
-from assess.errors import AssessError
 from assess.io import LoadedTable
 from assess.metrics.reports import compute_reports
 from assess.roles import Overrides

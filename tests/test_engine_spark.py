@@ -8,7 +8,6 @@ test_metrics_oracle.py) and the DuckDB run of the same file (test_engine.py), to
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pandas as pd

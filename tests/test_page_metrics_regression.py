@@ -3,7 +3,6 @@ baselines (mean / median; naive, seasonal naive, drift), no classification widge
 the numbers against scikit-learn and pandas on the sample files."""
 
 import pandas as pd
-import pytest
 from sklearn.metrics import mean_absolute_error, r2_score
 
 from tests.conftest import ROOT, open_app

@@ -5,7 +5,6 @@ import json
 
 import numpy as np
 import pandas as pd
-import pytest
 from sklearn.metrics import hamming_loss, multilabel_confusion_matrix, roc_auc_score
 from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 from statsmodels.stats.multitest import multipletests

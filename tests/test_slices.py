@@ -3,9 +3,7 @@ fisher_exact and kruskal, statsmodels' Benjamini–Hochberg, fairlearn's gap sum
 
 from __future__ import annotations
 
-import io
 import json
-import warnings
 
 import numpy as np
 import pandas as pd
