@@ -163,7 +163,7 @@ class Assessment:
                                upper=numeric_column(frame, r.upper) if r.upper else None,
                                interval_level=interval_level(r))
         # clustering: a wide file's clustering reads its own column `cluster_<name>` (held as the model's y_pred)
-        clusters = label_strings(frame[pred_col if wide else r.cluster])
+        clusters = label_strings(frame[pred_col if wide is not None and wide.clustering else r.cluster])
         cluster_index = {c: i for i, c in enumerate(sort_labels(set(clusters.dropna())))}
         y_true = None
         if r.y_true:
