@@ -381,11 +381,40 @@ def _levelled_interval(roles: Roles, columns) -> Roles:
         if len(pair) == 2:
             why = f"{quote(pair['lower'])} and {quote(pair['upper'])} are the bounds of a {level} % prediction interval"
             return roles.with_role("lower", pair["lower"], why).with_role("upper", pair["upper"], why)
+    # quantile forecasts `q_<level>` (q_05 … q_95, q_0.05, quantile_10): the outermost symmetric pair of quantiles
+    # (a, 1 − a) bounds a central (1 − 2a) prediction interval
+    quantiles = {q: col for col in columns if (q := _quantile_of(col)) is not None}
+    for a in sorted(q for q in quantiles if q < 0.5):
+        b = next((q for q in quantiles if abs(q - (1 - a)) < 1e-9), None)
+        if b is not None:
+            lo, hi = quantiles[a], quantiles[b]
+            why = (f"{quote(lo)} and {quote(hi)} are the {a:.0%} and {b:.0%} quantile forecasts: the bounds of a "
+                   f"{b - a:.0%} prediction interval")
+            return roles.with_role("lower", lo, why).with_role("upper", hi, why)
     return roles
 
 
+_QUANTILE = re.compile(r"^(?:q|quantile)[_-]?(0?[._]\d+|\d{1,2}(?:[._]\d+)?)$")   # names are normalised: "." → "_"
+
+
+def _quantile_of(col) -> float | None:
+    """The quantile a column named ``q_05``, ``q5``, ``q_0.05`` or ``quantile_95`` holds, as a fraction, else None:
+    a number with a leading point or zero-point is a fraction, any other a percentage."""
+    m = _QUANTILE.match(normalise_name(col))
+    if m is None:
+        return None
+    text = m.group(1).replace("_", ".")
+    q = float(text) if text.startswith((".", "0.")) else float(text) / 100
+    return q if 0 < q < 1 else None
+
+
 def interval_level(roles: Roles) -> float | None:
-    """The nominal level of the prediction interval when its column names give it (``lower_90`` → 0.9), else None."""
+    """The nominal level of the prediction interval when its column names give it (``lower_90`` → 0.9, ``q_05`` and
+    ``q_95`` → 0.9), else None."""
+    if roles.lower and roles.upper:   # quantile forecasts: the central interval between the two quantiles
+        a, b = _quantile_of(roles.lower), _quantile_of(roles.upper)
+        if a is not None and b is not None and a < b and abs(a + b - 1) < 1e-9:
+            return round(b - a, 12)
     levels = set()
     for col in (roles.lower, roles.upper):
         m = _LEVELLED.match(normalise_name(col).replace("-", "_")) if col else None

@@ -237,3 +237,25 @@ def test_forecast_season_and_interval_level_options(capsys, tmp_path):
         scale[series] = (values.to_numpy() - lagged)[~np.isnan(lagged)].__abs__().mean()
     expected = (data.y_pred - data.y_true).abs().div(data.series.map(scale)).mean()
     assert doc["models"]["ets"]["mase_seasonal"] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("names", [("q_05", "q_95"), ("q_0.05", "q_0.95"), ("quantile_5", "quantile_95")])
+def test_quantile_forecast_columns_are_a_prediction_interval(capsys, tmp_path, names):
+    """Quantile columns `q_<level>` bound the central interval between them: coverage and width against numpy, the
+    Winkler score against its formula (α = 0.1), and every interval metric equal to the same file with
+    `lower_90`/`upper_90` columns."""
+    data = pd.read_csv(FORECAST).query("model == 'ets' and series == 'elnino_sst' and horizon == 1")
+    lo, hi, y = data.lower_90.to_numpy(), data.upper_90.to_numpy(), data.y_true.to_numpy()
+    keys = ("coverage", "interval_width", "winkler_score", "pinball_loss")
+    quantiles = tmp_path / "quantiles.csv"
+    data[["timestamp", "y_true", "y_pred"]].assign(**{names[0]: lo, names[1]: hi}).to_csv(quantiles, index=False)
+    bounds = tmp_path / "bounds.csv"
+    data[["timestamp", "y_true", "y_pred", "lower_90", "upper_90"]].to_csv(bounds, index=False)
+    doc = run_json(capsys, str(quantiles), "--metrics", *keys)
+    (got,) = doc["models"].values()
+    assert got["coverage"] == pytest.approx(np.mean((y >= lo) & (y <= hi)), rel=1e-12)
+    assert got["interval_width"] == pytest.approx(np.mean(hi - lo), rel=1e-12)
+    winkler = (hi - lo) + 2 / 0.1 * ((lo - y) * (y < lo) + (y - hi) * (y > hi))
+    assert got["winkler_score"] == pytest.approx(np.mean(winkler), rel=1e-12)
+    (same,) = run_json(capsys, str(bounds), "--metrics", *keys)["models"].values()
+    assert got == pytest.approx(same, rel=1e-12)
