@@ -17,7 +17,7 @@ from assess.metrics.reports import compute_reports
 from assess.schema import Assessment
 from assess.summary import comparison_frame, long_frame, model_frame
 from pages.state import md, memo
-from pages.widgets import choose_metrics
+from pages.widgets import choose_metrics, metric_definitions
 
 #: Shown first: the chance-corrected indices, V-measure and the silhouette.
 HEADLINE = ("adjusted_rand_index", "rand_index", "purity", "inverse_purity", "v_measure", "adjusted_mutual_info",
@@ -97,8 +97,4 @@ def render(assessment: Assessment) -> None:
     st.page_link("pages/clusters.py", label="See the clusters: contingency, sizes, silhouettes, projection",
                  icon=":material/bubble_chart:")
 
-    with st.expander("Definitions of the chosen metrics", icon=":material/function:"):
-        for spec in specs:
-            if spec.key in chosen:
-                st.markdown(f"**{spec.name}** — {spec.meaning}  \n*Source: {spec.source}*")
-                st.latex(spec.latex)
+    metric_definitions(specs, chosen)

@@ -134,3 +134,12 @@ def choose_metrics(specs, defaults, *, key: str) -> list[str]:
                                          format_func=names.get, key=f"group_{key}_{group}",
                                          help=" · ".join(f"{s.name}: {s.meaning}" for s in in_group))
     return chosen
+
+
+def metric_definitions(specs, chosen) -> None:
+    """The "Definitions of the chosen metrics" expander: name, meaning, source and formula from the registry."""
+    with st.expander("Definitions of the chosen metrics", icon=":material/function:"):
+        for spec in specs:
+            if spec.key in chosen:
+                st.markdown(f"**{spec.name}** — {spec.meaning}  \n*Source: {spec.source}*")
+                st.latex(spec.latex)

@@ -295,8 +295,10 @@ def v_measure(s: ClusteringState):
     t = _table(s, "v_measure")
     if t is None:
         return np.nan
-    h, c = homogeneity(s), completeness(s)
+    h_c, h_k, mi, _, _ = _information(t)   # once: homogeneity() and completeness() would each recompute it
     with np.errstate(invalid="ignore", divide="ignore"):
+        h = _where(h_c > 0, mi / np.where(h_c > 0, h_c, 1), 1.0)
+        c = _where(h_k > 0, mi / np.where(h_k > 0, h_k, 1), 1.0)
         return _where(h + c == 0, 0.0, 2 * h * c / np.where(h + c == 0, 1, h + c))
 
 
