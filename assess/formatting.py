@@ -8,7 +8,6 @@ Rounding happens here, on copies for display; computed values are never rounded 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping
 
 #: Decimals of a proportion or rate in a table (0.000–1.000): one fixed number, so a column's digits line up.
@@ -19,7 +18,9 @@ UNDEFINED = "—"
 
 #: Labels that name no class in words: numbers and booleans (1, 0, -1, 1.0, True, false); in a sentence they read
 #: "positive (1)" rather than "1 cases".
-_NOT_A_WORD = re.compile(r"^\s*([-+]?\d+(\.\d+)?|true|false)\s*$", re.IGNORECASE)
+def _not_a_word(text: str) -> bool:
+    """A label a sentence cannot use as a noun: a boolean, or anything without a letter (1, -1, 0.5, ".", "")."""
+    return text.strip().lower() in ("true", "false") or not any(ch.isalpha() for ch in text)
 
 
 def _missing(value) -> bool:
@@ -97,11 +98,11 @@ def class_phrase(label, *, role: str | None = None) -> str:
 
     >>> class_phrase("malignant"), class_phrase(1, role="positive"), class_phrase("True", role="positive")
     ('malignant', 'positive (1)', 'positive (True)')
-    >>> class_phrase(3), class_phrase("yes", role="positive")
-    ('class 3', 'yes')
+    >>> class_phrase(3), class_phrase("yes", role="positive"), class_phrase(".", role="positive")
+    ('class 3', 'yes', 'positive (.)')
     """
     text = str(label)
-    if _NOT_A_WORD.match(text):
+    if _not_a_word(text):
         return f"{role} ({text.strip()})" if role else f"class {text.strip()}"
     if len(text) > LONGEST_CLASS_IN_TEXT:
         text = text[:LONGEST_CLASS_IN_TEXT - 1].rstrip() + "…"

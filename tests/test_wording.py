@@ -75,3 +75,12 @@ def test_mcnemar_says_one_more_case_in_the_singular():
     b = np.array([True] * 50 + [False] * 3 + [True] * 2 + [False] * 10)
     sentence = mcnemar(a, b, names=("Random forest", "two words")).sentence
     assert sentence.startswith("Random forest is right on 1 more case than two words out of 65; ")
+
+
+def test_a_class_without_letters_is_named_by_its_role():
+    """A positive class named "." (or "-", "0.5") reads "positive (.)": never "9 in 10 . cases"."""
+    from assess.formatting import class_phrase
+    assert class_phrase(".", role="positive") == "positive (.)"
+    assert class_phrase("-", role="positive") == "positive (-)"
+    assert class_phrase("0.5") == "class 0.5"
+    assert class_phrase("été") == "été"
