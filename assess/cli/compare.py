@@ -13,7 +13,8 @@ from __future__ import annotations
 from assess.cli import SUMMARIES
 
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
-                               load_assessment, print_json)
+                               load_assessment, overrides_from_args, print_json)
+from assess.cli.engine import add_engine_options, chosen_engine
 from assess.decision import Decision
 from assess.errors import AssessError
 from assess.io import Limits, read_table
@@ -42,6 +43,7 @@ def add_parser(sub) -> None:
     parser.add_argument("--alternative", choices=["two-sided", "less", "greater"], default="two-sided")
     parser.add_argument("--confidence-level", type=float, default=0.95)
     add_decision_options(parser)
+    add_engine_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -112,6 +114,10 @@ def comparison_data(args):
 
 
 def run(args) -> int:
+    engine = chosen_engine(args)
+    if engine != "memory":
+        print_json(run_engine_compare(args, engine))
+        return 0
     data, metric, decision = comparison_data(args)
     options = _options(args)
     common = dict(models=args.models, metric=metric, confidence_level=args.confidence_level, decision=decision)
@@ -122,3 +128,24 @@ def run(args) -> int:
                          **options)
     print_json(result.to_dict())
     return 0
+
+
+def run_engine_compare(args, engine: str) -> dict:
+    """The ``compare`` JSON of FILE from tables the engine groups (`assess.engine.compare`: McNemar, Cochran's Q,
+    DeLong); any other test is refused with its name and ``--engine memory``."""
+    from assess.data import Task
+    from assess.engine.compare import ENGINE_TESTS, engine_compare, refuse_unsupported
+    from assess.engine.source import resolve_source
+
+    if args.test == "all":
+        raise AssessError(f"--engine {engine} runs one test at a time ({', '.join(ENGINE_TESTS)}); --test all "
+                          "needs --engine memory")
+    refuse_unsupported(args.test, engine)
+    if args.metric:
+        raise AssessError(f"test `{args.test}` compares per-sample correctness or ROC AUCs; --metric does not apply")
+    result = engine_compare(resolve_source(args.file), engine, overrides_from_args(args), test=args.test,
+                            models=args.models, correction=args.correction, alternative=args.alternative,
+                            confidence_level=args.confidence_level,
+                            decision=decision_from_args(args, Task.BINARY), options=_options(args),
+                            spark_master=args.spark_master)
+    return result.to_dict()

@@ -109,18 +109,27 @@ def mcnemar(correct_a, correct_b, *, method: str = "exact", continuity: bool = T
     >>> r.details.n10, r.details.n01, round(r.pvalue, 4)
     (4, 1, 0.375)
     """
-    check_choice("method", method, MCNEMAR_METHODS)
-    check_alternative(alternative)
-    confidence_level = check_confidence_level(confidence_level)
     a = as_bool_vector(correct_a, "correct_a")
     b = as_bool_vector(correct_b, "correct_b")
     check_same_length(a, b, ("correct_a", "correct_b"))
-    if a.size == 0:
+    return mcnemar_from_counts(int(np.count_nonzero(a & ~b)), int(np.count_nonzero(~a & b)), int(a.size),
+                               int(np.count_nonzero(a)), int(np.count_nonzero(b)), method=method,
+                               continuity=continuity, alternative=alternative, confidence_level=confidence_level,
+                               names=names)
+
+
+def mcnemar_from_counts(n10: int, n01: int, n: int, right_a: int, right_b: int, *, method: str = "exact",
+                        continuity: bool = True, alternative: str = "two-sided", confidence_level: float = 0.95,
+                        names: Sequence[str] | None = None) -> TestResult:
+    """:func:`mcnemar` from its counts: ``n10`` samples A got right and B wrong, ``n01`` the reverse, ``n`` paired
+    samples, ``right_a``/``right_b`` each model's correct samples (what an engine's GROUP BY of the models'
+    correctness gives, `assess.engine.compare`)."""
+    check_choice("method", method, MCNEMAR_METHODS)
+    check_alternative(alternative)
+    confidence_level = check_confidence_level(confidence_level)
+    if n == 0:
         raise AssessError("McNemar needs at least 1 paired sample (got 0)")
     name_a, name_b = model_names(names, 2)
-    n = int(a.size)
-    n10 = int(np.count_nonzero(a & ~b))
-    n01 = int(np.count_nonzero(~a & b))
     m = n10 + n01
     df = None
     if method == "asymptotic":
@@ -164,7 +173,7 @@ def mcnemar(correct_a, correct_b, *, method: str = "exact", continuity: bool = T
     sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), short)}."
     return TestResult(test="mcnemar", method=label, statistic=statistic, pvalue=p, df=df, alternative=alternative,
                       effect=effect, assumptions=assumptions, sentence=sentence, n=n, models=(name_a, name_b),
-                      details=McNemarDetails(n10, n01, m, float(a.mean()), float(b.mean()), bool(continuity)))
+                      details=McNemarDetails(n10, n01, m, right_a / n, right_b / n, bool(continuity)))
 
 
 def _binomial_half_p(k: int, m: int, alternative: str, *, mid: bool) -> float:
@@ -186,7 +195,8 @@ def _binomial_half_p(k: int, m: int, alternative: str, *, mid: bool) -> float:
     return float(min(1.0, 2.0 * (cdf(lo) - (0.5 * pmf(lo) if mid else 0.0))))
 
 
-def cochran_q(correct, *, confidence_level: float = 0.95, names: Sequence[str] | None = None) -> TestResult:
+def cochran_q(correct, *, confidence_level: float = 0.95, names: Sequence[str] | None = None,
+              frequency=None) -> TestResult:
     r"""Cochran's Q test that k ≥ 2 models have the same accuracy on the same samples.
 
     ``correct`` is an (n samples × k models) 0/1 matrix. With column totals :math:`C_j`, row totals :math:`R_i`
@@ -201,6 +211,10 @@ def cochran_q(correct, *, confidence_level: float = 0.95, names: Sequence[str] |
     Assumption (Tate & Brown 1970): at least 4 informative samples (not all-right nor all-wrong) and at least
     24 informative sample × model cells for the chi-squared approximation. ``confidence_level`` only sets the
     α of the sentence (significant means p < 1 − confidence_level).
+
+    ``frequency`` (optional, one non-negative integer per row) says how many samples each row stands for: the
+    distinct right/wrong patterns with their counts, as an engine's GROUP BY gives them (`assess.engine.compare`),
+    are the same test as the samples themselves.
     """
     confidence_level = check_confidence_level(confidence_level)
     x = np.asarray(correct)
@@ -212,17 +226,21 @@ def cochran_q(correct, *, confidence_level: float = 0.95, names: Sequence[str] |
     if n < 1:
         raise AssessError("Cochran's Q needs at least 1 sample (got 0)")
     x = np.column_stack([as_bool_vector(x[:, j], f"correct[:, {j}]") for j in range(k)]).astype(float)
+    f = np.ones(n) if frequency is None else np.asarray(frequency, dtype=float)
+    if f.shape != (n,) or (f < 0).any():
+        raise AssessError(f"`frequency` must hold one non-negative count per row of `correct` ({n:,})")
+    n = int(f.sum())
     names = model_names(names, k)
-    col = x.sum(axis=0)
+    col = f @ x
     row = x.sum(axis=1)
     total = col.sum()
-    denom = k * total - float(np.sum(row * row))
+    denom = k * total - float(np.dot(f, row * row))
     q = (k - 1) * (k * float(np.sum(col * col)) - total * total) / denom if denom > 0 else math.nan
     if math.isnan(q):
         warn_undefined("Cochran's Q is undefined: on every sample the models are all right or all wrong")
     df = float(k - 1)
     p = float(special.chdtrc(df, q)) if not math.isnan(q) else math.nan
-    informative = int(np.count_nonzero((row > 0) & (row < k)))
+    informative = int(f[(row > 0) & (row < k)].sum())
     acc = col / n
     effect = Effect("eta-squared Q (Serlin)", q / (n * (k - 1)) if not math.isnan(q) else math.nan,
                     no_interval(confidence_level))

@@ -193,9 +193,20 @@ def delong(y_true, score_a, score_b, *, alternative: str = "two-sided", confiden
         raise AssessError(f"DeLong needs at least 2 positives and 2 negatives in `y_true` (got {m} positives, "
                           f"{n} negatives)")
     pa, pb = delong_placements(y, sa), delong_placements(y, sb)
-    auc_a, auc_b = float(pa.v10.mean()), float(pb.v10.mean())
-    s10 = np.cov(np.vstack([pa.v10, pb.v10]), ddof=1)
-    s01 = np.cov(np.vstack([pa.v01, pb.v01]), ddof=1)
+    return delong_from_placements(float(pa.v10.mean()), float(pb.v10.mean()),
+                                  np.cov(np.vstack([pa.v10, pb.v10]), ddof=1),
+                                  np.cov(np.vstack([pa.v01, pb.v01]), ddof=1), m, n, alternative=alternative,
+                                  confidence_level=confidence_level, names=names)
+
+
+def delong_from_placements(auc_a: float, auc_b: float, s10, s01, m: int, n: int, *, alternative: str = "two-sided",
+                           confidence_level: float = 0.95, names: Sequence[str] | None = None) -> TestResult:
+    """:func:`delong` from its sufficient statistics: both AUCs (the mean placements), the 2 × 2 sample covariance
+    matrices (ddof 1) ``s10`` of the positives' and ``s01`` of the negatives' placements, and the class counts ``m``
+    and ``n`` — what an engine aggregates from grouped placements (`assess.engine.compare`)."""
+    check_alternative(alternative)
+    confidence_level = check_confidence_level(confidence_level)
+    names = model_names(names, 2)
     var_a = s10[0, 0] / m + s01[0, 0] / n
     var_b = s10[1, 1] / m + s01[1, 1] / n
     cov_ab = s10[0, 1] / m + s01[0, 1] / n

@@ -209,8 +209,7 @@ def sample_design(predictions: Mapping[str, Predictions] | Sequence[Predictions]
         index = {m: pd.Index(np.asarray(preds[m].ids)) for m in names}
         first = index[names[0]]
         if all(index[m].nunique() == first.nunique() and not index[m].difference(first).size for m in names[1:]):
-            return Design(PAIRED, f"every model has the same {plural(first.nunique(), 'sample id')}, so the "
-                                  "models were scored on the same samples")
+            return same_ids_design(first.nunique())
         for i, a in enumerate(names):
             for b in names[i + 1:]:
                 shared = index[a].intersection(index[b])
@@ -219,8 +218,7 @@ def sample_design(predictions: Mapping[str, Predictions] | Sequence[Predictions]
                         f"models `{a}` and `{b}` share {len(shared)} of their sample ids (first: {shown(shared[0])}) "
                         "but not all: paired tests need the same ids for every model, tests for independent "
                         "samples disjoint ids")
-        return Design(INDEPENDENT, "no sample id is shared between models, so each model was scored on its own "
-                                   "samples (different test sets)")
+        return DISJOINT_IDS_DESIGN
     n = {m: preds[m].n for m in names}
     if len(set(n.values())) > 1:
         sizes = ", ".join(f"{m} {n[m]:,}" for m in names)
@@ -233,8 +231,25 @@ def sample_design(predictions: Mapping[str, Predictions] | Sequence[Predictions]
             return Design(INDEPENDENT, f"the models have no sample ids and their ground truth differs (first at row "
                                        f"{row}: `{names[0]}` and `{m}`), so each was scored on its own samples; "
                                        "give an `id` column to pair them")
-    return Design(PAIRED, f"the models have no sample ids, but the same {plural(first.n, 'row')} with the same "
+    return same_rows_design(first.n)
+
+
+def same_ids_design(n_ids: int) -> Design:
+    """The paired design of models that share all their ``n_ids`` sample ids (also what the out-of-core engines
+    conclude from a GROUP BY of the ids, `assess.engine.compare`)."""
+    return Design(PAIRED, f"every model has the same {plural(n_ids, 'sample id')}, so the models were scored on "
+                          "the same samples")
+
+
+def same_rows_design(n_rows: int) -> Design:
+    """The paired design of models without ids on the same ``n_rows`` rows with the same ground truth."""
+    return Design(PAIRED, f"the models have no sample ids, but the same {plural(n_rows, 'row')} with the same "
                           "ground truth, so rows are paired by position")
+
+
+#: The independent design of models that share no sample id.
+DISJOINT_IDS_DESIGN = Design(INDEPENDENT, "no sample id is shared between models, so each model was scored on its "
+                                          "own samples (different test sets)")
 
 
 def arrange_predictions(predictions: Mapping[str, Predictions] | Sequence[Predictions] | AlignedPredictions, *,
