@@ -1,0 +1,71 @@
+"""`compare --engine spark` (local[1]): the same grouped agreement counts and placements as DuckDB, the same JSON as
+in memory. Oracle: the in-memory `compare` on the same file, to 1e-12 relative (see test_engine_compare.py)."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from assess.engine.backends import SparkBackend
+from tests.test_engine import SAMPLE, run_cli
+from tests.test_engine_compare import assert_same_json
+
+pytest.importorskip("pyspark")
+pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")
+if shutil.which("java") is None:
+    pytest.skip("Spark needs Java (scripts/setup.sh test installs openjdk-17-jre-headless)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def spark():
+    """One local Spark session for the module (as test_engine_spark.py)."""
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[1]").appName("assess-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "1")
+               .config("spark.sql.adaptive.enabled", "false")
+               .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    SparkBackend._session = session
+    yield session
+    SparkBackend._session = None
+    session.stop()
+
+
+@pytest.mark.parametrize("args", [["--test", "mcnemar", "--method", "midp"], ["--test", "cochran_q"],
+                                  ["--test", "delong"], ["--test", "mcnemar", "--labels-from", "scores"]])
+def test_the_sample_through_spark_equals_memory(args):
+    code_m, memory, err_m = run_cli("compare", SAMPLE, *args, "--engine", "memory")
+    code_s, spark, err_s = run_cli("compare", SAMPLE, *args, "--engine", "spark")
+    assert code_m == 0 and code_s == 0, (err_m, err_s)
+    assert_same_json(memory, spark)
+
+
+def test_a_wide_parquet_file_through_spark_equals_memory(tmp_path):
+    rng = np.random.default_rng(5)
+    n = 200
+    y = rng.choice(["no", "yes"], n)
+    wide = pd.DataFrame({"y_true": y} | {f"score_{m}": np.round(np.clip(0.4 * (y == "yes") + rng.normal(0.3, s, n),
+                                                                         0, 1), 1)
+                                          for m, s in (("a", 0.2), ("b", 0.35))})
+    path = tmp_path / "wide.parquet"
+    wide.to_parquet(path, index=False)
+    for test in ("mcnemar", "delong"):
+        code_m, memory, err_m = run_cli("compare", path, "--test", test, "--engine", "memory")
+        code_s, spark, err_s = run_cli("compare", path, "--test", test, "--engine", "spark")
+        assert code_m == 0 and code_s == 0, (err_m, err_s)
+        assert_same_json(memory, spark)
+
+
+def test_disjoint_ids_are_refused_on_spark_too(tmp_path):
+    frame = pd.DataFrame({"id": list("abcdefgh"), "model": ["A"] * 4 + ["B"] * 4, "y_true": [0, 1] * 4,
+                          "y_pred": [0, 1, 1, 1, 0, 0, 1, 1]})
+    path = tmp_path / "f.csv"
+    frame.to_csv(path, index=False)
+    code, _, err = run_cli("compare", path, "--test", "cochran_q", "--engine", "spark")
+    assert code != 0 and "no sample id is shared between models" in err
