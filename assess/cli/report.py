@@ -18,6 +18,7 @@ from pathlib import Path
 
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
                                load_assessment, overrides_from_args)
+from assess.cli.engine import add_engine_options, chosen_engine
 from assess.errors import AssessError
 from assess.metrics import CI_METHODS
 from assess.report import FORMATS, ReportOptions, build_report, format_of, write_report
@@ -52,6 +53,7 @@ def add_parser(sub) -> None:
                         help="multiple-comparison correction (default: holm; nemenyi for friedman)")
     parser.add_argument("--title", help="the report's title")
     add_decision_options(parser)
+    add_engine_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -94,13 +96,22 @@ def options_from_args(args: argparse.Namespace, settings: Settings, assessment: 
 
 def run(args) -> int:
     fmt = format_of(args.out)  # a wrong extension fails before any work
-    assessment = load_assessment(args)  # applies --config (roles, positive class, display names; task checked)
+    engine, source = chosen_engine(args), None
+    if engine != "memory":   # out of core: the engines' reports and paired tests (assess.engine.report)
+        from assess.engine.report import open_report_source
+        from assess.engine.source import resolve_source
+
+        settings = settings_from_args(args)
+        assessment, source = open_report_source(resolve_source(args.file), engine, overrides_from_args(args),
+                                                settings=settings, spark_master=args.spark_master)
+    else:
+        assessment = load_assessment(args)  # applies --config (roles, positive class, display names; task checked)
     if assessment.errors:
         raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
     settings = settings_from_args(args)
     options = replace(options_from_args(args, settings, assessment), charts=fmt != "zip")
     progress = StderrProgress()
-    report = build_report(assessment, options, progress=progress)
+    report = build_report(assessment, options, progress=progress, source=source)
     write_report(report, args.out, paper=args.paper or settings.paper,
                  progress=lambda f, what: progress(0.98, what))
     print(f"wrote {args.out} ({fmt.upper()})", file=sys.stderr)

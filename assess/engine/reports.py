@@ -74,7 +74,7 @@ def head_assessment(backend, source: Source, overrides) -> Assessment:
 
 def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=None, decision=Decision(), beta=1.0,
                    ci=None, confidence_level=0.95, spark_master=None, k=2, exact_limit=grouped.EXACT_LIMIT,
-                   bins=grouped.GRID_BINS) -> EngineRun:
+                   bins=grouped.GRID_BINS, resamples=1000, seed=0) -> EngineRun:
     """Assess ``source`` with ``engine`` ("duckdb" or "spark"); options as `assess.metrics.reports.compute_reports`.
 
     ``exact_limit``: above this approximate number of distinct scores the scores are grouped on a grid of ``bins``

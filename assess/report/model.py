@@ -99,6 +99,11 @@ class Report:
     figures: tuple[ReportFigure, ...]
     checklist: tuple[ChecklistRow, ...]
     notes: tuple[str, ...] = ()
+    rows: int | None = None       # the file's rows when the assessment saw only its first rows (out of core)
+
+    @property
+    def n_rows(self) -> int:
+        return len(self.assessment.frame) if self.rows is None else self.rows
 
     @property
     def task(self) -> Task:
@@ -135,8 +140,13 @@ def library_versions() -> dict[str, str]:
 
 def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(), *,
                  progress: Callable[[float, str], None] | None = None,
-                 now: _dt.datetime | None = None) -> Report:
-    """Gather everything the report shows. ``progress(fraction, what)`` is called as the work goes on."""
+                 now: _dt.datetime | None = None, source=None) -> Report:
+    """Gather everything the report shows. ``progress(fraction, what)`` is called as the work goes on.
+
+    ``source`` (out of core, `assess.engine.report.EngineReportSource`): ``assessment`` is then that of the file's
+    first rows, and the source gives the metric reports (``source.reports(models, options, progress)``), the tests
+    (``source.tests(models, options)`` → comparisons, skipped, design), the file's ``rows`` and ``notes``; charts
+    and controls, which need the rows, are left out (the notes say so)."""
     say = progress or (lambda f, what: None)
     if assessment.errors:
         raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
@@ -147,7 +157,10 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
     notes = []
     say(0.02, "metrics and their intervals")
     reports: dict[str, MetricReport] = {}
-    if assessment.task in TASKS:
+    if source is not None:
+        reports = source.reports(list(models), options, lambda f: say(0.02 + 0.5 * f, "metrics and their intervals"))
+        notes.extend(source.notes)
+    elif assessment.task in TASKS:
         reports = compute_reports(assessment, models=list(models), keys=list(options.metrics) if options.metrics
                                   else None, decision=options.decision, beta=options.beta, k=options.k,
                                   ci=options.ci or None, confidence_level=options.confidence_level,
@@ -158,12 +171,14 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
     headline = tuple(k for k in HEADLINE.get(assessment.task, ())
                      if reports and all(k in r and r[k].defined for r in reports.values()))
     say(0.55, "significance tests")
-    comparisons, skipped, design = _tests(assessment, models, options, reports)
+    comparisons, skipped, design = (source.tests(list(models), options) if source is not None and len(models) > 1
+                                    else _tests(assessment, models, options, reports))
     say(0.6, "charts")
     auc = {m: r["roc_auc"] for m, r in reports.items() if "roc_auc" in r}
     figures = report_figures(assessment, models, decision=options.decision, auc_ci=auc,
                              confidence_level=options.confidence_level, seed=options.seed,
-                             progress=lambda f: say(0.6 + 0.35 * f, "charts")) if reports and options.charts else []
+                             progress=lambda f: say(0.6 + 0.35 * f, "charts")
+                             ) if reports and options.charts and source is None else []
     primary = next((k for k in PRIMARY.get(assessment.task, ()) if reports
                     and all(k in r and r[k].defined for r in reports.values())), None)
     recommended = _recommended_comparison(comparisons, primary)
@@ -175,12 +190,13 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
     if recommendation.best is not None:
         figures = with_key_model(figures, recommendation.best)
     rows = checklist(assessment, models, options.checklist, baselines_computed=bool(reports),
-                     controls=_controls(assessment, options))
+                     controls=_controls(assessment, options) if source is None else ())
     say(0.97, "layout")
     created = (now or _dt.datetime.now(_dt.timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
     ordered = tuple([recommended] + [c for c in comparisons if c is not recommended]) if recommended else comparisons
     return Report(assessment, options, models, created, library_versions(), reports, headline, ordered,
-                  dict(skipped), design, verdict, recommendation, tuple(figures), tuple(rows), tuple(notes))
+                  dict(skipped), design, verdict, recommendation, tuple(figures), tuple(rows), tuple(notes),
+                  None if source is None else source.rows)
 
 
 def _controls(assessment, options) -> tuple:

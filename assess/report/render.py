@@ -182,7 +182,7 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
     settings = json.dumps(report.options.settings, indent=2, ensure_ascii=False) if report.options.settings else ""
     return {
         "title": report.options.title, "paper": PAPERS[paper], "created": report.created,
-        "file": a.table.name, "sha256": a.table.sha256, "rows": f"{len(a.frame):,}", "task": a.task.value,
+        "file": a.table.name, "sha256": a.table.sha256, "rows": f"{report.n_rows:,}", "task": a.task.value,
         "positive": a.positive, "classes": ", ".join(a.classes) if len(a.classes) <= 12 else
         f"{len(a.classes):,} classes", "models": list(report.models), "decision": report.decision_text(),
         "level": level, "ci": report.options.ci or "none", "resamples": f"{report.options.resamples:,}",
@@ -237,7 +237,7 @@ def report_document(report: Report) -> dict:
     intervals), each test's ``compare`` JSON under ``"tests"``, the checklist, the settings."""
     a = report.assessment
     return {
-        "file": a.table.name, "sha256": a.table.sha256, "rows": len(a.frame), "task": a.task.value,
+        "file": a.table.name, "sha256": a.table.sha256, "rows": report.n_rows, "task": a.task.value,
         "positive": a.positive, "classes": list(a.classes), "models": list(report.models),
         "created": report.created, "versions": dict(report.versions), "decision": report.decision_text(),
         "metrics": {"task": a.task.value, "models": {m: r.to_dict(with_ci=True) for m, r in report.reports.items()},
