@@ -94,18 +94,20 @@ def run_engine_metrics(args, engine: str, decision, overrides) -> dict:
     from assess.engine.reports import engine_reports
     from assess.engine.source import resolve_source
 
-    if args.ci in ("bootstrap",) or args.format != "json":
-        raise AssessError(f"--engine {engine} gives JSON with Wilson/Clopper-Pearson/normal/DeLong intervals so "
-                          "far; use --engine memory for bootstrap intervals and the CSV or table formats")
+    if args.format != "json":
+        raise AssessError(f"--engine {engine} gives JSON so far; use --engine memory for the CSV or table formats")
     source = resolve_source(args.file)
     run = engine_reports(source, engine, overrides, models=args.models, keys=args.metrics,
                          decision=decision, beta=args.beta, ci=args.ci, confidence_level=args.confidence_level,
                          spark_master=args.spark_master, k=args.k,
-                         exact_limit=EXACT_LIMIT if args.exact_limit is None else args.exact_limit)
+                         exact_limit=EXACT_LIMIT if args.exact_limit is None else args.exact_limit,
+                         resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method)
     reports, assessment = run.reports, run.assessment
     first = next(iter(reports.values()))
+    boot = args.ci in ("bootstrap", "auto")
     interval_settings = {"ci": args.ci, "confidence_level": args.confidence_level if args.ci else None,
-                         "resamples": None, "seed": None, "bootstrap_method": None}
+                         "resamples": args.resamples if boot else None, "seed": args.seed if boot else None,
+                         "bootstrap_method": args.bootstrap_method if boot else None}
     doc = {"task": assessment.task.value, "n": max(r.n for r in reports.values()),
            "models": {m: r.to_dict(with_ci=bool(args.ci)) for m, r in reports.items()}}
     if assessment.task.is_classification:

@@ -22,6 +22,7 @@ from assess import intervals
 from assess.data import Task
 from assess.decision import LABELS, SCORES, Decision
 from assess.engine import binary as grouped
+from assess.engine.bootstrap import bootstrap_intervals
 from assess.engine import multiclass, regression
 from assess.engine.backends import open_backend
 from assess.engine.source import Source
@@ -74,7 +75,7 @@ def head_assessment(backend, source: Source, overrides) -> Assessment:
 
 def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=None, decision=Decision(), beta=1.0,
                    ci=None, confidence_level=0.95, spark_master=None, k=2, exact_limit=grouped.EXACT_LIMIT,
-                   bins=grouped.GRID_BINS, resamples=1000, seed=0) -> EngineRun:
+                   bins=grouped.GRID_BINS, resamples=1000, seed=0, bootstrap_method="percentile") -> EngineRun:
     """Assess ``source`` with ``engine`` ("duckdb" or "spark"); options as `assess.metrics.reports.compute_reports`.
 
     ``exact_limit``: above this approximate number of distinct scores the scores are grouped on a grid of ``bins``
@@ -95,7 +96,7 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
         if assessment.task is Task.MULTICLASS:
             table = multiclass.confusion_table(backend, sources)
             return _multiclass_run(table, assessment, engine, overrides, models=models, keys=keys, beta=beta, k=k,
-                                   ci=ci, confidence_level=confidence_level)
+                                   ci=ci, confidence_level=confidence_level, boot=(resamples, seed, bootstrap_method))
         has_scores = sources[0].score is not None
         has_labels = sources[0].y_pred is not None
         source_of_labels = decision.source_for(Task.BINARY, has_labels=has_labels, has_scores=has_scores)
@@ -129,12 +130,12 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
         if not exact and has_scores:
             bounds[model] = grouped.grid_bounds(t)
         reports[model] = _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted,
-                                 bounds.get(model))
+                                 bounds.get(model), exact=exact, boot=(resamples, seed, bootstrap_method))
     return EngineRun(assessment, reports, engine, exact, int(prof["n_rows"].sum()), distinct,
                      None if exact else bins, bounds)
 
 
-def _multiclass_run(table, assessment, engine, overrides, *, models, keys, beta, k, ci, confidence_level):
+def _multiclass_run(table, assessment, engine, overrides, *, models, keys, beta, k, ci, confidence_level, boot):
     weighted = assessment.roles.weight is not None
     decision = Decision.from_labels()
     classes, states = multiclass.multiclass_states(
@@ -155,7 +156,7 @@ def _multiclass_run(table, assessment, engine, overrides, *, models, keys, beta,
         state, n_rows = states[model]
         t = grouped.ModelTable(state, n_rows, None, None, None, None)
         reports[model] = _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted, None,
-                                 task=Task.MULTICLASS, classes=classes, k=k)
+                                 task=Task.MULTICLASS, classes=classes, k=k, boot=boot)
     rows = sum(n for _, n in states.values())
     has_scores = bool(assessment.roles.class_scores)
     omitted = tuple(m.key for m in metrics_for(Task.MULTICLASS) if m.needs != "labels") if has_scores and keys is None \
@@ -194,35 +195,49 @@ def _regression_run(table, assessment, engine, *, models, keys, ci):
 
 
 def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted, bounds, *,
-            task=Task.BINARY, classes=None, k=2) -> MetricReport:
+            task=Task.BINARY, classes=None, k=2, exact=True, boot=None) -> MetricReport:
+    """One model's `MetricReport` from its grouped table ``t``; ``boot`` = (resamples, seed, method) of the
+    bootstrap intervals (`assess.engine.bootstrap`)."""
     state = t.state
+    computed = {m.key: _capture(m.compute, state) for m in specs}
+    how = {m.key: _resolve_ci(m, ci, weighted) for m in specs}
+    boot_specs = [m for m in specs if how[m.key] == "bootstrap" and np.isfinite(computed[m.key][0])]
+    boot_bounds, boot_notes = {}, {}
+    if boot_specs:
+        resamples, seed, boot_method = boot or (1000, 0, "percentile")
+        boot_bounds, boot_notes = bootstrap_intervals(task, t, boot_specs, {m.key: computed[m.key][0]
+                                                                            for m in boot_specs},
+                                                      resamples=resamples, confidence_level=confidence_level,
+                                                      seed=seed, method=boot_method, weighted=weighted, exact=exact)
     results = []
     for m in specs:
-        value, reason, note = _capture(m.compute, state)
-        how = _resolve_ci(m, ci, weighted)
+        value, reason, note = computed[m.key]
         lo = hi = float("nan")
         method = None
         if bounds and m.key in bounds and np.isfinite(value):
             note = "; ".join(x for x in (note, f"score grid: within ±{bounds[m.key]:.2g} of the exact value") if x)
-        if how is not None and np.isfinite(value):
-            if how in intervals.PROPORTION_METHODS:
+        if how[m.key] is not None and np.isfinite(value):
+            if how[m.key] in intervals.PROPORTION_METHODS:
                 x, nn, ne = m.proportion.counts(state)
-                c = intervals.proportion_ci(x, nn, confidence_level=confidence_level, method=how,
+                c = intervals.proportion_ci(x, nn, confidence_level=confidence_level, method=how[m.key],
                                             n_eff=ne if weighted else None)
-                lo, hi, method = c.low, c.high, how + (" (Kish effective n)" if weighted else "")
-            elif how == "delong":
+                lo, hi, method = c.low, c.high, how[m.key] + (" (Kish effective n)" if weighted else "")
+            elif how[m.key] == "delong":
                 lo, hi = grouped.delong_from_table(t, confidence_level)
                 method = "delong"
                 if bounds:   # the grid's AUC is off by at most the bound: widen the interval by it
                     lo, hi = max(0.0, lo - bounds["roc_auc"]), min(1.0, hi + bounds["roc_auc"])
                     method = "delong (score grid, widened by the grid's error bound)"
+            elif m.key in boot_bounds:
+                lo, hi, method = boot_bounds[m.key]
             else:
-                note = "; ".join(x for x in (note, "no bootstrap interval on the out-of-core path yet "
-                                                   "(use --engine memory)") if x)
+                note = "; ".join(x for x in (note, boot_notes.get(m.key, "no bootstrap interval out of core "
+                                                                         "(use --engine memory)")) if x)
         results.append(MetricResult(m.key, m.name, value, lo, hi, method, reason, note))
     if classes is None:
         classes = (assessment._negative(), assessment.positive)
     return MetricReport(task=task, model=model, n=t.n_rows, classes=tuple(classes),
                         results=tuple(results), table=None,
                         params=MappingProxyType({"decision": decision, "beta": beta, "k": k}), ci=ci,
-                        confidence_level=float(confidence_level), resamples=0, seed=None)
+                        confidence_level=float(confidence_level), resamples=boot[0] if boot_specs else 0,
+                        seed=boot[1] if boot_specs else None)
