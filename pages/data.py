@@ -9,6 +9,7 @@ from assess.data import Task
 from assess.errors import AssessError
 from assess.io import ACCEPTED_EXTENSIONS
 from assess.roles import detect_roles
+from pages import data_directory
 from pages.names import display_names_form, settings_upload
 from pages.score_tools import class_score_mapper, flip_score_button
 from pages.shared import ServerBusy
@@ -68,7 +69,7 @@ def _choose_sheet(widget_key: str) -> None:
     _read(sheet=st.session_state[widget_key])
 
 
-options = [*SAMPLES, UPLOAD]
+options = [*SAMPLES, UPLOAD, *data_directory.source_options()]
 st.session_state[Key.SOURCE_CHOICE] = st.session_state[Key.SOURCE]
 st.radio("Source", options, horizontal=True, key=Key.SOURCE_CHOICE, on_change=_choose_source)
 
@@ -85,6 +86,8 @@ if st.session_state[Key.SOURCE] == UPLOAD:
             st.selectbox("Excel sheet", list(loaded.sheets), index=loaded.sheets.index(loaded.sheet), key=key,
                          on_change=_choose_sheet, args=(key,))
 
+if st.session_state[Key.SOURCE] == data_directory.DATA_DIR_SOURCE:
+    data_directory.render()   # out of core; stops the page
 if st.session_state[Key.LOAD_ERROR]:
     st.error(md(st.session_state[Key.LOAD_ERROR]), icon=":material/error:")
 table = st.session_state[Key.TABLE]

@@ -21,7 +21,7 @@ from assess.cross_validation import fold_metrics
 from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
 from assess.summary import (breakdown_table, comparison_frame, headline_sentences, long_frame, model_frame,
                             per_class_frame, with_fold_spread)
-from pages import clustering_view
+from pages import clustering_view, data_directory
 from pages.state import Key, current_decision, md, memo, require_assessment, set_decision
 from pages.widgets import choose_metrics, decision_note, headers_config
 
@@ -59,6 +59,7 @@ LARGE_ROWS = 100_000
 #: Most rows per model in the per-class table shown (the most frequent classes); the CSV download has them all.
 PER_CLASS_ROWS = 100
 
+data_directory.metrics_view()   # a data-directory file assessed out of core: its own view, then stop
 assessment = require_assessment()
 st.title("Metrics")
 if assessment.task is Task.CLUSTERING:   # no decision rule, threshold, β or k: its own view (pages/clustering_view.py)

@@ -57,6 +57,7 @@ class Key:
     FIGURES = "figures"                # {page: [figures]} drawn in fragments, for the page's all-charts PDF
     LABELS_FROM = "labels_from"        # the Metrics page's label-source radio (mirrors DECISION)
     METRICS_THRESHOLD = "metrics_threshold"  # the Metrics page's threshold input (mirrors DECISION)
+    ENGINE_RUN = "engine_run"          # (path, EngineRun) of a data-directory file opened out of core
 
 
 UPLOAD = "Upload a file"
@@ -114,6 +115,7 @@ def set_upload(upload: Upload | None) -> None:
 def set_table(table: LoadedTable | None, error: str | None = None) -> None:
     st.session_state[Key.TABLE] = table
     st.session_state[Key.LOAD_ERROR] = error
+    st.session_state[Key.ENGINE_RUN] = None   # another source: a file opened out of core is closed
     st.session_state[Key.OVERRIDES] = Overrides()
     rebuild()
 
@@ -188,6 +190,11 @@ def require_assessment() -> Assessment:
     `GUARD_ERRORS` of them), instead of failing later inside a metric or a chart.
     """
     assessment = current_assessment()
+    if assessment is None and st.session_state.get(Key.ENGINE_RUN) is not None:   # pages/data_directory.py
+        st.info("This page needs the file's rows; the file opened from the data directory was assessed out of core. "
+                "The Metrics page shows its metrics.", icon=":material/info:")
+        st.page_link("pages/metrics.py", label="Go to Metrics", icon=":material/table_chart:")
+        st.stop()
     if assessment is None or assessment.errors:
         if assessment is not None:
             for problem in assessment.errors[:GUARD_ERRORS]:

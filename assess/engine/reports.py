@@ -75,14 +75,19 @@ def head_assessment(backend, source: Source, overrides) -> Assessment:
 
 def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=None, decision=Decision(), beta=1.0,
                    ci=None, confidence_level=0.95, spark_master=None, k=2, exact_limit=grouped.EXACT_LIMIT,
-                   bins=grouped.GRID_BINS, resamples=1000, seed=0, bootstrap_method="percentile") -> EngineRun:
+                   bins=grouped.GRID_BINS, resamples=1000, seed=0, bootstrap_method="percentile",
+                   progress=None) -> EngineRun:
     """Assess ``source`` with ``engine`` ("duckdb" or "spark"); options as `assess.metrics.reports.compute_reports`.
 
     ``exact_limit``: above this approximate number of distinct scores the scores are grouped on a grid of ``bins``
     bins and the ranking metrics come with error bounds (`EngineRun.bounds`); 0 forces the grid.
+    ``progress(fraction, what)``, when given, is told each stage (the scans are the long part).
     """
+    say = progress or (lambda fraction, what: None)
+    say(0.0, "reading the first rows (roles and task)")
     with open_backend(engine, source, spark_master=spark_master) as backend:
         assessment = head_assessment(backend, source, overrides)
+        say(0.1, "scanning the whole file")
         if assessment.task not in (Task.BINARY, Task.MULTICLASS, Task.REGRESSION) or assessment.outputs:
             raise AssessError(f"{source.name}: the out-of-core engines assess binary, multi-class and (single-output) "
                               f"regression files so far; this file is {assessment.task.value} (use --engine memory)")
@@ -105,12 +110,14 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
         if source_of_labels == LABELS and not has_labels:
             raise AssessError(f"{source.name}: the file has no predicted-label column; use --labels-from scores")
         prof = grouped.profile(backend, sources)
+        say(0.4, "grouping the scores (second scan)")
         positive, lo, hi, distinct = grouped.check_profile(prof, assessment, source.name)
         exact = distinct <= exact_limit
         plan = grouped.Plan(exact=exact, lo=lo, hi=hi, bins=bins)
         models_found = sorted({str(m) for m in prof["model"]})
         table = grouped.aggregate(backend, sources, models_found, positive, plan,
                                   labels_from_scores=source_of_labels == SCORES, threshold=decision.threshold)
+    say(0.8, "computing the metrics")
     labels_from = decision.labels_from(Task.BINARY, has_labels=has_labels, has_scores=has_scores)
     weighted = assessment.roles.weight is not None
     tables = grouped.binary_states(table, models_found, assessment, labels_from=labels_from, beta=float(beta), weighted=weighted,
