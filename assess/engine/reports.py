@@ -23,7 +23,7 @@ from assess.data import Task
 from assess.decision import LABELS, SCORES, Decision
 from assess.engine import binary as grouped
 from assess.engine.bootstrap import bootstrap_intervals
-from assess.engine import multiclass, regression
+from assess.engine import multiclass, multiclass_scores, regression
 from assess.engine.backends import open_backend
 from assess.engine.source import Source
 from assess.errors import AssessError
@@ -101,7 +101,8 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
         if assessment.task is Task.MULTICLASS:
             table = multiclass.confusion_table(backend, sources)
             return _multiclass_run(table, assessment, engine, overrides, models=models, keys=keys, beta=beta, k=k,
-                                   ci=ci, confidence_level=confidence_level, boot=(resamples, seed, bootstrap_method))
+                                   ci=ci, confidence_level=confidence_level, boot=(resamples, seed, bootstrap_method),
+                                   backend=backend, source=sources[0])
         has_scores = sources[0].score is not None
         has_labels = sources[0].y_pred is not None
         source_of_labels = decision.source_for(Task.BINARY, has_labels=has_labels, has_scores=has_scores)
@@ -142,7 +143,8 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
                      None if exact else bins, bounds)
 
 
-def _multiclass_run(table, assessment, engine, overrides, *, models, keys, beta, k, ci, confidence_level, boot):
+def _multiclass_run(table, assessment, engine, overrides, *, models, keys, beta, k, ci, confidence_level, boot,
+                    backend, source):
     weighted = assessment.roles.weight is not None
     decision = Decision.from_labels()
     classes, states = multiclass.multiclass_states(
@@ -152,22 +154,29 @@ def _multiclass_run(table, assessment, engine, overrides, *, models, keys, beta,
     unknown = [m for m in chosen if m not in states]
     if unknown:
         raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(states)})")
-    specs = [m for m in metrics_for(Task.MULTICLASS) if m.needs == "labels"] if keys is None else \
+    columns = multiclass_scores.score_columns(assessment, classes)
+    specs = [m for m in metrics_for(Task.MULTICLASS) if m.needs == "labels" or columns] if keys is None else \
         [get(Task.MULTICLASS, key) for key in keys]
     needs_scores = [m.key for m in specs if m.needs != "labels"]
-    if needs_scores:
-        raise AssessError(f"{assessment.table.name}: {needs_scores[0]} needs per-class scores, which the out-of-core "
-                          "engines do not aggregate yet (use --engine memory)")
+    if needs_scores and columns is None:
+        raise AssessError(f"{assessment.table.name}: {needs_scores[0]} needs a score column per class (proba_<class>) "
+                          "in a long or single-model file out of core (use --engine memory)")
+    scored = multiclass_scores.score_tables(backend, source, assessment, classes, table, columns, int(k)) \
+        if needs_scores else None
     reports = {}
     for model in chosen:
         state, n_rows = states[model]
+        if scored is not None:
+            state = multiclass_scores.with_scores(state, model, *scored, weighted=weighted)
+            if state is None:
+                raise AssessError(f"{assessment.table.name}: model {model!r} has empty score cells; every row needs "
+                                  "its per-class scores")
         t = grouped.ModelTable(state, n_rows, None, None, None, None)
         reports[model] = _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted, None,
                                  task=Task.MULTICLASS, classes=classes, k=k, boot=boot)
     rows = sum(n for _, n in states.values())
-    has_scores = bool(assessment.roles.class_scores)
-    omitted = tuple(m.key for m in metrics_for(Task.MULTICLASS) if m.needs != "labels") if has_scores and keys is None \
-        else ()
+    omitted = tuple(m.key for m in metrics_for(Task.MULTICLASS) if m.needs != "labels") \
+        if assessment.roles.class_scores and columns is None and keys is None else ()
     return EngineRun(assessment, reports, engine, True, rows, 0, omitted=omitted)
 
 
