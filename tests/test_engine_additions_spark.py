@@ -1,5 +1,6 @@
-"""`compare --engine spark` (local[1]): the same grouped agreement counts and placements as DuckDB, the same JSON as
-in memory. Oracle: the in-memory `compare` on the same file, to 1e-12 relative (see test_engine_compare.py)."""
+"""The out-of-core additions on a local Spark (local[1]): `compare --engine spark` (the same grouped agreement counts
+and placements as DuckDB, the same JSON as in memory), multi-class score metrics and bootstrap intervals. Oracle: the in-memory path on the same file, to 1e-12
+relative (see test_engine_compare.py, test_engine_multiclass.py, test_engine_bootstrap.py)."""
 
 from __future__ import annotations
 
@@ -69,3 +70,23 @@ def test_disjoint_ids_are_refused_on_spark_too(tmp_path):
     frame.to_csv(path, index=False)
     code, _, err = run_cli("compare", path, "--test", "cochran_q", "--engine", "spark")
     assert code != 0 and "no sample id is shared between models" in err
+
+
+# --- the other out-of-core additions on the same session ------------------------------------------------------------
+
+def test_multiclass_score_metrics_through_spark_equal_memory():
+    from tests.test_engine import assert_same_values
+
+    wine = SAMPLE.with_name("wine_multiclass.csv")
+    code_m, memory, err_m = run_cli("metrics", wine, "--engine", "memory", "--k", "2")
+    code_s, spark, err_s = run_cli("metrics", wine, "--engine", "spark", "--k", "2")
+    assert code_m == 0 and code_s == 0, (err_m, err_s)
+    assert_same_values(memory["models"], spark["models"])
+
+
+def test_bootstrap_label_intervals_through_spark_equal_memory():
+    args = ("--ci", "bootstrap", "--metrics", "accuracy", "f1", "mcc", "--resamples", "500")
+    code_m, memory, err_m = run_cli("metrics", SAMPLE, "--engine", "memory", *args)
+    code_s, spark, err_s = run_cli("metrics", SAMPLE, "--engine", "spark", *args)
+    assert code_m == 0 and code_s == 0, (err_m, err_s)
+    assert_same_json(memory["models"], spark["models"])
