@@ -2,7 +2,7 @@
 
 Oracles: the in-memory `compare` (tested against statsmodels, SciPy and R's pROC in test_stats_*.py) on the same
 file, to 1e-12 relative in every number and equal in every string; statsmodels' `cochrans_q` and `mcnemar` directly
-on a generated file; and a hand-counted 2 × 2 table. Spark runs the same SQL in test_engine_compare_spark.py.
+on a generated file; and a hand-counted 2 × 2 table. Spark runs the same SQL in test_engine_additions_spark.py.
 """
 
 from __future__ import annotations
@@ -196,9 +196,15 @@ def test_tests_needing_rows_are_refused_by_name(test):
     assert f"test `{test}`" in err and "--engine memory" in err and "mcnemar, cochran_q, delong" in err
 
 
-def test_test_all_is_refused_with_the_engine_to_use():
-    code, _, err = run_cli("compare", SAMPLE, "--test", "all", "--engine", "duckdb")
-    assert code != 0 and "--test all needs --engine memory" in err
+def test_test_all_runs_the_suggested_tests_the_engine_can_and_skips_the_others():
+    (code_m, memory, err_m), (code_d, duck, err_d) = both(SAMPLE, "--test", "all")
+    assert code_m == 0 and code_d == 0, (err_m, err_d)
+    ran = {t["test"]: t for t in memory["tests"]}
+    assert [t["test"] for t in duck["tests"]] == [t for t in ran if t != "paired_bootstrap"]
+    for test in duck["tests"]:
+        assert_same_json(ran[test["test"]], test)
+    assert "--engine memory" in duck["skipped"]["paired_bootstrap"]
+    assert (duck["design"], duck["design_reason"]) == (memory["design"], memory["design_reason"])
 
 
 def test_disjoint_ids_are_the_independent_design(tmp_path):

@@ -132,17 +132,21 @@ def run(args) -> int:
 
 def run_engine_compare(args, engine: str) -> dict:
     """The ``compare`` JSON of FILE from tables the engine groups (`assess.engine.compare`: McNemar, Cochran's Q,
-    DeLong); any other test is refused with its name and ``--engine memory``."""
+    DeLong); any other test is refused with its name and ``--engine memory``; ``--test all`` runs those of the
+    suggested tests and lists the others as skipped."""
     from assess.data import Task
-    from assess.engine.compare import ENGINE_TESTS, engine_compare, refuse_unsupported
+    from assess.engine.compare import engine_compare, engine_compare_all, refuse_unsupported
     from assess.engine.source import resolve_source
 
-    if args.test == "all":
-        raise AssessError(f"--engine {engine} runs one test at a time ({', '.join(ENGINE_TESTS)}); --test all "
-                          "needs --engine memory")
-    refuse_unsupported(args.test, engine)
     if args.metric:
-        raise AssessError(f"test `{args.test}` compares per-sample correctness or ROC AUCs; --metric does not apply")
+        raise AssessError(f"--engine {engine}: the tests out of core compare per-sample correctness or ROC AUCs; "
+                          "--metric does not apply")
+    if args.test == "all":
+        return engine_compare_all(resolve_source(args.file), engine, overrides_from_args(args), models=args.models,
+                                  correction=args.correction, confidence_level=args.confidence_level,
+                                  decision=decision_from_args(args, Task.BINARY), options=_options(args),
+                                  spark_master=args.spark_master).to_dict()
+    refuse_unsupported(args.test, engine)
     result = engine_compare(resolve_source(args.file), engine, overrides_from_args(args), test=args.test,
                             models=args.models, correction=args.correction, alternative=args.alternative,
                             confidence_level=args.confidence_level,

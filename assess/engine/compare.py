@@ -23,7 +23,8 @@ clear message naming an example id.
 
 The result is the same :class:`~assess.stats._result.Comparison` as :func:`assess.stats.compare`, built with the
 same pairing, p-value correction and design wording (`assess.stats.runners.pairwise`). Every other test needs the
-rows (bootstraps, losses, folds) or independent samples: refused with the test named and ``--engine memory``.
+rows (bootstraps, losses, folds) or independent samples: refused with the test named and ``--engine memory``;
+`engine_compare_all` (``--test all``) runs the suggested tests the engines can and lists the others as skipped.
 """
 
 from __future__ import annotations
@@ -40,10 +41,11 @@ from assess.engine.source import Source
 from assess.errors import AssessError
 from assess.stats import counts, runners, scores
 from assess.stats._common import check_alternative, check_confidence_level
-from assess.stats._result import Comparison, Design
+from assess.stats._result import Comparison, ComparisonSet, Design
 from assess.stats.compare import _check_correction, _checked_options, _with_design
 from assess.stats.registry import INDEPENDENT, PREDICTIONS, TESTS
 from assess.stats.shaping import DISJOINT_IDS_DESIGN, same_ids_design, same_rows_design
+from assess.stats.suggest import suggest_tests
 
 #: The tests the engines run from grouped tables.
 ENGINE_TESTS = ("mcnemar", "cochran_q", "delong")
@@ -391,3 +393,39 @@ def _delong(aligner: _Aligner, *, alternative, correction, confidence_level) -> 
         return scores.delong_from_placements(auc[ia], auc[ib], s10[sel], s01[sel], m, n, alternative=alternative,
                                              confidence_level=confidence_level, names=(a, b))
     return runners.pairwise("delong", names, pair, correction, confidence_level)
+
+
+def engine_compare_all(source: Source, engine: str, overrides, *, models=None, tests=None, correction="auto",
+                       confidence_level: float = 0.95, decision: Decision = Decision(), options: dict | None = None,
+                       spark_master: str | None = None) -> ComparisonSet:
+    """``--test all`` out of core: the tests :func:`assess.stats.suggest.suggest_tests` finds suitable for paired
+    samples (or the ``tests`` named) that the engines run, each with :func:`engine_compare`; the others are
+    ``skipped`` with the reason (they need the rows), as are those the data refuse."""
+    with open_backend(engine, source, spark_master=spark_master) as backend:
+        assessment = head_assessment(backend, source, overrides)
+        names = _Aligner(backend, assessment, models).names if assessment.task.is_classification else \
+            list(models or assessment.models)
+    r = assessment.roles
+    has_scores = assessment.task is Task.BINARY and bool(r.score or r.class_scores or
+                                                         any(wm.score for wm in r.wide_models))
+    suggestions = suggest_tests(question="two_models" if len(names) == 2 else "several_models",
+                                n_models=len(names), data="predictions", task=assessment.task, has_scores=has_scores,
+                                paired=True, blocks=bool(r.fold or r.series))
+    wanted = list(tests) if tests is not None else [s.test for s in suggestions]
+    done, skipped = [], {}
+    for test in wanted:
+        if test not in ENGINE_TESTS:
+            skipped[test] = (f"needs the rows; out of core: {', '.join(ENGINE_TESTS)} (use --engine memory for "
+                             "this test)")
+            continue
+        spec = TESTS[test]
+        allowed = {o.name for o in spec.options_for(PREDICTIONS, assessment.task)}
+        try:
+            done.append(engine_compare(source, engine, overrides, test=test, models=names, correction=correction,
+                                       confidence_level=confidence_level, decision=decision,
+                                       options={k: v for k, v in (options or {}).items() if k in allowed},
+                                       spark_master=spark_master))
+        except AssessError as exc:
+            skipped[test] = str(exc)
+    return ComparisonSet(comparisons=tuple(done), suggestions=suggestions, skipped=skipped,
+                         design=done[0].design if done else None)

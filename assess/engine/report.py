@@ -14,11 +14,10 @@ from dataclasses import dataclass, field
 
 from assess.data import Task
 from assess.engine.backends import open_backend
-from assess.engine.compare import ENGINE_TESTS, engine_compare
+from assess.engine.compare import engine_compare_all
 from assess.engine.reports import engine_reports, head_assessment
 from assess.engine.source import Source
 from assess.errors import AssessError
-from assess.stats.suggest import suggest_tests
 
 #: The note of every out-of-core report.
 ROWS_NOTE = ("Assessed out of core ({engine}, {rows:,} rows): the metrics, intervals and paired tests come from "
@@ -69,38 +68,18 @@ class EngineReportSource:
 
     def tests(self, models, options) -> tuple[tuple, dict, object]:
         """(comparisons, skipped, design): the chosen tests, or those `suggest_tests` suggests, that the engines
-        run; the others are skipped with the reason."""
-        assessment = self._assessment
-        wanted = list(options.tests) if options.tests is not None else [
-            s.test for s in suggest_tests(question="two_models" if len(models) == 2 else "several_models",
-                                          n_models=len(models), data="predictions", task=assessment.task,
-                                          has_scores=assessment.task is Task.BINARY and self._has_scores(assessment),
-                                          paired=True)]
-        done, skipped = [], {}
-        for test in wanted:
-            if test not in ENGINE_TESTS:
-                skipped[test] = (f"needs the rows; out of core the report runs {', '.join(ENGINE_TESTS)} "
-                                 "(use --engine memory)")
-                continue
-            try:
-                done.append(engine_compare(self.source, self.engine, self.overrides, test=test, models=models,
-                                           correction=options.correction, confidence_level=options.confidence_level,
-                                           decision=options.decision, spark_master=self.spark_master))
-            except AssessError as exc:
-                skipped[test] = str(exc)
-        return tuple(done), skipped, done[0].design if done else None
-
-    @staticmethod
-    def _has_scores(assessment) -> bool:
-        r = assessment.roles
-        return bool(r.score or r.class_scores or any(wm.score for wm in r.wide_models))
+        run (`assess.engine.compare.engine_compare_all`); the others are skipped with the reason."""
+        result = engine_compare_all(self.source, self.engine, self.overrides, models=models,
+                                    tests=options.tests, correction=options.correction,
+                                    confidence_level=options.confidence_level, decision=options.decision,
+                                    spark_master=self.spark_master)
+        return result.comparisons, dict(result.skipped), result.design
 
 
 def open_report_source(source: Source, engine: str, overrides, *, settings=None, spark_master: str | None = None):
     """(assessment of the first rows, `EngineReportSource`) for :func:`assess.report.build_report`."""
     report_source = EngineReportSource(source, engine, overrides, spark_master)
     assessment = report_source.assessment(settings)
-    report_source._assessment = assessment
     if assessment.task not in (Task.BINARY, Task.MULTICLASS, Task.REGRESSION) or assessment.outputs:
         raise AssessError(f"{source.name}: out of core, reports cover binary, multi-class and (single-output) "
                           f"regression files; this file is {assessment.task.value} (use --engine memory)")
