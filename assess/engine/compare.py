@@ -156,7 +156,7 @@ class _Aligner:
         expression ``y``), ``id`` and one column ``v<j>`` per chosen model with the SQL ``values[model]``."""
         if self.wide:
             cols = ", ".join(f"{values[m]} AS v{j}" for j, m in enumerate(self.names))
-            return (f"SELECT 1 AS n_rows, 1 AS n_models, {(1 << len(self.names)) - 1} AS mask, {y} AS y_lo, "
+            return (f"SELECT {len(self.names)} AS n_rows, {(1 << len(self.names)) - 1} AS mask, {y} AS y_lo, "
                     f"{y} AS y_hi, {self.id_sql()} AS id, {cols} FROM predictions")
         # every model's expression is evaluated on every row (a long file has one set of columns); the row's own
         # model picks its value when the rows of a sample are grouped
@@ -164,8 +164,10 @@ class _Aligner:
                 + ", ".join(f"{values[m]} AS e{j}" for j, m in enumerate(self.names))
                 + f" FROM predictions WHERE {self.chosen_rows()}")
         cols = ", ".join(f"max(CASE WHEN mbit = {1 << j} THEN e{j} END) AS v{j}" for j in range(len(self.names)))
-        return (f"SELECT id, count(*) AS n_rows, count(DISTINCT mbit) AS n_models, sum(mbit) AS mask, "
-                f"min(y) AS y_lo, max(y) AS y_hi, {cols} FROM ({rows}) AS r GROUP BY id")
+        # the models present are the bits of sum(mbit) when each occurs once: a sum of n powers of two has n bits
+        # set only when they are distinct, so n_rows > bits(mask) is a duplicated id (`check`)
+        return (f"SELECT id, count(*) AS n_rows, sum(mbit) AS mask, min(y) AS y_lo, max(y) AS y_hi, {cols} "
+                f"FROM ({rows}) AS r GROUP BY id")
 
     def _by_name(self) -> dict:
         if not self.wide:
@@ -180,7 +182,8 @@ class _Aligner:
         name, k = self.assessment.table.name, len(self.names)
         full = (1 << k) - 1
         total = int(table["cnt"].sum())
-        dup = table[table["n_rows"] != table["n_models"]]
+        bits = table["mask"].astype(np.int64).map(lambda v: bin(int(v)).count("1"))
+        dup = table[table["n_rows"].astype(np.int64) != bits]
         if len(dup):
             raise AssessError(f"{name}: some sample ids occur more than once for one model (e.g. id "
                               f"{_shown(dup['example'].iloc[0])}); paired tests need one row per sample and model")
@@ -210,9 +213,9 @@ def _shown(value) -> str:
 
 def _check_sql(per_sample: str, columns: str, group: str) -> str:
     """Group the per-sample rows by ``group`` plus the pairing checks (counted once per distinct outcome)."""
-    return (f"SELECT {columns}, n_rows, n_models, mask, CASE WHEN y_lo = y_hi THEN 0 ELSE 1 END AS y_differs, "
+    return (f"SELECT {columns}, n_rows, mask, CASE WHEN y_lo = y_hi THEN 0 ELSE 1 END AS y_differs, "
             f"count(*) AS cnt, min(id) AS example FROM ({per_sample}) AS s "
-            f"GROUP BY {group}, n_rows, n_models, mask, CASE WHEN y_lo = y_hi THEN 0 ELSE 1 END")
+            f"GROUP BY {group}, n_rows, mask, CASE WHEN y_lo = y_hi THEN 0 ELSE 1 END")
 
 
 # ---------------------------------------------------------------------------------------------- McNemar, Cochran
@@ -346,7 +349,7 @@ def _delong(aligner: _Aligner, *, alternative, correction, confidence_level) -> 
     if aligner.wide:
         joins = " ".join(f"LEFT JOIN pl p{j} ON p{j}.mbit = {1 << j} AND p{j}.s = {by_name[m].score}"
                          for j, m in enumerate(names))
-        per_sample = (f"SELECT 1 AS n_rows, 1 AS n_models, {(1 << k) - 1} AS mask, {pos} AS y_lo, "
+        per_sample = (f"SELECT {k} AS n_rows, {(1 << k) - 1} AS mask, {pos} AS y_lo, "
                       f"{pos} AS y_hi, {aligner.id_sql()} AS id, "
                       + ", ".join(f"CASE WHEN {pos} = 1 THEN p{j}.v10c ELSE p{j}.v01c END AS v{j}, "
                                   f"p{j}.auc AS auc{j}" for j in range(k))
@@ -355,7 +358,7 @@ def _delong(aligner: _Aligner, *, alternative, correction, confidence_level) -> 
         cols = ", ".join(f"max(CASE WHEN r.mbit = {1 << j} THEN CASE WHEN r.pos = 1 THEN p.v10c ELSE p.v01c END "
                          f"END) AS v{j}, max(CASE WHEN r.mbit = {1 << j} THEN p.auc END) AS auc{j}"
                          for j in range(k))
-        per_sample = (f"SELECT r.id, count(*) AS n_rows, count(DISTINCT r.mbit) AS n_models, sum(r.mbit) AS mask, "
+        per_sample = (f"SELECT r.id, count(*) AS n_rows, sum(r.mbit) AS mask, "
                       f"min(r.pos) AS y_lo, max(r.pos) AS y_hi, {cols} "
                       f"FROM (SELECT {aligner.id} AS id, {aligner.bit()} AS mbit, {pos} AS pos, {c0.score} AS s "
                       f"FROM predictions WHERE {aligner.chosen_rows()}) AS r "
