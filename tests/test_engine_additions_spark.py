@@ -1,5 +1,6 @@
 """The out-of-core additions on a local Spark (local[1]): `compare --engine spark` (the same grouped agreement counts
-and placements as DuckDB, the same JSON as in memory), multi-class score metrics and bootstrap intervals. Oracle: the in-memory path on the same file, to 1e-12
+and placements as DuckDB, the same JSON as in memory), multi-class score metrics, multi-label metrics and bootstrap
+intervals. Oracle: the in-memory path on the same file, to 1e-12
 relative (see test_engine_compare.py, test_engine_multiclass.py, test_engine_bootstrap.py)."""
 
 from __future__ import annotations
@@ -90,3 +91,13 @@ def test_bootstrap_label_intervals_through_spark_equal_memory():
     code_s, spark, err_s = run_cli("metrics", SAMPLE, "--engine", "spark", *args)
     assert code_m == 0 and code_s == 0, (err_m, err_s)
     assert_same_json(memory["models"], spark["models"])
+
+
+def test_multilabel_metrics_through_spark_equal_memory():
+    from tests.test_engine import assert_same_values
+
+    digits = SAMPLE.with_name("digits_multilabel.csv")
+    code_m, memory, err_m = run_cli("metrics", digits, "--engine", "memory")
+    code_s, spark, err_s = run_cli("metrics", digits, "--engine", "spark")
+    assert code_m == 0 and code_s == 0, (err_m, err_s)
+    assert_same_values(memory["models"], spark["models"])

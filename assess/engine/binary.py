@@ -58,9 +58,14 @@ def model_columns(backend, assessment) -> list[Columns]:
     if r.wide_models:
         return [Columns(backend.literal(wm.name), q(r.y_true), q(wm.y_pred) if wm.y_pred else None,
                         f"CAST({q(wm.score)} AS DOUBLE)" if wm.score else None, weight) for wm in r.wide_models]
-    model = f"CAST({q(r.model)} AS VARCHAR)" if r.model and backend.name == "duckdb" else (
+    return [Columns(model_sql(backend, assessment), q(r.y_true), q(r.y_pred) if r.y_pred else None, score, weight)]
+
+
+def model_sql(backend, assessment) -> str:
+    """The SQL of a row's model name: a long file's model column as text, else the one model's name."""
+    r, q = assessment.roles, backend.ident
+    return f"CAST({q(r.model)} AS VARCHAR)" if r.model and backend.name == "duckdb" else (
         f"CAST({q(r.model)} AS STRING)" if r.model else backend.literal(assessment.models[0]))
-    return [Columns(model, q(r.y_true), q(r.y_pred) if r.y_pred else None, score, weight)]
 
 
 def _score_expr(backend, assessment, score_col):

@@ -44,6 +44,9 @@ def bootstrap_intervals(task: Task, table, specs, values: dict, *, resamples: in
     its point value."""
     if weighted:
         return {}, {m.key: WEIGHTED for m in specs}
+    if task is Task.MULTILABEL:
+        return {}, {m.key: "no bootstrap interval for multi-label files out of core (use --engine memory)"
+                    for m in specs}
     label = [m for m in specs if m.needs == "labels" and np.isfinite(values[m.key])]
     score = [m for m in specs if m.needs != "labels" and np.isfinite(values[m.key])]
     notes = {}

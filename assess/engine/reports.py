@@ -23,7 +23,7 @@ from assess.data import Task
 from assess.decision import LABELS, SCORES, Decision
 from assess.engine import binary as grouped
 from assess.engine.bootstrap import bootstrap_intervals
-from assess.engine import multiclass, multiclass_scores, regression
+from assess.engine import multiclass, multiclass_scores, multilabel, regression
 from assess.engine.backends import open_backend
 from assess.engine.source import Source
 from assess.errors import AssessError
@@ -88,12 +88,19 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
     with open_backend(engine, source, spark_master=spark_master) as backend:
         assessment = head_assessment(backend, source, overrides)
         say(0.1, "scanning the whole file")
-        if assessment.task not in (Task.BINARY, Task.MULTICLASS, Task.REGRESSION) or assessment.outputs:
-            raise AssessError(f"{source.name}: the out-of-core engines assess binary, multi-class and (single-output) "
-                              f"regression files so far; this file is {assessment.task.value} (use --engine memory)")
+        if assessment.task not in (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL, Task.REGRESSION) \
+                or assessment.outputs:
+            raise AssessError(f"{source.name}: the out-of-core engines assess binary, multi-class, multi-label and "
+                              f"(single-output) regression files so far; this file is {assessment.task.value} (use "
+                              "--engine memory)")
         if keys:
             for key in keys:
                 get(assessment.task, key)
+        if assessment.task is Task.MULTILABEL:
+            states = multilabel.multilabel_states(backend, assessment, decision, beta=float(beta),
+                                                  weighted=assessment.roles.weight is not None)
+            return _multilabel_run(states, assessment, engine, decision, models=models, keys=keys, beta=beta, ci=ci,
+                                   confidence_level=confidence_level)
         sources = grouped.model_columns(backend, assessment)
         if assessment.task is Task.REGRESSION:
             table = regression.regression_table(backend, assessment, sources)
@@ -178,6 +185,24 @@ def _multiclass_run(table, assessment, engine, overrides, *, models, keys, beta,
     omitted = tuple(m.key for m in metrics_for(Task.MULTICLASS) if m.needs != "labels") \
         if assessment.roles.class_scores and columns is None and keys is None else ()
     return EngineRun(assessment, reports, engine, True, rows, 0, omitted=omitted)
+
+
+def _multilabel_run(states, assessment, engine, decision, *, models, keys, beta, ci, confidence_level):
+    chosen = list(models or states)
+    unknown = [m for m in chosen if m not in states]
+    if unknown:
+        raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(states)})")
+    has_scores = next(iter(states.values()))[0].has_scores
+    specs = [m for m in metrics_for(Task.MULTILABEL) if m.needs == "labels" or has_scores] if keys is None else \
+        [get(Task.MULTILABEL, key) for key in keys]
+    weighted = assessment.roles.weight is not None
+    reports = {}
+    for model in chosen:
+        state, n_rows = states[model]
+        t = grouped.ModelTable(state, n_rows, None, None, None, None)
+        reports[model] = _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted, None,
+                                 task=Task.MULTILABEL, classes=assessment.classes)
+    return EngineRun(assessment, reports, engine, True, sum(n for _, n in states.values()), 0)
 
 
 def _regression_run(table, assessment, engine, *, models, keys, ci):
