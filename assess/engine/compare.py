@@ -406,8 +406,8 @@ def engine_compare_all(source: Source, engine: str, overrides, *, models=None, t
     ``skipped`` with the reason (they need the rows), as are those the data refuse."""
     with open_backend(engine, source, spark_master=spark_master) as backend:
         assessment = head_assessment(backend, source, overrides)
-        names = _Aligner(backend, assessment, models).names if assessment.task.is_classification else \
-            list(models or assessment.models)
+        names = _Aligner(backend, assessment, models).names if assessment.task in (Task.BINARY, Task.MULTICLASS) \
+            else list(models or assessment.models)
     r = assessment.roles
     has_scores = assessment.task is Task.BINARY and bool(r.score or r.class_scores or
                                                          any(wm.score for wm in r.wide_models))

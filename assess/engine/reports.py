@@ -242,10 +242,11 @@ def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, w
     state = t.state
     computed = {m.key: _capture(m.compute, state) for m in specs}
     how = {m.key: _resolve_ci(m, ci, weighted) for m in specs}
+    boot = boot or (1000, 0, "percentile")
     boot_specs = [m for m in specs if how[m.key] == "bootstrap" and np.isfinite(computed[m.key][0])]
     boot_bounds, boot_notes = {}, {}
     if boot_specs:
-        resamples, seed, boot_method = boot or (1000, 0, "percentile")
+        resamples, seed, boot_method = boot
         boot_bounds, boot_notes = bootstrap_intervals(task, t, boot_specs, {m.key: computed[m.key][0]
                                                                             for m in boot_specs},
                                                       resamples=resamples, confidence_level=confidence_level,
