@@ -1,7 +1,7 @@
 """``--engine auto|memory|duckdb|spark``: where ``metrics`` computes (see `assess.engine`).
 
 ``memory`` reads the whole file into pandas (every task, every interval); ``duckdb`` and ``spark`` aggregate out of
-core (binary, multi-class labels and regression so far) and print the same JSON plus ``"engine"`` (rows, whether the numbers are exact, and for a
+core (binary, multi-class, multi-label indicator files and regression so far) and print the same JSON plus ``"engine"`` (rows, whether the numbers are exact, and for a
 score grid the error bound of each ranking metric). ``auto`` picks memory for one file below
 ``ASSESS_ENGINE_MEMORY_MB`` (default 100 MB) and DuckDB above it or for a directory or glob of parts.
 

@@ -4,11 +4,12 @@
 in-memory path, with the same overrides), checks the whole file with one profiling scan, aggregates with a second
 scan (`assess.engine.binary`) and evaluates the registry's metric functions on the grouped states — one formula per
 metric, whichever engine counted. Supported so far: binary files (long, wide or single-model; labels from the
-predicted-label column or from the scores at a threshold; sample weights; `assess.engine.binary`), the label metrics
-of multi-class files (`assess.engine.multiclass`) and single-output regression (`assess.engine.regression`).
-Intervals: the proportion methods (Wilson, Clopper–Pearson, normal; from the cells) and DeLong for the binary ROC AUC
-(unweighted; from the grouped placements); a bootstrap interval is not computed out of core yet and each result says
-so in its note.
+predicted-label column or from the scores at a threshold; sample weights; `assess.engine.binary`), multi-class files
+(labels: `assess.engine.multiclass`; scores: `assess.engine.multiclass_scores`), multi-label indicator files
+(`assess.engine.multilabel`) and single-output regression (`assess.engine.regression`). Intervals: the proportion
+methods (Wilson, Clopper–Pearson, normal; from the cells), DeLong for the binary ROC AUC (unweighted; from the
+grouped placements) and the bootstrap of the grouped table (`assess.engine.bootstrap`; where it cannot resample
+exactly, each result's note says why).
 """
 
 from __future__ import annotations
