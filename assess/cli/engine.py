@@ -1,9 +1,10 @@
 """``--engine auto|memory|duckdb|spark``: where ``metrics`` computes (see `assess.engine`).
 
 ``memory`` reads the whole file into pandas (every task, every interval); ``duckdb`` and ``spark`` aggregate out of
-core (binary, multi-class, multi-label indicator files and regression so far) and print the same JSON plus ``"engine"`` (rows, whether the numbers are exact, and for a
-score grid the error bound of each ranking metric). ``auto`` picks memory for one file below
-``ASSESS_ENGINE_MEMORY_MB`` (default 100 MB) and DuckDB above it or for a directory or glob of parts.
+core (binary, multi-class, multi-label indicator files and regression so far) and print the same JSON plus
+``"engine"`` (rows, whether the numbers are exact, and for a score grid the error bound of each ranking metric).
+``auto`` picks memory for one file below ``ASSESS_ENGINE_MEMORY_MB`` (default 100 MB) and DuckDB above it or for a
+directory or glob of parts.
 
 The command line has no row cap of its own — the app's 5,000,000-row cap protects the browser, not the terminal —
 but the in-memory path refuses a file that would not fit in memory, with the figures and the engine to use instead.
