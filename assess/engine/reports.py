@@ -130,7 +130,8 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
     labels_from = decision.labels_from(Task.BINARY, has_labels=has_labels, has_scores=has_scores)
     weighted = assessment.roles.weight is not None
     tables = grouped.binary_states(table, models_found, assessment, labels_from=labels_from, beta=float(beta),
-                                   weighted=weighted, has_scores=has_scores, labels_from_scores=source_of_labels == SCORES)
+                                   weighted=weighted, has_scores=has_scores,
+                                   labels_from_scores=source_of_labels == SCORES)
     chosen = list(models or tables)
     unknown = [m for m in chosen if m not in tables]
     if unknown:
