@@ -20,6 +20,8 @@ from assess.engine.source import Source
 from assess.errors import AssessError
 
 VIEW = "predictions"
+#: Widest group key (in bits, with its NULL bit) that DuckDB counts in a perfect hash table (default 12).
+PERFECT_HASH_BITS = 23
 
 
 class Backend:
@@ -82,6 +84,11 @@ class DuckDBBackend(Backend):
         if os.environ.get("ASSESS_DUCKDB_THREADS"):
             self.con.execute(f"SET threads = {int(os.environ['ASSESS_DUCKDB_THREADS'])}")
         self.con.execute("SET preserve_insertion_order = false")
+        self.con.execute("SET enable_progress_bar = false")
+        # the curve table's grid key (model, truth, bin: 2^22 values for two models) is counted in a perfect hash
+        # table — an array indexed by the key, ~130 MB per thread at 2^23 entries — instead of hashing a million
+        # groups; a key with a wider range (many models) falls back to the hash table
+        self.con.execute(f"SET perfect_ht_threshold = {PERFECT_HASH_BITS}")
         files = "[" + ", ".join(self._string(f) for f in source.files) + "]"
         if source.format == "parquet":
             reader = f"read_parquet({files})"
