@@ -231,30 +231,45 @@ class ModelTable:
 
 def _curve_keys(curve: dict, code: int, plan: Plan, weighted: bool):
     """(thresholds, positives' weight, negatives' weight, positive rows, negative rows) of model ``code`` per score
-    key, keys descending; keys holding no weight are dropped (they contribute no threshold)."""
-    rows = curve["n_rows"].astype(np.float64)
-    w = curve["w"].astype(np.float64) if weighted else rows
+    key, keys descending; keys holding no weight are dropped (they contribute no threshold). ``curve`` is sorted by
+    its group (`_sorted_curve`), so a model's positive and negative rows are two contiguous slices."""
+    rows, bounds = curve["n_rows"], curve["bounds"]
+    w = curve["w"] if weighted else rows
+    neg, pos = slice(bounds[2 * code], bounds[2 * code + 1]), slice(bounds[2 * code + 1], bounds[2 * code + 2])
     if plan.exact:
-        g = curve["g"].astype(np.int64)
-        mine = (g // 2) == code
-        s = curve["s"].astype(np.float64)[mine]
-        thresholds, key = np.unique(s, return_inverse=True)
-        size = thresholds.shape[0]
+        thresholds, key = np.unique(curve["s"][bounds[2 * code]:bounds[2 * code + 2]], return_inverse=True)
+        key_neg, key_pos = key[:neg.stop - neg.start], key[neg.stop - neg.start:]
     else:
-        k = curve["k"].astype(np.int64)
-        g = k // plan.bins
-        mine = (g // 2) == code
-        key = (k % plan.bins)[mine]
         thresholds = plan.edges()
-        size = thresholds.shape[0]
-    is_pos = (g[mine] % 2) == 1
-    key_pos, key_neg = key[is_pos], key[~is_pos]
-    columns = [np.bincount(key_pos, weights=w[mine][is_pos], minlength=size),
-               np.bincount(key_neg, weights=w[mine][~is_pos], minlength=size),
-               np.bincount(key_pos, weights=rows[mine][is_pos], minlength=size),
-               np.bincount(key_neg, weights=rows[mine][~is_pos], minlength=size)]
+        key_neg, key_pos = curve["bin"][neg], curve["bin"][pos]
+    size = thresholds.shape[0]
+    columns = [np.bincount(key_pos, weights=w[pos], minlength=size),
+               np.bincount(key_neg, weights=w[neg], minlength=size),
+               np.bincount(key_pos, weights=rows[pos], minlength=size),
+               np.bincount(key_neg, weights=rows[neg], minlength=size)]
     present = (columns[0] + columns[1]) > 0
     return tuple(np.ascontiguousarray(a[present][::-1]) for a in [thresholds, *columns])
+
+
+def _sorted_curve(curve: dict, n_models: int, plan: Plan, weighted: bool) -> dict:
+    """Scan 2's table as float arrays sorted by group (model * 2 + positive), with each group's slice bounds: one
+    sort of the small table instead of a mask per model."""
+    if plan.exact:
+        group = curve["g"].astype(np.int64)
+        order = np.argsort(group, kind="stable")
+        out = {"s": curve["s"].astype(np.float64)[order]}
+    else:
+        k = curve["k"].astype(np.int64)
+        order = np.argsort(k)
+        k = k[order]
+        group = k // plan.bins
+        out = {"bin": k - group * plan.bins}
+    group = group[order] if plan.exact else group
+    out["bounds"] = np.searchsorted(group, np.arange(2 * n_models + 1))
+    out["n_rows"] = curve["n_rows"].astype(np.float64)[order]
+    if weighted:
+        out["w"] = curve["w"].astype(np.float64)[order]
+    return out
 
 
 def binary_states(cells: pd.DataFrame, curve: dict | None, models: list[str], assessment, plan: Plan, *,
@@ -272,6 +287,8 @@ def binary_states(cells: pd.DataFrame, curve: dict | None, models: list[str], as
     cell_model = cells["model"].astype(str).to_numpy()
     w_all = cells["w"].to_numpy(dtype=np.float64)
     w2_all = cells["w2"].to_numpy(dtype=np.float64)
+    if curve is not None:
+        curve = _sorted_curve(curve, len(models), plan, weighted)
     out = {}
     for code, model in enumerate(models):
         mine = cell_model == model
