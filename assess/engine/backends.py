@@ -127,7 +127,11 @@ class DuckDBBackend(Backend):
         import pyarrow as pa
 
         out = {}
-        table = self._run(sql).to_arrow_table()
+        try:
+            table = self.con.sql(sql).to_arrow_table()
+        except self._duckdb.Error:
+            self._run(sql)          # raises the AssessError with the cleaned message
+            raise
         for name, col in zip(table.column_names, table.columns):
             kind = col.type
             numeric = pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_boolean(kind)
