@@ -108,3 +108,34 @@ def test_grid_thresholds_are_bin_edges_that_split_the_rows_as_the_bins_do(tmp_pa
     (model, report), = run.reports.items()
     assert report["roc_auc"].value == pytest.approx(roc_auc_score(y, s), abs=run.bounds[model]["roc_auc"] + 1e-12)
     assert report["tp"].value == np.count_nonzero(y & (s >= 0.5))
+
+
+@pytest.mark.parametrize("column, value, message", [
+    ("score", np.nan, "2 NaN or infinite values"),
+    ("score", np.inf, "2 NaN or infinite values"),
+    ("weight", -1.0, "2 negative or NaN weights"),
+    ("weight", np.nan, "2 negative or NaN weights"),
+])
+def test_bad_scores_and_weights_are_counted_and_refused(tmp_path, column, value, message):
+    """The summary scan sees them only as a non-finite sum or an extreme; the recount names how many. The bad rows
+    come after the first rows (`assess.engine.reports.HEAD_ROWS`), which the in-memory checks read."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    frame = _frame(n=40_000, weights=True)
+    frame.loc[[70_000, 79_000], column] = value
+    # NaN stays NaN (pandas would write it as an empty cell)
+    pq.write_table(pa.table({c: pa.array(frame[c].to_numpy(), from_pandas=False) for c in frame}),
+                   tmp_path / "bad.parquet")
+    with pytest.raises(grouped.AssessError, match=message):
+        engine_reports(resolve_source(str(tmp_path / "bad.parquet")), "duckdb", Overrides(positive="yes"))
+
+
+def test_a_huge_but_finite_score_is_not_an_error(tmp_path):
+    """1e200 squares to infinity in the Brier sum, which only prompts the recount: no score is non-finite."""
+    frame = _frame()
+    frame.loc[3, "score"] = 1e200
+    frame.to_parquet(tmp_path / "huge.parquet")
+    run = engine_reports(resolve_source(str(tmp_path / "huge.parquet")), "duckdb", Overrides(positive="yes"))
+    assert np.isnan(run.reports["a"]["brier_score"].value)       # not probabilities: undefined, with a reason
+    assert "not probabilities" in run.reports["a"]["brier_score"].reason

@@ -52,6 +52,13 @@ class Backend:
     def _string(self, text: str) -> str:
         raise NotImplementedError
 
+    def non_finite(self, x: str) -> str:
+        """SQL true where the double ``x`` is NaN or infinite."""
+        return f"(isnan({x}) OR abs({x}) = CAST('Infinity' AS DOUBLE))"
+
+    def is_nan(self, x: str) -> str:
+        return f"isnan({x})"
+
     def query(self, sql: str):
         raise NotImplementedError
 
@@ -106,6 +113,14 @@ class DuckDBBackend(Backend):
 
     def _string(self, text: str) -> str:
         return "'" + text.replace("'", "''") + "'"
+
+    # DuckDB 1.x-2.0 folds isnan() of a Parquet column to false when the column's statistics (which leave NaN out)
+    # show a finite range, so NaN cells went uncounted; isfinite() is evaluated on the values
+    def non_finite(self, x: str) -> str:
+        return f"(NOT isfinite({x}))"
+
+    def is_nan(self, x: str) -> str:
+        return f"(NOT isfinite({x}) AND abs({x}) <> CAST('Infinity' AS DOUBLE))"
 
     def _run(self, sql: str):
         try:

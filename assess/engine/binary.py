@@ -82,10 +82,6 @@ def _rows(sources: list[Columns], select: str) -> str:
     return "\nUNION ALL\n".join(parts)
 
 
-def _inf(backend) -> str:
-    return "CAST('Infinity' AS DOUBLE)"
-
-
 def head_positives(assessment) -> list:
     """The raw truth values of the first rows that read as the positive class: scan 1's guess, checked against the
     whole file's values after it (`summarise`)."""
@@ -95,34 +91,60 @@ def head_positives(assessment) -> list:
 
 
 def summarise(backend, sources: list[Columns], positive: list, *, labels_from_scores: bool, threshold: float,
-              count_distinct: bool = True) -> pd.DataFrame:
-    """Scan 1: per model, raw truth value and predicted label — what could block the assessment (empty truth, empty
-    or non-finite scores, empty or negative weights), the score range and approximate distinct count, and the cell
-    sums (rows, weight, squared weight, log loss, squared error). ``positive`` are the raw truth values taken as the
-    positive class for the losses; the caller checks them against the whole file's (`check_profile`)."""
+              count_distinct: bool = True, weighted: bool = False, problems: bool = False) -> pd.DataFrame:
+    """Scan 1: per model, raw truth value and predicted label — the cell sums (rows, weight, squared weight, log
+    loss, squared error), the score range and approximate distinct count, and what could block the assessment.
+    ``positive`` are the raw truth values taken as the positive class for the losses; the caller checks them against
+    the whole file's (`check_profile`).
+
+    The scan keeps to the aggregates every run needs: a non-finite score shows as a non-finite Brier sum, a NaN or
+    negative weight in the weights' max or min. Only then does ``problems=True`` count them per cell (a second scan,
+    on the way to an error message), as ``s_nonfinite`` and ``w_bad``; otherwise those columns are 0."""
     has_score = sources[0].score is not None
     score = "{c.score}" if has_score else "CAST(NULL AS DOUBLE)"
-    weight = "CAST({c.weight} AS DOUBLE)" if sources[0].weight is not None else "CAST(1.0 AS DOUBLE)"
+    weight = "CAST({c.weight} AS DOUBLE)" if weighted else "CAST(1.0 AS DOUBLE)"
     yp_raw = "CAST(NULL AS DOUBLE)" if labels_from_scores or sources[0].y_pred is None else "{c.y_pred}"
     rows = _rows(sources, f"{{c.model}} AS model, {{c.y_true}} AS y, {yp_raw} AS yp_raw, {score} AS s, "
                           f"{weight} AS w")
     yp = f"(s >= {float(threshold)!r})" if labels_from_scores else "yp_raw"
     pos_list = ", ".join(backend.literal(v) for v in positive) or "NULL"
-    inf = _inf(backend)
     # the probability given to the true class, clipped as scikit-learn's log_loss clips it
     p_true = f"greatest(least(CASE WHEN y IN ({pos_list}) THEN s ELSE 1.0 - s END, {1 - _EPS!r}), {_EPS!r})"
     miss = f"(1.0 - CASE WHEN y IN ({pos_list}) THEN s ELSE 1.0 - s END)"
+    w = "w * " if weighted else ""
+    sums = [f"sum({w}-ln({p_true})) AS log_loss", f"sum({w}{miss} * {miss}) AS brier"] if has_score else \
+        ["CAST(NULL AS DOUBLE) AS log_loss", "CAST(NULL AS DOUBLE) AS brier"]
+    if weighted:
+        sums += ["count(w) AS w_present", "sum(w) AS w", "sum(w * w) AS w2", "min(w) AS w_min", "max(w) AS w_max"]
+    if problems:
+        bad_s = backend.non_finite("s")
+        sums += [f"sum(CASE WHEN {bad_s} THEN 1 ELSE 0 END) AS s_nonfinite",
+                 f"min(CASE WHEN {bad_s} THEN NULL ELSE s END) AS s_min",
+                 f"max(CASE WHEN {bad_s} THEN NULL ELSE s END) AS s_max",
+                 f"sum(CASE WHEN w < 0 OR {backend.is_nan('w')} THEN 1 ELSE 0 END) AS w_bad"]
+    else:
+        sums += ["min(s) AS s_min", "max(s) AS s_max"]
     distinct = "approx_count_distinct(s)" if count_distinct and has_score else "CAST(0 AS BIGINT)"
-    sql = f"""
-        SELECT model, y, {yp} AS yp, count(*) AS n_rows, count(s) AS s_present,
-               sum(CASE WHEN isnan(s) OR abs(s) = {inf} THEN 1 ELSE 0 END) AS s_nonfinite,
-               min(CASE WHEN isnan(s) OR abs(s) = {inf} THEN NULL ELSE s END) AS s_min,
-               max(CASE WHEN isnan(s) OR abs(s) = {inf} THEN NULL ELSE s END) AS s_max,
-               {distinct} AS s_distinct,
-               count(w) AS w_present, sum(CASE WHEN w < 0 OR isnan(w) THEN 1 ELSE 0 END) AS w_bad,
-               sum(w) AS w, sum(w * w) AS w2, sum(w * -ln({p_true})) AS log_loss, sum(w * {miss} * {miss}) AS brier
-        FROM ({rows}) AS r GROUP BY 1, 2, 3"""
-    return backend.query(sql)
+    prof = backend.query(f"""
+        SELECT model, y, {yp} AS yp, count(*) AS n_rows, count(s) AS s_present, {distinct} AS s_distinct,
+               {", ".join(sums)}
+        FROM ({rows}) AS r GROUP BY 1, 2, 3""")
+    if not weighted:
+        prof["w_present"] = prof["n_rows"]
+        prof["w"] = prof["w2"] = prof["n_rows"].astype(np.float64)
+    if problems:
+        return prof
+    # (a NULL sum — no score in the cell — reads as NaN too: only cells with scores count)
+    suspect = has_score and bool((~np.isfinite(prof["brier"].to_numpy(np.float64)) & (prof["s_present"] > 0)).any())
+    if weighted:
+        w_max = prof["w_max"].astype(np.float64)
+        suspect |= bool((prof["w_min"].astype(np.float64) < 0).any() or (w_max.isna() & (prof["w_present"] > 0)).any())
+    if suspect:
+        return summarise(backend, sources, positive, labels_from_scores=labels_from_scores, threshold=threshold,
+                         count_distinct=count_distinct, weighted=weighted, problems=True)
+    prof["s_nonfinite"] = 0
+    prof["w_bad"] = 0
+    return prof
 
 
 def check_profile(prof: pd.DataFrame, assessment, name: str) -> tuple[list, float, float, int]:
