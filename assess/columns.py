@@ -126,7 +126,11 @@ def split_sets(col: pd.Series) -> pd.Series:
 
 def rows_by_value(col: pd.Series) -> dict[str, np.ndarray]:
     """Row positions of each distinct value of ``col`` (as a label string), in order of first appearance."""
-    codes, labels = label_codes(col)
+    return rows_by_code(*label_codes(col))
+
+
+def rows_by_code(codes: np.ndarray, labels) -> dict[str, np.ndarray]:
+    """Row positions of each label from `label_codes`' (codes, labels)."""
     if len(labels) <= 64:   # a pass per value beats sorting ten million codes
         return {u: np.flatnonzero(codes == i) for i, u in enumerate(labels)}
     order = np.argsort(codes, kind="stable")
