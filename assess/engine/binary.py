@@ -1,19 +1,20 @@
 r"""Binary metrics out of core: two GROUP BY scans by the engine, then the registry's formulas on the grouped table.
 
-Scan 1 (`profile`) — per distinct truth value: rows, score range, an approximate count of distinct scores, and the
-cells that would block an assessment (empty truth, empty or non-finite scores, negative or empty weights).
+Scan 1 (`summarise`) — per model, raw truth value and predicted label: the row count, the sums of the weight and its
+square, the score range, an approximate count of distinct scores, and the sums of each row's log loss and squared
+error (ISO/IEC TS 4213 6.3.6–6.3.7; the per-row losses of :func:`assess.metrics.binary.per_row_losses`, clipped the
+same way). It also checks the whole file (`check_profile`): empty truth or scores, more classes than the first rows
+showed; a non-finite score or a NaN or negative weight shows in those sums and extremes, and only then is counted.
 
-Scan 2 (`aggregate`) — per model, truth (positive or not), predicted label and *score key*: the row count, the sums
-of the weight and its square, the lowest score, and the sums of each row's log loss and squared error (ISO/IEC TS 4213
-6.3.6–6.3.7; the per-row losses of :func:`assess.metrics.binary.per_row_losses`, clipped the same way). The key is
+Scan 2 (`curve_table`) — per model, truth (positive or not) and *score key*: the rows and the weight. The key is
 the score itself when the scores have at most ``exact_limit`` distinct values (default 2 million): then the table
 is exactly what :func:`assess.curves.threshold_counts` builds from the rows (one point per distinct score) and every
 metric equals the in-memory one up to the order of floating-point sums. Beyond it the key is one of ``bins``
-(default :math:`2^{20}`) equal-width bins of the score range, and the ranking metrics carry an error bound from the
-mass tied inside bins (`grid_bounds`); label metrics (the decision is taken on the raw score in the scan), log loss
-and Brier stay exact.
+(default :math:`2^{20}`) equal-width bins of the score range — its threshold the bin's lower edge — and the ranking
+metrics carry an error bound from the mass tied inside bins (`grid_bounds`); label metrics (the decision is taken
+on the raw score in the scan), log loss and Brier stay exact.
 
-From the grouped table, `binary_states` builds one :class:`~assess.metrics.binary.BinaryState` per model — the same
+From the two tables, `binary_states` builds one :class:`~assess.metrics.binary.BinaryState` per model — the same
 object the in-memory path builds from the rows — and `assess.engine.reports` evaluates the registry on it.
 """
 
