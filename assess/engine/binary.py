@@ -275,19 +275,18 @@ def _curve_keys(curve: dict, code: int, plan: Plan, weighted: bool):
 
 
 def _sorted_curve(curve: dict, n_models: int, plan: Plan, weighted: bool) -> dict:
-    """Scan 2's table as float arrays sorted by group (model * 2 + positive), with each group's slice bounds: one
-    sort of the small table instead of a mask per model."""
+    """Scan 2's table as float arrays ordered by group (model * 2 + positive), with each group's slice bounds. The
+    groups are few small integers: as int16 NumPy sorts them by radix in one pass (the bins inside a group stay in
+    any order; `_curve_keys` counts them by bin)."""
     if plan.exact:
         group = curve["g"].astype(np.int64)
-        order = np.argsort(group, kind="stable")
-        out = {"s": curve["s"].astype(np.float64)[order]}
     else:
         k = curve["k"].astype(np.int64)
-        order = np.argsort(k)
-        k = k[order]
         group = k // plan.bins
-        out = {"bin": k - group * plan.bins}
-    group = group[order] if plan.exact else group
+    small = np.int16 if 2 * n_models + 2 < np.iinfo(np.int16).max else np.int64
+    order = np.argsort(group.astype(small), kind="stable")
+    group = group[order]
+    out = {"s": curve["s"].astype(np.float64)[order]} if plan.exact else {"bin": k[order] % plan.bins}
     out["bounds"] = np.searchsorted(group, np.arange(2 * n_models + 1))
     out["n_rows"] = curve["n_rows"].astype(np.float64)[order]
     if weighted:
