@@ -39,10 +39,23 @@ def quote(value) -> str:
 def label_strings(col: pd.Series) -> pd.Series:
     """Labels as strings, missing kept as None: integral floats lose ``.0`` so ``1.0`` and ``1`` are one class.
 
-    Works on the distinct values (pd.factorize), so a million rows cost one hash pass, not a million Python calls.
+    Works on the distinct values (`label_codes`), so a million rows cost one hash pass, not a million Python calls.
 
     >>> label_strings(pd.Series([1.0, None, 0.0])).tolist()
     ['1', None, '0']
+    """
+    codes, labels = label_codes(col)
+    lookup = np.array(list(labels) + [None], dtype=object)
+    return pd.Series(lookup[codes], index=col.index, dtype=object)
+
+
+def label_codes(col: pd.Series) -> tuple[np.ndarray, tuple[str, ...]]:
+    """(codes, labels): each row's position in ``labels`` (-1 where missing) and the distinct label strings (as
+    `label_strings` writes them) in order of first appearance — the labels of a column without a Python object per
+    row, for the checks and encodings of large files (compare, count and group the integer codes).
+
+    >>> label_codes(pd.Series([1.0, None, 0.0, 1]))
+    (array([ 0, -1,  1,  0]), ('1', '0'))
     """
     codes, uniques = pd.factorize(col, use_na_sentinel=True)
     values = list(uniques)
@@ -56,8 +69,19 @@ def label_strings(col: pd.Series) -> pd.Series:
         names = [str(int(x)) for x in values]
     else:
         names = [_label_text(x) for x in values]
-    lookup = np.array(names + [None], dtype=object)
-    return pd.Series(lookup[codes], index=col.index, dtype=object)
+    # distinct values can share a label (1.0 and 1 in a mixed column, " a" and "a"): merge their codes
+    merged, labels = pd.factorize(np.array(names, dtype=object))
+    codes = np.asarray(codes, dtype=np.intp)
+    if len(labels) < len(names):
+        codes = np.where(codes >= 0, np.asarray(merged, dtype=np.intp)[np.maximum(codes, 0)], -1)
+    return codes, tuple(str(x) for x in labels)
+
+
+def label_mask(col: pd.Series, label: str) -> np.ndarray:
+    """Rows whose label (as `label_strings` writes it) is ``label``: a boolean array, False where missing."""
+    codes, labels = label_codes(col)
+    hit = np.array([x == label for x in labels] + [False], dtype=bool)
+    return hit[codes]
 
 
 def _label_text(value) -> str:
@@ -102,10 +126,16 @@ def split_sets(col: pd.Series) -> pd.Series:
 
 def rows_by_value(col: pd.Series) -> dict[str, np.ndarray]:
     """Row positions of each distinct value of ``col`` (as a label string), in order of first appearance."""
-    codes, uniques = pd.factorize(label_strings(col), use_na_sentinel=True)
+    return rows_by_code(*label_codes(col))
+
+
+def rows_by_code(codes: np.ndarray, labels) -> dict[str, np.ndarray]:
+    """Row positions of each label from `label_codes`' (codes, labels)."""
+    if len(labels) <= 64:   # a pass per value beats sorting ten million codes
+        return {u: np.flatnonzero(codes == i) for i, u in enumerate(labels)}
     order = np.argsort(codes, kind="stable")
-    bounds = np.searchsorted(codes[order], np.arange(len(uniques) + 1))
-    return {str(u): order[bounds[i]:bounds[i + 1]] for i, u in enumerate(uniques)}
+    bounds = np.searchsorted(codes[order], np.arange(len(labels) + 1))
+    return {u: order[bounds[i]:bounds[i + 1]] for i, u in enumerate(labels)}
 
 
 # --- numbers ----------------------------------------------------------------------------------------------------------

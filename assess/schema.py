@@ -14,8 +14,8 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from assess.columns import (indicator_column, label_strings, numeric_column, quote, rows_by_value, sort_labels,
-                            split_sets, time_values)
+from assess.columns import (indicator_column, label_codes, label_mask, label_strings, numeric_column, quote,
+                            rows_by_code, rows_by_value, sort_labels, split_sets, time_values)
 from assess.data import Predictions, Task
 from assess.errors import AssessError
 from assess.io import LoadedTable
@@ -106,8 +106,10 @@ class Assessment:
             raise AssessError(f"no model {quote(model)} in {self.table.name} (models: "
                               f"{', '.join(self.models)})")
         rows = self.model_rows[model]
-        frame = self.frame.iloc[rows] if len(rows) != len(self.frame) else self.frame
         r = self.roles
+        # one model's rows; its name column is not read here, and copying a text column is most of the copy's cost
+        frame = self.frame if len(rows) == len(self.frame) else \
+            (self.frame.drop(columns=[r.model]) if r.model else self.frame).iloc[rows]
         fc = self.names.file_class  # the file's label behind a display name: the data are read by file labels
         wide = next((wm for wm in r.wide_models if wm.name == self.names.file_model(model)), None)
         pred_col = wide.y_pred if wide else r.y_pred
@@ -122,9 +124,8 @@ class Assessment:
         task = self.task
         if task is Task.BINARY:
             positive = fc(self.positive)
-            y_true = (label_strings(frame[r.y_true]).to_numpy(dtype=object) == positive).astype(np.int8)
-            y_pred = ((label_strings(frame[pred_col]).to_numpy(dtype=object) == positive).astype(np.int8)
-                      if pred_col else None)
+            y_true = label_mask(frame[r.y_true], positive).astype(np.int8)
+            y_pred = label_mask(frame[pred_col], positive).astype(np.int8) if pred_col else None
             if score_col:
                 scores = numeric_column(frame, score_col)
             elif r.class_scores:
@@ -138,8 +139,8 @@ class Assessment:
             return Predictions(task, (self._negative(), self.positive), y_true, y_pred, scores, **extras)
         if task is Task.MULTICLASS:
             index = {fc(c): i for i, c in enumerate(self.classes)}
-            y_true = _codes(label_strings(frame[r.y_true]), index)
-            y_pred = _codes(label_strings(frame[pred_col]), index) if pred_col else None
+            y_true = _codes(frame[r.y_true], index)
+            y_pred = _codes(frame[pred_col], index) if pred_col else None
             scores = None
             if r.class_scores and not wide:
                 by_class = dict(r.class_scores)
@@ -168,7 +169,7 @@ class Assessment:
         y_true = None
         if r.y_true:
             index = {fc(c): i for i, c in enumerate(self.classes)}
-            y_true = _codes(label_strings(frame[r.y_true]), index)
+            y_true = _codes(frame[r.y_true], index)
         features = (np.column_stack([numeric_column(frame, col) for col in r.features]) if r.features else None)
         return Predictions(task, self.classes, y_true, _codes(clusters, cluster_index), None, **extras,
                            features=features, clusters=tuple(cluster_index))
@@ -212,9 +213,10 @@ class Assessment:
         }
 
 
-def _codes(labels: pd.Series, index: dict[str, int]) -> np.ndarray:
-    """Each label's position in ``index``; -1 for a missing or unknown label."""
-    return labels.map(index).fillna(-1).to_numpy(dtype=np.int64)
+def _codes(col: pd.Series, index: dict[str, int]) -> np.ndarray:
+    """Each row's label's position in ``index``; -1 for a missing or unknown label."""
+    codes, labels = label_codes(col)
+    return np.array([index.get(x, -1) for x in labels] + [-1], dtype=np.int64)[codes]
 
 
 def describe(table: LoadedTable, overrides: Overrides | None = None) -> Assessment:
@@ -255,22 +257,26 @@ def describe(table: LoadedTable, overrides: Overrides | None = None) -> Assessme
         else:
             positive, positive_reason = infer_positive(frame, roles.y_true, classes)
 
-    if roles.model:
-        models = tuple(str(m) for m in pd.unique(label_strings(frame[roles.model]).dropna()))
-    elif roles.wide_models:
-        models = tuple(wm.name for wm in roles.wide_models)
+    if roles.model:   # the model column read once: its names and each one's rows
+        codes, models = label_codes(frame[roles.model])
+        model_rows = rows_by_code(codes, models)
     else:
-        models = (table.stem,)
+        models = tuple(wm.name for wm in roles.wide_models) if roles.wide_models else (table.stem,)
+        model_rows = _model_rows(frame, roles, models)
     problems = validate(frame, roles, task, classes=classes, positive=positive, models=models,
-                        model_rows=_model_rows(frame, roles, models))
+                        model_rows=model_rows)
     names = overrides.names
     if names:  # display names from here on (see assess.names); validation above spoke of the file's own values
         names.check(models, classes, file=table.name)
         models = tuple(names.model(m) for m in models)
         classes = [names.cls(c) for c in classes]
         positive = None if positive is None else names.cls(positive)
-    return Assessment(table, roles, task, task_reason, tuple(classes), positive, positive_reason, models,
-                      tuple(problems), names)
+    assessment = Assessment(table, roles, task, task_reason, tuple(classes), positive, positive_reason, models,
+                            tuple(problems), names)
+    # the rows found above, by display name, as `Assessment.model_rows` would find them again (cached_property)
+    assessment.__dict__["model_rows"] = {names.model(m): rows for m, rows in model_rows.items()} \
+        if roles.model else _model_rows(frame, roles, assessment.models, names)
+    return assessment
 
 
 def _model_rows(frame: pd.DataFrame, roles: Roles, models: tuple[str, ...],

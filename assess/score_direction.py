@@ -18,9 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy.stats import rankdata
 
-from assess.columns import label_strings, numeric_column, quote
+from assess.columns import label_mask, numeric_column, quote
 from assess.data import Task
 from assess.problem import Problem
 from assess.roles import Roles
@@ -40,8 +39,12 @@ def roc_auc_by_ranks(positive: np.ndarray, scores: np.ndarray) -> tuple[float, f
     n_neg = positive.size - n_pos
     if n_pos == 0 or n_neg == 0:
         return float("nan"), float("nan")
-    ranks = rankdata(scores)
-    auc = (ranks[positive].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+    # the positives' mid-ranks (1-based) from one sort of all scores: rank = (#below + #below-or-equal + 1) / 2,
+    # summed in integers (exact), then halved — scipy's rankdata(method="average") without its argsort
+    ordered = np.sort(scores)
+    mine = np.sort(scores[positive])   # sorted needles: searchsorted walks the array once, not at random
+    twice = int(np.searchsorted(ordered, mine, "left").sum() + np.searchsorted(ordered, mine, "right").sum()) + n_pos
+    auc = (twice / 2 - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
     q1, q2 = auc / (2 - auc), 2 * auc ** 2 / (1 + auc)
     var = (auc * (1 - auc) + (n_pos - 1) * (q1 - auc ** 2) + (n_neg - 1) * (q2 - auc ** 2)) / (n_pos * n_neg)
     return float(auc), float(np.sqrt(max(var, 0.0)))
@@ -78,7 +81,7 @@ def check_score_direction(frame: pd.DataFrame, roles: Roles, task: Task, *, clas
             sources = [(m, found[0], found[1], model_rows[m]) for m in models]
     if not sources:
         return []
-    truth = (label_strings(frame[roles.y_true]).to_numpy(dtype=object) == positive) if roles.y_true else None
+    truth = label_mask(frame[roles.y_true], positive) if roles.y_true else None
     if truth is None:
         return []
     problems = []

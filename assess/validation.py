@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from assess.columns import is_numeric, label_strings, not_a_number, numeric_column, quote
+from assess.columns import is_numeric, label_codes, label_strings, not_a_number, numeric_column, quote
 from assess.data import Task
 from assess.forecast_checks import check_forecast
 from assess.problem import Problem
@@ -265,18 +265,17 @@ def _check_classification(c: _Checker, a: _Input) -> None:
     if not _check_each_model_predicts(c, a):
         return
     _check_labels_are_classes(c, a, [r.y_true] + pred_cols)
-    truth = label_strings(frame[r.y_true])
-    true_classes = set(truth.dropna())
+    truth_codes, true_labels = label_codes(frame[r.y_true])
+    true_classes = set(true_labels)
     if len(true_classes) == 1:
         only = next(iter(true_classes))
         c.note("warning", "single_class", f"column {quote(r.y_true)} has a single class ({quote(only)}): ROC AUC, "
                                           "recall of the other class and other two-class metrics are undefined",
-               column=r.y_true, count=int(truth.notna().sum()))
+               column=r.y_true, count=int(np.count_nonzero(truth_codes >= 0)))
     for col in pred_cols:
-        pred = label_strings(frame[col])
-        unseen = (pred.notna() & ~pred.isin(true_classes)).to_numpy()
+        unseen, example = _labels_outside(frame[col], true_classes)
         c.add("warning", "unseen_prediction", col, unseen, "predicted label{s} never seen in the ground truth",
-              example=pred[unseen].iloc[0] if unseen.any() else None)
+              example=example)
 
     if not score_cols and not r.class_scores and not r.wide_models:
         _check_unused_scores(c, a)
@@ -405,6 +404,15 @@ def _check_every_label_predicted(c: _Checker, a: _Input) -> None:
                count=len(lacking))
 
 
+def _labels_outside(col: pd.Series, allowed: set) -> tuple[np.ndarray, str | None]:
+    """(rows whose label is present but not in ``allowed``, the first such label): on the column's codes, without a
+    string per row."""
+    codes, labels = label_codes(col)
+    outside_label = np.array([x not in allowed for x in labels] + [False], dtype=bool)
+    outside = outside_label[codes]
+    return outside, (labels[codes[np.argmax(outside)]] if outside.any() else None)
+
+
 def _check_labels_are_classes(c: _Checker, a: _Input, columns) -> None:
     """Every label of the truth and the predictions is one of the task's classes.
 
@@ -414,10 +422,9 @@ def _check_labels_are_classes(c: _Checker, a: _Input, columns) -> None:
     """
     classes = set(a.classes)
     for col in columns:
-        labels = label_strings(a.frame[col])
-        outside = (labels.notna() & ~labels.isin(classes)).to_numpy()
+        outside, example = _labels_outside(a.frame[col], classes)
         c.add("error", "not_a_class", col, outside, "value{s} that {verb} not a class of this task",
-              example=labels[outside].iloc[0] if outside.any() else None,
+              example=example,
               suffix="; numbers with decimals (or many distinct numbers) are not read as class labels: if the "
                      "column holds scores, choose it as the score")
 

@@ -91,13 +91,14 @@ def test_the_units_reproduce_every_score_metric(tmp_path):
     with open_backend("duckdb", resolve_source(str(path))) as backend:
         assessment = head_assessment(backend, resolve_source(str(path)), Overrides())
         sources = grouped.model_columns(backend, assessment)
-        prof = grouped.profile(backend, sources)
+        guess = grouped.head_positives(assessment)
+        prof = grouped.summarise(backend, sources, guess, labels_from_scores=True, threshold=0.5)
         positive, lo, hi, _ = grouped.check_profile(prof, assessment, "f")
         models = sorted({str(m) for m in prof["model"]})
-        tables = grouped.aggregate(backend, sources, models, positive, grouped.Plan(exact=True),
-                                   labels_from_scores=True, threshold=0.5)
-    t = grouped.binary_states(tables, models, assessment, labels_from="scores", beta=1.0, weighted=False,
-                              has_scores=True, labels_from_scores=True)[models[0]]
+        plan = grouped.Plan(exact=True)
+        curve = grouped.curve_table(backend, sources, models, positive, plan, weighted=False)
+    t = grouped.binary_states(prof, curve, models, assessment, plan, labels_from="scores", beta=1.0,
+                              weighted=False, labels_from_scores=True)[models[0]]
     specs = [get(assessment.task, k) for k in SCORE_KEYS]
     stat, layout = _score_statistic(t, specs)
     values = stat(layout["frequencies"][None, :])[0]     # every unit drawn as often as it occurs: the data

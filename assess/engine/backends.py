@@ -20,6 +20,8 @@ from assess.engine.source import Source
 from assess.errors import AssessError
 
 VIEW = "predictions"
+#: Widest group key (in bits, with its NULL bit) that DuckDB counts in a perfect hash table (default 12).
+PERFECT_HASH_BITS = 23
 
 
 class Backend:
@@ -49,6 +51,13 @@ class Backend:
 
     def _string(self, text: str) -> str:
         raise NotImplementedError
+
+    def non_finite(self, x: str) -> str:
+        """SQL true where the double ``x`` is NaN or infinite."""
+        return f"(isnan({x}) OR abs({x}) = CAST('Infinity' AS DOUBLE))"
+
+    def is_nan(self, x: str) -> str:
+        return f"isnan({x})"
 
     def query(self, sql: str):
         raise NotImplementedError
@@ -82,6 +91,11 @@ class DuckDBBackend(Backend):
         if os.environ.get("ASSESS_DUCKDB_THREADS"):
             self.con.execute(f"SET threads = {int(os.environ['ASSESS_DUCKDB_THREADS'])}")
         self.con.execute("SET preserve_insertion_order = false")
+        self.con.execute("SET enable_progress_bar = false")
+        # the curve table's grid key (model, truth, bin: 2^22 values for two models) is counted in a perfect hash
+        # table — an array indexed by the key, ~130 MB per thread at 2^23 entries — instead of hashing a million
+        # groups; a key with a wider range (many models) falls back to the hash table
+        self.con.execute(f"SET perfect_ht_threshold = {PERFECT_HASH_BITS}")
         files = "[" + ", ".join(self._string(f) for f in source.files) + "]"
         if source.format == "parquet":
             reader = f"read_parquet({files})"
@@ -100,6 +114,14 @@ class DuckDBBackend(Backend):
     def _string(self, text: str) -> str:
         return "'" + text.replace("'", "''") + "'"
 
+    # DuckDB 1.x-2.0 folds isnan() of a Parquet column to false when the column's statistics (which leave NaN out)
+    # show a finite range, so NaN cells went uncounted; isfinite() is evaluated on the values
+    def non_finite(self, x: str) -> str:
+        return f"(NOT isfinite({x}))"
+
+    def is_nan(self, x: str) -> str:
+        return f"(NOT isfinite({x}) AND abs({x}) <> CAST('Infinity' AS DOUBLE))"
+
     def _run(self, sql: str):
         try:
             return self.con.execute(sql)
@@ -114,16 +136,26 @@ class DuckDBBackend(Backend):
         return self._run(sql).df()
 
     def arrays(self, sql: str) -> dict:
+        """Through Arrow: a numeric column without NULLs is handed over without a copy per value (fetchnumpy's
+        masked arrays cost a pass per column over a million-row curve table)."""
         import numpy as np
+        import pyarrow as pa
 
         out = {}
-        for name, col in self._run(sql).fetchnumpy().items():
-            if isinstance(col, np.ma.MaskedArray):
-                if col.dtype.kind in "iufb":
-                    col = col.astype(np.float64).filled(np.nan)
-                else:
-                    col = np.where(col.mask, None, col.data.astype(object))
-            out[name] = np.asarray(col)
+        try:
+            table = self.con.sql(sql).to_arrow_table()
+        except self._duckdb.Error:
+            self._run(sql)          # raises the AssessError with the cleaned message
+            raise
+        for name, col in zip(table.column_names, table.columns):
+            kind = col.type
+            numeric = pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_boolean(kind)
+            if numeric and col.null_count == 0 and not pa.types.is_boolean(kind):
+                out[name] = col.to_numpy()
+            elif numeric:
+                out[name] = col.cast(pa.float64()).fill_null(float("nan")).to_numpy()
+            else:
+                out[name] = np.asarray(col.to_pylist(), dtype=object)
         return out
 
     def columns(self) -> list[str]:

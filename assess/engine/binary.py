@@ -1,19 +1,20 @@
 r"""Binary metrics out of core: two GROUP BY scans by the engine, then the registry's formulas on the grouped table.
 
-Scan 1 (`profile`) — per distinct truth value: rows, score range, an approximate count of distinct scores, and the
-cells that would block an assessment (empty truth, empty or non-finite scores, negative or empty weights).
+Scan 1 (`summarise`) — per model, raw truth value and predicted label: the row count, the sums of the weight and its
+square, the score range, an approximate count of distinct scores, and the sums of each row's log loss and squared
+error (ISO/IEC TS 4213 6.3.6–6.3.7; the per-row losses of :func:`assess.metrics.binary.per_row_losses`, clipped the
+same way). It also checks the whole file (`check_profile`): empty truth or scores, more classes than the first rows
+showed; a non-finite score or a NaN or negative weight shows in those sums and extremes, and only then is counted.
 
-Scan 2 (`aggregate`) — per model, truth (positive or not), predicted label and *score key*: the row count, the sums
-of the weight and its square, the lowest score, and the sums of each row's log loss and squared error (ISO/IEC TS 4213
-6.3.6–6.3.7; the per-row losses of :func:`assess.metrics.binary.per_row_losses`, clipped the same way). The key is
+Scan 2 (`curve_table`) — per model, truth (positive or not) and *score key*: the rows and the weight. The key is
 the score itself when the scores have at most ``exact_limit`` distinct values (default 2 million): then the table
 is exactly what :func:`assess.curves.threshold_counts` builds from the rows (one point per distinct score) and every
 metric equals the in-memory one up to the order of floating-point sums. Beyond it the key is one of ``bins``
-(default :math:`2^{20}`) equal-width bins of the score range, and the ranking metrics carry an error bound from the
-mass tied inside bins (`grid_bounds`); label metrics (the decision is taken on the raw score in the scan), log loss
-and Brier stay exact.
+(default :math:`2^{20}`) equal-width bins of the score range — its threshold the bin's lower edge — and the ranking
+metrics carry an error bound from the mass tied inside bins (`grid_bounds`); label metrics (the decision is taken
+on the raw score in the scan), log loss and Brier stay exact.
 
-From the grouped table, `binary_states` builds one :class:`~assess.metrics.binary.BinaryState` per model — the same
+From the two tables, `binary_states` builds one :class:`~assess.metrics.binary.BinaryState` per model — the same
 object the in-memory path builds from the rows — and `assess.engine.reports` evaluates the registry on it.
 """
 
@@ -87,27 +88,69 @@ def _rows(sources: list[Columns], select: str) -> str:
     return "\nUNION ALL\n".join(parts)
 
 
-def _inf(backend) -> str:
-    return "CAST('Infinity' AS DOUBLE)"
+def head_positives(assessment) -> list:
+    """The raw truth values of the first rows that read as the positive class: scan 1's guess, checked against the
+    whole file's values after it (`summarise`)."""
+    values = pd.Series(assessment.table.frame[assessment.roles.y_true].dropna().unique())
+    return [v.item() if hasattr(v, "item") else v for v, lab in zip(values, _labels(values))
+            if lab == assessment.positive]
 
 
-def profile(backend, sources: list[Columns]) -> pd.DataFrame:
-    """Scan 1: per raw truth value, the rows and what could block the assessment (see the module docstring)."""
+def summarise(backend, sources: list[Columns], positive: list, *, labels_from_scores: bool, threshold: float,
+              count_distinct: bool = True, weighted: bool = False, problems: bool = False) -> pd.DataFrame:
+    """Scan 1: per model, raw truth value and predicted label — the cell sums (rows, weight, squared weight, log
+    loss, squared error), the score range and approximate distinct count, and what could block the assessment.
+    ``positive`` are the raw truth values taken as the positive class for the losses; the caller checks them against
+    the whole file's (`check_profile`).
+
+    The scan keeps to the aggregates every run needs: a non-finite score shows as a non-finite Brier sum, a NaN or
+    negative weight in the weights' max or min. Only then does ``problems=True`` count them per cell (a second scan,
+    on the way to an error message), as ``s_nonfinite`` and ``w_bad``; otherwise those columns are 0."""
     has_score = sources[0].score is not None
-    has_weight = sources[0].weight is not None
     score = "{c.score}" if has_score else "CAST(NULL AS DOUBLE)"
-    weight = "CAST({c.weight} AS DOUBLE)" if has_weight else "CAST(1.0 AS DOUBLE)"
-    rows = _rows(sources, f"{{c.model}} AS model, {{c.y_true}} AS y, {score} AS s, {weight} AS w")
-    inf = _inf(backend)
-    sql = f"""
-        SELECT model, y, count(*) AS n_rows, count(s) AS s_present,
-               sum(CASE WHEN isnan(s) OR abs(s) = {inf} THEN 1 ELSE 0 END) AS s_nonfinite,
-               min(CASE WHEN isnan(s) OR abs(s) = {inf} THEN NULL ELSE s END) AS s_min,
-               max(CASE WHEN isnan(s) OR abs(s) = {inf} THEN NULL ELSE s END) AS s_max,
-               approx_count_distinct(s) AS s_distinct,
-               count(w) AS w_present, sum(CASE WHEN w < 0 OR isnan(w) THEN 1 ELSE 0 END) AS w_bad
-        FROM ({rows}) AS r GROUP BY model, y"""
-    return backend.query(sql)
+    weight = "CAST({c.weight} AS DOUBLE)" if weighted else "CAST(1.0 AS DOUBLE)"
+    yp_raw = "CAST(NULL AS DOUBLE)" if labels_from_scores or sources[0].y_pred is None else "{c.y_pred}"
+    rows = _rows(sources, f"{{c.model}} AS model, {{c.y_true}} AS y, {yp_raw} AS yp_raw, {score} AS s, "
+                          f"{weight} AS w")
+    yp = f"(s >= {float(threshold)!r})" if labels_from_scores else "yp_raw"
+    pos_list = ", ".join(backend.literal(v) for v in positive) or "NULL"
+    # the probability given to the true class, clipped as scikit-learn's log_loss clips it
+    p_true = f"greatest(least(CASE WHEN y IN ({pos_list}) THEN s ELSE 1.0 - s END, {1 - _EPS!r}), {_EPS!r})"
+    miss = f"(1.0 - CASE WHEN y IN ({pos_list}) THEN s ELSE 1.0 - s END)"
+    w = "w * " if weighted else ""
+    sums = [f"sum({w}-ln({p_true})) AS log_loss", f"sum({w}{miss} * {miss}) AS brier"] if has_score else \
+        ["CAST(NULL AS DOUBLE) AS log_loss", "CAST(NULL AS DOUBLE) AS brier"]
+    if weighted:
+        sums += ["count(w) AS w_present", "sum(w) AS w", "sum(w * w) AS w2", "min(w) AS w_min", "max(w) AS w_max"]
+    if problems:
+        bad_s = backend.non_finite("s")
+        sums += [f"sum(CASE WHEN {bad_s} THEN 1 ELSE 0 END) AS s_nonfinite",
+                 f"min(CASE WHEN {bad_s} THEN NULL ELSE s END) AS s_min",
+                 f"max(CASE WHEN {bad_s} THEN NULL ELSE s END) AS s_max",
+                 f"sum(CASE WHEN w < 0 OR {backend.is_nan('w')} THEN 1 ELSE 0 END) AS w_bad"]
+    else:
+        sums += ["min(s) AS s_min", "max(s) AS s_max"]
+    distinct = "approx_count_distinct(s)" if count_distinct and has_score else "CAST(0 AS BIGINT)"
+    prof = backend.query(f"""
+        SELECT model, y, {yp} AS yp, count(*) AS n_rows, count(s) AS s_present, {distinct} AS s_distinct,
+               {", ".join(sums)}
+        FROM ({rows}) AS r GROUP BY 1, 2, 3""")
+    if not weighted:
+        prof["w_present"] = prof["n_rows"]
+        prof["w"] = prof["w2"] = prof["n_rows"].astype(np.float64)
+    if problems:
+        return prof
+    # (a NULL sum — no score in the cell — reads as NaN too: only cells with scores count)
+    suspect = has_score and bool((~np.isfinite(prof["brier"].to_numpy(np.float64)) & (prof["s_present"] > 0)).any())
+    if weighted:
+        w_max = prof["w_max"].astype(np.float64)
+        suspect |= bool((prof["w_min"].astype(np.float64) < 0).any() or (w_max.isna() & (prof["w_present"] > 0)).any())
+    if suspect:
+        return summarise(backend, sources, positive, labels_from_scores=labels_from_scores, threshold=threshold,
+                         count_distinct=count_distinct, weighted=weighted, problems=True)
+    prof["s_nonfinite"] = 0
+    prof["w_bad"] = 0
+    return prof
 
 
 def check_profile(prof: pd.DataFrame, assessment, name: str) -> tuple[list, float, float, int]:
@@ -127,8 +170,8 @@ def check_profile(prof: pd.DataFrame, assessment, name: str) -> tuple[list, floa
     if unknown:
         raise AssessError(f"{name}: column {r.y_true!r} holds {unknown[0]!r}, which the first rows did not show; "
                           f"the classes are {', '.join(assessment.classes)} (use --positive to choose)")
-    positive = [v.item() if hasattr(v, "item") else v for v, lab in zip(prof["y"], labels)
-                if lab == assessment.positive]
+    positive = list(dict.fromkeys(v.item() if hasattr(v, "item") else v for v, lab in zip(prof["y"], labels)
+                                  if lab == assessment.positive))
     n_rows = int(prof["n_rows"].sum())
     if prof["s_present"].notna().all() and "score" in _score_roles(assessment):
         empty = n_rows - int(prof["s_present"].sum())
@@ -161,54 +204,45 @@ class Plan:
     hi: float = 0.0
     bins: int = GRID_BINS
 
-    def key(self) -> str:
-        if self.exact:
-            return "s"
+    @property
+    def scale(self) -> float:
+        return self.bins / (self.hi - self.lo) if self.hi > self.lo else 0.0
+
+    def bin(self) -> str:
+        """The SQL of a row's bin: b holds [lo + b/scale, lo + (b+1)/scale), the top score in the last bin. The
+        clamp by least/greatest also tells DuckDB the key's range, so it counts in a perfect hash table."""
         if not self.hi > self.lo:
             return "CAST(0 AS BIGINT)"
-        scale = self.bins / (self.hi - self.lo)
-        # bin b holds [lo + b/scale, lo + (b+1)/scale); the top score goes into the last bin
-        return f"least(CAST(floor((s - {self.lo!r}) * {scale!r}) AS BIGINT), {self.bins - 1})"
+        return (f"least(greatest(CAST(floor((s - {self.lo!r}) * {self.scale!r}) AS BIGINT), 0), "
+                f"{self.bins - 1})")
+
+    def edges(self) -> np.ndarray:
+        """Each bin's lower edge: its threshold (every row of bin b and above has a score >= the edge)."""
+        if not self.hi > self.lo:
+            return np.array([self.lo])
+        return self.lo + np.arange(self.bins) / self.scale
 
 
-def aggregate(backend, sources: list[Columns], models: list[str], positive: list, plan: Plan, *,
-              labels_from_scores: bool, threshold: float) -> tuple[dict, dict]:
-    """Scan 2: the grouped table (module docstring) as numpy arrays; ``model`` holds indices into ``models`` (integer
-    codes keep the returned table small: one number per distinct score, not a string)."""
-    c0 = sources[0]
-    sources = [Columns(f"CASE {c.model} " + " ".join(f"WHEN {backend.literal(m)} THEN {i}"
-                                                      for i, m in enumerate(models)) + " END",
+def curve_table(backend, sources: list[Columns], models: list[str], positive: list, plan: Plan, *,
+                weighted: bool) -> dict:
+    """Scan 2: rows (and weights) per model, truth and score key, as numpy arrays.
+
+    Grid: one integer key per row, ``(model * 2 + positive) * bins + bin``, whose range the SQL states — DuckDB then
+    counts in a perfect hash table (an array indexed by the key, no hashing), about 2x faster than a hash table of
+    a million groups. Exact: the groups are (model * 2 + positive, score)."""
+    n = len(models)
+    sources = [Columns("CASE " + " ".join(f"WHEN {c.model} = {backend.literal(m)} THEN {i}"
+                                          for i, m in enumerate(models)) + f" ELSE {n} END",
                        c.y_true, c.y_pred, c.score, c.weight) for c in sources]
     pos_list = ", ".join(backend.literal(v) for v in positive) or "NULL"
-    score = "{c.score}" if c0.score is not None else "CAST(NULL AS DOUBLE)"
-    weight = "CAST({c.weight} AS DOUBLE)" if c0.weight is not None else "CAST(1.0 AS DOUBLE)"
-    if labels_from_scores:
-        pred = f"(s >= {float(threshold)!r})"
-        yp_raw = "CAST(NULL AS DOUBLE)"
-    else:
-        pred = "yp_raw"
-        yp_raw = "{c.y_pred}"
-    rows = _rows(sources, f"{{c.model}} AS model, CASE WHEN {{c.y_true}} IN ({pos_list}) THEN 1 ELSE 0 END AS pos, "
-                          f"{yp_raw} AS yp_raw, {score} AS s, {weight} AS w")
-    # the probability given to the true class, clipped as scikit-learn's log_loss clips it
-    p_true = f"greatest(least(CASE WHEN pos = 1 THEN s ELSE 1.0 - s END, {1 - _EPS!r}), {_EPS!r})"
-    miss = "(1.0 - CASE WHEN pos = 1 THEN s ELSE 1.0 - s END)"
-    key = plan.key() if c0.score is not None else "CAST(0 AS BIGINT)"
-    # Two GROUP BYs: the cells and loss sums per (model, truth, predicted label) — a handful of groups with every
-    # sum — and the curve table per (model, score key) with only the five aggregates a curve needs, positives' and
-    # negatives' weights pivoted into columns (one row per distinct score or bin, not four). One scan with GROUPING
-    # SETS computes every aggregate for the million curve groups too, which costs DuckDB ~3x more than a second
-    # read of the columns.
-    keyed = f"(SELECT model, pos, {pred} AS yp, {key} AS k, s, w FROM ({rows}) AS r) AS keyed"
-    cells = backend.arrays(f"""
-        SELECT model, pos, yp, count(*) AS n_rows, sum(w) AS w, sum(w * w) AS w2, min(s) AS s_min, max(s) AS s_max,
-               sum(w * -ln({p_true})) AS log_loss, sum(w * {miss} * {miss}) AS brier
-        FROM {keyed} GROUP BY model, pos, yp""")
-    curve = backend.arrays(f"""
-        SELECT model, k, count(*) AS n_rows, sum(CASE WHEN pos = 1 THEN w ELSE 0.0 END) AS w_pos,
-               sum(CASE WHEN pos = 0 THEN w ELSE 0.0 END) AS w_neg, sum(pos) AS rows_pos, min(s) AS s_min
-        FROM {keyed} GROUP BY model, k""")
-    return cells, curve
+    weight = "CAST({c.weight} AS DOUBLE)" if weighted else "CAST(1.0 AS DOUBLE)"
+    rows = _rows(sources, f"{{c.model}} AS code, CASE WHEN {{c.y_true}} IN ({pos_list}) THEN 1 ELSE 0 END AS pos, "
+                          f"{{c.score}} AS s, {weight} AS w")
+    sums = "count(*) AS n_rows" + (", sum(w) AS w" if weighted else "")
+    if plan.exact:
+        return backend.arrays(f"SELECT code * 2 + pos AS g, s, {sums} FROM ({rows}) AS r GROUP BY 1, 2")
+    key = f"(code * 2 + pos) * {plan.bins} + {plan.bin()}"
+    return backend.arrays(f"SELECT {key} AS k, {sums} FROM ({rows}) AS r GROUP BY 1")
 
 
 @dataclass(frozen=True)
@@ -223,64 +257,94 @@ class ModelTable:
     rows_neg: np.ndarray | None
 
 
-def binary_states(tables: tuple[dict, dict], models: list[str], assessment, *, labels_from: str, beta: float,
-                  weighted: bool, has_scores: bool, labels_from_scores: bool) -> dict[str, ModelTable]:
-    """{model: ModelTable} from the grouped tables (cells, curve): cells, threshold counts and loss sums per model."""
-    cells, curve = tables
-    if labels_from_scores:
-        yhat = cells["yp"].astype(np.float64) == 1
+def _curve_keys(curve: dict, code: int, plan: Plan, weighted: bool):
+    """(thresholds, positives' weight, negatives' weight, positive rows, negative rows) of model ``code`` per score
+    key, keys descending; keys holding no weight are dropped (they contribute no threshold). ``curve`` is sorted by
+    its group (`_sorted_curve`), so a model's positive and negative rows are two contiguous slices."""
+    rows, bounds = curve["n_rows"], curve["bounds"]
+    w = curve["w"] if weighted else rows
+    neg, pos = slice(bounds[2 * code], bounds[2 * code + 1]), slice(bounds[2 * code + 1], bounds[2 * code + 2])
+    if plan.exact:
+        thresholds, key = np.unique(curve["s"][bounds[2 * code]:bounds[2 * code + 2]], return_inverse=True)
+        key_neg, key_pos = key[:neg.stop - neg.start], key[neg.stop - neg.start:]
     else:
-        yp_raw = pd.Series(cells["yp"], dtype=object if cells["yp"].dtype.kind == "O" else None)
-        if yp_raw.isna().any():
+        thresholds = plan.edges()
+        key_neg, key_pos = curve["bin"][neg], curve["bin"][pos]
+    size = thresholds.shape[0]
+    columns = [np.bincount(key_pos, weights=w[pos], minlength=size),
+               np.bincount(key_neg, weights=w[neg], minlength=size),
+               np.bincount(key_pos, weights=rows[pos], minlength=size),
+               np.bincount(key_neg, weights=rows[neg], minlength=size)]
+    present = (columns[0] + columns[1]) > 0
+    return tuple(np.ascontiguousarray(a[present][::-1]) for a in [thresholds, *columns])
+
+
+def _sorted_curve(curve: dict, n_models: int, plan: Plan, weighted: bool) -> dict:
+    """Scan 2's table as float arrays ordered by group (model * 2 + positive), with each group's slice bounds. The
+    groups are few small integers: as int16 NumPy sorts them by radix in one pass (the bins inside a group stay in
+    any order; `_curve_keys` counts them by bin)."""
+    if plan.exact:
+        group = curve["g"].astype(np.int64)
+    else:
+        k = curve["k"].astype(np.int64)
+        group = k // plan.bins
+    small = np.int16 if 2 * n_models + 2 < np.iinfo(np.int16).max else np.int64
+    order = np.argsort(group.astype(small), kind="stable")
+    group = group[order]
+    out = {"s": curve["s"].astype(np.float64)[order]} if plan.exact else {"bin": k[order] % plan.bins}
+    out["bounds"] = np.searchsorted(group, np.arange(2 * n_models + 1))
+    out["n_rows"] = curve["n_rows"].astype(np.float64)[order]
+    if weighted:
+        out["w"] = curve["w"].astype(np.float64)[order]
+    return out
+
+
+def binary_states(cells: pd.DataFrame, curve: dict | None, models: list[str], assessment, plan: Plan, *,
+                  labels_from: str, beta: float, weighted: bool, labels_from_scores: bool) -> dict[str, ModelTable]:
+    """{model: ModelTable} from scan 1's cells and scan 2's curve table (None without scores): cells, threshold
+    counts and loss sums per model."""
+    if labels_from_scores:
+        yhat = cells["yp"].astype(np.float64).to_numpy() == 1
+    else:
+        if cells["yp"].isna().any():
             raise AssessError(f"{assessment.table.name}: column {assessment.roles.y_pred!r} has empty cells; every "
                               "row needs a predicted label (or use --labels-from scores)")
-        yhat = np.array([lab == assessment.positive for lab in _labels(yp_raw)], dtype=bool)
-    truth = cells["pos"].astype(np.float64) == 1
-    cell_model = cells["model"].astype(np.int64)
-    # curve rows by model, score keys descending within each model: one sort of the (small) grouped table
-    order = np.lexsort((-curve["k"].astype(np.float64), curve["model"].astype(np.int64)))
-    curve = {name: col[order] for name, col in curve.items()}
-    curve_model = curve["model"].astype(np.int64)
-    starts = np.searchsorted(curve_model, np.arange(len(models) + 1))
+        yhat = np.array([lab == assessment.positive for lab in _labels(cells["yp"])], dtype=bool)
+    truth = np.array([lab == assessment.positive for lab in _labels(cells["y"])], dtype=bool)
+    cell_model = cells["model"].astype(str).to_numpy()
+    w_all = cells["w"].to_numpy(dtype=np.float64)
+    w2_all = cells["w2"].to_numpy(dtype=np.float64)
+    if curve is not None:
+        curve = _sorted_curve(curve, len(models), plan, weighted)
     out = {}
     for code, model in enumerate(models):
-        mine = cell_model == code
+        mine = cell_model == model
         if not mine.any():
             continue
         y, p = truth[mine], yhat[mine]
-        w = cells["w"].astype(np.float64)[mine]
-        w2 = cells["w2"].astype(np.float64)[mine] if weighted else w
+        w = w_all[mine]
+        w2 = w2_all[mine] if weighted else w
         masks = {"tp": y & p, "fp": ~y & p, "tn": ~y & ~p, "fn": y & ~p}
         cell_sums = {k: float(w[m].sum()) for k, m in masks.items()}
         cells_sq = {k: float(w2[m].sum()) for k, m in masks.items()}
-        n_rows = int(cells["n_rows"].astype(np.int64)[mine].sum())
+        n_rows = int(cells["n_rows"].to_numpy(dtype=np.int64)[mine].sum())
         kw, pos_in, neg_in, rows_pos, rows_neg = {}, None, None, None, None
-        if has_scores:
-            part = slice(starts[code], starts[code + 1])
-            pos_in = curve["w_pos"][part].astype(np.float64)
-            neg_in = curve["w_neg"][part].astype(np.float64)
-            rows_pos = curve["rows_pos"][part].astype(np.float64)
-            rows_neg = curve["n_rows"][part].astype(np.float64) - rows_pos
-            thresholds = curve["s_min"][part].astype(np.float64)
-            present = (pos_in + neg_in) > 0              # zero-weight rows contribute no threshold
-            if not present.all():
-                pos_in, neg_in, thresholds = pos_in[present], neg_in[present], thresholds[present]
-                rows_pos, rows_neg = rows_pos[present], rows_neg[present]
+        if curve is not None:
+            thresholds, pos_in, neg_in, rows_pos, rows_neg = _curve_keys(curve, code, plan, weighted)
             d = thresholds.shape[0]
             tps, fps = np.cumsum(pos_in), np.cumsum(neg_in)
-            thresholds = np.ascontiguousarray(thresholds)
             for a in (tps, fps, thresholds):
                 a.setflags(write=False)
             counts = curves.ThresholdCounts(thresholds, tps, fps, float(tps[-1]) if d else 0.0,
                                             float(fps[-1]) if d else 0.0, n_rows, weighted=weighted)
-            lo = float(cells["s_min"].astype(np.float64)[mine].min())
-            hi = float(cells["s_max"].astype(np.float64)[mine].max())
+            lo = float(cells["s_min"].to_numpy(dtype=np.float64)[mine].min())
+            hi = float(cells["s_max"].to_numpy(dtype=np.float64)[mine].max())
             reason = None
             if lo < 0 or hi > 1:
                 reason = f"scores are not probabilities (some outside [0, 1], e.g. {lo if lo < 0 else hi:g})"
             kw = dict(counts=counts, tps=counts.tps, fps=counts.fps,
-                      log_loss_sum=float("nan") if reason else float(cells["log_loss"].astype(np.float64)[mine].sum()),
-                      brier_sum=float("nan") if reason else float(cells["brier"].astype(np.float64)[mine].sum()),
+                      log_loss_sum=float("nan") if reason else float(cells["log_loss"].to_numpy(np.float64)[mine].sum()),
+                      brier_sum=float("nan") if reason else float(cells["brier"].to_numpy(np.float64)[mine].sum()),
                       weight_sum=float(w.sum()), proba_reason=reason)
         state = binary.BinaryState(**cell_sums, beta=beta, labels_from=labels_from, cells_sq=cells_sq, **kw)
         out[model] = ModelTable(state, n_rows, pos_in, neg_in, rows_pos, rows_neg)

@@ -1,8 +1,8 @@
 """Metric reports of a file assessed out of core: the same `MetricReport` objects as `assess.metrics.reports`.
 
 `engine_reports` reads the first rows to recognise roles, task and positive class (the same `describe` as the
-in-memory path, with the same overrides), checks the whole file with one profiling scan, aggregates with a second
-scan (`assess.engine.binary`) and evaluates the registry's metric functions on the grouped states — one formula per
+in-memory path, with the same overrides), checks the whole file while summing the cells and losses in one scan,
+counts the curve table in a second (`assess.engine.binary`) and evaluates the registry's metric functions on the grouped states — one formula per
 metric, whichever engine counted. Supported so far: binary files (long, wide or single-model; labels from the
 predicted-label column or from the scores at a threshold; sample weights; `assess.engine.binary`), multi-class files
 (labels: `assess.engine.multiclass`; scores: `assess.engine.multiclass_scores`), multi-label indicator files
@@ -118,20 +118,25 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
             raise AssessError(f"{source.name}: labels from the scores need a score column; the file has none")
         if source_of_labels == LABELS and not has_labels:
             raise AssessError(f"{source.name}: the file has no predicted-label column; use --labels-from scores")
-        prof = grouped.profile(backend, sources)
-        say(0.4, "grouping the scores (second scan)")
+        labels_from_scores = source_of_labels == SCORES
+        weighted = assessment.roles.weight is not None
+        guess = grouped.head_positives(assessment)
+        prof = grouped.summarise(backend, sources, guess, labels_from_scores=labels_from_scores,
+                                 threshold=decision.threshold, count_distinct=exact_limit > 0, weighted=weighted)
         positive, lo, hi, distinct = grouped.check_profile(prof, assessment, source.name)
-        exact = distinct <= exact_limit
+        if {repr(v) for v in positive} != {repr(v) for v in guess}:   # the first rows misled: count the losses again
+            prof = grouped.summarise(backend, sources, positive, labels_from_scores=labels_from_scores,
+                                     threshold=decision.threshold, count_distinct=exact_limit > 0, weighted=weighted)
+        exact = exact_limit > 0 and distinct <= exact_limit
         plan = grouped.Plan(exact=exact, lo=lo, hi=hi, bins=bins)
         models_found = sorted({str(m) for m in prof["model"]})
-        table = grouped.aggregate(backend, sources, models_found, positive, plan,
-                                  labels_from_scores=source_of_labels == SCORES, threshold=decision.threshold)
+        say(0.4, "grouping the scores (second scan)")
+        curve = grouped.curve_table(backend, sources, models_found, positive, plan, weighted=weighted) \
+            if has_scores else None
     say(0.8, "computing the metrics")
     labels_from = decision.labels_from(Task.BINARY, has_labels=has_labels, has_scores=has_scores)
-    weighted = assessment.roles.weight is not None
-    tables = grouped.binary_states(table, models_found, assessment, labels_from=labels_from, beta=float(beta),
-                                   weighted=weighted, has_scores=has_scores,
-                                   labels_from_scores=source_of_labels == SCORES)
+    tables = grouped.binary_states(prof, curve, models_found, assessment, plan, labels_from=labels_from,
+                                   beta=float(beta), weighted=weighted, labels_from_scores=labels_from_scores)
     chosen = list(models or tables)
     unknown = [m for m in chosen if m not in tables]
     if unknown:
