@@ -92,14 +92,32 @@ def test_prepare_sorts_each_model_once(monkeypatch):
     assert len(calls) == 2
 
 
+@pytest.mark.parametrize("task", [Task.BINARY, Task.MULTICLASS, Task.MULTILABEL], ids=lambda t: t.value)
+def test_whole_number_counts_give_the_same_values_as_float_weights(task):
+    """Bootstrap counts without sample weights arrive as integers (binary scores then take the virtual-row layout):
+    the same values as the same counts as floats, and as one replicate at a time."""
+    rng = np.random.default_rng(6)
+    y, labels, scores, classes = _cases(rng)[task]
+    counts = rng.multinomial(N, np.ones(N) / N, size=5)
+    for spec in metrics_for(task):
+        metric = registry_metric(task, spec.key, classes=classes)
+        x = scores if metric.uses_scores else labels
+        as_int = metric(y, x, sample_weight=counts)
+        np.testing.assert_allclose(as_int, metric(y, x, sample_weight=counts.astype(float)), rtol=0, atol=1e-12,
+                                   err_msg=spec.key, equal_nan=True)
+        np.testing.assert_allclose(as_int, [metric(y, x, sample_weight=c) for c in counts], rtol=0, atol=1e-12,
+                                   err_msg=spec.key, equal_nan=True)
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["counts", "sample-weights"])
 @pytest.mark.parametrize("key", ["roc_auc", "average_precision", "log_loss", "ks_statistic", "f1", "mcc"])
-def test_paired_bootstrap_vectorised_equals_per_replicate(key):
+def test_paired_bootstrap_vectorised_equals_per_replicate(key, weighted):
     rng = np.random.default_rng(3)
     n = 300
     y = rng.integers(0, 2, n)
     sa = np.clip(np.round(0.3 * y + rng.random(n) * 0.7, 2), 0, 1)
     sb = np.clip(np.round(0.2 * y + rng.random(n) * 0.8, 2), 0, 1)
-    weight = rng.random(n) + 0.5
+    weight = rng.random(n) + 0.5 if weighted else None
     metric = registry_metric(Task.BINARY, key, classes=("0", "1"))
     a, b = (sa, sb) if metric.uses_scores else ((sa >= 0.5).astype(int), (sb >= 0.5).astype(int))
     common = dict(metric=metric, n_resamples=150, seed=11, sample_weight=weight, names=("A", "B"))

@@ -30,6 +30,7 @@ from assess.report.checklist import ChecklistRow, checklist
 from assess.report.figures import ReportFigure, report_figures, with_key_model
 from assess.schema import Assessment
 from assess.stats import compare, compare_all
+from assess.stats.registry import PREDICTIONS, TESTS
 from assess.summary import best_models, fmt, fmt_ci
 
 #: The metrics of the summary page, by task, in order; those a file lacks (no scores) are skipped.
@@ -193,20 +194,23 @@ def _controls(assessment, options) -> tuple:
 
 
 def _tests(assessment, models, options, reports):
-    """The tests the options name (each with `compare`), or every suitable one (`compare_all`); none for one model."""
+    """The tests the options name (each with `compare`), or every suitable one (`compare_all`); none for one model.
+    The bootstraps draw the report's resamples with its seed (``compare --n-resamples R --seed S``)."""
     if len(models) < 2 or not reports:
         return (), {}, None
     preds = {m: assessment.predictions(m) for m in models}
+    resampling = {"n_resamples": options.resamples, "seed": options.seed}
     if options.tests is None:
         result = compare_all(preds, models=list(models), metric=options.test_metric, correction=options.correction,
-                             confidence_level=options.confidence_level, decision=options.decision)
+                             confidence_level=options.confidence_level, decision=options.decision, **resampling)
         return tuple(result.comparisons), dict(result.skipped), result.design
     done, skipped = [], {}
     for test in options.tests:
+        allowed = {o.name for o in TESTS[test].options_for(PREDICTIONS, assessment.task)} if test in TESTS else set()
         try:
             done.append(compare(preds, test=test, models=list(models), metric=options.test_metric,
                                 correction=options.correction, confidence_level=options.confidence_level,
-                                decision=options.decision))
+                                decision=options.decision, **{k: v for k, v in resampling.items() if k in allowed}))
         except AssessError as exc:
             skipped[test] = str(exc)
     return tuple(done), skipped, done[0].design if done else None

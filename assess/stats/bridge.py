@@ -115,10 +115,24 @@ def _classification_rows(task, spec, classes, beta, k, uses_scores, y_true: np.n
         s = np.asarray(y, dtype=np.float64)
         ranking = curves.rank_scores(s)
         state = binary.binary_state(yt, s >= 0.5, s, None, beta=beta)
-        stat = resampling.binary_score_statistic(state, [spec], yt, s, ones, ranking)[0]
-        # the weighted layout holds the positives first (each class in input order): reorder each chunk's columns
-        layout = np.concatenate([np.flatnonzero(yt), np.flatnonzero(~yt)])
-        return _quietly(lambda w: stat(w[:, layout]))
+        pos, neg = np.flatnonzero(yt), np.flatnonzero(~yt)
+        # Whole-number weights (bootstrap counts): the unweighted layout's virtual rows, positives then negatives in
+        # decreasing score order — a sample's count is the count of its virtual row, as the samples of one class
+        # and score are interchangeable — and integer running counts (exact, and half the work of float sums).
+        virtual = np.concatenate([pos[np.argsort(ranking.group[pos], kind="stable")],
+                                  neg[np.argsort(ranking.group[neg], kind="stable")]])
+        counted = resampling.binary_score_statistic(state, [spec], yt, s, None)[0]
+        # Other weights: the weighted layout, the real rows positives first, one bincount per class and score.
+        real = np.concatenate([pos, neg])
+        weighted = []
+
+        def rows(w):
+            if w.dtype.kind in "iu" and int(w.sum(axis=1).max(initial=0)) <= 255 * n:
+                return counted(np.take(w, virtual, axis=1))
+            if not weighted:
+                weighted.append(resampling.binary_score_statistic(state, [spec], yt, s, ones, ranking)[0])
+            return weighted[0](np.take(w, real, axis=1))
+        return _quietly(rows)
     if task is Task.MULTICLASS:
         yt = np.asarray(y_true, dtype=np.intp)
         if not uses_scores:

@@ -237,8 +237,10 @@ def paired_bootstrap(y_true, pred_a, pred_b, *, metric: Callable, n_resamples: i
     with ``seed``: the same seed gives the same numbers.
 
     With ``vectorized=True`` the metric is always called with a 2-D ``sample_weight`` of shape (replicates, n)
-    — once per chunk of replicates, and with one row (``sample_weight`` or ones) for the observed value — and
-    must return one value per row.
+    — once per chunk of replicates (whole-number counts without ``sample_weight``, floats with it), and with one
+    row (``sample_weight`` or ones) for the observed value — and must return one value per row. A vectorized
+    metric with ``metric.prepare(y_true, y)`` (the registry's, :func:`assess.stats.registry_metric`) is prepared
+    once per model — its scores sorted once — and the returned function gets the weights instead.
 
     Effect: :math:`\hat\delta = f(y, a) - f(y, b)` with the percentile interval of the :math:`\delta^*_r`
     (Efron & Tibshirani 1993, ch. 13; one-sided for one-sided alternatives).
@@ -565,13 +567,11 @@ def _observed(metric, y, pred, weight, rows, vectorized: bool) -> float:
 
 
 def _resample_counts(rng: np.random.Generator, size: int, n: int, weight) -> np.ndarray:
-    """(size, n) float matrix: how often each of n samples is drawn in each of `size` resamples of n (times the
-    sample weights): one index draw and one bincount per chunk."""
+    """(size, n) matrix: how often each of n samples is drawn in each of `size` resamples of n — whole numbers, or
+    times the sample weights when given (floats): one index draw and one bincount per chunk."""
     idx = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
-    counts = np.bincount(idx.ravel(), minlength=size * n).reshape(size, n).astype(float)
-    if weight is not None:
-        counts *= weight
-    return counts
+    counts = np.bincount(idx.ravel(), minlength=size * n).reshape(size, n)
+    return counts if weight is None else counts * weight
 
 
 def _replicates(rows, counts: np.ndarray) -> np.ndarray:
