@@ -127,8 +127,12 @@ def _classification_rows(task, spec, classes, beta, k, uses_scores, y_true: np.n
         weighted = []
 
         def rows(w):
-            if w.dtype.kind in "iu" and int(w.sum(axis=1).max(initial=0)) <= 255 * n:
-                return counted(np.take(w, virtual, axis=1))
+            if w.dtype.kind in "iu" and w.size:
+                lo, hi = int(w.min()), int(w.max())
+                if lo >= 0 and hi <= 255:      # bytes: the gather in score order reads an eighth of the memory
+                    return counted(np.take(w.astype(np.uint8), virtual, axis=1))
+                if lo >= 0 and int(w.sum(axis=1).max()) <= 255 * n:   # the layout's int32 running counts hold
+                    return counted(np.take(w, virtual, axis=1))
             if not weighted:
                 weighted.append(resampling.binary_score_statistic(state, [spec], yt, s, ones, ranking)[0])
             return weighted[0](np.take(w, real, axis=1))

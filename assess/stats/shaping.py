@@ -109,6 +109,9 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
         ids = np.asarray(first.ids)
         base = pd.Index(ids)
         for m in names:
+            if m != names[0] and _same_ids(preds[m].ids, ids) and not base.has_duplicates:
+                order[m] = np.arange(ids.shape[0])     # the first model's ids in its order: nothing to look up
+                continue
             mid = pd.Index(np.asarray(preds[m].ids))
             if mid.has_duplicates:
                 dup = mid[mid.duplicated()]
@@ -208,7 +211,9 @@ def sample_design(predictions: Mapping[str, Predictions] | Sequence[Predictions]
     if with_ids:
         index = {m: pd.Index(np.asarray(preds[m].ids)) for m in names}
         first = index[names[0]]
-        if all(index[m].nunique() == first.nunique() and not index[m].difference(first).size for m in names[1:]):
+        if all(_same_ids(preds[m].ids, preds[names[0]].ids)
+               or (index[m].nunique() == first.nunique() and not index[m].difference(first).size)
+               for m in names[1:]):
             return Design(PAIRED, f"every model has the same {plural(first.nunique(), 'sample id')}, so the "
                                   "models were scored on the same samples")
         for i, a in enumerate(names):
@@ -235,6 +240,13 @@ def sample_design(predictions: Mapping[str, Predictions] | Sequence[Predictions]
                                        "give an `id` column to pair them")
     return Design(PAIRED, f"the models have no sample ids, but the same {plural(first.n, 'row')} with the same "
                           "ground truth, so rows are paired by position")
+
+
+def _same_ids(ids, other) -> bool:
+    """The same ids in the same order (the usual long file: each model's rows in the same sample order) — one
+    elementwise comparison instead of hashing both."""
+    a, b = np.asarray(ids), np.asarray(other)
+    return a is b or (a.shape == b.shape and a.dtype == b.dtype and bool(np.array_equal(a, b)))
 
 
 def arrange_predictions(predictions: Mapping[str, Predictions] | Sequence[Predictions] | AlignedPredictions, *,
