@@ -15,7 +15,7 @@ import datetime as _dt
 import importlib.metadata
 import platform
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -27,6 +27,7 @@ from assess.metrics import MetricReport, get
 from assess.metrics.registry import TASKS
 from assess.metrics.reports import compute_reports
 from assess.report.checklist import ChecklistRow, checklist
+from assess.report.costs import MisclassificationCosts, RunningCosts, misclassification_costs, running_costs
 from assess.report.figures import ReportFigure, report_figures, with_key_model
 from assess.schema import Assessment
 from assess.stats import compare, compare_all
@@ -70,6 +71,7 @@ class ReportOptions:
     test_metric: str | None = None
     correction: str = "auto"
     checklist: Mapping[str, str] = field(default_factory=dict)
+    costs: tuple[tuple[float, ...], ...] | None = None   # misclassification costs, true × predicted class
     title: str = "Model assessment report"
     command: str = ""                          # the command that reproduces the report
     settings: Mapping = field(default_factory=dict)  # the settings document, for the appendix
@@ -100,6 +102,8 @@ class Report:
     figures: tuple[ReportFigure, ...]
     checklist: tuple[ChecklistRow, ...]
     notes: tuple[str, ...] = ()
+    misclassification: MisclassificationCosts | None = None   # only when the options state a cost matrix
+    running: RunningCosts | None = None                       # only when the file measured latency or energy
 
     @property
     def task(self) -> Task:
@@ -177,11 +181,26 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
         figures = with_key_model(figures, recommendation.best)
     rows = checklist(assessment, models, options.checklist, baselines_computed=bool(reports),
                      controls=_controls(assessment, options))
-    say(0.97, "layout")
+    say(0.96, "costs")
     created = (now or _dt.datetime.now(_dt.timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
     ordered = tuple([recommended] + [c for c in comparisons if c is not recommended]) if recommended else comparisons
-    return Report(assessment, options, models, created, library_versions(), reports, headline, ordered,
-                  dict(skipped), design, verdict, recommendation, tuple(figures), tuple(rows), tuple(notes))
+    report = Report(assessment, options, models, created, library_versions(), reports, headline, ordered,
+                    dict(skipped), design, verdict, recommendation, tuple(figures), tuple(rows), tuple(notes))
+    misclassification = running = None
+    if options.costs is not None:
+        try:
+            misclassification = misclassification_costs(assessment, models, options.costs,
+                                                        decision=options.decision, rule=report.decision_text())
+        except AssessError as exc:   # the rest of the report stands; the reader learns why costs are missing
+            notes.append(str(exc)[0].upper() + str(exc)[1:] + ".")
+    try:
+        running = running_costs(assessment, models, decision=options.decision,
+                                confidence_level=options.confidence_level, resamples=options.resamples,
+                                seed=options.seed)
+    except AssessError as exc:
+        notes.append(f"No computational costs: {exc}.")
+    say(0.98, "layout")
+    return replace(report, notes=tuple(notes), misclassification=misclassification, running=running)
 
 
 def _controls(assessment, options) -> tuple:
