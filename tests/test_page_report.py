@@ -58,3 +58,31 @@ def test_bad_settings_leave_the_file_as_it_was(change, message):
     assert not at.exception
     assert any(message in e.value.replace("\\", "") for e in at.error)
     assert at.session_state["assessment"].models == before
+
+
+def test_format_choice_and_stated_costs_reach_the_download():
+    """ZIP chosen and costs stated: the build makes the ZIP (its report.json has the 0/1 cost matrix and every
+    model's expected cost); choosing HTML afterwards lays out the same report without computing it again."""
+    import io
+    import zipfile
+
+    at = open_app("pages/report.py")
+    next(r for r in at.radio if r.label == "Format").set_value("ZIP of tables").run()
+    next(c for c in at.checkbox if c.label == "State what each kind of error costs").check().run()
+    _build(at)
+    assert not at.exception and at.success
+    assert any(b.proto.label == "Download the ZIP of tables" for b in at.get("download_button"))
+    kept = at.session_state["results"]["report"][1]
+    with zipfile.ZipFile(io.BytesIO(kept["files"]["ZIP of tables"])) as z:
+        doc = json.loads(z.read("report.json"))
+    costs = doc["costs"]["misclassification"]
+    assert costs["matrix"] == [[0.0, 1.0], [1.0, 0.0]]
+    for model, row in costs["models"].items():      # 0/1 costs: the expected cost is the error rate
+        assert row["expected_cost"] == pytest.approx(row["errors"] / row["samples"])
+    built = kept["report"]
+    next(r for r in at.radio if r.label == "Format").set_value("HTML").run()
+    assert not at.exception
+    kept = at.session_state["results"]["report"][1]
+    assert kept["report"] is built and "HTML" in kept["files"]
+    assert b'id="costs"' in kept["files"]["HTML"]
+    assert any(b.proto.label == "Download the HTML" for b in at.get("download_button"))
