@@ -91,7 +91,8 @@ settings = replace(saved, task=assessment.task.value, roles={r: (dict(v) if isin
                                                              for r, v in overrides.roles},
                    positive=assessment.names.file_class(assessment.positive) if assessment.positive else None,
                    class_order=overrides.class_order, display_names=assessment.names,
-                   labels_from=decision.source, threshold=decision.threshold if decision.source != "labels" else None,
+                   # a threshold only where scores decide: "auto" with a threshold would read back as scores
+                   labels_from=decision.source, threshold=decision.threshold if decision.source == "scores" else None,
                    label_thresholds=dict(decision.per_label), ci=ci, resamples=int(resamples), costs=costs,
                    checklist={k: v for k, v in answers.items() if v.strip()}, paper=paper, title=title,
                    models=None)
