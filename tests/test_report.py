@@ -364,3 +364,20 @@ def test_the_report_bootstrap_draws_its_resamples_and_equals_compare_json(binary
     assert pair.result.pvalue == listed["pvalue"]
     assert (pair.result.effect.interval.low, pair.result.effect.interval.high) == pytest.approx(
         (listed["effect"]["low"], listed["effect"]["high"]), abs=1e-15)
+
+
+@pytest.mark.parametrize("ids_b, expected", [
+    ([1, 2, 3], "all 2 model(s) were scored on the same 3 sample ids"),       # same ids, same order
+    ([3, 1, 2], "all 2 model(s) were scored on the same 3 sample ids"),       # same ids, another order
+    ([7, 8, 9], "different sample ids (a: 3, b: 3)"),
+])
+def test_checklist_reads_the_ids_by_hand(tmp_path, ids_b, expected):
+    from assess.report.checklist import checklist
+
+    frame = pd.DataFrame({"model": ["a"] * 3 + ["b"] * 3, "id": [1, 2, 3] + ids_b, "y_true": [0, 1, 1] * 2,
+                          "y_pred": [0, 1, 0, 1, 1, 0]})
+    path = tmp_path / "ids.csv"
+    frame.to_csv(path, index=False)
+    rows = {r.item.key: r.found for r in checklist(describe(read_table(path)), ["a", "b"])}
+    assert expected in rows["test_data"]
+    assert "every sample id occurs once per model" in rows["leakage"]

@@ -107,10 +107,11 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
     ids = None
     if with_ids:
         ids = np.asarray(first.ids)
-        base = pd.Index(ids)
+        unique = _distinct(ids) == ids.shape[0]
+        base = pd.Index(ids) if not all(_same_ids(preds[m].ids, ids) for m in names) or not unique else None
         for m in names:
-            if m != names[0] and _same_ids(preds[m].ids, ids) and not base.has_duplicates:
-                order[m] = np.arange(ids.shape[0])     # the first model's ids in its order: nothing to look up
+            if base is None:
+                order[m] = np.arange(ids.shape[0])     # the first model's unique ids in its order: nothing to look up
                 continue
             mid = pd.Index(np.asarray(preds[m].ids))
             if mid.has_duplicates:
@@ -209,13 +210,12 @@ def sample_design(predictions: Mapping[str, Predictions] | Sequence[Predictions]
         raise AssessError(f"model `{with_ids[0]}` has sample ids but model `{lacking}` has none; give every model "
                           "an `id` or none")
     if with_ids:
+        if all(_same_ids(preds[m].ids, preds[names[0]].ids) for m in names[1:]):   # no hashing of every model
+            return _same_ids_design(_distinct(np.asarray(preds[names[0]].ids)))
         index = {m: pd.Index(np.asarray(preds[m].ids)) for m in names}
         first = index[names[0]]
-        if all(_same_ids(preds[m].ids, preds[names[0]].ids)
-               or (index[m].nunique() == first.nunique() and not index[m].difference(first).size)
-               for m in names[1:]):
-            return Design(PAIRED, f"every model has the same {plural(first.nunique(), 'sample id')}, so the "
-                                  "models were scored on the same samples")
+        if all(index[m].nunique() == first.nunique() and not index[m].difference(first).size for m in names[1:]):
+            return _same_ids_design(first.nunique())
         for i, a in enumerate(names):
             for b in names[i + 1:]:
                 shared = index[a].intersection(index[b])
@@ -240,6 +240,17 @@ def sample_design(predictions: Mapping[str, Predictions] | Sequence[Predictions]
                                        "give an `id` column to pair them")
     return Design(PAIRED, f"the models have no sample ids, but the same {plural(first.n, 'row')} with the same "
                           "ground truth, so rows are paired by position")
+
+
+def _distinct(ids: np.ndarray) -> int:
+    """How many distinct ids: one hash table of the values as they are (``pd.unique``; a ``pd.Index`` of strings
+    first converts them to Arrow and back, three times the work)."""
+    return int(len(pd.unique(ids.ravel())))
+
+
+def _same_ids_design(n_ids: int) -> Design:
+    return Design(PAIRED, f"every model has the same {plural(n_ids, 'sample id')}, so the models were scored on the "
+                          "same samples")
 
 
 def _same_ids(ids, other) -> bool:
