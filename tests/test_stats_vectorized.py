@@ -77,19 +77,20 @@ def test_binary_score_metrics_of_a_replicate_equal_scikit_learn():
                                [f1_score(y, labels, sample_weight=w) for w in weights], rtol=1e-12)
 
 
-def test_prepare_sorts_each_model_once(monkeypatch):
-    """The paired bootstrap prepares each model once, however many chunks of replicates it draws."""
-    import assess.curves as curves
-
-    calls = []
-    real = curves.rank_scores
-    monkeypatch.setattr(curves, "rank_scores", lambda s: calls.append(1) or real(s))
+def test_prepare_runs_once_per_model_and_nothing_sorts_per_replicate(monkeypatch):
+    """The paired bootstrap prepares each model once (its sort), however many chunks of replicates it draws, and
+    the replicates themselves sort nothing."""
     rng = np.random.default_rng(1)
     n = 50_000                                            # 4e6 cells per chunk: 80 replicates a chunk, 3 chunks
     y = rng.integers(0, 2, n)
     metric = registry_metric(Task.BINARY, "roc_auc", classes=("0", "1"))
+    prepared, real = [], metric.prepare
+    metric.prepare = lambda *args: prepared.append(1) or real(*args)
+    sorts, argsort = [], np.argsort
+    monkeypatch.setattr(np, "argsort", lambda *a, **k: sorts.append(1) or argsort(*a, **k))
     paired_bootstrap(y, rng.random(n), rng.random(n), metric=metric, n_resamples=200, vectorized=True, seed=0)
-    assert len(calls) == 2
+    assert len(prepared) == 2
+    assert len(sorts) <= 4                                # at most two per model, all in prepare
 
 
 @pytest.mark.parametrize("task", [Task.BINARY, Task.MULTICLASS, Task.MULTILABEL], ids=lambda t: t.value)

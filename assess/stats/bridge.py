@@ -93,9 +93,9 @@ def _quietly(fn):
 def _classification_rows(task, spec, classes, beta, k, uses_scores, y_true: np.ndarray, y: np.ndarray):
     r"""One value of a classification metric per row of ``weights`` (replicates, n), the rows prepared once.
 
-    The Metrics page's batch statistics (:mod:`assess.metrics.resampling`, weighted layout) with unit row weights,
-    so a row of ``weights`` — the bootstrap's count weights, times any sample weights — is the weight of each
-    sample: a label metric reads the resample's cells (one bincount of cell codes per chunk), a score metric the
+    The Metrics page's batch statistics (:mod:`assess.metrics.resampling`) with unit row weights, so a row of
+    ``weights`` — the bootstrap's count weights, times any sample weights — is the weight of each sample (binary
+    scores with whole-number counts: the virtual-row layout, the counts gathered in score order): a label metric reads the resample's cells (one bincount of cell codes per chunk), a score metric the
     resample's class counts per distinct score through the *one* sort of each score column done here (a
     bincount per class, a cumulative sum, then the registry formula — ROC AUC, average precision, log loss, …;
     Efron & Tibshirani 1993 ch. 6, the bootstrap as reweighting). Nothing is sorted per replicate.
@@ -113,17 +113,16 @@ def _classification_rows(task, spec, classes, beta, k, uses_scores, y_true: np.n
             state = binary.binary_state(yt, yp, None, None, beta=beta)
             return _quietly(resampling.binary_cells_statistic(state, [spec], yt, yp, ones)[0])
         s = np.asarray(y, dtype=np.float64)
-        ranking = curves.rank_scores(s)
         state = binary.binary_state(yt, s >= 0.5, s, None, beta=beta)
-        pos, neg = np.flatnonzero(yt), np.flatnonzero(~yt)
         # Whole-number weights (bootstrap counts): the unweighted layout's virtual rows, positives then negatives in
         # decreasing score order — a sample's count is the count of its virtual row, as the samples of one class
         # and score are interchangeable — and integer running counts (exact, and half the work of float sums).
-        virtual = np.concatenate([pos[np.argsort(ranking.group[pos], kind="stable")],
-                                  neg[np.argsort(ranking.group[neg], kind="stable")]])
+        descending = np.argsort(s, kind="stable")[::-1]
+        virtual = np.concatenate([descending[yt[descending]], descending[~yt[descending]]])
         counted = resampling.binary_score_statistic(state, [spec], yt, s, None)[0]
-        # Other weights: the weighted layout, the real rows positives first, one bincount per class and score.
-        real = np.concatenate([pos, neg])
+        # Other weights: the weighted layout, the real rows positives first, one bincount per class and score
+        # (its score groups from one more sort, made the first time such weights come).
+        real = np.concatenate([np.flatnonzero(yt), np.flatnonzero(~yt)])
         weighted = []
 
         def rows(w):
@@ -134,7 +133,8 @@ def _classification_rows(task, spec, classes, beta, k, uses_scores, y_true: np.n
                 if lo >= 0 and int(w.sum(axis=1).max()) <= 255 * n:   # the layout's int32 running counts hold
                     return counted(np.take(w, virtual, axis=1))
             if not weighted:
-                weighted.append(resampling.binary_score_statistic(state, [spec], yt, s, ones, ranking)[0])
+                weighted.append(resampling.binary_score_statistic(state, [spec], yt, s, ones,
+                                                                  curves.rank_scores(s))[0])
             return weighted[0](np.take(w, real, axis=1))
         return _quietly(rows)
     if task is Task.MULTICLASS:

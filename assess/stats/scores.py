@@ -560,8 +560,8 @@ def _rows_of(metric, y, pred, vectorized: bool) -> Callable[[np.ndarray], np.nda
 
 def _observed(metric, y, pred, weight, rows, vectorized: bool) -> float:
     """The metric on the data as they are; a vectorized metric gets one row of weights (the weights or ones)."""
-    if vectorized:
-        w1 = (np.ones(y.shape[0]) if weight is None else weight)[None, :]
+    if vectorized:     # whole-number ones, as the counts of the replicates (a prepared metric keeps its layout)
+        w1 = (np.ones(y.shape[0], dtype=np.int64) if weight is None else weight)[None, :]
         return float(np.asarray(rows(w1)).reshape(-1)[0])
     return float(metric(y, pred, sample_weight=weight))
 
