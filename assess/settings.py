@@ -17,6 +17,9 @@ Format (version 1)::
      "seed": 0, "beta": 1.0, "k": 2, "tests": [...] | null, "test_metric": null, "correction": "auto",
      "costs": [[0, 1], [5, 0]] | null, "checklist": {"representativeness": "…"}, "paper": "a4", "title": "…"}
 
+``costs`` is the cost of each decision, rows the true class and columns the predicted class, in the order of the
+file's classes (binary: the other class, then the positive one); the report then has a costs section.
+
 Every key but ``format`` and ``version`` is optional. An unknown version, an unknown key, a value of the wrong type,
 a task other than the file's or a column the file lacks is refused with one message naming the settings file.
 """
@@ -321,8 +324,8 @@ def report_options(settings: Settings, assessment: Assessment, *, decision: Deci
                          ci=settings.ci or "", confidence_level=settings.confidence_level,
                          resamples=settings.resamples, seed=settings.seed, beta=settings.beta, k=settings.k,
                          tests=settings.tests, test_metric=settings.test_metric, correction=settings.correction,
-                         checklist=dict(settings.checklist), title=settings.title, command=command,
-                         settings=record.to_dict())
+                         checklist=dict(settings.checklist), costs=settings.costs, title=settings.title,
+                         command=command, settings=record.to_dict())
 
 
 __all__ = ["FORMAT", "VERSION", "Settings", "add_config_option", "report_options", "settings_from_args"]

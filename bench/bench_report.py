@@ -5,12 +5,17 @@
 1. The breast-cancer sample's full report (18 charts): building it (metrics with auto intervals, 1,000 resamples;
    tests; charts), then the HTML (budget ≤ 3 s warm) and the PDF (budget ≤ 10 s warm), best of three warm runs.
 2. A ``--rows``-row binary file with two models: the report with 200 resamples, as HTML and as PDF
-   (budget ≤ 30 s), once. Also the ratio of each time to one `numpy.argsort` of the scores.
+   (budget ≤ 30 s), once, with the time of each stage of the build (metrics, tests, charts). Also the ratio of each
+   time to one `numpy.argsort` of the scores.
+
+Every line ends with the load average (1, 5, 15 min): on a shared machine the figures are the machine's, not the
+code's; compare the ratios.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -26,6 +31,29 @@ from assess.report import ReportOptions, build_report, render_html, render_pdf  
 from assess.report.render import html_to_pdf  # noqa: E402
 from assess.schema import describe  # noqa: E402
 from bench.timing import best  # noqa: E402
+
+
+def load() -> str:
+    return "load " + ", ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+class Stages:
+    """The build's progress callback: the wall time spent in each stage it names."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, float] = {}
+        self.stage, self.start = None, time.perf_counter()
+
+    def __call__(self, fraction: float, what: str) -> None:
+        now = time.perf_counter()
+        if what != self.stage:
+            if self.stage is not None:
+                self.times[self.stage] = self.times.get(self.stage, 0.0) + now - self.start
+            self.stage, self.start = what, now
+
+    def text(self) -> str:
+        self("", None)
+        return "; ".join(f"{what} {t:.2f} s" for what, t in self.times.items())
 
 
 def timed(fn):
@@ -44,7 +72,7 @@ def sample_report() -> None:
     t_blank = best(lambda: html_to_pdf("<!DOCTYPE html><p>blank</p>"))
     print(f"breast cancer ({len(report.figures)} charts): build {t_build:.2f} s; HTML {t_html:.2f} s (budget 3); "
           f"PDF {t_pdf:.2f} s (budget 10; = {t_pdf / t_blank:.1f} × printing a blank page, {t_blank:.2f} s); "
-          f"build + PDF {t_build + t_pdf:.2f} s")
+          f"build + PDF {t_build + t_pdf:.2f} s ({load()})")
 
 
 def large_report(rows: int) -> None:
@@ -60,13 +88,15 @@ def large_report(rows: int) -> None:
     scores = frame["score"].to_numpy()
     t_sort = best(lambda: np.argsort(scores))
     assessment, t_read = timed(lambda: describe(read_table(path)))
-    report, t_build = timed(lambda: build_report(assessment, ReportOptions(resamples=200)))
+    stages = Stages()
+    report, t_build = timed(lambda: build_report(assessment, ReportOptions(resamples=200), progress=stages))
+    stages_text = stages.text()
     _, t_html = timed(lambda: render_html(report))
     _, t_pdf = timed(lambda: render_pdf(report))
     total = t_read + t_build + t_pdf
     print(f"{len(frame):,} rows, 2 models, 200 resamples: read {t_read:.2f} s, build {t_build:.2f} s, HTML "
           f"{t_html:.2f} s, PDF {t_pdf:.2f} s; read + build + PDF {total:.2f} s (budget 30); "
-          f"= {total / t_sort:,.0f} argsorts of the scores ({t_sort:.3f} s)")
+          f"= {total / t_sort:,.0f} argsorts of the scores ({t_sort:.3f} s) ({load()})\n  build: {stages_text}")
 
 
 def main() -> None:

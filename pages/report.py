@@ -7,12 +7,16 @@ and the settings file.
 
 from dataclasses import replace
 
+import numpy as np
+import pandas as pd
 import streamlit as st
 
+from assess.data import Task
 from assess.errors import AssessError
 from assess.export import ExportError
 from assess.metrics import CI_METHODS
-from assess.report import build_report, render_html, render_pdf, render_zip
+from assess.report import build_report, render_html, render_zip
+from assess.report.render import html_to_pdf
 from assess.report.checklist import ITEMS
 from assess.settings import Settings, report_options
 from pages.names import loaded_settings
@@ -26,17 +30,48 @@ st.caption("The assessment report of ISO/IEC TS 4213 clause 8: a one-page summar
            "from `python -m assess report FILE --config settings.json --out report.pdf`.")
 
 saved = loaded_settings() or Settings()
+#: Up to this many classes the page offers a cost matrix to edit (a k × k grid).
+MAX_COST_CLASSES = 20
 overrides = st.session_state[Key.OVERRIDES]
 
 st.subheader("Report options")
-c1, c2, c3, c4 = st.columns(4)
-title = c1.text_input("Title", value=saved.title, max_chars=200)
-paper = c2.radio("Paper", ["a4", "letter"], index=["a4", "letter"].index(saved.paper), horizontal=True,
-                 format_func={"a4": "A4", "letter": "Letter"}.get)
+title = st.text_input("Title", value=saved.title, max_chars=200)
+c2, c3, c4 = st.columns([2, 1, 1])
+#: The formats the page offers: (kind, paper) by label; "pdf" prints the HTML with Chromium on that paper.
+FORMATS = {"PDF (A4)": ("pdf", "a4"), "PDF (Letter)": ("pdf", "letter"), "HTML": ("html", saved.paper),
+           "ZIP of tables": ("zip", saved.paper)}
+labels = list(FORMATS)
+chosen = c2.radio("Format", labels, index=0 if saved.paper == "a4" else 1, horizontal=True,
+                  help="PDF: for reading and printing (vector charts, page numbers, contents with links). HTML: one "
+                       "self-contained file with interactive charts, opens offline. ZIP: every table as JSON and "
+                       "CSV, for further analysis.")
+kind, paper = FORMATS[chosen]
 methods = [m for m in CI_METHODS if m]
 ci = c3.selectbox("Intervals", methods, index=methods.index(saved.ci) if saved.ci in methods else 0,
                   help="auto: the best fitting method per metric (Wilson, DeLong, bootstrap)")
 resamples = c4.number_input("Bootstrap resamples", 100, 100_000, saved.resamples, step=100)
+
+costs = saved.costs
+encoded = list(assessment.predictions().classes) if assessment.task in (Task.BINARY, Task.MULTICLASS) else []
+if 2 <= len(encoded) <= MAX_COST_CLASSES:
+    with st.expander("Misclassification costs", icon=":material/payments:", expanded=costs is not None):
+        stated = st.checkbox("State what each kind of error costs", value=costs is not None,
+                             help="The report then gives each model's expected cost per sample at the decision "
+                                  "and, for scores, the threshold that costs least.")
+        if stated:
+            st.caption("Rows: true class; columns: predicted class. A correct decision usually costs 0.")
+            start = (np.asarray(costs, dtype=float) if costs is not None and len(costs) == len(encoded)
+                     else 1.0 - np.eye(len(encoded)))
+            edited = st.data_editor(pd.DataFrame(start, index=encoded, columns=encoded),
+                                    key=f"report_costs_{assessment.table.sha256}_{len(encoded)}", width="stretch")
+            values = edited.to_numpy(dtype=float)
+            if np.isfinite(values).all() and (values >= 0).all():
+                costs = tuple(tuple(float(v) for v in row) for row in values)
+            else:
+                st.warning("Fill every cell with a cost of 0 or more; until then the report states no costs.")
+                costs = None
+        else:
+            costs = None
 
 st.subheader("ISO 4213 5.3 control checklist")
 st.caption("The app fills in what it can check in the file (folds, ids, baselines); answer the rest for the "
@@ -56,52 +91,74 @@ settings = replace(saved, task=assessment.task.value, roles={r: (dict(v) if isin
                                                              for r, v in overrides.roles},
                    positive=assessment.names.file_class(assessment.positive) if assessment.positive else None,
                    class_order=overrides.class_order, display_names=assessment.names,
-                   labels_from=decision.source, threshold=decision.threshold if decision.source != "labels" else None,
-                   label_thresholds=dict(decision.per_label), ci=ci, resamples=int(resamples),
+                   # a threshold only where scores decide: "auto" with a threshold would read back as scores
+                   labels_from=decision.source, threshold=decision.threshold if decision.source == "scores" else None,
+                   label_thresholds=dict(decision.per_label), ci=ci, resamples=int(resamples), costs=costs,
                    checklist={k: v for k, v in answers.items() if v.strip()}, paper=paper, title=title,
                    models=None)
 
 st.subheader("Build and download")
-params = (settings.to_json(), assessment.table.sha256)
-report = kept_result("report", params)
+# The report is kept for its settings (the paper is a setting of the PDF only); each format's bytes once made.
+params = (replace(settings, paper="a4").to_json(), assessment.table.sha256)
+kept = kept_result("report", params)
+EXTENSIONS = {"pdf": ("report.pdf", "application/pdf", ":material/picture_as_pdf:"),
+              "html": ("report.html", "text/html", ":material/html:"),
+              "zip": ("report.zip", "application/zip", ":material/folder_zip:")}
+
+
+def render(built, html_of, bar) -> bytes:
+    """The chosen format's bytes, the bar following the work; an export failure is the page's error."""
+    if kind == "zip":
+        bar.progress(0.95, text="Writing the tables…")
+        return render_zip(built)
+    html = html_of(paper)
+    if kind == "html":
+        return html.encode("utf-8")
+    bar.progress(0.95, text="Printing the PDF with Chromium…")
+    try:
+        return html_to_pdf(html)
+    except ExportError as exc:
+        raise AssessError(str(exc)) from exc
+
+
 if st.button("Build the report", type="primary", icon=":material/description:"):
     bar = st.progress(0.0, text="Starting…")
     try:
         options = report_options(settings, assessment, decision=decision,
                                  command=f"python -m assess report {assessment.table.name} --config settings.json "
-                                         "--out report.pdf")
-        report = build_report(assessment, options,
-                              progress=lambda f, what: bar.progress(min(1.0, 0.9 * f), text=f"Computing {what}…"))
-        bar.progress(0.95, text="Laying out the HTML…")
-        html = render_html(report, paper=paper)
+                                         f"--out {EXTENSIONS[kind][0]}")
+        built = build_report(assessment, options,
+                             progress=lambda f, what: bar.progress(min(0.85, 0.85 * f), text=f"Computing {what}…"))
+        bar.progress(0.9, text="Laying out the report…")
+        kept = {"report": built, "files": {}}
+        kept["files"][chosen] = render(built, lambda p: render_html(built, paper=p), bar)
         bar.progress(1.0, text="Done.")
-        keep_result("report", params, (report, html))
-        report = (report, html)
+        keep_result("report", params, kept)
     except AssessError as exc:
         bar.empty()
         st.error(md(str(exc)), icon=":material/error:")
-        report = None
+        kept = None
 
-if report is not None:
-    built, html = report
+if kept is not None:
+    built = kept["report"]
     st.success(md(f"Report of `{assessment.table.name}`: {len(built.figures)} charts, "
                   f"{len(built.comparisons)} test(s). {built.recommendation.text}"), icon=":material/check_circle:")
-
-    def pdf_bytes() -> bytes:
+    if chosen not in kept["files"]:      # another format of the same report: no new computation, only its layout
+        bar = st.progress(0.9, text="Laying out the report…")
         try:
-            return render_pdf(built, paper=paper)
-        except ExportError as exc:  # the download then holds the reason instead of a broken PDF
-            raise AssessError(str(exc)) from exc
-
-    cols = st.columns(3)
-    cols[0].download_button("PDF", pdf_bytes, "report.pdf", "application/pdf", icon=":material/picture_as_pdf:",
-                            key="report_pdf", on_click="ignore", type="primary", width="stretch")
-    cols[1].download_button("HTML", html.encode("utf-8"), "report.html", "text/html", icon=":material/html:",
-                            key="report_html", on_click="ignore", width="stretch")
-    cols[2].download_button("ZIP of tables (JSON + CSV)", lambda: render_zip(built), "report.zip", "application/zip",
-                            icon=":material/folder_zip:", key="report_zip", on_click="ignore", width="stretch")
+            kept["files"][chosen] = render(built, lambda p: render_html(built, paper=p), bar)
+            bar.empty()
+        except AssessError as exc:
+            bar.empty()
+            st.error(md(str(exc)), icon=":material/error:")
+    if chosen in kept["files"]:
+        name, mime, icon = EXTENSIONS[kind]
+        data = kept["files"][chosen]
+        st.download_button(f"Download the {chosen}", data, name, mime, icon=icon, key="report_download",
+                           on_click="ignore", type="primary",
+                           help=f"{name}, {len(data) / 1e6:,.1f} MB")
 else:
-    st.caption("Build the report to download it as PDF, HTML or a ZIP of its tables.")
+    st.caption("Choose a format, then build the report to download it.")
 
 st.download_button("Settings file (JSON)", settings.to_json().encode("utf-8"), "settings.json", "application/json",
                    icon=":material/settings:", key="report_settings", on_click="ignore",

@@ -58,3 +58,69 @@ def test_bad_settings_leave_the_file_as_it_was(change, message):
     assert not at.exception
     assert any(message in e.value.replace("\\", "") for e in at.error)
     assert at.session_state["assessment"].models == before
+
+
+def test_format_choice_and_stated_costs_reach_the_download():
+    """ZIP chosen and costs stated: the build makes the ZIP (its report.json has the 0/1 cost matrix and every
+    model's expected cost); choosing HTML afterwards lays out the same report without computing it again."""
+    import io
+    import zipfile
+
+    at = open_app("pages/report.py")
+    next(r for r in at.radio if r.label == "Format").set_value("ZIP of tables").run()
+    next(c for c in at.checkbox if c.label == "State what each kind of error costs").check().run()
+    _build(at)
+    assert not at.exception and at.success
+    assert any(b.proto.label == "Download the ZIP of tables" for b in at.get("download_button"))
+    kept = at.session_state["results"]["report"][1]
+    with zipfile.ZipFile(io.BytesIO(kept["files"]["ZIP of tables"])) as z:
+        doc = json.loads(z.read("report.json"))
+    costs = doc["costs"]["misclassification"]
+    assert costs["matrix"] == [[0.0, 1.0], [1.0, 0.0]]
+    for model, row in costs["models"].items():      # 0/1 costs: the expected cost is the error rate
+        assert row["expected_cost"] == pytest.approx(row["errors"] / row["samples"])
+    built = kept["report"]
+    next(r for r in at.radio if r.label == "Format").set_value("HTML").run()
+    assert not at.exception
+    kept = at.session_state["results"]["report"][1]
+    assert kept["report"] is built and "HTML" in kept["files"]
+    assert b'id="costs"' in kept["files"]["HTML"]
+    assert any(b.proto.label == "Download the HTML" for b in at.get("download_button"))
+
+
+def test_settings_saved_from_the_app_give_the_cli_the_same_report(tmp_path):
+    """Save from the app (the settings the Report page builds with, as its ZIP carries them), apply to the same
+    file and to a second one with `python -m assess report --config`: the same numbers, tests, costs and answers."""
+    import io
+    import zipfile
+
+    import pandas as pd
+
+    from assess.cli import main
+    from tests.conftest import ROOT
+
+    at = open_app("pages/report.py")
+    at.text_area(key="checklist_context").set_value("Screening programme").run()
+    next(r for r in at.radio if r.label == "Format").set_value("ZIP of tables").run()
+    next(c for c in at.checkbox if c.label == "State what each kind of error costs").check().run()
+    _build(at)
+    with zipfile.ZipFile(io.BytesIO(at.session_state["results"]["report"][1]["files"]["ZIP of tables"])) as z:
+        app_doc, saved = json.loads(z.read("report.json")), z.read("settings.json")
+    config = tmp_path / "settings.json"
+    config.write_bytes(saved)
+    sample = ROOT / "assets/samples/breast_cancer_binary.csv"
+    out = tmp_path / "cli.zip"
+    assert main(["report", str(sample), "--config", str(config), "--out", str(out)]) == 0
+    cli_doc = json.loads(zipfile.ZipFile(out).read("report.json"))
+    for part in ("metrics", "tests", "costs", "checklist", "decision", "recommendation", "verdict"):
+        assert cli_doc[part] == app_doc[part], part
+    assert app_doc["checklist"][-1]["answer"] == "Screening programme"
+    # the out-of-time use: next quarter's file (other samples of the same models) takes the same settings
+    frame = pd.read_csv(sample)
+    later = tmp_path / "next_quarter.csv"
+    frame[frame["id"] % 3 == 0].to_csv(later, index=False)
+    out = tmp_path / "later.zip"
+    assert main(["report", str(later), "--config", str(config), "--out", str(out)]) == 0
+    later_doc = json.loads(zipfile.ZipFile(out).read("report.json"))
+    assert later_doc["decision"] == app_doc["decision"] and later_doc["costs"]["misclassification"]["matrix"] == \
+        app_doc["costs"]["misclassification"]["matrix"]

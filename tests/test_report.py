@@ -342,3 +342,42 @@ def test_clustering_report_has_its_metrics_charts_and_a_test_verdict():
     assert any(f.key.startswith("contingency_") for f in report.figures)
     assert "No significance test could be run" not in report.verdict
     assert report.decision_text() == "not applicable (cluster assignments)"
+
+
+def test_the_report_bootstrap_draws_its_resamples_and_equals_compare_json(binary_html, capsys):
+    """The paired bootstrap of the report (200 resamples, seed 0) is `compare --test paired_bootstrap` with the
+    same resamples and seed, number for number (the report's resamples once stopped at the metrics)."""
+    compare = cli_json(capsys, "compare", BINARY, "--test", "paired_bootstrap", "--metric", "roc_auc",
+                       "--resamples", "200", "--seed", "0")
+    text = " ".join(" ".join(parse(binary_html).text).split())
+    assert " ".join(compare["sentence"].split()) in text
+    default = cli_json(capsys, "compare", BINARY, "--test", "paired_bootstrap", "--metric", "roc_auc")
+    assert default["sentence"] != compare["sentence"]            # 2,000 resamples read differently: the test can fail
+    a = describe(read_table(BINARY))
+    report = build_report(a, ReportOptions(resamples=200, seed=0, charts=False, tests=("paired_bootstrap",),
+                                           test_metric="roc_auc"))
+    (boot,) = report.comparisons
+    pair = next(p for p in boot.pairs if {p.model_a, p.model_b} == {"logistic", "tree"})
+    assert pair.result.details.n_resamples == 200 and pair.result.details.seed == 0
+    listed = next(p for p in compare["pairs"] if {p["model_a"], p["model_b"]} == {"logistic", "tree"})
+    assert pair.result.details.n_resamples == listed["details"]["n_resamples"] == 200
+    assert pair.result.pvalue == listed["pvalue"]
+    assert (pair.result.effect.interval.low, pair.result.effect.interval.high) == pytest.approx(
+        (listed["effect"]["low"], listed["effect"]["high"]), abs=1e-15)
+
+
+@pytest.mark.parametrize("ids_b, expected", [
+    ([1, 2, 3], "all 2 model(s) were scored on the same 3 sample ids"),       # same ids, same order
+    ([3, 1, 2], "all 2 model(s) were scored on the same 3 sample ids"),       # same ids, another order
+    ([7, 8, 9], "different sample ids (a: 3, b: 3)"),
+])
+def test_checklist_reads_the_ids_by_hand(tmp_path, ids_b, expected):
+    from assess.report.checklist import checklist
+
+    frame = pd.DataFrame({"model": ["a"] * 3 + ["b"] * 3, "id": [1, 2, 3] + ids_b, "y_true": [0, 1, 1] * 2,
+                          "y_pred": [0, 1, 0, 1, 1, 0]})
+    path = tmp_path / "ids.csv"
+    frame.to_csv(path, index=False)
+    rows = {r.item.key: r.found for r in checklist(describe(read_table(path)), ["a", "b"])}
+    assert expected in rows["test_data"]
+    assert "every sample id occurs once per model" in rows["leakage"]

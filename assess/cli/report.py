@@ -89,7 +89,7 @@ def options_from_args(args: argparse.Namespace, settings: Settings, assessment: 
                      test_metric=args.test_metric or settings.test_metric,
                      correction=args.correction or settings.correction, title=args.title or settings.title,
                      paper=args.paper or settings.paper, labels_from=decision.source,
-                     threshold=decision.threshold if decision.source != "labels" else None,
+                     threshold=decision.threshold if decision.source == "scores" else None,
                      label_thresholds=dict(decision.per_label))
     return report_options(chosen, assessment, decision=decision, command=command)
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from assess.columns import label_strings
 from assess.schema import Assessment
@@ -98,16 +99,23 @@ def _findings(assessment: Assessment, models: list[str], *, baselines_computed: 
     out: dict[str, str] = {}
     sizes = {m: len(r) for m, r in rows.items()}
     if roles.id:
-        ids = label_strings(frame[roles.id]).to_numpy(dtype=object)
-        id_sets = {m: set(ids[r]) for m, r in rows.items()}
-        first = next(iter(id_sets.values()))
-        same = all(s == first for s in id_sets.values())
-        out["test_data"] = (f"Checked: all {len(models)} model(s) were scored on the same {len(first):,} sample ids."
-                            if same else
+        ids = {m: np.asarray(assessment.predictions(m).ids, dtype=object) for m in models}   # encoded once, kept
+        first_ids = ids[models[0]]
+        # the usual long file lists every model's samples in one order: equal arrays, so equal sets, no hashing
+        ordered = all(a.shape == first_ids.shape and np.array_equal(a, first_ids) for a in ids.values())
+        distinct = {m: len(pd.unique(a)) for m, a in (ids.items() if not ordered else [(models[0], first_ids)])}
+        if ordered:
+            distinct = dict.fromkeys(models, distinct[models[0]])
+            same = True
+        else:
+            id_sets = {m: set(a.tolist()) for m, a in ids.items()}
+            same = all(s == id_sets[models[0]] for s in id_sets.values())
+        out["test_data"] = (f"Checked: all {len(models)} model(s) were scored on the same "
+                            f"{distinct[models[0]]:,} sample ids." if same else
                             "Checked: the models were scored on different sample ids ("
-                            + ", ".join(f"{m}: {len(s):,}" for m, s in id_sets.items())
+                            + ", ".join(f"{m}: {n:,}" for m, n in distinct.items())
                             + "), so they are compared as independent samples.")
-        repeated = {m: int(len(r) - len(id_sets[m])) for m, r in rows.items()}
+        repeated = {m: int(len(r) - distinct[m]) for m, r in rows.items()}
         out["leakage"] = ("Checked: every sample id occurs once per model (no duplicated test rows)."
                           if not any(repeated.values()) else
                           "Checked: some sample ids repeat within a model ("

@@ -15,7 +15,7 @@ import datetime as _dt
 import importlib.metadata
 import platform
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -27,9 +27,11 @@ from assess.metrics import MetricReport, get
 from assess.metrics.registry import TASKS
 from assess.metrics.reports import compute_reports
 from assess.report.checklist import ChecklistRow, checklist
+from assess.report.costs import MisclassificationCosts, RunningCosts, misclassification_costs, running_costs
 from assess.report.figures import ReportFigure, report_figures, with_key_model
 from assess.schema import Assessment
 from assess.stats import compare, compare_all
+from assess.stats.registry import PREDICTIONS, TESTS
 from assess.summary import best_models, fmt, fmt_ci
 
 #: The metrics of the summary page, by task, in order; those a file lacks (no scores) are skipped.
@@ -69,6 +71,7 @@ class ReportOptions:
     test_metric: str | None = None
     correction: str = "auto"
     checklist: Mapping[str, str] = field(default_factory=dict)
+    costs: tuple[tuple[float, ...], ...] | None = None   # misclassification costs, true × predicted class
     title: str = "Model assessment report"
     command: str = ""                          # the command that reproduces the report
     settings: Mapping = field(default_factory=dict)  # the settings document, for the appendix
@@ -100,6 +103,8 @@ class Report:
     checklist: tuple[ChecklistRow, ...]
     notes: tuple[str, ...] = ()
     rows: int | None = None       # the file's rows when the assessment saw only its first rows (out of core)
+    misclassification: MisclassificationCosts | None = None   # only when the options state a cost matrix
+    running: RunningCosts | None = None                       # only when the file measured latency or energy
 
     @property
     def n_rows(self) -> int:
@@ -191,12 +196,30 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
         figures = with_key_model(figures, recommendation.best)
     rows = checklist(assessment, models, options.checklist, baselines_computed=bool(reports),
                      controls=_controls(assessment, options) if source is None else ())
-    say(0.97, "layout")
+    say(0.96, "costs")
     created = (now or _dt.datetime.now(_dt.timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
     ordered = tuple([recommended] + [c for c in comparisons if c is not recommended]) if recommended else comparisons
-    return Report(assessment, options, models, created, library_versions(), reports, headline, ordered,
-                  dict(skipped), design, verdict, recommendation, tuple(figures), tuple(rows), tuple(notes),
-                  None if source is None else source.rows)
+    report = Report(assessment, options, models, created, library_versions(), reports, headline, ordered,
+                    dict(skipped), design, verdict, recommendation, tuple(figures), tuple(rows), tuple(notes),
+                    None if source is None else source.rows)
+    misclassification = running = None
+    if options.costs is not None and source is not None:   # out of core the report has only the grouped tables
+        notes.append("No costs section: costs need the file's rows (run the report with --engine memory).")
+    elif options.costs is not None:
+        try:
+            misclassification = misclassification_costs(assessment, models, options.costs,
+                                                        decision=options.decision, rule=report.decision_text())
+        except AssessError as exc:   # the rest of the report stands; the reader learns why costs are missing
+            notes.append(str(exc)[0].upper() + str(exc)[1:] + ".")
+    if source is None:
+        try:
+            running = running_costs(assessment, models, decision=options.decision,
+                                    confidence_level=options.confidence_level, resamples=options.resamples,
+                                    seed=options.seed)
+        except AssessError as exc:
+            notes.append(f"No computational costs: {exc}.")
+    say(0.98, "layout")
+    return replace(report, notes=tuple(notes), misclassification=misclassification, running=running)
 
 
 def _controls(assessment, options) -> tuple:
@@ -209,20 +232,23 @@ def _controls(assessment, options) -> tuple:
 
 
 def _tests(assessment, models, options, reports):
-    """The tests the options name (each with `compare`), or every suitable one (`compare_all`); none for one model."""
+    """The tests the options name (each with `compare`), or every suitable one (`compare_all`); none for one model.
+    The bootstraps draw the report's resamples with its seed (``compare --n-resamples R --seed S``)."""
     if len(models) < 2 or not reports:
         return (), {}, None
     preds = {m: assessment.predictions(m) for m in models}
+    resampling = {"n_resamples": options.resamples, "seed": options.seed}
     if options.tests is None:
         result = compare_all(preds, models=list(models), metric=options.test_metric, correction=options.correction,
-                             confidence_level=options.confidence_level, decision=options.decision)
+                             confidence_level=options.confidence_level, decision=options.decision, **resampling)
         return tuple(result.comparisons), dict(result.skipped), result.design
     done, skipped = [], {}
     for test in options.tests:
+        allowed = {o.name for o in TESTS[test].options_for(PREDICTIONS, assessment.task)} if test in TESTS else set()
         try:
             done.append(compare(preds, test=test, models=list(models), metric=options.test_metric,
                                 correction=options.correction, confidence_level=options.confidence_level,
-                                decision=options.decision))
+                                decision=options.decision, **{k: v for k, v in resampling.items() if k in allowed}))
         except AssessError as exc:
             skipped[test] = str(exc)
     return tuple(done), skipped, done[0].design if done else None

@@ -181,6 +181,7 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
                       "sentence": c.sentence, "pairs": pairs})
     settings = json.dumps(report.options.settings, indent=2, ensure_ascii=False) if report.options.settings else ""
     return {
+        "costs": _costs_context(report),
         "title": report.options.title, "paper": PAPERS[paper], "created": report.created,
         "file": a.table.name, "sha256": a.table.sha256, "rows": f"{report.n_rows:,}", "task": a.task.value,
         "positive": a.positive, "classes": ", ".join(a.classes) if len(a.classes) <= 12 else
@@ -198,6 +199,35 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
         "settings": settings, "command": report.options.command, "notes": list(report.notes),
         "plotly_js": plotly.offline.get_plotlyjs() if figures else "",
     }
+
+
+def _cost_number(value) -> str:
+    """A cost to four significant digits, "—" when undefined (no samples)."""
+    return "—" if value is None or not np.isfinite(value) else f"{value:.4g}"
+
+
+def _costs_context(report: Report) -> dict | None:
+    """The costs section: the stated cost matrix with each model's expected cost, and the measured running costs;
+    None when there is neither."""
+    mc, rc = report.misclassification, report.running
+    if mc is None and rc is None:
+        return None
+    out = {"misclassification": None, "running": None}
+    if mc is not None:
+        out["misclassification"] = {
+            "classes": list(mc.classes),
+            "matrix": [{"name": c, "costs": [f"{v:g}" for v in row]} for c, row in zip(mc.classes, mc.matrix)],
+            "optimum": any(r.optimal_rule for r in mc.models),
+            "rows": [{"model": r.model, "rule": r.rule, "samples": fmt(r.samples, count=True),
+                      "errors": fmt(r.errors, count=True), "expected": _cost_number(r.expected),
+                      "optimal_rule": r.optimal_rule or "— (no scores)",
+                      "optimal_expected": _cost_number(r.optimal_expected)} for r in mc.models],
+            "sentence": mc.sentence}
+    if rc is not None:
+        out["running"] = {"columns": [str(c) for c in rc.table.columns],
+                          "rows": [[str(v) for v in row] for row in rc.table.itertuples(index=False, name=None)],
+                          "sentence": rc.sentence}
+    return out
 
 
 def render_html(report: Report, *, paper: str = "a4", progress=None) -> str:
@@ -248,7 +278,29 @@ def report_document(report: Report) -> dict:
         "checklist": [{"clause": r.item.clause, "key": r.item.key, "title": r.item.title, "checked": r.found,
                        "answer": r.answer} for r in report.checklist],
         "settings": dict(report.options.settings), "command": report.options.command,
+        "costs": _costs_document(report),
     }
+
+
+def _costs_document(report: Report) -> dict | None:
+    """The costs section as JSON: the matrix, each model's expected costs, the running costs (``metrics`` CLI's
+    ``cost`` shape) and the sentences."""
+    mc, rc = report.misclassification, report.running
+    if mc is None and rc is None:
+        return None
+    out = {}
+    if mc is not None:
+        out["misclassification"] = {"classes": list(mc.classes), "matrix": [list(r) for r in mc.matrix],
+                                    "models": {r.model: {"decision": r.rule, "samples": r.samples,
+                                                         "errors": r.errors, "expected_cost": r.expected,
+                                                         "optimal_threshold": r.optimal_threshold,
+                                                         "optimal_rule": r.optimal_rule,
+                                                         "optimal_expected_cost": r.optimal_expected}
+                                               for r in mc.models},
+                                    "sentence": mc.sentence}
+    if rc is not None:
+        out["running"] = {"models": {m: c.to_dict() for m, c in rc.costs.items()}, "sentence": rc.sentence}
+    return out
 
 
 def render_zip(report: Report) -> bytes:
@@ -266,6 +318,10 @@ def render_zip(report: Report) -> bytes:
         if report.comparisons:
             frames = [c.to_frame().assign(test=c.test) for c in report.comparisons]
             z.writestr("tests.csv", to_csv_bytes(pd.concat(frames, ignore_index=True)))
+        if report.misclassification is not None:
+            z.writestr("costs.csv", to_csv_bytes(pd.DataFrame([r.__dict__ for r in report.misclassification.models])))
+        if report.running is not None:
+            z.writestr("running_costs.csv", to_csv_bytes(report.running.table))
         z.writestr("checklist.csv", to_csv_bytes(pd.DataFrame(
             [{"clause": r.item.clause, "item": r.item.title, "checked_by_the_app": r.found, "answer": r.answer}
              for r in report.checklist])))

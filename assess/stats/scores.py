@@ -248,8 +248,10 @@ def paired_bootstrap(y_true, pred_a, pred_b, *, metric: Callable, n_resamples: i
     with ``seed``: the same seed gives the same numbers.
 
     With ``vectorized=True`` the metric is always called with a 2-D ``sample_weight`` of shape (replicates, n)
-    — once per chunk of replicates, and with one row (``sample_weight`` or ones) for the observed value — and
-    must return one value per row.
+    — once per chunk of replicates (whole-number counts without ``sample_weight``, floats with it), and with one
+    row (``sample_weight`` or ones) for the observed value — and must return one value per row. A vectorized
+    metric with ``metric.prepare(y_true, y)`` (the registry's, :func:`assess.stats.registry_metric`) is prepared
+    once per model — its scores sorted once — and the returned function gets the weights instead.
 
     Effect: :math:`\hat\delta = f(y, a) - f(y, b)` with the percentile interval of the :math:`\delta^*_r`
     (Efron & Tibshirani 1993, ch. 13; one-sided for one-sided alternatives).
@@ -274,15 +276,16 @@ def paired_bootstrap(y_true, pred_a, pred_b, *, metric: Callable, n_resamples: i
     weight = _bootstrap_weight(sample_weight, n, "sample_weight")
     names = model_names(names, 2)
     label = metric_name or getattr(metric, "__name__", "metric")
-    observed = _observed(metric, y, a, weight, vectorized) - _observed(metric, y, b, weight, vectorized)
+    rows_a, rows_b = _rows_of(metric, y, a, vectorized), _rows_of(metric, y, b, vectorized)
+    observed = (_observed(metric, y, a, weight, rows_a, vectorized)
+                - _observed(metric, y, b, weight, rows_b, vectorized))
     rng = np.random.default_rng(seed)
     deltas = np.empty(n_resamples)
     chunk = max(1, min(n_resamples, 4_000_000 // n))
     for start in range(0, n_resamples, chunk):
         size = min(chunk, n_resamples - start)
         counts = _resample_counts(rng, size, n, weight)
-        deltas[start:start + size] = (_replicates(metric, y, a, counts, vectorized)
-                                      - _replicates(metric, y, b, counts, vectorized))
+        deltas[start:start + size] = _replicates(rows_a, counts) - _replicates(rows_b, counts)
     p, low, high, valid, n_invalid = _shift_summary(deltas, observed, alternative, confidence_level,
                                                      "the paired bootstrap")
     assumptions = [
@@ -331,7 +334,9 @@ def unpaired_bootstrap(y_a, pred_a, y_b, pred_b, *, metric: Callable, n_resample
     wb = _bootstrap_weight(weight_b, n_b, "weight_b")
     names = model_names(names, 2)
     label = metric_name or getattr(metric, "__name__", "metric")
-    observed = _observed(metric, ya, a, wa, vectorized) - _observed(metric, yb, b, wb, vectorized)
+    rows_a, rows_b = _rows_of(metric, ya, a, vectorized), _rows_of(metric, yb, b, vectorized)
+    observed = (_observed(metric, ya, a, wa, rows_a, vectorized)
+                - _observed(metric, yb, b, wb, rows_b, vectorized))
     rng = np.random.default_rng(seed)
     deltas = np.empty(n_resamples)
     chunk = max(1, min(n_resamples, 4_000_000 // max(n_a, n_b)))
@@ -339,8 +344,7 @@ def unpaired_bootstrap(y_a, pred_a, y_b, pred_b, *, metric: Callable, n_resample
         size = min(chunk, n_resamples - start)
         counts_a = _resample_counts(rng, size, n_a, wa)
         counts_b = _resample_counts(rng, size, n_b, wb)
-        deltas[start:start + size] = (_replicates(metric, ya, a, counts_a, vectorized)
-                                      - _replicates(metric, yb, b, counts_b, vectorized))
+        deltas[start:start + size] = _replicates(rows_a, counts_a) - _replicates(rows_b, counts_b)
     p, low, high, valid, n_invalid = _shift_summary(deltas, observed, alternative, confidence_level,
                                                      "the unpaired bootstrap")
     assumptions = [
@@ -553,34 +557,42 @@ def _bootstrap_weight(weight, n: int, name: str) -> np.ndarray | None:
     return weight
 
 
-def _observed(metric, y, pred, weight, vectorized: bool) -> float:
-    """The metric on the data as they are; a vectorized metric gets one row of weights (the weights or ones)."""
+def _rows_of(metric, y, pred, vectorized: bool) -> Callable[[np.ndarray], np.ndarray]:
+    """The metric of one model as a function of a (replicates, n) matrix of weights, one value per row: a
+    vectorized metric's ``prepare(y, pred)`` when it has one (its per-model work, e.g. the sort of the scores, done
+    once for every chunk), else one call per chunk with the 2-D weights, else one call per row."""
     if vectorized:
-        w1 = (np.ones(y.shape[0]) if weight is None else weight)[None, :]
-        return float(np.asarray(metric(y, pred, sample_weight=w1)).reshape(-1)[0])
+        prepare = getattr(metric, "prepare", None)
+        if callable(prepare):
+            return prepare(y, pred)
+        return lambda counts: metric(y, pred, sample_weight=counts)
+    return lambda counts: np.array([float(metric(y, pred, sample_weight=row)) for row in counts])
+
+
+def _observed(metric, y, pred, weight, rows, vectorized: bool) -> float:
+    """The metric on the data as they are; a vectorized metric gets one row of weights (the weights or ones)."""
+    if vectorized:     # whole-number ones, as the counts of the replicates (a prepared metric keeps its layout)
+        w1 = (np.ones(y.shape[0], dtype=np.int64) if weight is None else weight)[None, :]
+        return float(np.asarray(rows(w1)).reshape(-1)[0])
     return float(metric(y, pred, sample_weight=weight))
 
 
 def _resample_counts(rng: np.random.Generator, size: int, n: int, weight) -> np.ndarray:
-    """(size, n) float matrix: how often each of n samples is drawn in each of `size` resamples of n (times the
-    sample weights): one index draw and one bincount per chunk."""
+    """(size, n) matrix: how often each of n samples is drawn in each of `size` resamples of n — whole numbers, or
+    times the sample weights when given (floats): one index draw and one bincount per chunk."""
     idx = rng.integers(0, n, size=(size, n)) + (np.arange(size) * n)[:, None]
-    counts = np.bincount(idx.ravel(), minlength=size * n).reshape(size, n).astype(float)
-    if weight is not None:
-        counts *= weight
-    return counts
+    counts = np.bincount(idx.ravel(), minlength=size * n).reshape(size, n)
+    return counts if weight is None else counts * weight
 
 
-def _replicates(metric, y, pred, counts: np.ndarray, vectorized: bool) -> np.ndarray:
-    """The metric on each resample (row of count weights): one call per chunk when vectorized, else one per row."""
+def _replicates(rows, counts: np.ndarray) -> np.ndarray:
+    """The metric on each resample (row of count weights)."""
     size = counts.shape[0]
-    if vectorized:
-        values = np.asarray(metric(y, pred, sample_weight=counts), dtype=float)
-        if values.shape != (size,):
-            raise AssessError(f"a vectorized `metric` must return one value per replicate ({size}) "
-                              f"(got shape {values.shape})")
-        return values
-    return np.array([float(metric(y, pred, sample_weight=counts[r])) for r in range(size)])
+    values = np.asarray(rows(counts), dtype=float)
+    if values.shape != (size,):
+        raise AssessError(f"a vectorized `metric` must return one value per replicate ({size}) "
+                          f"(got shape {values.shape})")
+    return values
 
 
 def _shift_summary(deltas: np.ndarray, observed: float, alternative: str, confidence_level: float, what: str):

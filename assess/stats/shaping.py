@@ -107,8 +107,12 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
     ids = None
     if with_ids:
         ids = np.asarray(first.ids)
-        base = pd.Index(ids)
+        unique = _distinct(ids) == ids.shape[0]
+        base = pd.Index(ids) if not all(_same_ids(preds[m].ids, ids) for m in names) or not unique else None
         for m in names:
+            if base is None:
+                order[m] = np.arange(ids.shape[0])     # the first model's unique ids in its order: nothing to look up
+                continue
             mid = pd.Index(np.asarray(preds[m].ids))
             if mid.has_duplicates:
                 dup = mid[mid.duplicated()]
@@ -206,6 +210,8 @@ def sample_design(predictions: Mapping[str, Predictions] | Sequence[Predictions]
         raise AssessError(f"model `{with_ids[0]}` has sample ids but model `{lacking}` has none; give every model "
                           "an `id` or none")
     if with_ids:
+        if all(_same_ids(preds[m].ids, preds[names[0]].ids) for m in names[1:]):   # no hashing of every model
+            return same_ids_design(_distinct(np.asarray(preds[names[0]].ids)))
         index = {m: pd.Index(np.asarray(preds[m].ids)) for m in names}
         first = index[names[0]]
         if all(index[m].nunique() == first.nunique() and not index[m].difference(first).size for m in names[1:]):
@@ -250,6 +256,19 @@ def same_rows_design(n_rows: int) -> Design:
 #: The independent design of models that share no sample id.
 DISJOINT_IDS_DESIGN = Design(INDEPENDENT, "no sample id is shared between models, so each model was scored on its "
                                           "own samples (different test sets)")
+
+
+def _distinct(ids: np.ndarray) -> int:
+    """How many distinct ids: one hash table of the values as they are (``pd.unique``; a ``pd.Index`` of strings
+    first converts them to Arrow and back, three times the work)."""
+    return int(len(pd.unique(ids.ravel())))
+
+
+def _same_ids(ids, other) -> bool:
+    """The same ids in the same order (the usual long file: each model's rows in the same sample order) — one
+    elementwise comparison instead of hashing both."""
+    a, b = np.asarray(ids), np.asarray(other)
+    return a is b or (a.shape == b.shape and a.dtype == b.dtype and bool(np.array_equal(a, b)))
 
 
 def arrange_predictions(predictions: Mapping[str, Predictions] | Sequence[Predictions] | AlignedPredictions, *,

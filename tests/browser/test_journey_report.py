@@ -1,6 +1,7 @@
-"""Journey: sample → rename a model and the positive class → Report → answer two checklist items → download the PDF
-and the HTML → the PDF's text has the new names, the answers and the section titles; the HTML, opened offline in
-Chromium, draws every chart and asks the network for nothing. Page 1 is rendered to PNG for a person to look at."""
+"""Journey: sample → rename a model and the positive class → Report → answer two checklist items, state costs → download
+the PDF (A4), then choose HTML and download it → the PDF's text has the new names, the answers and the section
+titles; the HTML, opened offline in Chromium, draws every chart and asks the network for nothing. Page 1 and the
+page at 1,024 and 1,440 px are rendered to PNG for a person to look at."""
 
 import subprocess
 
@@ -11,8 +12,8 @@ from tests.browser.conftest import ARTIFACTS, wait_idle
 
 pytestmark = pytest.mark.browser
 
-SECTIONS = ("Metrics", "Charts", "Significance tests", "ISO 4213 5.3 control checklist", "Metric definitions",
-            "Reproducibility appendix")
+SECTIONS = ("Metrics", "Charts", "Significance tests", "Costs", "Misclassification costs",
+            "ISO 4213 5.3 control checklist", "Metric definitions", "Reproducibility appendix")
 
 
 def test_report_with_display_names_and_checklist(page, browser, tmp_path):
@@ -33,16 +34,31 @@ def test_report_with_display_names_and_checklist(page, browser, tmp_path):
         box.fill(text)
         box.press("Tab")  # a text area commits its value on blur
         wait_idle(page)
+    page.get_by_text("Misclassification costs").click()
+    page.get_by_text("State what each kind of error costs").click()    # 0/1 costs: the expected cost is the error rate
+    wait_idle(page)
     page.get_by_role("button", name="Build the report").click()
-    page.get_by_role("button", name="PDF").wait_for(timeout=240_000)
-    page.screenshot(path=str(ARTIFACTS / "journey_report_page.png"), full_page=True)
+    pdf_button = page.get_by_role("button", name="Download the PDF (A4)")
+    pdf_button.wait_for(timeout=240_000)
+    for width in (1024, 1440):       # the page at a laptop's and a desktop's width, for a person to look at
+        page.set_viewport_size({"width": width, "height": 900})
+        wait_idle(page)
+        # Streamlit scrolls its main block, not the document: bring the options, then the download, into view
+        page.get_by_role("heading", name="Report options").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"journey_report_page_{width}_options.png"))
+        pdf_button.scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"journey_report_page_{width}_download.png"))
+    page.set_viewport_size({"width": 1400, "height": 1000})
 
     with page.expect_download(timeout=240_000) as info:
-        page.get_by_role("button", name="PDF").click()
+        pdf_button.click()
     pdf_path = tmp_path / "report.pdf"
     info.value.save_as(pdf_path)
+    page.locator('[data-testid="stRadio"]').filter(has_text="Format").get_by_text("HTML", exact=True).click()
+    html_button = page.get_by_role("button", name="Download the HTML")
+    html_button.wait_for(timeout=120_000)
     with page.expect_download() as info:
-        page.get_by_role("button", name="HTML").click()
+        html_button.click()
     html_path = tmp_path / "report.html"
     info.value.save_as(html_path)
 
