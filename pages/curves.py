@@ -18,7 +18,7 @@ from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold, metrics_
 from assess.formatting import count, proportion
 from pages.state import Key, md, memo, require_assessment
 from pages.multilabel_views import label_thresholds_section, per_label_curves_section
-from pages.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, headers_config,
+from pages.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, headers_config, presenting,
                            set_threshold, threshold_control)
 
 assessment = require_assessment()
@@ -99,7 +99,7 @@ def explorer() -> None:
     st.subheader("Threshold explorer")
     threshold = threshold_control(label, low=low, high=high)
     decision_note(assessment, page="curves")
-    with st.expander("Suggested operating points", expanded=True, icon=":material/target:"):
+    with st.expander("Suggested operating points", expanded=not presenting(), icon=":material/target:"):
         # Inputs and buttons as wide as their labels, wrapping onto new rows on a narrow screen: in five columns at
         # 1024 px the buttons read "Youden's…" and their thresholds could not be seen.
         with st.container(horizontal=True):

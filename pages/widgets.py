@@ -6,6 +6,7 @@ import re
 
 import streamlit as st
 
+from assess.charts.style import presentation
 from assess.export import figure_to_pdf, figure_to_png, figure_to_svg, figures_to_pdf
 from assess.formatting import header
 from assess.metrics import GROUPS
@@ -22,11 +23,29 @@ CHART_WIDTH = 470
 #: Width of a small chart (a 2×2 confusion matrix): two per row at 1024 px, three from 1440 px.
 SMALL_CHART_WIDTH = 270
 PRESENTATION = "presentation_mode"
+#: Presentation mode's page text: the root font size (which every rem-sized Streamlit text follows) this much larger,
+#: in step with the charts' `assess.charts.style.PRESENTATION_SCALE`. A constant style sheet: no text from a file.
+PRESENTATION_TEXT_SCALE = 1.25
+_PRESENTATION_CSS = f"<style>html {{ font-size: {100 * PRESENTATION_TEXT_SCALE:.0f}%; }}</style>"
 
 
 def presenting() -> bool:
-    """Presentation mode (sidebar toggle): one chart per row, full width, larger text; for a projector."""
+    """Presentation mode (sidebar toggle): one chart per row, full width, larger text, the sidebar and option
+    panels collapsed; for a projector."""
     return bool(st.session_state.get(PRESENTATION, False))
+
+
+def sidebar_state() -> str:
+    """``initial_sidebar_state`` for `st.set_page_config`: collapsed while presenting. Streamlit applies a change of
+    it on the next run, unless the person has opened or closed the sidebar by hand in this browser before (their
+    choice, kept in the browser's local storage, wins)."""
+    return "collapsed" if presenting() else "auto"
+
+
+def presentation_style() -> None:
+    """Larger page text while presenting (a style-only `st.html` is applied to the whole page and takes no room)."""
+    if presenting():
+        st.html(_PRESENTATION_CSS)
 
 
 def chart_row(*, small: bool = False):
@@ -50,7 +69,8 @@ def chart(fig, name: str, *, key: str, in_row: bool = False) -> None:
         with chart_cell(key=f"cell_{key}"):
             chart(fig, name, key=key)
         return
-    st.plotly_chart(fig, theme=None, key=f"chart_{key}", config={"displaylogo": False})
+    st.plotly_chart(presentation(fig) if presenting() else fig, theme=None, key=f"chart_{key}",
+                    config={"displaylogo": False})
     slug = _slug(name)
     # Buttons as wide as their text, wrapping when the row is narrow: columns would cut "PDF" down to an icon.
     with st.container(horizontal=True, gap="small"):

@@ -9,7 +9,7 @@ density) is drawn with `cell_traces` instead:
   rectangles separated by gaps (NaN), so kaleido writes each level as one vector path — an SVG ``<path>``, a PDF path;
   a 100 × 100 matrix is at most `LEVELS` paths, not 10,000 shapes;
 - colours are quantised to `LEVELS` = 256 steps of the colour scale, finer than the 8-bit colour channels between
-  the scale's two ends (white → Okabe–Ito blue changes the red channel by 255 in 255 steps), so nothing visible is lost;
+  the scale's two ends (white → Okabe–Ito blue changes the red channel by 255 in 255 steps): nothing visible is lost;
 - one more trace at the cell centres, drawn above the fills (``zorder``), carries the cell texts and the hover
   (``hoverdistance=-1`` in `cell_layout` makes the nearest cell answer anywhere in the plot);
 - the colour bar is a marker colour scale on a trace without visible points: plotly draws it as a vector gradient.

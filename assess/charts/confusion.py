@@ -97,7 +97,8 @@ def confusion_matrix_chart(
     cost_matrix=None,
     colorbar: bool = True,
 ) -> go.Figure:
-    """A k×k confusion matrix as annotated vector cells (`assess.charts.cells`): true class down, predicted class across, in ``classes`` order.
+    """A k×k confusion matrix as annotated vector cells (`assess.charts.cells`): true class down, predicted class
+    across, in ``classes`` order.
 
     Each cell shows the count and, below it, the percentage chosen by ``normalize`` (None → share of all samples,
     "true" → of the true class, i.e. per-class recall on the diagonal, "pred" → of the predicted class, i.e.

@@ -87,9 +87,9 @@ def cooccurrence_chart(
     labels: Sequence[str],
     title: str = "Label co-occurrence, true and predicted",
 ) -> go.Figure:
-    """Two matrices of vector cells on one colour scale: cell (j, k) is the number of samples with both label j and label k (the
-    diagonal: samples with label j), from the true labels (left) and the predicted ones (right). Cells carry their
-    count up to 12 labels; every cell's hover gives the count and its share of the samples with label j."""
+    """Two matrices of vector cells on one colour scale: cell (j, k) is the number of samples with both label j and
+    label k (the diagonal: samples with label j), from the true labels (left) and the predicted ones (right). Cells
+    carry their count up to 12 labels; every cell's hover gives the count and its share of the samples with label j."""
     names = [str(label) for label in labels]
     mats = {}
     for name, m in (("true", true), ("predicted", predicted)):

@@ -83,7 +83,8 @@ def slice_heatmap(*, rows: pd.DataFrame, row_column: str, col_column: str, metri
     columns, row_names = [plain(c) for c in table.columns], [plain(r) for r in table.index]
     fig = go.Figure(cell_traces(
         z, colorscale=[[0, "#FFFFFF"], [1, OKABE_ITO[0]]], zmin=lo, zmax=hi, x_labels=columns, y_labels=row_names,
-        text=text, values=(text,), hovertemplate="%{customdata[0]} × %{customdata[1]}<br>%{customdata[2]}<extra></extra>",
+        text=text, values=(text,),
+        hovertemplate="%{customdata[0]} × %{customdata[1]}<br>%{customdata[2]}<extra></extra>",
         showscale=True, colorbar=dict(title=dict(text=plain(metric), side="right"))))
     fig.update_layout(template=TEMPLATE, title=dict(text=f"{plain(metric)} by {plain(row_column)} × "
                                                           f"{plain(col_column)} — {plain(model)}"),
