@@ -6,7 +6,7 @@ import re
 
 import streamlit as st
 
-from assess.charts.style import presentation
+from assess.charts.style import PRESENTATION_SCALE, presentation
 from assess.export import figure_to_pdf, figure_to_png, figure_to_svg, figures_to_pdf
 from assess.formatting import header
 from assess.metrics import GROUPS
@@ -56,21 +56,30 @@ def chart_row(*, small: bool = False):
 
 
 def chart_cell(*, small: bool = False, key: str | None = None):
-    """One place in a `chart_row`: a fixed width (a column would squeeze a chart to a sliver at 1024 px)."""
-    width = SMALL_CHART_WIDTH if small else "stretch" if presenting() else CHART_WIDTH
+    """One place in a `chart_row`: a fixed width (a column would squeeze a chart to a sliver at 1024 px); in
+    presentation mode full width, and a small chart as much wider as its text is larger."""
+    if small:
+        width = round(SMALL_CHART_WIDTH * PRESENTATION_SCALE) if presenting() else SMALL_CHART_WIDTH
+    else:
+        width = "stretch" if presenting() else CHART_WIDTH
     return st.container(width=width, key=key)
 
 
+def draw(fig, *, key: str) -> None:
+    """The figure on screen: our template, not Streamlit's (``theme=None``), so the PDF looks the same; in
+    presentation mode its larger copy (`assess.charts.style.presentation`)."""
+    st.plotly_chart(presentation(fig) if presenting() else fig, theme=None, key=key, config={"displaylogo": False})
+
+
 def chart(fig, name: str, *, key: str, in_row: bool = False) -> None:
-    """The figure as on screen (``theme=None``: our template, not Streamlit's, so the PDF looks the same) and its
-    PDF, PNG and SVG downloads, rendered only when clicked. ``in_row``: the chart takes one `chart_cell` of the
+    """The figure as on screen (`draw`) and its PDF, PNG and SVG downloads (at the normal size, also in
+    presentation mode), rendered only when clicked. ``in_row``: the chart takes one `chart_cell` of the
     enclosing `chart_row`."""
     if in_row:
         with chart_cell(key=f"cell_{key}"):
             chart(fig, name, key=key)
         return
-    st.plotly_chart(presentation(fig) if presenting() else fig, theme=None, key=f"chart_{key}",
-                    config={"displaylogo": False})
+    draw(fig, key=f"chart_{key}")
     slug = _slug(name)
     # Buttons as wide as their text, wrapping when the row is narrow: columns would cut "PDF" down to an icon.
     with st.container(horizontal=True, gap="small"):
