@@ -210,8 +210,11 @@ if first.fold is not None and by_model is None:  # cross-validation: the spread 
         table = with_fold_spread(table, folds, reports)
         st.caption("*folds: mean ± SD* is the metric on each cross-validation fold on its own, averaged, ± its "
                    "standard deviation across folds; the Slices page has the per-fold chart and intervals.")
+# The registry key stays in the table (exports, tests) but not on screen: the metric's display name says it. Model
+# columns keep the model names as given.
 st.dataframe(table, hide_index=True, width="stretch",
-             column_config={"key": st.column_config.TextColumn("key", width="small")})
+             column_config={"metric": st.column_config.TextColumn("Metric"),
+                            "better": st.column_config.TextColumn("Better"), "key": None})
 
 if by_model is not None and output == ALL_OUTPUTS and any(r.variance_weighted for r in by_model.values()):
     st.subheader("Variance-weighted averages")
@@ -225,10 +228,11 @@ st.subheader("Per model, with ISO 5.3.13 baselines")
 tabs = st.tabs([md(model) for model in reports])
 for tab, (model, report) in zip(tabs, reports.items()):
     with tab:
-        st.dataframe(model_frame(report), hide_index=True, width="stretch")
+        frame = model_frame(report)
+        st.dataframe(frame, hide_index=True, width="stretch", column_config=headers_config(frame.columns))
         st.caption(BASELINE_CAPTION["forecast" if forecast else "values" if values_task else "classification"])
         for metric, reason in report.reasons.items():
-            st.caption(md(f"`{metric}` is undefined: {reason}"))
+            st.caption(md(f"{report[metric].name} is undefined: {reason}"))
 
 if forecast:
     st.subheader("By horizon and by series")
