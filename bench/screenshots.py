@@ -37,7 +37,7 @@ def shoot(page, path: Path, width: int) -> None:
     page.wait_for_timeout(900)
     tall = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
     page.set_viewport_size({"width": width, "height": min(int(tall) + 40, 16_000)})
-    page.wait_for_timeout(900)
+    settle(page)   # charts out of view are drawn only once the grown window shows them
     page.screenshot(path=str(path))
 
 
