@@ -23,7 +23,7 @@ from assess.summary import (breakdown_table, comparison_frame, headline_sentence
                             per_class_frame, with_fold_spread)
 from pages import clustering_view
 from pages.state import Key, current_decision, md, memo, require_assessment, set_decision
-from pages.widgets import choose_metrics, decision_note, headers_config
+from pages.widgets import choose_metrics, comparison_config, decision_note, headers_config
 
 HEADLINE = {
     Task.BINARY: ("tp", "fp", "tn", "fn", "accuracy", "balanced_accuracy", "precision", "recall", "specificity", "f1",
@@ -164,7 +164,7 @@ def compute():
         quick = compute_reports(assessment, **{**params, "ci": None})
         with preview.container():
             st.caption("Values first; the intervals follow in a few seconds.")
-            st.dataframe(comparison_frame(quick), hide_index=True, width="stretch")
+            st.dataframe(comparison_frame(quick), hide_index=True, width="stretch", column_config=comparison_config())
     if assessment.outputs:  # every output and the averages at once: the Output choice only picks among them
         result = compute_output_reports(assessment, progress=progress,
                                         **{k: v for k, v in params.items() if k not in ("decision", "beta", "k")})
@@ -210,11 +210,7 @@ if first.fold is not None and by_model is None:  # cross-validation: the spread 
         table = with_fold_spread(table, folds, reports)
         st.caption("*folds: mean ± SD* is the metric on each cross-validation fold on its own, averaged, ± its "
                    "standard deviation across folds; the Slices page has the per-fold chart and intervals.")
-# The registry key stays in the table (exports, tests) but not on screen: the metric's display name says it. Model
-# columns keep the model names as given.
-st.dataframe(table, hide_index=True, width="stretch",
-             column_config={"metric": st.column_config.TextColumn("Metric"),
-                            "better": st.column_config.TextColumn("Better"), "key": None})
+st.dataframe(table, hide_index=True, width="stretch", column_config=comparison_config())
 
 if by_model is not None and output == ALL_OUTPUTS and any(r.variance_weighted for r in by_model.values()):
     st.subheader("Variance-weighted averages")
@@ -222,7 +218,7 @@ if by_model is not None and output == ALL_OUTPUTS and any(r.variance_weighted fo
                "(scikit-learn's `variance_weighted`, defined for these two metrics only); an output with constant "
                "true values has weight 0.")
     st.dataframe(comparison_frame({m: r.variance_weighted_report for m, r in by_model.items()}), hide_index=True,
-                 width="stretch")
+                 width="stretch", column_config=comparison_config())
 
 st.subheader("Per model, with ISO 5.3.13 baselines")
 tabs = st.tabs([md(model) for model in reports])

@@ -96,6 +96,13 @@ def headers_config(columns, names=None) -> dict:
     return {c: st.column_config.Column(header(c, names)) for c in columns if isinstance(c, str)}
 
 
+def comparison_config() -> dict:
+    """``column_config`` of `assess.summary.comparison_frame`: its metric and direction columns titled, the registry
+    key hidden (the display name says it; exports and tests keep it), the model columns under their own names."""
+    return {"metric": st.column_config.TextColumn("Metric"), "better": st.column_config.TextColumn("Better"),
+            "key": None}
+
+
 def all_charts_button(figures: list, filename: str, *, key: str) -> None:
     """One multi-page PDF of every chart on the page, rendered when clicked."""
     if figures:
