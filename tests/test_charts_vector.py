@@ -112,10 +112,30 @@ def test_a_large_matrix_is_one_path_per_colour_level_and_every_cell_once():
     m = rng.integers(0, 1000, (k, k))
     fig = charts.confusion_matrix_chart(matrix=m, classes=[f"c{i}" for i in range(k)])
     fills = _fills(fig)
-    assert len(fills) <= cells.LEVELS
+    assert len(fills) <= cells.MANY_CELLS_LEVELS
     assert sum(len(t.x) for t in fills) == 6 * k * k                    # every cell drawn exactly once
     assert len(fig.layout.xaxis.tickvals) <= cells.MAX_TICKS             # every n-th name on the axis
     assert len(fig.data[0].x) == k * k and fig.data[0].mode == "lines"   # hover without a path per cell
+    for i, j in ((0, 0), (5, 7), (k - 1, k - 1)):                      # colours on the count scale, 0 … max
+        expected = sample_colorscale(HEATMAP_SCALE, [m[i, j] / m.max()])[0]
+        # 64 levels: at most half a level (1/126 of the scale) away, two units of an 8-bit channel
+        np.testing.assert_allclose(_rgb(_cell_colour(fig, i, j)), _rgb(expected), atol=2.1)
+
+
+def test_density_cells_merge_runs_and_keep_the_scale():
+    """A density grid: neighbouring cells of one colour level are one rectangle; each rectangle's colour is the
+    model colour scale at its log count (the chart's z = log10(count) + 1, max → the model colour)."""
+    rng = np.random.default_rng(3)
+    y = rng.normal(size=30_000)
+    p = y + rng.normal(size=y.size)
+    fig = regression.predicted_actual_chart(models={"m": (y, p)})
+    fills = _fills(fig)
+    assert len(fills) <= regression.DENSITY_LEVELS
+    darkest = max(fills, key=lambda t: -_rgb(t.fillcolor).sum())
+    np.testing.assert_allclose(_rgb(darkest.fillcolor), _rgb("rgb(0, 114, 178)"), atol=1.0)   # the model colour
+    drawn = sum(len(t.x) // 6 for t in fills)
+    occupied = int((np.histogram2d(y, p, bins=regression.GRID)[0] > 0).sum())
+    assert drawn < occupied                                              # runs merged
 
 
 def test_multilabel_grid_keeps_one_panel_and_one_scale():

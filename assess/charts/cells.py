@@ -10,6 +10,7 @@ density) is drawn with `cell_traces` instead:
   a 100 × 100 matrix is at most `LEVELS` paths, not 10,000 shapes;
 - colours are quantised to `LEVELS` = 256 steps of the colour scale, finer than the 8-bit colour channels between
   the scale's two ends (white → Okabe–Ito blue changes the red channel by 255 in 255 steps): nothing visible is lost;
+  above `MANY_CELLS` cells, 64 steps (the cells are small; a quarter of the traces);
 - one more trace at the cell centres, drawn above the fills (``zorder``), carries the cell texts and the hover
   (``hoverdistance=-1`` in `cell_layout` makes the nearest cell answer anywhere in the plot);
 - the colour bar is a marker colour scale on a trace without visible points: plotly draws it as a vector gradient.
@@ -32,6 +33,10 @@ __all__ = ["LEVELS", "cell_traces", "cell_axis", "cell_layout", "MAX_TICKS"]
 
 #: Colour levels of the cells (see the module docstring).
 LEVELS = 256
+#: Above this many cells (a 20 × 20 matrix) colours take `MANY_CELLS_LEVELS` steps: a step of 4 in an 8-bit channel,
+#: invisible on cells that small, and a quarter of the traces to build and draw.
+MANY_CELLS = 400
+MANY_CELLS_LEVELS = 64
 #: Most tick labels on a cell axis; past it every n-th label is shown (hover names every cell).
 MAX_TICKS = 40
 _DARK_TEXT, _LIGHT_TEXT = "#222222", "#FFFFFF"
@@ -66,7 +71,7 @@ def cell_traces(
     legend_name: str | None = None,
     name: str | None = None,
     levels: int = LEVELS,
-) -> list[go.Scatter]:
+) -> list[dict]:
     """The traces that draw the matrix ``z`` (rows down, columns across) as vector cells coloured on ``colorscale``.
 
     ``z`` may hold NaN: such a cell is left unfilled (as a heatmap leaves it). Cell ``(i, j)`` spans
@@ -80,7 +85,9 @@ def cell_traces(
     ``legend_name``: one legend entry, on the darkest level. ``levels``: colour steps (`LEVELS`; fewer for a density
     grid, whose cells are then merged into longer runs). Labels are plain text already (see `style.plain`).
 
-    The first trace returned is the text/hover trace when there is one (drawn above the fills by its ``zorder``),
+    The traces are plain dicts (``type="scatter"``): a figure validates them once when they are added (a
+    ``go.Scatter`` each would be validated twice, the most of the time a 30-class matrix took). The first trace
+    returned is the text/hover trace when there is one (drawn above the fills by its ``zorder``),
     then the colour bar's trace with ``showscale``; the fills follow, one per colour level present, lightest first.
     """
     z = np.asarray(z, dtype=np.float64)
@@ -90,9 +97,11 @@ def cell_traces(
     xe, ye = _edges(x_edges, n_cols), _edges(y_edges, n_rows)
     span = zmax - zmin
     fraction = np.clip((z - zmin) / span if span > 0 else np.zeros_like(z), 0.0, 1.0)
+    if z.size > MANY_CELLS:   # small cells: fewer levels, fewer traces (each plotly trace costs milliseconds to build)
+        levels = min(levels, MANY_CELLS_LEVELS)
     level = np.where(np.isfinite(z), np.rint(fraction * (levels - 1)), -1).astype(np.int64)
 
-    traces: list[go.Scatter] = []
+    traces: list[dict] = []
     if text is not None or hovertemplate is not None:
         traces.append(_text_and_hover(z, level, xe, ye, x_labels=x_labels, y_labels=y_labels, text=text,
                                       text_size=text_size, values=values, hovertemplate=hovertemplate, name=name,
@@ -100,19 +109,20 @@ def cell_traces(
     if showscale:
         # The colour bar of a marker colour scale, on a trace with no visible point: plotly draws it as a vector
         # gradient. (Markers on the hover trace would carry it too, but write one SVG path per cell, 1.7 MB for 60².)
-        traces.append(go.Scatter(x=[None, None], y=[None, None], mode="markers", hoverinfo="skip", showlegend=False,
-                                 marker=dict(color=[zmin, zmax], colorscale=colorscale, cmin=zmin, cmax=zmax,
-                                             showscale=True, colorbar=colorbar or {}, opacity=0)))
+        traces.append(dict(type="scatter", x=[None, None], y=[None, None], mode="markers", hoverinfo="skip",
+                           showlegend=False, marker=dict(color=[zmin, zmax], colorscale=colorscale, cmin=zmin,
+                                                         cmax=zmax, showscale=True, colorbar=colorbar or {},
+                                                         opacity=0)))
     present = np.unique(level[level >= 0])
-    colors = sample_colorscale(colorscale, (present / (LEVELS - 1)).tolist()) if present.size else []
+    colors = sample_colorscale(colorscale, (present / (levels - 1)).tolist()) if present.size else []
     for lvl, color in zip(present, colors):
         i, j0, j1 = _runs(level, lvl, merge=not gap)
         # Each rectangle: four corners, back to the first, then a gap (NaN) that ends its polygon.
         x = np.column_stack([xe[j0], xe[j1], xe[j1], xe[j0], xe[j0], np.full(i.size, np.nan)]).ravel()
         y = np.column_stack([ye[i], ye[i], ye[i + 1], ye[i + 1], ye[i], np.full(i.size, np.nan)]).ravel()
         darkest = bool(legend_name is not None and lvl == present[-1])
-        traces.append(go.Scatter(
-            x=x, y=y, mode="lines", fill="toself", fillcolor=color,
+        traces.append(dict(
+            type="scatter", x=x, y=y, mode="lines", fill="toself", fillcolor=color,
             line=dict(color="#FFFFFF", width=1) if gap else dict(color=color, width=0.5),
             hoverinfo="skip", showlegend=darkest, name=legend_name if darkest else None,
             legendgroup=legend_name))
@@ -120,7 +130,7 @@ def cell_traces(
 
 
 def _text_and_hover(z, level, xe, ye, *, x_labels, y_labels, text, text_size, values, hovertemplate,
-                    name, dark) -> go.Scatter:
+                    name, dark) -> dict:
     n_rows, n_cols = z.shape
     xc, yc = (xe[:-1] + xe[1:]) / 2, (ye[:-1] + ye[1:]) / 2
     x_names = list(x_labels) if x_labels is not None else [f"{v:g}" for v in xc]
@@ -130,8 +140,8 @@ def _text_and_hover(z, level, xe, ye, *, x_labels, y_labels, text, text_size, va
                          f"(got {len(y_names)} and {len(x_names)})")
     custom = [np.repeat(np.asarray(y_names, dtype=object), n_cols), np.tile(np.asarray(x_names, dtype=object), n_rows)]
     custom += [np.asarray(v, dtype=object).reshape(n_rows * n_cols) for v in values]
-    return go.Scatter(
-        x=np.tile(xc, n_rows), y=np.repeat(yc, n_cols),
+    return dict(
+        type="scatter", x=np.tile(xc, n_rows), y=np.repeat(yc, n_cols),
         # Without text, an invisible line through the cell centres answers the hover at its vertices: one SVG path,
         # where markers would write one per cell.
         mode="text" if text is not None else "lines", line=dict(width=1, color="rgba(0,0,0,0)"),
