@@ -74,19 +74,16 @@ def proportion(value, decimals: int = PROPORTION_DECIMALS) -> str:
     return f"{float(value):.{decimals}f}"
 
 
-def with_interval(value, low, high, *, digits: int = 4) -> str:
-    """An estimate and its interval in one cell, ``digits`` significant figures: one column instead of three, so a
-    result table fits a 1024-px screen. "—" for a missing estimate; the brackets left out when the interval is.
+def interval(low, high, *, digits: int = 4) -> str:
+    """An interval in one cell, ``digits`` significant figures: one column instead of two, so a result table fits a
+    1024-px screen; "—" when either bound is missing.
 
-    >>> with_interval(0.050967, 0.02963, 0.07257), with_interval(1.5, float("nan"), None), with_interval(None, 0, 1)
-    ('0.05097 [0.02963, 0.07257]', '1.5', '—')
+    >>> interval(0.02963, 0.07257), interval(float("nan"), 1.0)
+    ('[0.02963, 0.07257]', '—')
     """
-    if _missing(value):
-        return UNDEFINED
-    text = f"{float(value):.{digits}g}"
     if _missing(low) or _missing(high):
-        return text
-    return f"{text} [{float(low):.{digits}g}, {float(high):.{digits}g}]"
+        return UNDEFINED
+    return f"[{float(low):.{digits}g}, {float(high):.{digits}g}]"
 
 
 def header(key: str, names: Mapping[str, str] | None = None) -> str:

@@ -9,7 +9,7 @@ import streamlit as st
 from assess import charts
 from assess.errors import AssessError
 from assess.export import to_csv_bytes, to_json_bytes
-from assess.formatting import count, with_interval
+from assess.formatting import count, interval
 from assess.io import ACCEPTED_EXTENSIONS
 from assess.metrics import get, metrics_for
 from assess.stats import (CORRECTIONS, INDEPENDENT, PAIRED, QUESTIONS, TESTS, Design, compare, compare_all,
@@ -280,23 +280,25 @@ if result.design is not None:
 table = result.to_frame()
 show = table[[c for c in ("model_a", "model_b", "method", "statistic", "df", "pvalue", "pvalue_adjusted",
                           "effect", "effect_value", "effect_low", "effect_high", "n") if c in table.columns]]
-show = show.loc[:, show.notna().any()]  # e.g. no pair columns for a single two-model result
+show = show.loc[:, show.notna().any()].copy()  # e.g. no pair columns for a single two-model result
 # Twelve columns do not fit a 1024-px screen (the last ones were cut off): a method or an effect that every row shares
-# is said once above the table, and the effect size and its interval share one cell ("0.051 [0.030, 0.073]").
+# is said once (the method above the table, the effect as its column's header) and the interval's two bounds share
+# one cell ("[0.030, 0.073]"); the numbers stay numbers.
 shared = {c: show[c].iloc[0] for c in ("method", "effect")
           if c in show.columns and len(show) and show[c].nunique(dropna=False) == 1}
 if "method" in shared:
     st.caption(md(f"Method: {shared['method']}."))
 headers = dict(RESULT_HEADERS)
-if "effect_value" in show.columns:
-    show = show.assign(effect_value=[with_interval(v, lo, hi) for v, lo, hi in zip(
-        show["effect_value"], show.get("effect_low", np.nan), show.get("effect_high", np.nan))])
-    what = str(shared["effect"]) if "effect" in shared else "Effect size"
-    headers["effect_value"] = f"{what[:1].upper()}{what[1:]} [{confidence_level:.0%} interval]"
+if "effect" in shared:
+    headers["effect_value"] = f"{str(shared['effect'])[:1].upper()}{str(shared['effect'])[1:]}"
+if {"effect_low", "effect_high"} <= set(show.columns):
+    where = show.columns.get_loc("effect_low")
+    show.insert(where, "effect_interval", [interval(lo, hi) for lo, hi in zip(show["effect_low"], show["effect_high"])])
+    headers["effect_interval"] = f"{confidence_level:.0%} interval"
 show = show.drop(columns=[c for c in ("effect_low", "effect_high", *shared) if c in show.columns])
 # Missing cells (no df for a bootstrap, no adjusted p for a single pair) read "—", never "None"; numbers 4 significant
 # digits; n whole.
-number_columns = [c for c in ("statistic", "pvalue", "pvalue_adjusted") if c in show.columns]
+number_columns = [c for c in ("statistic", "pvalue", "pvalue_adjusted", "effect_value") if c in show.columns]
 st.dataframe(show.style.format({c: "{:.4g}" for c in number_columns} | ({"n": count} if "n" in show else {})
                                | ({"df": lambda d: d if isinstance(d, str) else f"{d:g}"} if "df" in show else {}),
                                na_rep="—"),
