@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from pages.state import SAMPLES as SAMPLE_FILES  # noqa: E402
 from tests.browser.test_layout import settle  # noqa: E402
 
 SAMPLES = ("Breast cancer — binary", "Wine", "Diabetes", "CO₂ and El Niño", "Breast cancer — learning curve",
@@ -61,6 +62,9 @@ def main() -> None:
             page.goto(options.url)
             page.get_by_role("heading", name="Task and roles").wait_for()
             page.get_by_text(sample, exact=False).first.click()
+            # a large sample loads for seconds under load: wait for its file name, not only for the rerun
+            page.get_by_text(next(f for t, f in SAMPLE_FILES.items() if t.startswith(sample)), exact=False
+                             ).first.wait_for()
             settle(page)
             if options.presentation:
                 page.get_by_text("Presentation mode").click()

@@ -16,7 +16,8 @@ from plotly.subplots import make_subplots
 
 from assess.charts.cells import cell_axis, cell_layout, cell_traces
 from assess.errors import shorten
-from assess.charts.style import FONT_SIZE, HEATMAP_SCALE, HEIGHT, LABELS, TEMPLATE, TICK_SIZE, fmt_number, plain
+from assess.formatting import significant
+from assess.charts.style import FONT_SIZE, HEATMAP_SCALE, HEIGHT, LABELS, TEMPLATE, TICK_SIZE, plain
 
 NORMALIZE = (None, "true", "pred", "all")
 _NORM_TEXT = {None: "share of all", "true": "share of true class", "pred": "share of predicted class",
@@ -117,7 +118,8 @@ def confusion_matrix_chart(
     text = [[f"{_count_text(m[i, j])}<br>{_pct_text(share[i, j])}" for j in range(k)] for i in range(k)]
     notes = [] if subtitle is None else [plain(subtitle)]
     if cost_matrix is not None:
-        notes.append(f"Expected cost per sample: {fmt_number(expected_cost(m, cost_matrix))}")
+        # 4 significant digits, as the page's expected-cost table writes it (0.01124, not 0.011 beside 0.01124)
+        notes.append(f"Expected cost per sample: {significant(expected_cost(m, cost_matrix), 4)}")
     hover = ("True: %{customdata[0]}<br>Predicted: %{customdata[1]}<br>Count: %{customdata[2]:,}<br>"
              f"{_NORM_TEXT[normalize].capitalize()}: %{{customdata[3]:.1%}}<extra></extra>")
     zmax = 1.0 if normalize is not None else float(m.max()) if m.max() > 0 else 1.0
