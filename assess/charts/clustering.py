@@ -159,7 +159,7 @@ def agreement_chart(*, models: Sequence[str], matrix, title: str = "Agreement be
         m, colorscale=AGREEMENT_SCALE, zmin=-0.5, zmax=1.0, x_labels=names, y_labels=names, text=text, values=(m,),
         hovertemplate="%{customdata[0]} and %{customdata[1]}: ARI %{customdata[2]:.3f}<extra></extra>",
         showscale=True, colorbar=dict(title=dict(text="ARI", side="right"), thickness=14)))
-    _layout(fig, title, "0 is the agreement of random partitions of the same sizes, 1 identical clusterings",
+    _layout(fig, title, "1: identical; 0: as random partitions of the same sizes",   # fits 470 px
             height=max(HEIGHT, min(1000, 150 + 60 * len(names))),
             xaxis=cell_axis(names), yaxis=cell_axis(names, reverse=True))
     return cell_layout(fig)
