@@ -5,9 +5,11 @@ import streamlit as st
 from assess.data import Task
 from pages.shared import ServerBusy
 from pages.state import DATA_PAGE, current_assessment, init_state, md
-from pages.widgets import PRESENTATION
+from pages.widgets import PRESENTATION, presentation_style, sidebar_state
 
-st.set_page_config(page_title="assess — model performance", page_icon=":material/analytics:", layout="wide")
+st.set_page_config(page_title="assess — model performance", page_icon=":material/analytics:", layout="wide",
+                   initial_sidebar_state=sidebar_state())
+presentation_style()
 init_state()
 
 # Every page is registered; the navigation shows those that fit the loaded file's task (classification: Confusion
@@ -37,7 +39,9 @@ navigation = st.navigation(pages)
 
 with st.sidebar:
     st.markdown("**assess** · model performance from prediction files")
-    st.toggle("Presentation mode", key=PRESENTATION, help="For a projector: one chart per row at full width.")
+    st.toggle("Presentation mode", key=PRESENTATION,
+              help="For a projector: larger text, one chart per row at full width, the sidebar and option panels "
+                   "collapsed (open the sidebar to turn it off).")
     assessment = current_assessment()
     if assessment is None:
         st.caption("No data loaded.")

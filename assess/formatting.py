@@ -74,6 +74,18 @@ def proportion(value, decimals: int = PROPORTION_DECIMALS) -> str:
     return f"{float(value):.{decimals}f}"
 
 
+def interval(low, high, *, digits: int = 4) -> str:
+    """An interval in one cell, ``digits`` significant figures: one column instead of two, so a result table fits a
+    1024-px screen; "—" when either bound is missing.
+
+    >>> interval(0.02963, 0.07257), interval(float("nan"), 1.0)
+    ('[0.02963, 0.07257]', '—')
+    """
+    if _missing(low) or _missing(high):
+        return UNDEFINED
+    return f"[{float(low):.{digits}g}, {float(high):.{digits}g}]"
+
+
 def header(key: str, names: Mapping[str, str] | None = None) -> str:
     """A column header: the registry's display name when ``names`` has one, else the key in words.
 

@@ -104,7 +104,9 @@ def model_frame(report: MetricReport) -> pd.DataFrame:
         count = get(report.task, r.key).kind == "count"
         rows.append({"metric": r.name, "value": fmt(r.value, count=count), "interval": fmt_ci(r.low, r.high),
                      "method": r.method or ""}
-                    | {b: fmt(r.baselines.get(b, np.nan), count=count) for b in baseline_columns(report.task)}
+                    # a baseline's count is an expected count (78.99 true positives at random): whole, as counts are
+                    | {b: fmt(np.round(r.baselines.get(b, np.nan)) if count else r.baselines.get(b, np.nan),
+                              count=count) for b in baseline_columns(report.task)}
                     | {"remark": r.reason or r.note or ""})
     return pd.DataFrame(rows)
 

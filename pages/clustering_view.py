@@ -17,7 +17,7 @@ from assess.metrics.reports import compute_reports
 from assess.schema import Assessment
 from assess.summary import comparison_frame, long_frame, model_frame
 from pages.state import md, memo
-from pages.widgets import choose_metrics, metric_definitions
+from pages.widgets import choose_metrics, comparison_config, headers_config, metric_definitions
 
 #: Shown first: the chance-corrected indices, V-measure and the silhouette.
 HEADLINE = ("adjusted_rand_index", "rand_index", "purity", "inverse_purity", "v_measure", "adjusted_mutual_info",
@@ -69,14 +69,14 @@ def render(assessment: Assessment) -> None:
     st.subheader("All clusterings")
     st.caption("Value (confidence interval); ★ marks the best clustering for each index (the *better* column says "
                "which way is better).")
-    st.dataframe(comparison_frame(reports), hide_index=True, width="stretch",
-                 column_config={"key": st.column_config.TextColumn("key", width="small")})
+    st.dataframe(comparison_frame(reports), hide_index=True, width="stretch", column_config=comparison_config())
 
     st.subheader("Per clustering, with the random baseline")
     tabs = st.tabs([md(model) for model in reports])
     for tab, (model, report) in zip(tabs, reports.items()):
         with tab:
-            st.dataframe(model_frame(report), hide_index=True, width="stretch")
+            frame = model_frame(report)
+            st.dataframe(frame, hide_index=True, width="stretch", column_config=headers_config(frame.columns))
             st.caption(BASELINE_CAPTION)
             for result in report.results:
                 if result.note and "seeded samples" in result.note:

@@ -9,7 +9,7 @@ import streamlit as st
 from assess import charts
 from assess.errors import AssessError
 from assess.export import to_csv_bytes, to_json_bytes
-from assess.formatting import count
+from assess.formatting import count, interval
 from assess.io import ACCEPTED_EXTENSIONS
 from assess.metrics import get, metrics_for
 from assess.stats import (CORRECTIONS, INDEPENDENT, PAIRED, QUESTIONS, TESTS, Design, compare, compare_all,
@@ -199,8 +199,14 @@ except AssessError as exc:
     st.stop()
 st.subheader("Suitable tests")
 frame = suggestions_frame(suggestions)
+# Narrow columns for the test, its kind and the tick, the rest for the reason (which the caption under "Test" gives
+# in full for the chosen test).
+column = st.column_config.Column
 st.dataframe(frame.assign(test=frame["test"].map(test_title)), hide_index=True, width="stretch",
-             column_config=headers_config(frame.columns))
+             column_config=headers_config(frame.columns) | {
+                 "test": column("Test", width="medium"), "kind": column("Kind", width="small"),
+                 "recommended": st.column_config.CheckboxColumn("Recommended", width="small"),
+                 "why": column("Why", width="large")})
 tests = [s.test for s in suggestions]
 recommended = next((s.test for s in suggestions if s.recommended), tests[0])
 test = st.selectbox("Test", tests, index=tests.index(recommended), format_func=test_title)
@@ -274,15 +280,29 @@ if result.design is not None:
 table = result.to_frame()
 show = table[[c for c in ("model_a", "model_b", "method", "statistic", "df", "pvalue", "pvalue_adjusted",
                           "effect", "effect_value", "effect_low", "effect_high", "n") if c in table.columns]]
-show = show.loc[:, show.notna().any()]  # e.g. no pair columns for a single two-model result
+show = show.loc[:, show.notna().any()].copy()  # e.g. no pair columns for a single two-model result
+# Twelve columns do not fit a 1024-px screen (the last ones were cut off): a method or an effect that every row shares
+# is said once (the method above the table, the effect as its column's header) and the interval's two bounds share
+# one cell ("[0.030, 0.073]"); the numbers stay numbers.
+shared = {c: show[c].iloc[0] for c in ("method", "effect")
+          if c in show.columns and len(show) and show[c].nunique(dropna=False) == 1}
+if "method" in shared:
+    st.caption(md(f"Method: {shared['method']}."))
+headers = dict(RESULT_HEADERS)
+if "effect" in shared:
+    headers["effect_value"] = f"{str(shared['effect'])[:1].upper()}{str(shared['effect'])[1:]}"
+if {"effect_low", "effect_high"} <= set(show.columns):
+    where = show.columns.get_loc("effect_low")
+    show.insert(where, "effect_interval", [interval(lo, hi) for lo, hi in zip(show["effect_low"], show["effect_high"])])
+    headers["effect_interval"] = f"{confidence_level:.0%} interval"
+show = show.drop(columns=[c for c in ("effect_low", "effect_high", *shared) if c in show.columns])
 # Missing cells (no df for a bootstrap, no adjusted p for a single pair) read "—", never "None"; numbers 4 significant
 # digits; n whole.
-number_columns = [c for c in ("statistic", "pvalue", "pvalue_adjusted", "effect_value", "effect_low", "effect_high")
-                  if c in show.columns]
+number_columns = [c for c in ("statistic", "pvalue", "pvalue_adjusted", "effect_value") if c in show.columns]
 st.dataframe(show.style.format({c: "{:.4g}" for c in number_columns} | ({"n": count} if "n" in show else {})
                                | ({"df": lambda d: d if isinstance(d, str) else f"{d:g}"} if "df" in show else {}),
                                na_rep="—"),
-             hide_index=True, width="stretch", column_config=headers_config(show.columns, RESULT_HEADERS))
+             hide_index=True, width="stretch", column_config=headers_config(show.columns, headers))
 
 checked = result.checked
 if checked is not None and checked.assumptions:
@@ -341,13 +361,14 @@ if question == "cv_folds" or folds_frame is not None:
         scores, _ = fold_table_from_predictions(predictions, metric=metric, decision=decision)
     if scores is not None and metric in scores.columns:
         fig = charts.fold_box_chart(scores=scores[scores["model"].isin(models)], metric=metric,
-                                    colors=charts.model_colors(models_available))
+                                    metric_name=metric_title, colors=charts.model_colors(models_available))
         figures.append(fig)
         chart(fig, "Fold scores", key="folds")
 
-c1, c2, c3 = st.columns(3)
-c1.download_button("Results CSV", to_csv_bytes(table), "comparison.csv", "text/csv", icon=":material/download:")
-c2.download_button("Results JSON", to_json_bytes(result.to_dict()), "comparison.json", "application/json",
-                   icon=":material/download:")
-with c3:
+# Buttons as wide as their text, wrapping on a narrow screen: in three columns at 1024 px the PDF button was cut.
+with st.container(horizontal=True, gap="small"):
+    st.download_button("Results CSV", to_csv_bytes(table), "comparison.csv", "text/csv", icon=":material/download:",
+                       width="content")
+    st.download_button("Results JSON", to_json_bytes(result.to_dict()), "comparison.json", "application/json",
+                       icon=":material/download:", width="content")
     all_charts_button(figures, "comparison.pdf", key="compare")

@@ -18,8 +18,8 @@ from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold, metrics_
 from assess.formatting import count, proportion
 from pages.state import Key, md, memo, require_assessment
 from pages.multilabel_views import label_thresholds_section, per_label_curves_section
-from pages.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, headers_config,
-                           set_threshold, threshold_control)
+from pages.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, draw, headers_config,
+                           presenting, set_threshold, threshold_control)
 
 assessment = require_assessment()
 st.title("Curves")
@@ -99,7 +99,7 @@ def explorer() -> None:
     st.subheader("Threshold explorer")
     threshold = threshold_control(label, low=low, high=high)
     decision_note(assessment, page="curves")
-    with st.expander("Suggested operating points", expanded=True, icon=":material/target:"):
+    with st.expander("Suggested operating points", expanded=not presenting(), icon=":material/target:"):
         # Inputs and buttons as wide as their labels, wrapping onto new rows on a narrow screen: in five columns at
         # 1024 px the buttons read "Youden's…" and their thresholds could not be seen.
         with st.container(horizontal=True):
@@ -128,7 +128,7 @@ def explorer() -> None:
                                                     classes=[negative, positive], normalize="true", title=m,
                                                     subtitle=f"at threshold {threshold:.3f}", colorbar=False)
                 fig.update_layout(height=380, margin=dict(l=60, r=10))
-                st.plotly_chart(fig, theme=None, key=f"cm_{m}")
+                draw(fig, key=f"cm_{m}")
     table = pd.DataFrame(at).T
     counts_ = [c for c in ("tp", "fp", "tn", "fn") if c in table.columns]
     names = {spec.key: spec.name for spec in metrics_for(Task.BINARY)} | {

@@ -15,6 +15,7 @@ from pages.score_tools import class_score_mapper, flip_score_button
 from pages.shared import ServerBusy
 from pages.state import (SAMPLES, UPLOAD, Key, Upload, current_upload, md, read_upload, sample_table, set_overrides,
                          set_table, set_upload)
+from pages.widgets import headers_config
 
 NONE = "(none)"
 COMMON_ROLES = (("model", "Model"), ("id", "Sample id"), ("fold", "CV fold"), ("weight", "Sample weight"))
@@ -197,7 +198,8 @@ settings_upload()
 
 with st.expander("Why each column got its role", expanded=False):
     st.dataframe(pd.DataFrame([{"role": r["role"], "columns": ", ".join(r["columns"]), "reason": r["reason"]}
-                               for r in roles.table()]), hide_index=True, width="stretch")
+                               for r in roles.table()]), hide_index=True, width="stretch",
+                 column_config=headers_config(["role", "columns", "reason"]))
 
 # --- problems ------------------------------------------------------------------------------------------------------
 if assessment is not None:

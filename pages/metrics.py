@@ -23,7 +23,7 @@ from assess.summary import (breakdown_table, comparison_frame, headline_sentence
                             per_class_frame, with_fold_spread)
 from pages import clustering_view, data_directory
 from pages.state import Key, current_decision, md, memo, require_assessment, set_decision
-from pages.widgets import choose_metrics, decision_note, headers_config
+from pages.widgets import choose_metrics, comparison_config, decision_note, headers_config
 
 HEADLINE = {
     Task.BINARY: ("tp", "fp", "tn", "fn", "accuracy", "balanced_accuracy", "precision", "recall", "specificity", "f1",
@@ -165,7 +165,7 @@ def compute():
         quick = compute_reports(assessment, **{**params, "ci": None})
         with preview.container():
             st.caption("Values first; the intervals follow in a few seconds.")
-            st.dataframe(comparison_frame(quick), hide_index=True, width="stretch")
+            st.dataframe(comparison_frame(quick), hide_index=True, width="stretch", column_config=comparison_config())
     if assessment.outputs:  # every output and the averages at once: the Output choice only picks among them
         result = compute_output_reports(assessment, progress=progress,
                                         **{k: v for k, v in params.items() if k not in ("decision", "beta", "k")})
@@ -211,8 +211,7 @@ if first.fold is not None and by_model is None:  # cross-validation: the spread 
         table = with_fold_spread(table, folds, reports)
         st.caption("*folds: mean ± SD* is the metric on each cross-validation fold on its own, averaged, ± its "
                    "standard deviation across folds; the Slices page has the per-fold chart and intervals.")
-st.dataframe(table, hide_index=True, width="stretch",
-             column_config={"key": st.column_config.TextColumn("key", width="small")})
+st.dataframe(table, hide_index=True, width="stretch", column_config=comparison_config())
 
 if by_model is not None and output == ALL_OUTPUTS and any(r.variance_weighted for r in by_model.values()):
     st.subheader("Variance-weighted averages")
@@ -220,16 +219,17 @@ if by_model is not None and output == ALL_OUTPUTS and any(r.variance_weighted fo
                "(scikit-learn's `variance_weighted`, defined for these two metrics only); an output with constant "
                "true values has weight 0.")
     st.dataframe(comparison_frame({m: r.variance_weighted_report for m, r in by_model.items()}), hide_index=True,
-                 width="stretch")
+                 width="stretch", column_config=comparison_config())
 
 st.subheader("Per model, with ISO 5.3.13 baselines")
 tabs = st.tabs([md(model) for model in reports])
 for tab, (model, report) in zip(tabs, reports.items()):
     with tab:
-        st.dataframe(model_frame(report), hide_index=True, width="stretch")
+        frame = model_frame(report)
+        st.dataframe(frame, hide_index=True, width="stretch", column_config=headers_config(frame.columns))
         st.caption(BASELINE_CAPTION["forecast" if forecast else "values" if values_task else "classification"])
         for metric, reason in report.reasons.items():
-            st.caption(md(f"`{metric}` is undefined: {reason}"))
+            st.caption(md(f"{report[metric].name} is undefined: {reason}"))
 
 if forecast:
     st.subheader("By horizon and by series")

@@ -17,6 +17,7 @@ from assess.names import MAX_NAME, DisplayNames
 from assess.schema import Assessment
 from assess.settings import Settings
 from pages.state import Key, md, set_decision, set_overrides
+from pages.widgets import presenting
 
 #: Session-state key of the settings file applied on the Data page (read by the Report page).
 LOADED_SETTINGS = "loaded_settings"
@@ -35,7 +36,8 @@ def display_names_form(assessment: Assessment) -> None:
     names = assessment.names
     files_models = [names.file_model(m) for m in assessment.models]
     files_classes = [names.file_class(c) for c in assessment.classes]
-    with st.expander("Display names of models and classes", icon=":material/badge:", expanded=bool(names)):
+    with st.expander("Display names of models and classes", icon=":material/badge:",
+                     expanded=bool(names) and not presenting()):
         st.caption("Give models and classes the names your audience knows (\"lr\" → \"Logistic regression\", "
                    "\"1\" → \"Fraud\"). Every page, chart, download and the report use them; leave a field empty "
                    "to keep the file's name.")

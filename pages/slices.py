@@ -132,7 +132,8 @@ else:
         "Slice": shown["slice"], "Rows": shown["n"].map("{:,}".format),
         spec.name: shown["value"].map(fmt),
         "Interval": [fmt_ci(lo, hi) for lo, hi in zip(shown["low"], shown["high"])],
-        "Gap to all rows": shown["gap"].map(lambda g: "" if not np.isfinite(g) else f"{g:+.3g}"),
+        # signed, with the decimals of the values beside it ("-0.007", "+0.014"), not mixed significant figures
+        "Gap to all rows": shown["gap"].map(lambda g: "" if not np.isfinite(g) else ("+" if g >= 0 else "") + fmt(g)),
         "Rest of the rows": shown["rest"].map(lambda v: "" if not np.isfinite(v) else fmt(v)),
         "Test": shown["test"].fillna("not tested (no other rows, or undefined)").where(
             shown["tested"], f"not tested (under {int(min_size):,} rows)"),

@@ -6,6 +6,7 @@ import re
 
 import streamlit as st
 
+from assess.charts.style import PRESENTATION_SCALE, presentation
 from assess.export import figure_to_pdf, figure_to_png, figure_to_svg, figures_to_pdf
 from assess.formatting import header
 from assess.metrics import GROUPS
@@ -22,11 +23,29 @@ CHART_WIDTH = 470
 #: Width of a small chart (a 2×2 confusion matrix): two per row at 1024 px, three from 1440 px.
 SMALL_CHART_WIDTH = 270
 PRESENTATION = "presentation_mode"
+#: Presentation mode's page text: the root font size (which every rem-sized Streamlit text follows) this much larger,
+#: in step with the charts' `assess.charts.style.PRESENTATION_SCALE`. A constant style sheet: no text from a file.
+PRESENTATION_TEXT_SCALE = 1.25
+_PRESENTATION_CSS = f"<style>html {{ font-size: {100 * PRESENTATION_TEXT_SCALE:.0f}%; }}</style>"
 
 
 def presenting() -> bool:
-    """Presentation mode (sidebar toggle): one chart per row, full width, larger text; for a projector."""
+    """Presentation mode (sidebar toggle): one chart per row, full width, larger text, the sidebar and option
+    panels collapsed; for a projector."""
     return bool(st.session_state.get(PRESENTATION, False))
+
+
+def sidebar_state() -> str:
+    """``initial_sidebar_state`` for `st.set_page_config`: collapsed while presenting. Streamlit applies a change of
+    it on the next run, unless the person has opened or closed the sidebar by hand in this browser before (their
+    choice, kept in the browser's local storage, wins)."""
+    return "collapsed" if presenting() else "auto"
+
+
+def presentation_style() -> None:
+    """Larger page text while presenting (a style-only `st.html` is applied to the whole page and takes no room)."""
+    if presenting():
+        st.html(_PRESENTATION_CSS)
 
 
 def chart_row(*, small: bool = False):
@@ -37,20 +56,30 @@ def chart_row(*, small: bool = False):
 
 
 def chart_cell(*, small: bool = False, key: str | None = None):
-    """One place in a `chart_row`: a fixed width (a column would squeeze a chart to a sliver at 1024 px)."""
-    width = SMALL_CHART_WIDTH if small else "stretch" if presenting() else CHART_WIDTH
+    """One place in a `chart_row`: a fixed width (a column would squeeze a chart to a sliver at 1024 px); in
+    presentation mode full width, and a small chart as much wider as its text is larger."""
+    if small:
+        width = round(SMALL_CHART_WIDTH * PRESENTATION_SCALE) if presenting() else SMALL_CHART_WIDTH
+    else:
+        width = "stretch" if presenting() else CHART_WIDTH
     return st.container(width=width, key=key)
 
 
+def draw(fig, *, key: str) -> None:
+    """The figure on screen: our template, not Streamlit's (``theme=None``), so the PDF looks the same; in
+    presentation mode its larger copy (`assess.charts.style.presentation`)."""
+    st.plotly_chart(presentation(fig) if presenting() else fig, theme=None, key=key, config={"displaylogo": False})
+
+
 def chart(fig, name: str, *, key: str, in_row: bool = False) -> None:
-    """The figure as on screen (``theme=None``: our template, not Streamlit's, so the PDF looks the same) and its
-    PDF, PNG and SVG downloads, rendered only when clicked. ``in_row``: the chart takes one `chart_cell` of the
+    """The figure as on screen (`draw`) and its PDF, PNG and SVG downloads (at the normal size, also in
+    presentation mode), rendered only when clicked. ``in_row``: the chart takes one `chart_cell` of the
     enclosing `chart_row`."""
     if in_row:
         with chart_cell(key=f"cell_{key}"):
             chart(fig, name, key=key)
         return
-    st.plotly_chart(fig, theme=None, key=f"chart_{key}", config={"displaylogo": False})
+    draw(fig, key=f"chart_{key}")
     slug = _slug(name)
     # Buttons as wide as their text, wrapping when the row is narrow: columns would cut "PDF" down to an icon.
     with st.container(horizontal=True, gap="small"):
@@ -65,6 +94,13 @@ def headers_config(columns, names=None) -> dict:
     """``column_config`` that shows each column under its display name (`assess.formatting.header`: the registry's
     name, else the key in words) while the table keeps its keys for exports and tests."""
     return {c: st.column_config.Column(header(c, names)) for c in columns if isinstance(c, str)}
+
+
+def comparison_config() -> dict:
+    """``column_config`` of `assess.summary.comparison_frame`: its metric and direction columns titled, the registry
+    key hidden (the display name says it; exports and tests keep it), the model columns under their own names."""
+    return {"metric": st.column_config.TextColumn("Metric"), "better": st.column_config.TextColumn("Better"),
+            "key": None}
 
 
 def all_charts_button(figures: list, filename: str, *, key: str) -> None:

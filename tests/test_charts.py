@@ -43,13 +43,12 @@ def test_model_colors_are_positional_stable_and_okabe_ito():
 def test_confusion_matrix_counts_with_share_of_all():
     fig = confusion_matrix_chart(matrix=MATRIX, classes=CLASSES)
     assert _uses_our_template(fig)
-    (heat,) = fig.data
-    assert list(heat.x) == CLASSES and list(heat.y) == CLASSES
-    np.testing.assert_array_equal(heat.z, MATRIX)
-    assert heat.text[0][0] == f"50<br>{100 * 50 / MATRIX.sum():.1f}%"
+    cells = fig.data[0]                                   # texts and hover at the cell centres, row-major
+    assert list(fig.layout.xaxis.ticktext) == CLASSES and list(fig.layout.yaxis.ticktext) == CLASSES
+    np.testing.assert_array_equal(np.array([c[2] for c in cells.customdata]).reshape(3, 3), MATRIX)
+    assert cells.text[0] == f"50<br>{100 * 50 / MATRIX.sum():.1f}%"
     assert fig.layout.xaxis.title.text == "Predicted class" and fig.layout.yaxis.title.text == "True class"
-    assert fig.layout.yaxis.autorange == "reversed"  # first class on top, in the order given
-    assert fig.layout.xaxis.type == "category"
+    assert list(fig.layout.yaxis.range) == [2.5, -0.5]  # first class on top, in the order given
 
 
 @pytest.mark.parametrize("normalize, cell, expected", [
@@ -57,10 +56,11 @@ def test_confusion_matrix_counts_with_share_of_all():
 ])
 def test_confusion_matrix_normalisations(normalize, cell, expected):
     fig = confusion_matrix_chart(matrix=MATRIX, classes=CLASSES, normalize=normalize)
-    (heat,) = fig.data
-    assert heat.z[cell] == pytest.approx(expected)
-    assert heat.text[cell[0]][cell[1]] == f"10<br>{100 * expected:.1f}%"
-    assert heat.zmax == 1
+    cells = fig.data[0]
+    flat = cell[0] * 3 + cell[1]
+    assert cells.customdata[flat][3] == pytest.approx(expected)
+    assert cells.text[flat] == f"10<br>{100 * expected:.1f}%"
+    assert [t.marker.cmax for t in fig.data if t.marker.showscale] == [1]
 
 
 def test_normalised_rows_and_columns_sum_to_one_and_empty_rows_are_nan():
@@ -69,13 +69,13 @@ def test_normalised_rows_and_columns_sum_to_one_and_empty_rows_are_nan():
     assert np.isnan(normalized_matrix(m, normalize="true")[1]).all()
     np.testing.assert_allclose(normalized_matrix(m, normalize="pred").sum(axis=0)[[0, 1, 2]], [1, 1, 1])
     text = confusion_matrix_chart(matrix=m, classes=CLASSES, normalize="true").data[0].text
-    assert text[1][0] == "0<br>–"
+    assert text[3] == "0<br>–"
 
 
 def test_confusion_matrix_keeps_numeric_looking_class_names_categorical_and_in_order():
     fig = confusion_matrix_chart(matrix=MATRIX, classes=[10, 2, 1])
-    assert list(fig.data[0].x) == ["10", "2", "1"]
-    assert fig.layout.xaxis.type == "category" and list(fig.layout.xaxis.categoryarray) == ["10", "2", "1"]
+    assert [c[1] for c in fig.data[0].customdata[:3]] == ["10", "2", "1"]
+    assert list(fig.layout.xaxis.ticktext) == ["10", "2", "1"] and list(fig.layout.xaxis.tickvals) == [0, 1, 2]
 
 
 def test_cost_matrix_gives_expected_cost_in_subtitle():
@@ -83,7 +83,7 @@ def test_cost_matrix_gives_expected_cost_in_subtitle():
     fig = confusion_matrix_chart(matrix=MATRIX, classes=CLASSES, cost_matrix=cost)
     expected = (3 + 7 + 50 + 0 + 10 + 8) / 150
     assert expected_cost(MATRIX, cost) == pytest.approx(expected)
-    assert fig.layout.title.subtitle.text == f"Expected cost per sample: {expected:.3f}"
+    assert fig.layout.title.subtitle.text == "Expected cost per sample: 0.5200"  # 4 significant digits
     with pytest.raises(ValueError, match=r"shape of the confusion matrix \(3, 3\) \(got \(2, 2\)\)"):
         confusion_matrix_chart(matrix=MATRIX, classes=CLASSES, cost_matrix=np.eye(2))
 
@@ -102,7 +102,7 @@ def test_confusion_matrix_rejects_bad_input(kwargs, message):
 def test_large_confusion_matrix_has_no_cell_text_but_keeps_hover():
     k = 25
     fig = confusion_matrix_chart(matrix=np.eye(k) * 10 + 1, classes=[f"c{i}" for i in range(k)])
-    assert fig.data[0].texttemplate is None and "Count" in fig.data[0].hovertemplate
+    assert fig.data[0].text is None and "Count" in fig.data[0].hovertemplate
 
 
 def test_most_confused_pairs():
@@ -121,12 +121,13 @@ def test_multilabel_grid_has_one_panel_per_label():
     mats = np.array([[[90, 10], [5, 45]], [[70, 0], [20, 60]], [[10, 10], [10, 10]]])
     fig = multilabel_confusion_chart(matrices=mats, labels=["spam", "urgent", "=x"], columns=2)
     assert _uses_our_template(fig)
-    assert len(fig.data) == 3
+    panels = [t for t in fig.data if t.text is not None]         # each panel's texts and hover
+    assert len(panels) == 3
     assert [a.text for a in fig.layout.annotations] == ["spam", "urgent", "=x"]
-    np.testing.assert_allclose(fig.data[0].z, [[0.9, 0.1], [0.1, 0.9]])
-    assert fig.data[1].text[1][1] == "60<br>75.0%"
-    assert [t.showscale for t in fig.data] == [True, False, False]  # one shared 0–100 % scale
-    assert {t.xaxis for t in fig.data} == {"x", "x2", "x3"}
+    np.testing.assert_allclose([c[3] for c in panels[0].customdata], [0.9, 0.1, 0.1, 0.9])
+    assert panels[1].text[3] == "60<br>75.0%"
+    assert sum(bool(t.marker.showscale) for t in fig.data) == 1     # one shared 0–100 % scale
+    assert {t.xaxis for t in panels} == {"x", "x2", "x3"}
     with pytest.raises(ValueError, match=r"shape \(L, 2, 2\) \(got \(3, 3\)\)"):
         multilabel_confusion_chart(matrices=np.ones((3, 3)), labels=["a", "b", "c"])
 

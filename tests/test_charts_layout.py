@@ -3,10 +3,9 @@ one-vs-rest precision–recall chart, confusion cells drawn as vector rectangles
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.colors import sample_colorscale
 
 from assess import charts, curves
-from assess.charts.style import HEATMAP_SCALE, HEIGHT, LEGEND_ROW, legend_below, legend_entries
+from assess.charts.style import HEIGHT, LEGEND_ROW, legend_below, legend_entries
 
 
 def binary_curves(seed):
@@ -46,16 +45,3 @@ def test_ks_legend_is_below_and_one_vs_rest_pr_has_one_no_skill_entry():
     fig = charts.ovr_chart(per_class=per_class)
     no_skill = [t for t in fig.data if t.name and t.name.startswith("No skill")]
     assert len(no_skill) == 3 and sum(t.showlegend is not False for t in no_skill) == 1
-
-
-def test_confusion_cells_are_vector_rectangles_with_the_heatmap_colours_and_texts():
-    m = np.array([[50, 10, 0], [5, 35, 2], [1, 1, 40]])
-    fig = charts.confusion_matrix_chart(matrix=m, classes=["a", "b", "c"], normalize="true")
-    (heat,) = fig.data
-    rects = [s for s in fig.layout.shapes if s.type == "rect"]
-    assert len(rects) == 9 and len(fig.layout.annotations) == 9
-    share = m / m.sum(axis=1, keepdims=True)                      # row shares, computed here independently
-    expected = sample_colorscale(HEATMAP_SCALE, share.ravel().tolist())
-    assert [r.fillcolor for r in rects] == expected
-    assert [a.text for a in fig.layout.annotations] == [t for row in heat.text for t in row]
-    assert heat.texttemplate is None                                # the raster carries no text of its own

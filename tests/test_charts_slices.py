@@ -34,8 +34,10 @@ def test_heatmap_has_one_cell_per_crossing_with_its_size():
                          "n": [40, 5, 50, 60]})
     fig = slice_heatmap(rows=rows, row_column="sex", col_column="site", metric="MAE", model="m", min_size=30)
     assert fig.layout.template == pio.templates[TEMPLATE]
-    assert np.array(fig.data[0].z).tolist() == [[0.1, 0.2], [0.3, 0.4]]
-    assert "(small)" in fig.data[0].text[0][1] and "(small)" not in fig.data[0].text[0][0]
+    cells = fig.data[0]                                   # texts and hover at the cell centres, row-major
+    assert [c[:2].tolist() for c in cells.customdata] == [["f", "x"], ["f", "y"], ["m", "x"], ["m", "y"]]
+    assert [t.split("<br>")[0] for t in cells.text] == ["0.1", "0.2", "0.3", "0.4"]
+    assert "(small)" in cells.text[1] and "(small)" not in cells.text[0]
 
 
 def test_fairness_fold_and_learning_curve_charts():

@@ -164,9 +164,9 @@ def test_plain_escapes_tags_templates_formulas_and_nothing_else():
 def test_our_own_markup_still_works_around_file_text():
     fig = FIGURES["confusion"]
     assert fig.layout.title.text == plain(LINK)
-    assert fig.layout.title.subtitle.text == f"{plain(TEMPLATED)} · Expected cost per sample: 0.200"
-    assert fig.data[0].text[0][0] == "5<br>33.3%"  # the chart's own line break stays a tag
-    assert list(fig.data[0].x) == [plain(c) for c in CLASSES]
+    assert fig.layout.title.subtitle.text == f"{plain(TEMPLATED)} · Expected cost per sample: 0.2000"
+    assert fig.data[0].text[0] == "5<br>33.3%"  # the chart's own line break stays a tag
+    assert list(fig.layout.xaxis.ticktext) == [plain(c) for c in CLASSES]
 
 
 def _svg_elements(svg: bytes):

@@ -50,15 +50,14 @@ def test_clusters_page_draws_the_contingency_table_and_every_chart():
     heat = drawn["Reference classes × clusters, kmeans"]["data"][0]
     rows = DATA[DATA.model == "kmeans"]
     expected = pd.crosstab(rows.y_true, rows.cluster)
-    counts = np.array([[int(cell.split("<br>")[0].replace(",", "")) for cell in row] for row in heat["text"]])
-    for i, cls in enumerate(heat["y"]):
-        for j, cluster in enumerate(heat["x"]):
-            assert counts[i, j] == expected.loc[cls, int(cluster)]
+    counts = np.array([int(cell.split("<br>")[0].replace(",", "")) for cell in heat["text"]]).reshape(3, 3)
+    for (cls, cluster, *_), count in zip(heat["customdata"], counts.ravel()):   # row-major cells: class, cluster
+        assert count == expected.loc[cls, int(cluster)]
     # the matching is on the diagonal: the most rows any one-to-one pairing of classes and clusters puts there
     assert np.trace(counts) == max(np.trace(expected.to_numpy()[:, list(p)]) for p in permutations(range(3)))
     agreement = drawn["Agreement between clusterings (ARI)"]["data"][0]
     a, b = (DATA[DATA.model == m].sort_values("id").cluster for m in ("kmeans", "agglomerative"))
-    assert float(agreement["text"][0][1]) == pytest.approx(adjusted_rand_score(a, b), abs=0.005)
+    assert float(agreement["text"][1]) == pytest.approx(adjusted_rand_score(a, b), abs=0.005)
     labels = [b.label for b in at.get("download_button")]
     assert "All 5 charts on this page (PDF)" in labels and labels.count("PDF") == 5
 

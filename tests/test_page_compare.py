@@ -55,7 +55,7 @@ def test_friedman_across_folds_draws_the_cd_diagram(page):
     run_test(page)
     titles = chart_titles(page)
     assert any(t.startswith("Critical difference diagram") for t in titles)
-    assert any(t.startswith("roc_auc per fold") for t in titles)
+    assert any(t.startswith("ROC AUC per fold") for t in titles)
     assert "Friedman" in page.success[0].value
 
 

@@ -14,12 +14,12 @@ def open_curves(sample=None):
     return open_app("pages/curves.py", sample=sample)
 
 
-def heatmap_z(at, title, subtitle_start=""):
+def matrix_spec(at, title, subtitle_start=""):
     for element in at.get("plotly_chart"):
         spec = json.loads(element.proto.spec)
         heading = spec["layout"].get("title", {})
         if heading.get("text") == title and (heading.get("subtitle", {}).get("text") or "").startswith(subtitle_start):
-            return np.array(spec["data"][0]["z"]), spec
+            return spec
     raise AssertionError(f"no chart titled {title} ({subtitle_start}…)")
 
 
@@ -31,7 +31,7 @@ def test_threshold_moves_the_confusion_matrix():
         [box] = [n for n in at.number_input if n.label == "Exact threshold"]
         box.set_value(threshold).run()
         assert not at.exception
-        _, spec = heatmap_z(at, "tree", f"at threshold {threshold:.3f}")
+        spec = matrix_spec(at, "tree", f"at threshold {threshold:.3f}")
         counts = [int(t.split("<br>")[0].replace(",", "")) for t in np.ravel(spec["data"][0]["text"])]
         expected = confusion_matrix(y, data.score >= threshold).ravel()  # [tn, fp, fn, tp], scikit-learn oracle
         assert counts == expected.tolist()
@@ -80,7 +80,7 @@ def test_multilabel_upload_explores_one_label():
     [label] = [s for s in at.selectbox if s.label == "Label"]
     label.set_value("sport").run()
     assert not at.exception
-    _, spec = heatmap_z(at, "ml", "at threshold")
+    spec = matrix_spec(at, "ml", "at threshold")
     cells = [int(t.split("<br>")[0].replace(",", "")) for t in np.ravel(spec["data"][0]["text"])]
     y, s = truth[:, 1], scores[:, 1] >= 0.5
     assert cells == [int((~y & ~s).sum()), int((~y & s).sum()), int((y & ~s).sum()), int((y & s).sum())]

@@ -61,7 +61,8 @@ def test_confusion_page_grid_cardinality_and_cooccurrence_follow_the_file_labels
     shown = specs(at)
     y, yp, _ = sample("logistic_ovr")
     grid = shown["Confusion per label — logistic_ovr"]
-    cells = [int(t.split("<br>")[0].replace(",", "")) for trace in grid["data"] for t in np.ravel(trace["text"])]
+    cells = [int(t.split("<br>")[0].replace(",", "")) for trace in grid["data"] if trace.get("text")
+             for t in trace["text"]]
     assert cells == multilabel_confusion_matrix(y, yp).ravel().tolist()
     cardinality = shown["Labels per sample, true and predicted"]
     bars = {t["name"]: t for t in cardinality["data"]}
@@ -70,9 +71,11 @@ def test_confusion_page_grid_cardinality_and_cooccurrence_follow_the_file_labels
     predicted = np.bincount(yp.sum(axis=1), minlength=len(LABELS) + 1)
     np.testing.assert_allclose(values(bars["predicted — logistic_ovr"]["y"]), predicted / len(y))
     co = shown["Label co-occurrence, true and predicted — logistic_ovr"]
-    left, right = co["data"]
-    np.testing.assert_array_equal(values(left["z"]).reshape(5, 5), (y.T.astype(int) @ y.astype(int)))
-    np.testing.assert_array_equal(values(right["z"]).reshape(5, 5), (yp.T.astype(int) @ yp.astype(int)))
+    left, right = [t for t in co["data"] if t.get("text")]      # each matrix's cell texts, row-major
+    np.testing.assert_array_equal(np.array([int(t.replace(",", "")) for t in left["text"]]).reshape(5, 5),
+                                  y.T.astype(int) @ y.astype(int))
+    np.testing.assert_array_equal(np.array([int(t.replace(",", "")) for t in right["text"]]).reshape(5, 5),
+                                  yp.T.astype(int) @ yp.astype(int))
 
 
 def test_compare_page_runs_mcnemar_per_label_like_statsmodels():

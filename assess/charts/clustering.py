@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from assess.charts.cells import cell_axis, cell_layout, cell_traces
 from assess.charts.style import (FONT_SIZE, HEATMAP_SCALE, HEIGHT, OKABE_ITO, REFERENCE_COLOR, TEMPLATE, TICK_SIZE,
                                  plain)
 
@@ -57,19 +58,15 @@ def contingency_chart(*, table, classes: Sequence[str], clusters: Sequence[str],
         share = np.nan_to_num(t / t.sum(axis=0, keepdims=True))
     big = max(t.shape) > _MAX_ANNOTATED
     text = [[f"{t[i, j]:,.0f}<br>{share[i, j]:.0%}" for j in range(t.shape[1])] for i in range(t.shape[0])]
-    fig = go.Figure(go.Heatmap(
-        z=share, x=names, y=rows, colorscale=HEATMAP_SCALE, zmin=0, zmax=1, text=text,
-        texttemplate=None if big else "%{text}", textfont=dict(size=FONT_SIZE if max(t.shape) <= 6 else TICK_SIZE),
-        customdata=np.dstack([t, share]), xgap=1, ygap=1,
-        hovertemplate="Class: %{y}<br>Cluster: %{x}<br>Rows: %{customdata[0]:,}<br>Share of the cluster: "
-                      "%{customdata[1]:.1%}<extra></extra>",
+    fig = go.Figure(cell_traces(
+        share, colorscale=HEATMAP_SCALE, zmin=0.0, zmax=1.0, x_labels=names, y_labels=rows,
+        text=None if big else text, text_size=FONT_SIZE if max(t.shape) <= 6 else TICK_SIZE, values=(t, share),
+        hovertemplate="Class: %{customdata[0]}<br>Cluster: %{customdata[1]}<br>Rows: %{customdata[2]:,}<br>"
+                      "Share of the cluster: %{customdata[3]:.1%}<extra></extra>", showscale=True,
         colorbar=dict(title=dict(text="Share of the cluster", side="right"), tickformat=".0%", thickness=14)))
     _layout(fig, title, subtitle, height=max(HEIGHT, min(1400, 150 + 40 * t.shape[0])),
-            xaxis=dict(title="Cluster", type="category", categoryorder="array", categoryarray=names, showgrid=False,
-                       ticks="", showline=False),
-            yaxis=dict(title="Reference class", type="category", categoryorder="array", categoryarray=rows,
-                       autorange="reversed", showgrid=False, ticks="", showline=False))
-    return fig
+            xaxis=cell_axis(names, title="Cluster"), yaxis=cell_axis(rows, title="Reference class", reverse=True))
+    return cell_layout(fig)
 
 
 def cluster_sizes_chart(*, sizes: Mapping[str, Mapping[str, float]], colors: Mapping[str, str] | None = None,
@@ -152,18 +149,17 @@ def projection_chart(*, points, groups: Sequence[str], explained=None, title: st
 
 def agreement_chart(*, models: Sequence[str], matrix, title: str = "Agreement between clusterings (ARI)"
                     ) -> go.Figure:
-    """Pairwise adjusted Rand index between clusterings as an annotated heatmap (1 on the diagonal; 0 is chance)."""
+    """Pairwise adjusted Rand index between clusterings as annotated vector cells (1 on the diagonal; 0 is chance)."""
     m = np.asarray(matrix, dtype=np.float64)
     names = [plain(x) for x in models]
     if m.shape != (len(names), len(names)):
         raise ValueError(f"`matrix` must be {len(names)} × {len(names)} (got {m.shape})")
     text = [["—" if not np.isfinite(v) else f"{v:.2f}" for v in row] for row in m]
-    fig = go.Figure(go.Heatmap(z=m, x=names, y=names, zmin=-0.5, zmax=1, colorscale=AGREEMENT_SCALE, text=text,
-                               texttemplate="%{text}", xgap=1, ygap=1,
-                               hovertemplate="%{y} and %{x}: ARI %{z:.3f}<extra></extra>",
-                               colorbar=dict(title=dict(text="ARI", side="right"), thickness=14)))
-    _layout(fig, title, "0 is the agreement of random partitions of the same sizes, 1 identical clusterings",
+    fig = go.Figure(cell_traces(
+        m, colorscale=AGREEMENT_SCALE, zmin=-0.5, zmax=1.0, x_labels=names, y_labels=names, text=text, values=(m,),
+        hovertemplate="%{customdata[0]} and %{customdata[1]}: ARI %{customdata[2]:.3f}<extra></extra>",
+        showscale=True, colorbar=dict(title=dict(text="ARI", side="right"), thickness=14)))
+    _layout(fig, title, "1: identical; 0: as random partitions of the same sizes",   # fits 470 px
             height=max(HEIGHT, min(1000, 150 + 60 * len(names))),
-            xaxis=dict(type="category", showgrid=False, ticks="", showline=False),
-            yaxis=dict(type="category", autorange="reversed", showgrid=False, ticks="", showline=False))
-    return fig
+            xaxis=cell_axis(names), yaxis=cell_axis(names, reverse=True))
+    return cell_layout(fig)

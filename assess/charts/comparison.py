@@ -119,9 +119,11 @@ def difference_chart(*, effects: Sequence[tuple[str, Effect]], title: str = "Dif
 
 
 def fold_box_chart(*, scores: pd.DataFrame, metric: str, model_col: str = "model", fold_col: str = "fold",
-                   colors: Mapping[str, str] | None = None, title: str | None = None) -> go.Figure:
-    """Box plots of each model's per-fold ``metric``, every fold as a point, folds of one model joined by nothing
-    (the paired structure shows in the fold hover)."""
+                   colors: Mapping[str, str] | None = None, title: str | None = None,
+                   metric_name: str | None = None) -> go.Figure:
+    """Box plots of each model's per-fold ``metric`` (a column of ``scores``; ``metric_name`` its display name in
+    the title and on the axis, default the column's name), every fold as a point, folds of one model joined by
+    nothing (the paired structure shows in the fold hover)."""
     for col in (model_col, fold_col, metric):
         if col not in scores.columns:
             raise ValueError(f"`scores` has no column {col!r} (columns: {', '.join(map(str, scores.columns))})")
@@ -135,7 +137,8 @@ def fold_box_chart(*, scores: pd.DataFrame, metric: str, model_col: str = "model
                              line=dict(color=colors.get(name, "#555555")),
                              customdata=rows[fold_col].astype(str).map(plain),
                              hovertemplate=f"{plain(name)}<br>fold %{{customdata}}: %{{y:.4g}}<extra></extra>"))
-    fig.update_layout(template=TEMPLATE, title=plain(title or f"{metric} per fold"), showlegend=False)
-    fig.update_yaxes(title=plain(metric))
+    name = metric_name or metric
+    fig.update_layout(template=TEMPLATE, title=plain(title or f"{name} per fold"), showlegend=False)
+    fig.update_yaxes(title=plain(name))
     fig.update_xaxes(title="Model")
     return fig

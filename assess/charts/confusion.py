@@ -12,11 +12,12 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.colors import sample_colorscale
 from plotly.subplots import make_subplots
 
+from assess.charts.cells import cell_axis, cell_layout, cell_traces
 from assess.errors import shorten
-from assess.charts.style import FONT_SIZE, HEATMAP_SCALE, HEIGHT, LABELS, TEMPLATE, TICK_SIZE, fmt_number, plain
+from assess.formatting import significant
+from assess.charts.style import FONT_SIZE, HEATMAP_SCALE, HEIGHT, LABELS, TEMPLATE, TICK_SIZE, plain
 
 NORMALIZE = (None, "true", "pred", "all")
 _NORM_TEXT = {None: "share of all", "true": "share of true class", "pred": "share of predicted class",
@@ -97,7 +98,8 @@ def confusion_matrix_chart(
     cost_matrix=None,
     colorbar: bool = True,
 ) -> go.Figure:
-    """Annotated heatmap of a k×k confusion matrix: true class down, predicted class across, in ``classes`` order.
+    """A k×k confusion matrix as annotated vector cells (`assess.charts.cells`): true class down, predicted class
+    across, in ``classes`` order.
 
     Each cell shows the count and, below it, the percentage chosen by ``normalize`` (None → share of all samples,
     "true" → of the true class, i.e. per-class recall on the diagonal, "pred" → of the predicted class, i.e.
@@ -116,52 +118,26 @@ def confusion_matrix_chart(
     text = [[f"{_count_text(m[i, j])}<br>{_pct_text(share[i, j])}" for j in range(k)] for i in range(k)]
     notes = [] if subtitle is None else [plain(subtitle)]
     if cost_matrix is not None:
-        notes.append(f"Expected cost per sample: {fmt_number(expected_cost(m, cost_matrix))}")
-    heatmap = go.Heatmap(
-        z=z, x=names, y=names, colorscale=HEATMAP_SCALE, zmin=0, zmax=None if normalize is None else 1,
-        showscale=colorbar,
-        text=text, texttemplate=None,   # cell texts are annotations over the vector cells (`_vector_cells`)
-        textfont=dict(size=FONT_SIZE if k <= 6 else TICK_SIZE),
-        customdata=np.dstack([m, share]),
-        hovertemplate=("True: %{y}<br>Predicted: %{x}<br>Count: %{customdata[0]:,}<br>"
-                       f"{_NORM_TEXT[normalize].capitalize()}: %{{customdata[1]:.1%}}<extra></extra>"),
+        # 4 significant digits, as the page's expected-cost table writes it (0.01124, not 0.011 beside 0.01124)
+        notes.append(f"Expected cost per sample: {significant(expected_cost(m, cost_matrix), 4)}")
+    hover = ("True: %{customdata[0]}<br>Predicted: %{customdata[1]}<br>Count: %{customdata[2]:,}<br>"
+             f"{_NORM_TEXT[normalize].capitalize()}: %{{customdata[3]:.1%}}<extra></extra>")
+    zmax = 1.0 if normalize is not None else float(m.max()) if m.max() > 0 else 1.0
+    fig = go.Figure(cell_traces(
+        z, colorscale=HEATMAP_SCALE, zmin=0.0, zmax=zmax, x_labels=names, y_labels=names,
+        text=text if k <= _MAX_ANNOTATED else None, text_size=FONT_SIZE if k <= 6 else TICK_SIZE,
+        values=(m, share), hovertemplate=hover, showscale=colorbar,
         colorbar=dict(title=dict(text="Count" if normalize is None else _NORM_TEXT[normalize].capitalize(),
                                  side="right"),
-                      tickformat=None if normalize is None else ".0%", thickness=14),
-        xgap=1, ygap=1,
-    )
+                      tickformat=None if normalize is None else ".0%", thickness=14)))
     side = max(HEIGHT, min(1400, 150 + 40 * k))
-    fig = go.Figure(heatmap)
-    if k <= _MAX_ANNOTATED:
-        _vector_cells(fig, z, text, zmax=float(np.nanmax(z)) if normalize is None and np.isfinite(z).any() else 1.0,
-                      font_size=FONT_SIZE if k <= 6 else TICK_SIZE)
     fig.update_layout(
         template=TEMPLATE, title=dict(text=plain(title), subtitle=dict(text=" · ".join(notes) or None)),
         height=side,
-        xaxis=dict(title=LABELS["predicted_class"], type="category", categoryorder="array", categoryarray=names,
-                   side="bottom", showgrid=False, ticks="", showline=False),
-        yaxis=dict(title=LABELS["true_class"], type="category", categoryorder="array", categoryarray=names,
-                   autorange="reversed", showgrid=False, ticks="", showline=False),
+        xaxis=cell_axis(names, title=LABELS["predicted_class"]),
+        yaxis=cell_axis(names, title=LABELS["true_class"], reverse=True),
     )
-    return fig
-
-
-def _vector_cells(fig: go.Figure, z: np.ndarray, text, *, zmax: float, font_size: int) -> None:
-    """Draw each cell as a filled rectangle with its text on top, over the heatmap.
-
-    plotly.js paints a heatmap as one raster image (about 98 ppi in an exported PDF); rectangles and annotations are
-    vector shapes and text, sharp at any zoom and in print. The heatmap stays underneath for the colour bar and the
-    hover, covered by the cells; its data (``z``, ``text``) are unchanged. Text is white on the darker half of the
-    scale, dark on the lighter half, so it reads on every cell (WCAG contrast of black/white on the blue scale)."""
-    k = z.shape[0]
-    shares = np.where(np.isfinite(z), z / zmax if zmax > 0 else 0.0, 0.0)
-    fills = sample_colorscale(HEATMAP_SCALE, np.clip(shares, 0, 1).ravel().tolist())
-    for idx, fill in enumerate(fills):
-        i, j = divmod(idx, k)
-        fig.add_shape(type="rect", xref="x", yref="y", x0=j - 0.5, x1=j + 0.5, y0=i - 0.5, y1=i + 0.5,
-                      fillcolor=fill, line=dict(color="#FFFFFF", width=1), layer="above")
-        fig.add_annotation(x=j, y=i, xref="x", yref="y", text=text[i][j], showarrow=False,
-                           font=dict(size=font_size, color="#FFFFFF" if shares[i, j] > 0.5 else "#222222"))
+    return cell_layout(fig)
 
 
 def multilabel_confusion_chart(
@@ -202,22 +178,20 @@ def multilabel_confusion_chart(
         share = normalized_matrix(m, normalize=normalize)
         text = [[f"{_count_text(m[r, c])}<br>{_pct_text(share[r, c])}" for c in range(2)] for r in range(2)]
         row, col = i // n_cols + 1, i % n_cols + 1
-        fig.add_trace(go.Heatmap(
-            z=share, x=ticks, y=ticks, zmin=0, zmax=1, colorscale=HEATMAP_SCALE, showscale=i == 0,
-            text=text, texttemplate="%{text}", textfont=dict(size=TICK_SIZE), xgap=1, ygap=1, name=name,
-            customdata=np.dstack([m, share]),
-            hovertemplate=(f"{plain(names[i])}<br>True: %{{y}}<br>Predicted: %{{x}}<br>Count: %{{customdata[0]:,}}<br>"
-                           f"{_NORM_TEXT[normalize].capitalize()}: %{{customdata[1]:.1%}}<extra></extra>"),
+        fig.add_traces(cell_traces(
+            share, colorscale=HEATMAP_SCALE, zmin=0.0, zmax=1.0, x_labels=ticks, y_labels=ticks, text=text,
+            text_size=TICK_SIZE, values=(m, share), showscale=i == 0, name=name,
+            hovertemplate=(f"{plain(names[i])}<br>True: %{{customdata[0]}}<br>Predicted: %{{customdata[1]}}<br>"
+                           "Count: %{customdata[2]:,}<br>"
+                           f"{_NORM_TEXT[normalize].capitalize()}: %{{customdata[3]:.1%}}<extra></extra>"),
             colorbar=dict(title=dict(text=_NORM_TEXT[normalize].capitalize(), side="right"), tickformat=".0%",
-                          thickness=14),
-        ), row=row, col=col)
-        fig.update_xaxes(type="category", showgrid=False, ticks="", showline=False, row=row, col=col,
-                         title=dict(text="Predicted", font=dict(size=TICK_SIZE)) if row == n_rows else None)
-        fig.update_yaxes(type="category", autorange="reversed", showgrid=False, ticks="", showline=False,
-                         row=row, col=col,
-                         title=dict(text="True", font=dict(size=TICK_SIZE)) if col == 1 else None)
+                          thickness=14)), rows=row, cols=col)
+        fig.update_xaxes(**cell_axis(ticks, title=dict(text="Predicted", font=dict(size=TICK_SIZE))
+                                     if row == n_rows else None), row=row, col=col)
+        fig.update_yaxes(**cell_axis(ticks, reverse=True, title=dict(text="True", font=dict(size=TICK_SIZE))
+                                     if col == 1 else None), row=row, col=col)
     fig.update_layout(template=TEMPLATE, title=plain(title), height=max(HEIGHT, 110 + 230 * n_rows))
-    return fig
+    return cell_layout(fig)
 
 
 def most_confused_pairs(matrix, classes: Sequence[str], *, top: int = 5) -> pd.DataFrame:

@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from assess.charts.regression import colors_for, new_figure
-from assess.charts.style import plain
+from assess.charts.style import legend_below, plain
 
 BINS = 30
 
@@ -37,4 +37,4 @@ def distribution_by_group_chart(*, samples: Mapping[str, np.ndarray], value_name
                                       + (" — reference" if group == reference else ""),
                                  hovertemplate="%{x:.3g}<br>%{y:.1%} of the group<extra></extra>"))
     fig.update_yaxes(tickformat=".0%")
-    return fig
+    return legend_below(fig)

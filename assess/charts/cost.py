@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from assess.charts.regression import colors_for, new_figure
-from assess.charts.style import REFERENCE_COLOR, plain
+from assess.charts.style import REFERENCE_COLOR, legend_below, plain
 
 #: Bins of the latency histograms: log-spaced, so a tail ten times slower is as visible as the bulk.
 LATENCY_BINS = 40
@@ -40,7 +40,7 @@ def trade_off_chart(*, points: Sequence, metric_name: str, cost_name: str, color
                                  line=dict(color=REFERENCE_COLOR, dash="dash", width=1.5), hoverinfo="skip"))
     if log_cost:
         fig.update_xaxes(type="log")
-    return fig
+    return legend_below(fig)   # beside the plot it took half the width at 1024 px and cut the model labels
 
 
 def latency_distribution_chart(*, latencies: Mapping[str, tuple[np.ndarray, np.ndarray]],
@@ -77,4 +77,4 @@ def latency_distribution_chart(*, latencies: Mapping[str, tuple[np.ndarray, np.n
                              name="dotted: each model's 95th percentile"))
     fig.update_xaxes(type="log")
     fig.update_yaxes(tickformat=".0%")
-    return fig
+    return legend_below(fig)

@@ -13,6 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from assess.charts.cells import cell_axis, cell_layout, cell_traces
 from assess.charts.curve_charts import ovr_chart
 from assess.charts.style import HEATMAP_SCALE, HEIGHT, REFERENCE_COLOR, TEMPLATE, TICK_SIZE, model_colors, plain
 from assess.curves import CurveResult
@@ -86,9 +87,9 @@ def cooccurrence_chart(
     labels: Sequence[str],
     title: str = "Label co-occurrence, true and predicted",
 ) -> go.Figure:
-    """Two heatmaps on one colour scale: cell (j, k) is the number of samples with both label j and label k (the
-    diagonal: samples with label j), from the true labels (left) and the predicted ones (right). Cells carry their
-    count up to 12 labels; every cell's hover gives the count and its share of the samples with label j."""
+    """Two matrices of vector cells on one colour scale: cell (j, k) is the number of samples with both label j and
+    label k (the diagonal: samples with label j), from the true labels (left) and the predicted ones (right). Cells
+    carry their count up to 12 labels; every cell's hover gives the count and its share of the samples with label j."""
     names = [str(label) for label in labels]
     mats = {}
     for name, m in (("true", true), ("predicted", predicted)):
@@ -99,37 +100,29 @@ def cooccurrence_chart(
             raise ValueError(f"`{name}` must hold finite counts >= 0")
         mats[name] = m
     top = max(float(mats["true"].max()), float(mats["predicted"].max()), 1.0)
-    # Long names keep their start and their end (names often differ only in a suffix: topic_name_1, topic_name_2);
-    # a category axis needs distinct ticks, so the full names are used if two still coincide.
+    # Long names keep their start and their end on the axes (names often differ only in a suffix: topic_name_1,
+    # topic_name_2); the hover names them in full. Every label is named up to `MAX_TICKS` (rows have room: the height
+    # grows with the labels), every n-th past it; the narrow columns take upright, smaller text past 12 labels.
     ticks = [plain(n if len(n) <= _TICK_CHARS else f"{n[:8]}…{n[-(_TICK_CHARS - 9):]}") for n in names]
-    if len(set(ticks)) < len(ticks):
-        ticks = [plain(n) for n in names]
-    # Every label named up to 40 (rows have room: the height grows with the labels); the narrow columns take
-    # upright, smaller text past 12 labels, and Plotly's own choice of ticks past 30.
     many = len(names) > 12
-    y_ticks = dict(tickmode="array", tickvals=ticks) if len(names) <= 40 else {}
-    x_ticks = dict(tickmode="array", tickvals=ticks) if len(names) <= 30 else {}
-    x_ticks |= dict(tickangle=-90, tickfont=dict(size=10)) if many else dict(tickangle=-45)
+    x_ticks = dict(tickangle=-90, tickfont=dict(size=10)) if many else dict(tickangle=-45)
     fig = make_subplots(rows=1, cols=2, subplot_titles=("True labels", "Predicted labels"), horizontal_spacing=0.14)
     for col, (name, m) in enumerate(mats.items(), start=1):
         diag = np.diag(m)
         with np.errstate(invalid="ignore", divide="ignore"):
             share = np.where(diag[:, None] > 0, m / np.where(diag[:, None] > 0, diag[:, None], 1.0), np.nan)
         text = [[f"{int(round(v)):,}" for v in row] for row in m] if len(names) <= _ANNOTATED else None
-        hover_names = np.array([[plain(a), plain(b)] for a in names for b in names], dtype=object).reshape(
-            len(names), len(names), 2)
-        fig.add_trace(go.Heatmap(
-            z=m, x=ticks, y=ticks, zmin=0, zmax=top, colorscale=HEATMAP_SCALE, showscale=col == 2, xgap=1, ygap=1,
-            text=text, texttemplate="%{text}" if text is not None else None, textfont=dict(size=TICK_SIZE),
-            customdata=np.dstack([hover_names, np.round(m).astype(np.int64).astype(object),
-                                  np.nan_to_num(share).astype(object)]),
+        full = [plain(n) for n in names]
+        fig.add_traces(cell_traces(
+            m, colorscale=HEATMAP_SCALE, zmin=0.0, zmax=top, x_labels=full, y_labels=full, text=text,
+            text_size=TICK_SIZE, values=(np.round(m).astype(np.int64), np.nan_to_num(share)),
             hovertemplate=("%{customdata[0]} and %{customdata[1]}: %{customdata[2]:,} samples "
                            f"({name}; %{{customdata[3]:.0%}} of those with %{{customdata[0]}})<extra></extra>"),
+            showscale=col == 2, name=name,
             colorbar=dict(title=dict(text="Samples", side="right"), thickness=14, tickformat=",d")),
-            row=1, col=col)
-        fig.update_xaxes(type="category", showgrid=False, ticks="", row=1, col=col, **x_ticks)
-        fig.update_yaxes(type="category", autorange="reversed", showgrid=False, ticks="", row=1, col=col,
-                         showticklabels=col == 1, **y_ticks)
+            rows=1, cols=col)
+        fig.update_xaxes(**cell_axis(ticks), row=1, col=col, **x_ticks)
+        fig.update_yaxes(**cell_axis(ticks, reverse=True), row=1, col=col, showticklabels=col == 1)
     fig.update_layout(template=TEMPLATE, title=plain(title),
                       height=max(HEIGHT, 200 + 22 * len(names)))
-    return fig
+    return cell_layout(fig)

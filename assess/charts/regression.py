@@ -14,12 +14,15 @@ from collections.abc import Mapping
 import numpy as np
 import plotly.graph_objects as go
 
+from assess.charts.cells import cell_traces
 from assess.charts.style import REFERENCE_COLOR, TEMPLATE, legend_below, model_colors, plain
 
 #: More rows than this (per model) are drawn as a density instead of points.
 DENSITY_ABOVE = 20_000
 #: Cells per axis of a density grid.
 GRID = 70
+#: Colour steps of a density grid (log counts): neighbouring cells of one step are drawn as one rectangle.
+DENSITY_LEVELS = 32
 #: Quantile bins of the smoothed error trend.
 TREND_BINS = 20
 
@@ -70,7 +73,7 @@ def _span(*arrays: np.ndarray) -> tuple[float, float]:
 
 def _points_or_density(fig: go.Figure, name: str, x: np.ndarray, y: np.ndarray, color: str, x_range, y_range,
                        *, single: bool, hover: str) -> None:
-    """Points below DENSITY_ABOVE rows; above, the counts on a GRID × GRID grid: a filled heatmap for one model,
+    """Points below DENSITY_ABOVE rows; above, the counts on a GRID × GRID grid: filled vector cells for one model,
     contour lines in the model's colour when several share the axes."""
     if x.size <= DENSITY_ABOVE:
         fig.add_trace(go.Scattergl(x=x, y=y, mode="markers", name=f"{plain(name)} (n = {x.size:,})",
@@ -82,8 +85,9 @@ def _points_or_density(fig: go.Figure, name: str, x: np.ndarray, y: np.ndarray, 
     z = np.where(counts.T > 0, np.log10(np.maximum(counts.T, 1)) + 1, np.nan)   # log scale: tails stay visible
     label = f"{plain(name)} (n = {x.size:,}, density)"
     if single:
-        fig.add_trace(go.Heatmap(x=xc, y=yc, z=np.round(z, 3), name=label, showscale=False, showlegend=True,
-                                 colorscale=[[0.0, "#FFFFFF"], [1.0, color]], hoverinfo="skip"))
+        top = float(np.nanmax(z)) if np.isfinite(z).any() else 1.0
+        fig.add_traces(cell_traces(z, colorscale=[[0.0, "#FFFFFF"], [1.0, color]], zmin=0.0, zmax=top,
+                                   x_edges=xe, y_edges=ye, gap=False, legend_name=label, levels=DENSITY_LEVELS))
     else:
         fig.add_trace(go.Contour(x=xc, y=yc, z=np.round(np.nan_to_num(z), 3), name=label, showscale=False,
                                  showlegend=True, contours=dict(coloring="none"), ncontours=6,

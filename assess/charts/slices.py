@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from assess.charts.cells import cell_axis, cell_layout, cell_traces
 from assess.charts.style import OKABE_ITO, REFERENCE_COLOR, TEMPLATE, model_colors, plain
 
 __all__ = ["slice_forest_chart", "slice_heatmap", "fairness_chart", "fold_metric_chart", "learning_curve_chart"]
@@ -77,16 +78,20 @@ def slice_heatmap(*, rows: pd.DataFrame, row_column: str, col_column: str, metri
     text = [[("" if not np.isfinite(v) else f"{v:.3g}") + ("" if not np.isfinite(c) else
              f"<br>n = {int(c):,}" + (" (small)" if c < min_size else "")) for v, c in zip(zr, nr)]
             for zr, nr in zip(z, n)]
-    fig = go.Figure(go.Heatmap(z=z, x=[plain(c) for c in table.columns], y=[plain(r) for r in table.index],
-                               text=text, texttemplate="%{text}", colorscale=[[0, "#FFFFFF"], [1, OKABE_ITO[0]]],
-                               colorbar=dict(title=dict(text=plain(metric), side="right")),
-                               hovertemplate="%{y} × %{x}<br>%{text}<extra></extra>"))
+    finite = z[np.isfinite(z)]
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    columns, row_names = [plain(c) for c in table.columns], [plain(r) for r in table.index]
+    fig = go.Figure(cell_traces(
+        z, colorscale=[[0, "#FFFFFF"], [1, OKABE_ITO[0]]], zmin=lo, zmax=hi, x_labels=columns, y_labels=row_names,
+        text=text, values=(text,),
+        hovertemplate="%{customdata[0]} × %{customdata[1]}<br>%{customdata[2]}<extra></extra>",
+        showscale=True, colorbar=dict(title=dict(text=plain(metric), side="right"))))
     fig.update_layout(template=TEMPLATE, title=dict(text=f"{plain(metric)} by {plain(row_column)} × "
                                                           f"{plain(col_column)} — {plain(model)}"),
                       height=max(320, 160 + 60 * len(table.index)))
-    fig.update_xaxes(title=plain(col_column), type="category")
-    fig.update_yaxes(title=plain(row_column), type="category", autorange="reversed")
-    return fig
+    fig.update_xaxes(**cell_axis(columns, title=plain(col_column)))
+    fig.update_yaxes(**cell_axis(row_names, title=plain(row_column), reverse=True))
+    return cell_layout(fig)
 
 
 def fairness_chart(*, by_group: pd.DataFrame, column: str, model: str) -> go.Figure:

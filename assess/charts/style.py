@@ -50,6 +50,10 @@ FONT_SIZE = 13  # px; ticks and legends 12 px, titles 16 px: all readable on a p
 TICK_SIZE = 12
 TITLE_SIZE = 16
 HEIGHT = 480  # px; width follows the page (Streamlit) or EXPORT_WIDTH (files)
+#: Presentation mode (a projector): every font, the figure's height and its margins this many times larger, so a
+#: 16 px title reads as 22 px and a chart fills a 768 px-high screen; the "assess" template scaled by it.
+PRESENTATION_SCALE = 1.4
+PRESENTATION_TEMPLATE = "assess-presentation"
 EXPORT_WIDTH = 760
 
 #: Axis titles name the quantity and its unit ("%" of what, "× random", "score").
@@ -73,33 +77,34 @@ LABELS: Mapping[str, str] = {
 }
 
 
-def _build_template() -> go.layout.Template:
+def _build_template(scale: float = 1.0) -> go.layout.Template:
     white = pio.templates["plotly_white"]
     axis = dict(
         showline=True, linecolor="#444444", linewidth=1, ticks="outside", tickcolor="#444444",
         gridcolor="#E6E6E6", zerolinecolor="#E6E6E6", automargin=True,
-        title=dict(font=dict(size=FONT_SIZE), standoff=8), tickfont=dict(size=TICK_SIZE),
+        title=dict(font=dict(size=FONT_SIZE * scale), standoff=8), tickfont=dict(size=TICK_SIZE * scale),
     )
     # Only plotly_white's layout is kept: its per-trace defaults (colour scales for 30 trace types) would add ~6 KB to
     # every figure sent to the browser, and our traces set their own colours.
     layout = go.Layout(white.layout)
     layout.update(
-        font=dict(family=FONT_FAMILY, size=FONT_SIZE, color="#222222"),
-        title=dict(font=dict(size=TITLE_SIZE), x=0.0, xanchor="left", xref="paper", automargin=True,
-                   subtitle=dict(font=dict(size=FONT_SIZE, color="#555555"))),
+        font=dict(family=FONT_FAMILY, size=FONT_SIZE * scale, color="#222222"),
+        title=dict(font=dict(size=TITLE_SIZE * scale), x=0.0, xanchor="left", xref="paper", automargin=True,
+                   subtitle=dict(font=dict(size=FONT_SIZE * scale, color="#555555"))),
         colorway=list(OKABE_ITO),
         paper_bgcolor="#FFFFFF", plot_bgcolor="#FFFFFF",
         xaxis=axis, yaxis=axis,
-        legend=dict(font=dict(size=TICK_SIZE), bgcolor="rgba(255,255,255,0.85)", bordercolor="#CCCCCC",
+        legend=dict(font=dict(size=TICK_SIZE * scale), bgcolor="rgba(255,255,255,0.85)", bordercolor="#CCCCCC",
                     borderwidth=1, tracegroupgap=2),
-        hoverlabel=dict(font=dict(family=FONT_FAMILY, size=TICK_SIZE), bgcolor="#FFFFFF"),
-        margin=dict(l=70, r=30, t=70, b=60),
-        height=HEIGHT,
+        hoverlabel=dict(font=dict(family=FONT_FAMILY, size=TICK_SIZE * scale), bgcolor="#FFFFFF"),
+        margin=dict(l=70 * scale, r=30 * scale, t=70 * scale, b=60 * scale),
+        height=HEIGHT * scale,
     )
     return go.layout.Template(layout=layout)
 
 
 pio.templates[TEMPLATE] = _build_template()
+pio.templates[PRESENTATION_TEMPLATE] = _build_template(PRESENTATION_SCALE)
 
 
 def model_colors(models: Iterable[str]) -> dict[str, str]:
@@ -193,3 +198,40 @@ def fmt_number(value: float, *, digits: int = 3) -> str:
     if value is None or value != value:
         return "n/a"
     return f"{value:.{digits}f}"
+
+
+def _scale_fonts(node, scale: float) -> None:
+    """Multiply every explicit font size under ``node`` (a figure's JSON) by ``scale``, in place: the keys ending
+    in "font" (font, tickfont, textfont, insidetextfont…) whose "size" is a number or a list of numbers."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key.endswith("font") and isinstance(value, dict) and "size" in value:
+                size = value["size"]
+                if isinstance(size, (int, float)):
+                    value["size"] = size * scale
+                elif isinstance(size, (list, tuple)):
+                    value["size"] = [v * scale if isinstance(v, (int, float)) else v for v in size]
+            _scale_fonts(value, scale)
+    elif isinstance(node, (list, tuple)):
+        for value in node:
+            _scale_fonts(value, scale)
+
+
+def presentation(fig: go.Figure, *, scale: float = PRESENTATION_SCALE) -> go.Figure:
+    """A copy of ``fig`` for a projector: every text ``scale`` times larger, and the figure with it.
+
+    The template becomes "assess-presentation" (the house template with fonts, margins and height scaled) and every
+    size the chart set itself (a title's, a cell text's, a subplot title's) is scaled too; the height and the margins
+    grow by the same factor, so a legend under the plot (`legend_below`, placed in units of the plot's height) keeps
+    exactly the room its larger rows need. The original is left as it is (downloads print it at its normal size).
+    """
+    spec = fig.to_plotly_json()
+    layout = spec.setdefault("layout", {})
+    _scale_fonts(spec, scale)
+    layout["template"] = pio.templates[PRESENTATION_TEMPLATE]
+    if layout.get("height") is not None:
+        layout["height"] = layout["height"] * scale
+    margin = layout.get("margin") or {}
+    layout["margin"] = {side: (value * scale if isinstance(value, (int, float)) and side in "lrtb" else value)
+                        for side, value in margin.items()}
+    return go.Figure(spec)

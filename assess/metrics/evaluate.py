@@ -277,6 +277,8 @@ def _resolve_ci(spec: MetricSpec, ci: str | None, weighted: bool) -> str | None:
             return "wilson"
         if spec.kind == "auc" and spec.task == Task.BINARY and not weighted:
             return "delong"
+        if spec.kind == "row_mean":
+            return "t"
         return "bootstrap"
     if ci in intervals.PROPORTION_METHODS:
         return ci if spec.kind == "proportion" else None
@@ -285,6 +287,14 @@ def _resolve_ci(spec: MetricSpec, ci: str | None, weighted: bool) -> str | None:
             return "bootstrap" if weighted else "delong"
         return None
     return "bootstrap"
+
+
+def _row_losses(task: Task, y: np.ndarray, s: np.ndarray, cache: dict) -> dict[str, np.ndarray]:
+    """Per-row log loss and Brier score (the ``row_mean`` metrics), computed once for both into ``cache``."""
+    if not cache:
+        per_row = binary.per_row_losses if task == Task.BINARY else multiclass.per_row_losses
+        cache["log_loss"], cache["brier_score"] = per_row(y, s)
+    return cache
 
 
 def _arrays(pred: Predictions, y_pred: np.ndarray):
@@ -328,8 +338,9 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     ci : {None, "wilson", "clopper-pearson", "normal", "delong", "bootstrap", "auto"}
         Interval method. A proportion method applies to proportion metrics only, ``"delong"`` to the binary ROC AUC
         only (weighted data fall back to the bootstrap, which the method string says); ``"bootstrap"`` to every
-        metric except counts; ``"auto"`` picks Wilson for proportions, DeLong for the binary ROC AUC and the
-        bootstrap for the rest. Counts (tp, fp, …, n) get no interval.
+        metric except counts; ``"auto"`` picks Wilson for proportions, DeLong for the binary ROC AUC, the
+        Student-t interval of a mean (:func:`assess.intervals.mean_ci`) for log loss and the Brier score (means of
+        per-row losses) and the bootstrap for the rest. Counts (tp, fp, …, n) get no interval.
     confidence_level : float, default 0.95
     resamples, seed : bootstrap settings (reported in each result's ``method``).
     progress : callable, optional
@@ -415,6 +426,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
 
     # ---- intervals ----
     bounds: dict[str, tuple[float, float, str | None]] = {}
+    losses: dict[str, np.ndarray] = {}
     for m in specs:
         how = methods[m.key]
         v = values[m.key][0]
@@ -431,6 +443,10 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
                 warnings.simplefilter("ignore")
                 c = intervals.delong_ci(y, s, confidence_level=confidence_level)
             bounds[m.key] = (c.low, c.high, "delong")
+        elif how == "t":
+            c = intervals.mean_ci(_row_losses(task, y, s, losses)[m.key], weights=weight,
+                                  confidence_level=confidence_level, bounds=m.range)
+            bounds[m.key] = (c.low, c.high, f"{c.method}, mean of per-row losses")
     if boot_specs:
         bounds.update(_bootstrap(task, state, boot_specs, values, y, yp, s, weight, rankings, resamples=resamples,
                                  confidence_level=confidence_level, seed=seed, progress=progress,

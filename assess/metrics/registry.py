@@ -3,7 +3,8 @@ r"""The metric registry: one entry per (task, metric key), the single source the
 Each :class:`MetricSpec` says what a metric is (display name, LaTeX formula, one-line meaning, source clause), what
 it needs (labels, scores or probabilities), which way is better, its range, how its uncertainty is computed
 (``kind``: ``"count"`` — no interval; ``"proportion"`` — Wilson / Clopper–Pearson / normal from
-:attr:`MetricSpec.proportion`; ``"auc"`` — DeLong; ``"other"`` — bootstrap), where the UI shows it (``group``), the
+:attr:`MetricSpec.proportion`; ``"auc"`` — DeLong; ``"row_mean"`` — a mean of per-row losses, Student-t;
+``"other"`` — bootstrap), where the UI shows it (``group``), the
 parameters it reads (``beta``, ``k``, ``threshold``), how its ISO 5.3.13 baselines are obtained (``baseline``) and the
 function that computes it from the task's shared state.
 
@@ -82,7 +83,7 @@ class MetricSpec:
     latex: str
     meaning: str
     source: str
-    kind: str                       # "count" | "proportion" | "auc" | "other"
+    kind: str                       # "count" | "proportion" | "auc" | "row_mean" | "other"
     group: str
     params: tuple[str, ...]
     compute: Callable
@@ -266,10 +267,11 @@ BINARY = (
        "Kolmogorov–Smirnov two-sample statistic", group="Ranking", needs="scores", params=(), baseline="scores"),
     _b("log_loss", "Log loss", r"-\frac{1}{n}\sum_i [y_i \ln p_i + (1-y_i)\ln(1-p_i)]",
        "Penalty for confident wrong probabilities (0 is perfect).", f"{SKL}.log_loss", direction="lower",
-       rng=_INF, group="Probabilistic", needs="probabilities", params=(), baseline="scores"),
+       rng=_INF, kind="row_mean", group="Probabilistic", needs="probabilities", params=(), baseline="scores"),
     _b("brier_score", "Brier score", r"\frac{1}{n}\sum_i (p_i - y_i)^2",
        "Mean squared gap between the predicted probability and the 0/1 truth.", "Brier (1950); scikit-learn",
-       direction="lower", group="Probabilistic", needs="probabilities", params=(), baseline="scores"),
+       direction="lower", kind="row_mean", group="Probabilistic", needs="probabilities", params=(),
+       baseline="scores"),
     _b("kl_divergence", "KL divergence", r"\sum_c P(c) \ln \frac{P(c)}{Q(c)}",
        "How far the predicted class mix is from the true class mix (nats; 0 = same mix).", f"{ISO} 6.2.7, 6.3.5",
        direction="lower", rng=_INF, group="Distribution"),
@@ -351,11 +353,11 @@ MULTICLASS = (
         baseline="scores", shared=("one_vs_one",)),
     _mc("log_loss", "Log loss", r"-\frac{1}{n}\sum_i \ln p_{i,y_i}",
         "Penalty for confident wrong probabilities (0 is perfect).", f"{SKL}.log_loss", direction="lower",
-        rng=_INF, group="Probabilistic", needs="probabilities", baseline="scores"),
+        rng=_INF, kind="row_mean", group="Probabilistic", needs="probabilities", baseline="scores"),
     _mc("brier_score", "Brier score", r"\frac{1}{n}\sum_i \sum_c (p_{ic} - [y_i = c])^2",
         "Mean squared gap between the probability vector and the one-hot truth (0 to 2, not divided by k).",
         "Brier (1950); scikit-learn brier_score_loss (multi-class)", direction="lower", rng=(0.0, 2.0),
-        group="Probabilistic", needs="probabilities", baseline="scores"),
+        kind="row_mean", group="Probabilistic", needs="probabilities", baseline="scores"),
     _mc("kl_divergence", "KL divergence", r"\sum_c P(c)\ln\frac{P(c)}{Q(c)}",
         "How far the predicted class mix is from the true class mix (nats; 0 = same mix).",
         f"{ISO} 6.2.7, 6.4.4", direction="lower", rng=_INF, group="Distribution"),
