@@ -46,6 +46,32 @@ def make_file(path: Path, rows: int, seed: int) -> None:
     frame.to_csv(path, index=False)
 
 
+def tree_pids(pid: int) -> list[int]:
+    """``pid`` and its descendants (Linux /proc)."""
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            children = Path(f"/proc/{p}/task/{p}/children").read_text().split()
+        except OSError:
+            continue
+        found.append(p)
+        todo += [int(c) for c in children]
+    return found
+
+
+def tree_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) used so far by ``pid`` and its live descendants."""
+    total = 0
+    for p in tree_pids(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])     # utime, stime (fields 14 and 15 of stat)
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def tree_rss_mb(pid: int) -> float:
     """Resident memory of ``pid`` and its children (Linux /proc)."""
     total, todo = 0, [pid]
@@ -61,7 +87,7 @@ def tree_rss_mb(pid: int) -> float:
     return total / 2**20
 
 
-def start_app(port: int, ttl: int, profile: str | None = None) -> subprocess.Popen:
+def start_app(port: int, ttl: int, profile: str | None = None, log: str | None = None) -> subprocess.Popen:
     """The app as `make run` starts it, with this Python; ``profile``: under py-spy, which writes the server's
     sampled stacks (all threads, idle ones left out) to that file in speedscope format when the server stops."""
     env = {**os.environ, "BROWSER": "none", "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(ttl),
@@ -70,7 +96,8 @@ def start_app(port: int, ttl: int, profile: str | None = None) -> subprocess.Pop
     if profile:
         command = [str(Path(sys.executable).with_name("py-spy")), "record", "--format", "raw", "--rate", "50",
                    "--threads", "-o", profile, "--", *command]
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    out = open(log, "w") if log else subprocess.DEVNULL    # noqa: SIM115 (the server's lifetime)
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT if log else out,
                             start_new_session=True)
     for _ in range(240):
         try:
@@ -95,16 +122,19 @@ def session(url: str, path: str, key: int, start, results) -> None:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.set_default_timeout(float(os.environ.get('BENCH_TIMEOUT_S', 600)) * 1000)
-        page.goto(url)
-        page.get_by_role("heading", name="Task and roles").wait_for()
-        start.wait()
-        t0 = time.perf_counter()
         try:
+            page.goto(url)
+            page.get_by_role("heading", name="Task and roles").wait_for()
+            start.wait(timeout=float(os.environ.get('BENCH_TIMEOUT_S', 600)))
+            t0 = time.perf_counter()
             steps = journey(page, path)
-        except Exception:
-            page.screenshot(path=f"/tmp/bench_sessions_failed_{key}.png", full_page=True)
-            raise
-        results.put((key, (time.perf_counter() - t0, steps)))
+            steps["browser CPU"] = tree_cpu_s(os.getpid())    # this session's Playwright driver and Chromium
+            results.put((key, (time.perf_counter() - t0, steps)))
+        except Exception as exc:
+            shot = Path(tempfile.gettempdir()) / f"bench_sessions_failed_{key}.png"
+            page.screenshot(path=str(shot), full_page=True)
+            results.put((key, (float("nan"), {f"failed, see {shot}": 0.0})))
+            print(f"session {key}: {exc}", file=sys.stderr)
         browser.close()
 
 
@@ -139,7 +169,7 @@ def run(url: str, files: list[Path]) -> list[tuple[float, dict]]:
 
 
 def steps_text(steps: dict) -> str:
-    return " · ".join(f"{name} {seconds:5.1f} s" for name, seconds in steps.items())
+    return " · ".join(f"{name} {seconds:5.1f} s" for name, seconds in steps.items())   # browser CPU: CPU seconds
 
 
 def main() -> None:
@@ -147,12 +177,13 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=8)
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--same", action="store_true", help="every session uploads the same bytes")
-    parser.add_argument("--ttl", type=int, default=20,
+    parser.add_argument("--ttl", type=int, default=60,
                         help="disconnected-session TTL and result idle time of the server, seconds")
-    parser.add_argument("--after", type=int, default=60,
+    parser.add_argument("--after", type=int, default=90,
                         help="seconds to watch the server's memory after the last session closed")
     parser.add_argument("--no-alone", action="store_true", help="skip the single session before the concurrent ones")
     parser.add_argument("--profile", metavar="FILE", help="run the server under py-spy, stacks to FILE (collapsed)")
+    parser.add_argument("--log", metavar="FILE", help="the server's output to FILE")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         files = []
@@ -167,7 +198,7 @@ def main() -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        proc = start_app(port, args.ttl, args.profile)
+        proc = start_app(port, args.ttl, args.profile, args.log)
         url = f"http://localhost:{port}"
         time.sleep(2)
         idle = tree_rss_mb(proc.pid)
@@ -184,10 +215,15 @@ def main() -> None:
         loads = []
         try:
             alone = None
+            server_cpu = []
             if not args.no_alone:
+                cpu = tree_cpu_s(proc.pid)
                 alone = run(url, [first_alone])[0]
+                server_cpu.append(tree_cpu_s(proc.pid) - cpu)
                 loads.append(os.getloadavg()[0])
+            cpu = tree_cpu_s(proc.pid)
             together = run(url, files)
+            server_cpu.append(tree_cpu_s(proc.pid) - cpu)
             loads.append(os.getloadavg()[0])
             sampling.set()
             closed = time.perf_counter()
@@ -207,6 +243,8 @@ def main() -> None:
     for i, (total, steps) in enumerate(together):
         ratio = f" = {total / alone[0]:4.2f} × alone" if alone else ""
         print(f"session {i + 1}: {total:6.1f} s{ratio}  ({steps_text(steps)})")
+    print("server CPU: " + " and ".join(f"{c:,.1f} s" for c in server_cpu) + " (alone, then all sessions together; "
+          "each session's browser CPU is in its line)")
     print(f"server RSS: idle {idle:,.0f} MB, peak {peak[0]:,.0f} MB; after the sessions closed: "
           + ", ".join(f"{t:.0f} s {m:,.0f} MB" for t, m in timeline))
 

@@ -183,8 +183,19 @@ def fingerprint(assessment: Assessment) -> tuple:
 def memo(assessment: Assessment, name: str, params: tuple, compute):
     """``compute()`` once for this assessment's :func:`fingerprint` (the file's SHA-256, roles, task, positive class)
     and ``params``, shared by every session holding the same data (:mod:`pages.shared`); a session whose data or
-    roles change gets a new key. Raises :class:`pages.shared.ServerBusy` when the server is over its memory budget."""
-    return shared_results().get((fingerprint(assessment), name, params), compute, tag=assessment.table.sha256)
+    roles change gets a new key.
+
+    Over the server's memory budget (:class:`pages.shared.ServerBusy`) the page says so where the result would have
+    been and stops: the message is shown by whichever page asked, with or without ``app.py`` around it (Streamlit
+    runs a page on its own on a server's first run and under AppTest)."""
+    try:
+        return shared_results().get((fingerprint(assessment), name, params), compute, tag=assessment.table.sha256)
+    except ServerBusy as busy:
+        st.warning(str(busy), icon=BUSY_ICON)
+        st.stop()
+
+
+BUSY_ICON = ":material/hourglass_top:"
 
 
 def keep_result(page: str, params: tuple, result) -> None:
