@@ -87,11 +87,12 @@ def tree_rss_mb(pid: int) -> float:
     return total / 2**20
 
 
-def start_app(port: int, ttl: int, profile: str | None = None, log: str | None = None) -> subprocess.Popen:
+def start_app(port: int, ttl: int, profile: str | None = None, log: str | None = None,
+              idle: int = 600) -> subprocess.Popen:
     """The app as `make run` starts it, with this Python; ``profile``: under py-spy, which writes the server's
     sampled stacks (all threads, idle ones left out) to that file in speedscope format when the server stops."""
     env = {**os.environ, "BROWSER": "none", "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(ttl),
-           "ASSESS_RESULTS_IDLE_S": str(ttl)}
+           "ASSESS_RESULTS_IDLE_S": str(idle)}
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]
     if profile:
         command = [str(Path(sys.executable).with_name("py-spy")), "record", "--format", "raw", "--rate", "50",
@@ -178,7 +179,9 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--same", action="store_true", help="every session uploads the same bytes")
     parser.add_argument("--ttl", type=int, default=60,
-                        help="disconnected-session TTL and result idle time of the server, seconds")
+                        help="the server's disconnected-session TTL, seconds (as in .streamlit/config.toml)")
+    parser.add_argument("--idle", type=int, default=600,
+                        help="seconds an unused result is kept (ASSESS_RESULTS_IDLE_S; its default)")
     parser.add_argument("--after", type=int, default=90,
                         help="seconds to watch the server's memory after the last session closed")
     parser.add_argument("--no-alone", action="store_true", help="skip the single session before the concurrent ones")
@@ -198,7 +201,7 @@ def main() -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        proc = start_app(port, args.ttl, args.profile, args.log)
+        proc = start_app(port, args.ttl, args.profile, args.log, args.idle)
         url = f"http://localhost:{port}"
         time.sleep(2)
         idle = tree_rss_mb(proc.pid)

@@ -187,7 +187,7 @@ def live_sessions() -> dict[str, bool] | None:
         runtime = _runtime()
         if runtime is None:
             return None
-        return {info.session.id: info.is_active() for info in runtime._session_mgr.list_sessions()}
+        return {info.session.id: info.client is not None for info in runtime._session_mgr.list_sessions()}
     except Exception:   # a private API: any change in it must only switch this tidy-up off
         return None
 

@@ -151,3 +151,16 @@ def test_a_tidy_round_drops_results_of_sessions_streamlit_no_longer_keeps(monkey
     store.get("a", lambda: 1, tag="sha-a")
     monkeypatch.setattr(shared, "live_sessions", lambda: {"bob": True})
     assert shared.tidy(store, {}) == 1 and len(store) == 0
+
+
+def test_sessions_are_listed_from_streamlits_own_session_records(monkeypatch):
+    from streamlit.runtime.session_manager import ActiveSessionInfo, SessionInfo
+
+    def session(sid):
+        return type("AppSession", (), {"id": sid})()
+
+    records = [ActiveSessionInfo(client=object(), session=session("open tab")),
+               SessionInfo(client=None, session=session("closed tab"))]
+    runtime = type("Runtime", (), {"_session_mgr": type("Manager", (), {"list_sessions": lambda _: records})()})()
+    monkeypatch.setattr(shared, "_runtime", lambda: runtime)
+    assert shared.live_sessions() == {"open tab": True, "closed tab": False}
