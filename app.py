@@ -4,7 +4,7 @@ import streamlit as st
 
 from assess.data import Task
 from pages.shared import ServerBusy
-from pages.state import DATA_PAGE, current_assessment, init_state, md
+from pages.state import BUSY_ICON, DATA_PAGE, current_assessment, init_state, md
 from pages.widgets import PRESENTATION, presentation_style, sidebar_state
 
 st.set_page_config(page_title="assess — model performance", page_icon=":material/analytics:", layout="wide",
@@ -55,4 +55,4 @@ with st.sidebar:
 try:
     navigation.run()
 except ServerBusy as busy:  # over the memory budget: a clear message instead of swapping or dying
-    st.warning(str(busy), icon=":material/hourglass_top:")
+    st.warning(str(busy), icon=BUSY_ICON)

@@ -58,17 +58,18 @@ def label_codes(col: pd.Series) -> tuple[np.ndarray, tuple[str, ...]]:
     (array([ 0, -1,  1,  0]), ('1', '0'))
     """
     codes, uniques = pd.factorize(col, use_na_sentinel=True)
-    values = list(uniques)
-    if pd.api.types.is_bool_dtype(col) or all(isinstance(v, (bool, np.bool_)) for v in values[:50]) and values:
-        names = [str(bool(v)) for v in values]
+    first = list(uniques[:50])
+    if pd.api.types.is_bool_dtype(col) or all(isinstance(v, (bool, np.bool_)) for v in first) and first:
+        names = [str(bool(v)) for v in uniques]
     elif pd.api.types.is_float_dtype(col):
-        v = np.asarray(values, dtype=float)
+        v = np.asarray(uniques, dtype=float)
         integral = bool(np.all(v[np.isfinite(v)] == np.round(v[np.isfinite(v)])))
         names = [str(int(x)) if integral and np.isfinite(x) else repr(float(x)) for x in v]
     elif pd.api.types.is_integer_dtype(col):
-        names = [str(int(x)) for x in values]
+        # numpy writes integers as str(int(x)) does, in C (an id column has a million distinct values)
+        names = np.asarray(uniques).astype(str).tolist()
     else:
-        names = [_label_text(x) for x in values]
+        names = [_label_text(x) for x in uniques]
     # distinct values can share a label (1.0 and 1 in a mixed column, " a" and "a"): merge their codes
     merged, labels = pd.factorize(np.array(names, dtype=object))
     codes = np.asarray(codes, dtype=np.intp)

@@ -128,7 +128,10 @@ def _numbers_with_stray_text(col: pd.Series, share: float = 0.95) -> pd.Series |
     present = col.dropna()
     if present.empty:
         return None
-    parsed = pd.to_numeric(present.astype(str).str.strip(), errors="coerce")
+    # Parsed once per distinct text (a million 'yes'/'no' cells are two parses), then spread back over the cells.
+    codes, uniques = pd.factorize(present)
+    parsed_uniques = pd.to_numeric(pd.Series(uniques, dtype=object).astype(str).str.strip(), errors="coerce")
+    parsed = pd.Series(parsed_uniques.to_numpy()[codes], index=present.index)
     if parsed.notna().mean() < share or parsed.notna().all():
         return None
     numbers = parsed.dropna()

@@ -7,6 +7,13 @@ have closed and their disconnect TTL has passed. ``--same`` gives every session 
 by content hash, pages/shared.py); without it each session gets its own file.
 
     PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 8 --rows 1000000 --same
+    PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 8 --rows 1000000          # eight different files
+    PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 1 --no-alone --profile /tmp/server.txt
+
+Each line also gives the CPU seconds of that session's browser, and the server's CPU for each phase: on a 2-core
+machine eight Chromiums use more CPU than the server does. ``--profile`` records the server with py-spy (collapsed
+stacks); ``--log`` keeps its output; BENCH_TIMEOUT_S bounds every wait (a failed session is screenshotted to the
+temporary directory and reported, not waited for).
 
 Not a test: timings belong here.
 """
@@ -19,6 +26,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -27,6 +35,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from tests.browser.conftest import upload_predictions
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_ARGS = ["--no-sandbox", "--headless=new", "--disable-gpu", "--disable-dev-shm-usage",
@@ -40,6 +50,32 @@ def make_file(path: Path, rows: int, seed: int) -> None:
     for model, gap in (("alpha", 0.4), ("beta", 0.3), ("gamma", 0.2)):
         frame[f"score_{model}"] = np.clip(rng.normal(0.3 + gap * y, 0.2), 0, 1).round(5)
     frame.to_csv(path, index=False)
+
+
+def tree_pids(pid: int) -> list[int]:
+    """``pid`` and its descendants (Linux /proc)."""
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            children = Path(f"/proc/{p}/task/{p}/children").read_text().split()
+        except OSError:
+            continue
+        found.append(p)
+        todo += [int(c) for c in children]
+    return found
+
+
+def tree_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) used so far by ``pid`` and its live descendants."""
+    total = 0
+    for p in tree_pids(pid):
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])     # utime, stime (fields 14 and 15 of stat)
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def tree_rss_mb(pid: int) -> float:
@@ -57,11 +93,18 @@ def tree_rss_mb(pid: int) -> float:
     return total / 2**20
 
 
-def start_app(port: int, ttl: int) -> subprocess.Popen:
+def start_app(port: int, ttl: int, profile: str | None = None, log: str | None = None,
+              idle: int = 600) -> subprocess.Popen:
+    """The app as `make run` starts it, with this Python; ``profile``: under py-spy, which writes the server's
+    sampled stacks (all threads, idle ones left out) to that file in speedscope format when the server stops."""
     env = {**os.environ, "BROWSER": "none", "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(ttl),
-           "ASSESS_RESULTS_IDLE_S": str(ttl)}
-    proc = subprocess.Popen([str(ROOT / ".venv/bin/python"), "-m", "streamlit", "run", "app.py", "--server.port",
-                             str(port)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+           "ASSESS_RESULTS_IDLE_S": str(idle)}
+    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]
+    if profile:
+        command = [str(Path(sys.executable).with_name("py-spy")), "record", "--format", "raw", "--rate", "50",
+                   "--threads", "-o", profile, "--", *command]
+    out = open(log, "w") if log else subprocess.DEVNULL    # noqa: SIM115 (the server's lifetime)
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT if log else out,
                             start_new_session=True)
     for _ in range(240):
         try:
@@ -85,26 +128,42 @@ def session(url: str, path: str, key: int, start, results) -> None:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        page.set_default_timeout(600_000)
-        page.goto(url)
-        page.get_by_role("heading", name="Task and roles").wait_for()
-        start.wait()
-        t0 = time.perf_counter()
-        page.get_by_text("Upload a file", exact=True).click()
-        page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(path)
-        page.get_by_text(Path(path).name).first.wait_for()
-        page.get_by_role("heading", name="Task and roles").wait_for()
-        wait_idle(page)
-        sidebar = page.locator('[data-testid="stSidebar"]')
-        for name, ready in (("Metrics", "All models"), ("Curves", "Threshold explorer")):
-            sidebar.get_by_role("link", name=name).click()
-            page.get_by_role("heading", name=ready).wait_for()
-            wait_idle(page)
-        results.put((key, time.perf_counter() - t0))
+        page.set_default_timeout(float(os.environ.get('BENCH_TIMEOUT_S', 600)) * 1000)
+        try:
+            page.goto(url)
+            page.get_by_role("heading", name="Task and roles").wait_for()
+            start.wait(timeout=float(os.environ.get('BENCH_TIMEOUT_S', 600)))
+            t0 = time.perf_counter()
+            steps = journey(page, path)
+            steps["browser CPU"] = tree_cpu_s(os.getpid())    # this session's Playwright driver and Chromium
+            results.put((key, (time.perf_counter() - t0, steps)))
+        except Exception as exc:
+            shot = Path(tempfile.gettempdir()) / f"bench_sessions_failed_{key}.png"
+            page.screenshot(path=str(shot), full_page=True)
+            results.put((key, (float("nan"), {f"failed, see {shot}": 0.0})))
+            print(f"session {key}: {exc}", file=sys.stderr)
         browser.close()
 
 
-def run(url: str, files: list[Path]) -> list[float]:
+def journey(page, path: str) -> dict:
+    """Upload → Data → Metrics → Curves; seconds of each step."""
+    t0 = time.perf_counter()
+    upload_predictions(page, path)   # the journeys' way (the Data page has a second uploader, for settings)
+    page.get_by_text(Path(path).name).first.wait_for()
+    page.get_by_role("heading", name="Task and roles").wait_for()
+    wait_idle(page)
+    steps = {"Data": time.perf_counter() - t0}
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    for name, ready in (("Metrics", "All models"), ("Curves", "Threshold explorer")):
+        t = time.perf_counter()
+        sidebar.get_by_role("link", name=name).click()
+        page.get_by_role("heading", name=ready).wait_for()
+        wait_idle(page)
+        steps[name] = time.perf_counter() - t
+    return steps
+
+
+def run(url: str, files: list[Path]) -> list[tuple[float, dict]]:
     ctx = multiprocessing.get_context("spawn")
     start, results = ctx.Barrier(len(files)), ctx.Queue()
     procs = [ctx.Process(target=session, args=(url, str(f), i, start, results)) for i, f in enumerate(files)]
@@ -116,13 +175,24 @@ def run(url: str, files: list[Path]) -> list[float]:
     return [out[i] for i in range(len(files))]
 
 
+def steps_text(steps: dict) -> str:
+    return " · ".join(f"{name} {seconds:5.1f} s" for name, seconds in steps.items())   # browser CPU: CPU seconds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=8)
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--same", action="store_true", help="every session uploads the same bytes")
-    parser.add_argument("--ttl", type=int, default=20,
-                        help="disconnected-session TTL and result idle time of the server, seconds")
+    parser.add_argument("--ttl", type=int, default=60,
+                        help="the server's disconnected-session TTL, seconds (as in .streamlit/config.toml)")
+    parser.add_argument("--idle", type=int, default=600,
+                        help="seconds an unused result is kept (ASSESS_RESULTS_IDLE_S; its default)")
+    parser.add_argument("--after", type=int, default=90,
+                        help="seconds to watch the server's memory after the last session closed")
+    parser.add_argument("--no-alone", action="store_true", help="skip the single session before the concurrent ones")
+    parser.add_argument("--profile", metavar="FILE", help="run the server under py-spy, stacks to FILE (collapsed)")
+    parser.add_argument("--log", metavar="FILE", help="the server's output to FILE")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         files = []
@@ -137,8 +207,9 @@ def main() -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        proc = start_app(port, args.ttl)
+        proc = start_app(port, args.ttl, args.profile, args.log, args.idle)
         url = f"http://localhost:{port}"
+        time.sleep(2)
         idle = tree_rss_mb(proc.pid)
         peak = [idle]
         sampling = threading.Event()
@@ -150,21 +221,41 @@ def main() -> None:
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
+        loads = []
         try:
-            alone = run(url, [first_alone])[0]
+            alone = None
+            server_cpu = []
+            if not args.no_alone:
+                cpu = tree_cpu_s(proc.pid)
+                alone = run(url, [first_alone])[0]
+                server_cpu.append(tree_cpu_s(proc.pid) - cpu)
+                loads.append(os.getloadavg()[0])
+            cpu = tree_cpu_s(proc.pid)
             together = run(url, files)
+            server_cpu.append(tree_cpu_s(proc.pid) - cpu)
+            loads.append(os.getloadavg()[0])
             sampling.set()
-            time.sleep(args.ttl + 45)    # the TTL, then a tidy-up round (every 30 s) of pages/shared.py
-            after = tree_rss_mb(proc.pid)
+            closed = time.perf_counter()
+            timeline = []
+            while (waited := time.perf_counter() - closed) < args.after:
+                time.sleep(5)
+                timeline.append((time.perf_counter() - closed, tree_rss_mb(proc.pid)))
         finally:
-            os.killpg(proc.pid, signal.SIGTERM)
+            os.killpg(proc.pid, signal.SIGINT if args.profile else signal.SIGTERM)   # py-spy writes on SIGINT
+            if args.profile:
+                proc.wait(timeout=120)
     print(f"{args.sessions} sessions, {args.rows:,} rows × 3 models ({'same file' if args.same else 'own files'}, "
-          f"{mb:,.0f} MB each when written)")
-    print(f"one session alone: {alone:6.1f} s (upload → Data → Metrics → Curves drawn)")
-    for i, s in enumerate(together):
-        print(f"session {i + 1}: {s:6.1f} s  = {s / alone:4.2f} × alone")
-    print(f"server RSS: idle {idle:,.0f} MB, peak {peak[0]:,.0f} MB, {args.ttl + 45} s after the sessions closed "
-          f"{after:,.0f} MB")
+          f"{mb:,.0f} MB each when written); load average (1 min) after each phase: "
+          + ", ".join(f"{x:.1f}" for x in loads) + f" on {os.cpu_count()} CPUs")
+    if alone is not None:
+        print(f"one session alone: {alone[0]:6.1f} s (upload → Data → Metrics → Curves drawn: {steps_text(alone[1])})")
+    for i, (total, steps) in enumerate(together):
+        ratio = f" = {total / alone[0]:4.2f} × alone" if alone else ""
+        print(f"session {i + 1}: {total:6.1f} s{ratio}  ({steps_text(steps)})")
+    print("server CPU: " + " and ".join(f"{c:,.1f} s" for c in server_cpu) + " (alone, then all sessions together; "
+          "each session's browser CPU is in its line)")
+    print(f"server RSS: idle {idle:,.0f} MB, peak {peak[0]:,.0f} MB; after the sessions closed: "
+          + ", ".join(f"{t:.0f} s {m:,.0f} MB" for t, m in timeline))
 
 
 if __name__ == "__main__":

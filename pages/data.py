@@ -52,7 +52,8 @@ def _read(sheet=None) -> None:
         return
     decimal = st.session_state.get(Key.DECIMAL_CHOICE, "detect")
     try:
-        set_table(read_upload(upload.data, upload.name, sheet=sheet, decimal=None if decimal == "detect" else decimal))
+        set_table(read_upload(upload.data, upload.name, sheet=sheet, decimal=None if decimal == "detect" else decimal,
+                               main=True))
     except (AssessError, ServerBusy) as exc:
         set_table(None, error=str(exc))
 

@@ -8,6 +8,11 @@ running eight. Heavy work is admitted while the server's resident memory is unde
 the page shows, rather than driving the machine into swap. Results unused for ``ASSESS_RESULTS_IDLE_S`` seconds
 (default 600) are dropped and the freed memory handed back to the operating system, so a server returns to its idle
 size after its users leave.
+
+Results are also dropped as soon as no live session holds their data: each entry is tagged with the SHA-256 of the
+file it was computed from, each session says which file it holds (`SharedResults.hold`, on every new table), and an
+entry whose file no live session holds goes at once (a new upload) or at the next tidy-up (a closed tab, once
+Streamlit has let its session go — `close_departed_sessions`).
 """
 
 from __future__ import annotations
@@ -79,11 +84,18 @@ class SharedResults:
         self._memory_mb, self._budget_mb, self._clock = memory_mb, budget_mb, clock
         self._store: OrderedDict[Hashable, object] = OrderedDict()
         self._used: dict[Hashable, float] = {}
+        self._tags: dict[Hashable, str] = {}        # entry → the SHA-256 of the file it was computed from
+        self._holders: dict[Hashable, str] = {}     # session → the SHA-256 of the file it holds
         self._lock = threading.Lock()
         self._computing: dict[Hashable, threading.Lock] = {}
 
     def __len__(self) -> int:
         return len(self._store)
+
+    def _drop(self, key: Hashable) -> None:   # with self._lock held
+        del self._store[key]
+        self._used.pop(key, None)
+        self._tags.pop(key, None)
 
     def _stored(self, key: Hashable) -> tuple[bool, object]:
         with self._lock:
@@ -93,7 +105,9 @@ class SharedResults:
                 return True, self._store[key]
             return False, None
 
-    def get(self, key: Hashable, compute: Callable[[], object]) -> object:
+    def get(self, key: Hashable, compute: Callable[[], object], *, tag: str | None = None) -> object:
+        """The value stored under ``key``, else ``compute()`` stored; ``tag``: the SHA-256 of the file it derives
+        from, so the entry leaves when no session holds that file (untagged entries leave by the idle rule)."""
         found, value = self._stored(key)
         if found:
             return value
@@ -111,8 +125,10 @@ class SharedResults:
             with self._lock:
                 self._store[key] = value
                 self._used[key] = self._clock()
+                if tag is not None:
+                    self._tags[key] = tag
                 while len(self._store) > self.max_entries:
-                    self._used.pop(self._store.popitem(last=False)[0], None)
+                    self._drop(next(iter(self._store)))
                 self._computing.pop(key, None)
         return value
 
@@ -122,18 +138,136 @@ class SharedResults:
         with self._lock:
             stale = [key for key in self._store if self._used.get(key, cutoff) <= cutoff]
             for key in stale:
-                del self._store[key]
-                self._used.pop(key, None)
+                self._drop(key)
         return len(stale)
 
+    def hold(self, session: Hashable, sha256: str | None) -> int:
+        """``session`` now holds the file ``sha256`` (None: no file) instead of its previous one: the results of a
+        file no session holds any more are dropped at once. Returns how many."""
+        with self._lock:
+            if sha256 is None:
+                self._holders.pop(session, None)
+            else:
+                self._holders[session] = sha256
+            return self._drop_unheld()
 
-def keep_tidy(store: SharedResults, *, every_s: float = 30.0) -> threading.Thread:
-    """A daemon thread that every ``every_s`` seconds drops idle results and hands free memory back."""
+    def keep_sessions(self, live: set) -> int:
+        """Forget the sessions not in ``live`` (closed tabs) and drop the results of files only they held."""
+        with self._lock:
+            for session in [s for s in self._holders if s not in live]:
+                del self._holders[session]
+            return self._drop_unheld()
+
+    def _drop_unheld(self) -> int:   # with self._lock held
+        held = set(self._holders.values())
+        unheld = [key for key, tag in self._tags.items() if tag not in held]
+        for key in unheld:
+            self._drop(key)
+        return len(unheld)
+
+
+#: Seconds between two tidy-up rounds (dropping idle results, closing departed sessions, returning memory).
+TIDY_EVERY_S = 5.0
+#: Rounds between two unconditional returns of free memory (a full collection costs a little on a big heap).
+RELEASE_EVERY_ROUNDS = 12
+
+
+def _runtime():
+    """Streamlit's runtime when a server runs in this process, else None (unit tests, the command line)."""
+    from streamlit.runtime import Runtime
+
+    return Runtime.instance() if Runtime.exists() else None
+
+
+def live_sessions() -> dict[str, bool] | None:
+    """Every session Streamlit keeps, by id: True when its tab is connected, False when it disconnected and may still
+    come back (within ``server.disconnectedSessionTTL``). None when the sessions cannot be listed — no server in this
+    process, or a Streamlit whose session manager changed — so callers fall back to the idle rule."""
+    try:
+        runtime = _runtime()
+        if runtime is None:
+            return None
+        return {info.session.id: info.client is not None for info in runtime._session_mgr.list_sessions()}
+    except Exception:   # a private API: any change in it must only switch this tidy-up off
+        return None
+
+
+def session_ttl_s() -> float:
+    """Streamlit's ``server.disconnectedSessionTTL`` (seconds a closed tab's session may still come back)."""
+    try:
+        from streamlit import config
+
+        return float(config.get_option("server.disconnectedSessionTTL"))
+    except Exception:
+        return 120.0
+
+
+def close_departed_sessions(away_since: dict, sessions: dict[str, bool] | None, *, after_s: float,
+                            clock: Callable[[], float] = time.monotonic) -> int:
+    """Shut down the sessions whose tab has been gone for ``after_s`` seconds; returns how many were asked to close.
+
+    Streamlit keeps a disconnected session for its TTL and then only hides it: the session, its state (a table and
+    an assessment of a million rows) and its uploaded file stay in memory until some other session disconnects, and
+    its uploaded file until the server stops. Closing it through the runtime just before the TTL frees all three.
+    ``away_since`` (session id → when it was first seen disconnected) persists between calls; the close runs on the
+    server's event loop (Streamlit's rule) and only if the session has not come back meanwhile.
+    """
+    if sessions is None:
+        return 0
+    now = clock()
+    for sid in [sid for sid in away_since if sessions.get(sid, True)]:
+        del away_since[sid]    # reconnected, or already gone
+    for sid, connected in sessions.items():
+        if not connected:
+            away_since.setdefault(sid, now)
+    due = [sid for sid, since in away_since.items() if now - since >= after_s]
+    if not due:
+        return 0
+    try:
+        runtime = _runtime()
+        loop = runtime._get_async_objs().eventloop
+        manager = runtime._session_mgr
+
+        def close_if_still_away(sid: str) -> None:
+            if manager.get_active_session_info(sid) is None:
+                runtime.close_session(sid)
+
+        for sid in due:
+            loop.call_soon_threadsafe(close_if_still_away, sid)
+            del away_since[sid]
+    except Exception:   # a private API: without it, Streamlit's own TTL remains
+        return 0
+    return len(due)
+
+
+def tidy(store: SharedResults, away_since: dict) -> int:
+    """One tidy-up round: drop results idle too long, close sessions gone for nearly their TTL, drop the results of
+    files no live session holds. Returns how many entries and sessions were let go."""
+    freed = store.evict_idle(idle_seconds())
+    sessions = live_sessions()
+    freed += close_departed_sessions(away_since, sessions, after_s=max(0.0, session_ttl_s() - 3 * TIDY_EVERY_S))
+    if sessions is not None:
+        freed += store.keep_sessions(set(sessions))
+    return freed
+
+
+def keep_tidy(store: SharedResults, *, every_s: float = TIDY_EVERY_S) -> threading.Thread:
+    """A daemon thread that every ``every_s`` seconds runs `tidy` and hands free memory back to the system when
+    something was let go (in that round or the one before, as sessions close on the event loop in between), and
+    every `RELEASE_EVERY_ROUNDS` rounds anyway."""
     def loop() -> None:
+        away_since: dict = {}
+        pending, rounds = False, 0
         while True:
             time.sleep(every_s)
-            store.evict_idle(idle_seconds())
-            release_memory()    # also what closed sessions left behind once Streamlit dropped their state
+            rounds += 1
+            try:
+                freed = tidy(store, away_since)
+                if freed or pending or rounds % RELEASE_EVERY_ROUNDS == 0:
+                    release_memory()
+                pending = bool(freed)
+            except Exception:   # the tidy-up must never stop; a failed round is retried by the next
+                pass
 
     thread = threading.Thread(target=loop, name="assess-shared-results", daemon=True)
     thread.start()

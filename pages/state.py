@@ -14,13 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from assess.decision import Decision
 from assess.errors import AssessError
 from assess.io import Limits, LoadedTable, read_table
 from assess.roles import Overrides
 from assess.schema import Assessment, describe
-from pages.shared import SharedResults, keep_tidy
+from pages.shared import ServerBusy, SharedResults, keep_tidy
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES_DIR = ROOT / "assets" / "samples"
@@ -88,12 +89,27 @@ def shared_results() -> SharedResults:
     return store
 
 
-def read_upload(data: bytes, name: str, *, sheet=None, decimal=None) -> LoadedTable:
+def session_id() -> str | None:
+    """This session's id (None outside a Streamlit script run)."""
+    ctx = get_script_run_ctx()
+    return None if ctx is None else ctx.session_id
+
+
+def _held_sha256() -> str | None:
+    table = st.session_state.get(Key.TABLE)
+    return None if table is None else table.sha256
+
+
+def read_upload(data: bytes, name: str, *, sheet=None, decimal=None, main: bool = False) -> LoadedTable:
     """The file read once per content, name and reading options for the whole server (a second session uploading
-    the same bytes gets the same table, which nothing modifies)."""
+    the same bytes gets the same table, which nothing modifies). ``main``: the predictions file of the Data page,
+    whose entry leaves when no session holds it; any other file (fold scores, costs) leaves with the predictions
+    file it was read beside."""
     limits = Limits.from_env()
-    key = ("read", hashlib.sha256(data).hexdigest(), name, sheet, decimal, limits)
-    return shared_results().get(key, lambda: read_table(data, name=name, sheet=sheet, decimal=decimal, limits=limits))
+    sha256 = hashlib.sha256(data).hexdigest()
+    key = ("read", sha256, name, sheet, decimal, limits)
+    return shared_results().get(key, lambda: read_table(data, name=name, sheet=sheet, decimal=decimal, limits=limits),
+                                tag=sha256 if main else _held_sha256())
 
 
 @dataclass(frozen=True)
@@ -113,7 +129,10 @@ def set_upload(upload: Upload | None) -> None:
 
 
 def set_table(table: LoadedTable | None, error: str | None = None) -> None:
+    """The session's table (None: none); the results of the file it held before leave the server unless another
+    session holds that file too (:meth:`pages.shared.SharedResults.hold`)."""
     st.session_state[Key.TABLE] = table
+    shared_results().hold(session_id(), None if table is None else table.sha256)
     st.session_state[Key.LOAD_ERROR] = error
     st.session_state[Key.ENGINE_RUN] = None   # another source: a file opened out of core is closed
     st.session_state[Key.OVERRIDES] = Overrides()
@@ -136,23 +155,49 @@ def rebuild() -> None:
     st.session_state[Key.DESCRIBE_ERROR] = None
     if table is None:
         return
+    overrides = st.session_state[Key.OVERRIDES]
     try:
-        st.session_state[Key.ASSESSMENT] = describe(table, st.session_state[Key.OVERRIDES])
-    except AssessError as exc:
+        st.session_state[Key.ASSESSMENT] = shared_describe(table, overrides)
+    except (AssessError, ServerBusy) as exc:
         st.session_state[Key.DESCRIBE_ERROR] = str(exc)
+
+
+def table_key(table: LoadedTable) -> tuple:
+    """What identifies a read table for the whole server: the SHA-256 of its bytes and how they were read (the same
+    bytes read with another decimal mark or sheet are another frame)."""
+    return (table.sha256, table.name, table.format, table.compression, table.delimiter, table.decimal, table.sheet)
+
+
+def shared_describe(table: LoadedTable, overrides: Overrides) -> Assessment:
+    """`describe` once per table and overrides for the whole server: roles, task and validation of a million rows
+    take seconds, and every session holding the same bytes gets the same immutable assessment (its encoded arrays,
+    kept in it, are then shared too). ``repr``: overrides may hold a dict (per-class score columns)."""
+    return shared_results().get(("describe", table_key(table), repr(overrides)), lambda: describe(table, overrides),
+                                tag=table.sha256)
 
 
 def fingerprint(assessment: Assessment) -> tuple:
     """What results depend on besides their own settings: the file, the roles, task, positive class and classes."""
-    return (assessment.table.sha256, repr(assessment.roles), assessment.task, assessment.positive, assessment.classes,
-            assessment.names)
+    return (table_key(assessment.table), repr(assessment.roles), assessment.task, assessment.positive,
+            assessment.classes, assessment.names)
 
 
 def memo(assessment: Assessment, name: str, params: tuple, compute):
     """``compute()`` once for this assessment's :func:`fingerprint` (the file's SHA-256, roles, task, positive class)
     and ``params``, shared by every session holding the same data (:mod:`pages.shared`); a session whose data or
-    roles change gets a new key. Raises :class:`pages.shared.ServerBusy` when the server is over its memory budget."""
-    return shared_results().get((fingerprint(assessment), name, params), compute)
+    roles change gets a new key.
+
+    Over the server's memory budget (:class:`pages.shared.ServerBusy`) the page says so where the result would have
+    been and stops: the message is shown by whichever page asked, with or without ``app.py`` around it (Streamlit
+    runs a page on its own on a server's first run and under AppTest)."""
+    try:
+        return shared_results().get((fingerprint(assessment), name, params), compute, tag=assessment.table.sha256)
+    except ServerBusy as busy:
+        st.warning(str(busy), icon=BUSY_ICON)
+        st.stop()
+
+
+BUSY_ICON = ":material/hourglass_top:"
 
 
 def keep_result(page: str, params: tuple, result) -> None:

@@ -5,6 +5,7 @@ import threading
 
 import pytest
 
+from pages import shared
 from pages.shared import ServerBusy, SharedResults, resident_mb
 
 
@@ -79,3 +80,87 @@ def test_results_nobody_used_for_a_while_are_dropped():
     assert store.evict_idle(600.0) == 1           # "old" idle 650 s, "recent" 550 s
     assert store.get("recent", lambda: "recomputed") == "b"
     assert store.get("old", lambda: "recomputed") == "recomputed"
+
+
+def test_a_file_no_session_holds_any_more_takes_its_results_with_it():
+    store = SharedResults()
+    store.hold("alice", "sha-a")
+    store.hold("bob", "sha-a")
+    store.get(("sha-a", "describe"), lambda: "assessment a", tag="sha-a")
+    store.get(("sha-a", "metrics"), lambda: "report a", tag="sha-a")
+    store.get("untagged", lambda: "kept by the idle rule")
+    assert store.hold("alice", "sha-b") == 0         # bob still holds file a
+    assert store.get(("sha-a", "metrics"), lambda: "recomputed") == "report a"
+    assert store.hold("bob", None) == 2              # nobody holds file a now: both of its entries leave
+    assert len(store) == 1 and store.get("untagged", lambda: "recomputed") == "kept by the idle rule"
+    assert store.get(("sha-a", "metrics"), lambda: "recomputed", tag="sha-a") == "recomputed"
+
+
+def test_results_of_closed_sessions_leave_with_them():
+    store = SharedResults()
+    store.hold("alice", "sha-a")
+    store.hold("bob", "sha-b")
+    store.get("a", lambda: 1, tag="sha-a")
+    store.get("b", lambda: 2, tag="sha-b")
+    assert store.keep_sessions({"bob"}) == 1          # alice's tab closed and Streamlit let her session go
+    assert store.get("a", lambda: "recomputed") == "recomputed" and store.get("b", lambda: "recomputed") == 2
+
+
+class _Runtime:
+    """Just what `close_departed_sessions` uses of Streamlit's runtime: its event loop, session manager and close."""
+
+    def __init__(self, connected_again=()):
+        self.closed, self.connected_again = [], set(connected_again)
+        loop = type("Loop", (), {"call_soon_threadsafe": staticmethod(lambda fn, *args: fn(*args))})()
+        self._get_async_objs = lambda: type("Async", (), {"eventloop": loop})()
+        self._session_mgr = type("Manager", (), {
+            "get_active_session_info": lambda _, sid: "active" if sid in self.connected_again else None})()
+
+    def close_session(self, sid):
+        self.closed.append(sid)
+
+
+def test_sessions_gone_for_their_time_are_closed_and_returning_ones_are_not(monkeypatch):
+    runtime = _Runtime(connected_again={"carol"})
+    monkeypatch.setattr(shared, "_runtime", lambda: runtime)
+    now = {"t": 0.0}
+    away = {}
+
+    def close(sessions):
+        return shared.close_departed_sessions(away, sessions, after_s=45.0, clock=lambda: now["t"])
+
+    assert close({"alice": False, "bob": True, "carol": False}) == 0     # first seen away at t = 0
+    now["t"] = 30.0
+    assert close({"alice": False, "bob": True, "dave": False, "carol": False}) == 0
+    now["t"] = 40.0
+    assert close({"alice": False, "bob": True, "dave": True, "carol": False}) == 0   # dave came back: forgotten
+    now["t"] = 45.0
+    # carol reconnected between the listing and the close on the event loop: she is left alone
+    assert close({"alice": False, "bob": True, "dave": False, "carol": False}) == 2
+    assert runtime.closed == ["alice"] and away == {"dave": 45.0}
+    assert close(None) == 0                  # sessions that cannot be listed: nothing is closed
+
+
+def test_without_a_streamlit_server_sessions_cannot_be_listed():
+    assert shared.live_sessions() is None
+
+
+def test_a_tidy_round_drops_results_of_sessions_streamlit_no_longer_keeps(monkeypatch):
+    store = SharedResults()
+    store.hold("alice", "sha-a")
+    store.get("a", lambda: 1, tag="sha-a")
+    monkeypatch.setattr(shared, "live_sessions", lambda: {"bob": True})
+    assert shared.tidy(store, {}) == 1 and len(store) == 0
+
+
+def test_sessions_are_listed_from_streamlits_own_session_records(monkeypatch):
+    from streamlit.runtime.session_manager import ActiveSessionInfo, SessionInfo
+
+    def session(sid):
+        return type("AppSession", (), {"id": sid})()
+
+    records = [ActiveSessionInfo(client=object(), session=session("open tab")),
+               SessionInfo(client=None, session=session("closed tab"))]
+    runtime = type("Runtime", (), {"_session_mgr": type("Manager", (), {"list_sessions": lambda _: records})()})()
+    monkeypatch.setattr(shared, "_runtime", lambda: runtime)
+    assert shared.live_sessions() == {"open tab": True, "closed tab": False}
