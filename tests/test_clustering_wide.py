@@ -171,9 +171,9 @@ def test_clusters_page_opens_on_the_wide_file(uploaded, files):
              for e in uploaded.get("plotly_chart")}
     assert "Agreement between clusterings (ARI)" in drawn
     agreement = drawn["Agreement between clusterings (ARI)"]["data"][0]
-    names = list(agreement["x"])
-    i, j = names.index("kmeans"), names.index("agglomerative")
-    assert float(agreement["text"][i][j]) == pytest.approx(
+    # vector cells: one text per cell, row-major, its customdata starting (row label, column label)
+    cells = {(row, col): text for (row, col, *_), text in zip(agreement["customdata"], agreement["text"])}
+    assert float(cells["kmeans", "agglomerative"]) == pytest.approx(
         skm.adjusted_rand_score(wide.cluster_kmeans, wide.cluster_agglomerative), abs=0.005)
 
 
