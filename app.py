@@ -3,9 +3,9 @@
 import streamlit as st
 
 from assess.data import Task
-from pages.shared import ServerBusy
-from pages.state import BUSY_ICON, DATA_PAGE, current_assessment, init_state, md
-from pages.widgets import PRESENTATION, presentation_style, sidebar_state
+from views.shared import ServerBusy
+from views.state import BUSY_ICON, DATA_PAGE, current_assessment, init_state, md
+from views.widgets import PRESENTATION, presentation_style, sidebar_state
 
 st.set_page_config(page_title="assess — model performance", page_icon=":material/analytics:", layout="wide",
                    initial_sidebar_state=sidebar_state())
@@ -21,19 +21,19 @@ classification_only = "hidden" if numeric or clustering else "visible"
 numeric_only = "visible" if numeric else "hidden"
 pages = {
     "Data": [st.Page(DATA_PAGE, title="Data", icon=":material/upload_file:", default=True)],
-    "Assess": [st.Page("pages/metrics.py", title="Metrics", icon=":material/table_chart:"),
-               st.Page("pages/confusion.py", title="Confusion", icon=":material/grid_on:",
+    "Assess": [st.Page("views/metrics.py", title="Metrics", icon=":material/table_chart:"),
+               st.Page("views/confusion.py", title="Confusion", icon=":material/grid_on:",
                        visibility=classification_only),
-               st.Page("pages/curves.py", title="Curves", icon=":material/show_chart:",
+               st.Page("views/curves.py", title="Curves", icon=":material/show_chart:",
                        visibility=classification_only),
-               st.Page("pages/errors.py", title="Errors", icon=":material/scatter_plot:", visibility=numeric_only),
-               st.Page("pages/slices.py", title="Slices", icon=":material/splitscreen:"),
-               st.Page("pages/clusters.py", title="Clusters", icon=":material/bubble_chart:",
+               st.Page("views/errors.py", title="Errors", icon=":material/scatter_plot:", visibility=numeric_only),
+               st.Page("views/slices.py", title="Slices", icon=":material/splitscreen:"),
+               st.Page("views/clusters.py", title="Clusters", icon=":material/bubble_chart:",
                        visibility="visible" if clustering else "hidden")],
-    "Compare": [st.Page("pages/compare.py", title="Compare", icon=":material/compare_arrows:")],
-    "Cost and controls": [st.Page("pages/cost.py", title="Cost", icon=":material/speed:"),
-                          st.Page("pages/controls.py", title="Controls", icon=":material/fact_check:")],
-    "Report": [st.Page("pages/report.py", title="Report", icon=":material/description:")],
+    "Compare": [st.Page("views/compare.py", title="Compare", icon=":material/compare_arrows:")],
+    "Cost and controls": [st.Page("views/cost.py", title="Cost", icon=":material/speed:"),
+                          st.Page("views/controls.py", title="Controls", icon=":material/fact_check:")],
+    "Report": [st.Page("views/report.py", title="Report", icon=":material/description:")],
 }
 navigation = st.navigation(pages)
 

@@ -4,7 +4,7 @@ Starts the app as `make run` does (on a free port), drives headless Chromium thr
 each session the seconds from upload to the Curves page drawn, as a ratio to one session alone (goal: at most 2×),
 the server's peak resident memory (the whole process tree, sampled every 0.2 s) and its memory once the sessions
 have closed and their disconnect TTL has passed. ``--same`` gives every session the same bytes (the work is shared
-by content hash, pages/shared.py); without it each session gets its own file.
+by content hash, views/shared.py); without it each session gets its own file.
 
     PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 8 --rows 1000000 --same
     PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 8 --rows 1000000          # eight different files

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: The layers of the code, lowest first. A module may import modules of its own layer and of lower ones, never of a
 #: higher one. An entry names one module, or with ``.*`` a package and every module under it; every module of
-#: `assess`, `pages` and `app` belongs to exactly one layer (a new module must be placed here).
+#: `assess`, `views` and `app` belongs to exactly one layer (a new module must be placed here).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("leaf helpers", ("assess", "assess.data", "assess.errors", "assess.warnings", "assess.columns", "assess.formatting",
                       "assess.timestamps", "assess.names")),
@@ -37,7 +37,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
                       "assess.cost", "assess.controls", "assess.explore_multilabel")),
     ("report and settings", ("assess.report.*", "assess.settings")),
     ("command line", ("assess.cli.*", "assess.__main__")),
-    ("user interface", ("pages.*", "app")),
+    ("user interface", ("views.*", "app")),
 )
 #: The user interface and the command line are two front ends over the same package: neither imports the other
 #: (the layers stop the command line from importing the pages; this stops the converse).
@@ -162,7 +162,7 @@ def front_end_imports(graph, layers=LAYERS, *, importer=UI, imported=CLI) -> lis
 
 @pytest.fixture(scope="module")
 def graph():
-    return import_graph(ROOT, ("assess", "pages", "app"))
+    return import_graph(ROOT, ("assess", "views", "app"))
 
 
 # --- the contracts -------------------------------------------------------------------------------------------------

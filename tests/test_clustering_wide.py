@@ -155,7 +155,7 @@ def uploaded(files):
 
 
 def test_data_page_lists_the_cluster_columns(uploaded):
-    uploaded.switch_page("pages/data.py").run()
+    uploaded.switch_page("views/data.py").run()
     assert not uploaded.exception
     tables = [d.value for d in uploaded.dataframe if "reason" in d.value.columns]
     [roles] = tables
@@ -165,7 +165,7 @@ def test_data_page_lists_the_cluster_columns(uploaded):
 
 def test_clusters_page_opens_on_the_wide_file(uploaded, files):
     _, wide, _ = files
-    uploaded.switch_page("pages/clusters.py").run()
+    uploaded.switch_page("views/clusters.py").run()
     assert not uploaded.exception
     drawn = {json.loads(e.proto.spec)["layout"]["title"]["text"]: json.loads(e.proto.spec)
              for e in uploaded.get("plotly_chart")}
@@ -177,8 +177,8 @@ def test_clusters_page_opens_on_the_wide_file(uploaded, files):
         skm.adjusted_rand_score(wide.cluster_kmeans, wide.cluster_agglomerative), abs=0.005)
 
 
-@pytest.mark.parametrize("page", ["pages/metrics.py", "pages/compare.py", "pages/confusion.py", "pages/curves.py",
-                                  "pages/errors.py"])
+@pytest.mark.parametrize("page", ["views/metrics.py", "views/compare.py", "views/confusion.py", "views/curves.py",
+                                  "views/errors.py"])
 def test_other_pages_never_raise_on_the_wide_file(uploaded, page):
     uploaded.switch_page(page).run()
     assert not uploaded.exception, (page, [e.value for e in uploaded.exception])
@@ -186,7 +186,7 @@ def test_other_pages_never_raise_on_the_wide_file(uploaded, page):
 
 def test_metrics_page_shows_every_wide_clustering(uploaded, files):
     _, wide, _ = files
-    uploaded.switch_page("pages/metrics.py").run()
+    uploaded.switch_page("views/metrics.py").run()
     table = uploaded.dataframe[0].value.set_index("key")
     for model in ("kmeans", "agglomerative", "gaussian_mixture"):
         assert table.loc["adjusted_rand_index", model].startswith(

@@ -98,7 +98,7 @@ def test_a_directory_of_parts_opens_out_of_core_and_the_metrics_page_shows_it(mo
     at.button[0].click().run()
     assert not at.exception and not at.error
     assert "1,707 rows · binary · 3 models · exact" in at.markdown[0].value
-    at.switch_page("pages/metrics.py").run()
+    at.switch_page("views/metrics.py").run()
     assert not at.exception
     table = at.dataframe[0].value
     assert "key" not in table.columns and list(table.columns[2:]) == ["logistic", "naive_bayes_3f", "tree"]
@@ -111,7 +111,7 @@ def test_a_directory_of_parts_opens_out_of_core_and_the_metrics_page_shows_it(mo
     accuracy = table[table["metric"] == memory["logistic"]["accuracy"].name]["logistic"].iloc[0]
     assert accuracy.startswith(f"{memory['logistic']['accuracy'].value:.3f}")
     assert table[table["metric"] == "Rows"]["tree"].iloc[0].startswith("569")
-    at.switch_page("pages/curves.py").run()
+    at.switch_page("views/curves.py").run()
     assert not at.exception and "needs the file's rows" in at.info[0].value
 
 
@@ -135,6 +135,6 @@ def test_choosing_a_sample_again_closes_the_out_of_core_file(monkeypatch, root):
     at.selectbox[0].set_value("sample.csv").run()
     at.button[0].click().run()
     at.radio[0].set_value(at.radio[0].options[0]).run()
-    at.switch_page("pages/metrics.py").run()
+    at.switch_page("views/metrics.py").run()
     assert not at.exception and at.title[0].value == "Metrics"
     assert "exact" not in (at.markdown[0].value if at.markdown else "")

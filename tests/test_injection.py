@@ -27,7 +27,7 @@ from assess.curves import calibration_curve
 from assess.intervals import ConfidenceInterval
 from assess.metrics.threshold import metric_vs_threshold
 from assess.stats import Effect
-from pages.state import md
+from views.state import md
 from tests.conftest import open_app
 
 LINK = '<a href="https://x.example">click</a>'
@@ -325,15 +325,15 @@ def _raw_outside_code(texts: list[str]) -> list[tuple[str, str]]:
     return found
 
 
-CLASSIFICATION_PAGES = ("pages/metrics.py", "pages/confusion.py", "pages/curves.py", "pages/compare.py")
+CLASSIFICATION_PAGES = ("views/metrics.py", "views/confusion.py", "views/curves.py", "views/compare.py")
 
 
 def _walk(at, pages=CLASSIFICATION_PAGES) -> dict[str, list[str]]:
-    seen = {"pages/data.py": _markdown_texts(at)}
+    seen = {"views/data.py": _markdown_texts(at)}
     for page in pages:
         at.switch_page(page).run()
         assert not at.exception, (page, at.exception)
-        if page == "pages/compare.py":
+        if page == "views/compare.py":
             for label in ("Run test", "Run all suitable tests"):
                 [button] = [b for b in at.button if b.label == label]
                 button.click().run()
@@ -344,7 +344,7 @@ def _walk(at, pages=CLASSIFICATION_PAGES) -> dict[str, list[str]]:
 
 @pytest.mark.parametrize(("make", "task", "pages"), [
     (hostile_csv, "binary", CLASSIFICATION_PAGES), (hostile_multiclass_csv, "multiclass", CLASSIFICATION_PAGES),
-    (hostile_regression_csv, "regression", ("pages/metrics.py", "pages/errors.py", "pages/compare.py"))])
+    (hostile_regression_csv, "regression", ("views/metrics.py", "views/errors.py", "views/compare.py"))])
 def test_every_page_shows_hostile_file_text_literally(make, task, pages):
     at = open_app()
     at.radio[0].set_value("Upload a file").run()
@@ -356,9 +356,9 @@ def test_every_page_shows_hostile_file_text_literally(make, task, pages):
     leaks = {page: _raw_outside_code(texts) for page, texts in seen.items()}
     assert not any(leaks.values()), {page: found for page, found in leaks.items() if found}
     # positive controls: the walk did see the file's text, escaped where it is not in a code span
-    assert any("evil" in text for text in seen["pages/data.py"])
+    assert any("evil" in text for text in seen["views/data.py"])
     if task != "regression":  # the Metrics page's per-model tabs
-        assert [md(m) for m in HOSTILE_MODELS] == [t.label for t in at.switch_page("pages/metrics.py").run().tabs]
+        assert [md(m) for m in HOSTILE_MODELS] == [t.label for t in at.switch_page("views/metrics.py").run().tabs]
 
 
 def test_markdown_helper_escapes_outside_code_spans_and_breaks_autolinks():

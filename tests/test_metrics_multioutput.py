@@ -325,7 +325,7 @@ def _upload(frame):
 
 def test_metrics_page_offers_each_output_and_the_average():
     frame = multi_output_frame(models=("ridge", "forest"), seed=8)
-    at = _upload(frame).switch_page("pages/metrics.py").run()
+    at = _upload(frame).switch_page("views/metrics.py").run()
     assert not at.exception
     [output] = [s for s in at.selectbox if s.label == "Output"]
     assert output.options == ["All outputs (average)", "price", "volume", "share"]
@@ -353,7 +353,7 @@ def test_metrics_page_offers_each_output_and_the_average():
 def test_errors_page_charts_the_chosen_output():
     frame = multi_output_frame(seed=9)
     frame_name = "multi"   # a single-model file's model is named after the file
-    at = _upload(frame).switch_page("pages/errors.py").run()
+    at = _upload(frame).switch_page("views/errors.py").run()
     assert not at.exception
     [output] = [s for s in at.selectbox if s.label == "Output"]
     assert output.options == ["price", "volume", "share"]
@@ -411,7 +411,7 @@ def test_compare_page_tests_the_chosen_output():
     from tests.test_page_compare import choose, read, run_test
 
     frame = multi_output_frame(models=("ridge", "forest"), seed=10)
-    at = _upload(frame).switch_page("pages/compare.py").run()
+    at = _upload(frame).switch_page("views/compare.py").run()
     assert not at.exception
     [output] = [s for s in at.selectbox if s.label == "Output"]
     assert output.options == ["price", "volume", "share"]

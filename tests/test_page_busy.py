@@ -1,5 +1,5 @@
 """Over the server's memory budget (ASSESS_SERVER_MEMORY_MB) new heavy work is refused with one clear sentence on the
-page — the upload on the Data page, a computation on any other page — and nothing crashes (pages/shared.py)."""
+page — the upload on the Data page, a computation on any other page — and nothing crashes (views/shared.py)."""
 
 import numpy as np
 import pandas as pd
@@ -31,6 +31,6 @@ def test_a_new_computation_over_the_budget_shows_the_busy_message_instead_of_the
     at.radio[0].set_value("Upload a file").run()
     at.file_uploader[0].upload("busy_metrics.csv", _csv(2), "text/csv").run()    # read and described in budget
     monkeypatch.setenv("ASSESS_SERVER_MEMORY_MB", "0")
-    at.switch_page("pages/metrics.py").run()
+    at.switch_page("views/metrics.py").run()
     assert not at.exception
     assert any(BUSY in w.value for w in at.warning)

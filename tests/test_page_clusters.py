@@ -24,7 +24,7 @@ def figures(at) -> dict[str, dict]:
 
 
 def test_metrics_page_shows_the_indices_of_every_clustering():
-    at = open_app("pages/metrics.py", sample=SAMPLE)
+    at = open_app("views/metrics.py", sample=SAMPLE)
     table = at.dataframe[0].value
     assert list(table.columns[3:]) == ["kmeans", "agglomerative", "gaussian_mixture"]
     ari = table.set_index("key").loc["adjusted_rand_index"]
@@ -42,7 +42,7 @@ def test_metrics_page_shows_the_indices_of_every_clustering():
 
 
 def test_clusters_page_draws_the_contingency_table_and_every_chart():
-    at = open_app("pages/clusters.py", sample=SAMPLE)
+    at = open_app("views/clusters.py", sample=SAMPLE)
     assert not at.exception
     drawn = figures(at)
     assert set(drawn) == {"Reference classes × clusters, kmeans", "Cluster sizes", "Silhouette plot, kmeans",
@@ -64,12 +64,12 @@ def test_clusters_page_draws_the_contingency_table_and_every_chart():
 
 def test_navigation_shows_clusters_and_hides_confusion_and_curves():
     at = open_app(sample=SAMPLE)
-    at.switch_page("pages/clusters.py").run()
+    at.switch_page("views/clusters.py").run()
     assert not at.exception
 
 
 def test_compare_page_runs_the_tests_between_clusterings():
-    at = open_app("pages/compare.py", sample=SAMPLE)
+    at = open_app("views/compare.py", sample=SAMPLE)
     [metric] = [s for s in at.selectbox if s.label == "Metric"]
     internal = get(Task.CLUSTERING, "silhouette").name        # shown by display names, chosen by key
     assert metric.value == "adjusted_rand_index" and internal not in metric.options
@@ -96,8 +96,8 @@ CASES = {
                                            "x_2": RNG.normal(size=60)})),
     "clusters_10000.csv": _csv(pd.DataFrame({"cluster": np.arange(10_000), "y_true": np.arange(10_000) % 3})),
 }
-PAGES = ("pages/metrics.py", "pages/clusters.py", "pages/confusion.py", "pages/curves.py", "pages/errors.py",
-         "pages/compare.py")
+PAGES = ("views/metrics.py", "views/clusters.py", "views/confusion.py", "views/curves.py", "views/errors.py",
+         "views/compare.py")
 
 
 @pytest.fixture(scope="module", params=sorted(CASES))

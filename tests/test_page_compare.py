@@ -14,7 +14,7 @@ from tests.conftest import ROOT, open_app
 
 @pytest.fixture
 def page():
-    return open_app("pages/compare.py")
+    return open_app("views/compare.py")
 
 
 def run_test(at):
@@ -103,7 +103,7 @@ def test_two_test_sets_are_compared_as_independent_samples():
     at = open_app()
     at.radio[0].set_value("Upload a file").run()
     at.file_uploader[0].upload("two_sets.csv", frame.to_csv(index=False).encode(), "text/csv").run()
-    at.switch_page("pages/compare.py").run()
+    at.switch_page("views/compare.py").run()
     assert not at.exception
     [design] = [i.value for i in at.info if "samples" in i.value]
     assert design.startswith("**Independent samples**: ") and "no sample id is shared" in design
@@ -137,7 +137,7 @@ def choose(at, label, value):
 
 
 def test_forecast_sample_runs_diebold_mariano_per_horizon():
-    at = open_app("pages/compare.py", sample=FORECAST_SAMPLE)
+    at = open_app("views/compare.py", sample=FORECAST_SAMPLE)
     assert not any("Predicted labels" in c.value for c in at.caption)     # no classification decision on forecasts
     [test] = [s for s in at.selectbox if s.label == "Test"]
     assert test.value == "diebold_mariano"
@@ -154,7 +154,7 @@ def test_forecast_sample_runs_diebold_mariano_per_horizon():
 
 
 def test_several_forecasters_get_friedman_over_the_series():
-    at = open_app("pages/compare.py", sample=FORECAST_SAMPLE)
+    at = open_app("views/compare.py", sample=FORECAST_SAMPLE)
     [radio] = [r for r in at.radio if r.label == "Question"]
     radio.set_value("several_models").run()
     choose(at, "Test", "friedman")
@@ -163,7 +163,7 @@ def test_several_forecasters_get_friedman_over_the_series():
 
 
 def test_regression_sample_compares_per_sample_errors():
-    at = open_app("pages/compare.py", sample=REGRESSION_SAMPLE)
+    at = open_app("views/compare.py", sample=REGRESSION_SAMPLE)
     [test] = [s for s in at.selectbox if s.label == "Test"]
     assert {"Paired bootstrap", "Paired t-test", "Wilcoxon signed-rank test"} <= set(test.options)
     for key, words in (("paired_t", "predictions are off by"), ("wilcoxon", "absolute errors are typically"),

@@ -10,7 +10,7 @@ from tests.conftest import ROOT, open_app
 
 
 def open_page(sample=None):
-    return open_app("pages/confusion.py", sample=sample)
+    return open_app("views/confusion.py", sample=sample)
 
 
 def cell_counts(at, title):

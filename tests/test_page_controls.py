@@ -12,7 +12,7 @@ BINARY = "Breast cancer — binary, 3 models, 5 folds"
 
 
 def test_controls_page_on_the_binary_sample_compares_folds():
-    at = open_app("pages/controls.py", sample=BINARY)
+    at = open_app("views/controls.py", sample=BINARY)
     assert not at.exception and not at.error
     checklist = at.dataframe[0].value
     assert list(checklist["Control"])[0] == "Test data disjoint from training data"
@@ -30,7 +30,7 @@ def test_controls_page_with_annotators_and_a_bad_training_file():
     at.radio[0].set_value("Upload a file").run()
     data = (ROOT / "assets/samples/breast_cancer_annotators.csv").read_bytes()
     at.file_uploader[0].upload("annotators.csv", data, "text/csv").run()
-    at.switch_page("pages/controls.py").run()
+    at.switch_page("views/controls.py").run()
     assert not at.exception and not at.error
     frame = pd.read_csv(ROOT / "assets/samples/breast_cancer_annotators.csv")
     items = frame[frame.model == "logistic"]
@@ -48,7 +48,7 @@ def test_a_split_column_is_checked_and_its_training_rows_are_flagged():
     frame = pd.DataFrame({"id": [1, 2, 3, 4, 2, 5], "split": ["train", "train", "test", "test", "test", "test"],
                           "y_true": [0, 1, 0, 1, 1, 0], "y_pred": [0, 1, 1, 1, 1, 0], "x_a": [5, 6, 7, 5, 6, 8]})
     at.file_uploader[0].upload("split.csv", frame.to_csv(index=False).encode(), "text/csv").run()
-    at.switch_page("pages/controls.py").run()
+    at.switch_page("views/controls.py").run()
     assert not at.exception
     assert "count every row, training rows included" in at.warning[0].value.replace("\\", "")
     checklist = at.dataframe[0].value.set_index("Control")

@@ -17,7 +17,7 @@ def figures(at) -> dict[str, dict]:
 
 
 def test_cost_page_on_the_latency_sample():
-    at = open_app("pages/cost.py", sample=LATENCY)
+    at = open_app("views/cost.py", sample=LATENCY)
     assert not at.exception and not at.error
     [sentence] = [i.value.replace("\\", "") for i in at.info]   # md() escapes Markdown punctuation
     assert "points more accurate (95 % CI " in sentence and "at the 95th percentile" in sentence
@@ -38,7 +38,7 @@ def test_cost_page_on_the_latency_sample():
 
 
 def test_cost_page_switches_metric_and_cost():
-    at = open_app("pages/cost.py", sample=LATENCY)
+    at = open_app("views/cost.py", sample=LATENCY)
     at.selectbox[0].set_value("f1").run()
     at.selectbox[1].set_value("throughput_per_s").run()
     assert not at.exception
@@ -46,7 +46,7 @@ def test_cost_page_switches_metric_and_cost():
 
 
 def test_file_without_cost_takes_a_cost_table_and_names_a_bad_row():
-    at = open_app("pages/cost.py")
+    at = open_app("views/cost.py")
     assert not at.exception
     assert "latency" in at.info[0].value and not at.dataframe
     at.file_uploader[0].upload("timings.csv", b"model,latency_ms\nlogistic,2.0\ntree,-1\n", "text/csv").run()

@@ -11,7 +11,7 @@ from tests.conftest import ROOT, open_app
 
 
 def open_curves(sample=None):
-    return open_app("pages/curves.py", sample=sample)
+    return open_app("views/curves.py", sample=sample)
 
 
 def matrix_spec(at, title, subtitle_start=""):
@@ -75,7 +75,7 @@ def test_multilabel_upload_explores_one_label():
     at = open_app()
     at.radio[0].set_value("Upload a file").run()
     at.file_uploader[0].upload("ml.csv", frame.to_csv(index=False).encode(), "text/csv").run()
-    at.switch_page("pages/curves.py").run()
+    at.switch_page("views/curves.py").run()
     assert not at.exception
     [label] = [s for s in at.selectbox if s.label == "Label"]
     label.set_value("sport").run()

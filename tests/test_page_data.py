@@ -89,7 +89,7 @@ def test_nothing_from_the_file_becomes_markdown_or_html(app):
 def test_guard_points_back_to_data_when_nothing_is_loaded():
     at = AppTest.from_string(
         "import streamlit as st\n"
-        "from pages.state import require_assessment\n"
+        "from views.state import require_assessment\n"
         "st.session_state.setdefault('assessment', None)\n"
         "require_assessment()\n"
         "st.write('unreachable')\n", default_timeout=30)

@@ -30,7 +30,7 @@ def sample() -> pd.DataFrame:
 
 
 def set_threshold_on_curves(at, value: float):
-    at.switch_page("pages/curves.py").run()
+    at.switch_page("views/curves.py").run()
     [box] = [n for n in at.number_input if n.label == "Exact threshold"]
     box.set_value(value).run()
     assert not at.exception
@@ -50,7 +50,7 @@ def heatmap_counts(at, title: str) -> list[int]:
 
 
 def run_compare(at, test: str, metric: str | None = None):
-    at.switch_page("pages/compare.py").run()
+    at.switch_page("views/compare.py").run()
     [chooser] = [s for s in at.selectbox if s.label == "Test"]
     chooser.set_value(test).run()
     if metric is not None:
@@ -66,7 +66,7 @@ def test_a_threshold_set_on_curves_reaches_metrics_confusion_and_compare(sample)
     at = set_threshold_on_curves(open_app(), THRESHOLD)
     said = f"A row is predicted positive when its score is at least {THRESHOLD:.3f}."
 
-    at.switch_page("pages/metrics.py").run()
+    at.switch_page("views/metrics.py").run()
     assert not at.exception and any(said in c for c in captions(at))
     tree = sample[sample.model == "tree"]
     expected = recall_score(tree.truth, tree.score >= THRESHOLD)
@@ -74,7 +74,7 @@ def test_a_threshold_set_on_curves_reaches_metrics_confusion_and_compare(sample)
     [source] = [r for r in at.radio if r.label == "Labels from"]
     assert source.value == "scores"
 
-    at.switch_page("pages/confusion.py").run()
+    at.switch_page("views/confusion.py").run()
     assert not at.exception and any(said in c for c in captions(at))
     assert heatmap_counts(at, "tree") == confusion_matrix(tree.truth, tree.score >= THRESHOLD).ravel().tolist()
 
@@ -88,25 +88,25 @@ def test_a_threshold_set_on_curves_reaches_metrics_confusion_and_compare(sample)
 
 def test_metrics_can_go_back_to_the_label_column_for_every_page(sample):
     at = set_threshold_on_curves(open_app(), THRESHOLD)
-    at.switch_page("pages/metrics.py").run()
+    at.switch_page("views/metrics.py").run()
     [source] = [r for r in at.radio if r.label == "Labels from"]
     source.set_value("labels").run()
     assert not at.exception
     tree = sample[sample.model == "tree"]
     expected = recall_score(tree.truth, tree.y_pred == "malignant")
     assert at.dataframe[0].value.set_index("key").loc["recall", "tree"].startswith(f"{expected:.3f}")
-    at.switch_page("pages/confusion.py").run()
+    at.switch_page("views/confusion.py").run()
     assert any("predicted-label column" in c for c in captions(at))
     assert heatmap_counts(at, "tree") == confusion_matrix(tree.truth, tree.y_pred == "malignant").ravel().tolist()
 
 
 def test_a_threshold_typed_on_metrics_moves_the_curves_explorer():
-    at = open_app("pages/metrics.py")
+    at = open_app("views/metrics.py")
     [source] = [r for r in at.radio if r.label == "Labels from"]
     source.set_value("scores").run()
     [box] = [n for n in at.number_input if n.label == "Threshold (score ≥ threshold is positive)"]
     box.set_value(0.8).run()
-    at.switch_page("pages/curves.py").run()
+    at.switch_page("views/curves.py").run()
     assert not at.exception
     [exact] = [n for n in at.number_input if n.label == "Exact threshold"]
     assert exact.value == pytest.approx(0.8)
@@ -116,12 +116,12 @@ def test_changing_the_positive_class_never_shows_the_old_p_value(sample):
     at = run_compare(open_app(), "paired_bootstrap", metric="f1")
     before = at.dataframe[1].value[["pvalue", "effect_value"]].iloc[0].tolist()
 
-    at.switch_page("pages/data.py").run()
+    at.switch_page("views/data.py").run()
     [positive] = [s for s in at.selectbox if s.label == "Positive class"]
     positive.set_value("benign").run()
     assert not at.exception
 
-    at.switch_page("pages/compare.py").run()
+    at.switch_page("views/compare.py").run()
     assert not at.success, "a result computed for the old positive class is still shown"
     run_compare(at, "paired_bootstrap", metric="f1")
     after = at.dataframe[1].value[["pvalue", "effect_value"]].iloc[0].tolist()
@@ -137,12 +137,12 @@ def test_an_upload_stays_loaded_after_visiting_other_pages():
     at = open_app()
     at.radio[0].set_value("Upload a file").run()
     at.file_uploader[0].upload("mine.csv", b"y_true,score\n1,0.9\n0,0.2\n1,0.6\n0,0.4\n", "text/csv").run()
-    for page in ("pages/metrics.py", "pages/data.py", "pages/metrics.py"):
+    for page in ("views/metrics.py", "views/data.py", "views/metrics.py"):
         at.switch_page(page).run()
         assert not at.exception
     assert "Load a predictions file without blocking errors first." not in [i.value for i in at.info]
     assert at.dataframe, "the Metrics page shows no table after a visit to the Data page"
-    at.switch_page("pages/data.py").run()
+    at.switch_page("views/data.py").run()
     assert any("mine.csv" in m.value.replace("\\", "") for m in at.markdown)
 
 
@@ -162,10 +162,10 @@ def _session_keys(path: Path) -> list[tuple[int, str]]:
 
 
 def test_every_session_state_key_is_a_key_member():
-    from pages.state import Key
+    from views.state import Key
     values = [v for k, v in vars(Key).items() if k.isupper()]
     members = set(values)
-    files = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
+    files = [ROOT / "app.py", *sorted((ROOT / "views").glob("*.py"))]
     literal = [(f.name, line, key) for f in files for line, key in _session_keys(f) if key not in members]
     assert literal == [], "session-state keys written as strings instead of Key members"
     assert len(members) == len(values), "two names for one key"
@@ -187,7 +187,7 @@ def test_a_per_label_threshold_set_on_curves_reaches_confusion_and_metrics():
     at = open_app()
     at.radio[0].set_value("Upload a file").run()
     at.file_uploader[0].upload("ml.csv", frame.to_csv(index=False).encode(), "text/csv").run()
-    at.switch_page("pages/curves.py").run()
+    at.switch_page("views/curves.py").run()
     [label] = [s for s in at.selectbox if s.label == "Label"]
     label.set_value("sport").run()
     [box] = [n for n in at.number_input if n.label == "Exact threshold"]
@@ -195,7 +195,7 @@ def test_a_per_label_threshold_set_on_curves_reaches_confusion_and_metrics():
     assert not at.exception
     predicted = np.column_stack([scores[:, 0] >= 0.5, scores[:, 1] >= 0.3])   # news keeps the default 0.5
 
-    at.switch_page("pages/confusion.py").run()
+    at.switch_page("views/confusion.py").run()
     assert not at.exception
     assert any("sport ≥ 0.300" in c and "news ≥ 0.500" in c for c in captions(at))
     [spec] = [json.loads(e.proto.spec) for e in at.get("plotly_chart")
@@ -205,7 +205,7 @@ def test_a_per_label_threshold_set_on_curves_reaches_confusion_and_metrics():
     expected = multilabel_confusion_matrix(truth, predicted)                   # per label [[tn, fp], [fn, tp]]
     assert shown == expected.ravel().tolist()
 
-    at.switch_page("pages/metrics.py").run()
+    at.switch_page("views/metrics.py").run()
     assert not at.exception
     f1 = at.dataframe[0].value.set_index("key").loc["f1_micro", "ml"]
     assert f1.startswith(f"{f1_score(truth, predicted, average='micro'):.3f}")

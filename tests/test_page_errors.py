@@ -32,7 +32,7 @@ def values(array) -> np.ndarray:
 
 
 def test_regression_sample_draws_every_chart_from_the_file():
-    at = open_app("pages/errors.py", sample=REGRESSION)
+    at = open_app("views/errors.py", sample=REGRESSION)
     drawn = figures(at)
     assert set(drawn) == {"Predicted against actual", "Errors against the prediction", "Distribution of the errors",
                           "Mean absolute error by decile of the actual value",
@@ -47,7 +47,7 @@ def test_regression_sample_draws_every_chart_from_the_file():
 
 
 def test_forecast_sample_picks_a_series_and_a_horizon():
-    at = open_app("pages/errors.py", sample=FORECAST)
+    at = open_app("views/errors.py", sample=FORECAST)
     [series] = [s for s in at.selectbox if s.label == "Series"]
     series.set_value("elnino_sst").run()
     [horizon] = [s for s in at.select_slider if s.label == "Horizon (steps ahead)"]
@@ -67,7 +67,7 @@ def test_forecast_sample_picks_a_series_and_a_horizon():
 
 
 def test_forecast_sample_draws_error_by_horizon_series_and_loss_differences():
-    at = open_app("pages/errors.py", sample=FORECAST)
+    at = open_app("views/errors.py", sample=FORECAST)
     [loss] = [r for r in at.radio if r.label == "Error measure"]
     loss.set_value("RMSE").run()
     assert not at.exception
@@ -100,13 +100,13 @@ def test_forecast_sample_draws_error_by_horizon_series_and_loss_differences():
 
 
 def test_classification_files_are_pointed_to_their_pages():
-    at = open_app("pages/errors.py")
+    at = open_app("views/errors.py")
     assert "see the Confusion and Curves pages" in at.info[0].value
 
 
 def test_compare_opens_on_numeric_samples_and_runs_the_suggested_test():
     for sample, expected in ((REGRESSION, "paired_bootstrap"), (FORECAST, "diebold_mariano")):
-        at = open_app("pages/compare.py", sample=sample)
+        at = open_app("views/compare.py", sample=sample)
         assert not at.exception
         [test] = [s for s in at.selectbox if s.label == "Test"]
         assert test.value == expected
@@ -123,7 +123,7 @@ def test_one_series_forecast_has_no_series_picker_and_no_placeholder_name(tmp_pa
     at = open_app()
     at.radio[0].set_value("Upload a file").run()
     at.file_uploader[0].upload("co2.csv", one.to_csv(index=False).encode(), "text/csv").run()
-    at.switch_page("pages/errors.py").run()
+    at.switch_page("views/errors.py").run()
     assert not at.exception
     assert not [s for s in at.selectbox if s.label == "Series"]
     drawn = figures(at)

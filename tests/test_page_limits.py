@@ -44,9 +44,9 @@ ZERO_WEIGHTS = {
     # the Errors page is for numeric predictions
     "regression": _csv(pd.DataFrame({"y_true": RNG.normal(size=40), "y_pred": RNG.normal(size=40), "weight": 0})),
 }
-PAGES = [("classification", "pages/metrics.py"), ("classification", "pages/confusion.py"),
-         ("classification", "pages/curves.py"), ("classification", "pages/compare.py"),
-         ("regression", "pages/errors.py")]
+PAGES = [("classification", "views/metrics.py"), ("classification", "views/confusion.py"),
+         ("classification", "views/curves.py"), ("classification", "views/compare.py"),
+         ("regression", "views/errors.py")]
 
 
 @pytest.mark.parametrize("kind,page", PAGES)
@@ -84,7 +84,7 @@ MANY = {
 
 def test_10000_classes_stop_every_page_with_the_reason():
     at = _upload("classes_10000.csv", MANY["classes_10000.csv"]())
-    for page in ("pages/metrics.py", "pages/confusion.py", "pages/curves.py", "pages/compare.py"):
+    for page in ("views/metrics.py", "views/confusion.py", "views/curves.py", "views/compare.py"):
         at.switch_page(page).run()
         assert not at.exception, page
         [error] = at.error
@@ -93,9 +93,9 @@ def test_10000_classes_stop_every_page_with_the_reason():
 
 @pytest.mark.parametrize("name", ["classes_1500.csv", "proba_1500.csv"])
 def test_1500_classes_metrics_page_shows_the_most_frequent_classes(name):
-    PER_CLASS_ROWS = _page_constant("pages/metrics.py", "PER_CLASS_ROWS")
+    PER_CLASS_ROWS = _page_constant("views/metrics.py", "PER_CLASS_ROWS")
     at = _upload(name, MANY[name]())
-    at.switch_page("pages/metrics.py").run()
+    at.switch_page("views/metrics.py").run()
     assert not at.exception
     per_class = [d.value for d in at.dataframe if "class" in d.value.columns]
     assert len(per_class) == 1 and len(per_class[0]) == PER_CLASS_ROWS
@@ -109,9 +109,9 @@ def test_1500_classes_metrics_page_shows_the_most_frequent_classes(name):
 
 
 def test_1500_classes_confusion_page_draws_the_top_classes_and_says_so():
-    MAX_DRAWN_CLASSES = _page_constant("pages/confusion.py", "MAX_DRAWN_CLASSES")
+    MAX_DRAWN_CLASSES = _page_constant("views/confusion.py", "MAX_DRAWN_CLASSES")
     at = _upload("classes_1500.csv", MANY["classes_1500.csv"]())
-    at.switch_page("pages/confusion.py").run()
+    at.switch_page("views/confusion.py").run()
     assert not at.exception
     [fig] = at.get("plotly_chart")
     assert f'"1,470 other classes"' in fig.proto.spec

@@ -10,7 +10,7 @@ from tests.conftest import ROOT, open_app
 
 @pytest.fixture
 def metrics_page():
-    return open_app("pages/metrics.py")
+    return open_app("views/metrics.py")
 
 
 def test_binary_sample_table_sentences_and_downloads(metrics_page):
@@ -68,7 +68,7 @@ def test_threshold_derives_labels_from_scores(metrics_page):
 
 
 def test_multiclass_sample_has_per_class_table():
-    at = open_app("pages/metrics.py", sample="Wine — multi-class, 2 models")
+    at = open_app("views/metrics.py", sample="Wine — multi-class, 2 models")
     per_class = [d.value for d in at.dataframe if "class" in d.value.columns]
     assert per_class and set(per_class[0]["class"]) == {"barbera", "barolo", "grignolino"}
     assert np.all(per_class[0]["recall"].between(0, 1))
@@ -78,7 +78,7 @@ def test_guard_when_data_has_errors():
     at = open_app()
     at.radio[0].set_value("Upload a file").run()
     at.file_uploader[0].upload("bad.csv", b"y_true,y_pred\n1,0\n,1\n", "text/csv").run()
-    at.switch_page("pages/metrics.py").run()
+    at.switch_page("views/metrics.py").run()
     assert [i.value for i in at.info] == ["Load a predictions file without blocking errors first."]
 
 
@@ -89,7 +89,7 @@ def test_large_upload_defaults_to_fewer_resamples():
     at = open_app()
     at.radio[0].set_value("Upload a file").run()
     at.file_uploader[0].upload("big.csv", frame.to_csv(index=False).encode(), "text/csv").run()
-    at.switch_page("pages/metrics.py").run()
+    at.switch_page("views/metrics.py").run()
     assert not at.exception
     [resamples] = [n for n in at.number_input if n.label == "Bootstrap resamples"]
     assert resamples.value == 200

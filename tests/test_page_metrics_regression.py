@@ -17,7 +17,7 @@ CLASSIFICATION_WIDGETS = {"Labels from", "Threshold (score ≥ threshold is posi
 
 def test_value_metrics_with_intervals_and_baselines():
     sample = "Diabetes — regression, 3 models, 5 folds"
-    at = open_app("pages/metrics.py", sample=sample)
+    at = open_app("views/metrics.py", sample=sample)
     assert not at.exception
     labels = {w.label for kind in ("radio", "number_input", "selectbox") for w in at.get(kind)}
     assert not labels & CLASSIFICATION_WIDGETS
@@ -44,7 +44,7 @@ def test_value_metrics_with_intervals_and_baselines():
 
 
 def test_regression_bootstrap_intervals_show():
-    at = open_app("pages/metrics.py", sample="Diabetes — regression, 3 models, 5 folds")
+    at = open_app("views/metrics.py", sample="Diabetes — regression, 3 models, 5 folds")
     [resamples] = [n for n in at.number_input if n.label == "Bootstrap resamples"]
     resamples.set_value(100).run()
     assert not at.exception
@@ -57,7 +57,7 @@ FORECAST = "CO₂ and El Niño — monthly forecasts, 3 models, 1–12 months ah
 
 
 def test_forecast_metrics_by_horizon_and_series_with_forecast_baselines():
-    at = open_app("pages/metrics.py", sample=FORECAST)
+    at = open_app("views/metrics.py", sample=FORECAST)
     labels = {w.label for kind in ("radio", "number_input", "selectbox") for w in at.get(kind)}
     assert not labels & CLASSIFICATION_WIDGETS
     assert not any("for now" in c.value for c in at.caption)
@@ -87,7 +87,7 @@ def test_forecast_metrics_by_horizon_and_series_with_forecast_baselines():
 
 
 def test_forecast_intervals_show_by_horizon():
-    at = open_app("pages/metrics.py", sample=FORECAST)
+    at = open_app("views/metrics.py", sample=FORECAST)
     [resamples] = [n for n in at.number_input if n.label == "Bootstrap resamples"]
     resamples.set_value(100).run()
     assert not at.exception

@@ -28,13 +28,13 @@ def specs(at):
 
 
 def test_data_page_recognises_the_sample_as_multilabel():
-    at = open_app("pages/data.py", sample=SAMPLE)
+    at = open_app("views/data.py", sample=SAMPLE)
     text = " ".join(str(m.value) for m in [*at.markdown, *at.caption, *at.info, *at.success])
     assert "multilabel" in text.lower() or "multi-label" in text.lower()
 
 
 def test_metrics_page_shows_sklearn_numbers():
-    at = open_app("pages/metrics.py", sample=SAMPLE)
+    at = open_app("views/metrics.py", sample=SAMPLE)
     table = at.dataframe[0].value.set_index("key")
     for model in ("logistic_ovr", "naive_bayes_coarse"):
         y, yp, _ = sample(model)
@@ -42,7 +42,7 @@ def test_metrics_page_shows_sklearn_numbers():
 
 
 def test_curves_page_draws_per_label_roc_with_micro_and_macro_like_sklearn():
-    at = open_app("pages/curves.py", sample=SAMPLE)
+    at = open_app("views/curves.py", sample=SAMPLE)
     [model] = [s for s in at.selectbox if s.label == "Model for the per-label curves"]
     model.set_value("naive_bayes_coarse").run()
     assert not at.exception
@@ -57,7 +57,7 @@ def test_curves_page_draws_per_label_roc_with_micro_and_macro_like_sklearn():
 
 
 def test_confusion_page_grid_cardinality_and_cooccurrence_follow_the_file_labels():
-    at = open_app("pages/confusion.py", sample=SAMPLE)
+    at = open_app("views/confusion.py", sample=SAMPLE)
     shown = specs(at)
     y, yp, _ = sample("logistic_ovr")
     grid = shown["Confusion per label — logistic_ovr"]
@@ -79,7 +79,7 @@ def test_confusion_page_grid_cardinality_and_cooccurrence_follow_the_file_labels
 
 
 def test_compare_page_runs_mcnemar_per_label_like_statsmodels():
-    at = open_app("pages/compare.py", sample=SAMPLE)
+    at = open_app("views/compare.py", sample=SAMPLE)
     [test] = [s for s in at.selectbox if s.label == "Test"]
     test.set_value("mcnemar_per_label").run()
     [run] = [b for b in at.button if b.label == "Run test"]
@@ -102,7 +102,7 @@ def test_compare_page_runs_mcnemar_per_label_like_statsmodels():
 def test_every_label_set_to_its_max_f1_threshold_reaches_the_metrics():
     from sklearn.metrics import f1_score, precision_recall_curve
 
-    at = open_app("pages/curves.py", sample=SAMPLE)
+    at = open_app("views/curves.py", sample=SAMPLE)
     [model] = [s for s in at.selectbox if s.label == "From the scores of"]
     model.set_value("naive_bayes_coarse").run()
     [button] = [b for b in at.button if b.label == "Set every label's threshold"]
@@ -117,7 +117,7 @@ def test_every_label_set_to_its_max_f1_threshold_reaches_the_metrics():
         expected.append(thresholds[np.nanargmax(f1[:-1])])
     [table] = [d.value for d in at.dataframe if "Threshold" in getattr(d.value, "columns", [])]
     np.testing.assert_allclose(table["Threshold"], expected)
-    at.switch_page("pages/metrics.py").run()
+    at.switch_page("views/metrics.py").run()
     assert not at.exception
     decided = s >= np.array(expected)
     value = at.dataframe[0].value.set_index("key").loc["f1_macro", "naive_bayes_coarse"]
@@ -134,21 +134,21 @@ def test_pages_with_24_labels_draw_eight_curves_and_every_matrix():
     at = open_app()
     at.radio[0].set_value("Upload a file").run()
     at.file_uploader[0].upload("topics.csv", frame.to_csv(index=False).encode(), "text/csv").run()
-    at.switch_page("pages/curves.py").run()
+    at.switch_page("views/curves.py").run()
     assert not at.exception
     [drawn] = [m for m in at.multiselect if m.label == "Labels drawn"]
     support = truth.sum(axis=0)
     assert sorted(drawn.value) == sorted(names[j] for j in np.argsort(-support, kind="stable")[:8])
     roc = [s for t, s in specs(at).items() if t.startswith("ROC per label")][0]
     assert sum(1 for t in roc["data"] if t.get("name", "").startswith("topic_")) == 8
-    at.switch_page("pages/confusion.py").run()
+    at.switch_page("views/confusion.py").run()
     assert not at.exception
     grid = [s for t, s in specs(at).items() if t.startswith("Confusion per label")][0]
     assert len(grid["layout"]["annotations"]) == 24
 
 
 def test_compare_page_draws_the_per_label_differences():
-    at = open_app("pages/compare.py", sample=SAMPLE)
+    at = open_app("views/compare.py", sample=SAMPLE)
     [test] = [s for s in at.selectbox if s.label == "Test"]
     test.set_value("mcnemar_per_label").run()
     [run] = [b for b in at.button if b.label == "Run test"]

@@ -22,7 +22,7 @@ def test_report_builds_or_says_why(name):
     at = open_app()
     at.radio[0].set_value("Upload a file").run()
     at.file_uploader[0].upload(name, CASES[name], "text/csv").run()
-    at.switch_page("pages/report.py").run()
+    at.switch_page("views/report.py").run()
     assert not at.exception, name
     if not any(b.label == "Build the report" for b in at.button):  # the page guard stopped on blocking problems
         assert at.error or at.info, name
@@ -33,25 +33,25 @@ def test_report_builds_or_says_why(name):
 
 
 def test_settings_from_the_report_page_apply_on_the_data_page():
-    at = open_app("pages/report.py")
+    at = open_app("views/report.py")
     at.text_area(key="checklist_context").set_value("Screening programme").run()
     settings_button = next(b for b in at.get("download_button") if b.proto.label == "Settings file (JSON)")
     assert settings_button is not None
-    at.switch_page("pages/data.py").run()
+    at.switch_page("views/data.py").run()
     saved = Settings(display_names=DisplayNames.of({"tree": "Decision tree"}, {"malignant": "Cancer"}),
                      checklist={"context": "Screening programme"})
     at.file_uploader[0].upload("settings.json", saved.to_json().encode(), "application/json").run()
     assert not at.exception
     assessment = at.session_state["assessment"]
     assert "Decision tree" in assessment.models and assessment.positive == "Cancer"
-    at.switch_page("pages/report.py").run()
+    at.switch_page("views/report.py").run()
     assert at.text_area(key="checklist_context").value == "Screening programme"
 
 
 @pytest.mark.parametrize("change, message", [({"version": 2}, "settings version 2 is not supported"),
                                              ({"task": "regression"}, "is for a regression assessment")])
 def test_bad_settings_leave_the_file_as_it_was(change, message):
-    at = open_app("pages/data.py")
+    at = open_app("views/data.py")
     before = at.session_state["assessment"].models
     doc = Settings(display_names=DisplayNames.of({"tree": "Decision tree"})).to_dict() | change
     at.file_uploader[0].upload("bad.json", json.dumps(doc).encode(), "application/json").run()
@@ -66,7 +66,7 @@ def test_format_choice_and_stated_costs_reach_the_download():
     import io
     import zipfile
 
-    at = open_app("pages/report.py")
+    at = open_app("views/report.py")
     next(r for r in at.radio if r.label == "Format").set_value("ZIP of tables").run()
     next(c for c in at.checkbox if c.label == "State what each kind of error costs").check().run()
     _build(at)
@@ -99,7 +99,7 @@ def test_settings_saved_from_the_app_give_the_cli_the_same_report(tmp_path):
     from assess.cli import main
     from tests.conftest import ROOT
 
-    at = open_app("pages/report.py")
+    at = open_app("views/report.py")
     at.text_area(key="checklist_context").set_value("Screening programme").run()
     next(r for r in at.radio if r.label == "Format").set_value("ZIP of tables").run()
     next(c for c in at.checkbox if c.label == "State what each kind of error costs").check().run()

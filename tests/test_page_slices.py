@@ -13,7 +13,7 @@ def _subheaders(at):
 
 
 def test_binary_sample_by_group():
-    at = open_app("pages/slices.py")
+    at = open_app("views/slices.py")
     assert not at.exception and not at.error
     assert at.multiselect(key="slice_columns").value == ["group"]
     assert _subheaders(at) == ["Where the model fails", "Tests across slices", "Fairness gaps",
@@ -37,7 +37,7 @@ def test_binary_sample_by_group():
 
 
 def test_two_columns_are_crossed_and_the_model_can_change():
-    at = open_app("pages/slices.py")
+    at = open_app("views/slices.py")
     at.multiselect(key="slice_columns").set_value(["group", "fold"]).run()
     at.selectbox(key="slice_model").set_value("tree").run()
     assert not at.exception and not at.error
@@ -48,7 +48,7 @@ def test_two_columns_are_crossed_and_the_model_can_change():
 
 
 def test_learning_curve_sample_shows_the_curve_and_a_verdict():
-    at = open_app("pages/slices.py", sample="Breast cancer — learning curve, 2 models, 6 training sizes")
+    at = open_app("views/slices.py", sample="Breast cancer — learning curve, 2 models, 6 training sizes")
     assert not at.exception and not at.error
     assert "Learning curve" in _subheaders(at)
     verdicts = [m.value for m in at.markdown if "per doubling" in m.value]
@@ -56,7 +56,7 @@ def test_learning_curve_sample_shows_the_curve_and_a_verdict():
 
 
 def test_regression_sample_tests_mae_with_kruskal_wallis():
-    at = open_app("pages/slices.py", sample="Diabetes — regression, 3 models, 5 folds")
+    at = open_app("views/slices.py", sample="Diabetes — regression, 3 models, 5 folds")
     assert not at.exception and not at.error
     at.multiselect(key="slice_columns").set_value(["fold"]).run()
     assert not at.exception
@@ -74,7 +74,7 @@ def test_nothing_to_slice_by_is_said():
     rng = np.random.default_rng(0)
     frame = pd.DataFrame({"y_true": rng.integers(0, 2, 50), "y_pred": rng.integers(0, 2, 50)})
     at.file_uploader[0].upload("plain.csv", frame.to_csv(index=False).encode(), "text/csv").run()
-    at.switch_page("pages/slices.py").run()
+    at.switch_page("views/slices.py").run()
     assert not at.exception
     assert any("no column to slice by" in i.value for i in at.info)
 
@@ -82,7 +82,7 @@ def test_nothing_to_slice_by_is_said():
 def test_errors_page_shows_the_error_per_fold_beside_the_curves_per_fold():
     import json
 
-    at = open_app("pages/errors.py", sample="Diabetes — regression, 3 models, 5 folds")
+    at = open_app("views/errors.py", sample="Diabetes — regression, 3 models, 5 folds")
     assert not at.exception
     assert "Per cross-validation fold" in _subheaders(at)
     figure = json.loads(at.get("plotly_chart")[-1].proto.spec)

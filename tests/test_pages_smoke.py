@@ -44,8 +44,8 @@ CASES = {
                                         columns=[f"proba_c{j}" for j in range(1500)])
                            .assign(y_true=[f"c{j}" for j in RNG.integers(0, 1500, 20)])),
 }
-PAGES = ("pages/metrics.py", "pages/confusion.py", "pages/curves.py", "pages/compare.py", "pages/slices.py",
-         "pages/cost.py", "pages/controls.py")
+PAGES = ("views/metrics.py", "views/confusion.py", "views/curves.py", "views/compare.py", "views/slices.py",
+         "views/cost.py", "views/controls.py")
 
 
 @pytest.fixture(scope="module", params=sorted(CASES))

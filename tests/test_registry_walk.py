@@ -123,7 +123,7 @@ def test_dummy_label_metric_against_the_threshold(registered):
 
 
 def test_dummy_label_metric_is_offered_by_the_curves_page(registered):
-    at = open_app("pages/curves.py")
+    at = open_app("views/curves.py")
     [chooser] = [m for m in at.multiselect if m.label == "Metrics by threshold"]
     assert "true_positive_share" in chooser.options or "True-positive share" in chooser.options
 
@@ -148,7 +148,7 @@ def test_dummies_reach_the_exports(registered):
 
 
 def test_dummies_reach_the_metrics_page(registered):
-    at = open_app("pages/metrics.py")
+    at = open_app("views/metrics.py")
     for group, key in (("Threshold metrics", "true_positive_share"), ("Ranking", "auc_by_trapezoid")):
         [choice] = [m for m in at.multiselect if m.label == group]
         assert key in choice.options or get(Task.BINARY, key).name in choice.options
@@ -250,7 +250,7 @@ def test_value_dummy_reaches_evaluate_the_bootstrap_baselines_cli_exports_and_pa
     doc = json.loads(capsys.readouterr().out)
     assert doc["models"]["ridge"]["mse_again"] == pytest.approx(expected, rel=1e-12)
     assert "mse_again" in to_csv_bytes(long_frame({"ridge": report})).decode()
-    at = open_app("pages/metrics.py", sample="Diabetes — regression, 3 models, 5 folds")
+    at = open_app("views/metrics.py", sample="Diabetes — regression, 3 models, 5 folds")
     [errors] = [m for m in at.multiselect if m.label == "Errors"]
     assert "mse_again" in errors.options or "MSE (again)" in errors.options
     errors.set_value([*errors.value, "mse_again"]).run()

@@ -1,12 +1,12 @@
-"""The server-wide store of results (pages/shared.py): computed once per key however many sessions ask, bounded,
+"""The server-wide store of results (views/shared.py): computed once per key however many sessions ask, bounded,
 and refusing new work over the memory budget. Threads are coordinated with events, never with sleeps."""
 
 import threading
 
 import pytest
 
-from pages import shared
-from pages.shared import ServerBusy, SharedResults, resident_mb
+from views import shared
+from views.shared import ServerBusy, SharedResults, resident_mb
 
 
 def test_concurrent_callers_of_one_key_share_one_computation():

@@ -215,7 +215,7 @@ def set_radio(at, label, value):
 
 def test_the_page_shows_every_reachable_test_with_a_widget_per_option():
     reached: set[str] = set()
-    at = open_app("pages/compare.py")
+    at = open_app("views/compare.py")
     check_tests(at, ["mcnemar", "delong", "paired_bootstrap"], PREDICTIONS, reached)
     set_radio(at, "Question", "several_models")
     check_tests(at, ["cochran_q", "mcnemar"], PREDICTIONS, reached)
@@ -240,14 +240,14 @@ def test_the_page_shows_every_reachable_test_with_a_widget_per_option():
     at = open_app()
     at.radio[0].set_value("Upload a file").run()
     at.file_uploader[0].upload("two_sets.csv", buf.getvalue().encode(), "text/csv").run()
-    at.switch_page("pages/compare.py").run()
+    at.switch_page("views/compare.py").run()
     assert not at.exception
     assert any("Independent samples" in i.value for i in at.info)
     check_tests(at, ["chi2", "fisher_exact", "unpaired_delong", "unpaired_bootstrap", "mann_whitney", "welch_t"],
                 PREDICTIONS, reached)
 
     # per-fold scores of 5 × 2-fold cross-validation, uploaded on the page
-    at = open_app("pages/compare.py")
+    at = open_app("views/compare.py")
     set_radio(at, "Compare models from", "per-fold scores I upload")
     frame = fold_table(repeats=5, folds=2)[lambda f: f.model != "C"]
     at.file_uploader(key="fold_upload").upload("cv.csv", frame.to_csv(index=False).encode(), "text/csv").run()
@@ -255,13 +255,13 @@ def test_the_page_shows_every_reachable_test_with_a_widget_per_option():
     check_tests(at, ["cv_5x2_t"], FOLDS, reached)
 
     # the regression and forecast samples: tests of per-sample errors and Diebold–Mariano
-    at = open_app("pages/compare.py", sample="Diabetes — regression, 3 models, 5 folds")
+    at = open_app("views/compare.py", sample="Diabetes — regression, 3 models, 5 folds")
     check_tests(at, ["paired_bootstrap", "paired_t", "wilcoxon"], PREDICTIONS, reached, "regression")
-    at = open_app("pages/compare.py", sample="CO₂ and El Niño — monthly forecasts, 3 models, 1–12 months ahead")
+    at = open_app("views/compare.py", sample="CO₂ and El Niño — monthly forecasts, 3 models, 1–12 months ahead")
     check_tests(at, ["diebold_mariano"], PREDICTIONS, reached, "forecast")
-    at = open_app("pages/compare.py", sample="Digits — multi-label, 5 properties, 2 models, 5 folds")
+    at = open_app("views/compare.py", sample="Digits — multi-label, 5 properties, 2 models, 5 folds")
     check_tests(at, ["mcnemar_per_label"], PREDICTIONS, reached, "multilabel")
-    at = open_app("pages/compare.py", sample="Iris — clustering, 3 clusterings with species and features")
+    at = open_app("views/compare.py", sample="Iris — clustering, 3 clusterings with species and features")
     check_tests(at, ["paired_bootstrap", "better_than_random"], PREDICTIONS, reached, "clustering")
 
     assert set(TESTS) == reached

@@ -1,6 +1,6 @@
 """Data-page widgets for the scores: map per-class score columns by hand, and flip an inverted binary score.
 
-Both change the roles through `pages.state.set_overrides`, as every role picker does, so the reasons then say "set
+Both change the roles through `views.state.set_overrides`, as every role picker does, so the reasons then say "set
 by you" and "Reset to what was detected" undoes them. The command line does the same with ``--score CLASS=COLUMN``
 and ``--flip-score``.
 """
@@ -14,7 +14,7 @@ from assess.columns import is_numeric, quote
 from assess.data import Task
 from assess.schema import Assessment
 from assess.score_direction import flipped_score
-from pages.state import Key, md, set_overrides
+from views.state import Key, md, set_overrides
 
 NONE = "(none)"
 #: More classes than this get no picker each (a table of 2,000 selectboxes helps nobody): the CLI option remains.

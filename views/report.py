@@ -19,8 +19,8 @@ from assess.report import build_report, render_html, render_zip
 from assess.report.render import html_to_pdf
 from assess.report.checklist import ITEMS
 from assess.settings import Settings, report_options
-from pages.names import loaded_settings
-from pages.state import Key, current_decision, keep_result, kept_result, md, require_assessment
+from views.names import loaded_settings
+from views.state import Key, current_decision, keep_result, kept_result, md, require_assessment
 
 assessment = require_assessment()
 st.title("Report")

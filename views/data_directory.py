@@ -5,7 +5,7 @@ directories of Parquet parts) of that one directory, listed by `assess.engine.da
 through `assess.engine.data_dir.resolve_inside` (no ``../``, no absolute path, no symbolic link out of it). The chosen
 file is assessed out of core by DuckDB (`assess.engine.reports.engine_reports`) with a progress bar over its scans,
 and the Metrics page shows the engine's reports. The other pages need the rows: their guard says so
-(`pages.state.require_assessment`).
+(`views.state.require_assessment`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from assess.engine.data_dir import ENV, data_directory, list_sources, resolve_in
 from assess.errors import AssessError
 from assess.roles import Overrides
 from assess.summary import comparison_frame, headline_sentences
-from pages.state import DATA_PAGE, Key, md
+from views.state import DATA_PAGE, Key, md
 
 DATA_DIR_SOURCE = "Open from the data directory"
 _CHOICE = "data_dir_choice"
@@ -66,7 +66,7 @@ def render() -> None:
         st.stop()
     name, result = run
     _summary(name, result)
-    st.page_link("pages/metrics.py", label="See the metrics", icon=":material/table_chart:")
+    st.page_link("views/metrics.py", label="See the metrics", icon=":material/table_chart:")
     st.stop()
 
 

@@ -15,8 +15,8 @@ from assess.explore_multilabel import (LABEL_RULES, cardinality_distribution, co
                                        per_label_curves, per_label_thresholds)
 from assess.schema import Assessment
 from assess.stats.multilabel import CORRECTION_NAMES, PerLabelMcNemarDetails
-from pages.state import current_decision, md, memo, set_decision
-from pages.widgets import chart
+from views.state import current_decision, md, memo, set_decision
+from views.widgets import chart
 
 #: Curves drawn at once: past eight the Okabe–Ito palette repeats and the curves cannot be told apart; the micro and
 #: macro averages always use every label.

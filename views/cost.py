@@ -10,8 +10,8 @@ from assess.charts.cost import latency_distribution_chart, trade_off_chart
 from assess.errors import AssessError
 from assess.metrics import metrics_for
 from assess.metrics.reports import compute_reports
-from pages.state import current_decision, md, memo, read_upload, require_assessment
-from pages.widgets import all_charts_button, chart
+from views.state import current_decision, md, memo, read_upload, require_assessment
+from views.widgets import all_charts_button, chart
 
 #: Bootstrap resamples and seed of every interval on this page (the CLI's defaults, so both give the same numbers).
 RESAMPLES, SEED = 1000, 0

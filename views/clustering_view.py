@@ -1,7 +1,7 @@
 """The Metrics page for a clustering file: external indices (against the reference classes) and internal ones (from the
 features), with bootstrap intervals and the random-partition baseline, per clustering, with downloads and definitions.
 
-Called by pages/metrics.py in place of its classification / regression body: a clustering has no decision rule,
+Called by views/metrics.py in place of its classification / regression body: a clustering has no decision rule,
 threshold, β or k, and its baseline is a random partition with the same cluster sizes.
 """
 
@@ -16,8 +16,8 @@ from assess.metrics.clustering import SILHOUETTE_EXACT_ROWS
 from assess.metrics.reports import compute_reports
 from assess.schema import Assessment
 from assess.summary import comparison_frame, long_frame, model_frame
-from pages.state import md, memo
-from pages.widgets import choose_metrics, comparison_config, headers_config, metric_definitions
+from views.state import md, memo
+from views.widgets import choose_metrics, comparison_config, headers_config, metric_definitions
 
 #: Shown first: the chance-corrected indices, V-measure and the silhouette.
 HEADLINE = ("adjusted_rand_index", "rand_index", "purity", "inverse_purity", "v_measure", "adjusted_mutual_info",
@@ -94,7 +94,7 @@ def render(assessment: Assessment) -> None:
     c1.download_button("Metrics CSV", to_csv_bytes(long), "metrics.csv", "text/csv", icon=":material/download:")
     c2.download_button("Metrics JSON", to_json_bytes(doc), "metrics.json", "application/json",
                        icon=":material/download:")
-    st.page_link("pages/clusters.py", label="See the clusters: contingency, sizes, silhouettes, projection",
+    st.page_link("views/clusters.py", label="See the clusters: contingency, sizes, silhouettes, projection",
                  icon=":material/bubble_chart:")
 
     metric_definitions(specs, chosen)

@@ -16,8 +16,8 @@ from assess.errors import AssessError
 from assess.names import MAX_NAME, DisplayNames
 from assess.schema import Assessment
 from assess.settings import Settings
-from pages.state import Key, md, set_decision, set_overrides
-from pages.widgets import presenting
+from views.state import Key, md, set_decision, set_overrides
+from views.widgets import presenting
 
 #: Session-state key of the settings file applied on the Data page (read by the Report page).
 LOADED_SETTINGS = "loaded_settings"

@@ -9,8 +9,8 @@ import streamlit as st
 from assess import controls
 from assess.charts.controls import distribution_by_group_chart
 from assess.errors import AssessError
-from pages.state import current_decision, md, memo, require_assessment
-from pages.widgets import all_charts_button, chart
+from views.state import current_decision, md, memo, require_assessment
+from views.widgets import all_charts_button, chart
 
 assessment = require_assessment()
 st.title("Controls")

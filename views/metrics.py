@@ -21,9 +21,9 @@ from assess.cross_validation import fold_metrics
 from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
 from assess.summary import (breakdown_table, comparison_frame, headline_sentences, long_frame, model_frame,
                             per_class_frame, with_fold_spread)
-from pages import clustering_view, data_directory
-from pages.state import Key, current_decision, md, memo, require_assessment, set_decision
-from pages.widgets import choose_metrics, comparison_config, decision_note, headers_config
+from views import clustering_view, data_directory
+from views.state import Key, current_decision, md, memo, require_assessment, set_decision
+from views.widgets import choose_metrics, comparison_config, decision_note, headers_config
 
 HEADLINE = {
     Task.BINARY: ("tp", "fp", "tn", "fn", "accuracy", "balanced_accuracy", "precision", "recall", "specificity", "f1",
@@ -62,7 +62,7 @@ PER_CLASS_ROWS = 100
 data_directory.metrics_view()   # a data-directory file assessed out of core: its own view, then stop
 assessment = require_assessment()
 st.title("Metrics")
-if assessment.task is Task.CLUSTERING:   # no decision rule, threshold, β or k: its own view (pages/clustering_view.py)
+if assessment.task is Task.CLUSTERING:   # no decision rule, threshold, β or k: its own view (views/clustering_view.py)
     clustering_view.render(assessment)
     st.stop()
 

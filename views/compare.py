@@ -19,9 +19,9 @@ from assess.stats.folds import FriedmanDetails
 from assess.stats.scores import DieboldMarianoDetails
 from assess.stats.inputs import read_fold_table
 from assess.decision import Decision
-from pages.state import current_decision, fingerprint, keep_result, kept_result, md, read_upload, require_assessment
-from pages.multilabel_views import per_label_test_tables
-from pages.widgets import all_charts_button, chart, decision_note, headers_config
+from views.state import current_decision, fingerprint, keep_result, kept_result, md, read_upload, require_assessment
+from views.multilabel_views import per_label_test_tables
+from views.widgets import all_charts_button, chart, decision_note, headers_config
 
 FROM_PREDICTIONS, FROM_FOLDS = "the loaded predictions", "per-fold scores I upload"
 ONE_TEST, ALL_TESTS = "compare", "compare_all"

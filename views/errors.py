@@ -12,8 +12,8 @@ from assess.data import Task
 from assess.metrics.registry import get
 from assess.forecasts import LOSSES, error_by, prediction_frame
 from assess.metrics.reports import compute_breakdowns
-from pages.state import md, memo, require_assessment
-from pages.widgets import all_charts_button, chart, chart_row
+from views.state import md, memo, require_assessment
+from views.widgets import all_charts_button, chart, chart_row
 
 assessment = require_assessment()
 st.title("Errors")

@@ -12,9 +12,9 @@ from assess.errors import AssessError
 from assess.explore import confusion_matrix, multilabel_matrices, top_classes_matrix
 from assess.export import to_csv_bytes
 from assess.formatting import count, significant
-from pages.multilabel_views import label_sets_section
-from pages.state import current_decision, md, require_assessment
-from pages.widgets import all_charts_button, chart, chart_cell, chart_row, decision_note, headers_config
+from views.multilabel_views import label_sets_section
+from views.state import current_decision, md, require_assessment
+from views.widgets import all_charts_button, chart, chart_cell, chart_row, decision_note, headers_config
 
 #: Most classes drawn in a confusion matrix (and offered in the cost editor): beyond it the classes with the most true
 #: rows are drawn and the rest pooled into one "other classes" row and column (`assess.explore.top_classes_matrix`);

@@ -16,9 +16,9 @@ from assess.export import to_csv_bytes
 from assess.metrics import evaluate, metrics_for
 from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold, metrics_at, threshold_metric_keys
 from assess.formatting import count, proportion
-from pages.state import Key, md, memo, require_assessment
-from pages.multilabel_views import label_thresholds_section, per_label_curves_section
-from pages.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, draw, headers_config,
+from views.state import Key, md, memo, require_assessment
+from views.multilabel_views import label_thresholds_section, per_label_curves_section
+from views.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, draw, headers_config,
                            presenting, set_threshold, threshold_control)
 
 assessment = require_assessment()

@@ -11,7 +11,7 @@ from assess.export import figure_to_pdf, figure_to_png, figure_to_svg, figures_t
 from assess.formatting import header
 from assess.metrics import GROUPS
 from assess.schema import Assessment
-from pages.state import current_decision, md, set_decision
+from views.state import current_decision, md, set_decision
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "chart"

@@ -21,7 +21,7 @@ from assess.errors import AssessError
 from assess.io import Limits, LoadedTable, read_table
 from assess.roles import Overrides
 from assess.schema import Assessment, describe
-from pages.shared import ServerBusy, SharedResults, keep_tidy
+from views.shared import ServerBusy, SharedResults, keep_tidy
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES_DIR = ROOT / "assets" / "samples"
@@ -36,7 +36,7 @@ SAMPLES = {
     "Iris — clustering, 3 clusterings with species and features": "iris_clustering.csv",
 }
 DEFAULT_SAMPLE = next(iter(SAMPLES))
-DATA_PAGE = "pages/data.py"
+DATA_PAGE = "views/data.py"
 
 
 class Key:
@@ -83,7 +83,7 @@ def sample_table(filename: str) -> LoadedTable:
 
 @st.cache_resource(show_spinner=False)
 def shared_results() -> SharedResults:
-    """The one store of results for every session of this server (see :mod:`pages.shared`), kept tidy."""
+    """The one store of results for every session of this server (see :mod:`views.shared`), kept tidy."""
     store = SharedResults()
     keep_tidy(store)
     return store
@@ -130,7 +130,7 @@ def set_upload(upload: Upload | None) -> None:
 
 def set_table(table: LoadedTable | None, error: str | None = None) -> None:
     """The session's table (None: none); the results of the file it held before leave the server unless another
-    session holds that file too (:meth:`pages.shared.SharedResults.hold`)."""
+    session holds that file too (:meth:`views.shared.SharedResults.hold`)."""
     st.session_state[Key.TABLE] = table
     shared_results().hold(session_id(), None if table is None else table.sha256)
     st.session_state[Key.LOAD_ERROR] = error
@@ -184,10 +184,10 @@ def fingerprint(assessment: Assessment) -> tuple:
 
 def memo(assessment: Assessment, name: str, params: tuple, compute):
     """``compute()`` once for this assessment's :func:`fingerprint` (the file's SHA-256, roles, task, positive class)
-    and ``params``, shared by every session holding the same data (:mod:`pages.shared`); a session whose data or
+    and ``params``, shared by every session holding the same data (:mod:`views.shared`); a session whose data or
     roles change gets a new key.
 
-    Over the server's memory budget (:class:`pages.shared.ServerBusy`) the page says so where the result would have
+    Over the server's memory budget (:class:`views.shared.ServerBusy`) the page says so where the result would have
     been and stops: the message is shown by whichever page asked, with or without ``app.py`` around it (Streamlit
     runs a page on its own on a server's first run and under AppTest)."""
     try:
@@ -235,10 +235,10 @@ def require_assessment() -> Assessment:
     `GUARD_ERRORS` of them), instead of failing later inside a metric or a chart.
     """
     assessment = current_assessment()
-    if assessment is None and st.session_state.get(Key.ENGINE_RUN) is not None:   # pages/data_directory.py
+    if assessment is None and st.session_state.get(Key.ENGINE_RUN) is not None:   # views/data_directory.py
         st.info("This page needs the file's rows; the file opened from the data directory was assessed out of core. "
                 "The Metrics page shows its metrics.", icon=":material/info:")
-        st.page_link("pages/metrics.py", label="Go to Metrics", icon=":material/table_chart:")
+        st.page_link("views/metrics.py", label="Go to Metrics", icon=":material/table_chart:")
         st.stop()
     if assessment is None or assessment.errors:
         if assessment is not None:

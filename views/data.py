@@ -9,13 +9,13 @@ from assess.data import Task
 from assess.errors import AssessError
 from assess.io import ACCEPTED_EXTENSIONS
 from assess.roles import detect_roles
-from pages import data_directory
-from pages.names import display_names_form, settings_upload
-from pages.score_tools import class_score_mapper, flip_score_button
-from pages.shared import ServerBusy
-from pages.state import (SAMPLES, UPLOAD, Key, Upload, current_upload, md, read_upload, sample_table, set_overrides,
+from views import data_directory
+from views.names import display_names_form, settings_upload
+from views.score_tools import class_score_mapper, flip_score_button
+from views.shared import ServerBusy
+from views.state import (SAMPLES, UPLOAD, Key, Upload, current_upload, md, read_upload, sample_table, set_overrides,
                          set_table, set_upload)
-from pages.widgets import headers_config
+from views.widgets import headers_config
 
 NONE = "(none)"
 COMMON_ROLES = (("model", "Model"), ("id", "Sample id"), ("fold", "CV fold"), ("weight", "Sample weight"))

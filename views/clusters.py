@@ -7,8 +7,8 @@ import streamlit as st
 from assess import charts
 from assess.data import Task
 from assess.metrics.clustering import DRAWN_ROWS, cluster_view, pairwise_agreement
-from pages.state import md, memo, require_assessment
-from pages.widgets import all_charts_button, chart
+from views.state import md, memo, require_assessment
+from views.widgets import all_charts_button, chart
 
 assessment = require_assessment()
 st.title("Clusters")

@@ -17,8 +17,8 @@ from assess.metrics.registry import TASKS, get
 from assess.slices import (DEFAULT_TEST_METRIC, MAX_SLICES, MIN_SLICE_SIZE, analyse_slices, fairness_gaps,
                            slice_values)
 from assess.summary import fmt, fmt_ci
-from pages.state import current_decision, md, memo, require_assessment
-from pages.widgets import all_charts_button, chart, decision_note
+from views.state import current_decision, md, memo, require_assessment
+from views.widgets import all_charts_button, chart, decision_note
 
 assessment = require_assessment()
 st.title("Slices")
