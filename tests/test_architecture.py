@@ -286,3 +286,10 @@ def test_importing_every_assess_module_loads_no_streamlit():
             "print('streamlit' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_no_pages_folder_beside_the_router():
+    """A `pages/` folder beside app.py makes a fresh server's first run list its files (state, widgets, …) as
+    navigation with an empty page, before `st.navigation` takes over; the page scripts live in `views/`."""
+    assert not (ROOT / "pages").exists()
+    assert (ROOT / "views" / "data.py").is_file()
