@@ -32,16 +32,18 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from assess.data import Task
 from assess.decision import SOURCES, Decision
 from assess.errors import AssessError
 from assess.names import DisplayNames
 from assess.report.checklist import KEYS as CHECKLIST_KEYS
-from assess.report.model import ReportOptions
-from assess.report.render import PAPERS
 from assess.roles import Overrides
 from assess.schema import Assessment
+
+if TYPE_CHECKING:
+    from assess.report.model import ReportOptions
 
 FORMAT = "assess-settings"
 VERSION = 1
@@ -208,6 +210,7 @@ class Settings:
         kw["checklist"] = {k: text(f"checklist.{k}", v) or "" for k, v in answers.items()}
         if doc.get("paper") is not None:
             paper = str(doc["paper"]).lower()
+            from assess.report.render import PAPERS   # here: the renderer imports Jinja2 and the charts
             if paper not in PAPERS:
                 raise bad(f"'paper' must be one of {', '.join(PAPERS)} (got {doc['paper']!r})")
             kw["paper"] = paper
@@ -316,6 +319,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 def report_options(settings: Settings, assessment: Assessment, *, decision: Decision | None = None,
                    command: str = "") -> ReportOptions:
     """`ReportOptions` of ``settings`` for ``assessment`` (the app's Report page and the CLI share this)."""
+    from assess.report.model import ReportOptions   # here: the report imports the charts and tests (slow start)
     settings.check(assessment)
     models = tuple(assessment.names.model(m) if m not in assessment.models else m for m in settings.models or ())
     models = tuple(m for m in models if m in assessment.models) or None
