@@ -23,6 +23,8 @@ NORMALIZE = (None, "true", "pred", "all")
 _NORM_TEXT = {None: "share of all", "true": "share of true class", "pred": "share of predicted class",
               "all": "share of all"}
 _MAX_ANNOTATED = 20  # above this many classes, cells carry no text (hover only): text would overlap
+#: Characters of a class name on a matrix axis (the whole name is in the hover): a longer one would take the width.
+TICK_LABEL_CHARS = 28
 
 
 def _check_matrix(matrix, classes: Sequence[str], name: str = "matrix") -> np.ndarray:
@@ -111,6 +113,8 @@ def confusion_matrix_chart(
     """
     m = _check_matrix(matrix, classes)
     names = [plain(c) for c in classes]
+    # a long class name would take the plot's width on the axis: cut there, whole in the hover
+    ticks = [plain(shorten(c, TICK_LABEL_CHARS)) for c in classes]
     _check_normalize(normalize)
     share = normalized_matrix(m, normalize=normalize)
     k = m.shape[0]
@@ -134,8 +138,8 @@ def confusion_matrix_chart(
     fig.update_layout(
         template=TEMPLATE, title=dict(text=plain(title), subtitle=dict(text=" · ".join(notes) or None)),
         height=side,
-        xaxis=cell_axis(names, title=LABELS["predicted_class"]),
-        yaxis=cell_axis(names, title=LABELS["true_class"], reverse=True),
+        xaxis=cell_axis(ticks, title=LABELS["predicted_class"]),
+        yaxis=cell_axis(ticks, title=LABELS["true_class"], reverse=True),
     )
     return cell_layout(fig)
 
