@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from assess.engine.backends import SparkBackend
 from tests.test_engine import SAMPLE, run_cli
 from tests.test_engine_compare import assert_same_json
 
 pytest.importorskip("pyspark")
+from tests.spark_session import local_spark  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")
 if shutil.which("java") is None:
     pytest.skip("Spark needs Java (scripts/setup.sh test installs openjdk-17-jre-headless)", allow_module_level=True)
@@ -23,20 +23,7 @@ if shutil.which("java") is None:
 
 @pytest.fixture(scope="module", autouse=True)
 def spark():
-    """One local Spark session for the module (as test_engine_spark.py)."""
-    from pyspark.sql import SparkSession
-
-    session = (SparkSession.builder.master("local[1]").appName("assess-tests")
-               .config("spark.ui.enabled", "false")
-               .config("spark.sql.shuffle.partitions", "1")
-               .config("spark.sql.adaptive.enabled", "false")
-               .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    SparkBackend._session = session
-    yield session
-    SparkBackend._session = None
-    session.stop()
+    yield from local_spark()
 
 
 @pytest.mark.parametrize("args", [["--test", "mcnemar", "--method", "midp"], ["--test", "cochran_q"],

@@ -25,6 +25,7 @@ from assess.schema import describe
 from tests.test_engine import SAMPLE, assert_same_values, run_cli
 
 pytest.importorskip("pyspark")
+from tests.spark_session import local_spark  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")
 if shutil.which("java") is None:
     pytest.skip("Spark needs Java (scripts/setup.sh test installs openjdk-17-jre-headless)", allow_module_level=True)
@@ -32,20 +33,7 @@ if shutil.which("java") is None:
 
 @pytest.fixture(scope="module", autouse=True)
 def spark():
-    from pyspark.sql import SparkSession
-
-    session = (SparkSession.builder.master("local[1]").appName("assess-tests")
-               .config("spark.ui.enabled", "false")
-               .config("spark.sql.shuffle.partitions", "1")
-               .config("spark.sql.adaptive.enabled", "false")
-               # short jobs on tiny data: the JVM's quick compiler and serial GC start faster
-               .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
-               .getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    SparkBackend._session = session
-    yield session
-    SparkBackend._session = None
-    session.stop()
+    yield from local_spark()
 
 
 def _values(run):
