@@ -15,9 +15,9 @@ from assess.metrics import metrics_for
 from assess.metrics.clustering import SILHOUETTE_EXACT_ROWS
 from assess.metrics.reports import compute_reports
 from assess.schema import Assessment
-from assess.summary import comparison_frame, long_frame, model_frame
+from assess.summary import comparison_frame, long_frame
 from views.state import md, memo
-from views.widgets import choose_metrics, comparison_config, headers_config, metric_definitions
+from views.widgets import choose_metrics, comparison_config, metric_definitions, per_model_tabs
 
 #: Shown first: the chance-corrected indices, V-measure and the silhouette.
 HEADLINE = ("adjusted_rand_index", "rand_index", "purity", "inverse_purity", "v_measure", "adjusted_mutual_info",
@@ -72,18 +72,7 @@ def render(assessment: Assessment) -> None:
     st.dataframe(comparison_frame(reports), hide_index=True, width="stretch", column_config=comparison_config())
 
     st.subheader("Per clustering, with the random baseline")
-    tabs = st.tabs([md(model) for model in reports])
-    for tab, (model, report) in zip(tabs, reports.items()):
-        with tab:
-            frame = model_frame(report)
-            st.dataframe(frame, hide_index=True, width="stretch", column_config=headers_config(frame.columns))
-            st.caption(BASELINE_CAPTION)
-            for result in report.results:
-                if result.note and "seeded samples" in result.note:
-                    st.caption(md(f"{result.name}: {result.note}."))
-            for result in report.results:
-                if result.reason:
-                    st.caption(md(f"{result.name} is undefined: {result.reason}"))
+    per_model_tabs(reports, BASELINE_CAPTION)
 
     long = long_frame(reports)
     doc = {"task": assessment.task.value, "file": assessment.table.name, "sha256": assessment.table.sha256,

@@ -19,11 +19,11 @@ from assess.metrics import metrics_for, table_for
 from assess.metrics.evaluate import VALUE_TASKS
 from assess.cross_validation import fold_metrics
 from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
-from assess.summary import (breakdown_table, comparison_frame, headline_sentences, long_frame, model_frame,
+from assess.summary import (breakdown_table, comparison_frame, headline_sentences, long_frame,
                             per_class_frame, with_fold_spread)
 from views import clustering_view, data_directory
 from views.state import Key, current_decision, md, memo, require_assessment, set_decision
-from views.widgets import choose_metrics, comparison_config, decision_note, headers_config
+from views.widgets import choose_metrics, comparison_config, decision_note, headers_config, per_model_tabs
 
 HEADLINE = {
     Task.BINARY: ("tp", "fp", "tn", "fn", "accuracy", "balanced_accuracy", "precision", "recall", "specificity", "f1",
@@ -222,14 +222,7 @@ if by_model is not None and output == ALL_OUTPUTS and any(r.variance_weighted fo
                  width="stretch", column_config=comparison_config())
 
 st.subheader("Per model, with ISO 5.3.13 baselines")
-tabs = st.tabs([md(model) for model in reports])
-for tab, (model, report) in zip(tabs, reports.items()):
-    with tab:
-        frame = model_frame(report)
-        st.dataframe(frame, hide_index=True, width="stretch", column_config=headers_config(frame.columns))
-        st.caption(BASELINE_CAPTION["forecast" if forecast else "values" if values_task else "classification"])
-        for metric, reason in report.reasons.items():
-            st.caption(md(f"{report[metric].name} is undefined: {reason}"))
+per_model_tabs(reports, BASELINE_CAPTION["forecast" if forecast else "values" if values_task else "classification"])
 
 if forecast:
     st.subheader("By horizon and by series")

@@ -109,3 +109,12 @@ def settings_upload() -> None:
         if message:
             kind, text = message
             (st.error if kind == "error" else st.success)(md(text))
+
+
+def _name_fields(kind: str, file_names: list[str], shown) -> dict[str, str]:
+    """One text field per name in the file ("Model `lr`"), holding its display name when one is set (``shown``
+    returns the file's name when none is): ``{file name: what the field holds}``."""
+    prefix = kind.lower()
+    return {name: st.text_input(md(f"{kind} `{name}`"), value=shown(name) if shown(name) != name else "",
+                                max_chars=MAX_NAME, key=f"name_{prefix}_{i}", placeholder=name)
+            for i, name in enumerate(file_names)}

@@ -11,6 +11,7 @@ from assess.export import figure_to_pdf, figure_to_png, figure_to_svg, figures_t
 from assess.formatting import header
 from assess.metrics import GROUPS
 from assess.schema import Assessment
+from assess.summary import model_frame
 from views.state import current_decision, md, set_decision
 
 def _slug(text: str) -> str:
@@ -94,6 +95,22 @@ def headers_config(columns, names=None) -> dict:
     """``column_config`` that shows each column under its display name (`assess.formatting.header`: the registry's
     name, else the key in words) while the table keeps its keys for exports and tests."""
     return {c: st.column_config.Column(header(c, names)) for c in columns if isinstance(c, str)}
+
+
+def per_model_tabs(reports: dict, baseline_caption: str) -> None:
+    """One tab per model: its metrics beside their baselines, what the baseline is, which values come from seeded
+    samples, and why any metric is undefined (the reasons `MetricReport.reasons` keeps)."""
+    tabs = st.tabs([md(model) for model in reports])
+    for tab, report in zip(tabs, reports.values()):
+        with tab:
+            frame = model_frame(report)
+            st.dataframe(frame, hide_index=True, width="stretch", column_config=headers_config(frame.columns))
+            st.caption(baseline_caption)
+            for result in report.results:
+                if result.note and "seeded samples" in result.note:
+                    st.caption(md(f"{result.name}: {result.note}."))
+            for metric, reason in report.reasons.items():
+                st.caption(md(f"{report[metric].name} is undefined: {reason}"))
 
 
 def comparison_config() -> dict:
