@@ -15,11 +15,24 @@ from __future__ import annotations
 
 import os
 import re
+import time
 
 from assess.engine.source import Source
 from assess.errors import AssessError
 
 VIEW = "predictions"
+#: With ``ASSESS_ENGINE_TRACE=1`` every statement's wall time and first words go to stderr (bench/bench_engine.py
+#: prints the stage-by-stage breakdown from them).
+TRACE_ENV = "ASSESS_ENGINE_TRACE"
+
+
+def _trace(start: float, what: str, sql: str) -> None:
+    if os.environ.get(TRACE_ENV):
+        import sys
+
+        scan = " [reads the file]" if re.search(rf"\bFROM {VIEW}\b", sql) else ""
+        print(f"engine-trace {time.perf_counter() - start:8.3f} s {what}{scan}: {' '.join(sql.split())[:200]}",
+              file=sys.stderr, flush=True)
 #: Widest group key (in bits, with its NULL bit) that DuckDB counts in a perfect hash table (default 12).
 PERFECT_HASH_BITS = 23
 
@@ -123,8 +136,11 @@ class DuckDBBackend(Backend):
         return f"(NOT isfinite({x}) AND abs({x}) <> CAST('Infinity' AS DOUBLE))"
 
     def _run(self, sql: str):
+        start = time.perf_counter()
         try:
-            return self.con.execute(sql)
+            result = self.con.execute(sql)
+            _trace(start, "duckdb", sql)
+            return result
         except self._duckdb.Error as exc:
             message = _duckdb_message(exc)
             # a CSV error names its own file (one of the parts); anything else is about the source
@@ -142,8 +158,10 @@ class DuckDBBackend(Backend):
         import pyarrow as pa
 
         out = {}
+        start = time.perf_counter()
         try:
             table = self.con.sql(sql).to_arrow_table()
+            _trace(start, "duckdb arrays", sql)
         except self._duckdb.Error:
             self._run(sql)          # raises the AssessError with the cleaned message
             raise
@@ -246,8 +264,11 @@ class SparkBackend(Backend):
         return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
     def query(self, sql: str):
+        start = time.perf_counter()
         try:
-            return self.spark.sql(sql).toPandas()
+            frame = self.spark.sql(sql).toPandas()
+            _trace(start, "spark", sql)
+            return frame
         except Exception as exc:  # noqa: BLE001
             raise AssessError(f"{self.source.name}: {_spark_message(exc)}") from None
 
