@@ -20,7 +20,7 @@ object the in-memory path builds from the rows — and `assess.engine.reports` e
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -203,7 +203,6 @@ class Plan:
     lo: float = 0.0
     hi: float = 0.0
     bins: int = GRID_BINS
-    thresholds: np.ndarray | None = field(default=None, compare=False)
 
     @property
     def scale(self) -> float:
@@ -214,17 +213,11 @@ class Plan:
         clamp by least/greatest also tells DuckDB the key's range, so it counts in a perfect hash table."""
         if not self.hi > self.lo:
             return "CAST(0 AS BIGINT)"
-        # clamped twice: as a double, so a NaN (above every number in DuckDB and Spark) or an infinity lands in an
-        # end bin instead of failing the cast, then as an integer, which states the key's range
-        top = self.bins - 1
-        return (f"least(greatest(CAST(floor(least(greatest((s - {self.lo!r}) * {self.scale!r}, 0.0), {top}.0)) "
-                f"AS BIGINT), 0), {top})")
+        return (f"least(greatest(CAST(floor((s - {self.lo!r}) * {self.scale!r}) AS BIGINT), 0), "
+                f"{self.bins - 1})")
 
     def edges(self) -> np.ndarray:
-        """Each bin's threshold: the lowest score the scan saw in it when it kept one (`one_scan`; every row of bin b
-        and above has a score >= it, every row below a smaller one), else its lower edge."""
-        if self.thresholds is not None:
-            return self.thresholds
+        """Each bin's lower edge: its threshold (every row of bin b and above has a score >= the edge)."""
         if not self.hi > self.lo:
             return np.array([self.lo])
         return self.lo + np.arange(self.bins) / self.scale
@@ -250,215 +243,6 @@ def curve_table(backend, sources: list[Columns], models: list[str], positive: li
         return backend.arrays(f"SELECT code * 2 + pos AS g, s, {sums} FROM ({rows}) AS r GROUP BY 1, 2")
     key = f"(code * 2 + pos) * {plan.bins} + {plan.bin()}"
     return backend.arrays(f"SELECT {key} AS k, {sums} FROM ({rows}) AS r GROUP BY 1")
-
-
-# ----------------------------------------------------------------------------------------------- one scan
-
-
-def _head_values(assessment, columns) -> list:
-    """The distinct raw values of ``columns`` in the first rows (NaN and empty cells left out), first seen first."""
-    frame = assessment.table.frame
-    values = pd.concat([frame[c] for c in columns if c in frame], ignore_index=True).dropna()
-    return [v.item() if hasattr(v, "item") else v for v in values.unique()]
-
-
-def _split_by_label(values: list, positive: str) -> tuple[list, list] | None:
-    """(raw values reading as ``positive``, the others) when the values hold exactly two labels, else None."""
-    if not values:
-        return None
-    labels = _labels(values)
-    if len(set(labels)) != 2 or positive not in labels:
-        return None
-    return ([v for v, lab in zip(values, labels) if lab == positive],
-            [v for v, lab in zip(values, labels) if lab != positive])
-
-
-def score_range(backend, assessment) -> tuple[float, float] | None:
-    """The scores' range from the Parquet footers' column statistics (no data read), or None when a footer lacks
-    them (then the caller scans). Statistics leave NaN out; a score outside the range only lands in an end bin."""
-    if backend.source.format != "parquet":
-        return None
-    r = assessment.roles
-    columns, flipped = [], []
-    if r.wide_models:
-        columns = [wm.score for wm in r.wide_models if wm.score]
-    elif r.score:
-        columns = [r.score]
-    elif r.class_scores:
-        by_class = dict(r.class_scores)
-        if assessment.positive in by_class:
-            columns = [by_class[assessment.positive]]
-        else:
-            flipped = [next(c for c in by_class if c != assessment.positive)]
-    import pyarrow.parquet as pq
-
-    lo, hi = np.inf, -np.inf
-    for path in backend.source.files:
-        meta = pq.ParquetFile(path).metadata
-        names = [meta.schema.column(i).name for i in range(meta.num_columns)]
-        for col, flip in [(c, False) for c in columns] + [(c, True) for c in flipped]:
-            if col not in names:
-                return None
-            index = names.index(col)
-            for g in range(meta.num_row_groups):
-                if meta.row_group(g).num_rows == 0:
-                    continue
-                stats = meta.row_group(g).column(index).statistics
-                if stats is None or not stats.has_min_max:
-                    return None
-                try:
-                    a, b = float(stats.min), float(stats.max)
-                except (TypeError, ValueError):
-                    return None
-                if flip:
-                    a, b = 1.0 - b, 1.0 - a
-                lo, hi = min(lo, a), max(hi, b)
-    return (float(lo), float(hi)) if np.isfinite(lo) and np.isfinite(hi) else None
-
-
-@dataclass(frozen=True)
-class OneScan:
-    """What `one_scan` counted: scan 1's cells (as `summarise` gives them), the curve table (as `curve_table`
-    gives it, or None when the caller must count it exactly), its plan, the models in code order and the number of
-    distinct scores (exact when the plan is exact from the grid itself, else approximate)."""
-
-    cells: pd.DataFrame
-    curve: dict | None
-    plan: Plan
-    models: list
-    positive: list
-    distinct: int
-
-
-def one_scan(backend, assessment, sources: list[Columns], *, labels_from_scores: bool, threshold: float,
-             weighted: bool, exact_limit: int, bins: int) -> OneScan | None:
-    r"""Scan 1 and scan 2 in one ``GROUP BY`` over the file, or None when the file needs the two scans' checks.
-
-    Each row gets one integer key, ``((model * 2 + positive) * 2 + predicted) * bins + bin`` (a perfect hash key
-    when its range is small, see `Plan.bin`), and the group sums what `summarise` sums per cell — rows, weights
-    and their squares, log loss and squared error — plus the lowest and highest score. From that table:
-
-    - the cells are sums over the bins;
-    - a bin of one model whose lowest and highest scores are equal holds one distinct score: when every bin is
-      so, the table *is* the exact per-score table (`curve_table`'s exact plan) with no second scan;
-    - otherwise, when ``exact_limit`` allows it and an approximate distinct count (a scan of the score alone)
-      is within it, the caller counts the exact table (``curve`` None); else the bins are the grid, each bin's
-      threshold its lowest score (so the threshold metrics are exact at those thresholds) and the ranking metrics
-      carry `grid_bounds`.
-
-    The model codes and the raw values of the truth (and predicted label) come from the first rows; a row
-    outside them — another model or class, an empty cell, a negative or non-finite weight — gets the code after
-    the last model, and a non-finite score shows in the squared-error sums: then None, and the caller runs the
-    two scans, whose checks name the problem. The score range comes from the Parquet footers (`score_range`),
-    else from a scan of the score.
-    """
-    r, q = assessment.roles, backend.ident
-    if sources[0].score is None:
-        return None
-    truth = _split_by_label(_head_values(assessment, [r.y_true]), assessment.positive)
-    if truth is None:
-        return None
-    positive, negative = truth
-    predicted = None
-    if not labels_from_scores:
-        columns = [wm.y_pred for wm in r.wide_models if wm.y_pred] if r.wide_models else [r.y_pred]
-        predicted = _split_by_label(_head_values(assessment, columns), assessment.positive)
-        if predicted is None:
-            return None
-    if r.wide_models:
-        models = [str(wm.name) for wm in r.wide_models]
-    elif r.model:
-        models = [str(m) for m in _head_values(assessment, [r.model])]
-    else:
-        models = [str(assessment.models[0])]
-    named = models                      # a wide file's models in the order of `sources`
-    models = sorted(set(models))
-    n = len(models)
-    bounds = score_range(backend, assessment)
-    if bounds is None:
-        rows = _rows(sources, "{c.score} AS s")
-        frame = backend.query(f"SELECT min(s) AS lo, max(s) AS hi FROM ({rows}) AS r")
-        bounds = (float(frame["lo"].iloc[0]), float(frame["hi"].iloc[0]))
-        if not (np.isfinite(bounds[0]) and np.isfinite(bounds[1])):
-            return None
-    grid = Plan(exact=False, lo=bounds[0], hi=bounds[1], bins=bins)
-
-    lit = backend.literal
-    in_list = lambda values: ", ".join(lit(v) for v in values)   # noqa: E731
-    parts = []
-    for j, c in enumerate(sources):
-        weight = f"CAST({c.weight} AS DOUBLE)" if weighted else "CAST(1.0 AS DOUBLE)"
-        odd = [f"NOT coalesce({c.y_true} IN ({in_list(positive + negative)}), FALSE)"]
-        if predicted is not None:
-            odd.append(f"NOT coalesce({c.y_pred} IN ({in_list(predicted[0] + predicted[1])}), FALSE)")
-        if weighted:
-            odd.append(f"{c.weight} IS NULL OR {backend.non_finite(weight)} OR {weight} < 0")
-        code = (" ".join(f"WHEN {c.model} = {lit(m)} THEN {k}" for k, m in enumerate(models))
-                if r.model and not r.wide_models else f"WHEN TRUE THEN {models.index(named[j])}")
-        parts.append(f"SELECT CASE WHEN {' OR '.join(f'({x})' for x in odd)} THEN {n} {code} ELSE {n} END AS code, "
-                     f"CASE WHEN {c.y_true} IN ({in_list(positive)}) THEN 1 ELSE 0 END AS pos, "
-                     + (f"CASE WHEN {c.y_pred} IN ({in_list(predicted[0])}) THEN 1 ELSE 0 END AS yp, "
-                        if predicted is not None else "")
-                     + f"{c.score} AS s, {weight} AS w FROM predictions")
-    yp = f"CASE WHEN s >= {float(threshold)!r} THEN 1 ELSE 0 END" if predicted is None else "yp"
-    rows = "\nUNION ALL\n".join(parts)
-    p_true = "CASE WHEN pos = 1 THEN s ELSE 1.0 - s END"
-    clipped = f"greatest(least({p_true}, {1 - _EPS!r}), {_EPS!r})"
-    w = "w * " if weighted else ""
-    sums = ["count(*) AS n_rows", f"sum({w}-ln({clipped})) AS log_loss",
-            f"sum({w}(1.0 - {p_true}) * (1.0 - {p_true})) AS brier", "min(s) AS s_min", "max(s) AS s_max"]
-    if weighted:
-        sums += ["sum(w) AS w", "sum(w * w) AS w2"]
-    table = backend.arrays(f"SELECT ((code * 2 + pos) * 2 + {yp}) * {bins} + {grid.bin()} AS k, {', '.join(sums)} "
-                           f"FROM ({rows}) AS r GROUP BY 1")
-    key = table["k"]
-    if not np.isfinite(np.asarray(key, dtype=np.float64)).all():      # a NULL key: an empty score
-        return None
-    key = key.astype(np.int64)
-    cell, b = key // bins, key % bins
-    code = cell // 4
-    if (code >= n).any() or not np.isfinite(table["brier"].astype(np.float64)).all():
-        return None
-    rows_ = table["n_rows"].astype(np.float64)
-    w_ = table["w"].astype(np.float64) if weighted else rows_
-    frame = pd.DataFrame({"cell": cell, "code": code, "pos": (cell // 2) % 2, "yp": cell % 2, "bin": b,
-                          "n_rows": table["n_rows"].astype(np.int64), "w": w_,
-                          "w2": table["w2"].astype(np.float64) if weighted else rows_,
-                          "log_loss": table["log_loss"].astype(np.float64),
-                          "brier": table["brier"].astype(np.float64),
-                          "s_min": table["s_min"].astype(np.float64), "s_max": table["s_max"].astype(np.float64)})
-    cells = frame.groupby("cell", sort=True).agg(
-        code=("code", "first"), pos=("pos", "first"), yp=("yp", "first"), n_rows=("n_rows", "sum"), w=("w", "sum"),
-        w2=("w2", "sum"), log_loss=("log_loss", "sum"), brier=("brier", "sum"), s_min=("s_min", "min"),
-        s_max=("s_max", "max")).reset_index(drop=True)
-    cells["model"] = [models[c] for c in cells["code"]]
-    # raw values standing for their label (`binary_states` reads the truth's label; ``yp`` is coded 1/0 as when
-    # the labels come from the scores)
-    cells["y"] = [positive[0] if p else negative[0] for p in cells["pos"]]
-    cells["s_present"] = cells["w_present"] = cells["n_rows"]
-    cells["s_distinct"] = 0
-    cells["s_nonfinite"] = cells["w_bad"] = 0
-    # per model and bin: one distinct score when the lowest equals the highest
-    per_bin = frame.groupby(["code", "bin"], sort=False).agg(lo=("s_min", "min"), hi=("s_max", "max"))
-    single = bool((per_bin["lo"] == per_bin["hi"]).all())
-    curve_key = (frame["code"].to_numpy() * 2 + frame["pos"].to_numpy())
-    if single and exact_limit > 0:
-        curve = {"g": curve_key, "s": frame["s_min"].to_numpy(), "n_rows": rows_, "w": w_}
-        distinct = int(len(per_bin))
-        return OneScan(cells, curve, Plan(exact=True), models, positive, distinct)
-    if exact_limit > 0:
-        rows = _rows(sources, "{c.score} AS s")
-        distinct = int(backend.query(f"SELECT approx_count_distinct(s) AS d FROM ({rows}) AS r")["d"].iloc[0])
-        if distinct <= exact_limit:
-            return OneScan(cells, None, Plan(exact=True), models, positive, distinct)
-    else:
-        distinct = int(len(per_bin))
-    thresholds = np.full(bins, np.nan)
-    lowest = frame.groupby("bin")["s_min"].min()
-    thresholds[lowest.index.to_numpy()] = lowest.to_numpy()
-    plan = Plan(exact=False, lo=grid.lo, hi=grid.hi, bins=bins, thresholds=thresholds)
-    curve = {"k": curve_key * bins + frame["bin"].to_numpy(), "n_rows": rows_, "w": w_}
-    return OneScan(cells, curve, plan, models, positive, distinct)
 
 
 @dataclass(frozen=True)
@@ -631,41 +415,3 @@ def delong_from_table(t: ModelTable, confidence_level: float) -> tuple[float, fl
     z = float(stats.norm.ppf(0.5 + confidence_level / 2))
     se = np.sqrt(s10 / m + s01 / n)
     return max(0.0, auc - z * se), min(1.0, auc + z * se)
-
-
-@dataclass(frozen=True)
-class Counted:
-    """The binary path's grouped tables: cells (``yp`` coded 1/0 when ``yp_coded``), curve table (None without
-    scores), plan, models in code order, approximate distinct scores, and how many scans of the file it took."""
-
-    cells: pd.DataFrame
-    curve: dict | None
-    plan: Plan
-    models: list
-    distinct: int
-    yp_coded: bool
-
-
-def count_binary(backend, assessment, sources: list[Columns], *, labels_from_scores: bool, threshold: float,
-                 weighted: bool, exact_limit: int = EXACT_LIMIT, bins: int = GRID_BINS) -> Counted:
-    """The grouped tables of a binary file: `one_scan` when the file allows it, else `summarise` (checked by
-    `check_profile`, counted again when the first rows misled about the positive values) then `curve_table`."""
-    has_scores = sources[0].score is not None
-    fast = one_scan(backend, assessment, sources, labels_from_scores=labels_from_scores, threshold=threshold,
-                    weighted=weighted, exact_limit=exact_limit, bins=bins) if has_scores else None
-    if fast is not None:
-        curve = fast.curve if fast.curve is not None else \
-            curve_table(backend, sources, fast.models, fast.positive, fast.plan, weighted=weighted)
-        return Counted(fast.cells, curve, fast.plan, fast.models, fast.distinct, True)
-    name = assessment.table.name
-    guess = head_positives(assessment)
-    prof = summarise(backend, sources, guess, labels_from_scores=labels_from_scores, threshold=threshold,
-                     count_distinct=exact_limit > 0, weighted=weighted)
-    positive, lo, hi, distinct = check_profile(prof, assessment, name)
-    if {repr(v) for v in positive} != {repr(v) for v in guess}:   # the first rows misled: count the losses again
-        prof = summarise(backend, sources, positive, labels_from_scores=labels_from_scores, threshold=threshold,
-                         count_distinct=exact_limit > 0, weighted=weighted)
-    plan = Plan(exact=exact_limit > 0 and distinct <= exact_limit, lo=lo, hi=hi, bins=bins)
-    models = sorted({str(m) for m in prof["model"]})
-    curve = curve_table(backend, sources, models, positive, plan, weighted=weighted) if has_scores else None
-    return Counted(prof, curve, plan, models, distinct, labels_from_scores)

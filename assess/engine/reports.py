@@ -120,16 +120,23 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
             raise AssessError(f"{source.name}: the file has no predicted-label column; use --labels-from scores")
         labels_from_scores = source_of_labels == SCORES
         weighted = assessment.roles.weight is not None
-        say(0.4, "grouping the scores")
-        counted = grouped.count_binary(backend, assessment, sources, labels_from_scores=labels_from_scores,
-                                       threshold=decision.threshold, weighted=weighted, exact_limit=exact_limit,
-                                       bins=bins)
-        prof, curve, plan, models_found = counted.cells, counted.curve, counted.plan, counted.models
-        exact, distinct = plan.exact, counted.distinct
+        guess = grouped.head_positives(assessment)
+        prof = grouped.summarise(backend, sources, guess, labels_from_scores=labels_from_scores,
+                                 threshold=decision.threshold, count_distinct=exact_limit > 0, weighted=weighted)
+        positive, lo, hi, distinct = grouped.check_profile(prof, assessment, source.name)
+        if {repr(v) for v in positive} != {repr(v) for v in guess}:   # the first rows misled: count the losses again
+            prof = grouped.summarise(backend, sources, positive, labels_from_scores=labels_from_scores,
+                                     threshold=decision.threshold, count_distinct=exact_limit > 0, weighted=weighted)
+        exact = exact_limit > 0 and distinct <= exact_limit
+        plan = grouped.Plan(exact=exact, lo=lo, hi=hi, bins=bins)
+        models_found = sorted({str(m) for m in prof["model"]})
+        say(0.4, "grouping the scores (second scan)")
+        curve = grouped.curve_table(backend, sources, models_found, positive, plan, weighted=weighted) \
+            if has_scores else None
     say(0.8, "computing the metrics")
     labels_from = decision.labels_from(Task.BINARY, has_labels=has_labels, has_scores=has_scores)
     tables = grouped.binary_states(prof, curve, models_found, assessment, plan, labels_from=labels_from,
-                                   beta=float(beta), weighted=weighted, labels_from_scores=counted.yp_coded)
+                                   beta=float(beta), weighted=weighted, labels_from_scores=labels_from_scores)
     chosen = list(models or tables)
     unknown = [m for m in chosen if m not in tables]
     if unknown:
