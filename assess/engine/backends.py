@@ -75,6 +75,10 @@ class Backend:
     def query(self, sql: str):
         raise NotImplementedError
 
+    def materialized(self, name: str, sql: str) -> str:
+        """A common table expression computed once however often the query reads it."""
+        return f"{name} AS ({sql})"
+
     def arrays(self, sql: str) -> dict:
         """The result as numpy arrays by column (NULL as NaN in numeric columns, None in others)."""
         frame = self.query(sql)
@@ -123,6 +127,9 @@ class DuckDBBackend(Backend):
 
     def ident(self, name: str) -> str:
         return '"' + name.replace('"', '""') + '"'
+
+    def materialized(self, name: str, sql: str) -> str:
+        return f"{name} AS MATERIALIZED ({sql})"
 
     def _string(self, text: str) -> str:
         return "'" + text.replace("'", "''") + "'"

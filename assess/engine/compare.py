@@ -260,10 +260,12 @@ def _correct_expressions(aligner: _Aligner, decision: Decision) -> tuple[dict[st
     if source_of_labels == LABELS and not has_labels:
         raise AssessError(f"{name}: the file has no predicted-label column; use --labels-from scores")
     by_name = aligner._by_name()
-    out = {}
+    out, codes = {}, {}
     for j, m in enumerate(aligner.names):
         c = by_name.get(m, c0)
-        pred = _class_codes(backend, assessment, c.y_pred, classes)
+        if c.y_pred not in codes:     # a long file's models share one column: one DISTINCT scan, not one per model
+            codes[c.y_pred] = _class_codes(backend, assessment, c.y_pred, classes)
+        pred = codes[c.y_pred]
         out[m] = (f"CASE WHEN ({y_code}) IS NULL OR ({pred}) IS NULL THEN NULL "
                   f"WHEN ({y_code}) = ({pred}) THEN 1 ELSE 0 END")
     if task is Task.BINARY and len(classes) > 2:
@@ -342,8 +344,9 @@ def _delong(aligner: _Aligner, *, alternative, correction, confidence_level) -> 
                      (coalesce(sum(p) OVER (PARTITION BY mbit ORDER BY s DESC {below}), 0) + 0.5 * p) / m_pos AS v01
               FROM (SELECT mbit, s, p, q, sum(p) OVER (PARTITION BY mbit) AS m_pos,
                            sum(q) OVER (PARTITION BY mbit) AS n_neg
-                    FROM (SELECT mbit, s, CAST(sum(pos) AS DOUBLE) AS p, CAST(count(*) - sum(pos) AS DOUBLE) AS q
-                          FROM ({rows}) AS r WHERE s IS NOT NULL GROUP BY mbit, s) AS g) AS t) AS u"""
+                    FROM g) AS t) AS u"""
+    grouped_scores = (f"SELECT mbit, s, CAST(sum(pos) AS DOUBLE) AS p, CAST(count(*) - sum(pos) AS DOUBLE) AS q "
+                      f"FROM ({rows}) AS r WHERE s IS NOT NULL GROUP BY mbit, s")
     # 2. each sample's centred placement per model (a join on (model, score)), then per class the sums of the
     #    cross products: (m - 1) S10 over the positives, (n - 1) S01 over the negatives
     if aligner.wide:
@@ -366,7 +369,8 @@ def _delong(aligner: _Aligner, *, alternative, correction, confidence_level) -> 
     products = ", ".join(f"sum(v{i} * v{j}) AS x{i}_{j}" for i in range(k) for j in range(i, k))
     aucs = ", ".join(f"max(auc{j}) AS auc{j}" for j in range(k))
     missing = " OR ".join(f"v{j} IS NULL" for j in range(k))
-    sql = (f"WITH pl AS ({placements}) "
+    # the grouped scores once: DuckDB would otherwise group the rows again for the windows' partition totals
+    sql = (f"WITH {backend.materialized('g', grouped_scores)}, pl AS ({placements}) "
            + _check_sql(f"SELECT *, y_lo AS pos, CASE WHEN {missing} THEN 1 ELSE 0 END AS missing FROM "
                         f"({per_sample}) AS q", f"pos, missing, {products}, {aucs}", "pos, missing"))
     table = backend.query(sql)
