@@ -5,7 +5,7 @@ Run: .venv/bin/python bench/bench_engine.py [--rows 1e8] [--memory-rows 1e7] [--
      [--dir /tmp/assess-bench]   (with --dir the files are kept there and reused by the next run)
 
 Writes a binary Parquet file in long format (score float64, y_true int8, 2 models; scores with ~all values
-distinct, so the run takes the 2^20-bin grid with error bounds) with DuckDB, then prints, each one run (wall
+distinct, so the run takes the 2^18-bin grid with error bounds) with DuckDB, then prints, each one run (wall
 seconds; the machine may be shared, so the load average is printed too):
 
 - ``python -m assess metrics FILE --engine duckdb --ci delong`` (every binary metric, DeLong interval) against the

@@ -30,6 +30,7 @@ def make_file(path: Path, rows: int) -> None:
     samples = rows // 2
     con = duckdb.connect()
     con.execute("SET preserve_insertion_order = false")
+    con.execute("SET enable_progress_bar = false")
     # y ~ Bernoulli(0.3); model_b's score is noisier (AUC ~0.85 and ~0.75); both models score every sample
     con.execute(f"""
         COPY (SELECT i AS id, m.model, CAST(y AS TINYINT) AS y_true,
