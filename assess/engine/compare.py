@@ -35,7 +35,7 @@ import pandas as pd
 from assess.data import Task
 from assess.decision import LABELS, SCORES, Decision
 from assess.engine import binary as grouped
-from assess.engine.backends import open_backend
+from assess.engine.backends import DEFAULT_PERFECT_HASH_BITS, open_backend
 from assess.engine.reports import head_assessment
 from assess.engine.source import Source
 from assess.errors import AssessError
@@ -77,6 +77,7 @@ def engine_compare(source: Source, engine: str, overrides, *, test: str, models=
         raise AssessError(f"`alternative` does not apply to the omnibus test `{test}` (got {alternative!r}); "
                           "its pairs are two-sided")
     with open_backend(engine, source, spark_master=spark_master) as backend:
+        backend.perfect_hash_bits(DEFAULT_PERFECT_HASH_BITS)     # the pivot by id: see the constant
         assessment = head_assessment(backend, source, overrides)
         task = assessment.task
         if task not in (Task.BINARY, Task.MULTICLASS) or (test == "delong" and task is not Task.BINARY):
@@ -354,13 +355,14 @@ def _delong(aligner: _Aligner, *, alternative, correction, confidence_level) -> 
                          for j, m in enumerate(names))
         per_sample = (f"SELECT {k} AS n_rows, {(1 << k) - 1} AS mask, {pos} AS y_lo, "
                       f"{pos} AS y_hi, {aligner.id_sql()} AS id, "
-                      + ", ".join(f"CASE WHEN {pos} = 1 THEN p{j}.v10c ELSE p{j}.v01c END AS v{j}, "
-                                  f"p{j}.auc AS auc{j}" for j in range(k))
+                      + ", ".join(f"CASE WHEN {pos} = 1 THEN p{j}.v10c ELSE p{j}.v01c END AS v{j}"
+                                  for j in range(k))
                       + f" FROM predictions {joins}")
     else:
+        # per id only the centred placements: each model's AUC is one number (`aucs` below), and every aggregate
+        # here is a column of the hash table over all the ids
         cols = ", ".join(f"max(CASE WHEN r.mbit = {1 << j} THEN CASE WHEN r.pos = 1 THEN p.v10c ELSE p.v01c END "
-                         f"END) AS v{j}, max(CASE WHEN r.mbit = {1 << j} THEN p.auc END) AS auc{j}"
-                         for j in range(k))
+                         f"END) AS v{j}" for j in range(k))
         per_sample = (f"SELECT r.id, count(*) AS n_rows, sum(r.mbit) AS mask, "
                       f"min(r.pos) AS y_lo, max(r.pos) AS y_hi, {cols} "
                       f"FROM (SELECT {aligner.id} AS id, {aligner.bit()} AS mbit, {pos} AS pos, {c0.score} AS s "
@@ -368,11 +370,14 @@ def _delong(aligner: _Aligner, *, alternative, correction, confidence_level) -> 
                       "LEFT JOIN pl p ON p.mbit = r.mbit AND p.s = r.s GROUP BY r.id")
     products = ", ".join(f"sum(v{i} * v{j}) AS x{i}_{j}" for i in range(k) for j in range(i, k))
     aucs = ", ".join(f"max(auc{j}) AS auc{j}" for j in range(k))
+    auc_row = "SELECT " + ", ".join(f"max(CASE WHEN mbit = {1 << j} THEN auc END) AS auc{j}" for j in range(k)) + \
+        " FROM pl"
     missing = " OR ".join(f"v{j} IS NULL" for j in range(k))
     # the grouped scores once: DuckDB would otherwise group the rows again for the windows' partition totals
     sql = (f"WITH {backend.materialized('g', grouped_scores)}, pl AS ({placements}) "
-           + _check_sql(f"SELECT *, y_lo AS pos, CASE WHEN {missing} THEN 1 ELSE 0 END AS missing FROM "
-                        f"({per_sample}) AS q", f"pos, missing, {products}, {aucs}", "pos, missing"))
+           + _check_sql(f"SELECT q.*, a.*, y_lo AS pos, CASE WHEN {missing} THEN 1 ELSE 0 END AS missing FROM "
+                        f"({per_sample}) AS q CROSS JOIN ({auc_row}) AS a", f"pos, missing, {products}, {aucs}",
+                        "pos, missing"))
     table = backend.query(sql)
     aligner.check(table, "delong")
     if table["missing"].astype(int).any():
