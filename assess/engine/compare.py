@@ -378,6 +378,8 @@ def _delong(aligner: _Aligner, *, alternative, correction, confidence_level) -> 
            + _check_sql(f"SELECT q.*, a.*, y_lo AS pos, CASE WHEN {missing} THEN 1 ELSE 0 END AS missing FROM "
                         f"({per_sample}) AS q CROSS JOIN ({auc_row}) AS a", f"pos, missing, {products}, {aucs}",
                         "pos, missing"))
+    if not aligner.wide and _mostly_distinct(backend, rows):
+        sql = _delong_by_row_windows(aligner, pos)
     table = backend.query(sql)
     aligner.check(table, "delong")
     if table["missing"].astype(int).any():
@@ -397,7 +399,8 @@ def _delong(aligner: _Aligner, *, alternative, correction, confidence_level) -> 
                 s[i, j] = s[j, i] = float(part[f"x{i}_{j}"].astype(float).sum()) / (size - 1)
         return s
     s10, s01 = covariance(by_class[1], m), covariance(by_class[0], n)
-    auc = [float(table[f"auc{j}"].astype(float).max()) for j in range(k)]
+    auc = [float(table[f"auc{j}"].astype(float).max()) if f"auc{j}" in table else   # (row windows: the mean
+           float(by_class[1][f"mean{j}"].astype(float).iloc[0]) for j in range(k)]   # placement of the positives)
 
     def pair(a, b):
         ia, ib = names.index(a), names.index(b)
@@ -405,6 +408,52 @@ def _delong(aligner: _Aligner, *, alternative, correction, confidence_level) -> 
         return scores.delong_from_placements(auc[ia], auc[ib], s10[sel], s01[sel], m, n, alternative=alternative,
                                              confidence_level=confidence_level, names=(a, b))
     return runners.pairwise("delong", names, pair, correction, confidence_level)
+
+
+#: Above this share of distinct scores among the rows, DeLong's placements come from window functions over the rows
+#: (`_delong_by_row_windows`) instead of the table grouped by score joined back to the rows. Measured at 2e6 rows
+#: (CPU seconds, 2 cores): all-distinct scores 6.7 s grouped and joined against 4.4 s by row windows; scores of 4
+#: decimals (~1% distinct) 1.8 s against 3.1 s.
+ROW_WINDOWS_SHARE = 0.25
+
+
+def _mostly_distinct(backend, rows: str) -> bool:
+    """Whether the scores are mostly distinct (approximately counted: one scan of the score column)."""
+    frame = backend.query(f"SELECT count(*) AS n, approx_count_distinct(s) AS d FROM ({rows}) AS r")
+    n, d = int(frame["n"].iloc[0]), int(frame["d"].iloc[0] or 0)
+    return n > 0 and d > ROW_WINDOWS_SHARE * n
+
+
+def _delong_by_row_windows(aligner: _Aligner, pos: str) -> str:
+    r"""DeLong's grouped checks and products for a long file whose scores are mostly distinct: each row's placement
+    from four running counts over its model's rows sorted by score — with :math:`L`, :math:`G` the rows of the other
+    class with a score :math:`\le s`, :math:`\ge s` (ties in both) among :math:`N`,
+    :math:`\#\{<s\} + \tfrac12\#\{=s\} = (N + L - G)/2` — so no table as long as the file is grouped by score and
+    joined back to the rows. Per class the sample covariances of the placements (``covar_samp``, a stable one-pass
+    sum; times ``cnt - 1``, as the grouped path's sums of centred products) and their means (over the positives:
+    the AUCs)."""
+    k = len(aligner.names)
+    c0 = aligner.sources[0]
+    neg = "CASE WHEN s IS NULL THEN 0 ELSE 1 - pos END"
+    posv = "CASE WHEN s IS NULL THEN 0 ELSE pos END"
+    up = "PARTITION BY mbit ORDER BY s ASC NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
+    down = "PARTITION BY mbit ORDER BY s DESC NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
+    counted = (f"SELECT id, mbit, pos, s, sum({neg}) OVER ({up}) AS le_neg, sum({neg}) OVER ({down}) AS ge_neg, "
+               f"sum({posv}) OVER ({up}) AS le_pos, sum({posv}) OVER ({down}) AS ge_pos, "
+               f"sum({neg}) OVER (PARTITION BY mbit) AS n_neg, sum({posv}) OVER (PARTITION BY mbit) AS m_pos "
+               f"FROM (SELECT {aligner.id} AS id, {aligner.bit()} AS mbit, {pos} AS pos, {c0.score} AS s "
+               f"FROM predictions WHERE {aligner.chosen_rows()}) AS r")
+    placed = ("SELECT id, mbit, pos, CASE WHEN s IS NULL THEN NULL "
+              "WHEN pos = 1 THEN (n_neg + le_neg - ge_neg) / (2.0 * n_neg) "
+              f"ELSE (m_pos + ge_pos - le_pos) / (2.0 * m_pos) END AS v FROM ({counted}) AS c")
+    cols = ", ".join(f"max(CASE WHEN mbit = {1 << j} THEN v END) AS v{j}" for j in range(k))
+    per_sample = (f"SELECT id, count(*) AS n_rows, sum(mbit) AS mask, min(pos) AS y_lo, max(pos) AS y_hi, {cols} "
+                  f"FROM ({placed}) AS p GROUP BY id")
+    products = ", ".join(f"covar_samp(v{i}, v{j}) * (count(*) - 1) AS x{i}_{j}" for i in range(k) for j in range(i, k))
+    means = ", ".join(f"avg(v{j}) AS mean{j}" for j in range(k))
+    missing = " OR ".join(f"v{j} IS NULL" for j in range(k))
+    return _check_sql(f"SELECT *, y_lo AS pos, CASE WHEN {missing} THEN 1 ELSE 0 END AS missing FROM ({per_sample}) "
+                      "AS q", f"pos, missing, {products}, {means}", "pos, missing")
 
 
 def engine_compare_all(source: Source, engine: str, overrides, *, models=None, tests=None, correction="auto",
