@@ -141,6 +141,15 @@ class DuckDBBackend(Backend):
     def perfect_hash_bits(self, bits: int) -> None:
         self.con.execute(f"SET perfect_ht_threshold = {int(bits)}")
 
+    def head(self, n: int):
+        """The file's first rows, in order: without insertion order DuckDB's LIMIT returns whichever rows its
+        threads read first, and the models' order (first seen first) changed from run to run on a large file."""
+        self.con.execute("SET preserve_insertion_order = true")
+        try:
+            return super().head(n)
+        finally:
+            self.con.execute("SET preserve_insertion_order = false")
+
     def _string(self, text: str) -> str:
         return "'" + text.replace("'", "''") + "'"
 
