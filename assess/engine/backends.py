@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import time
 
 from assess.engine.source import Source
@@ -25,20 +26,21 @@ VIEW = "predictions"
 #: prints the stage-by-stage breakdown from them).
 TRACE_ENV = "ASSESS_ENGINE_TRACE"
 
-
-def _trace(start: float, what: str, sql: str) -> None:
-    if os.environ.get(TRACE_ENV):
-        import sys
-
-        scan = " [reads the file]" if re.search(rf"\bFROM {VIEW}\b", sql) else ""
-        print(f"engine-trace {time.perf_counter() - start:8.3f} s {what}{scan}: {' '.join(sql.split())[:200]}",
-              file=sys.stderr, flush=True)
 #: Widest group key (in bits, with its NULL bit) that DuckDB counts in a perfect hash table (default 12).
 PERFECT_HASH_BITS = 23
 #: DuckDB's own default, for the paired tests' pivots by sample id (`assess.engine.compare`): their key's range is the
 #: ids', and a perfect hash table is allocated whole per thread and never spilled — 1.9 GiB of RSS for 5 million ids
 #: (1e7 rows) against 0.8 GiB in the ordinary hash table, for the same CPU time.
 DEFAULT_PERFECT_HASH_BITS = 12
+
+
+def _trace(start: float, what: str, sql: str) -> None:
+    """With `TRACE_ENV` set: one stderr line per statement — its wall time since ``start``, whether it reads the
+    file (``FROM predictions``) and its first 200 characters."""
+    if os.environ.get(TRACE_ENV):
+        scan = " [reads the file]" if re.search(rf"\bFROM {VIEW}\b", sql) else ""
+        print(f"engine-trace {time.perf_counter() - start:8.3f} s {what}{scan}: {' '.join(sql.split())[:200]}",
+              file=sys.stderr, flush=True)
 
 
 class Backend:
