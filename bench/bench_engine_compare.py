@@ -3,8 +3,9 @@
 Run: .venv/bin/python bench/bench_engine_compare.py [--rows 2e7] [--memory-rows 2e6] [--big-only]
 
 Writes a long Parquet file (id, model, y_true, score; 2 models, rows = samples x 2; scores rounded to 4 decimals, so
-the grouped tables are exact) with DuckDB, then prints (the DuckDB runs at --rows with their statement breakdown), each one run (wall seconds of a child process and its peak
-RSS; the machine may be shared, so the load average is printed too):
+the grouped tables are exact) with DuckDB, then prints, each one run (wall seconds of a child process and its peak
+RSS; the machine may be shared, so the load average is printed too; the DuckDB runs at --rows with their statement
+breakdown, see bench_engine.py):
 
 - ``compare --test delong`` and ``--test mcnemar`` with ``--engine duckdb`` at --rows, as a ratio to one DuckDB scan
   summing the score column (the physical floor);

@@ -162,8 +162,9 @@ def test_a_binary_run_reads_the_file_three_times(tmp_path, monkeypatch, capsys):
 
 def test_the_paired_tests_pivot_in_one_grouped_scan(tmp_path, monkeypatch, capsys):
     """DeLong: the first rows, the model names, the truth's values, the share of distinct scores (which picks how
-    the placements are found), then one statement that places the scores, pivots by id and sums the cross products; the pivot by id runs outside DuckDB's perfect hash table, which is
-    allocated whole over the ids' range (`backends.DEFAULT_PERFECT_HASH_BITS`)."""
+    the placements are found), then one statement that places the scores, pivots by id and sums the cross
+    products; the pivot by id runs outside DuckDB's perfect hash table, which is allocated whole over the ids' range
+    (`backends.DEFAULT_PERFECT_HASH_BITS`)."""
     from assess.engine.compare import engine_compare
 
     rng = np.random.default_rng(4)
