@@ -1,10 +1,11 @@
 """Benchmark of the out-of-core path (assess.engine): the CLI on a large binary Parquet file, against one read.
 
 Run: .venv/bin/python bench/bench_engine.py [--rows 1e8] [--memory-rows 1e7] [--spark-rows 1e7] [--no-spark]
+     [--duckdb-only]
      [--dir /tmp/assess-bench]   (with --dir the files are kept there and reused by the next run)
 
 Writes a binary Parquet file in long format (score float64, y_true int8, 2 models; scores with ~all values
-distinct, so the run takes the 2^20-bin grid with error bounds) with DuckDB, then prints, each one run (wall
+distinct, so the run takes the 2^18-bin grid with error bounds) with DuckDB, then prints, each one run (wall
 seconds; the machine may be shared, so the load average is printed too):
 
 - ``python -m assess metrics FILE --engine duckdb --ci delong`` (every binary metric, DeLong interval) against the
@@ -16,6 +17,9 @@ seconds; the machine may be shared, so the load average is printed too):
   same file;
 - CLI cold start: ``python -m assess --help`` and ``inspect`` on the breast-cancer sample.
 
+The DuckDB run at --rows also prints its stage-by-stage breakdown: every SQL statement's wall time (the engine's
+``ASSESS_ENGINE_TRACE``), how many of them read the file, and the rest of the run (start-up, imports, Python).
+
 Every line carries the 1-minute load average when it was measured (``load``): on a shared machine the ratios of one
 run are the figures to read.
 """
@@ -24,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -65,15 +68,39 @@ def floor_scan(path: Path) -> float:
 
 def run_child(argv: list[str]) -> tuple[float, float, int]:
     """(wall seconds, peak RSS MiB of this child, exit status): one child per call, so the RSS maximum is its own."""
+    return run_traced(argv)[:3]
+
+
+def run_traced(argv: list[str], trace: bool = False) -> tuple[float, float, int, list[str]]:
+    """`run_child` plus, with ``trace``, the engine's statement trace (``ASSESS_ENGINE_TRACE``: one stderr line per
+    SQL statement with its wall seconds)."""
     script = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
               "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
               "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)")
     # bytecode cached as a user's Python caches it: with PYTHONDONTWRITEBYTECODE set (as in some sandboxes) every run
     # would compile the package's ~400 modules again, a second of start-up that no installed copy pays
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONPATH": str(ROOT)}
+    if trace:
+        env["ASSESS_ENGINE_TRACE"] = "1"
     out = subprocess.run([PY, "-c", script, *argv], capture_output=True, text=True, cwd=ROOT, env=env)
     wall, rss_kb, code = out.stdout.split()
-    return float(wall), int(rss_kb) / 1024, int(code)
+    lines = [line for line in out.stderr.splitlines() if line.startswith("engine-trace")]
+    return float(wall), int(rss_kb) / 1024, int(code), lines
+
+
+def print_breakdown(wall: float, lines: list[str]) -> None:
+    """The run's statements, slowest first, how many read the file, and what the rest of the run took (start-up,
+    imports, reading the first rows into pandas, the metrics on the grouped tables, the JSON)."""
+    timed = []
+    for line in lines:
+        parts = line.split(None, 3)          # engine-trace <seconds> s <what: sql>
+        timed.append((float(parts[1]), parts[3]))
+    sql = sum(t for t, _ in timed)
+    scans = sum("[reads the file]" in what for _, what in timed)
+    print(f"  breakdown: {len(timed)} statements, {scans} reading the file, {sql:.2f} s in the engine; the rest of "
+          f"the run (start-up, imports, Python) {wall - sql:.2f} s")
+    for t, what in sorted(timed, reverse=True)[:6]:
+        print(f"    {t:7.2f} s  {what[:150]}")
 
 
 def sklearn_one_by_one(path: Path) -> float:
@@ -120,10 +147,11 @@ def main() -> None:
     parser.add_argument("--memory-rows", type=float, default=1e7)
     parser.add_argument("--spark-rows", type=float, default=1e7)
     parser.add_argument("--no-spark", action="store_true")
+    parser.add_argument("--duckdb-only", action="store_true", help="only the DuckDB run at --rows and its breakdown")
     parser.add_argument("--dir", default=None, help="keep the files here and reuse them (default: a temporary "
                                                     "directory, removed at the end)")
     args = parser.parse_args()
-    print(f"cores: {os.cpu_count()}, {_load()}")
+    print(f"cores: {os.cpu_count()}, {_load()} (a shared machine: read the ratios of one run, not the seconds)")
     sample = ROOT / "assets" / "samples" / "breast_cancer_binary.csv"
     run_child([PY, "-m", "assess", "metrics", str(sample)])      # writes the bytecode caches once, before any timing
     with tempfile.TemporaryDirectory() as tmp:
@@ -134,9 +162,12 @@ def main() -> None:
         big = _file(folder, "binary", rows, keep)
         floor = min(floor_scan(big) for _ in range(2))       # the second read is from the page cache, as the CLI's
         duck_argv = ["-m", "assess", "metrics", "--engine", "duckdb", "--ci", "delong"]
-        wall, rss, code = run_child([PY, *duck_argv[:3], str(big), *duck_argv[3:]])
+        wall, rss, code, lines = run_traced([PY, *duck_argv[:3], str(big), *duck_argv[3:]], trace=True)
         print(f"duckdb CLI at {rows:,} rows: {wall:.1f} s (exit {code}), one scan summing the score {floor:.2f} s: "
               f"ratio {wall / floor:.1f}x (target <= 4x); peak RSS {rss:,.0f} MiB (target <= 1024); {_load()}")
+        print_breakdown(wall, lines)
+        if args.duckdb_only:
+            return
 
         mem = big if memory_rows == rows else _file(folder, "binary", memory_rows, keep)
         wall_d, rss_d, _ = run_child([PY, *duck_argv[:3], str(mem), *duck_argv[3:]])

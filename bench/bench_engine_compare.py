@@ -1,10 +1,11 @@
 """Benchmark of the out-of-core paired tests and bootstrap (assess.engine.compare, assess.engine.bootstrap).
 
-Run: .venv/bin/python bench/bench_engine_compare.py [--rows 2e7] [--memory-rows 2e6]
+Run: .venv/bin/python bench/bench_engine_compare.py [--rows 2e7] [--memory-rows 2e6] [--big-only]
 
 Writes a long Parquet file (id, model, y_true, score; 2 models, rows = samples x 2; scores rounded to 4 decimals, so
 the grouped tables are exact) with DuckDB, then prints, each one run (wall seconds of a child process and its peak
-RSS; the machine may be shared, so the load average is printed too):
+RSS; the machine may be shared, so the load average is printed too; the DuckDB runs at --rows with their statement
+breakdown, see bench_engine.py):
 
 - ``compare --test delong`` and ``--test mcnemar`` with ``--engine duckdb`` at --rows, as a ratio to one DuckDB scan
   summing the score column (the physical floor);
@@ -21,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_engine import PY, floor_scan, run_child  # noqa: E402
+from bench_engine import PY, floor_scan, print_breakdown, run_child, run_traced  # noqa: E402
 
 
 def make_file(path: Path, rows: int) -> None:
@@ -30,6 +31,7 @@ def make_file(path: Path, rows: int) -> None:
     samples = rows // 2
     con = duckdb.connect()
     con.execute("SET preserve_insertion_order = false")
+    con.execute("SET enable_progress_bar = false")
     # y ~ Bernoulli(0.3); model_b's score is noisier (AUC ~0.85 and ~0.75); both models score every sample
     con.execute(f"""
         COPY (SELECT i AS id, m.model, CAST(y AS TINYINT) AS y_true,
@@ -47,6 +49,7 @@ def main() -> None:
     parser.add_argument("--rows", type=float, default=2e7)
     parser.add_argument("--memory-rows", type=float, default=2e6)
     parser.add_argument("--dir", default=None, help="where to write the files (default: a temporary directory)")
+    parser.add_argument("--big-only", action="store_true", help="only the two tests at --rows, with breakdowns")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.1f}")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
@@ -54,9 +57,13 @@ def main() -> None:
         make_file(big, int(args.rows))
         floor = floor_scan(big)
         for test in ("delong", "mcnemar"):
-            wall, rss, code = run_child([PY, "-m", "assess", "compare", str(big), "--test", test, "--engine", "duckdb"])
+            wall, rss, code, lines = run_traced([PY, "-m", "assess", "compare", str(big), "--test", test, "--engine",
+                                                 "duckdb"], trace=True)
             print(f"compare --test {test} --engine duckdb at {int(args.rows):,} rows: {wall:.1f} s (exit {code}), "
                   f"one scan summing the score {floor:.2f} s: ratio {wall / floor:.1f}x; peak RSS {rss:,.0f} MiB")
+            print_breakdown(wall, lines)
+        if args.big_only:
+            return
         small = Path(tmp) / "small.parquet"
         make_file(small, int(args.memory_rows))
         print(f"at {int(args.memory_rows):,} rows (load average {os.getloadavg()[0]:.1f}):")

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from tests.test_engine import SAMPLE, run_cli
-from tests.test_engine_compare import assert_same_json
+from tests.test_engine_compare import assert_same_json, delong_both_ways_equal_memory, long_delong_file
 
 pytest.importorskip("pyspark")
 from tests.spark_session import local_spark  # noqa: E402
@@ -49,6 +49,12 @@ def test_a_wide_parquet_file_through_spark_equals_memory(tmp_path):
         code_s, spark, err_s = run_cli("compare", path, "--test", test, "--engine", "spark")
         assert code_m == 0 and code_s == 0, (err_m, err_s)
         assert_same_json(memory, spark)
+
+
+def test_delong_on_a_long_file_through_spark_equals_memory_both_ways(tmp_path, monkeypatch):
+    """Spark runs the row windows (RANGE frames, NULLS LAST, covar_samp) and the grouped table alike."""
+    long_delong_file(tmp_path / "long.parquet")
+    delong_both_ways_equal_memory(tmp_path / "long.parquet", "spark", monkeypatch)
 
 
 def test_disjoint_ids_are_refused_on_spark_too(tmp_path):

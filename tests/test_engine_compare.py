@@ -246,3 +246,47 @@ def test_regression_files_are_refused(tmp_path):
                           "y_pred": [1.25, 2.5, 3.25, 4.5, 5.75, 6.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]})
     code, _, err = run_cli("compare", _long(tmp_path, frame), "--test", "mcnemar", "--engine", "duckdb")
     assert code != 0 and "regression" in err and "--engine memory" in err
+
+
+def long_delong_file(path) -> None:
+    """A long Parquet file for DeLong: continuous scores for model a, ties (one decimal) for model b, ids in an order
+    unlike the rows'."""
+    rng = np.random.default_rng(8)
+    n = 400
+    y = rng.random(n) < 0.35
+    frame = pd.concat([pd.DataFrame({"id": rng.permutation(n), "model": m, "y_true": 0, "score": 0.0})
+                       for m in ("a", "b")], ignore_index=True)
+    for m, rounding in (("a", None), ("b", 1)):
+        rows = frame["model"] == m
+        ids = frame.loc[rows, "id"].to_numpy()
+        score = np.clip(rng.normal(0.4 + 0.25 * y[ids], 0.2), 0, 1)
+        frame.loc[rows, "score"] = score if rounding is None else np.round(score, rounding)
+        frame.loc[rows, "y_true"] = y[ids].astype(int)
+    frame.sample(frac=1.0, random_state=3).to_parquet(path, index=False)
+
+
+def delong_both_ways_equal_memory(path, engine: str, monkeypatch) -> None:
+    """DeLong on ``engine`` by the row windows and by the grouped table (`assess.engine.compare.ROW_WINDOWS_SHARE`
+    0 and 2) equals the in-memory document."""
+    import json
+
+    from assess.engine import compare
+    from assess.engine.source import resolve_source
+    from assess.roles import Overrides
+
+    code, memory, err = run_cli("compare", path, "--test", "delong", "--engine", "memory")
+    assert code == 0, err
+    real = compare._delong_by_row_windows
+    for share in (0.0, 2.0):              # 0: always the row windows; 2: always the grouped table
+        chosen = []
+        monkeypatch.setattr(compare, "ROW_WINDOWS_SHARE", share)
+        monkeypatch.setattr(compare, "_delong_by_row_windows", lambda *a: chosen.append(1) or real(*a))
+        result = compare.engine_compare(resolve_source(str(path)), engine, Overrides(), test="delong")
+        assert bool(chosen) == (share == 0.0)
+        assert_same_json(memory, json.loads(json.dumps(result.to_dict(), default=str)), where=f"share {share}")
+
+
+def test_delong_by_row_windows_and_by_the_grouped_table_equal_memory(tmp_path, monkeypatch):
+    """Both ways to DeLong's placements out of core give the in-memory document."""
+    long_delong_file(tmp_path / "long.parquet")
+    delong_both_ways_equal_memory(tmp_path / "long.parquet", "duckdb", monkeypatch)

@@ -139,3 +139,48 @@ def test_a_huge_but_finite_score_is_not_an_error(tmp_path):
     run = engine_reports(resolve_source(str(tmp_path / "huge.parquet")), "duckdb", Overrides(positive="yes"))
     assert np.isnan(run.reports["a"]["brier_score"].value)       # not probabilities: undefined, with a reason
     assert "not probabilities" in run.reports["a"]["brier_score"].reason
+
+
+# --- how many times a run reads the file (the engine's statement trace) -------------------------------------------
+
+def _file_reads(capsys) -> list[str]:
+    return [line for line in capsys.readouterr().err.splitlines()
+            if line.startswith("engine-trace") and "[reads the file]" in line]
+
+
+def test_a_binary_run_reads_the_file_three_times(tmp_path, monkeypatch, capsys):
+    """The first rows, the summary scan and the curve scan — DeLong's interval and every metric come from the
+    grouped tables, not from more scans (the bench's breakdown counts the same lines)."""
+    _frame().to_parquet(tmp_path / "t.parquet")
+    monkeypatch.setenv(backends.TRACE_ENV, "1")
+    capsys.readouterr()
+    engine_reports(resolve_source(str(tmp_path / "t.parquet")), "duckdb", Overrides(positive="yes"), ci="delong")
+    reads = _file_reads(capsys)
+    assert len(reads) == 3, reads
+    assert "LIMIT" in reads[0] and "s_distinct" in reads[1] and "code * 2 + pos" in reads[2]
+
+
+def test_the_paired_tests_pivot_in_one_grouped_scan(tmp_path, monkeypatch, capsys):
+    """DeLong: the first rows, the model names, the truth's values, the share of distinct scores (which picks how
+    the placements are found), then one statement that places the scores, pivots by id and sums the cross
+    products; the pivot by id runs outside DuckDB's perfect hash table, which is allocated whole over the ids' range
+    (`backends.DEFAULT_PERFECT_HASH_BITS`)."""
+    from assess.engine.compare import engine_compare
+
+    rng = np.random.default_rng(4)
+    n = 500
+    y = rng.random(n) < 0.4
+    frame = pd.concat([pd.DataFrame({"id": np.arange(n), "model": m, "y_true": y.astype(int),
+                                     "score": np.round(np.clip(rng.normal(0.4 + shift * y, 0.2), 0, 1), 3)})
+                       for m, shift in (("a", 0.3), ("b", 0.1))], ignore_index=True)
+    frame.to_parquet(tmp_path / "long.parquet")
+    monkeypatch.setenv(backends.TRACE_ENV, "1")
+    settings = []
+    real = backends.DuckDBBackend.perfect_hash_bits
+    monkeypatch.setattr(backends.DuckDBBackend, "perfect_hash_bits",
+                        lambda self, bits: settings.append(bits) or real(self, bits))
+    capsys.readouterr()
+    engine_compare(resolve_source(str(tmp_path / "long.parquet")), "duckdb", Overrides(), test="delong")
+    reads = _file_reads(capsys)
+    assert len(reads) == 5 and "LIMIT" in reads[0] and "approx_count_distinct" in reads[3], reads
+    assert settings == [backends.DEFAULT_PERFECT_HASH_BITS]
