@@ -148,19 +148,7 @@ def run(args) -> int:
         frame = compute_breakdowns(assessment, models=list(reports), keys=args.metrics, ci=args.ci,
                                    confidence_level=args.confidence_level, resamples=args.resamples, seed=args.seed,
                                    season=args.season, interval_level=args.interval_level)
-        # a grouping the file has no column for is null with its reason, never an empty object that reads as
-        # "no metrics"
-        absent = {}
-        for by, column in (("horizon", "horizon"), ("series", "series")):
-            rows = frame[frame["by"] == by]
-            if rows.empty:
-                doc[f"by_{by}"] = None
-                absent[f"by_{by}"] = (f"the file has no {column} column (set one with --{column}-col); the pooled "
-                                      "metrics under \"models\" cover every row")
-            else:
-                doc[f"by_{by}"] = _nested(rows, by, with_ci=bool(args.ci))
-        if absent:
-            doc["undefined_breakdowns"] = absent
+        doc |= breakdown_section(frame, with_ci=bool(args.ci))
     doc["undefined"] = {m: r.reasons for m, r in reports.items() if r.reasons}
     if by_model is not None:
         with_ci = bool(args.ci)
@@ -179,6 +167,24 @@ def run(args) -> int:
         doc |= cost_section.section(assessment, args, reports, decision)
     print_json(json_ready(doc))
     return 0
+
+
+def breakdown_section(frame, *, with_ci: bool) -> dict:
+    """``by_horizon`` and ``by_series`` of a forecast's breakdown frame (`assess.metrics.reports.compute_breakdowns`
+    or `assess.engine.forecast`); a grouping the file has no column for is null with its reason under
+    ``undefined_breakdowns``, never an empty object that reads as "no metrics"."""
+    doc, absent = {}, {}
+    for by, column in (("horizon", "horizon"), ("series", "series")):
+        rows = frame[frame["by"] == by]
+        if rows.empty:
+            doc[f"by_{by}"] = None
+            absent[f"by_{by}"] = (f"the file has no {column} column (set one with --{column}-col); the pooled "
+                                  "metrics under \"models\" cover every row")
+        else:
+            doc[f"by_{by}"] = _nested(rows, by, with_ci=with_ci)
+    if absent:
+        doc["undefined_breakdowns"] = absent
+    return doc
 
 
 def _outputs_long_frame(by_model) -> pd.DataFrame:
