@@ -212,7 +212,7 @@ def forecast_reports(backend, assessment, sources, *, models=None, keys=None, ci
     why = {(str(mo), sk, m): _scale_reason(p, s, m)
            for mo, sk, p1, s1, pm, sm in zip(series["model"], series["skey"], series["pairs1"], series["sum1"],
                                             series["pairsm"], series["summ"])
-           for m, p, s in ((1, p1, s1), (seasons[str(mo)], pm, sm))}
+           for m, p, s in ((1, p1, s1), (seasons[str(mo)], pm, sm)) if m is not None}
     origin = "os.step" if r.origin else "ts.step - CAST(r.h AS BIGINT)"
     joined = f"""
         SELECT r.model AS model, r.skey AS skey, r.h AS h, r.y AS y, r.yp AS yp, r.w AS w, r.lo AS lo, r.hi AS hi,
