@@ -1,0 +1,44 @@
+"""Forecasts on a local Spark (PySpark, local[1]): the JSON of ``metrics --engine memory`` and of DuckDB.
+
+One session for the module (tests/spark_session.py), small files. Oracle: the in-memory path on the same file, to
+1e-12 (R² and explained variance as in test_engine_forecast.py). Spark reads CSV cells as text: the integer time
+stamps and series ids of a CSV file are read back as numbers, as the in-memory reader types them.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from tests.test_engine import run_cli
+from tests.test_engine_forecast import FORECASTS, assert_same_json, both, forecast_frame
+
+pytest.importorskip("pyspark")
+from tests.spark_session import local_spark  # noqa: E402
+pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")
+if shutil.which("java") is None:
+    pytest.skip("Spark needs Java (scripts/setup.sh test installs openjdk-17-jre-headless)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def spark():
+    yield from local_spark()
+
+
+def test_the_forecast_sample_on_spark_gives_the_in_memory_json():
+    memory, spark = both(FORECASTS, engine="spark")
+    assert_same_json(memory, spark)
+    assert spark["engine"]["name"] == "spark"
+
+
+@pytest.mark.parametrize("fmt, options", [("parquet", {}), ("csv", {"integer_time": True, "origin": False})])
+def test_generated_forecasts_on_spark_equal_memory_and_duckdb(tmp_path, fmt, options):
+    path = tmp_path / f"f.{fmt}"
+    frame = forecast_frame(11, series=("a", "b", "it's"), months=9, **options)
+    frame.to_parquet(path) if fmt == "parquet" else frame.to_csv(path, index=False)
+    memory, spark = both(path, engine="spark")
+    assert_same_json(memory, spark)
+    code, duck, err = run_cli("metrics", path, "--engine", "duckdb")
+    assert code == 0, err
+    assert_same_json({k: v for k, v in duck.items() if k != "engine"}, spark)
