@@ -80,8 +80,9 @@ def open_report_source(source: Source, engine: str, overrides, *, settings=None,
     """(assessment of the first rows, `EngineReportSource`) for :func:`assess.report.build_report`."""
     report_source = EngineReportSource(source, engine, overrides, spark_master)
     assessment = report_source.assessment(settings)
-    if assessment.task not in (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL, Task.REGRESSION) or assessment.outputs:
-        raise AssessError(f"{source.name}: out of core, reports cover binary, multi-class, multi-label and "
-                          f"(single-output) regression files; this file is {assessment.task.value} (use --engine "
-                          "memory)")
+    if assessment.task not in (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL, Task.REGRESSION, Task.FORECAST) \
+            or assessment.outputs:
+        raise AssessError(f"{source.name}: out of core, reports cover binary, multi-class, multi-label, "
+                          f"(single-output) regression and forecast files; this file is {assessment.task.value} (use "
+                          "--engine memory)")
     return assessment, report_source
