@@ -10,11 +10,13 @@ that of the file's first rows (`assess.engine.reports.head_assessment`); its row
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 
 from assess.data import Task
 from assess.engine.backends import open_backend
 from assess.engine.compare import engine_compare_all
+from assess.engine.digest import describe_digest, source_sha256
 from assess.engine.reports import engine_reports, head_assessment
 from assess.engine.source import Source
 from assess.errors import AssessError
@@ -24,6 +26,9 @@ ROWS_NOTE = ("Assessed out of core ({engine}, {rows:,} rows): the metrics, inter
              "tables the engine grouped. Charts and the data controls need the rows and are not in this report "
              "(run it with --engine memory on a file that fits in memory); the checklist's findings about sample "
              "ids and folds were read from the first {head:,} rows.")
+
+#: Checklist items whose findings `assess.report.checklist` reads from the rows (here: the first rows only).
+HEAD_ITEMS = ("test_data", "leakage", "cross_validation", "ground_truth")
 
 
 @dataclass
@@ -42,12 +47,37 @@ class EngineReportSource:
     def assessment(self, settings=None):
         """The assessment of the file's first rows (roles, task, classes, models); ``settings`` (a settings file's,
         `assess.settings.Settings`) complete the overrides with their roles, checked against the file's columns."""
-        with open_backend(self.engine, self.source, spark_master=self.spark_master) as backend:
-            if settings is not None:
-                self.overrides = settings.overrides(self.overrides, backend.columns())
-            assessment = head_assessment(backend, self.source, self.overrides)
+        # the digest is one more read of the files: it runs beside the engine's start and the head read (hashlib
+        # releases the GIL on large chunks)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            digest = pool.submit(source_sha256, self.source)
+            with open_backend(self.engine, self.source, spark_master=self.spark_master) as backend:
+                if settings is not None:
+                    self.overrides = settings.overrides(self.overrides, backend.columns())
+                assessment = head_assessment(backend, self.source, self.overrides, sha256=digest)
+        how = describe_digest(self.source)
+        if how:
+            self.notes.append(how)
         self.head_rows = len(assessment.frame)
         return assessment
+
+    def head_findings(self, rows) -> tuple:
+        """The checklist ``rows`` with each finding read from the rows marked as the head sample's when the file has
+        more rows than were read, and the baselines item saying they were not computed (the engines do not form
+        them)."""
+        whole = self.rows is not None and self.rows <= self.head_rows
+        prefix = "" if whole else (f"From the first {self.head_rows:,} rows only (the metrics cover all "
+                                   f"{self.rows or 0:,}): ")
+        out = []
+        for row in rows:
+            found = row.found
+            if row.item.key in HEAD_ITEMS and found and prefix:
+                found = prefix + found[0].lower() + found[1:]
+            elif row.item.key == "baselines":
+                found = ("Not computed out of core: the ISO 5.3.13 baselines need the rows (run the report with "
+                         "--engine memory).")
+            out.append(replace(row, found=found))
+        return tuple(out)
 
     def reports(self, models, options, progress=None) -> dict:
         ci = options.ci or None

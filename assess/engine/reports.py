@@ -67,9 +67,14 @@ class EngineRun:
         return doc
 
 
-def head_assessment(backend, source: Source, overrides) -> Assessment:
+def head_assessment(backend, source: Source, overrides, sha256="") -> Assessment:
+    """The assessment of the first `HEAD_ROWS` rows; ``sha256`` the whole input's digest when the caller computes
+    it (`assess.engine.digest`; the report does, the metrics JSON has no place for it) — a string, or a future whose
+    result is awaited after the head read, so the two reads overlap."""
     frame = backend.head(HEAD_ROWS)
-    table = LoadedTable(frame=frame, name=source.name, sha256="", n_bytes=source.n_bytes, format=source.format)
+    if hasattr(sha256, "result"):
+        sha256 = sha256.result()
+    table = LoadedTable(frame=frame, name=source.name, sha256=sha256, n_bytes=source.n_bytes, format=source.format)
     assessment = describe(table, overrides)
     if assessment.errors:
         raise AssessError(f"{source.name}: {assessment.errors[0].message}")
