@@ -1,4 +1,5 @@
-"""Forecasts on a local Spark (PySpark, local[1]): the JSON of ``metrics --engine memory`` and of DuckDB.
+"""Forecasts and multi-class arg-max labels on a local Spark (PySpark, local[1]): the JSON of ``metrics --engine
+memory`` and of DuckDB.
 
 One session for the module (tests/spark_session.py), small files. Oracle: the in-memory path on the same file, to
 1e-12 (R² and explained variance as in test_engine_forecast.py). Spark reads CSV cells as text: the integer time
@@ -42,3 +43,13 @@ def test_generated_forecasts_on_spark_equal_memory_and_duckdb(tmp_path, fmt, opt
     code, duck, err = run_cli("metrics", path, "--engine", "duckdb")
     assert code == 0, err
     assert_same_json({k: v for k, v in duck.items() if k != "engine"}, spark)
+
+
+def test_multiclass_labels_by_argmax_with_ties_on_spark(tmp_path):
+    from tests.test_engine import assert_same_values
+    from tests.test_engine_multiclass_argmax import tied_frame
+
+    path = tmp_path / "ties.parquet"
+    tied_frame(1).to_parquet(path)
+    memory, spark = both(path, engine="spark")
+    assert_same_values(memory["models"], spark["models"])

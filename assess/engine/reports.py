@@ -121,10 +121,18 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
             table = regression.regression_table(backend, assessment, sources)
             return _regression_run(table, assessment, engine, models=models, keys=keys, ci=ci)
         if assessment.task is Task.MULTICLASS:
-            table = multiclass.confusion_table(backend, sources)
-            return _multiclass_run(table, assessment, engine, overrides, models=models, keys=keys, beta=beta, k=k,
-                                   ci=ci, confidence_level=confidence_level, boot=(resamples, seed, bootstrap_method),
-                                   backend=backend, source=sources[0])
+            has_labels = sources[0].y_pred is not None
+            argmax = multiclass.argmax_sql(backend, assessment)
+            by_scores = decision.source_for(Task.MULTICLASS, has_labels=has_labels,
+                                            has_scores=argmax is not None) == SCORES
+            if by_scores and argmax is None:
+                raise AssessError(f"{source.name}: labels from the scores need a score column per class "
+                                  "(proba_<class>) in a long or single-model file out of core (use --engine memory)")
+            table = multiclass.confusion_table(backend, sources, argmax if by_scores else None)
+            decision = Decision.from_scores() if by_scores else Decision.from_labels()
+            return _multiclass_run(table, assessment, engine, overrides, decision, models=models, keys=keys, beta=beta,
+                                   k=k, ci=ci, confidence_level=confidence_level,
+                                   boot=(resamples, seed, bootstrap_method), backend=backend, source=sources[0])
         has_scores = sources[0].score is not None
         has_labels = sources[0].y_pred is not None
         source_of_labels = decision.source_for(Task.BINARY, has_labels=has_labels, has_scores=has_scores)
@@ -171,13 +179,15 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
                      None if exact else bins, bounds)
 
 
-def _multiclass_run(table, assessment, engine, overrides, *, models, keys, beta, k, ci, confidence_level, boot,
-                    backend, source):
+def _multiclass_run(table, assessment, engine, overrides, decision, *, models, keys, beta, k, ci, confidence_level,
+                    boot, backend, source):
     weighted = assessment.roles.weight is not None
-    decision = Decision.from_labels()
+    by_scores = decision.source == SCORES
+    labels_from = decision.labels_from(Task.MULTICLASS, has_labels=not by_scores, has_scores=by_scores)
     classes, states = multiclass.multiclass_states(
-        table, assessment, labels_from="in y_pred", beta=float(beta), k=int(k), weighted=weighted,
-        class_order=overrides.class_order)
+        table, assessment, labels_from=labels_from, beta=float(beta), k=int(k), weighted=weighted,
+        class_order=overrides.class_order,
+        score_classes=[str(assessment.names.file_class(c)) for c in assessment.classes] if by_scores else ())
     chosen = list(models or states)
     unknown = [m for m in chosen if m not in states]
     if unknown:
