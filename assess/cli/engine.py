@@ -120,7 +120,7 @@ def run_engine_metrics(args, engine: str, decision, overrides) -> dict:
     else:
         doc["settings"] = interval_settings
     if run.breakdown is not None:    # forecasts: per horizon and per series, as the in-memory JSON
-        from assess.cli.metrics import breakdown_section
+        from assess.cli.breakdowns import breakdown_section
 
         doc["settings"] |= {"season": args.season, "interval_level": args.interval_level}
         doc |= breakdown_section(run.breakdown, with_ci=bool(args.ci))
