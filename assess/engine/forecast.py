@@ -21,8 +21,10 @@ read the file's *actuals* — one ``y_true`` per (model, series, time step) — 
   baseline, :math:`\sum w e^2` and :math:`\sum w (b - y)^2` over the rows where the baseline exists (skill scores).
 
 The registry's formulas then run on those states unchanged, so the numbers are those of
-``python -m assess metrics --engine memory`` (to rounding: sums in another order). Three aggregation scans (pooled,
-per horizon, per series) follow the actuals' scan; every join's other side is a per-series or per-time table.
+``python -m assess metrics --engine memory`` (to rounding: sums in another order). Scans: the whole-file input checks
+(horizons; one forecast per model, series, time and origin), the distinct stamps, the actuals, and one
+``GROUPING SETS`` aggregation (pooled, per horizon, per series); every join's other side is a per-series or per-time
+table.
 
 Not out of core: the block-bootstrap intervals of forecasts (their note says so; use ``--engine memory``) and the
 weighted median absolute error (as for regression). The season of a per-horizon or per-series group is the model's
@@ -236,13 +238,19 @@ def forecast_reports(backend, assessment, sources, *, models=None, keys=None, ci
     has_interval = bool(r.lower and r.upper)
     sums = _forecast_sums_sql(lv if has_interval else None)
     aggregate = f"{regression_sums_sql(backend, weighted)}, {sums}"
-    early = backend.query(f"SELECT count(*) AS n FROM ({with_baselines}) AS x WHERE t - o < 1")
-    if int(early["n"][0]):
-        raise AssessError(f"{name}: {int(early['n'][0]):,} forecast(s) have an origin at or after their target "
-                          "time, so no baseline forecast can be formed; use --engine memory (it reports the row)")
-    tables = {by: backend.arrays(f"SELECT model{', ' + by if by else ''}, {aggregate} FROM ({with_baselines}) AS x "
-                                 f"GROUP BY model{', ' + by if by else ''}")
-              for by in ("", "h" if r.horizon else None, "skey" if r.series else None) if by is not None}
+    # one scan for the three groupings: GROUPING SETS (pooled, per horizon, per series); grouping() tells them apart
+    sets = ["(model)"] + (["(model, h)"] if r.horizon else []) + (["(model, skey)"] if r.series else [])
+    both = backend.arrays(f"""
+        SELECT model, h, skey, grouping(h) AS g_h, grouping(skey) AS g_s,
+               sum(CASE WHEN t - o < 1 THEN 1 ELSE 0 END) AS early, {aggregate}
+        FROM ({with_baselines}) AS x GROUP BY GROUPING SETS ({', '.join(sets)})""")
+    g_h, g_s = both["g_h"].astype(int), both["g_s"].astype(int)
+    tables = {by: {k: v[mask] for k, v in both.items()}
+              for by, mask in (("", (g_h == 1) & (g_s == 1)), ("h", g_h == 0), ("skey", g_s == 0)) if mask.any()}
+    early = int(tables[""]["early"].sum())
+    if early:
+        raise AssessError(f"{name}: {early:,} forecast(s) have an origin at or after their target time, so no "
+                          "baseline forecast can be formed; use --engine memory (it reports the row)")
     context = _Context(assessment, seasons, why, labels, has_interval, lv, weighted)
     pooled = {str(m): context.state(_row(tables[""], i), str(m)) for i, m in enumerate(tables[""]["model"])}
     chosen = list(models or pooled)
