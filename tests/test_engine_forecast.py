@@ -210,3 +210,29 @@ def test_a_duplicated_forecast_beyond_the_first_rows_is_refused(tmp_path, monkey
     monkeypatch.setattr("assess.engine.reports.HEAD_ROWS", 50)     # the head sample does not see the twin
     code, _, err = run_cli("metrics", path, "--engine", "duckdb")
     assert code != 0 and "repeated" in err and "each forecast must appear once" in err
+
+
+def _wide(frame):
+    """One column of predictions per model (y_pred_<model>), the rest shared."""
+    ets, naive = frame[frame["model"] == "ets"], frame[frame["model"] == "naive"]
+    out = ets.drop(columns=["model", "y_pred"]).reset_index(drop=True)
+    out["y_pred_ets"], out["y_pred_naive"] = ets["y_pred"].to_numpy(), naive["y_pred"].to_numpy()
+    return out
+
+
+@pytest.mark.parametrize("shape", ["wide", "bare", "datetime", "numeric series"])
+def test_other_shapes_give_the_in_memory_json(tmp_path, shape):
+    frame = forecast_frame(3)
+    if shape == "wide":
+        frame = _wide(frame)
+    elif shape == "bare":          # no series, horizon or origin column: one series, one step ahead
+        frame = forecast_frame(4, series=("x",), single=False)
+        frame = frame[frame["horizon"] == 1].drop(columns=["series", "horizon", "origin"])
+    elif shape == "datetime":      # Parquet timestamps rather than text
+        frame["timestamp"], frame["origin"] = pd.to_datetime(frame["timestamp"]), pd.to_datetime(frame["origin"])
+    else:                          # series ids that read as numbers
+        frame["series"] = frame["series"].map({"north": "1", "south": "2", "o'hare": "3", "lone": "4"})
+    for path in (tmp_path / "f.parquet", tmp_path / "f.csv"):
+        frame.to_parquet(path) if path.suffix == ".parquet" else frame.to_csv(path, index=False)
+        memory, duck = both(path)
+        assert_same_json(memory, duck)

@@ -241,7 +241,8 @@ def forecast_reports(backend, assessment, sources, *, models=None, keys=None, ci
     # one scan for the three groupings: GROUPING SETS (pooled, per horizon, per series); grouping() tells them apart
     sets = ["(model)"] + (["(model, h)"] if r.horizon else []) + (["(model, skey)"] if r.series else [])
     both = backend.arrays(f"""
-        SELECT model, h, skey, grouping(h) AS g_h, grouping(skey) AS g_s,
+        SELECT model, {"h, grouping(h)" if r.horizon else "NULL AS h, 1"} AS g_h,
+               {"skey, grouping(skey)" if r.series else "NULL AS skey, 1"} AS g_s,
                sum(CASE WHEN t - o < 1 THEN 1 ELSE 0 END) AS early, {aggregate}
         FROM ({with_baselines}) AS x GROUP BY GROUPING SETS ({', '.join(sets)})""")
     g_h, g_s = both["g_h"].astype(int), both["g_s"].astype(int)
