@@ -236,3 +236,33 @@ def test_other_shapes_give_the_in_memory_json(tmp_path, shape):
         frame.to_parquet(path) if path.suffix == ".parquet" else frame.to_csv(path, index=False)
         memory, duck = both(path)
         assert_same_json(memory, duck)
+
+
+@pytest.mark.parametrize("weights", [False, True])
+def test_the_baseline_forecasts_metrics_equal_memory(tmp_path, weights):
+    # what the report's Naive / Seasonal naive / Drift columns show (assess.metrics.evaluate._forecast_baselines)
+    from assess.engine.reports import engine_reports
+    from assess.engine.source import resolve_source
+    from assess.io import read_table
+    from assess.metrics.reports import compute_reports
+    from assess.roles import Overrides
+    from assess.schema import describe
+
+    path = tmp_path / "f.parquet"
+    forecast_frame(12, weights=weights).to_parquet(path)
+    memory = compute_reports(describe(read_table(path), Overrides()))
+    run = engine_reports(resolve_source(str(path)), "duckdb", Overrides(), baselines=True)
+    checked = 0
+    for model, report in run.reports.items():
+        for r in report.results:
+            mem = memory[model][r.key]
+            assert r.baseline_method == mem.baseline_method, r.key
+            for name, value in mem.baselines.items():
+                if r.key == "median_absolute_error" and weights:
+                    assert r.baselines[name] != r.baselines[name]       # a weighted median: not out of core
+                    continue
+                tol = 1e-9 if r.key in ("r2", "explained_variance") else 1e-12
+                assert (value != value and r.baselines[name] != r.baselines[name]) or \
+                    abs(value - r.baselines[name]) <= tol * max(1.0, abs(value)), (model, r.key, name)
+                checked += 1
+    assert checked > 50

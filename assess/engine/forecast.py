@@ -45,7 +45,7 @@ from assess.columns import label_strings, time_values
 from assess.data import Task
 from assess.engine.regression import regression_sums_sql, state_of_row
 from assess.errors import AssessError
-from assess.metrics.evaluate import MetricReport, MetricResult, _capture
+from assess.metrics.evaluate import ForecastBaselines, MetricReport, MetricResult, _capture
 from assess.metrics.forecast_baselines import BASELINES
 from assess.metrics.forecast_state import ForecastState
 from assess.metrics.registry import get, metrics_for
@@ -171,8 +171,10 @@ def _check_rows(backend, assessment, rows_sql) -> None:
 
 
 def forecast_reports(backend, assessment, sources, *, models=None, keys=None, ci=None, season=None,
-                     level=None) -> ForecastRun:
-    """The forecast metrics of every model (pooled) and per horizon and series (module docstring)."""
+                     level=None, baselines=False) -> ForecastRun:
+    """The forecast metrics of every model (pooled) and per horizon and series (module docstring); with
+    ``baselines`` also each metric of the naive, seasonal naive and drift forecasts (one more scan), as the
+    in-memory reports carry them (`assess.metrics.evaluate._forecast_baselines`)."""
     r, name = assessment.roles, assessment.table.name
     weighted = r.weight is not None
     rows_sql = _rows_sql(backend, assessment, sources)
@@ -263,7 +265,8 @@ def forecast_reports(backend, assessment, sources, *, models=None, keys=None, ci
                                                                                  m.needs == "intervals")]
     else:
         specs = [get(Task.FORECAST, key) for key in keys]
-    reports = {m: _report(pooled[m], m, specs, ci, weighted) for m in chosen}
+    base = _baselines(backend, with_baselines, context, specs, tables[""], chosen, weighted) if baselines else {}
+    reports = {m: _report(pooled[m], m, specs, ci, weighted, base.get(m)) for m in chosen}
     rows = []
     for by, column in (("horizon", "h"), ("series", "skey")):
         if column not in tables:
@@ -298,15 +301,20 @@ def _scale_reason(pairs, total, m: int) -> str | None:
     return None
 
 
+#: The MASE sums (w|e|/s per row) and, per scale, the rows of series whose scale is undefined and the first such
+#: series in text order.
+SCALED_SUMS = (
+    "sum(w * (abs(yp - y) / scale1)) AS sum_scaled",
+    "sum(CASE WHEN scale1 IS NULL THEN 1 ELSE 0 END) AS unscaled1",
+    "min(CASE WHEN scale1 IS NULL THEN skey END) AS unscaled1_series",
+    "sum(w * (abs(yp - y) / scalem)) AS sum_scaled_seasonal",
+    "sum(CASE WHEN scalem IS NULL THEN 1 ELSE 0 END) AS unscaledm",
+    "min(CASE WHEN scalem IS NULL THEN skey END) AS unscaledm_series")
+
+
 def _forecast_sums_sql(level: float | None) -> str:
     """The forecast sums beyond the regression ones (module docstring) over the joined rows."""
-    parts = [
-        "sum(w * (abs(yp - y) / scale1)) AS sum_scaled",
-        "sum(CASE WHEN scale1 IS NULL THEN 1 ELSE 0 END) AS unscaled1",
-        "min(CASE WHEN scale1 IS NULL THEN skey END) AS unscaled1_series",
-        "sum(w * (abs(yp - y) / scalem)) AS sum_scaled_seasonal",
-        "sum(CASE WHEN scalem IS NULL THEN 1 ELSE 0 END) AS unscaledm",
-        "min(CASE WHEN scalem IS NULL THEN skey END) AS unscaledm_series",
+    parts = list(SCALED_SUMS) + [
         "sum(CASE WHEN lo > hi THEN 1 ELSE 0 END) AS crossed",
         "sum(w * CASE WHEN y >= lo AND y <= hi THEN 1.0 ELSE 0.0 END) AS sum_covered",
         "sum(w * (hi - lo)) AS sum_width",
@@ -345,7 +353,8 @@ class _Context:
         return None, (f"the {'seasonal ' if m > 1 else ''}naive scale (m = {m}) is undefined for the series of "
                       f"{bad:,} row(s){first}{': ' + why if why else ''}")
 
-    def state(self, get, model, series=None):
+    def state(self, get, model, series=None, interval=True):
+        """The `ForecastState` of one row of sums; ``interval=False`` for a baseline forecast (no interval)."""
         m = self.seasons[model]
         extra = {"season": m}
         extra["sum_scaled"], extra["scaled_reason"] = self._scaled(get, model, 1, "1", get["sum_scaled"])
@@ -355,7 +364,7 @@ class _Context:
         else:
             extra["sum_scaled_seasonal"], extra["scaled_seasonal_reason"] = self._scaled(
                 get, model, m, "m", get["sum_scaled_seasonal"])
-        if not self.has_interval:
+        if not self.has_interval or not interval:
             extra["interval_reason"] = "the file has no prediction interval (lower/upper columns)"
         elif int(get["crossed"]):
             # memory names the first such row; the engines count them
@@ -377,7 +386,45 @@ class _Context:
         return state_of_row(get, self.assessment, model, ForecastState, **extra)
 
 
-def _report(state_rows, model, specs, ci, weighted) -> MetricReport:
+def _baselines(backend, rows_sql, context, specs, pooled, chosen, weighted) -> dict:
+    """{model: {key: ForecastBaselines}}: each baseline forecast scored like a model on the rows where it exists —
+    its regression sums and scaled errors (the file's scales), grouped by model and baseline."""
+    keys = [m for m in specs if m.needs == "values" and "skill" not in m.shared]
+    if not keys:
+        return {}
+    cols = "model, skey, y, w, scale1, scalem"
+    rows = "\nUNION ALL\n".join(f"SELECT {cols}, {b} AS yp, {backend.literal(b)} AS base FROM ({rows_sql}) AS x "
+                                 f"WHERE {b} IS NOT NULL" for b in BASELINES)
+    scaled = ", ".join(SCALED_SUMS)
+    table = backend.arrays(f"SELECT model, base, {regression_sums_sql(backend, weighted)}, {scaled} "
+                           f"FROM ({rows}) AS b GROUP BY model, base")
+    out = {}
+    for model in chosen:
+        i = list(map(str, pooled["model"])).index(model)
+        n = int(pooled["n_rows"][i])
+        found = {b: int(pooled[f"n_{b}"][i]) for b in BASELINES}
+        values = {b: {} for b in BASELINES}
+        for j, (mo, b) in enumerate(zip(table["model"], table["base"])):
+            if str(mo) != model:
+                continue
+            get = _row(table, j)
+            state, _ = context.state(get | {"crossed": 0, "sum_covered": 0.0, "sum_width": 0.0} |
+                                     {f"n_{x}": 0 for x in BASELINES}, model, interval=False)
+            for m in keys:
+                value, _, _ = _capture(m.compute, state)
+                if m.key == "median_absolute_error" and weighted:
+                    value = float("nan")
+                values[b][m.key] = value
+        m_ = context.seasons[model]
+        how = ("the naive, seasonal naive" + (f" (m = {m_})" if m_ else "") + " and drift forecasts from the file's "
+               "actuals (FPP3 §5.2), scored on the rows where each exists: "
+               + ", ".join(f"{found[b]:,}" for b in BASELINES) + f" of {n:,} rows")
+        out[model] = {m.key: ForecastBaselines({b: float(values[b].get(m.key, np.nan)) for b in BASELINES}, how)
+                      for m in keys}
+    return out
+
+
+def _report(state_rows, model, specs, ci, weighted, baselines=None) -> MetricReport:
     state, n = state_rows
     results = []
     for m in specs:
@@ -390,6 +437,9 @@ def _report(state_rows, model, specs, ci, weighted) -> MetricReport:
         if ci is not None:
             note = "; ".join(x for x in (note, "no block-bootstrap interval on the out-of-core path yet "
                                                "(use --engine memory)") if x)
-        results.append(MetricResult(m.key, m.name, value, float("nan"), float("nan"), None, reason, note))
+        bl = (baselines or {}).get(m.key)
+        results.append(MetricResult(m.key, m.name, value, float("nan"), float("nan"), None, reason, note,
+                                    MappingProxyType(bl.as_dict()) if bl else MappingProxyType({}),
+                                    bl.method if bl else None))
     return MetricReport(task=Task.FORECAST, model=model, n=n, classes=(), results=tuple(results), table=None,
                         params=MappingProxyType({}), ci=ci, confidence_level=0.95, resamples=0, seed=None)

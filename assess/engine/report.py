@@ -43,6 +43,7 @@ class EngineReportSource:
     rows: int | None = None
     head_rows: int = 0
     notes: list[str] = field(default_factory=list)
+    _reports: dict = field(default_factory=dict)
 
     def assessment(self, settings=None):
         """The assessment of the file's first rows (roles, task, classes, models); ``settings`` (a settings file's,
@@ -73,7 +74,8 @@ class EngineReportSource:
             found = row.found
             if row.item.key in HEAD_ITEMS and found and prefix:
                 found = prefix + found[0].lower() + found[1:]
-            elif row.item.key == "baselines":
+            elif row.item.key == "baselines" and not any(r.baselines for rep in self._reports.values()
+                                                          for r in rep.results):
                 found = ("Not computed out of core: the ISO 5.3.13 baselines need the rows (run the report with "
                          "--engine memory).")
             out.append(replace(row, found=found))
@@ -85,8 +87,9 @@ class EngineReportSource:
                              keys=list(options.metrics) if options.metrics else None, decision=options.decision,
                              beta=options.beta, ci=ci, confidence_level=options.confidence_level,
                              spark_master=self.spark_master, k=options.k, resamples=options.resamples,
-                             seed=options.seed)
+                             seed=options.seed, baselines=True)
         self.rows = run.n_rows
+        self._reports = run.reports
         self.notes.append(ROWS_NOTE.format(engine=self.engine, rows=run.n_rows, head=self.head_rows))
         if not run.exact:
             self.notes.append(f"The scores have more distinct values than the engine groups exactly: they were "

@@ -84,12 +84,13 @@ def head_assessment(backend, source: Source, overrides, sha256="") -> Assessment
 def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=None, decision=Decision(), beta=1.0,
                    ci=None, confidence_level=0.95, spark_master=None, k=2, exact_limit=grouped.EXACT_LIMIT,
                    bins=grouped.GRID_BINS, resamples=1000, seed=0, bootstrap_method="percentile",
-                   progress=None, season=None, interval_level=None) -> EngineRun:
+                   progress=None, season=None, interval_level=None, baselines=False) -> EngineRun:
     """Assess ``source`` with ``engine`` ("duckdb" or "spark"); options as `assess.metrics.reports.compute_reports`.
 
     ``exact_limit``: above this approximate number of distinct scores the scores are grouped on a grid of ``bins``
     bins and the ranking metrics come with error bounds (`EngineRun.bounds`); 0 forces the grid. ``season`` and
-    ``interval_level``: forecasts, as `assess.metrics.reports.compute_reports`.
+    ``interval_level``: forecasts, as `assess.metrics.reports.compute_reports`; ``baselines``: forecasts, also score
+    the naive, seasonal naive and drift forecasts (the report shows them; one more scan).
     ``progress(fraction, what)``, when given, is told each stage (the scans are the long part).
     """
     say = progress or (lambda fraction, what: None)
@@ -114,7 +115,7 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
         sources = grouped.model_columns(backend, assessment)
         if assessment.task is Task.FORECAST:
             run = forecast.forecast_reports(backend, assessment, sources, models=models, keys=keys, ci=ci,
-                                            season=season, level=interval_level)
+                                            season=season, level=interval_level, baselines=baselines)
             return EngineRun(assessment, run.reports, engine, True, sum(r.n for r in run.reports.values()), 0,
                              breakdown=run.breakdown)
         if assessment.task is Task.REGRESSION:
