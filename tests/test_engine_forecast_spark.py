@@ -53,3 +53,19 @@ def test_multiclass_labels_by_argmax_with_ties_on_spark(tmp_path):
     tied_frame(1).to_parquet(path)
     memory, spark = both(path, engine="spark")
     assert_same_values(memory["models"], spark["models"])
+
+
+def test_the_baseline_forecasts_on_spark_equal_duckdb(tmp_path):
+    from assess.engine.reports import engine_reports
+    from assess.engine.source import resolve_source
+    from assess.roles import Overrides
+
+    path = tmp_path / "f.parquet"
+    forecast_frame(13, months=8).to_parquet(path)
+    runs = {e: engine_reports(resolve_source(str(path)), e, Overrides(), baselines=True) for e in ("duckdb", "spark")}
+    for model, report in runs["duckdb"].reports.items():
+        for r, s in zip(report.results, runs["spark"].reports[model].results):
+            assert r.baseline_method == s.baseline_method and r.baselines.keys() == s.baselines.keys()
+            for name, value in r.baselines.items():
+                assert (value != value and s.baselines[name] != s.baselines[name]) or \
+                    abs(value - s.baselines[name]) <= 1e-10 * max(1.0, abs(value)), (model, r.key, name)
