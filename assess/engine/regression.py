@@ -15,11 +15,11 @@ from assess.errors import AssessError
 from assess.metrics import regression
 
 
-def regression_sums_sql(backend, weighted: bool) -> str:
+def regression_sums_sql(backend, weighted: bool, median: bool = True) -> str:
     """The aggregate expressions of the regression sums (module docstring) over columns ``y``, ``yp`` and ``w`` of
     the grouped rows: the select list `regression_table` groups by model and `assess.engine.forecast` by model,
-    horizon and series."""
-    median = "quantile_cont(abs(yp - y), 0.5)" if backend.name == "duckdb" else "percentile(abs(yp - y), 0.5)"
+    horizon and series. ``median=False``: the median column is NULL (the caller computes it elsewhere)."""
+    median = "CAST(NULL AS DOUBLE)" if not median else "quantile_cont(abs(yp - y), 0.5)" if backend.name == "duckdb" else "percentile(abs(yp - y), 0.5)"
     # weighted variance as var_pop of sqrt(w)-free form is not available: with weights use the raw moments (the
     # state's own one-pass formula), without weights the engine's stable var_pop
     ss_true = "var_pop(y) * count(*)" if not weighted else \
