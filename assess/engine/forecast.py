@@ -22,9 +22,10 @@ read the file's *actuals* — one ``y_true`` per (model, series, time step) — 
 
 The registry's formulas then run on those states unchanged, so the numbers are those of
 ``python -m assess metrics --engine memory`` (to rounding: sums in another order). Scans: the whole-file input checks
-(horizons; one forecast per model, series, time and origin), the distinct stamps, the actuals, and one
-``GROUPING SETS`` aggregation (pooled, per horizon, per series); every join's other side is a per-series or per-time
-table.
+(horizons; one forecast per model, series, time and origin — at 10⁷ rows the costliest part after the sums), the
+distinct stamps, the actuals, one aggregation per (model, horizon, series) that numpy combines into the pooled,
+per-horizon and per-series sums (`_combine`), and the exact medians from the rows in ``GROUPING SETS``
+(`_medians`); every join's other side is a per-series or per-time table.
 
 Not out of core: the block-bootstrap intervals of forecasts (their note says so; use ``--engine memory``) and the
 weighted median absolute error (as for regression). The season of a per-horizon or per-series group is the model's
