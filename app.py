@@ -3,6 +3,7 @@
 import streamlit as st
 
 from assess.data import Task
+from views.data_directory import sidebar_lines
 from views.shared import ServerBusy
 from views.state import BUSY_ICON, DATA_PAGE, current_assessment, init_state, md
 from views.widgets import PRESENTATION, presentation_style, sidebar_state
@@ -43,7 +44,11 @@ with st.sidebar:
               help="For a projector: larger text, one chart per row at full width, the sidebar and option panels "
                    "collapsed (open the sidebar to turn it off).")
     assessment = current_assessment()
-    if assessment is None:
+    opened = sidebar_lines()          # a data-directory file assessed out of core (views/data_directory.py)
+    if opened is not None:
+        for line in opened:
+            st.caption(md(line))
+    elif assessment is None:
         st.caption("No data loaded.")
     else:
         st.caption(md(f"Active: `{assessment.table.name}`"))

@@ -138,3 +138,22 @@ def test_choosing_a_sample_again_closes_the_out_of_core_file(monkeypatch, root):
     at.switch_page("views/metrics.py").run()
     assert not at.exception and at.title[0].value == "Metrics"
     assert "exact" not in (at.markdown[0].value if at.markdown else "")
+
+
+def test_the_sidebar_names_the_file_opened_out_of_core(monkeypatch, root):
+    # a forecast file (assess.engine.forecast) beside the binary parts: the sidebar says what is open, not "No data"
+    shutil.copy(SAMPLE.with_name("monthly_forecasts.csv"), root / "forecasts.csv")
+    monkeypatch.setenv(ENV, str(root))
+    at = open_app()
+    at.radio[0].set_value(DATA_DIR_SOURCE).run()
+    at.selectbox[0].set_value("forecasts.csv").run()
+    at.button[0].click().run()
+    assert not at.exception and not at.error
+    lines = [c.value.replace("\\", "") for c in at.sidebar.caption]     # md() escapes ":" and "("
+    assert "No data loaded." not in lines
+    assert "Active: `forecasts.csv` (out of core)" in lines
+    assert "2,592 rows · forecast · 3 models: `naive`, `seasonal_naive`, `ets`" in lines
+    at.switch_page("views/metrics.py").run()           # the engine's forecast metrics on the Metrics page
+    assert not at.exception and "Active: `forecasts.csv` (out of core)" in [c.value.replace("\\", "") for c in
+                                                                             at.sidebar.caption]
+    assert "MASE (vs naive)" in at.dataframe[0].value["metric"].tolist()

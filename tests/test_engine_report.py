@@ -61,6 +61,14 @@ def test_the_html_report_says_what_was_left_out(tmp_path):
 
 
 def test_the_out_of_core_report_refuses_other_tasks_clearly(tmp_path):
-    code, _, err = run_cli("report", SAMPLE.with_name("monthly_forecasts.csv"), "--engine", "duckdb", "--out",
+    code, _, err = run_cli("report", SAMPLE.with_name("iris_clustering.csv"), "--engine", "duckdb", "--out",
                            tmp_path / "r.zip")
-    assert code != 0 and "forecast" in err and "--engine memory" in err
+    assert code != 0 and "clustering" in err and "--engine memory" in err
+
+
+def test_an_out_of_core_forecast_report_has_the_engines_metrics(tmp_path):
+    out = tmp_path / "report.html"
+    code, _, err = run_cli("report", SAMPLE.with_name("monthly_forecasts.csv"), "--engine", "duckdb", "--out", out)
+    assert code == 0, err
+    html = out.read_text(encoding="utf-8")
+    assert "Assessed out of core (duckdb, 2,592 rows)" in html and "MASE (vs naive)" in html

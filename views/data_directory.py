@@ -41,6 +41,19 @@ def active_run():
     return st.session_state.get(Key.ENGINE_RUN)
 
 
+def sidebar_lines() -> list[str] | None:
+    """The sidebar's lines for the file opened out of core (None when none is): name, rows, task and models."""
+    run = active_run()
+    if run is None:
+        return None
+    name, result = run
+    models = list(result.reports)
+    shown = ", ".join(f"`{m}`" for m in models[:4]) + (f" and {len(models) - 4:,} more" if len(models) > 4 else "")
+    return [f"Active: `{name}` (out of core)",
+            f"{result.n_rows:,} rows · {result.assessment.task.value} · {len(models):,} "
+            f"model{'s' if len(models) != 1 else ''}: {shown}"]
+
+
 def render() -> None:
     """The Data page for the data-directory source: pick a file, assess it out of core, see what was found.
     Stops the page (the rest of the Data page needs the rows)."""
@@ -86,6 +99,7 @@ def _assess(root, relative: str) -> None:
         return
     bar.progress(1.0, text="done")
     st.session_state[Key.ENGINE_RUN] = (relative, run)
+    st.rerun()     # the sidebar (drawn before this page) then names the file now open
 
 
 def _summary(name: str, run) -> None:

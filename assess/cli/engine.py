@@ -1,7 +1,7 @@
 """``--engine auto|memory|duckdb|spark``: where ``metrics`` computes (see `assess.engine`).
 
 ``memory`` reads the whole file into pandas (every task, every interval); ``duckdb`` and ``spark`` aggregate out of
-core (binary, multi-class, multi-label indicator files and regression so far) and print the same JSON plus
+core (binary, multi-class, multi-label indicator files, regression and forecasts so far) and print the same JSON plus
 ``"engine"`` (rows, whether the numbers are exact, and for a score grid the error bound of each ranking metric).
 ``auto`` picks memory for one file below ``ASSESS_ENGINE_MEMORY_MB`` (default 100 MB) and DuckDB above it or for a
 directory or glob of parts.
@@ -102,7 +102,8 @@ def run_engine_metrics(args, engine: str, decision, overrides) -> dict:
                          decision=decision, beta=args.beta, ci=args.ci, confidence_level=args.confidence_level,
                          spark_master=args.spark_master, k=args.k,
                          exact_limit=EXACT_LIMIT if args.exact_limit is None else args.exact_limit,
-                         resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method)
+                         resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method,
+                         season=getattr(args, "season", None), interval_level=getattr(args, "interval_level", None))
     reports, assessment = run.reports, run.assessment
     first = next(iter(reports.values()))
     boot = args.ci in ("bootstrap", "auto")
@@ -118,6 +119,11 @@ def run_engine_metrics(args, engine: str, decision, overrides) -> dict:
                             | interval_settings}
     else:
         doc["settings"] = interval_settings
+    if run.breakdown is not None:    # forecasts: per horizon and per series, as the in-memory JSON
+        from assess.cli.breakdowns import breakdown_section
+
+        doc["settings"] |= {"season": args.season, "interval_level": args.interval_level}
+        doc |= breakdown_section(run.breakdown, with_ci=bool(args.ci))
     doc |= {"undefined": {m: r.reasons for m, r in reports.items() if r.reasons}, "engine": run.summary()}
     sizes = {m: r.n for m, r in reports.items()}
     if len(set(sizes.values())) > 1:

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import sys
 
-import numpy as np
 import pandas as pd
 
 from assess.cli import SUMMARIES, cost_section
 from assess.cli import slices as slices_cli
+from assess.cli.breakdowns import breakdown_section
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
                                load_assessment, overrides_from_args, print_json)
 from assess.cli.engine import add_engine_options, chosen_engine, run_engine_metrics
@@ -148,19 +148,7 @@ def run(args) -> int:
         frame = compute_breakdowns(assessment, models=list(reports), keys=args.metrics, ci=args.ci,
                                    confidence_level=args.confidence_level, resamples=args.resamples, seed=args.seed,
                                    season=args.season, interval_level=args.interval_level)
-        # a grouping the file has no column for is null with its reason, never an empty object that reads as
-        # "no metrics"
-        absent = {}
-        for by, column in (("horizon", "horizon"), ("series", "series")):
-            rows = frame[frame["by"] == by]
-            if rows.empty:
-                doc[f"by_{by}"] = None
-                absent[f"by_{by}"] = (f"the file has no {column} column (set one with --{column}-col); the pooled "
-                                      "metrics under \"models\" cover every row")
-            else:
-                doc[f"by_{by}"] = _nested(rows, by, with_ci=bool(args.ci))
-        if absent:
-            doc["undefined_breakdowns"] = absent
+        doc |= breakdown_section(frame, with_ci=bool(args.ci))
     doc["undefined"] = {m: r.reasons for m, r in reports.items() if r.reasons}
     if by_model is not None:
         with_ci = bool(args.ci)
@@ -194,18 +182,3 @@ def _outputs_long_frame(by_model) -> pd.DataFrame:
         frame.insert(1, "output", output)
         frames.append(frame)
     return pd.concat(frames, ignore_index=True)
-
-
-def _nested(frame, level: str, *, with_ci: bool) -> dict:
-    """{model: {group: {key: value}}} (``{value, low, high}`` with ``with_ci``; None for undefined) from a
-    breakdown frame; a horizon is written as its whole number ("1")."""
-    def number(v):
-        return None if v is None or not np.isfinite(v) else float(v)
-
-    out: dict = {}
-    for row in frame.itertuples(index=False):
-        group = f"{row.horizon:g}" if level == "horizon" else str(row.series)
-        value = ({"value": number(row.value), "low": number(row.low), "high": number(row.high)} if with_ci
-                 else number(row.value))
-        out.setdefault(row.model, {}).setdefault(group, {})[row.key] = value
-    return out

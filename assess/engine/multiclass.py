@@ -1,7 +1,9 @@
 r"""Multi-class label metrics out of core: one GROUP BY (model, true class, predicted class) gives the confusion
 matrix :math:`C_{ij} = \sum_r w_r [y_r = i][\hat y_r = j]` (ISO/IEC TS 4213 6.2) and its squared-weight twin, from
 which :class:`~assess.metrics.multiclass.MulticlassState` and every label metric of the registry follow exactly.
-Score metrics of multi-class files (one-vs-rest curves, log loss, top-k) still need ``--engine memory``.
+Without a predicted-label column (or with ``--labels-from scores``) the predicted class is the arg-max of the
+per-class score columns, computed in SQL with the in-memory tie rule (`argmax_sql`). Score metrics:
+`assess.engine.multiclass_scores`.
 """
 
 from __future__ import annotations
@@ -14,31 +16,54 @@ from assess.errors import AssessError
 from assess.metrics import multiclass
 
 
-def confusion_table(backend, sources) -> pd.DataFrame:
-    """Per model, raw true label and raw predicted label: rows, weight sum and squared-weight sum."""
+def argmax_sql(backend, assessment) -> str | None:
+    r"""The predicted class of a row by the arg-max of its per-class score columns, as an SQL ``CASE`` giving the
+    class label: class :math:`c_i` (in the order of ``assessment.classes``, the column order of the in-memory score
+    matrix) when :math:`s_i > s_j` for every earlier class j and :math:`s_i \ge s_j` for every later one — so a tie
+    goes to the first class, as ``numpy.argmax`` breaks it (`assess.decision.predicted_labels`). NULL when a score
+    is empty. None when some class has no score column (or the file is wide)."""
+    r, q = assessment.roles, backend.ident
+    by_class = dict(r.class_scores)
+    labels = [assessment.names.file_class(c) for c in assessment.classes]
+    if r.wide_models or not by_class or any(c not in by_class for c in labels):
+        return None
+    s = [f"CAST({q(by_class[c])} AS DOUBLE)" for c in labels]
+    whens = []
+    for i, c in enumerate(labels):
+        beats = [f"{s[i]} > {s[j]}" for j in range(i)] + [f"{s[i]} >= {s[j]}" for j in range(i + 1, len(s))]
+        whens.append(f"WHEN {' AND '.join(beats) or 'TRUE'} THEN {backend.literal(str(c))}")
+    return f"(CASE {' '.join(whens)} END)"
+
+
+def confusion_table(backend, sources, argmax: str | None = None) -> pd.DataFrame:
+    """Per model, raw true label and raw predicted label: rows, weight sum and squared-weight sum. ``argmax``: the
+    predicted label's SQL when labels come from the scores (`argmax_sql`), else the predicted-label column."""
     c0 = sources[0]
-    if c0.y_pred is None:
-        raise AssessError(f"{backend.source.name}: multi-class files need a predicted-label column out of core "
-                          "(labels from the arg-max of per-class scores: use --engine memory)")
+    if c0.y_pred is None and argmax is None:
+        raise AssessError(f"{backend.source.name}: multi-class labels out of core come from a predicted-label "
+                          "column or from a score column per class (proba_<class>); this file has neither")
     weight = "CAST({c.weight} AS DOUBLE)" if c0.weight is not None else "CAST(1.0 AS DOUBLE)"
-    rows = "\nUNION ALL\n".join(f"SELECT {c.model} AS model, {c.y_true} AS y, {c.y_pred} AS yp, "
+    rows = "\nUNION ALL\n".join(f"SELECT {c.model} AS model, {c.y_true} AS y, {argmax or c.y_pred} AS yp, "
                                 f"{weight.format(c=c)} AS w FROM predictions" for c in sources)
     return backend.query(f"SELECT model, y, yp, count(*) AS n_rows, sum(w) AS w, sum(w * w) AS w2 "
                          f"FROM ({rows}) AS r GROUP BY 1, 2, 3")
 
 
 def multiclass_states(table: pd.DataFrame, assessment, *, labels_from: str, beta: float, k: int, weighted: bool,
-                      class_order) -> tuple[tuple[str, ...], dict[str, tuple[multiclass.MulticlassState, int]]]:
-    """(classes, {model: (state, rows)}): the confusion matrix of each model from the grouped table."""
+                      class_order, score_classes=()) -> tuple[tuple[str, ...],
+                                                            dict[str, tuple[multiclass.MulticlassState, int]]]:
+    """(classes, {model: (state, rows)}): the confusion matrix of each model from the grouped table.
+    ``score_classes``: with labels by arg-max, the classes of the score columns, which are classes whether or not
+    a row is of them or predicted as them (as in memory)."""
     name, r = assessment.table.name, assessment.roles
-    for col, role in (("y", r.y_true), ("yp", r.y_pred)):
+    for col, role in (("y", r.y_true), ("yp", r.y_pred or "per-class scores")):
         empty = table[col].isna()
         if empty.any():
             raise AssessError(f"{name}: column {role!r} has {int(table.loc[empty, 'n_rows'].sum()):,} empty cells; "
-                              "every row needs a label")
+                              "every row needs a label" + (" (every row needs its scores)" if not r.y_pred else ""))
     y_labels = _labels(table["y"])
     yp_labels = _labels(table["yp"])
-    found = set(y_labels) | set(yp_labels)
+    found = set(y_labels) | set(yp_labels) | set(score_classes)
     if class_order:
         classes = tuple(class_order)
         unknown = sorted(found - set(classes))

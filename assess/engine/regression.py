@@ -15,23 +15,18 @@ from assess.errors import AssessError
 from assess.metrics import regression
 
 
-def regression_table(backend, assessment, sources) -> dict:
-    """Per model: the sums (module docstring). ``sources``: `assess.engine.binary.Columns` (y_pred = prediction)."""
-    r = assessment.roles
-    weighted = r.weight is not None
-    w = "CAST({c.weight} AS DOUBLE)" if weighted else "CAST(1.0 AS DOUBLE)"
-    rows = "\nUNION ALL\n".join(
-        f"SELECT {c.model} AS model, CAST({c.y_true} AS DOUBLE) AS y, CAST({c.y_pred} AS DOUBLE) AS yp, "
-        f"{w.format(c=c)} AS w FROM predictions" for c in sources)
-    median = "quantile_cont(abs(yp - y), 0.5)" if backend.name == "duckdb" else "percentile(abs(yp - y), 0.5)"
+def regression_sums_sql(backend, weighted: bool, median: bool = True) -> str:
+    """The aggregate expressions of the regression sums (module docstring) over columns ``y``, ``yp`` and ``w`` of
+    the grouped rows: the select list `regression_table` groups by model and `assess.engine.forecast` by model,
+    horizon and series. ``median=False``: the median column is NULL (the caller computes it elsewhere)."""
+    median = "CAST(NULL AS DOUBLE)" if not median else "quantile_cont(abs(yp - y), 0.5)" if backend.name == "duckdb" else "percentile(abs(yp - y), 0.5)"
     # weighted variance as var_pop of sqrt(w)-free form is not available: with weights use the raw moments (the
     # state's own one-pass formula), without weights the engine's stable var_pop
     ss_true = "var_pop(y) * count(*)" if not weighted else \
         "sum(w * y * y) - sum(w * y) * sum(w * y) / sum(w)"
     ss_error = "var_pop(yp - y) * count(*)" if not weighted else \
         "sum(w * (yp - y) * (yp - y)) - sum(w * (yp - y)) * sum(w * (yp - y)) / sum(w)"
-    sql = f"""
-        SELECT model, count(*) AS n_rows, count(y) AS y_present, count(yp) AS yp_present, sum(w) AS w_sum,
+    return f"""count(*) AS n_rows, count(y) AS y_present, count(yp) AS yp_present, sum(w) AS w_sum,
                sum(CASE WHEN w < 0 THEN 1 ELSE 0 END) AS w_negative,
                sum(w * (yp - y)) AS sum_error, sum(w * abs(yp - y)) AS sum_abs, sum(w * (yp - y) * (yp - y)) AS sum_sq,
                {ss_true} AS ss_true, {ss_error} AS ss_error,
@@ -43,35 +38,47 @@ def regression_table(backend, assessment, sources) -> dict:
                sum(CASE WHEN y <> 0 THEN w * ((yp - y) / y) * ((yp - y) / y) ELSE 0.0 END) AS sum_sq_rel,
                sum(CASE WHEN abs(y) + abs(yp) > 0 THEN w * 2.0 * abs(yp - y) / (abs(y) + abs(yp)) ELSE 0.0 END)
                    AS sum_smape,
-               sum(CASE WHEN abs(y) + abs(yp) = 0 AND w > 0 THEN 1 ELSE 0 END) AS zero_zero
-        FROM ({rows}) AS r GROUP BY model"""
-    return backend.arrays(sql)
+               sum(CASE WHEN abs(y) + abs(yp) = 0 AND w > 0 THEN 1 ELSE 0 END) AS zero_zero"""
+
+
+def regression_table(backend, assessment, sources) -> dict:
+    """Per model: the sums (module docstring). ``sources``: `assess.engine.binary.Columns` (y_pred = prediction)."""
+    weighted = assessment.roles.weight is not None
+    w = "CAST({c.weight} AS DOUBLE)" if weighted else "CAST(1.0 AS DOUBLE)"
+    rows = "\nUNION ALL\n".join(
+        f"SELECT {c.model} AS model, CAST({c.y_true} AS DOUBLE) AS y, CAST({c.y_pred} AS DOUBLE) AS yp, "
+        f"{w.format(c=c)} AS w FROM predictions" for c in sources)
+    return backend.arrays(f"SELECT model, {regression_sums_sql(backend, weighted)} FROM ({rows}) AS r GROUP BY model")
+
+
+def state_of_row(get: dict, assessment, model, state_class=regression.RegressionState, **extra):
+    """(state, rows) of one row ``get`` of a table of `regression_sums_sql`; refuses empty or non-numeric cells
+    and negative weights like the in-memory checks. ``state_class`` and ``extra``: a subclass's further fields
+    (`assess.metrics.forecast_state.ForecastState`)."""
+    name, r = assessment.table.name, assessment.roles
+    n = int(get["n_rows"])
+    for col, role in (("y_present", r.y_true), ("yp_present", r.y_pred)):
+        if int(get[col]) < n:
+            raise AssessError(f"{name}: column {role!r} has {n - int(get[col]):,} empty or non-numeric cells "
+                              f"(model {model}); every row needs a number")
+    if int(get["w_negative"]):
+        raise AssessError(f"{name}: column {r.weight!r} has negative weights")
+    W = float(get["w_sum"])
+    zero_truth = int(get["zero_truth"])
+    constant = float(get["y_min"]) if get["y_min"] == get["y_max"] else None
+    median = float(get["median_abs"]) if np.isfinite(get["median_abs"]) else float("nan")
+    state = state_class(
+        weight_sum=W, n=n, sum_error=float(get["sum_error"]), sum_abs=float(get["sum_abs"]),
+        sum_sq=float(get["sum_sq"]), ss_true=0.0 if constant is not None else max(float(get["ss_true"]), 0.0),
+        ss_error=max(float(get["ss_error"]), 0.0), max_abs=float(get["max_abs"]), median_abs=median,
+        sum_abs_rel=None if zero_truth else float(get["sum_abs_rel"]),
+        sum_sq_rel=None if zero_truth else float(get["sum_sq_rel"]), sum_smape=float(get["sum_smape"]),
+        zero_truth_rows=zero_truth, first_zero_truth=None, zero_zero_rows=int(get["zero_zero"]),
+        constant_truth=constant, **extra)
+    return state, n
 
 
 def regression_states(table: dict, assessment) -> dict[str, tuple[regression.RegressionState, int]]:
-    """{model: (state, rows)}; refuses empty or non-numeric cells and negative weights like the in-memory checks."""
-    name, r = assessment.table.name, assessment.roles
-    out = {}
-    for i, model in enumerate(table["model"]):
-        get = {k: v[i] for k, v in table.items()}
-        n = int(get["n_rows"])
-        for col, role in (("y_present", r.y_true), ("yp_present", r.y_pred)):
-            if int(get[col]) < n:
-                raise AssessError(f"{name}: column {role!r} has {n - int(get[col]):,} empty or non-numeric cells "
-                                  f"(model {model}); every row needs a number")
-        if int(get["w_negative"]):
-            raise AssessError(f"{name}: column {r.weight!r} has negative weights")
-        W = float(get["w_sum"])
-        zero_truth = int(get["zero_truth"])
-        constant = float(get["y_min"]) if get["y_min"] == get["y_max"] else None
-        median = float(get["median_abs"]) if np.isfinite(get["median_abs"]) else float("nan")
-        state = regression.RegressionState(
-            weight_sum=W, n=n, sum_error=float(get["sum_error"]), sum_abs=float(get["sum_abs"]),
-            sum_sq=float(get["sum_sq"]), ss_true=0.0 if constant is not None else max(float(get["ss_true"]), 0.0),
-            ss_error=max(float(get["ss_error"]), 0.0), max_abs=float(get["max_abs"]), median_abs=median,
-            sum_abs_rel=None if zero_truth else float(get["sum_abs_rel"]),
-            sum_sq_rel=None if zero_truth else float(get["sum_sq_rel"]), sum_smape=float(get["sum_smape"]),
-            zero_truth_rows=zero_truth, first_zero_truth=None, zero_zero_rows=int(get["zero_zero"]),
-            constant_truth=constant)
-        out[str(model)] = (state, n)
-    return out
+    """{model: (state, rows)} of `regression_table` (`state_of_row` per model)."""
+    return {str(model): state_of_row({k: v[i] for k, v in table.items()}, assessment, model)
+            for i, model in enumerate(table["model"])}

@@ -6,7 +6,8 @@ counts the curve table in a second (`assess.engine.binary`) and evaluates the re
 metric, whichever engine counted. Supported so far: binary files (long, wide or single-model; labels from the
 predicted-label column or from the scores at a threshold; sample weights; `assess.engine.binary`), multi-class files
 (labels: `assess.engine.multiclass`; scores: `assess.engine.multiclass_scores`), multi-label indicator files
-(`assess.engine.multilabel`) and single-output regression (`assess.engine.regression`). Intervals: the proportion
+(`assess.engine.multilabel`), single-output regression (`assess.engine.regression`) and forecasts
+(`assess.engine.forecast`: pooled, per horizon and per series). Intervals: the proportion
 methods (Wilson, Clopper–Pearson, normal; from the cells), DeLong for the binary ROC AUC (unweighted; from the
 grouped placements) and the bootstrap of the grouped table (`assess.engine.bootstrap`; where it cannot resample
 exactly, each result's note says why).
@@ -24,7 +25,7 @@ from assess.data import Task
 from assess.decision import LABELS, SCORES, Decision
 from assess.engine import binary as grouped
 from assess.engine.bootstrap import bootstrap_intervals
-from assess.engine import multiclass, multiclass_scores, multilabel, regression
+from assess.engine import forecast, multiclass, multiclass_scores, multilabel, regression
 from assess.engine.backends import open_backend
 from assess.engine.source import Source
 from assess.errors import AssessError
@@ -51,6 +52,7 @@ class EngineRun:
     bins: int | None = None
     bounds: dict[str, dict[str, float]] = field(default_factory=dict)
     omitted: tuple[str, ...] = ()      # metric keys the data support but this engine path does not compute yet
+    breakdown: object = None           # forecasts: the per-horizon and per-series frame (`assess.engine.forecast`)
 
     def summary(self) -> dict:
         doc = {"name": self.engine, "rows": self.n_rows, "exact": self.exact,
@@ -65,9 +67,14 @@ class EngineRun:
         return doc
 
 
-def head_assessment(backend, source: Source, overrides) -> Assessment:
+def head_assessment(backend, source: Source, overrides, sha256="") -> Assessment:
+    """The assessment of the first `HEAD_ROWS` rows; ``sha256`` the whole input's digest when the caller computes
+    it (`assess.engine.digest`; the report does, the metrics JSON has no place for it) — a string, or a future whose
+    result is awaited after the head read, so the two reads overlap."""
     frame = backend.head(HEAD_ROWS)
-    table = LoadedTable(frame=frame, name=source.name, sha256="", n_bytes=source.n_bytes, format=source.format)
+    if hasattr(sha256, "result"):
+        sha256 = sha256.result()
+    table = LoadedTable(frame=frame, name=source.name, sha256=sha256, n_bytes=source.n_bytes, format=source.format)
     assessment = describe(table, overrides)
     if assessment.errors:
         raise AssessError(f"{source.name}: {assessment.errors[0].message}")
@@ -77,11 +84,13 @@ def head_assessment(backend, source: Source, overrides) -> Assessment:
 def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=None, decision=Decision(), beta=1.0,
                    ci=None, confidence_level=0.95, spark_master=None, k=2, exact_limit=grouped.EXACT_LIMIT,
                    bins=grouped.GRID_BINS, resamples=1000, seed=0, bootstrap_method="percentile",
-                   progress=None) -> EngineRun:
+                   progress=None, season=None, interval_level=None, baselines=False) -> EngineRun:
     """Assess ``source`` with ``engine`` ("duckdb" or "spark"); options as `assess.metrics.reports.compute_reports`.
 
     ``exact_limit``: above this approximate number of distinct scores the scores are grouped on a grid of ``bins``
-    bins and the ranking metrics come with error bounds (`EngineRun.bounds`); 0 forces the grid.
+    bins and the ranking metrics come with error bounds (`EngineRun.bounds`); 0 forces the grid. ``season`` and
+    ``interval_level``: forecasts, as `assess.metrics.reports.compute_reports`; ``baselines``: forecasts, also score
+    the naive, seasonal naive and drift forecasts (the report shows them; one more scan).
     ``progress(fraction, what)``, when given, is told each stage (the scans are the long part).
     """
     say = progress or (lambda fraction, what: None)
@@ -89,10 +98,11 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
     with open_backend(engine, source, spark_master=spark_master) as backend:
         assessment = head_assessment(backend, source, overrides)
         say(0.1, "scanning the whole file")
-        if assessment.task not in (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL, Task.REGRESSION) \
-                or assessment.outputs:
-            raise AssessError(f"{source.name}: the out-of-core engines assess binary, multi-class, multi-label and "
-                              f"(single-output) regression files so far; this file is {assessment.task.value} (use "
+        if assessment.task not in (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL, Task.REGRESSION,
+                                   Task.FORECAST) or assessment.outputs:
+            raise AssessError(f"{source.name}: the out-of-core engines assess binary, multi-class, multi-label, "
+                              f"(single-output) regression and forecast files so far; this file is "
+                              f"{assessment.task.value}{' with several outputs' if assessment.outputs else ''} (use "
                               "--engine memory)")
         if keys:
             for key in keys:
@@ -103,14 +113,27 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
             return _multilabel_run(states, assessment, engine, decision, models=models, keys=keys, beta=beta, ci=ci,
                                    confidence_level=confidence_level)
         sources = grouped.model_columns(backend, assessment)
+        if assessment.task is Task.FORECAST:
+            run = forecast.forecast_reports(backend, assessment, sources, models=models, keys=keys, ci=ci,
+                                            season=season, level=interval_level, baselines=baselines)
+            return EngineRun(assessment, run.reports, engine, True, sum(r.n for r in run.reports.values()), 0,
+                             breakdown=run.breakdown)
         if assessment.task is Task.REGRESSION:
             table = regression.regression_table(backend, assessment, sources)
             return _regression_run(table, assessment, engine, models=models, keys=keys, ci=ci)
         if assessment.task is Task.MULTICLASS:
-            table = multiclass.confusion_table(backend, sources)
-            return _multiclass_run(table, assessment, engine, overrides, models=models, keys=keys, beta=beta, k=k,
-                                   ci=ci, confidence_level=confidence_level, boot=(resamples, seed, bootstrap_method),
-                                   backend=backend, source=sources[0])
+            has_labels = sources[0].y_pred is not None
+            argmax = multiclass.argmax_sql(backend, assessment)
+            by_scores = decision.source_for(Task.MULTICLASS, has_labels=has_labels,
+                                            has_scores=argmax is not None) == SCORES
+            if by_scores and argmax is None:
+                raise AssessError(f"{source.name}: labels from the scores need a score column per class "
+                                  "(proba_<class>) in a long or single-model file out of core (use --engine memory)")
+            table = multiclass.confusion_table(backend, sources, argmax if by_scores else None)
+            decision = Decision.from_scores() if by_scores else Decision.from_labels()
+            return _multiclass_run(table, assessment, engine, overrides, decision, models=models, keys=keys, beta=beta,
+                                   k=k, ci=ci, confidence_level=confidence_level,
+                                   boot=(resamples, seed, bootstrap_method), backend=backend, source=sources[0])
         has_scores = sources[0].score is not None
         has_labels = sources[0].y_pred is not None
         source_of_labels = decision.source_for(Task.BINARY, has_labels=has_labels, has_scores=has_scores)
@@ -157,13 +180,15 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
                      None if exact else bins, bounds)
 
 
-def _multiclass_run(table, assessment, engine, overrides, *, models, keys, beta, k, ci, confidence_level, boot,
-                    backend, source):
+def _multiclass_run(table, assessment, engine, overrides, decision, *, models, keys, beta, k, ci, confidence_level,
+                    boot, backend, source):
     weighted = assessment.roles.weight is not None
-    decision = Decision.from_labels()
+    by_scores = decision.source == SCORES
+    labels_from = decision.labels_from(Task.MULTICLASS, has_labels=not by_scores, has_scores=by_scores)
     classes, states = multiclass.multiclass_states(
-        table, assessment, labels_from="in y_pred", beta=float(beta), k=int(k), weighted=weighted,
-        class_order=overrides.class_order)
+        table, assessment, labels_from=labels_from, beta=float(beta), k=int(k), weighted=weighted,
+        class_order=overrides.class_order,
+        score_classes=[str(assessment.names.file_class(c)) for c in assessment.classes] if by_scores else ())
     chosen = list(models or states)
     unknown = [m for m in chosen if m not in states]
     if unknown:

@@ -196,6 +196,8 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
         figures = with_key_model(figures, recommendation.best)
     rows = checklist(assessment, models, options.checklist, baselines_computed=bool(reports),
                      controls=_controls(assessment, options) if source is None else ())
+    if source is not None:    # out of core: which findings come from the first rows only
+        rows = source.head_findings(rows)
     say(0.96, "costs")
     created = (now or _dt.datetime.now(_dt.timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
     ordered = tuple([recommended] + [c for c in comparisons if c is not recommended]) if recommended else comparisons
