@@ -89,21 +89,23 @@ def _available_bytes() -> int | None:
     return None
 
 
-def run_engine_metrics(args, engine: str, decision, overrides) -> dict:
-    """The ``metrics`` JSON of FILE computed out of core (the same layout as the in-memory one, plus ``engine``)."""
+def run_engine_metrics(args, engine: str, decision, overrides):
+    """FILE's metrics computed out of core: the engine's run (`assess.engine.reports.EngineRun`)."""
     from assess.engine.binary import EXACT_LIMIT
     from assess.engine.reports import engine_reports
     from assess.engine.source import resolve_source
 
-    if args.format != "json":
-        raise AssessError(f"--engine {engine} gives JSON so far; use --engine memory for the CSV or table formats")
     source = resolve_source(args.file)
-    run = engine_reports(source, engine, overrides, models=args.models, keys=args.metrics,
+    return engine_reports(source, engine, overrides, models=args.models, keys=args.metrics,
                          decision=decision, beta=args.beta, ci=args.ci, confidence_level=args.confidence_level,
                          spark_master=args.spark_master, k=args.k,
                          exact_limit=EXACT_LIMIT if args.exact_limit is None else args.exact_limit,
                          resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method,
-                         season=getattr(args, "season", None), interval_level=getattr(args, "interval_level", None))
+                          season=getattr(args, "season", None), interval_level=getattr(args, "interval_level", None))
+
+
+def engine_metrics_doc(args, run, decision) -> dict:
+    """The ``metrics`` JSON of an engine's run (the same layout as the in-memory one, plus ``engine``)."""
     reports, assessment = run.reports, run.assessment
     first = next(iter(reports.values()))
     boot = args.ci in ("bootstrap", "auto")

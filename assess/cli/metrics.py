@@ -28,7 +28,7 @@ from assess.cli import slices as slices_cli
 from assess.cli.breakdowns import breakdown_section
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
                                load_assessment, overrides_from_args, print_json)
-from assess.cli.engine import add_engine_options, chosen_engine, run_engine_metrics
+from assess.cli.engine import add_engine_options, chosen_engine, engine_metrics_doc, run_engine_metrics
 from assess.cli.progress import StderrProgress
 from assess.errors import AssessError
 from assess.metrics import CI_METHODS, get
@@ -82,8 +82,11 @@ def run(args) -> int:
             raise AssessError(f"--slice and --by-fold need the in-memory engine (--engine memory); the {engine} "
                               "engine computes the pooled metrics only")
         # the decision flags are checked against the task the engine recognises (binary/multi-class alike here)
-        print_json(run_engine_metrics(args, engine, decision_from_args(args, Task.BINARY),
-                                      overrides_from_args(args)))
+        decision = decision_from_args(args, Task.BINARY)
+        engine_run = run_engine_metrics(args, engine, decision, overrides_from_args(args))
+        if args.format != "json":
+            return _write_table(engine_run.reports, args)
+        print_json(engine_metrics_doc(args, engine_run, decision))
         return 0
     assessment = load_assessment(args)
     if assessment.errors:
@@ -107,26 +110,8 @@ def run(args) -> int:
                                   resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method,
                                   season=args.season, interval_level=args.interval_level, progress=progress)
     sizes = {m: r.n for m, r in reports.items()}
-    if args.format == "csv":
-        from assess.export import to_csv_bytes   # plotly and the charts: imported only for CSV (fast start)
-        from assess.summary import long_frame
-
-        frame = long_frame(reports) if by_model is None else _outputs_long_frame(by_model)
-        sys.stdout.write(to_csv_bytes(frame).decode("utf-8"))
-        return 0
-    if args.format == "table":
-        from assess.summary import fmt
-
-        blocks = {m: {"": r} for m, r in reports.items()} if by_model is None else {
-            m: {AVERAGE: r.average, VARIANCE_WEIGHTED: r.variance_weighted_report} | dict(r.by_output)
-            for m, r in by_model.items()}
-        for model, report, output in ((m, r, o) for m, views in blocks.items() for o, r in views.items()):
-            print(f"{model}{f'  output {output}' if output else ''}  (n = {report.n:,})")
-            for r in report.results:
-                ci = f"  [{fmt(r.low)}, {fmt(r.high)}]" if args.ci and r.method else ""
-                why = f"  ({r.reason})" if r.reason else ""
-                print(f"  {r.key:<34}{fmt(r.value, count=get(report.task, r.key).kind == 'count'):>12}{ci}{why}")
-        return 0
+    if args.format != "json":
+        return _write_table(reports, args, by_model)
     interval_settings = {"ci": args.ci, "confidence_level": args.confidence_level if args.ci else None,
                          "resamples": args.resamples if args.ci in ("bootstrap", "auto") else None,
                          "seed": args.seed if args.ci in ("bootstrap", "auto") else None,
@@ -167,6 +152,31 @@ def run(args) -> int:
         doc |= cost_section.section(assessment, args, reports, decision)
     print_json(json_ready(doc))
     return 0
+
+
+def _write_table(reports: dict, args, by_model=None) -> int:
+    """``--format csv`` (one row per model and metric) or ``table`` (a block per model, and per output of a
+    multi-output regression) on standard output."""
+    if args.format == "csv":
+        from assess.export import to_csv_bytes   # plotly and the charts: imported only for CSV (fast start)
+        from assess.summary import long_frame
+
+        frame = long_frame(reports) if by_model is None else _outputs_long_frame(by_model)
+        sys.stdout.write(to_csv_bytes(frame).decode("utf-8"))
+        return 0
+    if args.format == "table":
+        from assess.summary import fmt
+
+        blocks = {m: {"": r} for m, r in reports.items()} if by_model is None else {
+            m: {AVERAGE: r.average, VARIANCE_WEIGHTED: r.variance_weighted_report} | dict(r.by_output)
+            for m, r in by_model.items()}
+        for model, report, output in ((m, r, o) for m, views in blocks.items() for o, r in views.items()):
+            print(f"{model}{f'  output {output}' if output else ''}  (n = {report.n:,})")
+            for r in report.results:
+                ci = f"  [{fmt(r.low)}, {fmt(r.high)}]" if args.ci and r.method else ""
+                why = f"  ({r.reason})" if r.reason else ""
+                print(f"  {r.key:<34}{fmt(r.value, count=get(report.task, r.key).kind == 'count'):>12}{ci}{why}")
+        return 0
 
 
 def _outputs_long_frame(by_model) -> pd.DataFrame:
