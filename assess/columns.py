@@ -146,16 +146,39 @@ def is_numeric(col: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col)
 
 
+#: Rows looked at first by the whole-column checks that can stop early (a score's first decimal, a model's first two
+#: different scores): the answer is usually there, and the full pass runs only when it is not.
+HEAD_ROWS = 65_536
+
+
 def is_continuous(col: pd.Series) -> bool:
-    """Numbers that are not class labels: some non-integers, or more than MAX_CLASSES distinct values."""
+    """Numbers that are not class labels: some non-integers, or more than MAX_CLASSES distinct values.
+
+    Decided on the first `HEAD_ROWS` values when they suffice (a decimal, or too many distinct values, there);
+    integers are whole by their type, and a range of at most MAX_CLASSES values holds at most that many.
+    """
     if not is_numeric(col):
         return False
-    v = col.dropna().to_numpy(dtype=float)
-    if v.size == 0:
+    present = col.dropna()
+    if len(present) == 0:
         return False
+    if isinstance(present.dtype, np.dtype) and present.dtype.kind in "iu":
+        v = present.to_numpy()
+        if int(v.max()) - int(v.min()) < MAX_CLASSES:
+            return False
+        return _distinct_count(v[:HEAD_ROWS]) > MAX_CLASSES or _distinct_count(v) > MAX_CLASSES
+    v = present.to_numpy(dtype=float)
+    head = v[:HEAD_ROWS]
+    if np.any(head != np.round(head)) or _distinct_count(head) > MAX_CLASSES:
+        return True
     if np.any(v != np.round(v)):
         return True
-    return len(np.unique(v)) > MAX_CLASSES
+    return _distinct_count(v) > MAX_CLASSES
+
+
+def _distinct_count(values: np.ndarray) -> int:
+    """Distinct values as `np.unique` counts them (0.0 and -0.0 are one), hashed first: no sort of every row."""
+    return len(np.unique(pd.unique(values)))
 
 
 def numeric_column(frame: pd.DataFrame, column: str) -> np.ndarray:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from assess.columns import is_numeric, label_codes, label_strings, not_a_number, numeric_column, quote
+from assess.columns import HEAD_ROWS, is_numeric, label_codes, label_strings, not_a_number, numeric_column, quote
 from assess.data import Task
 from assess.forecast_checks import check_forecast
 from assess.problem import Problem
@@ -433,6 +433,10 @@ def _check_constant(c: _Checker, a: _Input, col: str, values) -> None:
     if values is None:
         return
     for model, rows in a.model_rows.items():
+        head = values[rows[:HEAD_ROWS]]
+        head = head[np.isfinite(head)]
+        if head.size > 1 and np.any(head != head[0]):
+            continue  # two different scores among the first rows: not constant, no pass over every row
         v = values[rows]
         v = v[np.isfinite(v)]
         if v.size > 1 and np.all(v == v[0]):

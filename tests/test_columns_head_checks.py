@@ -1,0 +1,64 @@
+"""Whole-column checks that decide on the first rows when they can (assess.columns.is_continuous, the constant-score
+warning): the same answers as their definitions over every row, also when the deciding value lies past the head.
+
+Oracle: the definitions written out with numpy over all rows — "some value is not a whole number, or
+``np.unique`` counts more than MAX_CLASSES values" for is_continuous; "every finite score of a model is equal" for
+the constant-score warning.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from assess.columns import HEAD_ROWS, MAX_CLASSES, is_continuous
+from assess.data import Task
+from assess.roles import Roles
+from assess.validation import validate
+
+
+def _definition(col: pd.Series) -> bool:
+    v = col.dropna().to_numpy(dtype=float)
+    return bool(v.size) and (bool(np.any(v != np.round(v))) or len(np.unique(v)) > MAX_CLASSES)
+
+
+@given(values=st.lists(st.one_of(st.integers(-60, 60), st.sampled_from([0.5, -0.0, 0.0, float("nan"), 1e300])),
+                       max_size=120),
+       dtype=st.sampled_from(["float64", "int64", "int8", "Int64", "uint16"]))
+@example(values=list(range(51)), dtype="int8")                       # 51 distinct: continuous
+@example(values=list(range(50)), dtype="uint16")                     # 50 distinct: labels
+@example(values=[0.0, -0.0] + list(range(1, 50)), dtype="float64")   # -0.0 and 0.0 are one value
+def test_is_continuous_as_defined(values, dtype):
+    col = pd.Series(values, dtype="float64")
+    if dtype != "float64":
+        col = col[np.isfinite(col) & (col.abs() < 100)].round()
+        col = col[col >= 0] if dtype.startswith("u") else col
+        col = col.astype(dtype)
+    assert is_continuous(col) == _definition(col)
+
+
+@pytest.mark.parametrize("tail, dtype", [([0.5], "float64"),                       # a decimal only past the head
+                                         (list(range(2, 60)), "float64"),           # many values only past the head
+                                         (list(range(2, 60)), "int64"),
+                                         ([1], "int64")])                           # labels to the end
+def test_is_continuous_looks_past_the_head(tail, dtype):
+    col = pd.Series(np.r_[np.zeros(HEAD_ROWS + 10), np.ones(10), tail]).astype(dtype)
+    assert is_continuous(col) == _definition(col)
+
+
+@pytest.mark.parametrize("different_at", [None, 5, HEAD_ROWS + 3])
+def test_constant_score_warning_past_the_head(different_at):
+    n = HEAD_ROWS + 100
+    score = np.full(n, 0.25)
+    score[::7] = np.nan                                      # missing scores do not count
+    if different_at is not None:
+        score[different_at] = 0.75
+    frame = pd.DataFrame({"y_true": np.arange(n) % 2, "score": score})
+    problems = validate(frame, Roles(y_true="y_true", score="score"), Task.BINARY, classes=("0", "1"), positive="1",
+                        models=("m",), model_rows={"m": np.arange(n)})
+    finite = score[np.isfinite(score)]
+    constant = bool(np.all(finite == finite[0]))
+    assert ("constant_score" in [p.code for p in problems]) == constant == (different_at is None)
