@@ -22,6 +22,9 @@ INDICATOR_TRUE = frozenset({"1", "true", "yes", "y", "t", "1.0"})
 #: A numeric column with more distinct values than this (and not all integers) holds numbers, not class labels.
 MAX_CLASSES = 50
 MULTILABEL_SEPARATOR = "|"
+#: Rows looked at first by the whole-column checks that can stop early (a score's first decimal, a model's first two
+#: different scores): the answer is usually there, and the full pass runs only when it is not.
+HEAD_ROWS = 65_536
 
 
 def normalise_name(name: str) -> str:
@@ -57,7 +60,7 @@ def label_codes(col: pd.Series) -> tuple[np.ndarray, tuple[str, ...]]:
     >>> label_codes(pd.Series([1.0, None, 0.0, 1]))
     (array([ 0, -1,  1,  0]), ('1', '0'))
     """
-    codes, uniques = pd.factorize(col, use_na_sentinel=True)
+    codes, uniques = _factorize(col)
     first = list(uniques[:50])
     if pd.api.types.is_bool_dtype(col) or all(isinstance(v, (bool, np.bool_)) for v in first) and first:
         names = [str(bool(v)) for v in uniques]
@@ -76,6 +79,44 @@ def label_codes(col: pd.Series) -> tuple[np.ndarray, tuple[str, ...]]:
     if len(labels) < len(names):
         codes = np.where(codes >= 0, np.asarray(merged, dtype=np.intp)[np.maximum(codes, 0)], -1)
     return codes, tuple(str(x) for x in labels)
+
+
+#: Integer columns spanning at most this many values are factorised by counting (`_factorize`), not by hashing.
+_COUNTED_SPAN = 1 << 16
+#: Most distinct values `_factorize` counts; more go to pandas' hash table.
+_COUNTED_VALUES = 64
+
+
+def _factorize(col: pd.Series) -> tuple[np.ndarray, object]:
+    """``pd.factorize(col, use_na_sentinel=True)``: codes in order of first appearance and the distinct values.
+
+    A label column of a large file is usually integers of a small range (0/1, class numbers), which a bincount over
+    the range factorises in a few passes where pandas hashes every value (several times slower at 1e7 rows): the
+    distinct values are the range's non-empty counts, their first rows are found in doubling prefixes (labels
+    appear early), and a lookup table maps each row to its code. Other columns go to pandas.
+    """
+    dtype = col.dtype
+    if not (isinstance(dtype, np.dtype) and dtype.kind in "iu" and len(col) > HEAD_ROWS):
+        return pd.factorize(col, use_na_sentinel=True)
+    values = col.to_numpy()
+    low, high = int(values.min()), int(values.max())
+    if high - low >= _COUNTED_SPAN:
+        return pd.factorize(col, use_na_sentinel=True)
+    offset = np.subtract(values, low, dtype=np.intp)
+    present = np.flatnonzero(np.bincount(offset, minlength=high - low + 1))
+    if present.size > _COUNTED_VALUES:
+        return pd.factorize(col, use_na_sentinel=True)
+    first = np.full(high - low + 1, -1, dtype=np.intp)       # first row of each value, -1 while not yet seen
+    start, size = 0, HEAD_ROWS
+    while np.any(first[present] < 0):
+        seen, at = np.unique(offset[start:start + size], return_index=True)
+        new = first[seen] < 0
+        first[seen[new]] = at[new] + start
+        start, size = start + size, size * 4
+    order = present[np.argsort(first[present], kind="stable")]   # the distinct values in order of first appearance
+    lookup = np.empty(high - low + 1, dtype=np.intp)
+    lookup[order] = np.arange(order.size)
+    return lookup[offset], (order + low).astype(dtype)
 
 
 def label_mask(col: pd.Series, label: str) -> np.ndarray:
@@ -144,11 +185,6 @@ def rows_by_code(codes: np.ndarray, labels) -> dict[str, np.ndarray]:
 def is_numeric(col: pd.Series) -> bool:
     """A numeric dtype other than bool."""
     return pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col)
-
-
-#: Rows looked at first by the whole-column checks that can stop early (a score's first decimal, a model's first two
-#: different scores): the answer is usually there, and the full pass runs only when it is not.
-HEAD_ROWS = 65_536
 
 
 def is_continuous(col: pd.Series) -> bool:

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from assess.columns import HEAD_ROWS, MAX_CLASSES, is_continuous
+from assess.columns import HEAD_ROWS, MAX_CLASSES, is_continuous, label_codes
 from assess.data import Task
 from assess.roles import Roles
 from assess.validation import validate
@@ -62,3 +62,25 @@ def test_constant_score_warning_past_the_head(different_at):
     finite = score[np.isfinite(score)]
     constant = bool(np.all(finite == finite[0]))
     assert ("constant_score" in [p.code for p in problems]) == constant == (different_at is None)
+
+
+def _late(n: int, value, dtype) -> pd.Series:
+    v = np.zeros(n, dtype=dtype)
+    v[-1] = value
+    return pd.Series(v)
+
+
+@pytest.mark.parametrize("col", [
+    pd.Series(np.random.default_rng(0).integers(0, 2, HEAD_ROWS * 3), dtype="int8"),       # 0/1 labels
+    pd.Series(np.random.default_rng(1).integers(-128, 128, HEAD_ROWS + 1), dtype="int8"),  # the whole int8 range
+    pd.Series(np.random.default_rng(2).integers(5, 9, HEAD_ROWS * 2), dtype="uint64"),
+    _late(HEAD_ROWS * 20 + 7, 3, "int16"),                       # a value first seen in the last row
+    _late(HEAD_ROWS + 1, 2 ** 40, "int64"),                      # a wide range: pandas' hash table
+    pd.Series(np.arange(HEAD_ROWS + 5) % 100, dtype="int32"),    # 100 distinct values: pandas' hash table
+    pd.Series([3, 1, 3], dtype="int64"),                         # a short column: pandas
+])
+def test_label_codes_of_integers_as_pandas_factorize(col):
+    codes, labels = label_codes(col)
+    want_codes, want_uniques = pd.factorize(col, use_na_sentinel=True)
+    assert np.array_equal(codes, want_codes)
+    assert labels == tuple(str(int(u)) for u in want_uniques)
