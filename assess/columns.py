@@ -121,7 +121,11 @@ def _factorize(col: pd.Series) -> tuple[np.ndarray, object]:
 
 def label_mask(col: pd.Series, label: str) -> np.ndarray:
     """Rows whose label (as `label_strings` writes it) is ``label``: a boolean array, False where missing."""
-    codes, labels = label_codes(col)
+    return codes_mask(*label_codes(col), label)
+
+
+def codes_mask(codes: np.ndarray, labels, label: str) -> np.ndarray:
+    """`label_mask` from a column's `label_codes` already at hand."""
     hit = np.array([x == label for x in labels] + [False], dtype=bool)
     return hit[codes]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from assess.columns import label_mask, numeric_column, quote
+from assess.columns import codes_mask, label_codes, numeric_column, quote
 from assess.data import Task
 from assess.problem import Problem
 from assess.roles import Roles
@@ -94,7 +94,8 @@ def _score_source(roles: Roles, classes, positive: str) -> tuple[str, str] | Non
 
 
 def check_score_direction(frame: pd.DataFrame, roles: Roles, task: Task, *, classes, positive: str | None,
-                          models, model_rows: dict[str, np.ndarray]) -> list[Problem]:
+                          models, model_rows: dict[str, np.ndarray],
+                          truth_codes: tuple[np.ndarray, tuple[str, ...]] | None = None) -> list[Problem]:
     """A warning per model whose positive-class score looks inverted (module docstring); [] otherwise.
 
     Binary files with one score per row (a ``score`` column or per-class columns); wide files' per-model scores are
@@ -111,9 +112,9 @@ def check_score_direction(frame: pd.DataFrame, roles: Roles, task: Task, *, clas
             sources = [(m, found[0], found[1], model_rows[m]) for m in models]
     if not sources:
         return []
-    truth = label_mask(frame[roles.y_true], positive) if roles.y_true else None
-    if truth is None:
+    if not roles.y_true:
         return []
+    truth = codes_mask(*(truth_codes or label_codes(frame[roles.y_true])), positive)
     truth_present = frame[roles.y_true].notna().to_numpy()
     problems = []
     values_by_column: dict[str, np.ndarray] = {}
