@@ -73,7 +73,12 @@ def label_codes(col: pd.Series) -> tuple[np.ndarray, tuple[str, ...]]:
         names = np.asarray(uniques).astype(str).tolist()
     else:
         names = [_label_text(x) for x in uniques]
-    # distinct values can share a label (1.0 and 1 in a mixed column, " a" and "a"): merge their codes
+    return _merged(codes, names)
+
+
+def _merged(codes: np.ndarray, names: list[str]) -> tuple[np.ndarray, tuple[str, ...]]:
+    """(codes, labels) with the codes of distinct values that share a label (1.0 and 1 in a mixed column, " a" and
+    "a") merged; ``names`` is the label of each code."""
     merged, labels = pd.factorize(np.array(names, dtype=object))
     codes = np.asarray(codes, dtype=np.intp)
     if len(labels) < len(names):
@@ -122,6 +127,19 @@ def _factorize(col: pd.Series) -> tuple[np.ndarray, object]:
 def label_mask(col: pd.Series, label: str) -> np.ndarray:
     """Rows whose label (as `label_strings` writes it) is ``label``: a boolean array, False where missing."""
     return codes_mask(*label_codes(col), label)
+
+
+def dictionary_label_codes(indices: np.ndarray, dictionary: list) -> tuple[np.ndarray, tuple[str, ...]]:
+    """`label_codes` of a text column held as a dictionary (Parquet's encoding of repeated text): ``indices`` the
+    row's entry in ``dictionary`` (-1 where missing), ``dictionary`` the distinct strings. The same codes and labels
+    as `label_codes` of the decoded column, from the integers alone: no string is hashed per row."""
+    codes, entries = _factorize(pd.Series(indices))      # entries in order of first appearance, -1 among them
+    entries = np.asarray(entries)
+    present = entries >= 0
+    renumber = np.full(entries.size, -1, dtype=np.intp)
+    renumber[present] = np.arange(int(present.sum()))
+    codes = renumber[codes]
+    return _merged(codes, [_label_text(dictionary[e]) for e in entries[present]])
 
 
 def codes_mask(codes: np.ndarray, labels, label: str) -> np.ndarray:
