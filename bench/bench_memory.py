@@ -8,7 +8,8 @@ in one run (wall seconds; the machine may be shared, so each line carries the 1-
 
 - ``python -m assess metrics FILE --engine memory --labels-from scores`` in a child process, end to end including
   start-up and reading the file, against scikit-learn called one metric at a time after ``pandas.read_parquet``
-  (bench_engine's baseline): the in-memory path's lead (target >= 5x);
+  (bench_engine's baseline): the in-memory path's lead (target >= 5x); then both once more, in wall and in CPU
+  seconds (user + system: on a shared machine the CPU ratio moves less with the load than the wall ratio);
 - the same command's stages, timed in this process: start-up imports (a child that only imports the subcommand),
   reading, role detection, task inference, classes and positive class, the models' rows, validation (with the
   inverted-score check inside it), the metrics, and the JSON output.
@@ -32,6 +33,25 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_engine import PY, _file, _load, run_child, sklearn_one_by_one  # noqa: E402
+
+
+def cpu_child(argv: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds user + system) of one child: on a shared machine the CPU time moves less with the
+    load than the wall time (the child waits for a core without being charged)."""
+    script = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+              "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+              "r = resource.getrusage(resource.RUSAGE_CHILDREN); print(time.perf_counter() - t, r.ru_utime + r.ru_stime)")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONPATH": str(ROOT)}
+    out = subprocess.run([PY, "-c", script, *argv], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
+    wall, cpu = out.stdout.split()
+    return float(wall), float(cpu)
+
+
+def sklearn_cpu(path: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds of bench_engine's scikit-learn baseline, in this process."""
+    cpu = time.process_time()
+    wall = sklearn_one_by_one(path)
+    return wall, time.process_time() - cpu
 
 
 def import_seconds() -> float:
@@ -110,6 +130,11 @@ def main() -> None:
             sk = sklearn_one_by_one(path)
             line += f", scikit-learn one by one after read_parquet {sk:.2f} s: lead {sk / wall:.2f}x (target >= 5x)"
         print(f"{line}; {_load()}")
+        if not args.no_sklearn:   # the same comparison in CPU seconds (less sensitive to a shared machine's load)
+            wall_c, cpu_c = cpu_child([PY, "-m", "assess", "metrics", str(path), *tail])
+            wall_s, cpu_s = sklearn_cpu(path)
+            print(f"again: memory CLI {wall_c:.2f} s wall, {cpu_c:.2f} s CPU; scikit-learn {wall_s:.2f} s wall, "
+                  f"{cpu_s:.2f} s CPU: lead {wall_s / wall_c:.2f}x wall, {cpu_s / cpu_c:.2f}x CPU; {_load()}")
         imports = import_seconds()
         stages = stage_breakdown(path, tail)
     print(f"stages ({_load()}):")
