@@ -80,7 +80,7 @@ def _merged(codes: np.ndarray, names: list[str]) -> tuple[np.ndarray, tuple[str,
     """(codes, labels) with the codes of distinct values that share a label (1.0 and 1 in a mixed column, " a" and
     "a") merged; ``names`` is the label of each code."""
     merged, labels = pd.factorize(np.array(names, dtype=object))
-    codes = np.asarray(codes, dtype=np.intp)
+    codes = np.asarray(codes)
     if len(labels) < len(names):
         codes = np.where(codes >= 0, np.asarray(merged, dtype=np.intp)[np.maximum(codes, 0)], -1)
     return codes, tuple(str(x) for x in labels)
@@ -95,33 +95,57 @@ _COUNTED_VALUES = 64
 def _factorize(col: pd.Series) -> tuple[np.ndarray, object]:
     """``pd.factorize(col, use_na_sentinel=True)``: codes in order of first appearance and the distinct values.
 
-    A label column of a large file is usually integers of a small range (0/1, class numbers), which a bincount over
-    the range factorises in a few passes where pandas hashes every value (several times slower at 1e7 rows): the
-    distinct values are the range's non-empty counts, their first rows are found in doubling prefixes (labels
-    appear early), and a lookup table maps each row to its code. Other columns go to pandas.
+    A label column of a large file is usually integers of a small range (0/1, class numbers), which counting
+    factorises in a few passes where pandas hashes every value (several times slower at 1e7 rows): the distinct
+    values and their order of first appearance come from the first rows when every value of the range is there
+    (`_appearance`), and each row's code is its value when the values 0, 1, … appear in that order (0/1 labels with a
+    0 first: the column itself, read-only, no pass at all), else a lookup in a table of the smallest integer type.
+    The codes' type is then that small type, not ``intp``: they index and compare alike. Other columns go to pandas.
     """
     dtype = col.dtype
     if not (isinstance(dtype, np.dtype) and dtype.kind in "iu" and len(col) > HEAD_ROWS):
         return pd.factorize(col, use_na_sentinel=True)
     values = col.to_numpy()
     low, high = int(values.min()), int(values.max())
-    if high - low >= _COUNTED_SPAN:
+    span = high - low + 1
+    order = _appearance(values, low, span) if span <= _COUNTED_SPAN else None
+    if order is None:
         return pd.factorize(col, use_na_sentinel=True)
+    uniques = (order + low).astype(dtype)
+    if low == 0 and order.size == span and np.array_equal(order, np.arange(span)):
+        codes = values.view()          # value v has code v
+        codes.flags.writeable = False  # the column's own memory: nobody may change it through the codes
+        return codes, uniques
+    lookup = np.full(span, -1, dtype=_small_int(order.size))
+    lookup[order] = np.arange(order.size)
+    return lookup[np.subtract(values, low, dtype=np.intp)], uniques
+
+
+def _appearance(values: np.ndarray, low: int, span: int) -> np.ndarray | None:
+    """The distinct values of integer ``values`` (within [low, low + span)) as offsets from ``low``, in order of
+    first appearance; None for more than `_COUNTED_VALUES` of them. When the first `HEAD_ROWS` rows hold every value
+    of the range, they alone decide (a 0/1 column: no pass over the rest); else a bincount finds the values and
+    doubling prefixes their first rows."""
+    seen, at = np.unique(values[:HEAD_ROWS], return_index=True)
+    if seen.size == span:                    # the range holds no other value
+        return (seen.astype(np.int64) - low)[np.argsort(at, kind="stable")]
     offset = np.subtract(values, low, dtype=np.intp)
-    present = np.flatnonzero(np.bincount(offset, minlength=high - low + 1))
+    present = np.flatnonzero(np.bincount(offset, minlength=span))
     if present.size > _COUNTED_VALUES:
-        return pd.factorize(col, use_na_sentinel=True)
-    first = np.full(high - low + 1, -1, dtype=np.intp)       # first row of each value, -1 while not yet seen
+        return None
+    first = np.full(span, -1, dtype=np.intp)       # first row of each value, -1 while not yet seen
     start, size = 0, HEAD_ROWS
     while np.any(first[present] < 0):
         seen, at = np.unique(offset[start:start + size], return_index=True)
         new = first[seen] < 0
         first[seen[new]] = at[new] + start
         start, size = start + size, size * 4
-    order = present[np.argsort(first[present], kind="stable")]   # the distinct values in order of first appearance
-    lookup = np.empty(high - low + 1, dtype=np.intp)
-    lookup[order] = np.arange(order.size)
-    return lookup[offset], (order + low).astype(dtype)
+    return present[np.argsort(first[present], kind="stable")]
+
+
+def _small_int(n: int) -> type:
+    """The smallest signed integer type holding the codes -1 … n − 1."""
+    return next(t for t in (np.int8, np.int16, np.int32, np.int64) if n <= np.iinfo(t).max)
 
 
 def label_mask(col: pd.Series, label: str) -> np.ndarray:
@@ -136,10 +160,13 @@ def dictionary_label_codes(indices: np.ndarray, dictionary: list) -> tuple[np.nd
     codes, entries = _factorize(pd.Series(indices))      # entries in order of first appearance, -1 among them
     entries = np.asarray(entries)
     present = entries >= 0
-    renumber = np.full(entries.size, -1, dtype=np.intp)
-    renumber[present] = np.arange(int(present.sum()))
-    codes = renumber[codes]
-    return _merged(codes, [_label_text(dictionary[e]) for e in entries[present]])
+    merged, labels = pd.factorize(np.array([_label_text(dictionary[e]) for e in entries[present]], dtype=object))
+    # each code's label at once (missing, renumbered past the missing entry, merged texts): one pass over the rows
+    label_of = np.full(entries.size, -1, dtype=_small_int(len(labels)))
+    label_of[present] = merged
+    if not np.array_equal(label_of, np.arange(entries.size)):
+        codes = label_of[codes]
+    return codes, tuple(str(x) for x in labels)
 
 
 def codes_mask(codes: np.ndarray, labels, label: str) -> np.ndarray:

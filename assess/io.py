@@ -530,7 +530,7 @@ def _decode_dictionaries(table):
     A text column read as an Arrow dictionary skips building a string per row when the file stores it
     dictionary-encoded, and its indices give the column's `assess.columns.label_codes` from integers alone (no string
     hashed per row: 0.3 s for a 1e7-row model column). The frame keeps plain text columns, as before; the codes of
-    columns with at most `MAX_KEPT_LABELS` labels are kept as the smallest integers that hold them.
+    columns with at most `MAX_KEPT_LABELS` labels are kept (in the smallest integer type that holds them).
     """
     import pyarrow as pa
 
@@ -542,8 +542,7 @@ def _decode_dictionaries(table):
         dictionary = column.chunk(0).dictionary if column.num_chunks else pa.array([], field.type.value_type)
         if len(dictionary) <= MAX_KEPT_LABELS:
             indices = pa.chunked_array([c.indices for c in column.chunks], field.type.index_type)
-            found, labels = dictionary_label_codes(indices.fill_null(-1).to_numpy(), dictionary.to_pylist())
-            codes[i] = (found.astype(np.int16 if len(labels) < 2 ** 15 else np.intp), labels)
+            codes[i] = dictionary_label_codes(indices.fill_null(-1).to_numpy(), dictionary.to_pylist())
         table = table.set_column(i, pa.field(field.name, field.type.value_type, field.nullable),
                                  column.cast(field.type.value_type))
     return table, codes

@@ -3,7 +3,7 @@ warning): the same answers as their definitions over every row, also when the de
 
 Oracle: the definitions written out with numpy over all rows — "some value is not a whole number, or
 ``np.unique`` counts more than MAX_CLASSES values" for is_continuous; "every finite score of a model is equal" for
-the constant-score warning.
+the constant-score warning; pandas' ``factorize`` for the label codes of integer columns.
 """
 
 from __future__ import annotations
@@ -75,12 +75,22 @@ def _late(n: int, value, dtype) -> pd.Series:
     pd.Series(np.random.default_rng(1).integers(-128, 128, HEAD_ROWS + 1), dtype="int8"),  # the whole int8 range
     pd.Series(np.random.default_rng(2).integers(5, 9, HEAD_ROWS * 2), dtype="uint64"),
     _late(HEAD_ROWS * 20 + 7, 3, "int16"),                       # a value first seen in the last row
+    _late(HEAD_ROWS + 3, 1, "uint8"),                            # 0 then 1: codes are the values themselves
+    pd.Series(np.r_[[1], np.zeros(HEAD_ROWS, dtype=int)], dtype="int8"),   # 1 first: codes are 1 − value
+    pd.Series(np.r_[[7], np.arange(HEAD_ROWS) % 3 + 5], dtype="int64"),    # 5, 6, 7 in the head, 7 first
     _late(HEAD_ROWS + 1, 2 ** 40, "int64"),                      # a wide range: pandas' hash table
     pd.Series(np.arange(HEAD_ROWS + 5) % 100, dtype="int32"),    # 100 distinct values: pandas' hash table
     pd.Series([3, 1, 3], dtype="int64"),                         # a short column: pandas
 ])
 def test_label_codes_of_integers_as_pandas_factorize(col):
+    before = col.copy()
     codes, labels = label_codes(col)
     want_codes, want_uniques = pd.factorize(col, use_na_sentinel=True)
     assert np.array_equal(codes, want_codes)
+    with pytest.raises(ValueError):    # codes that share the column's memory cannot change it
+        if np.shares_memory(codes, col.to_numpy()):
+            codes[0] = 5
+        else:
+            raise ValueError
+    assert col.equals(before)
     assert labels == tuple(str(int(u)) for u in want_uniques)

@@ -62,3 +62,14 @@ def test_many_distinct_texts_keep_no_codes():
     assert "model" not in table.coded
     codes, labels = table.label_codes("model")                # computed from the frame instead
     assert codes.tolist() == list(range(len(values))) and list(labels) == values
+
+
+def test_a_large_column_with_missing_cells():
+    """Past the first rows that decide most columns (assess.columns.HEAD_ROWS): missing cells, a label first seen
+    at the end."""
+    rng = np.random.default_rng(5)
+    values = [None if r < 0.1 else ("model_a" if r < 0.6 else " model_b") for r in rng.random(70_000)] + ["late"]
+    table = read_table(_parquet(values, large=False, row_group_size=20_000), name="big.parquet")
+    codes, labels = table.label_codes("model")
+    want_codes, want_labels = _per_row(values)
+    assert codes.tolist() == want_codes and labels == want_labels
