@@ -47,9 +47,6 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from assess.cli.lazy_imports import defer
-
-    defer()  # SciPy's subpackages load on first use: most runs never use them (a second of start-up)
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     args = parser.parse_args(argv)
