@@ -190,8 +190,19 @@ def label_values(frame: pd.DataFrame, column: str | None) -> set[str]:
         return set()
     # Every distinct value, however many: a capped count once turned 1,001 classes into "a single class ()" and
     # scored all-wrong predictions as accuracy 1.0. Too many classes to assess is validation's call, not a guess here.
-    uniques = pd.unique(col.dropna())
-    return {s for s in label_strings(pd.Series(uniques)) if s is not None}
+    return {s for s in label_strings(pd.Series(_distinct(col.dropna()))) if s is not None}
+
+
+def _distinct(col: pd.Series):
+    """``pd.unique(col)`` (in some order): a large column of small-range integers from its first rows when they hold
+    the whole range (`_appearance`), without hashing every row."""
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "iu" and len(col) > HEAD_ROWS:
+        values = col.to_numpy()
+        low, high = int(values.min()), int(values.max())
+        order = _appearance(values, low, high - low + 1) if high - low < _COUNTED_SPAN else None
+        if order is not None:
+            return (order + low).astype(col.dtype)
+    return pd.unique(col)
 
 
 def sort_labels(labels) -> list[str]:

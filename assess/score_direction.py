@@ -54,12 +54,16 @@ def auc_lower_bound(positive: np.ndarray, scores: np.ndarray, bins: int = SCREEN
     scale = bins / span if np.isfinite(span) and span > 0 else np.inf
     if not np.isfinite(scale):  # one value, a range too narrow to divide or too wide to subtract: no proof
         return 0.0
-    index = np.subtract(scores, low)
-    np.multiply(index, scale, out=index)
-    index = np.minimum(index.astype(np.intp), bins - 1)         # the maximum lands on `bins` itself
-    per_bin = np.bincount(index, minlength=bins)
-    pos_per_bin = np.bincount(index[positive], minlength=bins)
-    neg_below = np.cumsum(per_bin - pos_per_bin) - (per_bin - pos_per_bin)
+    position = np.subtract(scores, low)
+    np.multiply(position, scale, out=position)
+    key = position.astype(np.intp)                  # the bin, 0 … bins (the maximum lands on `bins` itself)
+    np.multiply(key, 2, out=key)
+    np.add(key, positive, out=key)                  # 2·bin + class: both classes' counts in one bincount
+    counts = np.bincount(key, minlength=2 * bins + 2)
+    if counts.size % 2:
+        counts = np.append(counts, 0)
+    neg_per_bin, pos_per_bin = counts[0::2], counts[1::2]
+    neg_below = np.cumsum(neg_per_bin) - neg_per_bin
     return float(np.dot(pos_per_bin.astype(np.float64), neg_below)) / (n_pos * n_neg)
 
 
@@ -116,6 +120,7 @@ def check_score_direction(frame: pd.DataFrame, roles: Roles, task: Task, *, clas
         return []
     truth = codes_mask(*(truth_codes or label_codes(frame[roles.y_true])), positive)
     truth_present = frame[roles.y_true].notna().to_numpy()
+    every_truth = bool(truth_present.all())
     problems = []
     values_by_column: dict[str, np.ndarray] = {}
     for model, column, how, rows in sources:
@@ -124,7 +129,7 @@ def check_score_direction(frame: pd.DataFrame, roles: Roles, task: Task, *, clas
         s = values_by_column[column][rows]
         s = 1.0 - s if how == "complement" else s
         y = truth[rows]
-        ok = np.isfinite(s) & truth_present[rows]
+        ok = np.isfinite(s) if every_truth else np.isfinite(s) & truth_present[rows]
         n_pos = int(np.count_nonzero(y & ok))
         if min(n_pos, int(ok.sum()) - n_pos) < MIN_PER_CLASS:
             continue  # a handful of rows says nothing about the direction (and the normal interval fails there)

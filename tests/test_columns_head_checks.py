@@ -94,3 +94,17 @@ def test_label_codes_of_integers_as_pandas_factorize(col):
             raise ValueError
     assert col.equals(before)
     assert labels == tuple(str(int(u)) for u in want_uniques)
+
+
+@pytest.mark.parametrize("col", [
+    pd.Series(np.random.default_rng(3).integers(0, 2, HEAD_ROWS * 2), dtype="int8"),
+    _late(HEAD_ROWS + 9, 4, "int64"),                              # a class first seen in the last row
+    pd.Series(np.r_[np.arange(HEAD_ROWS + 1) % 70, [np.nan]]),      # floats with a missing value: pandas
+    pd.Series(np.arange(HEAD_ROWS + 1) % 90, dtype="int16"),        # more values than are counted: pandas
+])
+def test_label_values_as_pandas_unique(col):
+    from assess.columns import label_strings, label_values
+
+    frame = pd.DataFrame({"y": col})
+    want = {s for s in label_strings(pd.Series(pd.unique(col.dropna()))) if s is not None}
+    assert label_values(frame, "y") == (set() if _definition(col) else want)
