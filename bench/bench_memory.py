@@ -1,7 +1,7 @@
 """Benchmark of the in-memory path of ``python -m assess metrics`` at 1e7 rows, with a stage breakdown.
 
-Run: .venv/bin/python bench/bench_memory.py [--rows 1e7] [--dir /tmp/assess-bench] [--no-sklearn]
-     (with --dir the file is kept there and reused by the next run)
+Run: .venv/bin/python bench/bench_memory.py [--rows 1e7] [--dir /tmp/assess-bench] [--no-sklearn] [--before DIR]
+     (with --dir the file is kept there and reused by the next run; --before runs another checkout's CLI too)
 
 The file is bench/bench_engine.py's: binary Parquet in long format (score float64, y_true int8, 2 models). Prints,
 in one run (wall seconds; the machine may be shared, so each line carries the 1-minute load average):
@@ -35,14 +35,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_engine import PY, _file, _load, run_child, sklearn_one_by_one  # noqa: E402
 
 
-def cpu_child(argv: list[str]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds user + system) of one child: on a shared machine the CPU time moves less with the
-    load than the wall time (the child waits for a core without being charged)."""
+def cpu_child(argv: list[str], root: Path = ROOT) -> tuple[float, float]:
+    """(wall seconds, CPU seconds user + system) of one child run from the checkout ``root``: on a shared machine the
+    CPU time moves less with the load than the wall time (the child waits for a core without being charged)."""
     script = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
               "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
               "r = resource.getrusage(resource.RUSAGE_CHILDREN); print(time.perf_counter() - t, r.ru_utime + r.ru_stime)")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONPATH": str(ROOT)}
-    out = subprocess.run([PY, "-c", script, *argv], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONPATH": str(root)}
+    out = subprocess.run([PY, "-c", script, *argv], capture_output=True, text=True, cwd=root, env=env, check=True)
     wall, cpu = out.stdout.split()
     return float(wall), float(cpu)
 
@@ -116,6 +116,8 @@ def main() -> None:
     parser.add_argument("--rows", type=float, default=1e7)
     parser.add_argument("--dir", default=None, help="keep the file here and reuse it")
     parser.add_argument("--no-sklearn", action="store_true", help="skip the scikit-learn baseline")
+    parser.add_argument("--before", metavar="CHECKOUT", help="another checkout of the package (e.g. the main branch) "
+                                                            "whose CLI runs too, in the same run: before/after")
     args = parser.parse_args()
     rows = int(args.rows)
     print(f"cores: {os.cpu_count()}, {_load()}")
@@ -136,6 +138,11 @@ def main() -> None:
             wall_s, cpu_s = sklearn_cpu(path)
             print(f"again: memory CLI {wall_c:.2f} s wall, {cpu_c:.2f} s CPU; scikit-learn {wall_s:.2f} s wall, "
                   f"{cpu_s:.2f} s CPU: lead {wall_s / wall_c:.2f}x wall, {cpu_s / cpu_c:.2f}x CPU; {_load()}")
+        if args.before:
+            mine = cpu_child([PY, "-m", "assess", "metrics", str(path), *tail])
+            before = cpu_child([PY, "-m", "assess", "metrics", str(path), *tail], Path(args.before).resolve())
+            print(f"before ({args.before}): {before[0]:.2f} s wall, {before[1]:.2f} s CPU; this checkout: "
+                  f"{mine[0]:.2f} s wall, {mine[1]:.2f} s CPU: {before[1] / mine[1]:.2f}x less CPU; {_load()}")
         imports = import_seconds()
         stages = stage_breakdown(path, tail)
     print(f"stages ({_load()}):")
