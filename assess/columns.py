@@ -116,7 +116,7 @@ def _factorize(col: pd.Series) -> tuple[np.ndarray, object]:
         codes = values.view()          # value v has code v
         codes.flags.writeable = False  # the column's own memory: nobody may change it through the codes
         return codes, uniques
-    lookup = np.full(span, -1, dtype=_small_int(order.size))
+    lookup = np.full(span, -1, dtype=small_int_type(order.size))
     lookup[order] = np.arange(order.size)
     return lookup[np.subtract(values, low, dtype=np.intp)], uniques
 
@@ -143,8 +143,8 @@ def _appearance(values: np.ndarray, low: int, span: int) -> np.ndarray | None:
     return present[np.argsort(first[present], kind="stable")]
 
 
-def _small_int(n: int) -> type:
-    """The smallest signed integer type holding the codes -1 … n − 1."""
+def small_int_type(n: int) -> type:
+    """The smallest signed integer type holding the codes -1 … n − 1 (of n labels)."""
     return next(t for t in (np.int8, np.int16, np.int32, np.int64) if n <= np.iinfo(t).max)
 
 
@@ -162,7 +162,7 @@ def dictionary_label_codes(indices: np.ndarray, dictionary: list) -> tuple[np.nd
     present = entries >= 0
     merged, labels = pd.factorize(np.array([_label_text(dictionary[e]) for e in entries[present]], dtype=object))
     # each code's label at once (missing, renumbered past the missing entry, merged texts): one pass over the rows
-    label_of = np.full(entries.size, -1, dtype=_small_int(len(labels)))
+    label_of = np.full(entries.size, -1, dtype=small_int_type(len(labels)))
     label_of[present] = merged
     if not np.array_equal(label_of, np.arange(entries.size)):
         codes = label_of[codes]

@@ -30,7 +30,7 @@ from pathlib import Path, PurePath
 import numpy as np
 import pandas as pd
 
-from assess.columns import dictionary_label_codes, label_codes
+from assess.columns import dictionary_label_codes, label_codes, small_int_type
 from assess.errors import InputError, shorten
 from assess.vectors import expand_arrow_lists, expand_vectors, vector_type_supported
 
@@ -542,7 +542,9 @@ def _decode_dictionaries(table):
         dictionary = column.chunk(0).dictionary if column.num_chunks else pa.array([], field.type.value_type)
         if len(dictionary) <= MAX_KEPT_LABELS:
             indices = pa.chunked_array([c.indices for c in column.chunks], field.type.index_type)
-            codes[i] = dictionary_label_codes(indices.fill_null(-1).to_numpy(), dictionary.to_pylist())
+            found, labels = dictionary_label_codes(indices.fill_null(-1).to_numpy(), dictionary.to_pylist())
+            # kept as long as the table: the smallest type (2 models: 1 byte a row, not Arrow's 4)
+            codes[i] = (found.astype(small_int_type(len(labels)), copy=False), labels)
         table = table.set_column(i, pa.field(field.name, field.type.value_type, field.nullable),
                                  column.cast(field.type.value_type))
     return table, codes

@@ -40,7 +40,8 @@ def cpu_child(argv: list[str], root: Path = ROOT) -> tuple[float, float]:
     CPU time moves less with the load than the wall time (the child waits for a core without being charged)."""
     script = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
               "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
-              "r = resource.getrusage(resource.RUSAGE_CHILDREN); print(time.perf_counter() - t, r.ru_utime + r.ru_stime)")
+              "r = resource.getrusage(resource.RUSAGE_CHILDREN); "
+              "print(time.perf_counter() - t, r.ru_utime + r.ru_stime)")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONPATH": str(root)}
     out = subprocess.run([PY, "-c", script, *argv], capture_output=True, text=True, cwd=root, env=env, check=True)
     wall, cpu = out.stdout.split()
