@@ -3,5 +3,9 @@
 import sys
 
 from assess.cli import main
+from assess.cli.lazy_imports import defer
 
+# SciPy's subpackages load on first use (over a second of start-up that most runs never need): at the command
+# line's own start, not inside main(), which tests and other programs call in processes (and threads) of their own
+defer()
 sys.exit(main())

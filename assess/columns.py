@@ -22,6 +22,9 @@ INDICATOR_TRUE = frozenset({"1", "true", "yes", "y", "t", "1.0"})
 #: A numeric column with more distinct values than this (and not all integers) holds numbers, not class labels.
 MAX_CLASSES = 50
 MULTILABEL_SEPARATOR = "|"
+#: Rows looked at first by the whole-column checks that can stop early (a score's first decimal, a model's first two
+#: different scores): the answer is usually there, and the full pass runs only when it is not.
+HEAD_ROWS = 65_536
 
 
 def normalise_name(name: str) -> str:
@@ -57,7 +60,7 @@ def label_codes(col: pd.Series) -> tuple[np.ndarray, tuple[str, ...]]:
     >>> label_codes(pd.Series([1.0, None, 0.0, 1]))
     (array([ 0, -1,  1,  0]), ('1', '0'))
     """
-    codes, uniques = pd.factorize(col, use_na_sentinel=True)
+    codes, uniques = _factorize(col)
     first = list(uniques[:50])
     if pd.api.types.is_bool_dtype(col) or all(isinstance(v, (bool, np.bool_)) for v in first) and first:
         names = [str(bool(v)) for v in uniques]
@@ -70,17 +73,104 @@ def label_codes(col: pd.Series) -> tuple[np.ndarray, tuple[str, ...]]:
         names = np.asarray(uniques).astype(str).tolist()
     else:
         names = [_label_text(x) for x in uniques]
-    # distinct values can share a label (1.0 and 1 in a mixed column, " a" and "a"): merge their codes
+    return _merged(codes, names)
+
+
+def _merged(codes: np.ndarray, names: list[str]) -> tuple[np.ndarray, tuple[str, ...]]:
+    """(codes, labels) with the codes of distinct values that share a label (1.0 and 1 in a mixed column, " a" and
+    "a") merged; ``names`` is the label of each code."""
     merged, labels = pd.factorize(np.array(names, dtype=object))
-    codes = np.asarray(codes, dtype=np.intp)
+    codes = np.asarray(codes)
     if len(labels) < len(names):
         codes = np.where(codes >= 0, np.asarray(merged, dtype=np.intp)[np.maximum(codes, 0)], -1)
     return codes, tuple(str(x) for x in labels)
 
 
+#: Integer columns spanning at most this many values are factorised by counting (`_factorize`), not by hashing.
+_COUNTED_SPAN = 1 << 16
+#: Most distinct values `_factorize` counts; more go to pandas' hash table.
+_COUNTED_VALUES = 64
+
+
+def _factorize(col: pd.Series) -> tuple[np.ndarray, object]:
+    """``pd.factorize(col, use_na_sentinel=True)``: codes in order of first appearance and the distinct values.
+
+    A label column of a large file is usually integers of a small range (0/1, class numbers), which counting
+    factorises in a few passes where pandas hashes every value (several times slower at 1e7 rows): the distinct
+    values and their order of first appearance come from the first rows when every value of the range is there
+    (`_appearance`), and each row's code is its value when the values 0, 1, … appear in that order (0/1 labels with a
+    0 first: the column itself, read-only, no pass at all), else a lookup in a table of the smallest integer type.
+    The codes' type is then that small type, not ``intp``: they index and compare alike. Other columns go to pandas.
+    """
+    dtype = col.dtype
+    if not (isinstance(dtype, np.dtype) and dtype.kind in "iu" and len(col) > HEAD_ROWS):
+        return pd.factorize(col, use_na_sentinel=True)
+    values = col.to_numpy()
+    low, high = int(values.min()), int(values.max())
+    span = high - low + 1
+    order = _appearance(values, low, span) if span <= _COUNTED_SPAN else None
+    if order is None:
+        return pd.factorize(col, use_na_sentinel=True)
+    uniques = (order + low).astype(dtype)
+    if low == 0 and order.size == span and np.array_equal(order, np.arange(span)):
+        codes = values.view()          # value v has code v
+        codes.flags.writeable = False  # the column's own memory: nobody may change it through the codes
+        return codes, uniques
+    lookup = np.full(span, -1, dtype=small_int_type(order.size))
+    lookup[order] = np.arange(order.size)
+    return lookup[np.subtract(values, low, dtype=np.intp)], uniques
+
+
+def _appearance(values: np.ndarray, low: int, span: int) -> np.ndarray | None:
+    """The distinct values of integer ``values`` (within [low, low + span)) as offsets from ``low``, in order of
+    first appearance; None for more than `_COUNTED_VALUES` of them. When the first `HEAD_ROWS` rows hold every value
+    of the range, they alone decide (a 0/1 column: no pass over the rest); else a bincount finds the values and
+    doubling prefixes their first rows."""
+    seen, at = np.unique(values[:HEAD_ROWS], return_index=True)
+    if seen.size == span:                    # the range holds no other value
+        return (seen.astype(np.int64) - low)[np.argsort(at, kind="stable")]
+    offset = np.subtract(values, low, dtype=np.intp)
+    present = np.flatnonzero(np.bincount(offset, minlength=span))
+    if present.size > _COUNTED_VALUES:
+        return None
+    first = np.full(span, -1, dtype=np.intp)       # first row of each value, -1 while not yet seen
+    start, size = 0, HEAD_ROWS
+    while np.any(first[present] < 0):
+        seen, at = np.unique(offset[start:start + size], return_index=True)
+        new = first[seen] < 0
+        first[seen[new]] = at[new] + start
+        start, size = start + size, size * 4
+    return present[np.argsort(first[present], kind="stable")]
+
+
+def small_int_type(n: int) -> type:
+    """The smallest signed integer type holding the codes -1 … n − 1 (of n labels)."""
+    return next(t for t in (np.int8, np.int16, np.int32, np.int64) if n <= np.iinfo(t).max)
+
+
 def label_mask(col: pd.Series, label: str) -> np.ndarray:
     """Rows whose label (as `label_strings` writes it) is ``label``: a boolean array, False where missing."""
-    codes, labels = label_codes(col)
+    return codes_mask(*label_codes(col), label)
+
+
+def dictionary_label_codes(indices: np.ndarray, dictionary: list) -> tuple[np.ndarray, tuple[str, ...]]:
+    """`label_codes` of a text column held as a dictionary (Parquet's encoding of repeated text): ``indices`` the
+    row's entry in ``dictionary`` (-1 where missing), ``dictionary`` the distinct strings. The same codes and labels
+    as `label_codes` of the decoded column, from the integers alone: no string is hashed per row."""
+    codes, entries = _factorize(pd.Series(indices))      # entries in order of first appearance, -1 among them
+    entries = np.asarray(entries)
+    present = entries >= 0
+    merged, labels = pd.factorize(np.array([_label_text(dictionary[e]) for e in entries[present]], dtype=object))
+    # each code's label at once (missing, renumbered past the missing entry, merged texts): one pass over the rows
+    label_of = np.full(entries.size, -1, dtype=small_int_type(len(labels)))
+    label_of[present] = merged
+    if not np.array_equal(label_of, np.arange(entries.size)):
+        codes = label_of[codes]
+    return codes, tuple(str(x) for x in labels)
+
+
+def codes_mask(codes: np.ndarray, labels, label: str) -> np.ndarray:
+    """`label_mask` from a column's `label_codes` already at hand."""
     hit = np.array([x == label for x in labels] + [False], dtype=bool)
     return hit[codes]
 
@@ -100,8 +190,19 @@ def label_values(frame: pd.DataFrame, column: str | None) -> set[str]:
         return set()
     # Every distinct value, however many: a capped count once turned 1,001 classes into "a single class ()" and
     # scored all-wrong predictions as accuracy 1.0. Too many classes to assess is validation's call, not a guess here.
-    uniques = pd.unique(col.dropna())
-    return {s for s in label_strings(pd.Series(uniques)) if s is not None}
+    return {s for s in label_strings(pd.Series(_distinct(col.dropna()))) if s is not None}
+
+
+def _distinct(col: pd.Series):
+    """``pd.unique(col)`` (in some order): a large column of small-range integers from its first rows when they hold
+    the whole range (`_appearance`), without hashing every row."""
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "iu" and len(col) > HEAD_ROWS:
+        values = col.to_numpy()
+        low, high = int(values.min()), int(values.max())
+        order = _appearance(values, low, high - low + 1) if high - low < _COUNTED_SPAN else None
+        if order is not None:
+            return (order + low).astype(col.dtype)
+    return pd.unique(col)
 
 
 def sort_labels(labels) -> list[str]:
@@ -147,15 +248,33 @@ def is_numeric(col: pd.Series) -> bool:
 
 
 def is_continuous(col: pd.Series) -> bool:
-    """Numbers that are not class labels: some non-integers, or more than MAX_CLASSES distinct values."""
+    """Numbers that are not class labels: some non-integers, or more than MAX_CLASSES distinct values.
+
+    Decided on the first `HEAD_ROWS` values when they suffice (a decimal, or too many distinct values, there);
+    integers are whole by their type, and a range of at most MAX_CLASSES values holds at most that many.
+    """
     if not is_numeric(col):
         return False
-    v = col.dropna().to_numpy(dtype=float)
-    if v.size == 0:
+    present = col.dropna()
+    if len(present) == 0:
         return False
+    if isinstance(present.dtype, np.dtype) and present.dtype.kind in "iu":
+        v = present.to_numpy()
+        if int(v.max()) - int(v.min()) < MAX_CLASSES:
+            return False
+        return _distinct_count(v[:HEAD_ROWS]) > MAX_CLASSES or _distinct_count(v) > MAX_CLASSES
+    v = present.to_numpy(dtype=float)
+    head = v[:HEAD_ROWS]
+    if np.any(head != np.round(head)) or _distinct_count(head) > MAX_CLASSES:
+        return True
     if np.any(v != np.round(v)):
         return True
-    return len(np.unique(v)) > MAX_CLASSES
+    return _distinct_count(v) > MAX_CLASSES
+
+
+def _distinct_count(values: np.ndarray) -> int:
+    """Distinct values as `np.unique` counts them (0.0 and -0.0 are one), hashed first: no sort of every row."""
+    return len(np.unique(pd.unique(values)))
 
 
 def numeric_column(frame: pd.DataFrame, column: str) -> np.ndarray:

@@ -337,7 +337,9 @@ def delong_ci(y_true, score, *, confidence_level: float = 0.95, transform: str =
 # ------------------------------------------------------------------------------------------------------------------
 
 def _poisson_thresholds() -> np.ndarray:
-    cdf = stats.poisson.cdf(np.arange(16), 1.0)
+    # F(j) = e^-1 Σ_{i<=j} 1/i!, the Poisson(1) CDF in closed form: scipy.stats is not loaded at import for it
+    # (the command line defers it, `assess.cli.lazy_imports`); tests check it against scipy.stats.poisson.cdf
+    cdf = np.cumsum(1.0 / np.cumprod(np.r_[1.0, np.arange(1.0, 16.0)])) * np.exp(-1.0)
     c = np.rint(cdf * 65536.0)
     return c[c < 65536].astype(np.uint16)
 

@@ -258,7 +258,7 @@ def describe(table: LoadedTable, overrides: Overrides | None = None) -> Assessme
             positive, positive_reason = infer_positive(frame, roles.y_true, classes)
 
     if roles.model:   # the model column read once: its names and each one's rows
-        codes, models = label_codes(frame[roles.model])
+        codes, models = table.label_codes(roles.model)
         model_rows = rows_by_code(codes, models)
     else:
         models = tuple(wm.name for wm in roles.wide_models) if roles.wide_models else (table.stem,)

@@ -19,18 +19,52 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from assess.columns import label_mask, numeric_column, quote
+from assess.columns import codes_mask, label_codes, numeric_column, quote
 from assess.data import Task
 from assess.problem import Problem
 from assess.roles import Roles
 
-__all__ = ["check_score_direction", "flipped_score", "MAX_AUC", "roc_auc_by_ranks"]
+__all__ = ["check_score_direction", "flipped_score", "MAX_AUC", "roc_auc_by_ranks", "auc_lower_bound"]
 
 #: ROC AUC below which a score (with its interval below 0.5 too) is reported as inverted.
 MAX_AUC = 0.4
 #: Fewest positives and negatives for the check: below, Hanley–McNeil's normal interval is no guide.
 MIN_PER_CLASS = 10
 _Z95 = 1.959963984540054
+#: Bins of the histogram that proves most scores are not inverted without sorting them (`auc_lower_bound`).
+SCREEN_BINS = 4096
+
+
+def auc_lower_bound(positive: np.ndarray, scores: np.ndarray, bins: int = SCREEN_BINS) -> float:
+    """A lower bound on the ROC AUC of finite ``scores`` for the boolean ``positive``, in O(n) without a sort.
+
+    The scores fall into ``bins`` equal-width bins over [min, max]; the bin index floor((s − min)·bins/(max − min))
+    never decreases as s grows (each step is monotone in floating point), so a positive in a higher bin than a
+    negative has the higher score. Counting only those pairs, L = Σ_b P_b · N_{<b} / (n₊ n₋) with P_b the positives
+    in bin b and N_{<b} the negatives below it, gives L ≤ AUC: pairs within one bin (ties among them) are left out.
+    A score with L ≥ `MAX_AUC` is not inverted, which spares the exact ranks (a sort of every score) for nearly every
+    file; the exact AUC is computed only when L cannot decide. NaN without both classes.
+    """
+    n_pos = int(np.count_nonzero(positive))
+    n_neg = positive.size - n_pos
+    if n_pos == 0 or n_neg == 0:
+        return float("nan")
+    low, high = float(scores.min()), float(scores.max())
+    span = high - low
+    scale = bins / span if np.isfinite(span) and span > 0 else np.inf
+    if not np.isfinite(scale):  # one value, a range too narrow to divide or too wide to subtract: no proof
+        return 0.0
+    position = np.subtract(scores, low)
+    np.multiply(position, scale, out=position)
+    key = position.astype(np.intp)                  # the bin, 0 … bins (the maximum lands on `bins` itself)
+    np.multiply(key, 2, out=key)
+    np.add(key, positive, out=key)                  # 2·bin + class: both classes' counts in one bincount
+    counts = np.bincount(key, minlength=2 * bins + 2)
+    if counts.size % 2:
+        counts = np.append(counts, 0)
+    neg_per_bin, pos_per_bin = counts[0::2], counts[1::2]
+    neg_below = np.cumsum(neg_per_bin) - neg_per_bin
+    return float(np.dot(pos_per_bin.astype(np.float64), neg_below)) / (n_pos * n_neg)
 
 
 def roc_auc_by_ranks(positive: np.ndarray, scores: np.ndarray) -> tuple[float, float]:
@@ -64,7 +98,8 @@ def _score_source(roles: Roles, classes, positive: str) -> tuple[str, str] | Non
 
 
 def check_score_direction(frame: pd.DataFrame, roles: Roles, task: Task, *, classes, positive: str | None,
-                          models, model_rows: dict[str, np.ndarray]) -> list[Problem]:
+                          models, model_rows: dict[str, np.ndarray],
+                          truth_codes: tuple[np.ndarray, tuple[str, ...]] | None = None) -> list[Problem]:
     """A warning per model whose positive-class score looks inverted (module docstring); [] otherwise.
 
     Binary files with one score per row (a ``score`` column or per-class columns); wide files' per-model scores are
@@ -81,9 +116,11 @@ def check_score_direction(frame: pd.DataFrame, roles: Roles, task: Task, *, clas
             sources = [(m, found[0], found[1], model_rows[m]) for m in models]
     if not sources:
         return []
-    truth = label_mask(frame[roles.y_true], positive) if roles.y_true else None
-    if truth is None:
+    if not roles.y_true:
         return []
+    truth = codes_mask(*(truth_codes or label_codes(frame[roles.y_true])), positive)
+    truth_present = frame[roles.y_true].notna().to_numpy()
+    every_truth = bool(truth_present.all())
     problems = []
     values_by_column: dict[str, np.ndarray] = {}
     for model, column, how, rows in sources:
@@ -92,11 +129,14 @@ def check_score_direction(frame: pd.DataFrame, roles: Roles, task: Task, *, clas
         s = values_by_column[column][rows]
         s = 1.0 - s if how == "complement" else s
         y = truth[rows]
-        ok = np.isfinite(s) & pd.notna(frame[roles.y_true].to_numpy()[rows])
-        n_pos = int(y[ok].sum())
+        ok = np.isfinite(s) if every_truth else np.isfinite(s) & truth_present[rows]
+        n_pos = int(np.count_nonzero(y & ok))
         if min(n_pos, int(ok.sum()) - n_pos) < MIN_PER_CLASS:
             continue  # a handful of rows says nothing about the direction (and the normal interval fails there)
-        auc, se = roc_auc_by_ranks(y[ok], s[ok])
+        y_ok, s_ok = (y, s) if ok.all() else (y[ok], s[ok])
+        if auc_lower_bound(y_ok, s_ok) >= MAX_AUC:
+            continue  # proven not inverted from a histogram; the exact ranks below would only confirm it
+        auc, se = roc_auc_by_ranks(y_ok, s_ok)
         if not (np.isfinite(auc) and auc < MAX_AUC and auc + _Z95 * se < 0.5):
             continue
         who = f" for model {quote(model)}" if len(sources) > 1 else ""

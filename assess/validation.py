@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from assess.columns import is_numeric, label_codes, label_strings, not_a_number, numeric_column, quote
+from assess.columns import HEAD_ROWS, is_numeric, label_codes, label_strings, not_a_number, numeric_column, quote
 from assess.data import Task
 from assess.forecast_checks import check_forecast
 from assess.problem import Problem
@@ -66,6 +66,13 @@ class _Checker:
     def __init__(self, frame: pd.DataFrame):
         self.frame = frame
         self.problems: list[Problem] = []
+        self._codes: dict[str, tuple[np.ndarray, tuple[str, ...]]] = {}
+
+    def codes(self, column) -> tuple[np.ndarray, tuple[str, ...]]:
+        """`label_codes` of a column, computed once per validation (the truth is read by several checks)."""
+        if column not in self._codes:
+            self._codes[column] = label_codes(self.frame[column])
+        return self._codes[column]
 
     def add(self, level, code, column, mask, what, *, example=None, positions=None, suffix=""):
         count, rows, first = _first(np.asarray(mask), positions)
@@ -137,8 +144,9 @@ def validate(frame: pd.DataFrame, roles: Roles, task: Task, *, classes=(), posit
     if task.is_classification:
         _check_classification(c, a)
         if not any(p.level == "error" for p in c.problems):
+            truth = c.codes(r.y_true) if r.y_true else None
             c.problems.extend(check_score_direction(frame, r, task, classes=a.classes, positive=positive,
-                                                    models=a.models, model_rows=model_rows))
+                                                    models=a.models, model_rows=model_rows, truth_codes=truth))
     elif task in (Task.REGRESSION, Task.FORECAST) and r.outputs:
         for name, true_col, pred_col in r.outputs:
             c.numeric(true_col, role=f"ground truth of output {quote(name)}")
@@ -265,7 +273,7 @@ def _check_classification(c: _Checker, a: _Input) -> None:
     if not _check_each_model_predicts(c, a):
         return
     _check_labels_are_classes(c, a, [r.y_true] + pred_cols)
-    truth_codes, true_labels = label_codes(frame[r.y_true])
+    truth_codes, true_labels = c.codes(r.y_true)
     true_classes = set(true_labels)
     if len(true_classes) == 1:
         only = next(iter(true_classes))
@@ -273,7 +281,7 @@ def _check_classification(c: _Checker, a: _Input) -> None:
                                           "recall of the other class and other two-class metrics are undefined",
                column=r.y_true, count=int(np.count_nonzero(truth_codes >= 0)))
     for col in pred_cols:
-        unseen, example = _labels_outside(frame[col], true_classes)
+        unseen, example = _labels_outside(*c.codes(col), true_classes)
         c.add("warning", "unseen_prediction", col, unseen, "predicted label{s} never seen in the ground truth",
               example=example)
 
@@ -404,10 +412,9 @@ def _check_every_label_predicted(c: _Checker, a: _Input) -> None:
                count=len(lacking))
 
 
-def _labels_outside(col: pd.Series, allowed: set) -> tuple[np.ndarray, str | None]:
-    """(rows whose label is present but not in ``allowed``, the first such label): on the column's codes, without a
-    string per row."""
-    codes, labels = label_codes(col)
+def _labels_outside(codes: np.ndarray, labels: tuple[str, ...], allowed: set) -> tuple[np.ndarray, str | None]:
+    """(rows whose label is present but not in ``allowed``, the first such label): on the column's `label_codes`,
+    without a string per row."""
     outside_label = np.array([x not in allowed for x in labels] + [False], dtype=bool)
     outside = outside_label[codes]
     return outside, (labels[codes[np.argmax(outside)]] if outside.any() else None)
@@ -422,7 +429,7 @@ def _check_labels_are_classes(c: _Checker, a: _Input, columns) -> None:
     """
     classes = set(a.classes)
     for col in columns:
-        outside, example = _labels_outside(a.frame[col], classes)
+        outside, example = _labels_outside(*c.codes(col), classes)
         c.add("error", "not_a_class", col, outside, "value{s} that {verb} not a class of this task",
               example=example,
               suffix="; numbers with decimals (or many distinct numbers) are not read as class labels: if the "
@@ -433,6 +440,10 @@ def _check_constant(c: _Checker, a: _Input, col: str, values) -> None:
     if values is None:
         return
     for model, rows in a.model_rows.items():
+        head = values[rows[:HEAD_ROWS]]
+        head = head[np.isfinite(head)]
+        if head.size > 1 and np.any(head != head[0]):
+            continue  # two different scores among the first rows: not constant, no pass over every row
         v = values[rows]
         v = v[np.isfinite(v)]
         if v.size > 1 and np.all(v == v[0]):

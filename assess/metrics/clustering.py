@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import special, stats
-from scipy.spatial.distance import cdist
 
 from assess.data import Predictions
 from assess.metrics._common import note_undefined
@@ -497,6 +496,7 @@ def silhouette_samples(X: np.ndarray, labels: np.ndarray) -> np.ndarray:
     and :math:`b_i` the smallest mean distance to the rows of another cluster; 0 for a row alone in its cluster
     (as ``sklearn.metrics.silhouette_samples``). Distances in chunks of rows (``cdist``), summed per cluster by a
     matrix product with the one-hot cluster matrix: O(n²·d) time, O(n) memory per chunk row."""
+    from scipy.spatial.distance import cdist  # here, not at the top: scipy.spatial loads on first use
     X = np.asarray(X, dtype=np.float64)
     _, codes = np.unique(labels, return_inverse=True)
     k = int(codes.max()) + 1
@@ -526,6 +526,7 @@ def davies_bouldin_index(X: np.ndarray, labels: np.ndarray) -> float:
     r"""Davies–Bouldin index (lower is better): the mean over clusters of
     :math:`\max_{j\ne i} (s_i + s_j)/d(c_i, c_j)`, :math:`s_i` the mean distance of a cluster's rows to its centroid
     :math:`c_i`; 0 when every :math:`s_i` or every centroid distance is 0 (as scikit-learn)."""
+    from scipy.spatial.distance import cdist  # here, not at the top: scipy.spatial loads on first use
     X = np.asarray(X, dtype=np.float64)
     _, codes = np.unique(labels, return_inverse=True)
     k = int(codes.max()) + 1
