@@ -115,9 +115,13 @@ class _Runtime:
         loop = type("Loop", (), {"call_soon_threadsafe": staticmethod(lambda fn, *args: fn(*args))})()
         self._get_async_objs = lambda: type("Async", (), {"eventloop": loop})()
 
+        self.fragments = {}  # session id → its stored fragments (a dict: Streamlit's storage has clear() too)
+
         def session_info(_, sid):
             state = self.states.setdefault(sid, {"table": f"{sid}'s million rows"})
-            return type("SessionInfo", (), {"session": type("AppSession", (), {"session_state": state})()})()
+            fragments = self.fragments.setdefault(sid, {"explorer": "a function holding the Curves page's globals"})
+            return type("SessionInfo", (), {"session": type("AppSession", (), {
+                "session_state": state, "_fragment_storage": fragments})()})()
 
         self._session_mgr = type("Manager", (), {
             "get_active_session_info": lambda _, sid: "active" if sid in self.connected_again else None,
@@ -146,7 +150,7 @@ def test_sessions_gone_for_their_time_are_closed_and_returning_ones_are_not(monk
     assert close({"alice": False, "bob": True, "dave": False, "carol": False}) == 2
     assert runtime.closed == ["alice"] and away == {"dave": 45.0}
     # Her state is emptied first: Streamlit keeps a closed session object reachable, with its state
-    assert runtime.states["alice"] == {} and "carol" not in runtime.states
+    assert runtime.states["alice"] == {} and runtime.fragments["alice"] == {} and "carol" not in runtime.states
     assert close(None) == 0                  # sessions that cannot be listed: nothing is closed
 
 

@@ -244,10 +244,14 @@ def close_departed_sessions(away_since: dict, sessions: dict[str, bool] | None, 
 
 
 def forget_state(session) -> None:
-    """Empty a departing session's state (its table, assessment and the uploaded file's bytes). Streamlit 1.67 keeps
-    a closed session object reachable from its finished websocket coroutine, and with it everything in its state:
-    measured, the 32 MB upload of each closed tab stayed in memory after the close."""
+    """Empty a departing session's state (its table, assessment and the uploaded file's bytes) and its stored
+    fragments (a fragment keeps its page's globals: the Curves page's curves of every model). Streamlit 1.67 keeps a
+    closed session object reachable from its finished websocket coroutine, and shutting it down clears neither:
+    measured, each closed tab's 32 MB upload and the arrays of its last Curves page stayed in memory."""
     session.session_state.clear()
+    fragments = getattr(session, "_fragment_storage", None)   # private: without it only the state is emptied
+    if fragments is not None:
+        fragments.clear()
 
 
 def tidy(store: SharedResults, away_since: dict) -> int:
