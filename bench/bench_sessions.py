@@ -10,8 +10,10 @@ by content hash, views/shared.py); without it each session gets its own file.
     PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 8 --rows 1000000          # eight different files
     PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 1 --no-alone --profile /tmp/server.txt
 
-Each line also gives the CPU seconds of that session's browser, and the server's CPU for each phase: on a 2-core
-machine eight Chromiums use more CPU than the server does. ``--profile`` records the server with py-spy (collapsed
+Each step (Data, Metrics, Curves) gives its seconds, the CPU seconds of that session's browser (Chromium and the
+Playwright driver) and the megabytes the server sent it over the websocket; a step ends when the script is idle and
+no loading skeleton is left (Plotly's bundle and charts load lazily). The server's CPU is given for each phase: on a
+2-core machine eight Chromiums use more CPU than the server does. ``--profile`` records the server with py-spy (collapsed
 stacks); ``--log`` keeps its output; BENCH_TIMEOUT_S bounds every wait (a failed session is screenshotted to the
 temporary directory and reported, not waited for).
 
