@@ -176,7 +176,8 @@ def journey(page, path: str, received: list) -> dict:
             sidebar.get_by_role("link", name=name).click()
         page.get_by_role("heading", name=ready).wait_for()
         wait_drawn(page)
-        steps[name] = Step(time.perf_counter() - t, tree_cpu_s(os.getpid()) - cpu, (received[0] - sent) / 2**20)
+        steps[name] = Step(time.perf_counter() - t, tree_cpu_s(os.getpid()) - cpu, (received[0] - sent) / 2**20,
+                           page.locator(".js-plotly-plot").count())
     return steps
 
 
@@ -185,9 +186,11 @@ class Step:
     seconds: float
     browser_cpu_s: float
     received_mb: float
+    charts: int = 0     # Plotly charts drawn when the step ended (a Curves step without its 12 is suspect)
 
     def __str__(self) -> str:
-        return f"{self.seconds:5.1f} s (browser CPU {self.browser_cpu_s:4.1f} s, {self.received_mb:5.2f} MB sent)"
+        return (f"{self.seconds:5.1f} s (browser CPU {self.browser_cpu_s:4.1f} s, {self.received_mb:5.2f} MB sent"
+                + (f", {self.charts} charts)" if self.charts else ")"))
 
 
 def run(url: str, files: list[Path]) -> list[tuple[float, dict]]:
