@@ -57,6 +57,10 @@ with st.sidebar:
         if assessment.errors:
             st.caption(f":red[{len(assessment.errors)} blocking problem(s) — see Data]")
 
+# This script's module stays in sys.modules["__main__"] until the next run of any session (Streamlit installs it
+# there): a global naming the assessment would keep the last session's table in memory after everyone has left.
+del loaded, assessment
+
 try:
     navigation.run()
 except ServerBusy as busy:  # over the memory budget: a clear message instead of swapping or dying

@@ -10,8 +10,10 @@ by content hash, views/shared.py); without it each session gets its own file.
     PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 8 --rows 1000000          # eight different files
     PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 1 --no-alone --profile /tmp/server.txt
 
-Each line also gives the CPU seconds of that session's browser, and the server's CPU for each phase: on a 2-core
-machine eight Chromiums use more CPU than the server does. ``--profile`` records the server with py-spy (collapsed
+Each step (Data, Metrics, Curves) gives its seconds, the CPU seconds of that session's browser (Chromium and the
+Playwright driver) and the megabytes the server sent it over the websocket; a step ends when the script is idle and
+no loading skeleton is left (Plotly's bundle and charts load lazily). The server's CPU is given for each phase: on a
+2-core machine eight Chromiums use more CPU than the server does. ``--profile`` records the server with py-spy (collapsed
 stacks); ``--log`` keeps its output; BENCH_TIMEOUT_S bounds every wait (a failed session is screenshotted to the
 temporary directory and reported, not waited for).
 
@@ -31,6 +33,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -121,6 +124,15 @@ def wait_idle(page) -> None:
     page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden", timeout=600_000)
 
 
+def wait_drawn(page) -> None:
+    """Until the page is drawn: the script has finished (`wait_idle`) and every lazily loaded element (Plotly's
+    4.7 MB bundle, the charts, the tables) has replaced its loading skeleton — seconds after the script finished on
+    the Curves page, where a fresh browser first fetches and compiles Plotly."""
+    wait_idle(page)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')", timeout=600_000,
+                           polling=200)
+
+
 def session(url: str, path: str, key: int, start, results) -> None:
     """One person in their own Chromium (Playwright's sync API belongs to one thread, so each session is a process)."""
     from playwright.sync_api import sync_playwright
@@ -129,38 +141,56 @@ def session(url: str, path: str, key: int, start, results) -> None:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.set_default_timeout(float(os.environ.get('BENCH_TIMEOUT_S', 600)) * 1000)
+        received = [0]     # bytes the server sent over the websocket (its deltas: pages, tables, figures)
+
+        def count_frames(ws) -> None:
+            ws.on("framereceived", lambda frame: received.__setitem__(0, received[0] + len(frame)))
+
+        page.on("websocket", count_frames)
         try:
             page.goto(url)
             page.get_by_role("heading", name="Task and roles").wait_for()
             start.wait(timeout=float(os.environ.get('BENCH_TIMEOUT_S', 600)))
             t0 = time.perf_counter()
-            steps = journey(page, path)
-            steps["browser CPU"] = tree_cpu_s(os.getpid())    # this session's Playwright driver and Chromium
+            steps = journey(page, path, received)
             results.put((key, (time.perf_counter() - t0, steps)))
         except Exception as exc:
             shot = Path(tempfile.gettempdir()) / f"bench_sessions_failed_{key}.png"
             page.screenshot(path=str(shot), full_page=True)
-            results.put((key, (float("nan"), {f"failed, see {shot}": 0.0})))
+            results.put((key, (float("nan"), {f"failed, see {shot}": Step(0.0, 0.0, 0.0)})))
             print(f"session {key}: {exc}", file=sys.stderr)
         browser.close()
 
 
-def journey(page, path: str) -> dict:
-    """Upload → Data → Metrics → Curves; seconds of each step."""
-    t0 = time.perf_counter()
-    upload_predictions(page, path)   # the journeys' way (the Data page has a second uploader, for settings)
-    page.get_by_text(Path(path).name).first.wait_for()
-    page.get_by_role("heading", name="Task and roles").wait_for()
-    wait_idle(page)
-    steps = {"Data": time.perf_counter() - t0}
+def journey(page, path: str, received: list) -> dict:
+    """Upload → Data → Metrics → Curves: for each step its seconds, the CPU seconds this session's browser (Chromium
+    and the Playwright driver) spent on it, and the megabytes the server sent it over the websocket."""
+    steps = {}
     sidebar = page.locator('[data-testid="stSidebar"]')
-    for name, ready in (("Metrics", "All models"), ("Curves", "Threshold explorer")):
-        t = time.perf_counter()
-        sidebar.get_by_role("link", name=name).click()
+    for name, ready in (("Data", "Task and roles"), ("Metrics", "All models"), ("Curves", "Threshold explorer")):
+        t, cpu, sent = time.perf_counter(), tree_cpu_s(os.getpid()), received[0]
+        if name == "Data":
+            upload_predictions(page, path)   # the journeys' way (the Data page has a second uploader, for settings)
+            page.get_by_text(Path(path).name).first.wait_for()
+        else:
+            sidebar.get_by_role("link", name=name).click()
         page.get_by_role("heading", name=ready).wait_for()
-        wait_idle(page)
-        steps[name] = time.perf_counter() - t
+        wait_drawn(page)
+        steps[name] = Step(time.perf_counter() - t, tree_cpu_s(os.getpid()) - cpu, (received[0] - sent) / 2**20,
+                           page.locator(".js-plotly-plot").count())
     return steps
+
+
+@dataclass
+class Step:
+    seconds: float
+    browser_cpu_s: float
+    received_mb: float
+    charts: int = 0     # Plotly charts drawn when the step ended (a Curves step without its 12 is suspect)
+
+    def __str__(self) -> str:
+        return (f"{self.seconds:5.1f} s (browser CPU {self.browser_cpu_s:4.1f} s, {self.received_mb:5.2f} MB sent"
+                + (f", {self.charts} charts)" if self.charts else ")"))
 
 
 def run(url: str, files: list[Path]) -> list[tuple[float, dict]]:
@@ -176,7 +206,7 @@ def run(url: str, files: list[Path]) -> list[tuple[float, dict]]:
 
 
 def steps_text(steps: dict) -> str:
-    return " · ".join(f"{name} {seconds:5.1f} s" for name, seconds in steps.items())   # browser CPU: CPU seconds
+    return " · ".join(f"{name} {step}" for name, step in steps.items())
 
 
 def main() -> None:

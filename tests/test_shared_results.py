@@ -111,10 +111,21 @@ class _Runtime:
 
     def __init__(self, connected_again=()):
         self.closed, self.connected_again = [], set(connected_again)
+        self.states = {}     # session id → its session state (a dict: Streamlit's SessionState has clear() too)
         loop = type("Loop", (), {"call_soon_threadsafe": staticmethod(lambda fn, *args: fn(*args))})()
         self._get_async_objs = lambda: type("Async", (), {"eventloop": loop})()
+
+        self.fragments = {}  # session id → its stored fragments (a dict: Streamlit's storage has clear() too)
+
+        def session_info(_, sid):
+            state = self.states.setdefault(sid, {"table": f"{sid}'s million rows"})
+            fragments = self.fragments.setdefault(sid, {"explorer": "a function holding the Curves page's globals"})
+            return type("SessionInfo", (), {"session": type("AppSession", (), {
+                "session_state": state, "_fragment_storage": fragments})()})()
+
         self._session_mgr = type("Manager", (), {
-            "get_active_session_info": lambda _, sid: "active" if sid in self.connected_again else None})()
+            "get_active_session_info": lambda _, sid: "active" if sid in self.connected_again else None,
+            "get_session_info": session_info})()
 
     def close_session(self, sid):
         self.closed.append(sid)
@@ -138,6 +149,8 @@ def test_sessions_gone_for_their_time_are_closed_and_returning_ones_are_not(monk
     # carol reconnected between the listing and the close on the event loop: she is left alone
     assert close({"alice": False, "bob": True, "dave": False, "carol": False}) == 2
     assert runtime.closed == ["alice"] and away == {"dave": 45.0}
+    # Her state is emptied first: Streamlit keeps a closed session object reachable, with its state
+    assert runtime.states["alice"] == {} and runtime.fragments["alice"] == {} and "carol" not in runtime.states
     assert close(None) == 0                  # sessions that cannot be listed: nothing is closed
 
 

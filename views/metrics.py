@@ -155,23 +155,30 @@ if forecast:
     params |= {"season": season, "interval_level": interval_level}
 
 
-def compute():
-    bootstrapping = ci in ("bootstrap", "auto")
-    preview = st.empty()
-    bar = st.progress(0.0, text="Computing…") if bootstrapping else None
-    progress = (lambda f: bar.progress(min(1.0, f), text=f"Bootstrap intervals: {f:.0%}")) if bar else None
-    if bootstrapping and large:
-        # The values take well under a second even at 1e6 rows; show them while the intervals are resampled.
-        quick = compute_reports(assessment, **{**params, "ci": None})
+bootstrapping = ci in ("bootstrap", "auto")
+preview = st.empty()
+if bootstrapping and large:
+    # The values take well under a second even at 1e6 rows: shown while the intervals are resampled — also to every
+    # other session waiting for the same shared bootstrap (views/shared.py), not only to the one running it.
+    try:
+        quick = memo(assessment, "metric_values", tuple(sorted({**params, "ci": None}.items())),
+                     lambda: compute_reports(assessment, **{**params, "ci": None}))
+    except ValueError:   # the same error follows from the full computation below, which shows it
+        quick = None
+    if quick is not None:
         with preview.container():
             st.caption("Values first; the intervals follow in a few seconds.")
             st.dataframe(comparison_frame(quick), hide_index=True, width="stretch", column_config=comparison_config())
+
+
+def compute():
+    bar = st.progress(0.0, text="Computing…") if bootstrapping else None
+    progress = (lambda f: bar.progress(min(1.0, f), text=f"Bootstrap intervals: {f:.0%}")) if bar else None
     if assessment.outputs:  # every output and the averages at once: the Output choice only picks among them
         result = compute_output_reports(assessment, progress=progress,
                                         **{k: v for k, v in params.items() if k not in ("decision", "beta", "k")})
     else:
         result = compute_reports(assessment, progress=progress, **params)
-    preview.empty()
     if bar:
         bar.empty()
     return result
@@ -180,8 +187,10 @@ def compute():
 try:
     reports = memo(assessment, "metrics", tuple(sorted(params.items())), compute)
 except ValueError as exc:  # AssessError included: e.g. labels from a column a model does not have
+    preview.empty()
     st.error(md(str(exc)))
     st.stop()
+preview.empty()
 
 by_model = None
 if assessment.outputs:
