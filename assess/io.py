@@ -535,18 +535,18 @@ def _decode_dictionaries(table):
     import pyarrow as pa
 
     codes = {}
-    for i, field in enumerate(table.schema):
-        if not pa.types.is_dictionary(field.type):
+    for i, column_field in enumerate(table.schema):
+        if not pa.types.is_dictionary(column_field.type):
             continue
         column = table.column(i).unify_dictionaries()
-        dictionary = column.chunk(0).dictionary if column.num_chunks else pa.array([], field.type.value_type)
+        dictionary = column.chunk(0).dictionary if column.num_chunks else pa.array([], column_field.type.value_type)
         if len(dictionary) <= MAX_KEPT_LABELS:
-            indices = pa.chunked_array([c.indices for c in column.chunks], field.type.index_type)
+            indices = pa.chunked_array([c.indices for c in column.chunks], column_field.type.index_type)
             found, labels = dictionary_label_codes(indices.fill_null(-1).to_numpy(), dictionary.to_pylist())
             # kept as long as the table: the smallest type (2 models: 1 byte a row, not Arrow's 4)
             codes[i] = (found.astype(small_int_type(len(labels)), copy=False), labels)
-        table = table.set_column(i, pa.field(field.name, field.type.value_type, field.nullable),
-                                 column.cast(field.type.value_type))
+        table = table.set_column(i, pa.field(column_field.name, column_field.type.value_type, column_field.nullable),
+                                 column.cast(column_field.type.value_type))
     return table, codes
 
 
@@ -596,8 +596,8 @@ def _is_entity_bomb(exc: BaseException) -> bool:
 
 def _xlsx_error(exc: Exception, name: str, where: str = "") -> InputError:
     if _is_entity_bomb(exc):
-        return InputError(f"is not a readable .xlsx workbook: its XML declares entities, which are refused "
-                          f"(an entity-expansion bomb can make a few KB expand to gigabytes)", file=name)
+        return InputError("is not a readable .xlsx workbook: its XML declares entities, which are refused "
+                          "(an entity-expansion bomb can make a few KB expand to gigabytes)", file=name)
     damaged = f"{where} is damaged" if where else "it is damaged"
     return InputError(f"is not a readable .xlsx workbook: {damaged} ({_reason(exc)})", file=name)
 

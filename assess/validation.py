@@ -236,7 +236,7 @@ def _check_clustering(c: _Checker, a: _Input) -> None:
 
 
 def _check_classification(c: _Checker, a: _Input) -> None:
-    r, frame, task = a.roles, a.frame, a.task
+    r, task = a.roles, a.task
     if task is Task.MULTILABEL and r.true_labels:
         for _, col in r.true_labels + r.pred_labels:
             c.missing(col)

@@ -267,7 +267,7 @@ def main() -> None:
             sampling.set()
             closed = time.perf_counter()
             timeline = []
-            while (waited := time.perf_counter() - closed) < args.after:
+            while time.perf_counter() - closed < args.after:
                 time.sleep(5)
                 timeline.append((time.perf_counter() - closed, tree_rss_mb(proc.pid)))
         finally:

@@ -304,7 +304,6 @@ def test_every_defined_value_lies_in_its_registry_range(task):
 
 @pytest.mark.parametrize("task", TASKS)
 def test_proportion_counts_reproduce_the_value(task):
-    from assess.metrics import evaluate as ev_mod  # noqa: F401  (the state comes from the same code path)
     from assess.decision import decide
     from assess.metrics.binary import binary_state
     from assess.metrics.multiclass import multiclass_state

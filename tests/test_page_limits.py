@@ -114,7 +114,7 @@ def test_1500_classes_confusion_page_draws_the_top_classes_and_says_so():
     at.switch_page("views/confusion.py").run()
     assert not at.exception
     [fig] = at.get("plotly_chart")
-    assert f'"1,470 other classes"' in fig.proto.spec
+    assert '"1,470 other classes"' in fig.proto.spec
     captions = [c.value for c in at.caption]
     assert any(f"The {MAX_DRAWN_CLASSES} classes with the most true rows of 1,500" in c for c in captions)
     assert any("the costs stay 0/1" in c for c in captions)

@@ -19,7 +19,7 @@ from assess import cost
 from assess.cli import main
 from assess.decision import Decision
 from assess.io import read_table
-from assess.report import ReportOptions, build_report, render_html, render_zip
+from assess.report import ReportOptions, build_report, render_html
 from assess.report.render import report_document
 from assess.schema import describe
 from assess.settings import Settings
