@@ -44,7 +44,7 @@ import pandas as pd
 
 from assess.columns import label_strings, time_values
 from assess.data import Task
-from assess.engine.regression import regression_sums_sql, state_of_row
+from assess.engine.regression import regression_sums_sql, state_of_row, sums_metric
 from assess.errors import AssessError
 from assess.metrics.evaluate import ForecastBaselines, MetricReport, MetricResult, _capture
 from assess.metrics.forecast_baselines import BASELINES
@@ -494,15 +494,9 @@ def _report(state_rows, model, specs, ci, weighted, baselines=None) -> MetricRep
     state, n = state_rows
     results = []
     for m in specs:
-        value, reason, note = _capture(m.compute, state)
-        if reason:   # the engine does not know the row of the first zero truth
-            reason = reason.replace(" (first at row None)", "")
-        if m.key == "median_absolute_error" and weighted:
-            value, reason = float("nan"), ("a weighted median needs the sorted rows; not computed out of core "
-                                           "(use --engine memory)")
-        if ci is not None:
-            note = "; ".join(x for x in (note, "no block-bootstrap interval on the out-of-core path yet "
-                                               "(use --engine memory)") if x)
+        value, reason, note = sums_metric(
+            m, state, weighted=weighted, interval_note=None if ci is None else
+            "no block-bootstrap interval on the out-of-core path yet (use --engine memory)")
         bl = (baselines or {}).get(m.key)
         results.append(MetricResult(m.key, m.name, value, float("nan"), float("nan"), None, reason, note,
                                     MappingProxyType(bl.as_dict()) if bl else MappingProxyType({}),

@@ -13,6 +13,7 @@ import numpy as np
 
 from assess.errors import AssessError
 from assess.metrics import regression
+from assess.metrics.evaluate import _capture
 
 
 def regression_sums_sql(backend, weighted: bool, median: bool = True) -> str:
@@ -82,3 +83,18 @@ def regression_states(table: dict, assessment) -> dict[str, tuple[regression.Reg
     """{model: (state, rows)} of `regression_table` (`state_of_row` per model)."""
     return {str(model): state_of_row({k: v[i] for k, v in table.items()}, assessment, model)
             for i, model in enumerate(table["model"])}
+
+
+def sums_metric(m, state, *, weighted: bool, interval_note: str | None = None) -> tuple[float, str | None, str | None]:
+    """(value, reason, note) of one regression or forecast metric on the engine's sums: the registry's formula on
+    the state, less what the sums cannot give — a weighted median (it needs the sorted rows), the row number of a
+    first zero truth — and ``interval_note`` added when intervals were asked for but have no out-of-core form."""
+    value, reason, note = _capture(m.compute, state)
+    if reason:   # the engine does not know the row of the first zero truth
+        reason = reason.replace(" (first at row None)", "")
+    if m.key == "median_absolute_error" and weighted:
+        value, reason = float("nan"), ("a weighted median needs the sorted rows; not computed out of core "
+                                       "(use --engine memory)")
+    if interval_note:
+        note = "; ".join(x for x in (note, interval_note) if x)
+    return value, reason, note

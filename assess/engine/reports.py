@@ -250,15 +250,9 @@ def _regression_run(table, assessment, engine, *, models, keys, ci):
         state, n_rows = states[model]
         results = []
         for m in specs:
-            value, reason, note = _capture(m.compute, state)
-            if reason:   # the engine does not know the row of the first zero truth
-                reason = reason.replace(" (first at row None)", "")
-            if m.key == "median_absolute_error" and weighted:
-                value, reason = float("nan"), ("a weighted median needs the sorted rows; not computed out of core "
-                                               "(use --engine memory)")
-            if ci is not None:
-                note = "; ".join(x for x in (note, "no bootstrap interval on the out-of-core path yet "
-                                                   "(use --engine memory)") if x)
+            value, reason, note = regression.sums_metric(
+                m, state, weighted=weighted, interval_note=None if ci is None else
+                "no bootstrap interval on the out-of-core path yet (use --engine memory)")
             results.append(MetricResult(m.key, m.name, value, float("nan"), float("nan"), None, reason, note))
         reports[model] = MetricReport(task=Task.REGRESSION, model=model, n=n_rows, classes=(), results=tuple(results),
                                       table=None, params=MappingProxyType({}), ci=ci, confidence_level=0.95,
