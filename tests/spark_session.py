@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
+import shutil
+
+import pytest
+
 from assess.engine.backends import SparkBackend
+
+
+def skip_without_spark() -> None:
+    """Skip the calling test module when PySpark or Java is missing (`make test` installs both)."""
+    pytest.importorskip("pyspark")
+    if shutil.which("java") is None:
+        pytest.skip("Spark needs Java (scripts/setup.sh test installs openjdk-17-jre-headless)", allow_module_level=True)
 
 
 def local_spark():
@@ -21,3 +32,9 @@ def local_spark():
     yield session
     SparkBackend._session = None
     session.stop()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def spark_session():
+    """The module's one local session: import it into a Spark test module (Spark allows one per process)."""
+    yield from local_spark()

@@ -5,8 +5,6 @@ relative (see test_engine_compare.py, test_engine_multiclass.py, test_engine_boo
 
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -14,16 +12,10 @@ import pytest
 from tests.test_engine import SAMPLE, run_cli
 from tests.test_engine_compare import assert_same_json, delong_both_ways_equal_memory, long_delong_file
 
-pytest.importorskip("pyspark")
-from tests.spark_session import local_spark  # noqa: E402
+from tests.spark_session import skip_without_spark, spark_session  # noqa: E402,F401  (one session per module)
+
+skip_without_spark()
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")
-if shutil.which("java") is None:
-    pytest.skip("Spark needs Java (scripts/setup.sh test installs openjdk-17-jre-headless)", allow_module_level=True)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def spark():
-    yield from local_spark()
 
 
 @pytest.mark.parametrize("args", [["--test", "mcnemar", "--method", "midp"], ["--test", "cochran_q"],

@@ -8,23 +8,15 @@ stamps and series ids of a CSV file are read back as numbers, as the in-memory r
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 
 from tests.test_engine import run_cli
 from tests.test_engine_forecast import FORECASTS, assert_same_json, both, forecast_frame
 
-pytest.importorskip("pyspark")
-from tests.spark_session import local_spark  # noqa: E402
+from tests.spark_session import skip_without_spark, spark_session  # noqa: E402,F401  (one session per module)
+
+skip_without_spark()
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")
-if shutil.which("java") is None:
-    pytest.skip("Spark needs Java (scripts/setup.sh test installs openjdk-17-jre-headless)", allow_module_level=True)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def spark():
-    yield from local_spark()
 
 
 def test_the_forecast_sample_on_spark_gives_the_in_memory_json():

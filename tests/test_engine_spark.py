@@ -7,8 +7,6 @@ test_metrics_oracle.py) and the DuckDB run of the same file (test_engine.py), to
 
 from __future__ import annotations
 
-import shutil
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -24,16 +22,10 @@ from assess.roles import Overrides
 from assess.schema import describe
 from tests.test_engine import SAMPLE, assert_same_values, run_cli
 
-pytest.importorskip("pyspark")
-from tests.spark_session import local_spark  # noqa: E402
+from tests.spark_session import skip_without_spark, spark_session  # noqa: E402,F401  (one session per module)
+
+skip_without_spark()
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")
-if shutil.which("java") is None:
-    pytest.skip("Spark needs Java (scripts/setup.sh test installs openjdk-17-jre-headless)", allow_module_level=True)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def spark():
-    yield from local_spark()
 
 
 def _values(run):
