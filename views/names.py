@@ -42,21 +42,15 @@ def display_names_form(assessment: Assessment) -> None:
                    "\"1\" → \"Fraud\"). Every page, chart, download and the report use them; leave a field empty "
                    "to keep the file's name.")
         with st.form(f"display_names_{assessment.table.sha256[:12]}", border=False):
-            model_fields, class_fields = {}, {}
+            class_fields = {}
             left, right = st.columns(2)
             with left:
                 st.markdown("**Models**")
-                for i, model in enumerate(files_models):
-                    model_fields[model] = st.text_input(md(f"Model `{model}`"), value=names.model(model) if
-                                                        names.model(model) != model else "", max_chars=MAX_NAME,
-                                                        key=f"name_model_{i}", placeholder=model)
+                model_fields = _name_fields("Model", files_models, names.model)
             with right:
                 if files_classes and len(files_classes) <= MAX_NAMED_CLASSES:
                     st.markdown("**Classes**")
-                    for i, label in enumerate(files_classes):
-                        class_fields[label] = st.text_input(md(f"Class `{label}`"), value=names.cls(label) if
-                                                            names.cls(label) != label else "", max_chars=MAX_NAME,
-                                                            key=f"name_class_{i}", placeholder=label)
+                    class_fields = _name_fields("Class", files_classes, names.cls)
                 elif files_classes:
                     st.caption(f"{len(files_classes):,} classes: names can be given in a settings file.")
             submitted = st.form_submit_button("Apply names", icon=":material/check:")
