@@ -1,5 +1,7 @@
 """The command line's start-up defers SciPy (assess.cli.lazy_imports): building the metrics subcommand runs none of
-scipy.stats, a binary file's metrics without intervals never load it, and a deferred module works once used.
+scipy.stats, a binary file's metrics without intervals never load it, and a deferred module works once used;
+``inspect`` loads none of the heavy modules it does not need and ``--help`` not even numpy (issue 14: the command
+line starts fast; the times are in bench/bench_cold_start.py, the module lists here).
 
 Each check runs in a fresh interpreter (the test process has SciPy loaded already). Oracles: the module's type in
 ``sys.modules`` (importlib's ``_LazyModule`` until first use), SciPy's own Poisson CDF for the bootstrap's Poisson(1)
@@ -19,6 +21,56 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "assets" / "samples" / "breast_cancer_binary.csv"
 
 
+#: What ``inspect`` never needs: it reads, detects roles and validates; it computes no metric, test, curve or chart.
+NOT_FOR_INSPECT = ("scipy", "sklearn", "statsmodels", "plotly", "matplotlib", "duckdb", "pyspark", "streamlit",
+                   "openpyxl", "assess.metrics", "assess.stats", "assess.curves", "assess.intervals", "assess.charts",
+                   "assess.engine", "assess.export", "assess.report.render")
+
+
+def _modules_of(args: list[str]) -> tuple[int, set[str]]:
+    """Exit status and ``sys.modules`` of ``python -m assess ARGS`` (assess/__main__.py, as a user runs it)."""
+    out = _run(f"""
+import contextlib, io, runpy, sys
+sys.argv = ["assess", *{args!r}]
+code = 0
+try:
+    with contextlib.redirect_stdout(io.StringIO()):
+        runpy.run_module("assess", run_name="__main__", alter_sys=True)
+except SystemExit as exc:
+    code = exc.code
+print(code, " ".join(sys.modules))
+""")
+    code, _, names = out.partition(" ")
+    return int(code), set(names.split())
+
+
+def _loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    """Those of ``names`` loaded as themselves or through a submodule (a deferred module is loaded, not run)."""
+    return [name for name in names if any(m == name or m.startswith(name + ".") for m in modules)]
+
+
+def test_inspect_loads_no_module_it_does_not_need():
+    code, modules = _modules_of(["inspect", str(SAMPLE)])
+    assert code == 0
+    assert _loaded(modules, ("pandas", "assess.schema")) == ["pandas", "assess.schema"]  # the check sees imports
+    assert _loaded(modules, NOT_FOR_INSPECT) == []
+
+
+def test_help_loads_neither_numpy_nor_a_subcommand():
+    code, modules = _modules_of(["--help"])
+    assert code == 0
+    assert _loaded(modules, ("argparse", "assess.cli")) == ["argparse", "assess.cli"]
+    assert _loaded(modules, ("numpy", "pandas", "scipy", "assess.data", "assess.cli.inspect",
+                             "assess.cli.metrics")) == []
+
+
+def test_metrics_loads_what_inspect_does_not():
+    """The counter-check of the two above: the same listing sees a subcommand's heavier imports."""
+    code, modules = _modules_of(["metrics", str(SAMPLE)])
+    assert code == 0
+    assert _loaded(modules, ("assess.metrics", "assess.curves")) == ["assess.metrics", "assess.curves"]
+
+
 def _run(code: str) -> str:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True,
                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
@@ -29,8 +81,9 @@ def test_metrics_on_a_binary_file_never_loads_scipy_stats():
     """``python -m assess metrics`` (assess/__main__.py, with the exit it makes) as a user runs it."""
     kinds = _run(f"""
 import atexit, contextlib, io, runpy, sys
-def kinds():
-    sys.__stdout__.write(" ".join(type(sys.modules[m]).__name__ for m in ("scipy.stats", "scipy.optimize")))
+def kinds():  # never run: absent when nothing imported it, a _LazyModule when imported and never used
+    sys.__stdout__.write(" ".join(type(sys.modules[m]).__name__ if m in sys.modules else "_LazyModule"
+                                  for m in ("scipy.stats", "scipy.optimize")))
 sys.argv = ["assess", "metrics", {str(SAMPLE)!r}]
 try:
     with contextlib.redirect_stdout(io.StringIO()):
