@@ -10,9 +10,9 @@ Two bytecode modes:
 
 - *cached*: the package's compiled bytecode is kept (in a temporary ``PYTHONPYCACHEPREFIX``), as for an installed
   package or any checkout after its first run;
-- *uncached*: ``PYTHONDONTWRITEBYTECODE=1`` and no cache prefix, so every run compiles the package's own modules from
-  source unless the checkout has ``__pycache__`` folders (what a sandbox with that variable set measures;
-  pip-installed dependencies keep their bytecode).
+- *uncached*: ``PYTHONDONTWRITEBYTECODE=1`` on a copy of the package without ``__pycache__``, so every run compiles
+  the package's own modules from source (what a sandbox with that variable set measures when nothing compiled the
+  checkout; pip-installed dependencies keep their bytecode).
 
 Then the top import costs of one ``inspect`` (``python -X importtime``, cached mode), summed per top-level package and
 listed per module, and the modules ``inspect`` loads beyond ``import pandas``. Not a test: timings belong here.
@@ -24,6 +24,7 @@ import argparse
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -42,9 +43,9 @@ COMMANDS = {
 }
 
 
-def _env(cache_dir: str | None) -> dict[str, str]:
+def _env(cache_dir: str | None, source: Path = ROOT) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
-    env["PYTHONPATH"] = str(ROOT)
+    env["PYTHONPATH"] = str(source)
     if cache_dir is None:
         env["PYTHONDONTWRITEBYTECODE"] = "1"  # (an empty prefix would also hide the dependencies' bytecode)
     else:
@@ -56,7 +57,7 @@ def _wall(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     """Wall and CPU (user + system) seconds of one fresh interpreter running ``args``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, *args], env=env, cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
+    subprocess.run([sys.executable, *args], env=env, cwd=env["PYTHONPATH"], check=True, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -75,7 +76,7 @@ def _medians(env: dict[str, str], repeat: int) -> dict[str, tuple[float, float]]
 
 def _importtime(env: dict[str, str]) -> list[tuple[int, int, int, str]]:
     """(self µs, cumulative µs, depth, module) per import of one ``inspect``."""
-    err = subprocess.run([sys.executable, "-X", "importtime", *COMMANDS["inspect"]], env=env, cwd=ROOT,
+    err = subprocess.run([sys.executable, "-X", "importtime", *COMMANDS["inspect"]], env=env, cwd=env["PYTHONPATH"],
                          capture_output=True, text=True, check=True).stderr
     rows = []
     for line in err.splitlines():
@@ -94,7 +95,8 @@ def _modules(args: list[str], env: dict[str, str]) -> set[str]:
             "except SystemExit:\n"
             "    pass\n"
             "print(' '.join(sys.modules))\n")
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=env["PYTHONPATH"], capture_output=True, text=True,
+                         check=True)
     return set(out.stdout.split())
 
 
@@ -107,8 +109,9 @@ def main() -> None:
         cached = _env(cache_dir)
         for args in COMMANDS.values():  # fill the bytecode cache
             _wall(args, cached)
-        compiled = (ROOT / "assess" / "__pycache__").is_dir()
-        for mode, env in (("cached", cached), ("uncached" + (" (but the checkout has __pycache__)" if compiled else ""), _env(None))):
+        source = Path(cache_dir) / "source"  # the package without any __pycache__, for the uncached runs
+        shutil.copytree(ROOT / "assess", source / "assess", ignore=shutil.ignore_patterns("__pycache__"))
+        for mode, env in (("cached", cached), ("uncached", _env(None, source))):
             load = os.getloadavg()
             medians = _medians(env, repeat)
             floor = medians["import pandas"][0]
