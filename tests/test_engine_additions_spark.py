@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tests.engine_runs import memory_and_engine
 from tests.test_engine import SAMPLE, run_cli
 from tests.test_engine_compare import assert_same_json, delong_both_ways_equal_memory, long_delong_file
 
@@ -21,10 +22,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::Deprec
 @pytest.mark.parametrize("args", [["--test", "mcnemar", "--method", "midp"], ["--test", "cochran_q"],
                                   ["--test", "delong"], ["--test", "mcnemar", "--labels-from", "scores"]])
 def test_the_sample_through_spark_equals_memory(args):
-    code_m, memory, err_m = run_cli("compare", SAMPLE, *args, "--engine", "memory")
-    code_s, spark, err_s = run_cli("compare", SAMPLE, *args, "--engine", "spark")
-    assert code_m == 0 and code_s == 0, (err_m, err_s)
-    assert_same_json(memory, spark)
+    assert_same_json(*memory_and_engine("compare", SAMPLE, "spark", *args))
 
 
 def test_a_wide_parquet_file_through_spark_equals_memory(tmp_path):
@@ -37,10 +35,7 @@ def test_a_wide_parquet_file_through_spark_equals_memory(tmp_path):
     path = tmp_path / "wide.parquet"
     wide.to_parquet(path, index=False)
     for test in ("mcnemar", "delong"):
-        code_m, memory, err_m = run_cli("compare", path, "--test", test, "--engine", "memory")
-        code_s, spark, err_s = run_cli("compare", path, "--test", test, "--engine", "spark")
-        assert code_m == 0 and code_s == 0, (err_m, err_s)
-        assert_same_json(memory, spark)
+        assert_same_json(*memory_and_engine("compare", path, "spark", "--test", test))
 
 
 def test_delong_on_a_long_file_through_spark_equals_memory_both_ways(tmp_path, monkeypatch):
@@ -64,17 +59,13 @@ def test_multiclass_score_metrics_through_spark_equal_memory():
     from tests.test_engine import assert_same_values
 
     wine = SAMPLE.with_name("wine_multiclass.csv")
-    code_m, memory, err_m = run_cli("metrics", wine, "--engine", "memory", "--k", "2")
-    code_s, spark, err_s = run_cli("metrics", wine, "--engine", "spark", "--k", "2")
-    assert code_m == 0 and code_s == 0, (err_m, err_s)
+    memory, spark = memory_and_engine("metrics", wine, "spark", "--k", "2")
     assert_same_values(memory["models"], spark["models"])
 
 
 def test_bootstrap_label_intervals_through_spark_equal_memory():
     args = ("--ci", "bootstrap", "--metrics", "accuracy", "f1", "mcc", "--resamples", "500")
-    code_m, memory, err_m = run_cli("metrics", SAMPLE, "--engine", "memory", *args)
-    code_s, spark, err_s = run_cli("metrics", SAMPLE, "--engine", "spark", *args)
-    assert code_m == 0 and code_s == 0, (err_m, err_s)
+    memory, spark = memory_and_engine("metrics", SAMPLE, "spark", *args)
     assert_same_json(memory["models"], spark["models"])
 
 
@@ -82,7 +73,5 @@ def test_multilabel_metrics_through_spark_equal_memory():
     from tests.test_engine import assert_same_values
 
     digits = SAMPLE.with_name("digits_multilabel.csv")
-    code_m, memory, err_m = run_cli("metrics", digits, "--engine", "memory")
-    code_s, spark, err_s = run_cli("metrics", digits, "--engine", "spark")
-    assert code_m == 0 and code_s == 0, (err_m, err_s)
+    memory, spark = memory_and_engine("metrics", digits, "spark")
     assert_same_values(memory["models"], spark["models"])

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import coverage_error, label_ranking_average_precision_score, label_ranking_loss
 
+from tests.engine_runs import memory_and_engine
 from tests.test_engine import SAMPLE, assert_same_values, run_cli
 
 pytest.importorskip("duckdb")
@@ -24,9 +25,7 @@ LABELS = ["red", "green", "blue", "gold"]
 
 def test_the_digits_sample_out_of_core_equals_memory():
     digits = SAMPLE.with_name("digits_multilabel.csv")
-    code_m, memory, err_m = run_cli("metrics", digits, "--engine", "memory", "--ci", "wilson")
-    code_d, duck, err_d = run_cli("metrics", digits, "--engine", "duckdb", "--ci", "wilson")
-    assert code_m == 0 and code_d == 0, (err_m, err_d)
+    memory, duck = memory_and_engine("metrics", digits, "duckdb", "--ci", "wilson")
     assert_same_values(memory["models"], duck["models"])
     assert memory["undefined"] == duck["undefined"]
 
@@ -61,9 +60,7 @@ def test_generated_multilabel_files_out_of_core_equal_memory(tmp_path_factory, c
     path = tmp_path_factory.mktemp("ml") / "f.csv"
     frame.to_csv(path, index=False)
     extra = ["--labels-from", "scores", "--threshold", "0.4"] if from_scores else []
-    code_m, memory, err_m = run_cli("metrics", path, "--engine", "memory", *extra)
-    code_d, duck, err_d = run_cli("metrics", path, "--engine", "duckdb", *extra)
-    assert code_m == 0 and code_d == 0, (err_m, err_d)
+    memory, duck = memory_and_engine("metrics", path, "duckdb", *extra)
     assert_same_values(memory["models"], duck["models"])
     if "weight" not in frame:
         for model, rows in frame.groupby("model"):
