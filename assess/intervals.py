@@ -49,6 +49,7 @@ see the notes above :func:`block_length`.
 
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
@@ -63,10 +64,58 @@ __all__ = ["ConfidenceInterval", "BootstrapResult", "proportion_ci", "wilson", "
            "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "bootstrap_ci", "resample_counts",
            "PROPORTION_METHODS", "BLOCK_SCHEMES", "BLOCK_RULES", "block_length", "politis_white_block_length",
            "block_indices", "block_bootstrap_ci", "long_run_variance",
-           "block_bootstrap_mean_ci"]
+           "block_bootstrap_mean_ci", "METHOD_NAMES", "method_name"]
 
 PROPORTION_METHODS = ("wilson", "clopper-pearson", "normal")
 AUTO_MULTINOMIAL_MAX = 100_000
+
+#: Display names of the interval methods, by how a result's ``method`` starts (the longest start wins): the words a
+#: table shows instead of the key ("wilson", "bootstrap-percentile (1000 resamples, seed 0, …)").
+METHOD_NAMES = {
+    "wilson": "Wilson score",
+    "clopper-pearson": "Clopper–Pearson exact",
+    "normal": "Normal approximation",
+    "delong": "DeLong",
+    "delong-logit": "DeLong, logit scale",
+    "t": "Student t",
+    "t-interval": "Student t",
+    "block-t": "Block t",
+    "bootstrap-percentile": "Bootstrap percentile",
+    "bootstrap-bca": "Bootstrap BCa",
+    "stationary-block-bootstrap-percentile": "Stationary block bootstrap percentile",
+    "moving-block-bootstrap-percentile": "Moving block bootstrap percentile",
+    "block bootstrap (studentized": "Studentized block bootstrap",
+    "block bootstrap (percentile": "Block bootstrap percentile",
+}
+#: What of a method's details a table keeps (the seed and the resampling scheme stay in the exports' ``method``).
+_METHOD_DETAILS = (
+    (re.compile(r"Kish effective n"), lambda m: "Kish effective n"),
+    (re.compile(r"mean of per-row losses"), lambda m: "mean of per-row losses"),
+    (re.compile(r"(\d[\d,]*) seeded samples"), lambda m: f"{int(m[1].replace(',', '')):,} seeded samples"),
+    (re.compile(r"(\d+) resamples"), lambda m: f"{int(m[1]):,} resamples"),
+    (re.compile(r"(\d+) undefined resamples dropped"), lambda m: f"{int(m[1]):,} undefined dropped"),
+    (re.compile(r"DeLong needs unweighted data"), lambda m: "DeLong needs unweighted data"),
+)
+
+
+def method_name(method: str | None) -> str:
+    """How an interval was computed, in words for a table: the method's display name (`METHOD_NAMES`) and the
+    details a reader needs — resamples, dropped resamples, Kish's effective n.
+
+    >>> method_name("bootstrap-percentile (1000 resamples, seed 0, multinomial, stratified)")
+    'Bootstrap percentile, 1,000 resamples'
+    >>> method_name("wilson (Kish effective n)"), method_name(None)
+    ('Wilson score, Kish effective n', '')
+    """
+    if not method:
+        return ""
+    start = max((key for key in METHOD_NAMES if method.startswith(key)
+                 and (len(method) == len(key) or not method[len(key)].isalnum() and method[len(key)] != "-")),
+                key=len, default=None)
+    if start is None:  # a method named in words already (the tests' "normal (DeLong variance)"): as it is
+        return method[:1].upper() + method[1:]
+    details = [word(found) for pattern, word in _METHOD_DETAILS if (found := pattern.search(method[len(start):]))]
+    return ", ".join([METHOD_NAMES[start], *details])
 
 
 @dataclass(frozen=True)

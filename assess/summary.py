@@ -14,6 +14,7 @@ import pandas as pd
 
 from assess.data import Task
 from assess.formatting import class_phrase
+from assess.intervals import method_name
 from assess.metrics import MetricReport, baseline_columns, get
 
 
@@ -97,13 +98,14 @@ def with_fold_spread(table: pd.DataFrame, folds, reports: dict[str, MetricReport
 
 
 def model_frame(report: MetricReport) -> pd.DataFrame:
-    """Display table of one model: formatted value, interval, method, the task's baselines (majority, stratified,
-    uniform for classification; mean, median for regression), and why/caveat."""
+    """Display table of one model: formatted value, interval, the interval's method in words
+    (`assess.intervals.method_name`; the exports keep the full method with its seed), the task's baselines (majority,
+    stratified, uniform for classification; mean, median for regression), and why/caveat."""
     rows = []
     for r in report.results:
         count = get(report.task, r.key).kind == "count"
         rows.append({"metric": r.name, "value": fmt(r.value, count=count), "interval": fmt_ci(r.low, r.high),
-                     "method": r.method or ""}
+                     "method": method_name(r.method)}
                     # a baseline's count is an expected count (78.99 true positives at random): whole, as counts are
                     | {b: fmt(np.round(r.baselines.get(b, np.nan)) if count else r.baselines.get(b, np.nan),
                               count=count) for b in baseline_columns(report.task)}

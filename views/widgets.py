@@ -97,6 +97,19 @@ def headers_config(columns, names=None) -> dict:
     return {c: st.column_config.Column(header(c, names)) for c in columns if isinstance(c, str)}
 
 
+#: Pixels per character of a table cell's text (Source Sans at the table's 14 px: about 6 on average) and a cell's
+#: padding, to size a text column to its longest cell.
+TABLE_PX_PER_CHAR = 6.5
+TABLE_CELL_PADDING = 24
+
+
+def text_column_width(texts, *, most: int = 360) -> int:
+    """Width (px) of a table column that shows ``texts`` whole, up to ``most`` (st.dataframe otherwise gives a text
+    column a default width and cuts the rest with "…")."""
+    longest = max((len(str(t)) for t in texts), default=0)
+    return int(min(TABLE_CELL_PADDING + TABLE_PX_PER_CHAR * longest, most))
+
+
 def per_model_tabs(reports: dict, baseline_caption: str) -> None:
     """One tab per model: its metrics beside their baselines, what the baseline is, which values come from seeded
     samples, and why any metric is undefined (the reasons `MetricReport.reasons` keeps)."""
@@ -104,7 +117,13 @@ def per_model_tabs(reports: dict, baseline_caption: str) -> None:
     for tab, report in zip(tabs, reports.values()):
         with tab:
             frame = model_frame(report)
-            st.dataframe(frame, hide_index=True, width="stretch", column_config=headers_config(frame.columns))
+            config = headers_config(frame.columns)
+            # The method in words ("Bootstrap percentile, 1,000 resamples") sized to show whole; the exports keep
+            # the seed and the resampling scheme.
+            config["method"] = st.column_config.TextColumn(
+                "Method", width=text_column_width(frame["method"]),
+                help="How the interval was computed. The CSV and JSON exports add the seed and the resampling scheme.")
+            st.dataframe(frame, hide_index=True, width="stretch", column_config=config)
             st.caption(baseline_caption)
             for result in report.results:
                 if result.note and "seeded samples" in result.note:
