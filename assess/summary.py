@@ -60,23 +60,31 @@ def best_models(reports: dict[str, MetricReport], key: str) -> set[str]:
 BETTER = {"higher": "higher ↑", "lower": "lower ↓", "none": ""}
 
 
-def comparison_frame(reports: dict[str, MetricReport]) -> pd.DataFrame:
+def comparison_frame(reports: dict[str, MetricReport], *, interval_rows: bool = False) -> pd.DataFrame:
     """Display table: one row per metric, which way is better (the registry's direction, e.g. lower for the Brier
-    score and log loss), one column per model with "value (low–high)", ★ on the best model."""
+    score and log loss), one column per model with "value (low–high)", ★ on the best model.
+
+    ``interval_rows``: the intervals on a row of their own under each metric's values ("95% interval", key "") instead
+    of beside them, so a column is as wide as a value or an interval rather than both (a narrow screen)."""
     first = next(iter(reports.values()))
+    level = f"{first.confidence_level:.0%} interval"
     rows = []
     for key in first.keys:
         row = {"metric": first[key].name, "better": BETTER[get(first.task, key).direction], "key": key}
+        below = {"metric": level, "better": "", "key": ""}
         winners = best_models(reports, key)
         for model, report in reports.items():
             if key not in report:
-                row[model] = ""
+                row[model] = below[model] = ""
                 continue
             r = report[key]
             text = fmt(r.value, count=get(report.task, key).kind == "count")
             ci = fmt_ci(r.low, r.high)
-            row[model] = (f"{text} ({ci})" if ci else text) + (" ★" if model in winners else "")
+            below[model] = ci
+            row[model] = (f"{text} ({ci})" if ci and not interval_rows else text) + (" ★" if model in winners else "")
         rows.append(row)
+        if interval_rows and any(below[model] for model in reports):
+            rows.append(below)
     return pd.DataFrame(rows)
 
 

@@ -27,11 +27,17 @@ def test_metrics_page_shows_the_indices_of_every_clustering():
     at = open_app("views/metrics.py", sample=SAMPLE)
     table = at.dataframe[0].value
     assert list(table.columns[3:]) == ["kmeans", "agglomerative", "gaussian_mixture"]
-    ari = table.set_index("key").loc["adjusted_rand_index"]
+    at_ari = table.index[table["key"] == "adjusted_rand_index"][0]
+    ari, below = table.loc[at_ari], table.loc[at_ari + 1]     # the intervals have the row under the values
+    assert below["metric"] == "95% interval" and below["key"] == ""
     for model in ("kmeans", "agglomerative", "gaussian_mixture"):
         rows = DATA[DATA.model == model]
-        assert ari[model].startswith(f"{adjusted_rand_score(rows.y_true, rows.cluster):.3f} (")
+        value = adjusted_rand_score(rows.y_true, rows.cluster)
+        assert ari[model].removesuffix(" ★") == f"{value:.3f}"
+        low, high = map(float, below[model].split("–"))
+        assert low <= round(value, 3) <= high
     assert ari["gaussian_mixture"].endswith("★")
+    assert set(table["better"]) == {"↑", "↓", ""}      # the direction as its arrow; none on an interval row
     assert "Labels from" not in [r.label for r in at.radio]        # no classification decision here
     per_model = at.dataframe[1].value
     assert "random" in per_model.columns

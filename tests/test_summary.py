@@ -96,3 +96,24 @@ def test_a_bias_whose_interval_includes_zero_is_no_clear_bias():
         "Model m shows no clear bias: its mean error -0.500 has a 95% CI of -1.200 to 0.300, which includes 0."]
     assert headline_sentences({"m": report(-0.9, -0.1)}) == [
         "Model m under-predicts by 0.500 on average (mean error -0.500, 95% CI -0.900 to -0.100)."]
+
+
+def test_interval_rows_hold_the_cells_of_the_inline_table():
+    """``interval_rows=True`` (the clustering table on a narrow screen) splits each "value (low–high) ★" cell of the
+    one-row layout into the value row and a "95% interval" row under it; a metric without an interval (the count)
+    gets none. Oracle: the inline table of the same reports."""
+    def wilson(y_pred, model):
+        y = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 0], dtype=np.int8)
+        return model, evaluate(Predictions(Task.BINARY, ("no", "yes"), y, np.array(y_pred, dtype=np.int8),
+                                           model=model), ["recall", "precision", "n"], ci="wilson")
+    reports = dict([wilson([1, 1, 1, 0, 0, 0, 0, 0, 0, 1], "a"), wilson([1, 1, 0, 0, 0, 0, 0, 0, 0, 0], "b")])
+    inline = comparison_frame(reports)
+    rows = comparison_frame(reports, interval_rows=True)
+    assert list(rows["metric"]) == ["Recall (sensitivity)", "95% interval", "Precision", "95% interval", "Rows"]
+    assert list(rows["key"]) == ["recall", "", "precision", "", "n"]
+    for key in ("recall", "precision"):
+        at = rows.index[rows["key"] == key][0]
+        for model in reports:
+            value, star = rows.loc[at, model].removesuffix(" ★"), rows.loc[at, model].endswith("★")
+            expected = f"{value} ({rows.loc[at + 1, model]})" + (" ★" if star else "")
+            assert inline.set_index("key").loc[key, model] == expected

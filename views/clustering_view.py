@@ -17,7 +17,7 @@ from assess.metrics.reports import compute_reports
 from assess.schema import Assessment
 from assess.summary import comparison_frame, long_frame
 from views.state import md, memo
-from views.widgets import choose_metrics, comparison_config, metric_definitions, per_model_tabs
+from views.widgets import choose_metrics, comparison_config, metric_definitions, per_model_tabs, text_column_width
 
 #: Shown first: the chance-corrected indices, V-measure and the silhouette.
 HEADLINE = ("adjusted_rand_index", "rand_index", "purity", "inverse_purity", "v_measure", "adjusted_mutual_info",
@@ -67,9 +67,17 @@ def render(assessment: Assessment) -> None:
             st.stop()
 
     st.subheader("All clusterings")
-    st.caption("Value (confidence interval); ★ marks the best clustering for each index (the *better* column says "
-               "which way is better).")
-    st.dataframe(comparison_frame(reports), hide_index=True, width="stretch", column_config=comparison_config())
+    st.caption(("Each index's values, then their confidence intervals on the row below" if ci is not None else
+                "Each index's values") + "; ★ marks the best clustering for each index (↑ higher is better, ↓ lower).")
+    # Value and interval in one cell made each clustering's column too wide for a 1024-px screen (the third scrolled
+    # out of view): the intervals get a row of their own and the direction is its arrow alone.
+    table = comparison_frame(reports, interval_rows=True)
+    table["better"] = table["better"].str[-1:]
+    st.dataframe(table, hide_index=True, width="stretch", height="content",   # twice the rows: all in view
+                 column_config=comparison_config() | {
+                     "metric": st.column_config.TextColumn("Metric", width=text_column_width(table["metric"])),
+                     "better": st.column_config.TextColumn("Better", width=text_column_width(["Better"]),
+                                                           help="↑ higher is better, ↓ lower is better")})
 
     st.subheader("Per clustering, with the random baseline")
     per_model_tabs(reports, BASELINE_CAPTION)

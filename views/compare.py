@@ -21,7 +21,7 @@ from assess.stats.inputs import read_fold_table
 from assess.decision import Decision
 from views.state import current_decision, fingerprint, keep_result, kept_result, md, read_upload, require_assessment
 from views.multilabel_views import per_label_test_tables
-from views.widgets import all_charts_button, chart, decision_note, headers_config
+from views.widgets import all_charts_button, chart, decision_note, headers_config, text_column_width
 
 FROM_PREDICTIONS, FROM_FOLDS = "the loaded predictions", "per-fold scores I upload"
 ONE_TEST, ALL_TESTS = "compare", "compare_all"
@@ -198,15 +198,17 @@ except AssessError as exc:
     st.warning(md(str(exc)))
     st.stop()
 st.subheader("Suitable tests")
-frame = suggestions_frame(suggestions)
-# Narrow columns for the test, its kind and the tick, the rest for the reason (which the caption under "Test" gives
-# in full for the chosen test).
+frame = suggestions_frame(suggestions).assign(test=lambda f: f["test"].map(test_title))
+# The test, its kind and the tick as narrow as their text (a "small" tick column cut its header to "Recommen" at
+# 1024 px), the rest for the reason, which the caption under "Test" gives in full for the chosen test.
 column = st.column_config.Column
-st.dataframe(frame.assign(test=frame["test"].map(test_title)), hide_index=True, width="stretch",
+st.dataframe(frame, hide_index=True, width="stretch",
              column_config=headers_config(frame.columns) | {
-                 "test": column("Test", width="medium"), "kind": column("Kind", width="small"),
-                 "recommended": st.column_config.CheckboxColumn("Recommended", width="small"),
-                 "why": column("Why", width="large")})
+                 "test": column("Test", width=text_column_width([*frame["test"], "Test"])),
+                 "kind": column("Kind", width=text_column_width([*frame["kind"], "Kind"])),
+                 "recommended": st.column_config.CheckboxColumn("Recommended",
+                                                                width=text_column_width(["Recommended"])),
+                 "why": column("Why", help="Why the test fits; the chosen test's reason is under the Test box")})
 tests = [s.test for s in suggestions]
 recommended = next((s.test for s in suggestions if s.recommended), tests[0])
 test = st.selectbox("Test", tests, index=tests.index(recommended), format_func=test_title)

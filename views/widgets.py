@@ -123,7 +123,8 @@ def per_model_tabs(reports: dict, baseline_caption: str) -> None:
             config["method"] = st.column_config.TextColumn(
                 "Method", width=text_column_width(frame["method"]),
                 help="How the interval was computed. The CSV and JSON exports add the seed and the resampling scheme.")
-            st.dataframe(frame, hide_index=True, width="stretch", column_config=config)
+            # every metric in view: a binary model's 16 rows were cut at the tenth, in a box of their own to scroll
+            st.dataframe(frame, hide_index=True, width="stretch", height="content", column_config=config)
             st.caption(baseline_caption)
             for result in report.results:
                 if result.note and "seeded samples" in result.note:
