@@ -74,8 +74,7 @@ def render(assessment: Assessment) -> None:
     table = comparison_frame(reports, interval_rows=True)
     table["better"] = table["better"].str[-1:]
     st.dataframe(table, hide_index=True, width="stretch", height="content",   # twice the rows: all in view
-                 column_config=comparison_config() | {
-                     "metric": st.column_config.TextColumn("Metric", width=text_column_width(table["metric"])),
+                 column_config=comparison_config(table) | {
                      "better": st.column_config.TextColumn("Better", width=text_column_width(["Better"]),
                                                            help="↑ higher is better, ↓ lower is better")})
 

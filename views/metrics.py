@@ -168,7 +168,8 @@ if bootstrapping and large:
     if quick is not None:
         with preview.container():
             st.caption("Values first; the intervals follow in a few seconds.")
-            st.dataframe(comparison_frame(quick), hide_index=True, width="stretch", column_config=comparison_config())
+            quick_table = comparison_frame(quick)
+            st.dataframe(quick_table, hide_index=True, width="stretch", column_config=comparison_config(quick_table))
 
 
 def compute():
@@ -220,15 +221,15 @@ if first.fold is not None and by_model is None:  # cross-validation: the spread 
         table = with_fold_spread(table, folds, reports)
         st.caption("*folds: mean ± SD* is the metric on each cross-validation fold on its own, averaged, ± its "
                    "standard deviation across folds; the Slices page has the per-fold chart and intervals.")
-st.dataframe(table, hide_index=True, width="stretch", column_config=comparison_config())
+st.dataframe(table, hide_index=True, width="stretch", height="content", column_config=comparison_config(table))
 
 if by_model is not None and output == ALL_OUTPUTS and any(r.variance_weighted for r in by_model.values()):
     st.subheader("Variance-weighted averages")
     st.caption("R² and explained variance averaged with each output weighted by the variance of its true values "
                "(scikit-learn's `variance_weighted`, defined for these two metrics only); an output with constant "
                "true values has weight 0.")
-    st.dataframe(comparison_frame({m: r.variance_weighted_report for m, r in by_model.items()}), hide_index=True,
-                 width="stretch", column_config=comparison_config())
+    weighted = comparison_frame({m: r.variance_weighted_report for m, r in by_model.items()})
+    st.dataframe(weighted, hide_index=True, width="stretch", column_config=comparison_config(weighted))
 
 st.subheader("Per model, with ISO 5.3.13 baselines")
 per_model_tabs(reports, BASELINE_CAPTION["forecast" if forecast else "values" if values_task else "classification"])

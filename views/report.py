@@ -77,11 +77,13 @@ st.subheader("ISO 4213 5.3 control checklist")
 st.caption("The app fills in what it can check in the file (folds, ids, baselines); answer the rest for the "
            "reader. Empty answers show as \"not answered\".")
 answers = {}
+#: Three lines of a question in a half-width box at 1024 px (80 px cut the third: "…label biases?").
+CHECKLIST_HEIGHT = 104
 left, right = st.columns(2)
 for i, item in enumerate(ITEMS):
     with (left if i % 2 == 0 else right):
         answers[item.key] = st.text_area(f"{item.clause} {item.title}", value=saved.checklist.get(item.key, ""),
-                                         help=item.question, key=f"checklist_{item.key}", height=80,
+                                         help=item.question, key=f"checklist_{item.key}", height=CHECKLIST_HEIGHT,
                                          placeholder=item.question)
 
 decision = current_decision()

@@ -99,7 +99,7 @@ def headers_config(columns, names=None) -> dict:
 
 #: Pixels per character of a table cell's text (Source Sans at the table's 14 px: about 6 on average) and a cell's
 #: padding, to size a text column to its longest cell.
-TABLE_PX_PER_CHAR = 6.5
+TABLE_PX_PER_CHAR = 6.2
 TABLE_CELL_PADDING = 24
 
 
@@ -118,6 +118,8 @@ def per_model_tabs(reports: dict, baseline_caption: str) -> None:
         with tab:
             frame = model_frame(report)
             config = headers_config(frame.columns)
+            config["metric"] = st.column_config.TextColumn("Metric", width=text_column_width([*frame["metric"],
+                                                                                                "Metric"]))
             # The method in words ("Bootstrap percentile, 1,000 resamples") sized to show whole; the exports keep
             # the seed and the resampling scheme.
             config["method"] = st.column_config.TextColumn(
@@ -133,11 +135,13 @@ def per_model_tabs(reports: dict, baseline_caption: str) -> None:
                 st.caption(md(f"{report[metric].name} is undefined: {reason}"))
 
 
-def comparison_config() -> dict:
+def comparison_config(table=None) -> dict:
     """``column_config`` of `assess.summary.comparison_frame`: its metric and direction columns titled, the registry
-    key hidden (the display name says it; exports and tests keep it), the model columns under their own names."""
-    return {"metric": st.column_config.TextColumn("Metric"), "better": st.column_config.TextColumn("Better"),
-            "key": None}
+    key hidden (the display name says it; exports and tests keep it), the model columns under their own names. With
+    the ``table``, its metric column is as wide as its longest name ("ROC AUC (one-vs-rest, macro)" was cut)."""
+    width = None if table is None else text_column_width([*table["metric"], "Metric"])
+    return {"metric": st.column_config.TextColumn("Metric", width=width),
+            "better": st.column_config.TextColumn("Better"), "key": None}
 
 
 def all_charts_button(figures: list, filename: str, *, key: str) -> None:
