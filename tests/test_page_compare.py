@@ -81,6 +81,25 @@ def test_subgroup_question(page):
     assert not page.exception and page.success
 
 
+def test_omnibus_and_pairs_table_shows_dashes_never_none(page):
+    """Cochran's Q over three models: the omnibus row has no pair and the McNemar pairs no df; those cells read "—"
+    (the grid showed "None"). Oracle: statsmodels' Cochran's Q on the sample's right/wrong table."""
+    from statsmodels.stats.contingency_tables import cochrans_q
+
+    [question] = [r for r in page.radio if r.label == "Question"]
+    question.set_value("several_models").run()
+    run_test(page)
+    table = page.dataframe[1].value
+    data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv")
+    right = np.column_stack([(g.sort_values("id").y_true == g.sort_values("id").y_pred).to_numpy()
+                             for _, g in data.groupby("model")])
+    assert table["statistic"].iloc[0] == pytest.approx(cochrans_q(right.astype(int)).statistic)
+    assert list(table[["model_a", "model_b"]].iloc[0]) == ["—", "—"]
+    cells = table.drop(columns=[c for c in table.columns if table[c].dtype.kind == "f"])
+    assert not cells.map(lambda v: v is None or str(v) in ("None", "nan")).any().any()
+    assert set(table["df"].iloc[1:]) == {"—"}
+
+
 def test_run_all_suitable_tests(page):
     [button] = [b for b in page.button if b.label == "Run all suitable tests"]
     button.click().run()

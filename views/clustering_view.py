@@ -75,7 +75,7 @@ def render(assessment: Assessment) -> None:
     table["better"] = table["better"].str[-1:]
     st.dataframe(table, hide_index=True, width="stretch", height="content",   # twice the rows: all in view
                  column_config=comparison_config(table) | {
-                     "better": st.column_config.TextColumn("Better", width=text_column_width(["Better"]),
+                     "better": st.column_config.TextColumn("Better", width=text_column_width([], header="Better"),
                                                            help="↑ higher is better, ↓ lower is better")})
 
     st.subheader("Per clustering, with the random baseline")

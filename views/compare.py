@@ -204,10 +204,10 @@ frame = suggestions_frame(suggestions).assign(test=lambda f: f["test"].map(test_
 column = st.column_config.Column
 st.dataframe(frame, hide_index=True, width="stretch",
              column_config=headers_config(frame.columns) | {
-                 "test": column("Test", width=text_column_width([*frame["test"], "Test"])),
-                 "kind": column("Kind", width=text_column_width([*frame["kind"], "Kind"])),
+                 "test": column("Test", width=text_column_width(frame["test"], header="Test")),
+                 "kind": column("Kind", width=text_column_width(frame["kind"], header="Kind")),
                  "recommended": st.column_config.CheckboxColumn("Recommended",
-                                                                width=text_column_width(["Recommended"])),
+                                                                width=text_column_width([], header="Recommended")),
                  "why": column("Why", help="Why the test fits; the chosen test's reason is under the Test box")})
 tests = [s.test for s in suggestions]
 recommended = next((s.test for s in suggestions if s.recommended), tests[0])
@@ -298,11 +298,15 @@ if {"effect_low", "effect_high"} <= set(show.columns):
     show.insert(where, "effect_interval", [interval(lo, hi) for lo, hi in zip(show["effect_low"], show["effect_high"])])
     headers["effect_interval"] = f"{confidence_level:.0%} interval"
 show = show.drop(columns=[c for c in ("effect_low", "effect_high", *shared) if c in show.columns])
-# Missing cells (no df for a bootstrap, no adjusted p for a single pair) read "—", never "None"; numbers 4 significant
-# digits; n whole.
+# Missing cells (no df for a bootstrap, no adjusted p for a single pair, no pair on an omnibus row) read "—", never
+# "None"; numbers 4 significant digits; n whole. The text columns become text here: the grid shows a None of an
+# object column as "None" whatever the Styler's na_rep says.
+for column in ("model_a", "model_b", "df"):
+    if column in show.columns:
+        show[column] = ["—" if value is None or pd.isna(value) else value if isinstance(value, str) else f"{value:g}"
+                        for value in show[column]]
 number_columns = [c for c in ("statistic", "pvalue", "pvalue_adjusted", "effect_value") if c in show.columns]
-st.dataframe(show.style.format({c: "{:.4g}" for c in number_columns} | ({"n": count} if "n" in show else {})
-                               | ({"df": lambda d: d if isinstance(d, str) else f"{d:g}"} if "df" in show else {}),
+st.dataframe(show.style.format({c: "{:.4g}" for c in number_columns} | ({"n": count} if "n" in show else {}),
                                na_rep="—"),
              hide_index=True, width="stretch", column_config=headers_config(show.columns, headers))
 

@@ -98,16 +98,18 @@ def headers_config(columns, names=None) -> dict:
 
 
 #: Pixels per character of a table cell's text (Source Sans at the table's 14 px: about 6 on average) and a cell's
-#: padding, to size a text column to its longest cell.
+#: padding, to size a text column to its longest cell; a header also keeps room for the grid's column-menu icon.
 TABLE_PX_PER_CHAR = 6.2
 TABLE_CELL_PADDING = 24
+TABLE_HEADER_PADDING = 40
 
 
-def text_column_width(texts, *, most: int = 360) -> int:
-    """Width (px) of a table column that shows ``texts`` whole, up to ``most`` (st.dataframe otherwise gives a text
-    column a default width and cuts the rest with "…")."""
+def text_column_width(texts, *, header: str = "", most: int = 360) -> int:
+    """Width (px) of a table column that shows ``texts`` and its ``header`` whole, up to ``most`` (st.dataframe
+    otherwise gives a text column a default width and cuts the rest with "…")."""
     longest = max((len(str(t)) for t in texts), default=0)
-    return int(min(TABLE_CELL_PADDING + TABLE_PX_PER_CHAR * longest, most))
+    return int(min(max(TABLE_CELL_PADDING + TABLE_PX_PER_CHAR * longest,
+                       TABLE_HEADER_PADDING + TABLE_PX_PER_CHAR * len(header)), most))
 
 
 def per_model_tabs(reports: dict, baseline_caption: str) -> None:
@@ -118,12 +120,12 @@ def per_model_tabs(reports: dict, baseline_caption: str) -> None:
         with tab:
             frame = model_frame(report)
             config = headers_config(frame.columns)
-            config["metric"] = st.column_config.TextColumn("Metric", width=text_column_width([*frame["metric"],
-                                                                                                "Metric"]))
+            config["metric"] = st.column_config.TextColumn("Metric", width=text_column_width(frame["metric"],
+                                                                                               header="Metric"))
             # The method in words ("Bootstrap percentile, 1,000 resamples") sized to show whole; the exports keep
             # the seed and the resampling scheme.
             config["method"] = st.column_config.TextColumn(
-                "Method", width=text_column_width(frame["method"]),
+                "Method", width=text_column_width(frame["method"], header="Method"),
                 help="How the interval was computed. The CSV and JSON exports add the seed and the resampling scheme.")
             # every metric in view: a binary model's 16 rows were cut at the tenth, in a box of their own to scroll
             st.dataframe(frame, hide_index=True, width="stretch", height="content", column_config=config)
@@ -139,7 +141,7 @@ def comparison_config(table=None) -> dict:
     """``column_config`` of `assess.summary.comparison_frame`: its metric and direction columns titled, the registry
     key hidden (the display name says it; exports and tests keep it), the model columns under their own names. With
     the ``table``, its metric column is as wide as its longest name ("ROC AUC (one-vs-rest, macro)" was cut)."""
-    width = None if table is None else text_column_width([*table["metric"], "Metric"])
+    width = None if table is None else text_column_width(table["metric"], header="Metric")
     return {"metric": st.column_config.TextColumn("Metric", width=width),
             "better": st.column_config.TextColumn("Better"), "key": None}
 
