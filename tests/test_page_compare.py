@@ -97,7 +97,10 @@ def test_omnibus_and_pairs_table_shows_dashes_never_none(page):
     assert list(table[["model_a", "model_b"]].iloc[0]) == ["—", "—"]
     cells = table.drop(columns=[c for c in table.columns if table[c].dtype.kind == "f"])
     assert not cells.map(lambda v: v is None or str(v) in ("None", "nan")).any().any()
-    assert set(table["df"].iloc[1:]) == {"—"}
+    assert set(table["df"].iloc[1:]) == {"—"} and table["pvalue_adjusted"].iloc[0] == "—"
+    matrix = page.dataframe[2].value                          # adjusted p-values between pairs: no pair on the diagonal
+    assert [matrix.iloc[i, i] for i in range(3)] == ["—"] * 3
+    assert float(matrix.loc["logistic", "tree"]) == pytest.approx(float(table["pvalue_adjusted"].iloc[1]), rel=1e-3)
 
 
 def test_run_all_suitable_tests(page):

@@ -21,7 +21,8 @@ from assess.stats.inputs import read_fold_table
 from assess.decision import Decision
 from views.state import current_decision, fingerprint, keep_result, kept_result, md, read_upload, require_assessment
 from views.multilabel_views import per_label_test_tables
-from views.widgets import all_charts_button, chart, decision_note, headers_config, text_column_width
+from views.widgets import (all_charts_button, chart, decision_note, headers_config, missing_as_dash,
+                           text_column_width)
 
 FROM_PREDICTIONS, FROM_FOLDS = "the loaded predictions", "per-fold scores I upload"
 ONE_TEST, ALL_TESTS = "compare", "compare_all"
@@ -298,16 +299,16 @@ if {"effect_low", "effect_high"} <= set(show.columns):
     show.insert(where, "effect_interval", [interval(lo, hi) for lo, hi in zip(show["effect_low"], show["effect_high"])])
     headers["effect_interval"] = f"{confidence_level:.0%} interval"
 show = show.drop(columns=[c for c in ("effect_low", "effect_high", *shared) if c in show.columns])
-# Missing cells (no df for a bootstrap, no adjusted p for a single pair, no pair on an omnibus row) read "—", never
-# "None"; numbers 4 significant digits; n whole. The text columns become text here: the grid shows a None of an
-# object column as "None" whatever the Styler's na_rep says.
-for column in ("model_a", "model_b", "df"):
-    if column in show.columns:
-        show[column] = ["—" if value is None or pd.isna(value) else value if isinstance(value, str) else f"{value:g}"
-                        for value in show[column]]
-number_columns = [c for c in ("statistic", "pvalue", "pvalue_adjusted", "effect_value") if c in show.columns]
-st.dataframe(show.style.format({c: "{:.4g}" for c in number_columns} | ({"n": count} if "n" in show else {}),
-                               na_rep="—"),
+# Missing cells (no df for a bootstrap, no adjusted p on an omnibus row, no pair on it) read "—", never "None";
+# numbers 4 significant digits; n whole. A column with a missing cell becomes text here: the grid shows a missing
+# cell as "None" whatever the Styler's na_rep says. Complete number columns stay numbers (sorting, exports, tests).
+number_format = {c: "{:.4g}".format for c in ("statistic", "pvalue", "pvalue_adjusted", "effect_value")} | {
+    "n": count, "df": lambda d: d if isinstance(d, str) else f"{d:g}", "model_a": str, "model_b": str}
+for column in show.columns:
+    if column in number_format and show[column].isna().any():
+        show[column] = missing_as_dash(show[column], number_format[column])
+st.dataframe(show.style.format({c: f for c, f in number_format.items() if c in show.columns
+                                and pd.api.types.is_numeric_dtype(show[c])}),
              hide_index=True, width="stretch", column_config=headers_config(show.columns, headers))
 
 checked = result.checked
@@ -341,7 +342,7 @@ label_figures = per_label_test_tables(result)  # multi-label: McNemar per label
 if len(result.models) > 2 and result.pairs:
     st.markdown("**Adjusted p-values between pairs**")
     matrix = result.pvalue_matrix(adjusted=True).astype(float)   # the diagonal is no pair: NaN, shown as —
-    st.dataframe(matrix.style.format("{:.4g}", na_rep="—"), width="stretch")
+    st.dataframe(matrix.apply(missing_as_dash, fmt="{:.4g}".format), width="stretch")
 
 # --- charts --------------------------------------------------------------------------------------------------------
 figures = list(label_figures)

@@ -112,6 +112,15 @@ def text_column_width(texts, *, header: str = "", most: int = 360) -> int:
                        TABLE_HEADER_PADDING + TABLE_PX_PER_CHAR * len(header)), most))
 
 
+def missing_as_dash(column, fmt=str):
+    """A table column as text for the grid: each value through ``fmt``, a missing one (None, NaN) as "—" — the grid
+    shows a missing cell as "None", and a Styler's ``na_rep`` does not reach it."""
+    import pandas as pd
+
+    return column.map(lambda value: "—" if value is None or (not isinstance(value, str) and pd.isna(value))
+                      else fmt(value))
+
+
 def per_model_tabs(reports: dict, baseline_caption: str) -> None:
     """One tab per model: its metrics beside their baselines, what the baseline is, which values come from seeded
     samples, and why any metric is undefined (the reasons `MetricReport.reasons` keeps)."""
