@@ -1,7 +1,8 @@
 """Command-line cold start: ``python -m assess --help`` and ``inspect`` on the breast-cancer sample (issue 14: "well
 under a second"), and where the start-up goes.
 
-Run: ``PYTHONPATH=. .venv/bin/python bench/bench_cold_start.py`` (add ``--repeat 9`` for steadier medians).
+Run: ``PYTHONPATH=. .venv/bin/python bench/bench_cold_start.py`` (add ``--repeat 9`` for steadier medians, and
+``--against REV`` to time that git revision's package in the same loop, e.g. the commit before a change).
 
 Each figure is the median wall time (and CPU time, less disturbed by the other processes of a loaded machine) of
 ``--repeat`` fresh interpreters, printed beside the load average and as a ratio to ``python -c "import pandas"``
@@ -64,11 +65,12 @@ def _wall(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def _medians(env: dict[str, str], repeat: int) -> dict[str, tuple[float, float]]:
-    """Median wall and CPU time per command; the commands interleave so that a burst of load falls on all alike."""
-    times: dict[str, list[tuple[float, float]]] = {name: [] for name in COMMANDS}
+def _medians(runs: dict[str, tuple[list[str], dict[str, str]]], repeat: int) -> dict[str, tuple[float, float]]:
+    """Median wall and CPU time per run (name: (args, environment)); the runs interleave so that a burst of load falls
+    on all alike."""
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
     for _ in range(repeat):
-        for name, args in COMMANDS.items():
+        for name, (args, env) in runs.items():
             times[name].append(_wall(args, env))
     return {name: (statistics.median(w for w, _ in values), statistics.median(c for _, c in values))
             for name, values in times.items()}
@@ -103,17 +105,32 @@ def _modules(args: list[str], env: dict[str, str]) -> set[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
-    repeat = parser.parse_args().repeat
+    parser.add_argument("--against", metavar="REV", help="also time --help and inspect of the package at this git "
+                                                         "revision (e.g. HEAD~5), in the same loop")
+    options = parser.parse_args()
+    repeat = options.repeat
     print(f"cores: {os.cpu_count()}; median of {repeat} fresh interpreters per figure")
     with tempfile.TemporaryDirectory(prefix="assess-pyc-") as cache_dir:
         cached = _env(cache_dir)
-        for args in COMMANDS.values():  # fill the bytecode cache
-            _wall(args, cached)
         source = Path(cache_dir) / "source"  # the package without any __pycache__, for the uncached runs
         shutil.copytree(ROOT / "assess", source / "assess", ignore=shutil.ignore_patterns("__pycache__"))
-        for mode, env in (("cached", cached), ("uncached", _env(None, source))):
+        old = Path(cache_dir) / "against"  # --against: that revision's package, exported beside this one
+        other = {}
+        if options.against:
+            old.mkdir()
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", options.against, "assess"], check=True,
+                                     capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+            other = {f"{name} ({options.against})": COMMANDS[name] for name in ("--help", "inspect")}
+        for args in COMMANDS.values():  # fill the bytecode cache
+            _wall(args, cached)
+        for args in other.values():
+            _wall(args, _env(cache_dir, old))
+        for mode, env, old_env in (("cached", cached, _env(cache_dir, old)),
+                                   ("uncached", _env(None, source), _env(None, old))):
             load = os.getloadavg()
-            medians = _medians(env, repeat)
+            medians = _medians({name: (args, env) for name, args in COMMANDS.items()}
+                               | {name: (args, old_env) for name, args in other.items()}, repeat)
             floor = medians["import pandas"][0]
             print(f"\n{mode} bytecode (load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
                   f"after: {os.getloadavg()[0]:.2f})")
