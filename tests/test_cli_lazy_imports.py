@@ -123,3 +123,21 @@ def test_poisson_thresholds_as_scipy():
 
     cdf = np.rint(stats.poisson.cdf(np.arange(16), 1.0) * 65536.0)
     assert _poisson_thresholds().tolist() == cdf[cdf < 65536].astype(int).tolist()
+
+
+def test_the_package_names_load_on_first_use():
+    """``import assess`` (which every ``python -m assess`` runs first) imports no numpy; its names still work, and an
+    unknown name is an AttributeError, so ``from assess import charts`` still imports the subpackage."""
+    out = _run("""
+import sys
+import assess
+before = "numpy" in sys.modules
+from assess import AssessError, Predictions, Task, charts
+from assess.data import Task as TaskItself
+try:
+    assess.no_such_name
+except AttributeError:
+    unknown = "AttributeError"
+print(before, Task is TaskItself, issubclass(AssessError, Exception), Predictions.__module__, charts.__name__, unknown)
+""")
+    assert out == "False True True assess.data assess.charts AttributeError"
