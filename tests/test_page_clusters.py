@@ -37,7 +37,8 @@ def test_metrics_page_shows_the_indices_of_every_clustering():
         low, high = map(float, below[model].split("–"))
         assert low <= round(value, 3) <= high
     assert ari["gaussian_mixture"].endswith("★")
-    assert set(table["better"]) == {"↑", "↓", ""}      # the direction as its arrow; none on an interval row
+    assert table.loc[at_ari, "metric"] == "Adjusted Rand index ↑"   # the direction as an arrow after the name
+    assert table.set_index("key").loc["davies_bouldin", "metric"] == "Davies–Bouldin index ↓"
     assert "Labels from" not in [r.label for r in at.radio]        # no classification decision here
     per_model = at.dataframe[1].value
     assert "random" in per_model.columns

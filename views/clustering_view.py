@@ -17,7 +17,7 @@ from assess.metrics.reports import compute_reports
 from assess.schema import Assessment
 from assess.summary import comparison_frame, long_frame
 from views.state import md, memo
-from views.widgets import choose_metrics, comparison_config, metric_definitions, per_model_tabs, text_column_width
+from views.widgets import choose_metrics, comparison_config, metric_definitions, per_model_tabs
 
 #: Shown first: the chance-corrected indices, V-measure and the silhouette.
 HEADLINE = ("adjusted_rand_index", "rand_index", "purity", "inverse_purity", "v_measure", "adjusted_mutual_info",
@@ -70,13 +70,11 @@ def render(assessment: Assessment) -> None:
     st.caption(("Each index's values, then their confidence intervals on the row below" if ci is not None else
                 "Each index's values") + "; ★ marks the best clustering for each index (↑ higher is better, ↓ lower).")
     # Value and interval in one cell made each clustering's column too wide for a 1024-px screen (the third scrolled
-    # out of view): the intervals get a row of their own and the direction is its arrow alone.
+    # out of view): the intervals get a row of their own and the direction is an arrow after the index's name.
     table = comparison_frame(reports, interval_rows=True)
-    table["better"] = table["better"].str[-1:]
+    table["metric"] = (table["metric"] + " " + table["better"].str[-1:]).str.rstrip()
     st.dataframe(table, hide_index=True, width="stretch", height="content",   # twice the rows: all in view
-                 column_config=comparison_config(table) | {
-                     "better": st.column_config.TextColumn("Better", width=text_column_width([], header="Better"),
-                                                           help="↑ higher is better, ↓ lower is better")})
+                 column_config=comparison_config(table) | {"better": None})
 
     st.subheader("Per clustering, with the random baseline")
     per_model_tabs(reports, BASELINE_CAPTION)
