@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pandas as pd
 import streamlit as st
 
 from assess.charts.style import PRESENTATION_SCALE, presentation
@@ -115,8 +116,6 @@ def text_column_width(texts, *, header: str = "", most: int = 360) -> int:
 def missing_as_dash(column, fmt=str):
     """A table column as text for the grid: each value through ``fmt``, a missing one (None, NaN) as "—" — the grid
     shows a missing cell as "None", and a Styler's ``na_rep`` does not reach it."""
-    import pandas as pd
-
     return column.map(lambda value: "—" if value is None or (not isinstance(value, str) and pd.isna(value))
                       else fmt(value))
 
