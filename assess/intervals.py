@@ -112,7 +112,7 @@ def method_name(method: str | None) -> str:
     start = max((key for key in METHOD_NAMES if method.startswith(key)
                  and (len(method) == len(key) or not method[len(key)].isalnum() and method[len(key)] != "-")),
                 key=len, default=None)
-    if start is None:  # a method named in words already (the tests' "normal (DeLong variance)"): as it is
+    if start is None:  # a method named in words already ("exact conditional (Cornfield)"): as it is
         return method[:1].upper() + method[1:]
     details = [word(found) for pattern, word in _METHOD_DETAILS if (found := pattern.search(method[len(start):]))]
     return ", ".join([METHOD_NAMES[start], *details])
