@@ -469,6 +469,7 @@ def distribution_shift(assessment: Assessment, *, by: str, model: str | None = N
                           f"{MAX_SHIFT_GROUPS}")
     pred = assessment.predictions(model)
     classification = assessment.task in (Task.BINARY, Task.MULTICLASS)
+    numeric_truth = assessment.task in (Task.REGRESSION, Task.FORECAST)
     if classification:
         sample_name = "score" if pred.scores is not None and pred.scores.ndim == 1 else None
         values = pred.scores if sample_name else None
@@ -498,7 +499,10 @@ def distribution_shift(assessment: Assessment, *, by: str, model: str | None = N
             if name != reference:
                 ks = sps.ks_2samp(samples[name], np.asarray(values)[ref_mask])
                 row |= {"ks_statistic": float(ks.statistic), "ks_pvalue": float(ks.pvalue)}
-        if not classification and name != reference:   # numeric truth: its shift is the label shift of regression
+        if assessment.task is Task.MULTILABEL:   # labels are not exclusive: each label's prevalence in the group
+            truth = np.asarray(pred.y_true)[mask]
+            row |= {f"share_{c}": float(truth[:, i].mean()) for i, c in enumerate(pred.classes)}
+        if numeric_truth and name != reference:   # numeric truth: its shift is the label shift of regression
             truth = np.asarray(pred.y_true, dtype=float)
             ks = sps.ks_2samp(truth[mask], truth[ref_mask], nan_policy="omit")
             row |= {"ks_true_statistic": float(ks.statistic), "ks_true_pvalue": float(ks.pvalue)}

@@ -44,7 +44,7 @@ CASES = {
                                         columns=[f"proba_c{j}" for j in range(1500)])
                            .assign(y_true=[f"c{j}" for j in RNG.integers(0, 1500, 20)])),
 }
-PAGES = ("views/metrics.py", "views/confusion.py", "views/curves.py", "views/compare.py", "views/slices.py",
+PAGES = ("views/data.py", "views/metrics.py", "views/confusion.py", "views/curves.py", "views/compare.py", "views/slices.py",
          "views/cost.py", "views/controls.py")
 
 
@@ -64,3 +64,6 @@ def test_page_never_raises(loaded, page):
     assert not at.exception, f"{page} raised on {name}"
     shown = [*at.dataframe, *at.get("plotly_chart"), *at.info, *at.error, *at.warning, *at.success]
     assert shown, f"{page} showed nothing on {name}"
+    for table in at.dataframe:   # the grid shows a missing cell as "None": an undefined value reads "—"
+        if isinstance(table.value, pd.DataFrame):
+            assert not table.value.isna().to_numpy().any(), f"{page} on {name}: a table shows None"

@@ -84,9 +84,18 @@ if s is not None:
     st.dataframe(controls.shift_frame(s), hide_index=True)
     for key, reason in s.reasons.items():
         st.caption(md(f"{controls.SHIFT_NAMES[key]} undefined for some groups: {reason}."))
-    st.caption(md(f"Each group against `{s.reference}` (model `{s.model}`): label distributions by KL divergence, "
-                  "Jensen–Shannon distance, total variation, PSI (above 0.25: a major shift) and a χ² test; the "
-                  f"{s.sample_name or 'score'}s by a two-sample Kolmogorov–Smirnov test; Holm across groups."))
+    measured = []
+    if "chi2_pvalue" in s.table:
+        measured.append("label distributions by KL divergence, Jensen–Shannon distance, total variation, PSI (above "
+                        "0.25: a major shift) and a χ² test")
+    elif any(str(c).startswith("share_") for c in s.table):   # multi-label: labels are not exclusive
+        measured.append("the share of samples carrying each label")
+    if "ks_true_pvalue" in s.table:
+        measured.append("the true values by a two-sample Kolmogorov–Smirnov test")
+    if s.samples:
+        measured.append(f"the {s.sample_name}s by a two-sample Kolmogorov–Smirnov test")
+    st.caption(md(f"Each group against `{s.reference}` (model `{s.model}`): {'; '.join(measured) or 'group sizes'}"
+                  + ("; Holm across groups." if any("pvalue" in str(c) for c in s.table) else ".")))
     if s.samples:
         fig = distribution_by_group_chart(samples=s.samples, value_name=s.sample_name.capitalize(),
                                           reference=s.reference,

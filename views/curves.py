@@ -19,7 +19,7 @@ from assess.formatting import count, proportion
 from views.state import Key, md, memo, require_assessment
 from views.multilabel_views import label_thresholds_section, per_label_curves_section
 from views.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, draw, headers_config,
-                           presenting, set_threshold, threshold_control)
+                           missing_as_dash, presenting, set_threshold, threshold_control)
 
 assessment = require_assessment()
 st.title("Curves")
@@ -133,8 +133,11 @@ def explorer() -> None:
     counts_ = [c for c in ("tp", "fp", "tn", "fn") if c in table.columns]
     names = {spec.key: spec.name for spec in metrics_for(Task.BINARY)} | {
         "tp": "TP", "fp": "FP", "tn": "TN", "fn": "FN", "predicted_positive_fraction": "Flagged share"}
-    st.dataframe(table.style.format({c: count for c in counts_} |
-                                    {c: proportion for c in table.columns if c not in counts_}),
+    undefined = [c for c in table.columns if table[c].isna().any()]   # e.g. MCC of a constant score: "—", not None
+    for column in undefined:
+        table[column] = missing_as_dash(table[column], count if column in counts_ else proportion)
+    st.dataframe(table.style.format({c: count for c in counts_ if c not in undefined} |
+                                    {c: proportion for c in table.columns if c not in counts_ + undefined}),
                  width="stretch", column_config=headers_config(table.columns, names))
 
     t1 = t2 = st.container(horizontal=True)

@@ -15,7 +15,7 @@ from views.score_tools import class_score_mapper, flip_score_button
 from views.shared import ServerBusy
 from views.state import (SAMPLES, UPLOAD, Key, Upload, current_upload, md, read_upload, sample_table, set_overrides,
                          set_table, set_upload)
-from views.widgets import headers_config
+from views.widgets import headers_config, missing_as_dash
 
 NONE = "(none)"
 COMMON_ROLES = (("model", "Model"), ("id", "Sample id"), ("fold", "CV fold"), ("weight", "Sample weight"))
@@ -216,5 +216,8 @@ if assessment is not None:
         st.caption(md("Models: " + ", ".join(f"`{m}`" for m in assessment.models)))
 
 st.subheader("Preview")
-st.dataframe(frame.head(200), width="stretch", height=300)
+preview = frame.head(200).copy()
+for column in preview.columns[preview.isna().any()]:   # an empty cell reads "—": the grid would show "None"
+    preview[column] = missing_as_dash(preview[column])
+st.dataframe(preview, width="stretch", height=300)
 st.caption(f"First {min(200, len(frame))} of {len(frame):,} rows.")

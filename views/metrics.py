@@ -23,7 +23,8 @@ from assess.summary import (breakdown_table, comparison_frame, headline_sentence
                             per_class_frame, with_fold_spread)
 from views import clustering_view, data_directory
 from views.state import Key, current_decision, md, memo, require_assessment, set_decision
-from views.widgets import choose_metrics, comparison_config, decision_note, headers_config, per_model_tabs
+from views.widgets import (choose_metrics, comparison_config, decision_note, headers_config, missing_as_dash,
+                           per_model_tabs)
 
 HEADLINE = {
     Task.BINARY: ("tp", "fp", "tn", "fn", "accuracy", "balanced_accuracy", "precision", "recall", "specificity", "f1",
@@ -265,7 +266,12 @@ if per_class is not None:
                    "per model; the Per-class CSV below has every class.")
     # Support whole, every rate with the same 3 decimals (not "0" beside "0.1714"), headers from the registry.
     rates = [c for c in shown.columns if c not in ("model", "class", "label", "support")]
-    st.dataframe(shown.style.format({c: proportion for c in rates} | {"support": count}), hide_index=True,
+    undefined = [c for c in rates if shown[c].isna().any()]   # e.g. the precision of a class never predicted
+    if undefined:
+        shown = shown.assign(**{c: missing_as_dash(shown[c], proportion) for c in undefined})
+        st.caption("— : undefined for that class (e.g. precision of a class no row was predicted as: 0 / 0).")
+    st.dataframe(shown.style.format({c: proportion for c in rates if c not in undefined} | {"support": count}),
+                 hide_index=True,
                  width="stretch", column_config=headers_config(
                      shown.columns, {c.key: c.name for c in table_for(assessment.task)} | {"support": "Support"}))
 

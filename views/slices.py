@@ -23,8 +23,9 @@ from views.widgets import all_charts_button, chart, decision_note
 assessment = require_assessment()
 st.title("Slices")
 task = assessment.task
-if task not in TASKS:
-    st.info(f"Slices are available for classification, regression and forecasts; this file is {task.value}.")
+if task not in TASKS or task is Task.CLUSTERING:   # clustering has its indices, not slices: the Clusters page
+    st.info("Slices are available for classification, regression and forecasts; this file is a "
+            f"{task.value}{' — the Clusters page shows its indices' if task is Task.CLUSTERING else ''}.")
     st.stop()
 
 roles = assessment.roles
