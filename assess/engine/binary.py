@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from assess import curves
+from assess import curves, intervals
 from assess.columns import label_strings
 from assess.errors import AssessError
 from assess.metrics import binary
@@ -408,8 +408,6 @@ def delong_from_table(t: ModelTable, confidence_level: float) -> tuple[float, fl
     positive, :math:`V_{01} = (\text{positives above} + \tfrac12 \text{positives tied}) / m` for a negative — so
     the sample variances of :func:`assess.intervals.delong_variance` are frequency-weighted variances over the keys
     (keys descending here). :math:`\mathrm{AUC} \pm z\sqrt{S_{10}/m + S_{01}/n}`, truncated to [0, 1]."""
-    from scipy import stats
-
     fp, fn = t.rows_pos, t.rows_neg
     m, n = float(fp.sum()), float(fn.sum())
     if m < 2 or n < 2:
@@ -422,6 +420,6 @@ def delong_from_table(t: ModelTable, confidence_level: float) -> tuple[float, fl
     s10 = float(np.dot(fp, (v10 - auc) ** 2) / (m - 1))
     mean01 = float(np.dot(fn, v01) / n)
     s01 = float(np.dot(fn, (v01 - mean01) ** 2) / (n - 1))
-    z = float(stats.norm.ppf(0.5 + confidence_level / 2))
+    z = intervals._z(confidence_level)
     se = np.sqrt(s10 / m + s01 / n)
     return max(0.0, auc - z * se), min(1.0, auc + z * se)
