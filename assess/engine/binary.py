@@ -72,6 +72,13 @@ def model_columns(backend, assessment) -> list[Columns]:
     return [Columns(model_sql(backend, assessment), q(r.y_true), q(r.y_pred) if r.y_pred else None, score, weight)]
 
 
+def file_order(assessment, seen) -> list[str]:
+    """The models ``seen`` in the whole file, in the in-memory path's order: the first rows' (a wide file's columns
+    from left to right, a long file's names in order of first appearance), then any seen only later, sorted."""
+    seen = {str(m) for m in seen}
+    return [m for m in map(str, assessment.models) if m in seen] + sorted(seen - set(map(str, assessment.models)))
+
+
 def model_sql(backend, assessment) -> str:
     """The SQL of a row's model name: a long file's model column as text, else the one model's name."""
     r, q = assessment.roles, backend.ident

@@ -118,8 +118,7 @@ class _Aligner:
                                   "rows by position)")
             frame = backend.query(f"SELECT DISTINCT {self.sources[0].model} AS m FROM predictions")
             seen = [str(m) for m in frame["m"] if m is not None and not pd.isna(m)]
-            # the in-memory order (first appearance) for the models of the first rows, then the others sorted
-            found = [m for m in assessment.models if m in seen] + sorted(set(seen) - set(assessment.models))
+            found = grouped.file_order(assessment, seen)
         if len(found) < 2:
             raise AssessError(f"{name}: comparing models needs at least 2 models; it has {len(found)} "
                               f"({', '.join(map(repr, found))}): name the model-name column with --model-col (one "

@@ -152,7 +152,7 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
                                      threshold=decision.threshold, count_distinct=exact_limit > 0, weighted=weighted)
         exact = exact_limit > 0 and distinct <= exact_limit
         plan = grouped.Plan(exact=exact, lo=lo, hi=hi, bins=bins)
-        models_found = sorted({str(m) for m in prof["model"]})
+        models_found = grouped.file_order(assessment, prof["model"])
         say(0.4, "grouping the scores (second scan)")
         curve = grouped.curve_table(backend, sources, models_found, positive, plan, weighted=weighted) \
             if has_scores else None
