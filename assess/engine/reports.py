@@ -144,12 +144,15 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
         labels_from_scores = source_of_labels == SCORES
         weighted = assessment.roles.weight is not None
         guess = grouped.head_positives(assessment)
+        clip = grouped.head_clips(assessment)
         prof = grouped.summarise(backend, sources, guess, labels_from_scores=labels_from_scores,
-                                 threshold=decision.threshold, count_distinct=exact_limit > 0, weighted=weighted)
+                                 threshold=decision.threshold, count_distinct=exact_limit > 0, weighted=weighted,
+                                 clip=clip)
         positive, lo, hi, distinct = grouped.check_profile(prof, assessment, source.name)
         if {repr(v) for v in positive} != {repr(v) for v in guess}:   # the first rows misled: count the losses again
             prof = grouped.summarise(backend, sources, positive, labels_from_scores=labels_from_scores,
-                                     threshold=decision.threshold, count_distinct=exact_limit > 0, weighted=weighted)
+                                     threshold=decision.threshold, count_distinct=exact_limit > 0, weighted=weighted,
+                                     clip=clip)
         exact = exact_limit > 0 and distinct <= exact_limit
         plan = grouped.Plan(exact=exact, lo=lo, hi=hi, bins=bins)
         models_found = grouped.file_order(assessment, prof["model"])

@@ -1,0 +1,127 @@
+"""The binary scans' shortcuts keep every number (assess.engine.binary): the log loss without the clip when no row
+needs it, counted again with the clip when a later row does; DeLong's interval without importing scipy.stats.
+
+Oracles: scikit-learn's log_loss (which clips the same way) and the in-memory `compute_reports` (checked against
+scikit-learn in test_metrics_oracle.py); SciPy's normal quantile for the command line's DeLong interval.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import log_loss
+
+from assess.engine import binary as grouped
+from assess.engine.reports import HEAD_ROWS, engine_reports
+from assess.engine.source import resolve_source
+from assess.roles import Overrides
+from tests.test_engine import run_cli
+
+pytest.importorskip("duckdb")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _file(tmp_path, late_extreme: float | None) -> tuple[Path, pd.DataFrame]:
+    """A binary file longer than the first rows read, its scores inside (0.01, 0.99) except, with
+    ``late_extreme``, one row after the first rows (where only the whole-file scan sees it)."""
+    rng = np.random.default_rng(11)
+    n = HEAD_ROWS + 5000
+    y = (rng.random(n) < 0.4).astype(np.int8)
+    score = np.round(np.clip(0.3 + 0.3 * y + rng.normal(0, 0.15, n), 0.01, 0.99), 4)
+    if late_extreme is not None:
+        score[n - 10] = late_extreme
+        y[n - 10] = 1 if late_extreme == 0.0 else 0        # the true class gets probability 0: clipped to eps
+    frame = pd.DataFrame({"model": np.where(np.arange(n) % 2, "b", "a"), "y_true": y, "score": score})
+    path = tmp_path / "f.parquet"
+    frame.to_parquet(path, index=False)
+    return path, frame
+
+
+def _log_losses(frame) -> dict:
+    return {m: log_loss(rows["y_true"], rows["score"], labels=[0, 1]) for m, rows in frame.groupby("model")}
+
+
+@pytest.mark.parametrize("late_extreme, clips", [(None, [None]), (0.0, [None, True]), (1.0, [None, True])])
+def test_the_clip_is_left_out_only_where_it_changes_nothing(tmp_path, monkeypatch, late_extreme, clips):
+    path, frame = _file(tmp_path, late_extreme)
+    calls = []
+    real = grouped.summarise
+    monkeypatch.setattr(grouped, "summarise", lambda *a, **k: calls.append(k.get("clip")) or real(*a, **k))
+    run = engine_reports(resolve_source(str(path)), "duckdb", Overrides(), keys=["log_loss", "brier_score"])
+    assert calls[:1] == [None] and calls[1:] == clips[1:] * bool(calls[1:])
+    assert (len(calls) > 1) == (late_extreme is not None)     # the recount happened exactly when a row needed it
+    for model, expected in _log_losses(frame).items():
+        assert run.reports[model]["log_loss"].value == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_clipped_score_in_the_first_rows_clips_at_once(tmp_path, monkeypatch):
+    path, frame = _file(tmp_path, None)
+    frame.loc[3, ["score", "y_true"]] = [1.0, 0]
+    frame.to_parquet(path, index=False)
+    calls = []
+    real = grouped.summarise
+    monkeypatch.setattr(grouped, "summarise", lambda *a, **k: calls.append(k.get("clip")) or real(*a, **k))
+    run = engine_reports(resolve_source(str(path)), "duckdb", Overrides(), keys=["log_loss"])
+    assert calls == [True]
+    for model, expected in _log_losses(frame).items():
+        assert run.reports[model]["log_loss"].value == pytest.approx(expected, rel=1e-12)
+
+
+def test_scores_outside_zero_one_need_no_recount(tmp_path, monkeypatch):
+    """Logits: the log loss is undefined (its reason says why), so no clip can matter and one scan suffices."""
+    rng = np.random.default_rng(3)
+    n = HEAD_ROWS + 100
+    frame = pd.DataFrame({"y_true": rng.integers(0, 2, n), "score": rng.normal(0, 0.2, n)})
+    frame.loc[n - 1, "score"] = 7.5
+    frame.to_parquet(tmp_path / "logits.parquet", index=False)
+    calls = []
+    real = grouped.summarise
+    monkeypatch.setattr(grouped, "summarise", lambda *a, **k: calls.append(k.get("clip")) or real(*a, **k))
+    run = engine_reports(resolve_source(str(tmp_path / "logits.parquet")), "duckdb", Overrides(),
+                         keys=["log_loss", "roc_auc"])
+    (report,) = run.reports.values()
+    assert np.isnan(report["log_loss"].value) and report["log_loss"].reason
+    assert len(calls) == 1
+
+
+def test_delong_on_the_command_line_never_loads_scipy_stats(tmp_path):
+    path, frame = _file(tmp_path, None)
+    code = f"""
+import contextlib, io, runpy, sys
+sys.argv = ["assess", "metrics", {str(path)!r}, "--engine", "duckdb", "--ci", "delong", "--metrics", "roc_auc"]
+out = io.StringIO()
+try:
+    with contextlib.redirect_stdout(out):
+        runpy.run_module("assess", run_name="__main__", alter_sys=True)
+except SystemExit as exc:
+    sys.__stdout__.write(f"{{exc.code}} {{type(sys.modules['scipy.stats']).__name__}}\\n")
+sys.__stdout__.write(out.getvalue())
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    first, _, rest = done.stdout.partition("\n")
+    assert first == "0 _LazyModule"
+    import json
+    from scipy import stats
+
+    from assess.intervals import delong_ci     # the in-memory DeLong, with SciPy's quantile, on the same rows
+    doc = json.loads(rest)
+    for model, rows in frame.groupby("model"):
+        ci = delong_ci(rows["y_true"].to_numpy(), rows["score"].to_numpy(), confidence_level=0.95)
+        got = doc["models"][model]["roc_auc"]
+        assert (got["low"], got["high"]) == pytest.approx((ci.low, ci.high), rel=1e-12)
+    assert stats.norm.ppf(0.975) == pytest.approx(1.959963984540054, rel=1e-15)
+
+
+def test_memory_and_duckdb_agree_on_the_unclipped_file(tmp_path):
+    path, _ = _file(tmp_path, 0.0)
+    memory = run_cli("metrics", path, "--engine", "memory", "--labels-from", "scores")[1]
+    duck = run_cli("metrics", path, "--engine", "duckdb", "--labels-from", "scores")[1]
+    from tests.test_engine import assert_same_values
+
+    assert_same_values(memory["models"], duck["models"])
