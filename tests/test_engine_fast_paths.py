@@ -125,3 +125,59 @@ def test_memory_and_duckdb_agree_on_the_unclipped_file(tmp_path):
     from tests.test_engine import assert_same_values
 
     assert_same_values(memory["models"], duck["models"])
+
+
+# --- the grid chosen from the first rows, without counting the distinct scores ------------------------------------
+
+def _distinct_file(tmp_path, decimals: int | None, fmt: str = "parquet") -> tuple[Path, pd.DataFrame]:
+    rng = np.random.default_rng(21)
+    n = HEAD_ROWS + 10_000
+    y = (rng.random(n) < 0.3).astype(np.int8)
+    score = np.clip(0.35 + 0.25 * y + rng.uniform(-0.3, 0.3, n), 0.001, 0.999)
+    if decimals is not None:
+        score = np.round(score, decimals)
+    frame = pd.DataFrame({"model": np.where(np.arange(n) % 2, "b", "a"), "y_true": y, "score": score})
+    path = tmp_path / f"d.{fmt}"
+    frame.to_parquet(path, index=False) if fmt == "parquet" else frame.to_csv(path, index=False)
+    return path, frame
+
+
+def _traced_run(path, monkeypatch, capsys, limit):
+    from assess.engine import backends
+
+    monkeypatch.setenv(backends.TRACE_ENV, "1")
+    capsys.readouterr()
+    run = engine_reports(resolve_source(str(path)), "duckdb", Overrides(), exact_limit=limit, ci="delong",
+                         keys=["roc_auc", "average_precision", "log_loss"])
+    counted = any("approx_count_distinct" in line for line in capsys.readouterr().err.splitlines())
+    return run, counted
+
+
+def test_first_rows_of_distinct_scores_in_a_long_parquet_file_choose_the_grid(tmp_path, monkeypatch, capsys):
+    """60,000 rows of distinct scores against an exact limit of 20,000: the grid without counting, its bounds
+    holding against scikit-learn's exact values; the log loss exact."""
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    path, frame = _distinct_file(tmp_path, None)
+    run, counted = _traced_run(path, monkeypatch, capsys, 20_000)
+    assert not counted and not run.exact and run.distinct_scores is None
+    assert "grid_reason" in run.summary()
+    for model, rows in frame.groupby("model"):
+        y, s = rows["y_true"].to_numpy(), rows["score"].to_numpy()
+        report, bound = run.reports[model], run.bounds[model]
+        assert abs(report["roc_auc"].value - roc_auc_score(y, s)) <= bound["roc_auc"] + 1e-12
+        assert abs(report["average_precision"].value - average_precision_score(y, s)) <= \
+            bound["average_precision"] + 1e-12
+        assert report["log_loss"].value == pytest.approx(log_loss(y, s), rel=1e-12)
+
+
+@pytest.mark.parametrize("decimals, fmt, limit", [
+    (3, "parquet", 20_000),      # ~600 scores per model: the first rows repeat them, counted, exact
+    (None, "csv", 20_000),       # no footer states the row count: counted (and over the limit: the grid)
+    (None, "parquet", 100_000),  # the file is shorter than the limit: counted, exact
+])
+def test_otherwise_the_scores_are_counted(tmp_path, monkeypatch, capsys, decimals, fmt, limit):
+    path, frame = _distinct_file(tmp_path, decimals, fmt)
+    run, counted = _traced_run(path, monkeypatch, capsys, limit)
+    assert counted and run.distinct_scores is not None
+    assert run.exact == (decimals is not None or limit > len(frame))

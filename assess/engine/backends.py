@@ -100,6 +100,10 @@ class Backend:
     def head(self, n: int):
         return self.query(f"SELECT * FROM {VIEW} LIMIT {int(n)}")
 
+    def stored_rows(self) -> int | None:
+        """The source's row count when its files' metadata state it (Parquet footers, no scan); else None."""
+        return None
+
     def columns(self) -> list[str]:
         raise NotImplementedError
 
@@ -158,6 +162,13 @@ class DuckDBBackend(Backend):
 
     def _string(self, text: str) -> str:
         return "'" + text.replace("'", "''") + "'"
+
+    def stored_rows(self) -> int | None:
+        if self.source.format != "parquet":
+            return None
+        files = "[" + ", ".join(self._string(f) for f in self.source.files) + "]"
+        value = self._run(f"SELECT sum(num_rows) FROM parquet_file_metadata({files})").fetchone()[0]
+        return None if value is None else int(value)
 
     # DuckDB 1.x-2.0 folds isnan() of a Parquet column to false when the column's statistics (which leave NaN out)
     # show a finite range, so NaN cells went uncounted; isfinite() is evaluated on the values

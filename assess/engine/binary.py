@@ -206,6 +206,34 @@ def head_clips(assessment) -> bool | None:
     return None
 
 
+def head_says_grid(backend, assessment, exact_limit: int) -> bool:
+    r"""Whether the first rows already show that the file's scores are too many to group exactly, so scan 1 need not
+    count them (``approx_count_distinct`` is a fifth of its CPU time: 5.2 -> 3.8 CPU seconds at 1e8 rows).
+
+    Of :math:`h` rows drawn from :math:`D` equally frequent scores, about :math:`h^2 / 2D` repeat an earlier one: at
+    most :math:`D` = ``exact_limit`` the first rows would show about :math:`h^2 / (2\,\text{limit})` repeats (625
+    for 50,000 rows and 2 million; its spread is ~25), and uneven frequencies only add repeats. So fewer than half
+    that many (and a file longer than ``exact_limit`` rows, as its Parquet footers state) means more distinct scores
+    than the limit. Only first rows unlike the rest (say a long file sorted by model whose first model's scores are
+    continuous and the others' few) could mislead it, and then towards the grid, whose error bounds are reported —
+    never towards an exact table too large for memory."""
+    r, frame = assessment.roles, assessment.table.frame
+    if r.wide_models:
+        pairs = [frame[wm.score].dropna() for wm in r.wide_models if wm.score]
+        h = sum(len(p) for p in pairs)
+        distinct = sum(int(p.nunique()) for p in pairs)
+    elif r.score:
+        cols = [c for c in (r.model, r.score) if c]
+        scored = frame[cols].dropna()
+        h, distinct = len(scored), len(scored.drop_duplicates())
+    else:
+        return False
+    if h < 10_000 or (h - distinct) * 4 * exact_limit >= h * h:
+        return False
+    rows = backend.stored_rows()
+    return rows is not None and rows > exact_limit
+
+
 def is_positive(backend, column: str, positive: list) -> str:
     """SQL true where ``column`` holds one of the raw ``positive`` values: ``=`` for the usual single value (DuckDB
     evaluates ``IN (v)`` as a list search, ~0.6 CPU seconds per 1e8 rows more)."""
