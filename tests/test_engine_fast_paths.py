@@ -16,7 +16,6 @@ import pandas as pd
 import pytest
 from sklearn.metrics import log_loss
 
-from assess.engine import binary as grouped
 from assess.engine.reports import HEAD_ROWS, engine_reports
 from assess.engine.source import resolve_source
 from assess.roles import Overrides
@@ -46,47 +45,50 @@ def _log_losses(frame) -> dict:
     return {m: log_loss(rows["y_true"], rows["score"], labels=[0, 1]) for m, rows in frame.groupby("model")}
 
 
-@pytest.mark.parametrize("late_extreme, clips", [(None, [None]), (0.0, [None, True]), (1.0, [None, True])])
-def test_the_clip_is_left_out_only_where_it_changes_nothing(tmp_path, monkeypatch, late_extreme, clips):
+def _summary_scans(path, monkeypatch, capsys, **kw):
+    """(run, one entry per summary scan: whether it clipped) from the engine's statement trace."""
+    from assess.engine import backends
+
+    monkeypatch.setenv(backends.TRACE_ENV, "1")
+    capsys.readouterr()
+    run = engine_reports(resolve_source(str(path)), "duckdb", Overrides(), **kw)
+    scans = [("greatest(least(" in line) for line in capsys.readouterr().err.splitlines()
+             if line.startswith("engine-trace") and "AS s_distinct" in line]
+    return run, scans
+
+
+@pytest.mark.parametrize("late_extreme", [None, 0.0, 1.0])
+def test_the_clip_is_left_out_only_where_it_changes_nothing(tmp_path, monkeypatch, capsys, late_extreme):
     path, frame = _file(tmp_path, late_extreme)
-    calls = []
-    real = grouped.summarise
-    monkeypatch.setattr(grouped, "summarise", lambda *a, **k: calls.append(k.get("clip")) or real(*a, **k))
-    run = engine_reports(resolve_source(str(path)), "duckdb", Overrides(), keys=["log_loss", "brier_score"])
-    assert calls[:1] == [None] and calls[1:] == clips[1:] * bool(calls[1:])
-    assert (len(calls) > 1) == (late_extreme is not None)     # the recount happened exactly when a row needed it
+    run, scans = _summary_scans(path, monkeypatch, capsys, keys=["log_loss", "brier_score"])
+    # unclipped first; counted again with the clip exactly when a row needed it
+    assert scans == ([False] if late_extreme is None else [False, True])
     for model, expected in _log_losses(frame).items():
         assert run.reports[model]["log_loss"].value == pytest.approx(expected, rel=1e-12)
 
 
-def test_a_clipped_score_in_the_first_rows_clips_at_once(tmp_path, monkeypatch):
+def test_a_clipped_score_in_the_first_rows_clips_at_once(tmp_path, monkeypatch, capsys):
     path, frame = _file(tmp_path, None)
     frame.loc[3, ["score", "y_true"]] = [1.0, 0]
     frame.to_parquet(path, index=False)
-    calls = []
-    real = grouped.summarise
-    monkeypatch.setattr(grouped, "summarise", lambda *a, **k: calls.append(k.get("clip")) or real(*a, **k))
-    run = engine_reports(resolve_source(str(path)), "duckdb", Overrides(), keys=["log_loss"])
-    assert calls == [True]
+    run, scans = _summary_scans(path, monkeypatch, capsys, keys=["log_loss"])
+    assert scans == [True]
     for model, expected in _log_losses(frame).items():
         assert run.reports[model]["log_loss"].value == pytest.approx(expected, rel=1e-12)
 
 
-def test_scores_outside_zero_one_need_no_recount(tmp_path, monkeypatch):
-    """Logits: the log loss is undefined (its reason says why), so no clip can matter and one scan suffices."""
+def test_scores_outside_zero_one_need_no_recount(tmp_path, monkeypatch, capsys):
+    """A score above 1 after the first rows: the log loss is undefined (its reason says why), so no clip can matter
+    and the one unclipped scan suffices."""
     rng = np.random.default_rng(3)
     n = HEAD_ROWS + 100
-    frame = pd.DataFrame({"y_true": rng.integers(0, 2, n), "score": rng.normal(0, 0.2, n)})
+    frame = pd.DataFrame({"y_true": rng.integers(0, 2, n), "score": rng.uniform(0.1, 0.9, n)})
     frame.loc[n - 1, "score"] = 7.5
     frame.to_parquet(tmp_path / "logits.parquet", index=False)
-    calls = []
-    real = grouped.summarise
-    monkeypatch.setattr(grouped, "summarise", lambda *a, **k: calls.append(k.get("clip")) or real(*a, **k))
-    run = engine_reports(resolve_source(str(tmp_path / "logits.parquet")), "duckdb", Overrides(),
-                         keys=["log_loss", "roc_auc"])
+    run, scans = _summary_scans(tmp_path / "logits.parquet", monkeypatch, capsys, keys=["log_loss", "roc_auc"])
     (report,) = run.reports.values()
     assert np.isnan(report["log_loss"].value) and report["log_loss"].reason
-    assert len(calls) == 1
+    assert scans == [False]
 
 
 def test_delong_on_the_command_line_never_loads_scipy_stats(tmp_path):
@@ -181,3 +183,28 @@ def test_otherwise_the_scores_are_counted(tmp_path, monkeypatch, capsys, decimal
     run, counted = _traced_run(path, monkeypatch, capsys, limit)
     assert counted and run.distinct_scores is not None
     assert run.exact == (decimals is not None or limit > len(frame))
+
+
+# --- scan 1 grouped by the models' positions in the first rows' list ----------------------------------------------
+
+def test_a_model_seen_only_after_the_first_rows_is_counted_by_name(tmp_path, monkeypatch, capsys):
+    """The first rows show models a and b; model late starts after them. The coded scan sees an unknown position and
+    counts again by name: every model's numbers equal the in-memory ones."""
+    from tests.test_engine import assert_same_values
+
+    rng = np.random.default_rng(5)
+    n = HEAD_ROWS + 3000
+    model = np.where(np.arange(n) % 2, "b", "a").astype(object)
+    model[HEAD_ROWS + 1000:] = "late"
+    y = (rng.random(n) < 0.4).astype(np.int8)
+    frame = pd.DataFrame({"model": model, "y_true": y,
+                          "score": np.round(np.clip(0.3 + 0.3 * y + rng.normal(0, 0.2, n), 0.01, 0.99), 3)})
+    path = tmp_path / "late.parquet"
+    frame.to_parquet(path, index=False)
+    run, scans = _summary_scans(path, monkeypatch, capsys)
+    assert len(scans) == 2                   # coded, then by name
+    assert list(run.reports) == ["a", "b", "late"]
+    memory = run_cli("metrics", path, "--engine", "memory")[1]
+    duck = run_cli("metrics", path, "--engine", "duckdb")[1]
+    assert list(duck["models"]) == ["a", "b", "late"]
+    assert_same_values(memory["models"], duck["models"])
