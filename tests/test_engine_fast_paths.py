@@ -208,3 +208,22 @@ def test_a_model_seen_only_after_the_first_rows_is_counted_by_name(tmp_path, mon
     duck = run_cli("metrics", path, "--engine", "duckdb")[1]
     assert list(duck["models"]) == ["a", "b", "late"]
     assert_same_values(memory["models"], duck["models"])
+
+
+def test_a_label_with_braces_and_quotes(tmp_path):
+    """The positive class's literal goes into a formatted SQL template: braces and quotes stay text."""
+    from tests.test_engine import assert_same_values
+
+    rng = np.random.default_rng(9)
+    n = 3000
+    y = rng.random(n) < 0.4
+    frame = pd.DataFrame({"model": np.where(np.arange(n) % 2, "b", "a"),
+                          "y_true": np.where(y, "{it's}", "no"),
+                          "score": np.round(np.clip(0.3 + 0.3 * y + rng.normal(0, 0.2, n), 0, 1), 3)})
+    path = tmp_path / "braces.parquet"
+    frame.to_parquet(path, index=False)
+    args = ("--positive", "{it's}", "--labels-from", "scores")
+    code_m, memory, _ = run_cli("metrics", path, "--engine", "memory", *args)
+    code_d, duck, err = run_cli("metrics", path, "--engine", "duckdb", *args)
+    assert code_m == 0 and code_d == 0, err
+    assert_same_values(memory["models"], duck["models"])

@@ -366,9 +366,10 @@ def curve_table(backend, sources: list[Columns], models: list[str], positive: li
     counts in a perfect hash table (an array indexed by the key, no hashing), about 2x faster than a hash table of
     a million groups. Exact: the groups are (model * 2 + positive, score)."""
     sources = coded(backend, sources, models)
-    pos_list = ", ".join(backend.literal(v) for v in positive) or "NULL"
     weight = "CAST({c.weight} AS DOUBLE)" if weighted else "CAST(1.0 AS DOUBLE)"
-    rows = _rows(sources, f"{{c.model}} AS code, CASE WHEN {{c.y_true}} IN ({pos_list}) THEN 1 ELSE 0 END AS pos, "
+    # (braces of a label literal doubled: `_rows` formats the template)
+    pos = is_positive(backend, "@y@", positive).replace("{", "{{").replace("}", "}}").replace("@y@", "{c.y_true}")
+    rows = _rows(sources, f"{{c.model}} AS code, CASE WHEN {pos} THEN 1 ELSE 0 END AS pos, "
                           f"{{c.score}} AS s, {weight} AS w")
     sums = "count(*) AS n_rows" + (", sum(w) AS w" if weighted else "")
     if plan.exact:
