@@ -227,3 +227,18 @@ def test_a_label_with_braces_and_quotes(tmp_path):
     code_d, duck, err = run_cli("metrics", path, "--engine", "duckdb", *args)
     assert code_m == 0 and code_d == 0, err
     assert_same_values(memory["models"], duck["models"])
+
+
+@pytest.mark.parametrize("late, message", [("maybe", "3 classes"), (None, "empty cells")])
+def test_a_truth_value_seen_only_after_the_first_rows_is_refused_by_name(tmp_path, late, message):
+    """Text labels coded by the first rows' values: a third class or an empty truth after them sends the scan back
+    to the raw values, and the refusal names what the in-memory validation names."""
+    rng = np.random.default_rng(6)
+    n = HEAD_ROWS + 2000
+    y = np.where(rng.random(n) < 0.4, "yes", "no").astype(object)
+    y[n - 5] = late
+    frame = pd.DataFrame({"y_true": y, "score": np.round(rng.uniform(0.01, 0.99, n), 3)})
+    path = tmp_path / "late_truth.parquet"
+    frame.to_parquet(path, index=False)
+    code, _, err = run_cli("metrics", path, "--engine", "duckdb", "--positive", "yes")
+    assert code == 2 and message in err, err

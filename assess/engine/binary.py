@@ -123,7 +123,7 @@ def head_positives(assessment) -> list:
 
 def summarise(backend, sources: list[Columns], positive: list, *, labels_from_scores: bool, threshold: float,
               count_distinct: bool = True, weighted: bool = False, problems: bool = False,
-              clip: bool | None = True, models: list[str] | None = None) -> pd.DataFrame:
+              clip: bool | None = True, models: list[str] | None = None, truths=None) -> pd.DataFrame:
     """Scan 1: per model, raw truth value and predicted label — the cell sums (rows, weight, squared weight, log
     loss, squared error), the score range and approximate distinct count, and what could block the assessment.
     ``positive`` are the raw truth values taken as the positive class for the losses; the caller checks them against
@@ -141,24 +141,42 @@ def summarise(backend, sources: list[Columns], positive: list, *, labels_from_sc
     ``models``: the model names the first rows show (`head_models`). The scan then groups by each row's position in
     that list (`coded`) and the predicted label as 0/1 — small integers whose range DuckDB knows, so it aggregates
     in its perfect hash table rather than hashing a name per row (5.1 -> 3.4-4.0 CPU seconds at 1e8 rows); a row of
-    any other model shows as the extra position, and the scan is counted again by name."""
+    any other model shows as the extra position, and the scan is counted again by name. ``truths``: likewise the
+    first rows' distinct raw truth values (`head_truths`), for a truth column of text (whose values DuckDB would
+    hash per row) or of numbers; ``positive`` stays in raw values."""
     return _summarise(backend, sources, positive, labels_from_scores=labels_from_scores, threshold=threshold,
-                      count_distinct=count_distinct, weighted=weighted, problems=problems, clip=clip, models=models)
+                      count_distinct=count_distinct, weighted=weighted, problems=problems, clip=clip, models=models,
+                      truths=truths)
 
 
 def _summarise(backend, sources: list[Columns], positive: list, *, labels_from_scores: bool, threshold: float,
               count_distinct: bool = True, weighted: bool = False, problems: bool = False,
-              clip: bool | None = True, models: list[str] | None = None) -> pd.DataFrame:
+              clip: bool | None = True, models: list[str] | None = None, truths=None) -> pd.DataFrame:
     """`summarise`, whose own recounts call this (one `summarise` call per scan the caller asks for)."""
+    sources_by_value = sources
     if models is not None:
-        prof = _summarise(backend, coded(backend, sources, models), positive, labels_from_scores=labels_from_scores,
-                         threshold=threshold, count_distinct=count_distinct, weighted=weighted, problems=problems,
-                         clip=clip)
+        truths = truths if truths is not None and len(truths) else None
+        sources = coded(backend, sources, models)
+        codes = positive
+        if truths is not None:     # the truth too, when the first rows show it: its position among their values
+            values = [v.item() if hasattr(v, "item") else v for v in truths]
+            sources = [Columns(c.model, "CASE " + " ".join(f"WHEN {c.y_true} = {backend.literal(v)} THEN {i}"
+                                                            for i, v in enumerate(values)) + f" ELSE {len(values)} END",
+                               c.y_pred, c.score, c.weight) for c in sources]
+            wanted = {repr(v) for v in positive}
+            codes = [i for i, v in enumerate(values) if repr(v) in wanted]
+        prof = _summarise(backend, sources, codes, labels_from_scores=labels_from_scores, threshold=threshold,
+                          count_distinct=count_distinct, weighted=weighted, problems=problems, clip=clip)
         code = prof["model"].to_numpy(np.int64)
-        if (code >= len(models)).any():          # a model the first rows did not show: group by name after all
-            return _summarise(backend, sources, positive, labels_from_scores=labels_from_scores, threshold=threshold,
-                             count_distinct=count_distinct, weighted=weighted, problems=problems, clip=clip)
+        y_code = prof["y"].to_numpy(np.int64) if truths is not None else None
+        if (code >= len(models)).any() or (y_code is not None and (y_code >= len(truths)).any()):
+            # a model or a truth value the first rows did not show (or an empty truth): group by value after all
+            return _summarise(backend, sources_by_value, positive, labels_from_scores=labels_from_scores,
+                              threshold=threshold, count_distinct=count_distinct, weighted=weighted,
+                              problems=problems, clip=clip)
         prof["model"] = np.asarray(models, dtype=object)[code]
+        if y_code is not None:
+            prof["y"] = truths[y_code]           # the raw values, in the first rows' dtype
         return prof
     has_score = sources[0].score is not None
     score = "{c.score}" if has_score else "CAST(NULL AS DOUBLE)"
@@ -355,6 +373,11 @@ def head_models(assessment) -> list[str]:
     if r.model:
         return [str(v) for v in pd.unique(assessment.table.frame[r.model].dropna())]
     return [str(assessment.models[0])]
+
+
+def head_truths(assessment) -> np.ndarray:
+    """The first rows' distinct raw truth values, in order of first appearance and in the column's dtype."""
+    return pd.unique(assessment.table.frame[assessment.roles.y_true].dropna())
 
 
 def coded(backend, sources: list[Columns], models: list[str]) -> list[Columns]:
