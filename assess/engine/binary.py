@@ -150,8 +150,8 @@ def summarise(backend, sources: list[Columns], positive: list, *, labels_from_sc
 
 
 def _summarise(backend, sources: list[Columns], positive: list, *, labels_from_scores: bool, threshold: float,
-              count_distinct: bool = True, weighted: bool = False, problems: bool = False,
-              clip: bool | None = True, models: list[str] | None = None, truths=None) -> pd.DataFrame:
+               count_distinct: bool = True, weighted: bool = False, problems: bool = False,
+               clip: bool | None = True, models: list[str] | None = None, truths=None) -> pd.DataFrame:
     """`summarise`, whose own recounts call this (one `summarise` call per scan the caller asks for)."""
     sources_by_value = sources
     if models is not None:
@@ -223,10 +223,10 @@ def _summarise(backend, sources: list[Columns], positive: list, *, labels_from_s
         suspect |= bool((prof["w_min"].astype(np.float64) < 0).any() or (w_max.isna() & (prof["w_present"] > 0)).any())
     if suspect:
         return _summarise(backend, sources, positive, labels_from_scores=labels_from_scores, threshold=threshold,
-                         count_distinct=count_distinct, weighted=weighted, problems=True, clip=True)
+                          count_distinct=count_distinct, weighted=weighted, problems=True, clip=True)
     if has_score and not clip and _clip_matters(prof, positive):
         return _summarise(backend, sources, positive, labels_from_scores=labels_from_scores, threshold=threshold,
-                         count_distinct=count_distinct, weighted=weighted, clip=True)
+                          count_distinct=count_distinct, weighted=weighted, clip=True)
     prof["s_nonfinite"] = 0
     prof["w_bad"] = 0
     return prof
