@@ -57,3 +57,18 @@ def test_a_wide_regression_file_keeps_its_column_order(tmp_path):
     duck = run_cli("metrics", path, "--engine", "duckdb")[1]
     assert memory["task"] == "regression" and list(memory["models"]) == names
     assert list(duck["models"]) == names
+
+
+def test_a_wide_forecast_file_keeps_its_column_order(tmp_path):
+    from tests.test_engine_forecast import forecast_frame
+
+    frame = forecast_frame(3, models=("zeta", "alpha"))
+    zeta, alpha = frame[frame["model"] == "zeta"], frame[frame["model"] == "alpha"]
+    wide = zeta.drop(columns=["model", "y_pred"]).reset_index(drop=True)
+    wide["y_pred_zeta"], wide["y_pred_alpha"] = zeta["y_pred"].to_numpy(), alpha["y_pred"].to_numpy()
+    path = tmp_path / "wide_forecast.parquet"
+    wide.to_parquet(path, index=False)
+    memory = run_cli("metrics", path, "--engine", "memory")[1]
+    duck = run_cli("metrics", path, "--engine", "duckdb")[1]
+    assert memory["task"] == "forecast" and list(memory["models"]) == ["zeta", "alpha"]
+    assert list(duck["models"]) == ["zeta", "alpha"]
