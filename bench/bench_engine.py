@@ -54,16 +54,25 @@ def make_file(path: Path, rows: int) -> None:
     con.close()
 
 
-def floor_scan(path: Path) -> float:
+def floor_scan(path: Path) -> tuple[float, float]:
+    """(wall, CPU seconds) of one DuckDB scan summing the score column."""
     import duckdb
+    import resource
 
     con = duckdb.connect()
     con.execute("SET enable_progress_bar = false")
+    before = resource.getrusage(resource.RUSAGE_SELF)
     start = time.perf_counter()
     con.execute(f"SELECT sum(score) FROM read_parquet('{path}')").fetchall()
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_SELF)
     con.close()
-    return elapsed
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+#: CPU seconds (user + system, all threads) of the last child run: on a shared machine a steadier figure than wall
+#: time, printed beside it.
+LAST_CPU = [0.0]
 
 
 def run_child(argv: list[str]) -> tuple[float, float, int]:
@@ -76,15 +85,17 @@ def run_traced(argv: list[str], trace: bool = False) -> tuple[float, float, int,
     SQL statement with its wall seconds)."""
     script = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
               "r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); "
-              "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.returncode)")
+              "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+              "print(time.perf_counter() - t, u.ru_maxrss, r.returncode, u.ru_utime + u.ru_stime)")
     # bytecode cached as a user's Python caches it: with PYTHONDONTWRITEBYTECODE set (as in some sandboxes) every run
     # would compile the package's ~400 modules again, a second of start-up that no installed copy pays
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"PYTHONPATH": str(ROOT)}
     if trace:
         env["ASSESS_ENGINE_TRACE"] = "1"
     out = subprocess.run([PY, "-c", script, *argv], capture_output=True, text=True, cwd=ROOT, env=env)
-    wall, rss_kb, code = out.stdout.split()
+    wall, rss_kb, code, cpu = out.stdout.split()
     lines = [line for line in out.stderr.splitlines() if line.startswith("engine-trace")]
+    LAST_CPU[0] = float(cpu)
     return float(wall), int(rss_kb) / 1024, int(code), lines
 
 
@@ -160,11 +171,13 @@ def main() -> None:
         keep = bool(args.dir)
         rows, memory_rows, spark_rows = int(args.rows), int(args.memory_rows), int(args.spark_rows)
         big = _file(folder, "binary", rows, keep)
-        floor = min(floor_scan(big) for _ in range(2))       # the second read is from the page cache, as the CLI's
+        floor, floor_cpu = min(floor_scan(big) for _ in range(2))   # the second read from the page cache, as the CLI's
         duck_argv = ["-m", "assess", "metrics", "--engine", "duckdb", "--ci", "delong"]
         wall, rss, code, lines = run_traced([PY, *duck_argv[:3], str(big), *duck_argv[3:]], trace=True)
+        cpu = LAST_CPU[0]
         print(f"duckdb CLI at {rows:,} rows: {wall:.1f} s (exit {code}), one scan summing the score {floor:.2f} s: "
               f"ratio {wall / floor:.1f}x (target <= 4x); peak RSS {rss:,.0f} MiB (target <= 1024); {_load()}")
+        print(f"  CPU seconds (all threads): CLI {cpu:.1f}, the scan {floor_cpu:.2f}: ratio {cpu / floor_cpu:.1f}x")
         print_breakdown(wall, lines)
         if args.duckdb_only:
             return

@@ -118,8 +118,7 @@ class _Aligner:
                                   "rows by position)")
             frame = backend.query(f"SELECT DISTINCT {self.sources[0].model} AS m FROM predictions")
             seen = [str(m) for m in frame["m"] if m is not None and not pd.isna(m)]
-            # the in-memory order (first appearance) for the models of the first rows, then the others sorted
-            found = [m for m in assessment.models if m in seen] + sorted(set(seen) - set(assessment.models))
+            found = grouped.file_order(assessment, seen)
         if len(found) < 2:
             raise AssessError(f"{name}: comparing models needs at least 2 models; it has {len(found)} "
                               f"({', '.join(map(repr, found))}): name the model-name column with --model-col (one "
@@ -428,26 +427,31 @@ def _mostly_distinct(backend, rows: str) -> bool:
 
 def _delong_by_row_windows(aligner: _Aligner, pos: str) -> str:
     r"""DeLong's grouped checks and products for a long file whose scores are mostly distinct: each row's placement
-    from four running counts over its model's rows sorted by score — with :math:`L`, :math:`G` the rows of the other
-    class with a score :math:`\le s`, :math:`\ge s` (ties in both) among :math:`N`,
-    :math:`\#\{<s\} + \tfrac12\#\{=s\} = (N + L - G)/2` — so no table as long as the file is grouped by score and
-    joined back to the rows. Per class the sample covariances of the placements (``covar_samp``, a stable one-pass
-    sum; times ``cnt - 1``, as the grouped path's sums of centred products) and their means (over the positives:
-    the AUCs)."""
+    from running counts over its model's rows sorted by score — with :math:`L`, :math:`E` the rows of the other
+    class with a score :math:`\le s`, :math:`= s`, :math:`\#\{<s\} + \tfrac12\#\{=s\} = (2L - E)/2` and
+    :math:`\#\{>s\} + \tfrac12\#\{=s\} = (2N - 2L + E)/2` among :math:`N` — so no table as long as the file is
+    grouped by score and joined back to the rows. Every window shares one partition and order (``RANGE ... CURRENT
+    ROW`` frames: the running total and the ties), so the rows are sorted once (not once ascending and once
+    descending), and the counts are DOUBLE (exact below 2^53; a sum of integers is a 16-byte HUGEINT in DuckDB): at
+    1e7 all-distinct rows 27.7 -> 22.4 CPU seconds (loaded machine). Per class the sample covariances of the
+    placements (``covar_samp``, a stable one-pass sum; times ``cnt - 1``, as the grouped path's sums of centred
+    products) and their means (over the positives: the AUCs)."""
     k = len(aligner.names)
     c0 = aligner.sources[0]
-    neg = "CASE WHEN s IS NULL THEN 0 ELSE 1 - pos END"
-    posv = "CASE WHEN s IS NULL THEN 0 ELSE pos END"
-    up = "PARTITION BY mbit ORDER BY s ASC NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
-    down = "PARTITION BY mbit ORDER BY s DESC NULLS LAST RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW"
-    counted = (f"SELECT id, mbit, pos, s, sum({neg}) OVER ({up}) AS le_neg, sum({neg}) OVER ({down}) AS ge_neg, "
-               f"sum({posv}) OVER ({up}) AS le_pos, sum({posv}) OVER ({down}) AS ge_pos, "
-               f"sum({neg}) OVER (PARTITION BY mbit) AS n_neg, sum({posv}) OVER (PARTITION BY mbit) AS m_pos "
+    neg = "CASE WHEN s IS NULL THEN 0.0 ELSE 1.0 - pos END"
+    posv = "CASE WHEN s IS NULL THEN 0.0 ELSE CAST(pos AS DOUBLE) END"
+    order = "PARTITION BY mbit ORDER BY s ASC NULLS LAST"
+    upto, ties = f"{order} RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW", \
+        f"{order} RANGE BETWEEN CURRENT ROW AND CURRENT ROW"
+    whole = f"{order} ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING"
+    counted = (f"SELECT id, mbit, pos, s, sum({neg}) OVER ({upto}) AS le_neg, sum({neg}) OVER ({ties}) AS eq_neg, "
+               f"sum({posv}) OVER ({upto}) AS le_pos, sum({posv}) OVER ({ties}) AS eq_pos, "
+               f"sum({neg}) OVER ({whole}) AS n_neg, sum({posv}) OVER ({whole}) AS m_pos "
                f"FROM (SELECT {aligner.id} AS id, {aligner.bit()} AS mbit, {pos} AS pos, {c0.score} AS s "
                f"FROM predictions WHERE {aligner.chosen_rows()}) AS r")
     placed = ("SELECT id, mbit, pos, CASE WHEN s IS NULL THEN NULL "
-              "WHEN pos = 1 THEN (n_neg + le_neg - ge_neg) / (2.0 * n_neg) "
-              f"ELSE (m_pos + ge_pos - le_pos) / (2.0 * m_pos) END AS v FROM ({counted}) AS c")
+              "WHEN pos = 1 THEN (2.0 * le_neg - eq_neg) / (2.0 * n_neg) "
+              f"ELSE (2.0 * m_pos - 2.0 * le_pos + eq_pos) / (2.0 * m_pos) END AS v FROM ({counted}) AS c")
     cols = ", ".join(f"max(CASE WHEN mbit = {1 << j} THEN v END) AS v{j}" for j in range(k))
     per_sample = (f"SELECT id, count(*) AS n_rows, sum(mbit) AS mask, min(pos) AS y_lo, max(pos) AS y_hi, {cols} "
                   f"FROM ({placed}) AS p GROUP BY id")

@@ -44,6 +44,7 @@ import pandas as pd
 
 from assess.columns import label_strings, time_values
 from assess.data import Task
+from assess.engine.binary import file_order
 from assess.engine.regression import regression_sums_sql, state_of_row, sums_metric
 from assess.errors import AssessError
 from assess.metrics.evaluate import ForecastBaselines, MetricReport, MetricResult, _capture
@@ -258,7 +259,7 @@ def forecast_reports(backend, assessment, sources, *, models=None, keys=None, ci
                           "baseline forecast can be formed; use --engine memory (it reports the row)")
     context = _Context(assessment, seasons, why, labels, has_interval, lv, weighted)
     pooled = {str(m): context.state(_row(tables[""], i), str(m)) for i, m in enumerate(tables[""]["model"])}
-    chosen = list(models or pooled)
+    chosen = list(models or file_order(assessment, pooled))
     unknown = [m for m in chosen if m not in pooled]
     if unknown:
         raise AssessError(f"{name}: no model {unknown[0]!r} (models: {', '.join(pooled)})")

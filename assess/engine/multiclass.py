@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from assess.columns import label_strings, sort_labels
+from assess.engine.binary import file_order
 from assess.errors import AssessError
 from assess.metrics import multiclass
 
@@ -76,7 +77,9 @@ def multiclass_states(table: pd.DataFrame, assessment, *, labels_from: str, beta
     pi = np.array([index[v] for v in yp_labels], dtype=np.intp)
     kk = len(classes)
     out = {}
-    for model, rows in table.groupby("model", sort=False).indices.items():
+    by_model = {str(m): rows for m, rows in table.groupby("model", sort=False).indices.items()}
+    for model in file_order(assessment, by_model):
+        rows = by_model[model]
         cell = yi[rows] * kk + pi[rows]
         w = table["w"].to_numpy(dtype=np.float64)[rows]
         cm = np.bincount(cell, weights=w, minlength=kk * kk).reshape(kk, kk)
@@ -84,7 +87,7 @@ def multiclass_states(table: pd.DataFrame, assessment, *, labels_from: str, beta
             cell, weights=table["w2"].to_numpy(dtype=np.float64)[rows], minlength=kk * kk).reshape(kk, kk)
         state = multiclass.MulticlassState(cm=cm, classes=classes, beta=beta, top_k=k, labels_from=labels_from,
                                            cm_sq=cm_sq)
-        out[str(model)] = (state, int(table["n_rows"].to_numpy()[rows].sum()))
+        out[model] = (state, int(table["n_rows"].to_numpy()[rows].sum()))
     return classes, out
 
 

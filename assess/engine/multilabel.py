@@ -23,7 +23,7 @@ import pandas as pd
 
 from assess import curves
 from assess.decision import SCORES
-from assess.engine.binary import model_sql
+from assess.engine.binary import file_order, model_sql
 from assess.errors import AssessError
 from assess.metrics import multilabel
 from assess.metrics.multilabel import ROW_COLUMNS
@@ -93,7 +93,7 @@ def multilabel_states(backend, assessment, decision, *, beta: float, weighted: b
             has_scores=has_scores, per_label=per_label,
             sq={"exact": float(row["exact_sq"]), "weight_sq": float(row["w_sq"])})
         out[model] = (state, int(row["n_rows"]))
-    return out
+    return {m: out[m] for m in file_order(assessment, out)}
 
 
 def _counts(hist: pd.DataFrame, model: str, j: int, n_rows: int, weighted: bool) -> curves.ThresholdCounts:

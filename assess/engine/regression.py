@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from assess.engine.binary import file_order
 from assess.errors import AssessError
 from assess.metrics import regression
 from assess.metrics.evaluate import _capture
@@ -81,8 +82,9 @@ def state_of_row(get: dict, assessment, model, state_class=regression.Regression
 
 def regression_states(table: dict, assessment) -> dict[str, tuple[regression.RegressionState, int]]:
     """{model: (state, rows)} of `regression_table` (`state_of_row` per model)."""
-    return {str(model): state_of_row({k: v[i] for k, v in table.items()}, assessment, model)
-            for i, model in enumerate(table["model"])}
+    states = {str(model): state_of_row({k: v[i] for k, v in table.items()}, assessment, model)
+              for i, model in enumerate(table["model"])}
+    return {m: states[m] for m in file_order(assessment, states)}
 
 
 def sums_metric(m, state, *, weighted: bool, interval_note: str | None = None) -> tuple[float, str | None, str | None]:

@@ -48,7 +48,7 @@ class EngineRun:
     engine: str
     exact: bool
     n_rows: int
-    distinct_scores: int
+    distinct_scores: int | None     # None: not counted (the grid forced, or chosen from the first rows)
     bins: int | None = None
     bounds: dict[str, dict[str, float]] = field(default_factory=dict)
     omitted: tuple[str, ...] = ()      # metric keys the data support but this engine path does not compute yet
@@ -62,6 +62,9 @@ class EngineRun:
             doc["not_computed_reason"] = ("score metrics of multi-class files are not aggregated out of core yet; "
                                           "use --engine memory")
         if not self.exact:
+            if self.distinct_scores is None:
+                doc["grid_reason"] = ("the scores were not counted: --exact-limit 0, or the first rows' scores are "
+                                      "nearly all distinct in a file longer than the exact limit")
             doc["grid_bins"] = self.bins
             doc["error_bounds"] = self.bounds
         return doc
@@ -144,15 +147,23 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
         labels_from_scores = source_of_labels == SCORES
         weighted = assessment.roles.weight is not None
         guess = grouped.head_positives(assessment)
+        clip = grouped.head_clips(assessment)
+        # exact_limit 0 forces the grid; first rows of nearly all distinct scores in a long file choose it too
+        count_distinct = exact_limit > 0 and not (has_scores and grouped.head_says_grid(backend, assessment,
+                                                                                       exact_limit))
+        head_models = grouped.head_models(assessment)
         prof = grouped.summarise(backend, sources, guess, labels_from_scores=labels_from_scores,
-                                 threshold=decision.threshold, count_distinct=exact_limit > 0, weighted=weighted)
+                                 threshold=decision.threshold, count_distinct=count_distinct, weighted=weighted,
+                                 clip=clip, models=head_models, truths=grouped.head_truths(assessment))
         positive, lo, hi, distinct = grouped.check_profile(prof, assessment, source.name)
         if {repr(v) for v in positive} != {repr(v) for v in guess}:   # the first rows misled: count the losses again
             prof = grouped.summarise(backend, sources, positive, labels_from_scores=labels_from_scores,
-                                     threshold=decision.threshold, count_distinct=exact_limit > 0, weighted=weighted)
-        exact = exact_limit > 0 and distinct <= exact_limit
+                                     threshold=decision.threshold, count_distinct=count_distinct, weighted=weighted,
+                                     clip=clip, models=head_models, truths=grouped.head_truths(assessment))
+        exact = count_distinct and distinct <= exact_limit
+        distinct = distinct if count_distinct else None
         plan = grouped.Plan(exact=exact, lo=lo, hi=hi, bins=bins)
-        models_found = sorted({str(m) for m in prof["model"]})
+        models_found = grouped.file_order(assessment, prof["model"])
         say(0.4, "grouping the scores (second scan)")
         curve = grouped.curve_table(backend, sources, models_found, positive, plan, weighted=weighted) \
             if has_scores else None
