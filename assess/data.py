@@ -28,6 +28,16 @@ class Task(str, Enum):
     def is_classification(self) -> bool:
         return self in (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL)
 
+    @property
+    def label(self) -> str:
+        """The task in words, for sentences and menus ("multi-class classification"); `value` is the key."""
+        return TASK_LABELS[self]
+
+
+
+TASK_LABELS = {Task.BINARY: "binary classification", Task.MULTICLASS: "multi-class classification",
+               Task.MULTILABEL: "multi-label classification", Task.REGRESSION: "regression",
+               Task.FORECAST: "time-series forecasting", Task.CLUSTERING: "clustering"}
 
 @dataclass(frozen=True, eq=False)
 class Predictions:

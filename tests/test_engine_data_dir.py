@@ -97,7 +97,7 @@ def test_a_directory_of_parts_opens_out_of_core_and_the_metrics_page_shows_it(mo
     at.selectbox[0].set_value("parts/").run()
     at.button[0].click().run()
     assert not at.exception and not at.error
-    assert "1,707 rows · binary · 3 models · exact" in at.markdown[0].value
+    assert "1,707 rows · binary classification · 3 models · exact" in at.markdown[0].value
     at.switch_page("views/metrics.py").run()
     assert not at.exception
     table = at.dataframe[0].value
@@ -153,7 +153,7 @@ def test_the_sidebar_names_the_file_opened_out_of_core(monkeypatch, root):
     lines = [c.value.replace("\\", "") for c in at.sidebar.caption]     # md() escapes ":" and "("
     assert "No data loaded." not in lines
     assert "Active: `forecasts.csv` (out of core)" in lines
-    assert "2,592 rows · forecast · 3 models: `naive`, `seasonal_naive`, `ets`" in lines
+    assert "2,592 rows · time-series forecasting · 3 models: `naive`, `seasonal_naive`, `ets`" in lines
     at.switch_page("views/metrics.py").run()           # the engine's forecast metrics on the Metrics page
     assert not at.exception and "Active: `forecasts.csv` (out of core)" in [c.value.replace("\\", "") for c in
                                                                              at.sidebar.caption]

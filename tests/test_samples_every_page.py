@@ -2,6 +2,8 @@
 them once crashed a page (the multi-label sample on Controls, the clustering sample on Slices) while every page's own
 tests passed on the sample it was written for."""
 
+import re
+
 import pandas as pd
 import pytest
 
@@ -25,6 +27,9 @@ def test_every_page_shows_its_content_or_why_not(sample):
         shown = [*at.dataframe, *at.get("plotly_chart"), *at.info, *at.error, *at.warning, *at.success, *at.metric,
                  *at.subheader]
         assert shown, f"{page} showed nothing on {title!r}"
+        sentences = [e.value for e in (*at.info, *at.caption, *at.warning)]
+        assert not [t for t in sentences if re.search(r"\b(multiclass|multilabel)\b", str(t))], \
+            f"{page} on {title!r}: a task's key in a sentence instead of its name (Task.label)"
         for table in at.dataframe:   # the grid shows a missing cell as "None": no table may hold one
             if isinstance(table.value, pd.DataFrame):
                 assert not table.value.isna().to_numpy().any(), f"{page} on {title!r}: a table shows None"

@@ -13,7 +13,7 @@ from views.widgets import all_charts_button, chart
 assessment = require_assessment()
 st.title("Clusters")
 if assessment.task is not Task.CLUSTERING:
-    st.info(f"The Clusters page shows clusterings; this file is a {assessment.task.value} task — see the Metrics "
+    st.info(f"The Clusters page shows clusterings; this file's task is {assessment.task.label} — see the Metrics "
             "page.")
     st.stop()
 

@@ -151,7 +151,7 @@ with mid:
                                        "losses.")
         else:
             metric = None
-            st.caption(f"The {assessment.task.value} task has no metrics in the registry yet: the tests that compare "
+            st.caption(f"The {assessment.task.label} task has no metrics in the registry yet: the tests that compare "
                        "a metric are listed as not run.")
     correction = st.selectbox("Multiple-comparison correction", ["auto", *CORRECTIONS],
                               help="auto: Holm for pairs (Nemenyi after Friedman).")

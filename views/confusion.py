@@ -27,7 +27,7 @@ assessment = require_assessment()
 st.title("Confusion")
 task = assessment.task
 if not task.is_classification:
-    st.info(f"Confusion matrices belong to classification tasks; this file is {task.value}.")
+    st.info(f"Confusion matrices belong to classification tasks; this file's task is {task.label}.")
     st.stop()
 
 left, right = st.columns([3, 2])

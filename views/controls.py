@@ -94,8 +94,9 @@ if s is not None:
         measured.append("the true values by a two-sample Kolmogorov–Smirnov test")
     if s.samples:
         measured.append(f"the {s.sample_name}s by a two-sample Kolmogorov–Smirnov test")
-    st.caption(md(f"Each group against `{s.reference}` (model `{s.model}`): {'; '.join(measured) or 'group sizes'}"
-                  + ("; Holm across groups." if any("pvalue" in str(c) for c in s.table) else ".")))
+    tested = any("pvalue" in str(c) for c in s.table)
+    st.caption(md((f"Each group against `{s.reference}`" if tested else "Per group") + f" (model `{s.model}`): "
+                  + ("; ".join(measured) or "group sizes") + ("; Holm across groups." if tested else ".")))
     if s.samples:
         fig = distribution_by_group_chart(samples=s.samples, value_name=s.sample_name.capitalize(),
                                           reference=s.reference,

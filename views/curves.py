@@ -25,7 +25,7 @@ assessment = require_assessment()
 st.title("Curves")
 task = assessment.task
 if not task.is_classification:
-    st.info(f"Threshold curves belong to classification tasks; this file is {task.value} — see the "
+    st.info(f"Threshold curves belong to classification tasks; this file's task is {task.label} — see the "
             f"{'Clusters' if task is Task.CLUSTERING else 'Errors'} page.")
     st.stop()
 

@@ -159,7 +159,7 @@ with left:
         tasks = [t.value for t in Task]
         key = f"task_{revision}"
         st.selectbox("Task", tasks, index=tasks.index(assessment.task.value), key=key, on_change=_set_task,
-                     args=(key,), help="Recognised from the ground truth; change it if it is wrong.")
+                     args=(key,), format_func=lambda value: Task(value).label.capitalize(), help="Recognised from the ground truth; change it if it is wrong.")
         st.caption(md(f"Why: {assessment.task_reason}"))
         if assessment.task is Task.BINARY and assessment.classes:
             key = f"positive_{revision}"

@@ -50,7 +50,7 @@ def sidebar_lines() -> list[str] | None:
     models = list(result.reports)
     shown = ", ".join(f"`{m}`" for m in models[:4]) + (f" and {len(models) - 4:,} more" if len(models) > 4 else "")
     return [f"Active: `{name}` (out of core)",
-            f"{result.n_rows:,} rows · {result.assessment.task.value} · {len(models):,} "
+            f"{result.n_rows:,} rows · {result.assessment.task.label} · {len(models):,} "
             f"model{'s' if len(models) != 1 else ''}: {shown}"]
 
 
@@ -105,7 +105,7 @@ def _assess(root, relative: str) -> None:
 def _summary(name: str, run) -> None:
     a = run.assessment
     exact = "exact" if run.exact else f"scores on a grid of {run.bins:,} bins, ranking metrics with error bounds"
-    st.markdown(md(f"`{name}` · {run.n_rows:,} rows · {a.task.value} · "
+    st.markdown(md(f"`{name}` · {run.n_rows:,} rows · {a.task.label} · "
                    f"{len(run.reports)} model{'s' if len(run.reports) != 1 else ''} · {exact}"))
     st.info("Opened out of core: the Metrics page shows every metric over all rows, with intervals. The other pages "
             "draw charts and tests from the rows, which are not loaded; for them, upload a file that fits in "

@@ -22,7 +22,7 @@ if task is Task.CLUSTERING:
     st.info("The Errors page shows where numeric predictions err; this file is a clustering — see the Clusters page.")
     st.stop()
 if task not in (Task.REGRESSION, Task.FORECAST):
-    st.info(f"The Errors page shows where numeric predictions err; this file is {task.value} classification — "
+    st.info(f"The Errors page shows where numeric predictions err; this file's task is {task.label} — "
             "see the Confusion and Curves pages.")
     st.stop()
 

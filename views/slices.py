@@ -24,8 +24,8 @@ assessment = require_assessment()
 st.title("Slices")
 task = assessment.task
 if task not in TASKS or task is Task.CLUSTERING:   # clustering has its indices, not slices: the Clusters page
-    st.info("Slices are available for classification, regression and forecasts; this file is a "
-            f"{task.value}{' — the Clusters page shows its indices' if task is Task.CLUSTERING else ''}.")
+    st.info("Slices are available for classification, regression and forecasts; this file's task is "
+            f"{task.label}{' — the Clusters page shows its indices' if task is Task.CLUSTERING else ''}.")
     st.stop()
 
 roles = assessment.roles
@@ -149,7 +149,7 @@ else:
 
     if task is not Task.BINARY:
         st.caption("Fairness gaps (demographic parity, equalised odds) compare the rates of a binary decision; this "
-                   f"file is {task.value}.")
+                   f"file's task is {task.label}.")
     elif len(analysis.columns) > 1:
         st.caption("Fairness gaps need one slice column, the protected attribute; choose a single column to see them.")
     if task is Task.BINARY and len(analysis.columns) == 1:
