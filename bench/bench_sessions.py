@@ -124,13 +124,17 @@ def wait_idle(page) -> None:
     page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden", timeout=600_000)
 
 
-def wait_drawn(page) -> None:
-    """Until the page is drawn: the script has finished (`wait_idle`) and every lazily loaded element (Plotly's
-    4.7 MB bundle, the charts, the tables) has replaced its loading skeleton — seconds after the script finished on
-    the Curves page, where a fresh browser first fetches and compiles Plotly."""
+def wait_drawn(page, last: tuple[str, str]) -> None:
+    """Until the page is drawn: its last element, ``last`` (ARIA role, name), is there (the script reached its end — the
+    status widget alone can be hidden between two reruns, and under load the Curves step ended with 6 of its 11
+    charts), the script has finished (`wait_idle`), and every lazily loaded element (Plotly's 4.7 MB bundle, the
+    charts, the tables) has replaced its loading skeleton and every chart has drawn its SVG — seconds after the
+    script finished on the Curves page, where a fresh browser first fetches and compiles Plotly."""
+    page.get_by_role(last[0], name=last[1]).wait_for()
     wait_idle(page)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')", timeout=600_000,
-                           polling=200)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]') && "
+                           "[...document.querySelectorAll('[data-testid=\"stPlotlyChart\"]')]"
+                           ".every(chart => chart.querySelector('.main-svg'))", timeout=600_000, polling=200)
 
 
 def session(url: str, path: str, key: int, start, results) -> None:
@@ -167,15 +171,20 @@ def journey(page, path: str, received: list) -> dict:
     and the Playwright driver) spent on it, and the megabytes the server sent it over the websocket."""
     steps = {}
     sidebar = page.locator('[data-testid="stSidebar"]')
-    for name, ready in (("Data", "Task and roles"), ("Metrics", "All models"), ("Curves", "Threshold explorer")):
+    # each page's heading, and the element that ends it
+    for name, ready, last in (("Data", "Task and roles", ("heading", "Preview")),
+                              ("Metrics", "All models", ("button", "Metrics CSV")),
+                              ("Curves", "Threshold explorer", ("button", "Gain/lift table CSV"))):
         t, cpu, sent = time.perf_counter(), tree_cpu_s(os.getpid()), received[0]
         if name == "Data":
             upload_predictions(page, path)   # the journeys' way (the Data page has a second uploader, for settings)
-            page.get_by_text(Path(path).name).first.wait_for()
+            # read when the sidebar names it ("Active: …"): the uploader shows the name while the bytes still travel,
+            # and a page already showing a file has its "Task and roles" heading before the new one is read
+            sidebar.get_by_text(Path(path).name).wait_for()
         else:
             sidebar.get_by_role("link", name=name).click()
         page.get_by_role("heading", name=ready).wait_for()
-        wait_drawn(page)
+        wait_drawn(page, last)
         steps[name] = Step(time.perf_counter() - t, tree_cpu_s(os.getpid()) - cpu, (received[0] - sent) / 2**20,
                            page.locator(".js-plotly-plot").count())
     return steps
