@@ -20,6 +20,7 @@ from __future__ import annotations
 import ctypes
 import gc
 import os
+import sys
 import threading
 import time
 import weakref
@@ -62,8 +63,15 @@ def idle_seconds() -> float:
 
 
 def release_memory() -> None:
-    """Collect garbage and ask glibc to return free heap pages to the system (a no-op elsewhere)."""
+    """Collect garbage, ask Arrow's memory pool (the Parquet reader's and pandas' Arrow-backed columns') and glibc
+    to return their free pages to the system (each a no-op where it does not apply)."""
     gc.collect()
+    arrow = sys.modules.get("pyarrow")   # only when something imported it: no import for its sake
+    if arrow is not None:
+        try:
+            arrow.default_memory_pool().release_unused()
+        except Exception:
+            pass
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
