@@ -130,7 +130,11 @@ class SharedResults:
             if used > budget:
                 raise ServerBusy(f"The server is busy: it holds {used:,.0f} MB of {budget:,.0f} MB for other "
                                  "assessments. Try again in a minute.")
+            started = time.perf_counter()
             value = compute()
+            if os.environ.get("ASSESS_SHARED_LOG"):   # bench/bench_sessions.py counts the computations per kind
+                print(f"assess.shared computed {_kind(key)} in {time.perf_counter() - started:.2f} s", file=sys.stderr,
+                      flush=True)
             with self._lock:
                 self._store[key] = value
                 self._used[key] = self._clock()
@@ -173,6 +177,13 @@ class SharedResults:
         for key in unheld:
             self._drop(key)
         return len(unheld)
+
+
+def _kind(key: Hashable) -> str:
+    """What a key computes, for the log: ``"read"``/``"describe"``, or the name `views.state.memo` gives."""
+    if isinstance(key, tuple) and key:
+        return str(key[1] if isinstance(key[0], tuple) and len(key) > 1 else key[0])
+    return str(key)
 
 
 #: Seconds between two tidy-up rounds (dropping idle results, closing departed sessions, returning memory).
