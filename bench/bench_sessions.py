@@ -168,6 +168,8 @@ def session(url: str, path: str, key: int, start, results) -> None:
         except Exception as exc:
             shot = Path(tempfile.gettempdir()) / f"bench_sessions_failed_{key}.png"
             page.screenshot(path=str(shot), full_page=True)
+            # the page scrolls inside its main block, which the screenshot cuts: its whole text beside it
+            shot.with_suffix(".txt").write_text(page.locator("body").inner_text())
             results.put((key, (float("nan"), {f"failed, see {shot}": Step(0.0, 0.0, 0.0)})))
             print(f"session {key}: {exc}", file=sys.stderr)
         browser.close()
