@@ -250,3 +250,10 @@ def test_sessions_closed_while_their_page_ran_are_emptied_again_until_their_scri
     running.session_state["table"], running._scriptrunner = "its last widgets", None
     assert shared.forget_closed_sessions(closing) == 0
     assert running.session_state == {} and closing == {}
+
+
+def test_malloc_arenas_are_capped_unless_the_operator_chose(monkeypatch):
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    assert shared.limit_malloc_arenas() is False      # the operator's own setting stands
+    monkeypatch.delenv("MALLOC_ARENA_MAX")
+    assert shared.limit_malloc_arenas() is True       # glibc accepted the cap (this machine runs glibc)
