@@ -5,11 +5,12 @@ import streamlit as st
 from assess.data import Task
 from views.data_directory import sidebar_lines
 from views.shared import ServerBusy
-from views.state import BUSY_ICON, DATA_PAGE, current_assessment, init_state, md
+from views.state import BUSY_ICON, DATA_PAGE, current_assessment, forget_stale_widgets, init_state, md
 from views.widgets import PRESENTATION, presentation_style, sidebar_state
 
 st.set_page_config(page_title="assess — model performance", page_icon=":material/analytics:", layout="wide",
                    initial_sidebar_state=sidebar_state())
+forget_stale_widgets()   # first: nothing of this run is registered yet
 presentation_style()
 init_state()
 

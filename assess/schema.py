@@ -64,6 +64,23 @@ class Assessment:
     def _encoded(self) -> dict[tuple[str, str | None], Predictions]:
         return {}
 
+    @cached_property
+    def _ids(self) -> np.ndarray | None:
+        """Every row's sample id, read once for all models (each model's are its rows of it). An integer id column
+        stays integers — the column's own memory, read-only — since ``7`` and ``"7"`` name the same sample and
+        compare, align and count alike: label strings would be one Python object per row and per model (measured:
+        30 MB for a 200,000-row file of 3 models, 150 MB at a million rows), kept as long as the assessment is.
+        Any other id column is read as labels (`assess.columns.label_strings`: ``1.0`` and ``1`` are one id)."""
+        if not self.roles.id:
+            return None
+        column = self.frame[self.roles.id]
+        if isinstance(column.dtype, np.dtype) and column.dtype.kind in "iu":
+            ids = column.to_numpy().view()   # a view: the flag below must not lock the frame's own array
+        else:
+            ids = label_strings(column).to_numpy(dtype=object)
+        ids.flags.writeable = False
+        return ids
+
     @property
     def outputs(self) -> tuple[str, ...]:
         """The output names of a multi-output regression (``y_true_<name>``/``y_pred_<name>`` pairs); () otherwise."""
@@ -117,7 +134,7 @@ class Assessment:
         extras = dict(
             weight=numeric_column(frame, r.weight) if r.weight else None,
             fold=label_strings(frame[r.fold]).to_numpy(dtype=object) if r.fold else None,
-            ids=label_strings(frame[r.id]).to_numpy(dtype=object) if r.id else None,
+            ids=None if self._ids is None else self._ids if len(rows) == len(self.frame) else self._ids[rows],
             group=label_strings(frame[r.groups[0]]).to_numpy(dtype=object) if r.groups else None,
             model=model,
         )

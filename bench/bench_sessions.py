@@ -10,6 +10,12 @@ by content hash, views/shared.py); without it each session gets its own file.
     PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 8 --rows 1000000          # eight different files
     PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 1 --no-alone --profile /tmp/server.txt
 
+A 1,000-row session first warms the server up (every page's modules imported): its memory after that is the
+floor the server returns to. The server logs each result it computes (ASSESS_SHARED_LOG, views/shared.py), and the
+bench prints how many of each kind every phase computed — with ``--same``, one bootstrap for all sessions. The
+memory after the last session closed is given at 30, 60 and 120 s (with the TTL of .streamlit/config.toml, 60 s, a
+closed tab's session is kept — it may come back — and let go at about 50 s).
+
 Each step (Data, Metrics, Curves) gives its seconds, the CPU seconds of that session's browser (Chromium and the
 Playwright driver) and the megabytes the server sent it over the websocket; a step ends when the script is idle and
 no loading skeleton is left (Plotly's bundle and charts load lazily). The server's CPU is given for each phase: on a
@@ -33,6 +39,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -124,13 +131,17 @@ def wait_idle(page) -> None:
     page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden", timeout=600_000)
 
 
-def wait_drawn(page) -> None:
-    """Until the page is drawn: the script has finished (`wait_idle`) and every lazily loaded element (Plotly's
-    4.7 MB bundle, the charts, the tables) has replaced its loading skeleton — seconds after the script finished on
-    the Curves page, where a fresh browser first fetches and compiles Plotly."""
+def wait_drawn(page, last: tuple[str, str]) -> None:
+    """Until the page is drawn: its last element, ``last`` (ARIA role, name), is there (the script reached its end — the
+    status widget alone can be hidden between two reruns, and under load the Curves step ended with 6 of its 11
+    charts), the script has finished (`wait_idle`), and every lazily loaded element (Plotly's 4.7 MB bundle, the
+    charts, the tables) has replaced its loading skeleton and every chart has drawn its SVG — seconds after the
+    script finished on the Curves page, where a fresh browser first fetches and compiles Plotly."""
+    page.get_by_role(last[0], name=last[1]).wait_for()
     wait_idle(page)
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]')", timeout=600_000,
-                           polling=200)
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stSkeleton\"]') && "
+                           "[...document.querySelectorAll('[data-testid=\"stPlotlyChart\"]')]"
+                           ".every(chart => chart.querySelector('.main-svg'))", timeout=600_000, polling=200)
 
 
 def session(url: str, path: str, key: int, start, results) -> None:
@@ -157,6 +168,8 @@ def session(url: str, path: str, key: int, start, results) -> None:
         except Exception as exc:
             shot = Path(tempfile.gettempdir()) / f"bench_sessions_failed_{key}.png"
             page.screenshot(path=str(shot), full_page=True)
+            # the page scrolls inside its main block, which the screenshot cuts: its whole text beside it
+            shot.with_suffix(".txt").write_text(page.locator("body").inner_text())
             results.put((key, (float("nan"), {f"failed, see {shot}": Step(0.0, 0.0, 0.0)})))
             print(f"session {key}: {exc}", file=sys.stderr)
         browser.close()
@@ -167,15 +180,20 @@ def journey(page, path: str, received: list) -> dict:
     and the Playwright driver) spent on it, and the megabytes the server sent it over the websocket."""
     steps = {}
     sidebar = page.locator('[data-testid="stSidebar"]')
-    for name, ready in (("Data", "Task and roles"), ("Metrics", "All models"), ("Curves", "Threshold explorer")):
+    # each page's heading, and the element that ends it
+    for name, ready, last in (("Data", "Task and roles", ("heading", "Preview")),
+                              ("Metrics", "All models", ("button", "Metrics CSV")),
+                              ("Curves", "Threshold explorer", ("button", "Gain/lift table CSV"))):
         t, cpu, sent = time.perf_counter(), tree_cpu_s(os.getpid()), received[0]
         if name == "Data":
             upload_predictions(page, path)   # the journeys' way (the Data page has a second uploader, for settings)
-            page.get_by_text(Path(path).name).first.wait_for()
+            # read when the sidebar names it ("Active: …"): the uploader shows the name while the bytes still travel,
+            # and a page already showing a file has its "Task and roles" heading before the new one is read
+            sidebar.get_by_text(Path(path).name).wait_for()
         else:
             sidebar.get_by_role("link", name=name).click()
         page.get_by_role("heading", name=ready).wait_for()
-        wait_drawn(page)
+        wait_drawn(page, last)
         steps[name] = Step(time.perf_counter() - t, tree_cpu_s(os.getpid()) - cpu, (received[0] - sent) / 2**20,
                            page.locator(".js-plotly-plot").count())
     return steps
@@ -209,6 +227,19 @@ def steps_text(steps: dict) -> str:
     return " · ".join(f"{name} {step}" for name, step in steps.items())
 
 
+def computed(log: Path, since: int) -> tuple[Counter, int]:
+    """How many results of each kind the server computed since byte ``since`` of its log (views/shared.py writes a
+    line per computation when ASSESS_SHARED_LOG is set), and the log's size now."""
+    text = log.read_bytes()
+    kinds = Counter(line.split()[2] for line in text[since:].decode(errors="replace").splitlines()
+                    if line.startswith("assess.shared computed "))
+    return kinds, len(text)
+
+
+def counts_text(kinds: Counter) -> str:
+    return ", ".join(f"{kind} ×{n}" for kind, n in sorted(kinds.items())) or "nothing"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=8)
@@ -218,7 +249,7 @@ def main() -> None:
                         help="the server's disconnected-session TTL, seconds (as in .streamlit/config.toml)")
     parser.add_argument("--idle", type=int, default=600,
                         help="seconds an unused result is kept (ASSESS_RESULTS_IDLE_S; its default)")
-    parser.add_argument("--after", type=int, default=90,
+    parser.add_argument("--after", type=int, default=125,
                         help="seconds to watch the server's memory after the last session closed")
     parser.add_argument("--no-alone", action="store_true", help="skip the single session before the concurrent ones")
     parser.add_argument("--profile", metavar="FILE", help="run the server under py-spy, stacks to FILE (collapsed)")
@@ -233,37 +264,49 @@ def main() -> None:
             files.append(path)
         first_alone = Path(tmp) / "load_alone.csv"      # its own bytes, so the shared runs start cold too
         make_file(first_alone, args.rows, seed=10_000)
+        warm_file = Path(tmp) / "warm_up.csv"            # 1,000 rows: every page's modules imported, no big data
+        make_file(warm_file, 1_000, seed=20_000)
         mb = first_alone.stat().st_size / 2**20
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        proc = start_app(port, args.ttl, args.profile, args.log, args.idle)
+        log = Path(args.log or Path(tmp) / "server.log")
+        os.environ["ASSESS_SHARED_LOG"] = "1"           # the server counts its computations (views/shared.py)
+        proc = start_app(port, args.ttl, args.profile, str(log), args.idle)
         url = f"http://localhost:{port}"
         time.sleep(2)
         idle = tree_rss_mb(proc.pid)
-        peak = [idle]
+        phase = ["warm-up"]
+        peaks = {phase[0]: idle}
         sampling = threading.Event()
 
         def sample() -> None:
             while not sampling.is_set():
-                peak[0] = max(peak[0], tree_rss_mb(proc.pid))
+                peaks[phase[0]] = max(peaks.get(phase[0], 0.0), tree_rss_mb(proc.pid))
                 time.sleep(0.2)
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
-        loads = []
+        loads, kinds = [], {}
         try:
+            run(url, [warm_file])
+            warm = tree_rss_mb(proc.pid)
+            _, offset = computed(log, 0)
             alone = None
             server_cpu = []
             if not args.no_alone:
+                phase[0] = "alone"
                 cpu = tree_cpu_s(proc.pid)
                 alone = run(url, [first_alone])[0]
                 server_cpu.append(tree_cpu_s(proc.pid) - cpu)
                 loads.append(os.getloadavg()[0])
+                kinds["alone"], offset = computed(log, offset)
+            phase[0] = "together"
             cpu = tree_cpu_s(proc.pid)
             together = run(url, files)
             server_cpu.append(tree_cpu_s(proc.pid) - cpu)
             loads.append(os.getloadavg()[0])
+            kinds["together"], offset = computed(log, offset)
             sampling.set()
             closed = time.perf_counter()
             timeline = []
@@ -284,8 +327,14 @@ def main() -> None:
         print(f"session {i + 1}: {total:6.1f} s{ratio}  ({steps_text(steps)})")
     print("server CPU: " + " and ".join(f"{c:,.1f} s" for c in server_cpu) + " (alone, then all sessions together; "
           "each session's browser CPU is in its line)")
-    print(f"server RSS: idle {idle:,.0f} MB, peak {peak[0]:,.0f} MB; after the sessions closed: "
-          + ", ".join(f"{t:.0f} s {m:,.0f} MB" for t, m in timeline))
+    for name, kind in kinds.items():
+        print(f"server computed ({name}): {counts_text(kind)}")
+    print(f"server RSS: idle {idle:,.0f} MB, warm (after a 1,000-row session: every page's modules loaded) "
+          f"{warm:,.0f} MB; peak " + ", ".join(f"{name} {mb_:,.0f} MB" for name, mb_ in peaks.items()))
+    marks = [next(((t, m) for t, m in timeline if t >= mark), None) for mark in (30, 60, 120)]
+    print("server RSS after the last session closed (its tab; Streamlit keeps a session for its TTL, "
+          f"{args.ttl} s here): " + ", ".join(f"{t:.0f} s {m:,.0f} MB" for t, m in filter(None, marks)))
+    print("  every 5 s: " + ", ".join(f"{m:,.0f}" for _, m in timeline))
 
 
 if __name__ == "__main__":

@@ -103,7 +103,7 @@ def test_long_multi_model_layout():
     a = assess_csv("id,model,y_true,y_pred\n1,a,x,x\n2,a,y,x\n1,b,x,y\n2,b,y,y\n")
     assert a.models == ("a", "b")
     assert a.predictions("b").n == 2
-    np.testing.assert_array_equal(a.predictions("b").ids, ["1", "2"])
+    np.testing.assert_array_equal(a.predictions("b").ids, [1, 2])   # an integer id column stays integers
     with pytest.raises(AssessError, match=r"no model `c` in p\.csv \(models: a, b\)"):
         a.predictions("c")
 
@@ -474,3 +474,16 @@ def test_a_typo_in_a_numeric_truth_is_named_not_turned_into_classes():
     assert error.column == "y_true" and "abc" in error.message and "row 6" in error.message
     labels = frame_csv(pd.DataFrame({"y_true": ["1", "2", "x"] * 10, "y_pred": ["1", "2", "2"] * 10}))
     assert labels.task is Task.MULTICLASS                 # integer-like labels with a word stay classes
+
+
+def test_sample_ids_are_read_once_and_integer_ids_stay_integers():
+    text = "id,model,y_true,y_pred\n" + "".join(f"{i},{m},{'xy'[i % 2]},x\n" for m in "ab" for i in (3, 1, 2))
+    a = assess_csv(text)
+    frame = a.frame
+    for m in ("a", "b"):   # each model's ids are its own rows' ids (the oracle: pandas selecting them)
+        np.testing.assert_array_equal(a.predictions(m).ids, frame.loc[frame["model"] == m, "id"].to_numpy())
+    assert a.predictions("a").ids.dtype.kind == "i"                  # no Python string per row
+    frame.loc[0, "id"] = 3                                            # the table's own column is not locked
+    wide = assess_csv("id,y_true,score_lr,score_rf\n1.0,x,0.2,0.3\n2.0,y,0.6,0.9\n")
+    assert wide.predictions("lr").ids is wide.predictions("rf").ids   # one array for every model of a wide file
+    assert wide.predictions("lr").ids.tolist() == ["1", "2"]          # other ids are labels: 1.0 is 1

@@ -177,3 +177,83 @@ def test_sessions_are_listed_from_streamlits_own_session_records(monkeypatch):
     runtime = type("Runtime", (), {"_session_mgr": type("Manager", (), {"list_sessions": lambda _: records})()})()
     monkeypatch.setattr(shared, "_runtime", lambda: runtime)
     assert shared.live_sessions() == {"open tab": True, "closed tab": False}
+
+
+# --- what a closed tab leaves behind: widget records and their callbacks ------------------------------------------
+
+class _Assessment:
+    """Stands for a session's assessment: weakly referable, so a test sees when nothing holds it any more."""
+
+
+def _page_run(state, widget_id: str):
+    """A page run as Streamlit does it (a fresh module, the page's code executed in it) that draws one widget with a
+    callback defined in the page: returns a weak reference to the assessment held in that run's page globals."""
+    import types
+    import weakref
+
+    from streamlit.runtime.state.common import WidgetMetadata
+
+    page = types.ModuleType("__main__")
+    page.__dict__["Assessment"] = _Assessment
+    exec("assessment = Assessment()\ndef on_change():\n    return assessment", page.__dict__)
+    state._new_widget_state.set_widget_metadata(WidgetMetadata(widget_id, lambda v: v, lambda v: v, "int_value",
+                                                               callback=page.__dict__["on_change"]))
+    return weakref.ref(page.__dict__["assessment"])
+
+
+def test_records_of_widgets_that_left_the_page_let_their_page_globals_go():
+    import gc
+
+    from streamlit.runtime.state.session_state import SessionState, Value
+
+    state = SessionState()
+    earlier = _page_run(state, "widget-of-the-first-upload")
+    current = _page_run(state, "widget-on-the-page")
+    state._new_widget_state["widget-on-the-page"] = Value(3)   # only the drawn widget has a value
+    gc.collect()
+    assert earlier() is not None          # Streamlit's own rule keeps every record ever made (the leak)
+    assert shared.forget_widget_callbacks(state) == 1
+    gc.collect()
+    assert earlier() is None and current() is not None
+    assert state._new_widget_state.widget_metadata["widget-on-the-page"].callback() is current()
+
+
+def test_a_closed_sessions_state_widget_records_and_fragments_are_emptied():
+    import gc
+
+    from streamlit.runtime.state.session_state import SessionState, Value
+
+    state = SessionState()
+    held = _page_run(state, "w")
+    state._new_widget_state["w"] = Value(1)
+    state["table"] = "a million rows"
+    session = type("AppSession", (), {"session_state": state, "_fragment_storage": {"explorer": "page globals"}})()
+    shared.forget_state(session)
+    gc.collect()
+    assert held() is None and "table" not in state and session._fragment_storage == {}
+
+
+def test_sessions_closed_while_their_page_ran_are_emptied_again_until_their_script_stops(monkeypatch):
+    import weakref
+
+    loop = type("Loop", (), {"call_soon_threadsafe": staticmethod(lambda fn, *args: fn(*args))})()
+    runtime = type("Runtime", (), {"_get_async_objs": lambda _: type("Async", (), {"eventloop": loop})()})()
+    monkeypatch.setattr(shared, "_runtime", lambda: runtime)
+    running = type("AppSession", (), {})()
+    running.session_state, running._fragment_storage, running._scriptrunner = {}, {}, "still running"
+    gone = type("AppSession", (), {})()
+    closing = {"running": weakref.ref(running), "gone": weakref.ref(gone)}
+    del gone
+    running.session_state["table"] = "drawn again by the page that was still running"
+    assert shared.forget_closed_sessions(closing) == 1
+    assert running.session_state == {} and list(closing) == ["running"]
+    running.session_state["table"], running._scriptrunner = "its last widgets", None
+    assert shared.forget_closed_sessions(closing) == 0
+    assert running.session_state == {} and closing == {}
+
+
+def test_malloc_arenas_are_capped_unless_the_operator_chose(monkeypatch):
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    assert shared.limit_malloc_arenas() is False      # the operator's own setting stands
+    monkeypatch.delenv("MALLOC_ARENA_MAX")
+    assert shared.limit_malloc_arenas() is True       # glibc accepted the cap (this machine runs glibc)

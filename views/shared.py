@@ -20,8 +20,10 @@ from __future__ import annotations
 import ctypes
 import gc
 import os
+import sys
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
@@ -29,6 +31,24 @@ from collections.abc import Callable, Hashable
 SHARED_ENTRIES = 64
 DEFAULT_MEMORY_MB = 6144
 DEFAULT_IDLE_S = 600.0
+
+
+#: glibc malloc arenas the server's threads share (mallopt M_ARENA_MAX; default 8 per core). Each Streamlit script
+#: thread otherwise gets an arena of its own, and the freed heap of a million-row run stays spread over them: measured
+#: with bench/bench_sessions.py (8 sessions on one 1,000,000-row file), memory 60 s after the last tab closed came
+#: back to 507 MB with the default and 267 MB with 2 arenas (warm floor 257 MB), at the same speed.
+MALLOC_ARENAS = 2
+_M_ARENA_MAX = -8   # glibc's <malloc.h>
+
+
+def limit_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
+    """Cap glibc's malloc arenas unless MALLOC_ARENA_MAX is set; True when the cap was set (False elsewhere)."""
+    if os.environ.get("MALLOC_ARENA_MAX"):
+        return False
+    try:
+        return bool(ctypes.CDLL("libc.so.6").mallopt(_M_ARENA_MAX, arenas))
+    except (OSError, AttributeError):
+        return False
 
 
 class ServerBusy(RuntimeError):
@@ -61,8 +81,15 @@ def idle_seconds() -> float:
 
 
 def release_memory() -> None:
-    """Collect garbage and ask glibc to return free heap pages to the system (a no-op elsewhere)."""
+    """Collect garbage, ask Arrow's memory pool (the Parquet reader's and pandas' Arrow-backed columns') and glibc
+    to return their free pages to the system (each a no-op where it does not apply)."""
     gc.collect()
+    arrow = sys.modules.get("pyarrow")   # only when something imported it: no import for its sake
+    if arrow is not None:
+        try:
+            arrow.default_memory_pool().release_unused()
+        except Exception:
+            pass
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
@@ -121,7 +148,11 @@ class SharedResults:
             if used > budget:
                 raise ServerBusy(f"The server is busy: it holds {used:,.0f} MB of {budget:,.0f} MB for other "
                                  "assessments. Try again in a minute.")
+            started = time.perf_counter()
             value = compute()
+            if os.environ.get("ASSESS_SHARED_LOG"):   # bench/bench_sessions.py counts the computations per kind
+                print(f"assess.shared computed {_kind(key)} in {time.perf_counter() - started:.2f} s", file=sys.stderr,
+                      flush=True)
             with self._lock:
                 self._store[key] = value
                 self._used[key] = self._clock()
@@ -166,6 +197,13 @@ class SharedResults:
         return len(unheld)
 
 
+def _kind(key: Hashable) -> str:
+    """What a key computes, for the log: ``"read"``/``"describe"``, or the name `views.state.memo` gives."""
+    if isinstance(key, tuple) and key:
+        return str(key[1] if isinstance(key[0], tuple) and len(key) > 1 else key[0])
+    return str(key)
+
+
 #: Seconds between two tidy-up rounds (dropping idle results, closing departed sessions, returning memory).
 TIDY_EVERY_S = 5.0
 #: Rounds between two unconditional returns of free memory (a full collection costs a little on a big heap).
@@ -203,14 +241,16 @@ def session_ttl_s() -> float:
 
 
 def close_departed_sessions(away_since: dict, sessions: dict[str, bool] | None, *, after_s: float,
-                            clock: Callable[[], float] = time.monotonic) -> int:
+                            clock: Callable[[], float] = time.monotonic, closing: dict | None = None) -> int:
     """Shut down the sessions whose tab has been gone for ``after_s`` seconds; returns how many were asked to close.
 
     Streamlit keeps a disconnected session for its TTL and then only hides it: the session, its state (a table and
     an assessment of a million rows) and its uploaded file stay in memory until some other session disconnects, and
     its uploaded file until the server stops. Closing it through the runtime just before the TTL frees all three.
     ``away_since`` (session id → when it was first seen disconnected) persists between calls; the close runs on the
-    server's event loop (Streamlit's rule) and only if the session has not come back meanwhile.
+    server's event loop (Streamlit's rule) and only if the session has not come back meanwhile. ``closing`` (session
+    id → a weak reference to the closed session) collects them for `forget_closed_sessions`: a page still running
+    when its tab closed goes on until its next Streamlit call and fills the emptied state again.
     """
     if sessions is None:
         return 0
@@ -233,6 +273,8 @@ def close_departed_sessions(away_since: dict, sessions: dict[str, bool] | None, 
                 info = manager.get_session_info(sid)
                 if info is not None:
                     forget_state(info.session)
+                    if closing is not None:
+                        closing[sid] = weakref.ref(info.session)
                 runtime.close_session(sid)
 
         for sid in due:
@@ -243,23 +285,71 @@ def close_departed_sessions(away_since: dict, sessions: dict[str, bool] | None, 
     return len(due)
 
 
+def forget_closed_sessions(closing: dict) -> int:
+    """Empty the state of the sessions `close_departed_sessions` closed once more, and let go of those whose script
+    has stopped (its last run may have drawn widgets and fragments after the first emptying — measured: a Curves
+    page still running at the close kept its page's assessment in a fragment and the Metrics page's in a widget
+    callback). Runs on the server's event loop, as the close did; returns how many are still stopping."""
+    def forget_all() -> None:
+        for sid, ref in list(closing.items()):
+            session = ref()
+            if session is not None:
+                forget_state(session)
+            if session is None or getattr(session, "_scriptrunner", None) is None:
+                del closing[sid]   # its script has stopped: nothing fills the state again
+
+    if closing:
+        try:
+            _runtime()._get_async_objs().eventloop.call_soon_threadsafe(forget_all)
+        except Exception:   # a private API: without it the first emptying stands
+            closing.clear()
+    return len(closing)
+
+
 def forget_state(session) -> None:
     """Empty a departing session's state (its table, assessment and the uploaded file's bytes) and its stored
     fragments (a fragment keeps its page's globals: the Curves page's curves of every model). Streamlit 1.67 keeps a
     closed session object reachable from its finished websocket coroutine, and shutting it down clears neither:
     measured, each closed tab's 32 MB upload and the arrays of its last Curves page stayed in memory."""
     session.session_state.clear()
+    forget_widget_callbacks(session.session_state, keep=())
     fragments = getattr(session, "_fragment_storage", None)   # private: without it only the state is emptied
     if fragments is not None:
         fragments.clear()
 
 
-def tidy(store: SharedResults, away_since: dict) -> int:
-    """One tidy-up round: drop results idle too long, close sessions gone for nearly their TTL, drop the results of
-    files no live session holds. Returns how many entries and sessions were let go."""
+def forget_widget_callbacks(state, keep=None) -> int:
+    """Drop the widget records (callbacks, their arguments) of ``state`` (Streamlit's SessionState) for widgets
+    not in ``keep`` (default: the widgets that still have a value); returns how many.
+
+    Streamlit keeps a record of every widget a session ever drew, callback included, and removes only the widget's
+    value when it goes stale (1.67, ``WStates.remove_stale_widgets``). A callback defined in a page script holds that
+    run's page globals — measured with gc.get_referrers after a closed tab: the Data and Metrics pages' callbacks kept
+    their run's assessment, its encoded arrays and table alive (the 30 MB of id strings of a 200,000-row upload),
+    and in a live session every earlier upload's. A widget without a value is not on the page, so its record is
+    never read again (Streamlit registers it anew when the widget is drawn again)."""
+    widgets = getattr(state, "_new_widget_state", None)       # private: without it nothing is dropped
+    records = getattr(widgets, "widget_metadata", None)
+    if not isinstance(records, dict):
+        return 0
+    if keep is None:
+        keep = set(widgets.states) | set(getattr(state, "_old_state", {}))
+    stale = [wid for wid in list(records) if wid not in keep]
+    for wid in stale:
+        records.pop(wid, None)
+    return len(stale)
+
+
+def tidy(store: SharedResults, away_since: dict, closing: dict | None = None) -> int:
+    """One tidy-up round: drop results idle too long, close sessions gone for nearly their TTL (and empty the state
+    of those closed earlier whose script was still running), drop the results of files no live session holds.
+    Returns how many entries and sessions were let go."""
     freed = store.evict_idle(idle_seconds())
     sessions = live_sessions()
-    freed += close_departed_sessions(away_since, sessions, after_s=max(0.0, session_ttl_s() - 3 * TIDY_EVERY_S))
+    if closing:
+        freed += forget_closed_sessions(closing)
+    freed += close_departed_sessions(away_since, sessions, after_s=max(0.0, session_ttl_s() - 3 * TIDY_EVERY_S),
+                                     closing=closing)
     if sessions is not None:
         freed += store.keep_sessions(set(sessions))
     return freed
@@ -271,18 +361,20 @@ def keep_tidy(store: SharedResults, *, every_s: float = TIDY_EVERY_S) -> threadi
     every `RELEASE_EVERY_ROUNDS` rounds anyway."""
     def loop() -> None:
         away_since: dict = {}
+        closing: dict = {}
         pending, rounds = False, 0
         while True:
             time.sleep(every_s)
             rounds += 1
             try:
-                freed = tidy(store, away_since)
+                freed = tidy(store, away_since, closing)
                 if freed or pending or rounds % RELEASE_EVERY_ROUNDS == 0:
                     release_memory()
                 pending = bool(freed)
             except Exception:   # the tidy-up must never stop; a failed round is retried by the next
                 pass
 
+    limit_malloc_arenas()   # once per server, before the sessions' script threads allocate much
     thread = threading.Thread(target=loop, name="assess-shared-results", daemon=True)
     thread.start()
     return thread

@@ -21,7 +21,7 @@ from assess.errors import AssessError
 from assess.io import Limits, LoadedTable, read_table
 from assess.roles import Overrides
 from assess.schema import Assessment, describe
-from views.shared import ServerBusy, SharedResults, keep_tidy
+from views.shared import ServerBusy, SharedResults, forget_widget_callbacks, keep_tidy
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES_DIR = ROOT / "assets" / "samples"
@@ -93,6 +93,15 @@ def session_id() -> str | None:
     """This session's id (None outside a Streamlit script run)."""
     ctx = get_script_run_ctx()
     return None if ctx is None else ctx.session_id
+
+
+def forget_stale_widgets() -> None:
+    """At the start of a run, drop the records of widgets that left the page (`views.shared.forget_widget_callbacks`):
+    their callbacks would keep an earlier run's page globals — an earlier upload's assessment — alive."""
+    ctx = get_script_run_ctx()
+    state = getattr(getattr(ctx, "session_state", None), "_state", None)   # SafeSessionState → SessionState
+    if state is not None:
+        forget_widget_callbacks(state)
 
 
 def _held_sha256() -> str | None:
