@@ -29,7 +29,8 @@ pages = {
                st.Page("views/curves.py", title="Curves", icon=":material/show_chart:",
                        visibility=classification_only),
                st.Page("views/errors.py", title="Errors", icon=":material/scatter_plot:", visibility=numeric_only),
-               st.Page("views/slices.py", title="Slices", icon=":material/splitscreen:"),
+               st.Page("views/slices.py", title="Slices", icon=":material/splitscreen:",
+                       visibility="hidden" if clustering else "visible"),
                st.Page("views/clusters.py", title="Clusters", icon=":material/bubble_chart:",
                        visibility="visible" if clustering else "hidden")],
     "Compare": [st.Page("views/compare.py", title="Compare", icon=":material/compare_arrows:")],
@@ -53,7 +54,7 @@ with st.sidebar:
         st.caption("No data loaded.")
     else:
         st.caption(md(f"Active: `{assessment.table.name}`"))
-        st.caption(md(f"{len(assessment.frame):,} rows · {assessment.task.value} · "
+        st.caption(md(f"{len(assessment.frame):,} rows · {assessment.task.label} · "
                       f"{len(assessment.models)} model{'s' if len(assessment.models) != 1 else ''}"))
         if assessment.errors:
             st.caption(f":red[{len(assessment.errors)} blocking problem(s) — see Data]")

@@ -15,7 +15,7 @@ MODELS = ("naive", "seasonal_naive", "ets")
 def test_forecast_metrics_errors_and_pdf(page):
     page.get_by_role("heading", name="Task and roles").wait_for()
     page.get_by_text(FORECAST).click()
-    page.get_by_text("2,592 rows · forecast · 3 models").wait_for()
+    page.get_by_text("2,592 rows · time-series forecasting · 3 models").wait_for()
 
     page.get_by_role("link", name="Metrics").click()
     page.get_by_role("heading", name="Metrics").wait_for()

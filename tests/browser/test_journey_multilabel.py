@@ -17,7 +17,7 @@ def test_multilabel_per_label_roc_and_pdf(page):
     # the source radio's option, found through the DOM (XPath): text selectors do not see radio option labels here
     page.locator(f'xpath=//label[@data-testid="stRadioOption"][.//p[normalize-space()="{DIGITS}"]]').click()
     # generous waits: eight test sessions may share the machine's two cores
-    page.get_by_text("3,594 rows · multilabel · 2 models").wait_for(timeout=90_000)
+    page.get_by_text("3,594 rows · multi-label classification · 2 models").wait_for(timeout=90_000)
 
     page.get_by_role("link", name="Curves").click()
     page.get_by_role("heading", name="Every label at once").wait_for(timeout=90_000)
