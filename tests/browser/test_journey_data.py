@@ -14,7 +14,7 @@ CSV = "y_true,y_pred,amount\n" + "".join(f"{i % 2},{(i // 3) % 2},{i * 1.25}\n" 
 def test_load_sample_upload_change_role(page, tmp_path):
     page.get_by_role("heading", name="Task and roles").wait_for()
     wait_idle(page)
-    assert selectbox_value(page, "Task") == "binary"
+    assert selectbox_value(page, "Task") == "Binary classification"
     assert selectbox_value(page, "Positive class") == "malignant"
     page.get_by_text("No problems found in 1,707 rows").wait_for()
 
@@ -27,12 +27,12 @@ def test_load_sample_upload_change_role(page, tmp_path):
     sidebar.get_by_text("mine.csv").wait_for()          # drawn before the page, yet already up to date
     assert sidebar.get_by_text("No data loaded").count() == 0
     assert selectbox_value(page, "Ground truth") == "y_true"
-    assert selectbox_value(page, "Task") == "binary"
+    assert selectbox_value(page, "Task") == "Binary classification"
 
     choose(page, "Ground truth", "amount")
     wait_idle(page)
     page.get_by_text("is numeric with non-integer values").wait_for()
-    assert selectbox_value(page, "Task") == "regression"
+    assert selectbox_value(page, "Task") == "Regression"
     page.screenshot(path=str(ARTIFACTS / "journey_data.png"), full_page=True)
 
     sidebar.get_by_role("link", name="Metrics").click()
@@ -43,4 +43,4 @@ def test_load_sample_upload_change_role(page, tmp_path):
     wait_idle(page)
     page.get_by_text("40 rows", exact=False).first.wait_for()  # the upload survived the visit
     sidebar.get_by_text("mine.csv").wait_for()
-    assert selectbox_value(page, "Task") == "regression"     # and so did the role the user changed
+    assert selectbox_value(page, "Task") == "Regression"     # and so did the role the user changed
