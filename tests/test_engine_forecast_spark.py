@@ -8,6 +8,8 @@ stamps and series ids of a CSV file are read back as numbers, as the in-memory r
 
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from tests.test_engine import run_cli
@@ -47,13 +49,35 @@ def test_multiclass_labels_by_argmax_with_ties_on_spark(tmp_path):
     assert_same_values(memory["models"], spark["models"])
 
 
-def test_the_baseline_forecasts_on_spark_equal_duckdb(tmp_path):
+def test_weighted_medians_on_spark_equal_memory(tmp_path):
+    """The weighted median (windows over the sorted distinct |e|): a forecast's pooled, per-horizon and per-series
+    ones and a regression file's; R² to 1e-9 with weights (raw moments, see test_engine_forecast.py)."""
+    from tests.engine_runs import memory_and_engine
+    from tests.test_engine import assert_same_values
+
+    path = tmp_path / "f.parquet"
+    forecast_frame(14, months=8, weights=True).to_parquet(path)
+    memory, spark = both(path, engine="spark")
+    assert_same_json(memory, spark, rel=1e-9)
+    rng = np.random.default_rng(14)
+    n = 400
+    y = np.round(rng.normal(5, 3, n), 1)
+    pd.concat([pd.DataFrame({"model": m, "y_true": y, "y_pred": np.round(y + rng.normal(b, 1, n), 1),
+                             "weight": rng.integers(0, 6, n) / 2.0}) for m, b in (("u", 0), ("v", 1))],
+              ignore_index=True).to_parquet(tmp_path / "r.parquet")
+    memory, spark = memory_and_engine("metrics", tmp_path / "r.parquet", "spark")
+    assert_same_values(memory["models"], spark["models"], rel=1e-9)
+    assert spark["models"]["u"]["median_absolute_error"] is not None
+
+
+@pytest.mark.parametrize("weights", [False, True])
+def test_the_baseline_forecasts_on_spark_equal_duckdb(tmp_path, weights):
     from assess.engine.reports import engine_reports
     from assess.engine.source import resolve_source
     from assess.roles import Overrides
 
     path = tmp_path / "f.parquet"
-    forecast_frame(13, months=8).to_parquet(path)
+    forecast_frame(13, months=8, weights=weights).to_parquet(path)
     runs = {e: engine_reports(resolve_source(str(path)), e, Overrides(), baselines=True) for e in ("duckdb", "spark")}
     for model, report in runs["duckdb"].reports.items():
         for r, s in zip(report.results, runs["spark"].reports[model].results):

@@ -25,11 +25,12 @@ The registry's formulas then run on those states unchanged, so the numbers are t
 (horizons; one forecast per model, series, time and origin — at 10⁷ rows the costliest part after the sums), the
 distinct stamps, the actuals, one aggregation per (model, horizon, series) that numpy combines into the pooled,
 per-horizon and per-series sums (`_combine`), and the exact medians from the rows in ``GROUPING SETS``
-(`_medians`); every join's other side is a per-series or per-time table.
+(`_medians`; with weights the averaged inverted CDF over the sorted distinct |e|, as for regression); every join's
+other side is a per-series or per-time table.
 
-Not out of core: the block-bootstrap intervals of forecasts (their note says so; use ``--engine memory``) and the
-weighted median absolute error (as for regression). The season of a per-horizon or per-series group is the model's
-(the in-memory path re-reads it from the group's own stamps; they differ only for a group with a single stamp).
+Not out of core: the block-bootstrap intervals of forecasts (their note says so; use ``--engine memory``). The
+season of a per-horizon or per-series group is the model's (the in-memory path re-reads it from the group's own
+stamps; they differ only for a group with a single stamp).
 When several series' MASE scales are undefined, the reason names the series first in text order (memory: the
 series of the first such row).
 """
@@ -45,7 +46,7 @@ import pandas as pd
 from assess.columns import label_strings, time_values
 from assess.data import Task
 from assess.engine.binary import file_order
-from assess.engine.regression import regression_sums_sql, state_of_row, sums_metric
+from assess.engine.regression import regression_sums_sql, state_of_row, sums_metric, weighted_medians
 from assess.errors import AssessError
 from assess.metrics.evaluate import ForecastBaselines, MetricReport, MetricResult, _capture
 from assess.metrics.forecast_baselines import BASELINES
@@ -244,15 +245,13 @@ def forecast_reports(backend, assessment, sources, *, models=None, keys=None, ci
     aggregate = f"{regression_sums_sql(backend, weighted, median=False)}, {sums}"
     # one scan at the finest grouping (model, horizon, series): a few thousand groups whose sums add up to the
     # pooled, per-horizon and per-series ones (`_combine`) — the engine computes each aggregate once per row
-    sets = ["(model)"] + (["(model, h)"] if r.horizon else []) + (["(model, skey)"] if r.series else [])
     fine = backend.query(f"""
         SELECT model, h, skey, sum(CASE WHEN t - o < 1 THEN 1 ELSE 0 END) AS early, sum(y) AS sum_y,
                sum(w * y) AS sum_wy, sum(w * y * y) AS sum_wyy, {aggregate}
         FROM ({with_baselines}) AS x GROUP BY model, h, skey""")
     tables = {by: _combine(fine, ["model"] + ([by] if by else []), weighted)
               for by in ("", "h" if r.horizon else None, "skey" if r.series else None) if by is not None}
-    if not weighted:   # the median of |e| needs no join: from the rows alone, beside the sums
-        _medians(backend, rows_sql, sets, tables, r)
+    _medians(backend, rows_sql, tables, r, weighted)   # the median of |e| needs no join: from the rows alone
     early = int(tables[""]["early"].sum())
     if early:
         raise AssessError(f"{name}: {early:,} forecast(s) have an origin at or after their target time, so no "
@@ -269,7 +268,7 @@ def forecast_reports(backend, assessment, sources, *, models=None, keys=None, ci
     else:
         specs = [get(Task.FORECAST, key) for key in keys]
     base = _baselines(backend, with_baselines, context, specs, tables[""], chosen, weighted) if baselines else {}
-    reports = {m: _report(pooled[m], m, specs, ci, weighted, base.get(m)) for m in chosen}
+    reports = {m: _report(pooled[m], m, specs, ci, base.get(m)) for m in chosen}
     rows = []
     for by, column in (("horizon", "h"), ("series", "skey")):
         if column not in tables:
@@ -280,7 +279,7 @@ def forecast_reports(backend, assessment, sources, *, models=None, keys=None, ci
             if model not in chosen:
                 continue
             state, n = context.state(_row(t, i), model, series=g if by == "series" else None)
-            report = _report((state, n), model, specs, None, weighted)
+            report = _report((state, n), model, specs, None)
             for res in report.results:
                 rows.append((model, by, labels.get(g) if by == "series" else None,
                              float(g) if by == "horizon" else np.nan, res.key, res.value, np.nan, np.nan, n,
@@ -333,17 +332,23 @@ def _combine(fine: pd.DataFrame, keys: list[str], weighted: bool) -> dict:
     return {c: out[c].to_numpy() for c in out.columns}
 
 
-def _medians(backend, rows_sql, sets, tables, roles) -> None:
-    """Put the exact median absolute error of every group into ``tables`` (``median_abs``): the engine's exact
-    quantile over the rows' |e| in the same grouping sets, without the joins the other sums need (the holistic
-    aggregate was half the time of the joined scan at 10⁷ rows)."""
-    quantile = "quantile_cont" if backend.name == "duckdb" else "percentile"
-    med = backend.arrays(f"""
-        SELECT model, {"h, grouping(h)" if roles.horizon else "NULL AS h, 1"} AS g_h,
-               {"skey, grouping(skey)" if roles.series else "NULL AS skey, 1"} AS g_s,
-               {quantile}(abs(CAST(yp AS DOUBLE) - CAST(y AS DOUBLE)), 0.5) AS median_abs
-        FROM {rows_sql} GROUP BY GROUPING SETS ({', '.join(sets)})""")
-    g_h, g_s = med["g_h"].astype(int), med["g_s"].astype(int)
+def _medians(backend, rows_sql, tables, roles, weighted) -> None:
+    """Put the exact median absolute error of every group into ``tables`` (``median_abs``), from the rows' |e| in
+    the grouping sets (model), (model, horizon), (model, series) without the joins the other sums need (the holistic
+    aggregate was half the time of the joined scan at 10⁷ rows): the engine's exact quantile without weights, the
+    averaged inverted CDF of `assess.engine.regression.weighted_medians` with them."""
+    keys = ["model"] + (["h"] if roles.horizon else []) + (["skey"] if roles.series else [])
+    sets = [["model"]] + [["model", k] for k in keys[1:]]
+    if weighted:
+        med = weighted_medians(backend, rows_sql, keys, sets)
+    else:
+        quantile = "quantile_cont" if backend.name == "duckdb" else "percentile"
+        med = backend.arrays(f"""
+            SELECT {', '.join(keys + [f'grouping({k}) AS g_{k}' for k in keys])},
+                   {quantile}(abs(CAST(yp AS DOUBLE) - CAST(y AS DOUBLE)), 0.5) AS median_abs
+            FROM {rows_sql} GROUP BY GROUPING SETS ({', '.join('(' + ', '.join(g) + ')' for g in sets)})""")
+    absent = np.ones(len(med["model"]), dtype=int)           # a key the file lacks is in no grouping set
+    g_h, g_s = (med[f"g_{k}"].astype(int) if k in keys else absent for k in ("h", "skey"))
     for by, mask in (("", (g_h == 1) & (g_s == 1)), ("h", g_h == 0), ("skey", g_s == 0)):
         if by not in tables:
             continue
@@ -460,11 +465,16 @@ def _baselines(backend, rows_sql, context, specs, pooled, chosen, weighted) -> d
     if not keys:
         return {}
     cols = "model, skey, y, w, scale1, scalem"
-    rows = "\nUNION ALL\n".join(f"SELECT {cols}, {b} AS yp, {backend.literal(b)} AS base FROM ({rows_sql}) AS x "
-                                 f"WHERE {b} IS NOT NULL" for b in BASELINES)
+    rows = "(" + "\nUNION ALL\n".join(f"SELECT {cols}, {b} AS yp, {backend.literal(b)} AS base FROM ({rows_sql}) "
+                                       f"AS x WHERE {b} IS NOT NULL" for b in BASELINES) + ") AS b"
     scaled = ", ".join(SCALED_SUMS)
     table = backend.arrays(f"SELECT model, base, {regression_sums_sql(backend, weighted)}, {scaled} "
-                           f"FROM ({rows}) AS b GROUP BY model, base")
+                           f"FROM {rows} GROUP BY model, base")
+    if weighted and any(m.key == "median_absolute_error" for m in keys):
+        med = weighted_medians(backend, rows, ["model", "base"])
+        found = {(str(m), b): v for m, b, v in zip(med["model"], med["base"], med["median_abs"])}
+        table["median_abs"] = np.array([found.get((str(m), b), np.nan) for m, b in zip(table["model"], table["base"])],
+                                       dtype=np.float64)
     out = {}
     for model in chosen:
         i = list(map(str, pooled["model"])).index(model)
@@ -479,8 +489,6 @@ def _baselines(backend, rows_sql, context, specs, pooled, chosen, weighted) -> d
                                      {f"n_{x}": 0 for x in BASELINES}, model, interval=False)
             for m in keys:
                 value, _, _ = _capture(m.compute, state)
-                if m.key == "median_absolute_error" and weighted:
-                    value = float("nan")
                 values[b][m.key] = value
         m_ = context.seasons[model]
         how = ("the naive, seasonal naive" + (f" (m = {m_})" if m_ else "") + " and drift forecasts from the file's "
@@ -491,12 +499,12 @@ def _baselines(backend, rows_sql, context, specs, pooled, chosen, weighted) -> d
     return out
 
 
-def _report(state_rows, model, specs, ci, weighted, baselines=None) -> MetricReport:
+def _report(state_rows, model, specs, ci, baselines=None) -> MetricReport:
     state, n = state_rows
     results = []
     for m in specs:
         value, reason, note = sums_metric(
-            m, state, weighted=weighted, interval_note=None if ci is None else
+            m, state, interval_note=None if ci is None else
             "no block-bootstrap interval on the out-of-core path yet (use --engine memory)")
         bl = (baselines or {}).get(m.key)
         results.append(MetricResult(m.key, m.name, value, float("nan"), float("nan"), None, reason, note,

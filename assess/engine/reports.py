@@ -255,14 +255,13 @@ def _regression_run(table, assessment, engine, *, models, keys, ci):
     if unknown:
         raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(states)})")
     specs = list(metrics_for(Task.REGRESSION)) if keys is None else [get(Task.REGRESSION, key) for key in keys]
-    weighted = assessment.roles.weight is not None
     reports = {}
     for model in chosen:
         state, n_rows = states[model]
         results = []
         for m in specs:
             value, reason, note = regression.sums_metric(
-                m, state, weighted=weighted, interval_note=None if ci is None else
+                m, state, interval_note=None if ci is None else
                 "no bootstrap interval on the out-of-core path yet (use --engine memory)")
             results.append(MetricResult(m.key, m.name, value, float("nan"), float("nan"), None, reason, note))
         reports[model] = MetricReport(task=Task.REGRESSION, model=model, n=n_rows, classes=(), results=tuple(results),
