@@ -34,7 +34,7 @@ object the in-memory path builds from the rows — and `assess.engine.reports` e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -121,6 +121,58 @@ def head_positives(assessment) -> list:
             if lab == assessment.positive]
 
 
+@dataclass(frozen=True)
+class SummaryShape:
+    """What shapes scan 1's SQL besides its rows (`summary_sql`): how the predicted label is formed, whether the
+    weights, the log loss's clip, the distinct count and the problem counts are in it."""
+
+    labels_from_scores: bool
+    threshold: float
+    weighted: bool = False
+    count_distinct: bool = True
+    clip: bool | None = True
+    problems: bool = False
+
+
+def summary_sql(backend, sources: list[Columns], positive: list, shape: SummaryShape) -> str:
+    """The one SQL of scan 1 (`summarise`), whatever the rows are keyed by: ``sources`` by value or `coded`, and
+    ``positive`` the truth values (or codes) of the positive class in the same terms."""
+    has_score = sources[0].score is not None
+    weighted = shape.weighted
+    score = "{c.score}" if has_score else "CAST(NULL AS DOUBLE)"
+    weight = "CAST({c.weight} AS DOUBLE)" if weighted else "CAST(1.0 AS DOUBLE)"
+    yp_raw = "CAST(NULL AS DOUBLE)" if shape.labels_from_scores or sources[0].y_pred is None else "{c.y_pred}"
+    rows = _rows(sources, f"{{c.model}} AS model, {{c.y_true}} AS y, {yp_raw} AS yp_raw, {score} AS s, "
+                          f"{weight} AS w")
+    t = float(shape.threshold)
+    # 0/1 (2 without a score) rather than a boolean: a small integer whose range the SQL states keeps the perfect
+    # hash table (`coded`); a CASE that can be NULL does not
+    yp = f"CASE WHEN s >= {t!r} THEN 1 WHEN s < {t!r} THEN 0 ELSE 2 END" if shape.labels_from_scores else "yp_raw"
+    # the probability given to the true class, clipped as scikit-learn's log_loss clips it
+    p_true = f"CASE WHEN {is_positive(backend, 'y', positive)} THEN s ELSE 1.0 - s END"
+    miss = f"(1.0 - {p_true})"
+    if shape.clip:
+        p_true = f"greatest(least({p_true}, {1 - _EPS!r}), {_EPS!r})"
+    w = "w * " if weighted else ""
+    sums = [f"sum({w}-ln({p_true})) AS log_loss", f"sum({w}{miss} * {miss}) AS brier"] if has_score else \
+        ["CAST(NULL AS DOUBLE) AS log_loss", "CAST(NULL AS DOUBLE) AS brier"]
+    if weighted:
+        sums += ["count(w) AS w_present", "sum(w) AS w", "sum(w * w) AS w2", "min(w) AS w_min", "max(w) AS w_max"]
+    if shape.problems:
+        bad_s = backend.non_finite("s")
+        sums += [f"sum(CASE WHEN {bad_s} THEN 1 ELSE 0 END) AS s_nonfinite",
+                 f"min(CASE WHEN {bad_s} THEN NULL ELSE s END) AS s_min",
+                 f"max(CASE WHEN {bad_s} THEN NULL ELSE s END) AS s_max",
+                 f"sum(CASE WHEN w < 0 OR {backend.is_nan('w')} THEN 1 ELSE 0 END) AS w_bad"]
+    else:
+        sums += ["min(s) AS s_min", "max(s) AS s_max"]
+    distinct = "approx_count_distinct(s)" if shape.count_distinct and has_score else "CAST(0 AS BIGINT)"
+    return f"""
+        SELECT model, y, {yp} AS yp, count(*) AS n_rows, count(s) AS s_present, {distinct} AS s_distinct,
+               {", ".join(sums)}
+        FROM ({rows}) AS r GROUP BY 1, 2, 3"""
+
+
 def summarise(backend, sources: list[Columns], positive: list, *, labels_from_scores: bool, threshold: float,
               count_distinct: bool = True, weighted: bool = False, problems: bool = False,
               clip: bool | None = True, models: list[str] | None = None, truths=None) -> pd.DataFrame:
@@ -143,90 +195,60 @@ def summarise(backend, sources: list[Columns], positive: list, *, labels_from_sc
     in its perfect hash table rather than hashing a name per row (5.1 -> 3.4-4.0 CPU seconds at 1e8 rows); a row of
     any other model shows as the extra position, and the scan is counted again by name. ``truths``: likewise the
     first rows' distinct raw truth values (`head_truths`), for a truth column of text (whose values DuckDB would
-    hash per row) or of numbers; ``positive`` stays in raw values."""
-    return _summarise(backend, sources, positive, labels_from_scores=labels_from_scores, threshold=threshold,
-                      count_distinct=count_distinct, weighted=weighted, problems=problems, clip=clip, models=models,
-                      truths=truths)
+    hash per row) or of numbers; ``positive`` stays in raw values.
+
+    Every scan, coded or by name, first or recount, is `summary_sql` of a `SummaryShape`; the recounts differ from
+    the first scan only in the shape's fields (``problems``, ``clip``) or in the rows' keys."""
+    shape = SummaryShape(labels_from_scores, float(threshold), weighted, count_distinct, clip, problems)
+    if models is None:
+        return _scan_summary(backend, sources, positive, shape)
+    truths = truths if truths is not None and len(truths) else None
+    keyed, codes = _summary_codes(backend, sources, positive, models, truths)
+    prof = _scan_summary(backend, keyed, codes, shape)
+    code = prof["model"].to_numpy(np.int64)
+    y_code = prof["y"].to_numpy(np.int64) if truths is not None else None
+    if (code >= len(models)).any() or (y_code is not None and (y_code >= len(truths)).any()):
+        # a model or a truth value the first rows did not show (or an empty truth): group by value after all
+        return _scan_summary(backend, sources, positive, shape)
+    prof["model"] = np.asarray(models, dtype=object)[code]
+    if y_code is not None:
+        prof["y"] = truths[y_code]           # the raw values, in the first rows' dtype
+    return prof
 
 
-def _summarise(backend, sources: list[Columns], positive: list, *, labels_from_scores: bool, threshold: float,
-               count_distinct: bool = True, weighted: bool = False, problems: bool = False,
-               clip: bool | None = True, models: list[str] | None = None, truths=None) -> pd.DataFrame:
-    """`summarise`, whose own recounts call this (one `summarise` call per scan the caller asks for)."""
-    sources_by_value = sources
-    if models is not None:
-        truths = truths if truths is not None and len(truths) else None
-        sources = coded(backend, sources, models)
-        codes = positive
-        if truths is not None:     # the truth too, when the first rows show it: its position among their values
-            values = [v.item() if hasattr(v, "item") else v for v in truths]
-            sources = [Columns(c.model, "CASE " + " ".join(f"WHEN {c.y_true} = {backend.literal(v)} THEN {i}"
-                                                            for i, v in enumerate(values)) + f" ELSE {len(values)} END",
-                               c.y_pred, c.score, c.weight) for c in sources]
-            wanted = {repr(v) for v in positive}
-            codes = [i for i, v in enumerate(values) if repr(v) in wanted]
-        prof = _summarise(backend, sources, codes, labels_from_scores=labels_from_scores, threshold=threshold,
-                          count_distinct=count_distinct, weighted=weighted, problems=problems, clip=clip)
-        code = prof["model"].to_numpy(np.int64)
-        y_code = prof["y"].to_numpy(np.int64) if truths is not None else None
-        if (code >= len(models)).any() or (y_code is not None and (y_code >= len(truths)).any()):
-            # a model or a truth value the first rows did not show (or an empty truth): group by value after all
-            return _summarise(backend, sources_by_value, positive, labels_from_scores=labels_from_scores,
-                              threshold=threshold, count_distinct=count_distinct, weighted=weighted,
-                              problems=problems, clip=clip)
-        prof["model"] = np.asarray(models, dtype=object)[code]
-        if y_code is not None:
-            prof["y"] = truths[y_code]           # the raw values, in the first rows' dtype
-        return prof
+def _summary_codes(backend, sources: list[Columns], positive: list, models: list[str], truths) -> tuple[list, list]:
+    """(sources, positive) keyed by small integers: the model's position in ``models`` (`coded`) and, with
+    ``truths``, the truth's position among them (``len(truths)`` for any other value or an empty cell)."""
+    sources = coded(backend, sources, models)
+    if truths is None:
+        return sources, positive
+    values = [v.item() if hasattr(v, "item") else v for v in truths]
+    sources = [Columns(c.model, "CASE " + " ".join(f"WHEN {c.y_true} = {backend.literal(v)} THEN {i}"
+                                                    for i, v in enumerate(values)) + f" ELSE {len(values)} END",
+                       c.y_pred, c.score, c.weight) for c in sources]
+    wanted = {repr(v) for v in positive}
+    return sources, [i for i, v in enumerate(values) if repr(v) in wanted]
+
+
+def _scan_summary(backend, sources: list[Columns], positive: list, shape: SummaryShape) -> pd.DataFrame:
+    """One scan of `summary_sql` and the recounts its sums call for: with the problems counted when a sum shows a
+    non-finite score or a bad weight, or with the clip when a cell's score range shows a row it changes."""
     has_score = sources[0].score is not None
-    score = "{c.score}" if has_score else "CAST(NULL AS DOUBLE)"
-    weight = "CAST({c.weight} AS DOUBLE)" if weighted else "CAST(1.0 AS DOUBLE)"
-    yp_raw = "CAST(NULL AS DOUBLE)" if labels_from_scores or sources[0].y_pred is None else "{c.y_pred}"
-    rows = _rows(sources, f"{{c.model}} AS model, {{c.y_true}} AS y, {yp_raw} AS yp_raw, {score} AS s, "
-                          f"{weight} AS w")
-    t = float(threshold)
-    # 0/1 (2 without a score) rather than a boolean: a small integer whose range the SQL states keeps the perfect
-    # hash table (`coded`); a CASE that can be NULL does not
-    yp = f"CASE WHEN s >= {t!r} THEN 1 WHEN s < {t!r} THEN 0 ELSE 2 END" if labels_from_scores else "yp_raw"
-    # the probability given to the true class, clipped as scikit-learn's log_loss clips it
-    p_true = f"CASE WHEN {is_positive(backend, 'y', positive)} THEN s ELSE 1.0 - s END"
-    miss = f"(1.0 - {p_true})"
-    if clip:
-        p_true = f"greatest(least({p_true}, {1 - _EPS!r}), {_EPS!r})"
-    w = "w * " if weighted else ""
-    sums = [f"sum({w}-ln({p_true})) AS log_loss", f"sum({w}{miss} * {miss}) AS brier"] if has_score else \
-        ["CAST(NULL AS DOUBLE) AS log_loss", "CAST(NULL AS DOUBLE) AS brier"]
-    if weighted:
-        sums += ["count(w) AS w_present", "sum(w) AS w", "sum(w * w) AS w2", "min(w) AS w_min", "max(w) AS w_max"]
-    if problems:
-        bad_s = backend.non_finite("s")
-        sums += [f"sum(CASE WHEN {bad_s} THEN 1 ELSE 0 END) AS s_nonfinite",
-                 f"min(CASE WHEN {bad_s} THEN NULL ELSE s END) AS s_min",
-                 f"max(CASE WHEN {bad_s} THEN NULL ELSE s END) AS s_max",
-                 f"sum(CASE WHEN w < 0 OR {backend.is_nan('w')} THEN 1 ELSE 0 END) AS w_bad"]
-    else:
-        sums += ["min(s) AS s_min", "max(s) AS s_max"]
-    distinct = "approx_count_distinct(s)" if count_distinct and has_score else "CAST(0 AS BIGINT)"
-    prof = backend.query(f"""
-        SELECT model, y, {yp} AS yp, count(*) AS n_rows, count(s) AS s_present, {distinct} AS s_distinct,
-               {", ".join(sums)}
-        FROM ({rows}) AS r GROUP BY 1, 2, 3""")
-    if not weighted:
+    prof = backend.query(summary_sql(backend, sources, positive, shape))
+    if not shape.weighted:
         prof["w_present"] = prof["n_rows"]
         prof["w"] = prof["w2"] = prof["n_rows"].astype(np.float64)
-    if problems:
+    if shape.problems:
         return prof
     # (a NULL sum — no score in the cell — reads as NaN too: only cells with scores count)
     suspect = has_score and bool((~np.isfinite(prof["brier"].to_numpy(np.float64)) & (prof["s_present"] > 0)).any())
-    if weighted:
+    if shape.weighted:
         w_max = prof["w_max"].astype(np.float64)
         suspect |= bool((prof["w_min"].astype(np.float64) < 0).any() or (w_max.isna() & (prof["w_present"] > 0)).any())
     if suspect:
-        return _summarise(backend, sources, positive, labels_from_scores=labels_from_scores, threshold=threshold,
-                          count_distinct=count_distinct, weighted=weighted, problems=True, clip=True)
-    if has_score and not clip and _clip_matters(prof, positive):
-        return _summarise(backend, sources, positive, labels_from_scores=labels_from_scores, threshold=threshold,
-                          count_distinct=count_distinct, weighted=weighted, clip=True)
+        return _scan_summary(backend, sources, positive, replace(shape, problems=True, clip=True))
+    if has_score and not shape.clip and _clip_matters(prof, positive):
+        return _scan_summary(backend, sources, positive, replace(shape, clip=True))
     prof["s_nonfinite"] = 0
     prof["w_bad"] = 0
     return prof

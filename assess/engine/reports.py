@@ -152,14 +152,13 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
         count_distinct = exact_limit > 0 and not (has_scores and grouped.head_says_grid(backend, assessment,
                                                                                        exact_limit))
         head_models = grouped.head_models(assessment)
-        prof = grouped.summarise(backend, sources, guess, labels_from_scores=labels_from_scores,
-                                 threshold=decision.threshold, count_distinct=count_distinct, weighted=weighted,
-                                 clip=clip, models=head_models, truths=grouped.head_truths(assessment))
+        scan = dict(labels_from_scores=labels_from_scores, threshold=decision.threshold,
+                    count_distinct=count_distinct, weighted=weighted, clip=clip, models=head_models,
+                    truths=grouped.head_truths(assessment))
+        prof = grouped.summarise(backend, sources, guess, **scan)
         positive, lo, hi, distinct = grouped.check_profile(prof, assessment, source.name)
         if {repr(v) for v in positive} != {repr(v) for v in guess}:   # the first rows misled: count the losses again
-            prof = grouped.summarise(backend, sources, positive, labels_from_scores=labels_from_scores,
-                                     threshold=decision.threshold, count_distinct=count_distinct, weighted=weighted,
-                                     clip=clip, models=head_models, truths=grouped.head_truths(assessment))
+            prof = grouped.summarise(backend, sources, positive, **scan)
         exact = count_distinct and distinct <= exact_limit
         distinct = distinct if count_distinct else None
         plan = grouped.Plan(exact=exact, lo=lo, hi=hi, bins=bins)
