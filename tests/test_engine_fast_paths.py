@@ -242,3 +242,29 @@ def test_a_truth_value_seen_only_after_the_first_rows_is_refused_by_name(tmp_pat
     frame.to_parquet(path, index=False)
     code, _, err = run_cli("metrics", path, "--engine", "duckdb", "--positive", "yes")
     assert code == 2 and message in err, err
+
+
+def test_every_summary_scan_and_recount_is_built_by_summary_sql(tmp_path, monkeypatch, capsys):
+    """A model seen only after the first rows and, after them, a score the clip changes: the coded scan, its
+    recount with the clip, and the same two by name — four statements, each the one builder's SQL (the trace
+    shows the statements the engine ran; the spy the SQL `summary_sql` returned), in the same order."""
+    from assess.engine import binary
+
+    rng = np.random.default_rng(8)
+    n = HEAD_ROWS + 3000
+    model = np.where(np.arange(n) % 2, "b", "a").astype(object)
+    model[HEAD_ROWS + 1000:] = "late"
+    y = (rng.random(n) < 0.4).astype(np.int8)
+    score = np.round(np.clip(0.3 + 0.3 * y + rng.normal(0, 0.2, n), 0.01, 0.99), 3)
+    score[n - 3], y[n - 3] = 0.0, 1                          # the true class at probability 0: clipped to eps
+    frame = pd.DataFrame({"model": model, "y_true": y, "score": score})
+    path = tmp_path / "late.parquet"
+    frame.to_parquet(path, index=False)
+    built = []
+    original = binary.summary_sql
+    monkeypatch.setattr(binary, "summary_sql", lambda *a, **k: built.append(original(*a, **k)) or built[-1])
+    run, scans = _summary_scans(path, monkeypatch, capsys, keys=["log_loss", "roc_auc"])
+    assert scans == [False, True, False, True]               # coded, coded clipped, by name, by name clipped
+    assert len(built) == 4 and all("AS s_distinct" in sql for sql in built)
+    for model_name, expected in _log_losses(frame).items():
+        assert run.reports[model_name]["log_loss"].value == pytest.approx(expected, rel=1e-12)
