@@ -1,4 +1,4 @@
-"""The weighted median absolute error out of core (assess.engine.regression.weighted_medians), on DuckDB.
+"""The weighted median absolute error out of core (assess.engine.median.weighted_medians), on DuckDB.
 
 Oracles: scikit-learn's ``median_absolute_error(sample_weight=...)`` (``_weighted_percentile(average=True)``, the
 averaged inverted CDF, scikit-learn >= 1.8) per model, and the in-memory path's `weighted_median`; worked examples
@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import median_absolute_error
 
 from assess.data import Task
+from assess.engine import median
 from assess.engine.reports import engine_reports
 from assess.engine.source import resolve_source
 from assess.io import read_table
@@ -56,25 +57,32 @@ def test_worked_examples(tmp_path, errors, weights, expected):
     assert list(_engine_medians(tmp_path / "r.parquet").values()) == [expected]
 
 
+@pytest.mark.parametrize("fetch_limit", [median.FETCH_LIMIT, 0], ids=["histogram", "windows"])
 @settings(max_examples=25)
 @given(seed=st.integers(0, 10_000), n=st.integers(1, 60), models=st.integers(1, 3),
-       spread=st.sampled_from([0.5, 3.0, 20.0]), quarters=st.booleans())
+       spread=st.sampled_from([0.5, 3.0, 20.0, 1e-4]), quarters=st.booleans())
 @example(seed=0, n=4, models=1, spread=0.5, quarters=True)
-def test_generated_files_equal_scikit_learn_and_memory(tmp_path_factory, seed, n, models, spread, quarters):
-    """Errors rounded to one digit (many ties), zero weights, weights in quarters (exact sums: frequent exact hits
-    of W/2) or in hundredths, several models in a long file."""
+def test_generated_files_equal_scikit_learn_and_memory(tmp_path_factory, fetch_limit, seed, n, models, spread,
+                                                       quarters):
+    """Errors rounded to one digit (many ties; values 1 % apart share a histogram bucket), or tiny and unrounded
+    (spread 1e-4: all distinct, crowded into few buckets), zero weights, weights in quarters (exact sums: frequent
+    exact hits of W/2) or in hundredths, several models in a long file; both plans of `assess.engine.median` (a
+    fetch limit of 0 sends every file to the windows)."""
     rng = np.random.default_rng(seed)
     parts = []
     for m in range(models):
         y = np.round(rng.normal(0, 5, n), 1)
         w = rng.integers(0, 8, n) / 4.0 if quarters else np.round(rng.uniform(0, 2, n), 2)
         w[rng.integers(0, n)] = 1.0                     # never all zero (refused in memory and out of core)
-        parts.append(pd.DataFrame({"model": f"m{m}", "y_true": y, "y_pred": np.round(y + rng.normal(0, spread, n), 1),
-                                   "weight": w}))
+        y_pred = y + rng.normal(0, spread, n)
+        parts.append(pd.DataFrame({"model": f"m{m}", "y_true": y, "weight": w,
+                                   "y_pred": y_pred if spread < 0.1 else np.round(y_pred, 1)}))
     frame = pd.concat(parts, ignore_index=True)
     path = tmp_path_factory.mktemp("wm") / "r.parquet"
     frame.to_parquet(path)
-    engine = _engine_medians(path)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(median, "FETCH_LIMIT", fetch_limit)
+        engine = _engine_medians(path)
     memory = compute_reports(describe(read_table(path), _overrides(path)), keys=["median_absolute_error"])
     for model, value in engine.items():
         rows = frame[frame["model"] == model] if models > 1 else frame
@@ -101,3 +109,28 @@ def test_a_wide_file_and_a_directory_of_parts_give_the_single_files_medians(tmp_
             value = _engine_medians(path)[model]
             if oracle is not None:
                 assert value == pytest.approx(oracle, abs=1e-12), (path, model)
+
+
+def test_the_histogram_plan_reads_the_file_at_most_twice_more(tmp_path, monkeypatch, capsys):
+    """10,000 all-distinct errors: the histogram, then the one bucket's values (and no window); the windows' plan
+    gives the same medians."""
+    from assess.engine import backends
+
+    rng = np.random.default_rng(2)
+    n = 10_000
+    y = rng.normal(0, 3, n)
+    frame = pd.DataFrame({"model": np.where(np.arange(n) % 2, "b", "a"), "y_true": y,
+                          "y_pred": y + rng.standard_t(2, n), "weight": rng.integers(1, 5, n) / 2.0})
+    frame.to_parquet(tmp_path / "r.parquet")
+    monkeypatch.setenv(backends.TRACE_ENV, "1")
+    capsys.readouterr()
+    values = _engine_medians(tmp_path / "r.parquet")
+    reads = [line for line in capsys.readouterr().err.splitlines() if "[reads the file]" in line]
+    # the first rows, the sums, the histogram, the bucket's values (no windows: their query starts with a_i)
+    assert len(reads) == 4 and "AS nb" in reads[2] and "a, sum(w) AS wv" in reads[3], reads
+    monkeypatch.setattr(median, "FETCH_LIMIT", 0)
+    assert _engine_medians(tmp_path / "r.parquet") == values
+    for model, rows in frame.groupby("model"):
+        if SKLEARN_AVERAGES:
+            assert values[model] == pytest.approx(median_absolute_error(rows["y_true"], rows["y_pred"],
+                                                                        sample_weight=rows["weight"]), abs=1e-12)

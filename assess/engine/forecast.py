@@ -25,7 +25,7 @@ The registry's formulas then run on those states unchanged, so the numbers are t
 (horizons; one forecast per model, series, time and origin — at 10⁷ rows the costliest part after the sums), the
 distinct stamps, the actuals, one aggregation per (model, horizon, series) that numpy combines into the pooled,
 per-horizon and per-series sums (`_combine`), and the exact medians from the rows in ``GROUPING SETS``
-(`_medians`; with weights the averaged inverted CDF over the sorted distinct |e|, as for regression); every join's
+(`_medians`; with weights the averaged inverted CDF of `assess.engine.median`, as for regression); every join's
 other side is a per-series or per-time table.
 
 Not out of core: the block-bootstrap intervals of forecasts (their note says so; use ``--engine memory``). The
@@ -46,7 +46,8 @@ import pandas as pd
 from assess.columns import label_strings, time_values
 from assess.data import Task
 from assess.engine.binary import file_order
-from assess.engine.regression import regression_sums_sql, state_of_row, sums_metric, weighted_medians
+from assess.engine.median import weighted_medians
+from assess.engine.regression import regression_sums_sql, state_of_row, sums_metric
 from assess.errors import AssessError
 from assess.metrics.evaluate import ForecastBaselines, MetricReport, MetricResult, _capture
 from assess.metrics.forecast_baselines import BASELINES
@@ -336,7 +337,7 @@ def _medians(backend, rows_sql, tables, roles, weighted) -> None:
     """Put the exact median absolute error of every group into ``tables`` (``median_abs``), from the rows' |e| in
     the grouping sets (model), (model, horizon), (model, series) without the joins the other sums need (the holistic
     aggregate was half the time of the joined scan at 10⁷ rows): the engine's exact quantile without weights, the
-    averaged inverted CDF of `assess.engine.regression.weighted_medians` with them."""
+    averaged inverted CDF of `assess.engine.median.weighted_medians` with them."""
     keys = ["model"] + (["h"] if roles.horizon else []) + (["skey"] if roles.series else [])
     sets = [["model"]] + [["model", k] for k in keys[1:]]
     if weighted:

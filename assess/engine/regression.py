@@ -4,8 +4,9 @@ r"""Regression metrics out of core: one GROUP BY model gives every sum of
 truth and of the error (the engine's numerically stable ``var_pop``, times W), :math:`\max|e|`, the relative-error
 and sMAPE sums with their zero counts, and the median absolute error: without weights the engine's exact quantile
 (``quantile_cont`` in DuckDB, ``percentile`` in Spark: ``numpy.median``'s average of the two middle values), with
-weights the averaged inverted CDF of :func:`assess.metrics.regression.weighted_median` from a window over the
-distinct |e| (`weighted_median_sql`). The registry's formulas then run on that state unchanged.
+weights the averaged inverted CDF of :func:`assess.metrics.regression.weighted_median` (`assess.engine.median`: a
+histogram of |e|, then the distinct values of the one bucket holding the median). The registry's formulas then run
+on that state unchanged.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from assess.engine.binary import file_order
+from assess.engine.median import weighted_medians
 from assess.errors import AssessError
 from assess.metrics import regression
 from assess.metrics.evaluate import _capture
@@ -46,7 +48,7 @@ def regression_sums_sql(backend, weighted: bool, median: bool = True) -> str:
 
 def regression_table(backend, assessment, sources) -> dict:
     """Per model: the sums (module docstring). ``sources``: `assess.engine.binary.Columns` (y_pred = prediction).
-    With weights the median is a second query (`weighted_medians`): it reads the file once more."""
+    With weights the median is `assess.engine.median.weighted_medians`: it reads the file once or twice more."""
     weighted = assessment.roles.weight is not None
     w = "CAST({c.weight} AS DOUBLE)" if weighted else "CAST(1.0 AS DOUBLE)"
     rows = "(" + "\nUNION ALL\n".join(
@@ -59,50 +61,6 @@ def regression_table(backend, assessment, sources) -> dict:
         # a model whose weights are all 0 has no median (its rows are refused by the checks of `state_of_row`)
         table["median_abs"] = np.array([found.get(str(m), np.nan) for m in table["model"]], dtype=np.float64)
     return table
-
-
-def weighted_median_sql(rows: str, keys: list[str], sets: list[list[str]] | None = None) -> str:
-    r"""SQL of what the weighted median of :math:`a = |\hat y - y|` per group needs, by the averaged inverted CDF of
-    :func:`assess.metrics.regression.weighted_median` (Hyndman & Fan; scikit-learn's
-    ``_weighted_percentile(average=True)``): over ``rows`` (columns ``y``, ``yp``, ``w`` and ``keys``), the distinct
-    values of :math:`a` of positive weight with their summed weight :math:`w_a`, a running sum
-    :math:`C_a = \sum_{b \le a} w_b` in the order of :math:`a` and the total :math:`W`; per group, the first value
-    with :math:`C \ge W/2` (``a_i``, its ``cum_i``), the next distinct value (``a_j``) and ``total``.
-
-    Distinct values rather than rows give the same median: the rows of one value reach :math:`W/2` inside the
-    value's run only when that value is the median (then without the average, or averaged with itself), and rows of
-    weight 0 neither reach the half nor are "the next value of positive weight". ``sets``: grouping sets of
-    ``keys`` (each a list); then the result has a column ``g_<key>`` per key, `grouping()` (1 where the key is not
-    in the row's set). The sort is the engine's (DuckDB and Spark sort out of core)."""
-    if sets:
-        flags = [f"grouping({k}) AS g_{k}" for k in keys]
-        group = "GROUPING SETS (" + ", ".join("(" + ", ".join(s + ["a"]) + ")" for s in sets) + ")"
-        part = ", ".join(keys + [f"g_{k}" for k in keys])
-    else:
-        flags, group, part = [], ", ".join(keys + ["a"]), ", ".join(keys)
-    distinct = (f"SELECT {', '.join(keys + flags)}, a, sum(w) AS wv FROM (SELECT {', '.join(keys)}, "
-                f"abs(yp - y) AS a, w FROM {rows} WHERE w > 0) AS p GROUP BY {group}")
-    running = (f"SELECT {part}, a, sum(wv) OVER (PARTITION BY {part} ORDER BY a ROWS BETWEEN UNBOUNDED PRECEDING "
-               f"AND CURRENT ROW) AS cum, sum(wv) OVER (PARTITION BY {part}) AS total, "
-               f"lead(a) OVER (PARTITION BY {part} ORDER BY a) AS next_a FROM ({distinct}) AS d")
-    # the running sum grows with a (weights > 0): the first value reaching W/2 is the least of those that do
-    return (f"SELECT {part}, min(a) AS a_i, min_by(cum, a) AS cum_i, min_by(next_a, a) AS a_j, max(total) AS total "
-            f"FROM ({running}) AS c WHERE cum >= 0.5 * total GROUP BY {part}")
-
-
-def weighted_medians(backend, rows: str, keys: list[str], sets: list[list[str]] | None = None) -> dict:
-    """The table of `weighted_median_sql` with ``median_abs`` per group: ``a_i``, or — when the running sum hits
-    half the total exactly (within machine epsilon, as in memory) — the average of ``a_i`` and the next value.
-
-    Exact where the weights' partial sums are (integer or binary-fraction weights); otherwise to the rounding of
-    the engine's sums, whose order differs from numpy's ``cumsum`` only in which of two values a tie at exactly W/2
-    within rounding picks."""
-    t = backend.arrays(weighted_median_sql(rows, keys, sets))
-    a_i, a_j = t["a_i"].astype(np.float64), t["a_j"].astype(np.float64)
-    hit = ~(t["cum_i"].astype(np.float64) - 0.5 * t["total"].astype(np.float64) > np.finfo(np.float64).eps)
-    # no next value: the last is hit only if W/2 is within eps of W (W ~ 0); memory would average with its largest
-    t["median_abs"] = np.where(hit & np.isfinite(a_j), (a_i + a_j) / 2.0, a_i)
-    return t
 
 
 def state_of_row(get: dict, assessment, model, state_class=regression.RegressionState, **extra):
