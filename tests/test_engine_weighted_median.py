@@ -134,3 +134,31 @@ def test_the_histogram_plan_reads_the_file_at_most_twice_more(tmp_path, monkeypa
         if SKLEARN_AVERAGES:
             assert values[model] == pytest.approx(median_absolute_error(rows["y_true"], rows["y_pred"],
                                                                         sample_weight=rows["weight"]), abs=1e-12)
+
+
+def test_grouping_sets_give_each_groups_median_by_both_plans(tmp_path):
+    """Per model and per (model, series), in one query with grouping sets (as the forecast breakdowns ask): each
+    group's value is scikit-learn's on the group's rows, by the histogram and by the windows."""
+    from assess.engine.backends import DuckDBBackend
+
+    rng = np.random.default_rng(4)
+    n = 3000
+    frame = pd.DataFrame({"model": rng.choice(["p", "q"], n), "skey": rng.choice(["s1", "s2", "s'3", "s4"], n),
+                          "y": np.round(rng.normal(0, 4, n), 1), "w": rng.integers(0, 5, n) / 2.0})
+    frame["yp"] = np.round(frame["y"] + rng.standard_t(3, n), 2)
+    frame.to_parquet(tmp_path / "g.parquet")
+    rows = "(SELECT model, skey, y, yp, w FROM predictions) AS r"
+    runs = []
+    with DuckDBBackend(resolve_source(str(tmp_path / "g.parquet"))) as backend:
+        for limit in (median.FETCH_LIMIT, 0):
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(median, "FETCH_LIMIT", limit)
+                out = median.weighted_medians(backend, rows, ["model", "skey"], [["model"], ["model", "skey"]])
+            runs.append({(m, s if g == 0 else None): v for m, s, g, v in
+                         zip(out["model"], out["skey"], out["g_skey"].astype(int), out["median_abs"])})
+    assert runs[0] == runs[1] and len(runs[0]) == 2 + 8
+    if SKLEARN_AVERAGES:
+        for (model, series), value in runs[0].items():
+            rows_ = frame[(frame["model"] == model) & ((frame["skey"] == series) if series else True)]
+            assert value == pytest.approx(median_absolute_error(rows_["y"], rows_["yp"], sample_weight=rows_["w"]),
+                                          abs=1e-12), (model, series)

@@ -14,8 +14,9 @@ weight"). Two plans, the same number:
    one value (least = greatest) that value is the first :math:`C \ge W/2` and the next bucket's least value is the
    next value. Otherwise scan 2 reads the distinct values of that bucket only (``GROUP BY group, a`` of the rows
    whose bucket is wanted) and NumPy finishes the cumulative sum inside it. Measured at 10⁷ rows of two models with
-   all-distinct errors and weights (DuckDB, 2 cores, load ~2): the two scans 0.54 s and the run's peak RSS 429 MB,
-   against 12.7 s and 889 MB for plan 2; the same medians.
+   all-distinct errors and weights (DuckDB, 2 cores; `bench/bench_engine_median.py`): 0.75-0.91 s against 8.1-9.8 s
+   for plan 2 (10.8x in each of two runs at load 0.7 and 2.8), the same medians; the CLI run's peak RSS 429 MB
+   against 889 MB. NumPy finishes every group at once (a forecast's per-series medians are thousands of groups).
 2. **Windows over the sorted distinct values** (`window_sql`; one read, an ordered window per group, which DuckDB
    runs on one thread per group): used when the buckets found hold more than `FETCH_LIMIT` rows (values crowded
    into 1 % of each other) or their ranges overlap (the bucket function must sort like the values).
@@ -73,29 +74,42 @@ def window_sql(rows: str, keys: list[str], sets: list[list[str]] | None = None) 
             f"FROM ({running}) AS c WHERE cum >= 0.5 * total GROUP BY {part}")
 
 
-def _median(a_i: float, cum_i: float, target: float, a_next: float) -> float:
-    """The averaged inverted CDF at the first value reaching the half: averaged with the next value on an exact hit
-    (no next value: the last is hit only if W/2 is within eps of W, W ~ 0; memory would average with its largest)."""
-    if not cum_i - target > _EPS and np.isfinite(a_next):
-        return (a_i + a_next) / 2.0
-    return a_i
+def _averaged(a_i, cum_i, target, a_next) -> np.ndarray:
+    """The averaged inverted CDF at the first value reaching the half, per group: averaged with the next value on an
+    exact hit (no next value: the last is hit only if W/2 is within eps of W, W ~ 0; memory would average with its
+    largest)."""
+    a_i, a_next = np.asarray(a_i, np.float64), np.asarray(a_next, np.float64)
+    hit = ~(np.asarray(cum_i, np.float64) - np.asarray(target, np.float64) > _EPS) & np.isfinite(a_next)
+    return np.where(hit, (a_i + a_next) / 2.0, a_i)
+
+
+def _first_reaching(cum: np.ndarray, target: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Per group (rows sorted by group, each group's rows ``starts[g]:ends[g]``): the first row whose cumulative
+    weight reaches ``target`` (a row's own group's), as ``numpy.searchsorted(cum, target, 'left')`` clamped to the
+    group's last row."""
+    index = np.where(cum >= target, np.arange(cum.shape[0]), cum.shape[0])
+    return np.minimum(np.minimum.reduceat(index, starts), ends - 1)
+
+
+def _groups(frame: pd.DataFrame, by, within: str) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
+    """(``frame`` sorted by group then ``within``, group number per row, each group's first row and end)."""
+    gid = frame.groupby(by, sort=False, dropna=False).ngroup().to_numpy()
+    order = np.lexsort((frame[within].to_numpy(), gid))
+    frame, gid = frame.iloc[order].reset_index(drop=True), gid[order]
+    starts = np.flatnonzero(np.r_[True, gid[1:] != gid[:-1]])
+    return frame, gid, starts, np.r_[starts[1:], gid.shape[0]]
 
 
 def _window_medians(backend, rows: str, keys: list[str], sets) -> dict:
     t = backend.arrays(window_sql(rows, keys, sets))
-    t["median_abs"] = np.array([_median(float(a), float(c), 0.5 * float(w), float(n)) for a, c, w, n in
-                                zip(t["a_i"], t["cum_i"], t["total"], t["a_j"])], dtype=np.float64)
+    t["median_abs"] = _averaged(t["a_i"], t["cum_i"], 0.5 * t["total"].astype(np.float64), t["a_j"])
     return t
-
-
-def _key(values) -> tuple:
-    """A group's partition values as a dict key (NULL read back as NaN or None: both None)."""
-    return tuple(None if v is None or (isinstance(v, float) and v != v) else v for v in values)
 
 
 def weighted_medians(backend, rows: str, keys: list[str], sets: list[list[str]] | None = None) -> dict:
     """Per group of ``keys`` (or of each grouping set in ``sets``, lists of keys; then a ``g_<key>`` column per key,
-    `grouping()`): the partition columns and ``median_abs`` (module docstring), as arrays by column."""
+    `grouping()`): the partition columns and ``median_abs`` (module docstring), as arrays by column. Vectorised over
+    the groups (a forecast's per-series medians are thousands of groups)."""
     values = _values_sql(backend, rows, keys)
     select, group, part = _shape(keys, sets, ["b"])
     hist = pd.DataFrame(backend.arrays(
@@ -103,38 +117,46 @@ def weighted_medians(backend, rows: str, keys: list[str], sets: list[list[str]] 
         f"GROUP BY {group}"))
     if hist.empty:
         return {c: np.array([]) for c in part + ["median_abs"]}
-    hist = hist.sort_values("b", kind="stable")
-    out, wanted = [], []      # wanted: (row of out, bucket, cumulative weight below it, half, next bucket's least)
-    for _, g in hist.groupby(part, sort=False, dropna=False):
-        wb, amin, amax = (g[c].to_numpy(np.float64) for c in ("wb", "amin", "amax"))
-        cum = np.cumsum(wb)
-        target = 0.5 * cum[-1]
-        i = min(int(np.searchsorted(cum, target, side="left")), len(cum) - 1)
-        nxt = float(amin[i + 1]) if i + 1 < len(amin) else float("nan")
-        if (i > 0 and not amax[i - 1] < amin[i]) or not amax[i] <= (nxt if nxt == nxt else np.inf):
-            return _window_medians(backend, rows, keys, sets)       # buckets out of the values' order
-        row = [g[c].iloc[0] for c in part]
-        if amin[i] == amax[i]:
-            out.append(row + [_median(float(amin[i]), float(cum[i]), target, nxt)])
-        else:
-            wanted.append((len(out), int(g["b"].iloc[i]), float(cum[i - 1]) if i else 0.0, target, nxt,
-                           int(g["nb"].iloc[i])))
-            out.append(row + [np.nan])
-    if sum(w[5] for w in wanted) > FETCH_LIMIT:
+    hist, gid, starts, ends = _groups(hist, part, "b")
+    # each group's running weight over its buckets (pandas sums a group's rows in order, as numpy's cumsum)
+    cum = hist.groupby(gid, sort=False)["wb"].cumsum().to_numpy(np.float64)
+    target = 0.5 * cum[ends - 1]
+    first = _first_reaching(cum, np.repeat(target, ends - starts), starts, ends)
+    amin, amax = hist["amin"].to_numpy(np.float64), hist["amax"].to_numpy(np.float64)
+    last = cum.shape[0] - 1
+    nxt = np.where(first + 1 < ends, amin[np.minimum(first + 1, last)], np.nan)
+    # the bucket must sort like its values: its least above the previous bucket's greatest, its greatest below the
+    # next bucket's least (else the windows, which sort the values themselves)
+    ordered = ((first == starts) | (amax[np.maximum(first - 1, 0)] < amin[first])) & \
+        (np.isnan(nxt) | (amax[first] <= nxt))
+    single = amin[first] == amax[first]
+    fetch = ~single
+    if not ordered.all() or int(hist["nb"].to_numpy()[first][fetch].sum()) > FETCH_LIMIT:
         return _window_medians(backend, rows, keys, sets)
-    if wanted:
+    out = _averaged(amin[first], cum[first], target, nxt)
+    if fetch.any():
+        wanted = hist.iloc[first[fetch]][part + ["b"]].copy()
+        wanted["_g"] = np.flatnonzero(fetch)
+        wanted["_below"] = np.where(first > starts, cum[np.maximum(first - 1, 0)], 0.0)[fetch]
+        wanted["_target"], wanted["_next"] = target[fetch], nxt[fetch]
         select, group, _ = _shape(keys, sets, ["b", "a"])
-        buckets = ", ".join(str(b) for b in sorted({w[1] for w in wanted}))
+        buckets = ", ".join(str(int(b)) for b in sorted(set(wanted["b"])))
         found = pd.DataFrame(backend.arrays(f"SELECT {select}, b, a, sum(w) AS wv FROM ({values}) AS v "
                                             f"WHERE b IN ({buckets}) GROUP BY {group}"))
-        a_all, wv_all = found["a"].to_numpy(np.float64), found["wv"].to_numpy(np.float64)
-        where = {_key(k if isinstance(k, tuple) else (k,)): idx
-                 for k, idx in found.groupby(part + ["b"], sort=False, dropna=False).indices.items()}
-        for at, b, below, target, nxt, _ in wanted:
-            idx = where[_key(tuple(out[at][:-1]) + (b,))]
-            order = np.argsort(a_all[idx], kind="stable")
-            a, cum = a_all[idx][order], below + np.cumsum(wv_all[idx][order])
-            j = min(int(np.searchsorted(cum, target, side="left")), len(cum) - 1)
-            out[at][-1] = _median(float(a[j]), float(cum[j]), target, float(a[j + 1]) if j + 1 < len(a) else nxt)
-    return {c: np.array([r[n] for r in out], dtype=np.float64 if c == "median_abs" else object)
-            for n, c in enumerate(part + ["median_abs"])}
+        # (pandas matches NULL keys with each other, as the grouping sets' rolled-up keys need)
+        found = found.merge(wanted, on=part + ["b"], how="inner")
+        found, _, s2, e2 = _groups(found, "_g", "a")
+        if s2.shape[0] != int(fetch.sum()):
+            return _window_medians(backend, rows, keys, sets)
+        below = found["_below"].to_numpy(np.float64)
+        c2 = below + found.groupby("_g", sort=False)["wv"].cumsum().to_numpy(np.float64)
+        j = _first_reaching(c2, found["_target"].to_numpy(np.float64), s2, e2)
+        a = found["a"].to_numpy(np.float64)
+        after = np.where(j + 1 < e2, a[np.minimum(j + 1, a.shape[0] - 1)], found["_next"].to_numpy(np.float64)[j])
+        out[found["_g"].to_numpy()[s2]] = _averaged(a[j], c2[j], found["_target"].to_numpy(np.float64)[j], after)
+    columns = {}
+    for c in part:
+        col = hist[c].to_numpy()[starts]
+        columns[c] = col if col.dtype != object else \
+            np.array([None if isinstance(v, float) and v != v else v for v in col], dtype=object)
+    return columns | {"median_abs": out}
