@@ -281,3 +281,23 @@ def test_regression_with_weights_and_zero_truths_equals_memory(tmp_path):
                 (model, r.key, mem[r.key].value, r.value)
             if not r.defined:
                 assert r.reason.split(" (first")[0] in mem[r.key].reason.replace(" (first at row 0)", "")
+
+
+@pytest.mark.parametrize("column, value", [("y_pred", np.inf), ("y_true", np.nan), ("weight", np.inf),
+                                           ("weight", np.nan)])
+def test_regression_non_finite_cells_after_the_first_rows_are_refused(tmp_path, column, value):
+    """A NaN (a real one, not an empty cell) or an infinity past the first rows: a present cell to the engine's
+    count(), so counted apart and refused, as the in-memory validation refuses it (its message names the row)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(3)
+    n = 60_000
+    cols = {"y_true": rng.normal(0, 3, n), "weight": rng.integers(1, 4, n) / 1.0}
+    cols["y_pred"] = cols["y_true"] + rng.normal(0, 1, n)
+    cols[column][55_000] = value
+    pq.write_table(pa.table({k: pa.array(v, from_pandas=False) for k, v in cols.items()}), tmp_path / "r.parquet")
+    for engine in ("memory", "duckdb"):
+        code, _, err = run_cli("metrics", tmp_path / "r.parquet", "--engine", engine)
+        assert code == 2, (engine, err)
+    assert ("weights" in err) if column == "weight" else ("NaN or infinite" in err and "y_pred" in err), err

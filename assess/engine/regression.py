@@ -31,8 +31,12 @@ def regression_sums_sql(backend, weighted: bool, median: bool = True) -> str:
         "sum(w * y * y) - sum(w * y) * sum(w * y) / sum(w)"
     ss_error = "var_pop(yp - y) * count(*)" if not weighted else \
         "sum(w * (yp - y) * (yp - y)) - sum(w * (yp - y)) * sum(w * (yp - y)) / sum(w)"
+    # NaN and infinity are present cells to count(): counted apart, refused as in memory (`state_of_row`)
+    bad_w = f"sum(CASE WHEN {backend.non_finite('w')} THEN 1 ELSE 0 END)" if weighted else "CAST(0 AS BIGINT)"
     return f"""count(*) AS n_rows, count(y) AS y_present, count(yp) AS yp_present, sum(w) AS w_sum,
                sum(CASE WHEN w < 0 THEN 1 ELSE 0 END) AS w_negative,
+               sum(CASE WHEN {backend.non_finite('y')} OR {backend.non_finite('yp')} THEN 1 ELSE 0 END) AS non_finite,
+               {bad_w} AS w_non_finite,
                sum(w * (yp - y)) AS sum_error, sum(w * abs(yp - y)) AS sum_abs, sum(w * (yp - y) * (yp - y)) AS sum_sq,
                {ss_true} AS ss_true, {ss_error} AS ss_error,
                max(CASE WHEN w > 0 THEN abs(yp - y) END) AS max_abs,
@@ -73,8 +77,11 @@ def state_of_row(get: dict, assessment, model, state_class=regression.Regression
         if int(get[col]) < n:
             raise AssessError(f"{name}: column {role!r} has {n - int(get[col]):,} empty or non-numeric cells "
                               f"(model {model}); every row needs a number")
-    if int(get["w_negative"]):
-        raise AssessError(f"{name}: column {r.weight!r} has negative weights")
+    if int(get["non_finite"]):
+        raise AssessError(f"{name}: {int(get['non_finite']):,} row(s) of model {model} have a NaN or infinite "
+                          f"{r.y_true!r} or {r.y_pred!r}; every row needs a finite number")
+    if int(get["w_negative"]) or int(get["w_non_finite"]):
+        raise AssessError(f"{name}: column {r.weight!r} has negative, NaN or infinite weights")
     W = float(get["w_sum"])
     zero_truth = int(get["zero_truth"])
     constant = float(get["y_min"]) if get["y_min"] == get["y_max"] else None
