@@ -16,7 +16,7 @@ def test_controls_page_on_the_binary_sample_compares_folds():
     assert not at.exception and not at.error
     checklist = at.dataframe[0].value
     assert list(checklist["Control"])[0] == "Test data disjoint from training data"
-    assert "➖ not checked" in set(checklist["Status"])
+    assert "– not checked" in set(checklist["Status"])
     shift = at.dataframe[1].value
     assert list(shift["Group"]) == ["1 (reference)", "2", "3", "4", "5"]
     assert "psi" not in shift.columns and "PSI" in shift.columns
