@@ -52,5 +52,5 @@ def test_a_split_column_is_checked_and_its_training_rows_are_flagged():
     assert not at.exception
     assert "count every row, training rows included" in at.warning[0].value.replace("\\", "")
     checklist = at.dataframe[0].value.set_index("Control")
-    assert checklist.loc["Test data disjoint from training data", "Status"] == "❌ problem"
+    assert checklist.loc["Test data disjoint from training data", "Status"] == "✗ problem"
     assert "1 of 4 test ids" in checklist.loc["Test data disjoint from training data", "What the app checked"]
