@@ -85,7 +85,7 @@ def test_removing_the_file_cancels_a_read_cut_short():
     at = AppTest.from_string(
         "import streamlit as st\n"
         "from views.state import Key, PendingRead, UPLOAD, Upload, init_state, set_upload\n"
-        f"st.session_state[Key.SOURCE] = UPLOAD\n"
+        "st.session_state[Key.SOURCE] = UPLOAD\n"
         f"st.session_state[Key.PENDING_READ] = PendingRead(Upload({NAME!r}, {CSV!r}))\n"
         "set_upload(None)\n"
         "init_state()\n"
@@ -103,7 +103,8 @@ def test_pages_say_a_file_still_uploading_is_not_sent():
     at.radio[0].set_value(state.UPLOAD).run()
     assert state.STAY_WHILE_UPLOADING in [c.value for c in at.caption]
     at.switch_page("views/metrics.py").run()
-    assert [i.value for i in at.info] == [f"No file uploaded yet. {state.STAY_WHILE_UPLOADING}"]
+    assert [i.value for i in at.info] == [f"No file uploaded yet: choose it on the Data page. "
+                                          f"{state.STAY_WHILE_UPLOADING}"]
 
 
 @pytest.mark.parametrize("page", ["views/metrics.py", "views/curves.py"])

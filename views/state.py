@@ -66,8 +66,8 @@ class Key:
 UPLOAD = "Upload a file"
 #: The browser sends a file while the Data page's uploader is on screen, and stops when another page is opened: the
 #: server never hears of a file left behind (a file that has arrived is loaded whichever page opens, `PendingRead`).
-STAY_WHILE_UPLOADING = ("Choose the file on the Data page and stay there until its upload bar has gone: a file still "
-                        "uploading when you open another page is not sent.")
+STAY_WHILE_UPLOADING = ("Stay on the Data page until the file's upload bar has gone: a file still uploading when you "
+                        "open another page is not sent.")
 
 
 def init_state() -> None:
@@ -314,7 +314,7 @@ def require_assessment() -> Assessment:
                 st.error(md(problem.message), icon=":material/error:")
         if st.session_state.get(Key.SOURCE) == UPLOAD and current_upload() is None \
                 and not st.session_state.get(Key.LOAD_ERROR):
-            st.info(f"No file uploaded yet. {STAY_WHILE_UPLOADING}")
+            st.info(f"No file uploaded yet: choose it on the Data page. {STAY_WHILE_UPLOADING}")
         else:
             st.info("Load a predictions file without blocking errors first.")
         st.page_link(DATA_PAGE, label="Go to Data", icon=":material/upload_file:")
