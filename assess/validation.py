@@ -8,7 +8,6 @@ fraction of a second.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -468,15 +467,21 @@ def _check_models(c: _Checker, a: _Input) -> None:
     if len(a.models) > 1 and r.model:
         sizes = {m: len(rows) for m, rows in a.model_rows.items()}
         if r.id:
-            # each model's distinct id codes (a missing id, -1, counts as one id, as it always did), sorted
-            distinct = {m: np.unique(ids[rows]) for m, rows in a.model_rows.items()}
-            common = functools.reduce(lambda x, y: np.intersect1d(x, y, assume_unique=True), distinct.values())
-            differing = {m: len(d) - len(common) for m, d in distinct.items() if len(d) != len(common)}
+            # each model's set of ids as a mask over the codes (slot 0: a missing id, which counts as one id, as
+            # it always did): one pass over the model's rows, no hashing, no sorting
+            slots = int(ids.max()) + 2
+            present = {}
+            for m, rows in a.model_rows.items():
+                present[m] = np.zeros(slots, dtype=bool)
+                present[m][ids[rows] + 1] = True
+            shared = int(np.count_nonzero(np.logical_and.reduce(list(present.values()))))
+            differing = {m: k - shared for m, k in ((m, int(np.count_nonzero(p))) for m, p in present.items())
+                         if k != shared}
             if differing:
                 m, k = next(iter(differing.items()))
                 c.note("warning", "models_differ",
                        f"the models cover different rows: model {quote(m)} has {_plural(k, 'id')} the others lack; "
-                       f"paired tests use the {len(common):,} ids all models share", column=r.id, count=k)
+                       f"paired tests use the {shared:,} ids all models share", column=r.id, count=k)
         elif len(set(sizes.values())) > 1:
             c.note("warning", "models_differ",
                    "the models have different row counts (" + ", ".join(f"{quote(m)}: {k:,}" for m, k in
