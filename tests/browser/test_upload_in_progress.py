@@ -58,8 +58,11 @@ def test_a_page_clicked_while_the_file_is_sent_says_so(page, big_file, tmp_path)
     held = []
     page.route(UPLOAD_PUT, lambda route: held.append(route))   # the PUT waits here until the click has been made
     upload_predictions(page, big_file)
-    while not held:
+    for _ in range(600):                          # the browser starts the PUT within a minute, or the test fails
+        if held:
+            break
         page.wait_for_timeout(100)
+    assert held, "the browser never sent the file"
     sidebar(page).get_by_role("link", name="Metrics").click()
     page.get_by_text("No file uploaded yet: choose it on the Data page. Stay on the Data page until").wait_for()
     held[0].continue_()
