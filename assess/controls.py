@@ -671,7 +671,10 @@ def _num(value: float) -> str:
 
 # --- display tables (names for screens, never raw keys) --------------------------------------------------------------
 
-STATUS_WORDS = {OK: "✅ ok", ATTENTION: "⚠️ attention", PROBLEM: "❌ problem", NOT_CHECKED: "➖ not checked"}
+#: Text glyphs, not emoji: Debian's Chromium (screenshots, PDF export through kaleido) has no emoji font and drew
+#: ✅ ❌ ➖ as boxes; ✓ ⚠ ✗ are in DejaVu Sans (installed by scripts/setup.sh) and – in every font
+#: (tests/test_glyphs.py).
+STATUS_WORDS = {OK: "✓ ok", ATTENTION: "⚠ attention", PROBLEM: "✗ problem", NOT_CHECKED: "– not checked"}
 SHIFT_NAMES = {"group": "Group", "n": "Samples", "kl_divergence": "KL divergence (nats)",
                "js_distance": "Jensen–Shannon distance", "total_variation": "Total variation", "psi": "PSI",
                "chi2_pvalue": "χ² p", "chi2_pvalue_holm": "χ² p (Holm)", "ks_statistic": "KS statistic",

@@ -456,25 +456,32 @@ def _check_models(c: _Checker, a: _Input) -> None:
     r, frame = a.roles, a.frame
     if r.id:
         c.missing(r.id, suffix=" in the sample id")
-        ids = label_strings(frame[r.id])
-        keys = ids if not r.model else label_strings(frame[r.model]).fillna("") + "\x00" + ids.fillna("")
-        if r.split:   # one id in both the train and the test rows is leakage, for the Controls page to report
-            keys = keys.fillna("") + "\x00" + label_strings(frame[r.split]).fillna("")
-        dup = keys.duplicated(keep="first").to_numpy() & ids.notna().to_numpy()
+        ids = id_codes(frame[r.id])
+        # a row repeats when its (model, id[, split]) codes do: missing model or split is a value of its own, as ""
+        # was; one id in both the train and the test rows is leakage, for the Controls page to report
+        keys = {"id": ids, **{role: label_codes(frame[col])[0] for role, col in (("model", r.model),
+                                                                                  ("split", r.split)) if col}}
+        dup = pd.DataFrame(keys, copy=False).duplicated(keep="first").to_numpy() & (ids >= 0)
         c.add("error", "duplicate_id", r.id, dup, "duplicate id{s}" + (" within a model" if r.model else ""),
               suffix="; ids must be unique per model so rows can be paired across models")
     if len(a.models) > 1 and r.model:
         sizes = {m: len(rows) for m, rows in a.model_rows.items()}
         if r.id:
-            ids = label_strings(frame[r.id]).to_numpy(dtype=object)
-            sets = {m: set(ids[rows]) for m, rows in a.model_rows.items()}
-            common = set.intersection(*sets.values())
-            differing = {m: len(s - common) for m, s in sets.items() if len(s) != len(common)}
+            # each model's set of ids as a mask over the codes (slot 0: a missing id, which counts as one id, as
+            # it always did): one pass over the model's rows, no hashing, no sorting
+            slots = int(ids.max()) + 2
+            present = {}
+            for m, rows in a.model_rows.items():
+                present[m] = np.zeros(slots, dtype=bool)
+                present[m][ids[rows] + 1] = True
+            shared = int(np.count_nonzero(np.logical_and.reduce(list(present.values()))))
+            differing = {m: k - shared for m, k in ((m, int(np.count_nonzero(p))) for m, p in present.items())
+                         if k != shared}
             if differing:
                 m, k = next(iter(differing.items()))
                 c.note("warning", "models_differ",
                        f"the models cover different rows: model {quote(m)} has {_plural(k, 'id')} the others lack; "
-                       f"paired tests use the {len(common):,} ids all models share", column=r.id, count=k)
+                       f"paired tests use the {shared:,} ids all models share", column=r.id, count=k)
         elif len(set(sizes.values())) > 1:
             c.note("warning", "models_differ",
                    "the models have different row counts (" + ", ".join(f"{quote(m)}: {k:,}" for m, k in
@@ -483,3 +490,15 @@ def _check_models(c: _Checker, a: _Input) -> None:
         elif not r.id:
             c.note("warning", "no_ids", "several models but no `id` column: rows are paired by their order "
                                         "within each model")
+
+
+def id_codes(column: pd.Series) -> np.ndarray:
+    """Each row's sample id as an integer code (-1 where missing), equal codes for equal ids as
+    `assess.columns.label_strings` reads them (``1.0`` and ``1`` are one id) — without a Python string per row.
+
+    A numeric id column is factorised as its numbers: distinct numbers are distinct labels there (integral floats
+    are written as integers, the rest in full precision), so the codes group the rows exactly as the labels would.
+    Any other column goes through `assess.columns.label_codes` (one string per distinct value, not per row)."""
+    if isinstance(column.dtype, np.dtype) and column.dtype.kind in "iuf":
+        return pd.factorize(column, use_na_sentinel=True)[0]
+    return np.asarray(label_codes(column)[0])

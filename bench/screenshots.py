@@ -42,6 +42,28 @@ def shoot(page, path: Path, width: int) -> None:
     page.screenshot(path=str(path))
 
 
+def open_page(page, name: str) -> bool:
+    """Click ``name`` in the sidebar's navigation and wait for its heading (False: the file's task has no such page).
+
+    Presentation mode collapses the sidebar, whose links then lie outside the window and cannot be clicked (the
+    clicks waited until the timeout): open it for the click and close it again, so the page is shot as presented."""
+    link = page.get_by_role("link", name=name, exact=True)
+    if link.count() == 0:
+        return False
+    expand = page.get_by_test_id("stExpandSidebarButton")
+    collapsed = expand.is_visible()
+    if collapsed:
+        expand.click()
+        link.first.wait_for(state="visible")
+    link.first.click()
+    page.get_by_role("heading", name=name, exact=True).first.wait_for()
+    if collapsed and not expand.is_visible():
+        page.get_by_test_id("stSidebar").hover()   # the close button shows while the pointer is over the sidebar
+        page.get_by_test_id("stSidebarCollapseButton").locator("button").click()
+        expand.wait_for(state="visible")
+    return True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("url")
@@ -70,11 +92,8 @@ def main() -> None:
                 page.get_by_text("Presentation mode").click()
                 settle(page)
             for name in options.pages:
-                link = page.get_by_role("link", name=name, exact=True)
-                if link.count() == 0:
+                if not open_page(page, name):
                     continue
-                link.first.click()
-                page.get_by_role("heading", name=name, exact=True).first.wait_for()
                 settle(page)
                 for width in WIDTHS:
                     suffix = "_presentation" if options.presentation else ""

@@ -8,6 +8,8 @@ purpose=${1:-run}
 need_debs=()
 command -v chromium >/dev/null 2>&1 || need_debs+=(chromium)
 dpkg -s fonts-liberation >/dev/null 2>&1 || need_debs+=(fonts-liberation)
+# DejaVu Sans: the glyphs Liberation lacks (★ ✓ ⚠ ✗ ∈ ₂ …), which Chromium falls back to (tests/test_glyphs.py)
+dpkg -s fonts-dejavu-core >/dev/null 2>&1 || need_debs+=(fonts-dejavu-core)
 if [ "$purpose" = test ]; then command -v pdftoppm >/dev/null 2>&1 || need_debs+=(poppler-utils); fi
 # Java for the Spark engine's tests (PySpark runs a local JVM); `make run` does not need it.
 if [ "$purpose" = test ]; then command -v java >/dev/null 2>&1 || need_debs+=(openjdk-17-jre-headless); fi

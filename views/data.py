@@ -6,15 +6,13 @@ import pandas as pd
 import streamlit as st
 
 from assess.data import Task
-from assess.errors import AssessError
 from assess.io import ACCEPTED_EXTENSIONS
 from assess.roles import detect_roles
 from views import data_directory
 from views.names import display_names_form, settings_upload
 from views.score_tools import class_score_mapper, flip_score_button
-from views.shared import ServerBusy
-from views.state import (SAMPLES, UPLOAD, Key, Upload, current_upload, md, read_upload, sample_table, set_overrides,
-                         set_table, set_upload)
+from views.state import (SAMPLES, STAY_WHILE_UPLOADING, UPLOAD, Key, PendingRead, Upload, current_upload, md,
+                         read_kept_upload, sample_table, set_overrides, set_table, set_upload)
 from views.widgets import headers_config, missing_as_dash
 
 NONE = "(none)"
@@ -45,26 +43,22 @@ def _choose_source() -> None:
     set_table(sample_table(SAMPLES[source]) if source in SAMPLES else None)
 
 
-def _read(sheet=None) -> None:
-    """Read the kept upload with the chosen reading options; a failure becomes the page's message."""
-    upload = current_upload()
+def _read(sheet=None, upload=None) -> None:
+    """Read the kept upload (or ``upload``) with the chosen reading options; a failure becomes the page's message."""
+    upload = upload or current_upload()
     if upload is None:
         return
     decimal = st.session_state.get(Key.DECIMAL_CHOICE, "detect")
-    try:
-        set_table(read_upload(upload.data, upload.name, sheet=sheet, decimal=None if decimal == "detect" else decimal,
-                               main=True))
-    except (AssessError, ServerBusy) as exc:
-        set_table(None, error=str(exc))
+    read_kept_upload(PendingRead(upload, sheet, None if decimal == "detect" else decimal))
 
 
 def _uploaded() -> None:
     file = st.session_state[Key.UPLOADER]
-    set_upload(None if file is None else Upload(file.name, file.getvalue()))  # None: the user removed the file
-    if file is None:
+    if file is None:   # the user removed the file
+        set_upload(None)
         set_table(None)
     else:
-        _read()
+        _read(upload=Upload(file.name, file.getvalue()))
 
 
 def _choose_sheet(widget_key: str) -> None:
@@ -80,6 +74,8 @@ if st.session_state[Key.SOURCE] == UPLOAD:
                      help="CSV/TSV/TXT, Parquet, Excel .xlsx or JSON Lines, optionally .gz or .zip. "
                           "Pickle/joblib files are never opened.")
     loaded = st.session_state[Key.TABLE]
+    if loaded is None and current_upload() is None:
+        st.caption(STAY_WHILE_UPLOADING)
     with st.expander("Reading options", expanded=bool(loaded is not None and len(loaded.sheets) > 1)):
         st.selectbox("Decimal mark", ["detect", ".", ","], key=Key.DECIMAL_CHOICE,
                      on_change=lambda: _read(sheet=None if loaded is None else loaded.sheet))

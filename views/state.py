@@ -16,6 +16,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from assess.columns import quote
 from assess.decision import Decision
 from assess.errors import AssessError
 from assess.io import Limits, LoadedTable, read_table
@@ -59,9 +60,14 @@ class Key:
     LABELS_FROM = "labels_from"        # the Metrics page's label-source radio (mirrors DECISION)
     METRICS_THRESHOLD = "metrics_threshold"  # the Metrics page's threshold input (mirrors DECISION)
     ENGINE_RUN = "engine_run"          # (path, EngineRun) of a data-directory file opened out of core
+    PENDING_READ = "pending_read"      # PendingRead: a read of the upload asked for and not finished yet
 
 
 UPLOAD = "Upload a file"
+#: The browser sends a file while the Data page's uploader is on screen, and stops when another page is opened: the
+#: server never hears of a file left behind (a file that has arrived is loaded whichever page opens, `PendingRead`).
+STAY_WHILE_UPLOADING = ("Stay on the Data page until the file's upload bar has gone: a file still uploading when you "
+                        "open another page is not sent.")
 
 
 def init_state() -> None:
@@ -74,6 +80,11 @@ def init_state() -> None:
     if st.session_state[Key.TABLE] is None and st.session_state[Key.SOURCE] == DEFAULT_SAMPLE \
             and st.session_state[Key.LOAD_ERROR] is None:
         set_table(sample_table(SAMPLES[DEFAULT_SAMPLE]))
+    pending = st.session_state.get(Key.PENDING_READ)
+    if pending is not None or _description_cut_short():   # a click on another page stopped it: see PendingRead
+        name = pending.upload.name if pending is not None else st.session_state[Key.TABLE].name
+        with st.spinner(md(f"Still reading {quote(name)}: this page follows when it is loaded."), show_time=True):
+            finish_reading()
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -135,6 +146,54 @@ def current_upload() -> Upload | None:
 
 def set_upload(upload: Upload | None) -> None:
     st.session_state[Key.UPLOAD] = upload
+    if upload is None:   # the file was removed or another source chosen: a read cut short must not bring it back
+        st.session_state[Key.PENDING_READ] = None
+
+
+@dataclass(frozen=True)
+class PendingRead:
+    """A read of an uploaded file (with its reading options) asked for and not finished yet.
+
+    Streamlit stops a callback at its next use of ``st.session_state`` as soon as another run is requested: a click
+    on another page while a large upload is being read and described (seconds for a million rows) left the upload
+    kept but no table — "No data loaded" on the page clicked, the file lost. The request is therefore kept first
+    (`read_kept_upload`) and removed last (`finish_reading`), and every run finishes one cut short (`init_state`):
+    the file ends up loaded whichever page the user went to. Finishing again is cheap, as reads and descriptions
+    are kept by content for the whole server (`read_upload`, `shared_describe`)."""
+
+    upload: Upload
+    sheet: str | None = None
+    decimal: str | None = None
+
+
+def read_kept_upload(request: PendingRead) -> None:
+    """Read an upload (a failure becomes the Data page's message), so that a run stopped midway is finished by the
+    next one."""
+    st.session_state[Key.PENDING_READ] = request   # first: whatever stops this run from here on, the next finishes
+    finish_reading()
+
+
+def finish_reading() -> None:
+    """Finish the pending read (`PendingRead`), or a description of the table that a page change cut short."""
+    request = st.session_state.get(Key.PENDING_READ)
+    if request is None:
+        if _description_cut_short():
+            rebuild()
+        return
+    set_upload(request.upload)
+    try:
+        set_table(read_upload(request.upload.data, request.upload.name, sheet=request.sheet, decimal=request.decimal,
+                              main=True))
+    except (AssessError, ServerBusy) as exc:
+        set_table(None, error=str(exc))
+    st.session_state[Key.PENDING_READ] = None   # last: until here a stopped run is finished by the next
+
+
+def _description_cut_short() -> bool:
+    """A table without its assessment and without the message saying why: `rebuild` was stopped before its end (a
+    role changed, then another page clicked), which it never is otherwise."""
+    return (st.session_state.get(Key.TABLE) is not None and st.session_state.get(Key.ASSESSMENT) is None
+            and st.session_state.get(Key.DESCRIBE_ERROR) is None)
 
 
 def set_table(table: LoadedTable | None, error: str | None = None) -> None:
@@ -253,7 +312,11 @@ def require_assessment() -> Assessment:
         if assessment is not None:
             for problem in assessment.errors[:GUARD_ERRORS]:
                 st.error(md(problem.message), icon=":material/error:")
-        st.info("Load a predictions file without blocking errors first.")
+        if st.session_state.get(Key.SOURCE) == UPLOAD and current_upload() is None \
+                and not st.session_state.get(Key.LOAD_ERROR):
+            st.info(f"No file uploaded yet: choose it on the Data page. {STAY_WHILE_UPLOADING}")
+        else:
+            st.info("Load a predictions file without blocking errors first.")
         st.page_link(DATA_PAGE, label="Go to Data", icon=":material/upload_file:")
         st.stop()
     return assessment

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from assess.columns import label_strings
+from assess.columns import label_codes
 from assess.schema import Assessment
 
 
@@ -99,17 +99,17 @@ def _findings(assessment: Assessment, models: list[str], *, baselines_computed: 
     out: dict[str, str] = {}
     sizes = {m: len(r) for m, r in rows.items()}
     if roles.id:
-        ids = {m: np.asarray(assessment.predictions(m).ids, dtype=object) for m in models}   # encoded once, kept
+        # the ids as encoded once and kept (`Assessment.predictions`): integers stay integers, never an object each
+        ids = {m: assessment.predictions(m).ids for m in models}
         first_ids = ids[models[0]]
         # the usual long file lists every model's samples in one order: equal arrays, so equal sets, no hashing
         ordered = all(a.shape == first_ids.shape and np.array_equal(a, first_ids) for a in ids.values())
-        distinct = {m: len(pd.unique(a)) for m, a in (ids.items() if not ordered else [(models[0], first_ids)])}
-        if ordered:
-            distinct = dict.fromkeys(models, distinct[models[0]])
-            same = True
-        else:
-            id_sets = {m: set(a.tolist()) for m, a in ids.items()}
-            same = all(s == id_sets[models[0]] for s in id_sets.values())
+        uniques = {m: pd.unique(a) for m, a in ([(models[0], first_ids)] if ordered else ids.items())}
+        distinct = {m: len(uniques[models[0] if ordered else m]) for m in models}
+        reference = pd.Index(uniques[models[0]])
+        # equal sets: as many distinct ids as the first model, each found among the first model's (a hash lookup)
+        same = ordered or all(len(u) == len(reference) and bool(np.all(reference.get_indexer(u) >= 0))
+                              for u in uniques.values())
         out["test_data"] = (f"Checked: all {len(models)} model(s) were scored on the same "
                             f"{distinct[models[0]]:,} sample ids." if same else
                             "Checked: the models were scored on different sample ids ("
@@ -128,8 +128,8 @@ def _findings(assessment: Assessment, models: list[str], *, baselines_computed: 
                             "Checked: the models have different numbers of rows ("
                             + ", ".join(f"{m}: {n:,}" for m, n in sizes.items()) + ") and no sample-id column.")
     if roles.fold:
-        folds = label_strings(frame[roles.fold]).to_numpy(dtype=object)
-        per_model = {m: len(set(folds[r])) for m, r in rows.items()}
+        folds = label_codes(frame[roles.fold])[0]   # a code per fold label (-1, a missing fold, counts as one)
+        per_model = {m: len(np.unique(folds[r])) for m, r in rows.items()}
         counts = sorted(set(per_model.values()))
         out["cross_validation"] = (f"Checked: a fold column ({roles.fold}) with {counts[0]:,} folds for every model."
                                    if len(counts) == 1 else
