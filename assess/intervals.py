@@ -221,8 +221,7 @@ def wilson(x, n, *, confidence_level: float = 0.95, n_eff: float | None = None) 
     confidence_level = _check_confidence_level(confidence_level)
     x, n = _prop_args(x, n, n_eff)
     if n <= 0:
-        return ConfidenceInterval(float("nan"), float("nan"), confidence_level,
-                              IntervalMethod("wilson", effective_n=n_eff is not None))
+        return ConfidenceInterval(float("nan"), float("nan"), confidence_level, "wilson")
     z = _z(confidence_level)
     p = x / n
     den = 1 + z * z / n
@@ -230,8 +229,7 @@ def wilson(x, n, *, confidence_level: float = 0.95, n_eff: float | None = None) 
     half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
     low = 0.0 if x <= 0 else max(0.0, float(center - half))         # the closed form is exactly 0 / 1 there
     high = 1.0 if x >= n else min(1.0, float(center + half))
-    return ConfidenceInterval(low, high, confidence_level,
-                              IntervalMethod("wilson", effective_n=n_eff is not None))
+    return ConfidenceInterval(low, high, confidence_level, "wilson")
 
 
 def clopper_pearson(x, n, *, confidence_level: float = 0.95, n_eff: float | None = None) -> ConfidenceInterval:
@@ -244,13 +242,11 @@ def clopper_pearson(x, n, *, confidence_level: float = 0.95, n_eff: float | None
     confidence_level = _check_confidence_level(confidence_level)
     x, n = _prop_args(x, n, n_eff)
     if n <= 0:
-        return ConfidenceInterval(float("nan"), float("nan"), confidence_level,
-                              IntervalMethod("clopper-pearson", effective_n=n_eff is not None))
+        return ConfidenceInterval(float("nan"), float("nan"), confidence_level, "clopper-pearson")
     a = 1 - confidence_level
     low = 0.0 if x <= 0 else float(stats.beta.ppf(a / 2, x, n - x + 1))
     high = 1.0 if x >= n else float(stats.beta.ppf(1 - a / 2, x + 1, n - x))
-    return ConfidenceInterval(low, high, confidence_level,
-                              IntervalMethod("clopper-pearson", effective_n=n_eff is not None))
+    return ConfidenceInterval(low, high, confidence_level, "clopper-pearson")
 
 
 def normal(x, n, *, confidence_level: float = 0.95, n_eff: float | None = None) -> ConfidenceInterval:
@@ -264,12 +260,10 @@ def normal(x, n, *, confidence_level: float = 0.95, n_eff: float | None = None) 
     confidence_level = _check_confidence_level(confidence_level)
     x, n = _prop_args(x, n, n_eff)
     if n <= 0:
-        return ConfidenceInterval(float("nan"), float("nan"), confidence_level,
-                              IntervalMethod("normal", effective_n=n_eff is not None))
+        return ConfidenceInterval(float("nan"), float("nan"), confidence_level, "normal")
     p = x / n
     half = float(_z(confidence_level) * np.sqrt(p * (1 - p) / n))
-    return ConfidenceInterval(max(0.0, p - half), min(1.0, p + half), confidence_level,
-                              IntervalMethod("normal", effective_n=n_eff is not None))
+    return ConfidenceInterval(max(0.0, p - half), min(1.0, p + half), confidence_level, "normal")
 
 
 def mean_ci(values, *, weights=None, confidence_level: float = 0.95,

@@ -15,7 +15,7 @@ exactly, each result's note says why).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 import numpy as np
@@ -300,7 +300,7 @@ def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, w
                 x, nn, ne = m.proportion.counts(state)
                 c = intervals.proportion_ci(x, nn, confidence_level=confidence_level, method=how[m.key],
                                             n_eff=ne if weighted else None)
-                lo, hi, method = c.low, c.high, c.how
+                lo, hi, method = c.low, c.high, replace(c.how, effective_n=weighted)
             elif how[m.key] == "delong":
                 lo, hi = grouped.delong_from_table(t, confidence_level)
                 method = intervals.IntervalMethod("delong")

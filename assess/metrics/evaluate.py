@@ -445,7 +445,8 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
             x, nn, ne = m.proportion.counts(state)
             c = intervals.proportion_ci(x, nn, confidence_level=confidence_level, method=how,
                                         n_eff=ne if weight is not None else None)
-            bounds[m.key] = (c.low, c.high, c.how)
+            # Kish's effective n stands in for n whenever rows are weighted (module docstring of assess.intervals)
+            bounds[m.key] = (c.low, c.high, replace(c.how, effective_n=weight is not None))
         elif how == "delong":
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
