@@ -171,16 +171,15 @@ def explorer() -> None:
         with warnings.catch_warnings():  # NaN where a metric is undefined at a threshold: a gap in its line
             warnings.simplefilter("ignore")
             metrics = metric_vs_threshold(sm.counts, plotted, beta=beta_)
-        return charts.metric_threshold_chart(metrics=metrics, title=f"Metrics by threshold — {detail}").to_dict()
+        return charts.metric_threshold_chart(metrics=metrics, title=f"Metrics by threshold — {detail}")
     # Built once per model and choice; a new threshold only adds its line. Shared by every session holding the file
-    # (views/shared.py) as a plain dict: a Plotly figure is not safe to copy from two threads at once (measured under
-    # load: "Invalid property specified for object of type Scatter: 'width'" in with_threshold_line's copy).
+    # (views/shared.py stores a figure as its dict and gives each session its own object).
     by_threshold = None
     if plotted:
         by_threshold = memo(assessment, "metric_chart", (detail, label, tuple(plotted), beta_), metric_chart)
     distribution = memo(assessment, "distribution_chart", (detail, label), lambda: charts.score_distribution_chart(
         scores_by_class=sm.scores_by_class, title=f"Score distribution by class — {detail}",
-        colors={positive: colors[detail], negative: "#999999"}).to_dict())
+        colors={positive: colors[detail], negative: "#999999"}))
     if by_threshold is not None:
         shown.append(("Metrics by threshold", charts.with_threshold_line(by_threshold, threshold)))
     shown.append(("Score distribution", charts.with_threshold_line(distribution, threshold)))
