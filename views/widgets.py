@@ -113,11 +113,46 @@ def text_column_width(texts, *, header: str = "", most: int = 360) -> int:
                        TABLE_HEADER_PADDING + TABLE_PX_PER_CHAR * len(header)), most))
 
 
-def missing_as_dash(column, fmt=str):
+def _missing_as_dash(column, fmt=str):
     """A table column as text for the grid: each value through ``fmt``, a missing one (None, NaN) as "—" — the grid
     shows a missing cell as "None", and a Styler's ``na_rep`` does not reach it."""
     return column.map(lambda value: "—" if value is None or (not isinstance(value, str) and pd.isna(value))
                       else fmt(value))
+
+
+def data_table(frame, *, formats: dict | None = None, headers: dict | None = None, config: dict | None = None,
+          most: int = 360, hide_index: bool = True, **options) -> None:
+    """The one table widget of every page, through ``st.dataframe``:
+
+    - ``formats`` ``{column: "{:.3f}" or a function}``: a column's number format. A column with a missing cell (None,
+      NaN) becomes text with "—" there, through the same format; complete number columns stay numbers (sorting,
+      exports, tests) shown through a Styler. Missing cells of other columns read "—" too.
+    - every column under its display name (:func:`headers_config`: ``headers``, else the registry's name, else the
+      key in words);
+    - every text column as wide as its longest cell and header, up to ``most`` px (the grid otherwise cuts at its
+      default width with "…");
+    - ``config``: per-column ``st.column_config`` that replaces the above (None hides a column);
+    - ``options`` go to ``st.dataframe`` (``height``, ``width`` — "stretch" unless given).
+    """
+    frame = frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(frame)
+    formats = {c: f for c, f in (formats or {}).items() if c in frame.columns}
+    as_function = {c: f.format if isinstance(f, str) else f for c, f in formats.items()}
+    missing = [c for c in frame.columns if frame[c].isna().any()]
+    if missing:
+        frame = frame.apply(lambda col: _missing_as_dash(col, as_function.get(col.name, str)) if col.name in missing
+                            else col)
+    columns = headers_config(frame.columns, headers)
+    for c in frame.columns:
+        if isinstance(c, str) and c in columns and not pd.api.types.is_numeric_dtype(frame[c]) \
+                and not pd.api.types.is_bool_dtype(frame[c]):
+            title = header(c, headers)
+            columns[c] = st.column_config.TextColumn(title, width=text_column_width(frame[c], header=title,
+                                                                                     most=most))
+    columns |= config or {}
+    numbers = {c: f for c, f in formats.items() if c not in missing and pd.api.types.is_numeric_dtype(frame[c])}
+    options.setdefault("width", "stretch")
+    st.dataframe(frame.style.format(numbers) if numbers else frame, hide_index=hide_index, column_config=columns,
+                 **options)
 
 
 def per_model_tabs(reports: dict, baseline_caption: str) -> None:
@@ -127,16 +162,13 @@ def per_model_tabs(reports: dict, baseline_caption: str) -> None:
     for tab, report in zip(tabs, reports.values()):
         with tab:
             frame = model_frame(report)
-            config = headers_config(frame.columns)
-            config["metric"] = st.column_config.TextColumn("Metric", width=text_column_width(frame["metric"],
-                                                                                               header="Metric"))
             # The method in words ("Bootstrap percentile, 1,000 resamples") sized to show whole; the exports keep
-            # the seed and the resampling scheme.
-            config["method"] = st.column_config.TextColumn(
+            # the seed and the resampling scheme. Every metric in view: a binary model's 16 rows were cut at the
+            # tenth, in a box of their own to scroll.
+            data_table(frame, height="content", config={"method": st.column_config.TextColumn(
                 "Method", width=text_column_width(frame["method"], header="Method"),
-                help="How the interval was computed. The CSV and JSON exports add the seed and the resampling scheme.")
-            # every metric in view: a binary model's 16 rows were cut at the tenth, in a box of their own to scroll
-            st.dataframe(frame, hide_index=True, width="stretch", height="content", column_config=config)
+                help="How the interval was computed. The CSV and JSON exports add the seed and the resampling "
+                     "scheme.")})
             st.caption(baseline_caption)
             for result in report.results:
                 if result.note and "seeded samples" in result.note:
