@@ -42,3 +42,23 @@ def test_all_clusterings_table_fits_every_width(context, layout_url):  # noqa: F
     page.close()
     assert all(px is not None for px in hidden.values()), hidden   # the table was found at every width
     assert {width: px for width, px in hidden.items() if px > 1} == {}
+
+
+#: (sample, page, the heading above the table): tables that scrolled sideways at 1024 px before the table widget sized
+#: them (issue 15) — the first model's metrics beside their baselines, the Controls checklist, Compare's suitable tests.
+WIDE_TABLES = [("Breast cancer", "Metrics", "Per model, with ISO 5.3.13 baselines"),
+               ("Wine", "Metrics", "Per model, with ISO 5.3.13 baselines"),
+               ("Breast cancer", "Controls", "Checklist"),
+               ("Breast cancer", "Compare", "Suitable tests")]
+
+
+@pytest.mark.parametrize("sample, page_name, heading", WIDE_TABLES)
+def test_wide_tables_fit_1024(context, layout_url, sample, page_name, heading):  # noqa: F811
+    page = open_page(context, layout_url, sample, page_name)
+    page.get_by_role("heading", name=heading).wait_for()
+    page.set_viewport_size({"width": 1024, "height": 900})
+    page.wait_for_timeout(900)
+    hidden = page.evaluate(HIDDEN_AFTER, heading)
+    page.close()
+    assert hidden is not None, f"no table after {heading!r}"
+    assert hidden <= 1, f"{page_name}: {hidden:.0f} px of {heading!r} hidden to the right at 1024 px"
