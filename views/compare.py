@@ -201,7 +201,7 @@ st.subheader("Suitable tests")
 frame = suggestions_frame(suggestions).assign(test=lambda f: f["test"].map(test_title))
 # The test, its kind and the tick as narrow as their text (a "small" tick column cut its header to "Recommen" at
 # 1024 px), the rest for the reason, which the caption under "Test" gives in full for the chosen test.
-data_table(frame, config={
+data_table(frame, shrink=("why",), config={
     "recommended": st.column_config.CheckboxColumn("Recommended", width=text_column_width([], header="Recommended")),
     "why": st.column_config.Column("Why", help="Why the test fits; the chosen test's reason is under the Test box")})
 tests = [s.test for s in suggestions]

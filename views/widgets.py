@@ -151,16 +151,17 @@ def fitted_widths(widths: dict, budget: float, *, fixed: float = 0.0, keep=()) -
 
 
 def data_table(frame, *, formats: dict | None = None, headers: dict | None = None, config: dict | None = None,
-               keep=(), hide_index: bool = True, **options) -> None:
+               shrink=(), most: int = 360, hide_index: bool = True, **options) -> None:
     """The one table widget of every page, through ``st.dataframe``:
 
     - ``formats`` ``{column: "{:.3f}" or a function}``: a column's number format. A column with a missing cell (None,
       NaN) becomes text with "—" there, through the same format; complete number columns stay numbers (sorting,
       exports, tests) shown through a Styler. Missing cells of other columns read "—" too.
     - every column under its display name (:func:`headers_config`: ``headers``, else the key in words);
-    - every column as wide as its longest cell and header, the widths fitted into :data:`TABLE_FIT_PX`
-      (:func:`fitted_widths`; ``keep``: columns that keep their whole width, the first one by default) — so a table
-      needs no sideways scrolling at 1024 px; a cut cell ends in "…";
+    - every column as wide as its longest cell and header (text up to ``most`` px): values are never cut. The
+      columns in ``shrink`` (long remarks, reasons — read in full elsewhere on the page or in the exports) give up
+      width so the table fits :data:`TABLE_FIT_PX` (:func:`fitted_widths`): no sideways scrolling at 1024 px; a cut
+      cell ends in "…";
     - ``config``: per-column ``st.column_config`` laid over the above (its non-None settings win; None hides a
       column);
     - ``options`` go to ``st.dataframe`` (``height``, ``width`` — "stretch" unless given).
@@ -181,7 +182,7 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
         title = header(c, headers)
         numeric = pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
         texts = frame[c].map(as_function[c]) if numeric and c in as_function else frame[c].astype(str)
-        widths[c] = text_column_width(texts, header=title, most=10_000)
+        widths[c] = text_column_width(texts, header=title, most=10_000 if c in shrink else most)
         if not numeric and not pd.api.types.is_bool_dtype(frame[c]):
             columns[c] = st.column_config.TextColumn(title)
     index = 0 if hide_index else text_column_width(frame.index.astype(str), most=10_000)
@@ -189,7 +190,7 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
     fixed = sum(text_column_width([], header="", most=10_000) if config[c]["width"] in ("small", "medium", "large")
                 else config[c]["width"] for c in set_by_config)
     fitted = fitted_widths({c: w for c, w in widths.items() if c not in set_by_config}, TABLE_FIT_PX,
-                           fixed=index + fixed, keep=set(keep) or set(list(widths)[:1]))
+                           fixed=index + fixed, keep=set(widths) - set(shrink))
     for c, w in fitted.items():
         columns[c] = {**columns[c], "width": w}
     for c, override in config.items():
@@ -211,7 +212,7 @@ def per_model_tabs(reports: dict, baseline_caption: str) -> None:
             # The method in words ("Bootstrap percentile, 1,000 resamples"); the exports keep the seed and the
             # resampling scheme. Every metric in view: a binary model's 16 rows were cut at the
             # tenth, in a box of their own to scroll.
-            data_table(frame, height="content", config={"method": st.column_config.TextColumn(
+            data_table(frame, height="content", shrink=("method", "remark"), config={"method": st.column_config.TextColumn(
                 "Method", help="How the interval was computed. The CSV and JSON exports add the seed and the "
                                "resampling scheme.")})
             st.caption(baseline_caption)
