@@ -40,7 +40,7 @@ except AssessError as exc:
     st.stop()
 
 st.subheader("Checklist")
-data_table(controls.checklist_frame(result.outcomes), shrink=("What the app checked",))
+data_table(controls.checklist_frame(result.outcomes), shrink=("Control", "What the app checked"))
 
 o = result.overlap
 if o is not None:
