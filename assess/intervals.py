@@ -49,7 +49,6 @@ see the notes above :func:`block_length`.
 
 from __future__ import annotations
 
-import re
 import warnings
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
@@ -65,13 +64,12 @@ __all__ = ["ConfidenceInterval", "BootstrapResult", "proportion_ci", "wilson", "
            "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "bootstrap_ci", "resample_counts",
            "PROPORTION_METHODS", "BLOCK_SCHEMES", "BLOCK_RULES", "block_length", "politis_white_block_length",
            "block_indices", "block_bootstrap_ci", "long_run_variance",
-           "block_bootstrap_mean_ci", "METHOD_NAMES", "method_name"]
+           "block_bootstrap_mean_ci", "METHOD_NAMES", "IntervalMethod", "method_name"]
 
 PROPORTION_METHODS = ("wilson", "clopper-pearson", "normal")
 AUTO_MULTINOMIAL_MAX = 100_000
 
-#: Display names of the interval methods, by how a result's ``method`` starts (the longest start wins): the words a
-#: table shows instead of the key ("wilson", "bootstrap-percentile (1000 resamples, seed 0, …)").
+#: Display names of the interval methods by :attr:`IntervalMethod.key`: the words a table shows instead of the key.
 METHOD_NAMES = {
     "wilson": "Wilson score",
     "clopper-pearson": "Clopper–Pearson exact",
@@ -85,49 +83,100 @@ METHOD_NAMES = {
     "bootstrap-bca": "Bootstrap BCa",
     "stationary-block-bootstrap-percentile": "Stationary block bootstrap percentile",
     "moving-block-bootstrap-percentile": "Moving block bootstrap percentile",
-    "block bootstrap (studentized": "Studentized block bootstrap",
-    "block bootstrap (percentile": "Block bootstrap percentile",
+    "block-bootstrap-studentized": "Studentized block bootstrap",
+    "block-bootstrap-percentile": "Block bootstrap percentile",
 }
-#: What of a method's details a table keeps (the seed and the resampling scheme stay in the exports' ``method``).
-_METHOD_DETAILS = (
-    (re.compile(r"Kish effective n"), lambda m: "Kish effective n"),
-    (re.compile(r"mean of per-row losses"), lambda m: "mean of per-row losses"),
-    (re.compile(r"(\d[\d,]*) seeded samples"), lambda m: f"{int(m[1].replace(',', '')):,} seeded samples"),
-    (re.compile(r"(\d+) resamples"), lambda m: f"{int(m[1]):,} resamples"),
-    (re.compile(r"(\d+) undefined resamples dropped"), lambda m: f"{int(m[1]):,} undefined dropped"),
-    (re.compile(r"DeLong needs unweighted data"), lambda m: "DeLong needs unweighted data"),
-)
 
 
-def method_name(method: str | None) -> str:
-    """How an interval was computed, in words for a table: the method's display name (`METHOD_NAMES`) and the
-    details a reader needs — resamples, dropped resamples, Kish's effective n.
+@dataclass(frozen=True)
+class IntervalMethod:
+    """How an interval was computed, as facts set where it is computed — never recovered from text.
 
-    >>> method_name("bootstrap-percentile (1000 resamples, seed 0, multinomial, stratified)")
-    'Bootstrap percentile, 1,000 resamples'
-    >>> method_name("wilson (Kish effective n)"), method_name(None)
-    ('Wilson score, Kish effective n', '')
+    ``key`` names the method (:data:`METHOD_NAMES`; any other key is already words, e.g. "Welch t"). The facts a
+    reader needs appear both in the machine string (``str(method)``: the exports' ``method``, a contract) and in the
+    words of a table (:attr:`words`): ``effective_n`` (Kish's effective n replaced n: weighted rows), ``of`` (what
+    the interval is of, e.g. "mean of per-row losses"), ``samples`` (seeded samples of ``sample_rows`` rows),
+    ``resamples``, ``dropped`` (undefined resamples left out), ``fallback`` (why this method and not the one asked
+    for). Only the machine string holds ``seed``, ``scheme`` (multinomial, Poisson, block scheme), ``rows`` (what is
+    resampled: "stratified", "i.i.d. rows", …), ``block_rule`` and ``detail``.
     """
+
+    key: str
+    resamples: int | None = None
+    seed: object = None
+    scheme: str | None = None
+    rows: str | None = None
+    dropped: int = 0
+    effective_n: bool = False
+    of: str | None = None
+    fallback: str | None = None
+    samples: int | None = None
+    sample_rows: int | None = None
+    block_rule: str | None = None
+    detail: str | None = None
+
+    def __str__(self) -> str:
+        """The machine string of the exports, e.g. ``"wilson (Kish effective n)"``,
+        ``"bootstrap-percentile (1000 resamples, seed 0, multinomial, stratified)"``."""
+        dropped = [f"{self.dropped} undefined resamples dropped"] if self.dropped else []
+        if self.samples is not None:
+            return f"{self.key} over {self.samples} seeded samples of {self.sample_rows:,} rows (seed {self.seed})"
+        if self.key.startswith("block-bootstrap-"):
+            head = ", ".join(x for x in (self.key.removeprefix("block-bootstrap-"), self.scheme, self.block_rule) if x)
+            tail = "; ".join([f"{self.resamples} resamples, seed {self.seed}", *dropped])
+            return f"block bootstrap ({head}; {tail})"
+        if self.resamples is not None:
+            inner = ", ".join(x for x in (f"{self.resamples} resamples", f"seed {self.seed}", self.scheme, self.rows)
+                              if x)
+            inner = "; ".join([inner, *dropped, *([self.detail] if self.detail else [])])
+            of = f" of the {self.of}" if self.of else ""
+            return f"{self.key}{of} ({inner})" + (f" — {self.fallback}" if self.fallback else "")
+        return (self.key + (" (Kish effective n)" if self.effective_n else "")
+                + (f" ({self.detail})" if self.detail else "") + (f", {self.of}" if self.of else ""))
+
+    @property
+    def words(self) -> str:
+        """The method in words for a table: its display name and the facts a reader needs.
+
+        >>> IntervalMethod("bootstrap-percentile", resamples=1000, seed=0, scheme="multinomial").words
+        'Bootstrap percentile, 1,000 resamples'
+        >>> IntervalMethod("wilson", effective_n=True).words
+        'Wilson score, Kish effective n'
+        """
+        name = METHOD_NAMES.get(self.key) or self.key[:1].upper() + self.key[1:]
+        facts = ["Kish effective n" if self.effective_n else None, self.of,
+                 f"{self.samples:,} seeded samples" if self.samples is not None else None,
+                 f"{self.resamples:,} resamples" if self.resamples is not None else None,
+                 f"{self.dropped:,} undefined dropped" if self.dropped else None, self.fallback]
+        return ", ".join([name, *(f for f in facts if f)])
+
+
+def method_name(method: IntervalMethod | str | None) -> str:
+    """How an interval was computed, in words for a table (:attr:`IntervalMethod.words`); a bare key such as
+    "wilson" is read as :class:`IntervalMethod` of that key; ``None`` is ``""``."""
     if not method:
         return ""
-    start = max((key for key in METHOD_NAMES if method.startswith(key)
-                 and (len(method) == len(key) or not method[len(key)].isalnum() and method[len(key)] != "-")),
-                key=len, default=None)
-    if start is None:  # a method named in words already ("exact conditional (Cornfield)"): as it is
-        return method[:1].upper() + method[1:]
-    details = [word(found) for pattern, word in _METHOD_DETAILS if (found := pattern.search(method[len(start):]))]
-    return ", ".join([METHOD_NAMES[start], *details])
+    return (method if isinstance(method, IntervalMethod) else IntervalMethod(method)).words
 
 
 @dataclass(frozen=True)
 class ConfidenceInterval:
-    """An interval ``[low, high]`` at ``confidence_level`` from ``method`` (NaN bounds when undefined; a one-sided
-    interval has one infinite bound)."""
+    """An interval ``[low, high]`` at ``confidence_level`` computed as ``how`` (NaN bounds when undefined; a one-sided
+    interval has one infinite bound). ``how`` may be given as a key ("t", "Welch t"): it becomes
+    ``IntervalMethod(key)``. ``method`` is its machine string."""
 
     low: float
     high: float
     confidence_level: float
-    method: str
+    how: IntervalMethod
+
+    def __post_init__(self):
+        if not isinstance(self.how, IntervalMethod):
+            object.__setattr__(self, "how", IntervalMethod(str(self.how)))
+
+    @property
+    def method(self) -> str:
+        return str(self.how)
 
     def to_frame(self):
         import pandas as pd
@@ -254,7 +303,7 @@ def mean_ci(values, *, weights=None, confidence_level: float = 0.95,
         n_eff = total * total / float(np.dot(w, w)) if total > 0 else 0.0
         mean = float(np.dot(w, x)) / total if total > 0 else float("nan")
         spread = float(np.dot(w, (x - mean) ** 2)) / total if total > 0 else float("nan")
-    method = "t" if weights is None else "t (Kish effective n)"
+    method = IntervalMethod("t", effective_n=weights is not None)
     if not n_eff > 1 or not np.isfinite(mean):
         return ConfidenceInterval(float("nan"), float("nan"), confidence_level, method)
     half = float(stats.t.ppf(0.5 + confidence_level / 2, n_eff - 1)) * np.sqrt(spread / (n_eff - 1))
@@ -638,7 +687,8 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
             lo, hi = (float(v) for v in np.quantile(fin, [alpha / 2, 1 - alpha / 2]))
         else:
             lo, hi = _bca_bounds(col, point[j], jack[:, j], jw, confidence_level)
-        intervals.append(ConfidenceInterval(lo, hi, confidence_level, f"bootstrap-{method}"))
+        intervals.append(ConfidenceInterval(lo, hi, confidence_level, IntervalMethod(
+            f"bootstrap-{method}", resamples=int(resamples), scheme=scheme_used, dropped=int(undefined[j]))))
     return BootstrapResult(point, est, tuple(intervals), undefined, int(resamples), seed, scheme_used, method)
 
 

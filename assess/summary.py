@@ -107,13 +107,13 @@ def with_fold_spread(table: pd.DataFrame, folds, reports: dict[str, MetricReport
 
 def model_frame(report: MetricReport) -> pd.DataFrame:
     """Display table of one model: formatted value, interval, the interval's method in words
-    (`assess.intervals.method_name`; the exports keep the full method with its seed), the task's baselines (majority,
+    (`assess.intervals.IntervalMethod.words`; the exports keep the full method with its seed), the task's baselines (majority,
     stratified, uniform for classification; mean, median for regression), and why/caveat."""
     rows = []
     for r in report.results:
         count = get(report.task, r.key).kind == "count"
         rows.append({"metric": r.name, "value": fmt(r.value, count=count), "interval": fmt_ci(r.low, r.high),
-                     "method": method_name(r.method)}
+                     "method": method_name(r.how)}
                     # a baseline's count is an expected count (78.99 true positives at random): whole, as counts are
                     | {b: fmt(np.round(r.baselines.get(b, np.nan)) if count else r.baselines.get(b, np.nan),
                               count=count) for b in baseline_columns(report.task)}

@@ -17,7 +17,7 @@ from assess.metrics.reports import compute_reports
 from assess.schema import Assessment
 from assess.summary import comparison_frame, long_frame
 from views.state import md, memo
-from views.widgets import choose_metrics, comparison_config, metric_definitions, per_model_tabs
+from views.widgets import choose_metrics, comparison_config, data_table, metric_definitions, per_model_tabs
 
 #: Shown first: the chance-corrected indices, V-measure and the silhouette.
 HEADLINE = ("adjusted_rand_index", "rand_index", "purity", "inverse_purity", "v_measure", "adjusted_mutual_info",
@@ -73,8 +73,8 @@ def render(assessment: Assessment) -> None:
     # out of view): the intervals get a row of their own and the direction is an arrow after the index's name.
     table = comparison_frame(reports, interval_rows=True)
     table["metric"] = (table["metric"] + " " + table["better"].str[-1:]).str.rstrip()
-    st.dataframe(table, hide_index=True, width="stretch", height="content",   # twice the rows: all in view
-                 column_config=comparison_config(table) | {"better": None})
+    data_table(table, height="content",   # twice the rows: all in view
+                 config=comparison_config(table) | {"better": None})
 
     st.subheader("Per clustering, with the random baseline")
     per_model_tabs(reports, BASELINE_CAPTION)

@@ -21,8 +21,7 @@ from assess.stats.inputs import read_fold_table
 from assess.decision import Decision
 from views.state import current_decision, fingerprint, keep_result, kept_result, md, read_upload, require_assessment
 from views.multilabel_views import per_label_test_tables
-from views.widgets import (all_charts_button, chart, decision_note, headers_config, missing_as_dash,
-                           text_column_width)
+from views.widgets import all_charts_button, chart, data_table, decision_note, text_column_width
 
 FROM_PREDICTIONS, FROM_FOLDS = "the loaded predictions", "per-fold scores I upload"
 ONE_TEST, ALL_TESTS = "compare", "compare_all"
@@ -202,14 +201,9 @@ st.subheader("Suitable tests")
 frame = suggestions_frame(suggestions).assign(test=lambda f: f["test"].map(test_title))
 # The test, its kind and the tick as narrow as their text (a "small" tick column cut its header to "Recommen" at
 # 1024 px), the rest for the reason, which the caption under "Test" gives in full for the chosen test.
-column = st.column_config.Column
-st.dataframe(frame, hide_index=True, width="stretch",
-             column_config=headers_config(frame.columns) | {
-                 "test": column("Test", width=text_column_width(frame["test"], header="Test")),
-                 "kind": column("Kind", width=text_column_width(frame["kind"], header="Kind")),
-                 "recommended": st.column_config.CheckboxColumn("Recommended",
-                                                                width=text_column_width([], header="Recommended")),
-                 "why": column("Why", help="Why the test fits; the chosen test's reason is under the Test box")})
+data_table(frame, shrink=("why",), config={
+    "recommended": st.column_config.CheckboxColumn("Recommended", width=text_column_width([], header="Recommended")),
+    "why": st.column_config.Column("Why", help="Why the test fits; the chosen test's reason is under the Test box")})
 tests = [s.test for s in suggestions]
 recommended = next((s.test for s in suggestions if s.recommended), tests[0])
 test = st.selectbox("Test", tests, index=tests.index(recommended), format_func=test_title)
@@ -304,12 +298,7 @@ show = show.drop(columns=[c for c in ("effect_low", "effect_high", *shared) if c
 # cell as "None" whatever the Styler's na_rep says. Complete number columns stay numbers (sorting, exports, tests).
 number_format = {c: "{:.4g}".format for c in ("statistic", "pvalue", "pvalue_adjusted", "effect_value")} | {
     "n": count, "df": lambda d: d if isinstance(d, str) else f"{d:g}", "model_a": str, "model_b": str}
-for column in show.columns:
-    if column in number_format and show[column].isna().any():
-        show[column] = missing_as_dash(show[column], number_format[column])
-st.dataframe(show.style.format({c: f for c, f in number_format.items() if c in show.columns
-                                and pd.api.types.is_numeric_dtype(show[c])}),
-             hide_index=True, width="stretch", column_config=headers_config(show.columns, headers))
+data_table(show, formats=number_format, headers=headers)
 
 checked = result.checked
 if checked is not None and checked.assumptions:
@@ -328,7 +317,7 @@ if horizon_tables:
     for (model_a, model_b), dm_table in horizon_tables:
         st.caption(md(f"{model_a} − {model_b}: a negative difference means {model_a}'s loss is lower"))
         number = st.column_config.NumberColumn
-        st.dataframe(dm_table, hide_index=True, width="stretch", column_config={
+        data_table(dm_table, config={
             "h_used": number("lags (h)", help="The horizon's lag length used; 1 where the variance estimate fell "
                                              "back"),
             "mean_loss_a": number(f"mean loss, {model_a}", format="%.4g"),
@@ -342,7 +331,7 @@ label_figures = per_label_test_tables(result)  # multi-label: McNemar per label
 if len(result.models) > 2 and result.pairs:
     st.markdown("**Adjusted p-values between pairs**")
     matrix = result.pvalue_matrix(adjusted=True).astype(float)   # the diagonal is no pair: NaN, shown as —
-    st.dataframe(matrix.apply(missing_as_dash, fmt="{:.4g}".format), width="stretch")
+    data_table(matrix, formats=dict.fromkeys(matrix.columns, "{:.4g}"), hide_index=False)
 
 # --- charts --------------------------------------------------------------------------------------------------------
 figures = list(label_figures)

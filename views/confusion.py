@@ -14,7 +14,7 @@ from assess.export import to_csv_bytes
 from assess.formatting import count, significant
 from views.multilabel_views import label_sets_section
 from views.state import current_decision, md, require_assessment
-from views.widgets import all_charts_button, chart, chart_cell, chart_row, decision_note, headers_config
+from views.widgets import all_charts_button, chart, chart_cell, chart_row, data_table, decision_note
 
 #: Most classes drawn in a confusion matrix (and offered in the cost editor): beyond it the classes with the most true
 #: rows are drawn and the rest pooled into one "other classes" row and column (`assess.explore.top_classes_matrix`);
@@ -100,15 +100,12 @@ for i, model in enumerate(models):
 
 st.subheader("Expected cost")
 # Counts whole with thousands separators (weighted counts keep a decimal), the cost with 4 significant digits.
-st.dataframe(pd.DataFrame(summary).style.format({
-    "rows": count, "errors": count,
-    "expected cost per sample": lambda v: significant(v, 4) if np.isfinite(v) else "—"}),
-    hide_index=True, width="stretch", column_config=headers_config(["model", "rows", "expected cost per sample", "errors"]))
+data_table(pd.DataFrame(summary), formats={"rows": count, "errors": count,
+                                           "expected cost per sample": lambda v: significant(v, 4)})
 if tables:
     st.subheader("Most confused pairs")
     pairs = pd.concat(tables, ignore_index=True)
-    st.dataframe(pairs.style.format({"count": count, "share_of_true_class": "{:.1%}"}), hide_index=True,
-                 width="stretch", column_config=headers_config(pairs.columns))
+    data_table(pairs, formats={"count": count, "share_of_true_class": "{:.1%}"})
     st.download_button("Confused pairs CSV", to_csv_bytes(pairs), "confused_pairs.csv", "text/csv",
                        icon=":material/download:")
 all_charts_button(figures, "confusion.pdf", key="confusion")

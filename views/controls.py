@@ -10,7 +10,7 @@ from assess import controls
 from assess.charts.controls import distribution_by_group_chart
 from assess.errors import AssessError
 from views.state import current_decision, md, memo, require_assessment
-from views.widgets import all_charts_button, chart
+from views.widgets import all_charts_button, chart, data_table
 
 assessment = require_assessment()
 st.title("Controls")
@@ -40,7 +40,7 @@ except AssessError as exc:
     st.stop()
 
 st.subheader("Checklist")
-st.dataframe(controls.checklist_frame(result.outcomes), hide_index=True)
+data_table(controls.checklist_frame(result.outcomes), shrink=("Control", "What the app checked"))
 
 o = result.overlap
 if o is not None:
@@ -69,10 +69,10 @@ if a is not None:
     for key, reason in a.reasons.items():
         st.caption(md(f"{'Fleiss' if key == 'fleiss_kappa' else 'Krippendorff'}: undefined — {reason}."))
     pairs, models = controls.agreement_frames(a)
-    st.dataframe(pairs, hide_index=True)
+    data_table(pairs)
     if len(models):
         st.markdown("**Each model scored against each annotator and against the majority label**")
-        st.dataframe(models, hide_index=True)
+        data_table(models)
     st.caption(f"α ≥ {controls.ALPHA_RELIABLE:.3f}: reliable; {controls.ALPHA_TENTATIVE:.3f}–"
                f"{controls.ALPHA_RELIABLE:.3f}: tentative conclusions only (Krippendorff 2004). Annotators are the "
                "`y_true_<name>` columns holding class labels.")
@@ -81,7 +81,7 @@ s = result.shift
 figures = []
 if s is not None:
     st.subheader(md(f"Distribution shift across `{s.by}`"))
-    st.dataframe(controls.shift_frame(s), hide_index=True)
+    data_table(controls.shift_frame(s))
     for key, reason in s.reasons.items():
         st.caption(md(f"{controls.SHIFT_NAMES[key]} undefined for some groups: {reason}."))
     measured = []

@@ -11,7 +11,7 @@ from assess.errors import AssessError
 from assess.metrics import metrics_for
 from assess.metrics.reports import compute_reports
 from views.state import current_decision, md, memo, read_upload, require_assessment
-from views.widgets import all_charts_button, chart
+from views.widgets import all_charts_button, chart, data_table
 
 #: Bootstrap resamples and seed of every interval on this page (the CLI's defaults, so both give the same numbers).
 RESAMPLES, SEED = 1000, 0
@@ -80,7 +80,7 @@ if line is not None:
 efficiency = ({m: cost.efficiency(reports[m][metric].value, c) for m, c in costs.items() if m in reports}
               if cost.efficiency_applies(assessment.task, metric) else None)   # an error per ms rewards slowness
 st.subheader("Cost per model")
-st.dataframe(cost.cost_frame(costs, efficiency_by_model=efficiency, metric_name=names[metric]), hide_index=True)
+data_table(cost.cost_frame(costs, efficiency_by_model=efficiency, metric_name=names[metric]))
 per_batch = any(c.per_batch for c in costs.values())
 st.caption(md("Values with 95 % bootstrap intervals (1,000 resamples, seed 0). "
               + ("Latencies were measured per batch: each sample's share is the batch's latency divided by "

@@ -18,8 +18,8 @@ from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold, metrics_
 from assess.formatting import count, proportion
 from views.state import Key, md, memo, require_assessment
 from views.multilabel_views import label_thresholds_section, per_label_curves_section
-from views.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, draw, headers_config,
-                           missing_as_dash, presenting, set_threshold, threshold_control)
+from views.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, data_table, draw,
+                           presenting, set_threshold, threshold_control)
 
 assessment = require_assessment()
 st.title("Curves")
@@ -133,12 +133,9 @@ def explorer() -> None:
     counts_ = [c for c in ("tp", "fp", "tn", "fn") if c in table.columns]
     names = {spec.key: spec.name for spec in metrics_for(Task.BINARY)} | {
         "tp": "TP", "fp": "FP", "tn": "TN", "fn": "FN", "predicted_positive_fraction": "Flagged share"}
-    undefined = [c for c in table.columns if table[c].isna().any()]   # e.g. MCC of a constant score: "—", not None
-    for column in undefined:
-        table[column] = missing_as_dash(table[column], count if column in counts_ else proportion)
-    st.dataframe(table.style.format({c: count for c in counts_ if c not in undefined} |
-                                    {c: proportion for c in table.columns if c not in counts_ + undefined}),
-                 width="stretch", column_config=headers_config(table.columns, names))
+    # e.g. the MCC of a constant score is undefined: "—", never None
+    data_table(table, formats={c: count if c in counts_ else proportion for c in table.columns}, headers=names,
+               hide_index=False)
 
     t1 = t2 = st.container(horizontal=True)
     with_band = t1.toggle("ROC: 95% bootstrap band (200 resamples, seed 0)", key="roc_band")
@@ -171,16 +168,15 @@ def explorer() -> None:
         with warnings.catch_warnings():  # NaN where a metric is undefined at a threshold: a gap in its line
             warnings.simplefilter("ignore")
             metrics = metric_vs_threshold(sm.counts, plotted, beta=beta_)
-        return charts.metric_threshold_chart(metrics=metrics, title=f"Metrics by threshold — {detail}").to_dict()
+        return charts.metric_threshold_chart(metrics=metrics, title=f"Metrics by threshold — {detail}")
     # Built once per model and choice; a new threshold only adds its line. Shared by every session holding the file
-    # (views/shared.py) as a plain dict: a Plotly figure is not safe to copy from two threads at once (measured under
-    # load: "Invalid property specified for object of type Scatter: 'width'" in with_threshold_line's copy).
+    # (views/shared.py stores a figure as its dict and gives each session its own object).
     by_threshold = None
     if plotted:
         by_threshold = memo(assessment, "metric_chart", (detail, label, tuple(plotted), beta_), metric_chart)
     distribution = memo(assessment, "distribution_chart", (detail, label), lambda: charts.score_distribution_chart(
         scores_by_class=sm.scores_by_class, title=f"Score distribution by class — {detail}",
-        colors={positive: colors[detail], negative: "#999999"}).to_dict())
+        colors={positive: colors[detail], negative: "#999999"}))
     if by_threshold is not None:
         shown.append(("Metrics by threshold", charts.with_threshold_line(by_threshold, threshold)))
     shown.append(("Score distribution", charts.with_threshold_line(distribution, threshold)))
@@ -236,10 +232,9 @@ DECILE_HEADERS = {"model": "Model", "bin": "Bin", "top_share": "Top share of row
                   "positives": "Positives", "response_rate": "Response rate", "lift": "Lift",
                   "cumulative_positives": "Cumulative positives", "cumulative_gain": "Cumulative gain",
                   "cumulative_lift": "Cumulative lift"}
-st.dataframe(deciles.style.format({"top_share": "{:.0%}", "rows": count, "positives": "{:,.0f}",
-                                   "response_rate": "{:.1%}", "lift": "{:.2f}", "cumulative_positives": "{:,.0f}",
-                                   "cumulative_gain": "{:.1%}", "cumulative_lift": "{:.2f}"}),
-             hide_index=True, width="stretch", column_config=headers_config(deciles.columns, DECILE_HEADERS))
+data_table(deciles, formats={"top_share": "{:.0%}", "rows": count, "positives": "{:,.0f}", "response_rate": "{:.1%}",
+                             "lift": "{:.2f}", "cumulative_positives": "{:,.0f}", "cumulative_gain": "{:.1%}",
+                             "cumulative_lift": "{:.2f}"}, headers=DECILE_HEADERS)
 st.download_button("Gain/lift table CSV", to_csv_bytes(deciles), "gain_lift.csv", "text/csv",
                    icon=":material/download:")
 

@@ -13,7 +13,7 @@ from views.names import display_names_form, settings_upload
 from views.score_tools import class_score_mapper, flip_score_button
 from views.state import (SAMPLES, STAY_WHILE_UPLOADING, UPLOAD, Key, PendingRead, Upload, current_upload, md,
                          read_kept_upload, sample_table, set_overrides, set_table, set_upload)
-from views.widgets import headers_config, missing_as_dash
+from views.widgets import data_table
 
 NONE = "(none)"
 COMMON_ROLES = (("model", "Model"), ("id", "Sample id"), ("fold", "CV fold"), ("weight", "Sample weight"))
@@ -194,9 +194,8 @@ if assessment is not None:
 settings_upload()
 
 with st.expander("Why each column got its role", expanded=False):
-    st.dataframe(pd.DataFrame([{"role": r["role"], "columns": ", ".join(r["columns"]), "reason": r["reason"]}
-                               for r in roles.table()]), hide_index=True, width="stretch",
-                 column_config=headers_config(["role", "columns", "reason"]))
+    data_table(pd.DataFrame([{"role": r["role"], "columns": ", ".join(r["columns"]), "reason": r["reason"]}
+                             for r in roles.table()]), config={"reason": st.column_config.TextColumn("Reason")})
 
 # --- problems ------------------------------------------------------------------------------------------------------
 if assessment is not None:
@@ -213,7 +212,6 @@ if assessment is not None:
 
 st.subheader("Preview")
 preview = frame.head(200).copy()
-for column in preview.columns[preview.isna().any()]:   # an empty cell reads "—": the grid would show "None"
-    preview[column] = missing_as_dash(preview[column])
-st.dataframe(preview, width="stretch", height=300)
+data_table(preview, headers=dict(zip(preview.columns, map(str, preview.columns))), hide_index=False,
+           height=300)   # the file's own column names, an empty cell "—"
 st.caption(f"First {min(200, len(frame))} of {len(frame):,} rows.")

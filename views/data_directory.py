@@ -17,6 +17,7 @@ from assess.errors import AssessError
 from assess.roles import Overrides
 from assess.summary import comparison_frame, headline_sentences
 from views.state import DATA_PAGE, Key, md
+from views.widgets import data_table
 
 DATA_DIR_SOURCE = "Open from the data directory"
 _CHOICE = "data_dir_choice"
@@ -123,7 +124,7 @@ def metrics_view() -> None:
     for sentence in headline_sentences(result.reports, positive=result.assessment.positive):
         st.markdown(md(sentence))
     st.caption("Value (confidence interval); ★ marks the best model for metrics with a direction.")
-    st.dataframe(comparison_frame(result.reports).drop(columns="key"), hide_index=True, width="stretch")
+    data_table(comparison_frame(result.reports).drop(columns="key"))
     if not result.exact:
         st.caption("Score grid: ROC AUC, average precision, PR AUC and the KS statistic are within their error "
                    "bounds of the exact values; label metrics, log loss and the Brier score are exact.")

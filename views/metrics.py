@@ -23,7 +23,7 @@ from assess.summary import (breakdown_table, comparison_frame, headline_sentence
                             per_class_frame, with_fold_spread)
 from views import clustering_view, data_directory
 from views.state import Key, current_decision, md, memo, require_assessment, set_decision
-from views.widgets import (choose_metrics, comparison_config, decision_note, headers_config, missing_as_dash,
+from views.widgets import (choose_metrics, comparison_config, data_table, decision_note,
                            per_model_tabs)
 
 HEADLINE = {
@@ -170,7 +170,7 @@ if bootstrapping and large:
         with preview.container():
             st.caption("Values first; the intervals follow in a few seconds.")
             quick_table = comparison_frame(quick)
-            st.dataframe(quick_table, hide_index=True, width="stretch", column_config=comparison_config(quick_table))
+            data_table(quick_table, config=comparison_config(quick_table))
 
 
 def compute():
@@ -222,7 +222,7 @@ if first.fold is not None and by_model is None:  # cross-validation: the spread 
         table = with_fold_spread(table, folds, reports)
         st.caption("*folds: mean ± SD* is the metric on each cross-validation fold on its own, averaged, ± its "
                    "standard deviation across folds; the Slices page has the per-fold chart and intervals.")
-st.dataframe(table, hide_index=True, width="stretch", height="content", column_config=comparison_config(table))
+data_table(table, height="content", config=comparison_config(table))
 
 if by_model is not None and output == ALL_OUTPUTS and any(r.variance_weighted for r in by_model.values()):
     st.subheader("Variance-weighted averages")
@@ -230,7 +230,7 @@ if by_model is not None and output == ALL_OUTPUTS and any(r.variance_weighted fo
                "(scikit-learn's `variance_weighted`, defined for these two metrics only); an output with constant "
                "true values has weight 0.")
     weighted = comparison_frame({m: r.variance_weighted_report for m, r in by_model.items()})
-    st.dataframe(weighted, hide_index=True, width="stretch", column_config=comparison_config(weighted))
+    data_table(weighted, config=comparison_config(weighted))
 
 st.subheader("Per model, with ISO 5.3.13 baselines")
 per_model_tabs(reports, BASELINE_CAPTION["forecast" if forecast else "values" if values_task else "classification"])
@@ -253,7 +253,7 @@ if forecast:
         table = breakdown_table(breakdown, level_name, shown)
         if table is not None:
             st.markdown(f"**{title}**")
-            st.dataframe(table, hide_index=True, width="stretch")
+            data_table(table)
 
 per_class = per_class_frame(reports)
 if per_class is not None:
@@ -266,14 +266,10 @@ if per_class is not None:
                    "per model; the Per-class CSV below has every class.")
     # Support whole, every rate with the same 3 decimals (not "0" beside "0.1714"), headers from the registry.
     rates = [c for c in shown.columns if c not in ("model", "class", "label", "support")]
-    undefined = [c for c in rates if shown[c].isna().any()]   # e.g. the precision of a class never predicted
-    if undefined:
-        shown = shown.assign(**{c: missing_as_dash(shown[c], proportion) for c in undefined})
+    if any(shown[c].isna().any() for c in rates):   # e.g. the precision of a class never predicted
         st.caption("— : undefined for that class (e.g. precision of a class no row was predicted as: 0 / 0).")
-    st.dataframe(shown.style.format({c: proportion for c in rates if c not in undefined} | {"support": count}),
-                 hide_index=True,
-                 width="stretch", column_config=headers_config(
-                     shown.columns, {c.key: c.name for c in table_for(assessment.task)} | {"support": "Support"}))
+    data_table(shown, formats=dict.fromkeys(rates, proportion) | {"support": count},
+               headers={c.key: c.name for c in table_for(assessment.task)} | {"support": "Support"})
 
 long = long_frame(reports)
 doc = {"task": assessment.task.value, "file": assessment.table.name, "sha256": assessment.table.sha256,

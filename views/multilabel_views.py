@@ -16,7 +16,7 @@ from assess.explore_multilabel import (LABEL_RULES, cardinality_distribution, co
 from assess.schema import Assessment
 from assess.stats.multilabel import CORRECTION_NAMES, PerLabelMcNemarDetails
 from views.state import current_decision, md, memo, set_decision
-from views.widgets import chart
+from views.widgets import chart, data_table
 
 #: Curves drawn at once: past eight the Okabe–Ito palette repeats and the curves cannot be told apart; the micro and
 #: macro averages always use every label.
@@ -102,7 +102,7 @@ def per_label_test_tables(result) -> list:
         st.markdown(md(f"**McNemar per label — {model_a} vs {model_b}** (p-values adjusted by "
                        f"{CORRECTION_NAMES[details.correction]} across the {len(details.labels):,} labels)"))
         number = st.column_config.NumberColumn
-        st.dataframe(details.table(), hide_index=True, width="stretch", column_config={
+        data_table(details.table(), config={
             "label": st.column_config.TextColumn("label"),
             "accuracy_a": number(f"accuracy, {model_a}", format="%.3f"),
             "accuracy_b": number(f"accuracy, {model_b}", format="%.3f"),
@@ -133,9 +133,8 @@ def label_thresholds_section(assessment: Assessment, models: list[str]) -> None:
     decision = current_decision()
     labels = [str(label) for label in assessment.classes]
     with st.expander("Every label's threshold", icon=":material/tune:"):
-        st.dataframe({"Label": labels, "Threshold": [decision.threshold_for(label) for label in labels]},
-                     hide_index=True, width="stretch",
-                     column_config={"Threshold": st.column_config.NumberColumn(format="%.3f")})
+        data_table({"Label": labels, "Threshold": [decision.threshold_for(label) for label in labels]},
+                     config={"Threshold": st.column_config.NumberColumn(format="%.3f")})
         c1, c2, c3 = st.columns([2, 2, 2])
         rule = c1.selectbox("Rule", list(LABEL_RULES), format_func=LABEL_RULES.get, key="ml_rule")
         model = c2.selectbox("From the scores of", scored, key="ml_rule_model")

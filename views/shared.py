@@ -129,8 +129,10 @@ class SharedResults:
             if key in self._store:
                 self._store.move_to_end(key)
                 self._used[key] = self._clock()
-                return True, self._store[key]
-            return False, None
+                stored = self._store[key]
+            else:
+                return False, None
+        return True, _thawed(stored)   # outside the lock: rebuilding a figure takes milliseconds
 
     def get(self, key: Hashable, compute: Callable[[], object], *, tag: str | None = None) -> object:
         """The value stored under ``key``, else ``compute()`` stored; ``tag``: the SHA-256 of the file it derives
@@ -154,7 +156,7 @@ class SharedResults:
                 print(f"assess.shared computed {_kind(key)} in {time.perf_counter() - started:.2f} s", file=sys.stderr,
                       flush=True)
             with self._lock:
-                self._store[key] = value
+                self._store[key] = _frozen(value)
                 self._used[key] = self._clock()
                 if tag is not None:
                     self._tags[key] = tag
@@ -195,6 +197,40 @@ class SharedResults:
         for key in unheld:
             self._drop(key)
         return len(unheld)
+
+
+class _FigureData:
+    """A Plotly figure as stored: its plain dict (``Figure.to_dict()``, a deep copy, template included)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: dict) -> None:
+        self.data = data
+
+
+def _frozen(value):
+    """What the store keeps of a result: a Plotly figure as its dict, since a figure object shared by sessions'
+    threads races (two threads copying one figure at once, measured under load: "Invalid property specified for
+    object of type Scatter: 'width'"); anything else as it is. Only a result that *is* a figure is converted: a
+    figure inside a tuple or dict is refused, as it would be shared."""
+    go = sys.modules.get("plotly.graph_objects")   # no figure can exist before plotly is imported
+    if go is None:
+        return value
+    if isinstance(value, go.Figure):
+        return _FigureData(value.to_dict())
+    if isinstance(value, (tuple, list, dict)) and any(isinstance(v, go.Figure) for v in (
+            value.values() if isinstance(value, dict) else value)):
+        raise TypeError("a shared result holds a Plotly figure inside a container: return the figure itself "
+                        "(stored as its dict) or the figure's to_dict(), never a figure object sessions would share")
+    return value
+
+
+def _thawed(stored):
+    """A stored result for one caller: a figure rebuilt from its dict (each caller its own object)."""
+    if isinstance(stored, _FigureData):
+        import plotly.graph_objects as go
+        return go.Figure(stored.data)
+    return stored
 
 
 def _kind(key: Hashable) -> str:

@@ -18,7 +18,7 @@ from assess.slices import (DEFAULT_TEST_METRIC, MAX_SLICES, MIN_SLICE_SIZE, anal
                            slice_values)
 from assess.summary import fmt, fmt_ci
 from views.state import current_decision, md, memo, require_assessment
-from views.widgets import all_charts_button, chart, decision_note
+from views.widgets import all_charts_button, chart, data_table, decision_note
 
 assessment = require_assessment()
 st.title("Slices")
@@ -103,12 +103,11 @@ else:
         worst_rows = [w for w in worst_rows if len(w)]
         if worst_rows:
             every = pd.concat(worst_rows, ignore_index=True)
-            st.dataframe(pd.DataFrame({
+            data_table(pd.DataFrame({
                 "Model": every["model"], "Worst slice": every["slice"], "Rows": every["n"].map("{:,}".format),
                 spec.name: every["value"].map(fmt), "All rows": every["overall"].map(fmt),
                 "Adjusted p (BH)": every["p_adjusted"].map(
-                    lambda p: f"{p:.3g}" if isinstance(p, float) and np.isfinite(p) else "not tested")}),
-                hide_index=True, width="stretch")
+                    lambda p: f"{p:.3g}" if isinstance(p, float) and np.isfinite(p) else "not tested")}))
     fig = slice_forest_chart(rows=shown, overall=overall, metric=spec.name, model=model, min_size=int(min_size),
                              confidence_level=float(level), higher_is_better=higher)
     figures.append(fig)
@@ -141,7 +140,7 @@ else:
         "p": shown["pvalue"].map(lambda p: "" if not np.isfinite(p) else f"{p:.3g}"),
         "Adjusted p (BH)": shown["p_adjusted"].map(lambda p: "" if not np.isfinite(p) else f"{p:.3g}"),
     })
-    st.dataframe(table, hide_index=True, width="stretch")
+    data_table(table)
     st.caption("Each slice is tested against the rest of the rows: χ² (Fisher's exact test when an expected count "
                "is below 5) for proportions, Kruskal–Wallis on per-sample losses for mean losses, DeLong for the ROC "
                "AUC, a two-sample bootstrap for other metrics. Adjusted p: Benjamini–Hochberg false discovery rate "
@@ -169,11 +168,10 @@ else:
             figures.append(fig)
             chart(fig, "Fairness rates", key="fairness")
             gaps = report.gaps
-            st.dataframe(pd.DataFrame({"Gap (fairlearn name)": [f"{n} ({k})" for k, n in zip(gaps["key"],
+            data_table(pd.DataFrame({"Gap (fairlearn name)": [f"{n} ({k})" for k, n in zip(gaps["key"],
                                                                                             gaps["name"])],
                                        "Value": gaps["value"].map(fmt),
-                                       "Interval": [fmt_ci(lo, hi) for lo, hi in zip(gaps["low"], gaps["high"])]}),
-                         hide_index=True, width="stretch")
+                                       "Interval": [fmt_ci(lo, hi) for lo, hi in zip(gaps["low"], gaps["high"])]}))
 
 if roles.fold:
     st.subheader("Across cross-validation folds")
@@ -187,11 +185,10 @@ if roles.fold:
         figures.append(fig)
         chart(fig, f"{spec.name} per fold", key="folds")
         s = folds.summary
-        st.dataframe(pd.DataFrame({"Model": s["model"], "All rows pooled": s["pooled"].map(fmt),
+        data_table(pd.DataFrame({"Model": s["model"], "All rows pooled": s["pooled"].map(fmt),
                                    "Mean over folds": s["mean"].map(fmt), "SD": s["sd"].map(fmt),
                                    "Interval of the mean": [fmt_ci(lo, hi) for lo, hi in zip(s["low"], s["high"])],
-                                   "Folds": s["n_folds"].map("{:,}".format), "Interval method": s["method"]}),
-                     hide_index=True, width="stretch")
+                                   "Folds": s["n_folds"].map("{:,}".format), "Interval method": s["method"]}))
         st.caption("The t interval over one k-fold run treats the folds as independent (they share training data, "
                    "so it is somewhat narrow); with a repeat column it is the Nadeau–Bengio corrected resampled t "
                    "interval, (1/J + 1/(k−1)) s² (Nadeau & Bengio 2003; Bouckaert & Frank 2004).")

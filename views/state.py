@@ -257,7 +257,8 @@ def memo(assessment: Assessment, name: str, params: tuple, compute):
 
     Over the server's memory budget (:class:`views.shared.ServerBusy`) the page says so where the result would have
     been and stops: the message is shown by whichever page asked, with or without ``app.py`` around it (Streamlit
-    runs a page on its own on a server's first run and under AppTest)."""
+    runs a page on its own on a server's first run and under AppTest). A Plotly figure may be returned: it is stored
+    as its dict and each caller gets its own figure (:func:`views.shared._frozen`)."""
     try:
         return shared_results().get((fingerprint(assessment), name, params), compute, tag=assessment.table.sha256)
     except ServerBusy as busy:

@@ -113,11 +113,93 @@ def text_column_width(texts, *, header: str = "", most: int = 360) -> int:
                        TABLE_HEADER_PADDING + TABLE_PX_PER_CHAR * len(header)), most))
 
 
-def missing_as_dash(column, fmt=str):
+def _missing_as_dash(column, fmt=str):
     """A table column as text for the grid: each value through ``fmt``, a missing one (None, NaN) as "—" — the grid
     shows a missing cell as "None", and a Styler's ``na_rep`` does not reach it."""
     return column.map(lambda value: "—" if value is None or (not isinstance(value, str) and pd.isna(value))
                       else fmt(value))
+
+
+#: Width (px) a table has on a 1024 px screen beside the open sidebar (measured: the grid's frame is 562 px): the
+#: widths of a table's columns are fitted into it so nothing needs sideways scrolling there (issue 15). Wider screens
+#: stretch the columns.
+TABLE_FIT_PX = 556
+#: No fitted column gets narrower than this (a short number and the start of its header).
+TABLE_MIN_COLUMN_PX = 44
+
+
+def fitted_widths(widths: dict, budget: float, *, fixed: float = 0.0, keep=()) -> dict:
+    """Column widths (px) that fit ``budget``: the columns in ``keep`` and ``fixed`` px stay, the others are capped
+    at one common width c, the largest with :math:`\\sum_i \\min(w_i, c) \\le` the rest (water-filling: the widest
+    columns — long remarks, reasons — give up width first, narrow ones keep theirs), never below
+    :data:`TABLE_MIN_COLUMN_PX`.
+
+    >>> fitted_widths({"a": 100, "b": 400, "c": 300}, 600)
+    {'a': 100, 'b': 250, 'c': 250}
+    """
+    room = budget - fixed - sum(w for c, w in widths.items() if c in keep)
+    free = sorted(w for c, w in widths.items() if c not in keep)
+    cap, left = float("inf"), room
+    for i, w in enumerate(free):           # the narrowest first: each keeps its width while the rest share what is left
+        share = left / (len(free) - i)
+        if w > share:
+            cap = share
+            break
+        left -= w
+    cap = max(TABLE_MIN_COLUMN_PX, cap)
+    return {c: w if c in keep else int(min(w, cap)) for c, w in widths.items()}
+
+
+def data_table(frame, *, formats: dict | None = None, headers: dict | None = None, config: dict | None = None,
+               shrink=(), most: int = 360, hide_index: bool = True, **options) -> None:
+    """The one table widget of every page, through ``st.dataframe``:
+
+    - ``formats`` ``{column: "{:.3f}" or a function}``: a column's number format. A column with a missing cell (None,
+      NaN) becomes text with "—" there, through the same format; complete number columns stay numbers (sorting,
+      exports, tests) shown through a Styler. Missing cells of other columns read "—" too.
+    - every column under its display name (:func:`headers_config`: ``headers``, else the key in words);
+    - every column as wide as its longest cell and header (text up to ``most`` px): values are never cut. The
+      columns in ``shrink`` (long remarks, reasons — read in full elsewhere on the page or in the exports) give up
+      width so the table fits :data:`TABLE_FIT_PX` (:func:`fitted_widths`): no sideways scrolling at 1024 px; a cut
+      cell ends in "…";
+    - ``config``: per-column ``st.column_config`` laid over the above (its non-None settings win; None hides a
+      column);
+    - ``options`` go to ``st.dataframe`` (``height``, ``width`` — "stretch" unless given).
+    """
+    frame = frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(frame)
+    formats = {c: f for c, f in (formats or {}).items() if c in frame.columns}
+    as_function = {c: f.format if isinstance(f, str) else f for c, f in formats.items()}
+    missing = [c for c in frame.columns if frame[c].isna().any()]
+    if missing:
+        frame = frame.apply(lambda col: _missing_as_dash(col, as_function.get(col.name, str)) if col.name in missing
+                            else col)
+    config = config or {}
+    columns = headers_config(frame.columns, headers)
+    widths = {}
+    for c in frame.columns:
+        if not isinstance(c, str) or config.get(c, True) is None:
+            continue
+        title = header(c, headers)
+        numeric = pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
+        texts = frame[c].map(as_function[c]) if numeric and c in as_function else frame[c].astype(str)
+        widths[c] = text_column_width(texts, header=title, most=10_000 if c in shrink else most)
+        if not numeric and not pd.api.types.is_bool_dtype(frame[c]):
+            columns[c] = st.column_config.TextColumn(title)
+    index = 0 if hide_index else text_column_width(frame.index.astype(str), most=10_000)
+    set_by_config = {c for c, o in config.items() if isinstance(o, dict) and o.get("width") is not None}
+    fixed = sum(text_column_width([], header="", most=10_000) if config[c]["width"] in ("small", "medium", "large")
+                else config[c]["width"] for c in set_by_config)
+    fitted = fitted_widths({c: w for c, w in widths.items() if c not in set_by_config}, TABLE_FIT_PX,
+                           fixed=index + fixed, keep=set(widths) - set(shrink))
+    for c, w in fitted.items():
+        columns[c] = {**columns[c], "width": w}
+    for c, override in config.items():
+        columns[c] = None if override is None else {**columns.get(c, {}),
+                                                    **{k: v for k, v in override.items() if v is not None}}
+    numbers = {c: f for c, f in formats.items() if c not in missing and pd.api.types.is_numeric_dtype(frame[c])}
+    options.setdefault("width", "stretch")
+    st.dataframe(frame.style.format(numbers) if numbers else frame, hide_index=hide_index, column_config=columns,
+                 **options)
 
 
 def per_model_tabs(reports: dict, baseline_caption: str) -> None:
@@ -127,16 +209,12 @@ def per_model_tabs(reports: dict, baseline_caption: str) -> None:
     for tab, report in zip(tabs, reports.values()):
         with tab:
             frame = model_frame(report)
-            config = headers_config(frame.columns)
-            config["metric"] = st.column_config.TextColumn("Metric", width=text_column_width(frame["metric"],
-                                                                                               header="Metric"))
-            # The method in words ("Bootstrap percentile, 1,000 resamples") sized to show whole; the exports keep
-            # the seed and the resampling scheme.
-            config["method"] = st.column_config.TextColumn(
-                "Method", width=text_column_width(frame["method"], header="Method"),
-                help="How the interval was computed. The CSV and JSON exports add the seed and the resampling scheme.")
-            # every metric in view: a binary model's 16 rows were cut at the tenth, in a box of their own to scroll
-            st.dataframe(frame, hide_index=True, width="stretch", height="content", column_config=config)
+            # The method in words ("Bootstrap percentile, 1,000 resamples"); the exports keep the seed and the
+            # resampling scheme. Every metric in view: a binary model's 16 rows were cut at the
+            # tenth, in a box of their own to scroll.
+            data_table(frame, height="content", shrink=("method", "remark"), config={"method": st.column_config.TextColumn(
+                "Method", help="How the interval was computed. The CSV and JSON exports add the seed and the "
+                               "resampling scheme.")})
             st.caption(baseline_caption)
             for result in report.results:
                 if result.note and "seeded samples" in result.note:

@@ -25,6 +25,8 @@ rows of different scores, so per-row losses are not constant within a unit), and
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from assess import intervals
@@ -69,12 +71,10 @@ def bootstrap_intervals(task: Task, table, specs, values: dict, *, resamples: in
         res = intervals.bootstrap_ci(stat, point=point, resamples=resamples, confidence_level=confidence_level,
                                      seed=seeds[i], method=method, **layout)
         for j, m in enumerate(sp):
-            desc = f"bootstrap-{method} ({resamples} resamples, seed {seed}, {res.scheme}, stratified"
-            if i == len(runs) - 1 and sp is score:
-                desc += ", over the grouped table's score groups"
-            if res.undefined[j]:
-                desc += f"; {int(res.undefined[j])} undefined resamples dropped"
-            out[m.key] = (res.intervals[j].low, res.intervals[j].high, desc + ")")
+            rows = "stratified" + (", over the grouped table's score groups"
+                                   if i == len(runs) - 1 and sp is score else "")
+            ci_ = res.intervals[j]
+            out[m.key] = (ci_.low, ci_.high, replace(ci_.how, seed=seed, rows=rows))
     return out, notes
 
 

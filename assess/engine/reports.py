@@ -15,7 +15,7 @@ exactly, each result's note says why).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 import numpy as np
@@ -298,13 +298,13 @@ def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, w
                 x, nn, ne = m.proportion.counts(state)
                 c = intervals.proportion_ci(x, nn, confidence_level=confidence_level, method=how[m.key],
                                             n_eff=ne if weighted else None)
-                lo, hi, method = c.low, c.high, how[m.key] + (" (Kish effective n)" if weighted else "")
+                lo, hi, method = c.low, c.high, replace(c.how, effective_n=weighted)
             elif how[m.key] == "delong":
                 lo, hi = grouped.delong_from_table(t, confidence_level)
-                method = "delong"
+                method = intervals.IntervalMethod("delong")
                 if bounds:   # the grid's AUC is off by at most the bound: widen the interval by it
                     lo, hi = max(0.0, lo - bounds["roc_auc"]), min(1.0, hi + bounds["roc_auc"])
-                    method = "delong (score grid, widened by the grid's error bound)"
+                    method = intervals.IntervalMethod("delong", detail="score grid, widened by the grid's error bound")
             elif m.key in boot_bounds:
                 lo, hi, method = boot_bounds[m.key]
             else:

@@ -36,6 +36,7 @@ import numpy as np
 from scipy import special, stats
 
 from assess.data import Predictions
+from assess.intervals import IntervalMethod
 from assess.metrics._common import note_undefined
 
 __all__ = ["ClusteringState", "clustering_state", "contingency_table", "expected_mutual_information",
@@ -615,7 +616,7 @@ def sampled_silhouette(X: np.ndarray, labels: np.ndarray, *, seed=0, confidence_
 
 
 def internal_intervals(state: ClusteringState, keys, *, resamples: int, confidence_level: float, seed,
-                       seed_label=None) -> dict[str, tuple[float, float, str]]:
+                       seed_label=None) -> dict[str, tuple[float, float, IntervalMethod]]:
     """Intervals of the internal indices: the sampled silhouette's t-interval (large files); otherwise a percentile
     bootstrap of rows — the mean of the per-row silhouettes (each from the full data), and Davies–Bouldin and
     Calinski–Harabasz recomputed on each resample (up to :data:`SILHOUETTE_EXACT_ROWS` rows)."""
@@ -624,8 +625,8 @@ def internal_intervals(state: ClusteringState, keys, *, resamples: int, confiden
     label = seed if seed_label is None else seed_label
     if "silhouette" in keys and state.silhouette_interval is not None:
         low, high = state.silhouette_interval
-        out["silhouette"] = (low, high, f"t-interval over {SILHOUETTE_REPEATS} seeded samples of "
-                                        f"{SILHOUETTE_SAMPLE:,} rows (seed {label})")
+        out["silhouette"] = (low, high, IntervalMethod("t-interval", samples=SILHOUETTE_REPEATS,
+                                                       sample_rows=SILHOUETTE_SAMPLE, seed=label))
     X, labels = state.features, state.labels
     if X is None or X.shape[0] > SILHOUETTE_EXACT_ROWS:
         return out
@@ -635,9 +636,9 @@ def internal_intervals(state: ClusteringState, keys, *, resamples: int, confiden
     if "silhouette" in keys and state.silhouettes is not None:
         v = state.silhouettes[rows].mean(axis=1)
         lo, hi = np.quantile(v, [alpha / 2, 1 - alpha / 2])
-        out["silhouette"] = (float(lo), float(hi), f"bootstrap-percentile of the mean per-row silhouette "
-                                                   f"({resamples} resamples, seed {label}; each row's silhouette "
-                                                   "from the full data)")
+        out["silhouette"] = (float(lo), float(hi), IntervalMethod(
+            "bootstrap-percentile", of="mean per-row silhouette", resamples=resamples, seed=label,
+            detail="each row's silhouette from the full data"))
     wanted = [key for key in ("davies_bouldin", "calinski_harabasz") if key in keys]
     if wanted:
         counts = np.zeros((resamples, n))
@@ -648,8 +649,8 @@ def internal_intervals(state: ClusteringState, keys, *, resamples: int, confiden
             ok = v[np.isfinite(v)]
             if ok.size:
                 lo, hi = np.quantile(ok, [alpha / 2, 1 - alpha / 2])
-                out[key] = (float(lo), float(hi), f"bootstrap-percentile ({resamples} resamples, seed {label}, i.i.d. "
-                                                  "rows, recomputed on each)")
+                out[key] = (float(lo), float(hi), IntervalMethod("bootstrap-percentile", resamples=resamples,
+                                                                 seed=label, rows="i.i.d. rows, recomputed on each"))
     return out
 
 

@@ -56,12 +56,21 @@ class MetricResult:
     value: float
     low: float = float("nan")
     high: float = float("nan")
-    method: str | None = None
+    how: intervals.IntervalMethod | None = None
     reason: str | None = None
     note: str | None = None
     baselines: Mapping[str, float] = field(default_factory=dict)
     baseline_method: str | None = None
     counts: tuple[float, float] | None = None  # a proportion's (numerator, denominator), weighted sums with weights
+
+    def __post_init__(self):
+        if self.how is not None and not isinstance(self.how, intervals.IntervalMethod):
+            object.__setattr__(self, "how", intervals.IntervalMethod(str(self.how)))
+
+    @property
+    def method(self) -> str | None:
+        """How the interval was computed, as the exports' machine string (``None`` without an interval)."""
+        return None if self.how is None else str(self.how)
 
     @property
     def defined(self) -> bool:
@@ -425,7 +434,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     values = {m.key: _capture(m.compute, state) for m in specs}
 
     # ---- intervals ----
-    bounds: dict[str, tuple[float, float, str | None]] = {}
+    bounds: dict[str, tuple[float, float, intervals.IntervalMethod | None]] = {}
     losses: dict[str, np.ndarray] = {}
     for m in specs:
         how = methods[m.key]
@@ -436,17 +445,17 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
             x, nn, ne = m.proportion.counts(state)
             c = intervals.proportion_ci(x, nn, confidence_level=confidence_level, method=how,
                                         n_eff=ne if weight is not None else None)
-            label = how + (" (Kish effective n)" if weight is not None else "")
-            bounds[m.key] = (c.low, c.high, label)
+            # Kish's effective n stands in for n whenever rows are weighted (module docstring of assess.intervals)
+            bounds[m.key] = (c.low, c.high, replace(c.how, effective_n=weight is not None))
         elif how == "delong":
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 c = intervals.delong_ci(y, s, confidence_level=confidence_level)
-            bounds[m.key] = (c.low, c.high, "delong")
+            bounds[m.key] = (c.low, c.high, c.how)
         elif how == "t":
             c = intervals.mean_ci(_row_losses(task, y, s, losses)[m.key], weights=weight,
                                   confidence_level=confidence_level, bounds=m.range)
-            bounds[m.key] = (c.low, c.high, f"{c.method}, mean of per-row losses")
+            bounds[m.key] = (c.low, c.high, replace(c.how, of="mean of per-row losses"))
     if boot_specs:
         bounds.update(_bootstrap(task, state, boot_specs, values, y, yp, s, weight, rankings, resamples=resamples,
                                  confidence_level=confidence_level, seed=seed, progress=progress,
@@ -490,7 +499,7 @@ def _evaluate_clustering(pred: Predictions, specs, weight, *, ci, confidence_lev
     internal = any(m.needs == "features" for m in specs)
     state = clustering.clustering_state(pred, weight, internal=internal, seed=seed, confidence_level=confidence_level)
     values = {m.key: _capture(m.compute, state) for m in specs}
-    bounds: dict[str, tuple[float, float, str]] = {}
+    bounds: dict[str, tuple[float, float, intervals.IntervalMethod]] = {}
     if ci is not None:
         child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(2)
         external = [m.key for m in specs if m.needs == "reference" and np.isfinite(values[m.key][0])]
@@ -498,9 +507,9 @@ def _evaluate_clustering(pred: Predictions, specs, weight, *, ci, confidence_lev
             for key, (lo, hi, bad) in clustering.bootstrap_external(
                     state.table, external, resamples=resamples, confidence_level=confidence_level,
                     seed=child[0]).items():
-                bounds[key] = (lo, hi, f"bootstrap-percentile ({resamples} resamples, seed {seed}, multinomial over "
-                                       "the contingency cells, i.i.d. rows"
-                                       + (f"; {bad} undefined resamples dropped" if bad else "") + ")")
+                bounds[key] = (lo, hi, intervals.IntervalMethod(
+                    "bootstrap-percentile", resamples=resamples, seed=seed,
+                    scheme="multinomial over the contingency cells", rows="i.i.d. rows", dropped=int(bad)))
         internal_keys = [m.key for m in specs if m.needs == "features" and np.isfinite(values[m.key][0])]
         if internal_keys:
             bounds.update(clustering.internal_intervals(state, internal_keys, resamples=resamples,
@@ -550,7 +559,7 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
     values = {m.key: _capture(m.compute, state) for m in specs}
     methods = {m.key: _resolve_ci(m, ci, weight is not None) for m in specs}
     boot = [m for m in specs if methods[m.key] == "bootstrap" and np.isfinite(values[m.key][0])]
-    bounds: dict[str, tuple[float, float, str]] = {}
+    bounds: dict[str, tuple[float, float, intervals.IntervalMethod]] = {}
     interval_notes: dict[str, str] = {}
     # the same seeding as the classification runs: the first child of the seed's SeedSequence
     child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(1)[0]
@@ -565,10 +574,8 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
                                      confidence_level=confidence_level, seed=child, method=method,
                                      progress=progress, **layout)
         for j, m in enumerate(boot):
-            desc = f"bootstrap-{method} ({resamples} resamples, seed {seed}, {res.scheme}, i.i.d. rows"
-            if res.undefined[j]:
-                desc += f"; {int(res.undefined[j])} undefined resamples dropped"
-            bounds[m.key] = (res.intervals[j].low, res.intervals[j].high, desc + ")")
+            ci_ = res.intervals[j]
+            bounds[m.key] = (ci_.low, ci_.high, replace(ci_.how, seed=seed, rows="i.i.d. rows"))
     elif progress is not None:
         progress(1.0)
     if pred.task is Task.FORECAST:
@@ -641,13 +648,9 @@ def _bootstrap(task, state, specs, values, y, yp, s, weight, rankings, *, resamp
                                      seed=seeds[i], method=method, progress=prog, **layout)
         for j, m in enumerate(sp):
             ci_ = res.intervals[j]
-            desc = f"bootstrap-{method} ({resamples} resamples, seed {seed}, {res.scheme}, stratified"
-            if res.undefined[j]:
-                desc += f"; {int(res.undefined[j])} undefined resamples dropped"
-            desc += ")"
-            if fallback and m.kind == "auc":
-                desc += " — DeLong needs unweighted data"
-            out[m.key] = (ci_.low, ci_.high, desc)
+            out[m.key] = (ci_.low, ci_.high, replace(
+                ci_.how, seed=seed, rows="stratified",
+                fallback="DeLong needs unweighted data" if fallback and m.kind == "auc" else None))
     if progress is not None and not runs:
         progress(1.0)
     return out
@@ -672,7 +675,7 @@ PERCENTILE_BLOCK_MAX_CELLS = 200_000_000
 
 
 def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *, resamples, confidence_level, seed,
-                     child) -> tuple[dict[str, tuple[float, float, str]], dict[str, str]]:
+                     child) -> tuple[dict[str, tuple[float, float, intervals.IntervalMethod]], dict[str, str]]:
     """Block-bootstrap intervals of forecast metrics: rows resampled in blocks within each series, in time order,
     so autocorrelated errors do not shrink the interval (:mod:`assess.intervals`, block-bootstrap notes).
 
@@ -688,7 +691,7 @@ def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *
     times = pred.time
     n = int(np.asarray(pred.y_true).shape[0])
     W = float(n if weight is None else np.sum(weight))
-    out: dict[str, tuple[float, float, str]] = {}
+    out: dict[str, tuple[float, float, intervals.IntervalMethod]] = {}
     y = np.asarray(pred.y_true, dtype=np.float64)
     yp = np.asarray(pred.y_pred, dtype=np.float64)
     parts = set().union(*(m.shared for m in specs), *(get(Task.FORECAST, OF_MEAN[m.key][0]).shared
@@ -711,8 +714,9 @@ def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *
         res = intervals.block_bootstrap_mean_ci(per_row, series=series, times=times,
                                                 transform=None if finish is None else (lambda v, f=finish: f(v, W)),
                                                 resamples=resamples, confidence_level=confidence_level, seed=child)
-        out[m.key] = (res.interval.low, res.interval.high,
-                      f"block bootstrap (studentized, {res.scheme}, Politis–White; {resamples} resamples, seed {seed})")
+        out[m.key] = (res.interval.low, res.interval.high, intervals.IntervalMethod(
+            "block-bootstrap-studentized", resamples=resamples, seed=seed, scheme=res.scheme,
+            block_rule="Politis–White"))
     notes: dict[str, str] = {}
     if percentile and n * resamples > PERCENTILE_BLOCK_MAX_CELLS:
         fits = PERCENTILE_BLOCK_MAX_CELLS // n
@@ -730,11 +734,10 @@ def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *
                                            point=np.array([values[m.key][0] for m in percentile]),
                                            resamples=resamples, confidence_level=confidence_level, seed=child)
         for j, m in enumerate(percentile):
-            desc = f"block bootstrap (percentile, {res.scheme.replace('-block', ' blocks')}, Politis–White; " \
-                   f"{resamples} resamples, seed {seed}"
-            if res.undefined[j]:
-                desc += f"; {int(res.undefined[j])} undefined resamples dropped"
-            out[m.key] = (res.intervals[j].low, res.intervals[j].high, desc + ")")
+            out[m.key] = (res.intervals[j].low, res.intervals[j].high, intervals.IntervalMethod(
+                "block-bootstrap-percentile", resamples=resamples, seed=seed,
+                scheme=res.scheme.replace("-block", " blocks"), block_rule="Politis–White",
+                dropped=int(res.undefined[j])))
     return out, notes
 
 

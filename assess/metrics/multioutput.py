@@ -258,12 +258,10 @@ def _joint_bootstrap(names, preds, weight, specs, columns, point, *, resamples, 
                                  seed=child, method=method, progress=progress, **layout)
     bounds = {}
     for j, (kind, s) in enumerate(columns):
-        desc = f"bootstrap-{method} ({resamples} resamples, seed {seed}, {res.scheme}, i.i.d. rows"
-        if kind in ("uniform", "variance_weighted"):
-            desc += f", all {len(preds)} outputs resampled together"
-        if res.undefined[j]:
-            desc += f"; {int(res.undefined[j])} undefined resamples dropped"
-        bounds[(kind, s.key)] = (res.intervals[j].low, res.intervals[j].high, desc + ")")
+        rows = "i.i.d. rows" + (f", all {len(preds)} outputs resampled together"
+                                if kind in ("uniform", "variance_weighted") else "")
+        ci_ = res.intervals[j]
+        bounds[(kind, s.key)] = (ci_.low, ci_.high, replace(ci_.how, seed=seed, rows=rows))
     return bounds
 
 
@@ -272,5 +270,5 @@ def _with_bounds(report: MetricReport, name: str, bounds, ci) -> MetricReport:
     results = []
     for r in report.results:
         lo, hi, how = bounds.get((("output", name), r.key), (np.nan, np.nan, None))
-        results.append(replace(r, low=lo, high=hi, method=how))
+        results.append(replace(r, low=lo, high=hi, how=how))
     return replace(report, results=tuple(results), ci=ci)
