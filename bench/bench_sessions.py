@@ -19,7 +19,10 @@ closed tab's session is kept — it may come back — and let go at about 50 s).
 Each step (Data, Metrics, Curves) gives its seconds, the CPU seconds of that session's browser (Chromium and the
 Playwright driver) and the megabytes the server sent it over the websocket; a step ends when the script is idle and
 no loading skeleton is left (Plotly's bundle and charts load lazily). The server's CPU is given for each phase: on a
-2-core machine eight Chromiums use more CPU than the server does. ``--profile`` records the server with py-spy (collapsed
+2-core machine eight Chromiums use more CPU than the server does. Each step also gives its "served" seconds (from the
+click to the server's last message of the step: the server's part), and the run prints the CPU floor of the
+concurrent phase (all browsers' and the server's CPU over the cores); ``--nice 19`` runs the browsers at the lowest
+priority, closer to browsers on their own computers. Any traceback in the server's log is counted and the first shown. ``--profile`` records the server with py-spy (collapsed
 stacks); ``--log`` keeps its output; BENCH_TIMEOUT_S bounds every wait (a failed session is screenshotted to the
 temporary directory and reported, not waited for).
 
@@ -144,18 +147,26 @@ def wait_drawn(page, last: tuple[str, str]) -> None:
                            ".every(chart => chart.querySelector('.main-svg'))", timeout=600_000, polling=200)
 
 
-def session(url: str, path: str, key: int, start, results) -> None:
-    """One person in their own Chromium (Playwright's sync API belongs to one thread, so each session is a process)."""
+def session(url: str, path: str, key: int, start, results, nice: int = 0) -> None:
+    """One person in their own Chromium (Playwright's sync API belongs to one thread, so each session is a process);
+    ``nice`` lowers the priority of the browser and its driver (they inherit it)."""
     from playwright.sync_api import sync_playwright
+
+    os.nice(nice)
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.set_default_timeout(float(os.environ.get('BENCH_TIMEOUT_S', 600)) * 1000)
-        received = [0]     # bytes the server sent over the websocket (its deltas: pages, tables, figures)
+        received = [0, 0.0]  # bytes the server sent over the websocket (its deltas: pages, tables, figures), and when
+                             # its last frame arrived
+
+        def frame_received(frame) -> None:
+            received[0] += len(frame)
+            received[1] = time.perf_counter()
 
         def count_frames(ws) -> None:
-            ws.on("framereceived", lambda frame: received.__setitem__(0, received[0] + len(frame)))
+            ws.on("framereceived", frame_received)
 
         page.on("websocket", count_frames)
         try:
@@ -170,14 +181,15 @@ def session(url: str, path: str, key: int, start, results) -> None:
             page.screenshot(path=str(shot), full_page=True)
             # the page scrolls inside its main block, which the screenshot cuts: its whole text beside it
             shot.with_suffix(".txt").write_text(page.locator("body").inner_text())
-            results.put((key, (float("nan"), {f"failed, see {shot}": Step(0.0, 0.0, 0.0)})))
+            results.put((key, (float("nan"), {f"failed, see {shot}": Step(0.0, 0.0, 0.0, 0.0)})))
             print(f"session {key}: {exc}", file=sys.stderr)
         browser.close()
 
 
 def journey(page, path: str, received: list) -> dict:
-    """Upload → Data → Metrics → Curves: for each step its seconds, the CPU seconds this session's browser (Chromium
-    and the Playwright driver) spent on it, and the megabytes the server sent it over the websocket."""
+    """Upload → Data → Metrics → Curves: for each step its seconds, the seconds until the server's last message of the
+    step arrived (the server's part: reading, computing, sending), the CPU seconds this session's browser (Chromium and
+    the Playwright driver) spent on it, and the megabytes the server sent it over the websocket."""
     steps = {}
     sidebar = page.locator('[data-testid="stSidebar"]')
     # each page's heading, and the element that ends it
@@ -194,33 +206,38 @@ def journey(page, path: str, received: list) -> dict:
             sidebar.get_by_role("link", name=name).click()
         page.get_by_role("heading", name=ready).wait_for()
         wait_drawn(page, last)
-        steps[name] = Step(time.perf_counter() - t, tree_cpu_s(os.getpid()) - cpu, (received[0] - sent) / 2**20,
-                           page.locator(".js-plotly-plot").count())
+        steps[name] = Step(time.perf_counter() - t, max(received[1] - t, 0.0), tree_cpu_s(os.getpid()) - cpu,
+                           (received[0] - sent) / 2**20, page.locator(".js-plotly-plot").count())
     return steps
 
 
 @dataclass
 class Step:
     seconds: float
+    served_s: float     # from the click to the server's last message of the step
     browser_cpu_s: float
     received_mb: float
     charts: int = 0     # Plotly charts drawn when the step ended (a Curves step without its 12 is suspect)
 
     def __str__(self) -> str:
-        return (f"{self.seconds:5.1f} s (browser CPU {self.browser_cpu_s:4.1f} s, {self.received_mb:5.2f} MB sent"
+        return (f"{self.seconds:5.1f} s (served {self.served_s:4.1f} s, browser CPU {self.browser_cpu_s:4.1f} s, {self.received_mb:5.2f} MB sent"
                 + (f", {self.charts} charts)" if self.charts else ")"))
 
 
-def run(url: str, files: list[Path]) -> list[tuple[float, dict]]:
+def run(url: str, files: list[Path], nice: int = 0) -> list[tuple[float, dict]]:
     ctx = multiprocessing.get_context("spawn")
     start, results = ctx.Barrier(len(files)), ctx.Queue()
-    procs = [ctx.Process(target=session, args=(url, str(f), i, start, results)) for i, f in enumerate(files)]
+    procs = [ctx.Process(target=session, args=(url, str(f), i, start, results, nice)) for i, f in enumerate(files)]
     for proc in procs:
         proc.start()
     out = dict(results.get(timeout=3600) for _ in procs)
     for proc in procs:
         proc.join()
     return [out[i] for i in range(len(files))]
+
+
+def served(steps: dict) -> float:
+    return sum(step.served_s for step in steps.values())
 
 
 def steps_text(steps: dict) -> str:
@@ -251,6 +268,9 @@ def main() -> None:
                         help="seconds an unused result is kept (ASSESS_RESULTS_IDLE_S; its default)")
     parser.add_argument("--after", type=int, default=125,
                         help="seconds to watch the server's memory after the last session closed")
+    parser.add_argument("--nice", type=int, default=0,
+                        help="run the browsers at this niceness (19: the server goes first, as when every browser is "
+                             "on its own computer; the alone session gets the same)")
     parser.add_argument("--no-alone", action="store_true", help="skip the single session before the concurrent ones")
     parser.add_argument("--profile", metavar="FILE", help="run the server under py-spy, stacks to FILE (collapsed)")
     parser.add_argument("--log", metavar="FILE", help="the server's output to FILE")
@@ -297,13 +317,13 @@ def main() -> None:
             if not args.no_alone:
                 phase[0] = "alone"
                 cpu = tree_cpu_s(proc.pid)
-                alone = run(url, [first_alone])[0]
+                alone = run(url, [first_alone], args.nice)[0]
                 server_cpu.append(tree_cpu_s(proc.pid) - cpu)
                 loads.append(os.getloadavg()[0])
                 kinds["alone"], offset = computed(log, offset)
             phase[0] = "together"
             cpu = tree_cpu_s(proc.pid)
-            together = run(url, files)
+            together = run(url, files, args.nice)
             server_cpu.append(tree_cpu_s(proc.pid) - cpu)
             loads.append(os.getloadavg()[0])
             kinds["together"], offset = computed(log, offset)
@@ -317,6 +337,11 @@ def main() -> None:
             os.killpg(proc.pid, signal.SIGINT if args.profile else signal.SIGTERM)   # py-spy writes on SIGINT
             if args.profile:
                 proc.wait(timeout=120)
+            proc.wait(timeout=60)
+        # a page that ended on Streamlit's error screen logs its traceback (a session then fails to finish its step)
+        server_log = log.read_text(errors="replace")
+        tracebacks = server_log.count("Traceback (most recent call last)")
+        first_traceback = server_log[server_log.find("Traceback"):][:3000] if tracebacks else ""
     print(f"{args.sessions} sessions, {args.rows:,} rows × 3 models ({'same file' if args.same else 'own files'}, "
           f"{mb:,.0f} MB each when written); load average (1 min) after each phase: "
           + ", ".join(f"{x:.1f}" for x in loads) + f" on {os.cpu_count()} CPUs")
@@ -325,6 +350,16 @@ def main() -> None:
     for i, (total, steps) in enumerate(together):
         ratio = f" = {total / alone[0]:4.2f} × alone" if alone else ""
         print(f"session {i + 1}: {total:6.1f} s{ratio}  ({steps_text(steps)})")
+    if alone is not None:
+        served_alone = served(alone[1])
+        print(f"served (the server's part: each step from the click to its last message, summed): alone "
+              f"{served_alone:.1f} s; together " + ", ".join(f"{served(steps):.1f}" for _, steps in together)
+              + " s = " + ", ".join(f"{served(steps) / served_alone:.2f}" for _, steps in together) + " × alone")
+    browser_cpu = sum(step.browser_cpu_s for _, steps in together for step in steps.values())
+    floor = (browser_cpu + server_cpu[-1]) / (os.cpu_count() or 1)
+    print(f"CPU floor of the together phase: (browsers {browser_cpu:,.1f} s + server {server_cpu[-1]:,.1f} s) / "
+          f"{os.cpu_count()} cores = {floor:,.1f} s" + (f" = {floor / alone[0]:.2f} × alone" if alone else "")
+          + (f" (browsers at niceness {args.nice})" if args.nice else ""))
     print("server CPU: " + " and ".join(f"{c:,.1f} s" for c in server_cpu) + " (alone, then all sessions together; "
           "each session's browser CPU is in its line)")
     for name, kind in kinds.items():
@@ -335,6 +370,7 @@ def main() -> None:
     print("server RSS after the last session closed (its tab; Streamlit keeps a session for its TTL, "
           f"{args.ttl} s here): " + ", ".join(f"{t:.0f} s {m:,.0f} MB" for t, m in filter(None, marks)))
     print("  every 5 s: " + ", ".join(f"{m:,.0f}" for _, m in timeline))
+    print(f"server tracebacks: {tracebacks}" + (f"; the first:\n{first_traceback}" if tracebacks else ""))
 
 
 if __name__ == "__main__":
