@@ -151,7 +151,7 @@ def fitted_widths(widths: dict, budget: float, *, fixed: float = 0.0, keep=()) -
 
 
 def data_table(frame, *, formats: dict | None = None, headers: dict | None = None, config: dict | None = None,
-               shrink=(), most: int = 360, hide_index: bool = True, **options) -> None:
+               shrink=(), most: int = 360, hide_index: bool = True, sized: bool = True, **options) -> None:
     """The one table widget of every page, through ``st.dataframe``:
 
     - ``formats`` ``{column: "{:.3f}" or a function}``: a column's number format. A column with a missing cell (None,
@@ -162,6 +162,7 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
       columns in ``shrink`` (long remarks, reasons — read in full elsewhere on the page or in the exports) give up
       width so the table fits :data:`TABLE_FIT_PX` (:func:`fitted_widths`): no sideways scrolling at 1024 px; a cut
       cell ends in "…";
+      ``sized=False`` leaves the widths to the grid (a table of short values it already fits at 1024 px);
     - ``config``: per-column ``st.column_config`` laid over the above (its non-None settings win; None hides a
       column);
     - ``options`` go to ``st.dataframe`` (``height``, ``width`` — "stretch" unless given).
@@ -191,7 +192,7 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
                 else config[c]["width"] for c in set_by_config)
     fitted = fitted_widths({c: w for c, w in widths.items() if c not in set_by_config}, TABLE_FIT_PX,
                            fixed=index + fixed, keep=set(widths) - set(shrink))
-    for c, w in fitted.items():
+    for c, w in fitted.items() if sized else ():
         columns[c] = {**columns[c], "width": w}
     for c, override in config.items():
         columns[c] = None if override is None else {**columns.get(c, {}),
