@@ -56,6 +56,10 @@ _COLUMN_ROLES = tuple(r for r in SINGLE_ROLES if r != "group")
 #: Prefixes of per-class probability/score columns (``proba_setosa``).
 CLASS_SCORE_PREFIXES = ("proba_", "prob_", "probability_", "p_", "score_", "y_proba_", "y_prob_", "pred_proba_",
                         "predict_proba_", "prediction_score_", "probabilities_")
+#: Suffixes of wide multi-model columns as notebooks write them (``gbm_proba``, ``logreg_pred``), read only when no
+#: prediction column is found by name or prefix.
+WIDE_SCORE_SUFFIXES = ("_score", "_proba", "_prob", "_probability", "_probabilities", "_pred_proba", "_y_score")
+WIDE_PRED_SUFFIXES = ("_y_pred", "_pred", "_prediction", "_predicted", "_predictions", "_label")
 #: H2O's per-class probability columns for numeric class levels: ``p0``, ``p1`` (levels named otherwise give columns
 #: named like the classes themselves, which `detect_roles` recognises too).
 _H2O_SCORE = re.compile(r"^p(\d+)$")
@@ -286,6 +290,9 @@ def detect_roles(frame: pd.DataFrame) -> Roles:
                                     f"({', '.join(quote(m.name) for m in models[:4])}) in one wide table")
             taken.update(roles.used_columns())
             free = [c for c in frame.columns if c not in taken]
+        if not (roles.y_pred or roles.score or roles.class_scores or roles.wide_models or roles.model):
+            roles, taken = _suffixed_outputs(roles, free, classes, taken, target)
+            free = [c for c in frame.columns if c not in taken]
 
     features = tuple(c for c in free if normalise_name(c).startswith("x_"))
     if features:
@@ -434,6 +441,44 @@ def _prefixed(columns, prefixes) -> dict[str, str]:
                 out.setdefault(str(col)[len(prefix):], col)
                 break
     return out
+
+
+def _suffixed(columns, suffixes) -> dict[str, str]:
+    """{name: column} for columns ending in one of ``suffixes`` (case-insensitive), first suffix wins."""
+    out: dict[str, str] = {}
+    for col in columns:
+        low = str(col).lower()
+        for suffix in suffixes:
+            if low.endswith(suffix) and len(col) > len(suffix):
+                out.setdefault(str(col)[:-len(suffix)], col)
+                break
+    return out
+
+
+def _suffixed_outputs(roles: Roles, free: list, classes: set[str], taken: set, target: str) -> tuple[Roles, set]:
+    """Predictions named by a suffix, as notebooks write them, when no column was found by name or prefix: one score
+    column per class (``cat_proba``, ``dog_proba`` for classes cat and dog), else one model per name (``gbm_proba``,
+    ``gbm_pred``, ``logreg_proba``: models gbm and logreg in one wide table)."""
+    scores = _suffixed(free, WIDE_SCORE_SUFFIXES)
+    preds = _suffixed([c for c in free if c not in scores.values()], WIDE_PRED_SUFFIXES)
+    by_class = {_match_class(k, classes): c for k, c in scores.items() if _matches_class(k, classes)}
+    if len(by_class) >= 2 or (by_class and len(classes) <= 2 and len(scores) == 1):
+        pairs = tuple(by_class.items())
+        roles = roles.with_role("class_scores", pairs,
+                                f"{', '.join(quote(c) for _, c in pairs[:3])}{' …' if len(pairs) > 3 else ''}: one "
+                                f"probability column `<class>_proba` per class of {target}")
+        return roles, taken | {c for _, c in pairs}
+    scores = {k: c for k, c in scores.items() if not _matches_class(k, classes)}
+    names = list(dict.fromkeys(list(preds) + list(scores)))
+    if not names:
+        return roles, taken
+    models = tuple(WideModel(n, preds.get(n), scores.get(n)) for n in names)
+    roles = roles.with_role("wide_models", models,
+                            f"columns `<model>_pred`/`<model>_proba` for {len(models)} "
+                            f"model{'s' if len(models) > 1 else ''} "
+                            f"({', '.join(quote(m.name) for m in models[:4])}{' …' if len(models) > 4 else ''})"
+                            + (" in one wide table" if len(models) > 1 else ""))
+    return roles, taken | set(roles.used_columns())
 
 
 def _score_columns(columns) -> dict[str, str]:
