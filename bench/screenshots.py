@@ -2,9 +2,11 @@
 
     .venv/bin/python bench/screenshots.py http://localhost:8501 /work/shots
     .venv/bin/python bench/screenshots.py URL OUT --samples Wine Iris --pages Curves --presentation
+    .venv/bin/python bench/screenshots.py URL OUT --upload my_predictions.csv --pages Data Metrics Report
 
 Drives an app already running at URL (``make run``) with Debian's Chromium through Playwright (the browser tests'
-settings) and writes ``OUT/<sample>_<page>_<width>.png``, each the whole page (the window grown to the page's
+settings) and writes ``OUT/<sample>_<page>_<width>.png`` (``--upload``: each file uploaded as a user would, named
+by its file name), each the whole page (the window grown to the page's
 height). ``--presentation`` turns presentation mode on first (files end in ``_presentation``).
 """
 
@@ -17,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, upload_predictions  # noqa: E402
 from views.state import SAMPLES as SAMPLE_FILES  # noqa: E402
 from tests.browser.test_layout import settle  # noqa: E402
 
@@ -70,6 +72,7 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--samples", nargs="*", default=SAMPLES, help="starts of sample titles")
     parser.add_argument("--pages", nargs="*", default=PAGES)
+    parser.add_argument("--upload", nargs="*", type=Path, default=(), help="files to upload instead of samples")
     parser.add_argument("--presentation", action="store_true")
     options = parser.parse_args()
     options.out.mkdir(parents=True, exist_ok=True)
@@ -77,16 +80,21 @@ def main() -> None:
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for sample in options.samples:
+        for sample in options.upload or options.samples:
             context = browser.new_context(viewport={"width": WIDTHS[0], "height": HEIGHT})
             page = context.new_page()
             page.set_default_timeout(120_000)
             page.goto(options.url)
             page.get_by_role("heading", name="Task and roles").wait_for()
-            page.get_by_text(sample, exact=False).first.click()
-            # a large sample loads for seconds under load: wait for its file name, not only for the rerun
-            page.get_by_text(next(f for t, f in SAMPLE_FILES.items() if t.startswith(sample)), exact=False
-                             ).first.wait_for()
+            if options.upload:
+                upload_predictions(page, sample)
+                page.get_by_test_id("stSidebar").get_by_text(sample.name, exact=False).first.wait_for()
+                sample = sample.name
+            else:
+                page.get_by_text(sample, exact=False).first.click()
+                # a large sample loads for seconds under load: wait for its file name, not only for the rerun
+                page.get_by_text(next(f for t, f in SAMPLE_FILES.items() if t.startswith(sample)), exact=False
+                                 ).first.wait_for()
             settle(page)
             if options.presentation:
                 page.get_by_text("Presentation mode").click()

@@ -40,6 +40,20 @@ def test_model_colors_are_positional_stable_and_okabe_ito():
 
 # -------------------------------------------------------------------------------------------- confusion matrix --
 
+def test_long_class_names_take_two_short_lines_on_the_axes_and_stay_whole_in_the_hover():
+    # found on a user walk: "Customer churned within 90 days" on one line took the width of a small matrix
+    long = "Customer churned within 90 days"
+    fig = confusion_matrix_chart(matrix=[[5, 1], [2, 7]], classes=["Stayed", long], colorbar=False)
+    assert list(fig.layout.yaxis.ticktext) == ["Stayed", "Customer churned<br>within 90 days"]
+    assert list(fig.layout.xaxis.ticktext) == ["Stayed", "Customer<br>churned<br>within 90…"]   # narrow columns
+    wide = confusion_matrix_chart(matrix=[[5, 1], [2, 7]], classes=["Stayed", long])
+    assert list(wide.layout.xaxis.ticktext) == list(wide.layout.yaxis.ticktext)
+    assert all(c[0] in ("Stayed", long) for c in fig.data[0].customdata)     # the hover names the class in full
+    cut = confusion_matrix_chart(matrix=[[5, 1], [2, 7]], classes=["a", "x " * 40])
+    assert cut.layout.yaxis.ticktext[1].endswith("…") and all(len(line) <= 16 for line in
+                                                              cut.layout.yaxis.ticktext[1].split("<br>"))
+
+
 def test_confusion_matrix_counts_with_share_of_all():
     fig = confusion_matrix_chart(matrix=MATRIX, classes=CLASSES)
     assert _uses_our_template(fig)

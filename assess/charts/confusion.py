@@ -17,14 +17,16 @@ from plotly.subplots import make_subplots
 from assess.charts.cells import cell_axis, cell_layout, cell_traces
 from assess.errors import shorten
 from assess.formatting import significant
-from assess.charts.style import FONT_SIZE, HEATMAP_SCALE, HEIGHT, LABELS, TEMPLATE, TICK_SIZE, plain
+from assess.charts.style import FONT_SIZE, HEATMAP_SCALE, HEIGHT, LABELS, TEMPLATE, TICK_SIZE, plain, plain_lines
 
 NORMALIZE = (None, "true", "pred", "all")
 _NORM_TEXT = {None: "share of all", "true": "share of true class", "pred": "share of predicted class",
               "all": "share of all"}
 _MAX_ANNOTATED = 20  # above this many classes, cells carry no text (hover only): text would overlap
 #: Characters of a class name on a matrix axis (the whole name is in the hover): a longer one would take the width.
+#: Up to `_MAX_ANNOTATED` classes a name takes two lines of 16 (rows are tall enough); beyond, one line of 28.
 TICK_LABEL_CHARS = 28
+TICK_LINE_CHARS = 16
 
 
 def _check_matrix(matrix, classes: Sequence[str], name: str = "matrix") -> np.ndarray:
@@ -114,7 +116,11 @@ def confusion_matrix_chart(
     m = _check_matrix(matrix, classes)
     names = [plain(c) for c in classes]
     # a long class name would take the plot's width on the axis: cut there, whole in the hover
-    ticks = [plain(shorten(c, TICK_LABEL_CHARS)) for c in classes]
+    ticks = [plain_lines(c, TICK_LINE_CHARS) if len(classes) <= _MAX_ANNOTATED else plain(shorten(c, TICK_LABEL_CHARS))
+             for c in classes]
+    # small matrices side by side (no colour bar) have columns about 65 px wide: under them, three lines of 10
+    # characters — a wider label overlaps its neighbour and plotly leaves it out
+    x_ticks = [plain_lines(c, 10, lines=3) for c in classes] if not colorbar and len(classes) <= 3 else ticks
     _check_normalize(normalize)
     share = normalized_matrix(m, normalize=normalize)
     k = m.shape[0]
@@ -138,7 +144,7 @@ def confusion_matrix_chart(
     fig.update_layout(
         template=TEMPLATE, title=dict(text=plain(title), subtitle=dict(text=" · ".join(notes) or None)),
         height=side,
-        xaxis=cell_axis(ticks, title=LABELS["predicted_class"]),
+        xaxis=cell_axis(x_ticks, title=LABELS["predicted_class"]),
         yaxis=cell_axis(ticks, title=LABELS["true_class"], reverse=True),
     )
     return cell_layout(fig)

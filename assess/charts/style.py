@@ -17,6 +17,8 @@ strings carry markup.
 
 from __future__ import annotations
 
+import textwrap
+
 from collections.abc import Iterable, Mapping
 
 import plotly.graph_objects as go
@@ -145,6 +147,19 @@ def plain(text) -> str:
     '&lt;a href="https://x.example"&gt;50&#37; &amp; &#36;1&lt;/a&gt;'
     """
     return str(text).translate(_PLAIN)
+
+
+def plain_lines(text, width: int, lines: int = 2) -> str:
+    """``text`` as `plain` plotly text broken at spaces into at most ``lines`` lines of at most ``width`` characters,
+    the rest cut with "…": a long class name on a matrix's axis then takes two short lines, not the plot's width.
+
+    >>> plain_lines("Customer churned within 90 days", 16)
+    'Customer churned<br>within 90 days'
+    >>> plain_lines("<b>bold</b> and a very long name indeed", 12)
+    '&lt;b&gt;bold&lt;/b&gt;<br>and a very…'
+    """
+    words = textwrap.wrap(str(text), width, max_lines=lines, placeholder="…", break_on_hyphens=False)
+    return "<br>".join(plain(w) for w in words) if words else plain(text)
 
 
 #: One legend entry per row (px, at the legend's 12 px font), and the room the x axis and its title take under the plot.
