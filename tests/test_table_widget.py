@@ -63,3 +63,14 @@ def test_no_page_calls_st_dataframe_itself():
     views = Path(__file__).resolve().parents[1] / "views"
     callers = [p.name for p in views.glob("*.py") if p.name != "widgets.py" and "st.dataframe(" in p.read_text()]
     assert callers == []
+
+
+def test_model_columns_of_a_comparison_keep_the_files_names(shown):
+    """Found on a user walk: the "All models" table headed models `gbm` and `logreg` as "Gbm" and "Logreg"."""
+    frame = pd.DataFrame({"metric": ["Accuracy"], "better": ["higher ↑"], "key": ["accuracy"], "gbm": ["0.77"],
+                          "logreg_v2": ["0.62"], "1": ["0.5"]})
+    widgets.data_table(frame, config=widgets.comparison_config(frame))
+    (_, kwargs), = shown
+    config = kwargs["column_config"]
+    assert [config[m]["label"] for m in ("gbm", "logreg_v2", "1")] == ["gbm", "logreg_v2", "1"]
+    assert config["metric"]["label"] == "Metric" and config["key"] is None

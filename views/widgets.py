@@ -229,8 +229,11 @@ def comparison_config(table=None) -> dict:
     key hidden (the display name says it; exports and tests keep it), the model columns under their own names. With
     the ``table``, its metric column is as wide as its longest name ("ROC AUC (one-vs-rest, macro)" was cut)."""
     width = None if table is None else text_column_width(table["metric"], header="Metric")
-    return {"metric": st.column_config.TextColumn("Metric", width=width),
-            "better": st.column_config.TextColumn("Better"), "key": None}
+    # a model's name is the file's text, shown as written ("gbm", not the "Gbm" of a key put in words)
+    models = {} if table is None else {c: st.column_config.Column(str(c)) for c in table.columns
+                                       if c not in ("metric", "better", "key")}
+    return models | {"metric": st.column_config.TextColumn("Metric", width=width),
+                     "better": st.column_config.TextColumn("Better"), "key": None}
 
 
 def all_charts_button(figures: list, filename: str, *, key: str) -> None:
