@@ -332,7 +332,8 @@ label_figures = per_label_test_tables(result)  # multi-label: McNemar per label
 if len(result.models) > 2 and result.pairs:
     st.markdown("**Adjusted p-values between pairs**")
     matrix = result.pvalue_matrix(adjusted=True).astype(float)   # the diagonal is no pair: NaN, shown as —
-    data_table(matrix, formats=dict.fromkeys(matrix.columns, "{:.4g}"), hide_index=False)
+    data_table(matrix, formats=dict.fromkeys(matrix.columns, "{:.4g}"), hide_index=False,
+               headers={m: str(m) for m in matrix.columns})   # the models' own names, not put in words
 
 # --- charts --------------------------------------------------------------------------------------------------------
 figures = list(label_figures)

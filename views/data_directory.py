@@ -17,7 +17,7 @@ from assess.errors import AssessError
 from assess.roles import Overrides
 from assess.summary import comparison_frame, headline_sentences
 from views.state import DATA_PAGE, Key, md
-from views.widgets import data_table
+from views.widgets import comparison_config, data_table
 
 DATA_DIR_SOURCE = "Open from the data directory"
 _CHOICE = "data_dir_choice"
@@ -124,7 +124,8 @@ def metrics_view() -> None:
     for sentence in headline_sentences(result.reports, positive=result.assessment.positive):
         st.markdown(md(sentence))
     st.caption("Value (confidence interval); ★ marks the best model for metrics with a direction.")
-    data_table(comparison_frame(result.reports).drop(columns="key"))
+    table = comparison_frame(result.reports).drop(columns="key")
+    data_table(table, config=comparison_config(table))
     if not result.exact:
         st.caption("Score grid: ROC AUC, average precision, PR AUC and the KS statistic are within their error "
                    "bounds of the exact values; label metrics, log loss and the Brier score are exact.")
