@@ -3,6 +3,7 @@
 import streamlit as st
 
 from assess.data import Task
+from assess.formatting import counted
 from views.data_directory import sidebar_lines
 from views.shared import ServerBusy
 from views.state import BUSY_ICON, DATA_PAGE, current_assessment, forget_stale_widgets, init_state, md
@@ -57,7 +58,7 @@ with st.sidebar:
         st.caption(md(f"{len(assessment.frame):,} rows · {assessment.task.label} · "
                       f"{len(assessment.models)} model{'s' if len(assessment.models) != 1 else ''}"))
         if assessment.errors:
-            st.caption(f":red[{len(assessment.errors)} blocking problem(s) — see Data]")
+            st.caption(f":red[{counted(len(assessment.errors), 'blocking problem')} — see Data]")
 
 # This script's module stays in sys.modules["__main__"] until the next run of any session (Streamlit installs it
 # there): a global naming the assessment would keep the last session's table in memory after everyone has left.

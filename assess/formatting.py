@@ -42,6 +42,15 @@ def count(value) -> str:
     return f"{value:,.1f}"
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """A whole count with its noun, singular for one: "1 blocking problem", "2,014 rows".
+
+    >>> counted(1, "test"), counted(2014, "row"), counted(3, "match", "matches")
+    ('1 test', '2,014 rows', '3 matches')
+    """
+    return f"{count(n)} {noun if n == 1 else plural or noun + 's'}"
+
+
 def significant(x, digits: int = 3) -> str:
     """A number for reading: `digits` significant figures, thousands separators, no scientific notation
     between 1e-4 and 1e15; in words where it is not a number (sentences say "undefined", tables use `count`).

@@ -119,3 +119,12 @@ def test_excel_sheet_can_be_picked_after_upload(app):
     sheet.set_value("predictions").run()
     assert not app.exception and not app.error
     assert widget(app, "selectbox", "task_").value == "binary"
+
+
+def test_one_blocking_problem_is_counted_in_the_singular_in_the_sidebar(app):
+    """A non-numeric score in one row: the Data page names the column and row; the sidebar says "1 blocking
+    problem" (it said "1 blocking problem(s)")."""
+    rows = "\n".join(f"{i % 2},{(i % 10) / 10}" for i in range(60))
+    upload(app, "bad.csv", f"y_true,score\n{rows}\n1,n/a?\n".encode())
+    assert any("column `score` has 1 value that is not a number \\(row 61\\: `n/a?`" in e.value for e in app.error)
+    assert [c.value for c in app.sidebar.caption if "blocking" in c.value] == [":red[1 blocking problem — see Data]"]

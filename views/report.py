@@ -13,6 +13,7 @@ import streamlit as st
 
 from assess.data import Task
 from assess.errors import AssessError
+from assess.formatting import counted
 from assess.export import ExportError
 from assess.metrics import CI_METHODS
 from assess.report import build_report, render_html, render_zip
@@ -143,8 +144,8 @@ if st.button("Build the report", type="primary", icon=":material/description:"):
 
 if kept is not None:
     built = kept["report"]
-    st.success(md(f"Report of `{assessment.table.name}`: {len(built.figures)} charts, "
-                  f"{len(built.comparisons)} test(s). {built.recommendation.text}"), icon=":material/check_circle:")
+    st.success(md(f"Report of `{assessment.table.name}`: {counted(len(built.figures), 'chart')}, "
+                  f"{counted(len(built.comparisons), 'test')}. {built.recommendation.text}"), icon=":material/check_circle:")
     if chosen not in kept["files"]:      # another format of the same report: no new computation, only its layout
         bar = st.progress(0.9, text="Laying out the report…")
         try:

@@ -9,6 +9,7 @@ import numpy as np
 from scipy import special
 
 from assess.errors import AssessError
+from assess.formatting import counted
 from assess.formatting import significant as fmt_num  # noqa: F401  (the stats sentences' name for it)
 from assess.stats._result import ALTERNATIVES
 
@@ -74,8 +75,8 @@ def as_bool_vector(x: object, name: str) -> np.ndarray:
 
 
 def plural(n: int, word: str) -> str:
-    """'1 value', '3 values'."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    """'1 value', '3 values' (`assess.formatting.counted`)."""
+    return counted(n, word)
 
 
 def shown(value: object) -> str:
