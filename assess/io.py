@@ -32,6 +32,7 @@ import pandas as pd
 
 from assess.columns import dictionary_label_codes, label_codes, small_int_type
 from assess.errors import InputError, shorten
+from assess.label_confidence import expand_label_confidence
 from assess.vectors import expand_arrow_lists, expand_vectors, vector_type_supported
 
 #: Extensions the uploader accepts (compressed variants add ``.gz`` or are ``.zip``).
@@ -178,6 +179,8 @@ def read_table(source: bytes | str | Path, *, name: str | None = None, sheet: st
     columns = list(frame.columns)
     frame, vector_notes = expand_vectors(frame, name, max_columns=limits.max_columns)
     notes.extend(vector_notes)
+    frame, confidence_notes = expand_label_confidence(frame)
+    notes.extend(confidence_notes)
     # codes found by position while reading, by (tidied) name; none when vector columns moved the columns
     coded = {columns[i]: c for i, c in coded.items()} if list(frame.columns) == columns else {}
     return LoadedTable(frame=frame, name=name, sha256=sha256, n_bytes=len(raw), format=fmt,

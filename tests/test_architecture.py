@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("leaf helpers", ("assess", "assess.data", "assess.errors", "assess.warnings", "assess.columns", "assess.formatting",
                       "assess.timestamps", "assess.names")),
-    ("reading files", ("assess.io", "assess.vectors")),
+    ("reading files", ("assess.io", "assess.vectors", "assess.label_confidence")),
     ("roles and tasks", ("assess.roles", "assess.tasks")),
     ("validation", ("assess.problem", "assess.validation", "assess.forecast_checks", "assess.score_direction")),
     ("assessment", ("assess.schema",)),
