@@ -166,8 +166,9 @@ def read_table(source: bytes | str | Path, *, name: str | None = None, sheet: st
         notes.extend(frame.attrs.pop("vector_notes", ()))  # list columns already expanded in Arrow
         coded = frame.attrs.pop("label_codes", {})
     elif fmt == "xlsx":
-        frame, sheet_name, sheets = _read_xlsx(payload, name, sheet, limits)
+        frame, sheet_name, sheets, sheet_notes = _read_xlsx(payload, name, sheet, limits)
         kwargs.update(sheet=sheet_name, sheets=sheets)
+        notes.extend(sheet_notes)
     else:
         frame = _read_jsonl(payload, name, limits)
 
@@ -644,20 +645,27 @@ def _read_xlsx(data: bytes, name: str, sheet: str | int | None, limits: Limits):
         if header is None:
             raise InputError(f"{shown} is empty", file=name)
         header = _within_column_cap(header, name, limits, 1)
-        records, width = [], len(header)
+        records, numbers = [], []
         for i, row in enumerate(rows, start=1):
             if i > limits.max_rows:
                 _check_rows(i, name, limits)
             if row is not None and any(v is not None and v != "" for v in row):
-                row = _within_column_cap(row, name, limits, i + 1)
-                width = max(width, len(row))
-                records.append(row)
+                records.append(_within_column_cap(row, name, limits, i + 1))
+                numbers.append(i + 1)
     except InputError:
         raise
     except Exception as exc:  # noqa: BLE001 - the sheet's XML is parsed lazily, while rows are read
         raise _xlsx_error(exc, name, shown) from None
     finally:
         book.close()
+    at = _header_below_title(header, records)
+    notes = []
+    if at:
+        first = numbers[at - 1]
+        notes.append(f"{shown}: {'row 1' if first == 2 else f'rows 1–{first - 1}'} above the table (a title, not "
+                     f"data) skipped; the header is row {first}, the first whose every cell is a name")
+        header, records = records[at - 1], records[at:]
+    width = max([len(header), *(len(r) for r in records)])
     header = list(header) + [None] * (width - len(header))
     columns = [str(h).strip() if h is not None else "" for h in header]
     # Trailing unnamed, empty columns are Excel formatting, not data.
@@ -667,12 +675,42 @@ def _read_xlsx(data: bytes, name: str, sheet: str | int | None, limits: Limits):
     records = [tuple(r[: len(columns)]) + (None,) * (len(columns) - len(r)) for r in records]
     frame = pd.DataFrame.from_records(records, columns=columns)
     frame = frame.replace({"": None}).infer_objects()
-    for col in frame.columns:  # numbers stored as text in Excel become numbers, labels stay labels
-        if frame[col].dtype == object:
-            converted = pd.to_numeric(frame[col], errors="coerce")
-            if converted.notna().sum() == frame[col].notna().sum() and frame[col].notna().any():
-                frame[col] = converted
-    return _big_integers_as_text(frame), chosen, sheets
+    # numbers stored as text in Excel become numbers, labels stay labels; by position, since two unnamed columns
+    # share the name "" until `_tidy_columns` refuses them with a clear message
+    for i in range(frame.shape[1]):
+        values = frame.iloc[:, i]
+        if values.dtype == object:
+            converted = pd.to_numeric(values, errors="coerce")
+            if converted.notna().sum() == values.notna().sum() and values.notna().any():
+                frame.isetitem(i, converted)
+    return _big_integers_as_text(frame), chosen, sheets, tuple(notes)
+
+
+#: Rows of a sheet looked at for a title above the table.
+TITLE_SEARCH_ROWS = 20
+
+
+def _header_below_title(header: tuple, records: list) -> int:
+    """Where the header is when a title (a report name, a date, a note) sits above the table, as a workbook exported
+    for people often has: the first of the first rows with the most filled cells, all of them text, when that is not
+    the first row. Returns its position in ``[header, *records]`` (0: the first row is the header).
+
+    >>> _header_below_title(("Q3 export",), [("y_true", "score"), (1, 0.8)])
+    1
+    >>> _header_below_title(("y_true", "score"), [(1, 0.8)]), _header_below_title(("Q3",), [(1, 0.8)])
+    (0, 0)
+    >>> _header_below_title(("y_true", "y_pred", None), [("a", "b", "note"), ("b", "b", "x")])
+    0
+    """
+    rows = [header, *records[:TITLE_SEARCH_ROWS - 1]]
+    filled = [sum(v is not None and v != "" for v in row) for row in rows]
+    most = max(filled)
+    if filled[0] == most or most < 2:
+        return 0
+    at = next((i for i, row in enumerate(rows) if filled[i] == most
+               and all(isinstance(v, str) for v in row if v is not None and v != "")), 0)
+    # a title is a cell or two; a header with a blank cell above rows of text is a header (refused later, by name)
+    return at if all(n <= max(1, most // 2) for n in filled[:at]) else 0
 
 
 def _within_column_cap(row: tuple, name: str, limits: Limits, row_number: int) -> tuple:

@@ -290,8 +290,8 @@ def detect_roles(frame: pd.DataFrame) -> Roles:
                                     f"({', '.join(quote(m.name) for m in models[:4])}) in one wide table")
             taken.update(roles.used_columns())
             free = [c for c in frame.columns if c not in taken]
-        if not (roles.y_pred or roles.score or roles.class_scores or roles.wide_models or roles.model):
-            roles, taken = _suffixed_outputs(roles, free, classes, taken, target)
+        if not (roles.score or roles.class_scores or roles.wide_models or roles.model):
+            roles, taken = _suffixed_outputs(roles, free, classes, taken, target, models=not roles.y_pred)
             free = [c for c in frame.columns if c not in taken]
 
     features = tuple(c for c in free if normalise_name(c).startswith("x_"))
@@ -447,30 +447,34 @@ def _suffixed(columns, suffixes) -> dict[str, str]:
     """{name: column} for columns ending in one of ``suffixes`` (case-insensitive), first suffix wins."""
     out: dict[str, str] = {}
     for col in columns:
-        low = str(col).lower()
+        low = normalise_name(col)     # "Fraud probability" ends in "_probability"
         for suffix in suffixes:
-            if low.endswith(suffix) and len(col) > len(suffix):
-                out.setdefault(str(col)[:-len(suffix)], col)
+            if low.endswith(suffix) and len(low) > len(suffix):
+                out.setdefault(str(col).strip()[:len(low) - len(suffix)], col)
                 break
     return out
 
 
-def _suffixed_outputs(roles: Roles, free: list, classes: set[str], taken: set, target: str) -> tuple[Roles, set]:
-    """Predictions named by a suffix, as notebooks write them, when no column was found by name or prefix: one score
-    column per class (``cat_proba``, ``dog_proba`` for classes cat and dog), else one model per name (``gbm_proba``,
-    ``gbm_pred``, ``logreg_proba``: models gbm and logreg in one wide table)."""
+def _suffixed_outputs(roles: Roles, free: list, classes: set[str], taken: set, target: str, *,
+                      models: bool = True) -> tuple[Roles, set]:
+    """Predictions named by a suffix, as notebooks and spreadsheets write them, when no score was found by name or
+    prefix: one score column per class (``cat_proba``, ``dog_proba`` for classes cat and dog; "Fraud probability"
+    for class fraud), else — with ``models``, when no predicted label was found either — one model per name
+    (``gbm_proba``, ``gbm_pred``, ``logreg_proba``: models gbm and logreg in one wide table)."""
     scores = _suffixed(free, WIDE_SCORE_SUFFIXES)
     preds = _suffixed([c for c in free if c not in scores.values()], WIDE_PRED_SUFFIXES)
     by_class = {_match_class(k, classes): c for k, c in scores.items() if _matches_class(k, classes)}
     if len(by_class) >= 2 or (by_class and len(classes) <= 2 and len(scores) == 1):
         pairs = tuple(by_class.items())
-        roles = roles.with_role("class_scores", pairs,
-                                f"{', '.join(quote(c) for _, c in pairs[:3])}{' …' if len(pairs) > 3 else ''}: one "
-                                f"probability column `<class>_proba` per class of {target}")
+        why = (f"{quote(pairs[0][1])} is named after class {quote(pairs[0][0])} of {target}: its probability"
+               if len(pairs) == 1 else
+               f"{', '.join(quote(c) for _, c in pairs[:3])}{' …' if len(pairs) > 3 else ''}: one probability column "
+               f"`<class>_proba` per class of {target}")
+        roles = roles.with_role("class_scores", pairs, why)
         return roles, taken | {c for _, c in pairs}
     scores = {k: c for k, c in scores.items() if not _matches_class(k, classes)}
     names = list(dict.fromkeys(list(preds) + list(scores)))
-    if not names:
+    if not names or not models:
         return roles, taken
     models = tuple(WideModel(n, preds.get(n), scores.get(n)) for n in names)
     roles = roles.with_role("wide_models", models,

@@ -71,3 +71,29 @@ def test_a_named_prediction_column_wins_over_suffixes():
     y, gbm, logreg = churn()
     a = described(pd.DataFrame({"y_true": y.astype(int), "score": gbm, "old_score": logreg}))
     assert a.roles.score == "score" and not a.roles.wide_models
+
+
+def test_a_spreadsheet_with_a_title_and_a_class_named_probability(tmp_path):
+    """Found on a user walk: an .xlsx exported for people — a title and a blank row above the table, and the score
+    headed "Fraud probability" — ended in an internal error (two unnamed columns), and then had no score."""
+    y, p, _ = churn(n=300, seed=8)
+    path = tmp_path / "titled.xlsx"
+    with pd.ExcelWriter(path) as writer:
+        pd.DataFrame([["Model validation export, Q3"], [""]]).to_excel(writer, index=False, header=False)
+        pd.DataFrame({"Actual": np.where(y, "fraud", "legit"), "Predicted": np.where(p >= 0.5, "fraud", "legit"),
+                      "Fraud probability": p}).to_excel(writer, index=False, startrow=3)
+    table = read_table(path)
+    assert list(table.frame.columns) == ["Actual", "Predicted", "Fraud probability"] and len(table.frame) == 300
+    assert any("rows 1–3 above the table (a title, not data) skipped; the header is row 4" in n for n in table.notes)
+    a = describe(table)
+    assert dict(a.roles.class_scores) == {"fraud": "Fraud probability"} and a.positive == "fraud"
+    auc = evaluate(a.predictions(a.models[0]), ["roc_auc"]).values["roc_auc"]
+    assert auc == pytest.approx(roc_auc_score(y, p), abs=1e-12)
+
+
+def test_two_unnamed_header_cells_are_refused_by_position_not_a_crash(tmp_path):
+    path = tmp_path / "blank.xlsx"
+    pd.DataFrame([["y_true", None, None], [1, 0.5, 3], [0, 0.2, 4]]).to_excel(path, index=False, header=False)
+    from assess.errors import InputError
+    with pytest.raises(InputError, match="column 2 has no name in the header"):
+        read_table(path)
