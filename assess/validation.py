@@ -389,12 +389,27 @@ def _check_each_model_predicts(c: _Checker, a: _Input) -> bool:
                    "(e.g. a|b), so the predictions must be label sets too (a `y_pred` column)")
         elif score_col:
             why = (f"{who} one score column {quote(score_col)} but no predicted-label column, and one score cannot "
-                   f"rank {len(a.classes):,} classes: add a `y_pred` column, or one `proba_<class>` column per class")
+                   f"rank {len(a.classes):,} classes{_classes_seen(c, a)}: add a `y_pred` column, or one "
+                   "`proba_<class>` column per class")
         else:
             why = f"{who} no predicted-label column and no usable scores: add a `y_pred` column"
         c.note("error", "no_prediction", why, column=score_col)
         return False
     return True
+
+
+def _classes_seen(c: _Checker, a: _Input) -> str:
+    """The truth's classes for a message, and the rarest one's rows when it is a stray (a "Total" row under a
+    spreadsheet's table): " (`0`, `1`, `Total`; `Total` only in row 7)"."""
+    codes, labels = c.codes(a.roles.y_true)
+    counts = np.bincount(codes[codes < len(labels)], minlength=len(labels))
+    listed = ", ".join(quote(x) for x in labels[:6]) + (" …" if len(labels) > 6 else "")
+    rarest = int(np.argmin(counts)) if len(labels) else 0
+    if len(labels) and counts[rarest] <= 2 and counts.max() > 10 * counts[rarest]:
+        _, rows, _ = _first(codes == rarest)
+        where = " and ".join(f"{r:,}" for r in rows[:2])
+        return f" ({listed}; {quote(labels[rarest])} only in row{'s' if len(rows) > 1 else ''} {where})"
+    return f" ({listed})"
 
 
 def _check_every_label_predicted(c: _Checker, a: _Input) -> None:

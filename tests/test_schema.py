@@ -487,3 +487,12 @@ def test_sample_ids_are_read_once_and_integer_ids_stay_integers():
     wide = assess_csv("id,y_true,score_lr,score_rf\n1.0,x,0.2,0.3\n2.0,y,0.6,0.9\n")
     assert wide.predictions("lr").ids is wide.predictions("rf").ids   # one array for every model of a wide file
     assert wide.predictions("lr").ids.tolist() == ["1", "2"]          # other ids are labels: 1.0 is 1
+
+
+def test_a_stray_total_row_is_named_when_it_makes_a_third_class():
+    """A spreadsheet's "Total" row under the table made the truth three classes; the message names the classes and
+    the stray row (data rows counted from 1, as every message counts them)."""
+    rows = "\n".join(f"{i % 2},{(i % 10) / 10}" for i in range(60))
+    a = assess_csv(f"y_true,score\n{rows}\nTotal,\n")
+    (problem,) = [p for p in a.problems if p.code == "no_prediction"]
+    assert "cannot rank 3 classes (`0`, `1`, `Total`; `Total` only in row 61)" in problem.message
