@@ -402,7 +402,7 @@ def _classes_seen(c: _Checker, a: _Input) -> str:
     """The truth's classes for a message, and the rarest one's rows when it is a stray (a "Total" row under a
     spreadsheet's table): " (`0`, `1`, `Total`; `Total` only in row 7)"."""
     codes, labels = c.codes(a.roles.y_true)
-    counts = np.bincount(codes[codes < len(labels)], minlength=len(labels))
+    counts = np.bincount(codes[(codes >= 0) & (codes < len(labels))], minlength=len(labels))   # missing: -1
     listed = ", ".join(quote(x) for x in labels[:6]) + (" …" if len(labels) > 6 else "")
     rarest = int(np.argmin(counts)) if len(labels) else 0
     if len(labels) and counts[rarest] <= 2 and counts.max() > 10 * counts[rarest]:

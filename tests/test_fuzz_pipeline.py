@@ -67,6 +67,10 @@ FOUND = {
     # `KeyError: 'NA'` in schema.py (1×): a label `NA` in one column and an empty cell elsewhere. It no longer
     # reproduced at f773faa (a binary file's one class column is read as its complement); kept as a pin.
     "KeyError NA": "y_true,proba_NA\nNA,0.3\ncat,0.8\n,0.5\n",
+    # ValueError in np.bincount (the stray-class note of "one score cannot rank k classes"): a missing truth's code
+    # is -1
+    "missing truth beside a stray class": "cv_fold,date,prob,target,=cmd\n" + ",,,,\n" * 9 + ",,,NA,\n,,,N/A,\n"
+                                          ",,,None,\n",
 }
 #: Found later, and now assessed rather than refused: `KeyError: None` in schema.py (CI's run after the wide
 #: clusterings): a clustering file whose one model is a classifier's wide score column read that model's (absent)
@@ -136,6 +140,7 @@ def test_found_failures_are_stopped_at_validation(found):
 @settings(max_examples=2000)
 @given(csv_texts(), st.sampled_from([AUTO, LABELS, SCORES]))
 @example(FOUND["neither y_pred nor scores: multi-class, one score"], AUTO)
+@example(FOUND["missing truth beside a stray class"], AUTO)
 @example(FOUND["neither y_pred nor scores: label sets, a score"], AUTO)
 @example(FOUND["neither y_pred nor scores: a label without pred_"], AUTO)
 @example(FOUND["y_pred codes out of range"], AUTO)
