@@ -432,7 +432,8 @@ def test_one_score_column_for_three_classes_is_an_error():
     p = problem(frame_csv(frame), "no_prediction")
     assert p.level == "error" and p.column == "score"
     assert p.message == ("the file has one score column `score` but no predicted-label column, and one score cannot "
-                         "rank 3 classes: add a `y_pred` column, or one `proba_<class>` column per class")
+                         "rank 3 classes (`cat`, `dog`, `cow`): add a `y_pred` column, or one `proba_<class>` column "
+                         "per class")
 
 
 def test_label_sets_need_a_label_set_prediction():
