@@ -55,3 +55,18 @@ def test_metrics_with_a_slice_loads_it():
 
 def test_the_help_states_the_slice_analysis_default():
     assert MIN_SLICE_SIZE_HELP == MIN_SLICE_SIZE
+
+
+def test_a_binary_file_out_of_core_loads_no_other_tasks_engine(tmp_path):
+    """assess.engine.reports imports each task's module in its branch: a binary Parquet file through DuckDB loads the
+    binary engine and none of the others (counter-check: the binary one is listed)."""
+    import pandas as pd
+
+    path = tmp_path / "binary.parquet"
+    pd.DataFrame({"y_true": [0, 1, 1, 0] * 10, "score": [0.1, 0.8, 0.6, 0.4] * 10}).to_parquet(path)
+    status, modules = _loaded_after(["metrics", str(path), "--engine", "duckdb"])
+    assert status == 0
+    others = ("assess.engine.forecast", "assess.engine.multiclass", "assess.engine.multiclass_scores",
+              "assess.engine.multilabel", "assess.engine.regression")
+    assert "assess.engine.binary" in modules
+    assert [m for m in others if m in modules] == []
