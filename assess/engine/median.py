@@ -1,7 +1,9 @@
 r"""The weighted median of the absolute error out of core, per group: the averaged inverted CDF of
 :func:`assess.metrics.regression.weighted_median` (Hyndman & Fan; scikit-learn's ``_weighted_percentile(average=True)``)
 — with the values sorted and cumulative weights :math:`C_j`, the first value with :math:`C_j \ge W/2`, averaged with
-the next value of positive weight when :math:`C_j = W/2` (within machine epsilon, as in memory).
+the next value of positive weight when :math:`C_j = W/2` (within machine epsilon, as in memory). That rule has one
+statement, :func:`assess.metrics.regression.sorted_weighted_median`, which both plans below and the in-memory metric
+call on their sorted tables.
 
 Over ``rows`` (an SQL table with columns ``y``, ``yp``, ``w`` and the group ``keys``) the value is
 :math:`a = |\hat y - y|`, rows of weight 0 left out (they neither reach the half nor are "the next value of positive
