@@ -1,5 +1,5 @@
-"""Command-line cold start: ``python -m assess --help`` and ``inspect`` on the breast-cancer sample (issue 14: "well
-under a second"), and where the start-up goes.
+"""Command-line cold start: ``python -m assess --help``, ``inspect`` and ``metrics`` on the breast-cancer sample
+(issue 14: "well under a second"), and where the start-up goes.
 
 Run: ``PYTHONPATH=. .venv/bin/python bench/bench_cold_start.py`` (add ``--repeat 9`` for steadier medians, and
 ``--against REV`` to time that git revision's package in the same loop, e.g. the commit before a change).
@@ -41,6 +41,7 @@ COMMANDS = {
     "import pandas": ["-c", "import pandas"],
     "--help": ["-m", "assess", "--help"],
     "inspect": ["-m", "assess", "inspect", str(SAMPLE)],
+    "metrics": ["-m", "assess", "metrics", str(SAMPLE)],
 }
 
 
@@ -105,8 +106,8 @@ def _modules(args: list[str], env: dict[str, str]) -> set[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--against", metavar="REV", help="also time --help and inspect of the package at this git "
-                                                         "revision (e.g. HEAD~5), in the same loop")
+    parser.add_argument("--against", metavar="REV", help="also time --help, inspect and metrics of the package at "
+                                                         "this git revision (e.g. HEAD~5), in the same loop")
     options = parser.parse_args()
     repeat = options.repeat
     print(f"cores: {os.cpu_count()}; median of {repeat} fresh interpreters per figure")
@@ -121,7 +122,7 @@ def main() -> None:
             archive = subprocess.run(["git", "-C", str(ROOT), "archive", options.against, "assess"], check=True,
                                      capture_output=True).stdout
             subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
-            other = {f"{name} ({options.against})": COMMANDS[name] for name in ("--help", "inspect")}
+            other = {f"{name} ({options.against})": COMMANDS[name] for name in ("--help", "inspect", "metrics")}
         for args in COMMANDS.values():  # fill the bytecode cache
             _wall(args, cached)
         for args in other.values():

@@ -11,9 +11,7 @@ lower-is-better metric, where a value per millisecond would reward slowness) and
 
 from __future__ import annotations
 
-from assess import cost
 from assess.errors import AssessError
-from assess.io import read_table
 
 
 def add_options(parser) -> None:
@@ -26,11 +24,16 @@ def add_options(parser) -> None:
 
 
 def wanted(assessment, args) -> bool:
+    from assess import cost   # (here and in `section`: a run without cost columns has no use for the module)
+
     return bool(getattr(args, "cost_table", None)) or cost.has_cost(assessment)
 
 
 def section(assessment, args, reports, decision=None) -> dict:
     """The ``cost``, ``efficiency`` and ``cost_headline`` entries for the metrics JSON."""
+    from assess import cost
+    from assess.io import read_table
+
     level, resamples, seed = args.confidence_level, args.resamples, args.seed
     if args.cost_table:
         table = read_table(args.cost_table)

@@ -18,9 +18,12 @@ the learning curve, added to the ``metrics`` JSON under their own keys.
 
 from __future__ import annotations
 
-from assess.cross_validation import fold_metrics, learning_curve, train_size_column
 from assess.data import Task
-from assess.slices import DEFAULT_TEST_METRIC, MIN_SLICE_SIZE, analyse_slices, fairness_gaps, slice_values
+
+#: ``--min-slice-size``'s default as its help states it: `assess.slices.MIN_SLICE_SIZE` (the help cannot import that
+#: module, whose tests pull in all of assess.stats — ~0.15 s of every ``metrics`` run's start; a test keeps the two
+#: equal).
+MIN_SLICE_SIZE_HELP = 30
 
 
 def add_options(parser) -> None:
@@ -30,8 +33,8 @@ def add_options(parser) -> None:
                             "the overall value and tests across slices; binary files also get fairness gaps")
     group.add_argument("--slice-test", nargs="+", metavar="KEY",
                        help="metrics tested across slices (default: accuracy for classification, mae for numbers)")
-    group.add_argument("--min-slice-size", type=int, default=MIN_SLICE_SIZE,
-                       help=f"slices with fewer rows are reported but not tested (default {MIN_SLICE_SIZE})")
+    group.add_argument("--min-slice-size", type=int, default=None,
+                       help=f"slices with fewer rows are reported but not tested (default {MIN_SLICE_SIZE_HELP})")
     group.add_argument("--by-fold", action="store_true",
                        help="every metric per cross-validation fold with mean, SD and a t interval over the folds "
                             "(corrected for repeated CV); a learning curve when the file has a train_size column")
@@ -41,10 +44,13 @@ def extend(doc: dict, assessment, args, decision, models) -> None:
     """Add the ``slices``/``fairness``, ``by_fold`` and ``learning_curve`` keys that the flags ask for."""
     interval = args.ci
     if args.slices:
+        # (imported here: a run without the flags never loads the slice analysis and its tests)
+        from assess.slices import MIN_SLICE_SIZE, analyse_slices, fairness_gaps, slice_values
+
         analysis = analyse_slices(assessment, args.slices, models=models, keys=args.metrics,
                                   test_keys=args.slice_test, decision=decision, ci=interval,
                                   confidence_level=args.confidence_level, resamples=args.resamples, seed=args.seed,
-                                  min_size=args.min_slice_size)
+                                  min_size=MIN_SLICE_SIZE if args.min_slice_size is None else args.min_slice_size)
         doc["slices"] = analysis.to_dict()
         if assessment.task is Task.BINARY and len(set(args.slices)) == 1:
             labels = slice_values(assessment.frame, args.slices, name=assessment.table.name)["slice"]
@@ -58,6 +64,9 @@ def extend(doc: dict, assessment, args, decision, models) -> None:
                     decision=decision, confidence_level=args.confidence_level, resamples=args.resamples,
                     seed=args.seed).to_dict()
     if args.by_fold:
+        from assess.cross_validation import fold_metrics, learning_curve, train_size_column
+        from assess.slices import DEFAULT_TEST_METRIC
+
         doc["by_fold"] = fold_metrics(assessment, models=models, keys=args.metrics, decision=decision,
                                       confidence_level=args.confidence_level).to_dict()
         if train_size_column(assessment) is not None:

@@ -1,7 +1,9 @@
 r"""The weighted median of the absolute error out of core, per group: the averaged inverted CDF of
 :func:`assess.metrics.regression.weighted_median` (Hyndman & Fan; scikit-learn's ``_weighted_percentile(average=True)``)
 — with the values sorted and cumulative weights :math:`C_j`, the first value with :math:`C_j \ge W/2`, averaged with
-the next value of positive weight when :math:`C_j = W/2` (within machine epsilon, as in memory).
+the next value of positive weight when :math:`C_j = W/2` (within machine epsilon, as in memory). That rule has one
+statement, :func:`assess.metrics.regression.sorted_weighted_median`, which both plans below and the in-memory metric
+call on their sorted tables.
 
 Over ``rows`` (an SQL table with columns ``y``, ``yp``, ``w`` and the group ``keys``) the value is
 :math:`a = |\hat y - y|`, rows of weight 0 left out (they neither reach the half nor are "the next value of positive
@@ -32,13 +34,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from assess.metrics.regression import sorted_weighted_median
+
 #: Buckets per doubling of |e| in the histogram plan: 2^(1/64) - 1 = 1.1 % wide.
 PER_OCTAVE = 64
 #: The histogram plan reads at most this many rows back from the buckets where the medians lie (else: windows).
 FETCH_LIMIT = 2_000_000
 #: Bucket numbers of a = 0 and of NaN / infinity (log2 of a double lies within ±1075, times 64).
 ZERO_BUCKET, TOP_BUCKET = -(10 ** 6), 10 ** 6
-_EPS = float(np.finfo(np.float64).eps)
 
 
 def _shape(keys: list[str], sets: list[list[str]] | None, extra: list[str]) -> tuple[str, str, list[str]]:
@@ -74,23 +77,6 @@ def window_sql(rows: str, keys: list[str], sets: list[list[str]] | None = None) 
             f"FROM ({running}) AS c WHERE cum >= 0.5 * total GROUP BY {part}")
 
 
-def _averaged(a_i, cum_i, target, a_next) -> np.ndarray:
-    """The averaged inverted CDF at the first value reaching the half, per group: averaged with the next value on an
-    exact hit (no next value: the last is hit only if W/2 is within eps of W, W ~ 0; memory would average with its
-    largest)."""
-    a_i, a_next = np.asarray(a_i, np.float64), np.asarray(a_next, np.float64)
-    hit = ~(np.asarray(cum_i, np.float64) - np.asarray(target, np.float64) > _EPS) & np.isfinite(a_next)
-    return np.where(hit, (a_i + a_next) / 2.0, a_i)
-
-
-def _first_reaching(cum: np.ndarray, target: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Per group (rows sorted by group, each group's rows ``starts[g]:ends[g]``): the first row whose cumulative
-    weight reaches ``target`` (a row's own group's), as ``numpy.searchsorted(cum, target, 'left')`` clamped to the
-    group's last row."""
-    index = np.where(cum >= target, np.arange(cum.shape[0]), cum.shape[0])
-    return np.minimum(np.minimum.reduceat(index, starts), ends - 1)
-
-
 def _groups(frame: pd.DataFrame, by, within: str) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray]:
     """(``frame`` sorted by group then ``within``, group number per row, each group's first row and end)."""
     gid = frame.groupby(by, sort=False, dropna=False).ngroup().to_numpy()
@@ -102,7 +88,11 @@ def _groups(frame: pd.DataFrame, by, within: str) -> tuple[pd.DataFrame, np.ndar
 
 def _window_medians(backend, rows: str, keys: list[str], sets) -> dict:
     t = backend.arrays(window_sql(rows, keys, sets))
-    t["median_abs"] = _averaged(t["a_i"], t["cum_i"], 0.5 * t["total"].astype(np.float64), t["a_j"])
+    # one row per group, its first value reaching the half (a_i, cum_i) and the next (a_j, NaN when none)
+    one = np.arange(t["a_i"].shape[0])
+    t["median_abs"] = sorted_weighted_median(t["a_i"].astype(np.float64), t["cum_i"].astype(np.float64),
+                                             0.5 * t["total"].astype(np.float64), one, one + 1,
+                                             t["a_j"].astype(np.float64))[0]
     return t
 
 
@@ -121,10 +111,10 @@ def weighted_medians(backend, rows: str, keys: list[str], sets: list[list[str]] 
     # each group's running weight over its buckets (pandas sums a group's rows in order, as numpy's cumsum)
     cum = hist.groupby(gid, sort=False)["wb"].cumsum().to_numpy(np.float64)
     target = 0.5 * cum[ends - 1]
-    first = _first_reaching(cum, np.repeat(target, ends - starts), starts, ends)
     amin, amax = hist["amin"].to_numpy(np.float64), hist["amax"].to_numpy(np.float64)
-    last = cum.shape[0] - 1
-    nxt = np.where(first + 1 < ends, amin[np.minimum(first + 1, last)], np.nan)
+    # the buckets as a sorted table of their least values: where the half is reached (first) and the next bucket's
+    # least (nxt); the median itself when that bucket holds one value (below)
+    out, first, nxt = sorted_weighted_median(amin, cum, target, starts, ends, np.full(starts.shape[0], np.nan))
     # the bucket must sort like its values: its least above the previous bucket's greatest, its greatest below the
     # next bucket's least (else the windows, which sort the values themselves)
     ordered = ((first == starts) | (amax[np.maximum(first - 1, 0)] < amin[first])) & \
@@ -133,7 +123,6 @@ def weighted_medians(backend, rows: str, keys: list[str], sets: list[list[str]] 
     fetch = ~single
     if not ordered.all() or int(hist["nb"].to_numpy()[first][fetch].sum()) > FETCH_LIMIT:
         return _window_medians(backend, rows, keys, sets)
-    out = _averaged(amin[first], cum[first], target, nxt)
     if fetch.any():
         wanted = hist.iloc[first[fetch]][part + ["b"]].copy()
         wanted["_g"] = np.flatnonzero(fetch)
@@ -150,10 +139,11 @@ def weighted_medians(backend, rows: str, keys: list[str], sets: list[list[str]] 
             return _window_medians(backend, rows, keys, sets)
         below = found["_below"].to_numpy(np.float64)
         c2 = below + found.groupby("_g", sort=False)["wv"].cumsum().to_numpy(np.float64)
-        j = _first_reaching(c2, found["_target"].to_numpy(np.float64), s2, e2)
-        a = found["a"].to_numpy(np.float64)
-        after = np.where(j + 1 < e2, a[np.minimum(j + 1, a.shape[0] - 1)], found["_next"].to_numpy(np.float64)[j])
-        out[found["_g"].to_numpy()[s2]] = _averaged(a[j], c2[j], found["_target"].to_numpy(np.float64)[j], after)
+        # the bucket's distinct values, their running weight continuing the buckets' below it, the value after the
+        # bucket its next bucket's least
+        out[found["_g"].to_numpy()[s2]] = sorted_weighted_median(
+            found["a"].to_numpy(np.float64), c2, found["_target"].to_numpy(np.float64)[s2], s2, e2,
+            found["_next"].to_numpy(np.float64)[s2])[0]
     columns = {}
     for c in part:
         col = hist[c].to_numpy()[starts]

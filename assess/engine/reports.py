@@ -25,7 +25,6 @@ from assess.data import Task
 from assess.decision import LABELS, SCORES, Decision
 from assess.engine import binary as grouped
 from assess.engine.bootstrap import bootstrap_intervals
-from assess.engine import forecast, multiclass, multiclass_scores, multilabel, regression
 from assess.engine.backends import open_backend
 from assess.engine.source import Source
 from assess.errors import AssessError
@@ -110,21 +109,30 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
         if keys:
             for key in keys:
                 get(assessment.task, key)
+        # each task's module imported in its branch: a binary run (the large files' usual case) loads none of them
         if assessment.task is Task.MULTILABEL:
+            from assess.engine import multilabel
+
             states = multilabel.multilabel_states(backend, assessment, decision, beta=float(beta),
                                                   weighted=assessment.roles.weight is not None)
             return _multilabel_run(states, assessment, engine, decision, models=models, keys=keys, beta=beta, ci=ci,
                                    confidence_level=confidence_level)
         sources = grouped.model_columns(backend, assessment)
         if assessment.task is Task.FORECAST:
+            from assess.engine import forecast
+
             run = forecast.forecast_reports(backend, assessment, sources, models=models, keys=keys, ci=ci,
                                             season=season, level=interval_level, baselines=baselines)
             return EngineRun(assessment, run.reports, engine, True, sum(r.n for r in run.reports.values()), 0,
                              breakdown=run.breakdown)
         if assessment.task is Task.REGRESSION:
+            from assess.engine import regression
+
             table = regression.regression_table(backend, assessment, sources)
             return _regression_run(table, assessment, engine, models=models, keys=keys, ci=ci)
         if assessment.task is Task.MULTICLASS:
+            from assess.engine import multiclass
+
             has_labels = sources[0].y_pred is not None
             argmax = multiclass.argmax_sql(backend, assessment)
             by_scores = decision.source_for(Task.MULTICLASS, has_labels=has_labels,
@@ -192,6 +200,8 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
 
 def _multiclass_run(table, assessment, engine, overrides, decision, *, models, keys, beta, k, ci, confidence_level,
                     boot, backend, source):
+    from assess.engine import multiclass, multiclass_scores
+
     weighted = assessment.roles.weight is not None
     by_scores = decision.source == SCORES
     labels_from = decision.labels_from(Task.MULTICLASS, has_labels=not by_scores, has_scores=by_scores)
@@ -248,6 +258,8 @@ def _multilabel_run(states, assessment, engine, decision, *, models, keys, beta,
 
 
 def _regression_run(table, assessment, engine, *, models, keys, ci):
+    from assess.engine import regression
+
     states = regression.regression_states(table, assessment)
     chosen = list(models or states)
     unknown = [m for m in chosen if m not in states]

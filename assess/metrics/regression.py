@@ -40,7 +40,8 @@ import numpy as np
 
 from assess.metrics._common import note, note_undefined
 
-__all__ = ["RegressionState", "regression_state", "row_values", "weighted_median", "PARTS", "mae", "mse", "rmse", "sse",
+__all__ = ["RegressionState", "regression_state", "row_values", "weighted_median", "sorted_weighted_median",
+           "PARTS", "mae", "mse", "rmse", "sse",
            "max_error", "r2", "explained_variance", "median_absolute_error", "mape", "smape", "mspe", "rmspe",
            "mean_error"]
 
@@ -98,15 +99,43 @@ def weighted_median(values: np.ndarray, weight: np.ndarray | None, *, in_place: 
         return float((part[:half].max() + part[half]) / 2.0)
     order = np.argsort(values, kind="stable")
     v, w = values[order], weight[order]
+    # rows of weight 0 neither reach the half nor are "the next value of positive weight"; with none after the
+    # half, the next value is the largest (scikit-learn's _weighted_percentile clamps to the last row)
+    largest = v[-1:]
+    if not (w > 0).all():
+        v, w = v[w > 0], w[w > 0]
+        if not v.shape[0]:
+            return float("nan")     # no weight at all: no half to reach
     cum = np.cumsum(w)
-    target = 0.5 * cum[-1]
-    i = min(int(np.searchsorted(cum, target, side="left")), n - 1)
-    # scikit-learn's _weighted_percentile(average=True): exact hit (within eps) -> average with the next value of
-    # positive weight
-    if cum[i] - target > np.finfo(np.float64).eps:
-        return float(v[i])
-    j = min(int(np.searchsorted(cum, cum[i], side="right")), n - 1)
-    return float((v[i] + v[j]) / 2.0)
+    median, _, _ = sorted_weighted_median(v, cum, 0.5 * cum[-1:], np.array([0]), np.array([v.shape[0]]), largest)
+    return float(median[0])
+
+
+def sorted_weighted_median(values: np.ndarray, cum: np.ndarray, target: np.ndarray, starts: np.ndarray,
+                           ends: np.ndarray, after: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""The averaged inverted CDF (module docstring) on sorted tables of (value, positive weight), one per group —
+    the one statement of the rule, for `weighted_median` (one group of rows) and the out-of-core medians
+    (`assess.engine.median`: per group of distinct values or of histogram buckets).
+
+    Group g is rows ``starts[g]:ends[g]`` of ``values`` (ascending) and ``cum`` (the running weight, from any offset:
+    a group may continue a sum begun before it); ``target[g]`` is :math:`W/2`; ``after[g]`` the value following the
+    group's last row (NaN: none). Per group: ``first``, the first row with :math:`C_j \ge W/2` (clamped to the last
+    row, as ``numpy.searchsorted(cum, target, 'left')``); ``next``, the value after it; the median is the value at
+    ``first``, averaged with ``next`` on an exact hit, :math:`C_j - W/2 \le \varepsilon` (scikit-learn's
+    ``_weighted_percentile(average=True)``). Returns (median, first, next), arrays over the groups.
+
+    >>> sorted_weighted_median(np.array([1.0, 2.0, 3.0]), np.array([1.0, 2.0, 4.0]), np.array([2.0]), np.array([0]),
+    ...                        np.array([3]), np.array([np.nan]))[0]      # weights 1, 1, 2: C = 2 = W/2, an exact hit
+    array([2.5])
+    """
+    if not starts.shape[0]:
+        return np.array([]), np.array([], dtype=np.int64), np.array([])
+    index = np.where(cum >= np.repeat(target, ends - starts), np.arange(cum.shape[0]), cum.shape[0])
+    first = np.minimum(np.minimum.reduceat(index, starts), ends - 1)
+    last = values.shape[0] - 1
+    nxt = np.where(first + 1 < ends, values[np.minimum(first + 1, last)], after)
+    hit = ~(cum[first] - target > np.finfo(np.float64).eps) & np.isfinite(nxt)
+    return np.where(hit, (values[first] + nxt) / 2.0, values[first]), first, nxt
 
 
 def _centred_ss(x: np.ndarray, weight, W: float, s1: float, s2: float) -> float:
