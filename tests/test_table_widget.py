@@ -63,3 +63,40 @@ def test_no_page_calls_st_dataframe_itself():
     views = Path(__file__).resolve().parents[1] / "views"
     callers = [p.name for p in views.glob("*.py") if p.name != "widgets.py" and "st.dataframe(" in p.read_text()]
     assert callers == []
+
+
+#: The grid's own automatic widths (px) of one-cell columns, read from the data grid's column props in Chromium
+#: (``st.dataframe(..., width="content")`` without widths, Streamlit 1.67, Source Sans): the text's ``measureText``
+#: width plus 8 px padding on each side, rounded up. Oracle for the widget's estimate, which must show the same text
+#: whole (never narrower) without taking room the grid would not (at most 3 px wider). The 40 px a header was given
+#: and the 6.2 px per character made Compare's result table 4 px wider than its frame at 1024 px.
+GRID_AUTO_WIDTHS = [((["33"], "Statistic"), 63), ((["1.084e-06"], "p-value"), 73),
+                    (([], "Accuracy difference (A - B)"), 167), ((["[0.02976, 0.07182]"], "95% interval"), 122),
+                    ((["abcdefghijklmnopqrstuvwxyz"], "a"), 188), ((["0123456789"], "b"), 86)]
+
+
+@pytest.mark.parametrize("cells_and_header, grid_px", GRID_AUTO_WIDTHS)
+def test_column_width_estimate_matches_the_grids_own_width(cells_and_header, grid_px):
+    cells, title = cells_and_header
+    assert grid_px <= widgets.text_column_width(cells, header=title) <= grid_px + 3
+
+
+def test_the_compare_result_table_is_sized_within_the_frame_at_1024(shown):
+    """The Compare page's result table (binary sample, McNemar): every column sized to its text, no flag to leave the
+    widths to the grid, and together no wider than the frame at 1024 px (562 px, measured)."""
+    frame = pd.DataFrame({"statistic": [33.0], "pvalue": [1.084e-06], "effect_value": [0.05097],
+                          "effect_interval": ["[0.02976, 0.07182]"], "n": [569]})
+    widgets.data_table(frame, formats={c: "{:.4g}".format for c in ("statistic", "pvalue", "effect_value")},
+                       headers={"statistic": "Statistic", "pvalue": "p-value",
+                                "effect_value": "Accuracy difference (A - B)", "effect_interval": "95% interval"})
+    (_, kwargs), = shown
+    widths = [kwargs["column_config"][c]["width"] for c in frame.columns]
+    assert sum(widths) <= 562 and sum(widths) <= widgets.TABLE_FIT_PX
+
+
+def test_named_widths_set_by_config_count_as_the_grids_pixels(shown):
+    """A column set to "large" by ``config`` takes 400 px (Streamlit's named widths): the others fit the rest."""
+    frame = pd.DataFrame({"remark": ["x" * 200], "name": ["a"]})
+    widgets.data_table(frame, shrink=("remark",), config={"name": st.column_config.TextColumn("Name", width="large")})
+    (_, kwargs), = shown
+    assert kwargs["column_config"]["remark"]["width"] <= widgets.TABLE_FIT_PX - 400

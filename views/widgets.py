@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import pandas as pd
@@ -98,19 +99,38 @@ def headers_config(columns, names=None) -> dict:
     return {c: st.column_config.Column(header(c, names)) for c in columns if isinstance(c, str)}
 
 
-#: Pixels per character of a table cell's text (Source Sans at the table's 14 px: about 6 on average) and a cell's
-#: padding, to size a text column to its longest cell; a header also keeps room for the grid's column-menu icon.
-TABLE_PX_PER_CHAR = 6.2
-TABLE_CELL_PADDING = 24
-TABLE_HEADER_PADDING = 40
+#: Advance widths (px) of the characters of a table cell, in the grid's font: Source Sans, regular, 14 px (Streamlit's
+#: data grid theme: ``fontSizes.sm``, ``fontWeights.normal`` for cells and headers alike). Measured in Chromium with
+#: canvas ``measureText`` — the call the grid itself sizes columns with. Digits are tabular (all 6.96 px): an average
+#: per character (6.2 px before) cut long numbers and gave short words too much.
+_GLYPH_PX = dict(zip(
+    " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~",
+    (2.8, 4.05, 5.96, 6.96, 6.96, 11.54, 8.53, 3.49, 4.24, 4.24, 5.85, 6.96, 3.49, 4.35, 3.49, 4.9, *[6.96] * 10,
+     3.49, 3.49, 6.96, 6.96, 6.96, 5.95, 11.86, 7.6, 8.23, 7.99, 8.61, 7.38, 6.92, 8.64, 9.13, 3.68, 6.71, 8.11, 6.8,
+     10.18, 9.06, 9.3, 7.92, 9.3, 7.97, 7.48, 7.5, 9.03, 7.21, 11.0, 7.18, 6.66, 7.55, 4.24, 4.9, 4.24, 6.96, 7.0,
+     7.59, 7.06, 7.74, 6.38, 7.77, 6.94, 4.09, 7.06, 7.62, 3.44, 3.46, 6.93, 3.57, 11.61, 7.66, 7.59, 7.77, 7.77,
+     4.86, 5.87, 4.73, 7.62, 6.54, 10.07, 6.24, 6.54, 5.95, 4.24, 3.37, 4.24, 6.96))) | {
+    "–": 6.72, "—": 11.2, "…": 13.27, "−": 6.96, "±": 6.96, "×": 6.96, "≥": 6.96, "≤": 6.96, "·": 3.49, "→": 8.67,
+    "₂": 5.14, "²": 5.14, "°": 4.63, "µ": 7.87, "α": 7.84, "β": 7.91, "σ": 7.64, "€": 6.96, "‰": 16.72}
+#: A character not in the table counts as wide as "m", the widest lower-case letter: a cell is never cut by a guess.
+_GLYPH_PX_UNKNOWN = 11.61
+#: The grid's padding on each side of a cell's and a header's text (``cellHorizontalPadding``: ``spacing.sm``, 8 px),
+#: and one pixel for the grid's rounding up of the measured width. A header needs no more: the grid sizes a column to
+#: ``max(text) + 2 × padding`` and its column-menu button appears over the header's end only while pointed at.
+TABLE_CELL_PADDING = 2 * 8 + 1
+
+
+def text_px(text) -> float:
+    """Width (px) of ``text`` in a table cell (:data:`_GLYPH_PX`; kerning only narrows it)."""
+    return sum(_GLYPH_PX.get(ch, _GLYPH_PX_UNKNOWN) for ch in str(text))
 
 
 def text_column_width(texts, *, header: str = "", most: int = 360) -> int:
     """Width (px) of a table column that shows ``texts`` and its ``header`` whole, up to ``most`` (st.dataframe
-    otherwise gives a text column a default width and cuts the rest with "…")."""
-    longest = max((len(str(t)) for t in texts), default=0)
-    return int(min(max(TABLE_CELL_PADDING + TABLE_PX_PER_CHAR * longest,
-                       TABLE_HEADER_PADDING + TABLE_PX_PER_CHAR * len(header)), most))
+    otherwise gives a text column a default width and cuts the rest with "…"): what the grid's own automatic width
+    would be (its longest text plus the padding), give or take a pixel."""
+    longest = max((text_px(t) for t in [*texts, header]), default=0.0)
+    return int(min(math.ceil(TABLE_CELL_PADDING + longest), most))
 
 
 def _missing_as_dash(column, fmt=str):
@@ -124,6 +144,8 @@ def _missing_as_dash(column, fmt=str):
 #: widths of a table's columns are fitted into it so nothing needs sideways scrolling there (issue 15). Wider screens
 #: stretch the columns.
 TABLE_FIT_PX = 556
+#: The widths (px) the grid gives ``st.column_config`` width "small", "medium" and "large" (Streamlit's docs).
+GRID_NAMED_WIDTHS = {"small": 75, "medium": 200, "large": 400}
 #: No fitted column gets narrower than this (a short number and the start of its header).
 TABLE_MIN_COLUMN_PX = 44
 
@@ -151,7 +173,7 @@ def fitted_widths(widths: dict, budget: float, *, fixed: float = 0.0, keep=()) -
 
 
 def data_table(frame, *, formats: dict | None = None, headers: dict | None = None, config: dict | None = None,
-               shrink=(), most: int = 360, hide_index: bool = True, sized: bool = True, **options) -> None:
+               shrink=(), most: int = 360, hide_index: bool = True, **options) -> None:
     """The one table widget of every page, through ``st.dataframe``:
 
     - ``formats`` ``{column: "{:.3f}" or a function}``: a column's number format. A column with a missing cell (None,
@@ -162,7 +184,6 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
       columns in ``shrink`` (long remarks, reasons — read in full elsewhere on the page or in the exports) give up
       width so the table fits :data:`TABLE_FIT_PX` (:func:`fitted_widths`): no sideways scrolling at 1024 px; a cut
       cell ends in "…";
-      ``sized=False`` leaves the widths to the grid (a table of short values it already fits at 1024 px);
     - ``config``: per-column ``st.column_config`` laid over the above (its non-None settings win; None hides a
       column);
     - ``options`` go to ``st.dataframe`` (``height``, ``width`` — "stretch" unless given).
@@ -188,11 +209,10 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
             columns[c] = st.column_config.TextColumn(title)
     index = 0 if hide_index else text_column_width(frame.index.astype(str), most=10_000)
     set_by_config = {c for c, o in config.items() if isinstance(o, dict) and o.get("width") is not None}
-    fixed = sum(text_column_width([], header="", most=10_000) if config[c]["width"] in ("small", "medium", "large")
-                else config[c]["width"] for c in set_by_config)
+    fixed = sum(GRID_NAMED_WIDTHS.get(config[c]["width"], config[c]["width"]) for c in set_by_config)
     fitted = fitted_widths({c: w for c, w in widths.items() if c not in set_by_config}, TABLE_FIT_PX,
                            fixed=index + fixed, keep=set(widths) - set(shrink))
-    for c, w in fitted.items() if sized else ():
+    for c, w in fitted.items():
         columns[c] = {**columns[c], "width": w}
     for c, override in config.items():
         columns[c] = None if override is None else {**columns.get(c, {}),
