@@ -100,3 +100,43 @@ def test_named_widths_set_by_config_count_as_the_grids_pixels(shown):
     widgets.data_table(frame, shrink=("remark",), config={"name": st.column_config.TextColumn("Name", width="large")})
     (_, kwargs), = shown
     assert kwargs["column_config"]["remark"]["width"] <= widgets.TABLE_FIT_PX - 400
+
+
+def test_wrapped_columns_share_the_room_and_rows_show_every_line(shown):
+    """The Controls checklist: its two sentence columns wrap within :data:`TABLE_FIT_PX` and the rows are tall
+    enough for the most lines (the grid's line pitch, 18.2 px, measured on its wrapped text)."""
+    sentence = ("checked by the app: 5 groups of fold against 1: largest label PSI 0.000, smallest Holm-adjusted p of "
+                "the χ² test of the labels 1, smallest Holm-adjusted p of the KS test of the scores 0.467")
+    frame = pd.DataFrame({"Control": ["Similar distributions across splits", "Ground-truth agreement"],
+                          "Status": ["✓ ok", "– not checked"], "What the app checked": [sentence, "short"]})
+    widgets.data_table(frame, wrap=("Control", "What the app checked"))
+    (_, kwargs), = shown
+    widths = {c: kwargs["column_config"][c]["width"] for c in frame.columns}
+    assert sum(widths.values()) <= widgets.TABLE_FIT_PX
+    lines = max(widgets.wrapped_lines(t, widths[c]) for c in ("Control", "What the app checked") for t in frame[c])
+    assert lines > 1 and kwargs["row_height"] >= 13 + 18.2 * (lines - 1) + 6 and kwargs["row_height"] > 64
+    assert kwargs["height"] == "content"
+    # a word never broken: each column at least as wide as its longest word (the browser's measure, ±1 px)
+    assert widths["Control"] >= 16 + max(widgets.text_px(w) for w in "Similar distributions across splits".split())
+
+
+@pytest.mark.parametrize("text, width, expected", [("aaa bbb", 10_000, 1), ("", 100, 1),
+                                                   ("word " * 10, widgets.TABLE_CELL_PADDING + widgets.text_px("word word"), 5)])
+def test_wrapped_lines_break_between_words(text, width, expected):
+    assert widgets.wrapped_lines(text, width) == expected
+
+
+def test_a_table_too_wide_for_the_frame_is_split_repeating_its_group_column(shown):
+    """The Controls page's shift table: 13 columns in one frame hid 649 px at 1024; split, each table fits and
+    names its rows; every column shown once."""
+    frame = pd.DataFrame({"Group": ["1 (reference)", "2"], **{f"Measure number {i}": ["0.000", "0.891"]
+                                                             for i in range(10)}})
+    widgets.data_table(frame, repeat=("Group",))
+    assert len(shown) > 1
+    seen = []
+    for data, kwargs in shown:
+        cells = _cells(data)
+        assert list(cells.columns)[0] == "Group"
+        assert sum(kwargs["column_config"][c]["width"] for c in cells.columns) <= widgets.TABLE_FIT_PX
+        seen += list(cells.columns)[1:]
+    assert seen == list(frame.columns)[1:]

@@ -172,8 +172,74 @@ def fitted_widths(widths: dict, budget: float, *, fixed: float = 0.0, keep=()) -
     return {c: w if c in keep else int(min(w, cap)) for c, w in widths.items()}
 
 
+#: Wrapped text in a table cell: the grid draws the first line ``TABLE_FIRST_LINE_PX`` tall and each further line
+#: ``TABLE_LINE_PX`` below the last (its ``lineHeight`` 1.4 × the font's 13 px; measured: lines 18.2 px apart), with
+#: 3 px padding above and below; it wraps only when a row is taller than 64 px (Streamlit: ``row_height`` > 4 rem).
+TABLE_FIRST_LINE_PX = 13
+TABLE_LINE_PX = 18.2
+TABLE_WRAP_MIN_ROW_PX = 65
+
+
+def wrapped_lines(text, width: float) -> int:
+    """Lines ``text`` takes in a cell ``width`` px wide, broken between words as the grid breaks them (a word
+    wider than the line has a line of its own)."""
+    room, lines, used = width - TABLE_CELL_PADDING, 1, 0.0
+    for word in str(text).split():
+        need = text_px(word) if used == 0 else text_px(" " + word)
+        if used and used + need > room:
+            lines, used = lines + 1, text_px(word)
+        else:
+            used += need
+    return lines
+
+
+def wrapped_row_height(lines: int) -> int:
+    """Row height (px) that shows ``lines`` wrapped lines whole (and lets the grid wrap at all)."""
+    return max(TABLE_WRAP_MIN_ROW_PX, math.ceil(TABLE_FIRST_LINE_PX + TABLE_LINE_PX * (lines - 1) + 2 * 3 + 2))
+
+
+def wrapped_widths(texts: dict, headers: dict, room: float, *, step: int = 4) -> dict:
+    """Widths (px) of the wrapped columns ``texts`` ``{column: cells}`` sharing ``room`` px: each starts as wide as
+    its header and its longest word, then ``step`` px at a time go to the column whose cells need the most lines —
+    every row is as tall as its tallest cell, so the widths that make the fewest lines in the worst cell win."""
+    full = {c: text_column_width(cells, header=headers[c], most=10_000) for c, cells in texts.items()}
+    widths = {c: min(full[c], text_column_width([w for t in cells for w in str(t).split()], header=headers[c],
+                                                most=10_000)) for c, cells in texts.items()}
+
+    def lines(c):
+        return max((wrapped_lines(t, widths[c]) for t in texts[c]), default=1)
+
+    while sum(widths.values()) + step <= room:
+        growing = [c for c in widths if widths[c] < full[c]]
+        if not growing:
+            break
+        c = max(growing, key=lambda c: (lines(c), full[c] - widths[c]))
+        widths[c] = min(full[c], widths[c] + step)
+    return widths
+
+
+def split_columns(widths: dict, budget: float, *, repeat=()) -> list[list]:
+    """The columns of a table too wide for ``budget`` px as several tables' columns, in their order: each starts with
+    the ``repeat`` columns and takes the next columns while they fit (at least one each).
+
+    >>> split_columns({"group": 100, "a": 200, "b": 200, "c": 100}, 400, repeat=("group",))
+    [['group', 'a'], ['group', 'b', 'c']]
+    """
+    if sum(widths.values()) <= budget:
+        return [list(widths)]
+    head = [c for c in widths if c in repeat]
+    parts, part, used = [], [], sum(widths[c] for c in head)
+    for c in (c for c in widths if c not in repeat):
+        if part and used + widths[c] > budget:
+            parts.append(head + part)
+            part, used = [], sum(widths[c] for c in head)
+        part.append(c)
+        used += widths[c]
+    return parts + [head + part] if part else parts
+
+
 def data_table(frame, *, formats: dict | None = None, headers: dict | None = None, config: dict | None = None,
-               shrink=(), most: int = 360, hide_index: bool = True, **options) -> None:
+               shrink=(), wrap=(), repeat=(), most: int = 360, hide_index: bool = True, **options) -> None:
     """The one table widget of every page, through ``st.dataframe``:
 
     - ``formats`` ``{column: "{:.3f}" or a function}``: a column's number format. A column with a missing cell (None,
@@ -184,11 +250,19 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
       columns in ``shrink`` (long remarks, reasons — read in full elsewhere on the page or in the exports) give up
       width so the table fits :data:`TABLE_FIT_PX` (:func:`fitted_widths`): no sideways scrolling at 1024 px; a cut
       cell ends in "…";
+    - the columns in ``wrap`` (sentences to read in full on the page) take what is left of :data:`TABLE_FIT_PX` too,
+      shared to need the fewest lines (:func:`wrapped_widths`), and wrap: rows are as tall as the most lines;
+    - ``repeat`` (the columns that name a row, such as its group): a table whose columns need more than
+      :data:`TABLE_FIT_PX` even so is shown as several, each with these columns and the next ones that fit
+      (:func:`split_columns`) — every value in view at 1024 px, none cut;
     - ``config``: per-column ``st.column_config`` laid over the above (its non-None settings win; None hides a
       column);
     - ``options`` go to ``st.dataframe`` (``height``, ``width`` — "stretch" unless given).
     """
     frame = frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(frame)
+    given = dict(formats=formats, headers=headers, config=config, shrink=shrink, wrap=wrap, most=most,
+                 hide_index=hide_index)
+    whole = frame
     formats = {c: f for c, f in (formats or {}).items() if c in frame.columns}
     as_function = {c: f.format if isinstance(f, str) else f for c, f in formats.items()}
     missing = [c for c in frame.columns if frame[c].isna().any()]
@@ -204,14 +278,28 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
         title = header(c, headers)
         numeric = pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
         texts = frame[c].map(as_function[c]) if numeric and c in as_function else frame[c].astype(str)
-        widths[c] = text_column_width(texts, header=title, most=10_000 if c in shrink else most)
+        widths[c] = text_column_width(texts, header=title, most=10_000 if c in shrink or c in wrap else most)
         if not numeric and not pd.api.types.is_bool_dtype(frame[c]):
             columns[c] = st.column_config.TextColumn(title)
     index = 0 if hide_index else text_column_width(frame.index.astype(str), most=10_000)
+    parts = split_columns(widths, TABLE_FIT_PX - index, repeat=repeat) if repeat else [list(frame.columns)]
+    if len(parts) > 1:
+        key = options.pop("key", None)
+        for i, part in enumerate(parts):
+            data_table(whole[part], **given, **options, **({} if key is None else {"key": f"{key}_{i}"}))
+        return
     set_by_config = {c for c, o in config.items() if isinstance(o, dict) and o.get("width") is not None}
     fixed = sum(GRID_NAMED_WIDTHS.get(config[c]["width"], config[c]["width"]) for c in set_by_config)
     fitted = fitted_widths({c: w for c, w in widths.items() if c not in set_by_config}, TABLE_FIT_PX,
-                           fixed=index + fixed, keep=set(widths) - set(shrink))
+                           fixed=index + fixed, keep=set(widths) - set(shrink) - set(wrap))
+    wrapping = [c for c in wrap if c in fitted]
+    if wrapping:
+        fitted |= wrapped_widths({c: frame[c].astype(str) for c in wrapping}, {c: header(c, headers) for c in wrapping},
+                                 sum(fitted[c] for c in wrapping))
+        most_lines = max(wrapped_lines(t, fitted[c]) for c in wrapping for t in frame[c].astype(str))
+        if most_lines > 1:   # every row in view: the grid's default height shows about nine one-line rows
+            options.setdefault("row_height", wrapped_row_height(most_lines))
+            options.setdefault("height", "content")
     for c, w in fitted.items():
         columns[c] = {**columns[c], "width": w}
     for c, override in config.items():

@@ -1,13 +1,17 @@
 """Tables that must show every column without scrolling sideways, at 1024, 1280, 1440 and 1920 px: the clustering
 "All clusterings" table on the iris sample (three clusterings; value and interval on rows of their own, the
 direction an arrow after the index's name). Measured in the page: the grid's scroll width against its frame.
+
+The Controls page's tables at 1024 and 1440 px: the checklist's sentences wrap and are read whole (each cell's text
+wrapped at its column's width by the browser's own text metrics, against the grid's row height), and the distribution
+shift table, too wide for one frame, is shown as several that each fit (issue 15).
 """
 
 from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_layout import WIDTHS, context, layout_url, open_page  # noqa: F401  (fixtures)
+from tests.browser.test_layout import HEIGHT, WIDTHS, context, layout_url, open_page  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -62,3 +66,78 @@ def test_wide_tables_fit_1024(context, layout_url, sample, page_name, heading): 
     page.close()
     assert hidden is not None, f"no table after {heading!r}"
     assert hidden <= 1, f"{page_name}: {hidden:.0f} px of {heading!r} hidden to the right at 1024 px"
+
+
+#: Every table after the heading ``name`` and before the next heading, read from the data grid's own properties
+#: (React's props of the grid: column widths, row height, cell texts): pixels hidden to the right, rows hidden below,
+#: and the cells whose text the grid cannot show whole — on one line when rows are one line tall (≤ 64 px: the grid
+#: does not wrap), else wrapped between words at the column's width minus the grid's 8 px padding a side, 18.2 px a
+#: line after a 13 px first one and 3 px above and below (measured on the grid's wrapped text). Text widths are the
+#: browser's (canvas measureText in the grid's font), independent of the widget's glyph table.
+TABLES_UNDER = """
+name => {
+  const headings = [...document.querySelectorAll('[data-testid="stMain"] h2, [data-testid="stMain"] h3')];
+  const at = headings.findIndex(h => h.textContent.trim() === name);
+  if (at < 0) return null;
+  const next = headings[at + 1];
+  const tables = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stDataFrame"]')]
+    .filter(t => (headings[at].compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING)
+                 && (!next || (next.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_PRECEDING)));
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = '400 14px "Source Sans", sans-serif';
+  const px = text => ctx.measureText(text).width;
+  function lines(text, width) {
+    let n = 1, used = 0;
+    for (const word of String(text).split(/\\s+/).filter(Boolean)) {
+      const need = used ? px(' ' + word) : px(word);
+      if (used && used + need > width) { n += 1; used = px(word); } else used += need;
+    }
+    return n;
+  }
+  return tables.map(t => {
+    const canvas = t.querySelector('canvas');
+    let fiber = canvas[Object.keys(canvas).find(k => k.startsWith('__reactFiber'))], grid = null;
+    while (fiber) {
+      const p = fiber.memoizedProps;
+      if (p && Array.isArray(p.columns) && p.getCellContent && p.rows !== undefined) { grid = p; break; }
+      fiber = fiber.return;
+    }
+    const scroller = t.querySelector('.dvn-scroller');
+    const out = {right: scroller.scrollWidth - scroller.clientWidth, below: scroller.scrollHeight - scroller.clientHeight,
+                 cut: []};
+    if (!grid) { out.cut.push('grid not found'); return out; }
+    const rowHeight = typeof grid.rowHeight === 'number' ? grid.rowHeight : 35;
+    for (let r = 0; r < grid.rows; r++) grid.columns.forEach((column, c) => {
+      const cell = grid.getCellContent([c, r]);
+      const text = String(cell.displayData ?? cell.data ?? '');
+      const room = column.width - 16;
+      const fits = rowHeight <= 64 ? px(text) <= room
+                                   : 13 + 18.2 * (lines(text, room) - 1) + 6 <= rowHeight;
+      if (!fits) out.cut.push(`${column.title}: ${text.slice(0, 40)}`);
+    });
+    return out;
+  });
+}
+"""
+
+
+def tables_under(page, heading: str, width: int) -> list[dict]:
+    page.set_viewport_size({"width": width, "height": HEIGHT})
+    page.wait_for_timeout(900)
+    tables = page.evaluate(TABLES_UNDER, heading)
+    assert tables, f"no table after {heading!r} at {width} px"
+    return tables
+
+
+@pytest.mark.parametrize("width", (1024, 1440))
+def test_controls_checklist_reads_whole_and_shift_tables_fit(context, layout_url, width):  # noqa: F811
+    page = open_page(context, layout_url, "Breast cancer", "Controls")
+    page.get_by_role("heading", name="Checklist").wait_for()
+    checklist = tables_under(page, "Checklist", width)
+    shift = tables_under(page, "Distribution shift across fold", width)
+    page.close()
+    assert len(checklist) == 1
+    assert checklist[0]["right"] <= 1 and checklist[0]["below"] <= 1, checklist
+    assert checklist[0]["cut"] == [], checklist              # every sentence whole, without hovering
+    assert [t["right"] for t in shift if t["right"] > 1] == [], shift
+    assert all(t["below"] <= 1 for t in shift), shift
