@@ -121,7 +121,7 @@ def test_wrapped_columns_share_the_room_and_rows_show_every_line(shown):
 
 
 @pytest.mark.parametrize("text, width, expected", [("aaa bbb", 10_000, 1), ("", 100, 1),
-                                                   ("word " * 10, widgets.TABLE_CELL_PADDING + widgets.text_px("word word"), 5)])
+                                                   ("word " * 10, widgets.TABLE_CELL_PADDING + widgets.text_px("word word") + 0.5, 5)])
 def test_wrapped_lines_break_between_words(text, width, expected):
     assert widgets.wrapped_lines(text, width) == expected
 
