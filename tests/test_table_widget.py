@@ -140,3 +140,45 @@ def test_a_table_too_wide_for_the_frame_is_split_repeating_its_group_column(show
         assert sum(kwargs["column_config"][c]["width"] for c in cells.columns) <= widgets.TABLE_FIT_PX
         seen += list(cells.columns)[1:]
     assert seen == list(frame.columns)[1:]
+
+
+def test_value_and_interval_share_a_column_and_methods_go_to_one_sentence():
+    """The per-model table on screen: "0.981 (0.966–0.989)" from `model_frame`'s own value and interval cells (a
+    value without an interval stands alone), the method and remark columns gone; each method named once with its
+    metrics, the commonest "for the others"."""
+    frame = pd.DataFrame({"metric": ["Rows", "Accuracy", "Precision", "F1 score", "ROC AUC"],
+                          "value": ["569", "0.981", "0.986", "0.974", "0.995"],
+                          "interval": ["", "0.966–0.989", "0.958–0.995", "0.957–0.988", "0.990–1.000"],
+                          "method": ["", "Wilson score", "Wilson score", "Bootstrap percentile, 200 resamples",
+                                     "DeLong"],
+                          "majority": ["569", "0.627", "—", "0.000", "0.500"], "remark": ["", "", "", "", ""]})
+    shown = widgets.value_with_interval(frame)
+    assert list(shown.columns) == ["metric", "value", "majority"]
+    assert list(shown["value"]) == ["569", "0.981 (0.966–0.989)", "0.986 (0.958–0.995)", "0.974 (0.957–0.988)",
+                                    "0.995 (0.990–1.000)"]
+    assert list(frame["value"]) == ["569", "0.981", "0.986", "0.974", "0.995"]    # the model frame is not changed
+    assert widgets.interval_methods(frame) == ("Intervals: Bootstrap percentile, 200 resamples for F1 score; DeLong "
+                                               "for ROC AUC; Wilson score for the others.")
+    assert widgets.interval_methods(frame.iloc[:1]) == ""
+    assert widgets.interval_methods(frame.iloc[1:3]) == "Intervals: Wilson score."
+
+
+def test_per_model_table_of_each_sample_fits_1024(shown):
+    """The binary, Wine and Diabetes samples' per-model tables (every registry metric): no wider than
+    :data:`TABLE_FIT_PX`, long names and values wrapping instead (rows tall enough for their lines)."""
+    from assess.io import read_table
+    from assess.metrics.reports import compute_reports
+    from assess.schema import describe
+    from assess.summary import model_frame
+    samples = Path(__file__).resolve().parents[1] / "assets" / "samples"
+    for name in ("breast_cancer_binary.csv", "wine_multiclass.csv", "diabetes_regression.csv"):
+        report = next(iter(compute_reports(describe(read_table(samples / name)), ci="auto", resamples=100).values()))
+        shown.clear()
+        widgets.data_table(widgets.value_with_interval(model_frame(report)), headers={"value": "Value (interval)"},
+                           wrap=("metric", "value"))
+        (data, kwargs), = shown
+        widths = {c: o["width"] for c, o in kwargs["column_config"].items()}
+        assert sum(widths.values()) <= widgets.TABLE_FIT_PX, (name, widths)
+        lines = max(widgets.wrapped_lines(t, widths[c]) for c in ("metric", "value") for t in _cells(data)[c])
+        if lines > 1:
+            assert kwargs["row_height"] >= 13 + 18.2 * (lines - 1) + 6, name

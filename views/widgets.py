@@ -209,12 +209,12 @@ def wrapped_widths(texts: dict, headers: dict, room: float, *, step: int = 4) ->
     def lines(c):
         return max((wrapped_lines(t, widths[c]) for t in texts[c]), default=1)
 
-    while sum(widths.values()) + step <= room:
+    while (left := room - sum(widths.values())) >= 1:
         growing = [c for c in widths if widths[c] < full[c]]
         if not growing:
             break
         c = max(growing, key=lambda c: (lines(c), full[c] - widths[c]))
-        widths[c] = min(full[c], widths[c] + step)
+        widths[c] = int(min(full[c], widths[c] + min(step, left)))
     return widths
 
 
@@ -311,22 +311,51 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
                  **options)
 
 
+def value_with_interval(frame: pd.DataFrame) -> pd.DataFrame:
+    """`assess.summary.model_frame` for the screen: the value and its interval in one column, "0.981 (0.966–0.989)"
+    (the interval as `assess.summary.fmt_ci` wrote it; a value without one stands alone), the interval's method and
+    the remark left to captions (:func:`interval_methods`) — one column fewer each, so metric, value and three
+    baselines fit a 1024-px screen. The exports keep value, bounds and method in columns of their own."""
+    shown = frame.drop(columns=[c for c in ("interval", "method", "remark") if c in frame.columns])
+    shown["value"] = [f"{value} ({interval})" if interval else value
+                      for value, interval in zip(frame["value"], frame["interval"])]
+    return shown
+
+
+def interval_methods(frame: pd.DataFrame) -> str:
+    """How the intervals of a `model_frame` were computed, in one sentence: each method with its metrics, the most
+    common one "for the others" ("" when no metric has an interval)."""
+    metrics_by_method: dict[str, list[str]] = {}
+    for metric, method in zip(frame["metric"], frame["method"]):
+        if method:
+            metrics_by_method.setdefault(method, []).append(metric)
+    if not metrics_by_method:
+        return ""
+    if len(metrics_by_method) == 1:
+        return f"Intervals: {next(iter(metrics_by_method))}."
+    most = max(metrics_by_method, key=lambda method: len(metrics_by_method[method]))
+    parts = [f"{method} for {', '.join(metrics)}" for method, metrics in metrics_by_method.items() if method != most]
+    return f"Intervals: {'; '.join(parts)}; {most} for the others."
+
+
 def per_model_tabs(reports: dict, baseline_caption: str) -> None:
-    """One tab per model: its metrics beside their baselines, what the baseline is, which values come from seeded
-    samples, and why any metric is undefined (the reasons `MetricReport.reasons` keeps)."""
+    """One tab per model: its metrics (value and interval in one column) beside their baselines, how the intervals
+    were computed, what the baseline is, and each remark in full: why a metric is undefined (the reasons
+    `MetricReport.reasons` keeps) and the notes (seeded samples, scores that do not sum to 1 …)."""
     tabs = st.tabs([md(model) for model in reports])
     for tab, report in zip(tabs, reports.values()):
         with tab:
             frame = model_frame(report)
-            # The method in words ("Bootstrap percentile, 1,000 resamples"); the exports keep the seed and the
-            # resampling scheme. Every metric in view: a binary model's 16 rows were cut at the
-            # tenth, in a box of their own to scroll.
-            data_table(frame, height="content", shrink=("method", "remark"), config={"method": st.column_config.TextColumn(
-                "Method", help="How the interval was computed. The CSV and JSON exports add the seed and the "
-                               "resampling scheme.")})
+            # Every metric in view: a binary model's 16 rows were cut at the tenth, in a box of their own to scroll.
+            # A long metric name or value wraps rather than pushing the baselines out of a 1024-px screen.
+            data_table(value_with_interval(frame), headers={"value": "Value (interval)"}, wrap=("metric", "value"),
+                       height="content")
+            methods = interval_methods(frame)
+            if methods:
+                st.caption(md(f"{methods} The CSV and JSON exports add the seed and the resampling scheme."))
             st.caption(baseline_caption)
             for result in report.results:
-                if result.note and "seeded samples" in result.note:
+                if result.note:
                     st.caption(md(f"{result.name}: {result.note}."))
             for metric, reason in report.reasons.items():
                 st.caption(md(f"{report[metric].name} is undefined: {reason}"))
