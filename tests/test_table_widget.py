@@ -182,3 +182,31 @@ def test_per_model_table_of_each_sample_fits_1024(shown):
         lines = max(widgets.wrapped_lines(t, widths[c]) for c in ("metric", "value") for t in _cells(data)[c])
         if lines > 1:
             assert kwargs["row_height"] >= 13 + 18.2 * (lines - 1) + 6, name
+
+
+def test_presentation_mode_sizes_columns_for_the_larger_text(shown, monkeypatch):
+    """Presenting, the grid's text and padding are 1.25 times larger (its theme: 17.5 px text, 10 px padding,
+    measured): each column 1.25 times its normal width, and a table too wide for the presented frame split."""
+    frame = pd.DataFrame({"metric": ["Accuracy"], "a": ["0.981 (0.966–0.989) ★"]})
+    widgets.data_table(frame)
+    normal = {c: o["width"] for c, o in shown[0][1]["column_config"].items()}
+    monkeypatch.setitem(st.session_state, widgets.PRESENTATION, True)
+    shown.clear()
+    widgets.data_table(frame)
+    presented = {c: o["width"] for c, o in shown[0][1]["column_config"].items()}
+    for c in frame.columns:
+        assert presented[c] >= widgets.PRESENTATION_TEXT_SCALE * (normal[c] - 1)
+        assert presented[c] >= 2 * 10 + 1.25 * widgets.text_px(frame[c][0])       # the grid's presented padding
+
+
+def test_a_models_fold_spread_stays_beside_its_value_when_split(shown):
+    frame = pd.DataFrame({"metric": ["Accuracy"], "better": ["higher ↑"],
+                          **{c: ["0.981 (0.966–0.989) ★"] for m in ("logistic", "tree", "naive_bayes")
+                             for c in (m, f"{m} · folds: mean ± SD")}})
+    widgets.data_table(frame, repeat=("metric", "better"))
+    parts = [list(_cells(data).columns) for data, _ in shown]
+    assert len(parts) > 1
+    for part in parts:
+        for c in part:
+            if " · " in c:
+                assert c.split(" · ")[0] in part

@@ -222,7 +222,7 @@ if first.fold is not None and by_model is None:  # cross-validation: the spread 
         table = with_fold_spread(table, folds, reports)
         st.caption("*folds: mean ± SD* is the metric on each cross-validation fold on its own, averaged, ± its "
                    "standard deviation across folds; the Slices page has the per-fold chart and intervals.")
-data_table(table, height="content", config=comparison_config(table))
+data_table(table, height="content", config=comparison_config(table), repeat=("metric", "better"))
 
 if by_model is not None and output == ALL_OUTPUTS and any(r.variance_weighted for r in by_model.values()):
     st.subheader("Variance-weighted averages")

@@ -144,6 +144,9 @@ def _missing_as_dash(column, fmt=str):
 #: widths of a table's columns are fitted into it so nothing needs sideways scrolling there (issue 15). Wider screens
 #: stretch the columns.
 TABLE_FIT_PX = 556
+#: The same in presentation mode (the sidebar collapsed; measured: the frame is 824 px at 1024), against which the
+#: widths at the presented text size (:data:`PRESENTATION_TEXT_SCALE`) are fitted.
+TABLE_FIT_PRESENTING_PX = 818
 #: The widths (px) the grid gives ``st.column_config`` width "small", "medium" and "large" (Streamlit's docs).
 GRID_NAMED_WIDTHS = {"small": 75, "medium": 200, "large": 400}
 #: No fitted column gets narrower than this (a short number and the start of its header).
@@ -220,21 +223,31 @@ def wrapped_widths(texts: dict, headers: dict, room: float, *, step: int = 4) ->
 
 def split_columns(widths: dict, budget: float, *, repeat=()) -> list[list]:
     """The columns of a table too wide for ``budget`` px as several tables' columns, in their order: each starts with
-    the ``repeat`` columns and takes the next columns while they fit (at least one each).
+    the ``repeat`` columns and takes the next columns while they fit (at least one group each).
 
     >>> split_columns({"group": 100, "a": 200, "b": 200, "c": 100}, 400, repeat=("group",))
     [['group', 'a'], ['group', 'b', 'c']]
+    >>> split_columns({"metric": 100, "a": 100, "a · folds": 100, "b": 100, "b · folds": 100}, 400, repeat=("metric",))
+    [['metric', 'a', 'a · folds'], ['metric', 'b', 'b · folds']]
     """
     if sum(widths.values()) <= budget:
         return [list(widths)]
     head = [c for c in widths if c in repeat]
-    parts, part, used = [], [], sum(widths[c] for c in head)
+    # A column named "<column> · …" (a model's fold spread after its pooled value) stays with that column.
+    groups: list[list] = []
     for c in (c for c in widths if c not in repeat):
-        if part and used + widths[c] > budget:
+        if groups and isinstance(c, str) and c.startswith(f"{groups[-1][0]} · "):
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    parts, part, used = [], [], sum(widths[c] for c in head)
+    for group in groups:
+        need = sum(widths[c] for c in group)
+        if part and used + need > budget:
             parts.append(head + part)
             part, used = [], sum(widths[c] for c in head)
-        part.append(c)
-        used += widths[c]
+        part += group
+        used += need
     return parts + [head + part] if part else parts
 
 
@@ -248,7 +261,8 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
     - every column under its display name (:func:`headers_config`: ``headers``, else the key in words);
     - every column as wide as its longest cell and header (text up to ``most`` px): values are never cut. The
       columns in ``shrink`` (long remarks, reasons — read in full elsewhere on the page or in the exports) give up
-      width so the table fits :data:`TABLE_FIT_PX` (:func:`fitted_widths`): no sideways scrolling at 1024 px; a cut
+      width so the table fits :data:`TABLE_FIT_PX` (:func:`fitted_widths`; presenting: :data:`TABLE_FIT_PRESENTING_PX`
+      at the larger text): no sideways scrolling at 1024 px; a cut
       cell ends in "…";
     - the columns in ``wrap`` (sentences to read in full on the page) take what is left of :data:`TABLE_FIT_PX` too,
       shared to need the fewest lines (:func:`wrapped_widths`), and wrap: rows are as tall as the most lines;
@@ -282,7 +296,11 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
         if not numeric and not pd.api.types.is_bool_dtype(frame[c]):
             columns[c] = st.column_config.TextColumn(title)
     index = 0 if hide_index else text_column_width(frame.index.astype(str), most=10_000)
-    parts = split_columns(widths, TABLE_FIT_PX - index, repeat=repeat) if repeat else [list(frame.columns)]
+    # Presentation mode: the grid's text and padding are rem-sized, 1.25 times larger; widths are fitted at the
+    # normal size into the presented frame shrunk by as much, then scaled.
+    scale = PRESENTATION_TEXT_SCALE if presenting() else 1.0
+    budget = (TABLE_FIT_PRESENTING_PX if presenting() else TABLE_FIT_PX) / scale
+    parts = split_columns(widths, budget - index, repeat=repeat) if repeat else [list(frame.columns)]
     if len(parts) > 1:
         key = options.pop("key", None)
         for i, part in enumerate(parts):
@@ -290,7 +308,7 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
         return
     set_by_config = {c for c, o in config.items() if isinstance(o, dict) and o.get("width") is not None}
     fixed = sum(GRID_NAMED_WIDTHS.get(config[c]["width"], config[c]["width"]) for c in set_by_config)
-    fitted = fitted_widths({c: w for c, w in widths.items() if c not in set_by_config}, TABLE_FIT_PX,
+    fitted = fitted_widths({c: w for c, w in widths.items() if c not in set_by_config}, budget,
                            fixed=index + fixed, keep=set(widths) - set(shrink) - set(wrap))
     wrapping = [c for c in wrap if c in fitted]
     if wrapping:
@@ -298,13 +316,15 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
                                  sum(fitted[c] for c in wrapping))
         most_lines = max(wrapped_lines(t, fitted[c]) for c in wrapping for t in frame[c].astype(str))
         if most_lines > 1:   # every row in view: the grid's default height shows about nine one-line rows
-            options.setdefault("row_height", wrapped_row_height(most_lines))
+            options.setdefault("row_height", math.ceil(scale * wrapped_row_height(most_lines)))
             options.setdefault("height", "content")
     for c, w in fitted.items():
-        columns[c] = {**columns[c], "width": w}
+        columns[c] = {**columns[c], "width": math.ceil(scale * w)}
     for c, override in config.items():
         columns[c] = None if override is None else {**columns.get(c, {}),
                                                     **{k: v for k, v in override.items() if v is not None}}
+        if c in set_by_config and scale != 1:
+            columns[c]["width"] = math.ceil(scale * GRID_NAMED_WIDTHS.get(columns[c]["width"], columns[c]["width"]))
     numbers = {c: f for c, f in formats.items() if c not in missing and pd.api.types.is_numeric_dtype(frame[c])}
     options.setdefault("width", "stretch")
     st.dataframe(frame.style.format(numbers) if numbers else frame, hide_index=hide_index, column_config=columns,

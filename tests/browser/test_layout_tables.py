@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_layout import HEIGHT, WIDTHS, context, layout_url, open_page  # noqa: F401  (fixtures)
+from tests.browser.test_layout import HEIGHT, WIDTHS, context, layout_url, open_page, settle  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -83,7 +83,6 @@ name => {
     .filter(t => (headings[at].compareDocumentPosition(t) & Node.DOCUMENT_POSITION_FOLLOWING)
                  && (!next || (next.compareDocumentPosition(t) & Node.DOCUMENT_POSITION_PRECEDING)));
   const ctx = document.createElement('canvas').getContext('2d');
-  ctx.font = '400 14px "Source Sans", sans-serif';
   const px = text => ctx.measureText(text).width;
   function lines(text, width) {
     let n = 1, used = 0;
@@ -96,23 +95,28 @@ name => {
   return tables.map(t => {
     const canvas = t.querySelector('canvas');
     if (!canvas) return null;   // in a tab not shown
-    let fiber = canvas[Object.keys(canvas).find(k => k.startsWith('__reactFiber'))], grid = null;
-    while (fiber) {
+    let fiber = canvas[Object.keys(canvas).find(k => k.startsWith('__reactFiber'))], grid = null, theme = null;
+    while (fiber && !(grid && theme)) {
       const p = fiber.memoizedProps;
-      if (p && Array.isArray(p.columns) && p.getCellContent && p.rows !== undefined) { grid = p; break; }
+      if (!grid && p && Array.isArray(p.columns) && p.getCellContent && p.rows !== undefined) grid = p;
+      if (!theme && p && p.theme && p.theme.baseFontStyle) theme = p.theme;
       fiber = fiber.return;
     }
+    // the grid's own font and padding (presentation mode makes both 1.25 times larger)
+    const size = theme ? parseFloat(theme.baseFontStyle.split(' ').pop()) : 14;
+    const scale = size / 14, padding = theme ? theme.cellHorizontalPadding : 8;
+    ctx.font = theme ? `${theme.baseFontStyle} ${theme.fontFamily}` : '400 14px "Source Sans", sans-serif';
     const scroller = t.querySelector('.dvn-scroller');
     const out = {right: scroller.scrollWidth - scroller.clientWidth, below: scroller.scrollHeight - scroller.clientHeight,
                  cut: []};
     if (!grid) { out.cut.push('grid not found'); return out; }
-    const rowHeight = typeof grid.rowHeight === 'number' ? grid.rowHeight : 35;
+    const rowHeight = typeof grid.rowHeight === 'number' ? grid.rowHeight : Math.round(35 * scale);
     for (let r = 0; r < grid.rows; r++) grid.columns.forEach((column, c) => {
       const cell = grid.getCellContent([c, r]);
       const text = String(cell.displayData ?? cell.data ?? '');
-      const room = column.width - 16;
-      const fits = rowHeight <= 64 ? px(text) <= room
-                                   : 13 + 18.2 * (lines(text, room) - 1) + 6 <= rowHeight;
+      const room = column.width - 2 * padding;
+      const fits = rowHeight <= 64 * scale ? px(text) <= room
+                                           : scale * (13 + 18.2 * (lines(text, room) - 1) + 6) <= rowHeight;
       if (!fits) out.cut.push(`${column.title}: ${text.slice(0, 40)}`);
     });
     return out;
@@ -163,3 +167,32 @@ def test_per_model_tables_fit_1024_with_every_value_whole(context, layout_url, s
     for model, tables in found.items():
         assert len(tables) == 1, (model, tables)
         assert tables[0]["right"] <= 1 and tables[0]["below"] <= 1 and tables[0]["cut"] == [], (model, tables)
+
+
+def test_all_models_fits_1440_in_presentation_mode(browser, layout_url):
+    """Presentation mode (switched on, then the page opened, as a presenter does; the sidebar closed): the grid's text
+    is 1.25 times larger, so the "All models" table — metric, direction, each model's value and fold spread — cut
+    its last column at 1440 px; now each of its tables fits and no cell is cut."""
+    context = browser.new_context(viewport={"width": 1440, "height": HEIGHT})
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    page.goto(layout_url)
+    page.get_by_role("heading", name="Task and roles").wait_for()
+    page.get_by_text("Presentation mode").click()
+    settle(page)
+    expand = page.get_by_test_id("stExpandSidebarButton")
+    if expand.is_visible():
+        expand.click()
+    page.get_by_role("link", name="Metrics").click()
+    page.get_by_role("heading", name="Metrics", exact=True).wait_for()
+    settle(page)
+    if not expand.is_visible():
+        page.get_by_test_id("stSidebar").hover()
+        page.get_by_test_id("stSidebarCollapseButton").locator("button").click()
+        expand.wait_for(state="visible")
+    page.get_by_role("heading", name="All models").wait_for()
+    tables = tables_under(page, "All models", 1440)
+    font = page.evaluate("() => getComputedStyle(document.documentElement).fontSize")
+    context.close()
+    assert font == "20px"                               # presenting: 125 % of 16 px
+    assert all(t["right"] <= 1 and t["below"] <= 1 and t["cut"] == [] for t in tables), tables
