@@ -269,7 +269,8 @@ if per_class is not None:
     if any(shown[c].isna().any() for c in rates):   # e.g. the precision of a class never predicted
         st.caption("— : undefined for that class (e.g. precision of a class no row was predicted as: 0 / 0).")
     data_table(shown, formats=dict.fromkeys(rates, proportion) | {"support": count},
-               headers={c.key: c.name for c in table_for(assessment.task)} | {"support": "Support"})
+               headers={c.key: c.name for c in table_for(assessment.task)} | {"support": "Support"},
+               repeat=("model", "class", "label"))
 
 long = long_frame(reports)
 doc = {"task": assessment.task.value, "file": assessment.table.name, "sha256": assessment.table.sha256,
