@@ -74,3 +74,148 @@ def test_model_columns_of_a_comparison_keep_the_files_names(shown):
     config = kwargs["column_config"]
     assert [config[m]["label"] for m in ("gbm", "logreg_v2", "1")] == ["gbm", "logreg_v2", "1"]
     assert config["metric"]["label"] == "Metric" and config["key"] is None
+#: The grid's own automatic widths (px) of one-cell columns, read from the data grid's column props in Chromium
+#: (``st.dataframe(..., width="content")`` without widths, Streamlit 1.67, Source Sans): the text's ``measureText``
+#: width plus 8 px padding on each side, rounded up. Oracle for the widget's estimate, which must show the same text
+#: whole (never narrower) without taking room the grid would not (at most 3 px wider). The 40 px a header was given
+#: and the 6.2 px per character made Compare's result table 4 px wider than its frame at 1024 px.
+GRID_AUTO_WIDTHS = [((["33"], "Statistic"), 63), ((["1.084e-06"], "p-value"), 73),
+                    (([], "Accuracy difference (A - B)"), 167), ((["[0.02976, 0.07182]"], "95% interval"), 122),
+                    ((["abcdefghijklmnopqrstuvwxyz"], "a"), 188), ((["0123456789"], "b"), 86)]
+
+
+@pytest.mark.parametrize("cells_and_header, grid_px", GRID_AUTO_WIDTHS)
+def test_column_width_estimate_matches_the_grids_own_width(cells_and_header, grid_px):
+    cells, title = cells_and_header
+    assert grid_px <= widgets.text_column_width(cells, header=title) <= grid_px + 3
+
+
+def test_the_compare_result_table_is_sized_within_the_frame_at_1024(shown):
+    """The Compare page's result table (binary sample, McNemar): every column sized to its text, no flag to leave the
+    widths to the grid, and together no wider than the frame at 1024 px (562 px, measured)."""
+    frame = pd.DataFrame({"statistic": [33.0], "pvalue": [1.084e-06], "effect_value": [0.05097],
+                          "effect_interval": ["[0.02976, 0.07182]"], "n": [569]})
+    widgets.data_table(frame, formats={c: "{:.4g}".format for c in ("statistic", "pvalue", "effect_value")},
+                       headers={"statistic": "Statistic", "pvalue": "p-value",
+                                "effect_value": "Accuracy difference (A - B)", "effect_interval": "95% interval"})
+    (_, kwargs), = shown
+    widths = [kwargs["column_config"][c]["width"] for c in frame.columns]
+    assert sum(widths) <= 562 and sum(widths) <= widgets.TABLE_FIT_PX
+
+
+def test_named_widths_set_by_config_count_as_the_grids_pixels(shown):
+    """A column set to "large" by ``config`` takes 400 px (Streamlit's named widths): the others fit the rest."""
+    frame = pd.DataFrame({"remark": ["x" * 200], "name": ["a"]})
+    widgets.data_table(frame, shrink=("remark",), config={"name": st.column_config.TextColumn("Name", width="large")})
+    (_, kwargs), = shown
+    assert kwargs["column_config"]["remark"]["width"] <= widgets.TABLE_FIT_PX - 400
+
+
+def test_wrapped_columns_share_the_room_and_rows_show_every_line(shown):
+    """The Controls checklist: its two sentence columns wrap within :data:`TABLE_FIT_PX` and the rows are tall
+    enough for the most lines (the grid's line pitch, 18.2 px, measured on its wrapped text)."""
+    sentence = ("checked by the app: 5 groups of fold against 1: largest label PSI 0.000, smallest Holm-adjusted p of "
+                "the χ² test of the labels 1, smallest Holm-adjusted p of the KS test of the scores 0.467")
+    frame = pd.DataFrame({"Control": ["Similar distributions across splits", "Ground-truth agreement"],
+                          "Status": ["✓ ok", "– not checked"], "What the app checked": [sentence, "short"]})
+    widgets.data_table(frame, wrap=("Control", "What the app checked"))
+    (_, kwargs), = shown
+    widths = {c: kwargs["column_config"][c]["width"] for c in frame.columns}
+    assert sum(widths.values()) <= widgets.TABLE_FIT_PX
+    lines = max(widgets.wrapped_lines(t, widths[c]) for c in ("Control", "What the app checked") for t in frame[c])
+    assert lines > 1 and kwargs["row_height"] >= 13 + 18.2 * (lines - 1) + 6 and kwargs["row_height"] > 64
+    assert kwargs["height"] == "content"
+    # a word never broken: each column at least as wide as its longest word (the browser's measure, ±1 px)
+    assert widths["Control"] >= 16 + max(widgets.text_px(w) for w in "Similar distributions across splits".split())
+
+
+@pytest.mark.parametrize("text, width, expected", [("aaa bbb", 10_000, 1), ("", 100, 1),
+                                                   ("word " * 10, widgets.TABLE_CELL_PADDING + widgets.text_px("word word") + 0.5, 5)])
+def test_wrapped_lines_break_between_words(text, width, expected):
+    assert widgets.wrapped_lines(text, width) == expected
+
+
+def test_a_table_too_wide_for_the_frame_is_split_repeating_its_group_column(shown):
+    """The Controls page's shift table: 13 columns in one frame hid 649 px at 1024; split, each table fits and
+    names its rows; every column shown once."""
+    frame = pd.DataFrame({"Group": ["1 (reference)", "2"], **{f"Measure number {i}": ["0.000", "0.891"]
+                                                             for i in range(10)}})
+    widgets.data_table(frame, repeat=("Group",))
+    assert len(shown) > 1
+    seen = []
+    for data, kwargs in shown:
+        cells = _cells(data)
+        assert list(cells.columns)[0] == "Group"
+        assert sum(kwargs["column_config"][c]["width"] for c in cells.columns) <= widgets.TABLE_FIT_PX
+        seen += list(cells.columns)[1:]
+    assert seen == list(frame.columns)[1:]
+
+
+def test_value_and_interval_share_a_column_and_methods_go_to_one_sentence():
+    """The per-model table on screen: "0.981 (0.966–0.989)" from `model_frame`'s own value and interval cells (a
+    value without an interval stands alone), the method and remark columns gone; each method named once with its
+    metrics, the commonest "for the others"."""
+    frame = pd.DataFrame({"metric": ["Rows", "Accuracy", "Precision", "F1 score", "ROC AUC"],
+                          "value": ["569", "0.981", "0.986", "0.974", "0.995"],
+                          "interval": ["", "0.966–0.989", "0.958–0.995", "0.957–0.988", "0.990–1.000"],
+                          "method": ["", "Wilson score", "Wilson score", "Bootstrap percentile, 200 resamples",
+                                     "DeLong"],
+                          "majority": ["569", "0.627", "—", "0.000", "0.500"], "remark": ["", "", "", "", ""]})
+    shown = widgets.value_with_interval(frame)
+    assert list(shown.columns) == ["metric", "value", "majority"]
+    assert list(shown["value"]) == ["569", "0.981 (0.966–0.989)", "0.986 (0.958–0.995)", "0.974 (0.957–0.988)",
+                                    "0.995 (0.990–1.000)"]
+    assert list(frame["value"]) == ["569", "0.981", "0.986", "0.974", "0.995"]    # the model frame is not changed
+    assert widgets.interval_methods(frame) == ("Intervals: Bootstrap percentile, 200 resamples for F1 score; DeLong "
+                                               "for ROC AUC; Wilson score for the others.")
+    assert widgets.interval_methods(frame.iloc[:1]) == ""
+    assert widgets.interval_methods(frame.iloc[1:3]) == "Intervals: Wilson score."
+
+
+def test_per_model_table_of_each_sample_fits_1024(shown):
+    """The binary, Wine and Diabetes samples' per-model tables (every registry metric): no wider than
+    :data:`TABLE_FIT_PX`, long names and values wrapping instead (rows tall enough for their lines)."""
+    from assess.io import read_table
+    from assess.metrics.reports import compute_reports
+    from assess.schema import describe
+    from assess.summary import model_frame
+    samples = Path(__file__).resolve().parents[1] / "assets" / "samples"
+    for name in ("breast_cancer_binary.csv", "wine_multiclass.csv", "diabetes_regression.csv"):
+        report = next(iter(compute_reports(describe(read_table(samples / name)), ci="auto", resamples=100).values()))
+        shown.clear()
+        widgets.data_table(widgets.value_with_interval(model_frame(report)), headers={"value": "Value (interval)"},
+                           wrap=("metric", "value"))
+        (data, kwargs), = shown
+        widths = {c: o["width"] for c, o in kwargs["column_config"].items()}
+        assert sum(widths.values()) <= widgets.TABLE_FIT_PX, (name, widths)
+        lines = max(widgets.wrapped_lines(t, widths[c]) for c in ("metric", "value") for t in _cells(data)[c])
+        if lines > 1:
+            assert kwargs["row_height"] >= 13 + 18.2 * (lines - 1) + 6, name
+
+
+def test_presentation_mode_sizes_columns_for_the_larger_text(shown, monkeypatch):
+    """Presenting, the grid's text and padding are 1.25 times larger (its theme: 17.5 px text, 10 px padding,
+    measured): each column 1.25 times its normal width, and a table too wide for the presented frame split."""
+    frame = pd.DataFrame({"metric": ["Accuracy"], "a": ["0.981 (0.966–0.989) ★"]})
+    widgets.data_table(frame)
+    normal = {c: o["width"] for c, o in shown[0][1]["column_config"].items()}
+    monkeypatch.setitem(st.session_state, widgets.PRESENTATION, True)
+    shown.clear()
+    widgets.data_table(frame)
+    presented = {c: o["width"] for c, o in shown[0][1]["column_config"].items()}
+    for c in frame.columns:
+        assert presented[c] >= widgets.PRESENTATION_TEXT_SCALE * (normal[c] - 1)
+        assert presented[c] >= 2 * 10 + 1.25 * widgets.text_px(frame[c][0])       # the grid's presented padding
+
+
+def test_a_models_fold_spread_stays_beside_its_value_when_split(shown):
+    frame = pd.DataFrame({"metric": ["Accuracy"], "better": ["higher ↑"],
+                          **{c: ["0.981 (0.966–0.989) ★"] for m in ("logistic", "tree", "naive_bayes")
+                             for c in (m, f"{m} · folds: mean ± SD")}})
+    widgets.data_table(frame, repeat=("metric", "better"))
+    parts = [list(_cells(data).columns) for data, _ in shown]
+    assert len(parts) > 1
+    for part in parts:
+        for c in part:
+            if " · " in c:
+                assert c.split(" · ")[0] in part

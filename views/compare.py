@@ -298,8 +298,7 @@ show = show.drop(columns=[c for c in ("effect_low", "effect_high", *shared) if c
 # cell as "None" whatever the Styler's na_rep says. Complete number columns stay numbers (sorting, exports, tests).
 number_format = {c: "{:.4g}".format for c in ("statistic", "pvalue", "pvalue_adjusted", "effect_value")} | {
     "n": count, "df": lambda d: d if isinstance(d, str) else f"{d:g}", "model_a": str, "model_b": str}
-# widths left to the grid: sized to each cell's text, the numbers' columns hid 4 px at 1024 (tests/browser/test_layout.py)
-data_table(show, formats=number_format, headers=headers, sized=False)
+data_table(show, formats=number_format, headers=headers)
 
 checked = result.checked
 if checked is not None and checked.assumptions:

@@ -40,7 +40,7 @@ except AssessError as exc:
     st.stop()
 
 st.subheader("Checklist")
-data_table(controls.checklist_frame(result.outcomes), shrink=("Control", "What the app checked"))
+data_table(controls.checklist_frame(result.outcomes), wrap=("Control", "What the app checked"))
 
 o = result.overlap
 if o is not None:
@@ -81,7 +81,7 @@ s = result.shift
 figures = []
 if s is not None:
     st.subheader(md(f"Distribution shift across `{s.by}`"))
-    data_table(controls.shift_frame(s))
+    data_table(controls.shift_frame(s), repeat=("Group",))
     for key, reason in s.reasons.items():
         st.caption(md(f"{controls.SHIFT_NAMES[key]} undefined for some groups: {reason}."))
     measured = []

@@ -222,7 +222,7 @@ if first.fold is not None and by_model is None:  # cross-validation: the spread 
         table = with_fold_spread(table, folds, reports)
         st.caption("*folds: mean ± SD* is the metric on each cross-validation fold on its own, averaged, ± its "
                    "standard deviation across folds; the Slices page has the per-fold chart and intervals.")
-data_table(table, height="content", config=comparison_config(table))
+data_table(table, height="content", config=comparison_config(table), repeat=("metric", "better"))
 
 if by_model is not None and output == ALL_OUTPUTS and any(r.variance_weighted for r in by_model.values()):
     st.subheader("Variance-weighted averages")
@@ -269,7 +269,8 @@ if per_class is not None:
     if any(shown[c].isna().any() for c in rates):   # e.g. the precision of a class never predicted
         st.caption("— : undefined for that class (e.g. precision of a class no row was predicted as: 0 / 0).")
     data_table(shown, formats=dict.fromkeys(rates, proportion) | {"support": count},
-               headers={c.key: c.name for c in table_for(assessment.task)} | {"support": "Support"})
+               headers={c.key: c.name for c in table_for(assessment.task)} | {"support": "Support"},
+               repeat=("model", "class", "label"))
 
 long = long_frame(reports)
 doc = {"task": assessment.task.value, "file": assessment.table.name, "sha256": assessment.table.sha256,

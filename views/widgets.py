@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import pandas as pd
@@ -98,19 +99,38 @@ def headers_config(columns, names=None) -> dict:
     return {c: st.column_config.Column(header(c, names)) for c in columns if isinstance(c, str)}
 
 
-#: Pixels per character of a table cell's text (Source Sans at the table's 14 px: about 6 on average) and a cell's
-#: padding, to size a text column to its longest cell; a header also keeps room for the grid's column-menu icon.
-TABLE_PX_PER_CHAR = 6.2
-TABLE_CELL_PADDING = 24
-TABLE_HEADER_PADDING = 40
+#: Advance widths (px) of the characters of a table cell, in the grid's font: Source Sans, regular, 14 px (Streamlit's
+#: data grid theme: ``fontSizes.sm``, ``fontWeights.normal`` for cells and headers alike). Measured in Chromium with
+#: canvas ``measureText`` — the call the grid itself sizes columns with. Digits are tabular (all 6.96 px): an average
+#: per character (6.2 px before) cut long numbers and gave short words too much.
+_GLYPH_PX = dict(zip(
+    " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~",
+    (2.8, 4.05, 5.96, 6.96, 6.96, 11.54, 8.53, 3.49, 4.24, 4.24, 5.85, 6.96, 3.49, 4.35, 3.49, 4.9, *[6.96] * 10,
+     3.49, 3.49, 6.96, 6.96, 6.96, 5.95, 11.86, 7.6, 8.23, 7.99, 8.61, 7.38, 6.92, 8.64, 9.13, 3.68, 6.71, 8.11, 6.8,
+     10.18, 9.06, 9.3, 7.92, 9.3, 7.97, 7.48, 7.5, 9.03, 7.21, 11.0, 7.18, 6.66, 7.55, 4.24, 4.9, 4.24, 6.96, 7.0,
+     7.59, 7.06, 7.74, 6.38, 7.77, 6.94, 4.09, 7.06, 7.62, 3.44, 3.46, 6.93, 3.57, 11.61, 7.66, 7.59, 7.77, 7.77,
+     4.86, 5.87, 4.73, 7.62, 6.54, 10.07, 6.24, 6.54, 5.95, 4.24, 3.37, 4.24, 6.96))) | {
+    "–": 6.72, "—": 11.2, "…": 13.27, "−": 6.96, "±": 6.96, "×": 6.96, "≥": 6.96, "≤": 6.96, "·": 3.49, "→": 8.67,
+    "₂": 5.14, "²": 5.14, "°": 4.63, "µ": 7.87, "α": 7.84, "β": 7.91, "σ": 7.64, "€": 6.96, "‰": 16.72}
+#: A character not in the table counts as wide as "m", the widest lower-case letter: a cell is never cut by a guess.
+_GLYPH_PX_UNKNOWN = 11.61
+#: The grid's padding on each side of a cell's and a header's text (``cellHorizontalPadding``: ``spacing.sm``, 8 px),
+#: and one pixel for the grid's rounding up of the measured width. A header needs no more: the grid sizes a column to
+#: ``max(text) + 2 × padding`` and its column-menu button appears over the header's end only while pointed at.
+TABLE_CELL_PADDING = 2 * 8 + 1
+
+
+def text_px(text) -> float:
+    """Width (px) of ``text`` in a table cell (:data:`_GLYPH_PX`; kerning only narrows it)."""
+    return sum(_GLYPH_PX.get(ch, _GLYPH_PX_UNKNOWN) for ch in str(text))
 
 
 def text_column_width(texts, *, header: str = "", most: int = 360) -> int:
     """Width (px) of a table column that shows ``texts`` and its ``header`` whole, up to ``most`` (st.dataframe
-    otherwise gives a text column a default width and cuts the rest with "…")."""
-    longest = max((len(str(t)) for t in texts), default=0)
-    return int(min(max(TABLE_CELL_PADDING + TABLE_PX_PER_CHAR * longest,
-                       TABLE_HEADER_PADDING + TABLE_PX_PER_CHAR * len(header)), most))
+    otherwise gives a text column a default width and cuts the rest with "…"): what the grid's own automatic width
+    would be (its longest text plus the padding), give or take a pixel."""
+    longest = max((text_px(t) for t in [*texts, header]), default=0.0)
+    return int(min(math.ceil(TABLE_CELL_PADDING + longest), most))
 
 
 def _missing_as_dash(column, fmt=str):
@@ -124,6 +144,11 @@ def _missing_as_dash(column, fmt=str):
 #: widths of a table's columns are fitted into it so nothing needs sideways scrolling there (issue 15). Wider screens
 #: stretch the columns.
 TABLE_FIT_PX = 556
+#: The same in presentation mode (the sidebar collapsed; measured: the frame is 824 px at 1024), against which the
+#: widths at the presented text size (:data:`PRESENTATION_TEXT_SCALE`) are fitted.
+TABLE_FIT_PRESENTING_PX = 818
+#: The widths (px) the grid gives ``st.column_config`` width "small", "medium" and "large" (Streamlit's docs).
+GRID_NAMED_WIDTHS = {"small": 75, "medium": 200, "large": 400}
 #: No fitted column gets narrower than this (a short number and the start of its header).
 TABLE_MIN_COLUMN_PX = 44
 
@@ -150,8 +175,84 @@ def fitted_widths(widths: dict, budget: float, *, fixed: float = 0.0, keep=()) -
     return {c: w if c in keep else int(min(w, cap)) for c, w in widths.items()}
 
 
+#: Wrapped text in a table cell: the grid draws the first line ``TABLE_FIRST_LINE_PX`` tall and each further line
+#: ``TABLE_LINE_PX`` below the last (its ``lineHeight`` 1.4 × the font's 13 px; measured: lines 18.2 px apart), with
+#: 3 px padding above and below; it wraps only when a row is taller than 64 px (Streamlit: ``row_height`` > 4 rem).
+TABLE_FIRST_LINE_PX = 13
+TABLE_LINE_PX = 18.2
+TABLE_WRAP_MIN_ROW_PX = 65
+
+
+def wrapped_lines(text, width: float) -> int:
+    """Lines ``text`` takes in a cell ``width`` px wide, broken between words as the grid breaks them (a word
+    wider than the line has a line of its own)."""
+    room, lines, used = width - TABLE_CELL_PADDING, 1, 0.0
+    for word in str(text).split():
+        need = text_px(word) if used == 0 else text_px(" " + word)
+        if used and used + need > room:
+            lines, used = lines + 1, text_px(word)
+        else:
+            used += need
+    return lines
+
+
+def wrapped_row_height(lines: int) -> int:
+    """Row height (px) that shows ``lines`` wrapped lines whole (and lets the grid wrap at all)."""
+    return max(TABLE_WRAP_MIN_ROW_PX, math.ceil(TABLE_FIRST_LINE_PX + TABLE_LINE_PX * (lines - 1) + 2 * 3 + 2))
+
+
+def wrapped_widths(texts: dict, headers: dict, room: float, *, step: int = 4) -> dict:
+    """Widths (px) of the wrapped columns ``texts`` ``{column: cells}`` sharing ``room`` px: each starts as wide as
+    its header and its longest word, then ``step`` px at a time go to the column whose cells need the most lines —
+    every row is as tall as its tallest cell, so the widths that make the fewest lines in the worst cell win."""
+    full = {c: text_column_width(cells, header=headers[c], most=10_000) for c, cells in texts.items()}
+    widths = {c: min(full[c], text_column_width([w for t in cells for w in str(t).split()], header=headers[c],
+                                                most=10_000)) for c, cells in texts.items()}
+
+    def lines(c):
+        return max((wrapped_lines(t, widths[c]) for t in texts[c]), default=1)
+
+    while (left := room - sum(widths.values())) >= 1:
+        growing = [c for c in widths if widths[c] < full[c]]
+        if not growing:
+            break
+        c = max(growing, key=lambda c: (lines(c), full[c] - widths[c]))
+        widths[c] = int(min(full[c], widths[c] + min(step, left)))
+    return widths
+
+
+def split_columns(widths: dict, budget: float, *, repeat=()) -> list[list]:
+    """The columns of a table too wide for ``budget`` px as several tables' columns, in their order: each starts with
+    the ``repeat`` columns and takes the next columns while they fit (at least one group each).
+
+    >>> split_columns({"group": 100, "a": 200, "b": 200, "c": 100}, 400, repeat=("group",))
+    [['group', 'a'], ['group', 'b', 'c']]
+    >>> split_columns({"metric": 100, "a": 100, "a · folds": 100, "b": 100, "b · folds": 100}, 400, repeat=("metric",))
+    [['metric', 'a', 'a · folds'], ['metric', 'b', 'b · folds']]
+    """
+    if sum(widths.values()) <= budget:
+        return [list(widths)]
+    head = [c for c in widths if c in repeat]
+    # A column named "<column> · …" (a model's fold spread after its pooled value) stays with that column.
+    groups: list[list] = []
+    for c in (c for c in widths if c not in repeat):
+        if groups and isinstance(c, str) and c.startswith(f"{groups[-1][0]} · "):
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    parts, part, used = [], [], sum(widths[c] for c in head)
+    for group in groups:
+        need = sum(widths[c] for c in group)
+        if part and used + need > budget:
+            parts.append(head + part)
+            part, used = [], sum(widths[c] for c in head)
+        part += group
+        used += need
+    return parts + [head + part] if part else parts
+
+
 def data_table(frame, *, formats: dict | None = None, headers: dict | None = None, config: dict | None = None,
-               shrink=(), most: int = 360, hide_index: bool = True, sized: bool = True, **options) -> None:
+               shrink=(), wrap=(), repeat=(), most: int = 360, hide_index: bool = True, **options) -> None:
     """The one table widget of every page, through ``st.dataframe``:
 
     - ``formats`` ``{column: "{:.3f}" or a function}``: a column's number format. A column with a missing cell (None,
@@ -160,14 +261,22 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
     - every column under its display name (:func:`headers_config`: ``headers``, else the key in words);
     - every column as wide as its longest cell and header (text up to ``most`` px): values are never cut. The
       columns in ``shrink`` (long remarks, reasons — read in full elsewhere on the page or in the exports) give up
-      width so the table fits :data:`TABLE_FIT_PX` (:func:`fitted_widths`): no sideways scrolling at 1024 px; a cut
+      width so the table fits :data:`TABLE_FIT_PX` (:func:`fitted_widths`; presenting: :data:`TABLE_FIT_PRESENTING_PX`
+      at the larger text): no sideways scrolling at 1024 px; a cut
       cell ends in "…";
-      ``sized=False`` leaves the widths to the grid (a table of short values it already fits at 1024 px);
+    - the columns in ``wrap`` (sentences to read in full on the page) take what is left of :data:`TABLE_FIT_PX` too,
+      shared to need the fewest lines (:func:`wrapped_widths`), and wrap: rows are as tall as the most lines;
+    - ``repeat`` (the columns that name a row, such as its group): a table whose columns need more than
+      :data:`TABLE_FIT_PX` even so is shown as several, each with these columns and the next ones that fit
+      (:func:`split_columns`) — every value in view at 1024 px, none cut;
     - ``config``: per-column ``st.column_config`` laid over the above (its non-None settings win; None hides a
       column);
     - ``options`` go to ``st.dataframe`` (``height``, ``width`` — "stretch" unless given).
     """
     frame = frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(frame)
+    given = dict(formats=formats, headers=headers, config=config, shrink=shrink, wrap=wrap, most=most,
+                 hide_index=hide_index)
+    whole = frame
     formats = {c: f for c, f in (formats or {}).items() if c in frame.columns}
     as_function = {c: f.format if isinstance(f, str) else f for c, f in formats.items()}
     missing = [c for c in frame.columns if frame[c].isna().any()]
@@ -183,42 +292,90 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
         title = header(c, headers)
         numeric = pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
         texts = frame[c].map(as_function[c]) if numeric and c in as_function else frame[c].astype(str)
-        widths[c] = text_column_width(texts, header=title, most=10_000 if c in shrink else most)
+        widths[c] = text_column_width(texts, header=title, most=10_000 if c in shrink or c in wrap else most)
         if not numeric and not pd.api.types.is_bool_dtype(frame[c]):
             columns[c] = st.column_config.TextColumn(title)
     index = 0 if hide_index else text_column_width(frame.index.astype(str), most=10_000)
+    # Presentation mode: the grid's text and padding are rem-sized, 1.25 times larger; widths are fitted at the
+    # normal size into the presented frame shrunk by as much, then scaled.
+    scale = PRESENTATION_TEXT_SCALE if presenting() else 1.0
+    budget = (TABLE_FIT_PRESENTING_PX if presenting() else TABLE_FIT_PX) / scale
+    parts = split_columns(widths, budget - index, repeat=repeat) if repeat else [list(frame.columns)]
+    if len(parts) > 1:
+        key = options.pop("key", None)
+        for i, part in enumerate(parts):
+            data_table(whole[part], **given, **options, **({} if key is None else {"key": f"{key}_{i}"}))
+        return
     set_by_config = {c for c, o in config.items() if isinstance(o, dict) and o.get("width") is not None}
-    fixed = sum(text_column_width([], header="", most=10_000) if config[c]["width"] in ("small", "medium", "large")
-                else config[c]["width"] for c in set_by_config)
-    fitted = fitted_widths({c: w for c, w in widths.items() if c not in set_by_config}, TABLE_FIT_PX,
-                           fixed=index + fixed, keep=set(widths) - set(shrink))
-    for c, w in fitted.items() if sized else ():
-        columns[c] = {**columns[c], "width": w}
+    fixed = sum(GRID_NAMED_WIDTHS.get(config[c]["width"], config[c]["width"]) for c in set_by_config)
+    fitted = fitted_widths({c: w for c, w in widths.items() if c not in set_by_config}, budget,
+                           fixed=index + fixed, keep=set(widths) - set(shrink) - set(wrap))
+    wrapping = [c for c in wrap if c in fitted]
+    if wrapping:
+        fitted |= wrapped_widths({c: frame[c].astype(str) for c in wrapping}, {c: header(c, headers) for c in wrapping},
+                                 sum(fitted[c] for c in wrapping))
+        most_lines = max(wrapped_lines(t, fitted[c]) for c in wrapping for t in frame[c].astype(str))
+        if most_lines > 1:   # every row in view: the grid's default height shows about nine one-line rows
+            options.setdefault("row_height", math.ceil(scale * wrapped_row_height(most_lines)))
+            options.setdefault("height", "content")
+    for c, w in fitted.items():
+        columns[c] = {**columns[c], "width": math.ceil(scale * w)}
     for c, override in config.items():
         columns[c] = None if override is None else {**columns.get(c, {}),
                                                     **{k: v for k, v in override.items() if v is not None}}
+        if c in set_by_config and scale != 1:
+            columns[c]["width"] = math.ceil(scale * GRID_NAMED_WIDTHS.get(columns[c]["width"], columns[c]["width"]))
     numbers = {c: f for c, f in formats.items() if c not in missing and pd.api.types.is_numeric_dtype(frame[c])}
     options.setdefault("width", "stretch")
     st.dataframe(frame.style.format(numbers) if numbers else frame, hide_index=hide_index, column_config=columns,
                  **options)
 
 
+def value_with_interval(frame: pd.DataFrame) -> pd.DataFrame:
+    """`assess.summary.model_frame` for the screen: the value and its interval in one column, "0.981 (0.966–0.989)"
+    (the interval as `assess.summary.fmt_ci` wrote it; a value without one stands alone), the interval's method and
+    the remark left to captions (:func:`interval_methods`) — one column fewer each, so metric, value and three
+    baselines fit a 1024-px screen. The exports keep value, bounds and method in columns of their own."""
+    shown = frame.drop(columns=[c for c in ("interval", "method", "remark") if c in frame.columns])
+    shown["value"] = [f"{value} ({interval})" if interval else value
+                      for value, interval in zip(frame["value"], frame["interval"])]
+    return shown
+
+
+def interval_methods(frame: pd.DataFrame) -> str:
+    """How the intervals of a `model_frame` were computed, in one sentence: each method with its metrics, the most
+    common one "for the others" ("" when no metric has an interval)."""
+    metrics_by_method: dict[str, list[str]] = {}
+    for metric, method in zip(frame["metric"], frame["method"]):
+        if method:
+            metrics_by_method.setdefault(method, []).append(metric)
+    if not metrics_by_method:
+        return ""
+    if len(metrics_by_method) == 1:
+        return f"Intervals: {next(iter(metrics_by_method))}."
+    most = max(metrics_by_method, key=lambda method: len(metrics_by_method[method]))
+    parts = [f"{method} for {', '.join(metrics)}" for method, metrics in metrics_by_method.items() if method != most]
+    return f"Intervals: {'; '.join(parts)}; {most} for the others."
+
+
 def per_model_tabs(reports: dict, baseline_caption: str) -> None:
-    """One tab per model: its metrics beside their baselines, what the baseline is, which values come from seeded
-    samples, and why any metric is undefined (the reasons `MetricReport.reasons` keeps)."""
+    """One tab per model: its metrics (value and interval in one column) beside their baselines, how the intervals
+    were computed, what the baseline is, and each remark in full: why a metric is undefined (the reasons
+    `MetricReport.reasons` keeps) and the notes (seeded samples, scores that do not sum to 1 …)."""
     tabs = st.tabs([md(model) for model in reports])
     for tab, report in zip(tabs, reports.values()):
         with tab:
             frame = model_frame(report)
-            # The method in words ("Bootstrap percentile, 1,000 resamples"); the exports keep the seed and the
-            # resampling scheme. Every metric in view: a binary model's 16 rows were cut at the
-            # tenth, in a box of their own to scroll.
-            data_table(frame, height="content", shrink=("method", "remark"), config={"method": st.column_config.TextColumn(
-                "Method", help="How the interval was computed. The CSV and JSON exports add the seed and the "
-                               "resampling scheme.")})
+            # Every metric in view: a binary model's 16 rows were cut at the tenth, in a box of their own to scroll.
+            # A long metric name or value wraps rather than pushing the baselines out of a 1024-px screen.
+            data_table(value_with_interval(frame), headers={"value": "Value (interval)"}, wrap=("metric", "value"),
+                       height="content")
+            methods = interval_methods(frame)
+            if methods:
+                st.caption(md(f"{methods} The CSV and JSON exports add the seed and the resampling scheme."))
             st.caption(baseline_caption)
             for result in report.results:
-                if result.note and "seeded samples" in result.note:
+                if result.note:
                     st.caption(md(f"{result.name}: {result.note}."))
             for metric, reason in report.reasons.items():
                 st.caption(md(f"{report[metric].name} is undefined: {reason}"))
