@@ -30,6 +30,7 @@ from assess.columns import is_continuous, label_strings, normalise_name, quote, 
 from assess.data import Task
 from assess.decision import Decision, predicted_labels
 from assess.errors import AssessError, InputError, shorten
+from assess.formatting import code_as_quotes
 from assess.io import read_table
 from assess.roles import SYNONYMS, detect_roles
 from assess.schema import Assessment
@@ -691,7 +692,7 @@ def _fmt(value, *, p: bool = False) -> str:
 
 def checklist_frame(outcomes) -> pd.DataFrame:
     return pd.DataFrame([{"Control": o.title, "ISO 4213": o.clause, "Status": STATUS_WORDS[o.status],
-                          "What the app checked": o.checked} for o in outcomes])
+                          "What the app checked": code_as_quotes(o.checked)} for o in outcomes])
 
 
 def shift_frame(shift: Shift) -> pd.DataFrame:

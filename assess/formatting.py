@@ -8,6 +8,7 @@ Rounding happens here, on copies for display; computed values are never rounded 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 
 #: Decimals of a proportion or rate in a table (0.000–1.000): one fixed number, so a column's digits line up.
@@ -95,16 +96,33 @@ def interval(low, high, *, digits: int = 4) -> str:
     return f"[{float(low):.{digits}g}, {float(high):.{digits}g}]"
 
 
+def code_as_quotes(text: str) -> str:
+    """One of our sentences for a place that shows text literally (a table cell, a plot): its inline code spans —
+    a column or a value, as `assess.columns.quote` writes them for Markdown — in quotes instead of backticks.
+
+    >>> code_as_quotes("`label` is a common name for the ground truth (canonical name: `y_true`)")
+    '‘label’ is a common name for the ground truth (canonical name: ‘y_true’)'
+    """
+    return _CODE_SPAN.sub(r"‘\1’", str(text))
+
+
+_CODE_SPAN = re.compile(r"`([^`]*)`")
+
+
 def header(key: str, names: Mapping[str, str] | None = None) -> str:
     """A column header: the registry's display name when ``names`` has one, else the key in words.
 
+    A key that starts with a symbol stays as it is: "χ² p" is a statistic's name, not a word to capitalise ("Χ² p").
+
     >>> header("predicted_positive_share"), header("f1", {"f1": "F1 score"}), header("tp", {"tp": "TP"})
     ('Predicted positive share', 'F1 score', 'TP')
+    >>> header("χ² p"), header("κ")
+    ('χ² p', 'κ')
     """
     if names and key in names:
         return names[key]
     words = str(key).replace("_", " ").strip()
-    return words[:1].upper() + words[1:]
+    return words[:1].upper() + words[1:] if words[:1].isascii() else words
 
 
 def headers(keys: Iterable[str], names: Mapping[str, str] | None = None) -> dict[str, str]:

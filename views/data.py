@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from assess.data import Task
+from assess.formatting import code_as_quotes
 from assess.io import ACCEPTED_EXTENSIONS
 from assess.roles import detect_roles
 from views import data_directory
@@ -194,7 +195,7 @@ if assessment is not None:
 settings_upload()
 
 with st.expander("Why each column got its role", expanded=False):
-    data_table(pd.DataFrame([{"role": r["role"], "columns": ", ".join(r["columns"]), "reason": r["reason"]}
+    data_table(pd.DataFrame([{"role": r["role"], "columns": ", ".join(r["columns"]), "reason": code_as_quotes(r["reason"])}
                              for r in roles.table()]), config={"reason": st.column_config.TextColumn("Reason")})
 
 # --- problems ------------------------------------------------------------------------------------------------------
