@@ -88,6 +88,10 @@ def comparison_frame(reports: dict[str, MetricReport], *, interval_rows: bool = 
     return pd.DataFrame(rows)
 
 
+#: The header ending of a model's fold-spread column (`with_fold_spread`).
+FOLD_SPREAD_SUFFIX = " · folds: mean ± SD"
+
+
 def with_fold_spread(table: pd.DataFrame, folds, reports: dict[str, MetricReport]) -> pd.DataFrame:
     """:func:`comparison_frame` with a "<model> · folds: mean ± SD" column after each model's pooled column, from a
     :class:`assess.cross_validation.FoldSummary` (counts get none: a mean count per fold is not a count)."""
@@ -101,7 +105,7 @@ def with_fold_spread(table: pd.DataFrame, folds, reports: dict[str, MetricReport
                 continue
             row = spread.loc[(model, key)]
             cells.append(f"{fmt(row['mean'])} ± {fmt(row['sd'])}" if np.isfinite(row["mean"]) else "—")
-        out.insert(out.columns.get_loc(model) + 1, f"{model} · folds: mean ± SD", cells)
+        out.insert(out.columns.get_loc(model) + 1, f"{model}{FOLD_SPREAD_SUFFIX}", cells)
     return out
 
 

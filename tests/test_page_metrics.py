@@ -16,22 +16,30 @@ def metrics_page():
 def test_binary_sample_table_sentences_and_downloads(metrics_page):
     at = metrics_page
     frames = [d.value for d in at.dataframe]
-    comparison = frames[0]
-    spread = " · folds: mean ± SD"   # the sample has a fold column: each pooled value has the folds' spread beside it
-    assert list(comparison.columns) == ["metric", "better", "key", "logistic", f"logistic{spread}", "tree",
-                                        f"tree{spread}", "naive_bayes_3f", f"naive_bayes_3f{spread}"]
-    better = comparison.set_index("key")["better"]
-    assert better["brier_score"] == better["log_loss"] == "lower ↓" and better["roc_auc"] == "higher ↑"
-    assert better["tp"] == ""
-    recall_row = comparison.set_index("key").loc["recall"]
+    models = ["logistic", "tree", "naive_bayes_3f"]
+
+    def joined(parts):   # a table split to fit the page: its parts side by side again, by metric
+        whole = pd.concat([p.drop(columns="key", errors="ignore").set_index("metric") for p in parts], axis=1)
+        return whole.loc[:, ~whole.columns.duplicated()].reset_index()
+
+    comparison = joined([f for f in frames if "better" in f.columns])
+    assert list(comparison.columns) == ["metric", "better", *models]
+    # the sample has a fold column: the folds' spread of each model, side by side in a table of its own
+    spreads = joined([f for f in frames if "better" not in f.columns and set(f.columns) <= {"metric", "key", *models}])
+    assert list(spreads.columns) == ["metric", *models]
+    better = comparison.set_index("metric")["better"]
+    assert better["Brier score"] == better["Log loss"] == "lower ↓" and better["ROC AUC"] == "higher ↑"
+    assert better["True positives"] == ""
+    recall_row = comparison.set_index("metric").loc["Recall (sensitivity)"]
     data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv")
     tree = data[data.model == "tree"]
     expected = recall_score(tree.y_true, tree.y_pred, pos_label="malignant")  # independent oracle
     assert recall_row["tree"].startswith(f"{expected:.3f} (")
     assert recall_row["logistic"].endswith("★")
     per_fold = [recall_score(f.y_true, f.y_pred, pos_label="malignant") for _, f in tree.groupby("fold")]
-    assert recall_row[f"tree{spread}"] == f"{np.mean(per_fold):.3f} ± {np.std(per_fold, ddof=1):.3f}"
-    assert comparison.set_index("key").loc["tp", f"tree{spread}"] == ""     # no fractional mean count
+    recall_spread = spreads.set_index("metric").loc["Recall (sensitivity)", "tree"]
+    assert recall_spread == f"{np.mean(per_fold):.3f} ± {np.std(per_fold, ddof=1):.3f}"
+    assert "True positives" not in set(spreads["metric"])     # no fractional mean count
     sentences = [m.value for m in at.markdown if "recall is" in m.value]
     assert len(sentences) == 3 and "malignant cases" in sentences[0]
     labels = [b.label for b in at.get("download_button")]
@@ -64,7 +72,7 @@ def test_threshold_derives_labels_from_scores(metrics_page):
     data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv")
     tree = data[data.model == "tree"]
     expected = recall_score(tree.y_true == "malignant", tree.score >= 0.9)
-    assert at.dataframe[0].value.set_index("key").loc["recall", "tree"].startswith(f"{expected:.3f}")
+    assert at.dataframe[0].value.set_index("metric").loc["Recall (sensitivity)", "tree"].startswith(f"{expected:.3f}")
 
 
 def test_multiclass_sample_has_per_class_table():

@@ -19,7 +19,7 @@ from assess.metrics import metrics_for, table_for
 from assess.metrics.evaluate import VALUE_TASKS
 from assess.cross_validation import fold_metrics
 from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
-from assess.summary import (breakdown_table, comparison_frame, headline_sentences, long_frame,
+from assess.summary import (FOLD_SPREAD_SUFFIX, breakdown_table, comparison_frame, headline_sentences, long_frame,
                             per_class_frame, with_fold_spread)
 from views import clustering_view, data_directory
 from views.state import Key, current_decision, md, memo, require_assessment, set_decision
@@ -212,17 +212,25 @@ st.subheader("All models")
 st.caption("Value (confidence interval); ★ marks the best model for metrics with a direction (the *better* column: "
            "higher or lower values are better).")
 table = comparison_frame(reports)
-if first.fold is not None and by_model is None:  # cross-validation: the spread over folds beside each pooled value
+# one table, the models side by side (its point): a value wraps above its interval rather than the table splitting
+data_table(table, height="content", config=comparison_config(table),
+           wrap=tuple(c for c in table.columns if c not in ("metric", "better", "key")))
+if first.fold is not None and by_model is None:  # cross-validation: the spread over folds, the models side by side
     try:
         folds = memo(assessment, "metrics_folds", tuple(sorted(params.items())), lambda: fold_metrics(
             assessment, **{k: v for k, v in params.items() if k in ("models", "keys", "decision", "beta", "k")}))
     except ValueError as exc:  # AssessError included: e.g. a model with a single fold
         st.caption(md(f"No per-fold spread: {exc}"))
     else:
-        table = with_fold_spread(table, folds, reports)
-        st.caption("*folds: mean ± SD* is the metric on each cross-validation fold on its own, averaged, ± its "
-                   "standard deviation across folds; the Slices page has the per-fold chart and intervals.")
-data_table(table, height="content", config=comparison_config(table), repeat=("metric", "better"))
+        spread = with_fold_spread(table, folds, reports)
+        spread = spread[["metric", "key", *[c for c in spread.columns if c.endswith(FOLD_SPREAD_SUFFIX)]]]
+        spread = spread[(spread.drop(columns=["metric", "key"]) != "").any(axis=1)]   # counts have none
+        st.markdown("**Across folds**")
+        st.caption("*mean ± SD* is the metric on each cross-validation fold on its own, averaged, ± its standard "
+                   "deviation across folds; the Slices page has the per-fold chart and intervals.")
+        spread.columns = [c.removesuffix(FOLD_SPREAD_SUFFIX) if c.endswith(FOLD_SPREAD_SUFFIX) else c
+                          for c in spread.columns]
+        data_table(spread, height="content", config=comparison_config(spread), repeat=("metric",))
 
 if by_model is not None and output == ALL_OUTPUTS and any(r.variance_weighted for r in by_model.values()):
     st.subheader("Variance-weighted averages")
