@@ -210,15 +210,17 @@ row = chart_row()
 calibrated = {m: sm.calibration for m, sm in scored.items() if sm.calibration is not None}
 static = []
 with row:
-    if calibrated:
-        fig = charts.calibration_chart(curves=calibrated, colors=colors)
+    if calibrated:   # shared like the explorer's figures
+        fig = memo(assessment, "calibration_chart", (tuple(scored), label),
+                   lambda: charts.calibration_chart(curves=calibrated, colors=colors), light=True)
         static.append(fig)
         chart(fig, "Calibration", key=f"calibration_{label}", in_row=True)
     for m, sm in scored.items():
         if sm.calibration is None:
             st.caption(md(f"`{m}`: {sm.calibration_reason}."))
 with row:
-    fig = charts.ks_chart(curves={m: sm.ks for m, sm in scored.items()}, colors=colors)
+    fig = memo(assessment, "ks_chart", (tuple(scored), label),
+               lambda: charts.ks_chart(curves={m: sm.ks for m, sm in scored.items()}, colors=colors), light=True)
     static.append(fig)
     chart(fig, "KS", key=f"ks_{label}", in_row=True)
 
