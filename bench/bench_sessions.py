@@ -216,6 +216,10 @@ def journey(page, path: str, received: list) -> dict:
             sidebar.get_by_role("link", name=name).click()
         page.get_by_role("heading", name=ready).wait_for()
         wait_drawn(page, last)
+        # Still this session's file ("Active: load_3.csv"): a session reset under load (seen: a tab that came back as a
+        # new session on the default sample, whose Curves page then counted as a fast step) fails instead.
+        if not sidebar.get_by_text(f"Active: {Path(path).name}").count():
+            raise RuntimeError(f"{name}: the page no longer shows {Path(path).name} (the session was reset)")
         steps[name] = Step(time.perf_counter() - t, max(received[1] - t, 0.0), tree_cpu_s(os.getpid()) - cpu,
                            (received[0] - sent) / 2**20, page.locator(".js-plotly-plot").count())
     return steps
