@@ -115,14 +115,16 @@ def tree_rss_mb(pid: int) -> float:
 def start_app(port: int, ttl: int, profile: str | None = None, log: str | None = None,
               idle: int = 600, cpus: set[int] | None = None) -> subprocess.Popen:
     """The app as `make run` starts it, with this Python; ``profile``: under py-spy, which writes the server's
-    sampled stacks (all threads, idle ones left out) to that file in collapsed format when the server stops;
+    sampled stacks to that file in collapsed format when the server stops — only the thread holding the GIL, as
+    without ``--gil`` a thread waiting for the GIL (after a sleep, in a queue) was counted as busy, which in one
+    profile charged the tidy-up thread 23 s;
     ``cpus``: the server (and py-spy) runs on these CPUs only (`--pin`)."""
     env = {**os.environ, "BROWSER": "none", "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(ttl),
            "ASSESS_RESULTS_IDLE_S": str(idle)}
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]
     if profile:
         command = [str(Path(sys.executable).with_name("py-spy")), "record", "--format", "raw", "--rate", "50",
-                   "--threads", "-o", profile, "--", *command]
+                   "--threads", "--gil", "-o", profile, "--", *command]
     out = open(log, "w") if log else subprocess.DEVNULL    # noqa: SIM115 (the server's lifetime)
     proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT if log else out,
                             start_new_session=True,
