@@ -272,9 +272,11 @@ RELEASE_EVERY_ROUNDS = 12
 #: Rounds between two full garbage collections. Streamlit's own collection after every script run
 #: (``runner.postScriptGC``) is off in .streamlit/config.toml: a full collection of the server's heap (1.9 million
 #: objects once Plotly, pandas and SciPy are loaded) takes about 0.14 s, and every session ran one per rerun — the
-#: largest part of a session's own server CPU in bench/bench_sessions.py's profile. One every 10 s for the whole
-#: server frees the same cyclic garbage (Python's own collector runs in between) at a fixed cost.
-COLLECT_EVERY_ROUNDS = 2
+#: largest part of a session's own server CPU in bench/bench_sessions.py's profile. One every 30 s for the whole
+#: server frees the same cyclic garbage (Python's own collector runs in between) at a fixed cost — which is not
+#: small: with the GIL-only profile (3 sessions on a 200,000-row file) a collection every 10 s took 8 of the
+#: server's 28 s of CPU, hence 30 s (the unconditional release every `RELEASE_EVERY_ROUNDS` collects too).
+COLLECT_EVERY_ROUNDS = 6
 
 
 def _runtime():
