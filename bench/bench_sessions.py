@@ -6,6 +6,7 @@ the server's peak resident memory (the whole process tree, sampled every 0.2 s) 
 have closed and their disconnect TTL has passed. ``--same`` gives every session the same bytes (the work is shared
 by content hash, views/shared.py); without it each session gets its own file.
 
+    flock /work/bench.lock env PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 8 --pin --same
     PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 8 --rows 1000000 --same
     PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 8 --rows 1000000          # eight different files
     PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 1 --no-alone --profile /tmp/server.txt
@@ -25,6 +26,11 @@ concurrent phase (all browsers' and the server's CPU over the cores); ``--nice 1
 priority, closer to browsers on their own computers. Any traceback in the server's log is counted and the first shown. ``--profile`` records the server with py-spy (collapsed
 stacks); ``--log`` keeps its output; BENCH_TIMEOUT_S bounds every wait (a failed session is screenshotted to the
 temporary directory and reported, not waited for).
+
+``--pin`` puts the server on CPU 0 and every browser on the others (on a 2-core box, as near as it gets to browsers
+on their own computers) and prints the server's CPU per session: its CPU in a phase minus the CPU of the shared
+store's computations (logged by views/shared.py), over the sessions. Eight sessions stay within 2× of one when
+that per-session CPU p and the shared work W satisfy W + 8p <= 2(W + p).
 
 Not a test: timings belong here.
 """
@@ -107,18 +113,22 @@ def tree_rss_mb(pid: int) -> float:
 
 
 def start_app(port: int, ttl: int, profile: str | None = None, log: str | None = None,
-              idle: int = 600) -> subprocess.Popen:
+              idle: int = 600, cpus: set[int] | None = None) -> subprocess.Popen:
     """The app as `make run` starts it, with this Python; ``profile``: under py-spy, which writes the server's
-    sampled stacks (all threads, idle ones left out) to that file in speedscope format when the server stops."""
+    sampled stacks to that file in collapsed format when the server stops — only the thread holding the GIL, as
+    without ``--gil`` a thread waiting for the GIL (after a sleep, in a queue) was counted as busy, which in one
+    profile charged the tidy-up thread 23 s;
+    ``cpus``: the server (and py-spy) runs on these CPUs only (`--pin`)."""
     env = {**os.environ, "BROWSER": "none", "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(ttl),
            "ASSESS_RESULTS_IDLE_S": str(idle)}
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]
     if profile:
         command = [str(Path(sys.executable).with_name("py-spy")), "record", "--format", "raw", "--rate", "50",
-                   "--threads", "-o", profile, "--", *command]
+                   "--threads", "--gil", "-o", profile, "--", *command]
     out = open(log, "w") if log else subprocess.DEVNULL    # noqa: SIM115 (the server's lifetime)
     proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT if log else out,
-                            start_new_session=True)
+                            start_new_session=True,
+                            preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
     for _ in range(240):
         try:
             with urllib.request.urlopen(f"http://localhost:{port}/_stcore/health", timeout=2) as r:
@@ -147,12 +157,14 @@ def wait_drawn(page, last: tuple[str, str]) -> None:
                            ".every(chart => chart.querySelector('.main-svg'))", timeout=600_000, polling=200)
 
 
-def session(url: str, path: str, key: int, start, results, nice: int = 0) -> None:
+def session(url: str, path: str, key: int, start, results, nice: int = 0, cpus: set[int] | None = None) -> None:
     """One person in their own Chromium (Playwright's sync API belongs to one thread, so each session is a process);
-    ``nice`` lowers the priority of the browser and its driver (they inherit it)."""
+    ``nice`` lowers the priority of the browser and its driver, ``cpus`` keeps them on those CPUs (they inherit both)."""
     from playwright.sync_api import sync_playwright
 
     os.nice(nice)
+    if cpus:
+        os.sched_setaffinity(0, cpus)
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
@@ -206,6 +218,10 @@ def journey(page, path: str, received: list) -> dict:
             sidebar.get_by_role("link", name=name).click()
         page.get_by_role("heading", name=ready).wait_for()
         wait_drawn(page, last)
+        # Still this session's file ("Active: load_3.csv"): a session reset under load (seen: a tab that came back as a
+        # new session on the default sample, whose Curves page then counted as a fast step) fails instead.
+        if not sidebar.get_by_text(f"Active: {Path(path).name}").count():
+            raise RuntimeError(f"{name}: the page no longer shows {Path(path).name} (the session was reset)")
         steps[name] = Step(time.perf_counter() - t, max(received[1] - t, 0.0), tree_cpu_s(os.getpid()) - cpu,
                            (received[0] - sent) / 2**20, page.locator(".js-plotly-plot").count())
     return steps
@@ -224,10 +240,11 @@ class Step:
                 + (f", {self.charts} charts)" if self.charts else ")"))
 
 
-def run(url: str, files: list[Path], nice: int = 0) -> list[tuple[float, dict]]:
+def run(url: str, files: list[Path], nice: int = 0, cpus: set[int] | None = None) -> list[tuple[float, dict]]:
     ctx = multiprocessing.get_context("spawn")
     start, results = ctx.Barrier(len(files)), ctx.Queue()
-    procs = [ctx.Process(target=session, args=(url, str(f), i, start, results, nice)) for i, f in enumerate(files)]
+    procs = [ctx.Process(target=session, args=(url, str(f), i, start, results, nice, cpus))
+             for i, f in enumerate(files)]
     for proc in procs:
         proc.start()
     out = dict(results.get(timeout=3600) for _ in procs)
@@ -244,13 +261,17 @@ def steps_text(steps: dict) -> str:
     return " · ".join(f"{name} {step}" for name, step in steps.items())
 
 
-def computed(log: Path, since: int) -> tuple[Counter, int]:
+def computed(log: Path, since: int) -> tuple[Counter, float, int]:
     """How many results of each kind the server computed since byte ``since`` of its log (views/shared.py writes a
-    line per computation when ASSESS_SHARED_LOG is set), and the log's size now."""
+    line per computation when ASSESS_SHARED_LOG is set), the CPU seconds of the outermost ones (the work done once
+    for every session holding the file: a nested computation's CPU is inside its caller's), and the log's size now."""
     text = log.read_bytes()
-    kinds = Counter(line.split()[2] for line in text[since:].decode(errors="replace").splitlines()
-                    if line.startswith("assess.shared computed "))
-    return kinds, len(text)
+    lines = [line for line in text[since:].decode(errors="replace").splitlines()
+             if line.startswith("assess.shared computed ")]
+    kinds = Counter(line.split()[2] for line in lines)
+    shared_cpu = sum(float(line.split(", cpu ")[1].split()[0]) for line in lines
+                     if ", cpu " in line and not line.endswith(" nested"))
+    return kinds, shared_cpu, len(text)
 
 
 def counts_text(kinds: Counter) -> str:
@@ -271,6 +292,10 @@ def main() -> None:
     parser.add_argument("--nice", type=int, default=0,
                         help="run the browsers at this niceness (19: the server goes first, as when every browser is "
                              "on its own computer; the alone session gets the same)")
+    parser.add_argument("--pin", action="store_true",
+                        help="the server on CPU 0 and every browser (Chromium, the Playwright driver) on the other "
+                             "CPUs, in every phase: the server's own speed, as when the browsers are on their own "
+                             "computers")
     parser.add_argument("--no-alone", action="store_true", help="skip the single session before the concurrent ones")
     parser.add_argument("--profile", metavar="FILE", help="run the server under py-spy, stacks to FILE (collapsed)")
     parser.add_argument("--log", metavar="FILE", help="the server's output to FILE")
@@ -292,7 +317,10 @@ def main() -> None:
             port = s.getsockname()[1]
         log = Path(args.log or Path(tmp) / "server.log")
         os.environ["ASSESS_SHARED_LOG"] = "1"           # the server counts its computations (views/shared.py)
-        proc = start_app(port, args.ttl, args.profile, str(log), args.idle)
+        server_cpus, browser_cpus = ({0}, set(range(1, os.cpu_count() or 2))) if args.pin else (None, None)
+        if args.pin:
+            os.sched_setaffinity(0, browser_cpus)    # this script (the sessions' parent) beside the browsers
+        proc = start_app(port, args.ttl, args.profile, str(log), args.idle, server_cpus)
         url = f"http://localhost:{port}"
         time.sleep(2)
         idle = tree_rss_mb(proc.pid)
@@ -307,26 +335,26 @@ def main() -> None:
 
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
-        loads, kinds = [], {}
+        loads, kinds, shared_cpu = [], {}, {}
         try:
-            run(url, [warm_file])
+            run(url, [warm_file], cpus=browser_cpus)
             warm = tree_rss_mb(proc.pid)
-            _, offset = computed(log, 0)
+            _, _, offset = computed(log, 0)
             alone = None
             server_cpu = []
             if not args.no_alone:
                 phase[0] = "alone"
                 cpu = tree_cpu_s(proc.pid)
-                alone = run(url, [first_alone], args.nice)[0]
+                alone = run(url, [first_alone], args.nice, browser_cpus)[0]
                 server_cpu.append(tree_cpu_s(proc.pid) - cpu)
                 loads.append(os.getloadavg()[0])
-                kinds["alone"], offset = computed(log, offset)
+                kinds["alone"], shared_cpu["alone"], offset = computed(log, offset)
             phase[0] = "together"
             cpu = tree_cpu_s(proc.pid)
-            together = run(url, files, args.nice)
+            together = run(url, files, args.nice, browser_cpus)
             server_cpu.append(tree_cpu_s(proc.pid) - cpu)
             loads.append(os.getloadavg()[0])
-            kinds["together"], offset = computed(log, offset)
+            kinds["together"], shared_cpu["together"], offset = computed(log, offset)
             sampling.set()
             closed = time.perf_counter()
             timeline = []
@@ -343,7 +371,8 @@ def main() -> None:
         tracebacks = server_log.count("Traceback (most recent call last)")
         first_traceback = server_log[server_log.find("Traceback"):][:3000] if tracebacks else ""
     print(f"{args.sessions} sessions, {args.rows:,} rows × 3 models ({'same file' if args.same else 'own files'}, "
-          f"{mb:,.0f} MB each when written); load average (1 min) after each phase: "
+          f"{mb:,.0f} MB each when written{'; server on CPU 0, browsers on the others' if args.pin else ''}); "
+          f"load average (1 min) after each phase: "
           + ", ".join(f"{x:.1f}" for x in loads) + f" on {os.cpu_count()} CPUs")
     if alone is not None:
         print(f"one session alone: {alone[0]:6.1f} s (upload → Data → Metrics → Curves drawn: {steps_text(alone[1])})")
@@ -364,6 +393,14 @@ def main() -> None:
           "each session's browser CPU is in its line)")
     for name, kind in kinds.items():
         print(f"server computed ({name}): {counts_text(kind)}")
+    # The server's CPU outside the shared store's computations is each session's own work (its page scripts, tables
+    # and figures): with W the shared work and p a session's own, N sessions stay within 2× of one when
+    # W + N·p <= 2·(W + p).
+    phases = (["alone"] if alone is not None else []) + ["together"]
+    for name, cpu_s, sessions in zip(phases, server_cpu, [1] * (alone is not None) + [args.sessions]):
+        own = (cpu_s - shared_cpu[name]) / sessions
+        print(f"server CPU ({name}): {cpu_s:,.1f} s = shared computations {shared_cpu[name]:,.1f} s + "
+              f"{sessions} × {own:,.2f} s per session")
     print(f"server RSS: idle {idle:,.0f} MB, warm (after a 1,000-row session: every page's modules loaded) "
           f"{warm:,.0f} MB; peak " + ", ".join(f"{name} {mb_:,.0f} MB" for name, mb_ in peaks.items()))
     marks = [next(((t, m) for t, m in timeline if t >= mark), None) for mark in (30, 60, 120)]

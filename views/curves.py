@@ -119,16 +119,21 @@ def explorer() -> None:
             st.caption(f"No threshold reaches a precision of {target_p:.0%} for this model.")
 
     at = {m: metrics_at(sm.counts, threshold) for m, sm in scored.items()}
+
+    def matrix_chart(m: str):
+        fig = charts.confusion_matrix_chart(matrix=binary_matrix(scored[m].counts, threshold),
+                                            classes=[negative, positive], normalize="true", title=m,
+                                            subtitle=f"at threshold {threshold:.3f}", colorbar=False)
+        return fig.update_layout(height=380, margin=dict(l=60, r=10))
+    # Every figure of the explorer is built once per file, roles and settings for the whole server (`memo`; each
+    # session gets its own copy): eight sessions at the same threshold — the default one, say — build them once.
     # One small matrix per model, each titled with its model, wrapping two or three to a row (no colour bar: the
     # cells print their shares).
     with chart_row(small=True):
-        for m, sm in scored.items():
+        for m in scored:
             with chart_cell(small=True, key=f"cell_cm_{m}"):
-                fig = charts.confusion_matrix_chart(matrix=binary_matrix(sm.counts, threshold),
-                                                    classes=[negative, positive], normalize="true", title=m,
-                                                    subtitle=f"at threshold {threshold:.3f}", colorbar=False)
-                fig.update_layout(height=380, margin=dict(l=60, r=10))
-                draw(fig, key=f"cm_{m}")
+                draw(memo(assessment, "matrix_chart", (m, label, threshold), lambda m=m: matrix_chart(m), light=True),
+                     key=f"cm_{m}")
     table = pd.DataFrame(at).T
     counts_ = [c for c in ("tp", "fp", "tn", "fn") if c in table.columns]
     names = {spec.key: spec.name for spec in metrics_for(Task.BINARY)} | {
@@ -149,14 +154,19 @@ def explorer() -> None:
     counts = {m: sm.counts for m, sm in scored.items()}
     drawn = memo(assessment, "drawn", (tuple(scored), label), lambda: thinned_indices(scored))
     curves_of = {kind: {m: getattr(sm, kind) for m, sm in scored.items()} for kind in ("roc", "pr", "gain", "lift")}
-    shown = [("ROC", charts.roc_chart(curves=curves_of["roc"], counts=counts, colors=colors, threshold=threshold,
-                                      auc_ci=auc_ci, drawn=drawn["roc"], bands=bands, hull=with_hull)),
-             ("Precision–recall", charts.pr_chart(curves=curves_of["pr"], counts=counts, colors=colors,
-                                                  threshold=threshold, drawn=drawn["pr"])),
-             ("Cumulative gain", charts.gain_chart(curves=curves_of["gain"], counts=counts, colors=colors,
-                                                   threshold=threshold, drawn=drawn["gain"])),
-             ("Lift", charts.lift_chart(curves=curves_of["lift"], counts=counts, colors=colors, threshold=threshold,
-                                        drawn=drawn["lift"]))]
+    curve_charts = {
+        "ROC": lambda: charts.roc_chart(curves=curves_of["roc"], counts=counts, colors=colors, threshold=threshold,
+                                        auc_ci=auc_ci, drawn=drawn["roc"], bands=bands, hull=with_hull),
+        "Precision–recall": lambda: charts.pr_chart(curves=curves_of["pr"], counts=counts, colors=colors,
+                                                    threshold=threshold, drawn=drawn["pr"]),
+        "Cumulative gain": lambda: charts.gain_chart(curves=curves_of["gain"], counts=counts, colors=colors,
+                                                     threshold=threshold, drawn=drawn["gain"]),
+        "Lift": lambda: charts.lift_chart(curves=curves_of["lift"], counts=counts, colors=colors, threshold=threshold,
+                                          drawn=drawn["lift"])}
+    # Only the ROC chart draws the band and the hull: the others' keys leave the toggles out.
+    shown = [(name, memo(assessment, "curve_chart", (name, tuple(scored), label, threshold)
+                         + ((with_band, with_hull) if name == "ROC" else ()), build, light=True))
+             for name, build in curve_charts.items()]
     detail = st.selectbox("Model for the single-model charts", list(scored), key="detail_model")
     sm = scored[detail]
     rates = {m.key: m.name for m in metrics_for(Task.BINARY)
@@ -169,17 +179,24 @@ def explorer() -> None:
             warnings.simplefilter("ignore")
             metrics = metric_vs_threshold(sm.counts, plotted, beta=beta_)
         return charts.metric_threshold_chart(metrics=metrics, title=f"Metrics by threshold — {detail}")
-    # Built once per model and choice; a new threshold only adds its line. Shared by every session holding the file
+
+    def distribution_chart():
+        return charts.score_distribution_chart(scores_by_class=sm.scores_by_class,
+                                               title=f"Score distribution by class — {detail}",
+                                               colors={positive: colors[detail], negative: "#999999"})
+    # Built once per model and choice; a new threshold only adds its line to it (the charts without the line are
+    # results of their own, read only when a threshold is new). Shared by every session holding the file
     # (views/shared.py stores a figure as its dict and gives each session its own object).
-    by_threshold = None
     if plotted:
-        by_threshold = memo(assessment, "metric_chart", (detail, label, tuple(plotted), beta_), metric_chart)
-    distribution = memo(assessment, "distribution_chart", (detail, label), lambda: charts.score_distribution_chart(
-        scores_by_class=sm.scores_by_class, title=f"Score distribution by class — {detail}",
-        colors={positive: colors[detail], negative: "#999999"}))
-    if by_threshold is not None:
-        shown.append(("Metrics by threshold", charts.with_threshold_line(by_threshold, threshold)))
-    shown.append(("Score distribution", charts.with_threshold_line(distribution, threshold)))
+        metric_key = (detail, label, tuple(plotted), beta_)
+        shown.append(("Metrics by threshold", memo(assessment, "metric_chart_at", (*metric_key, threshold),
+                                                   lambda: charts.with_threshold_line(
+                                                       memo(assessment, "metric_chart", metric_key, metric_chart),
+                                                       threshold), light=True)))
+    shown.append(("Score distribution", memo(assessment, "distribution_chart_at", (detail, label, threshold),
+                                             lambda: charts.with_threshold_line(
+                                                 memo(assessment, "distribution_chart", (detail, label),
+                                                      distribution_chart), threshold), light=True)))
     with chart_row():
         for name, fig in shown:
             chart(fig, name, key=f"{name}_{label}", in_row=True)
@@ -193,15 +210,17 @@ row = chart_row()
 calibrated = {m: sm.calibration for m, sm in scored.items() if sm.calibration is not None}
 static = []
 with row:
-    if calibrated:
-        fig = charts.calibration_chart(curves=calibrated, colors=colors)
+    if calibrated:   # shared like the explorer's figures
+        fig = memo(assessment, "calibration_chart", (tuple(scored), label),
+                   lambda: charts.calibration_chart(curves=calibrated, colors=colors), light=True)
         static.append(fig)
         chart(fig, "Calibration", key=f"calibration_{label}", in_row=True)
     for m, sm in scored.items():
         if sm.calibration is None:
             st.caption(md(f"`{m}`: {sm.calibration_reason}."))
 with row:
-    fig = charts.ks_chart(curves={m: sm.ks for m, sm in scored.items()}, colors=colors)
+    fig = memo(assessment, "ks_chart", (tuple(scored), label),
+               lambda: charts.ks_chart(curves={m: sm.ks for m, sm in scored.items()}, colors=colors), light=True)
     static.append(fig)
     chart(fig, "KS", key=f"ks_{label}", in_row=True)
 

@@ -29,6 +29,9 @@ from collections.abc import Callable, Hashable
 
 #: Entries kept across all sessions (least recently used evicted first).
 SHARED_ENTRIES = 64
+#: Light entries kept besides them (`SharedResults.get` with ``light=True``: a figure at one threshold, ~0.3 MB): a
+#: threshold moved through many values evicts only its own kind, never a read file or a sort of a million scores.
+LIGHT_ENTRIES = 96
 DEFAULT_MEMORY_MB = 6144
 DEFAULT_IDLE_S = 600.0
 
@@ -49,6 +52,10 @@ def limit_malloc_arenas(arenas: int = MALLOC_ARENAS) -> bool:
         return bool(ctypes.CDLL("libc.so.6").mallopt(_M_ARENA_MAX, arenas))
     except (OSError, AttributeError):
         return False
+
+
+#: How many `SharedResults.get` computations this thread is inside (for the log: a nested one's CPU is its caller's).
+_computing_depth = threading.local()
 
 
 class ServerBusy(RuntimeError):
@@ -101,13 +108,14 @@ class SharedResults:
 
     ``get(key, compute)`` returns the stored value, or runs ``compute()`` — while other callers of the same key wait
     for it (a failure is not stored: each waiter then tries itself and gets its own error). ``memory_mb`` and
-    ``budget_mb`` say whether a new computation may start.
+    ``budget_mb`` say whether a new computation may start. Light entries have their own bound, ``max_light``.
     """
 
     def __init__(self, max_entries: int = SHARED_ENTRIES, *, memory_mb: Callable[[], float] = resident_mb,
-                 budget_mb: Callable[[], float] = memory_budget_mb, clock: Callable[[], float] = time.monotonic
-                 ) -> None:
-        self.max_entries = max_entries
+                 budget_mb: Callable[[], float] = memory_budget_mb, clock: Callable[[], float] = time.monotonic,
+                 max_light: int = LIGHT_ENTRIES) -> None:
+        self.max_entries, self.max_light = max_entries, max_light
+        self._light: set[Hashable] = set()          # the entries stored with light=True
         self._memory_mb, self._budget_mb, self._clock = memory_mb, budget_mb, clock
         self._store: OrderedDict[Hashable, object] = OrderedDict()
         self._used: dict[Hashable, float] = {}
@@ -123,6 +131,13 @@ class SharedResults:
         del self._store[key]
         self._used.pop(key, None)
         self._tags.pop(key, None)
+        self._light.discard(key)
+
+    def _evict(self) -> None:   # with self._lock held: the least recently used of each kind beyond its bound
+        for light, bound in ((False, self.max_entries), (True, self.max_light)):
+            kind = [key for key in self._store if (key in self._light) == light]
+            for key in kind[:max(0, len(kind) - bound)]:
+                self._drop(key)
 
     def _stored(self, key: Hashable) -> tuple[bool, object]:
         with self._lock:
@@ -134,9 +149,11 @@ class SharedResults:
                 return False, None
         return True, _thawed(stored)   # outside the lock: rebuilding a figure takes milliseconds
 
-    def get(self, key: Hashable, compute: Callable[[], object], *, tag: str | None = None) -> object:
+    def get(self, key: Hashable, compute: Callable[[], object], *, tag: str | None = None,
+            light: bool = False) -> object:
         """The value stored under ``key``, else ``compute()`` stored; ``tag``: the SHA-256 of the file it derives
-        from, so the entry leaves when no session holds that file (untagged entries leave by the idle rule)."""
+        from, so the entry leaves when no session holds that file (untagged entries leave by the idle rule);
+        ``light``: a small result of a setting that changes often, bounded apart (`LIGHT_ENTRIES`)."""
         found, value = self._stored(key)
         if found:
             return value
@@ -150,18 +167,26 @@ class SharedResults:
             if used > budget:
                 raise ServerBusy(f"The server is busy: it holds {used:,.0f} MB of {budget:,.0f} MB for other "
                                  "assessments. Try again in a minute.")
-            started = time.perf_counter()
-            value = compute()
-            if os.environ.get("ASSESS_SHARED_LOG"):   # bench/bench_sessions.py counts the computations per kind
-                print(f"assess.shared computed {_kind(key)} in {time.perf_counter() - started:.2f} s", file=sys.stderr,
-                      flush=True)
+            started, cpu_started = time.perf_counter(), time.thread_time()
+            _computing_depth.value = getattr(_computing_depth, "value", 0) + 1
+            try:
+                value = compute()
+            finally:
+                _computing_depth.value -= 1
+            if os.environ.get("ASSESS_SHARED_LOG"):
+                # bench/bench_sessions.py counts the computations per kind and sums the CPU of the outermost ones
+                # (this thread's CPU: the work done once for every session); a nested one is inside its caller's.
+                nested = " nested" if _computing_depth.value else ""
+                print(f"assess.shared computed {_kind(key)} in {time.perf_counter() - started:.2f} s, "
+                      f"cpu {time.thread_time() - cpu_started:.3f} s{nested}", file=sys.stderr, flush=True)
             with self._lock:
                 self._store[key] = _frozen(value)
                 self._used[key] = self._clock()
                 if tag is not None:
                     self._tags[key] = tag
-                while len(self._store) > self.max_entries:
-                    self._drop(next(iter(self._store)))
+                if light:
+                    self._light.add(key)
+                self._evict()
                 self._computing.pop(key, None)
         return value
 
@@ -244,6 +269,14 @@ def _kind(key: Hashable) -> str:
 TIDY_EVERY_S = 5.0
 #: Rounds between two unconditional returns of free memory (a full collection costs a little on a big heap).
 RELEASE_EVERY_ROUNDS = 12
+#: Rounds between two full garbage collections. Streamlit's own collection after every script run
+#: (``runner.postScriptGC``) is off in .streamlit/config.toml: a full collection of the server's heap (1.9 million
+#: objects once Plotly, pandas and SciPy are loaded) takes about 0.14 s, and every session ran one per rerun — the
+#: largest part of a session's own server CPU in bench/bench_sessions.py's profile. One every 30 s for the whole
+#: server frees the same cyclic garbage (Python's own collector runs in between) at a fixed cost — which is not
+#: small: with the GIL-only profile (3 sessions on a 200,000-row file) a collection every 10 s took 8 of the
+#: server's 28 s of CPU, hence 30 s (the unconditional release every `RELEASE_EVERY_ROUNDS` collects too).
+COLLECT_EVERY_ROUNDS = 6
 
 
 def _runtime():
@@ -394,7 +427,8 @@ def tidy(store: SharedResults, away_since: dict, closing: dict | None = None) ->
 def keep_tidy(store: SharedResults, *, every_s: float = TIDY_EVERY_S) -> threading.Thread:
     """A daemon thread that every ``every_s`` seconds runs `tidy` and hands free memory back to the system when
     something was let go (in that round or the one before, as sessions close on the event loop in between), and
-    every `RELEASE_EVERY_ROUNDS` rounds anyway."""
+    every `RELEASE_EVERY_ROUNDS` rounds anyway; in between, a full garbage collection every `COLLECT_EVERY_ROUNDS`
+    rounds (instead of Streamlit's after every script run)."""
     def loop() -> None:
         away_since: dict = {}
         closing: dict = {}
@@ -406,6 +440,8 @@ def keep_tidy(store: SharedResults, *, every_s: float = TIDY_EVERY_S) -> threadi
                 freed = tidy(store, away_since, closing)
                 if freed or pending or rounds % RELEASE_EVERY_ROUNDS == 0:
                     release_memory()
+                elif rounds % COLLECT_EVERY_ROUNDS == 0:
+                    gc.collect()
                 pending = bool(freed)
             except Exception:   # the tidy-up must never stop; a failed round is retried by the next
                 pass

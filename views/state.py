@@ -250,7 +250,7 @@ def fingerprint(assessment: Assessment) -> tuple:
             assessment.classes, assessment.names)
 
 
-def memo(assessment: Assessment, name: str, params: tuple, compute):
+def memo(assessment: Assessment, name: str, params: tuple, compute, *, light: bool = False):
     """``compute()`` once for this assessment's :func:`fingerprint` (the file's SHA-256, roles, task, positive class)
     and ``params``, shared by every session holding the same data (:mod:`views.shared`); a session whose data or
     roles change gets a new key.
@@ -258,9 +258,11 @@ def memo(assessment: Assessment, name: str, params: tuple, compute):
     Over the server's memory budget (:class:`views.shared.ServerBusy`) the page says so where the result would have
     been and stops: the message is shown by whichever page asked, with or without ``app.py`` around it (Streamlit
     runs a page on its own on a server's first run and under AppTest). A Plotly figure may be returned: it is stored
-    as its dict and each caller gets its own figure (:func:`views.shared._frozen`)."""
+    as its dict and each caller gets its own figure (:func:`views.shared._frozen`). ``light``: a small result of a
+    setting that changes often (a figure at one threshold), kept apart so it never evicts a costly one."""
     try:
-        return shared_results().get((fingerprint(assessment), name, params), compute, tag=assessment.table.sha256)
+        return shared_results().get((fingerprint(assessment), name, params), compute, tag=assessment.table.sha256,
+                                    light=light)
     except ServerBusy as busy:
         st.warning(str(busy), icon=BUSY_ICON)
         st.stop()
