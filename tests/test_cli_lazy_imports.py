@@ -17,6 +17,9 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
+from assess.cli.slices import MIN_SLICE_SIZE_HELP
+from assess.slices import MIN_SLICE_SIZE
+
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "assets" / "samples" / "breast_cancer_binary.csv"
 
@@ -141,3 +144,45 @@ except AttributeError:
 print(before, Task is TaskItself, issubclass(AssessError, Exception), Predictions.__module__, charts.__name__, unknown)
 """)
     assert out == "False True True assess.data assess.charts AttributeError"
+
+
+# --- metrics: the slice analysis (assess.slices, and through it all of assess.stats) and the cross-validation
+# summaries only when --slice / --by-fold ask for them; out of core, only the file's task's engine ----------------
+
+ONLY_WITH_FLAGS = ("assess.slices", "assess.stats", "assess.cross_validation")
+
+
+def _any(modules: set[str], name: str) -> bool:
+    return any(m == name or m.startswith(name + ".") for m in modules)
+
+
+def test_metrics_without_slice_flags_loads_no_slice_analysis():
+    status, modules = _modules_of(["metrics", str(SAMPLE)])
+    assert status == 0
+    assert _any(modules, "assess.metrics")                     # the listing sees the run's imports
+    assert [m for m in ONLY_WITH_FLAGS if _any(modules, m)] == []
+
+
+def test_metrics_with_a_slice_loads_it():
+    status, modules = _modules_of(["metrics", str(SAMPLE), "--slice", "group", "--by-fold"])
+    assert status == 0
+    assert [m for m in ONLY_WITH_FLAGS if _any(modules, m)] == list(ONLY_WITH_FLAGS)
+
+
+def test_the_help_states_the_slice_analysis_default():
+    assert MIN_SLICE_SIZE_HELP == MIN_SLICE_SIZE
+
+
+def test_a_binary_file_out_of_core_loads_no_other_tasks_engine(tmp_path):
+    """assess.engine.reports imports each task's module in its branch: a binary Parquet file through DuckDB loads the
+    binary engine and none of the others (counter-check: the binary one is listed)."""
+    import pandas as pd
+
+    path = tmp_path / "binary.parquet"
+    pd.DataFrame({"y_true": [0, 1, 1, 0] * 10, "score": [0.1, 0.8, 0.6, 0.4] * 10}).to_parquet(path)
+    status, modules = _modules_of(["metrics", str(path), "--engine", "duckdb"])
+    assert status == 0
+    others = ("assess.engine.forecast", "assess.engine.multiclass", "assess.engine.multiclass_scores",
+              "assess.engine.multilabel", "assess.engine.regression")
+    assert "assess.engine.binary" in modules
+    assert [m for m in others if m in modules] == []
