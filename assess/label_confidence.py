@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from assess.columns import is_numeric, label_strings
+from assess.columns import is_numeric, label_strings, sort_labels
 
 __all__ = ["expand_label_confidence", "LABEL_COLUMN", "CONFIDENCE_COLUMN"]
 
@@ -40,7 +40,7 @@ def expand_label_confidence(frame: pd.DataFrame) -> tuple[pd.DataFrame, tuple[st
     if not is_numeric(score):
         return frame, ()
     labels = label_strings(frame[LABEL_COLUMN])
-    classes = sorted({s for s in labels.dropna().unique()}, key=lambda s: (not _is_number(s), _number(s), s))
+    classes = sort_labels(labels.dropna().unique())
     values = score.to_numpy(np.float64)
     finite = values[np.isfinite(values)]
     if len(classes) != 2 or len(finite) == 0 or finite.min() < 0 or finite.max() > 1:
@@ -60,14 +60,3 @@ def expand_label_confidence(frame: pd.DataFrame) -> tuple[pd.DataFrame, tuple[st
             "predicted)")
     return out, (note,)
 
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-        return True
-    except ValueError:
-        return False
-
-
-def _number(text: str) -> float:
-    return float(text) if _is_number(text) else 0.0
