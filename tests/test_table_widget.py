@@ -129,6 +129,17 @@ def test_wrapped_columns_share_the_room_and_rows_show_every_line(shown):
     assert widths["Control"] >= 16 + max(widgets.text_px(w) for w in "Similar distributions across splits".split())
 
 
+def test_a_wrapped_table_without_rows_is_shown(shown):
+    """The Confusion page's "Most confused pairs" with no pair to list (every model right on every row of a class
+    pair): the wrapped columns have no cell, and the table is shown with its headers (it ended the page on a
+    ``ValueError`` from counting lines in no cell)."""
+    frame = pd.DataFrame({"true_class": pd.Series([], dtype=object), "predicted_class": pd.Series([], dtype=object),
+                          "count": pd.Series([], dtype="int64")})
+    widgets.data_table(frame, wrap=("true_class", "predicted_class"))
+    (_, kwargs), = shown
+    assert "row_height" not in kwargs
+
+
 @pytest.mark.parametrize("text, width, expected", [("aaa bbb", 10_000, 1), ("", 100, 1),
                                                    ("word " * 10, widgets.TABLE_CELL_PADDING + widgets.text_px("word word") + 0.5, 5)])
 def test_wrapped_lines_break_between_words(text, width, expected):

@@ -105,7 +105,12 @@ data_table(pd.DataFrame(summary), formats={"rows": count, "errors": count,
 if tables:
     st.subheader("Most confused pairs")
     pairs = pd.concat(tables, ignore_index=True)
-    data_table(pairs, formats={"count": count, "share_of_true_class": "{:.1%}"})
-    st.download_button("Confused pairs CSV", to_csv_bytes(pairs), "confused_pairs.csv", "text/csv",
-                       icon=":material/download:")
+    if pairs.empty:
+        st.caption("Every row was predicted as its true class: no pair of classes is confused.")
+    else:
+        # class names can be long ("Invoice — duplicate payment"): they wrap, so the count and share stay in view
+        data_table(pairs, formats={"count": count, "share_of_true_class": "{:.1%}"},
+                   wrap=("true_class", "predicted_class"))
+        st.download_button("Confused pairs CSV", to_csv_bytes(pairs), "confused_pairs.csv", "text/csv",
+                           icon=":material/download:")
 all_charts_button(figures, "confusion.pdf", key="confusion")

@@ -314,7 +314,8 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
     if wrapping:
         fitted |= wrapped_widths({c: frame[c].astype(str) for c in wrapping}, {c: header(c, headers) for c in wrapping},
                                  sum(fitted[c] for c in wrapping))
-        most_lines = max(wrapped_lines(t, fitted[c]) for c in wrapping for t in frame[c].astype(str))
+        # (a table without rows — no confused pairs — has no lines to count)
+        most_lines = max((wrapped_lines(t, fitted[c]) for c in wrapping for t in frame[c].astype(str)), default=1)
         if most_lines > 1:   # every row in view: the grid's default height shows about nine one-line rows
             options.setdefault("row_height", math.ceil(scale * wrapped_row_height(most_lines)))
             options.setdefault("height", "content")
