@@ -230,3 +230,11 @@ def test_a_models_fold_spread_stays_beside_its_value_when_split(shown):
         for c in part:
             if " · " in c:
                 assert c.split(" · ")[0] in part
+
+
+def test_the_widget_modules_examples_hold():
+    """The examples in views/widgets.py (the table split, the progress throttle): tests/ is where pytest looks."""
+    import doctest
+
+    result = doctest.testmod(widgets)
+    assert result.attempted >= 4 and not result.failed

@@ -17,7 +17,7 @@ from assess.errors import AssessError
 from assess.roles import Overrides
 from assess.summary import comparison_frame, headline_sentences
 from views.state import DATA_PAGE, Key, md
-from views.widgets import comparison_config, data_table
+from views.widgets import comparison_config, data_table, throttled
 
 DATA_DIR_SOURCE = "Open from the data directory"
 _CHOICE = "data_dir_choice"
@@ -93,7 +93,7 @@ def _assess(root, relative: str) -> None:
     try:
         path = resolve_inside(root, relative)     # checked again now: the directory may have changed
         run = engine_reports(resolve_source(str(path)), "duckdb", Overrides(), ci="auto",
-                             progress=lambda fraction, what: bar.progress(min(1.0, fraction), text=what))
+                             progress=throttled(lambda fraction, what: bar.progress(min(1.0, fraction), text=what)))
     except AssessError as exc:
         bar.empty()
         st.error(md(str(exc)), icon=":material/error:")

@@ -24,7 +24,7 @@ from assess.summary import (FOLD_SPREAD_SUFFIX, breakdown_table, comparison_fram
 from views import clustering_view, data_directory
 from views.state import Key, current_decision, md, memo, require_assessment, set_decision
 from views.widgets import (choose_metrics, comparison_config, data_table, decision_note,
-                           per_model_tabs)
+                           per_model_tabs, throttled)
 
 HEADLINE = {
     Task.BINARY: ("tp", "fp", "tn", "fn", "accuracy", "balanced_accuracy", "precision", "recall", "specificity", "f1",
@@ -175,7 +175,7 @@ if bootstrapping and large:
 
 def compute():
     bar = st.progress(0.0, text="Computing…") if bootstrapping else None
-    progress = (lambda f: bar.progress(min(1.0, f), text=f"Bootstrap intervals: {f:.0%}")) if bar else None
+    progress = throttled(lambda f: bar.progress(min(1.0, f), text=f"Bootstrap intervals: {f:.0%}")) if bar else None
     if assessment.outputs:  # every output and the averages at once: the Output choice only picks among them
         result = compute_output_reports(assessment, progress=progress,
                                         **{k: v for k, v in params.items() if k not in ("decision", "beta", "k")})

@@ -22,6 +22,7 @@ from assess.report.checklist import ITEMS
 from assess.settings import Settings, report_options
 from views.names import loaded_settings
 from views.state import Key, current_decision, keep_result, kept_result, md, require_assessment
+from views.widgets import throttled
 
 assessment = require_assessment()
 st.title("Report")
@@ -131,7 +132,8 @@ if st.button("Build the report", type="primary", icon=":material/description:"):
                                  command=f"python -m assess report {assessment.table.name} --config settings.json "
                                          f"--out {EXTENSIONS[kind][0]}")
         built = build_report(assessment, options,
-                             progress=lambda f, what: bar.progress(min(0.85, 0.85 * f), text=f"Computing {what}…"))
+                             progress=throttled(lambda f, what: bar.progress(min(0.85, 0.85 * f),
+                                                                           text=f"Computing {what}…")))
         bar.progress(0.9, text="Laying out the report…")
         kept = {"report": built, "files": {}}
         kept["files"][chosen] = render(built, lambda p: render_html(built, paper=p), bar)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 
 import pandas as pd
 import streamlit as st
@@ -138,6 +139,36 @@ def _missing_as_dash(column, fmt=str):
     shows a missing cell as "None", and a Styler's ``na_rep`` does not reach it."""
     return column.map(lambda value: "—" if value is None or (not isinstance(value, str) and pd.isna(value))
                       else fmt(value))
+
+
+#: Least seconds between two updates of a progress bar. Each update is a message after which the browser renders the
+#: page again: the bootstrap's per-chunk updates came 20-30 a second, and a 1,000,000-row session's browser then spent
+#: about half a CPU second per second of computing (bench/bench_sessions.py, a CPU profile of the page: React and
+#: styling) — on a shared server the sessions' browsers are not the server's cost, but their updates are.
+PROGRESS_EVERY_S = 0.5
+
+
+def throttled(update, every: float = PROGRESS_EVERY_S, clock=time.monotonic):
+    """``update(fraction, ...)`` passed on at most once per ``every`` seconds: the first call, then the next one
+    ``every`` seconds later; a call at 1.0 (done) always.
+
+    >>> now = [0.0]
+    >>> shown = []
+    >>> bar = throttled(lambda f: shown.append(f), every=0.5, clock=lambda: now[0])
+    >>> for t, f in [(0.0, 0.1), (0.2, 0.2), (0.6, 0.3), (0.7, 0.4), (0.8, 1.0)]:
+    ...     now[0] = t
+    ...     bar(f)
+    >>> shown
+    [0.1, 0.3, 1.0]
+    """
+    last = [-math.inf]
+
+    def call(fraction, *args, **kwargs):
+        now = clock()
+        if fraction >= 1.0 or now - last[0] >= every:
+            last[0] = now
+            update(fraction, *args, **kwargs)
+    return call
 
 
 #: Width (px) a table has on a 1024 px screen beside the open sidebar (measured: the grid's frame is 562 px): the
