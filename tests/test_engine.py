@@ -301,3 +301,26 @@ def test_regression_non_finite_cells_after_the_first_rows_are_refused(tmp_path, 
         code, _, err = run_cli("metrics", tmp_path / "r.parquet", "--engine", engine)
         assert code == 2, (engine, err)
     assert ("weights" in err) if column == "weight" else ("NaN or infinite" in err and "y_pred" in err), err
+
+
+def test_parameterised_metrics_are_named_with_their_parameter_in_memory_and_out_of_core(tmp_path):
+    """A table row "Top-k accuracy" did not say which k (nor "F-beta score" which β): both paths name the value with
+    the parameter it was computed with, the same way."""
+    rng = np.random.default_rng(7)
+    classes = np.array(["ant", "bee", "cat", "dog"])
+    n = 80
+    proba = rng.dirichlet(np.ones(4), n)
+    frame = pd.DataFrame({"y_true": classes[rng.integers(0, 4, n)], "y_pred": classes[proba.argmax(axis=1)]})
+    for j, c in enumerate(classes):
+        frame[f"proba_{c}"] = proba[:, j]
+    frame.to_parquet(tmp_path / "mc.parquet")
+    run = engine_reports(resolve_source(str(tmp_path / "mc.parquet")), "duckdb", Overrides(), k=3, beta=2.0)
+    table = LoadedTable(frame=frame, name="mc.parquet", sha256="", n_bytes=0, format="parquet")
+    memory = compute_reports(describe(table, Overrides()), k=3, beta=2.0)
+    for reports in (run.reports, memory):
+        report, = reports.values()
+        names = {r.key: r.name for r in report.results}
+        assert names["top_k_accuracy"] == "Top-3 accuracy"
+        assert {names[k] for k in names if "fbeta" in k} and all(names[k].endswith("(β = 2)")
+                                                                  for k in names if "fbeta" in k)
+        assert names["accuracy"] == "Accuracy"

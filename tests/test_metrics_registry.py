@@ -354,3 +354,13 @@ def test_bad_weights_are_rejected(task):
         evaluate(replace(p, weight=w))
     with pytest.raises(ValueError, match="`weight` is zero for every row"):
         evaluate(replace(p, weight=np.zeros(60)))
+
+
+def test_the_registry_modules_examples_hold():
+    """The examples in assess/metrics/registry.py (a metric named with its parameter)."""
+    import doctest
+
+    from assess.metrics import registry
+
+    result = doctest.testmod(registry)
+    assert result.attempted >= 2 and not result.failed

@@ -322,7 +322,7 @@ def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, w
             else:
                 note = "; ".join(x for x in (note, boot_notes.get(m.key, "no bootstrap interval out of core "
                                                                          "(use --engine memory)")) if x)
-        results.append(MetricResult(m.key, m.name, value, lo, hi, method, reason, note))
+        results.append(MetricResult(m.key, m.named(beta=beta, k=k), value, lo, hi, method, reason, note))
     if classes is None:
         classes = (assessment._negative(), assessment.positive)
     return MetricReport(task=task, model=model, n=t.n_rows, classes=tuple(classes),

@@ -479,7 +479,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
             note_ = "; ".join(x for x in (note_, no_bootstrap) if x)
         bl = base.get(m.key)
         counts = tuple(float(c) for c in m.proportion.counts(state)[:2]) if m.proportion else None
-        results.append(MetricResult(m.key, m.name, v, lo, hi, how, reason, note_,
+        results.append(MetricResult(m.key, m.named(beta=beta, k=k), v, lo, hi, how, reason, note_,
                                     MappingProxyType(bl.as_dict()) if bl else MappingProxyType({}),
                                     bl.method if bl else None, counts))
 

@@ -96,6 +96,21 @@ class MetricSpec:
     shared: tuple[str, ...] = ()
     uniform_baseline: Callable | None = None
 
+    def named(self, *, beta: float = 1.0, k: int = 2) -> str:
+        """The name with the parameter the value was computed with, as every table shows it: "Top-3 accuracy",
+        "F-beta score (β = 2)" — a bare "Top-k accuracy" does not say which k.
+
+        >>> get(Task.MULTICLASS, "top_k_accuracy").named(k=3)
+        'Top-3 accuracy'
+        >>> get(Task.BINARY, "fbeta").named(beta=0.5), get(Task.BINARY, "f1").named(beta=0.5)
+        ('F-beta score (β = 0.5)', 'F1 score')
+        """
+        if "k" in self.params:
+            return self.name.replace("Top-k", f"Top-{int(k)}")
+        if "beta" in self.params:
+            return f"{self.name} (β = {float(beta):g})"
+        return self.name
+
 
 @dataclass(frozen=True)
 class TableColumn:
