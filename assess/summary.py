@@ -241,6 +241,7 @@ def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None
     for model, report in reports.items():
         level = report.confidence_level
         name = f"Model {model}"   # plain text: pages pass sentences through `md`, which escapes what a file holds
+        inner = f"model {model}"  # the same inside a sentence ("When model gbm flags …")
         if report.task is Task.BINARY:
             # "positive (1) cases", "malignant cases": a class named 1 or True never reads "1 in 3 1 cases"
             phrase = class_phrase(positive, role="positive") if positive is not None else "positive"
@@ -254,11 +255,11 @@ def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None
                                  f"it finds {about(r.value)} {case}{majority}.")
             if "precision" in report and report["precision"].defined:
                 p = report["precision"]
-                sentences.append(f"When {name} flags a case as {phrase}, it is right "
+                sentences.append(f"When {inner} flags a case as {phrase}, it is right "
                                  f"{_times(p.value)} (precision {fmt(p.value)}{_interval(p, level)}).")
             if "roc_auc" in report and report["roc_auc"].defined:
                 a = report["roc_auc"]
-                sentences.append(f"Given one {phrase} case and one other case at random, {name} scores the "
+                sentences.append(f"Given one {phrase} case and one other case at random, {inner} scores the "
                                  f"{phrase} case higher {a.value:.1%} of the time (ROC AUC "
                                  f"{fmt(a.value)}{_interval(a, level)}; 0.5 is guessing).")
         elif report.task is Task.MULTICLASS:
@@ -271,7 +272,7 @@ def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None
                                  f"{_interval(a, level)}){majority}.")
             if "balanced_accuracy" in report and report["balanced_accuracy"].defined:
                 b = report["balanced_accuracy"]
-                sentences.append(f"Averaged over the {len(report.classes)} classes, {name} finds "
+                sentences.append(f"Averaged over the {len(report.classes)} classes, {inner} finds "
                                  f"{about(b.value)} of each class (balanced accuracy {fmt(b.value)}"
                                  f"{_interval(b, level)}).")
         elif report.task in (Task.REGRESSION, Task.FORECAST):

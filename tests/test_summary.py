@@ -38,6 +38,8 @@ def test_sentences(reports):
     assert sentences[0] == ("Model a's recall is 0.750 (no interval): it finds about 3 in 4 fraud cases; always "
                             "predicting the majority class finds none.")
     assert "it is right every time (precision 1.000)" in sentences[3]
+    # a model named inside a sentence is "model a", not "Model a"
+    assert sentences[3].startswith("When model b flags a case as fraud")
 
 
 @pytest.mark.parametrize("value,words", [(0.82, "about 4 in 5"), (0.25, "about 1 in 4"), (0.66, "about 2 in 3"),

@@ -76,9 +76,10 @@ specs = [s for s in metrics_for(assessment.task) if s.needs in ("labels", "value
 forecast = assessment.task is Task.FORECAST
 
 # --- settings ------------------------------------------------------------------------------------------------------
+# the models on a row of their own: in a third of a 1024-px page two names already did not fit
+models = st.multiselect("Models", list(assessment.models), default=list(assessment.models))
 left, mid, right = st.columns(3)
 with left:
-    models = st.multiselect("Models", list(assessment.models), default=list(assessment.models))
     output = None
     if assessment.outputs:  # multi-output regression: the uniform average, or one output's own metrics
         output = st.selectbox("Output", [ALL_OUTPUTS, *assessment.outputs],
