@@ -119,8 +119,10 @@ def start_app(port: int, ttl: int, profile: str | None = None, log: str | None =
     without ``--gil`` a thread waiting for the GIL (after a sleep, in a queue) was counted as busy, which in one
     profile charged the tidy-up thread 23 s;
     ``cpus``: the server (and py-spy) runs on these CPUs only (`--pin`)."""
-    env = {**os.environ, "BROWSER": "none", "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(ttl),
-           "ASSESS_RESULTS_IDLE_S": str(idle)}
+    # MALLOC_ARENA_MAX as `make run` sets it (an operator's own value wins): the memory after the sessions closed
+    # depends on it (README, "Memory returns when people leave")
+    env = {"MALLOC_ARENA_MAX": "2", **os.environ, "BROWSER": "none",
+           "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(ttl), "ASSESS_RESULTS_IDLE_S": str(idle)}
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]
     if profile:
         command = [str(Path(sys.executable).with_name("py-spy")), "record", "--format", "raw", "--rate", "50",
