@@ -104,11 +104,15 @@ class MetricSpec:
         'Top-3 accuracy'
         >>> get(Task.BINARY, "fbeta").named(beta=0.5), get(Task.BINARY, "f1").named(beta=0.5)
         ('F-beta score (β = 0.5)', 'F1 score')
+        >>> get(Task.MULTICLASS, "fbeta_macro").named(beta=2)
+        'F-beta (macro, β = 2)'
         """
         if "k" in self.params:
             return self.name.replace("Top-k", f"Top-{int(k)}")
         if "beta" in self.params:
-            return f"{self.name} (β = {float(beta):g})"
+            # one parenthesis: "F-beta (macro, β = 2)", not "F-beta (macro) (β = 2)"
+            setting = f"β = {float(beta):g}"
+            return f"{self.name[:-1]}, {setting})" if self.name.endswith(")") else f"{self.name} ({setting})"
         return self.name
 
 
