@@ -381,3 +381,21 @@ def test_checklist_reads_the_ids_by_hand(tmp_path, ids_b, expected):
     rows = {r.item.key: r.found for r in checklist(describe(read_table(path)), ["a", "b"])}
     assert expected in rows["test_data"]
     assert "every sample id occurs once per model" in rows["leakage"]
+
+
+def test_captions_and_the_operating_sentence_name_a_symbol_class_by_its_role():
+    """A positive class named "." read "share of . cases found" in the report's captions and "finds 80% of . cases" in
+    its verdict: both now go through `assess.formatting.class_phrase`, as the headline sentences do."""
+    from assess.report.figures import report_figures
+    from assess.report.model import _operating_sentence
+    from assess.metrics.reports import compute_reports
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 200)
+    frame = pd.DataFrame({"y_true": np.where(y == 1, ".", "other"), "score": np.clip(0.3 * y + rng.random(200) * 0.7, 0, 1)})
+    assessment = describe(read_table(frame.to_csv(index=False).encode(), name="dot.csv"), Overrides(positive="."))
+    captions = " ".join(f.caption for f in report_figures(assessment, assessment.models))
+    assert "share of positive (.) cases found" in captions and " . cases" not in captions
+    report = compute_reports(assessment)[assessment.models[0]]
+    sentence = _operating_sentence(assessment, report, ReportOptions(ci=""))
+    assert "of positive (.) cases while flagging" in sentence

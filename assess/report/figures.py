@@ -20,6 +20,7 @@ from assess.decision import AUTO, SCORES, Decision, predicted_labels
 from assess.errors import AssessError
 from assess.explore import (binary_matrix, binary_view, confusion_matrix, fold_curves, multilabel_matrices,
                             one_vs_rest, roc_band, scored_model, top_classes_matrix)
+from assess.formatting import class_phrase
 from assess.forecasts import error_by, prediction_frame
 from assess.metrics.clustering import cluster_view
 from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold
@@ -67,7 +68,7 @@ def _binary(assessment, models, *, colors, decision, confidence_level, seed, auc
             progress) -> list[ReportFigure]:
     figures: list[ReportFigure] = []
     preds = {m: assessment.predictions(m) for m in models}
-    positive = assessment.positive
+    positive = class_phrase(assessment.positive, role="positive")   # in captions: "positive (1) cases"
     threshold = decision.threshold
     scored = {m: scored_model(p) for m, p in preds.items() if p.scores is not None}
     if scored:

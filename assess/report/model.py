@@ -23,6 +23,7 @@ from assess.controls import run_controls
 from assess.data import Task
 from assess.decision import LABELS, SCORES, Decision
 from assess.errors import AssessError
+from assess.formatting import class_phrase
 from assess.metrics import MetricReport, get
 from assess.metrics.registry import TASKS
 from assess.metrics.reports import compute_reports
@@ -300,7 +301,8 @@ def _operating_sentence(assessment: Assessment, report: MetricReport, options: R
         d.source == "auto" and assessment.predictions(report.model).y_pred is None) else "with its predicted labels"
     ci = fmt_ci(recall.low, recall.high)
     found = f"{recall.value:.0%}" + (f" ({recall.low:.0%}–{recall.high:.0%})" if ci else "")
-    return (f"{where} it finds {found} of {assessment.positive} cases while flagging {flagged:.0%} of all rows")
+    return (f"{where} it finds {found} of {class_phrase(assessment.positive, role='positive')} cases while "
+            f"flagging {flagged:.0%} of all rows")
 
 
 def _recommend(assessment, reports, primary, comparison, options) -> Recommendation:
