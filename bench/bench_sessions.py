@@ -27,6 +27,13 @@ priority, closer to browsers on their own computers. Any traceback in the server
 stacks); ``--log`` keeps its output; BENCH_TIMEOUT_S bounds every wait (a failed session is screenshotted to the
 temporary directory and reported, not waited for).
 
+``--client protocol`` drives the same journeys without a browser (bench/protocol_client.py: Streamlit's own
+websocket messages and upload, everything the server sends read and nothing drawn), as people whose browsers run on
+their own computers load the server: each step's seconds are then the server's part alone — on this 2-core machine
+eight Chromiums otherwise take most of the CPU the server needs (the "CPU floor" line).
+
+    PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 8 --same --client protocol
+
 ``--pin`` puts the server on CPU 0 and every browser on the others (on a 2-core box, as near as it gets to browsers
 on their own computers) and prints the server's CPU per session: its CPU in a phase minus the CPU of the shared
 store's computations (logged by views/shared.py), over the sessions. Eight sessions stay within 2× of one when
@@ -200,6 +207,32 @@ def session(url: str, path: str, key: int, start, results, nice: int = 0, cpus: 
         browser.close()
 
 
+def protocol_session(url: str, path: str, key: int, start, results, nice: int = 0,
+                     cpus: set[int] | None = None) -> None:
+    """One person whose browser is on their own computer: `bench.protocol_client` asks the server for the same runs
+    and the same upload as the browser journey (`journey`), reads every message, and draws nothing."""
+    from bench.protocol_client import journey as protocol_journey
+
+    os.nice(nice)
+    if cpus:
+        os.sched_setaffinity(0, cpus)
+    timeout = float(os.environ.get('BENCH_TIMEOUT_S', 600))
+    pages = [("Data", f"{Path(path).name}"), ("Metrics", "All models"), ("Curves", "Threshold explorer")]
+    try:
+        t0 = [0.0]
+
+        def ready() -> None:
+            start.wait(timeout=timeout)
+            t0[0] = time.perf_counter()
+        raw = protocol_journey(url, Path(path), pages, "Predictions file", "Upload a file", timeout, ready)
+        steps = {name: Step(seconds, seconds, cpu, received / 2**20, charts, cpu_of="client")
+                 for name, (seconds, received, charts, cpu) in raw.items()}
+        results.put((key, (time.perf_counter() - t0[0], steps)))
+    except Exception as exc:
+        results.put((key, (float("nan"), {f"failed: {exc}": Step(0.0, 0.0, 0.0, 0.0)})))
+        print(f"session {key}: {exc}", file=sys.stderr)
+
+
 def journey(page, path: str, received: list) -> dict:
     """Upload → Data → Metrics → Curves: for each step its seconds, the seconds until the server's last message of the
     step arrived (the server's part: reading, computing, sending), the CPU seconds this session's browser (Chromium and
@@ -236,16 +269,20 @@ class Step:
     browser_cpu_s: float
     received_mb: float
     charts: int = 0     # Plotly charts drawn when the step ended (a Curves step without its 12 is suspect)
+    cpu_of: str = "browser"     # or "client": the protocol client's, which draws nothing
 
     def __str__(self) -> str:
-        return (f"{self.seconds:5.1f} s (served {self.served_s:4.1f} s, browser CPU {self.browser_cpu_s:4.1f} s, {self.received_mb:5.2f} MB sent"
+        served = f"served {self.served_s:4.1f} s, " if self.cpu_of == "browser" else ""
+        return (f"{self.seconds:5.1f} s ({served}{self.cpu_of} CPU {self.browser_cpu_s:4.1f} s, {self.received_mb:5.2f} MB sent"
                 + (f", {self.charts} charts)" if self.charts else ")"))
 
 
-def run(url: str, files: list[Path], nice: int = 0, cpus: set[int] | None = None) -> list[tuple[float, dict]]:
+def run(url: str, files: list[Path], nice: int = 0, cpus: set[int] | None = None,
+        client: str = "chromium") -> list[tuple[float, dict]]:
     ctx = multiprocessing.get_context("spawn")
     start, results = ctx.Barrier(len(files)), ctx.Queue()
-    procs = [ctx.Process(target=session, args=(url, str(f), i, start, results, nice, cpus))
+    target = protocol_session if client == "protocol" else session
+    procs = [ctx.Process(target=target, args=(url, str(f), i, start, results, nice, cpus))
              for i, f in enumerate(files)]
     for proc in procs:
         proc.start()
@@ -298,6 +335,9 @@ def main() -> None:
                         help="the server on CPU 0 and every browser (Chromium, the Playwright driver) on the other "
                              "CPUs, in every phase: the server's own speed, as when the browsers are on their own "
                              "computers")
+    parser.add_argument("--client", choices=["chromium", "protocol"], default="chromium",
+                        help="chromium: real browsers on this machine; protocol: Streamlit's protocol without drawing "
+                             "(browsers on their own computers; bench/protocol_client.py)")
     parser.add_argument("--no-alone", action="store_true", help="skip the single session before the concurrent ones")
     parser.add_argument("--profile", metavar="FILE", help="run the server under py-spy, stacks to FILE (collapsed)")
     parser.add_argument("--log", metavar="FILE", help="the server's output to FILE")
@@ -339,7 +379,7 @@ def main() -> None:
         sampler.start()
         loads, kinds, shared_cpu = [], {}, {}
         try:
-            run(url, [warm_file], cpus=browser_cpus)
+            run(url, [warm_file], cpus=browser_cpus, client=args.client)
             warm = tree_rss_mb(proc.pid)
             _, _, offset = computed(log, 0)
             alone = None
@@ -347,13 +387,13 @@ def main() -> None:
             if not args.no_alone:
                 phase[0] = "alone"
                 cpu = tree_cpu_s(proc.pid)
-                alone = run(url, [first_alone], args.nice, browser_cpus)[0]
+                alone = run(url, [first_alone], args.nice, browser_cpus, args.client)[0]
                 server_cpu.append(tree_cpu_s(proc.pid) - cpu)
                 loads.append(os.getloadavg()[0])
                 kinds["alone"], shared_cpu["alone"], offset = computed(log, offset)
             phase[0] = "together"
             cpu = tree_cpu_s(proc.pid)
-            together = run(url, files, args.nice, browser_cpus)
+            together = run(url, files, args.nice, browser_cpus, args.client)
             server_cpu.append(tree_cpu_s(proc.pid) - cpu)
             loads.append(os.getloadavg()[0])
             kinds["together"], shared_cpu["together"], offset = computed(log, offset)
@@ -373,7 +413,8 @@ def main() -> None:
         tracebacks = server_log.count("Traceback (most recent call last)")
         first_traceback = server_log[server_log.find("Traceback"):][:3000] if tracebacks else ""
     print(f"{args.sessions} sessions, {args.rows:,} rows × 3 models ({'same file' if args.same else 'own files'}, "
-          f"{mb:,.0f} MB each when written{'; server on CPU 0, browsers on the others' if args.pin else ''}); "
+          f"{mb:,.0f} MB each when written{'; server on CPU 0, browsers on the others' if args.pin else ''}"
+          f"{'; sessions by the protocol client, no browser' if args.client == 'protocol' else ''}); "
           f"load average (1 min) after each phase: "
           + ", ".join(f"{x:.1f}" for x in loads) + f" on {os.cpu_count()} CPUs")
     if alone is not None:
@@ -388,11 +429,11 @@ def main() -> None:
               + " s = " + ", ".join(f"{served(steps) / served_alone:.2f}" for _, steps in together) + " × alone")
     browser_cpu = sum(step.browser_cpu_s for _, steps in together for step in steps.values())
     floor = (browser_cpu + server_cpu[-1]) / (os.cpu_count() or 1)
-    print(f"CPU floor of the together phase: (browsers {browser_cpu:,.1f} s + server {server_cpu[-1]:,.1f} s) / "
+    print(f"CPU floor of the together phase: ({'browsers' if args.client == 'chromium' else 'clients'} {browser_cpu:,.1f} s + server {server_cpu[-1]:,.1f} s) / "
           f"{os.cpu_count()} cores = {floor:,.1f} s" + (f" = {floor / alone[0]:.2f} × alone" if alone else "")
           + (f" (browsers at niceness {args.nice})" if args.nice else ""))
     print("server CPU: " + " and ".join(f"{c:,.1f} s" for c in server_cpu) + " (alone, then all sessions together; "
-          "each session's browser CPU is in its line)")
+          f"each session's {'browser' if args.client == 'chromium' else 'client'} CPU is in its line)")
     for name, kind in kinds.items():
         print(f"server computed ({name}): {counts_text(kind)}")
     # The server's CPU outside the shared store's computations is each session's own work (its page scripts, tables
