@@ -299,13 +299,36 @@ def detect_roles(frame: pd.DataFrame) -> Roles:
         roles = roles.with_role("features", features, f"{len(features)} columns `x_*`: features for internal "
                                                       "clustering indices")
 
-    # A "prediction" holding probabilities next to a two-class truth is a score, not a label.
-    if roles.y_pred and not roles.score and roles.y_true:
-        col = frame[roles.y_pred]
-        if _looks_like_probability(col) and len(label_values(frame, roles.y_true)) <= 2:
-            why = (f"{quote(roles.y_pred)} holds decimals in [0, 1] while {quote(roles.y_true)} has two classes: "
-                   "read as the positive-class score")
-            roles = roles.with_role("score", roles.y_pred, why).without("y_pred")
+    return probabilities_as_scores(frame, roles)
+
+
+def probabilities_as_scores(frame: pd.DataFrame, roles: Roles) -> Roles:
+    """A "prediction" holding decimals in [0, 1] next to a two-class truth is the positive class's score, not a label:
+    the one `y_pred` column, and each wide model's (``pred_<model>``, as many tools name their probabilities). Run
+    by detection and again once the user's changes are in (a truth chosen by hand, say); a `y_pred` the user set
+    stays theirs.
+
+    >>> frame = pd.DataFrame({"churned": [0, 1, 0], "pred_gbm": [0.2, 0.9, 0.4], "pred_rule": [0, 1, 1]})
+    >>> roles = Roles(y_true="churned", wide_models=(WideModel("gbm", "pred_gbm"), WideModel("rule", "pred_rule")))
+    >>> probabilities_as_scores(frame, roles).wide_models
+    (WideModel(name='gbm', y_pred=None, score='pred_gbm', clustering=False), WideModel(name='rule', y_pred='pred_rule', score=None, clustering=False))
+    """
+    if not roles.y_true or len(label_values(frame, roles.y_true)) > 2:
+        return roles
+    two_classes = f"{quote(roles.y_true)} has two classes"
+    if roles.y_pred and not roles.score and roles.reason("y_pred") != "set by you" \
+            and _looks_like_probability(frame[roles.y_pred]):
+        why = f"{quote(roles.y_pred)} holds decimals in [0, 1] while {two_classes}: read as the positive-class score"
+        roles = roles.with_role("score", roles.y_pred, why).without("y_pred")
+    moved = [m for m in roles.wide_models if m.y_pred and not m.score and not m.clustering
+             and _looks_like_probability(frame[m.y_pred])]
+    if moved:
+        models = tuple(replace(m, y_pred=None, score=m.y_pred) if m in moved else m for m in roles.wide_models)
+        columns = ", ".join(quote(m.y_pred) for m in moved[:3]) + (" …" if len(moved) > 3 else "")
+        roles = roles.with_role("wide_models", models,
+                                f"{roles.reason('wide_models')}; {columns} "
+                                f"{'hold' if len(moved) > 1 else 'holds'} decimals in [0, 1] while {two_classes}: "
+                                "read as positive-class scores")
     return roles
 
 

@@ -20,7 +20,7 @@ from assess.data import Predictions, Task
 from assess.errors import AssessError
 from assess.io import LoadedTable
 from assess.names import DisplayNames
-from assess.roles import Overrides, Roles, apply_role, detect_roles, interval_level
+from assess.roles import Overrides, Roles, apply_role, detect_roles, interval_level, probabilities_as_scores
 from assess.tasks import infer_positive, infer_task, task_classes
 from assess.validation import Problem, validate
 
@@ -247,6 +247,8 @@ def describe(table: LoadedTable, overrides: Overrides | None = None) -> Assessme
     roles = detect_roles(frame)
     for role, value in overrides.roles:
         roles = apply_role(roles, frame, role, value, file=table.name)
+    if overrides.roles:
+        roles = probabilities_as_scores(frame, roles)   # e.g. a truth chosen by hand makes pred_<model> scores
     if overrides.task is not None:
         task, task_reason = overrides.task, "set by you"
     else:

@@ -47,6 +47,19 @@ def upload(app, name, data):
     return app
 
 
+def test_a_truth_chosen_by_hand_makes_pred_probability_columns_scores(app):
+    """Nothing names the truth (`churned`): the page says so with the roles across the whole width, and once the
+    user picks it, each `pred_<model>` column of decimals is that model's score — no blocking check."""
+    rows = "".join(f"{i % 4 == 0:d},{(i * 37 % 100) / 100},{(i * 53 % 100) / 100}\n" for i in range(60))
+    upload(app, "churn.csv", ("churned,pred_gbm,pred_baseline\n" + rows).encode())
+    assert any("no ground-truth column found" in plain(e.value) for e in app.error)
+    assert not [s for s in app.selectbox if (s.key or "").startswith("task_")]
+    widget(app, "selectbox", "role_y_true_").set_value("churned").run()
+    assert not app.exception and not app.error
+    assert widget(app, "selectbox", "task_").value == "binary"
+    assert [s.value for s in app.success] == ["No problems found in 60 rows · models: 2"]
+
+
 def test_upload_then_change_a_role_changes_the_task(app):
     upload(app, "mine.csv", CSV)
     assert widget(app, "selectbox", "task_").value == "binary"
@@ -54,7 +67,7 @@ def test_upload_then_change_a_role_changes_the_task(app):
     assert not app.exception
     assert widget(app, "selectbox", "task_").value == "regression"
     assert widget(app, "selectbox", "role_y_true_").value == "amount"
-    app.button[0].click().run()  # "Reset to what was detected"
+    app.button[0].click().run()  # "Reset to detected"
     assert widget(app, "selectbox", "task_").value == "binary"
 
 

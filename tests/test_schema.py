@@ -114,6 +114,50 @@ def test_prediction_holding_probabilities_is_read_as_score():
     assert "holds decimals in [0, 1]" in a.roles.reason("score")
 
 
+def churn_frame(n=400, seed=3):
+    """A churn file as notebooks write it: the outcome named after the event, each model's probability `pred_<model>`
+    (one of them a 0/1 rule, which stays a label)."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.25).astype(int)
+    return pd.DataFrame({"customer": np.arange(n), "churned": y,
+                         "pred_xgboost_v2": np.clip(rng.normal(0.3 + 0.3 * y, 0.2), 0, 1).round(4),
+                         "pred_baseline": np.clip(rng.normal(0.35 + 0.1 * y, 0.2), 0, 1).round(4),
+                         "pred_rule": (rng.random(n) < 0.3).astype(int)})
+
+
+@pytest.mark.parametrize("truth_by", ["name", "hand"])
+def test_wide_predictions_holding_probabilities_are_each_models_score(truth_by):
+    from sklearn.metrics import accuracy_score, roc_auc_score
+
+    from assess.metrics import evaluate
+
+    frame = churn_frame()
+    if truth_by == "name":
+        a = frame_csv(frame.rename(columns={"churned": "y_true"}))
+    else:   # nothing names the truth: the user chooses it, and the pred_ columns are read again with it
+        with pytest.raises(AssessError, match="Ground truth on the Data page, --y-true on the command line"):
+            frame_csv(frame)
+        a = frame_csv(frame, overrides=Overrides().with_role("y_true", "churned"))
+    truth = a.roles.y_true
+    assert a.task is Task.BINARY and a.models == ("xgboost_v2", "baseline", "rule")
+    assert not [p for p in a.problems if p.blocking], a.problems
+    assert {m.name: (m.y_pred, m.score) for m in a.roles.wide_models} == {
+        "xgboost_v2": (None, "pred_xgboost_v2"), "baseline": (None, "pred_baseline"), "rule": ("pred_rule", None)}
+    assert "`pred_xgboost_v2`, `pred_baseline` hold decimals in [0, 1]" in a.roles.reason("wide_models")
+    y = frame["churned"].to_numpy()
+    for model in ("xgboost_v2", "baseline"):
+        report = evaluate(a.predictions(model))
+        assert report.values["roc_auc"] == pytest.approx(roc_auc_score(y, frame[f"pred_{model}"]), abs=1e-12)
+    assert evaluate(a.predictions("rule")).values["accuracy"] == pytest.approx(accuracy_score(y, frame["pred_rule"]))
+    assert truth in ("y_true", "churned")
+
+
+def test_a_prediction_column_the_user_set_stays_a_label_column():
+    frame = pd.DataFrame({"y_true": [0, 1, 0, 1], "guess": [0.2, 0.7, 0.1, 0.9]})
+    a = frame_csv(frame, overrides=Overrides().with_role("y_pred", "guess"))
+    assert (a.roles.y_pred, a.roles.score) == ("guess", None)
+
+
 # --- tasks ---------------------------------------------------------------------------------------------------------
 
 def test_binary_and_multiclass_from_label_count():

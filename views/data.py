@@ -150,7 +150,9 @@ if st.session_state[Key.DESCRIBE_ERROR]:
     st.error(md(st.session_state[Key.DESCRIBE_ERROR]), icon=":material/error:")
 
 columns = [str(c) for c in frame.columns]
-left, right = st.columns([1, 2])
+# The task and classes beside the roles; with nothing described yet (no ground truth found) the roles take the
+# whole width rather than leave a blank third
+left, right = st.columns([1, 2]) if assessment is not None else (st.container(), st.container())
 with left:
     if assessment is not None:
         tasks = [t.value for t in Task]
@@ -171,7 +173,8 @@ with left:
                            on_change=_set_class_order, args=(key,),
                            help="Tables and charts list the classes in this order; pick them in the order you want.")
     if overrides != type(overrides)():
-        if st.button("Reset to what was detected", icon=":material/restart_alt:"):
+        if st.button("Reset to detected", icon=":material/restart_alt:",
+                     help="Undo your changes to the task, classes and roles: back to what was detected."):
             set_overrides(type(overrides)())
             st.rerun()
 with right:

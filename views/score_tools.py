@@ -1,7 +1,7 @@
 """Data-page widgets for the scores: map per-class score columns by hand, and flip an inverted binary score.
 
 Both change the roles through `views.state.set_overrides`, as every role picker does, so the reasons then say "set
-by you" and "Reset to what was detected" undoes them. The command line does the same with ``--score CLASS=COLUMN``
+by you" and "Reset to detected" undoes them. The command line does the same with ``--score CLASS=COLUMN``
 and ``--flip-score``.
 """
 
