@@ -36,3 +36,20 @@ def open_app(page: str | None = None, *, sample: str | None = None, timeout: flo
         at.switch_page(page).run()
     assert not at.exception
     return at
+
+
+def joined_table(at: AppTest, first: int, on: str | tuple[str, ...]):
+    """A table the page shows as several to fit 1024 px (`views.widgets.data_table` with ``repeat``): the dataframes
+    from ``at.dataframe[first]`` on that each carry the ``on`` columns and new columns besides, joined on ``on``."""
+    on = [on] if isinstance(on, str) else list(on)
+    joined = at.dataframe[first].value.set_index(on)
+    for element in list(at.dataframe)[first + 1:]:
+        part = element.value
+        if not set(on) <= set(part.columns):
+            break
+        part = part.set_index(on)
+        new = [c for c in part.columns if c not in joined.columns]
+        if not new or len(part) != len(joined):
+            break
+        joined = joined.join(part[new])
+    return joined

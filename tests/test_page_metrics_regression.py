@@ -5,7 +5,7 @@ the numbers against scikit-learn and pandas on the sample files."""
 import pandas as pd
 from sklearn.metrics import mean_absolute_error, r2_score
 
-from tests.conftest import ROOT, open_app
+from tests.conftest import ROOT, joined_table, open_app
 
 SAMPLES = {
     "Diabetes — regression, 3 models, 5 folds": "diabetes_regression.csv",
@@ -25,7 +25,7 @@ def test_value_metrics_with_intervals_and_baselines():
     assert ci.options == ["auto (bootstrap)", "none", "bootstrap (percentile)", "bootstrap (BCa)"]
     ci.set_value("none").run()              # the values alone (the bootstrap is checked in the engine's tests)
     assert not at.exception
-    comparison = at.dataframe[0].value.set_index("key")
+    comparison = joined_table(at, 0, ("metric", "better", "key")).reset_index().set_index("key")
     data = pd.read_csv(ROOT / "assets/samples" / SAMPLES[sample])
     for model, rows in data.groupby("model"):
         mae = mean_absolute_error(rows.y_true, rows.y_pred)
@@ -48,7 +48,7 @@ def test_regression_bootstrap_intervals_show():
     [resamples] = [n for n in at.number_input if n.label == "Bootstrap resamples"]
     resamples.set_value(100).run()
     assert not at.exception
-    comparison = at.dataframe[0].value.set_index("key")
+    comparison = joined_table(at, 0, ("metric", "better", "key")).reset_index().set_index("key")
     assert "–" in comparison.loc["mae", "ridge"]           # "value (low–high)"
     assert "MAE; 95% CI" in " ".join(m.value for m in at.markdown)
 
@@ -66,7 +66,7 @@ def test_forecast_metrics_by_horizon_and_series_with_forecast_baselines():
     ci.set_value("none").run()
     assert not at.exception
     data = pd.read_csv(ROOT / "assets/samples" / SAMPLES[FORECAST])
-    comparison = at.dataframe[0].value.set_index("key")
+    comparison = joined_table(at, 0, ("metric", "better", "key")).reset_index().set_index("key")
     assert {"mase", "mase_seasonal", "coverage", "winkler_score", "skill_seasonal_naive"} <= set(comparison.index)
     per_model = at.dataframe[1].value
     assert {"naive", "seasonal_naive", "drift"} <= set(per_model.columns) and "mean" not in per_model.columns

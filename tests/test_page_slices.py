@@ -12,13 +12,20 @@ def _subheaders(at):
     return [s.value for s in at.subheader]
 
 
+def slice_tests(at) -> pd.DataFrame:
+    """The "Tests across slices" table, which the page shows as two (each naming its slices) to fit 1024 px."""
+    first, second = (at.dataframe[i].value.set_index("Slice") for i in (1, 2))
+    assert not set(first.columns) & set(second.columns)
+    return first.join(second)
+
+
 def test_binary_sample_by_group():
     at = open_app("views/slices.py")
     assert not at.exception and not at.error
     assert at.multiselect(key="slice_columns").value == ["group"]
     assert _subheaders(at) == ["Where the model fails", "Tests across slices", "Fairness gaps",
                                "Across cross-validation folds"]
-    table = at.dataframe[1].value.set_index("Slice")
+    table = slice_tests(at)
     data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv")
     logistic = data[data.model == "logistic"]
     for group, rows in logistic.groupby("group"):
@@ -43,8 +50,8 @@ def test_two_columns_are_crossed_and_the_model_can_change():
     assert not at.exception and not at.error
     assert "Fairness gaps" not in _subheaders(at)          # fairness needs one protected column
     assert any("need one slice column" in c.value for c in at.caption)
-    table = at.dataframe[1].value
-    assert len(table) == 15 and "large × 1" in set(table["Slice"])
+    table = slice_tests(at)
+    assert len(table) == 15 and "large × 1" in set(table.index)
 
 
 def test_learning_curve_sample_shows_the_curve_and_a_verdict():
@@ -60,7 +67,7 @@ def test_regression_sample_tests_mae_with_kruskal_wallis():
     assert not at.exception and not at.error
     at.multiselect(key="slice_columns").set_value(["fold"]).run()
     assert not at.exception
-    table = at.dataframe[1].value.set_index("Slice")
+    table = slice_tests(at)
     data = pd.read_csv(ROOT / "assets/samples/diabetes_regression.csv")
     first = data[data.model == data.model.iloc[0]]
     rows = first[first.fold == 1]

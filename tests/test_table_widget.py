@@ -162,6 +162,32 @@ def test_a_table_too_wide_for_the_frame_is_split_repeating_its_group_column(show
     assert seen == list(frame.columns)[1:]
 
 
+def test_wrapped_columns_split_only_when_even_wrapped_they_cannot_fit(shown):
+    """The Metrics page's "All models": model columns wrap a value above its interval; three models fit wrapped and
+    stay one table, six cannot (each column at least its longest word wide) and are split, the metric named in each
+    part and the hidden registry key kept in each (exports and tests read it)."""
+    def comparison(models: int) -> pd.DataFrame:
+        return pd.DataFrame({"metric": ["Accuracy", "Matthews correlation"], "better": ["higher ↑", "higher ↑"],
+                             "key": ["accuracy", "mcc"],
+                             **{f"model_{i}": ["0.981 (0.966–0.989) ★", "0.874 (0.845–0.901)"] for i in range(models)}})
+    for models, parts in ((3, 1), (6, 2)):
+        shown.clear()
+        frame = comparison(models)
+        wrap = tuple(c for c in frame.columns if c.startswith("model_"))
+        widgets.data_table(frame, wrap=wrap, repeat=("metric", "better"), config={"key": None})
+        assert len(shown) == parts, models
+        seen = []
+        for data, kwargs in shown:
+            cells = _cells(data)
+            assert list(cells.columns)[:2] == ["metric", "better"] and "key" in cells.columns
+            assert kwargs["column_config"]["key"] is None
+            widths = {c: kwargs["column_config"][c]["width"] for c in cells.columns if c != "key"}
+            assert sum(widths.values()) <= widgets.TABLE_FIT_PX + 1
+            assert all(widths[c] >= 16 + widgets.text_px("(0.966–0.989)") - 1 for c in cells.columns if c in wrap)
+            seen += [c for c in cells.columns if c in wrap]
+        assert seen == list(wrap)
+
+
 def test_value_and_interval_share_a_column_and_methods_go_to_one_sentence():
     """The per-model table on screen: "0.981 (0.966–0.989)" from `model_frame`'s own value and interval cells (a
     value without an interval stands alone), the method and remark columns gone; each method named once with its

@@ -80,7 +80,8 @@ if line is not None:
 efficiency = ({m: cost.efficiency(reports[m][metric].value, c) for m, c in costs.items() if m in reports}
               if cost.efficiency_applies(assessment.task, metric) else None)   # an error per ms rewards slowness
 st.subheader("Cost per model")
-data_table(cost.cost_frame(costs, efficiency_by_model=efficiency, metric_name=names[metric]))
+data_table(cost.cost_frame(costs, efficiency_by_model=efficiency, metric_name=names[metric]),
+           repeat=("Model",))   # a column per cost: several tables at 1024 px, each naming its models
 per_batch = any(c.per_batch for c in costs.values())
 st.caption(md("Values with 95 % bootstrap intervals (1,000 resamples, seed 0). "
               + ("Latencies were measured per batch: each sample's share is the batch's latency divided by "

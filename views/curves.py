@@ -137,10 +137,13 @@ def explorer() -> None:
     table = pd.DataFrame(at).T
     counts_ = [c for c in ("tp", "fp", "tn", "fn") if c in table.columns]
     names = {spec.key: spec.name for spec in metrics_for(Task.BINARY)} | {
-        "tp": "TP", "fp": "FP", "tn": "TN", "fn": "FN", "predicted_positive_fraction": "Flagged share"}
-    # e.g. the MCC of a constant score is undefined: "—", never None
-    data_table(table, formats={c: count if c in counts_ else proportion for c in table.columns}, headers=names,
-               hide_index=False)
+        "tp": "TP", "fp": "FP", "tn": "TN", "fn": "FN", "predicted_positive_fraction": "Flagged share",
+        "model": "Model"}
+    # e.g. the MCC of a constant score is undefined: "—", never None. Sixteen columns: several tables at 1024 px, each
+    # naming its models.
+    data_table(table.rename_axis("model").reset_index(),
+               formats={c: count if c in counts_ else proportion for c in table.columns}, headers=names,
+               repeat=("model",))
 
     t1 = t2 = st.container(horizontal=True)
     with_band = t1.toggle("ROC: 95% bootstrap band (200 resamples, seed 0)", key="roc_band")
@@ -253,7 +256,7 @@ DECILE_HEADERS = {"model": "Model", "bin": "Bin", "top_share": "Top share of row
                   "cumulative_lift": "Cumulative lift"}
 data_table(deciles, formats={"top_share": "{:.0%}", "rows": count, "positives": "{:,.0f}", "response_rate": "{:.1%}",
                              "lift": "{:.2f}", "cumulative_positives": "{:,.0f}", "cumulative_gain": "{:.1%}",
-                             "cumulative_lift": "{:.2f}"}, headers=DECILE_HEADERS)
+                             "cumulative_lift": "{:.2f}"}, headers=DECILE_HEADERS, repeat=("model", "bin"))
 st.download_button("Gain/lift table CSV", to_csv_bytes(deciles), "gain_lift.csv", "text/csv",
                    icon=":material/download:")
 

@@ -213,9 +213,10 @@ st.subheader("All models")
 st.caption("Value (confidence interval); ★ marks the best model for metrics with a direction (the *better* column: "
            "higher or lower values are better).")
 table = comparison_frame(reports)
-# one table, the models side by side (its point): a value wraps above its interval rather than the table splitting
+# one table, the models side by side (its point): a value wraps above its interval rather than the table splitting —
+# until even wrapped they cannot fit 1024 px (four models): then tables of as many models as fit, each naming the metrics
 data_table(table, height="content", config=comparison_config(table),
-           wrap=tuple(c for c in table.columns if c not in ("metric", "better", "key")))
+           wrap=tuple(c for c in table.columns if c not in ("metric", "better", "key")), repeat=("metric", "better"))
 if first.fold is not None and by_model is None:  # cross-validation: the spread over folds, the models side by side
     try:
         folds = memo(assessment, "metrics_folds", tuple(sorted(params.items())), lambda: fold_metrics(

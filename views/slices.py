@@ -107,7 +107,8 @@ else:
                 "Model": every["model"], "Worst slice": every["slice"], "Rows": every["n"].map("{:,}".format),
                 spec.name: every["value"].map(fmt), "All rows": every["overall"].map(fmt),
                 "Adjusted p (BH)": every["p_adjusted"].map(
-                    lambda p: f"{p:.3g}" if isinstance(p, float) and np.isfinite(p) else "not tested")}))
+                    lambda p: f"{p:.3g}" if isinstance(p, float) and np.isfinite(p) else "not tested")}),
+                repeat=("Model",))
     fig = slice_forest_chart(rows=shown, overall=overall, metric=spec.name, model=model, min_size=int(min_size),
                              confidence_level=float(level), higher_is_better=higher)
     figures.append(fig)
@@ -140,7 +141,7 @@ else:
         "p": shown["pvalue"].map(lambda p: "" if not np.isfinite(p) else f"{p:.3g}"),
         "Adjusted p (BH)": shown["p_adjusted"].map(lambda p: "" if not np.isfinite(p) else f"{p:.3g}"),
     })
-    data_table(table)
+    data_table(table, repeat=("Slice",))   # nine columns: two tables at 1024 px, each naming its slices
     st.caption("Each slice is tested against the rest of the rows: χ² (Fisher's exact test when an expected count "
                "is below 5) for proportions, Kruskal–Wallis on per-sample losses for mean losses, DeLong for the ROC "
                "AUC, a two-sample bootstrap for other metrics. Adjusted p: Benjamini–Hochberg false discovery rate "
@@ -188,7 +189,8 @@ if roles.fold:
         data_table(pd.DataFrame({"Model": s["model"], "All rows pooled": s["pooled"].map(fmt),
                                    "Mean over folds": s["mean"].map(fmt), "SD": s["sd"].map(fmt),
                                    "Interval of the mean": [fmt_ci(lo, hi) for lo, hi in zip(s["low"], s["high"])],
-                                   "Folds": s["n_folds"].map("{:,}".format), "Interval method": s["method"]}))
+                                   "Folds": s["n_folds"].map("{:,}".format), "Interval method": s["method"]}),
+                   repeat=("Model",))
         st.caption("The t interval over one k-fold run treats the folds as independent (they share training data, "
                    "so it is somewhat narrow); with a repeat column it is the Nadeau–Bengio corrected resampled t "
                    "interval, (1/J + 1/(k−1)) s² (Nadeau & Bengio 2003; Bouckaert & Frank 2004).")

@@ -331,11 +331,16 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
     # normal size into the presented frame shrunk by as much, then scaled.
     scale = PRESENTATION_TEXT_SCALE if presenting() else 1.0
     budget = (TABLE_FIT_PRESENTING_PX if presenting() else TABLE_FIT_PX) / scale
-    parts = split_columns(widths, budget - index, repeat=repeat) if repeat else [list(frame.columns)]
+    # split only what cannot fit even wrapped: a wrapped column can narrow to its header and its longest word
+    narrowest = {c: min(w, text_column_width([word for t in frame[c].astype(str) for word in t.split()],
+                                             header=header(c, headers), most=10_000)) if c in wrap else w
+                 for c, w in widths.items()}
+    parts = split_columns(narrowest, budget - index, repeat=repeat) if repeat else [list(frame.columns)]
     if len(parts) > 1:
         key = options.pop("key", None)
+        hidden = [c for c in frame.columns if c not in widths]   # hidden by ``config`` (a registry key): in each part
         for i, part in enumerate(parts):
-            data_table(whole[part], **given, **options, **({} if key is None else {"key": f"{key}_{i}"}))
+            data_table(whole[part + hidden], **given, **options, **({} if key is None else {"key": f"{key}_{i}"}))
         return
     set_by_config = {c for c, o in config.items() if isinstance(o, dict) and o.get("width") is not None}
     fixed = sum(GRID_NAMED_WIDTHS.get(config[c]["width"], config[c]["width"]) for c in set_by_config)

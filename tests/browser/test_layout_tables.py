@@ -54,7 +54,11 @@ def test_all_clusterings_table_fits_every_width(context, layout_url):  # noqa: F
 WIDE_TABLES = [("Breast cancer", "Controls", "Checklist"),
                ("Breast cancer", "Compare", "Suitable tests"),
                ("Wine", "Metrics", "Per class"),   # 181 px hidden before it was split (model and class repeated)
-               ("Wine", "Confusion", "Most confused pairs")]   # long class names cut its share column (a user walk)
+               ("Wine", "Confusion", "Most confused pairs"),   # long class names cut its share column (a user walk)
+               ("Breast cancer", "Slices", "Tests across slices"),   # its p columns were out of view (a user walk)
+               ("Breast cancer", "Slices", "Across cross-validation folds"),   # these three: a sweep of every page's
+               ("Breast cancer", "Curves", "Threshold explorer"),              # tables at 1024 px
+               ("Breast cancer", "Curves", "Gain and lift by decile")]
 
 
 @pytest.mark.parametrize("sample, page_name, heading", WIDE_TABLES)
