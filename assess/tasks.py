@@ -42,7 +42,7 @@ def infer_task(frame: pd.DataFrame, roles: Roles) -> tuple[Task, str]:
                                  "predicted numbers: multi-output regression")
     if not roles.y_true:
         raise AssessError("no ground-truth column found: name one `y_true` (or `label`, `target`, `actual`), "
-                          "or choose it: Ground truth on the Data page, --y-true on the command line")
+                          "or choose it as the Ground truth below")
     col = frame[roles.y_true]
     if not is_numeric(col):
         sample = col.dropna().astype(str).head(1000)

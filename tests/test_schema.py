@@ -135,7 +135,7 @@ def test_wide_predictions_holding_probabilities_are_each_models_score(truth_by):
     if truth_by == "name":
         a = frame_csv(frame.rename(columns={"churned": "y_true"}))
     else:   # nothing names the truth: the user chooses it, and the pred_ columns are read again with it
-        with pytest.raises(AssessError, match="Ground truth on the Data page, --y-true on the command line"):
+        with pytest.raises(AssessError, match="or choose it as the Ground truth below"):
             frame_csv(frame)
         a = frame_csv(frame, overrides=Overrides().with_role("y_true", "churned"))
     truth = a.roles.y_true
