@@ -193,7 +193,9 @@ try:
                                 paired=design.kind == PAIRED,
                                 task=None if assessment is None else assessment.task, has_scores=has_scores,
                                 n_folds=n_folds, n_repeats=n_repeats,
-                                blocks=first is not None and (first.fold is not None or first.series is not None))
+                                blocks=first is not None and (first.fold is not None or first.series is not None),
+                                weighted=predictions is not None and any(p.weight is not None
+                                                                         for p in predictions.values()))
 except AssessError as exc:
     st.warning(md(str(exc)))
     st.stop()

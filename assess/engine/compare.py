@@ -477,7 +477,7 @@ def engine_compare_all(source: Source, engine: str, overrides, *, models=None, t
                                                          any(wm.score for wm in r.wide_models))
     suggestions = suggest_tests(question="two_models" if len(names) == 2 else "several_models",
                                 n_models=len(names), data="predictions", task=assessment.task, has_scores=has_scores,
-                                paired=True, blocks=bool(r.fold or r.series))
+                                paired=True, blocks=bool(r.fold or r.series), weighted=bool(r.weight))
     wanted = list(tests) if tests is not None else [s.test for s in suggestions]
     done, skipped = [], {}
     for test in wanted:

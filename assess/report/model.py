@@ -32,6 +32,7 @@ from assess.report.costs import MisclassificationCosts, RunningCosts, misclassif
 from assess.report.figures import ReportFigure, report_figures, with_key_model
 from assess.schema import Assessment
 from assess.stats import compare, compare_all
+from assess.stats.compare import WEIGHTED_TESTS
 from assess.stats.registry import PREDICTIONS, TESTS
 from assess.summary import best_models, fmt, fmt_ci
 
@@ -187,7 +188,9 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
                              ) if reports and options.charts and source is None else []
     primary = next((k for k in PRIMARY.get(assessment.task, ()) if reports
                     and all(k in r and r[k].defined for r in reports.values())), None)
-    recommended = _recommended_comparison(comparisons, primary)
+    weighted = bool(assessment.roles.weight)
+    recommended = _recommended_comparison(comparisons, primary, weighted=weighted and options.test_metric in
+                                          (None, primary))
     verdict = recommended.sentence if recommended is not None else (
         "No significance test: there is one model." if len(models) == 1 else
         "No significance test could be run on these data" + (f" ({next(iter(skipped.values()))})" if skipped
@@ -257,10 +260,16 @@ def _tests(assessment, models, options, reports):
     return tuple(done), skipped, done[0].design if done else None
 
 
-def _recommended_comparison(comparisons, primary: str | None):
+def _recommended_comparison(comparisons, primary: str | None, *, weighted: bool = False):
+    """The comparison the verdict quotes: the test made for the primary metric (DeLong for ROC AUC), else the first.
+    ``weighted`` (the file gives sample weights, and the bootstrap compares the primary metric): the paired
+    bootstrap, which takes the weights, in place of a test that counts every row once — its values then agree with
+    the weighted metrics of the headline table (DeLong's AUCs on a weighted file did not)."""
     if not comparisons:
         return None
     wanted = TEST_FOR_METRIC.get(primary or "")
+    if weighted and wanted is not None and wanted not in WEIGHTED_TESTS:
+        wanted = next((c.test for c in comparisons if c.test == "paired_bootstrap"), wanted)
     return next((c for c in comparisons if c.test == wanted), comparisons[0])
 
 

@@ -118,7 +118,24 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         if spec.uses_decision:
             options["decision"] = decision
         result = spec.runner(arranged, models=models, metric=metric, **common, **options)
+        if test not in WEIGHTED_TESTS and is_weighted(arranged):
+            result = dataclasses.replace(result, sentence=f"{result.sentence} {UNWEIGHTED_CAUTION}")
     return _with_design(result, spec, design, on_folds)
+
+
+#: The tests that take the file's sample weights (each resample's count weights times them); every other test counts
+#: each row once.
+WEIGHTED_TESTS = ("paired_bootstrap", "unpaired_bootstrap")
+UNWEIGHTED_CAUTION = ("Caution: this test counts every row once, without the file's sample weights, so its values "
+                      "can differ from the weighted metrics; the paired bootstrap uses the weights.")
+
+
+def is_weighted(arranged) -> bool:
+    """Whether the rows of ``arranged`` (aligned or separate predictions) carry sample weights (a weight column, as
+    the out-of-core engines see it too)."""
+    weights = ([arranged.weight] if isinstance(arranged, AlignedPredictions) else
+               [p.weight for p in arranged.predictions.values()])
+    return any(w is not None for w in weights)
 
 
 def _task_of(data) -> Task | None:
@@ -190,7 +207,8 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
         q = question or ("two_models" if len(names) == 2 else "several_models")
         blocks = isinstance(data, AlignedPredictions) and (data.fold is not None or data.series is not None)
         sugg = suggest_tests(question=q, n_models=len(names), data="predictions", task=data.task,
-                             has_scores=has_scores, paired=design.kind == PAIRED, blocks=blocks)
+                             has_scores=has_scores, paired=design.kind == PAIRED, blocks=blocks,
+                             weighted=is_weighted(data))
     metric_reason = None
     # The bootstraps cannot run without a metric; the other tests keep their own default (correctness, losses).
     if metric is None and not is_table and any(s.test in TESTS and TESTS[s.test].needs == "a metric" for s in sugg):

@@ -45,7 +45,7 @@ class Suggestion:
 
 def suggest_tests(*, question: str, n_models: int, data: str = "predictions", paired: bool = True,
                   task: Task | str | None = None, has_scores: bool = False, n_folds: int | None = None,
-                  n_repeats: int | None = None, blocks: bool = False) -> tuple[Suggestion, ...]:
+                  n_repeats: int | None = None, blocks: bool = False, weighted: bool = False) -> tuple[Suggestion, ...]:
     """The tests that suit a question on data of a given shape, first choice first, each with why.
 
     Parameters
@@ -59,6 +59,8 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
     n_folds, n_repeats : fold structure, when known (enables the 5×2cv t-test for 2 folds × 5 repeats).
     blocks : numeric predictions come in blocks — folds (regression) or several series (forecasts) — so Friedman
         can rank k ≥ 3 models per block.
+    weighted : the rows carry sample weights: per-sample predictions on the same samples then get the paired
+        bootstrap first, the one paired test that takes them (the others count every row once).
     """
     if question not in QUESTIONS:
         raise AssessError(f"`question` must be one of {', '.join(repr(q) for q in QUESTIONS)} (got {question!r})")
@@ -71,7 +73,8 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
     out: list[Suggestion] = []
 
     def add(test, why, kind=None):
-        out.append(Suggestion(test, why, kind or TESTS[test].kind, recommended=not out))
+        if all(s.test != test for s in out):    # a test put first (the weighted bootstrap) is not listed twice
+            out.append(Suggestion(test, why, kind or TESTS[test].kind, recommended=not out))
 
     if question == "error_rate":
         if data != "predictions" or not classification:
@@ -162,6 +165,9 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
             add("welch_t", "mean absolute error on different test sets, unequal variances allowed")
             add("unpaired_bootstrap", "any error metric (MAE, RMSE, …) on different test sets")
         return tuple(out)
+    if weighted and task != Task.FORECAST:
+        add("paired_bootstrap", "the rows carry sample weights: the bootstrap resamples them with their weights, so "
+                                "it compares the weighted metrics (the other tests count every row once)")
     if classification:
         if n_models >= 3:
             add("cochran_q", "k models right/wrong on the same samples: one test of equal accuracy")
