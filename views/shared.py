@@ -176,9 +176,12 @@ class SharedResults:
             if os.environ.get("ASSESS_SHARED_LOG"):
                 # bench/bench_sessions.py counts the computations per kind and sums the CPU of the outermost ones
                 # (this thread's CPU: the work done once for every session); a nested one is inside its caller's.
+                # One write per line: print() writes the text and its newline apart, and lines of sessions computing
+                # at once ran together (eight files counted as seven reads)
                 nested = " nested" if _computing_depth.value else ""
-                print(f"assess.shared computed {_kind(key)} in {time.perf_counter() - started:.2f} s, "
-                      f"cpu {time.thread_time() - cpu_started:.3f} s{nested}", file=sys.stderr, flush=True)
+                sys.stderr.write(f"assess.shared computed {_kind(key)} in {time.perf_counter() - started:.2f} s, "
+                                 f"cpu {time.thread_time() - cpu_started:.3f} s{nested}\n")
+                sys.stderr.flush()
             with self._lock:
                 self._store[key] = _frozen(value)
                 self._used[key] = self._clock()
