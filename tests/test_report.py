@@ -367,8 +367,8 @@ def test_the_report_bootstrap_draws_its_resamples_and_equals_compare_json(binary
 
 
 @pytest.mark.parametrize("ids_b, expected", [
-    ([1, 2, 3], "all 2 model(s) were scored on the same 3 sample ids"),       # same ids, same order
-    ([3, 1, 2], "all 2 model(s) were scored on the same 3 sample ids"),       # same ids, another order
+    ([1, 2, 3], "all 2 models were scored on the same 3 sample ids"),       # same ids, same order
+    ([3, 1, 2], "all 2 models were scored on the same 3 sample ids"),       # same ids, another order
     ([7, 8, 9], "different sample ids (a: 3, b: 3)"),
 ])
 def test_checklist_reads_the_ids_by_hand(tmp_path, ids_b, expected):

@@ -28,7 +28,8 @@ assessment = require_assessment()
 st.title("Report")
 st.caption("The assessment report of ISO/IEC TS 4213 clause 8: a one-page summary (numbers with intervals, the test "
            "verdict, a recommendation and the key charts), every metric with its definition, every chart with a "
-           "caption, the tests, the 5.3 control checklist and a reproducibility appendix. The same report comes "
+           "caption, the tests, each model's worst subgroup when the file has subgroup columns, the 5.3 control "
+           "checklist and a reproducibility appendix. The same report comes "
            "from `python -m assess report FILE --config settings.json --out report.pdf`.")
 
 saved = loaded_settings() or Settings()

@@ -98,6 +98,7 @@ def _findings(assessment: Assessment, models: list[str], *, baselines_computed: 
     rows = {m: assessment.model_rows[m] for m in models}
     out: dict[str, str] = {}
     sizes = {m: len(r) for m, r in rows.items()}
+    every = "the model" if len(models) == 1 else f"all {len(models):,} models"
     if roles.id:
         # the ids as encoded once and kept (`Assessment.predictions`): integers stay integers, never an object each
         ids = {m: assessment.predictions(m).ids for m in models}
@@ -110,7 +111,7 @@ def _findings(assessment: Assessment, models: list[str], *, baselines_computed: 
         # equal sets: as many distinct ids as the first model, each found among the first model's (a hash lookup)
         same = ordered or all(len(u) == len(reference) and bool(np.all(reference.get_indexer(u) >= 0))
                               for u in uniques.values())
-        out["test_data"] = (f"Checked: all {len(models)} model(s) were scored on the same "
+        out["test_data"] = (f"Checked: {every} {'was' if len(models) == 1 else 'were'} scored on the same "
                             f"{distinct[models[0]]:,} sample ids." if same else
                             "Checked: the models were scored on different sample ids ("
                             + ", ".join(f"{m}: {n:,}" for m, n in distinct.items())
@@ -122,7 +123,8 @@ def _findings(assessment: Assessment, models: list[str], *, baselines_computed: 
                           + ", ".join(f"{m}: {n:,} repeats" for m, n in repeated.items() if n)
                           + "); duplicated rows can leak between training and test.")
     else:
-        out["test_data"] = (f"Checked: all {len(models)} model(s) have {next(iter(sizes.values())):,} rows; the file "
+        out["test_data"] = (f"Checked: {every} {'has' if len(models) == 1 else 'have'} "
+                            f"{next(iter(sizes.values())):,} rows; the file "
                             "has no sample-id column, so the rows are paired by position."
                             if len(set(sizes.values())) == 1 else
                             "Checked: the models have different numbers of rows ("

@@ -31,6 +31,7 @@ from assess.report.checklist import ChecklistRow, checklist
 from assess.report.costs import MisclassificationCosts, RunningCosts, misclassification_costs, running_costs
 from assess.report.figures import ReportFigure, report_figures, with_key_model
 from assess.schema import Assessment
+from assess.slices import DEFAULT_TEST_METRIC, analyse_slices
 from assess.stats import compare, compare_all
 from assess.stats.compare import WEIGHTED_TESTS
 from assess.stats.registry import PREDICTIONS, TESTS
@@ -87,6 +88,19 @@ class Recommendation:
     best: str | None
 
 
+@dataclass(frozen=True)
+class SliceFindings:
+    """Where each model fails: its slice of the subgroup ``columns`` with the worst ``key`` (the Slices page's first
+    table), the slice's rows, value and the value on all rows, and the slice tested against the rest of the rows,
+    Benjamini–Hochberg adjusted across the slices (ISO/IEC TS 4213 7.10.3; NaN when under ``min_size`` rows)."""
+
+    columns: tuple[str, ...]
+    key: str
+    name: str
+    rows: tuple[Mapping, ...]     # model, slice, n, value, overall, p_adjusted
+    min_size: int
+
+
 @dataclass(frozen=True, eq=False)
 class Report:
     assessment: Assessment
@@ -107,6 +121,7 @@ class Report:
     rows: int | None = None       # the file's rows when the assessment saw only its first rows (out of core)
     misclassification: MisclassificationCosts | None = None   # only when the options state a cost matrix
     running: RunningCosts | None = None                       # only when the file measured latency or energy
+    slices: SliceFindings | None = None                       # only when the file has subgroup columns
 
     @property
     def n_rows(self) -> int:
@@ -224,8 +239,40 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
                                     seed=options.seed)
         except AssessError as exc:
             notes.append(f"No computational costs: {exc}.")
+    slices = None
+    if assessment.roles.groups and source is None and reports:
+        try:
+            slices = _slices(assessment, models, options)
+        except AssessError as exc:
+            notes.append(f"No subgroup section: {exc}.")
+    elif assessment.roles.groups and source is not None:
+        notes.append("No subgroup section: slices need the file's rows (run the report with --engine memory).")
     say(0.98, "layout")
-    return replace(report, notes=tuple(notes), misclassification=misclassification, running=running)
+    return replace(report, notes=tuple(notes), misclassification=misclassification, running=running, slices=slices)
+
+
+def _slices(assessment: Assessment, models, options) -> SliceFindings | None:
+    """Each model's worst slice of the file's subgroup columns by the task's slice metric (accuracy, MAE, …), as the
+    Slices page finds it: values without intervals (the slice tests carry the uncertainty), the tests drawing the
+    report's resamples with its seed."""
+    key = DEFAULT_TEST_METRIC.get(assessment.task)
+    if key is None:
+        return None
+    columns = list(assessment.roles.groups)
+    analysis = analyse_slices(assessment, columns, models=list(models), keys=[key], test_keys=[key],
+                              decision=options.decision, ci=None, confidence_level=options.confidence_level,
+                              seed=options.seed, test_resamples=options.resamples)
+    rows = []
+    for model in models:
+        worst = analysis.worst(model, key, count=1)
+        if len(worst):
+            r = worst.iloc[0]
+            p = r["p_adjusted"]    # NaN (left merge) for a slice too small to test
+            rows.append({"model": model, "slice": str(r["slice"]), "n": int(r["n"]), "value": float(r["value"]),
+                         "overall": float(r["overall"]), "p_adjusted": float("nan") if p is None else float(p)})
+    if not rows:
+        return None
+    return SliceFindings(tuple(columns), key, get(assessment.task, key).name, tuple(rows), analysis.min_size)
 
 
 def _controls(assessment, options) -> tuple:

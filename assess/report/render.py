@@ -55,6 +55,7 @@ from assess.metrics import baseline_columns, get
 from assess.report.formula import formula_html
 from assess.report.model import Report, pvalue_text
 from assess.stats import TESTS
+from assess.formatting import code_as_quotes
 from assess.summary import fmt, fmt_ci, long_frame
 
 FORMATS = ("pdf", "html", "zip")
@@ -181,7 +182,7 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
                       "sentence": c.sentence, "pairs": pairs})
     settings = json.dumps(report.options.settings, indent=2, ensure_ascii=False) if report.options.settings else ""
     return {
-        "costs": _costs_context(report),
+        "costs": _costs_context(report), "slices": _slices_context(report),
         "title": report.options.title, "paper": PAPERS[paper], "created": report.created,
         "file": a.table.name, "sha256": a.table.sha256, "rows": f"{report.n_rows:,}", "task": a.task.value,
         "positive": a.positive, "classes": ", ".join(a.classes) if len(a.classes) <= 12 else
@@ -195,10 +196,23 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
         "definitions": definitions, "tests": tests, "skipped": dict(report.skipped),
         "design": f"{report.design.kind}: {report.design.reason}" if report.design is not None else "",
         "checklist": [{"clause": row.item.clause, "title": row.item.title, "question": row.item.question,
-                       "found": row.found, "answer": row.answer} for row in report.checklist],
+                       # the controls' findings name columns as Markdown code; the report prints text as it is
+                       "found": code_as_quotes(row.found), "answer": row.answer} for row in report.checklist],
         "settings": settings, "command": report.options.command, "notes": list(report.notes),
         "plotly_js": plotly.offline.get_plotlyjs() if figures else "",
     }
+
+
+def _slices_context(report: Report) -> dict | None:
+    """The subgroup section: each model's worst slice, its value against all rows and its adjusted p."""
+    sl = report.slices
+    if sl is None:
+        return None
+    return {"columns": ", ".join(sl.columns), "metric": sl.name, "min_size": f"{sl.min_size:,}",
+            "rows": [{"model": r["model"], "slice": r["slice"], "n": f"{r['n']:,}", "value": fmt(r["value"]),
+                      "overall": fmt(r["overall"]),
+                      "p": pvalue_text(r["p_adjusted"]) if np.isfinite(r["p_adjusted"]) else
+                      f"not tested (under {sl.min_size:,} rows)"} for r in sl.rows]}
 
 
 def _cost_number(value) -> str:
@@ -279,6 +293,10 @@ def report_document(report: Report) -> dict:
                        "answer": r.answer} for r in report.checklist],
         "settings": dict(report.options.settings), "command": report.options.command,
         "costs": _costs_document(report),
+        "slices": None if report.slices is None else {
+            "columns": list(report.slices.columns), "metric": report.slices.key, "min_size": report.slices.min_size,
+            "worst": [{k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in r.items()}
+                      for r in report.slices.rows]},
     }
 
 
@@ -322,6 +340,8 @@ def render_zip(report: Report) -> bytes:
             z.writestr("costs.csv", to_csv_bytes(pd.DataFrame([r.__dict__ for r in report.misclassification.models])))
         if report.running is not None:
             z.writestr("running_costs.csv", to_csv_bytes(report.running.table))
+        if report.slices is not None:
+            z.writestr("worst_slices.csv", to_csv_bytes(pd.DataFrame(list(report.slices.rows))))
         z.writestr("checklist.csv", to_csv_bytes(pd.DataFrame(
             [{"clause": r.item.clause, "item": r.item.title, "checked_by_the_app": r.found, "answer": r.answer}
              for r in report.checklist])))
