@@ -169,9 +169,8 @@ else:
             figures.append(fig)
             chart(fig, "Fairness rates", key="fairness")
             gaps = report.gaps
-            data_table(pd.DataFrame({"Gap (fairlearn name)": [f"{n} ({k})" for k, n in zip(gaps["key"],
-                                                                                            gaps["name"])],
-                                       "Value": gaps["value"].map(fmt),
+            # display names on screen ("Equalised odds ratio"); the keys are fairlearn's function names
+            data_table(pd.DataFrame({"Gap": gaps["name"], "Value": gaps["value"].map(fmt),
                                        "Interval": [fmt_ci(lo, hi) for lo, hi in zip(gaps["low"], gaps["high"])]}))
 
 if roles.fold:
