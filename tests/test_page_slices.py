@@ -1,6 +1,8 @@
 """AppTest of the Slices page: the breast-cancer sample by `group` (values checked with scikit-learn), crossed
 columns, the folds and learning-curve sections, a regression file, and a file with nothing to slice by."""
 
+import json
+
 import numpy as np
 import pandas as pd
 from sklearn.metrics import accuracy_score, mean_absolute_error
@@ -32,6 +34,8 @@ def test_binary_sample_by_group():
         assert table.loc[group, "Accuracy"] == f"{accuracy_score(rows.y_true, rows.y_pred):.3f}"
         assert table.loc[group, "Rows"] == f"{len(rows):,}"
     assert set(table["Test"]) <= {"χ² test", "Fisher's exact test"}
+    shown = json.loads(at.dataframe[2].proto.columns)   # the p column under the project's "p-value", never "P"
+    assert shown["p"]["label"] == "p-value"
     worst = [m.value for m in at.markdown if "Worst slices of" in m.value]
     assert len(worst) == 1
     every = at.dataframe[0].value.set_index("Model")          # each model's worst slice, before the chart

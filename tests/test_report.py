@@ -399,3 +399,14 @@ def test_captions_and_the_operating_sentence_name_a_symbol_class_by_its_role():
     report = compute_reports(assessment)[assessment.models[0]]
     sentence = _operating_sentence(assessment, report, ReportOptions(ci=""))
     assert "of positive (.) cases while flagging" in sentence
+
+
+def test_the_header_quotes_a_positive_class_that_is_not_a_word():
+    """A class named "." read "positive class: ." in the summary table; quoted, the reader sees it is a name."""
+    rng = np.random.default_rng(4)
+    y = rng.random(200) < 0.4
+    frame = pd.DataFrame({"y_true": np.where(y, ".", "ok"), "score": np.clip(rng.normal(0.3 + 0.3 * y, 0.2), 0, 1)})
+    assessment = describe(read_table(frame.to_csv(index=False).encode(), name="dot.csv"))
+    assert assessment.positive == "."
+    html = render_html(build_report(assessment, ReportOptions(ci="", resamples=50, charts=False)))
+    assert "positive class: ‘.’" in html

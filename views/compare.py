@@ -15,6 +15,7 @@ from assess.metrics import get, metrics_for
 from assess.stats import (CORRECTIONS, INDEPENDENT, PAIRED, QUESTIONS, TESTS, Design, compare, compare_all,
                           compare_subgroups, data_design, fold_table_from_predictions, suggest_tests,
                           suggestions_frame)
+from assess.stats.compare import is_weighted
 from assess.stats.folds import FriedmanDetails
 from assess.stats.scores import DieboldMarianoDetails
 from assess.stats.inputs import read_fold_table
@@ -194,8 +195,7 @@ try:
                                 task=None if assessment is None else assessment.task, has_scores=has_scores,
                                 n_folds=n_folds, n_repeats=n_repeats,
                                 blocks=first is not None and (first.fold is not None or first.series is not None),
-                                weighted=predictions is not None and any(p.weight is not None
-                                                                         for p in predictions.values()))
+                                weighted=predictions is not None and is_weighted(predictions))
 except AssessError as exc:
     st.warning(md(str(exc)))
     st.stop()

@@ -141,7 +141,8 @@ else:
         "p": shown["pvalue"].map(lambda p: "" if not np.isfinite(p) else f"{p:.3g}"),
         "Adjusted p (BH)": shown["p_adjusted"].map(lambda p: "" if not np.isfinite(p) else f"{p:.3g}"),
     })
-    data_table(table, repeat=("Slice",))   # nine columns: two tables at 1024 px, each naming its slices
+    # nine columns: two tables at 1024 px, each naming its slices; "p-value" as on the Compare page, not "P"
+    data_table(table, repeat=("Slice",), headers={"p": "p-value"})
     st.caption("Each slice is tested against the rest of the rows: χ² (Fisher's exact test when an expected count "
                "is below 5) for proportions, Kruskal–Wallis on per-sample losses for mean losses, DeLong for the ROC "
                "AUC, a two-sample bootstrap for other metrics. Adjusted p: Benjamini–Hochberg false discovery rate "

@@ -232,13 +232,18 @@ def wrapped_row_height(lines: int) -> int:
     return max(TABLE_WRAP_MIN_ROW_PX, math.ceil(TABLE_FIRST_LINE_PX + TABLE_LINE_PX * (lines - 1) + 2 * 3 + 2))
 
 
+def narrowest_wrapped_width(cells, header: str) -> int:
+    """The least width (px) a wrapped column can take: its header and its longest word whole (a word is never
+    broken)."""
+    return text_column_width([w for t in cells for w in str(t).split()], header=header, most=10_000)
+
+
 def wrapped_widths(texts: dict, headers: dict, room: float, *, step: int = 4) -> dict:
     """Widths (px) of the wrapped columns ``texts`` ``{column: cells}`` sharing ``room`` px: each starts as wide as
     its header and its longest word, then ``step`` px at a time go to the column whose cells need the most lines —
     every row is as tall as its tallest cell, so the widths that make the fewest lines in the worst cell win."""
     full = {c: text_column_width(cells, header=headers[c], most=10_000) for c, cells in texts.items()}
-    widths = {c: min(full[c], text_column_width([w for t in cells for w in str(t).split()], header=headers[c],
-                                                most=10_000)) for c, cells in texts.items()}
+    widths = {c: min(full[c], narrowest_wrapped_width(cells, headers[c])) for c, cells in texts.items()}
 
     def lines(c):
         return max((wrapped_lines(t, widths[c]) for t in texts[c]), default=1)
@@ -331,9 +336,8 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
     # normal size into the presented frame shrunk by as much, then scaled.
     scale = PRESENTATION_TEXT_SCALE if presenting() else 1.0
     budget = (TABLE_FIT_PRESENTING_PX if presenting() else TABLE_FIT_PX) / scale
-    # split only what cannot fit even wrapped: a wrapped column can narrow to its header and its longest word
-    narrowest = {c: min(w, text_column_width([word for t in frame[c].astype(str) for word in t.split()],
-                                             header=header(c, headers), most=10_000)) if c in wrap else w
+    # split only what cannot fit even wrapped
+    narrowest = {c: min(w, narrowest_wrapped_width(frame[c], header(c, headers))) if c in wrap else w
                  for c, w in widths.items()}
     parts = split_columns(narrowest, budget - index, repeat=repeat) if repeat else [list(frame.columns)]
     if len(parts) > 1:

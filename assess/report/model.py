@@ -33,7 +33,6 @@ from assess.report.figures import ReportFigure, report_figures, with_key_model
 from assess.schema import Assessment
 from assess.slices import DEFAULT_TEST_METRIC, analyse_slices
 from assess.stats import compare, compare_all
-from assess.stats.compare import WEIGHTED_TESTS
 from assess.stats.registry import PREDICTIONS, TESTS
 from assess.summary import best_models, fmt, fmt_ci
 
@@ -315,7 +314,7 @@ def _recommended_comparison(comparisons, primary: str | None, *, weighted: bool 
     if not comparisons:
         return None
     wanted = TEST_FOR_METRIC.get(primary or "")
-    if weighted and wanted is not None and wanted not in WEIGHTED_TESTS:
+    if weighted and wanted is not None and not TESTS[wanted].weighted:
         wanted = next((c.test for c in comparisons if c.test == "paired_bootstrap"), wanted)
     return next((c for c in comparisons if c.test == wanted), comparisons[0])
 

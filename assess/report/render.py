@@ -51,11 +51,12 @@ import pandas as pd
 from assess.errors import AssessError
 from assess.charts.style import HEIGHT, TEMPLATE
 from assess.export import ExportError, browser_path, to_csv_bytes, to_json_bytes
+from assess.columns import quote
+from assess.formatting import code_as_quotes
 from assess.metrics import baseline_columns, get
 from assess.report.formula import formula_html
 from assess.report.model import Report, pvalue_text
 from assess.stats import TESTS
-from assess.formatting import code_as_quotes
 from assess.summary import fmt, fmt_ci, long_frame
 
 FORMATS = ("pdf", "html", "zip")
@@ -185,7 +186,8 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
         "costs": _costs_context(report), "slices": _slices_context(report),
         "title": report.options.title, "paper": PAPERS[paper], "created": report.created,
         "file": a.table.name, "sha256": a.table.sha256, "rows": f"{report.n_rows:,}", "task": a.task.value,
-        "positive": a.positive, "classes": ", ".join(a.classes) if len(a.classes) <= 12 else
+        # in quotes: a class named "." read "positive class: ." in the header
+        "positive": code_as_quotes(quote(a.positive)) if a.positive is not None else None, "classes": ", ".join(a.classes) if len(a.classes) <= 12 else
         f"{len(a.classes):,} classes", "models": list(report.models), "decision": report.decision_text(),
         "level": level, "ci": report.options.ci or "none", "resamples": f"{report.options.resamples:,}",
         "seed": report.options.seed, "versions": report.versions, "model_names": list(report.reports),
@@ -282,7 +284,8 @@ def report_document(report: Report) -> dict:
     a = report.assessment
     return {
         "file": a.table.name, "sha256": a.table.sha256, "rows": report.n_rows, "task": a.task.value,
-        "positive": a.positive, "classes": list(a.classes), "models": list(report.models),
+        # in quotes: a class named "." read "positive class: ." in the header
+        "positive": code_as_quotes(quote(a.positive)) if a.positive is not None else None, "classes": list(a.classes), "models": list(report.models),
         "created": report.created, "versions": dict(report.versions), "decision": report.decision_text(),
         "metrics": {"task": a.task.value, "models": {m: r.to_dict(with_ci=True) for m, r in report.reports.items()},
                     "undefined": {m: r.reasons for m, r in report.reports.items() if r.reasons}},

@@ -118,24 +118,22 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         if spec.uses_decision:
             options["decision"] = decision
         result = spec.runner(arranged, models=models, metric=metric, **common, **options)
-        if test not in WEIGHTED_TESTS and is_weighted(arranged):
+        if not spec.weighted and is_weighted(arranged):
             result = dataclasses.replace(result, sentence=f"{result.sentence} {UNWEIGHTED_CAUTION}")
     return _with_design(result, spec, design, on_folds)
 
 
-#: The tests that take the file's sample weights (each resample's count weights times them); every other test counts
-#: each row once.
-WEIGHTED_TESTS = ("paired_bootstrap", "unpaired_bootstrap")
 UNWEIGHTED_CAUTION = ("Caution: this test counts every row once, without the file's sample weights, so its values "
                       "can differ from the weighted metrics; the paired bootstrap uses the weights.")
 
 
-def is_weighted(arranged) -> bool:
-    """Whether the rows of ``arranged`` (aligned or separate predictions) carry sample weights (a weight column, as
-    the out-of-core engines see it too)."""
-    weights = ([arranged.weight] if isinstance(arranged, AlignedPredictions) else
-               [p.weight for p in arranged.predictions.values()])
-    return any(w is not None for w in weights)
+def is_weighted(data) -> bool:
+    """Whether the rows of ``data`` (aligned or separate predictions, or a mapping of model → Predictions) carry
+    sample weights (a weight column, as the out-of-core engines see it too)."""
+    if isinstance(data, AlignedPredictions):
+        return data.weight is not None
+    predictions = data.predictions if isinstance(data, SeparatePredictions) else data
+    return any(p.weight is not None for p in predictions.values())
 
 
 def _task_of(data) -> Task | None:

@@ -118,6 +118,7 @@ class TestSpec:
     ``runner``: the function in :mod:`assess.stats.runners` that runs it over k models. ``per_sample``: on numeric
     predictions (regression, forecasts) it compares the models' per-sample errors (option ``loss``) instead of a
     metric per fold, which it still does on classification predictions with folds (:meth:`compares_errors`).
+    ``weighted``: it takes the rows' sample weights (the bootstraps: each resample's counts times the weights).
     """
 
     __test__ = False  # not a pytest test class despite the name
@@ -135,6 +136,7 @@ class TestSpec:
     runner: Callable
     metric_on: tuple[str, ...] = ()
     per_sample: bool = False
+    weighted: bool = False      # takes the rows' sample weights; every other test counts each row once
 
     def compares_errors(self, task) -> bool:
         """Whether, on predictions of ``task``, the test compares per-sample errors rather than a metric per fold."""
@@ -250,12 +252,13 @@ TESTS: dict[str, TestSpec] = {spec.key: spec for spec in (
              (PREDICTIONS,), "scores", (), UnpairedDeLongDetails, runners.unpaired_delong),
     TestSpec("paired_bootstrap", "Paired bootstrap", "does any metric differ between two models on the same samples?",
              "Efron & Tibshirani (1993), ch. 13, 16", PAIRED, PAIRWISE, (PREDICTIONS,), "a metric",
-             (N_RESAMPLES, SEED), BootstrapDetails, runners.paired_bootstrap, metric_on=(PREDICTIONS,)),
+             (N_RESAMPLES, SEED), BootstrapDetails, runners.paired_bootstrap, metric_on=(PREDICTIONS,),
+             weighted=True),
     TestSpec("unpaired_bootstrap", "Unpaired bootstrap",
              "does any metric differ between two models scored on different samples?",
              "Efron & Tibshirani (1993), §8.3", INDEPENDENT, PAIRWISE, (PREDICTIONS,), "a metric",
              (N_RESAMPLES, SEED), UnpairedBootstrapDetails, runners.unpaired_bootstrap,
-             metric_on=(PREDICTIONS,)),
+             metric_on=(PREDICTIONS,), weighted=True),
     TestSpec("diebold_mariano", "Diebold–Mariano test", "are two forecasts of the same series equally accurate?",
              "Diebold & Mariano (1995); Harvey, Leybourne & Newbold (1997)", PAIRED, PAIRWISE, (PREDICTIONS,),
              "forecasts", (DM_LOSS, HORIZON, HARVEY), DieboldMarianoDetails, runners.diebold_mariano),
