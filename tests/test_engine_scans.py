@@ -110,6 +110,48 @@ def test_grid_thresholds_are_bin_edges_that_split_the_rows_as_the_bins_do(tmp_pa
     assert report["tp"].value == np.count_nonzero(y & (s >= 0.5))
 
 
+@pytest.mark.parametrize("lo, hi", [(0.0, 1.0), (0.15000000265803726, 0.85), (-3.0, 1e6), (1e-300, 2e-300),
+                                    (0.1, 0.1 + 2 ** -30)])
+@pytest.mark.parametrize("bins", [64, 2 ** 16, 2 ** 18])
+def test_a_score_s_bin_is_floor_of_its_distance_from_lo_times_the_scale_in_every_engine_form(lo, hi, bins):
+    """`Plan.bin` needs no clamp on DuckDB up to 2^16 bins (a USMALLINT cast, which fails on overflow): the scale is
+    lowered so that the top score's bin is ``bins - 1``. With (0, 1) and 2^16 bins the plain ``bins / (hi - lo)``
+    would put the top score in bin 2^16. The oracle: NumPy's floor of the same IEEE products."""
+    import duckdb
+
+    plan = grouped.Plan(exact=False, lo=lo, hi=hi, bins=bins)
+    rng = np.random.default_rng(bins)
+    s = np.concatenate([[lo, hi, np.nextafter(hi, lo)], rng.uniform(lo, hi, 2000)])
+    expected = np.floor((s - lo) * plan.scale).astype(np.int64)
+    assert expected.min() == 0 and expected.max() == bins - 1
+    con = duckdb.connect()
+    for engine in ("duckdb", "spark"):      # Spark's form (the clamped BIGINT) evaluated by DuckDB's SQL
+        sql = f"SELECT {plan.bin(engine)} FROM (SELECT unnest(?::DOUBLE[]) AS s)"
+        got = np.array([row[0] for row in con.execute(sql, [s.tolist()]).fetchall()], dtype=np.int64)
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_the_grid_is_counted_in_duckdb_s_perfect_hash_table(tmp_path, monkeypatch):
+    """The curve scan's speed rests on its plan: both group columns of known range (the 16-bit bin without a
+    clamp), so DuckDB counts in an array indexed by the keys rather than hashing ~10^5 groups. A CSV file: unlike
+    Parquet's, its columns come with no statistics from which DuckDB could derive a bin's range itself."""
+    frame = _frame()
+    frame["y_true"] = (frame["y_true"] == "yes").astype(int)
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    plans = []
+    real = backends.DuckDBBackend.arrays
+
+    def explained(self, sql):
+        plans.append(self.con.execute("EXPLAIN " + sql).fetchall()[0][1])
+        return real(self, sql)
+
+    monkeypatch.setattr(backends.DuckDBBackend, "arrays", explained)
+    run = engine_reports(resolve_source(str(tmp_path / "t.csv")), "duckdb", Overrides(),
+                         decision=Decision.from_scores(0.5), exact_limit=0)
+    assert not run.exact and len(plans) == 1
+    assert "Perfect Hash Group By" in plans[0]
+
+
 @pytest.mark.parametrize("column, value, message", [
     ("score", np.nan, "2 NaN or infinite values"),
     ("score", np.inf, "2 NaN or infinite values"),

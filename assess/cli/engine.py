@@ -38,7 +38,7 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
                             "Spark Connect")
     group.add_argument("--exact-limit", type=int, metavar="N",
                        help="out of core: group by score up to N distinct scores (default 2,000,000), beyond it on a "
-                            "2^18-bin grid with error bounds; 0 forces the grid")
+                            "2^16-bin grid with error bounds; 0 forces the grid")
 
 
 def _auto_mb() -> float:

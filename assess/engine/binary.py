@@ -10,7 +10,7 @@ Scan 2 (`curve_table`) — per model, truth (positive or not) and *score key*: t
 the score itself when the scores have at most ``exact_limit`` distinct values (default 2 million): then the table
 is exactly what :func:`assess.curves.threshold_counts` builds from the rows (one point per distinct score) and every
 metric equals the in-memory one up to the order of floating-point sums. Beyond it the key is one of ``bins``
-(default :math:`2^{18}`, `GRID_BINS`) equal-width bins of the score range — its threshold the bin's lower edge —
+(default :math:`2^{16}`, `GRID_BINS`) equal-width bins of the score range — its threshold the bin's lower edge —
 and the ranking metrics carry an error bound from the mass tied inside bins (`grid_bounds`); label metrics (the
 decision is taken on the raw score in the scan), log loss and Brier stay exact.
 
@@ -32,8 +32,8 @@ What the scans cost (DuckDB 2.0, 1e8 rows of two models, 2 cores; CPU seconds, a
 the score column 0.75; per-row expressions and the aggregates' updates are the rest. Measured cuts, each keeping
 every number: the positive class by ``=`` rather than ``IN`` (-0.6 per use), the log loss without its clip unless
 a row needs it (`summarise`, -1.5), no distinct count when the first rows already show the grid is needed
-(`head_says_grid`, -1.3), scan 1 keyed by small integers (`coded`; the perfect hash table, -1.5), and on Parquet
-scan 2's bin without its lower clamp (`Plan.bin`, -16 % of that scan's CPU in an A/B of one run). Streaming
+(`head_says_grid`, -1.3), scan 1 keyed by small integers (`coded`; the perfect hash table, -1.5), and scan 2's bin
+cast to a 16-bit integer instead of clamped (`Plan.bin`; that scan's wall time -35 %). Streaming
 scan 2's keys to NumPy's bincount instead of DuckDB's perfect hash table was tried: less CPU (4.1 against 6.2 s)
 but more wall time (4.1 against 3.4 s), the NumPy side being one thread.
 
@@ -57,12 +57,13 @@ from assess.metrics import binary
 #: grouped table costs ~100 bytes per distinct score and model between the engine's hash table and the arrays here:
 #: 2 million keeps a run inside 1 GiB (the issue's "e.g. 10 million" would need several).
 EXACT_LIMIT = 2_000_000
-#: Bins of the score grid: 2^18. Measured on 1e7 rows of two models with ~all-distinct scores (bench/bench_engine.py's
-#: file; CPU seconds of the whole aggregation, best of 3, 2 cores): 2^16 1.69 s, 2^18 1.91 s, 2^20 2.94 s, with
-#: worst bounds (ROC AUC / average precision) 4.7e-6 / 4.4e-5, 1.2e-6 / 1.4e-5 and 2.9e-7 / 5.5e-6. At 2^20 the key
-#: of two models spans 2^22 values: DuckDB's perfect hash table (8 bytes a slot per thread) leaves the caches and the
-#: arrays here are 16x longer; 2^18 keeps most of 2^16's speed with a bound 4x tighter.
-GRID_BINS = 2 ** 18
+#: Bins of the score grid: 2^16. Measured on 1e7 rows of two models with ~all-distinct scores (bench/bench_engine.py's
+#: file; CPU seconds of the whole aggregation, best of 3, 2 cores, the bin clamped by least): 2^16 1.69 s, 2^18 1.91 s,
+#: 2^20 2.94 s, with worst bounds (ROC AUC / average precision) 4.7e-6 / 4.4e-5, 1.2e-6 / 1.4e-5 and 2.9e-7 / 5.5e-6.
+#: At 2^16 the bin fits DuckDB's USMALLINT, which needs no clamp (`Plan.bin`) and keeps the key of two models within
+#: 2^18 values, 2 MB of perfect hash table per thread that stays in cache: the curve scan at 1e8 rows 0.85 s wall
+#: against 1.31-1.39 s for 2^18 bins with the clamp. The bounds stay two orders below the third decimal shown.
+GRID_BINS = 2 ** 16
 
 _EPS = float(np.finfo(np.float64).eps)
 
@@ -378,20 +379,31 @@ class Plan:
 
     @property
     def scale(self) -> float:
-        return self.bins / (self.hi - self.lo) if self.hi > self.lo else 0.0
+        """``bins / (hi - lo)``, lowered by ulps until the top score's ``(hi - lo) * scale`` falls below ``bins``:
+        then ``floor((s - lo) * scale)`` lies in [0, bins) for every score in [lo, hi] without a clamp (IEEE
+        subtraction and multiplication by a positive constant are monotone, and the engines compute them as Python
+        does), so every engine puts a score in the same bin."""
+        if not self.hi > self.lo:
+            return 0.0
+        width = self.hi - self.lo
+        scale = self.bins / width
+        while width * scale >= self.bins:
+            scale = float(np.nextafter(scale, 0.0))
+        return scale
 
-    def bin(self, ranged: bool = False) -> str:
-        """The SQL of a row's bin: b holds [lo + b/scale, lo + (b+1)/scale), the top score in the last bin. The
-        clamp by least (and greatest) also tells DuckDB the key's range, so it counts in a perfect hash table.
+    def bin(self, backend_name: str = "") -> str:
+        """The SQL of a row's bin: b holds [lo + b/scale, lo + (b+1)/scale).
 
-        ``ranged``: the engine knows the scores' range from the files' statistics (Parquet on DuckDB). Then the lower
-        clamp is left out — lo is the least score, so s - lo >= 0 exactly and the bin is never negative — and DuckDB
-        derives the key's lower bound itself: the curve scan at 1e7 rows 0.45 -> 0.28 s (least and greatest each
-        cost about a floor and a cast over every row), the same bins."""
+        On DuckDB, up to 2^16 bins, the bin is cast to USMALLINT: DuckDB counts a key of a 16-bit type in its
+        perfect hash table (an array indexed by the key) without knowing its range, so the key needs no clamp. A
+        clamp by least cost a quarter of the scan (1e8 rows, two models: the curve scan 1.31 -> 0.85 s wall at
+        2^16 bins, best of 5; 2^18 bins with the clamp took 1.31-1.39 s). Elsewhere the clamps state the range."""
         if not self.hi > self.lo:
             return "CAST(0 AS BIGINT)"
-        b = f"CAST(floor((s - {self.lo!r}) * {self.scale!r}) AS BIGINT)"
-        return f"least({b}, {self.bins - 1})" if ranged else f"least(greatest({b}, 0), {self.bins - 1})"
+        b = f"floor((s - {self.lo!r}) * {self.scale!r})"
+        if backend_name == "duckdb" and self.bins <= 2 ** 16:
+            return f"CAST({b} AS USMALLINT)"
+        return f"least(greatest(CAST({b} AS BIGINT), 0), {self.bins - 1})"
 
     def edges(self) -> np.ndarray:
         """Each bin's lower edge: its threshold (every row of bin b and above has a score >= the edge)."""
@@ -429,9 +441,11 @@ def curve_table(backend, sources: list[Columns], models: list[str], positive: li
                 weighted: bool) -> dict:
     """Scan 2: rows (and weights) per model, truth and score key, as numpy arrays.
 
-    Grid: one integer key per row, ``(model * 2 + positive) * bins + bin``, whose range the SQL states — DuckDB then
-    counts in a perfect hash table (an array indexed by the key, no hashing), about 2x faster than a hash table of
-    a million groups. Exact: the groups are (model * 2 + positive, score)."""
+    The groups are (model * 2 + positive, key): the key is the score itself (exact) or its bin (`Plan.bin`). Both
+    grid columns are small integers whose range DuckDB knows — the group's from the CASE, the bin's from its 16-bit
+    type — so it counts in a perfect hash table (an array indexed by the keys, no hashing), about 2x faster than a
+    hash table of a million groups. (One key ``group * bins + bin`` loses the bin type's range and falls back to the
+    hash table.)"""
     sources = coded(backend, sources, models)
     weight = "CAST({c.weight} AS DOUBLE)" if weighted else "CAST(1.0 AS DOUBLE)"
     # (braces of a label literal doubled: `_rows` formats the template)
@@ -439,11 +453,8 @@ def curve_table(backend, sources: list[Columns], models: list[str], positive: li
     rows = _rows(sources, f"{{c.model}} AS code, CASE WHEN {pos} THEN 1 ELSE 0 END AS pos, "
                           f"{{c.score}} AS s, {weight} AS w")
     sums = "count(*) AS n_rows" + (", sum(w) AS w" if weighted else "")
-    if plan.exact:
-        return backend.arrays(f"SELECT code * 2 + pos AS g, s, {sums} FROM ({rows}) AS r GROUP BY 1, 2")
-    ranged = backend.name == "duckdb" and backend.source.format == "parquet"
-    key = f"(code * 2 + pos) * {plan.bins} + {plan.bin(ranged)}"
-    return backend.arrays(f"SELECT {key} AS k, {sums} FROM ({rows}) AS r GROUP BY 1")
+    key = "s" if plan.exact else f"{plan.bin(backend.name)} AS bin"
+    return backend.arrays(f"SELECT code * 2 + pos AS g, {key}, {sums} FROM ({rows}) AS r GROUP BY 1, 2")
 
 
 @dataclass(frozen=True)
@@ -484,15 +495,11 @@ def _sorted_curve(curve: dict, n_models: int, plan: Plan, weighted: bool) -> dic
     """Scan 2's table as float arrays ordered by group (model * 2 + positive), with each group's slice bounds. The
     groups are few small integers: as int16 NumPy sorts them by radix in one pass (the bins inside a group stay in
     any order; `_curve_keys` counts them by bin)."""
-    if plan.exact:
-        group = curve["g"].astype(np.int64)
-    else:
-        k = curve["k"].astype(np.int64)
-        group = k // plan.bins
+    group = curve["g"].astype(np.int64)
     small = np.int16 if 2 * n_models + 2 < np.iinfo(np.int16).max else np.int64
     order = np.argsort(group.astype(small), kind="stable")
     group = group[order]
-    out = {"s": curve["s"].astype(np.float64)[order]} if plan.exact else {"bin": k[order] % plan.bins}
+    out = {"s": curve["s"].astype(np.float64)[order]} if plan.exact else {"bin": curve["bin"].astype(np.int64)[order]}
     out["bounds"] = np.searchsorted(group, np.arange(2 * n_models + 1))
     out["n_rows"] = curve["n_rows"].astype(np.float64)[order]
     if weighted:
