@@ -98,3 +98,18 @@ def test_spark_equals_duckdb_on_the_multiclass_and_regression_samples(sample):
     assert code_d == 0 and code_s == 0, err_d + err_s
     assert_same_values(duck["models"], spark["models"])
     assert duck["undefined"] == spark["undefined"]
+
+
+@pytest.mark.parametrize("positive, negative", [("yes", "no"), ("true", "false"), ("TRUE", "FALSE")])
+def test_spark_names_a_csv_truth_s_classes_as_memory_does(tmp_path, positive, negative):
+    """Spark reads CSV as text: true/false (any case) would be classes 'true'/'false' where pandas reads booleans
+    ('True'/'False'); yes/no stay text in both."""
+    rng = np.random.default_rng(4)
+    y = rng.random(300) < 0.4
+    pd.DataFrame({"y_true": np.where(y, positive, negative), "score": np.round(rng.random(300), 2)}).to_csv(
+        tmp_path / "b.csv", index=False)
+    code_m, memory, _ = run_cli("metrics", tmp_path / "b.csv", "--engine", "memory")
+    code_s, spark, err = run_cli("metrics", tmp_path / "b.csv", "--engine", "spark")
+    assert code_m == 0 and code_s == 0, err
+    assert (spark["positive"], spark["classes"]) == (memory["positive"], memory["classes"])
+    assert_same_values(memory["models"], spark["models"])

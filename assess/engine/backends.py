@@ -36,6 +36,9 @@ PERFECT_HASH_BITS = 23
 #: ids', and a perfect hash table is allocated whole per thread and never spilled — 1.9 GiB of RSS for 5 million ids
 #: (1e7 rows) against 0.8 GiB in the ordinary hash table, for the same CPU time.
 DEFAULT_PERFECT_HASH_BITS = 12
+#: The rows DuckDB's CSV sniffer reads (its ``sample_size``), and the spellings pandas' CSV parser reads as booleans.
+CSV_SNIFF_ROWS = 20_480
+PANDAS_BOOLEANS = frozenset({"True", "TRUE", "true", "False", "FALSE", "false"})
 
 
 def _trace(start: float, what: str, sql: str) -> None:
@@ -136,8 +139,27 @@ class DuckDBBackend(Backend):
         else:
             # header, delimiter and types sniffed from the first rows of each file; a cell that breaks the sniffed
             # type later fails the scan with its line number (see `query`)
-            reader = f"read_csv({files}, header = true, union_by_name = false)"
+            reader = self._csv_reader(files)
         self._run(f"CREATE VIEW {VIEW} AS SELECT * FROM {reader}")
+
+    def _csv_reader(self, files: str) -> str:
+        """DuckDB's CSV reader, its columns typed as the in-memory path's pandas types them. DuckDB's sniffer also
+        reads ``yes``/``no`` and ``t``/``f`` as booleans, which pandas keeps as text: a truth column of ``yes``/``no``
+        would name its classes False/True here and no/yes in memory. So a column sniffed as BOOLEAN stays one only
+        when the sniffed rows' text is pandas' true/false spellings; otherwise it is read as text."""
+        reader = f"read_csv({files}, header = true, union_by_name = false)"
+        sniffed = self.con.execute(f"DESCRIBE SELECT * FROM {reader}").fetchall()
+        booleans = [row[0] for row in sniffed if row[1] == "BOOLEAN"]
+        if not booleans:
+            return reader
+        head = self.con.execute(f"SELECT {', '.join(map(self.ident, booleans))} FROM read_csv({files}, header = true, "
+                                f"all_varchar = true) LIMIT {CSV_SNIFF_ROWS}").fetchall()
+        text = [name for i, name in enumerate(booleans)
+                if any(row[i] is not None and row[i].strip() not in PANDAS_BOOLEANS for row in head)]
+        if not text:
+            return reader
+        types = ", ".join(f"{self._string(name)}: 'VARCHAR'" for name in text)
+        return f"read_csv({files}, header = true, union_by_name = false, types = {{{types}}})"
 
     def close(self) -> None:
         self.con.close()
@@ -288,16 +310,30 @@ class SparkBackend(Backend):
 
     def head(self, n: int):
         """The first rows; CSV columns (read as text, so Spark never scans a file twice to infer types) become
-        numbers where every cell is one, as pandas' reader would type them for role and task detection."""
+        numbers where every cell is one, and booleans where every cell is pandas' true/false, as pandas' reader would
+        type them for role and task detection. A boolean column is cast in the view too, so the scans group its
+        values as the first rows name them (``True``, not ``true``)."""
         import pandas as pd
 
         frame = super().head(n)
-        if self.source.format == "csv":
-            for col in frame.columns:
-                try:
-                    frame[col] = pd.to_numeric(frame[col])
-                except (ValueError, TypeError):
-                    pass
+        if self.source.format != "csv":
+            return frame
+        booleans = []
+        for col in frame.columns:
+            try:
+                frame[col] = pd.to_numeric(frame[col])
+            except (ValueError, TypeError):
+                present = frame[col].dropna().str.strip()
+                if len(present) and present.isin(PANDAS_BOOLEANS).all():   # pandas reads these as booleans
+                    frame[col] = frame[col].map(lambda v: None if v is None else v.strip().lower() == "true")
+                    booleans.append(col)
+        if booleans:   # the scans see them as the first rows do (true/false of any case cast; pandas' spellings)
+            from pyspark.sql import functions as F
+
+            view = self.spark.table(VIEW)
+            for col in booleans:
+                view = view.withColumn(col, F.trim(F.col(col)).cast("boolean"))
+            view.createOrReplaceTempView(VIEW)
         return frame
 
     def ident(self, name: str) -> str:
