@@ -70,8 +70,8 @@ from assess.stats.counts import chi2_independence, fisher_exact
 from assess.stats.scores import _shift_summary, unpaired_bootstrap, unpaired_delong
 from assess.stats.shaping import sample_losses
 
-__all__ = ["SliceAnalysis", "FairnessReport", "analyse_slices", "fairness_gaps", "slice_values", "MIN_SLICE_SIZE",
-           "MAX_SLICES", "DEFAULT_TEST_METRIC", "FAIRNESS_GAPS", "CROSS"]
+__all__ = ["SliceAnalysis", "FairnessReport", "analyse_slices", "fairness_gaps", "slice_values", "slice_candidates",
+           "default_slice_columns", "MIN_SLICE_SIZE", "MAX_SLICES", "DEFAULT_TEST_METRIC", "FAIRNESS_GAPS", "CROSS"]
 
 #: Below this many rows a slice is reported but not tested: its interval is too wide for a test to mean anything.
 MIN_SLICE_SIZE = 30
@@ -102,6 +102,34 @@ TEST_NAMES = {"chi2": "χ² test", "fisher": "Fisher's exact test", "kruskal": "
               "delong": "DeLong (independent samples)", "bootstrap": "unpaired bootstrap"}
 #: Resamples of a bootstrap test whose metric is evaluated once per resample (about 4 ms per call).
 SLOW_RESAMPLES = 200
+
+
+# ------------------------------------------------------------------------------------------------ slice columns
+
+
+def slice_candidates(assessment: Assessment) -> list[str]:
+    """The columns a file can be sliced by: every column besides the predictions (truth, labels, scores, model, id,
+    weight) with 2 to `MAX_SLICES` distinct values, an empty cell counting as one. Counting distinct values is a
+    pass over each column: callers keep the list per file and roles."""
+    roles, frame = assessment.roles, assessment.frame
+    predictions = {c for c in (roles.y_true, roles.y_pred, roles.score, roles.id, roles.weight, roles.model) if c}
+    predictions |= {c for _, c in roles.class_scores}
+    return [str(c) for c in frame.columns
+            if c not in predictions and 2 <= frame[c].nunique(dropna=False) <= MAX_SLICES]
+
+
+def default_slice_columns(assessment: Assessment, candidates: Sequence[str]) -> tuple[list[str], bool]:
+    """(columns, declared): the subgroup columns the user declared (``group``, the Data page's *Subgroup slices*,
+    ``--group-col``) among ``candidates``; else the first candidate with no role of its own — a fold, a time or a
+    train/test mark has its own view — and ``declared`` False, so a reader is told the column was chosen for them."""
+    roles = assessment.roles
+    declared = [g for g in roles.groups if g in candidates]
+    if declared:
+        return declared, True
+    own = {c for c in (roles.fold, roles.repeat, roles.split, roles.timestamp, roles.horizon, roles.series,
+                       roles.origin, roles.lower, roles.upper, roles.cluster, roles.latency_ms, roles.energy_j,
+                       roles.batch_size) if c}
+    return [c for c in candidates if c not in own][:1], False
 
 
 # ------------------------------------------------------------------------------------------------ slice labels

@@ -70,3 +70,29 @@ def test_a_file_without_subgroups_has_no_section():
     frame = binary_with_groups().drop(columns="group")
     report = report_of(frame)
     assert report.slices is None and "Where the models fail" not in render_html(report)
+
+
+def test_without_declared_subgroups_the_report_slices_as_the_slices_page_opens():
+    """A column named `region` is no declared subgroup (a `group` column is): the report takes the column the Slices
+    page opens with — the first with 2 to 100 values and no role of its own, so not the `fold` column before it —
+    and says so."""
+    frame = binary_with_groups().rename(columns={"group": "region"})
+    frame.insert(0, "fold", np.tile(np.arange(900) % 5, 2))
+    assessment = describe(read_table(frame.to_csv(index=False).encode(), name="f.csv"))
+    assert assessment.roles.fold == "fold" and not assessment.roles.groups
+    report = build_report(assessment, OPTIONS)
+    assert report.slices is not None and report.slices.columns == ("region",) and not report.slices.declared
+    for row in report.slices.rows:
+        rows = frame[frame.model == row["model"]]
+        by_region = {g: accuracy_score(r.y_true, r.y_pred) for g, r in rows.groupby("region")}
+        assert row["slice"] == min(by_region, key=by_region.get)
+        assert row["value"] == pytest.approx(min(by_region.values()), abs=1e-12)
+    html = render_html(report)
+    assert "No subgroups were declared, so the slices are the values of ‘region’" in html
+    document = json.loads(zipfile.ZipFile(io.BytesIO(render_zip(report))).read("report.json"))
+    assert document["slices"]["declared"] is False and document["slices"]["columns"] == ["region"]
+
+
+def test_a_declared_subgroup_is_not_announced_as_chosen():
+    report = report_of(binary_with_groups())
+    assert report.slices.declared and "No subgroups were declared" not in render_html(report)

@@ -14,8 +14,8 @@ from assess.data import Task
 from assess.errors import AssessError
 from assess.metrics import metrics_for
 from assess.metrics.registry import TASKS, get
-from assess.slices import (DEFAULT_TEST_METRIC, MAX_SLICES, MIN_SLICE_SIZE, analyse_slices, fairness_gaps,
-                           slice_values)
+from assess.slices import (DEFAULT_TEST_METRIC, MAX_SLICES, MIN_SLICE_SIZE, analyse_slices,
+                           default_slice_columns, fairness_gaps, slice_candidates, slice_values)
 from assess.summary import fmt, fmt_ci
 from views.state import current_decision, md, memo, require_assessment
 from views.widgets import all_charts_button, chart, data_table, decision_note
@@ -29,12 +29,8 @@ if task not in TASKS or task is Task.CLUSTERING:   # clustering has its indices,
     st.stop()
 
 roles = assessment.roles
-prediction_columns = {c for c in (roles.y_true, roles.y_pred, roles.score, roles.id, roles.weight, roles.model) if c}
-prediction_columns |= {c for _, c in roles.class_scores}
 # Counting distinct values of every column is a pass over the file: once per file and roles, not on every rerun.
-candidates = memo(assessment, "slice_candidates", (), lambda: [
-    str(c) for c in assessment.frame.columns
-    if c not in prediction_columns and 2 <= assessment.frame[c].nunique(dropna=False) <= MAX_SLICES])
+candidates = memo(assessment, "slice_candidates", (), lambda: slice_candidates(assessment))
 first = assessment.predictions()
 specs = [s for s in metrics_for(task) if s.kind != "count" and (
     s.needs in ("labels", "values") or (first.scores is not None and s.needs in ("scores", "probabilities")))]
@@ -47,7 +43,7 @@ figures: list = []
 # --- settings ------------------------------------------------------------------------------------------------------
 left, mid, right = st.columns(3)
 with left:
-    defaults = [g for g in roles.groups if g in candidates] or candidates[:1]
+    defaults, _ = default_slice_columns(assessment, candidates)
     columns = st.multiselect("Slice by", candidates, default=defaults, key="slice_columns",
                              help="Each value of a column is a slice; two or more columns are crossed "
                                   "(every combination of their values). The Data page's *Subgroup slices* are chosen "

@@ -31,7 +31,7 @@ from assess.report.checklist import ChecklistRow, checklist
 from assess.report.costs import MisclassificationCosts, RunningCosts, misclassification_costs, running_costs
 from assess.report.figures import ReportFigure, report_figures, with_key_model
 from assess.schema import Assessment
-from assess.slices import DEFAULT_TEST_METRIC, analyse_slices
+from assess.slices import DEFAULT_TEST_METRIC, analyse_slices, default_slice_columns, slice_candidates
 from assess.stats import compare, compare_all
 from assess.stats.registry import PREDICTIONS, TESTS
 from assess.summary import best_models, fmt, fmt_ci
@@ -98,6 +98,7 @@ class SliceFindings:
     name: str
     rows: tuple[Mapping, ...]     # model, slice, n, value, overall, p_adjusted
     min_size: int
+    declared: bool = True         # False: no subgroups declared; the column the Slices page would choose
 
 
 @dataclass(frozen=True, eq=False)
@@ -239,7 +240,7 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
         except AssessError as exc:
             notes.append(f"No computational costs: {exc}.")
     slices = None
-    if assessment.roles.groups and source is None and reports:
+    if source is None and reports:
         try:
             slices = _slices(assessment, models, options)
         except AssessError as exc:
@@ -253,11 +254,14 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
 def _slices(assessment: Assessment, models, options) -> SliceFindings | None:
     """Each model's worst slice of the file's subgroup columns by the task's slice metric (accuracy, MAE, …), as the
     Slices page finds it: values without intervals (the slice tests carry the uncertainty), the tests drawing the
-    report's resamples with its seed."""
+    report's resamples with its seed. Without declared subgroups, the column the Slices page opens with
+    (`assess.slices.default_slice_columns`); None when the file has no column to slice by."""
     key = DEFAULT_TEST_METRIC.get(assessment.task)
     if key is None:
         return None
-    columns = list(assessment.roles.groups)
+    columns, declared = default_slice_columns(assessment, slice_candidates(assessment))
+    if not columns:
+        return None
     analysis = analyse_slices(assessment, columns, models=list(models), keys=[key], test_keys=[key],
                               decision=options.decision, ci=None, confidence_level=options.confidence_level,
                               seed=options.seed, test_resamples=options.resamples)
@@ -271,7 +275,8 @@ def _slices(assessment: Assessment, models, options) -> SliceFindings | None:
                          "overall": float(r["overall"]), "p_adjusted": float("nan") if p is None else float(p)})
     if not rows:
         return None
-    return SliceFindings(tuple(columns), key, get(assessment.task, key).name, tuple(rows), analysis.min_size)
+    return SliceFindings(tuple(columns), key, get(assessment.task, key).name, tuple(rows), analysis.min_size,
+                         declared)
 
 
 def _controls(assessment, options) -> tuple:

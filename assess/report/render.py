@@ -56,6 +56,7 @@ from assess.formatting import code_as_quotes
 from assess.metrics import baseline_columns, get
 from assess.report.formula import formula_html
 from assess.report.model import Report, pvalue_text
+from assess.slices import MAX_SLICES
 from assess.stats import TESTS
 from assess.summary import fmt, fmt_ci, long_frame
 
@@ -210,7 +211,8 @@ def _slices_context(report: Report) -> dict | None:
     sl = report.slices
     if sl is None:
         return None
-    return {"columns": ", ".join(sl.columns), "metric": sl.name, "min_size": f"{sl.min_size:,}",
+    return {"columns": ", ".join(sl.columns), "metric": sl.name, "min_size": f"{sl.min_size:,}", "declared": sl.declared,
+            "max_slices": MAX_SLICES,
             "rows": [{"model": r["model"], "slice": r["slice"], "n": f"{r['n']:,}", "value": fmt(r["value"]),
                       "overall": fmt(r["overall"]),
                       "p": pvalue_text(r["p_adjusted"]) if np.isfinite(r["p_adjusted"]) else
@@ -297,7 +299,8 @@ def report_document(report: Report) -> dict:
         "settings": dict(report.options.settings), "command": report.options.command,
         "costs": _costs_document(report),
         "slices": None if report.slices is None else {
-            "columns": list(report.slices.columns), "metric": report.slices.key, "min_size": report.slices.min_size,
+            "columns": list(report.slices.columns), "declared": report.slices.declared, "metric": report.slices.key,
+            "min_size": report.slices.min_size,
             "worst": [{k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in r.items()}
                       for r in report.slices.rows]},
     }
