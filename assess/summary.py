@@ -172,9 +172,14 @@ def _interval(result, level: float) -> str:
 
 
 def _times(value: float) -> str:
+    """How often, in words: "about 4 in 5 times", "about half the time", "almost never".
+
+    >>> _times(0.8), _times(0.52), _times(0.01)
+    ('about 4 in 5 times', 'about half the time', 'almost never')
+    """
     words = about(value)
-    return {"all": "every time", "almost all": "almost every time", "none": "never",
-            "almost none": "almost never"}.get(words, f"{words} times")
+    return {"all": "every time", "almost all": "almost every time", "none": "never", "almost none": "almost never",
+            "about 1 in 2": "about half the time"}.get(words, f"{words} times")
 
 
 def _value_sentences(name: str, report: MetricReport, level: float, units: str) -> list[str]:

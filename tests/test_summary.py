@@ -42,6 +42,12 @@ def test_sentences(reports):
     assert sentences[3].startswith("When model b flags a case as fraud")
 
 
+def test_a_precision_near_one_half_reads_about_half_the_time():
+    y_pred = [1, 1, 0, 0, 1, 1, 0, 0, 0, 0]        # 2 of its 4 flags right
+    sentences = headline_sentences(dict([binary(y_pred, "c")]), positive="fraud")
+    assert any("it is right about half the time (precision 0.500)" in s for s in sentences), sentences
+
+
 @pytest.mark.parametrize("value,words", [(0.82, "about 4 in 5"), (0.25, "about 1 in 4"), (0.66, "about 2 in 3"),
                                           (0.96, "almost all"), (0.0, "none")])
 def test_about(value, words):
