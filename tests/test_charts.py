@@ -92,6 +92,15 @@ def test_confusion_matrix_keeps_numeric_looking_class_names_categorical_and_in_o
     assert list(fig.layout.xaxis.ticktext) == ["10", "2", "1"] and list(fig.layout.xaxis.tickvals) == [0, 1, 2]
 
 
+@pytest.mark.parametrize("colorbar", [True, False])
+def test_a_class_named_by_punctuation_is_quoted_on_the_axes_and_plain_in_the_hover(colorbar):
+    """A class called "." would be a speck on the axis: the ticks quote it, the hover names it as it is."""
+    fig = confusion_matrix_chart(matrix=MATRIX, classes=[".", "-1", "other"], colorbar=colorbar)
+    assert list(fig.layout.yaxis.ticktext) == ["‘.’", "-1", "other"]
+    assert list(fig.layout.xaxis.ticktext) == ["‘.’", "-1", "other"]
+    assert fig.data[0].customdata[0][0] == "."
+
+
 def test_cost_matrix_gives_expected_cost_in_subtitle():
     cost = np.array([[0, 1, 1], [5, 0, 1], [5, 1, 0]])
     fig = confusion_matrix_chart(matrix=MATRIX, classes=CLASSES, cost_matrix=cost)

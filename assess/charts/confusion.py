@@ -17,7 +17,8 @@ from plotly.subplots import make_subplots
 from assess.charts.cells import cell_axis, cell_layout, cell_traces
 from assess.errors import shorten
 from assess.formatting import significant
-from assess.charts.style import FONT_SIZE, HEATMAP_SCALE, HEIGHT, LABELS, TEMPLATE, TICK_SIZE, plain, plain_lines
+from assess.charts.style import (FONT_SIZE, HEATMAP_SCALE, HEIGHT, LABELS, TEMPLATE, TICK_SIZE, plain, plain_lines,
+                                 visible)
 
 NORMALIZE = (None, "true", "pred", "all")
 _NORM_TEXT = {None: "share of all", "true": "share of true class", "pred": "share of predicted class",
@@ -116,11 +117,11 @@ def confusion_matrix_chart(
     m = _check_matrix(matrix, classes)
     names = [plain(c) for c in classes]
     # a long class name would take the plot's width on the axis: cut there, whole in the hover
-    ticks = [plain_lines(c, TICK_LINE_CHARS) if len(classes) <= _MAX_ANNOTATED else plain(shorten(c, TICK_LABEL_CHARS))
-             for c in classes]
+    ticks = [plain_lines(visible(c), TICK_LINE_CHARS) if len(classes) <= _MAX_ANNOTATED
+             else plain(shorten(visible(c), TICK_LABEL_CHARS)) for c in classes]
     # small matrices side by side (no colour bar) have columns about 65 px wide: under them, three lines of 10
     # characters — a wider label overlaps its neighbour and plotly leaves it out
-    x_ticks = [plain_lines(c, 10, lines=3) for c in classes] if not colorbar and len(classes) <= 3 else ticks
+    x_ticks = [plain_lines(visible(c), 10, lines=3) for c in classes] if not colorbar and len(classes) <= 3 else ticks
     _check_normalize(normalize)
     share = normalized_matrix(m, normalize=normalize)
     k = m.shape[0]

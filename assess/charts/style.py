@@ -149,6 +149,17 @@ def plain(text) -> str:
     return str(text).translate(_PLAIN)
 
 
+def visible(text) -> str:
+    """A name that holds no letter or digit (a class called ``.``, ``-`` or ``+``) in quotes, so that on an axis it
+    reads as a name and not as a speck: ``‘.’``. Other names as they are.
+
+    >>> visible("."), visible("+1"), visible("no")
+    ('‘.’', '+1', 'no')
+    """
+    text = str(text)
+    return text if any(ch.isalnum() for ch in text) else f"‘{text}’"
+
+
 def plain_lines(text, width: int, lines: int = 2) -> str:
     """``text`` as `plain` plotly text broken at spaces into at most ``lines`` lines of at most ``width`` characters,
     the rest cut with "…": a long class name on a matrix's axis then takes two short lines, not the plot's width.
