@@ -22,6 +22,7 @@ from sklearn.metrics import average_precision_score, roc_auc_score
 
 from assess.cli import main
 from assess.decision import Decision
+from assess.engine.binary import GRID_BINS
 from assess.engine.reports import engine_reports
 from assess.engine.source import resolve_source
 from assess.io import LoadedTable
@@ -175,10 +176,10 @@ def test_a_directory_of_parts_equals_the_single_file(tmp_path):
 
 # --- the score grid: a stated bound that holds ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("bins", [2 ** 10, 2 ** 20])
-def test_the_grid_reports_a_bound_holding_the_true_error(tmp_path, bins):
+@pytest.mark.parametrize("bins, n", [(2 ** 10, 1_000_000), (GRID_BINS, 10_000_000), (2 ** 20, 1_000_000)])
+def test_the_grid_reports_a_bound_holding_the_true_error(tmp_path, bins, n):
+    """The issue's case at the default grid: 1e7 distinct float scores; coarser and finer grids on 1e6."""
     rng = np.random.default_rng(11)
-    n = 1_000_000                                      # 1e6 distinct float scores
     y = rng.random(n) < 0.3
     score = np.clip(rng.normal(0.35 + 0.3 * y, 0.2), 0, 1)
     pd.DataFrame({"y_true": y.astype(np.int8), "score": score}).to_parquet(tmp_path / "g.parquet")
