@@ -55,6 +55,8 @@ from scipy import stats as sps
 
 from assess import intervals
 from assess.columns import label_strings, quote
+from assess.controls import annotator_columns
+from assess.cross_validation import train_size_column
 from assess.data import Predictions, Task
 from assess.decision import Decision, predicted_labels
 from assess.errors import AssessError
@@ -108,27 +110,36 @@ SLOW_RESAMPLES = 200
 
 
 def slice_candidates(assessment: Assessment) -> list[str]:
-    """The columns a file can be sliced by: every column besides the predictions (truth, labels, scores, model, id,
-    weight) with 2 to `MAX_SLICES` distinct values, an empty cell counting as one. Counting distinct values is a
-    pass over each column: callers keep the list per file and roles."""
+    """The columns a file can be sliced by: every column besides the predictions (truth, labels and scores in every
+    layout — a multi-label file's indicator columns, a wide file's model columns, multi-output pairs — the model, id,
+    weight, clusters and interval bounds) with 2 to `MAX_SLICES` distinct values, an empty cell counting as one.
+    Features stay: slicing by one is the point. Counting distinct values is a pass over each column: callers keep
+    the list per file and roles."""
     roles, frame = assessment.roles, assessment.frame
-    predictions = {c for c in (roles.y_true, roles.y_pred, roles.score, roles.id, roles.weight, roles.model) if c}
-    predictions |= {c for _, c in roles.class_scores}
+    predictions = {roles.y_true, roles.y_pred, roles.score, roles.id, roles.weight, roles.model, roles.cluster,
+                   roles.lower, roles.upper}
+    for pairs in (roles.class_scores, roles.true_labels, roles.pred_labels, roles.label_scores):
+        predictions |= {c for _, c in pairs}
+    predictions |= {c for wm in roles.wide_models for c in (wm.y_pred, wm.score)}
+    predictions |= {c for _, y_true, y_pred in roles.outputs for c in (y_true, y_pred)}
+    predictions.discard(None)
     return [str(c) for c in frame.columns
             if c not in predictions and 2 <= frame[c].nunique(dropna=False) <= MAX_SLICES]
 
 
 def default_slice_columns(assessment: Assessment, candidates: Sequence[str]) -> tuple[list[str], bool]:
     """(columns, declared): the subgroup columns the user declared (``group``, the Data page's *Subgroup slices*,
-    ``--group-col``) among ``candidates``; else the first candidate with no role of its own — a fold, a time or a
-    train/test mark has its own view — and ``declared`` False, so a reader is told the column was chosen for them."""
+    ``--group-col``) among ``candidates``; else the first candidate with no role of its own — a fold, a time, a
+    train/test mark, a learning curve's training size or another annotator's labels has its own view — and
+    ``declared`` False, so a reader is told the column was chosen for them."""
     roles = assessment.roles
     declared = [g for g in roles.groups if g in candidates]
     if declared:
         return declared, True
     own = {c for c in (roles.fold, roles.repeat, roles.split, roles.timestamp, roles.horizon, roles.series,
                        roles.origin, roles.lower, roles.upper, roles.cluster, roles.latency_ms, roles.energy_j,
-                       roles.batch_size) if c}
+                       roles.batch_size, train_size_column(assessment)) if c}
+    own |= {c for _, c in annotator_columns(assessment)}
     return [c for c in candidates if c not in own][:1], False
 
 

@@ -314,3 +314,38 @@ def test_multilabel_hamming_loss_is_tested_on_each_rows_share_of_wrong_labels():
         assert tests.loc[s, "test"] == "Kruskal–Wallis"
         assert tests.loc[s, "value"] == pytest.approx(skm.hamming_loss(y[inside], yp[inside]))
         assert tests.loc[s, "pvalue"] == pytest.approx(sps.kruskal(per_row[inside], per_row[~inside]).pvalue)
+
+
+# --- which columns to slice by ---------------------------------------------------------------------------------------
+
+SAMPLES = __import__("pathlib").Path(__file__).resolve().parents[1] / "assets" / "samples"
+
+
+def _sample(name: str):
+    return describe(read_table((SAMPLES / name).read_bytes(), name=name))
+
+
+@pytest.mark.parametrize("name, candidates, default", [
+    # a multi-label file's indicator and score columns are predictions, not subgroups
+    ("digits_multilabel.csv", ["fold"], []),
+    ("breast_cancer_binary.csv", ["fold", "group"], ["group"]),
+    # the training size of a learning curve and other annotators' labels have their own views
+    ("breast_cancer_learning_curve.csv", ["train_size", "fold"], []),
+    ("breast_cancer_annotators.csv", ["y_true_reader_a", "y_true_reader_b", "y_true_reader_c"], []),
+])
+def test_slice_candidates_and_the_column_a_page_or_report_opens_with(name, candidates, default):
+    from assess.slices import default_slice_columns, slice_candidates
+
+    assessment = _sample(name)
+    assert slice_candidates(assessment) == candidates
+    assert default_slice_columns(assessment, candidates)[0] == default
+
+
+def test_an_undeclared_column_of_few_values_is_the_default_and_is_said_to_be_chosen():
+    from assess.slices import default_slice_columns, slice_candidates
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"fold": np.arange(200) % 5, "region": rng.choice(["N", "S"], 200),
+                          "y_true": rng.integers(0, 2, 200), "y_pred": rng.integers(0, 2, 200)})
+    assessment = _assessment(frame)
+    assert default_slice_columns(assessment, slice_candidates(assessment)) == (["region"], False)
