@@ -7,6 +7,7 @@ it as None/NaN)."""
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -23,6 +24,34 @@ def shown(monkeypatch):
     calls = []
     monkeypatch.setattr(st, "dataframe", lambda data, **kwargs: calls.append((data, kwargs)))
     return calls
+
+
+@pytest.fixture
+def styles(monkeypatch):
+    sheets = []
+    monkeypatch.setattr(st, "html", sheets.append)
+    return sheets
+
+
+def _layouts(shown, columns) -> list[list]:
+    """The calls of one `data_table` grouped by layout (its parts at 1024 px first, then each wider layout): a
+    layout ends when its parts have shown every column."""
+    layouts, seen = [[]], set()
+    for data, kwargs in shown:
+        layouts[-1].append((data, kwargs))
+        seen |= set(_cells(data).columns)
+        if seen >= set(columns):
+            layouts.append([])
+            seen = set()
+    assert not layouts[-1], "a layout without every column"
+    return layouts[:-1]
+
+
+def _split(shown, columns):
+    """(the parts at 1024 px, the whole table) of one `data_table` call."""
+    layouts = _layouts(shown, columns)
+    (whole,) = layouts[-1]
+    return layouts[0], whole
 
 
 def _cells(data):
@@ -152,14 +181,48 @@ def test_a_table_too_wide_for_the_frame_is_split_repeating_its_group_column(show
     frame = pd.DataFrame({"Group": ["1 (reference)", "2"], **{f"Measure number {i}": ["0.000", "0.891"]
                                                              for i in range(10)}})
     widgets.data_table(frame, repeat=("Group",))
-    assert len(shown) > 1
+    parts, _ = _split(shown, frame.columns)
+    assert len(parts) > 1
     seen = []
-    for data, kwargs in shown:
+    for data, kwargs in parts:
         cells = _cells(data)
         assert list(cells.columns)[0] == "Group"
         assert sum(kwargs["column_config"][c]["width"] for c in cells.columns) <= widgets.TABLE_FIT_PX
         seen += list(cells.columns)[1:]
     assert seen == list(frame.columns)[1:]
+
+
+def test_a_split_table_is_shown_in_fewer_parts_or_whole_where_the_page_has_the_room(shown, styles):
+    """At 1024 px the parts; on a wider page fewer parts, then the whole table, each column at its own width: the
+    style sheet shows one layout by the width of the table's container (the layout's widest part plus the grid's
+    frame). It holds a digest and numbers only: a cell or a column name cannot write into it."""
+    frame = pd.DataFrame({"Group": ["1 (reference)", "</style><script>alert(1)</script>"],
+                          **{f"Measure number {i}": ["0.000", "0.891"] for i in range(10)}})
+    widgets.data_table(frame, repeat=("Group",))
+    layouts = _layouts(shown, frame.columns)
+    assert [len(layout) for layout in layouts] == sorted({len(layout) for layout in layouts}, reverse=True)
+    assert len(layouts) >= 2 and len(layouts[0]) > 1 and len(layouts[-1]) == 1
+    sheet, = styles
+    assert "script" not in sheet and "Measure" not in sheet
+    key = re.search(r"\.st-key-(\w+) \{ container-type", sheet).group(1)
+    shown_from = [0] + [int(re.search(rf"@container \(max-width: ([\d.]+)px\) \{{ \.st-key-{key}_{n} ", sheet)
+                            .group(1).split(".")[0]) + 1 for n in range(1, len(layouts))]
+    for n, layout in enumerate(layouts):
+        widest = max(sum(kwargs["column_config"][c]["width"] for c in _cells(data).columns) for data, kwargs in layout)
+        if n == 0:
+            assert widest <= widgets.TABLE_FIT_PX
+        else:   # its widest part fits the container from which it is shown; the narrower layout hides there
+            assert widest + widgets.GRID_FRAME_EXTRA_PX <= shown_from[n] + len(frame.columns)   # (widths rounded up)
+            assert f"@container (min-width: {shown_from[n]}px) {{ .st-key-{key}_{n - 1} {{ display: none; }} }}" \
+                in sheet
+
+
+def test_a_table_too_wide_for_any_screen_is_never_shown_whole(shown, styles):
+    frame = pd.DataFrame({"Group": ["a"], **{f"Measure number {i}": ["0.000"] for i in range(60)}})
+    widgets.data_table(frame, repeat=("Group",))
+    layouts = _layouts(shown, frame.columns)
+    assert len(layouts) == 2 and len(layouts[1]) < len(layouts[0])          # at 1024 px, and at 1440 px
+    assert all(len(_cells(data).columns) < len(frame.columns) for data, _ in shown)
 
 
 def test_wrapped_columns_split_only_when_even_wrapped_they_cannot_fit(shown):
@@ -175,9 +238,10 @@ def test_wrapped_columns_split_only_when_even_wrapped_they_cannot_fit(shown):
         frame = comparison(models)
         wrap = tuple(c for c in frame.columns if c.startswith("model_"))
         widgets.data_table(frame, wrap=wrap, repeat=("metric", "better"), config={"key": None})
-        assert len(shown) == parts, models
+        split = _split(shown, frame.columns)[0] if parts > 1 else shown
+        assert len(split) == parts, models
         seen = []
-        for data, kwargs in shown:
+        for data, kwargs in split:
             cells = _cells(data)
             assert list(cells.columns)[:2] == ["metric", "better"] and "key" in cells.columns
             assert kwargs["column_config"]["key"] is None
@@ -250,7 +314,7 @@ def test_a_models_fold_spread_stays_beside_its_value_when_split(shown):
                           **{c: ["0.981 (0.966–0.989) ★"] for m in ("logistic", "tree", "naive_bayes")
                              for c in (m, f"{m} · folds: mean ± SD")}})
     widgets.data_table(frame, repeat=("metric", "better"))
-    parts = [list(_cells(data).columns) for data, _ in shown]
+    parts = [list(_cells(data).columns) for data, _ in _split(shown, frame.columns)[0]]
     assert len(parts) > 1
     for part in parts:
         for c in part:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import time
 
 import pandas as pd
 import streamlit as st
+from streamlit.errors import StreamlitDuplicateElementKey
 
 from assess.charts.style import PRESENTATION_SCALE, presentation
 from assess.export import figure_to_pdf, figure_to_png, figure_to_svg, figures_to_pdf
@@ -287,8 +289,41 @@ def split_columns(widths: dict, budget: float, *, repeat=()) -> list[list]:
     return parts + [head + part] if part else parts
 
 
+#: Widest layout of a table (px, at the page's text size) shown where the page has the room: no common screen has
+#: more.
+TABLE_WIDE_MOST_PX = 1600
+#: How much wider a table's frame is on a 1440-px screen than on a 1024-px one (the sidebar keeps its width).
+SCREEN_1440_EXTRA_PX = 416
+#: The grid's frame is this much wider than the columns fitted into it (a 562-px frame for 556 px of columns).
+GRID_FRAME_EXTRA_PX = 6
+
+
+def _responsive_places(frame: pd.DataFrame, repeat, least: list[int]) -> list | None:
+    """One container per layout of a table (its parts at 1024 px, fewer parts, the whole), of which the page shows
+    one: layout n where the table's container is at least ``least[n]`` px wide and narrower than ``least[n + 1]``
+    (a CSS container query). The style sheet holds only a digest of the table and numbers, no text from a file.
+    None when the same table is already on the page (its containers' keys would repeat)."""
+    content = pd.util.hash_pandas_object(frame.astype(str), index=False).to_numpy().tobytes()
+    digest = hashlib.sha1(content + repr((list(map(str, frame.columns)), list(repeat))).encode()).hexdigest()[:16]
+    key = f"assess_table_{digest}"
+    try:
+        outer = st.container(key=key)
+    except StreamlitDuplicateElementKey:
+        return None
+    rules = [f".st-key-{key} {{ container-type: inline-size; }}"]
+    for n, low in enumerate(least):
+        if low > 0:
+            rules.append(f"@container (max-width: {low - 0.02:.2f}px) {{ .st-key-{key}_{n} {{ display: none; }} }}")
+        if n + 1 < len(least):
+            rules.append(f"@container (min-width: {least[n + 1]}px) {{ .st-key-{key}_{n} {{ display: none; }} }}")
+    with outer:
+        st.html("<style>" + " ".join(rules) + "</style>")
+        return [st.container(key=f"{key}_{n}") for n in range(len(least))]
+
+
 def data_table(frame, *, formats: dict | None = None, headers: dict | None = None, config: dict | None = None,
-               shrink=(), wrap=(), repeat=(), most: int = 360, hide_index: bool = True, **options) -> None:
+               shrink=(), wrap=(), repeat=(), most: int = 360, hide_index: bool = True, _budget: float | None = None,
+               **options) -> None:
     """The one table widget of every page, through ``st.dataframe``:
 
     - ``formats`` ``{column: "{:.3f}" or a function}``: a column's number format. A column with a missing cell (None,
@@ -304,7 +339,8 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
       shared to need the fewest lines (:func:`wrapped_widths`), and wrap: rows are as tall as the most lines;
     - ``repeat`` (the columns that name a row, such as its group): a table whose columns need more than
       :data:`TABLE_FIT_PX` even so is shown as several, each with these columns and the next ones that fit
-      (:func:`split_columns`) — every value in view at 1024 px, none cut;
+      (:func:`split_columns`) — every value in view at 1024 px, none cut — and, where the page is wider, in fewer
+      parts or whole (:func:`_responsive_places`; ``_budget`` is such a part's width);
     - ``config``: per-column ``st.column_config`` laid over the above (its non-None settings win; None hides a
       column);
     - ``options`` go to ``st.dataframe`` (``height``, ``width`` — "stretch" unless given).
@@ -339,12 +375,30 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
     # split only what cannot fit even wrapped
     narrowest = {c: min(w, narrowest_wrapped_width(frame[c], header(c, headers))) if c in wrap else w
                  for c, w in widths.items()}
-    parts = split_columns(narrowest, budget - index, repeat=repeat) if repeat else [list(frame.columns)]
+    if _budget is not None:
+        budget = _budget
+    parts = split_columns(narrowest, budget - index, repeat=repeat) if repeat and _budget is None else \
+        [list(frame.columns)]
     if len(parts) > 1:
         key = options.pop("key", None)
         hidden = [c for c in frame.columns if c not in widths]   # hidden by ``config`` (a registry key): in each part
-        for i, part in enumerate(parts):
-            data_table(whole[part + hidden], **given, **options, **({} if key is None else {"key": f"{key}_{i}"}))
+        # Wider screens have room for fewer parts, or the whole table: each layout is shown where the table's own
+        # width allows it (a container query; the server does not know the screen), its columns at their widths
+        # (sentences at most `most` px).
+        natural = {c: min(w, most) if c in wrap else w for c, w in widths.items()}
+        layouts = [(0, parts)]
+        for room in ((budget + SCREEN_1440_EXTRA_PX / scale), float("inf")):
+            wider = split_columns(natural, room - index, repeat=repeat)
+            least = GRID_FRAME_EXTRA_PX + math.ceil(scale * max(index + sum(natural[c] for c in p) for p in wider))
+            if len(wider) < len(layouts[-1][1]) and layouts[-1][0] < least <= TABLE_WIDE_MOST_PX:
+                layouts.append((least, wider))
+        places = _responsive_places(whole, repeat, [least for least, _ in layouts]) if len(layouts) > 1 else None
+        for n, (least, layout) in enumerate(layouts if places else layouts[:1]):
+            with places[n] if places else st.container():
+                for i, part in enumerate(layout):
+                    part_key = {} if key is None else {"key": f"{key}_{i}" if n == 0 else f"{key}_{n}_{i}"}
+                    room = {} if n == 0 else {"_budget": index + sum(natural[c] for c in part)}
+                    data_table(whole[part + hidden], **given, **options, **part_key, **room)
         return
     set_by_config = {c for c, o in config.items() if isinstance(o, dict) and o.get("width") is not None}
     fixed = sum(GRID_NAMED_WIDTHS.get(config[c]["width"], config[c]["width"]) for c in set_by_config)

@@ -99,7 +99,7 @@ name => {
   }
   return tables.map(t => {
     const canvas = t.querySelector('canvas');
-    if (!canvas) return null;   // in a tab not shown
+    if (!canvas || !t.getClientRects().length) return null;   // in a tab not shown, or a layout for another width
     let fiber = canvas[Object.keys(canvas).find(k => k.startsWith('__reactFiber'))], grid = null, theme = null;
     while (fiber && !(grid && theme)) {
       const p = fiber.memoizedProps;
@@ -136,6 +136,22 @@ def tables_under(page, heading: str, width: int) -> list[dict]:
     tables = [t for t in page.evaluate(TABLES_UNDER, heading) or [] if t is not None]
     assert tables, f"no table after {heading!r} at {width} px"
     return tables
+
+
+@pytest.mark.parametrize("sample, page_name, heading", [("Breast cancer", "Curves", "Threshold explorer"),
+                                                         ("Breast cancer", "Slices", "Tests across slices")])
+def test_a_split_table_takes_fewer_parts_where_the_page_is_wider(context, layout_url, sample, page_name,
+                                                                  heading):  # noqa: F811
+    """Split to fit 1024 px, the same table on a wider page shows in fewer parts (or whole) — one layout in view at
+    each width, every part fitting its frame, no value cut."""
+    page = open_page(context, layout_url, sample, page_name)
+    page.get_by_role("heading", name=heading).wait_for()
+    seen = {width: tables_under(page, heading, width) for width in (1024, 1440, 1024)}
+    page.close()
+    assert len(seen[1440]) < len(seen[1024]), {w: len(t) for w, t in seen.items()}
+    for width, tables in seen.items():
+        assert [t["right"] for t in tables if t["right"] > 1] == [] and all(t["cut"] == [] for t in tables), \
+            (width, tables)
 
 
 @pytest.mark.parametrize("width", (1024, 1440))
