@@ -77,19 +77,25 @@ def test_cli_duckdb_equals_memory_on_the_sample(extra):
     assert duck["engine"]["exact"] is True and duck["engine"]["rows"] == 3 * 569
 
 
+def assert_truth_named_as_in_memory(folder, engine: str, positive: str, negative: str) -> None:
+    """A CSV whose truth is spelt ``positive``/``negative``: through ``engine`` the same positive class and classes
+    as in memory, and the same numbers."""
+    rng = np.random.default_rng(3)
+    y = rng.random(500) < 0.3
+    pd.DataFrame({"y_true": np.where(y, positive, negative), "score": np.round(rng.random(500), 3)}).to_csv(
+        folder / "yn.csv", index=False)
+    code_m, memory, _ = run_cli("metrics", folder / "yn.csv", "--engine", "memory")
+    code_e, out, err = run_cli("metrics", folder / "yn.csv", "--engine", engine)
+    assert code_m == 0 and code_e == 0, err
+    assert (out["positive"], out["classes"]) == (memory["positive"], memory["classes"])
+    assert_same_values(memory["models"], out["models"])
+
+
 @pytest.mark.parametrize("positive, negative", [("yes", "no"), ("t", "f"), ("true", "false"), ("TRUE", "FALSE")])
 def test_a_csv_truth_of_yes_and_no_keeps_its_names_out_of_core(tmp_path, positive, negative):
     """DuckDB's CSV sniffer reads yes/no and t/f as booleans, pandas keeps them as text (and reads true/false as
     booleans): the classes out of core are named as in memory, and the numbers agree."""
-    rng = np.random.default_rng(3)
-    y = rng.random(500) < 0.3
-    pd.DataFrame({"y_true": np.where(y, positive, negative), "score": np.round(rng.random(500), 3)}).to_csv(
-        tmp_path / "yn.csv", index=False)
-    code_m, memory, _ = run_cli("metrics", tmp_path / "yn.csv", "--engine", "memory")
-    code_d, duck, err = run_cli("metrics", tmp_path / "yn.csv", "--engine", "duckdb")
-    assert code_m == 0 and code_d == 0, err
-    assert (duck["positive"], duck["classes"]) == (memory["positive"], memory["classes"])
-    assert_same_values(memory["models"], duck["models"])
+    assert_truth_named_as_in_memory(tmp_path, "duckdb", positive, negative)
 
 
 def test_auto_picks_memory_for_a_small_file_and_duckdb_for_a_directory(tmp_path):

@@ -20,7 +20,7 @@ from assess.io import LoadedTable
 from assess.metrics.reports import compute_reports
 from assess.roles import Overrides
 from assess.schema import describe
-from tests.test_engine import SAMPLE, assert_same_values, run_cli
+from tests.test_engine import SAMPLE, assert_same_values, assert_truth_named_as_in_memory, run_cli
 
 from tests.spark_session import skip_without_spark, spark_session  # noqa: E402,F401  (one session per module)
 
@@ -104,12 +104,4 @@ def test_spark_equals_duckdb_on_the_multiclass_and_regression_samples(sample):
 def test_spark_names_a_csv_truth_s_classes_as_memory_does(tmp_path, positive, negative):
     """Spark reads CSV as text: true/false (any case) would be classes 'true'/'false' where pandas reads booleans
     ('True'/'False'); yes/no stay text in both."""
-    rng = np.random.default_rng(4)
-    y = rng.random(300) < 0.4
-    pd.DataFrame({"y_true": np.where(y, positive, negative), "score": np.round(rng.random(300), 2)}).to_csv(
-        tmp_path / "b.csv", index=False)
-    code_m, memory, _ = run_cli("metrics", tmp_path / "b.csv", "--engine", "memory")
-    code_s, spark, err = run_cli("metrics", tmp_path / "b.csv", "--engine", "spark")
-    assert code_m == 0 and code_s == 0, err
-    assert (spark["positive"], spark["classes"]) == (memory["positive"], memory["classes"])
-    assert_same_values(memory["models"], spark["models"])
+    assert_truth_named_as_in_memory(tmp_path, "spark", positive, negative)
