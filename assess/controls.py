@@ -26,14 +26,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from assess.columns import is_continuous, label_strings, normalise_name, quote, sort_labels, time_values
+from assess.columns import label_strings, normalise_name, quote, sort_labels, time_values
 from assess.data import Task
 from assess.decision import Decision, predicted_labels
 from assess.errors import AssessError, InputError, shorten
 from assess.formatting import code_as_quotes
 from assess.io import read_table
 from assess.roles import SYNONYMS, detect_roles
-from assess.schema import Assessment
+from assess.schema import Assessment, annotator_columns
 from assess.stats.corrections import adjust_pvalues
 
 #: Statuses of a control, for the report's checklist.
@@ -225,20 +225,6 @@ def train_test_overlap(assessment: Assessment, *, train: Training | None = None)
 
 
 # --- 5.3.9: ground truth -------------------------------------------------------------------------------------------
-
-def annotator_columns(assessment: Assessment) -> tuple[tuple[str, str], ...]:
-    """(annotator, column) for every ``y_true_<annotator>`` column holding class labels that no role uses; () unless
-    there are at least two. Numeric pairs ``y_true_<name>``/``y_pred_<name>`` are outputs of a multi-output
-    regression (their role), never annotators."""
-    used = assessment.roles.used_columns()
-    found = []
-    for col in assessment.frame.columns:
-        name = normalise_name(col)
-        if name.startswith("y_true_") and len(name) > 7 and (col not in used or col == assessment.roles.y_true) \
-                and not is_continuous(assessment.frame[col]):
-            found.append((str(col)[7:], col))
-    return tuple(found) if len(found) >= 2 else ()
-
 
 def cohen_kappa(a, b) -> float:
     r"""Cohen's κ of two raters' labels (rows where either is missing left out): :math:`(p_o - p_e)/(1 - p_e)`,

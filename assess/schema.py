@@ -14,8 +14,8 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from assess.columns import (indicator_column, label_codes, label_mask, label_strings, numeric_column, quote,
-                            rows_by_code, rows_by_value, sort_labels, split_sets, time_values)
+from assess.columns import (indicator_column, is_continuous, label_codes, label_mask, label_strings, normalise_name,
+                            numeric_column, quote, rows_by_code, rows_by_value, sort_labels, split_sets, time_values)
 from assess.data import Predictions, Task
 from assess.errors import AssessError
 from assess.io import LoadedTable
@@ -303,3 +303,18 @@ def _model_rows(frame: pd.DataFrame, roles: Roles, models: tuple[str, ...],
     if roles.model:
         return {names.model(m): rows for m, rows in rows_by_value(frame[roles.model]).items()}
     return {m: np.arange(len(frame)) for m in models}
+
+
+def annotator_columns(assessment: Assessment) -> tuple[tuple[str, str], ...]:
+    """(annotator, column) for every ``y_true_<annotator>`` column holding class labels that no role uses (ISO/IEC
+    TS 4213 5.3.9, ground truth: the controls' agreement between annotators; the slices' default leaves them out);
+    () unless there are at least two. Numeric pairs ``y_true_<name>``/``y_pred_<name>`` are outputs of a multi-output
+    regression (their role), never annotators."""
+    used = assessment.roles.used_columns()
+    found = []
+    for col in assessment.frame.columns:
+        name = normalise_name(col)
+        if name.startswith("y_true_") and len(name) > 7 and (col not in used or col == assessment.roles.y_true) \
+                and not is_continuous(assessment.frame[col]):
+            found.append((str(col)[7:], col))
+    return tuple(found) if len(found) >= 2 else ()

@@ -55,7 +55,6 @@ from scipy import stats as sps
 
 from assess import intervals
 from assess.columns import label_strings, quote
-from assess.controls import annotator_columns
 from assess.cross_validation import train_size_column
 from assess.data import Predictions, Task
 from assess.decision import Decision, predicted_labels
@@ -65,7 +64,7 @@ from assess.metrics.breakdown import evaluate_groups
 from assess.metrics.evaluate import evaluate
 from assess.metrics.forecast_state import coded_series, forecast_context, subset
 from assess.metrics.registry import get, metrics_for
-from assess.schema import Assessment
+from assess.schema import Assessment, annotator_columns
 from assess.stats.bridge import registry_metric
 from assess.stats.corrections import adjust_pvalues
 from assess.stats.counts import chi2_independence, fisher_exact

@@ -18,7 +18,7 @@ from sklearn.metrics import accuracy_score, cohen_kappa_score
 from assess import controls
 from assess.errors import AssessError, InputError
 from assess.io import read_table
-from assess.schema import describe
+from assess.schema import annotator_columns, describe
 from tests.test_architecture import ROOT
 
 SAMPLES = ROOT / "assets" / "samples"
@@ -159,7 +159,7 @@ def test_multi_output_regression_pairs_are_not_annotators(tmp_path):
                   "y_true_b": rng.normal(size=60), "y_pred_b": rng.normal(size=60)}).to_csv(path, index=False)
     assessment = describe(read_table(path))
     assert assessment.outputs == ("a", "b")
-    assert controls.annotator_columns(assessment) == ()
+    assert annotator_columns(assessment) == ()
     assert controls.ground_truth_agreement(assessment) is None
 
 
