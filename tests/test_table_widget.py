@@ -204,7 +204,7 @@ def test_a_split_table_is_shown_in_fewer_parts_or_whole_where_the_page_has_the_r
     assert len(layouts) >= 2 and len(layouts[0]) > 1 and len(layouts[-1]) == 1
     sheet, = styles
     assert "script" not in sheet and "Measure" not in sheet
-    key = re.search(r"\.st-key-(\w+) \{ container-type", sheet).group(1)
+    key = re.search(r"\.st-key-(\w+) \{ container-type: inline-size; gap: 0; \}", sheet).group(1)
     shown_from = [0] + [int(re.search(rf"@container \(max-width: ([\d.]+)px\) \{{ \.st-key-{key}_{n} ", sheet)
                             .group(1).split(".")[0]) + 1 for n in range(1, len(layouts))]
     for n, layout in enumerate(layouts):

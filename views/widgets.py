@@ -310,7 +310,8 @@ def _responsive_places(frame: pd.DataFrame, repeat, least: list[int]) -> list | 
         outer = st.container(key=key)
     except StreamlitDuplicateElementKey:
         return None
-    rules = [f".st-key-{key} {{ container-type: inline-size; }}"]
+    # (no gap in the outer container: the hidden layouts' wrappers stay in its flex column, 0 px tall)
+    rules = [f".st-key-{key} {{ container-type: inline-size; gap: 0; }}"]
     for n, low in enumerate(least):
         if low > 0:
             rules.append(f"@container (max-width: {low - 0.02:.2f}px) {{ .st-key-{key}_{n} {{ display: none; }} }}")
