@@ -112,8 +112,10 @@ def test_a_directory_of_parts_opens_out_of_core_and_the_metrics_page_shows_it(mo
     accuracy = table[table["metric"] == memory["logistic"]["accuracy"].name]["logistic"].iloc[0]
     assert accuracy.startswith(f"{memory['logistic']['accuracy'].value:.3f}")
     assert table[table["metric"] == "Rows"]["tree"].iloc[0].startswith("569")
-    at.switch_page("views/curves.py").run()
-    assert not at.exception and "needs the file's rows" in at.info[0].value
+    for page, title in (("views/curves.py", "Curves"), ("views/slices.py", "Slices"), ("views/report.py", "Report")):
+        at.switch_page(page).run()     # each page under its own title, saying why it shows nothing more
+        assert not at.exception and "needs the file's rows" in at.info[0].value
+        assert [t.value for t in at.title] == [title]
 
 
 def test_a_link_out_of_the_directory_is_never_listed_nor_opened(monkeypatch, root):

@@ -10,8 +10,8 @@ from assess.metrics.clustering import DRAWN_ROWS, cluster_view, pairwise_agreeme
 from views.state import md, memo, require_assessment
 from views.widgets import all_charts_button, chart
 
-assessment = require_assessment()
 st.title("Clusters")
+assessment = require_assessment()
 if assessment.task is not Task.CLUSTERING:
     st.info(f"The Clusters page shows clusterings; this file's task is {assessment.task.label} — see the Metrics "
             "page.")

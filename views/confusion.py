@@ -23,8 +23,8 @@ MAX_DRAWN_CLASSES = 30
 NORMALISE = {"counts (share of all)": None, "by true class (recall on the diagonal)": "true",
              "by predicted class (precision on the diagonal)": "pred"}
 
-assessment = require_assessment()
 st.title("Confusion")
+assessment = require_assessment()
 task = assessment.task
 if not task.is_classification:
     st.info(f"Confusion matrices belong to classification tasks; this file's task is {task.label}.")

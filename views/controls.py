@@ -12,8 +12,8 @@ from assess.errors import AssessError
 from views.state import current_decision, md, memo, require_assessment
 from views.widgets import all_charts_button, chart, data_table
 
-assessment = require_assessment()
 st.title("Controls")
+assessment = require_assessment()
 st.caption("The control criteria of ISO/IEC TS 4213 5.3 that the files themselves can answer. Each line says what "
            "the app checked; the rest of 5.3 (preprocessing, hyperparameters, environment …) is for you to report.")
 

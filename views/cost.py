@@ -16,8 +16,8 @@ from views.widgets import all_charts_button, chart, data_table
 #: Bootstrap resamples and seed of every interval on this page (the CLI's defaults, so both give the same numbers).
 RESAMPLES, SEED = 1000, 0
 
-assessment = require_assessment()
 st.title("Cost")
+assessment = require_assessment()
 st.caption("Computational cost (ISO/IEC TS 4213 6.6): how long each model takes per sample, how many samples it "
            "handles per second, the energy it uses, and what a better score costs.")
 

@@ -21,8 +21,8 @@ from views.multilabel_views import label_thresholds_section, per_label_curves_se
 from views.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, data_table, draw,
                            presenting, set_threshold, threshold_control)
 
-assessment = require_assessment()
 st.title("Curves")
+assessment = require_assessment()
 task = assessment.task
 if not task.is_classification:
     st.info(f"Threshold curves belong to classification tasks; this file's task is {task.label} — see the "

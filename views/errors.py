@@ -15,8 +15,8 @@ from assess.metrics.reports import compute_breakdowns
 from views.state import md, memo, require_assessment
 from views.widgets import all_charts_button, chart, chart_row
 
-assessment = require_assessment()
 st.title("Errors")
+assessment = require_assessment()
 task = assessment.task
 if task is Task.CLUSTERING:
     st.info("The Errors page shows where numeric predictions err; this file is a clustering — see the Clusters page.")

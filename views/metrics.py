@@ -61,8 +61,8 @@ LARGE_ROWS = 100_000
 PER_CLASS_ROWS = 100
 
 data_directory.metrics_view()   # a data-directory file assessed out of core: its own view, then stop
-assessment = require_assessment()
 st.title("Metrics")
+assessment = require_assessment()
 if assessment.task is Task.CLUSTERING:   # no decision rule, threshold, β or k: its own view (views/clustering_view.py)
     clustering_view.render(assessment)
     st.stop()

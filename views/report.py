@@ -24,8 +24,8 @@ from views.names import loaded_settings
 from views.state import Key, current_decision, keep_result, kept_result, md, require_assessment
 from views.widgets import throttled
 
-assessment = require_assessment()
 st.title("Report")
+assessment = require_assessment()
 st.caption("The assessment report of ISO/IEC TS 4213 clause 8: a one-page summary (numbers with intervals, the test "
            "verdict, a recommendation and the key charts), every metric with its definition, every chart with a "
            "caption, the tests, each model's worst subgroup when the file has subgroup columns, the 5.3 control "

@@ -20,8 +20,8 @@ from assess.summary import fmt, fmt_ci
 from views.state import current_decision, md, memo, require_assessment
 from views.widgets import all_charts_button, chart, data_table, decision_note
 
-assessment = require_assessment()
 st.title("Slices")
+assessment = require_assessment()
 task = assessment.task
 if task not in TASKS or task is Task.CLUSTERING:   # clustering has its indices, not slices: the Clusters page
     st.info("Slices are available for classification, regression and forecasts; this file's task is "
