@@ -5,7 +5,8 @@ import pytest
 
 from assess.data import Predictions, Task
 from assess.metrics import evaluate
-from assess.summary import about, best_models, comparison_frame, fmt, headline_sentences, long_frame, model_frame
+from assess.summary import (about, best_models, comparison_frame, fmt, fmt_ci, headline_sentences, long_frame,
+                            model_frame)
 
 
 def binary(y_pred, model):
@@ -52,6 +53,16 @@ def test_a_precision_near_one_half_reads_about_half_the_time():
                                           (0.96, "almost all"), (0.0, "none")])
 def test_about(value, words):
     assert about(value) == words
+
+
+@pytest.mark.parametrize("low, high, text", [(0.9661, 0.9894, "0.966–0.989"),
+                                             (0.74973, 0.75031, "0.7497–0.7503"),      # 1e8 rows: apart at 4
+                                             (0.93001, 0.93004, "0.93001–0.93004"),
+                                             (12.3401, 12.3449, "12.340–12.345"),
+                                             (-0.62, -0.23, "-0.620 to -0.230"),
+                                             (0.5, 0.5, "0.500–0.500")])             # a point stays a point
+def test_an_interval_narrower_than_three_decimals_keeps_its_bounds_apart(low, high, text):
+    assert fmt_ci(low, high) == text
 
 
 def test_fmt():
