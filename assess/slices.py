@@ -108,36 +108,34 @@ SLOW_RESAMPLES = 200
 # ------------------------------------------------------------------------------------------------ slice columns
 
 
+#: Roles whose columns may still be sliced by when a person chooses to (the Slices page offers them), though the
+#: default leaves them out: each has a view of its own (folds, time, the train/test mark, the cost columns).
+SLICEABLE_ROLES = ("fold", "repeat", "split", "timestamp", "horizon", "series", "origin", "latency_ms", "energy_j",
+                   "batch_size")
+
+
 def slice_candidates(assessment: Assessment) -> list[str]:
-    """The columns a file can be sliced by: every column besides the predictions (truth, labels and scores in every
-    layout — a multi-label file's indicator columns, a wide file's model columns, multi-output pairs — the model, id,
-    weight, clusters and interval bounds) with 2 to `MAX_SLICES` distinct values, an empty cell counting as one.
-    Features stay: slicing by one is the point. Counting distinct values is a pass over each column: callers keep
-    the list per file and roles."""
+    """The columns a file can be sliced by: every column besides the predictions — the columns of every role
+    (`Roles.used_columns`) but the subgroups, the features and `SLICEABLE_ROLES` — with 2 to `MAX_SLICES` distinct
+    values, an empty cell counting as one. Counting distinct values is a pass over each column: callers keep the
+    list per file and roles."""
     roles, frame = assessment.roles, assessment.frame
-    predictions = {roles.y_true, roles.y_pred, roles.score, roles.id, roles.weight, roles.model, roles.cluster,
-                   roles.lower, roles.upper}
-    for pairs in (roles.class_scores, roles.true_labels, roles.pred_labels, roles.label_scores):
-        predictions |= {c for _, c in pairs}
-    predictions |= {c for wm in roles.wide_models for c in (wm.y_pred, wm.score)}
-    predictions |= {c for _, y_true, y_pred in roles.outputs for c in (y_true, y_pred)}
-    predictions.discard(None)
+    sliceable = {getattr(roles, r) for r in SLICEABLE_ROLES} | set(roles.groups) | set(roles.features)
+    predictions = roles.used_columns() - sliceable
     return [str(c) for c in frame.columns
             if c not in predictions and 2 <= frame[c].nunique(dropna=False) <= MAX_SLICES]
 
 
 def default_slice_columns(assessment: Assessment, candidates: Sequence[str]) -> tuple[list[str], bool]:
     """(columns, declared): the subgroup columns the user declared (``group``, the Data page's *Subgroup slices*,
-    ``--group-col``) among ``candidates``; else the first candidate with no role of its own — a fold, a time, a
-    train/test mark, a learning curve's training size or another annotator's labels has its own view — and
-    ``declared`` False, so a reader is told the column was chosen for them."""
+    ``--group-col``) among ``candidates``; else the first candidate that is a feature or no role's at all — not a
+    fold, a time, a train/test mark, a learning curve's training size or another annotator's labels, which have
+    views of their own — and ``declared`` False, so a reader is told the column was chosen for them."""
     roles = assessment.roles
     declared = [g for g in roles.groups if g in candidates]
     if declared:
         return declared, True
-    own = {c for c in (roles.fold, roles.repeat, roles.split, roles.timestamp, roles.horizon, roles.series,
-                       roles.origin, roles.lower, roles.upper, roles.cluster, roles.latency_ms, roles.energy_j,
-                       roles.batch_size, train_size_column(assessment)) if c}
+    own = (roles.used_columns() - set(roles.features)) | {train_size_column(assessment)}
     own |= {c for _, c in annotator_columns(assessment)}
     return [c for c in candidates if c not in own][:1], False
 

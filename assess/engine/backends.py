@@ -147,19 +147,19 @@ class DuckDBBackend(Backend):
         reads ``yes``/``no`` and ``t``/``f`` as booleans, which pandas keeps as text: a truth column of ``yes``/``no``
         would name its classes False/True here and no/yes in memory. So a column sniffed as BOOLEAN stays one only
         when the sniffed rows' text is pandas' true/false spellings; otherwise it is read as text."""
-        reader = f"read_csv({files}, header = true, union_by_name = false)"
-        sniffed = self.con.execute(f"DESCRIBE SELECT * FROM {reader}").fetchall()
+        def reader(extra: str = "") -> str:
+            return f"read_csv({files}, header = true, union_by_name = false{extra})"
+
+        sniffed = self.con.execute(f"DESCRIBE SELECT * FROM {reader()}").fetchall()
         booleans = [row[0] for row in sniffed if row[1] == "BOOLEAN"]
         if not booleans:
-            return reader
-        head = self.con.execute(f"SELECT {', '.join(map(self.ident, booleans))} FROM read_csv({files}, header = true, "
-                                f"all_varchar = true) LIMIT {CSV_SNIFF_ROWS}").fetchall()
+            return reader()
+        head = self.con.execute(f"SELECT {', '.join(map(self.ident, booleans))} FROM "
+                                f"{reader(', all_varchar = true')} LIMIT {CSV_SNIFF_ROWS}").fetchall()
         text = [name for i, name in enumerate(booleans)
                 if any(row[i] is not None and row[i].strip() not in PANDAS_BOOLEANS for row in head)]
-        if not text:
-            return reader
         types = ", ".join(f"{self._string(name)}: 'VARCHAR'" for name in text)
-        return f"read_csv({files}, header = true, union_by_name = false, types = {{{types}}})"
+        return reader(f", types = {{{types}}}") if text else reader()
 
     def close(self) -> None:
         self.con.close()
