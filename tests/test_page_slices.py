@@ -38,6 +38,12 @@ def test_binary_sample_by_group():
     assert shown["p"]["label"] == "p-value"
     worst = [m.value for m in at.markdown if "Worst slices of" in m.value]
     assert len(worst) == 1
+    # "worst" names only slices below all rows (the first model's, the page's default)
+    overall = accuracy_score(logistic.y_true, logistic.y_pred)
+    below = {g for g, r in logistic.groupby("group") if accuracy_score(r.y_true, r.y_pred) < overall}
+    listed = worst[0].split(": ", 1)[1]
+    assert below and all(f"{g} " in listed for g in below)
+    assert not any(f"{g} " in listed for g in set(logistic.group) - below)
     every = at.dataframe[0].value.set_index("Model")          # each model's worst slice, before the chart
     tree = data[data.model == "tree"]
     by_group = {g: accuracy_score(r.y_true, r.y_pred) for g, r in tree.groupby("group")}

@@ -86,6 +86,8 @@ else:
 
     st.subheader("Where the model fails")
     worst = analysis.worst(model, metric, count=3)
+    # only slices worse than all rows are "worst": with two slices one is above the overall value
+    worst = worst[worst["value"] < overall] if higher else worst[worst["value"] > overall]
     if len(worst):
         parts = []
         for r in worst.itertuples(index=False):
@@ -94,6 +96,8 @@ else:
             parts.append(f"{r.slice} {fmt(r.value)} ({note})")
         st.markdown(md(f"Worst slices of {model} by {spec.name} (all rows: {fmt(overall)}): "
                        + "; ".join(parts) + "."))
+    elif np.isfinite(overall):
+        st.markdown(md(f"No slice of {model} has a worse {spec.name} than all rows ({fmt(overall)})."))
     if len(assessment.models) > 1:   # every model's worst slice at a glance; the chart below is the chosen model's
         worst_rows = [analysis.worst(m, metric, count=1).assign(model=m) for m in assessment.models]
         worst_rows = [w for w in worst_rows if len(w)]
