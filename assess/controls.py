@@ -670,7 +670,7 @@ SHIFT_NAMES = {"group": "Group", "n": "Samples", "kl_divergence": "KL divergence
 
 
 def _fmt(value, *, p: bool = False) -> str:
-    from assess.summary import fmt
+    from assess.formatting import fmt
     if value is None or not np.isfinite(value):
         return "—"
     return (f"{value:.3g}" if value >= 1e-3 else "< 0.001") if p else fmt(value)

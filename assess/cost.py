@@ -457,7 +457,7 @@ def cost_frame(costs: dict[str, ModelCost], *, efficiency_by_model: dict[str, di
                metric_name: str = "") -> pd.DataFrame:
     """Display table: one row per model, one column per cost ("value (low–high)", display names), the number of
     samples measured and, with ``efficiency_by_model``, the metric per ms and per joule."""
-    from assess.summary import fmt, fmt_ci
+    from assess.formatting import fmt, fmt_ci
 
     rows = []
     for model, c in costs.items():

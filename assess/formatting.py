@@ -73,6 +73,46 @@ def significant(x, digits: int = 3) -> str:
     return f"{x:,.{decimals}f}"
 
 
+def fmt(value: float, *, count: bool = False) -> str:
+    """A value for reading: counts as integers, others with 3 decimals below 10 and fewer above; undefined as —.
+
+    >>> fmt(0.98123), fmt(3.0, count=True), fmt(114.509), fmt(3009.2), fmt(float("nan"))
+    ('0.981', '3', '114.5', '3,009', '—')
+    """
+    if _missing(value) or not math.isfinite(float(value)):
+        return UNDEFINED
+    if count:
+        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
+    size = abs(value)
+    if size >= 1000:
+        return f"{value:,.0f}"
+    if size >= 100:
+        return f"{value:.1f}"
+    if size >= 10:
+        return f"{value:.2f}"
+    return f"{value:.3f}"
+
+
+def fmt_ci(low: float, high: float) -> str:
+    """An interval for reading, its bounds as `fmt` writes them — with up to three more decimals when they would
+    read the same although they differ (on 10^8 rows a recall's interval "0.750–0.750" is "0.7497–0.7503").
+
+    >>> fmt_ci(0.9661, 0.9894), fmt_ci(0.74973, 0.75031), fmt_ci(-0.62, -0.23), fmt_ci(0.5, 0.5)
+    ('0.966–0.989', '0.7497–0.7503', '-0.620 to -0.230', '0.500–0.500')
+    """
+    if _missing(low) or _missing(high) or not (math.isfinite(float(low)) and math.isfinite(float(high))):
+        return ""
+    a, b = fmt(low), fmt(high)
+    if a == b and low < high and max(abs(low), abs(high)) < 1000:
+        shown = len(a.split(".")[1]) if "." in a else 0
+        for decimals in range(shown + 1, shown + 4):
+            a, b = f"{low:.{decimals}f}", f"{high:.{decimals}f}"
+            if a != b:
+                break
+    # "−0.62 to −0.23" reads; "-0.62–-0.23" does not
+    return f"{a} to {b}" if low < 0 or high < 0 else f"{a}–{b}"
+
+
 def proportion(value, decimals: int = PROPORTION_DECIMALS) -> str:
     """A proportion or rate with a fixed number of decimals, so "0" and "0.1714" never share a column.
 

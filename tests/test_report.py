@@ -26,7 +26,8 @@ from assess.report.formula import formula_html
 from assess.roles import Overrides
 from assess.schema import describe
 from assess.settings import Settings
-from assess.summary import fmt, fmt_ci, headline_sentences
+from assess.formatting import fmt, fmt_ci
+from assess.summary import headline_sentences
 
 ROOT = Path(__file__).resolve().parents[1]
 BINARY = str(ROOT / "assets/samples/breast_cancer_binary.csv")

@@ -5,8 +5,8 @@ import pytest
 
 from assess.data import Predictions, Task
 from assess.metrics import evaluate
-from assess.summary import (about, best_models, comparison_frame, fmt, fmt_ci, headline_sentences, long_frame,
-                            model_frame)
+from assess.formatting import fmt, fmt_ci
+from assess.summary import about, best_models, comparison_frame, headline_sentences, long_frame, model_frame
 
 
 def binary(y_pred, model):
@@ -96,7 +96,7 @@ def test_regression_sentences_in_the_units_of_y_true():
 
 
 def test_intervals_with_a_negative_bound_read_with_to():
-    from assess.summary import fmt_ci
+    from assess.formatting import fmt_ci
     assert fmt_ci(-0.617, -0.228) == "-0.617 to -0.228" and fmt_ci(0.1, 0.2) == "0.100–0.200"
 
 

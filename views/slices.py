@@ -16,7 +16,7 @@ from assess.metrics import metrics_for
 from assess.metrics.registry import TASKS, get
 from assess.slices import (DEFAULT_TEST_METRIC, MAX_SLICES, MIN_SLICE_SIZE, analyse_slices,
                            default_slice_columns, fairness_gaps, slice_candidates, slice_values)
-from assess.summary import fmt, fmt_ci
+from assess.formatting import fmt, fmt_ci
 from views.state import current_decision, md, memo, require_assessment
 from views.widgets import all_charts_button, chart, data_table, decision_note
 

@@ -165,7 +165,7 @@ def _write_table(reports: dict, args, by_model=None) -> int:
         sys.stdout.write(to_csv_bytes(frame).decode("utf-8"))
         return 0
     if args.format == "table":
-        from assess.summary import fmt
+        from assess.formatting import fmt
 
         blocks = {m: {"": r} for m, r in reports.items()} if by_model is None else {
             m: {AVERAGE: r.average, VARIANCE_WEIGHTED: r.variance_weighted_report} | dict(r.by_output)

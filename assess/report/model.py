@@ -34,7 +34,8 @@ from assess.schema import Assessment
 from assess.slices import DEFAULT_TEST_METRIC, analyse_slices, default_slice_columns, slice_candidates
 from assess.stats import compare, compare_all
 from assess.stats.registry import PREDICTIONS, TESTS
-from assess.summary import best_models, fmt, fmt_ci
+from assess.formatting import fmt, fmt_ci
+from assess.summary import best_models
 
 #: The metrics of the summary page, by task, in order; those a file lacks (no scores) are skipped.
 HEADLINE = {

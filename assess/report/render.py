@@ -58,7 +58,8 @@ from assess.report.formula import formula_html
 from assess.report.model import Report, pvalue_text
 from assess.slices import MAX_SLICES
 from assess.stats import TESTS
-from assess.summary import fmt, fmt_ci, long_frame
+from assess.formatting import fmt, fmt_ci
+from assess.summary import long_frame
 
 FORMATS = ("pdf", "html", "zip")
 PAPERS = {"a4": "A4", "letter": "letter"}
