@@ -2,12 +2,12 @@
 
 import streamlit as st
 
-from assess.data import Task
-from assess.formatting import counted
-from views.data_directory import sidebar_lines
-from views.shared import ServerBusy
-from views.state import BUSY_ICON, DATA_PAGE, current_assessment, forget_stale_widgets, init_state, md
-from views.widgets import PRESENTATION, presentation_style, sidebar_state
+from assess.core.data import Task
+from assess.core.formatting import counted
+from ui.data_directory import sidebar_lines
+from ui.state import BUSY_ICON, DATA_PAGE, current_assessment, forget_stale_widgets, init_state, md
+from ui.store import ServerBusy
+from ui.widgets import PRESENTATION, presentation_style, sidebar_state
 
 st.set_page_config(page_title="assess — model performance", page_icon=":material/analytics:", layout="wide",
                    initial_sidebar_state=sidebar_state())
@@ -47,7 +47,7 @@ with st.sidebar:
               help="For a projector: larger text, one chart per row at full width, the sidebar and option panels "
                    "collapsed (open the sidebar to turn it off).")
     assessment = current_assessment()
-    opened = sidebar_lines()          # a data-directory file assessed out of core (views/data_directory.py)
+    opened = sidebar_lines()          # a data-directory file assessed out of core (ui/data_directory.py)
     if opened is not None:
         for line in opened:
             st.caption(md(line))

@@ -8,10 +8,10 @@ __all__ = ["AssessError", "InputError", "Predictions", "Task"]
 __version__ = "0.1.0"
 
 #: Where each name of ``__all__`` lives. They are looked up on first use (PEP 562) rather than imported here: every
-#: ``python -m assess`` imports this package first, and `assess.data` brings numpy, a fifth of a second that
+#: ``python -m assess`` imports this package first, and `assess.core.data` brings numpy, a fifth of a second that
 #: ``--help`` does not need (bench/bench_cold_start.py).
-_HOMES = {"AssessError": "assess.errors", "InputError": "assess.errors", "Predictions": "assess.data",
-          "Task": "assess.data"}
+_HOMES = {"AssessError": "assess.core.errors", "InputError": "assess.core.errors", "Predictions": "assess.core.data",
+          "Task": "assess.core.data"}
 
 
 def __getattr__(name: str):

@@ -58,7 +58,7 @@ import numpy as np
 from scipy import special, stats
 
 from assess.curves.counts import _check_binary
-from assess.warnings import UndefinedMetricWarning
+from assess.core.warnings import UndefinedMetricWarning
 
 __all__ = ["ConfidenceInterval", "BootstrapResult", "proportion_ci", "wilson", "clopper_pearson", "normal", "mean_ci",
            "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "bootstrap_ci", "resample_counts",

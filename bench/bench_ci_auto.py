@@ -35,7 +35,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from assess.data import Predictions, Task  # noqa: E402
+from assess.core.data import Predictions, Task  # noqa: E402
 from assess.metrics import evaluate  # noqa: E402
 
 evaluate_module = importlib.import_module("assess.metrics.evaluate")

@@ -10,7 +10,7 @@ Prints, in one run:
 3. the silhouette of a 1e6-row file with 10 features: time to the sampled estimate and its interval.
 
 Each timing is the best of a few runs (the machine may be shared). The labels are integer codes, as the loading
-layer gives them (:class:`assess.data.Predictions`).
+layer gives them (:class:`assess.core.data.Predictions`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from sklearn.metrics.cluster import contingency_matrix
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from assess.data import Predictions, Task  # noqa: E402
+from assess.core.data import Predictions, Task  # noqa: E402
 from assess.metrics import evaluate  # noqa: E402
 from assess.metrics.clustering import EXTERNAL_KEYS, SILHOUETTE_REPEATS, SILHOUETTE_SAMPLE  # noqa: E402
 from bench.timing import best  # noqa: E402

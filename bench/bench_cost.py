@@ -1,10 +1,10 @@
-"""Benchmark of assess.cost: the four latency statistics and throughput with 1,000 bootstrap resamples, as a ratio to
+"""Benchmark of assess.analyses.cost: the four latency statistics and throughput with 1,000 bootstrap resamples, as a ratio to
 one np.argsort of the latencies, and the searchsorted percentile kernel against the per-resample loop it replaces.
 
 Run: .venv/bin/python bench/bench_cost.py [--sizes 1e4 1e5 1e6] [--resamples 1000]
 
 Every resample's percentiles come from one cumulative sum of its counts and one np.searchsorted over all resamples
-(`assess.cost.weighted_percentiles`), so the cost grows with resamples × rows like any bootstrap, not with the number
+(`assess.analyses.cost.weighted_percentiles`), so the cost grows with resamples × rows like any bootstrap, not with the number
 of percentiles. Times are the best of 3 runs (bench/timing.py).
 """
 
@@ -18,7 +18,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from assess import cost  # noqa: E402
+from assess.analyses import cost  # noqa: E402
 from bench.timing import best  # noqa: E402
 
 

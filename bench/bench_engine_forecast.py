@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assess.engine.reports import engine_reports  # noqa: E402
 from assess.engine.source import resolve_source  # noqa: E402
-from assess.roles import Overrides  # noqa: E402
+from assess.inputs.roles import Overrides  # noqa: E402
 
 
 def write_file(path: Path, rows: int) -> None:
@@ -74,9 +74,9 @@ def main(rows: int = 10_000_000) -> None:
         print(f"forecast metrics out of core (pooled, per horizon, per series): {engine:.2f} s = "
               f"{engine / floor:.1f}x the floor; load average {os.getloadavg()[0]:.2f}")
         if rows <= 2_000_000:
-            from assess.io import read_table
+            from assess.inputs.assessment import describe
+            from assess.inputs.read import read_table
             from assess.metrics.reports import compute_breakdowns, compute_reports
-            from assess.schema import describe
 
             def memory():
                 a = describe(read_table(path), Overrides())

@@ -9,10 +9,10 @@ import time
 
 import numpy as np
 
-from assess import charts
-from assess.data import Predictions, Task
-from assess.explore import binary_matrix, scored_model
+from assess.analyses.operating_points import binary_matrix, scored_model
+from assess.core.data import Predictions, Task
 from assess.metrics.threshold import metric_vs_threshold, metrics_at
+from assess.present import charts
 
 
 def main(n: int = 1_000_000, models: int = 3) -> None:

@@ -18,10 +18,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from assess import charts  # noqa: E402
+from assess.present import charts  # noqa: E402
 from assess import curves  # noqa: E402
 from assess.metrics.threshold import metric_vs_threshold  # noqa: E402
-from assess import export  # noqa: E402
+from assess.present import export  # noqa: E402
 
 
 def _data(n: int, seed: int, shift: float):

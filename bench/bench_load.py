@@ -9,9 +9,9 @@ import time
 import numpy as np
 import pandas as pd
 
-from assess.io import read_table
+from assess.inputs.assessment import describe
+from assess.inputs.read import read_table
 from assess.metrics import evaluate
-from assess.schema import describe
 
 
 def main(n: int = 1_000_000) -> None:

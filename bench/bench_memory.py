@@ -70,8 +70,8 @@ def stage_breakdown(path: Path, argv_tail: list[str]) -> dict[str, float]:
     inverted-score check)."""
     import assess.cli.common as common
     import assess.cli.metrics as metrics
-    import assess.schema as schema
-    import assess.validation as validation
+    import assess.inputs.assessment as schema
+    import assess.inputs.validation as validation
     from assess.cli import main
 
     seconds: dict[str, float] = {}

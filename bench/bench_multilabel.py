@@ -3,7 +3,7 @@
 
 Run: .venv/bin/python bench/bench_multilabel.py [--rows 1e6] [--labels 20] [--repeat 3]
 
-Prints the time of :func:`assess.explore_multilabel.per_label_curves` as a ratio to L + 1 ``np.argsort`` calls (L
+Prints the time of :func:`assess.analyses.label_curves.per_label_curves` as a ratio to L + 1 ``np.argsort`` calls (L
 label columns of n scores, and the n·L pooled scores: the sorts it cannot avoid; target ≤ 2), and the speed-up over
 scikit-learn's ``roc_curve`` + ``precision_recall_curve`` per label and micro (``ravel``), plus ``roc_auc_score`` and
 ``average_precision_score`` with ``average="macro"`` and ``"micro"``; also the per-label McNemar test at that size
@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from timing import best  # noqa: E402
 
-from assess.data import Predictions, Task  # noqa: E402
-from assess.explore_multilabel import per_label_curves  # noqa: E402
+from assess.analyses.label_curves import per_label_curves  # noqa: E402
+from assess.core.data import Predictions, Task  # noqa: E402
 from assess.stats.multilabel import mcnemar_per_label  # noqa: E402
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from assess.data import Predictions, Task  # noqa: E402
+from assess.core.data import Predictions, Task  # noqa: E402
 from assess.metrics import evaluate  # noqa: E402
 from bench.timing import best  # noqa: E402
 from assess.metrics.multioutput import evaluate_output_predictions  # noqa: E402

@@ -26,10 +26,10 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from assess.io import read_table  # noqa: E402
-from assess.report import ReportOptions, build_report, render_html, render_pdf  # noqa: E402
-from assess.report.render import html_to_pdf  # noqa: E402
-from assess.schema import describe  # noqa: E402
+from assess.inputs.assessment import describe  # noqa: E402
+from assess.inputs.read import read_table  # noqa: E402
+from assess.present.report import ReportOptions, build_report, render_html, render_pdf  # noqa: E402
+from assess.present.report.render import html_to_pdf  # noqa: E402
 from bench.timing import best  # noqa: E402
 
 

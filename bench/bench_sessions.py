@@ -4,7 +4,7 @@ Starts the app as `make run` does (on a free port), drives headless Chromium thr
 each session the seconds from upload to the Curves page drawn, as a ratio to one session alone (goal: at most 2×),
 the server's peak resident memory (the whole process tree, sampled every 0.2 s) and its memory once the sessions
 have closed and their disconnect TTL has passed. ``--same`` gives every session the same bytes (the work is shared
-by content hash, views/shared.py); without it each session gets its own file.
+by content hash, ui/store.py); without it each session gets its own file.
 
     flock /work/bench.lock env PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 8 --pin --same
     PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 8 --rows 1000000 --same
@@ -12,7 +12,7 @@ by content hash, views/shared.py); without it each session gets its own file.
     PYTHONPATH=. .venv/bin/python bench/bench_sessions.py --sessions 1 --no-alone --profile /tmp/server.txt
 
 A 1,000-row session first warms the server up (every page's modules imported): its memory after that is the
-floor the server returns to. The server logs each result it computes (ASSESS_SHARED_LOG, views/shared.py), and the
+floor the server returns to. The server logs each result it computes (ASSESS_SHARED_LOG, ui/store.py), and the
 bench prints how many of each kind every phase computed — with ``--same``, one bootstrap for all sessions. The
 memory after the last session closed is given at 30, 60 and 120 s (with the TTL of .streamlit/config.toml, 60 s, a
 closed tab's session is kept — it may come back — and let go at about 50 s).
@@ -36,7 +36,7 @@ eight Chromiums otherwise take most of the CPU the server needs (the "CPU floor"
 
 ``--pin`` puts the server on CPU 0 and every browser on the others (on a 2-core box, as near as it gets to browsers
 on their own computers) and prints the server's CPU per session: its CPU in a phase minus the CPU of the shared
-store's computations (logged by views/shared.py), over the sessions. Eight sessions stay within 2× of one when
+store's computations (logged by ui/store.py), over the sessions. Eight sessions stay within 2× of one when
 that per-session CPU p and the shared work W satisfy W + 8p <= 2(W + p).
 
 Not a test: timings belong here.
@@ -301,7 +301,7 @@ def steps_text(steps: dict) -> str:
 
 
 def computed(log: Path, since: int) -> tuple[Counter, float, int]:
-    """How many results of each kind the server computed since byte ``since`` of its log (views/shared.py writes a
+    """How many results of each kind the server computed since byte ``since`` of its log (ui/store.py writes a
     line per computation when ASSESS_SHARED_LOG is set), the CPU seconds of the outermost ones (the work done once
     for every session holding the file: a nested computation's CPU is inside its caller's), and the log's size now."""
     text = log.read_bytes()
@@ -358,7 +358,7 @@ def main() -> None:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         log = Path(args.log or Path(tmp) / "server.log")
-        os.environ["ASSESS_SHARED_LOG"] = "1"           # the server counts its computations (views/shared.py)
+        os.environ["ASSESS_SHARED_LOG"] = "1"           # the server counts its computations (ui/store.py)
         server_cpus, browser_cpus = ({0}, set(range(1, os.cpu_count() or 2))) if args.pin else (None, None)
         if args.pin:
             os.sched_setaffinity(0, browser_cpus)    # this script (the sessions' parent) beside the browsers

@@ -1,4 +1,4 @@
-"""Benchmark of assess.slices: metrics per slice with intervals and the tests across slices, as a ratio to one
+"""Benchmark of assess.analyses.slices: metrics per slice with intervals and the tests across slices, as a ratio to one
 `evaluate` of the same model on all rows (with the same intervals); and the fairness gaps' bootstrap.
 
 Run: .venv/bin/python bench/bench_slices.py [--rows 100000] [--slices 10] [--repeat 3]
@@ -24,10 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from timing import best  # noqa: E402
 
-from assess.io import read_table  # noqa: E402
+from assess.analyses.slices import analyse_slices, fairness_gaps  # noqa: E402
+from assess.inputs.assessment import describe  # noqa: E402
+from assess.inputs.read import read_table  # noqa: E402
 from assess.metrics.evaluate import evaluate  # noqa: E402
-from assess.schema import describe  # noqa: E402
-from assess.slices import analyse_slices, fairness_gaps  # noqa: E402
 
 
 def main() -> None:

@@ -3,12 +3,12 @@
     PYTHONPATH=. .venv/bin/python bench/bench_validation_ids.py            # 1,000,000 rows, 3 models
     PYTHONPATH=. .venv/bin/python bench/bench_validation_ids.py --rows 200000
 
-For each id column (integers, floats with missing ids, text) it runs `assess.validation.validate` and a reference
+For each id column (integers, floats with missing ids, text) it runs `assess.inputs.validation.validate` and a reference
 that does what validation did before it used codes — one label string per row and model (`label_strings`), a
 duplicated() over joined strings, one Python set per model — and prints whether the duplicate-id and
 models-differ problems are the same, and the time of each as a ratio (the best of 3; the load average beside it:
 on a shared machine compare ratios, not seconds). Not a test: the equality is tested on small files in
-tests/test_validation_ids.py.
+tests/inputs/test_validation_ids.py.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ import os
 import numpy as np
 import pandas as pd
 
-from assess.columns import label_strings, quote
-from assess.io import read_table
-from assess.schema import describe
-from assess.validation import validate
+from assess.inputs.assessment import describe
+from assess.inputs.columns import label_strings, quote
+from assess.inputs.read import read_table
+from assess.inputs.validation import validate
 from bench.timing import best
 
 

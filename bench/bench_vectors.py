@@ -1,6 +1,6 @@
 """Reading Spark-style vector cells at 1e6 rows: ``probability`` as ``"[0.36,0.64]"`` (and numpy's ``"[0.36 0.64]"``),
 Parquet list columns and JSON arrays, each as a ratio to reading the same numbers as plain ``probability_0``,
-``probability_1`` columns in the same format (`assess.vectors` expands them at read time). Not a test.
+``probability_1`` columns in the same format (`assess.inputs.vectors` expands them at read time). Not a test.
 
 Run: ``.venv/bin/python bench/bench_vectors.py [rows]``.
 """
@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pandas as pd
 
-from assess.io import read_table
+from assess.inputs.read import read_table
 from bench.timing import best
 
 

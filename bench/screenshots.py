@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, upload_predictions  # noqa: E402
-from views.state import SAMPLES as SAMPLE_FILES  # noqa: E402
+from ui.state import SAMPLES as SAMPLE_FILES  # noqa: E402
 from tests.browser.test_layout import settle  # noqa: E402
 
 SAMPLES = ("Breast cancer — binary", "Wine", "Diabetes", "CO₂ and El Niño", "Breast cancer — learning curve",

@@ -8,7 +8,7 @@ purpose=${1:-run}
 need_debs=()
 command -v chromium >/dev/null 2>&1 || need_debs+=(chromium)
 dpkg -s fonts-liberation >/dev/null 2>&1 || need_debs+=(fonts-liberation)
-# DejaVu Sans: the glyphs Liberation lacks (★ ✓ ⚠ ✗ ∈ ₂ …), which Chromium falls back to (tests/test_glyphs.py)
+# DejaVu Sans: the glyphs Liberation lacks (★ ✓ ⚠ ✗ ∈ ₂ …), which Chromium falls back to (tests/present/test_glyphs.py)
 dpkg -s fonts-dejavu-core >/dev/null 2>&1 || need_debs+=(fonts-dejavu-core)
 if [ "$purpose" = test ]; then command -v pdftoppm >/dev/null 2>&1 || need_debs+=(poppler-utils); fi
 # Java for the Spark engine's tests (PySpark runs a local JVM); `make run` does not need it.
@@ -42,4 +42,4 @@ fi
 # Compile the project's bytecode (only what changed since the last time): with PYTHONDONTWRITEBYTECODE set, as in
 # some sandboxes and CI images, every `python -m assess` would otherwise compile the package's modules from source,
 # a fifth of a second of its start-up (bench/bench_cold_start.py, "uncached").
-.venv/bin/python -m compileall -q assess views app.py >/dev/null
+.venv/bin/python -m compileall -q assess ui pages app.py >/dev/null

@@ -8,7 +8,7 @@ has nothing to replay (and hypothesis rejects the combination of the two). A fai
 ``@example`` on its test, so it stays checked whatever the profile.
 
 ``dev``: randomized, for hunting new failures before pinning them, e.g.
-``HYPOTHESIS_PROFILE=dev python -m pytest tests/test_stats_folds.py --hypothesis-seed=7``. The per-test
+``HYPOTHESIS_PROFILE=dev python -m pytest tests/stats/test_folds.py --hypothesis-seed=7``. The per-test
 ``max_examples`` of each test file still applies, so vary the seed rather than the count.
 """
 
@@ -39,7 +39,7 @@ def open_app(page: str | None = None, *, sample: str | None = None, timeout: flo
 
 
 def joined_table(at: AppTest, first: int, on: str | tuple[str, ...]):
-    """A table the page shows as several to fit 1024 px (`views.widgets.data_table` with ``repeat``): the dataframes
+    """A table the page shows as several to fit 1024 px (`ui.widgets.data_table` with ``repeat``): the dataframes
     from ``at.dataframe[first]`` on that each carry the ``on`` columns and new columns besides, joined on ``on``."""
     on = [on] if isinstance(on, str) else list(on)
     joined = at.dataframe[first].value.set_index(on)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from tests.test_engine import run_cli
+from tests.engine.test_engine import run_cli
 
 
 def memory_and_engine(command: str, path, engine: str, *args) -> tuple[dict, dict]:

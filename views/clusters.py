@@ -4,11 +4,11 @@ sits in its cluster, the features in two dimensions, and how far the clusterings
 import numpy as np
 import streamlit as st
 
-from assess import charts
-from assess.data import Task
+from assess.core.data import Task
 from assess.metrics.clustering import DRAWN_ROWS, cluster_view, pairwise_agreement
-from views.state import md, memo, require_assessment
-from views.widgets import all_charts_button, chart
+from assess.present import charts
+from ui.state import md, memo, require_assessment
+from ui.widgets import all_charts_button, chart
 
 st.title("Clusters")
 assessment = require_assessment()

@@ -6,11 +6,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from assess import charts
-from assess.errors import AssessError
-from assess.export import to_csv_bytes, to_json_bytes
-from assess.formatting import count, interval
-from assess.io import ACCEPTED_EXTENSIONS
+from assess.present import charts
+from assess.core.errors import AssessError
+from assess.present.export import to_csv_bytes, to_json_bytes
+from assess.core.formatting import count, interval
+from assess.inputs.read import ACCEPTED_EXTENSIONS
 from assess.metrics import get, metrics_for
 from assess.stats import (CORRECTIONS, INDEPENDENT, PAIRED, QUESTIONS, TESTS, Design, compare, compare_all,
                           compare_subgroups, data_design, fold_table_from_predictions, suggest_tests,
@@ -19,10 +19,10 @@ from assess.stats.compare import is_weighted
 from assess.stats.folds import FriedmanDetails
 from assess.stats.scores import DieboldMarianoDetails
 from assess.stats.inputs import read_fold_table
-from assess.decision import Decision
-from views.state import current_decision, fingerprint, keep_result, kept_result, md, read_upload, require_assessment
-from views.multilabel_views import per_label_test_tables
-from views.widgets import all_charts_button, chart, data_table, decision_note, text_column_width
+from assess.core.decision import Decision
+from ui.state import current_decision, fingerprint, keep_result, kept_result, md, read_upload, require_assessment
+from ui.multilabel_views import per_label_test_tables
+from ui.widgets import all_charts_button, chart, data_table, decision_note, text_column_width
 
 FROM_PREDICTIONS, FROM_FOLDS = "the loaded predictions", "per-fold scores I upload"
 ONE_TEST, ALL_TESTS = "compare", "compare_all"

@@ -5,19 +5,19 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from assess import charts
-from assess.data import Task
-from assess.decision import predicted_labels
-from assess.errors import AssessError
-from assess.explore import confusion_matrix, multilabel_matrices, top_classes_matrix
-from assess.export import to_csv_bytes
-from assess.formatting import count, significant
-from views.multilabel_views import label_sets_section
-from views.state import current_decision, md, require_assessment
-from views.widgets import all_charts_button, chart, chart_cell, chart_row, data_table, decision_note
+from assess.analyses.operating_points import confusion_matrix, multilabel_matrices, top_classes_matrix
+from assess.core.data import Task
+from assess.core.decision import predicted_labels
+from assess.core.errors import AssessError
+from assess.core.formatting import count, significant
+from assess.present import charts
+from assess.present.export import to_csv_bytes
+from ui.multilabel_views import label_sets_section
+from ui.state import current_decision, md, require_assessment
+from ui.widgets import all_charts_button, chart, chart_cell, chart_row, data_table, decision_note
 
 #: Most classes drawn in a confusion matrix (and offered in the cost editor): beyond it the classes with the most true
-#: rows are drawn and the rest pooled into one "other classes" row and column (`assess.explore.top_classes_matrix`);
+#: rows are drawn and the rest pooled into one "other classes" row and column (`assess.analyses.operating_points.top_classes_matrix`);
 #: a 1,500 × 1,500 heatmap takes tens of seconds to draw and shows nothing legible.
 MAX_DRAWN_CLASSES = 30
 NORMALISE = {"counts (share of all)": None, "by true class (recall on the diagonal)": "true",

@@ -6,11 +6,11 @@ import hashlib
 
 import streamlit as st
 
-from assess import controls
-from assess.charts.controls import distribution_by_group_chart
-from assess.errors import AssessError
-from views.state import current_decision, md, memo, require_assessment
-from views.widgets import all_charts_button, chart, data_table
+from assess.analyses import controls
+from assess.core.errors import AssessError
+from assess.present.charts.controls import distribution_by_group_chart
+from ui.state import current_decision, md, memo, require_assessment
+from ui.widgets import all_charts_button, chart, data_table
 
 st.title("Controls")
 assessment = require_assessment()

@@ -4,14 +4,14 @@ one. Reads the file's ``latency_ms``/``energy_j`` (and ``batch_size``) columns, 
 
 import streamlit as st
 
-from assess import cost
-from assess.charts import model_colors
-from assess.charts.cost import latency_distribution_chart, trade_off_chart
-from assess.errors import AssessError
+from assess.analyses import cost
+from assess.core.errors import AssessError
 from assess.metrics import metrics_for
 from assess.metrics.reports import compute_reports
-from views.state import current_decision, md, memo, read_upload, require_assessment
-from views.widgets import all_charts_button, chart, data_table
+from assess.present.charts import model_colors
+from assess.present.charts.cost import latency_distribution_chart, trade_off_chart
+from ui.state import current_decision, md, memo, read_upload, require_assessment
+from ui.widgets import all_charts_button, chart, data_table
 
 #: Bootstrap resamples and seed of every interval on this page (the CLI's defaults, so both give the same numbers).
 RESAMPLES, SEED = 1000, 0

@@ -7,18 +7,18 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from assess import charts
-from assess.data import Task
-from assess.errors import AssessError
-from assess.explore import (binary_matrix, binary_view, fold_curves, gain_table, one_vs_rest,
+from assess.present import charts
+from assess.core.data import Task
+from assess.core.errors import AssessError
+from assess.analyses.operating_points import (binary_matrix, binary_view, fold_curves, gain_table, one_vs_rest,
                             roc_band, scored_model, suggested_thresholds)
-from assess.export import to_csv_bytes
+from assess.present.export import to_csv_bytes
 from assess.metrics import evaluate, metrics_for
 from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold, metrics_at, threshold_metric_keys
-from assess.formatting import count, proportion
-from views.state import Key, md, memo, require_assessment
-from views.multilabel_views import label_thresholds_section, per_label_curves_section
-from views.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, data_table, draw,
+from assess.core.formatting import count, proportion
+from ui.state import Key, md, memo, require_assessment
+from ui.multilabel_views import label_thresholds_section, per_label_curves_section
+from ui.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, data_table, draw,
                            presenting, set_threshold, threshold_control)
 
 st.title("Curves")
@@ -189,7 +189,7 @@ def explorer() -> None:
                                                colors={positive: colors[detail], negative: "#999999"})
     # Built once per model and choice; a new threshold only adds its line to it (the charts without the line are
     # results of their own, read only when a threshold is new). Shared by every session holding the file
-    # (views/shared.py stores a figure as its dict and gives each session its own object).
+    # (ui/store.py stores a figure as its dict and gives each session its own object).
     if plotted:
         metric_key = (detail, label, tuple(plotted), beta_)
         shown.append(("Metrics by threshold", memo(assessment, "metric_chart_at", (*metric_key, threshold),

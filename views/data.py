@@ -5,16 +5,16 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from assess.data import Task
-from assess.formatting import code_as_quotes
-from assess.io import ACCEPTED_EXTENSIONS
-from assess.roles import detect_roles
-from views import data_directory
-from views.names import display_names_form, settings_upload
-from views.score_tools import class_score_mapper, flip_score_button
-from views.state import (SAMPLES, STAY_WHILE_UPLOADING, UPLOAD, Key, PendingRead, Upload, current_upload, md,
+from assess.core.data import Task
+from assess.core.formatting import code_as_quotes
+from assess.inputs.read import ACCEPTED_EXTENSIONS
+from assess.inputs.roles import detect_roles
+from ui import data_directory
+from ui.names import display_names_form, settings_upload
+from ui.score_tools import class_score_mapper, flip_score_button
+from ui.state import (SAMPLES, STAY_WHILE_UPLOADING, UPLOAD, Key, PendingRead, Upload, current_upload, md,
                          read_kept_upload, sample_table, set_overrides, set_table, set_upload)
-from views.widgets import data_table
+from ui.widgets import data_table
 
 NONE = "(none)"
 COMMON_ROLES = (("model", "Model"), ("id", "Sample id"), ("fold", "CV fold"), ("weight", "Sample weight"))

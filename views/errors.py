@@ -5,15 +5,15 @@ time, per series and horizon."""
 import numpy as np
 import streamlit as st
 
-from assess import charts
-from assess.charts.slices import fold_metric_chart
-from assess.cross_validation import fold_metrics
-from assess.data import Task
+from assess.present import charts
+from assess.present.charts.slices import fold_metric_chart
+from assess.analyses.folds import fold_metrics
+from assess.core.data import Task
 from assess.metrics.registry import get
-from assess.forecasts import LOSSES, error_by, prediction_frame
+from assess.analyses.forecast_rows import LOSSES, error_by, prediction_frame
 from assess.metrics.reports import compute_breakdowns
-from views.state import md, memo, require_assessment
-from views.widgets import all_charts_button, chart, chart_row
+from ui.state import md, memo, require_assessment
+from ui.widgets import all_charts_button, chart, chart_row
 
 st.title("Errors")
 assessment = require_assessment()

@@ -10,20 +10,20 @@ from dataclasses import replace
 
 import streamlit as st
 
-from assess.columns import quote
-from assess.data import Task
-from assess.decision import LABELS, SCORES
-from assess.export import to_csv_bytes, to_json_bytes
-from assess.formatting import count, proportion
+from assess.inputs.columns import quote
+from assess.core.data import Task
+from assess.core.decision import LABELS, SCORES
+from assess.present.export import to_csv_bytes, to_json_bytes
+from assess.core.formatting import count, proportion
 from assess.metrics import metrics_for, table_for
 from assess.metrics.evaluate import VALUE_TASKS
-from assess.cross_validation import fold_metrics
+from assess.analyses.folds import fold_metrics
 from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
-from assess.summary import (FOLD_SPREAD_SUFFIX, breakdown_table, comparison_frame, headline_sentences, long_frame,
+from assess.present.summary import (FOLD_SPREAD_SUFFIX, breakdown_table, comparison_frame, headline_sentences, long_frame,
                             per_class_frame, with_fold_spread)
-from views import clustering_view, data_directory
-from views.state import Key, current_decision, md, memo, require_assessment, set_decision
-from views.widgets import (choose_metrics, comparison_config, data_table, decision_note,
+from ui import clustering_view, data_directory
+from ui.state import Key, current_decision, md, memo, require_assessment, set_decision
+from ui.widgets import (choose_metrics, comparison_config, data_table, decision_note,
                            per_model_tabs, throttled)
 
 HEADLINE = {
@@ -63,7 +63,7 @@ PER_CLASS_ROWS = 100
 data_directory.metrics_view()   # a data-directory file assessed out of core: its own view, then stop
 st.title("Metrics")
 assessment = require_assessment()
-if assessment.task is Task.CLUSTERING:   # no decision rule, threshold, β or k: its own view (views/clustering_view.py)
+if assessment.task is Task.CLUSTERING:   # no decision rule, threshold, β or k: its own view (ui/clustering_view.py)
     clustering_view.render(assessment)
     st.stop()
 
@@ -161,7 +161,7 @@ bootstrapping = ci in ("bootstrap", "auto")
 preview = st.empty()
 if bootstrapping and large:
     # The values take well under a second even at 1e6 rows: shown while the intervals are resampled — also to every
-    # other session waiting for the same shared bootstrap (views/shared.py), not only to the one running it.
+    # other session waiting for the same shared bootstrap (ui/store.py), not only to the one running it.
     try:
         quick = memo(assessment, "metric_values", tuple(sorted({**params, "ci": None}.items())),
                      lambda: compute_reports(assessment, **{**params, "ci": None}))

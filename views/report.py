@@ -1,6 +1,6 @@
 """Report page: the ISO 4213 clause 8 assessment report as PDF, HTML or a ZIP of tables, and the settings file.
 
-The report is the one `python -m assess report` writes (`assess.report`): built here from the page's choices, the
+The report is the one `python -m assess report` writes (`assess.present.report`): built here from the page's choices, the
 shared decision and the Data page's roles and display names. The 5.3 checklist answers typed here go into the report
 and the settings file.
 """
@@ -11,18 +11,18 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from assess.data import Task
-from assess.errors import AssessError
-from assess.formatting import counted
-from assess.export import ExportError
+from assess.core.data import Task
+from assess.core.errors import AssessError
+from assess.core.formatting import counted
+from assess.present.export import ExportError
 from assess.metrics import CI_METHODS
-from assess.report import build_report, render_html, render_zip
-from assess.report.render import html_to_pdf
-from assess.report.checklist import ITEMS
-from assess.settings import Settings, report_options
-from views.names import loaded_settings
-from views.state import Key, current_decision, keep_result, kept_result, md, require_assessment
-from views.widgets import throttled
+from assess.present.report import build_report, render_html, render_zip
+from assess.present.report.render import html_to_pdf
+from assess.present.report.checklist import ITEMS
+from assess.present.settings import Settings, report_options
+from ui.names import loaded_settings
+from ui.state import Key, current_decision, keep_result, kept_result, md, require_assessment
+from ui.widgets import throttled
 
 st.title("Report")
 assessment = require_assessment()

@@ -5,20 +5,20 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from assess import charts
-from assess.charts.slices import (fairness_chart, fold_metric_chart, learning_curve_chart, slice_forest_chart,
+from assess.present import charts
+from assess.present.charts.slices import (fairness_chart, fold_metric_chart, learning_curve_chart, slice_forest_chart,
                                   slice_heatmap)
-from assess.columns import quote
-from assess.cross_validation import fold_metrics, learning_curve, train_size_column
-from assess.data import Task
-from assess.errors import AssessError
+from assess.inputs.columns import quote
+from assess.analyses.folds import fold_metrics, learning_curve, train_size_column
+from assess.core.data import Task
+from assess.core.errors import AssessError
 from assess.metrics import metrics_for
 from assess.metrics.registry import TASKS, get
-from assess.slices import (DEFAULT_TEST_METRIC, MAX_SLICES, MIN_SLICE_SIZE, analyse_slices,
+from assess.analyses.slices import (DEFAULT_TEST_METRIC, MAX_SLICES, MIN_SLICE_SIZE, analyse_slices,
                            default_slice_columns, fairness_gaps, slice_candidates, slice_values)
-from assess.formatting import fmt, fmt_ci
-from views.state import current_decision, md, memo, require_assessment
-from views.widgets import all_charts_button, chart, data_table, decision_note
+from assess.core.formatting import fmt, fmt_ci
+from ui.state import current_decision, md, memo, require_assessment
+from ui.widgets import all_charts_button, chart, data_table, decision_note
 
 st.title("Slices")
 assessment = require_assessment()

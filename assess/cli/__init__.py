@@ -14,7 +14,7 @@ import os
 import sys
 
 from assess.cli.wording import for_cli
-from assess.errors import AssessError
+from assess.core.errors import AssessError
 
 #: Subcommand modules under assess.cli; each defines ``add_parser(subparsers)`` and ``run(args) -> int``.
 SUBCOMMANDS = ("inspect", "metrics", "compare", "controls", "report")

@@ -8,15 +8,15 @@ import os
 import math
 import sys
 
-from assess.data import Task
-from assess.decision import AUTO, SCORES, SOURCES, Decision
-from assess.errors import AssessError
+from assess.core.data import Task
+from assess.core.decision import AUTO, SCORES, SOURCES, Decision
+from assess.core.errors import AssessError
 from assess.cli.wording import for_cli
-from assess.io import Limits, read_table
-from assess.roles import Overrides
-from assess.schema import Assessment, describe
-from assess.score_direction import flipped_score
-from assess.settings import add_config_option, settings_from_args
+from assess.inputs.read import Limits, read_table
+from assess.inputs.roles import Overrides
+from assess.inputs.assessment import Assessment, describe
+from assess.inputs.score_direction import flipped_score
+from assess.present.settings import add_config_option, settings_from_args
 
 #: Exit status of every subcommand. 2 is also what argparse uses for a usage error, so "the input was wrong" is one
 #: status whether the command line, the file or the data was at fault; 70 is sysexits' EX_SOFTWARE.
@@ -70,7 +70,7 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_decision_options(parser: argparse.ArgumentParser) -> None:
-    """The decision rule's flags (:mod:`assess.decision`), the same for every command that counts labels."""
+    """The decision rule's flags (:mod:`assess.core.decision`), the same for every command that counts labels."""
     group = parser.add_argument_group("decision", "where predicted labels come from (default: the predicted-label "
                                                   "column when the file has one, else the scores)")
     group.add_argument("--labels-from", choices=SOURCES, default=AUTO,

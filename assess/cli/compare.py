@@ -15,9 +15,9 @@ from assess.cli import SUMMARIES
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
                                load_assessment, overrides_from_args, print_json)
 from assess.cli.engine import add_engine_options, chosen_engine
-from assess.decision import Decision
-from assess.errors import AssessError
-from assess.io import Limits, read_table
+from assess.core.decision import Decision
+from assess.core.errors import AssessError
+from assess.inputs.read import Limits, read_table
 from assess.stats import CORRECTIONS, TEST_NAMES, TESTS, cli_options, compare, compare_all
 from assess.stats.inputs import is_fold_table, read_fold_table
 
@@ -134,7 +134,7 @@ def run_engine_compare(args, engine: str) -> dict:
     """The ``compare`` JSON of FILE from tables the engine groups (`assess.engine.compare`: McNemar, Cochran's Q,
     DeLong); any other test is refused with its name and ``--engine memory``; ``--test all`` runs those of the
     suggested tests and lists the others as skipped."""
-    from assess.data import Task
+    from assess.core.data import Task
     from assess.engine.compare import engine_compare, engine_compare_all, refuse_unsupported
     from assess.engine.source import resolve_source
 

@@ -1,5 +1,5 @@
 """``python -m assess controls FILE [--train-ids F] [--shift-by COL]``: the ISO 4213 5.3 controls the app can check
-itself (`assess.controls`), as JSON.
+itself (`assess.analyses.controls`), as JSON.
 
 ``{"file", "checklist": [{"key", "clause", "title", "checked", "status"}], "overlap", "ground_truth", "shift",
 "same_test_data"}`` — each part only when the data allows it: ``overlap`` with ``--train-ids`` (a file of training
@@ -11,10 +11,10 @@ column, the folds, the first slice column, …); ``same_test_data`` with two or 
 
 from __future__ import annotations
 
-from assess import controls
+from assess.analyses import controls
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
                                load_assessment, print_json)
-from assess.errors import AssessError
+from assess.core.errors import AssessError
 
 
 def add_parser(sub) -> None:

@@ -11,7 +11,7 @@ lower-is-better metric, where a value per millisecond would reward slowness) and
 
 from __future__ import annotations
 
-from assess.errors import AssessError
+from assess.core.errors import AssessError
 
 
 def add_options(parser) -> None:
@@ -24,15 +24,15 @@ def add_options(parser) -> None:
 
 
 def wanted(assessment, args) -> bool:
-    from assess import cost   # (here and in `section`: a run without cost columns has no use for the module)
+    from assess.analyses import cost   # (here and in `section`: a run without cost columns has no use for the module)
 
     return bool(getattr(args, "cost_table", None)) or cost.has_cost(assessment)
 
 
 def section(assessment, args, reports, decision=None) -> dict:
     """The ``cost``, ``efficiency`` and ``cost_headline`` entries for the metrics JSON."""
-    from assess import cost
-    from assess.io import read_table
+    from assess.analyses import cost
+    from assess.inputs.read import read_table
 
     level, resamples, seed = args.confidence_level, args.resamples, args.seed
     if args.cost_table:

@@ -16,7 +16,7 @@ import argparse
 import os
 from pathlib import Path
 
-from assess.errors import AssessError
+from assess.core.errors import AssessError
 
 ENGINES = ("auto", "memory", "duckdb", "spark")
 #: pandas needs several times a file's size on disk: text parses to ~1-2x, Parquet decompresses to ~3-5x, and the

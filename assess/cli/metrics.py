@@ -30,9 +30,9 @@ from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_opti
                                load_assessment, overrides_from_args, print_json)
 from assess.cli.engine import add_engine_options, chosen_engine, engine_metrics_doc, run_engine_metrics
 from assess.cli.progress import StderrProgress
-from assess.errors import AssessError
+from assess.core.errors import AssessError
 from assess.metrics import CI_METHODS, get
-from assess.data import Task
+from assess.core.data import Task
 from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
 
 
@@ -158,14 +158,14 @@ def _write_table(reports: dict, args, by_model=None) -> int:
     """``--format csv`` (one row per model and metric) or ``table`` (a block per model, and per output of a
     multi-output regression) on standard output."""
     if args.format == "csv":
-        from assess.export import to_csv_bytes   # plotly and the charts: imported only for CSV (fast start)
-        from assess.summary import long_frame
+        from assess.present.export import to_csv_bytes   # plotly and the charts: imported only for CSV (fast start)
+        from assess.present.summary import long_frame
 
         frame = long_frame(reports) if by_model is None else _outputs_long_frame(by_model)
         sys.stdout.write(to_csv_bytes(frame).decode("utf-8"))
         return 0
     if args.format == "table":
-        from assess.formatting import fmt
+        from assess.core.formatting import fmt
 
         blocks = {m: {"": r} for m, r in reports.items()} if by_model is None else {
             m: {AVERAGE: r.average, VARIANCE_WEIGHTED: r.variance_weighted_report} | dict(r.by_output)
@@ -181,7 +181,7 @@ def _write_table(reports: dict, args, by_model=None) -> int:
 
 def _outputs_long_frame(by_model) -> pd.DataFrame:
     """`long_frame` of a multi-output file: one row per model, output and metric, the averages first."""
-    from assess.summary import long_frame
+    from assess.present.summary import long_frame
 
     views = {AVERAGE: lambda r: r.average, VARIANCE_WEIGHTED: lambda r: r.variance_weighted_report}
     first = next(iter(by_model.values()))

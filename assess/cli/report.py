@@ -1,7 +1,7 @@
 """``python -m assess report FILE --out report.pdf|report.html|report.zip``: the assessment report (SPEC "Report").
 
 The numbers are those of ``metrics --ci auto`` and ``compare --test all`` with the same settings (both come from
-`assess.report.build_report`); ``--config`` applies a settings file saved from the app (`assess.settings`), and the
+`assess.present.report.build_report`); ``--config`` applies a settings file saved from the app (`assess.present.settings`), and the
 flags given on the command line win over it. Progress goes to stderr; the file is written atomically (a temporary
 file renamed into place), so a failure never leaves a half-written report.
 """
@@ -19,12 +19,12 @@ from pathlib import Path
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
                                load_assessment, overrides_from_args)
 from assess.cli.engine import add_engine_options, chosen_engine
-from assess.errors import AssessError
+from assess.core.errors import AssessError
 from assess.metrics import CI_METHODS
-from assess.report import FORMATS, ReportOptions, build_report, format_of, write_report
-from assess.report.render import PAPERS
-from assess.schema import Assessment
-from assess.settings import Settings, report_options, settings_from_args
+from assess.present.report import FORMATS, ReportOptions, build_report, format_of, write_report
+from assess.present.report.render import PAPERS
+from assess.inputs.assessment import Assessment
+from assess.present.settings import Settings, report_options, settings_from_args
 from assess.stats import CORRECTIONS, TEST_NAMES
 
 

@@ -5,11 +5,11 @@ the learning curve, added to the ``metrics`` JSON under their own keys.
   "test_metrics", "by_model": {model: {slice: {"n", "tested", "values": {column: value}, "metrics": {key: {"value",
   "low", "high", "overall", "gap"}}}}}, "tests": [{"model", "key", "slice", "n", "test", "statistic", "pvalue",
   "p_adjusted", "value", "rest", "difference", "low", "high", "worse"}], "omnibus": [{"model", "key", "test",
-  "statistic", "df", "pvalue", "slices"}], "notes": [...]}`` (:class:`assess.slices.SliceAnalysis`); ``"fairness"``
+  "statistic", "df", "pvalue", "slices"}], "notes": [...]}`` (:class:`assess.analyses.slices.SliceAnalysis`); ``"fairness"``
   (binary files, one ``--slice`` column): ``{model: {"column", "by_group": {group: {"n", "selection_rate", "tpr",
   "fpr"}}, "gaps": {fairlearn name: {"value", "low", "high"}}}}``.
 - ``"by_fold"`` (with ``--by-fold``): ``{model: {key: {"pooled", "mean", "sd", "low", "high", "n_folds", "method",
-  "folds": {fold: value}}}}`` (:class:`assess.cross_validation.FoldSummary`; repeated CV gives the Nadeau–Bengio
+  "folds": {fold: value}}}}`` (:class:`assess.analyses.folds.FoldSummary`; repeated CV gives the Nadeau–Bengio
   corrected interval and folds named ``"repeat/fold"``).
 - ``"learning_curve"`` (with ``--by-fold`` on a file with a ``train_size`` column): ``{"column", "metric",
   "points": [{"model", "train_size", "mean", "sd", "low", "high", "n_folds"}], "trend": {model: {"slope", "low",
@@ -18,9 +18,9 @@ the learning curve, added to the ``metrics`` JSON under their own keys.
 
 from __future__ import annotations
 
-from assess.data import Task
+from assess.core.data import Task
 
-#: ``--min-slice-size``'s default as its help states it: `assess.slices.MIN_SLICE_SIZE` (the help cannot import that
+#: ``--min-slice-size``'s default as its help states it: `assess.analyses.slices.MIN_SLICE_SIZE` (the help cannot import that
 #: module, whose tests pull in all of assess.stats — ~0.15 s of every ``metrics`` run's start; a test keeps the two
 #: equal).
 MIN_SLICE_SIZE_HELP = 30
@@ -45,7 +45,7 @@ def extend(doc: dict, assessment, args, decision, models) -> None:
     interval = args.ci
     if args.slices:
         # (imported here: a run without the flags never loads the slice analysis and its tests)
-        from assess.slices import MIN_SLICE_SIZE, analyse_slices, fairness_gaps, slice_values
+        from assess.analyses.slices import MIN_SLICE_SIZE, analyse_slices, fairness_gaps, slice_values
 
         analysis = analyse_slices(assessment, args.slices, models=models, keys=args.metrics,
                                   test_keys=args.slice_test, decision=decision, ci=interval,
@@ -64,8 +64,8 @@ def extend(doc: dict, assessment, args, decision, models) -> None:
                     decision=decision, confidence_level=args.confidence_level, resamples=args.resamples,
                     seed=args.seed).to_dict()
     if args.by_fold:
-        from assess.cross_validation import fold_metrics, learning_curve, train_size_column
-        from assess.slices import DEFAULT_TEST_METRIC
+        from assess.analyses.folds import fold_metrics, learning_curve, train_size_column
+        from assess.analyses.slices import DEFAULT_TEST_METRIC
 
         doc["by_fold"] = fold_metrics(assessment, models=models, keys=args.metrics, decision=decision,
                                       confidence_level=args.confidence_level).to_dict()

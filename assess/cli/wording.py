@@ -1,6 +1,6 @@
 """Messages written for both front ends, reworded for the command line: "choose it" becomes the option that does it.
 
-`assess.validation` and `assess.tasks` speak to whoever reads them ("or choose it"), and the Data page keeps that
+`assess.inputs.validation` and `assess.inputs.tasks` speak to whoever reads them ("or choose it"), and the Data page keeps that
 wording; a command-line user has no page to choose on, so every error line, warning line and `inspect` problem the
 CLI prints goes through `for_cli`, which names the option instead.
 """

@@ -12,7 +12,7 @@ Three layers, each reading only the one below:
 Elsewhere: metric-versus-threshold arrays of every registry metric are
 :func:`assess.metrics.threshold.metric_vs_threshold`; DeLong placements live with the intervals
 (:func:`assess.intervals.delong_placements`); display thinning with the charts
-(:func:`assess.charts.thinning.thin_curve`).
+(:func:`assess.present.charts.thinning.thin_curve`).
 """
 
 from assess.curves.calibration import CalibrationResult, calibration_curve

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from assess.core.warnings import UndefinedMetricWarning
 from assess.curves.counts import _check_binary, _first, _frozen, _safe_div
-from assess.warnings import UndefinedMetricWarning
 
 __all__ = ["CalibrationResult", "calibration_curve"]
 

@@ -23,7 +23,7 @@ from functools import cached_property
 
 import numpy as np
 
-from assess.warnings import UndefinedMetricWarning
+from assess.core.warnings import UndefinedMetricWarning
 
 __all__ = ["ThresholdCounts", "ScoreRanking", "threshold_counts", "rank_scores", "ovr_threshold_counts",
            "micro_threshold_counts", "trapezoid_auc"]

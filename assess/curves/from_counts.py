@@ -3,7 +3,7 @@
 response (gain), lift and KS curves, and the confusion matrix and operating point at one threshold.
 
 Results that the data leave undefined (one class only) are NaN plus an
-:class:`~assess.warnings.UndefinedMetricWarning` that says why. Numbers agree with scikit-learn's ``roc_curve``,
+:class:`~assess.core.warnings.UndefinedMetricWarning` that says why. Numbers agree with scikit-learn's ``roc_curve``,
 ``precision_recall_curve``, ``roc_auc_score`` and ``average_precision_score`` (including ties and weights; rows with
 zero weight are dropped, as scikit-learn does).
 """
@@ -18,7 +18,7 @@ import numpy as np
 
 from assess.curves.counts import (ThresholdCounts, _check_counts, _class_problem, _frozen, _safe_div,
                                   _undefined)
-from assess.warnings import UndefinedMetricWarning
+from assess.core.warnings import UndefinedMetricWarning
 
 __all__ = ["roc_auc", "average_precision", "pr_auc", "ks_statistic", "CurveResult", "roc_curve", "pr_curve",
            "gain_curve", "lift_curve", "ks_curve", "Confusion", "confusion_at_threshold", "OperatingPoint",

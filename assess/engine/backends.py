@@ -18,8 +18,8 @@ import re
 import sys
 import time
 
+from assess.core.errors import AssessError
 from assess.engine.source import Source
-from assess.errors import AssessError
 
 VIEW = "predictions"
 #: With ``ASSESS_ENGINE_TRACE=1`` every statement's wall time and first words go to stderr (bench/bench_engine.py

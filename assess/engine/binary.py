@@ -49,8 +49,8 @@ import numpy as np
 import pandas as pd
 
 from assess import curves, intervals
-from assess.columns import label_strings
-from assess.errors import AssessError
+from assess.core.errors import AssessError
+from assess.inputs.columns import label_strings
 from assess.metrics import binary
 
 #: Beyond this many distinct scores (approximate count) the scan groups by a score grid instead of by score. The
@@ -560,7 +560,7 @@ def binary_states(cells: pd.DataFrame, curve: dict | None, models: list[str], as
 
 
 def _labels(values) -> list[str]:
-    """Label strings as the in-memory path makes them (`assess.columns.label_strings`, per distinct value)."""
+    """Label strings as the in-memory path makes them (`assess.inputs.columns.label_strings`, per distinct value)."""
     values = pd.Series(values).reset_index(drop=True)
     distinct = values.drop_duplicates().reset_index(drop=True)
     mapping = dict(zip(distinct, label_strings(distinct)))

@@ -30,7 +30,7 @@ from dataclasses import replace
 import numpy as np
 
 from assess import intervals
-from assess.data import Task
+from assess.core.data import Task
 from assess.metrics import resampling
 
 #: Why a bootstrap interval is missing out of core, by cause.

@@ -34,13 +34,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from assess.data import Task
-from assess.decision import LABELS, SCORES, Decision
+from assess.core.data import Task
+from assess.core.decision import LABELS, SCORES, Decision
+from assess.core.errors import AssessError
 from assess.engine import binary as grouped
 from assess.engine.backends import DEFAULT_PERFECT_HASH_BITS, open_backend
 from assess.engine.reports import head_assessment
 from assess.engine.source import Source
-from assess.errors import AssessError
 from assess.stats import counts, runners, scores
 from assess.stats._common import check_alternative, check_confidence_level
 from assess.stats._result import Comparison, ComparisonSet, Design
@@ -225,7 +225,7 @@ def _check_sql(per_sample: str, columns: str, group: str) -> str:
 
 def _class_codes(backend, assessment, column_sql: str, classes: dict[str, int]) -> str:
     """``CASE <column> WHEN <raw value> THEN <class index> … END``: the raw values of a label column mapped to the
-    classes as the in-memory path names them (`assess.columns.label_strings` per distinct value)."""
+    classes as the in-memory path names them (`assess.inputs.columns.label_strings` per distinct value)."""
     frame = backend.query(f"SELECT DISTINCT {column_sql} AS v FROM predictions")
     raw = frame["v"][frame["v"].notna()].reset_index(drop=True)
     if raw.empty:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath
 
+from assess.core.errors import AssessError
 from assess.engine.source import _format_of
-from assess.errors import AssessError
 
 ENV = "ASSESS_DATA_DIR"
 #: Most entries the Data page lists (a directory with more is cut, with a note).

@@ -1,6 +1,6 @@
 """The SHA-256 of an out-of-core input, so its report names exactly what was assessed (ISO/IEC TS 4213 clause 8).
 
-One file: the SHA-256 of its bytes — the digest the in-memory reader records (`assess.io`), so the same file gets
+One file: the SHA-256 of its bytes — the digest the in-memory reader records (`assess.inputs.read`), so the same file gets
 the same digest on either path. A directory or a glob of parts: one SHA-256 over every part in sorted path order,
 each contributing its path relative to the parts' common folder (UTF-8), a NUL byte, its size as 8 big-endian bytes
 and then its bytes — renaming, reordering, adding or changing a part changes the digest. Read in 1 MiB chunks

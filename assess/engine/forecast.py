@@ -5,7 +5,7 @@ read the file's *actuals* — one ``y_true`` per (model, series, time step) — 
 
 - **time steps.** The distinct time stamps (and origins) of each model are few (one per target time, whatever the
   number of rows, origins and horizons): they are read back and numbered by the in-memory
-  :func:`assess.timestamps.time_steps` (so the frequency and the season length m are the ones the in-memory path
+  :func:`assess.inputs.timestamps.time_steps` (so the frequency and the season length m are the ones the in-memory path
   finds), and the (stamp → step) table goes back to the engine as an inline ``VALUES`` table;
 - **actuals.** ``GROUP BY model, series, step`` of ``y_true`` (materialised: a temporary table in DuckDB, a cached
   view in Spark). Rows of one target time must agree on the actual; where they do not, the in-memory path keeps the
@@ -43,18 +43,18 @@ from types import MappingProxyType
 import numpy as np
 import pandas as pd
 
-from assess.columns import label_strings, time_values
-from assess.data import Task
+from assess.core.data import Task
+from assess.core.errors import AssessError
 from assess.engine.binary import file_order
 from assess.engine.median import weighted_medians
 from assess.engine.regression import regression_sums_sql, state_of_row, sums_metric
-from assess.errors import AssessError
+from assess.inputs.columns import label_strings, time_values
+from assess.inputs.roles import interval_level
+from assess.inputs.timestamps import FREQUENCY_SEASONS, time_steps
 from assess.metrics.evaluate import ForecastBaselines, MetricReport, MetricResult, _capture
 from assess.metrics.forecast_baselines import BASELINES
 from assess.metrics.forecast_state import ForecastState
 from assess.metrics.registry import get, metrics_for
-from assess.roles import interval_level
-from assess.timestamps import FREQUENCY_SEASONS, time_steps
 
 #: The key of "no series column" / of a missing series cell in SQL (joins do not match NULL).
 NO_SERIES = "\u0000"
@@ -156,7 +156,7 @@ def _steps(backend, assessment, rows_sql, season) -> tuple[list[tuple], dict]:
 
 def _check_rows(backend, assessment, rows_sql) -> None:
     """The in-memory input checks that read the whole file: horizons (whole numbers >= 1) and one forecast per
-    model, series, time stamp and origin (or horizon) (`assess.forecast_checks`)."""
+    model, series, time stamp and origin (or horizon) (`assess.inputs.forecast_checks`)."""
     r, name = assessment.roles, assessment.table.name
     if r.horizon:
         bad = backend.query(f"SELECT count(*) AS n, min(h) AS first FROM {rows_sql} "

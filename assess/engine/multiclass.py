@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from assess.columns import label_strings, sort_labels
+from assess.core.errors import AssessError
 from assess.engine.binary import file_order
-from assess.errors import AssessError
+from assess.inputs.columns import label_strings, sort_labels
 from assess.metrics import multiclass
 
 
@@ -21,7 +21,7 @@ def argmax_sql(backend, assessment) -> str | None:
     r"""The predicted class of a row by the arg-max of its per-class score columns, as an SQL ``CASE`` giving the
     class label: class :math:`c_i` (in the order of ``assessment.classes``, the column order of the in-memory score
     matrix) when :math:`s_i > s_j` for every earlier class j and :math:`s_i \ge s_j` for every later one — so a tie
-    goes to the first class, as ``numpy.argmax`` breaks it (`assess.decision.predicted_labels`). NULL when a score
+    goes to the first class, as ``numpy.argmax`` breaks it (`assess.core.decision.predicted_labels`). NULL when a score
     is empty. None when some class has no score column (or the file is wide)."""
     r, q = assessment.roles, backend.ident
     by_class = dict(r.class_scores)
@@ -92,7 +92,7 @@ def multiclass_states(table: pd.DataFrame, assessment, *, labels_from: str, beta
 
 
 def _labels(values: pd.Series) -> list[str]:
-    """Label strings as the in-memory path makes them (`assess.columns.label_strings`, per distinct value)."""
+    """Label strings as the in-memory path makes them (`assess.inputs.columns.label_strings`, per distinct value)."""
     distinct = values.drop_duplicates().reset_index(drop=True)
     mapping = dict(zip(distinct, label_strings(distinct)))
     return [mapping[v] for v in values]

@@ -12,7 +12,7 @@ the (n, L) matrices:
 - per model and label, ``GROUP BY (score, truth)``: the label's :class:`~assess.curves.ThresholdCounts`.
 
 The registry's multi-label metrics then run unchanged on the state. Labels from the scores use each label's
-threshold (`assess.decision.Decision.threshold_for`). Label sets written as text (``a|b``) need the rows
+threshold (`assess.core.decision.Decision.threshold_for`). Label sets written as text (``a|b``) need the rows
 (``--engine memory``).
 """
 
@@ -22,9 +22,9 @@ import numpy as np
 import pandas as pd
 
 from assess import curves
-from assess.decision import SCORES
+from assess.core.decision import SCORES
+from assess.core.errors import AssessError
 from assess.engine.binary import file_order, model_sql
-from assess.errors import AssessError
 from assess.metrics import multilabel
 from assess.metrics.multilabel import ROW_COLUMNS
 

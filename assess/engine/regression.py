@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from assess.core.errors import AssessError
 from assess.engine.binary import file_order
 from assess.engine.median import weighted_medians
-from assess.errors import AssessError
 from assess.metrics import regression
 from assess.metrics.evaluate import _capture
 

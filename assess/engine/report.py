@@ -1,6 +1,6 @@
 """``report FILE --engine duckdb|spark``: the assessment report fed by the engines instead of the rows.
 
-`EngineReportSource` is what :func:`assess.report.build_report` takes as ``source``: the metric reports of
+`EngineReportSource` is what :func:`assess.present.report.build_report` takes as ``source``: the metric reports of
 :func:`assess.engine.reports.engine_reports` and the paired tests of :func:`assess.engine.compare.engine_compare`
 — the very objects the in-memory path builds, so the report's tables and sentences are written by the same code.
 What needs the rows (charts, the ISO 5.3 controls, the tests `assess.engine.compare` refuses) is left out, and the
@@ -13,13 +13,13 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
-from assess.data import Task
+from assess.core.data import Task
+from assess.core.errors import AssessError
 from assess.engine.backends import open_backend
 from assess.engine.compare import engine_compare_all
 from assess.engine.digest import describe_digest, source_sha256
 from assess.engine.reports import engine_reports, head_assessment
 from assess.engine.source import Source
-from assess.errors import AssessError
 
 #: The note of every out-of-core report.
 ROWS_NOTE = ("Assessed out of core ({engine}, {rows:,} rows): the metrics, intervals and paired tests come from "
@@ -27,7 +27,7 @@ ROWS_NOTE = ("Assessed out of core ({engine}, {rows:,} rows): the metrics, inter
              "(run it with --engine memory on a file that fits in memory); the checklist's findings about sample "
              "ids and folds were read from the first {head:,} rows.")
 
-#: Checklist items whose findings `assess.report.checklist` reads from the rows (here: the first rows only).
+#: Checklist items whose findings `assess.present.report.checklist` reads from the rows (here: the first rows only).
 HEAD_ITEMS = ("test_data", "leakage", "cross_validation", "ground_truth")
 
 
@@ -47,7 +47,7 @@ class EngineReportSource:
 
     def assessment(self, settings=None):
         """The assessment of the file's first rows (roles, task, classes, models); ``settings`` (a settings file's,
-        `assess.settings.Settings`) complete the overrides with their roles, checked against the file's columns."""
+        `assess.present.settings.Settings`) complete the overrides with their roles, checked against the file's columns."""
         # the digest is one more read of the files: it runs beside the engine's start and the head read (hashlib
         # releases the GIL on large chunks)
         with ThreadPoolExecutor(max_workers=1) as pool:
@@ -110,7 +110,7 @@ class EngineReportSource:
 
 
 def open_report_source(source: Source, engine: str, overrides, *, settings=None, spark_master: str | None = None):
-    """(assessment of the first rows, `EngineReportSource`) for :func:`assess.report.build_report`."""
+    """(assessment of the first rows, `EngineReportSource`) for :func:`assess.present.report.build_report`."""
     report_source = EngineReportSource(source, engine, overrides, spark_master)
     assessment = report_source.assessment(settings)
     if assessment.task not in (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL, Task.REGRESSION, Task.FORECAST) \

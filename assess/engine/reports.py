@@ -21,17 +21,17 @@ from types import MappingProxyType
 import numpy as np
 
 from assess import intervals
-from assess.data import Task
-from assess.decision import LABELS, SCORES, Decision
+from assess.core.data import Task
+from assess.core.decision import LABELS, SCORES, Decision
 from assess.engine import binary as grouped
 from assess.engine.bootstrap import bootstrap_intervals
 from assess.engine.backends import open_backend
 from assess.engine.source import Source
-from assess.errors import AssessError
-from assess.io import LoadedTable
+from assess.core.errors import AssessError
+from assess.inputs.read import LoadedTable
 from assess.metrics.evaluate import MetricReport, MetricResult, _capture, _resolve_ci
 from assess.metrics.registry import get, metrics_for
-from assess.schema import Assessment, describe
+from assess.inputs.assessment import Assessment, describe
 
 #: Rows read to recognise roles and task (the whole file is then checked by the profiling scan).
 HEAD_ROWS = 50_000

@@ -13,7 +13,7 @@ import glob
 from dataclasses import dataclass
 from pathlib import Path
 
-from assess.errors import AssessError
+from assess.core.errors import AssessError
 
 #: File suffixes read by the engines (compressed text and Excel go through the in-memory path).
 PARQUET_SUFFIXES = (".parquet", ".parq", ".pq")

@@ -2,7 +2,7 @@
 evaluate().
 
 >>> from assess.metrics import evaluate, metrics_for, get
->>> from assess.data import Task
+>>> from assess.core.data import Task
 >>> len(metrics_for(Task.BINARY)) > 30
 True
 

@@ -2,7 +2,7 @@
 
 Every metric formula in this package takes count arrays that may carry leading resample axes (the bootstrap
 evaluates a whole chunk of resamples in one call). A *point* state (one data set) reports why a value is undefined
-by emitting :class:`~assess.warnings.UndefinedMetricWarning`; a *batch* state (resamples) stays silent, because a
+by emitting :class:`~assess.core.warnings.UndefinedMetricWarning`; a *batch* state (resamples) stays silent, because a
 NaN in a few resamples is expected and is accounted for by the interval code.
 """
 
@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 
-from assess.warnings import UndefinedMetricWarning
+from assess.core.warnings import UndefinedMetricWarning
 
 
 def note_undefined(batch: bool, message: str) -> None:

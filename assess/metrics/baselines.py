@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assess.data import Task
+from assess.core.data import Task
 from assess.metrics import binary, multiclass, multilabel, regression
 
 SIMULATIONS = 200

@@ -3,7 +3,7 @@ r"""Binary classification metrics as formulas over confusion counts (ISO/IEC TS 
 Conventions
 -----------
 ``y_true``/``y_pred`` are 0/1 with 1 the positive class (``Predictions.classes[1]``). ``y_pred`` is the labels
-:func:`assess.decision.predicted_labels` gave (the file's column, or ``score >= threshold``).
+:func:`assess.core.decision.predicted_labels` gave (the file's column, or ``score >= threshold``).
 Counts are weighted sums when sample weights are given (:math:`T_P = \sum_i w_i [y_i = 1][\hat y_i = 1]`, …), so
 every count is a float and ``n`` is the total weight (the number of rows without weights).
 
@@ -15,7 +15,7 @@ at the end of this module over the cumulative counts of that same sort reweighte
 sort). A score metric without such a formula is resampled through its point function on a batch state whose
 ``tps``/``fps`` carry the resampled cumulative counts.
 
-Undefined values are NaN and the reason is emitted as :class:`~assess.warnings.UndefinedMetricWarning` (for a single
+Undefined values are NaN and the reason is emitted as :class:`~assess.core.warnings.UndefinedMetricWarning` (for a single
 data set; resamples stay silent): precision with no predicted positive, recall with no positive, LR+ when FPR = 0,
 the diagnostic odds ratio when FP·FN = 0, MCC when a row or column of the confusion matrix is empty, ….
 """
@@ -122,7 +122,7 @@ def binary_state(y_true: np.ndarray, y_pred: np.ndarray, scores: np.ndarray | No
     """Build the point state once: the cells, the one ``threshold_counts`` and the loss sums (validated input).
 
     ``y_pred`` holds the decided labels; ``labels_from`` says in reasons where they came from (see
-    :meth:`assess.decision.Decision.labels_from`).
+    :meth:`assess.core.decision.Decision.labels_from`).
     """
     y = np.asarray(y_true) == 1
     yp = np.asarray(y_pred) == 1

@@ -1,7 +1,7 @@
 """Forecast metrics per horizon and per series: the registry's formulas on each group of rows, as a tidy frame.
 
 :func:`evaluate` stays pooled over every row; :func:`breakdown` runs it on each group (the rows of one horizon, or of
-one series), a :class:`~assess.data.Predictions` holding the group's rows, so every number comes from the same
+one series), a :class:`~assess.core.data.Predictions` holding the group's rows, so every number comes from the same
 registry entry as the pooled one, intervals included (the block bootstrap within each series). MASE keeps the scale
 of the whole file per series and the skill scores its baseline forecasts
 (:func:`assess.metrics.forecast_state.forecast_context`): a group's MASE is its errors as a multiple of the same naive
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from assess.data import Predictions, Task
+from assess.core.data import Predictions, Task
 from assess.metrics.evaluate import evaluate
 from assess.metrics.forecast_state import coded_series, forecast_context, subset
 

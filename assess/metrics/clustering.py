@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import special, stats
 
-from assess.data import Predictions
+from assess.core.data import Predictions
 from assess.intervals import IntervalMethod
 from assess.metrics._common import note_undefined
 

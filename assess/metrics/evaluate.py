@@ -16,14 +16,14 @@ import numpy as np
 import pandas as pd
 
 from assess import curves, intervals
-from assess.data import Predictions, Task
-from assess.decision import Decision, predicted_labels
+from assess.core.data import Predictions, Task
+from assess.core.decision import Decision, predicted_labels
+from assess.core.warnings import UndefinedMetricWarning
 from assess.metrics import binary, clustering, forecast_state, multiclass, multilabel, regression, resampling
 from assess.metrics._common import ScoreNote, check_finite, check_weight
 from assess.metrics.baselines import baseline_columns, baseline_values, regression_baselines
 from assess.metrics.forecast_baselines import BASELINES
 from assess.metrics.registry import TASKS, MetricSpec, get, metrics_for, table_for
-from assess.warnings import UndefinedMetricWarning
 
 __all__ = ["evaluate", "MetricReport", "MetricResult", "CI_METHODS"]
 
@@ -48,7 +48,7 @@ class MetricResult:
     values by strategy (:func:`~assess.metrics.baselines.baseline_columns`: ``majority``, ``stratified``,
     ``uniform`` for classification; ``mean``, ``median`` for regression; ``naive``, ``seasonal_naive``, ``drift``
     for forecasts) and ``baseline_method`` how they were obtained; ``counts`` a proportion metric's (x, n), which the
-    tests across slices (:mod:`assess.slices`) compare.
+    tests across slices (:mod:`assess.analyses.slices`) compare.
     """
 
     key: str
@@ -87,7 +87,7 @@ class MetricReport:
 
     ``report["f1"]`` gives one result; ``report.reasons`` maps each undefined key to its reason; ``to_frame()`` is
     a tidy table (one row per metric), ``to_dict()`` the CLI/JSON form with ``None`` for undefined values. ``params``
-    holds the settings: the ``decision`` (:class:`assess.decision.Decision`), ``beta`` and ``k``.
+    holds the settings: the ``decision`` (:class:`assess.core.decision.Decision`), ``beta`` and ``k``.
     """
 
     task: Task
@@ -156,7 +156,7 @@ def _validate(pred: Predictions, decision, beta, k, ci, confidence_level, resamp
         raise ValueError(f"evaluate() assesses classification, regression, forecasts and clustering; `pred.task` is "
                          f"{getattr(pred.task, 'value', pred.task)!r}")
     if not isinstance(decision, Decision):
-        raise TypeError(f"`decision` must be an assess.decision.Decision (got {type(decision).__name__})")
+        raise TypeError(f"`decision` must be an assess.core.decision.Decision (got {type(decision).__name__})")
     if isinstance(beta, bool) or not isinstance(beta, (int, float, np.floating)) or not (np.isfinite(beta) and beta > 0):
         raise ValueError(f"`beta` must be > 0 (got {beta!r})")
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
@@ -333,12 +333,12 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     ----------
     pred : Predictions
         Encoded predictions of a binary, multi-class, multi-label, regression or forecast task (see
-        :class:`assess.data.Predictions`).
+        :class:`assess.core.data.Predictions`).
     keys : iterable of str, optional
         Metric keys (registry keys of the task). Default: every metric the data support (score metrics only when
         scores were given).
     decision : Decision, default ``Decision()``
-        Where the labels of the label metrics come from (:mod:`assess.decision`): by default the ``y_pred`` column
+        Where the labels of the label metrics come from (:mod:`assess.core.decision`): by default the ``y_pred`` column
         when given, else ``score >= 0.5`` (binary, per label for multi-label) or the arg-max (multi-class).
     beta : float, default 1.0
         The beta of ``fbeta`` (binary) and ``fbeta_*`` (multi-class).

@@ -6,7 +6,7 @@ re_t(1) = 100 e_t(1) / y_t), extended to lead time l by the same text's l-step-a
 002 for these; 002 holds the regression percentage errors MAPE/MSPE/RMSPE, 003 the time-series definitions.)
 
 Time stamps become integer step numbers of their frequency and give the season length by the rules of
-:mod:`assess.timestamps` (monthly → 12, quarterly → 4, weekly → 52, daily → 7, hourly → 24; integers → none unless
+:mod:`assess.inputs.timestamps` (monthly → 12, quarterly → 4, weekly → 52, daily → 7, hourly → 24; integers → none unless
 given); :func:`time_steps` and :func:`season_length` are re-exported here.
 
 MASE (:func:`mase`)
@@ -29,15 +29,15 @@ are known, pass their scale per series (``scale=``) and the textbook MASE result
 
 Per series, MASE = mean over the series' rows of |e| / s_series; pooled = mean of |e| / s_series over all rows (H&K's
 mean of scaled errors across series), so a series with many rows weighs more. Undefined (NaN, with the reason as an
-:class:`~assess.warnings.UndefinedMetricWarning`): a series with no two actuals m steps apart (fewer than m + 1
+:class:`~assess.core.warnings.UndefinedMetricWarning`): a series with no two actuals m steps apart (fewer than m + 1
 consecutive stamps) or with scale 0 (the actuals do not change over m steps). The pooled value is NaN when any
 series is undefined — it would otherwise be an average over a different set of rows than every other metric.
 
 Prediction intervals (:func:`coverage`, :func:`interval_width`, :func:`winkler_score`, :func:`pinball_loss`)
 -------------------------------------------------------------------------------------------------------------
 The nominal level 1 − α of ``lower``/``upper`` is the ``level`` argument: the file's is
-:attr:`assess.data.Predictions.interval_level`, read from the column names (``lower_90``) by the one parser,
-:func:`assess.roles.interval_level`, or given by the user when the names do not say it. Quantile columns are
+:attr:`assess.core.data.Predictions.interval_level`, read from the column names (``lower_90``) by the one parser,
+:func:`assess.inputs.roles.interval_level`, or given by the user when the names do not say it. Quantile columns are
 ``q_<level>`` (:func:`quantile_columns`: ``q_0.1`` or ``q_10`` both mean τ = 0.1).
 
 Per horizon, per series, pooled (:func:`by_group`, :func:`by_group_ci`)
@@ -58,10 +58,10 @@ from typing import Callable, Mapping
 import numpy as np
 import pandas as pd
 
-from assess.errors import shorten
+from assess.core.errors import shorten
+from assess.core.warnings import UndefinedMetricWarning
+from assess.inputs.timestamps import FREQUENCY_SEASONS, season_length, time_steps
 from assess.metrics._common import check_finite
-from assess.timestamps import FREQUENCY_SEASONS, season_length, time_steps
-from assess.warnings import UndefinedMetricWarning
 
 __all__ = ["FREQUENCY_SEASONS", "ALL", "time_steps", "season_length", "actuals", "naive_scale", "scaled_errors",
            "MaseResult", "mase", "quantile_columns", "coverage", "interval_width", "winkler_scores",
@@ -334,7 +334,7 @@ class RowMetric:
     finish: Callable[[np.ndarray], np.ndarray] | None = None
 
 
-#: Ready-made row metrics over :func:`assess.forecasts.prediction_frame` columns (``error`` = y_pred − y_true).
+#: Ready-made row metrics over :func:`assess.analyses.forecast_rows.prediction_frame` columns (``error`` = y_pred − y_true).
 ROW_METRICS: dict[str, RowMetric] = {
     "mae": RowMetric("mae", lambda f: np.abs(f["error"].to_numpy(np.float64))),
     "mse": RowMetric("mse", lambda f: f["error"].to_numpy(np.float64) ** 2),
@@ -352,7 +352,7 @@ def by_group(frame: pd.DataFrame, metrics: Mapping[str, RowMetric | Callable[[pd
     ``metric``, ``value``.
 
     ``frame`` has a row per forecast with (at least) ``series`` and ``horizon`` columns and whatever the metrics read
-    (e.g. :func:`assess.forecasts.prediction_frame`'s). ``metrics`` maps a name to a :class:`RowMetric` (computed for
+    (e.g. :func:`assess.analyses.forecast_rows.prediction_frame`'s). ``metrics`` maps a name to a :class:`RowMetric` (computed for
     all groups at once by a groupby mean of its per-row loss) or to any function ``f(group_frame) -> float`` (one
     call per group, never per row). ``levels`` from ``("pooled", "series", "horizon", "series_horizon")``: "all
     series" is ``series == ALL`` and "all horizons" a missing (<NA>) ``horizon``.

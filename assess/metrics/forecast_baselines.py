@@ -29,8 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from assess.core.warnings import UndefinedMetricWarning
 from assess.metrics.forecast import _distinct_actuals, _series_index, time_steps
-from assess.warnings import UndefinedMetricWarning
 
 __all__ = ["BASELINES", "BaselineForecasts", "baseline_forecasts", "skill_score"]
 

@@ -5,7 +5,7 @@ the 13 SPEC regression metrics on the errors e = ŷ − y, pooled over every row
 
 - the scaled errors :math:`q_i = |e_i| / s_{\text{series}(i)}` of :func:`assess.metrics.forecast.scaled_errors`
   against the naive one-step forecast (``sum_scaled``; m = 1) and the seasonal naive one (``sum_scaled_seasonal``;
-  m = the season length detected from the time stamps, :func:`assess.timestamps.season_length`, or given). The
+  m = the season length detected from the time stamps, :func:`assess.inputs.timestamps.season_length`, or given). The
   scale comes from the actuals of the whole file per series (reference: Hyndman & Koehler 2006; FPP3 §5.8; see
   :mod:`assess.metrics.forecast`), so it is the same for every model and for every subset of rows
   (:class:`ForecastContext`: :func:`assess.metrics.breakdown.breakdown` passes the file's in);
@@ -30,11 +30,11 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from assess.data import Predictions
+from assess.core.data import Predictions
+from assess.inputs.timestamps import season_length
 from assess.metrics import forecast, regression
 from assess.metrics._common import note_undefined
 from assess.metrics.forecast_baselines import BASELINES, baseline_forecasts
-from assess.timestamps import season_length
 
 __all__ = ["ForecastState", "FORECAST_PARTS", "MEAN_FIELDS", "forecast_columns", "forecast_state",
            "row_state",

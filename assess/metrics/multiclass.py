@@ -123,7 +123,7 @@ def multiclass_state(y_true, y_pred, scores, weight, classes, *, labels_from="in
                      rankings=None, need_ovo=False) -> MulticlassState:
     """Build the point state once: the confusion matrix, one sort per class, pairwise AUCs, loss sums.
 
-    ``y_pred`` holds the decided labels (:func:`assess.decision.predicted_labels`), ``labels_from`` their source.
+    ``y_pred`` holds the decided labels (:func:`assess.core.decision.predicted_labels`), ``labels_from`` their source.
     """
     k = len(classes)
     y = np.asarray(y_true, dtype=np.intp)

@@ -3,7 +3,7 @@ r"""Multi-label classification metrics (ISO/IEC TS 4213 6.5).
 Conventions
 -----------
 ``y_true``/``y_pred`` are (n, L) boolean indicator matrices (row i holds the label set :math:`Y_i`,
-:math:`\hat Y_i`); scores are (n, L). ``y_pred`` holds the labels :func:`assess.decision.predicted_labels`
+:math:`\hat Y_i`); scores are (n, L). ``y_pred`` holds the labels :func:`assess.core.decision.predicted_labels`
 gave (the file's columns, or label l predicted when ``score_l >= threshold_l``). Weights :math:`w_i` apply per row.
 
 Two kinds of sufficient statistics, both weighted sums, so a bootstrap resample is a matrix product of resample

@@ -2,7 +2,7 @@ r"""Multi-output regression: every regression metric per output, their uniform a
 variance, their variance-weighted average — :func:`evaluate_outputs`.
 
 A file with column pairs ``y_true_<name>``/``y_pred_<name>`` holds K outputs on the same rows
-(`assess.schema.Assessment.outputs`). Each output is an ordinary 1-D regression, assessed by
+(`assess.inputs.assessment.Assessment.outputs`). Each output is an ordinary 1-D regression, assessed by
 :func:`~assess.metrics.evaluate.evaluate` unchanged. The averages follow scikit-learn's ``multioutput`` conventions
 (user guide, "Regression metrics"):
 
@@ -31,12 +31,12 @@ from typing import Callable, Mapping
 import numpy as np
 
 from assess import intervals
-from assess.columns import quote
-from assess.data import Predictions
+from assess.core.data import Predictions
+from assess.inputs.assessment import Assessment
+from assess.inputs.columns import quote
 from assess.metrics import resampling
 from assess.metrics.evaluate import VALUE_TASKS, MetricReport, MetricResult, _no_interval_note, evaluate
 from assess.metrics.registry import get
-from assess.schema import Assessment
 
 __all__ = ["OutputsReport", "VARIANCE_WEIGHTED_KEYS", "evaluate_outputs", "evaluate_output_predictions"]
 

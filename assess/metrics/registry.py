@@ -10,7 +10,7 @@ function that computes it from the task's shared state.
 
 List metrics with :func:`metrics_for` (by task, optionally group / needs) and look one up with :func:`get`:
 
->>> from assess.data import Task
+>>> from assess.core.data import Task
 >>> [m.key for m in metrics_for(Task.BINARY, group="Ranking")]
 ['roc_auc', 'average_precision', 'pr_auc', 'ks_statistic']
 >>> get(Task.MULTICLASS, "cccsmf_accuracy").source
@@ -24,7 +24,7 @@ from typing import Callable
 
 import numpy as np
 
-from assess.data import Task
+from assess.core.data import Task
 from assess.metrics import binary, clustering, forecast_state, multiclass, multilabel, regression
 
 __all__ = ["MetricSpec", "Proportion", "TableColumn", "REGISTRY", "TABLES", "GROUPS", "TASKS", "metrics_for", "get",

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-from assess.data import Task
-from assess.decision import Decision
-from assess.errors import AssessError
+from assess.core.data import Task
+from assess.core.decision import Decision
+from assess.core.errors import AssessError
+from assess.inputs.assessment import Assessment
 from assess.metrics.breakdown import BY, breakdown
 from assess.metrics.evaluate import MetricReport, evaluate
 from assess.metrics.multioutput import OutputsReport, evaluate_outputs
 from assess.metrics.registry import TASKS
-from assess.schema import Assessment
 
 
 def compute_reports(assessment: Assessment, *, models=None, keys=None, decision=Decision(), beta=1.0, k=2, ci=None,
@@ -28,7 +28,7 @@ def compute_reports(assessment: Assessment, *, models=None, keys=None, decision=
     ``interval_level`` only to forecasts. A multi-output regression file gives the uniform average over its outputs
     (:func:`compute_output_reports` has each output and the variance-weighted averages).
 
-    ``decision`` says where the labels come from (:mod:`assess.decision`; default: the predicted-label column, else
+    ``decision`` says where the labels come from (:mod:`assess.core.decision`; default: the predicted-label column, else
     score ≥ 0.5 or the arg-max). ``progress(fraction)`` reports the fraction of all models' bootstrap work done.
     """
     if assessment.outputs:  # multi-output regression: the uniform average over the outputs

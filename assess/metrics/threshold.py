@@ -21,12 +21,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from assess.core.data import Task
+from assess.core.warnings import UndefinedMetricWarning
 from assess.curves import ThresholdCounts, confusion_at_threshold, operating_point
 from assess.curves.counts import _check_counts
-from assess.data import Task
 from assess.metrics.binary import BinaryState
 from assess.metrics.registry import MetricSpec, get, metrics_for
-from assess.warnings import UndefinedMetricWarning
 
 __all__ = ["DEFAULT_KEYS", "ThresholdMetrics", "threshold_metric_keys", "metric_vs_threshold", "metrics_at"]
 

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 import numpy as np
 from scipy import special
 
-from assess.errors import AssessError
-from assess.formatting import counted
-from assess.formatting import significant as fmt_num  # noqa: F401  (the stats sentences' name for it)
+from assess.core.errors import AssessError
+from assess.core.formatting import counted
+from assess.core.formatting import significant as fmt_num  # noqa: F401  (the stats sentences' name for it)
 from assess.stats._result import ALTERNATIVES
 
 # --------------------------------------------------------------------------------------------------- validation
@@ -75,7 +75,7 @@ def as_bool_vector(x: object, name: str) -> np.ndarray:
 
 
 def plural(n: int, word: str) -> str:
-    """'1 value', '3 values' (`assess.formatting.counted`)."""
+    """'1 value', '3 values' (`assess.core.formatting.counted`)."""
     return counted(n, word)
 
 
@@ -180,7 +180,7 @@ def metric_words(name) -> str:
     """A metric inside a sentence: the registry's display name for a registry key ("f1" → "F1 score", "mae" → "mean
     absolute error", "roc_auc" → "ROC AUC"), lower-cased where it is an ordinary word; any other name (a column of an
     uploaded fold table) as given."""
-    from assess.data import Task
+    from assess.core.data import Task
     from assess.metrics import get
     for task in Task:
         try:
@@ -240,5 +240,5 @@ def warn_undefined(message: str) -> None:
     """Legal but degenerate data: the test's statistic is NaN, and this named warning says why (house style)."""
     import warnings
 
-    from assess.warnings import UndefinedMetricWarning
+    from assess.core.warnings import UndefinedMetricWarning
     warnings.warn(message, UndefinedMetricWarning, stacklevel=3)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from assess.errors import AssessError
+from assess.core.errors import AssessError
 from assess.intervals import ConfidenceInterval
 from assess.stats.corrections import pvalue_matrix
 

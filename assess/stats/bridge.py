@@ -15,16 +15,16 @@ from functools import partial
 
 import numpy as np
 
-from assess.data import Predictions, Task
-from assess.errors import AssessError
+from assess.core.data import Predictions, Task
+from assess.core.errors import AssessError
 
 
 def registry_metric(task: Task | str, key: str, *, classes: Sequence[str], beta: float = 1.0, k: int = 2):
     r"""The metric ``key`` of ``task`` as ``f(y_true, y, sample_weight=None)``.
 
     ``y`` is what the metric needs (``f.uses_scores``): encoded predicted labels (already decided, see
-    :mod:`assess.decision`) for label metrics, scores for score and probability metrics, predicted values for
-    regression and forecast metrics (encodings of :class:`assess.data.Predictions`). An undefined value is NaN (the
+    :mod:`assess.core.decision`) for label metrics, scores for score and probability metrics, predicted values for
+    regression and forecast metrics (encodings of :class:`assess.core.data.Predictions`). An undefined value is NaN (the
     metric engine's warning is silenced here: the paired bootstrap counts such resamples itself). ``f.__name__`` is
     the key, which the sentences use; ``f.higher_is_better`` follows the registry's direction.
 
@@ -101,7 +101,7 @@ def _classification_rows(task, spec, classes, beta, k, uses_scores, y_true: np.n
     Efron & Tibshirani 1993 ch. 6, the bootstrap as reweighting). Nothing is sorted per replicate.
     """
     from assess import curves
-    from assess.decision import Decision, predicted_labels
+    from assess.core.decision import Decision, predicted_labels
     from assess.metrics import binary, multiclass, multilabel, resampling
 
     n = y_true.shape[0]

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assess.data import Task
-from assess.errors import AssessError
+from assess.core.data import Task
+from assess.core.errors import AssessError
 from assess.intervals import ConfidenceInterval
 from assess.metrics import clustering, get
 from assess.stats._common import alpha_of, fmt_ci, fmt_level, fmt_num, fmt_p, verdict

@@ -20,9 +20,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from assess.data import Predictions, Task
-from assess.decision import Decision
-from assess.errors import AssessError
+from assess.core.data import Predictions, Task
+from assess.core.decision import Decision
+from assess.core.errors import AssessError
 from assess.stats import folds, runners
 from assess.stats._common import check_alternative, check_confidence_level
 from assess.stats._result import (INDEPENDENT, INDEPENDENT_SAMPLES, PAIRED, Assumption, Comparison, ComparisonSet,
@@ -71,7 +71,7 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         :math:`z = (R_A - R_B)/\sqrt{k(k+1)/(6N)}` with it instead.
     confidence_level : of every effect interval; "significant" in the sentences means p < 1 − confidence_level.
     alternative : for pairwise tests; omnibus tests and post-hoc pairs are two-sided.
-    decision : where the labels of label-based tests come from (:class:`assess.decision.Decision`; default: the
+    decision : where the labels of label-based tests come from (:class:`assess.core.decision.Decision`; default: the
         ``y_pred`` column, else score ≥ 0.5 or the arg-max); tests of scores alone ignore it.
     **options : the test's options, :attr:`TestSpec.options` (e.g. ``method``/``continuity`` of McNemar,
         ``n_resamples``/``seed`` of the bootstraps); each is checked against its type and choices.
@@ -92,7 +92,7 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
     is_table = isinstance(data, pd.DataFrame)
     options = _checked_options(spec, options, FOLDS if is_table else PREDICTIONS, None if is_table else _task_of(data))
     if not isinstance(decision, Decision):
-        raise AssessError(f"`decision` must be an assess.decision.Decision (got {type(decision).__name__})")
+        raise AssessError(f"`decision` must be an assess.core.decision.Decision (got {type(decision).__name__})")
     common = dict(correction=correction, confidence_level=confidence_level, alternative=alternative)
     on_folds = is_table or spec.data == (FOLDS,) or (spec.per_sample and not spec.compares_errors(_task_of(data)))
     if is_table:

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from assess.errors import AssessError
+from assess.core.errors import AssessError
 
 CORRECTIONS = ("bonferroni", "holm", "fdr_bh", "fdr_by")
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special
 
-from assess.errors import AssessError
+from assess.core.errors import AssessError
 from assess.intervals import ConfidenceInterval
 from assess.stats._common import (NORMAL, alpha_of, as_bool_vector, check_alternative, check_choice,
                                   check_confidence_level, check_same_length, fmt_ci, fmt_int, fmt_level, fmt_num, fmt_p,

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from assess.data import ONE_SERIES
-from assess.errors import AssessError
+from assess.core.data import ONE_SERIES
+from assess.core.errors import AssessError
 from assess.intervals import ConfidenceInterval
 from assess.stats._common import (alpha_of, check_alternative, check_confidence_level, fmt_int, fmt_level, model_names,
                                   shown, verdict, warn_undefined)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from assess.columns import normalise_name, quote
-from assess.errors import InputError
-from assess.io import LoadedTable
-from assess.roles import detect_roles
+from assess.core.errors import InputError
+from assess.inputs.columns import normalise_name, quote
+from assess.inputs.read import LoadedTable
+from assess.inputs.roles import detect_roles
 
 _KEYS = ("model", "fold", "repeat")
 

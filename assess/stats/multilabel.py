@@ -23,9 +23,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from assess.data import Task
-from assess.decision import Decision
-from assess.errors import AssessError
+from assess.core.data import Task
+from assess.core.decision import Decision
+from assess.core.errors import AssessError
 from assess.intervals import ConfidenceInterval
 from assess.stats import counts
 from assess.stats._common import (NORMAL, alpha_of, check_alternative, check_confidence_level, fmt_ci, fmt_int,

@@ -4,7 +4,7 @@ The CLI builds ``--test`` and its option flags from :data:`TESTS` (:func:`cli_op
 name across tests), the Compare page builds one widget per :class:`Option`, :func:`assess.stats.compare` validates
 options and dispatches through :attr:`TestSpec.runner`, and :func:`assess.stats.suggest_tests` reads each test's
 design and kind. Adding a test is one function, one runner and one entry here (and its oracle test); it then
-reaches the CLI, the page and ``--test all`` (``tests/test_stats_registry.py`` walks the registry to prove it).
+reaches the CLI, the page and ``--test all`` (``tests/stats/test_registry.py`` walks the registry to prove it).
 
 Designs (ISO/IEC TS 4213:2022 clause 7): *paired* tests compare models scored on the same samples (or folds) and
 use the pairing; *independent* tests compare models scored on different samples. An independent-sample test run on
@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from assess.data import Task
-from assess.errors import AssessError
+from assess.core.data import Task
+from assess.core.errors import AssessError
 from assess.stats import runners
 from assess.stats._result import INDEPENDENT, PAIRED
 from assess.stats.clusterings import PermutationDetails, better_than_random_runner
@@ -152,7 +152,7 @@ class TestSpec:
 
     @property
     def uses_decision(self) -> bool:
-        """Whether, on predictions, it counts labels decided by :mod:`assess.decision` (correctness, 0/1 losses, label
+        """Whether, on predictions, it counts labels decided by :mod:`assess.core.decision` (correctness, 0/1 losses, label
         metrics, per-fold label metrics) — and so takes ``compare(decision=...)``."""
         return self.needs in ("labels", "a metric", "losses", "fold scores")
 

@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from assess.data import Task
-from assess.decision import Decision, predicted_labels
-from assess.errors import AssessError
+from assess.core.data import Task
+from assess.core.decision import Decision, predicted_labels
+from assess.core.errors import AssessError
 from assess.intervals import ConfidenceInterval
 from assess.stats import counts, folds, horizons, scores
 from assess.stats._common import NORMAL, alpha_of, fmt_ci, fmt_level, fmt_num, fmt_p, verdict

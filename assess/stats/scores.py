@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from assess.errors import AssessError
+from assess.core.errors import AssessError
 from assess.intervals import ConfidenceInterval, delong_placements, delong_variance
 from assess.stats._common import (NORMAL, StudentT, alpha_of, as_bool_vector, as_float_vector, check_alternative,
                                   check_choice, check_confidence_level, check_same_length, fmt_ci, fmt_int, fmt_num,

@@ -1,8 +1,8 @@
 """The data shapes the tests consume, built from encoded predictions or tidy fold tables.
 
 Pure functions on arrays and DataFrames with the canonical column names (``model``, ``fold``, ``repeat``) passed
-explicitly — recognising a file's columns is the loader's job (:mod:`assess.schema`). Misaligned or too-small data
-raises :class:`~assess.errors.AssessError` naming what is missing.
+explicitly — recognising a file's columns is the loader's job (:mod:`assess.inputs.assessment`). Misaligned or too-small data
+raises :class:`~assess.core.errors.AssessError` naming what is missing.
 
 Shapes:
 
@@ -28,9 +28,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from assess.data import Predictions, Task
-from assess.decision import Decision, predicted_labels
-from assess.errors import AssessError
+from assess.core.data import Predictions, Task
+from assess.core.decision import Decision, predicted_labels
+from assess.core.errors import AssessError
 from assess.stats._common import plural, shown
 from assess.stats._result import INDEPENDENT, PAIRED, Design
 
@@ -46,7 +46,7 @@ class AlignedPredictions:
     each model to its array (None when the model has none); ``weight`` is the shared sample weight or None.
     ``design`` is why the models count as paired, when :func:`arrange_predictions` made them. ``time``,
     ``series`` and ``horizon`` are the forecasts' per-sample time stamp, series id and steps ahead (None when the
-    file has none; see :class:`assess.data.Predictions`), shared by every model; ``target`` names what ``y_true``
+    file has none; see :class:`assess.core.data.Predictions`), shared by every model; ``target`` names what ``y_true``
     measures.
     """
 
@@ -172,7 +172,7 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
 
 
 def aligned_labels(aligned: AlignedPredictions, model: str, decision: Decision = Decision()) -> np.ndarray:
-    """A model's labels by ``decision`` (:func:`assess.decision.predicted_labels`)."""
+    """A model's labels by ``decision`` (:func:`assess.core.decision.predicted_labels`)."""
     return predicted_labels(aligned.task, aligned.y_pred[model], aligned.scores[model], decision,
                             labels=aligned.classes, model=model)
 
@@ -181,7 +181,7 @@ def aligned_labels(aligned: AlignedPredictions, model: str, decision: Decision =
 class SeparatePredictions:
     """Several models' predictions, each on its own samples (the independent design), in model order.
 
-    ``predictions`` maps each model to its :class:`assess.data.Predictions`; all share task and classes.
+    ``predictions`` maps each model to its :class:`assess.core.data.Predictions`; all share task and classes.
     ``design`` says why they count as independent (None when paired data are seen model by model).
     """
 
@@ -373,7 +373,7 @@ def correctness_table(predictions: Mapping[str, Predictions] | Sequence[Predicti
     """Per-sample correctness, one boolean column per model, rows aligned by sample id (index = ids or 0..n−1).
 
     Correct means ``y_pred == y_true``; for multi-label, the whole label set matches (exact match, ISO 4213 6.5).
-    Labels come from ``decision`` (:mod:`assess.decision`). Regression, forecast and clustering
+    Labels come from ``decision`` (:mod:`assess.core.decision`). Regression, forecast and clustering
     predictions have no correctness: use Diebold–Mariano, the paired bootstrap or fold tests.
     """
     aligned = predictions if isinstance(predictions, AlignedPredictions) else align_predictions(predictions,

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from assess.data import Task
-from assess.errors import AssessError
+from assess.core.data import Task
+from assess.core.errors import AssessError
 from assess.stats.registry import TESTS
 
 QUESTIONS = {

@@ -1,5 +1,5 @@
 """Two people on one server: each sees only their own upload — on the pages, in the downloads — while results are
-shared between sessions by the file's content hash (views/shared.py). And the server refuses a websocket whose Host
+shared between sessions by the file's content hash (ui/store.py). And the server refuses a websocket whose Host
 is not one of its names (DNS rebinding)."""
 
 import base64

@@ -6,7 +6,7 @@ the file's text is shown as written. A screenshot per page is saved to test-arti
 import pytest
 
 from tests.browser.conftest import ARTIFACTS, upload_predictions, wait_idle
-from tests.test_injection import HOSTILE_MODELS, hostile_csv
+from tests.views.test_injection import HOSTILE_MODELS, hostile_csv
 
 pytestmark = pytest.mark.browser
 

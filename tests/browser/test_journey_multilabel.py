@@ -22,7 +22,7 @@ def test_multilabel_per_label_roc_and_pdf(page):
     page.get_by_role("link", name="Curves").click()
     page.get_by_role("heading", name="Every label at once").wait_for(timeout=90_000)
     wait_idle(page)
-    # the first model is drawn by default (changing it is covered by AppTest in tests/test_page_multilabel.py)
+    # the first model is drawn by default (changing it is covered by AppTest in tests/views/test_multilabel.py)
     page.locator('.st-key-chart_ml_ROC[data-stale="false"] .js-plotly-plot').first.wait_for(timeout=90_000)
     wait_idle(page)
     page.screenshot(path=str(ARTIFACTS / "journey_multilabel.png"), full_page=True)

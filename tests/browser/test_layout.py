@@ -200,8 +200,8 @@ def test_presentation_mode_makes_text_and_charts_larger_and_collapses_the_sideba
     after = page.evaluate(PRESENTATION_MEASURE)
     page.screenshot(path=str(ARTIFACTS / "layout" / "curves_presentation_1280.png"))
     context.close()
-    from assess.charts.style import PRESENTATION_SCALE
-    from views.widgets import PRESENTATION_TEXT_SCALE
+    from assess.present.charts.style import PRESENTATION_SCALE
+    from ui.widgets import PRESENTATION_TEXT_SCALE
 
     assert before["sidebar"] > 200 and after["sidebar"] < 5                      # collapsed
     assert after["heading"] == pytest.approx(before["heading"] * PRESENTATION_TEXT_SCALE, rel=0.02)

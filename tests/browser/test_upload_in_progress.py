@@ -5,7 +5,7 @@ callback reads and describes it — seconds for a file of a few hundred thousand
 used to leave "No data loaded" and lose the file:
 
 - clicked once the file has arrived, while the server reads it: the server stops the callback for the new page, and
-  the next run finishes the read (`views.state.PendingRead`): Metrics shows the file, the sidebar names it;
+  the next run finishes the read (`ui.state.PendingRead`): Metrics shows the file, the sidebar names it;
 - clicked while the file is still being sent (the PUT is held here by a route until after the click): the browser
   never tells the server about it, and the page says so — choose it again and stay on the Data page.
 """

@@ -1,0 +1,633 @@
+r"""Where does the model fail: every metric per slice (subgroup) of the rows, the gap to the overall value, tests of
+whether a slice differs from the rest, and fairness gaps when a slice column is a protected attribute.
+
+A *slice* is the rows sharing a value of one column (``group``, ``sex``, ``site``…) or of several columns at once
+(their crossing, ``sex × site``). Every number per slice comes from :func:`assess.metrics.evaluate.evaluate` on the
+slice's rows (:func:`assess.metrics.breakdown.evaluate_groups`), so it is the same registry formula and interval as
+the pooled value on the Metrics page. ISO/IEC TS 4213:2022 asks for test data representative of the intended use
+(5.3.2, data representativeness and bias) and free of channel effects — how, where or by whom data were collected
+(5.3.8); performance per subgroup (per site, device, collector, population group) is how both are seen
+(reference file 000_59498108d050ac39.txt, 5.3.2 and 5.3.8).
+
+Tests, slice against the rest of the rows (one p-value per slice), with the Benjamini–Hochberg false discovery rate
+across the slices of one model and metric (ISO 4213 7.10.3, :func:`assess.stats.corrections.adjust_pvalues`):
+
+- a proportion (accuracy, recall, …; its registry entry has :class:`~assess.metrics.registry.Proportion` counts):
+  Pearson's χ² on the 2 × 2 table (slice / rest × counted / not), Fisher's exact test when an expected cell is
+  below 5 (ISO 4213 7.5, 7.7); the omnibus test is χ² on the k × 2 table of every tested slice;
+- the mean of a per-sample loss (MAE, MSE, RMSE, Brier score, multi-label Hamming loss): Kruskal–Wallis on the
+  per-sample losses (ISO 4213 7.4), two groups for a slice against the rest, k groups for the omnibus;
+- the binary ROC AUC: DeLong's test for independent samples (:func:`assess.stats.scores.unpaired_delong`);
+- any other metric (F1, MCC, R², …): the two-sample bootstrap of the difference slice − rest (shift p-value,
+  percentile interval; :func:`assess.stats.scores.unpaired_bootstrap`, or an exact multinomial draw of the confusion
+  cells for label metrics); no omnibus test.
+
+Forecast errors of one series are autocorrelated, which these tests (like any test treating rows as independent)
+do not model: their p-values are then too small; read them as a screen. Weighted rows make the counts sums of
+weights, which χ² and Fisher do not take: every metric then uses the bootstrap.
+A slice with fewer than ``min_size`` rows is reported (its value and interval) but not tested, and the table says so.
+
+Fairness (binary tasks; :func:`fairness_gaps`): per group of a protected attribute the selection rate
+:math:`P(\hat y = 1)`, the true positive rate and the false positive rate, and fairlearn's summaries of them
+(``fairlearn.metrics``, same names and definitions): the *difference* is the largest minus the smallest group value,
+the *ratio* the smallest over the largest;
+
+.. math::
+    \mathrm{demographic\_parity\_difference} = \max_g s_g - \min_g s_g,\qquad
+    \mathrm{equalized\_odds\_difference} = \max(\Delta\mathrm{TPR}, \Delta\mathrm{FPR}),\qquad
+    \mathrm{equalized\_odds\_ratio} = \min(\rho_\mathrm{TPR}, \rho_\mathrm{FPR}),
+
+and ``equal_opportunity_difference``/``_ratio`` are those of the TPR alone (Hardt, Price & Srebro 2016). Intervals:
+a seeded bootstrap stratified by group (each group's rows resampled within the group; an exact multinomial draw of
+the group's confusion cells when the rows are unweighted).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from assess import intervals
+from assess.analyses.folds import train_size_column
+from assess.core.data import Predictions, Task
+from assess.core.decision import Decision, predicted_labels
+from assess.core.errors import AssessError
+from assess.inputs.assessment import Assessment, annotator_columns
+from assess.inputs.columns import label_strings, quote
+from assess.metrics import binary, multiclass
+from assess.metrics.breakdown import evaluate_groups
+from assess.metrics.evaluate import evaluate
+from assess.metrics.forecast_state import coded_series, forecast_context, subset
+from assess.metrics.registry import get, metrics_for
+from assess.stats.bridge import registry_metric
+from assess.stats.corrections import adjust_pvalues
+from assess.stats.counts import chi2_independence, fisher_exact
+from assess.stats.scores import _shift_summary, unpaired_bootstrap, unpaired_delong
+from assess.stats.shaping import sample_losses
+
+__all__ = ["SliceAnalysis", "FairnessReport", "analyse_slices", "fairness_gaps", "slice_values", "slice_candidates",
+           "default_slice_columns", "MIN_SLICE_SIZE", "MAX_SLICES", "DEFAULT_TEST_METRIC", "FAIRNESS_GAPS", "CROSS"]
+
+#: Below this many rows a slice is reported but not tested: its interval is too wide for a test to mean anything.
+MIN_SLICE_SIZE = 30
+#: Most slices (distinct values, or combinations of crossed columns): a column with more is an id or a number.
+MAX_SLICES = 100
+#: How a crossed slice is named: "large × malignant".
+CROSS = " × "
+#: The label of rows whose slice column is empty.
+MISSING = "(missing)"
+#: The metric the tests use when none is named, per task.
+DEFAULT_TEST_METRIC = {Task.BINARY: "accuracy", Task.MULTICLASS: "accuracy", Task.MULTILABEL: "hamming_loss",
+                       Task.REGRESSION: "mae", Task.FORECAST: "mae"}
+#: Metrics that are the mean (or a monotone function of the mean) of a per-sample loss, and that loss
+#: (:func:`assess.stats.shaping.sample_losses`): Kruskal–Wallis compares the losses themselves.
+LOSS_OF = {"mae": "absolute", "mse": "squared", "rmse": "squared", "brier_score": "brier"}
+#: Expected count below which Fisher's exact test replaces χ² (Cochran's rule).
+MIN_EXPECTED = 5.0
+#: fairlearn's names of the gap summaries, with their display names.
+FAIRNESS_GAPS = {
+    "demographic_parity_difference": "Demographic parity difference",
+    "demographic_parity_ratio": "Demographic parity ratio",
+    "equalized_odds_difference": "Equalised odds difference",
+    "equalized_odds_ratio": "Equalised odds ratio",
+    "equal_opportunity_difference": "Equal opportunity difference",
+    "equal_opportunity_ratio": "Equal opportunity ratio",
+}
+TEST_NAMES = {"chi2": "χ² test", "fisher": "Fisher's exact test", "kruskal": "Kruskal–Wallis",
+              "delong": "DeLong (independent samples)", "bootstrap": "unpaired bootstrap"}
+#: Resamples of a bootstrap test whose metric is evaluated once per resample (about 4 ms per call).
+SLOW_RESAMPLES = 200
+
+
+# ------------------------------------------------------------------------------------------------ slice columns
+
+
+#: Roles whose columns may still be sliced by when a person chooses to (the Slices page offers them), though the
+#: default leaves them out: each has a view of its own (folds, time, the train/test mark, the cost columns).
+SLICEABLE_ROLES = ("fold", "repeat", "split", "timestamp", "horizon", "series", "origin", "latency_ms", "energy_j",
+                   "batch_size")
+
+
+def slice_candidates(assessment: Assessment) -> list[str]:
+    """The columns a file can be sliced by: every column besides the predictions — the columns of every role
+    (`Roles.used_columns`) but the subgroups, the features and `SLICEABLE_ROLES` — with 2 to `MAX_SLICES` distinct
+    values, an empty cell counting as one. Counting distinct values is a pass over each column: callers keep the
+    list per file and roles."""
+    roles, frame = assessment.roles, assessment.frame
+    sliceable = {getattr(roles, r) for r in SLICEABLE_ROLES} | set(roles.groups) | set(roles.features)
+    predictions = roles.used_columns() - sliceable
+    return [str(c) for c in frame.columns
+            if c not in predictions and 2 <= frame[c].nunique(dropna=False) <= MAX_SLICES]
+
+
+def default_slice_columns(assessment: Assessment, candidates: Sequence[str]) -> tuple[list[str], bool]:
+    """(columns, declared): the subgroup columns the user declared (``group``, the Data page's *Subgroup slices*,
+    ``--group-col``) among ``candidates``; else the first candidate that is a feature or no role's at all — not a
+    fold, a time, a train/test mark, a learning curve's training size or another annotator's labels, which have
+    views of their own — and ``declared`` False, so a reader is told the column was chosen for them."""
+    roles = assessment.roles
+    declared = [g for g in roles.groups if g in candidates]
+    if declared:
+        return declared, True
+    own = (roles.used_columns() - set(roles.features)) | {train_size_column(assessment)}
+    own |= {c for _, c in annotator_columns(assessment)}
+    return [c for c in candidates if c not in own][:1], False
+
+
+# ------------------------------------------------------------------------------------------------ slice labels
+
+
+def slice_values(frame: pd.DataFrame, columns: Sequence[str], *, name: str = "the file",
+                 max_slices: int = MAX_SLICES) -> pd.DataFrame:
+    """One text label per row and column of ``columns`` (empty cells read ``(missing)``) plus the ``slice`` column,
+    the crossing of all of them ("a × b"). Validated once, here: the columns exist, each has at least 2 values, and
+    there are at most ``max_slices`` slices."""
+    columns = list(dict.fromkeys(columns))
+    if not columns:
+        raise AssessError("choose at least one slice column")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise AssessError(f"{name}: no column {quote(missing[0])} to slice by (columns: "
+                          f"{', '.join(map(quote, map(str, frame.columns[:20])))})")
+    out = pd.DataFrame(index=frame.index)
+    for col in columns:
+        labels = label_strings(frame[col]).fillna(MISSING).astype(str)
+        distinct = labels.nunique()
+        if distinct < 2:
+            raise AssessError(f"{name}: slice column {quote(col)} has a single value ({quote(labels.iloc[0])} in "
+                              f"all {len(labels):,} rows); slicing needs at least 2 values")
+        if distinct > max_slices:
+            example = labels.iloc[0]
+            raise AssessError(f"{name}: slice column {quote(col)} has {distinct:,} distinct values (first row: "
+                              f"{quote(example)}); a slice column needs at most {max_slices:,} — is it an id or a "
+                              "measurement? Bin it into a few ranges first")
+        out[col] = labels
+    crossed = out[columns[0]] if len(columns) == 1 else out[columns].agg(CROSS.join, axis=1)
+    if crossed.nunique() > max_slices:
+        raise AssessError(f"{name}: crossing {' × '.join(map(quote, columns))} gives {crossed.nunique():,} slices; "
+                          f"at most {max_slices:,} can be compared — cross fewer columns")
+    out["slice"] = crossed
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ results
+
+
+@dataclass(frozen=True, eq=False)
+class SliceAnalysis:
+    """Metrics per slice, the overall values and the tests across slices.
+
+    ``metrics``: one row per model, slice and metric — ``model``, ``slice`` (the crossed label), one column per
+    slice column, ``n`` (rows), ``key``, ``name``, ``value``, ``low``, ``high``, ``overall``, ``gap`` (value −
+    overall), ``reason`` (why undefined), ``tested`` (n ≥ ``min_size``).
+    ``tests``: one row per model, tested metric and tested slice — ``slice``, ``n``, ``test`` (display name),
+    ``statistic``, ``pvalue``, ``p_adjusted`` (Benjamini–Hochberg across the slices), ``rest`` (the metric on the
+    other rows), ``difference`` (slice − rest), ``low``/``high`` (its bootstrap interval, bootstrap only), ``worse``
+    (the slice is worse than the rest by the metric's direction).
+    ``omnibus``: one row per model and tested metric — ``test``, ``statistic``, ``df``, ``pvalue``, ``slices``.
+    ``untested``: the slices below ``min_size`` per model, with their size.
+    """
+
+    columns: tuple[str, ...]
+    metrics: pd.DataFrame
+    tests: pd.DataFrame
+    omnibus: pd.DataFrame
+    min_size: int
+    confidence_level: float
+    test_keys: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+    def worst(self, model: str, key: str, count: int = 5) -> pd.DataFrame:
+        """The ``count`` slices with the worst value of ``key`` for ``model`` (by the metric's direction), with
+        their adjusted p-values when tested."""
+        rows = self.metrics[(self.metrics["model"] == model) & (self.metrics["key"] == key)]
+        rows = rows[np.isfinite(rows["value"].to_numpy(dtype=float))]
+        if rows.empty:
+            return rows
+        direction = self.metrics.attrs.get("directions", {}).get(key, "higher")
+        rows = rows.sort_values("value", ascending=direction != "lower", kind="stable").head(count)
+        tests = self.tests[(self.tests["model"] == model) & (self.tests["key"] == key)][["slice", "p_adjusted"]]
+        return rows.merge(tests, on="slice", how="left")
+
+    def to_dict(self) -> dict:
+        """The JSON form (``assess metrics --slice``): see :mod:`assess.cli.slices`."""
+        by_model: dict = {}
+        for rec in self.metrics.to_dict("records"):
+            entry = by_model.setdefault(rec["model"], {}).setdefault(rec["slice"], {
+                "n": int(rec["n"]), "tested": bool(rec["tested"]), "values": {c: rec[c] for c in self.columns},
+                "metrics": {}})
+            entry["metrics"][rec["key"]] = {"value": _num(rec["value"]), "low": _num(rec["low"]),
+                                            "high": _num(rec["high"]), "overall": _num(rec["overall"]),
+                                            "gap": _num(rec["gap"])}
+        tests = [{k: (_num(v) if isinstance(v, float) else v) for k, v in rec.items()}
+                 for rec in self.tests.to_dict("records")]
+        omnibus = [{k: (_num(v) if isinstance(v, float) else v) for k, v in rec.items()}
+                   for rec in self.omnibus.to_dict("records")]
+        return {"columns": list(self.columns), "min_size": self.min_size, "test_metrics": list(self.test_keys),
+                "by_model": by_model, "tests": tests, "omnibus": omnibus, "notes": list(self.notes)}
+
+
+def _num(v):
+    return None if v is None or not np.isfinite(v) else float(v)
+
+
+# ------------------------------------------------------------------------------------------------ analysis
+
+
+def analyse_slices(assessment: Assessment, columns: Sequence[str], *, models=None, keys=None, test_keys=None,
+                   decision: Decision = Decision(), ci: str | None = "auto", confidence_level: float = 0.95,
+                   resamples: int = 1000, seed: int = 0, min_size: int = MIN_SLICE_SIZE,
+                   test_resamples: int = 1000) -> SliceAnalysis:
+    """Every metric of ``keys`` (default: those :func:`evaluate` computes) per slice of ``columns`` and per model,
+    with intervals (``ci`` as in :func:`evaluate`), the overall value and the gap; the tests of the module docstring
+    for each metric of ``test_keys`` (default: :data:`DEFAULT_TEST_METRIC` of the task) on the slices with at least
+    ``min_size`` rows."""
+    if isinstance(min_size, bool) or not isinstance(min_size, (int, np.integer)) or min_size < 2:
+        raise AssessError(f"`min_size` must be a whole number ≥ 2 (got {min_size!r})")
+    task = assessment.task
+    labels = slice_values(assessment.frame, columns, name=assessment.table.name)
+    chosen = list(models or assessment.models)
+    for m in chosen:
+        if m not in assessment.models:
+            raise AssessError(f"{assessment.table.name}: no model {quote(m)} (models: "
+                              f"{', '.join(map(quote, assessment.models))})")
+    if keys is not None:
+        keys = [keys] if isinstance(keys, str) else list(keys)
+        for key in keys:
+            get(task, key)
+    test_keys = [DEFAULT_TEST_METRIC[task]] if test_keys is None else (
+        [test_keys] if isinstance(test_keys, str) else list(test_keys))
+    for key in test_keys:
+        get(task, key)
+    if keys is not None:
+        keys = list(dict.fromkeys(keys + test_keys))
+    options = dict(ci=ci, confidence_level=confidence_level, resamples=resamples, seed=seed)
+    if task.is_classification:
+        options["decision"] = decision
+    metric_rows, test_rows, omnibus_rows, notes = [], [], [], []
+    for model in chosen:
+        pred = assessment.predictions(model)
+        rows = assessment.model_rows[model]
+        model_labels = labels.iloc[rows] if len(rows) != len(labels) else labels
+        context = None
+        if task is Task.FORECAST:
+            pred, series_names = coded_series(pred)
+            context = forecast_context(pred, None, series_names)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            # the overall value and counts only: its interval is not shown beside the slices
+            overall = evaluate(pred, keys, baselines=False, context=context, **{**options, "ci": None})
+            groups = list(evaluate_groups(pred, model_labels["slice"].to_numpy(), keys, context=context, **options))
+        first_of = {g: int(idx[0]) for g, idx, _ in groups}
+        for g, idx, report in groups:
+            values = model_labels.iloc[first_of[g]]
+            for r in report.results:
+                o = overall[r.key].value
+                metric_rows.append({"model": model, "slice": g, **{c: values[c] for c in columns}, "n": idx.size,
+                                    "key": r.key, "name": r.name, "value": r.value, "low": r.low, "high": r.high,
+                                    "overall": o, "gap": r.value - o, "reason": r.reason,
+                                    "tested": idx.size >= min_size})
+        small = [(g, idx.size) for g, idx, _ in groups if idx.size < min_size]
+        if small:
+            notes.append(f"{model}: {len(small)} slice{'s' if len(small) != 1 else ''} below {min_size} rows "
+                         f"reported but not tested ({', '.join(f'{quote(g)} {n:,}' for g, n in small[:5])}"
+                         f"{', …' if len(small) > 5 else ''})")
+        tested = [(g, idx, report) for g, idx, report in groups if idx.size >= min_size]
+        for key in test_keys:
+            rows_t, omni = _tests(pred, key, tested, overall[key], decision=decision, confidence_level=confidence_level,
+                                  resamples=test_resamples, seed=seed)
+            for row in rows_t:
+                test_rows.append({"model": model, "key": key, **row})
+            if omni is not None:
+                omnibus_rows.append({"model": model, "key": key, **omni})
+    metrics = pd.DataFrame(metric_rows)
+    metrics.attrs["directions"] = {k: get(task, k).direction for k in metrics["key"].unique()} if len(metrics) else {}
+    tests = pd.DataFrame(test_rows, columns=["model", "key", "slice", "n", "test", "statistic", "pvalue", "p_adjusted",
+                                             "value", "rest", "difference", "low", "high", "worse"])
+    omnibus = pd.DataFrame(omnibus_rows, columns=["model", "key", "test", "statistic", "df", "pvalue", "slices"])
+    return SliceAnalysis(tuple(dict.fromkeys(columns)), metrics, tests, omnibus, int(min_size),
+                         float(confidence_level), tuple(test_keys), tuple(notes))
+
+
+def _tests(pred: Predictions, key: str, tested, overall, *, decision, confidence_level, resamples, seed):
+    """The per-slice tests (slice against the rest) of one metric, BH-adjusted, and the omnibus test."""
+    spec = get(pred.task, key)
+    if not tested:
+        return [], None
+    weighted = pred.weight is not None
+    weight_free = not weighted
+    proportion = (spec.proportion is not None and not weighted and overall.counts is not None
+                  and pred.task in (Task.BINARY, Task.MULTICLASS))
+    loss = LOSS_OF.get(key) if not weighted else None
+    if loss == "brier" and (pred.scores is None or pred.task is Task.MULTILABEL):
+        loss = None
+    losses = sample_losses(pred, loss=loss, decision=decision) if loss else None
+    if key == "hamming_loss" and pred.task is Task.MULTILABEL and not weighted:
+        # the Hamming loss is the mean over rows of each row's share of wrong labels
+        labels = np.asarray(predicted_labels(pred.task, pred.y_pred, pred.scores, decision, labels=pred.classes,
+                                             model=pred.model), dtype=bool)
+        losses = (np.asarray(pred.y_true, dtype=bool) != labels).mean(axis=1)
+    lower_better = spec.direction == "lower"
+    cells_metric = _cells_metric(pred, spec)
+    labels = _metric_input(pred, cells_metric, decision) if cells_metric is not None else None
+    rows = []
+    everything = np.arange(pred.n)
+    for g, idx, report in tested:
+        r = report[key]
+        rest_idx = np.setdiff1d(everything, idx, assume_unique=True)
+        row = {"slice": g, "n": idx.size, "value": r.value, "rest": math.nan, "difference": math.nan,
+               "low": math.nan, "high": math.nan, "statistic": math.nan, "pvalue": math.nan}
+        if rest_idx.size < 2:
+            continue
+        if proportion and r.counts is not None:
+            x, n = r.counts
+            x_rest, n_rest = overall.counts[0] - x, overall.counts[1] - n
+            table = np.array([[x, n - x], [x_rest, n_rest - x_rest]], dtype=float)
+            if n <= 0 or n_rest <= 0:
+                continue
+            expected = table.sum(1, keepdims=True) * table.sum(0, keepdims=True) / table.sum()
+            use_fisher = bool((expected < MIN_EXPECTED).any())
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                result = (fisher_exact(table.astype(np.int64)) if use_fisher
+                          else chi2_independence(table.astype(np.int64)))
+            rest_value = x_rest / n_rest
+            row |= {"test": TEST_NAMES["fisher" if use_fisher else "chi2"], "statistic": result.statistic,
+                    "pvalue": result.pvalue, "rest": rest_value}
+        elif losses is not None:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                res = sps.kruskal(losses[idx], losses[rest_idx]) if np.ptp(losses) > 0 else None
+            rest_value = _metric_on(pred, rest_idx, key, decision)
+            row |= {"test": TEST_NAMES["kruskal"], "statistic": float(res.statistic) if res else math.nan,
+                    "pvalue": float(res.pvalue) if res else math.nan, "rest": rest_value}
+        elif key == "roc_auc" and pred.task is Task.BINARY and pred.scores is not None and weight_free:
+            y, sc = np.asarray(pred.y_true), np.asarray(pred.scores)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    res = unpaired_delong(y[idx], sc[idx], y[rest_idx], sc[rest_idx],
+                                          confidence_level=confidence_level, names=(str(g), "rest"))
+                except AssessError:     # a slice without both classes: its AUC is undefined
+                    continue
+            row |= {"test": TEST_NAMES["delong"], "statistic": res.statistic, "pvalue": res.pvalue,
+                    "rest": r.value - res.effect.value, "low": res.effect.interval.low,
+                    "high": res.effect.interval.high}
+        elif cells_metric is not None and not weighted:
+            res = _cells_bootstrap(pred, cells_metric, labels, idx, rest_idx, resamples=resamples,
+                                   confidence_level=confidence_level, seed=seed)
+            if res is None:
+                continue
+            difference, p, low, high = res
+            row |= {"test": f"{TEST_NAMES['bootstrap']} ({resamples:,} resamples)", "statistic": difference,
+                    "pvalue": p, "rest": r.value - difference, "low": low, "high": high}
+        else:
+            if pred.task is Task.FORECAST and spec.group not in _REGRESSION_GROUPS:
+                continue        # MASE and the interval scores need the series' context: no bootstrap slice test
+            metric = _cells_metric(pred, spec) or registry_metric(pred.task, key, classes=pred.classes)
+            y = _metric_input(pred, metric, decision)
+            w = None if pred.weight is None else np.asarray(pred.weight)
+            # A metric evaluated once per resample (score metrics other than the ROC AUC) gets fewer resamples.
+            b = resamples if metric.vectorized else min(resamples, SLOW_RESAMPLES)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    res = unpaired_bootstrap(np.asarray(pred.y_true)[idx], y[idx], np.asarray(pred.y_true)[rest_idx],
+                                             y[rest_idx], metric=metric, n_resamples=b,
+                                             confidence_level=confidence_level, seed=seed,
+                                             weight_a=None if w is None else w[idx],
+                                             weight_b=None if w is None else w[rest_idx],
+                                             vectorized=metric.vectorized, names=(str(g), "rest"), metric_name=key)
+                except AssessError:
+                    continue
+            row |= {"test": f"{TEST_NAMES['bootstrap']} ({b:,} resamples)", "statistic": res.statistic,
+                    "pvalue": res.pvalue, "rest": r.value - res.statistic, "low": res.effect.interval.low,
+                    "high": res.effect.interval.high}
+        row["difference"] = row["value"] - row["rest"]
+        row["worse"] = bool(row["difference"] > 0) if lower_better else bool(row["difference"] < 0)
+        rows.append(row)
+    if rows:
+        adjusted = adjust_pvalues([r["pvalue"] for r in rows], method="fdr_bh")
+        for r, p in zip(rows, adjusted):
+            r["p_adjusted"] = float(p)
+    omnibus = None
+    if len(tested) >= 2:
+        if proportion and all(rep[key].counts is not None for _, _, rep in tested):
+            table = np.array([[rep[key].counts[0], rep[key].counts[1] - rep[key].counts[0]] for _, _, rep in tested])
+            table = table[table.sum(1) > 0]
+            if table.shape[0] >= 2 and (table.sum(0) > 0).all():
+                chi2, p, df, _ = sps.chi2_contingency(table, correction=False)
+                omnibus = {"test": f"χ² test ({table.shape[0]} × 2)", "statistic": float(chi2), "df": float(df),
+                           "pvalue": float(p), "slices": int(table.shape[0])}
+        elif losses is not None and np.ptp(losses) > 0:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                res = sps.kruskal(*[losses[idx] for _, idx, _ in tested])
+            omnibus = {"test": "Kruskal–Wallis", "statistic": float(res.statistic), "df": float(len(tested) - 1),
+                       "pvalue": float(res.pvalue), "slices": len(tested)}
+    return rows, omnibus
+
+
+_REGRESSION_GROUPS = {s.group for s in metrics_for(Task.REGRESSION)}
+
+
+def _cells_metric(pred: Predictions, spec):
+    """A binary or multi-class label metric as a vectorised callable for the bootstrap: a (b, n) matrix of resample
+    weights gives the b confusion matrices in one bincount, and the registry formula runs on them as a batch."""
+    if spec.needs != "labels" or pred.task not in (Task.BINARY, Task.MULTICLASS):
+        return None
+    k = 2 if pred.task is Task.BINARY else len(pred.classes)
+
+    def metric(y_true, y, sample_weight=None):
+        n = np.asarray(y_true).shape[0]
+        w = np.ones((1, n)) if sample_weight is None else np.atleast_2d(np.asarray(sample_weight, dtype=float))
+        code = np.asarray(y_true).astype(np.intp) * k + np.asarray(y).astype(np.intp)
+        offsets = code[None, :] + (np.arange(w.shape[0]) * k * k)[:, None]
+        cm = np.bincount(offsets.ravel(), weights=w.ravel(), minlength=w.shape[0] * k * k).reshape(-1, k, k)
+        if pred.task is Task.BINARY:            # cm[t, p]: t, p = 0 negative, 1 positive
+            state = binary.BinaryState(tp=cm[:, 1, 1], fp=cm[:, 0, 1], tn=cm[:, 0, 0], fn=cm[:, 1, 0], batch=True)
+        else:
+            state = multiclass.MulticlassState(cm=cm, classes=tuple(pred.classes), batch=True)
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            values = np.broadcast_to(np.asarray(spec.compute(state), dtype=float), (w.shape[0],))
+        return values if sample_weight is not None and np.ndim(sample_weight) == 2 else float(values[0])
+
+    metric.__name__ = spec.key
+    metric.uses_scores = False
+    metric.vectorized = True
+    metric.higher_is_better = spec.direction != "lower"
+    return metric
+
+
+def _cells_bootstrap(pred: Predictions, metric, labels: np.ndarray, idx: np.ndarray, rest_idx: np.ndarray, *,
+                     resamples: int, confidence_level: float, seed: int):
+    """The two-sample bootstrap of a label metric's difference slice − rest, exact and independent of n: the rows
+    of a group differ only by their confusion cell, so resampling the slice's rows (and, independently, the rest's)
+    is a multinomial draw of its k² cells (:func:`assess.intervals.bootstrap_ci` with ``frequencies``). Returns the
+    difference, the shift p-value and the percentile interval (as :func:`assess.stats.scores.unpaired_bootstrap`),
+    or None when the metric is undefined on the data."""
+    k = 2 if pred.task is Task.BINARY else len(pred.classes)
+    code = np.asarray(pred.y_true).astype(np.intp) * k + labels.astype(np.intp)
+    freq = np.r_[np.bincount(code[idx], minlength=k * k), np.bincount(code[rest_idx], minlength=k * k)]
+    keep = np.flatnonzero(freq)
+    y_cells, p_cells = np.divmod(np.arange(k * k), k)    # the (true, predicted) class of each cell
+
+    def value(cells: np.ndarray) -> np.ndarray:           # (b, k*k) cell counts -> (b,) metric values
+        return metric(y_cells, p_cells, sample_weight=cells)
+
+    def statistic(counts: np.ndarray) -> np.ndarray:
+        full = np.zeros((counts.shape[0], 2 * k * k))
+        full[:, keep] = counts
+        return value(full[:, :k * k]) - value(full[:, k * k:])
+    observed = float(statistic(freq[keep][None, :])[0])
+    if not np.isfinite(observed):
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        boot = intervals.bootstrap_ci(statistic, strata=keep // (k * k), frequencies=freq[keep], point=observed,
+                                      resamples=resamples, confidence_level=confidence_level, seed=seed)
+        p, low, high, _, _ = _shift_summary(np.asarray(boot.estimates, dtype=float).reshape(-1), observed,
+                                            "two-sided", confidence_level, "the bootstrap")
+    return observed, p, low, high
+
+
+def _metric_input(pred: Predictions, metric, decision: Decision) -> np.ndarray:
+    """What :func:`registry_metric`'s callable takes of a model: scores, numeric predictions or decided labels."""
+    if getattr(metric, "uses_scores", False):
+        if pred.scores is None:
+            raise AssessError(f"model {quote(pred.model)} has no scores")
+        return np.asarray(pred.scores)
+    if not pred.task.is_classification:
+        return np.asarray(pred.y_pred, dtype=float)
+    return np.asarray(predicted_labels(pred.task, pred.y_pred, pred.scores, decision, labels=pred.classes,
+                                       model=pred.model))
+
+
+def _metric_on(pred: Predictions, rows: np.ndarray, key: str, decision: Decision) -> float:
+    options = {"decision": decision} if pred.task.is_classification else {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return float(evaluate(subset(pred, rows), [key], baselines=False, **options)[key].value)
+
+
+# ------------------------------------------------------------------------------------------------ fairness
+
+
+@dataclass(frozen=True, eq=False)
+class FairnessReport:
+    """``by_group``: per group ``group``, ``n``, ``selection_rate``, ``tpr``, ``fpr`` (NaN when the group has no
+    positives, or no negatives). ``gaps``: one row per fairlearn summary — ``key``, ``name``, ``value``, ``low``,
+    ``high``, ``reason`` — with a bootstrap interval stratified by group."""
+
+    column: str
+    model: str
+    by_group: pd.DataFrame
+    gaps: pd.DataFrame
+    confidence_level: float
+    resamples: int
+
+    def to_dict(self) -> dict:
+        return {"column": self.column,
+                "by_group": {r["group"]: {"n": int(r["n"]), "selection_rate": _num(r["selection_rate"]),
+                                          "tpr": _num(r["tpr"]), "fpr": _num(r["fpr"])}
+                             for r in self.by_group.to_dict("records")},
+                "gaps": {r["key"]: {"value": _num(r["value"]), "low": _num(r["low"]), "high": _num(r["high"])}
+                         for r in self.gaps.to_dict("records")}}
+
+
+def _rates(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Selection rate, TPR and FPR from cells (..., G, 4) ordered tp, fp, fn, tn; NaN where a denominator is 0."""
+    tp, fp, fn, tn = (cells[..., i] for i in range(4))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        n = tp + fp + fn + tn
+        selection = np.where(n > 0, (tp + fp) / n, np.nan)
+        tpr = np.where(tp + fn > 0, tp / (tp + fn), np.nan)
+        fpr = np.where(fp + tn > 0, fp / (fp + tn), np.nan)
+    return selection, tpr, fpr
+
+
+def _gaps(cells: np.ndarray) -> np.ndarray:
+    """The six fairlearn summaries (..., 6) in :data:`FAIRNESS_GAPS` order, from cells (..., G, 4)."""
+    selection, tpr, fpr = _rates(cells)
+    with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+
+        def difference(r):
+            return np.nanmax(r, axis=-1) - np.nanmin(r, axis=-1)
+
+        def ratio(r):
+            hi, lo = np.nanmax(r, axis=-1), np.nanmin(r, axis=-1)
+            return np.where(hi > 0, lo / hi, np.where(hi == 0, 1.0, np.nan))   # all zero: equal (fairlearn: 1)
+        return np.stack([difference(selection), ratio(selection),
+                         np.maximum(difference(tpr), difference(fpr)), np.minimum(ratio(tpr), ratio(fpr)),
+                         difference(tpr), ratio(tpr)], axis=-1)
+
+
+def fairness_gaps(pred: Predictions, groups, *, column: str = "group", decision: Decision = Decision(),
+                  confidence_level: float = 0.95, resamples: int = 1000, seed: int = 0) -> FairnessReport:
+    """Selection rate, TPR and FPR per group of a protected attribute (``groups``, one label per row) and
+    fairlearn's difference and ratio summaries with bootstrap intervals (see the module docstring). Binary only:
+    the labels come from ``decision`` as on every page."""
+    if pred.task is not Task.BINARY:
+        raise AssessError(f"fairness gaps compare selection and error rates of a binary decision; the task is "
+                          f"{pred.task.value}")
+    g = np.asarray(groups, dtype=object)
+    if g.shape != (pred.n,):
+        raise AssessError(f"`groups` must have one label per row ({pred.n:,}) (got {g.shape[0]:,})")
+    names, codes = np.unique(g.astype(str), return_inverse=True)
+    if names.size < 2:
+        raise AssessError(f"fairness gaps need at least 2 groups in {quote(column)} (got 1: {quote(names[0])})")
+    y = np.asarray(pred.y_true) == 1
+    yp = np.asarray(predicted_labels(pred.task, pred.y_pred, pred.scores, decision, labels=pred.classes,
+                                     model=pred.model)) == 1
+    cell = np.where(y, np.where(yp, 0, 2), np.where(yp, 1, 3))          # tp, fp, fn, tn
+    flat = codes * 4 + cell
+    k = names.size
+    w = None if pred.weight is None else np.asarray(pred.weight, dtype=float)
+    point_cells = np.bincount(flat, weights=w, minlength=4 * k).reshape(k, 4)
+    point = _gaps(point_cells)
+    if w is None:
+        # The rows of a group differ only by their cell: resampling them is a multinomial draw of the group's cells.
+        freq = np.bincount(flat, minlength=4 * k)
+        keep = np.flatnonzero(freq)
+
+        def statistic(counts):
+            full = np.zeros((counts.shape[0], 4 * k))
+            full[:, keep] = counts
+            return _gaps(full.reshape(-1, k, 4))
+        result = intervals.bootstrap_ci(statistic, strata=keep // 4, frequencies=freq[keep], point=point,
+                                        resamples=resamples, confidence_level=confidence_level, seed=seed)
+    else:
+        order = np.argsort(codes, kind="stable")       # strata contiguous: each group's rows side by side
+        flat_sorted, w_sorted = flat[order], w[order]
+
+        def statistic(counts):
+            # each resample's weighted cells in one bincount over (resample, group, cell); memory b × n per chunk
+            b = counts.shape[0]
+            offsets = flat_sorted[None, :] + (np.arange(b) * 4 * k)[:, None]
+            cells = np.bincount(offsets.ravel(), weights=(counts * w_sorted[None, :]).ravel(), minlength=b * 4 * k)
+            return _gaps(cells.reshape(b, k, 4))
+        result = intervals.bootstrap_ci(statistic, strata=codes[order], point=point, resamples=resamples,
+                                        confidence_level=confidence_level, seed=seed)
+    selection, tpr, fpr = _rates(point_cells)
+    by_group = pd.DataFrame({"group": names, "n": np.bincount(codes, minlength=k), "selection_rate": selection,
+                             "tpr": tpr, "fpr": fpr})
+    low = [c.low for c in result.intervals]
+    high = [c.high for c in result.intervals]
+    rows = []
+    for i, (key, name) in enumerate(FAIRNESS_GAPS.items()):
+        value = float(point[i])
+        reason = None
+        if not np.isfinite(value):
+            reason = ("no group has both positives and negatives" if "odds" in key or "opportunity" in key
+                      else "undefined")
+        rows.append({"key": key, "name": name, "value": value, "low": float(low[i]), "high": float(high[i]),
+                     "reason": reason})
+    return FairnessReport(column, pred.model, by_group, pd.DataFrame(rows), float(confidence_level), int(resamples))

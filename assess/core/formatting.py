@@ -1,0 +1,188 @@
+"""Words and numbers for people: counts, proportions, table headers and class names in sentences.
+
+One place for how the app writes a number or names a class, so a table never shows "170.7 rows" beside "1,176", a
+column header never reads ``predicted_positive_share`` and a sentence never reads "it finds about 1 in 3 1 cases".
+Rounding happens here, on copies for display; computed values are never rounded (pingouin's rule, STYLE.md).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+
+#: Decimals of a proportion or rate in a table (0.000–1.000): one fixed number, so a column's digits line up.
+PROPORTION_DECIMALS = 3
+#: A class name longer than this is cut with "…" inside a sentence (tables show it whole).
+LONGEST_CLASS_IN_TEXT = 40
+UNDEFINED = "—"
+
+#: Labels that name no class in words: numbers and booleans (1, 0, -1, 1.0, True, false); in a sentence they read
+#: "positive (1)" rather than "1 cases".
+def _not_a_word(text: str) -> bool:
+    """A label a sentence cannot use as a noun: a boolean, or anything without a letter (1, -1, 0.5, ".", "")."""
+    return text.strip().lower() in ("true", "false") or not any(ch.isalpha() for ch in text)
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def count(value) -> str:
+    """A count as people write it: a whole number with thousands separators (weighted counts that are not whole keep
+    one decimal); undefined as —.
+
+    >>> count(1176.0), count(1910), count(12.25), count(float("nan"))
+    ('1,176', '1,910', '12.2', '—')
+    """
+    if _missing(value) or math.isinf(float(value)):
+        return UNDEFINED
+    value = float(value)
+    if abs(value - round(value)) < 1e-9:
+        return f"{round(value):,}"
+    return f"{value:,.1f}"
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """A whole count with its noun, singular for one: "1 blocking problem", "2,014 rows".
+
+    >>> counted(1, "test"), counted(2014, "row"), counted(3, "match", "matches")
+    ('1 test', '2,014 rows', '3 matches')
+    """
+    return f"{count(n)} {noun if n == 1 else plural or noun + 's'}"
+
+
+def significant(x, digits: int = 3) -> str:
+    """A number for reading: `digits` significant figures, thousands separators, no scientific notation
+    between 1e-4 and 1e15; in words where it is not a number (sentences say "undefined", tables use `count`).
+
+    >>> significant(0.01234), significant(12345.6), significant(float("nan")), significant(0.30000000000000004, 4)
+    ('0.0123', '12,346', 'undefined', '0.3000')
+    """
+    if _missing(x):
+        return "undefined"
+    x = float(x)
+    if math.isinf(x):
+        return "infinity" if x > 0 else "minus infinity"
+    if x == 0:
+        return "0"
+    mag = math.floor(math.log10(abs(x)))
+    if abs(x) < 1e-4 or abs(x) >= 1e15:
+        return f"{x:.{digits - 1}e}"
+    decimals = max(0, digits - 1 - mag)
+    return f"{x:,.{decimals}f}"
+
+
+def fmt(value: float, *, count: bool = False) -> str:
+    """A value for reading: counts as integers, others with 3 decimals below 10 and fewer above; undefined as —.
+
+    >>> fmt(0.98123), fmt(3.0, count=True), fmt(114.509), fmt(3009.2), fmt(float("nan"))
+    ('0.981', '3', '114.5', '3,009', '—')
+    """
+    if _missing(value) or not math.isfinite(float(value)):
+        return UNDEFINED
+    if count:
+        return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
+    size = abs(value)
+    if size >= 1000:
+        return f"{value:,.0f}"
+    if size >= 100:
+        return f"{value:.1f}"
+    if size >= 10:
+        return f"{value:.2f}"
+    return f"{value:.3f}"
+
+
+def fmt_ci(low: float, high: float) -> str:
+    """An interval for reading, its bounds as `fmt` writes them — with up to three more decimals when they would
+    read the same although they differ (on 10^8 rows a recall's interval "0.750–0.750" is "0.7497–0.7503").
+
+    >>> fmt_ci(0.9661, 0.9894), fmt_ci(0.74973, 0.75031), fmt_ci(-0.62, -0.23), fmt_ci(0.5, 0.5)
+    ('0.966–0.989', '0.7497–0.7503', '-0.620 to -0.230', '0.500–0.500')
+    """
+    if _missing(low) or _missing(high) or not (math.isfinite(float(low)) and math.isfinite(float(high))):
+        return ""
+    a, b = fmt(low), fmt(high)
+    if a == b and low < high and max(abs(low), abs(high)) < 1000:
+        shown = len(a.split(".")[1]) if "." in a else 0
+        for decimals in range(shown + 1, shown + 4):
+            a, b = f"{low:.{decimals}f}", f"{high:.{decimals}f}"
+            if a != b:
+                break
+    # "−0.62 to −0.23" reads; "-0.62–-0.23" does not
+    return f"{a} to {b}" if low < 0 or high < 0 else f"{a}–{b}"
+
+
+def proportion(value, decimals: int = PROPORTION_DECIMALS) -> str:
+    """A proportion or rate with a fixed number of decimals, so "0" and "0.1714" never share a column.
+
+    >>> proportion(0), proportion(0.17142857), proportion(1.0), proportion(None)
+    ('0.000', '0.171', '1.000', '—')
+    """
+    if _missing(value) or math.isinf(float(value)):
+        return UNDEFINED
+    return f"{float(value):.{decimals}f}"
+
+
+def interval(low, high, *, digits: int = 4) -> str:
+    """An interval in one cell, ``digits`` significant figures: one column instead of two, so a result table fits a
+    1024-px screen; "—" when either bound is missing.
+
+    >>> interval(0.02963, 0.07257), interval(float("nan"), 1.0)
+    ('[0.02963, 0.07257]', '—')
+    """
+    if _missing(low) or _missing(high):
+        return UNDEFINED
+    return f"[{float(low):.{digits}g}, {float(high):.{digits}g}]"
+
+
+def code_as_quotes(text: str) -> str:
+    """One of our sentences for a place that shows text literally (a table cell, a plot): its inline code spans —
+    a column or a value, as `assess.inputs.columns.quote` writes them for Markdown — in quotes instead of backticks.
+
+    >>> code_as_quotes("`label` is a common name for the ground truth (canonical name: `y_true`)")
+    '‘label’ is a common name for the ground truth (canonical name: ‘y_true’)'
+    """
+    return _CODE_SPAN.sub(r"‘\1’", str(text))
+
+
+_CODE_SPAN = re.compile(r"`([^`]*)`")
+
+
+def header(key: str, names: Mapping[str, str] | None = None) -> str:
+    """A column header: the registry's display name when ``names`` has one, else the key in words.
+
+    A key that starts with a symbol stays as it is: "χ² p" is a statistic's name, not a word to capitalise ("Χ² p").
+
+    >>> header("predicted_positive_share"), header("f1", {"f1": "F1 score"}), header("tp", {"tp": "TP"})
+    ('Predicted positive share', 'F1 score', 'TP')
+    >>> header("χ² p"), header("κ")
+    ('χ² p', 'κ')
+    """
+    if names and key in names:
+        return names[key]
+    words = str(key).replace("_", " ").strip()
+    return words[:1].upper() + words[1:] if words[:1].isascii() else words
+
+
+def headers(keys: Iterable[str], names: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``{key: header(key)}`` for ``DataFrame.rename(columns=...)``."""
+    return {k: header(k, names) for k in keys}
+
+
+def class_phrase(label, *, role: str | None = None) -> str:
+    """A class name inside a sentence: a word stays as it is ("malignant", "two words"); a number or a boolean says
+    what it stands for when the role is known ("positive (1)", "negative (False)"), else "class 1"; a very long name
+    is cut with "…".
+
+    >>> class_phrase("malignant"), class_phrase(1, role="positive"), class_phrase("True", role="positive")
+    ('malignant', 'positive (1)', 'positive (True)')
+    >>> class_phrase(3), class_phrase("yes", role="positive"), class_phrase(".", role="positive")
+    ('class 3', 'yes', 'positive (.)')
+    """
+    text = str(label)
+    if _not_a_word(text):
+        return f"{role} ({text.strip()})" if role else f"class {text.strip()}"
+    if len(text) > LONGEST_CLASS_IN_TEXT:
+        text = text[:LONGEST_CLASS_IN_TEXT - 1].rstrip() + "…"
+    return text

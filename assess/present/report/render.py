@@ -1,0 +1,407 @@
+"""A `Report` as a self-contained HTML file, a PDF, or a ZIP of JSON and CSV tables — written atomically.
+
+Why one HTML template printed by Chromium
+-----------------------------------------
+The report is written once, as HTML with Jinja2 (``templates/report.html.j2``: autoescaped, so nothing from a file
+becomes markup), and the PDF is that HTML printed by the headless Chromium the app already depends on for chart
+export. One template gives one layout for both formats; Chromium honours CSS paged media (``@page`` size A4 or
+Letter, margin boxes for "Page n of N"), embeds the fonts it used (Liberation Sans, from ``fonts-liberation``), keeps
+text as text and charts as vectors, and turns the table of contents' ``#anchor`` links into PDF links and, with
+``--generate-pdf-document-outline``, bookmarks. A low-level PDF library would mean placing every line by hand, twice.
+
+How the browser runs
+--------------------
+Charts are embedded as plotly figures with plotly.js itself inlined from the installed plotly package (one copy,
+~4.8 MB), drawn when the page opens: the HTML makes no request at all — it opens offline, keeps its hover — and
+building it costs no browser round trip per chart (rendering each chart to SVG through kaleido took ~0.3–1.5 s a
+chart, past the 3 s budget for 18 charts). WebGL scatter traces become SVG scatter traces, so every chart prints as
+vectors. Figure JSON sits in ``<script type="application/json">`` blocks with ``<``, ``>`` and ``&`` escaped, so no
+text from a file can close the script or become markup.
+
+The PDF comes from ``chromium --headless --print-to-pdf`` in a fresh, private profile directory, with networking,
+extensions, GPU and first-run tasks off, after the page's scripts ran (``--virtual-time-budget``), one print at a
+time (`_PRINT_LOCK`: two Chromium processes printing at once on a 2-core server only double each other's time),
+killed after `PRINT_TIMEOUT_S`. A separate short-lived process rather than kaleido's tab: it needs no CDP code of
+ours, and a crash cannot take the chart-export browser with it.
+
+Files are never half-written: `write_report` writes to a temporary file in the target's directory and renames it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import json
+import os
+import re
+import subprocess
+import tempfile
+import threading
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import jinja2
+import plotly.io
+import plotly.offline
+import numpy as np
+import pandas as pd
+
+from assess.core.errors import AssessError
+from assess.present.charts.style import HEIGHT, TEMPLATE
+from assess.present.export import ExportError, browser_path, to_csv_bytes, to_json_bytes
+from assess.inputs.columns import quote
+from assess.core.formatting import code_as_quotes
+from assess.metrics import baseline_columns, get
+from assess.present.report.formula import formula_html
+from assess.present.report.model import Report, pvalue_text
+from assess.analyses.slices import MAX_SLICES
+from assess.stats import TESTS
+from assess.core.formatting import fmt, fmt_ci
+from assess.present.summary import long_frame
+
+FORMATS = ("pdf", "html", "zip")
+PAPERS = {"a4": "A4", "letter": "letter"}
+PRINT_TIMEOUT_S = 120.0
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-extensions", "--disable-sync", "--disable-default-apps", "--no-first-run",
+                  "--disable-component-update", "--disable-domain-reliability", "--mute-audio",
+                  "--no-pdf-header-footer", "--generate-pdf-document-outline",
+                  "--run-all-compositor-stages-before-draw",
+                  "--virtual-time-budget=1000")
+
+_PRINT_LOCK = threading.Lock()
+_ENV = jinja2.Environment(loader=jinja2.PackageLoader("assess.present.report", "templates"),
+                          autoescape=jinja2.select_autoescape(["html", "j2"]), trim_blocks=True, lstrip_blocks=True,
+                          undefined=jinja2.StrictUndefined)
+
+
+def _label(name: str) -> str:
+    """A column or baseline name for reading: ``baseline_majority`` → "Majority"."""
+    return str(name).replace("baseline_", "").replace("_", " ").capitalize()
+
+
+def _cell(value, *, count: bool = False) -> str:
+    if isinstance(value, (float, np.floating, int, np.integer)) and not isinstance(value, bool):
+        return fmt(float(value), count=count or (float(value).is_integer() and abs(value) >= 10))
+    return "" if value is None or (isinstance(value, float) and np.isnan(value)) else str(value)
+
+
+def _result_text(result, *, count: bool) -> str:
+    if not result.defined:
+        return "—"
+    ci = fmt_ci(result.low, result.high)
+    return fmt(result.value, count=count) + (f" ({ci})" if ci else "")
+
+
+#: Width of a chart in the report, px: the A4/Letter text width (182 mm at 96 px per inch, less a little).
+CHART_WIDTH = 680
+_SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def figure_json(fig) -> str:
+    """The figure as JSON safe inside a ``<script>`` element: the "assess" template pinned (``import streamlit``
+    changes plotly's default), a fixed page width, WebGL traces as SVG traces (they print as vectors).
+
+    Works on the figure's plain dict: copying a `go.Figure` re-validates the template, ~0.2 s a chart."""
+    spec = fig.to_plotly_json()
+    layout = dict(spec.get("layout", {}))
+    layout.update(template=_template_json(), width=CHART_WIDTH, height=layout.get("height") or HEIGHT,
+                  autosize=False)
+    data = [trace | {"type": "scatter"} if trace.get("type") == "scattergl" else trace for trace in spec["data"]]
+    text = plotly.io.json.to_json_plotly({"data": data, "layout": layout}, engine="json")
+    return re.sub("[<>&\u2028\u2029]", lambda m: _SCRIPT_ESCAPES[m.group(0)], text)
+
+
+@functools.cache
+def _template_json() -> dict:
+    return plotly.io.templates[TEMPLATE].to_plotly_json()
+
+
+def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str], None] | None = None) -> dict:
+    """Everything the template shows, as plain strings and lists (the template only lays out)."""
+    a, task = report.assessment, report.task
+    say = progress or (lambda f, what: None)
+    figures = []
+    for i, f in enumerate(report.figures):
+        figures.append({"id": f"chart-{i + 1}", "number": i + 1, "title": f.title, "caption": f.caption,
+                        "json": figure_json(f.figure), "summary": f.summary})
+        say((i + 1) / max(1, len(report.figures)), "laying out the charts")
+    level = f"{report.options.confidence_level:.0%}"
+    headline_rows = []
+    for key in report.headline:
+        spec = get(task, key)
+        cells = [_result_text(r[key], count=spec.kind == "count") for r in report.reports.values()]
+        first = next(iter(report.reports.values()))[key]
+        base = {b: v for b, v in first.baselines.items() if np.isfinite(v)}
+        headline_rows.append({"name": spec.name, "cells": cells, "direction": {"higher": "higher is better",
+                              "lower": "lower is better"}.get(spec.direction, ""),
+                              "baseline": "; ".join(f"{_label(b)} {fmt(v)}" for b, v in base.items())})
+    metric_tables = []
+    for model, r in report.reports.items():
+        rows = []
+        for res in r.results:
+            spec = get(task, res.key)
+            count = spec.kind == "count"
+            rows.append({"name": spec.name, "value": _result_text(res, count=count) if res.defined else "—",
+                         "baselines": [fmt(res.baselines.get(b, np.nan), count=count)
+                                       for b in baseline_columns(task)],
+                         "why": res.reason or res.note or ""})
+        table = None
+        if r.table is not None and len(r.table):
+            frame = r.table.reset_index() if not isinstance(r.table.index, pd.RangeIndex) else r.table
+            table = {"columns": [_label(c) for c in frame.columns],
+                     "rows": [[_cell(v, count=str(c) in ("support", "tp", "fp", "fn", "tn", "n")) for c, v in
+                               zip(frame.columns, row)] for row in frame.itertuples(index=False, name=None)]}
+        metric_tables.append({"model": model, "n": f"{r.n:,}", "rows": rows, "per_class": table,
+                              "method": next((res.method for res in r.results if res.method), "")})
+    definitions = []
+    if report.reports:
+        keys = list(dict.fromkeys(k for r in report.reports.values() for k in r.keys))
+        for key in keys:
+            spec = get(task, key)
+            definitions.append({"name": spec.name, "formula": formula_html(spec.latex), "meaning": spec.meaning,
+                                "source": spec.source,
+                                "direction": {"higher": "higher is better", "lower": "lower is better"}.get(
+                                    spec.direction, "")})
+    tests = []
+    for c in report.comparisons:
+        checked = c.checked
+        spec = TESTS.get(c.test)
+        pairs = [{"a": p.model_a, "b": p.model_b, "method": p.result.method,
+                  "p": pvalue_text(p.result.pvalue), "adjusted": pvalue_text(p.pvalue_adjusted),
+                  "effect": (f"{p.result.effect.name} {fmt(p.result.effect.value)}"
+                             + (f" ({fmt_ci(p.result.effect.interval.low, p.result.effect.interval.high)})"
+                                if fmt_ci(p.result.effect.interval.low, p.result.effect.interval.high) else ""))
+                  if p.result.effect is not None else ""} for p in c.pairs]
+        tests.append({"name": spec.title if spec is not None else c.test,
+                      "method": c.result.method if c.result is not None else (checked.method if checked else ""),
+                      "p": pvalue_text(c.result.pvalue) if c.result is not None else "",
+                      "design": f"{c.design.kind}: {c.design.reason}" if c.design is not None else "",
+                      "correction": c.correction or "none",
+                      "assumptions": [{"name": s.name, "met": {True: "met", False: "not met", None: "cannot tell"}[
+                          s.met], "detail": s.detail} for s in (checked.assumptions if checked else ())],
+                      "sentence": c.sentence, "pairs": pairs})
+    settings = json.dumps(report.options.settings, indent=2, ensure_ascii=False) if report.options.settings else ""
+    return {
+        "costs": _costs_context(report), "slices": _slices_context(report),
+        "title": report.options.title, "paper": PAPERS[paper], "created": report.created,
+        "file": a.table.name, "sha256": a.table.sha256, "rows": f"{report.n_rows:,}", "task": a.task.value,
+        # in quotes: a class named "." read "positive class: ." in the header
+        "positive": code_as_quotes(quote(a.positive)) if a.positive is not None else None, "classes": ", ".join(a.classes) if len(a.classes) <= 12 else
+        f"{len(a.classes):,} classes", "models": list(report.models), "decision": report.decision_text(),
+        "level": level, "ci": report.options.ci or "none", "resamples": f"{report.options.resamples:,}",
+        "seed": report.options.seed, "versions": report.versions, "model_names": list(report.reports),
+        "headline": headline_rows, "verdict": report.verdict, "recommendation": report.recommendation.text,
+        "separated": report.recommendation.separated, "figures": figures,
+        "key_figures": [f for f in figures if f["summary"]], "metric_tables": metric_tables,
+        "baseline_names": [_label(b) for b in baseline_columns(task)] if report.reports else [],
+        "definitions": definitions, "tests": tests, "skipped": dict(report.skipped),
+        "design": f"{report.design.kind}: {report.design.reason}" if report.design is not None else "",
+        "checklist": [{"clause": row.item.clause, "title": row.item.title, "question": row.item.question,
+                       # the controls' findings name columns as Markdown code; the report prints text as it is
+                       "found": code_as_quotes(row.found), "answer": row.answer} for row in report.checklist],
+        "settings": settings, "command": report.options.command, "notes": list(report.notes),
+        "plotly_js": plotly.offline.get_plotlyjs() if figures else "",
+    }
+
+
+def _slices_context(report: Report) -> dict | None:
+    """The subgroup section: each model's worst slice, its value against all rows and its adjusted p."""
+    sl = report.slices
+    if sl is None:
+        return None
+    return {"columns": ", ".join(sl.columns), "metric": sl.name, "min_size": f"{sl.min_size:,}", "declared": sl.declared,
+            "max_slices": MAX_SLICES,
+            "rows": [{"model": r["model"], "slice": r["slice"], "n": f"{r['n']:,}", "value": fmt(r["value"]),
+                      "overall": fmt(r["overall"]),
+                      "p": pvalue_text(r["p_adjusted"]) if np.isfinite(r["p_adjusted"]) else
+                      f"not tested (under {sl.min_size:,} rows)"} for r in sl.rows]}
+
+
+def _cost_number(value) -> str:
+    """A cost to four significant digits, "—" when undefined (no samples)."""
+    return "—" if value is None or not np.isfinite(value) else f"{value:.4g}"
+
+
+def _costs_context(report: Report) -> dict | None:
+    """The costs section: the stated cost matrix with each model's expected cost, and the measured running costs;
+    None when there is neither."""
+    mc, rc = report.misclassification, report.running
+    if mc is None and rc is None:
+        return None
+    out = {"misclassification": None, "running": None}
+    if mc is not None:
+        out["misclassification"] = {
+            "classes": list(mc.classes),
+            "matrix": [{"name": c, "costs": [f"{v:g}" for v in row]} for c, row in zip(mc.classes, mc.matrix)],
+            "optimum": any(r.optimal_rule for r in mc.models),
+            "rows": [{"model": r.model, "rule": r.rule, "samples": fmt(r.samples, count=True),
+                      "errors": fmt(r.errors, count=True), "expected": _cost_number(r.expected),
+                      "optimal_rule": r.optimal_rule or "— (no scores)",
+                      "optimal_expected": _cost_number(r.optimal_expected)} for r in mc.models],
+            "sentence": mc.sentence}
+    if rc is not None:
+        out["running"] = {"columns": [str(c) for c in rc.table.columns],
+                          "rows": [[str(v) for v in row] for row in rc.table.itertuples(index=False, name=None)],
+                          "sentence": rc.sentence}
+    return out
+
+
+def render_html(report: Report, *, paper: str = "a4", progress=None) -> str:
+    """The report as one self-contained HTML document (charts inline, no script, no external resource)."""
+    paper = _paper(paper)
+    return _ENV.get_template("report.html.j2").render(**context(report, paper=paper, progress=progress))
+
+
+def html_to_pdf(html: str) -> bytes:
+    """Print ``html`` to PDF with headless Chromium (page size and numbers from the document's CSS ``@page``)."""
+    chromium = browser_path() or "chromium"
+    with _PRINT_LOCK, tempfile.TemporaryDirectory(prefix="assess-report-") as tmp:
+        page, out = Path(tmp) / "report.html", Path(tmp) / "report.pdf"
+        page.write_text(html, encoding="utf-8")
+        command = [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={Path(tmp) / 'profile'}",
+                   f"--print-to-pdf={out}", page.as_uri()]
+        try:
+            done = subprocess.run(command, capture_output=True, timeout=PRINT_TIMEOUT_S, check=False,
+                                  start_new_session=True)
+        except FileNotFoundError as exc:
+            raise ExportError(f"could not start Chromium ({chromium}) to print the report: install Debian's "
+                              "`chromium` package or set BROWSER_PATH") from exc
+        except subprocess.TimeoutExpired as exc:
+            raise ExportError(f"Chromium did not finish printing the report within {PRINT_TIMEOUT_S:.0f} s") from exc
+        if not out.is_file() or out.stat().st_size == 0:
+            tail = done.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
+            raise ExportError(f"Chromium could not print the report (exit {done.returncode}): {tail[0]}")
+        return out.read_bytes()
+
+
+def render_pdf(report: Report, *, paper: str = "a4", progress=None) -> bytes:
+    return html_to_pdf(render_html(report, paper=paper, progress=progress))
+
+
+def report_document(report: Report) -> dict:
+    """The report's numbers as one JSON-ready dict: the ``metrics`` CLI's shape under ``"metrics"`` (with
+    intervals), each test's ``compare`` JSON under ``"tests"``, the checklist, the settings."""
+    a = report.assessment
+    return {
+        "file": a.table.name, "sha256": a.table.sha256, "rows": report.n_rows, "task": a.task.value,
+        # in quotes: a class named "." read "positive class: ." in the header
+        "positive": code_as_quotes(quote(a.positive)) if a.positive is not None else None, "classes": list(a.classes), "models": list(report.models),
+        "created": report.created, "versions": dict(report.versions), "decision": report.decision_text(),
+        "metrics": {"task": a.task.value, "models": {m: r.to_dict(with_ci=True) for m, r in report.reports.items()},
+                    "undefined": {m: r.reasons for m, r in report.reports.items() if r.reasons}},
+        "tests": [c.to_dict() for c in report.comparisons], "skipped_tests": dict(report.skipped),
+        "verdict": report.verdict, "recommendation": report.recommendation.text,
+        "charts": [{"title": f.title, "caption": f.caption} for f in report.figures],
+        "checklist": [{"clause": r.item.clause, "key": r.item.key, "title": r.item.title, "checked": r.found,
+                       "answer": r.answer} for r in report.checklist],
+        "settings": dict(report.options.settings), "command": report.options.command,
+        "costs": _costs_document(report),
+        "slices": None if report.slices is None else {
+            "columns": list(report.slices.columns), "declared": report.slices.declared, "metric": report.slices.key,
+            "min_size": report.slices.min_size,
+            "worst": [{k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in r.items()}
+                      for r in report.slices.rows]},
+    }
+
+
+def _costs_document(report: Report) -> dict | None:
+    """The costs section as JSON: the matrix, each model's expected costs, the running costs (``metrics`` CLI's
+    ``cost`` shape) and the sentences."""
+    mc, rc = report.misclassification, report.running
+    if mc is None and rc is None:
+        return None
+    out = {}
+    if mc is not None:
+        out["misclassification"] = {"classes": list(mc.classes), "matrix": [list(r) for r in mc.matrix],
+                                    "models": {r.model: {"decision": r.rule, "samples": r.samples,
+                                                         "errors": r.errors, "expected_cost": r.expected,
+                                                         "optimal_threshold": r.optimal_threshold,
+                                                         "optimal_rule": r.optimal_rule,
+                                                         "optimal_expected_cost": r.optimal_expected}
+                                               for r in mc.models},
+                                    "sentence": mc.sentence}
+    if rc is not None:
+        out["running"] = {"models": {m: c.to_dict() for m, c in rc.costs.items()}, "sentence": rc.sentence}
+    return out
+
+
+def render_zip(report: Report) -> bytes:
+    """report.json, settings.json and a CSV per table (formula injection neutralised by `assess.present.export`)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("report.json", to_json_bytes(report_document(report)))
+        z.writestr("settings.json", to_json_bytes(dict(report.options.settings)))
+        if report.reports:
+            z.writestr("metrics.csv", to_csv_bytes(long_frame(report.reports)))
+            for model, r in report.reports.items():
+                if r.table is not None and len(r.table):
+                    frame = r.table.reset_index() if not isinstance(r.table.index, pd.RangeIndex) else r.table
+                    z.writestr(f"per_class_{_slug(model)}.csv", to_csv_bytes(frame))
+        if report.comparisons:
+            frames = [c.to_frame().assign(test=c.test) for c in report.comparisons]
+            z.writestr("tests.csv", to_csv_bytes(pd.concat(frames, ignore_index=True)))
+        if report.misclassification is not None:
+            z.writestr("costs.csv", to_csv_bytes(pd.DataFrame([r.__dict__ for r in report.misclassification.models])))
+        if report.running is not None:
+            z.writestr("running_costs.csv", to_csv_bytes(report.running.table))
+        if report.slices is not None:
+            z.writestr("worst_slices.csv", to_csv_bytes(pd.DataFrame(list(report.slices.rows))))
+        z.writestr("checklist.csv", to_csv_bytes(pd.DataFrame(
+            [{"clause": r.item.clause, "item": r.item.title, "checked_by_the_app": r.found, "answer": r.answer}
+             for r in report.checklist])))
+    return buffer.getvalue()
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", str(text)).strip("_")[:60] or "model"
+
+
+def _paper(paper: str) -> str:
+    key = str(paper).lower()
+    if key not in PAPERS:
+        raise AssessError(f"paper size must be one of {', '.join(PAPERS.values())} (got {paper!r})")
+    return key
+
+
+def format_of(path: str | os.PathLike) -> str:
+    """``pdf``, ``html`` or ``zip`` from the output file's extension (a clear error otherwise)."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    suffix = "html" if suffix == "htm" else suffix
+    if suffix not in FORMATS:
+        raise AssessError(f"{path}: the report is written as .pdf, .html or .zip (got {Path(path).suffix or 'none'})")
+    return suffix
+
+
+def render_bytes(report: Report, fmt_: str, *, paper: str = "a4", progress=None) -> bytes:
+    if fmt_ == "pdf":
+        return render_pdf(report, paper=paper, progress=progress)
+    if fmt_ == "html":
+        return render_html(report, paper=paper, progress=progress).encode("utf-8")
+    if fmt_ == "zip":
+        return render_zip(report)
+    raise AssessError(f"unknown report format {fmt_!r} (formats: {', '.join(FORMATS)})")
+
+
+def write_atomically(path: str | os.PathLike, data: bytes) -> None:
+    """``data`` to ``path`` through a temporary file in the same directory and a rename: a reader never sees a
+    half-written file, and a failure leaves any earlier file as it was."""
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent or ".")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def write_report(report: Report, path: str | os.PathLike, *, paper: str = "a4", progress=None) -> str:
+    """Render ``report`` in the format of ``path``'s extension and write it atomically; returns the format."""
+    fmt_ = format_of(path)
+    write_atomically(path, render_bytes(report, fmt_, paper=paper, progress=progress))
+    return fmt_

@@ -1,0 +1,214 @@
+"""Computational cost (ISO 4213 6.6): latency percentiles against numpy.percentile, the bootstrap interval of the 95th
+percentile checked for coverage by simulation on a lognormal, per-batch latencies, the tidy cost table, bad input,
+efficiency, the Pareto front and the headline sentence (its difference against scikit-learn's accuracy)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import accuracy_score
+
+from assess.analyses import cost
+from assess.core.errors import AssessError, InputError
+from assess.inputs.read import read_table
+from assess.inputs.assessment import describe
+
+from tests.test_architecture import ROOT
+
+SAMPLE = ROOT / "assets" / "samples" / "breast_cancer_latency.csv"
+
+
+def _input(latency, energy=None, weight=None, per_batch=False):
+    latency = np.asarray(latency, float)
+    return cost.CostInput(latency, None if energy is None else np.asarray(energy, float),
+                          np.ones(len(latency)) if weight is None else np.asarray(weight, float), per_batch)
+
+
+@settings(max_examples=60)
+@given(st.lists(st.floats(0.001, 1e4, allow_nan=False), min_size=1, max_size=60),
+       st.lists(st.integers(1, 5), min_size=60, max_size=60))
+def test_points_are_numpy_percentiles_of_the_samples_written_out(values, sizes):
+    values = np.array(values)
+    weights = np.array(sizes[:len(values)], float)
+    # one sample per row: numpy.percentile of the column (the oracle)
+    plain = cost.summarise("m", _input(values), resamples=0)
+    for key, q in cost.PERCENTILES.items():
+        assert plain[key].value == pytest.approx(np.percentile(values, q), rel=1e-12)
+    assert plain["latency_mean_ms"].value == pytest.approx(values.mean(), rel=1e-12)
+    assert plain["throughput_per_s"].value == pytest.approx(1000 / values.mean(), rel=1e-12)
+    # a row standing for w samples: the same as the row written out w times
+    expanded = np.repeat(values, weights.astype(int))
+    weighted = cost.summarise("m", _input(values, weight=weights), resamples=0)
+    for key, q in cost.PERCENTILES.items():
+        assert weighted[key].value == pytest.approx(np.percentile(expanded, q), rel=1e-12)
+    assert weighted["latency_mean_ms"].value == pytest.approx(expanded.mean(), rel=1e-12)
+
+
+def test_bootstrap_interval_of_the_95th_percentile_covers_at_about_the_nominal_rate():
+    """Simulation: 300 seeded lognormal(0, 1) samples of 200 latencies; the true 95th percentile is exp(z_0.95).
+    A percentile-bootstrap interval of a high quantile is known to undercover a little at this size (Efron &
+    Tibshirani 1993, ch. 13), so the band is 0.88–0.99 around the nominal 0.95 (binomial SE of 300 trials: 0.013)."""
+    from scipy.stats import norm
+    truth = float(np.exp(norm.ppf(0.95)))
+    rng = np.random.default_rng(4213)
+    hits = 0
+    trials = 300
+    for t in range(trials):
+        sample = rng.lognormal(0.0, 1.0, 200)
+        est = cost.summarise("m", _input(sample), resamples=400, seed=t)["latency_p95_ms"]
+        assert est.low <= est.value <= est.high
+        hits += est.low <= truth <= est.high
+    coverage = hits / trials
+    assert 0.88 <= coverage <= 0.99, coverage
+
+
+def test_wider_intervals_at_lower_confidence_are_narrower():
+    sample = np.random.default_rng(1).lognormal(0, 1, 300)
+    wide = cost.summarise("m", _input(sample), confidence_level=0.99, resamples=500, seed=3)["latency_p95_ms"]
+    narrow = cost.summarise("m", _input(sample), confidence_level=0.80, resamples=500, seed=3)["latency_p95_ms"]
+    assert wide.high - wide.low > narrow.high - narrow.low
+
+
+def _frame(**columns):
+    n = len(next(iter(columns.values())))
+    base = {"id": np.arange(n) % (n // 2), "model": ["a"] * (n // 2) + ["b"] * (n - n // 2),
+            "y_true": np.tile([0, 1], n)[:n], "y_pred": np.tile([0, 1, 1, 0], n)[:n]}
+    return pd.DataFrame(base | columns)
+
+
+def _assessment(frame, tmp_path, name="p.csv"):
+    path = tmp_path / name
+    frame.to_csv(path, index=False)
+    return describe(read_table(path))
+
+
+def test_per_batch_latency_is_shared_by_the_batch_rows(tmp_path):
+    latency = np.array([8.0, 8.0, 8.0, 8.0, 4.0, 4.0, 2.0, 2.0])
+    frame = _frame(latency_ms=latency, batch_size=[4, 4, 4, 4, 2, 2, 2, 2], energy_j=[40.0] * 4 + [2.0] * 4)
+    assessment = _assessment(frame, tmp_path)
+    assert assessment.roles.latency_ms == "latency_ms" and assessment.roles.batch_size == "batch_size"
+    assert assessment.roles.score is None and assessment.roles.model == "model"
+    costs = cost.cost_from_assessment(assessment, resamples=0)
+    a, b = costs["a"], costs["b"]
+    assert a["latency_mean_ms"].value == pytest.approx(2.0)       # 8 ms for a batch of 4
+    assert b["latency_mean_ms"].value == pytest.approx(np.mean([2, 2, 1, 1]))
+    assert b["energy_per_sample_j"].value == pytest.approx(1.0)
+    assert a.per_batch and a.n_samples == 4
+
+
+def test_cost_table_calls_equal_the_predictions_file_form(tmp_path):
+    calls = pd.DataFrame({"model": ["x", "x", "x", "y"], "latency_ms": [10.0, 3.0, 7.0, 1.0],
+                          "batch_size": [5, 1, 2, 1], "energy_j": [5.0, 1.0, 2.0, 0.5]})
+    from_table = cost.cost_from_table(calls, resamples=0)
+    per_sample = np.repeat(calls["latency_ms"] / calls["batch_size"], calls["batch_size"])[:8]
+    for key, q in cost.PERCENTILES.items():
+        assert from_table["x"][key].value == pytest.approx(np.percentile(per_sample, q))
+    assert from_table["x"]["latency_mean_ms"].value == pytest.approx(20 / 8)
+    assert from_table["x"]["energy_per_sample_j"].value == pytest.approx(8 / 8)
+    assert from_table["x"].n_samples == 8 and from_table["y"].n_samples == 1
+
+
+@pytest.mark.parametrize("bad, message", [
+    (-1.5, r"p\.csv: column `latency_ms` has 1 value that is negative.*row 4"),
+    ("fast", r"p\.csv: column `latency_ms` has 1 value that is missing or not a finite number.*row 4.*fast"),
+])
+def test_bad_latencies_are_refused_with_column_and_row(tmp_path, bad, message):
+    latency = [1.0, 2.0, bad, 3.0, 1.0, 2.0]
+    assessment = _assessment(_frame(latency_ms=latency), tmp_path)
+    with pytest.raises(InputError, match=message):
+        cost.cost_from_assessment(assessment, resamples=0)
+
+
+def test_a_batch_size_below_one_is_refused():
+    with pytest.raises(InputError, match=r"`batch_size` must hold whole numbers of at least 1.*row 3"):
+        cost.cost_from_table(pd.DataFrame({"latency_ms": [1.0, 2.0], "batch_size": [1, 0]}), resamples=0)
+
+
+def test_no_cost_column_is_a_clear_error(tmp_path):
+    assessment = _assessment(_frame(score=np.linspace(0, 1, 8)), tmp_path)
+    assert not cost.has_cost(assessment)
+    with pytest.raises(AssessError, match="has no cost column"):
+        cost.cost_from_assessment(assessment)
+    with pytest.raises(InputError, match="no `latency_ms` or `energy_j` column"):
+        cost.cost_from_table(pd.DataFrame({"model": ["a"], "ms": [1.0]}))
+
+
+def test_efficiency_is_the_metric_per_ms_and_per_joule():
+    estimate = cost.summarise("m", _input([2.0, 4.0], energy=[0.5, 1.5]), resamples=0)
+    assert cost.efficiency(0.9, estimate) == pytest.approx({"per_ms": 0.9 / 3.0, "per_j": 0.9 / 1.0})
+    no_energy = cost.summarise("m", _input([2.0, 4.0]), resamples=0)
+    assert np.isnan(cost.efficiency(0.9, no_energy)["per_j"])
+
+
+def test_pareto_front_by_hand():
+    metric = {"cheap": 0.80, "best": 0.95, "dominated": 0.79, "middle": 0.90, "tie": 0.95}
+    price = {"cheap": 1.0, "best": 10.0, "dominated": 2.0, "middle": 3.0, "tie": 12.0}
+    assert cost.pareto_front(metric, price) == ["cheap", "best", "middle"]
+    # lower-is-better metrics (an error): the front flips on the metric axis
+    assert cost.pareto_front({"a": 0.1, "b": 0.3}, {"a": 2.0, "b": 1.0}, higher_is_better=False) == ["a", "b"]
+
+
+def test_headline_on_the_measured_sample():
+    assessment = describe(read_table(SAMPLE))
+    costs = cost.cost_from_assessment(assessment, resamples=0)
+    line = cost.headline(assessment, costs, metric="accuracy", models=["tree", "forest_300"], resamples=500)
+    frame = assessment.frame
+    acc = {m: accuracy_score(frame[frame.model == m].y_true, frame[frame.model == m].y_pred)
+           for m in ("tree", "forest_300")}
+    better, other = sorted(acc, key=acc.get, reverse=True)
+    assert (line.better, line.other) == (better, other)
+    assert line.difference == pytest.approx(100 * (acc[better] - acc[other]))
+    assert line.low <= line.difference <= line.high
+    per_sample = {m: frame[frame.model == m].latency_ms / frame[frame.model == m].batch_size for m in acc}
+    ratio = np.percentile(per_sample[better], 95) / np.percentile(per_sample[other], 95)
+    assert line.cost_ratio == pytest.approx(ratio)
+    assert line.sentence.startswith(f"{better} is {line.difference:.1f} points more accurate (95 % CI "
+                                    f"{line.low:.1f}–{line.high:.1f}) than {other} and ")
+    assert "at the 95th percentile" in line.sentence
+
+
+def test_trade_off_points_carry_intervals_and_the_front():
+    assessment = describe(read_table(SAMPLE))
+    from assess.metrics.reports import compute_reports
+    reports = compute_reports(assessment, keys=["accuracy"], ci="wilson")
+    costs = cost.cost_from_assessment(assessment, resamples=200)
+    points = cost.trade_off(reports, costs, metric="accuracy")
+    assert {p.model for p in points} == set(assessment.models)
+    front = {p.model for p in points if p.on_front}
+    values = {p.model: (p.metric, p.cost) for p in points}
+    assert front == set(cost.pareto_front({m: v[0] for m, v in values.items()}, {m: v[1] for m, v in values.items()}))
+    assert all(p.metric_low <= p.metric <= p.metric_high and p.cost_low <= p.cost <= p.cost_high for p in points)
+
+
+def test_headline_says_no_clear_difference_when_the_interval_holds_zero(tmp_path):
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 200)
+    pred_a = np.where(rng.random(200) < 0.8, y, 1 - y)
+    pred_b = pred_a.copy()
+    pred_b[:4] = 1 - pred_b[:4]                       # a difference of at most 2 points on 200 samples
+    frame = pd.DataFrame({"id": np.tile(np.arange(200), 2), "model": np.repeat(["a", "b"], 200),
+                          "y_true": np.tile(y, 2), "y_pred": np.r_[pred_a, pred_b],
+                          "latency_ms": np.r_[np.full(200, 1.0), np.full(200, 3.0)]})
+    assessment = _assessment(frame, tmp_path)
+    costs = cost.cost_from_assessment(assessment, resamples=0)
+    line = cost.headline(assessment, costs, metric="accuracy", models=["a", "b"], resamples=500)
+    assert line.low <= 0 <= line.high
+    assert "do not clearly differ on accuracy" in line.sentence and "more accurate" not in line.sentence
+    slower = "3.0× slower" if line.better == "b" else "3.0× faster"
+    assert slower in line.sentence
+
+
+def test_efficiency_only_for_higher_is_better_metrics():
+    from assess.core.data import Task
+    assert cost.efficiency_applies(Task.BINARY, "accuracy") and cost.efficiency_applies(Task.REGRESSION, "r2")
+    assert not cost.efficiency_applies(Task.REGRESSION, "mae")
+
+
+def test_default_metric_per_task():
+    from assess.core.data import Task
+    assert [cost.default_metric(t) for t in (Task.BINARY, Task.MULTICLASS, Task.REGRESSION, Task.FORECAST,
+                                             Task.MULTILABEL)] == ["accuracy", "accuracy", "r2", "r2",
+                                                                   "exact_match_ratio"]

@@ -1,0 +1,351 @@
+"""Slices and fairness gaps against independent oracles: scikit-learn per slice, SciPy's chi2_contingency,
+fisher_exact and kruskal, statsmodels' Benjamini–Hochberg, fairlearn's gap summaries; and bad input."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+from scipy import stats as sps
+from sklearn import metrics as skm
+from statsmodels.stats.multitest import multipletests
+
+from assess.cli import main
+from assess.core.data import Predictions, Task
+from assess.core.errors import AssessError
+from assess.inputs.read import read_table
+from assess.inputs.assessment import describe
+from assess.analyses.slices import FAIRNESS_GAPS, analyse_slices, fairness_gaps, slice_values
+
+fairlearn_metrics = pytest.importorskip("fairlearn.metrics")
+
+
+def _assessment(frame: pd.DataFrame, name: str = "slices.csv"):
+    data = frame.to_csv(index=False).encode()
+    return describe(read_table(data, name=name))
+
+
+def _binary_frame(seed: int = 0, n: int = 600, groups=("north", "south", "east")) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    group = rng.choice(list(groups), n, p=np.linspace(1, 2, len(groups)) / np.linspace(1, 2, len(groups)).sum())
+    y = rng.integers(0, 2, n)
+    # the model is worse in the first group: its scores are noisier there
+    noise = np.where(group == groups[0], 1.6, 0.7)
+    score = 1 / (1 + np.exp(-(2 * y - 1) * 1.2 + rng.normal(0, noise)))
+    return pd.DataFrame({"id": np.arange(n), "region": group, "y_true": np.where(y == 1, "yes", "no"),
+                         "y_pred": np.where(score >= 0.5, "yes", "no"), "score": score.round(6),
+                         "fold": rng.integers(1, 6, n)})
+
+
+def _cells(frame, positive="yes"):
+    return (frame["y_true"] == positive).to_numpy(), (frame["y_pred"] == positive).to_numpy()
+
+
+def test_per_slice_values_match_sklearn_on_each_slice():
+    frame = _binary_frame()
+    analysis = analyse_slices(_assessment(frame), ["region"], keys=["accuracy", "recall", "roc_auc"], ci=None)
+    for region, rows in frame.groupby("region"):
+        y, yp = _cells(rows)
+        got = analysis.metrics.set_index(["slice", "key"])["value"]
+        assert got[(region, "accuracy")] == pytest.approx(skm.accuracy_score(y, yp), abs=1e-12)
+        assert got[(region, "recall")] == pytest.approx(skm.recall_score(y, yp), abs=1e-12)
+        assert got[(region, "roc_auc")] == pytest.approx(skm.roc_auc_score(y, rows["score"]), abs=1e-12)
+    y, yp = _cells(frame)
+    overall = analysis.metrics[analysis.metrics["key"] == "accuracy"]["overall"].unique()
+    assert overall == pytest.approx([skm.accuracy_score(y, yp)])
+    acc = analysis.metrics[analysis.metrics["key"] == "accuracy"]
+    assert np.allclose(acc["gap"], acc["value"] - acc["overall"])
+    assert acc["n"].sum() == len(frame)
+
+
+def test_proportion_tests_match_scipy_chi2_or_fisher_and_bh_matches_statsmodels():
+    frame = _binary_frame(seed=3)
+    analysis = analyse_slices(_assessment(frame), ["region"], keys=["accuracy"], test_keys=["accuracy"], ci=None)
+    y, yp = _cells(frame)
+    correct = y == yp
+    tests = analysis.tests.set_index("slice")
+    pvalues = []
+    for region in sorted(frame["region"].unique()):
+        inside = (frame["region"] == region).to_numpy()
+        table = np.array([[correct[inside].sum(), (~correct[inside]).sum()],
+                          [correct[~inside].sum(), (~correct[~inside]).sum()]])
+        expected = sps.contingency.expected_freq(table)
+        if (expected < 5).any():
+            p = sps.fisher_exact(table).pvalue
+            assert tests.loc[region, "test"] == "Fisher's exact test"
+        else:
+            p = sps.chi2_contingency(table, correction=True).pvalue
+            assert tests.loc[region, "test"] == "χ² test"
+        assert tests.loc[region, "pvalue"] == pytest.approx(p, rel=1e-9)
+        assert tests.loc[region, "rest"] == pytest.approx(correct[~inside].mean())
+        pvalues.append(p)
+    bh = multipletests(pvalues, method="fdr_bh")[1]
+    assert tests.loc[sorted(frame["region"].unique()), "p_adjusted"].to_numpy() == pytest.approx(bh)
+    # the omnibus test: chi-squared on the k x 2 table of every slice
+    inside = {r: (frame["region"] == r).to_numpy() for r in sorted(frame["region"].unique())}
+    table = np.array([[correct[m].sum(), (~correct[m]).sum()] for m in inside.values()])
+    omnibus = analysis.omnibus.iloc[0]
+    assert omnibus["pvalue"] == pytest.approx(sps.chi2_contingency(table, correction=False).pvalue)
+    assert omnibus["df"] == 2
+
+
+def test_fisher_is_used_for_small_expected_counts():
+    # a near-perfect model: the "wrong" column has expected counts below 5 (worked example: Cochran's rule)
+    rng = np.random.default_rng(5)
+    n = 120
+    y = rng.integers(0, 2, n)
+    yp = y.copy()
+    yp[:3] = 1 - yp[:3]
+    frame = pd.DataFrame({"y_true": y, "y_pred": yp, "site": np.where(np.arange(n) < 40, "a", "b")})
+    analysis = analyse_slices(_assessment(frame), ["site"], keys=["accuracy"], ci=None)
+    row = analysis.tests.set_index("slice").loc["a"]
+    assert row["test"] == "Fisher's exact test"
+    table = np.array([[37, 3], [80, 0]])
+    assert row["pvalue"] == pytest.approx(sps.fisher_exact(table).pvalue)
+
+
+def test_mean_losses_are_tested_with_kruskal_wallis_on_per_sample_losses():
+    rng = np.random.default_rng(7)
+    n = 300
+    site = rng.choice(["a", "b", "c"], n)
+    y = rng.normal(size=n)
+    pred = y + rng.normal(0, np.where(site == "a", 2.0, 0.5))
+    frame = pd.DataFrame({"y_true": y.round(6), "y_pred": pred.round(6), "site": site})
+    analysis = analyse_slices(_assessment(frame), ["site"], keys=["mae"], test_keys=["mae", "mse"], ci=None)
+    err = np.abs(frame["y_true"] - frame["y_pred"]).to_numpy()
+    sq = err ** 2
+    tests = analysis.tests.set_index(["key", "slice"])
+    for s in ("a", "b", "c"):
+        inside = (frame["site"] == s).to_numpy()
+        assert tests.loc[("mae", s), "pvalue"] == pytest.approx(sps.kruskal(err[inside], err[~inside]).pvalue)
+        assert tests.loc[("mse", s), "pvalue"] == pytest.approx(sps.kruskal(sq[inside], sq[~inside]).pvalue)
+        assert tests.loc[("mae", s), "value"] == pytest.approx(skm.mean_absolute_error(
+            frame["y_true"][inside], frame["y_pred"][inside]))
+    assert tests.loc[("mae", "a"), "worse"]
+    omnibus = analysis.omnibus.set_index("key").loc["mae"]
+    assert omnibus["pvalue"] == pytest.approx(sps.kruskal(*[err[(frame["site"] == s).to_numpy()]
+                                                            for s in ("a", "b", "c")]).pvalue)
+
+
+def test_roc_auc_uses_delong_and_other_metrics_the_bootstrap():
+    frame = _binary_frame(seed=11)
+    analysis = analyse_slices(_assessment(frame), ["region"], keys=["roc_auc", "f1"], test_keys=["roc_auc", "f1"],
+                              ci=None, test_resamples=400)
+    tests = analysis.tests.set_index(["key", "slice"])
+    assert set(tests.loc["roc_auc", "test"]) == {"DeLong (independent samples)"}
+    assert all(t.startswith("unpaired bootstrap") for t in tests.loc["f1", "test"])
+    y, yp = _cells(frame)
+    for region in frame["region"].unique():
+        inside = (frame["region"] == region).to_numpy()
+        # the difference is slice minus rest, each from scikit-learn
+        diff = skm.f1_score(y[inside], yp[inside]) - skm.f1_score(y[~inside], yp[~inside])
+        assert tests.loc[("f1", region), "difference"] == pytest.approx(diff)
+        low, high = tests.loc[("f1", region), ["low", "high"]]
+        assert low <= diff <= high
+        auc_diff = (skm.roc_auc_score(y[inside], frame["score"][inside])
+                    - skm.roc_auc_score(y[~inside], frame["score"][~inside]))
+        assert tests.loc[("roc_auc", region), "difference"] == pytest.approx(auc_diff)
+    # the noisy region is the worst by ROC AUC, and the test finds it
+    worst = analysis.worst(analysis.metrics["model"].iloc[0], "roc_auc", count=1)
+    assert worst["slice"].iloc[0] == "north"
+
+
+def test_crossed_columns_give_one_slice_per_combination():
+    frame = _binary_frame()
+    analysis = analyse_slices(_assessment(frame), ["region", "fold"], keys=["accuracy"], ci=None)
+    acc = analysis.metrics[analysis.metrics["key"] == "accuracy"]
+    combos = frame.groupby(["region", "fold"]).size()
+    assert len(acc) == len(combos)
+    row = acc[(acc["region"] == "south") & (acc["fold"] == "3")].iloc[0]
+    assert row["slice"] == "south × 3"
+    rows = frame[(frame["region"] == "south") & (frame["fold"] == 3)]
+    assert row["n"] == len(rows)
+    assert row["value"] == pytest.approx(skm.accuracy_score(*_cells(rows)))
+
+
+def test_small_slices_are_reported_but_not_tested_and_said():
+    frame = _binary_frame(n=400)
+    frame.loc[0, "region"] = "island"           # a slice with one sample
+    analysis = analyse_slices(_assessment(frame), ["region"], keys=["accuracy", "recall"], ci="auto")
+    island = analysis.metrics[analysis.metrics["slice"] == "island"]
+    assert set(island["n"]) == {1} and not island["tested"].any()
+    assert "island" not in set(analysis.tests["slice"])
+    assert any("below 30 rows reported but not tested" in note and "island" in note for note in analysis.notes)
+    # its recall is undefined or defined, but never a silent 0 without a reason
+    recall = island[island["key"] == "recall"].iloc[0]
+    assert np.isfinite(recall["value"]) or recall["reason"]
+
+
+def test_bad_slice_columns_give_clear_messages():
+    frame = _binary_frame(n=200)
+    assessment = _assessment(frame.assign(constant="x"))
+    with pytest.raises(AssessError, match=r"slice column `constant` has a single value \(`x` in all 200 rows\)"):
+        analyse_slices(assessment, ["constant"])
+    with pytest.raises(AssessError, match=r"no column `nope` to slice by"):
+        analyse_slices(assessment, ["nope"])
+    many = pd.DataFrame({"y_true": np.tile([0, 1], 50_000), "y_pred": np.tile([0, 1], 50_000),
+                         "code": np.arange(100_000)})
+    with pytest.raises(AssessError, match=r"slice column `code` has 100,000 distinct values .* at most 100"):
+        slice_values(many, ["code"], name="many.csv")
+    with pytest.raises(AssessError, match="`min_size` must be a whole number"):
+        analyse_slices(assessment, ["region"], min_size=0)
+
+
+def test_cli_slice_json_has_the_documented_keys(tmp_path, capsys):
+    path = tmp_path / "p.csv"
+    _binary_frame().to_csv(path, index=False)
+    assert main(["metrics", str(path), "--metrics", "accuracy", "--slice", "region", "--ci", "wilson"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc["slices"]) == {"columns", "min_size", "test_metrics", "by_model", "tests", "omnibus", "notes"}
+    south = doc["slices"]["by_model"]["model"]["south"] if "model" in doc["slices"]["by_model"] else \
+        next(iter(doc["slices"]["by_model"].values()))["south"]
+    assert set(south) == {"n", "tested", "values", "metrics"}
+    assert set(south["metrics"]["accuracy"]) == {"value", "low", "high", "overall", "gap"}
+    fairness = next(iter(doc["fairness"].values()))
+    assert set(fairness["gaps"]) == set(FAIRNESS_GAPS)
+    assert main(["metrics", str(path), "--metrics", "accuracy", "--slice", "region", "--slice-test", "roc_auc",
+                 "--min-slice-size", "1000"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["slices"]["tests"] == [] and doc["slices"]["min_size"] == 1000
+    assert doc["slices"]["test_metrics"] == ["roc_auc"] and "below 1000 rows" in doc["slices"]["notes"][0]
+    assert main(["metrics", str(path), "--slice", "id"]) == 2
+    assert "distinct values" in capsys.readouterr().err
+    assert main(["metrics", str(path), "--slice", "region", "--format", "csv"]) == 2
+
+
+# ------------------------------------------------------------------------------------------------ fairness
+
+
+def _pred(y, yp, weight=None) -> Predictions:
+    return Predictions(Task.BINARY, ("no", "yes"), np.asarray(y, dtype=np.int8), np.asarray(yp, dtype=np.int8),
+                       weight=None if weight is None else np.asarray(weight, dtype=float))
+
+
+FAIRLEARN = {
+    "demographic_parity_difference": "demographic_parity_difference",
+    "demographic_parity_ratio": "demographic_parity_ratio",
+    "equalized_odds_difference": "equalized_odds_difference",
+    "equalized_odds_ratio": "equalized_odds_ratio",
+    "equal_opportunity_difference": "equal_opportunity_difference",
+    "equal_opportunity_ratio": "equal_opportunity_ratio",
+}
+
+
+@settings(max_examples=40)
+@given(seed=st.integers(0, 10_000), groups=st.integers(2, 4), weighted=st.booleans())
+def test_fairness_gaps_match_fairlearn(seed, groups, weighted):
+    rng = np.random.default_rng(seed)
+    n = 200
+    g = rng.integers(0, groups, n).astype(str)
+    g[:groups] = np.arange(groups).astype(str)
+    y = rng.integers(0, 2, n)
+    y[:2 * groups] = np.tile([0, 1], groups)             # every group has positives and negatives
+    g[:2 * groups] = np.repeat(np.arange(groups), 2).astype(str)
+    yp = np.where(rng.random(n) < 0.3 + 0.1 * g.astype(int), 1, 0)
+    w = rng.uniform(0.5, 2.0, n) if weighted else None
+    report = fairness_gaps(_pred(y, yp, w), g, resamples=200)
+    got = report.gaps.set_index("key")
+    for key, name in FAIRLEARN.items():
+        expected = getattr(fairlearn_metrics, name)(y, yp, sensitive_features=g, sample_weight=w)
+        assert got.loc[key, "value"] == pytest.approx(expected, abs=1e-12), key
+    rates = report.by_group.set_index("group")
+    for group in np.unique(g):
+        inside = g == group
+        ww = None if w is None else w[inside]
+        assert rates.loc[group, "selection_rate"] == pytest.approx(np.average(yp[inside], weights=ww))
+        assert rates.loc[group, "tpr"] == pytest.approx(skm.recall_score(y[inside], yp[inside], sample_weight=ww))
+
+
+def test_fairness_intervals_are_seeded_and_cover_the_value():
+    rng = np.random.default_rng(1)
+    g = rng.choice(["a", "b"], 500)
+    y = rng.integers(0, 2, 500)
+    yp = np.where(rng.random(500) < np.where(g == "a", 0.6, 0.3), 1, 0)
+    first = fairness_gaps(_pred(y, yp), g, seed=3).gaps
+    again = fairness_gaps(_pred(y, yp), g, seed=3).gaps
+    pd.testing.assert_frame_equal(first, again)
+    assert (first["low"] <= first["value"]).all() and (first["value"] <= first["high"]).all()
+    # the multinomial draw of the cells and the resampling of unit-weight rows are the same bootstrap
+    rows = fairness_gaps(_pred(y, yp, np.ones(500)), g, seed=3).gaps
+    assert rows["value"].to_numpy() == pytest.approx(first["value"].to_numpy())
+    assert rows["low"].to_numpy() == pytest.approx(first["low"].to_numpy(), abs=0.03)
+    assert rows["high"].to_numpy() == pytest.approx(first["high"].to_numpy(), abs=0.03)
+
+
+def test_fairness_needs_a_binary_task_and_two_groups():
+    with pytest.raises(AssessError, match="at least 2 groups"):
+        fairness_gaps(_pred([0, 1, 1], [0, 1, 0]), ["a", "a", "a"])
+    multi = Predictions(Task.MULTICLASS, ("a", "b", "c"), np.array([0, 1, 2]), np.array([0, 1, 1]))
+    with pytest.raises(AssessError, match="binary decision; the task is multiclass"):
+        fairness_gaps(multi, ["x", "y", "x"])
+
+
+def test_cell_bootstrap_agrees_with_the_row_bootstrap_of_scores_unpaired_bootstrap():
+    # unweighted label metrics resample confusion cells (multinomial); unit weights force the row-by-row
+    # two-sample bootstrap of assess.stats.scores.unpaired_bootstrap: the same distribution, other draws
+    frame = _binary_frame(seed=21, n=800)
+    cells = analyse_slices(_assessment(frame), ["region"], keys=["f1"], test_keys=["f1"], ci=None,
+                           test_resamples=2000).tests.set_index("slice")
+    rows = analyse_slices(_assessment(frame.assign(weight=1.0)), ["region"], keys=["f1"], test_keys=["f1"], ci=None,
+                          test_resamples=2000).tests.set_index("slice")
+    assert cells["difference"].to_numpy() == pytest.approx(rows["difference"].to_numpy())
+    assert cells["low"].to_numpy() == pytest.approx(rows["low"].to_numpy(), abs=0.02)
+    assert cells["high"].to_numpy() == pytest.approx(rows["high"].to_numpy(), abs=0.02)
+    assert cells["pvalue"].to_numpy() == pytest.approx(rows["pvalue"].to_numpy(), abs=0.05)
+
+
+def test_multilabel_hamming_loss_is_tested_on_each_rows_share_of_wrong_labels():
+    rng = np.random.default_rng(2)
+    n = 300
+    frame = pd.DataFrame({"y_true": rng.choice(["a|b", "b", "c", "a|c"], n),
+                          "y_pred": rng.choice(["a", "b|c", "c", "a|b|c"], n), "site": rng.choice(list("xyz"), n)})
+    analysis = analyse_slices(_assessment(frame), ["site"], keys=["hamming_loss"], test_keys=["hamming_loss"],
+                              ci=None)
+    labels = ["a", "b", "c"]
+    y = np.array([[lab in v.split("|") for lab in labels] for v in frame["y_true"]])
+    yp = np.array([[lab in v.split("|") for lab in labels] for v in frame["y_pred"]])
+    per_row = (y != yp).mean(axis=1)
+    tests = analysis.tests.set_index("slice")
+    for s in "xyz":
+        inside = (frame["site"] == s).to_numpy()
+        assert tests.loc[s, "test"] == "Kruskal–Wallis"
+        assert tests.loc[s, "value"] == pytest.approx(skm.hamming_loss(y[inside], yp[inside]))
+        assert tests.loc[s, "pvalue"] == pytest.approx(sps.kruskal(per_row[inside], per_row[~inside]).pvalue)
+
+
+# --- which columns to slice by ---------------------------------------------------------------------------------------
+
+SAMPLES = __import__("pathlib").Path(__file__).resolve().parents[2] / "assets" / "samples"
+
+
+def _sample(name: str):
+    return describe(read_table((SAMPLES / name).read_bytes(), name=name))
+
+
+@pytest.mark.parametrize("name, candidates, default", [
+    # a multi-label file's indicator and score columns are predictions, not subgroups
+    ("digits_multilabel.csv", ["fold"], []),
+    ("breast_cancer_binary.csv", ["fold", "group"], ["group"]),
+    # the training size of a learning curve and other annotators' labels have their own views
+    ("breast_cancer_learning_curve.csv", ["train_size", "fold"], []),
+    ("breast_cancer_annotators.csv", ["y_true_reader_a", "y_true_reader_b", "y_true_reader_c"], []),
+])
+def test_slice_candidates_and_the_column_a_page_or_report_opens_with(name, candidates, default):
+    from assess.analyses.slices import default_slice_columns, slice_candidates
+
+    assessment = _sample(name)
+    assert slice_candidates(assessment) == candidates
+    assert default_slice_columns(assessment, candidates)[0] == default
+
+
+def test_an_undeclared_column_of_few_values_is_the_default_and_is_said_to_be_chosen():
+    from assess.analyses.slices import default_slice_columns, slice_candidates
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"fold": np.arange(200) % 5, "region": rng.choice(["N", "S"], 200),
+                          "y_true": rng.integers(0, 2, 200), "y_pred": rng.integers(0, 2, 200)})
+    assessment = _assessment(frame)
+    assert default_slice_columns(assessment, slice_candidates(assessment)) == (["region"], False)

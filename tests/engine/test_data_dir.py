@@ -1,0 +1,162 @@
+"""The app's data directory (``ASSESS_DATA_DIR``): paths stay inside it; the Data page opens its files out of core.
+
+Path checks are tested on the compute side (`assess.engine.data_dir`) with real ``..``, absolute paths and
+symbolic links; the pages with AppTest. Oracle for the numbers: the in-memory metrics of the same file.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pandas as pd
+import pytest
+
+from assess.core.errors import AssessError
+from assess.engine.data_dir import ENV, data_directory, list_sources, resolve_inside
+from assess.metrics.reports import compute_reports
+from tests.conftest import open_app
+from tests.engine.test_engine import SAMPLE
+
+pytest.importorskip("duckdb")
+
+DATA_DIR_SOURCE = "Open from the data directory"
+
+
+@pytest.fixture
+def root(tmp_path):
+    """A data directory: a CSV, a directory of Parquet parts, a text file, and links in and out of it."""
+    base = tmp_path / "data"
+    (base / "parts").mkdir(parents=True)
+    shutil.copy(SAMPLE, base / "sample.csv")
+    frame = pd.read_csv(SAMPLE)
+    frame.iloc[:900].to_parquet(base / "parts" / "p0.parquet", index=False)
+    frame.iloc[900:].to_parquet(base / "parts" / "p1.parquet", index=False)
+    (base / "notes.md").write_text("not data")
+    outside = tmp_path / "secret.csv"
+    outside.write_text("y_true,score\n1,0.5\n")
+    os.symlink(outside, base / "escape.csv")
+    os.symlink(tmp_path, base / "up")
+    os.symlink(base / "sample.csv", base / "alias.csv")
+    return base
+
+
+def test_the_setting_is_off_by_default_and_names_a_wrong_directory(monkeypatch, tmp_path):
+    monkeypatch.delenv(ENV, raising=False)
+    assert data_directory() is None
+    monkeypatch.setenv(ENV, str(tmp_path / "missing"))
+    with pytest.raises(AssessError, match="not a directory"):
+        data_directory()
+
+
+def test_the_listing_holds_the_data_files_and_part_directories_but_no_link_out(root):
+    assert list_sources(root) == ["alias.csv", "parts/", "parts/p0.parquet", "parts/p1.parquet", "sample.csv"]
+
+
+@pytest.mark.parametrize("path, message", [
+    ("../secret.csv", "`..` is not allowed"),
+    ("parts/../../secret.csv", "`..` is not allowed"),
+    ("escape.csv", "leads outside the data directory"),
+    ("up/secret.csv", "leads outside the data directory"),
+    ("missing.csv", "no such file"),
+    ("notes.md", "Parquet and CSV"),
+    ("", "choose a file"),
+])
+def test_paths_that_leave_the_directory_or_name_nothing_are_refused(root, path, message):
+    with pytest.raises(AssessError, match=message):
+        resolve_inside(root, path)
+
+
+def test_absolute_paths_are_refused_even_inside_the_directory(root):
+    with pytest.raises(AssessError, match="not an absolute path"):
+        resolve_inside(root, str(root / "sample.csv"))
+    with pytest.raises(AssessError, match="not an absolute path"):
+        resolve_inside(root, "/etc/passwd")
+
+
+def test_paths_inside_resolve_including_a_link_that_stays_inside(root):
+    assert resolve_inside(root, "sample.csv") == (root / "sample.csv").resolve()
+    assert resolve_inside(root, "alias.csv") == (root / "sample.csv").resolve()
+    assert resolve_inside(root, "parts/") == (root / "parts").resolve()
+
+
+# --- the pages -----------------------------------------------------------------------------------------------------
+
+def test_without_the_setting_the_data_page_offers_no_data_directory(monkeypatch):
+    monkeypatch.delenv(ENV, raising=False)
+    at = open_app()
+    assert DATA_DIR_SOURCE not in at.radio[0].options
+
+
+def test_a_directory_of_parts_opens_out_of_core_and_the_metrics_page_shows_it(monkeypatch, root):
+    monkeypatch.setenv(ENV, str(root))
+    at = open_app()
+    at.radio[0].set_value(DATA_DIR_SOURCE).run()
+    assert not at.exception
+    assert at.selectbox[0].options == list_sources(root)
+    at.selectbox[0].set_value("parts/").run()
+    at.button[0].click().run()
+    assert not at.exception and not at.error
+    assert "1,707 rows · binary classification · 3 models · exact" in at.markdown[0].value
+    at.switch_page("views/metrics.py").run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    # the models in the file's order (first appearance), as the in-memory path lists them
+    assert "key" not in table.columns and list(table.columns[2:]) == ["logistic", "tree", "naive_bayes_3f"]
+    # oracle: the in-memory metrics of the same rows
+    from assess.inputs.assessment import describe
+    from assess.inputs.read import read_table
+    from assess.inputs.roles import Overrides
+
+    memory = compute_reports(describe(read_table(SAMPLE), Overrides()), ci="auto")
+    accuracy = table[table["metric"] == memory["logistic"]["accuracy"].name]["logistic"].iloc[0]
+    assert accuracy.startswith(f"{memory['logistic']['accuracy'].value:.3f}")
+    assert table[table["metric"] == "Rows"]["tree"].iloc[0].startswith("569")
+    for page, title in (("views/curves.py", "Curves"), ("views/slices.py", "Slices"), ("views/report.py", "Report")):
+        at.switch_page(page).run()     # each page under its own title, saying why it shows nothing more
+        assert not at.exception and "needs the file's rows" in at.info[0].value
+        assert [t.value for t in at.title] == [title]
+
+
+def test_a_link_out_of_the_directory_is_never_listed_nor_opened(monkeypatch, root):
+    monkeypatch.setenv(ENV, str(root))
+    at = open_app()
+    at.radio[0].set_value(DATA_DIR_SOURCE).run()
+    assert "escape.csv" not in at.selectbox[0].options
+    # a listed file replaced by a link out of the directory leaves the list (and `resolve_inside`, run again when a
+    # file is opened, refuses it: test_paths_that_leave_the_directory_or_name_nothing_are_refused)
+    os.remove(root / "sample.csv")
+    os.symlink(root.parent / "secret.csv", root / "sample.csv")
+    at.run()
+    assert "sample.csv" not in at.selectbox[0].options and not at.exception
+
+
+def test_choosing_a_sample_again_closes_the_out_of_core_file(monkeypatch, root):
+    monkeypatch.setenv(ENV, str(root))
+    at = open_app()
+    at.radio[0].set_value(DATA_DIR_SOURCE).run()
+    at.selectbox[0].set_value("sample.csv").run()
+    at.button[0].click().run()
+    at.radio[0].set_value(at.radio[0].options[0]).run()
+    at.switch_page("views/metrics.py").run()
+    assert not at.exception and at.title[0].value == "Metrics"
+    assert "exact" not in (at.markdown[0].value if at.markdown else "")
+
+
+def test_the_sidebar_names_the_file_opened_out_of_core(monkeypatch, root):
+    # a forecast file (assess.engine.forecast) beside the binary parts: the sidebar says what is open, not "No data"
+    shutil.copy(SAMPLE.with_name("monthly_forecasts.csv"), root / "forecasts.csv")
+    monkeypatch.setenv(ENV, str(root))
+    at = open_app()
+    at.radio[0].set_value(DATA_DIR_SOURCE).run()
+    at.selectbox[0].set_value("forecasts.csv").run()
+    at.button[0].click().run()
+    assert not at.exception and not at.error
+    lines = [c.value.replace("\\", "") for c in at.sidebar.caption]     # md() escapes ":" and "("
+    assert "No data loaded." not in lines
+    assert "Active: `forecasts.csv` (out of core)" in lines
+    assert "2,592 rows · time-series forecasting · 3 models: `naive`, `seasonal_naive`, `ets`" in lines
+    at.switch_page("views/metrics.py").run()           # the engine's forecast metrics on the Metrics page
+    assert not at.exception and "Active: `forecasts.csv` (out of core)" in [c.value.replace("\\", "") for c in
+                                                                             at.sidebar.caption]
+    assert "MASE (vs naive)" in at.dataframe[0].value["metric"].tolist()

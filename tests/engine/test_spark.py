@@ -1,0 +1,107 @@
+"""The same out-of-core aggregation on a local Spark (PySpark, local[1]) gives the in-memory numbers.
+
+One Spark session for the whole module (Spark allows one per process; starting a JVM is the slow part), small
+files, no UI, one shuffle partition. Oracle: the in-memory `compute_reports` (checked against scikit-learn in
+test_metrics_oracle.py) and the DuckDB run of the same file (test_engine.py), to 1e-12.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from assess.core.decision import Decision
+from assess.engine.backends import SparkBackend
+from assess.engine.reports import engine_reports
+from assess.engine.source import resolve_source
+from assess.core.errors import AssessError
+from assess.inputs.read import LoadedTable
+from assess.metrics.reports import compute_reports
+from assess.inputs.roles import Overrides
+from assess.inputs.assessment import describe
+from tests.engine.test_engine import SAMPLE, assert_same_values, assert_truth_named_as_in_memory, run_cli
+
+from tests.spark_session import skip_without_spark, spark_session  # noqa: E402,F401  (one session per module)
+
+skip_without_spark()
+pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")
+
+
+def _values(run):
+    return {m: r.to_dict(with_ci=True) for m, r in run.reports.items()}
+
+
+def test_spark_equals_memory_on_the_sample_through_the_cli():
+    code_m, memory, _ = run_cli("metrics", SAMPLE, "--engine", "memory", "--ci", "wilson")
+    code_s, spark, err = run_cli("metrics", SAMPLE, "--engine", "spark", "--ci", "wilson")
+    assert code_m == 0 and code_s == 0, err
+    assert spark["engine"]["name"] == "spark" and spark["engine"]["exact"]
+    assert_same_values(memory["models"], spark["models"])
+    assert memory["undefined"] == spark["undefined"]
+
+
+def test_spark_equals_memory_and_duckdb_with_weights_string_labels_ties_and_parts(tmp_path):
+    rng = np.random.default_rng(5)
+    n = 400
+    y = rng.integers(0, 2, n)
+    frame = pd.concat([pd.DataFrame({"model": m, "y_true": np.where(y == 1, "spam", "ham"),
+                                     "score": np.round(rng.random(n), 1),             # 11 levels: ties
+                                     "weight": np.round(rng.uniform(0, 2, n), 2)}) for m in ("x", "y'quote")],
+                      ignore_index=True)
+    (tmp_path / "parts").mkdir()
+    for i, rows in enumerate(np.array_split(np.arange(len(frame)), 3)):
+        frame.iloc[rows].to_parquet(tmp_path / "parts" / f"p{i}.parquet")
+    decision = Decision.from_scores(0.45)
+    overrides = Overrides(positive="spam")
+    spark = engine_reports(resolve_source(str(tmp_path / "parts")), "spark", overrides, decision=decision,
+                           ci="wilson")
+    duck = engine_reports(resolve_source(str(tmp_path / "parts")), "duckdb", overrides, decision=decision,
+                          ci="wilson")
+    table = LoadedTable(frame=frame, name="t", sha256="", n_bytes=0, format="parquet")
+    memory = compute_reports(describe(table, overrides), decision=decision, ci="wilson")
+    assert_same_values({m: r.to_dict(with_ci=True) for m, r in memory.items()}, _values(spark))
+    assert_same_values(_values(duck), _values(spark))
+
+
+def test_spark_grid_agrees_with_duckdb_grid(tmp_path):
+    rng = np.random.default_rng(9)
+    n = 20_000
+    y = rng.random(n) < 0.4
+    pd.DataFrame({"y_true": y.astype(np.int8), "score": np.clip(rng.normal(0.4 + 0.2 * y, 0.2), 0, 1)}
+                 ).to_parquet(tmp_path / "g.parquet")
+    runs = [engine_reports(resolve_source(str(tmp_path / "g.parquet")), engine, Overrides(), exact_limit=0, bins=256)
+            for engine in ("spark", "duckdb")]
+    assert not runs[0].exact
+    assert_same_values(_values(runs[1]), _values(runs[0]))
+    for key, bound in runs[0].bounds["g"].items():
+        assert bound == pytest.approx(runs[1].bounds["g"][key], rel=1e-12)
+
+
+def test_an_unreachable_spark_master_is_one_clear_line():
+    saved, SparkBackend._session = SparkBackend._session, None
+    try:
+        with pytest.raises(AssessError, match="not reachable at spark://127.0.0.1:1"):
+            SparkBackend.session("spark://127.0.0.1:1")
+    finally:
+        SparkBackend._session = saved
+    code, _, err = run_cli("metrics", SAMPLE, "--engine", "spark", "--spark-master", "spark://127.0.0.1:1")
+    assert code == 2 and "not reachable" in err
+
+
+
+@pytest.mark.parametrize("sample", ["wine_multiclass.csv", "diabetes_regression.csv"])
+def test_spark_equals_duckdb_on_the_multiclass_and_regression_samples(sample):
+    path = SAMPLE.with_name(sample)
+    code_d, duck, err_d = run_cli("metrics", path, "--engine", "duckdb")
+    code_s, spark, err_s = run_cli("metrics", path, "--engine", "spark")
+    assert code_d == 0 and code_s == 0, err_d + err_s
+    assert_same_values(duck["models"], spark["models"])
+    assert duck["undefined"] == spark["undefined"]
+
+
+@pytest.mark.parametrize("positive, negative", [("yes", "no"), ("true", "false"), ("TRUE", "FALSE")])
+def test_spark_names_a_csv_truth_s_classes_as_memory_does(tmp_path, positive, negative):
+    """Spark reads CSV as text: true/false (any case) would be classes 'true'/'false' where pandas reads booleans
+    ('True'/'False'); yes/no stay text in both."""
+    assert_truth_named_as_in_memory(tmp_path, "spark", positive, negative)

@@ -1,0 +1,126 @@
+"""The Report page and the Data page's settings upload, under AppTest: the report builds on awkward files without
+raising, its settings download re-applies on the Data page, and bad settings leave the loaded file as it was."""
+
+import json
+
+import pytest
+
+from assess.present.settings import Settings
+from assess.inputs.names import DisplayNames
+from tests.conftest import open_app
+from tests.views.test_smoke import CASES
+
+AWKWARD = ("labels_only.csv", "single_class.csv", "multilabel_sets.csv", "regression.csv", "classes_10000.csv")
+
+
+def _build(at):
+    next(b for b in at.button if b.label == "Build the report").click().run(timeout=300)
+
+
+@pytest.mark.parametrize("name", AWKWARD)
+def test_report_builds_or_says_why(name):
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    at.file_uploader[0].upload(name, CASES[name], "text/csv").run()
+    at.switch_page("views/report.py").run()
+    assert not at.exception, name
+    if not any(b.label == "Build the report" for b in at.button):  # the page guard stopped on blocking problems
+        assert at.error or at.info, name
+        return
+    _build(at)
+    assert not at.exception, name
+    assert at.success or at.error, name
+
+
+def test_settings_from_the_report_page_apply_on_the_data_page():
+    at = open_app("views/report.py")
+    at.text_area(key="checklist_context").set_value("Screening programme").run()
+    settings_button = next(b for b in at.get("download_button") if b.proto.label == "Settings file (JSON)")
+    assert settings_button is not None
+    at.switch_page("views/data.py").run()
+    saved = Settings(display_names=DisplayNames.of({"tree": "Decision tree"}, {"malignant": "Cancer"}),
+                     checklist={"context": "Screening programme"})
+    at.file_uploader[0].upload("settings.json", saved.to_json().encode(), "application/json").run()
+    assert not at.exception
+    assessment = at.session_state["assessment"]
+    assert "Decision tree" in assessment.models and assessment.positive == "Cancer"
+    at.switch_page("views/report.py").run()
+    assert at.text_area(key="checklist_context").value == "Screening programme"
+
+
+@pytest.mark.parametrize("change, message", [({"version": 2}, "settings version 2 is not supported"),
+                                             ({"task": "regression"}, "is for a regression assessment")])
+def test_bad_settings_leave_the_file_as_it_was(change, message):
+    at = open_app("views/data.py")
+    before = at.session_state["assessment"].models
+    doc = Settings(display_names=DisplayNames.of({"tree": "Decision tree"})).to_dict() | change
+    at.file_uploader[0].upload("bad.json", json.dumps(doc).encode(), "application/json").run()
+    assert not at.exception
+    assert any(message in e.value.replace("\\", "") for e in at.error)
+    assert at.session_state["assessment"].models == before
+
+
+def test_format_choice_and_stated_costs_reach_the_download():
+    """ZIP chosen and costs stated: the build makes the ZIP (its report.json has the 0/1 cost matrix and every
+    model's expected cost); choosing HTML afterwards lays out the same report without computing it again."""
+    import io
+    import zipfile
+
+    at = open_app("views/report.py")
+    next(r for r in at.radio if r.label == "Format").set_value("ZIP of tables").run()
+    next(c for c in at.checkbox if c.label == "State what each kind of error costs").check().run()
+    _build(at)
+    assert not at.exception and at.success
+    assert any(b.proto.label == "Download the ZIP of tables" for b in at.get("download_button"))
+    kept = at.session_state["results"]["report"][1]
+    with zipfile.ZipFile(io.BytesIO(kept["files"]["ZIP of tables"])) as z:
+        doc = json.loads(z.read("report.json"))
+    costs = doc["costs"]["misclassification"]
+    assert costs["matrix"] == [[0.0, 1.0], [1.0, 0.0]]
+    for model, row in costs["models"].items():      # 0/1 costs: the expected cost is the error rate
+        assert row["expected_cost"] == pytest.approx(row["errors"] / row["samples"])
+    built = kept["report"]
+    next(r for r in at.radio if r.label == "Format").set_value("HTML").run()
+    assert not at.exception
+    kept = at.session_state["results"]["report"][1]
+    assert kept["report"] is built and "HTML" in kept["files"]
+    assert b'id="costs"' in kept["files"]["HTML"]
+    assert any(b.proto.label == "Download the HTML" for b in at.get("download_button"))
+
+
+def test_settings_saved_from_the_app_give_the_cli_the_same_report(tmp_path):
+    """Save from the app (the settings the Report page builds with, as its ZIP carries them), apply to the same
+    file and to a second one with `python -m assess report --config`: the same numbers, tests, costs and answers."""
+    import io
+    import zipfile
+
+    import pandas as pd
+
+    from assess.cli import main
+    from tests.conftest import ROOT
+
+    at = open_app("views/report.py")
+    at.text_area(key="checklist_context").set_value("Screening programme").run()
+    next(r for r in at.radio if r.label == "Format").set_value("ZIP of tables").run()
+    next(c for c in at.checkbox if c.label == "State what each kind of error costs").check().run()
+    _build(at)
+    with zipfile.ZipFile(io.BytesIO(at.session_state["results"]["report"][1]["files"]["ZIP of tables"])) as z:
+        app_doc, saved = json.loads(z.read("report.json")), z.read("settings.json")
+    config = tmp_path / "settings.json"
+    config.write_bytes(saved)
+    sample = ROOT / "assets/samples/breast_cancer_binary.csv"
+    out = tmp_path / "cli.zip"
+    assert main(["report", str(sample), "--config", str(config), "--out", str(out)]) == 0
+    cli_doc = json.loads(zipfile.ZipFile(out).read("report.json"))
+    for part in ("metrics", "tests", "costs", "checklist", "decision", "recommendation", "verdict"):
+        assert cli_doc[part] == app_doc[part], part
+    assert app_doc["checklist"][-1]["answer"] == "Screening programme"
+    # the out-of-time use: next quarter's file (other samples of the same models) takes the same settings
+    frame = pd.read_csv(sample)
+    later = tmp_path / "next_quarter.csv"
+    frame[frame["id"] % 3 == 0].to_csv(later, index=False)
+    out = tmp_path / "later.zip"
+    assert main(["report", str(later), "--config", str(config), "--out", str(out)]) == 0
+    later_doc = json.loads(zipfile.ZipFile(out).read("report.json"))
+    assert later_doc["decision"] == app_doc["decision"] and later_doc["costs"]["misclassification"]["matrix"] == \
+        app_doc["costs"]["misclassification"]["matrix"]
