@@ -618,6 +618,6 @@ def delong_from_table(t: ModelTable, confidence_level: float) -> tuple[float, fl
     s10 = float(np.dot(fp, (v10 - auc) ** 2) / (m - 1))
     mean01 = float(np.dot(fn, v01) / n)
     s01 = float(np.dot(fn, (v01 - mean01) ** 2) / (n - 1))
-    z = intervals._z(confidence_level)
+    z = intervals.normal_quantile(confidence_level)
     se = np.sqrt(s10 / m + s01 / n)
     return max(0.0, auc - z * se), min(1.0, auc + z * se)

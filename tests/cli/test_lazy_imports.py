@@ -122,7 +122,7 @@ print(repr(float(stats.norm.ppf(0.975))))
 
 
 def test_poisson_thresholds_as_scipy():
-    from assess.intervals import _poisson_thresholds
+    from assess.intervals.bootstrap import _poisson_thresholds
 
     cdf = np.rint(stats.poisson.cdf(np.arange(16), 1.0) * 65536.0)
     assert _poisson_thresholds().tolist() == cdf[cdf < 65536].astype(int).tolist()

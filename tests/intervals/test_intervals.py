@@ -142,14 +142,14 @@ def test_delong_undefined_with_a_class_of_fewer_than_two_rows():
 def test_multinomial_resampling_keeps_every_stratum_size():
     rng = np.random.default_rng(0)
     strata = np.array([0] * 7 + [1] * 13 + [2] * 5)
-    groups, contiguous = intervals._strata_layout(strata.size, strata)
+    groups, contiguous = intervals.bootstrap._strata_layout(strata.size, strata)
     c = intervals.resample_counts(rng, 50, groups, scheme="multinomial", contiguous=contiguous, R=strata.size)
     for v, size in ((0, 7), (1, 13), (2, 5)):
         assert (c[:, strata == v].sum(axis=1) == size).all()
 
 
 def test_poisson_counts_have_poisson_one_moments():
-    c = intervals._poisson_counts(np.random.default_rng(1), (4, 250_000)).ravel()
+    c = intervals.bootstrap._poisson_counts(np.random.default_rng(1), (4, 250_000)).ravel()
     assert c.mean() == pytest.approx(1.0, abs=0.005)
     assert c.var() == pytest.approx(1.0, abs=0.01)
     assert np.mean(c == 0) == pytest.approx(np.exp(-1), abs=0.003)

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from assess import curves
 from assess.core.data import Predictions, Task
-from assess.intervals import _poisson_counts, wilson
+from assess.intervals import wilson
+from assess.intervals.bootstrap import _poisson_counts
 from assess.metrics import evaluate
 from assess.metrics import binary, multiclass, multilabel, resampling
 from assess.metrics.registry import get, metrics_for

@@ -1,0 +1,273 @@
+"""The vectorised, seeded bootstrap: resamples as count matrices (multinomial or Poisson), percentile and BCa
+intervals; see the package docstring."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from scipy import stats
+
+from assess.intervals.interval import ConfidenceInterval, IntervalMethod, check_confidence_level
+
+AUTO_MULTINOMIAL_MAX = 100_000
+
+
+# ------------------------------------------------------------------------------------------------------------------
+# Bootstrap
+# ------------------------------------------------------------------------------------------------------------------
+
+def _poisson_thresholds() -> np.ndarray:
+    # F(j) = e^-1 Σ_{i<=j} 1/i!, the Poisson(1) CDF in closed form: scipy.stats is not loaded at import for it
+    # (the command line defers it, `assess.cli.lazy_imports`); tests check it against scipy.stats.poisson.cdf
+    cdf = np.cumsum(1.0 / np.cumprod(np.r_[1.0, np.arange(1.0, 16.0)])) * np.exp(-1.0)
+    c = np.rint(cdf * 65536.0)
+    return c[c < 65536].astype(np.uint16)
+
+
+_POISSON_C = tuple(np.uint16(c) for c in _poisson_thresholds())   # typed scalars: uint16 comparisons stay uint16
+_POISSON_FULL = 4   # thresholds compared on every cell; P(count >= 5) = 0.37 % of cells get the rest
+
+
+def _poisson_counts(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    """Poisson(1) counts as uint8 by inversion of 16-bit uniforms: count = #{j : u >= round(2^16 F(j))}.
+
+    The first four thresholds are compared on every cell (each a uint16 comparison added as a uint8 view, no
+    casting); the rest only on the cells past the fifth, which gives the same counts in fewer passes over the matrix.
+    """
+    size = shape[0] * shape[1]
+    u = rng.bit_generator.random_raw((size + 3) // 4).view(np.uint16)[:size]
+    out = (u >= _POISSON_C[0]).view(np.uint8)
+    for c in _POISSON_C[1:_POISSON_FULL]:
+        np.add(out, (u >= c).view(np.uint8), out=out)
+    tail = np.flatnonzero(u >= _POISSON_C[_POISSON_FULL])
+    if tail.size:
+        u_tail = u[tail]
+        extra = np.ones(tail.size, dtype=np.uint8)
+        for c in _POISSON_C[_POISSON_FULL + 1:]:
+            np.add(extra, (u_tail >= c).view(np.uint8), out=extra)
+        out[tail] += extra
+    return out.reshape(shape)
+
+
+def _strata_layout(R: int, strata):
+    if strata is None:
+        return [np.arange(R)], True
+    s = np.asarray(strata)
+    if s.shape != (R,):
+        raise ValueError(f"`strata` must have shape ({R},) (got {s.shape})")
+    if s.dtype.kind in "iub" and s.size and int(s.max()) - int(s.min()) < 1024:
+        inv = s.astype(np.int64) - int(s.min())          # small integer codes: no sort needed
+    else:
+        _, inv = np.unique(s, return_inverse=True)
+    groups = [g for g in (np.flatnonzero(inv == v) for v in range(int(inv.max()) + 1)) if g.size]
+    return groups, all(g[-1] - g[0] + 1 == g.size for g in groups)
+
+
+def _scheme_for(size: int, scheme: str, has_freq: bool) -> str:
+    if has_freq:
+        return "multinomial"
+    if scheme == "auto":
+        return "multinomial" if size <= AUTO_MULTINOMIAL_MAX else "poisson"
+    return scheme
+
+
+def resample_counts(rng: np.random.Generator, b: int, groups, *, frequencies=None, scheme="auto",
+                    contiguous=True, R=None) -> np.ndarray:
+    """A (b, R) matrix of resample counts: row r drawn ``counts[j, r]`` times in resample j (stratified)."""
+    R = R if R is not None else sum(g.size for g in groups)
+    schemes = [_scheme_for(int(frequencies[g].sum()) if frequencies is not None else g.size, scheme,
+                           frequencies is not None) for g in groups]
+    if all(s == "poisson" for s in schemes):
+        return _poisson_counts(rng, (b, R))          # independent per row: strata need no separate draws
+    out = np.zeros((b, R), dtype=np.int64)
+    for g, sch in zip(groups, schemes):
+        m = g.size
+        if frequencies is not None:
+            f = frequencies[g].astype(np.float64)
+            tot = int(round(f.sum()))
+            block = rng.multinomial(tot, f / f.sum(), size=b) if tot > 0 else np.zeros((b, m), np.int64)
+        elif sch == "poisson":
+            block = _poisson_counts(rng, (b, m))
+        else:
+            idx = rng.integers(0, m, size=(b, m), dtype=np.int64 if m > 2**31 - 1 else np.int32)
+            idx += (np.arange(b, dtype=idx.dtype) * m)[:, None]
+            block = np.bincount(idx.ravel(), minlength=b * m).reshape(b, m)
+        if contiguous:
+            out[:, g[0]:g[0] + m] = block
+        else:
+            out[:, g] = block
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class BootstrapResult:
+    """Bootstrap distribution and intervals of one or more statistics (columns).
+
+    ``estimates`` is (resamples, m); ``point`` the statistics on the data; ``intervals`` one
+    :class:`ConfidenceInterval` per column; ``undefined`` the number of resamples where each column was NaN.
+    """
+
+    point: np.ndarray
+    estimates: np.ndarray
+    intervals: tuple[ConfidenceInterval, ...]
+    undefined: np.ndarray
+    resamples: int
+    seed: object
+    scheme: str
+    method: str
+
+    @property
+    def interval(self) -> ConfidenceInterval:
+        if len(self.intervals) != 1:
+            raise ValueError(f"this result holds {len(self.intervals)} statistics; use .intervals")
+        return self.intervals[0]
+
+
+def _as_2d(v) -> np.ndarray:
+    a = np.asarray(v, dtype=np.float64)
+    return a[:, None] if a.ndim == 1 else a
+
+
+def _jackknife(statistic, R, groups, frequencies, rng, chunk_rows):
+    """Jackknife values and their multiplicities: exact over patterns with frequencies (leave one sample of pattern
+    r out, ``f_r`` times), else a delete-a-group jackknife over 100 random row groups (each group one unit)."""
+    if frequencies is not None:
+        f = np.asarray(frequencies, dtype=np.int64)
+        live = np.flatnonzero(f > 0)
+        counts = np.tile(f, (live.size, 1))
+        counts[np.arange(live.size), live] -= 1
+        return _as_2d(statistic(counts)), f[live].astype(np.float64)
+    G = min(R, 100)
+    assign = rng.permutation(R) % G
+    vals = []
+    step = max(1, chunk_rows // max(R, 1))
+    for a in range(0, G, step):
+        gs = np.arange(a, min(G, a + step))
+        counts = (assign[None, :] != gs[:, None]).astype(np.uint8)
+        vals.append(_as_2d(statistic(counts)))
+    return np.concatenate(vals, axis=0), np.ones(G)
+
+
+def _bca_bounds(est, point, jack, jw, confidence_level):
+    alpha = 1 - confidence_level
+    zs = stats.norm.ppf([alpha / 2, 1 - alpha / 2])
+    finite = np.isfinite(est)
+    if finite.sum() < 2 or not np.isfinite(point):
+        return float("nan"), float("nan")
+    e = est[finite]
+    prop = (np.sum(e < point) + 0.5 * np.sum(e == point)) / e.size
+    prop = min(max(prop, 1.0 / (2 * e.size)), 1 - 1.0 / (2 * e.size))
+    z0 = stats.norm.ppf(prop)
+    ok = np.isfinite(jack)
+    if ok.sum() >= 2:
+        # Efron (1987): a = sum d^3 / (6 (sum d^2)^1.5) over the jackknife units (raw multiplicities, not shares)
+        mean = np.dot(jw[ok], jack[ok]) / jw[ok].sum()
+        d = mean - jack[ok]
+        den = 6.0 * np.dot(jw[ok], d * d) ** 1.5
+        acc = float(np.dot(jw[ok], d ** 3) / den) if den > 0 else 0.0
+    else:
+        acc = 0.0
+    adj = stats.norm.cdf(z0 + (z0 + zs) / (1 - acc * (z0 + zs)))
+    lo, hi = np.quantile(e, adj)
+    return float(lo), float(hi)
+
+
+def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None = None, strata=None,
+                 frequencies=None, point=None, resamples: int = 1000, confidence_level: float = 0.95, seed=0,
+                 scheme: str = "auto", method: str = "percentile", progress: Callable[[float], None] | None = None,
+                 chunk_cells: int = 4_000_000) -> BootstrapResult:
+    r"""Seeded, stratified, vectorised bootstrap of one or more statistics.
+
+    Parameters
+    ----------
+    statistic : callable
+        ``statistic(counts) -> (b,)`` or ``(b, m)``: given a (b, R) integer matrix of how often each of the R rows
+        is drawn in each of b resamples, return the statistic of every resample. Written with weighted sums
+        (``counts @ values``, ``np.bincount``), it costs one pass over the chunk, not b Python calls. It must accept
+        any integer dtype (uint8 for Poisson counts).
+    n : int
+        Number of rows R (needed when neither ``strata`` nor ``frequencies`` is given).
+    strata : array (R,), optional
+        Stratum of each row (e.g. the true class); each stratum is resampled within itself.
+    frequencies : int array (R,), optional
+        Row r stands for ``frequencies[r]`` identical samples (e.g. the cells of a confusion matrix); a resample is
+        then a multinomial draw over rows, exact and independent of n.
+    point : float or array (m,), optional
+        The statistic on the data; computed as ``statistic(ones)`` (or of ``frequencies``) when omitted.
+    resamples : int, default 1000
+    confidence_level : float, default 0.95
+    seed : int or numpy SeedSequence, default 0
+        Same seed, same data → same intervals.
+    scheme : {"auto", "multinomial", "poisson"}
+        See the module docstring.
+    method : {"percentile", "bca"}
+    progress : callable, optional
+        Called with the fraction done (0 < f <= 1) after each chunk.
+    chunk_cells : int
+        Upper bound on b × R per chunk (memory).
+    """
+    if scheme not in ("auto", "multinomial", "poisson"):
+        raise ValueError(f"`scheme` must be 'auto', 'multinomial' or 'poisson' (got {scheme!r})")
+    if method not in ("percentile", "bca"):
+        raise ValueError(f"`method` must be 'percentile' or 'bca' (got {method!r})")
+    if not isinstance(resamples, (int, np.integer)) or resamples < 1:
+        raise ValueError(f"`resamples` must be a positive integer (got {resamples!r})")
+    confidence_level = check_confidence_level(confidence_level)
+    if frequencies is not None:
+        frequencies = np.asarray(frequencies)
+        if frequencies.ndim != 1:
+            raise ValueError(f"`frequencies` must be 1-D (got shape {frequencies.shape})")
+        if np.any(frequencies < 0) or np.any(frequencies != np.round(frequencies)):
+            raise ValueError("`frequencies` must be non-negative integers")
+        frequencies = frequencies.astype(np.int64)
+        R = frequencies.shape[0]
+    elif strata is not None:
+        R = int(np.asarray(strata).shape[0])
+    elif n is not None:
+        R = int(n)
+    else:
+        raise ValueError("give `n`, `strata` or `frequencies` so the number of rows is known")
+    if R < 1:
+        raise ValueError(f"nothing to resample (got {R} rows)")
+    groups, contiguous = _strata_layout(R, strata)
+    rng = np.random.default_rng(seed)
+    if point is None:
+        base = frequencies[None, :] if frequencies is not None else np.ones((1, R), dtype=np.uint8)
+        point = _as_2d(statistic(base))[0]
+    point = np.atleast_1d(np.asarray(point, dtype=np.float64))
+    m = point.shape[0]
+    est = np.empty((resamples, m))
+    # A chunk holds b × R counts, so b is bounded by chunk_cells for cell frequencies too: the k² cells of a
+    # 1,500-class confusion matrix once made one chunk of 1,000 resamples 16.8 GiB.
+    b = max(1, min(resamples, chunk_cells // R, 10_000 if frequencies is not None else resamples))
+    done = 0
+    while done < resamples:
+        bb = min(b, resamples - done)
+        counts = resample_counts(rng, bb, groups, frequencies=frequencies, scheme=scheme, contiguous=contiguous,
+                                 R=R)
+        est[done:done + bb] = _as_2d(statistic(counts))
+        done += bb
+        if progress is not None:
+            progress(done / resamples)
+    used = sorted({_scheme_for(int(frequencies[g].sum()) if frequencies is not None else g.size, scheme,
+                               frequencies is not None) for g in groups})
+    scheme_used = "+".join(used)
+    undefined = (~np.isfinite(est)).sum(axis=0)
+    alpha = 1 - confidence_level
+    intervals = []
+    if method == "bca":
+        jack, jw = _jackknife(statistic, R, groups, frequencies, rng, chunk_cells)
+    for j in range(m):
+        col = est[:, j]
+        fin = col[np.isfinite(col)]
+        if fin.size < 2:
+            lo = hi = float("nan")
+        elif method == "percentile":
+            lo, hi = (float(v) for v in np.quantile(fin, [alpha / 2, 1 - alpha / 2]))
+        else:
+            lo, hi = _bca_bounds(col, point[j], jack[:, j], jw, confidence_level)
+        intervals.append(ConfidenceInterval(lo, hi, confidence_level, IntervalMethod(
+            f"bootstrap-{method}", resamples=int(resamples), scheme=scheme_used, dropped=int(undefined[j]))))
+    return BootstrapResult(point, est, tuple(intervals), undefined, int(resamples), seed, scheme_used, method)
