@@ -251,7 +251,9 @@ def fingerprint(assessment: Assessment) -> tuple:
 
 
 def memo(assessment: Assessment, name: str, params: tuple, compute, *, light: bool = False):
-    """``compute()`` once for this assessment's :func:`fingerprint` (the file's SHA-256, roles, task, positive class)
+    """Deprecated for :func:`cached`, whose key is the call itself; pages move to it one by one.
+
+    ``compute()`` once for this assessment's :func:`fingerprint` (the file's SHA-256, roles, task, positive class)
     and ``params``, shared by every session holding the same data (:mod:`ui.store`); a session whose data or
     roles change gets a new key.
 
@@ -260,9 +262,28 @@ def memo(assessment: Assessment, name: str, params: tuple, compute, *, light: bo
     runs a page on its own on a server's first run and under AppTest). A Plotly figure may be returned: it is stored
     as its dict and each caller gets its own figure (:func:`ui.store._frozen`). ``light``: a small result of a
     setting that changes often (a figure at one threshold), kept apart so it never evicts a costly one."""
+    return _shared_or_busy((fingerprint(assessment), name, params), compute, assessment, light)
+
+
+def cached(compute, assessment: Assessment, *args, light: bool = False, **kwargs):
+    """``compute(assessment, *args, **kwargs)`` once per assessment :func:`fingerprint` and those arguments, shared by
+    every session holding the same data (:mod:`ui.store`), as :func:`memo` does — but the key is the call itself:
+    ``compute``'s qualified name and every argument it is given, so no key can leave out an input that changes the
+    result (a hand-written ``params`` can leave one out and serve one setting's result for another).
+
+    ``compute`` must be a module-level function of `assess` (or of `ui`), not a lambda or a closure, whose values
+    the key would not see; every argument must be hashable (a tuple, not a list). ``light`` as for :func:`memo`."""
+    name = f"{compute.__module__}.{compute.__qualname__}"
+    if "<lambda>" in name or "<locals>" in name:
+        raise TypeError(f"cached() needs a module-level function, not {name}: the key sees only its arguments")
+    key = (fingerprint(assessment), name, args, tuple(sorted(kwargs.items())))
+    hash(key)   # an unhashable argument fails here, with its type in the message, not deep in the store
+    return _shared_or_busy(key, lambda: compute(assessment, *args, **kwargs), assessment, light)
+
+
+def _shared_or_busy(key: tuple, compute, assessment: Assessment, light: bool):
     try:
-        return shared_results().get((fingerprint(assessment), name, params), compute, tag=assessment.table.sha256,
-                                    light=light)
+        return shared_results().get(key, compute, tag=assessment.table.sha256, light=light)
     except ServerBusy as busy:
         st.warning(str(busy), icon=BUSY_ICON)
         st.stop()

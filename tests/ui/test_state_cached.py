@@ -1,0 +1,41 @@
+"""`ui.state.cached`: the store's key is the call itself, so a setting left out of a hand-written key can no longer
+serve one setting's result for another."""
+
+import pytest
+
+from assess.inputs.assessment import describe
+from assess.inputs.read import read_table
+from tests.conftest import ROOT
+from ui import state
+
+CALLS = []
+
+
+def positives_at(assessment, model, threshold, *, weighted=False):
+    """A stand-in for an `assess` computation: how many rows of ``model`` score at or above ``threshold``."""
+    CALLS.append((model, threshold, weighted))
+    return int((assessment.predictions(model).scores >= threshold).sum())
+
+
+@pytest.fixture(scope="module")
+def assessment():
+    return describe(read_table(ROOT / "assets" / "samples" / "breast_cancer_binary.csv"))
+
+
+def test_every_argument_is_part_of_the_key(assessment):
+    CALLS.clear()
+    model = assessment.models[0]
+    first = state.cached(positives_at, assessment, model, 0.5)
+    assert state.cached(positives_at, assessment, model, 0.5) == first          # served from the store
+    other = state.cached(positives_at, assessment, model, 0.9)                  # a memo key without the threshold
+    state.cached(positives_at, assessment, model, 0.5, weighted=True)           # ... or without a keyword
+    assert CALLS == [(model, 0.5, False), (model, 0.9, False), (model, 0.5, True)]
+    scores = assessment.predictions(model).scores
+    assert (first, other) == (int((scores >= 0.5).sum()), int((scores >= 0.9).sum())) and first > other
+
+
+def test_a_lambda_or_an_unhashable_argument_is_refused(assessment):
+    with pytest.raises(TypeError, match="module-level function"):
+        state.cached(lambda a: 1, assessment)
+    with pytest.raises(TypeError, match="unhashable"):
+        state.cached(positives_at, assessment, [assessment.models[0]], 0.5)
