@@ -294,10 +294,11 @@ def test_views_holds_only_the_page_scripts_the_router_registers():
 
 
 def test_no_pages_folder_beside_the_router():
-    """No `pages/` beside app.py. Streamlit 1.67 still runs a session's first script run as a v1 multipage app when
-    that folder exists (`PagesManager.uses_pages_directory`, cleared by `st.navigation` only during that run), and
-    such a run executes the requested page's own script when its name matches a file there (`_mpa_v1` in Streamlit's
-    script_runner.py), without the router: no page config, no sidebar. AppTest resets the flag before every run, so
-    with the page scripts in `pages/` every run after the first ran that way (measured: the sidebar was empty on the
-    second run). `client.showSidebarNavigation = false` only hides the first run's listing; it does not route."""
+    """No `pages/` beside app.py. Streamlit 1.67 runs a session's first script run as a v1 multipage app while that
+    folder exists (`PagesManager.uses_pages_directory`), and such a run executes a page's own script, without the
+    router, when its name matches a file there (`_mpa_v1` in Streamlit's script_runner.py). Measured with the page
+    scripts in `pages/`: a fresh server's first visit listed the folder's files ('app', 'clusters', 'compare', …) as
+    the navigation, and with `client.showSidebarNavigation = false` showed no navigation at all, the app's own
+    included (tests/browser/test_navigation.py fails both ways); AppTest, which resets the flag before every run,
+    lost the sidebar from the second run on."""
     assert not (ROOT / "pages").exists()

@@ -6,6 +6,7 @@ run with --no-sandbox, and background networking is off because this machine's n
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -31,11 +32,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def app_url():
+@contextlib.contextmanager
+def running_app():
+    """A fresh server, started as README starts it (`make run`) on a free port; its URL while the block runs."""
     port = _free_port()
     ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "app.log", "w")
+    log = open(ARTIFACTS / f"app-{port}.log", "w")
     proc = subprocess.Popen(["make", "run", f"PORT={port}"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True, env={**os.environ, "BROWSER": "none"})
     url = f"http://localhost:{port}"
@@ -49,15 +51,23 @@ def app_url():
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             log.flush()
-            raise RuntimeError(f"the app did not start: {ARTIFACTS / 'app.log'}")
+            raise RuntimeError(f"the app did not start: {log.name}")
         time.sleep(0.5)
-    yield url
-    os.killpg(proc.pid, signal.SIGTERM)
     try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-    log.close()
+        yield url
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    with running_app() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
