@@ -272,11 +272,16 @@ def cached(compute, assessment: Assessment, *args, light: bool = False, **kwargs
     result (a hand-written ``params`` can leave one out and serve one setting's result for another).
 
     ``compute`` must be a module-level function of `assess` (or of `ui`), not a lambda or a closure, whose values
-    the key would not see; every argument must be hashable (a tuple, not a list). ``light`` as for :func:`memo`."""
+    the key would not see; every argument must be hashable (a tuple, not a list), or a read table (an upload: it
+    stands in the key as its :func:`table_key`). ``light`` as for :func:`memo`."""
     name = f"{compute.__module__}.{compute.__qualname__}"
     if "<lambda>" in name or "<locals>" in name:
         raise TypeError(f"cached() needs a module-level function, not {name}: the key sees only its arguments")
-    key = (fingerprint(assessment), name, args, tuple(sorted(kwargs.items())))
+
+    def part(value):   # a LoadedTable hashes by identity: each session's read of one upload would be its own key
+        return ("table", table_key(value)) if isinstance(value, LoadedTable) else value
+
+    key = (fingerprint(assessment), name, tuple(map(part, args)), tuple(sorted((k, part(v)) for k, v in kwargs.items())))
     hash(key)   # an unhashable argument fails here, with its type in the message, not deep in the store
     return _shared_or_busy(key, lambda: compute(assessment, *args, **kwargs), assessment, light)
 

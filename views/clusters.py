@@ -5,9 +5,10 @@ import numpy as np
 import streamlit as st
 
 from assess.core.data import Task
-from assess.metrics.clustering import DRAWN_ROWS, cluster_view, pairwise_agreement
+from assess.analyses.clusters import clusterings_agreement, model_clusters
+from assess.metrics.clustering import DRAWN_ROWS
 from assess.present import charts
-from ui.state import md, memo, require_assessment
+from ui.state import cached, md, require_assessment
 from ui.widgets import all_charts_button, chart
 
 st.title("Clusters")
@@ -19,7 +20,7 @@ if assessment.task is not Task.CLUSTERING:
 
 model = st.selectbox("Clustering", list(assessment.models),
                      help="Charts of one clustering; the agreement between all of them is at the bottom.")
-view = memo(assessment, "cluster_view", (model,), lambda: cluster_view(assessment.predictions(model)))
+view = cached(model_clusters, assessment, model)
 figures: list = []
 
 if view.table is not None:
@@ -33,8 +34,7 @@ if view.table is not None:
 else:
     st.info("No reference classes (`y_true`) in this file: no contingency table.")
 
-views = {m: memo(assessment, "cluster_view", (m,), lambda m=m: cluster_view(assessment.predictions(m)))
-         for m in assessment.models}
+views = {m: cached(model_clusters, assessment, m) for m in assessment.models}
 sizes = {m: dict(zip(v.all_clusters, v.sizes)) for m, v in views.items()}
 fig = charts.cluster_sizes_chart(sizes=sizes, colors=charts.model_colors(assessment.models))
 figures.append(fig)
@@ -70,8 +70,7 @@ if view.projection is not None:
                "that overlap here may still be apart in the other dimensions.")
 
 if len(assessment.models) > 1:
-    names, ari, ri = memo(assessment, "cluster_agreement", (),
-                          lambda: pairwise_agreement([assessment.predictions(m) for m in assessment.models]))
+    names, ari, ri = cached(clusterings_agreement, assessment)
     fig = charts.agreement_chart(models=names, matrix=ari)
     figures.append(fig)
     chart(fig, "Agreement between clusterings", key="agreement")

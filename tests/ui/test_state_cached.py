@@ -39,3 +39,17 @@ def test_a_lambda_or_an_unhashable_argument_is_refused(assessment):
         state.cached(lambda a: 1, assessment)
     with pytest.raises(TypeError, match="unhashable"):
         state.cached(positives_at, assessment, [assessment.models[0]], 0.5)
+
+
+def rows_of(assessment, table):
+    CALLS.append(table.name)
+    return len(table.frame)
+
+
+def test_a_read_table_is_keyed_by_its_content_not_its_identity(assessment):
+    CALLS.clear()
+    path = ROOT / "assets" / "samples" / "wine_multiclass.csv"
+    first, again = read_table(path), read_table(path)       # two sessions reading one upload
+    assert first is not again
+    assert state.cached(rows_of, assessment, first) == state.cached(rows_of, assessment, again) == len(first.frame)
+    assert CALLS == ["wine_multiclass.csv"]
