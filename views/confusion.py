@@ -5,11 +5,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from assess.analyses.operating_points import confusion_matrix, multilabel_matrices, top_classes_matrix
+from assess.analyses.operating_points import multilabel_matrices, top_classes_matrix
 from assess.core.data import Task
 from assess.core.decision import predicted_labels
 from assess.core.errors import AssessError
 from assess.core.formatting import count, significant
+from assess.metrics.multiclass import confusion_matrix
 from assess.present import charts
 from assess.present.export import to_csv_bytes
 from ui.multilabel_views import label_sets_section

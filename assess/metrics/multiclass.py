@@ -32,10 +32,33 @@ __all__ = ["MulticlassState", "multiclass_state", "confusion_matrix", "top_k_hit
 E_INV = float(np.exp(-1.0))
 
 
-def confusion_matrix(y_true: np.ndarray, y_pred: np.ndarray, k: int, weight: np.ndarray | None = None) -> np.ndarray:
-    """(k, k) confusion matrix, rows true and columns predicted, weighted; one ``np.bincount``."""
-    code = np.asarray(y_true, dtype=np.intp) * k + np.asarray(y_pred, dtype=np.intp)
-    cm = np.bincount(code, weights=weight, minlength=k * k)
+def confusion_matrix(y_true, y_pred, k: int, weight: np.ndarray | None = None) -> np.ndarray:
+    r"""(k, k) confusion matrix :math:`C_{ab} = \sum_i w_i [y_i = a][\hat y_i = b]`: rows the true class, columns the
+    predicted class (ISO 4213 6.2.2), float, by one ``np.bincount``; ``weight`` None counts every row once.
+
+    The one confusion matrix of the package: every page, chart, report and metric builds it here.
+
+    Codes outside the classes: every ``y_true`` and ``y_pred`` code must be one of the class codes 0..k-1, else
+    ``ValueError`` naming how many codes are outside, the first row (numbered from 1) and its code. A code outside the
+    classes is a missing label (-1) or a label the encoding does not know; dropping it would give counts that no
+    longer add up to the rows assessed, and counting it would put it in another class's cell — both a wrong number
+    shown as right. In an assessment a wrong count is worse than an error, so the caller must decide first (remove
+    the rows, or add the class) and say so.
+
+    >>> confusion_matrix([0, 0, 1, 2], [0, 1, 1, 0], 3).tolist()
+    [[1.0, 1.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
+    """
+    y = np.asarray(y_true, dtype=np.intp)
+    yp = np.asarray(y_pred, dtype=np.intp)
+    for name, codes in (("y_true", y), ("y_pred", yp)):
+        outside = (codes < 0) | (codes >= k)
+        if outside.any():
+            i = int(np.flatnonzero(outside)[0])
+            n = int(outside.sum())
+            raise ValueError(f"`{name}` has {n:,} code{'' if n == 1 else 's'} outside the {k} classes (0 to {k - 1}; "
+                             f"first at row {i + 1}: {int(codes[i])}); remove those rows or add their class "
+                             f"before counting a confusion matrix")
+    cm = np.bincount(y * k + yp, weights=weight, minlength=k * k)
     return cm.astype(np.float64).reshape(k, k)
 
 

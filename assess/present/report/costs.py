@@ -31,11 +31,12 @@ import pandas as pd
 
 from assess import curves
 from assess.analyses import cost
-from assess.analyses.operating_points import binary_matrix, confusion_matrix, suggested_thresholds
+from assess.analyses.operating_points import binary_matrix, suggested_thresholds
 from assess.core.data import Task
 from assess.core.decision import Decision, predicted_labels
 from assess.core.errors import AssessError
 from assess.inputs.assessment import Assessment
+from assess.metrics.multiclass import confusion_matrix
 from assess.present.charts import expected_cost
 
 
