@@ -53,3 +53,11 @@ def test_weighted_expected_cost_equals_scikit_learn_and_a_row_shift_moves_it_by_
     # Elkan 2001, Theorem 1: adding 7 to row b adds 7 × (share of weight whose truth is b), the same for every model
     shifted = confusions(a, list(a.models), costs=costs + 7.0 * (np.arange(3) == 1)[:, None]).models[0]
     assert shifted.expected - model.expected == pytest.approx(7.0 * w[y == 1].sum() / w.sum(), rel=1e-12)
+
+
+def test_docstring_examples():
+    import doctest
+
+    from assess.analyses import decision_costs
+    result = doctest.testmod(decision_costs)
+    assert result.attempted > 0 and result.failed == 0

@@ -35,3 +35,11 @@ def test_is_the_only_confusion_matrix_of_the_package():
     """Pages, report and metrics import this one: the Confusion page's old copy in operating_points is gone."""
     import assess.analyses.operating_points as op
     assert not hasattr(op, "confusion_matrix")
+
+
+def test_docstring_example():
+    import doctest
+
+    from assess.metrics import multiclass
+    result = doctest.testmod(multiclass)
+    assert result.attempted > 0 and result.failed == 0
