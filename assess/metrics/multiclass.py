@@ -24,12 +24,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from assess import curves
+from assess.inputs.columns import quote
+from assess.inputs.probabilities import outside_unit_interval, rows_not_summing_to_one
 from assess.metrics import binary
 from assess.metrics._common import note, note_undefined, ratio
 
 __all__ = ["MulticlassState", "multiclass_state", "confusion_matrix", "top_k_hits", "per_row_losses"]
 
 E_INV = float(np.exp(-1.0))
+#: How far a row of class scores may sum from 1 before the metrics note it: scikit-learn's ``log_loss`` check
+#: (``np.isclose(sums, 1, rtol=sqrt(eps))``), as the out-of-core engine's.
+ROW_SUM_TOLERANCE = float(np.sqrt(np.finfo(np.float64).eps))
 
 
 def confusion_matrix(y_true, y_pred, k: int, weight: np.ndarray | None = None) -> np.ndarray:
@@ -158,19 +163,12 @@ def multiclass_state(y_true, y_pred, scores, weight, classes, *, labels_from="in
         wsum = float(y.shape[0] if weight is None else weight.sum())
         ll, bs = per_row_losses(y, scores)
         hits = top_k_hits(y, scores, top_k).astype(np.float64)
-        bad = (scores < 0) | (scores > 1)
-        reason = None
-        if bad.any():
-            i = int(np.flatnonzero(bad.ravel())[0])
-            reason = (f"scores are not probabilities ({int(bad.sum())} values outside [0, 1], first at row "
-                      f"{i // k}: {scores.ravel()[i]:g})")
-        sums = scores.sum(axis=1)
-        off = ~np.isclose(sums, 1.0, rtol=np.sqrt(np.finfo(np.float64).eps), atol=0)
-        row_note = None
-        if off.any():
-            j = int(np.flatnonzero(off)[0])
-            row_note = (f"score rows do not sum to 1 ({int(off.sum())} rows, first at row {j}: {sums[j]:.6g}); the "
-                        f"value uses them as given")
+        outside = outside_unit_interval(scores, [f"the score column of class {quote(c)}" for c in classes])
+        reason = None if outside is None else f"{outside.message}: the scores are not probabilities"
+        # scikit-learn's tolerance, not the validation's CSV-rounding one: the note says the value used the rows as
+        # they are, which is true at any distance from 1 (the out-of-core engine counts the same rows)
+        off = rows_not_summing_to_one(scores, "the score table", tolerance=ROW_SUM_TOLERANCE)
+        row_note = None if off is None else f"{off.message}; the value uses them as given"
         dot = (lambda v: float(v.sum())) if weight is None else (lambda v: float(np.dot(weight, v)))
         if rankings is not None:
             counts = [curves.threshold_counts(y == c, scores[:, c], sample_weight=weight, ranking=rankings[c])
