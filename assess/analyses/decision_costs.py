@@ -30,6 +30,7 @@ from assess.core.data import Task
 from assess.core.decision import Decision, predicted_labels
 from assess.core.errors import AssessError
 from assess.inputs.assessment import Assessment
+from assess.inputs.columns import quote
 from assess.metrics.multiclass import confusion_matrix
 
 __all__ = ["cost_matrix", "expected_cost", "ModelConfusion", "Confusions", "confusions"]
@@ -43,22 +44,23 @@ def cost_matrix(values, classes: Sequence[str]) -> np.ndarray:
     [[0.0, 1.0], [5.0, -2.0]]
     """
     k = len(classes)
+    names = ", ".join(map(quote, classes))
     try:
         c = np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError):
         raise AssessError(f"the cost matrix must hold numbers, one row and one column per class "
-                          f"({', '.join(map(str, classes))})") from None
+                          f"({names})") from None
     if c.shape != (k, k):
         shape = " × ".join(str(n) for n in c.shape) or "a single number"
-        raise AssessError(f"the cost matrix is {shape} but there are {k} classes ({', '.join(map(str, classes))}): "
+        raise AssessError(f"the cost matrix is {shape} but there are {k} classes ({names}): "
                           f"it needs one row (true class) and one column (predicted class) per class")
     bad = ~np.isfinite(c)
     if bad.any():
         i, j = np.unravel_index(int(np.flatnonzero(bad)[0]), c.shape)
-        raise AssessError(f"the cost matrix has {int(bad.sum())} cell{'s' if bad.sum() > 1 else ''} that "
-                          f"{'are' if bad.sum() > 1 else 'is'} not a finite number (first: true {classes[i]}, "
-                          f"predicted {classes[j]}: {c[i, j]}); fill every cell with a cost (a benefit as a negative "
-                          f"cost)")
+        many = bad.sum() > 1
+        raise AssessError(f"the cost matrix has {int(bad.sum())} cell{'s' if many else ''} that "
+                          f"{'are' if many else 'is'} not a finite number (first: true {quote(classes[i])}, predicted "
+                          f"{quote(classes[j])}: {c[i, j]}); fill every cell with a cost (a benefit as a negative cost)")
     return c
 
 

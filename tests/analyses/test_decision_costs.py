@@ -19,9 +19,10 @@ def test_a_negative_cell_is_a_benefit_and_kept():
 
 
 @pytest.mark.parametrize("values, message", [
-    ([[0, 1], [1, float("nan")]], r"1 cell that is not a finite number \(first: true yes, predicted yes: nan\)"),
-    ([[0, float("inf")], [1, float("-inf")]], r"2 cells that are not a finite number \(first: true no, predicted yes"),
-    ([[0, 1, 1], [1, 0, 1], [1, 1, 0]], r"the cost matrix is 3 × 3 but there are 2 classes \(no, yes\)"),
+    ([[0, 1], [1, float("nan")]], r"1 cell that is not a finite number \(first: true `yes`, predicted `yes`: nan\)"),
+    ([[0, float("inf")], [1, float("-inf")]],
+     r"2 cells that are not a finite number \(first: true `no`, predicted `yes`"),
+    ([[0, 1, 1], [1, 0, 1], [1, 1, 0]], r"the cost matrix is 3 × 3 but there are 2 classes \(`no`, `yes`\)"),
     ([1, 2], r"the cost matrix is 2 but there are 2 classes"),
 ])
 def test_what_is_refused_names_the_cell_or_the_shape(values, message):

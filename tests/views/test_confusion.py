@@ -112,12 +112,12 @@ def test_page_and_report_refuse_an_empty_cost_cell_alike():
     at = _edit_costs(open_page(), {0: {"malignant": None}})
     assert not at.exception
     warned = [w.value for w in at.warning if "cost matrix" in w.value]
-    assert warned and "true benign, predicted malignant" in warned[0]
+    assert warned and "true `benign`, predicted `malignant`" in warned[0]
     assert set(_cost_table(at)["expected cost per sample"]) == {"—"}     # shown undefined, not computed
     a = at.session_state["assessment"]
     report = build_report(a, ReportOptions(costs=((0.0, float("nan")), (1.0, 0.0)), charts=False, resamples=100))
     assert report.misclassification is None
-    assert any("true benign, predicted malignant" in n for n in report.notes)
+    assert any("true `benign`, predicted `malignant`" in n for n in report.notes)
 
 
 def test_matrices_are_computed_once_and_cached_across_reruns(monkeypatch):
