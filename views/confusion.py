@@ -1,19 +1,21 @@
 """Confusion page: confusion matrices per model (counts or normalised), most confused pairs, a cost matrix's
 expected cost; the labels follow the shared decision (the threshold set on Curves, the label source on Metrics)."""
 
+import hashlib
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from assess.analyses.operating_points import confusion_matrix, multilabel_matrices, top_classes_matrix
+from assess.analyses import decision_costs
+from assess.analyses.operating_points import multilabel_matrices
 from assess.core.data import Task
-from assess.core.decision import predicted_labels
 from assess.core.errors import AssessError
 from assess.core.formatting import count, significant
 from assess.present import charts
 from assess.present.export import to_csv_bytes
 from ui.multilabel_views import label_sets_section
-from ui.state import current_decision, md, require_assessment
+from ui.state import current_decision, md, memo, require_assessment
 from ui.widgets import all_charts_button, chart, chart_cell, chart_row, data_table, decision_note
 
 #: Most classes drawn in a confusion matrix (and offered in the cost editor): beyond it the classes with the most true
@@ -54,54 +56,51 @@ if task is Task.MULTILABEL:
 
 with st.expander("Cost matrix: what each kind of error costs", icon=":material/payments:"):
     st.caption("Rows: true class; columns: predicted class. Default: every error costs 1, correct answers 0, so the "
-               "expected cost is the error rate.")
+               "expected cost is the error rate. A benefit is a negative cost.")
     encoded = list(assessment.predictions().classes) if task is Task.BINARY else classes
+    costs = 1.0 - np.eye(len(encoded))
     if len(encoded) > MAX_DRAWN_CLASSES:
         # A k × k editor of 1,500 classes is 2.25 million cells: the 0/1 costs (the error rate) are used as they are.
         st.caption(f"With {len(encoded):,} classes the costs stay 0/1 (editing is offered up to "
                    f"{MAX_DRAWN_CLASSES} classes).")
-        cost_matrix = 1.0 - np.eye(len(encoded))
     else:
-        default = pd.DataFrame(1.0 - np.eye(len(encoded)), index=encoded, columns=encoded)
-        costs = st.data_editor(default, key=f"costs_{assessment.table.sha256}_{len(classes)}", width="stretch")
-        cost_matrix = costs.to_numpy(dtype=float) if np.isfinite(costs.to_numpy(dtype=float)).all() else None
-        if cost_matrix is None:
-            st.warning("Fill every cell of the cost matrix with a number.")
-
-row = chart_row()
-summary = []
-for i, model in enumerate(models):
-    pred = assessment.predictions(model)
+        costs = st.data_editor(pd.DataFrame(costs, index=encoded, columns=encoded),
+                               key=f"costs_{assessment.table.sha256}_{len(classes)}", width="stretch").to_numpy()
     try:
-        codes = predicted_labels(task, pred.y_pred, pred.scores, decision, model=model)
+        costs = decision_costs.cost_matrix(costs, encoded)
     except AssessError as exc:
-        st.warning(md(str(exc)))
-        continue
-    classes = list(pred.classes)  # the encoded classes: binary always has two, even when the truth holds one
-    matrix = confusion_matrix(pred.y_true, codes, len(classes), pred.weight)
-    drawn, drawn_classes, pooled = top_classes_matrix(matrix, classes, MAX_DRAWN_CLASSES)
-    with row, chart_cell(key=f"cell_cm_{model}"):
-        fig = charts.confusion_matrix_chart(matrix=drawn, classes=drawn_classes, normalize=normalise,
-                                            title=f"{model}", cost_matrix=None if pooled else cost_matrix)
+        st.warning(md(f"No expected cost: {exc}."))
+        costs = None
+
+# the cost matrix keys the cached result by its digest: 2,000 classes make 4 million cells
+costs_key = None if costs is None else hashlib.sha256(costs.tobytes()).hexdigest()
+found = memo(assessment, "confusions", (tuple(models), decision, costs_key, MAX_DRAWN_CLASSES),
+             lambda: decision_costs.confusions(assessment, models, decision=decision, costs=costs,
+                                               max_drawn=MAX_DRAWN_CLASSES))
+for model, reason in found.skipped:
+    st.warning(md(reason))
+row = chart_row()
+for m in found.models:
+    with row, chart_cell(key=f"cell_cm_{m.model}"):
+        fig = charts.confusion_matrix_chart(matrix=m.drawn, classes=list(m.drawn_classes), normalize=normalise,
+                                            title=m.model, expected_cost=None if m.pooled or costs is None
+                                            else m.expected)
         figures.append(fig)
-        chart(fig, f"{model} confusion", key=f"cm_{model}")
-        if pooled:
-            st.caption(f"The {MAX_DRAWN_CLASSES} classes with the most true rows of {len(classes):,}; the other "
-                       f"{pooled:,} are pooled into the last row and column. The counts, the expected cost and the "
-                       "most confused pairs below use every class.")
-        if len(classes) > 2:
-            pairs = charts.most_confused_pairs(matrix, classes, top=5)
-            pairs.insert(0, "model", model)
-            tables.append(pairs)
-    summary.append({"model": model, "rows": matrix.sum(),
-                    "expected cost per sample": charts.expected_cost(matrix, cost_matrix)
-                    if cost_matrix is not None else np.nan,
-                    "errors": matrix.sum() - np.trace(matrix)})
+        chart(fig, f"{m.model} confusion", key=f"cm_{m.model}")
+        if m.pooled:
+            st.caption(f"The {MAX_DRAWN_CLASSES} classes with the most true rows of {len(found.classes):,}; the "
+                       f"other {m.pooled:,} are pooled into the last row and column. The counts, the expected cost "
+                       "and the most confused pairs below use every class.")
+    if len(found.classes) > 2:
+        pairs = charts.most_confused_pairs(m.matrix, list(found.classes), top=5)
+        pairs.insert(0, "model", m.model)
+        tables.append(pairs)
+summary = pd.DataFrame([{"model": m.model, "rows": m.samples, "expected cost per sample": m.expected,
+                         "errors": m.errors} for m in found.models])
 
 st.subheader("Expected cost")
 # Counts whole with thousands separators (weighted counts keep a decimal), the cost with 4 significant digits.
-data_table(pd.DataFrame(summary), formats={"rows": count, "errors": count,
-                                           "expected cost per sample": lambda v: significant(v, 4)})
+data_table(summary, formats={"rows": count, "errors": count, "expected cost per sample": lambda v: significant(v, 4)})
 if tables:
     st.subheader("Most confused pairs")
     pairs = pd.concat(tables, ignore_index=True)

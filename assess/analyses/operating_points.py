@@ -196,14 +196,6 @@ def gain_table(counts: curves.ThresholdCounts, *, bins: int = 10) -> pd.DataFram
     return frame
 
 
-def confusion_matrix(y_true: np.ndarray, y_pred: np.ndarray, k: int, weight: np.ndarray | None = None) -> np.ndarray:
-    """k×k counts: rows the true class, columns the predicted class (ISO 4213 6.2.2), by one bincount."""
-    valid = (y_true >= 0) & (y_pred >= 0)
-    cells = y_true[valid].astype(np.int64) * k + y_pred[valid].astype(np.int64)
-    w = None if weight is None else weight[valid]
-    return np.bincount(cells, weights=w, minlength=k * k).reshape(k, k).astype(float)
-
-
 def top_classes_matrix(matrix: np.ndarray, classes, keep: int) -> tuple[np.ndarray, list[str], int]:
     """The confusion matrix of the ``keep`` classes with the most true rows (support; ties in class order), the other
     classes pooled into one last row and column, and how many classes were pooled (0: the matrix as given).

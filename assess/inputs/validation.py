@@ -17,15 +17,14 @@ from assess.core.data import Task
 from assess.core.problem import Problem
 from assess.inputs.columns import HEAD_ROWS, is_numeric, label_codes, label_strings, not_a_number, numeric_column, quote
 from assess.inputs.forecast_checks import check_forecast
+from assess.inputs.probabilities import outside_unit_interval, rows_not_summing_to_one
 from assess.inputs.roles import Roles
 from assess.inputs.score_direction import check_score_direction
 
-__all__ = ["Problem", "validate", "MIN_ROWS_NORMAL", "SUM_TOLERANCE", "MAX_ASSESSED_CLASSES"]
+__all__ = ["Problem", "validate", "MIN_ROWS_NORMAL", "MAX_ASSESSED_CLASSES"]
 
 #: Below this many rows a normal-approximation interval (Wilson, CLT) is unreliable (ISO 4213 7.8, Iocchi slides).
 MIN_ROWS_NORMAL = 30
-#: Tolerance for probability rows summing to 1: CSV files round probabilities.
-SUM_TOLERANCE = 1e-3
 #: Most classes a classification file may have: its (k, k) confusion matrix stays within 32 MB (2,000² cells of 8
 #: bytes); bootstrap intervals stop earlier, at `assess.metrics.evaluate.MAX_BOOTSTRAP_CLASSES`. Above it the
 #: assessment is refused with a message, never silently re-read as another task.
@@ -112,12 +111,10 @@ class _Checker:
 
     def probability(self, column, values, *, level="warning", affected="probability metrics (log loss, Brier "
                                                                          "score, calibration) will be undefined"):
-        if values is None:
-            return
-        outside = (values < 0) | (values > 1)
-        self.add(level, "score_out_of_range", column, outside, "value{s} outside [0, 1]",
-                 example=values[np.flatnonzero(outside)[0]] if outside.any() else None,
-                 suffix=f"; read as a real-valued score, so {affected}")
+        found = None if values is None else outside_unit_interval(values, f"column {quote(column)}")
+        if found is not None:
+            self.note(level, "score_out_of_range", f"{found.message}; read as a real-valued score, so {affected}",
+                      column, found.count, found.rows)
 
 
 def validate(frame: pd.DataFrame, roles: Roles, task: Task, *, classes=(), positive: str | None = None,
@@ -315,14 +312,14 @@ def _check_classification(c: _Checker, a: _Input) -> None:
             c.probability(col, values, affected="log loss and the Brier score will be undefined")
             matrix.append(values)
         if task in (Task.MULTICLASS, Task.BINARY) and not missing_classes and matrix:
-            total = np.nansum(np.column_stack(matrix), axis=1)
-            off = np.abs(total - 1) > SUM_TOLERANCE
+            found = rows_not_summing_to_one(np.column_stack(matrix), "the file")
             cols = ", ".join(quote(col) for _, col in r.class_scores[:3]) + (" …" if len(r.class_scores) > 3 else "")
             labels = ("argmax labels are unaffected" if task is Task.MULTICLASS else
                       f"the positive class's column {quote(dict(r.class_scores).get(a.positive, ''))} is the score")
-            c.add("warning", "proba_not_normalised", None, off, "row{s} whose class probabilities do not sum to 1",
-                  example=f"sum {total[off][0]:.4g}" if off.any() else None,
-                  suffix=f" in {cols}; log loss and Brier score use them as given, {labels}")
+            if found is not None:
+                c.note("warning", "proba_not_normalised",
+                       f"{found.message} in {cols}; log loss and Brier score use them as given, {labels}",
+                       count=found.count, rows=found.rows)
 
 
 def _check_unused_scores(c: _Checker, a: _Input) -> None:

@@ -87,28 +87,6 @@ def weighted_sum(values: np.ndarray, weight: np.ndarray | None, axis=0):
     return np.tensordot(weight, values, axes=([0], [axis])) if values.ndim > 1 else float(np.dot(weight, values))
 
 
-def proba_problem(scores: np.ndarray) -> str | None:
-    """Why ``scores`` cannot be read as probabilities (values outside [0, 1]), or None."""
-    bad = (scores < 0) | (scores > 1)
-    if not bad.any():
-        return None
-    i = first_index(bad)
-    row = np.unravel_index(i, scores.shape)[0]
-    return (f"scores are not probabilities ({int(bad.sum())} values outside [0, 1], first at row {row}: "
-            f"{np.ravel(scores)[i]:g})")
-
-
-def row_sum_problem(scores: np.ndarray) -> str | None:
-    """A note when the rows of (n, k) class probabilities do not sum to 1 (tolerance as scikit-learn's)."""
-    sums = scores.sum(axis=1)
-    off = ~np.isclose(sums, 1.0, rtol=np.sqrt(np.finfo(np.float64).eps), atol=0)
-    if not off.any():
-        return None
-    i = first_index(off)
-    return (f"score rows do not sum to 1 ({int(off.sum())} rows, first at row {i}: sums to {sums[i]:.6g}); "
-            f"the value treats them as probabilities as given")
-
-
 class ScoreNote(UserWarning):
     """A caveat about a defined value (e.g. probability rows that do not sum to 1); evaluate() records it."""
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from assess import curves
+from assess.inputs.probabilities import outside_unit_interval
 from assess.metrics._common import note_undefined, ratio
 
 __all__ = [
@@ -132,12 +133,9 @@ def binary_state(y_true: np.ndarray, y_pred: np.ndarray, scores: np.ndarray | No
         kw = _constant_score_state(y, float(scores), weight)
     elif scores is not None:
         counts = curves.threshold_counts(y, scores, sample_weight=weight)
-        lo, hi = float(scores.min()), float(scores.max())
-        if lo < 0 or hi > 1:
-            bad = (scores < 0) | (scores > 1)
-            i = int(np.flatnonzero(bad)[0])
-            reason = (f"scores are not probabilities ({int(bad.sum())} outside [0, 1], first at row {i}: "
-                      f"{scores[i]:g})")
+        outside = outside_unit_interval(scores, "the score column")
+        if outside is not None:
+            reason = f"{outside.message}: the scores are not probabilities"
             ll = bs = float("nan")
         else:
             reason = None

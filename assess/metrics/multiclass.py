@@ -24,18 +24,46 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from assess import curves
+from assess.inputs.columns import quote
+from assess.inputs.probabilities import outside_unit_interval, rows_not_summing_to_one
 from assess.metrics import binary
 from assess.metrics._common import note, note_undefined, ratio
 
 __all__ = ["MulticlassState", "multiclass_state", "confusion_matrix", "top_k_hits", "per_row_losses"]
 
 E_INV = float(np.exp(-1.0))
+#: How far a row of class scores may sum from 1 before the metrics note it: scikit-learn's ``log_loss`` check
+#: (``np.isclose(sums, 1, rtol=sqrt(eps))``), as the out-of-core engine's.
+ROW_SUM_TOLERANCE = float(np.sqrt(np.finfo(np.float64).eps))
 
 
-def confusion_matrix(y_true: np.ndarray, y_pred: np.ndarray, k: int, weight: np.ndarray | None = None) -> np.ndarray:
-    """(k, k) confusion matrix, rows true and columns predicted, weighted; one ``np.bincount``."""
-    code = np.asarray(y_true, dtype=np.intp) * k + np.asarray(y_pred, dtype=np.intp)
-    cm = np.bincount(code, weights=weight, minlength=k * k)
+def confusion_matrix(y_true, y_pred, k: int, weight: np.ndarray | None = None) -> np.ndarray:
+    r"""(k, k) confusion matrix :math:`C_{ab} = \sum_i w_i [y_i = a][\hat y_i = b]`: rows the true class, columns the
+    predicted class (ISO 4213 6.2.2), float, by one ``np.bincount``; ``weight`` None counts every row once.
+
+    The one confusion matrix of the package: every page, chart, report and metric builds it here.
+
+    Codes outside the classes: every ``y_true`` and ``y_pred`` code must be one of the class codes 0..k-1, else
+    ``ValueError`` naming how many codes are outside, the first row (numbered from 1) and its code. A code outside the
+    classes is a missing label (-1) or a label the encoding does not know; dropping it would give counts that no
+    longer add up to the rows assessed, and counting it would put it in another class's cell — both a wrong number
+    shown as right. In an assessment a wrong count is worse than an error, so the caller must decide first (remove
+    the rows, or add the class) and say so.
+
+    >>> confusion_matrix([0, 0, 1, 2], [0, 1, 1, 0], 3).tolist()
+    [[1.0, 1.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]
+    """
+    y = np.asarray(y_true, dtype=np.intp)
+    yp = np.asarray(y_pred, dtype=np.intp)
+    for name, codes in (("y_true", y), ("y_pred", yp)):
+        outside = (codes < 0) | (codes >= k)
+        if outside.any():
+            i = int(np.flatnonzero(outside)[0])
+            n = int(outside.sum())
+            raise ValueError(f"`{name}` has {n:,} code{'' if n == 1 else 's'} outside the {k} classes (0 to {k - 1}; "
+                             f"first at row {i + 1}: {int(codes[i])}); remove those rows or add their class "
+                             f"before counting a confusion matrix")
+    cm = np.bincount(y * k + yp, weights=weight, minlength=k * k)
     return cm.astype(np.float64).reshape(k, k)
 
 
@@ -135,19 +163,12 @@ def multiclass_state(y_true, y_pred, scores, weight, classes, *, labels_from="in
         wsum = float(y.shape[0] if weight is None else weight.sum())
         ll, bs = per_row_losses(y, scores)
         hits = top_k_hits(y, scores, top_k).astype(np.float64)
-        bad = (scores < 0) | (scores > 1)
-        reason = None
-        if bad.any():
-            i = int(np.flatnonzero(bad.ravel())[0])
-            reason = (f"scores are not probabilities ({int(bad.sum())} values outside [0, 1], first at row "
-                      f"{i // k}: {scores.ravel()[i]:g})")
-        sums = scores.sum(axis=1)
-        off = ~np.isclose(sums, 1.0, rtol=np.sqrt(np.finfo(np.float64).eps), atol=0)
-        row_note = None
-        if off.any():
-            j = int(np.flatnonzero(off)[0])
-            row_note = (f"score rows do not sum to 1 ({int(off.sum())} rows, first at row {j}: {sums[j]:.6g}); the "
-                        f"value uses them as given")
+        outside = outside_unit_interval(scores, [f"the score column of class {quote(c)}" for c in classes])
+        reason = None if outside is None else f"{outside.message}: the scores are not probabilities"
+        # scikit-learn's tolerance, not the validation's CSV-rounding one: the note says the value used the rows as
+        # they are, which is true at any distance from 1 (the out-of-core engine counts the same rows)
+        off = rows_not_summing_to_one(scores, "the score table", tolerance=ROW_SUM_TOLERANCE)
+        row_note = None if off is None else f"{off.message}; the value uses them as given"
         dot = (lambda v: float(v.sum())) if weight is None else (lambda v: float(np.dot(weight, v)))
         if rankings is not None:
             counts = [curves.threshold_counts(y == c, scores[:, c], sample_weight=weight, ranking=rankings[c])

@@ -77,7 +77,8 @@ def test_kl_divergence_value_in_nats_by_hand():
 def test_probability_metrics_need_probabilities_and_scores():
     r = evaluate(binary([0, 1], s=[-1.0, 2.0]))
     assert math.isnan(r["log_loss"].value)
-    assert r.reasons["log_loss"].startswith("scores are not probabilities (2 outside [0, 1], first at row 0: -1)")
+    assert r.reasons["log_loss"] == ("the score column has 2 values outside [0, 1] (first at row 1: `-1.0`): the "
+                                     "scores are not probabilities")
     assert r["roc_auc"].value == 1.0
     r = evaluate(binary([0, 1], yp=[0, 1]), keys=["roc_auc", "accuracy"])
     assert r.reasons == {"roc_auc": "ROC AUC needs scores and none were given"}
@@ -99,7 +100,8 @@ def test_multiclass_rows_not_summing_to_one_get_a_note_not_a_silent_renormalisat
     P = np.array([[0.7, 0.2, 0.3], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6]])
     r = evaluate(Predictions(Task.MULTICLASS, ("a", "b", "c"), np.array([0, 1, 2]), None, P), keys=["log_loss"])
     assert r["log_loss"].value == pytest.approx(-np.mean(np.log([0.7, 0.8, 0.6])))
-    assert r.notes["log_loss"].startswith("score rows do not sum to 1 (1 rows, first at row 0: 1.2)")
+    assert r.notes["log_loss"] == ("the score table has 1 row whose class probabilities do not sum to 1 (row 1: "
+                                   "`sum 1.2`); the value uses them as given")
 
 
 def test_formula_functions_warn_for_direct_callers():

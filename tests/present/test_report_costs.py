@@ -54,6 +54,21 @@ def test_six_samples_by_hand(tmp_path):
     assert 'href="#costs"' in text and "Misclassification costs" in text and "0.1667" in text
 
 
+def test_a_benefit_is_a_negative_cost_and_the_saving_is_said_per_sample(tmp_path):
+    """The report took only costs ≥ 0 while the Confusion page took any number; now both take a benefit as a
+    negative cost (assess.analyses.decision_costs). Same six samples as above; a malignant found is worth 4."""
+    frame = pd.DataFrame({"model": ["a"] * 6, "y_true": [1, 1, 1, 0, 0, 0],
+                          "score": [0.9, 0.6, 0.3, 0.7, 0.2, 0.1]})
+    report = build_report(assessment_of(frame, tmp_path), ReportOptions(
+        costs=((0, 1), (5, -4)), decision=Decision("scores", 0.5), charts=False, resamples=100))
+    row = report.misclassification.models[0]
+    # at 0.5: FP 1·1 + FN 1·5 + TP 2·(−4) = −2 over 6; best ≥ 0.3: FP 1·1 + TP 3·(−4) = −11 over 6
+    assert row.expected == pytest.approx(-2 / 6)
+    assert (row.optimal_threshold, row.optimal_expected) == (0.3, pytest.approx(-11 / 6))
+    # a share of a net benefit means nothing: the sentence gives the saving per sample (−1/3 − (−11/6) = 1.5)
+    assert "(1.5 less per sample)" in report.misclassification.sentence
+
+
 def test_flag_nothing_is_the_optimum_when_alarms_are_dear(tmp_path):
     frame = pd.DataFrame({"model": ["a"] * 4, "y_true": [1, 0, 0, 0], "score": [0.4, 0.5, 0.6, 0.7]})
     a = assessment_of(frame, tmp_path)

@@ -8,7 +8,7 @@ in, and builds the figure with the "assess" template (`assess.present.charts.sty
 from assess.present.charts.clustering import (agreement_chart, cluster_sizes_chart, contingency_chart, projection_chart,
                                       silhouette_chart)
 from assess.present.charts.comparison import critical_difference_chart, fold_box_chart, difference_chart
-from assess.present.charts.confusion import (confusion_matrix_chart, expected_cost, most_confused_pairs,
+from assess.present.charts.confusion import (confusion_matrix_chart, most_confused_pairs,
                                      multilabel_confusion_chart, normalized_matrix)
 from assess.present.charts.curve_charts import (CurveBand, calibration_chart, drawn_indices, fold_curves_chart, gain_chart,
                                         ks_chart, lift_chart, metric_threshold_chart, ovr_chart, points_per_curve,
@@ -25,7 +25,7 @@ __all__ = [
     "agreement_chart", "cluster_sizes_chart", "contingency_chart", "projection_chart", "silhouette_chart",
     "critical_difference_chart", "fold_box_chart", "difference_chart",
     "OKABE_ITO", "TEMPLATE", "model_colors",
-    "confusion_matrix_chart", "expected_cost", "most_confused_pairs", "multilabel_confusion_chart",
+    "confusion_matrix_chart", "most_confused_pairs", "multilabel_confusion_chart",
     "normalized_matrix",
     "CurveBand", "calibration_chart", "drawn_indices", "fold_curves_chart", "gain_chart", "ks_chart", "lift_chart",
     "metric_threshold_chart", "ovr_chart", "points_per_curve", "pr_chart", "roc_chart", "score_distribution_chart",

@@ -75,24 +75,6 @@ def _pct_text(share: float) -> str:
     return "–" if share != share else f"{100 * share:.1f}%"
 
 
-def expected_cost(matrix, cost_matrix) -> float:
-    r"""Average cost per sample of the decisions in ``matrix`` under ``cost_matrix`` (same shape, true × predicted).
-
-    .. math:: \bar c = \frac{\sum_{ij} M_{ij} C_{ij}}{\sum_{ij} M_{ij}}
-
-    >>> expected_cost([[90, 10], [5, 95]], [[0, 1], [10, 0]])
-    0.3
-    """
-    m = np.asarray(matrix, dtype=np.float64)
-    c = np.asarray(cost_matrix, dtype=np.float64)
-    if c.shape != m.shape:
-        raise ValueError(f"`cost_matrix` must have the shape of the confusion matrix {m.shape} (got {c.shape})")
-    if not np.isfinite(c).all():
-        raise ValueError("`cost_matrix` must be finite (got NaN or infinity)")
-    total = m.sum()
-    return float((m * c).sum() / total) if total > 0 else float("nan")
-
-
 def confusion_matrix_chart(
     *,
     matrix,
@@ -100,7 +82,7 @@ def confusion_matrix_chart(
     normalize: str | None = None,
     title: str = "Confusion matrix",
     subtitle: str | None = None,
-    cost_matrix=None,
+    expected_cost: float | None = None,
     colorbar: bool = True,
 ) -> go.Figure:
     """A k×k confusion matrix as annotated vector cells (`assess.present.charts.cells`): true class down, predicted class
@@ -108,9 +90,9 @@ def confusion_matrix_chart(
 
     Each cell shows the count and, below it, the percentage chosen by ``normalize`` (None → share of all samples,
     "true" → of the true class, i.e. per-class recall on the diagonal, "pred" → of the predicted class, i.e.
-    precision, "all"); the colour follows that percentage (or the count when ``normalize`` is None). With a
-    ``cost_matrix`` (same shape, cost of predicting column j for true row i) the title adds the expected cost per
-    sample, after ``subtitle``. ``colorbar=False`` leaves out the colour bar (small matrices side by side, whose cells
+    precision, "all"); the colour follows that percentage (or the count when ``normalize`` is None). With an
+    ``expected_cost`` (per sample, from :func:`assess.analyses.decision_costs.confusions`) the title adds it, after
+    ``subtitle``. ``colorbar=False`` leaves out the colour bar (small matrices side by side, whose cells
     print their shares). Above 20 classes the cells carry no text; hover always gives true class, predicted
     class, count and share. ``classes``, ``title`` and ``subtitle`` are plain text (see `assess.present.charts.style.plain`).
     """
@@ -128,9 +110,9 @@ def confusion_matrix_chart(
     z = m if normalize is None else share
     text = [[f"{_count_text(m[i, j])}<br>{_pct_text(share[i, j])}" for j in range(k)] for i in range(k)]
     notes = [] if subtitle is None else [plain(subtitle)]
-    if cost_matrix is not None:
+    if expected_cost is not None:
         # 4 significant digits, as the page's expected-cost table writes it (0.01124, not 0.011 beside 0.01124)
-        notes.append(f"Expected cost per sample: {significant(expected_cost(m, cost_matrix), 4)}")
+        notes.append(f"Expected cost per sample: {significant(expected_cost, 4)}")
     hover = ("True: %{customdata[0]}<br>Predicted: %{customdata[1]}<br>Count: %{customdata[2]:,}<br>"
              f"{_NORM_TEXT[normalize].capitalize()}: %{{customdata[3]:.1%}}<extra></extra>")
     zmax = 1.0 if normalize is not None else float(m.max()) if m.max() > 0 else 1.0

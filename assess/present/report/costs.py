@@ -1,21 +1,18 @@
 """The report's costs section: what the decisions cost when the user stated what each kind of error costs (the
 settings' cost matrix), and what the models cost to run when the file measured it (ISO/IEC TS 4213:2022 6.6).
 
-Misclassification costs. With the cost matrix :math:`C` (rows the true class, columns the predicted class, in the
-order of the file's classes — binary: the other class, then the positive one) and a model's confusion matrix
-:math:`M` at the report's decision, the expected cost per sample is
-
-.. math:: \\bar c = \\frac{\\sum_{ij} M_{ij} C_{ij}}{\\sum_{ij} M_{ij}}
-
-(:func:`assess.present.charts.expected_cost`, the Confusion page's number). For a binary model with scores the report also
-gives the threshold of least expected cost: since :math:`TN = N - FP` and :math:`TP = P - FN`,
+Misclassification costs: each model's expected cost per sample at the report's decision under the settings' cost
+matrix, by :func:`assess.analyses.decision_costs.confusions` — the Confusion page's computation and its rule for a
+cost matrix (finite cells; a negative cell is a benefit). For a binary model with scores the report also gives the
+threshold of least expected cost: with the cost matrix :math:`C` (rows the true class, columns the predicted class,
+negative class first), since :math:`TN = N - FP` and :math:`TP = P - FN`,
 
 .. math:: \\bar c(t) = \\frac{C_{00} N + C_{11} P + (C_{01} - C_{00})\\,FP(t) + (C_{10} - C_{11})\\,FN(t)}{N + P}
 
 is least where :math:`c_{FP} FP + c_{FN} FN` is, with :math:`c_{FP} = C_{01} - C_{00}` and
 :math:`c_{FN} = C_{10} - C_{11}`: the Curves page's "min cost" suggestion
-(:func:`assess.analyses.operating_points.suggested_thresholds`, ties to the higher threshold, "flag nothing" when no threshold is
-cheaper), read from the one sort of the model's scores.
+(:func:`assess.analyses.operating_points.suggested_thresholds`, ties to the higher threshold, "flag nothing" when no
+threshold is cheaper), read from the one sort of the model's scores.
 
 Computational cost: the Cost page's and ``metrics`` CLI's numbers (:mod:`assess.analyses.cost`) — latency, throughput and
 energy per model with bootstrap intervals, and the sentence weighing the best model against a cheaper one.
@@ -31,12 +28,12 @@ import pandas as pd
 
 from assess import curves
 from assess.analyses import cost
-from assess.analyses.operating_points import binary_matrix, confusion_matrix, suggested_thresholds
+from assess.analyses.decision_costs import confusions, expected_cost
+from assess.analyses.operating_points import binary_matrix, suggested_thresholds
 from assess.core.data import Task
-from assess.core.decision import Decision, predicted_labels
+from assess.core.decision import Decision
 from assess.core.errors import AssessError
 from assess.inputs.assessment import Assessment
-from assess.present.charts import expected_cost
 
 
 @dataclass(frozen=True)
@@ -75,28 +72,21 @@ def misclassification_costs(assessment: Assessment, models: Sequence[str], matri
                             rule: str) -> MisclassificationCosts:
     """Expected cost per sample of each model at ``decision`` (``rule`` says it in words), and the cost-optimal
     threshold of each binary model with scores. Raises `AssessError` when the matrix does not fit the task."""
-    task = assessment.task
-    if task not in (Task.BINARY, Task.MULTICLASS):
-        raise AssessError(f"a cost matrix applies to binary and multi-class decisions; this file is "
-                          f"{task.value}, so the report has no misclassification costs")
+    try:
+        found = confusions(assessment, models, decision=decision, costs=matrix)
+    except AssessError as exc:
+        raise AssessError(f"{exc}: no misclassification costs in the report") from None
+    if found.skipped:
+        raise AssessError(f"{found.skipped[0][1]}: no misclassification costs in the report")
     c = np.asarray(matrix, dtype=np.float64)
-    classes = tuple(assessment.predictions(models[0]).classes)
-    k = len(classes)
-    if c.shape != (k, k):
-        raise AssessError(f"the cost matrix is {c.shape[0]} × {c.shape[1] if c.ndim == 2 else 1} but the file has "
-                          f"{k} classes ({', '.join(classes)}): no misclassification costs in the report")
-    if not np.isfinite(c).all() or (c < 0).any():
-        raise AssessError("the cost matrix must hold finite costs ≥ 0: no misclassification costs in the report")
     rows = []
-    for m in models:
-        pred = assessment.predictions(m)
-        codes = predicted_labels(task, pred.y_pred, pred.scores, decision, labels=pred.classes, model=m)
-        cm = confusion_matrix(pred.y_true, codes, k, pred.weight)
-        row = DecisionCost(m, rule, float(cm.sum()), float(cm.sum() - np.trace(cm)), expected_cost(cm, c))
-        if task is Task.BINARY and pred.scores is not None:
+    for m in found.models:
+        row = DecisionCost(m.model, rule, m.samples, m.errors, m.expected)
+        pred = assessment.predictions(m.model)
+        if assessment.task is Task.BINARY and pred.scores is not None:
             row = _with_optimum(row, pred, c)
         rows.append(row)
-    return MisclassificationCosts(classes, tuple(tuple(float(v) for v in r) for r in c), tuple(rows),
+    return MisclassificationCosts(found.classes, tuple(tuple(float(v) for v in r) for r in c), tuple(rows),
                                   _sentence(rows))
 
 
@@ -126,9 +116,11 @@ def _sentence(rows: list[DecisionCost]) -> str:
                f", against {', '.join(f'{r.model} {r.expected:.4g}' for r in known if r is not best)}."))
     cheaper = [r for r in known if r.optimal_expected is not None and r.optimal_expected < r.expected - 1e-12]
     for r in cheaper:
-        share = 1 - r.optimal_expected / r.expected if r.expected > 0 else 0.0
+        # a share of a net cost ≤ 0 (benefits outweigh costs) means nothing: the saving per sample is said instead
+        saving = (f"{1 - r.optimal_expected / r.expected:.0%} less" if r.expected > 0 else
+                  f"{r.expected - r.optimal_expected:.4g} less per sample")
         text += (f" {r.model} at its cost-optimal threshold ({r.optimal_rule}) would cost {r.optimal_expected:.4g} "
-                 f"per sample ({share:.0%} less).")
+                 f"per sample ({saving}).")
     if not cheaper and any(r.optimal_expected is not None for r in known):
         text += " The chosen threshold is already the cheapest for every model with scores."
     return text

@@ -18,11 +18,12 @@ from assess.present import charts
 from assess.core.data import Task
 from assess.core.decision import AUTO, SCORES, Decision, predicted_labels
 from assess.core.errors import AssessError
-from assess.analyses.operating_points import (binary_matrix, binary_view, confusion_matrix, fold_curves, multilabel_matrices,
+from assess.analyses.operating_points import (binary_matrix, binary_view, fold_curves, multilabel_matrices,
                             one_vs_rest, roc_band, scored_model, top_classes_matrix)
 from assess.core.formatting import class_phrase
 from assess.analyses.forecast_rows import error_by, prediction_frame
 from assess.metrics.clustering import cluster_view
+from assess.metrics.multiclass import confusion_matrix
 from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold
 from assess.inputs.assessment import Assessment
 
