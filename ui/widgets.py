@@ -13,7 +13,7 @@ from streamlit.errors import StreamlitDuplicateElementKey
 
 from assess.present.charts.style import PRESENTATION_SCALE, presentation
 from assess.present.export import figure_to_pdf, figure_to_png, figure_to_svg, figures_to_pdf
-from assess.core.formatting import header
+from assess.core.formatting import UNDEFINED, header
 from assess.metrics import GROUPS
 from assess.inputs.assessment import Assessment
 from assess.present.summary import model_frame
@@ -137,9 +137,9 @@ def text_column_width(texts, *, header: str = "", most: int = 360) -> int:
 
 
 def _missing_as_dash(column, fmt=str):
-    """A table column as text for the grid: each value through ``fmt``, a missing one (None, NaN) as "—" — the grid
-    shows a missing cell as "None", and a Styler's ``na_rep`` does not reach it."""
-    return column.map(lambda value: "—" if value is None or (not isinstance(value, str) and pd.isna(value))
+    """A table column as text for the grid: each value through ``fmt``, a missing one (None, NaN) as `UNDEFINED` — the
+    grid shows a missing cell as "None", and a Styler's ``na_rep`` does not reach it."""
+    return column.map(lambda value: UNDEFINED if value is None or (not isinstance(value, str) and pd.isna(value))
                       else fmt(value))
 
 
