@@ -16,7 +16,7 @@ from assess.metrics import metrics_for
 from assess.metrics.registry import TASKS, get
 from assess.analyses.slices import (DEFAULT_TEST_METRIC, MAX_SLICES, MIN_SLICE_SIZE, analyse_slices,
                            default_slice_columns, fairness_gaps, slice_candidates, slice_values)
-from assess.core.formatting import UNDEFINED, bounds, number, p_value
+from assess.core.formatting import UNDEFINED, bounds, number, p_value, percent_level
 from ui.state import current_decision, md, memo, require_assessment
 from ui.widgets import all_charts_button, chart, data_table, decision_note
 
@@ -58,7 +58,7 @@ with right:
                                key="slice_min_size",
                                help="Smaller slices are shown (hollow, grey) but not tested: their intervals are "
                                     "too wide for a test to mean anything.")
-    level = st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func="{:.0%}".format,
+    level = st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func=percent_level,
                              key="slice_level")
 
 if task.is_classification:

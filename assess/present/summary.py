@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from assess.core.data import Task
-from assess.core.formatting import UNDEFINED, bounds, class_phrase, number
+from assess.core.formatting import UNDEFINED, bounds, class_phrase, number, percent_level
 from assess.intervals import method_name
 from assess.metrics import MetricReport, baseline_columns, get
 
@@ -40,7 +40,7 @@ def comparison_frame(reports: dict[str, MetricReport], *, interval_rows: bool = 
     ``interval_rows``: the intervals on a row of their own under each metric's values ("95% interval", key "") instead
     of beside them, so a column is as wide as a value or an interval rather than both (a narrow screen)."""
     first = next(iter(reports.values()))
-    level = f"{first.confidence_level:.0%} interval"
+    level = f"{percent_level(first.confidence_level)} interval"
     rows = []
     for key in first.keys:
         row = {"metric": first[key].name, "better": BETTER[get(first.task, key).direction], "key": key}
@@ -141,7 +141,7 @@ def about(value: float) -> str:
 
 def _interval(result, level: float) -> str:
     ci = bounds(result.low, result.high)
-    return f", {level:.0%} CI {ci}" if ci else ""
+    return f", {percent_level(level)} CI {ci}" if ci else ""
 
 
 def _times(value: float) -> str:
@@ -179,8 +179,8 @@ def _value_sentences(name: str, report: MetricReport, level: float, units: str) 
                else "neither over- nor under-predicts")
         size = f" by {number(abs(b.value))}{unit}" if b.value != 0 else ""
         if np.isfinite(b.low) and np.isfinite(b.high) and b.low < 0 < b.high:   # the interval says: no clear bias
-            out.append(f"{name} shows no clear bias: its mean error {number(b.value)}{unit} has a {level:.0%} CI of "
-                       f"{bounds(b.low, b.high)}, which includes 0.")
+            out.append(f"{name} shows no clear bias: its mean error {number(b.value)}{unit} has a "
+                       f"{percent_level(level)} CI of {bounds(b.low, b.high)}, which includes 0.")
         else:
             out.append(f"{name} {way}{size} on average (mean error {number(b.value)}{_interval(b, level)}).")
     if "r2" in report and report["r2"].defined:
@@ -201,7 +201,7 @@ def _forecast_sentences(name: str, report: MetricReport, level: float) -> list[s
             m = report[key]
             ci = bounds(m.low, m.high)
             out.append(f"{name}'s forecasts are {number(m.value)} times as far off as {what} (MASE"
-                       f"{f', {level:.0%} CI {ci}' if ci else ''}; below 1 is better than it).")
+                       f"{f', {percent_level(level)} CI {ci}' if ci else ''}; below 1 is better than it).")
     if "coverage" in report and report["coverage"].defined:
         c = report["coverage"]
         out.append(f"{name}'s prediction intervals hold the actual value {c.value:.0%} of the time (coverage "

@@ -111,3 +111,17 @@ def test_an_undefined_number_is_written_only_through_formatting():
         found += [f"{f.relative_to(ROOT)}:{node.lineno} {node.value!r}" for node in ast.walk(tree)
                   if isinstance(node, ast.Constant) and node.value in PLACEHOLDERS and id(node) not in keys]
     assert found == [], "use formatting.UNDEFINED (or UNDEFINED_IN_WORDS in a sentence): " + ", ".join(found)
+
+
+def test_a_confidence_level_reads_the_same_in_a_chart_legend_as_in_a_test_sentence():
+    """0.975 is "97.5%" in the stats sentences; the charts, summary, report and pages wrote f"{level:.0%}", "98%".
+    Hand-worked: 0.975 · 100 = 97.5."""
+    from assess import curves
+    from assess.present.charts.curve_charts import _legend_name
+
+    curve = curves.roc_curve(curves.threshold_counts([0, 0, 1, 1], [0.1, 0.6, 0.4, 0.9]))   # AUC 3/4
+    assert _legend_name("A", curve, (0.5, 1.0), 0.975) == "A (AUC 0.750, 97.5% CI 0.500–1.000)"
+    assert confidence_interval(0.5, 1.0, 0.975) == "97.5% CI 0.500 to 1.00"
+    offenders = [f"{f.relative_to(ROOT)}: {m.group(0)}" for f, _ in _sources()
+                 for m in re.finditer(r"level\w*\)?:\.0%\}|format_func=\"\{:\.0%\}\"", f.read_text(encoding="utf-8"))]
+    assert offenders == [], "write a level with formatting.percent_level: " + ", ".join(offenders)

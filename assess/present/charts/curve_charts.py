@@ -26,7 +26,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from assess.core.formatting import proportion
+from assess.core.formatting import percent_level, proportion
 from assess.present.charts.style import (LABELS, OKABE_ITO, REFERENCE_COLOR, TEMPLATE, TICK_SIZE, legend_below,
                                          model_colors, plain, series_style)
 from assess.present.charts.thinning import thin_curve
@@ -168,7 +168,7 @@ def _legend_name(name: str, curve: CurveResult, ci, confidence_level: float) -> 
     text = f"{plain(name)} ({curve.area_label} {proportion(curve.area)}"
     if ci is not None:
         low, high = (ci.low, ci.high) if hasattr(ci, "low") else ci
-        text += f", {confidence_level:.0%} CI {proportion(low)}–{proportion(high)}"
+        text += f", {percent_level(confidence_level)} CI {proportion(low)}–{proportion(high)}"
     return text + ")"
 
 

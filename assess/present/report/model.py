@@ -23,7 +23,7 @@ from assess.analyses.controls import run_controls
 from assess.core.data import Task
 from assess.core.decision import LABELS, SCORES, Decision
 from assess.core.errors import AssessError
-from assess.core.formatting import bounds, class_phrase, number, p_value
+from assess.core.formatting import bounds, class_phrase, number, p_value, percent_level
 from assess.metrics import MetricReport, get
 from assess.metrics.registry import TASKS
 from assess.metrics.reports import compute_reports
@@ -362,7 +362,7 @@ def _recommend(assessment, reports, primary, comparison, options) -> Recommendat
     if not reports or primary is None:
         return Recommendation("No recommendation: no metric could be computed for every model.", False, None)
     spec = get(assessment.task, primary)
-    level = f"{options.confidence_level:.0%}"
+    level = percent_level(options.confidence_level)
     if len(reports) == 1:
         model, report = next(iter(reports.items()))
         r = report[primary]

@@ -52,7 +52,7 @@ from assess.core.errors import AssessError
 from assess.present.charts.style import HEIGHT, TEMPLATE
 from assess.present.export import ExportError, browser_path, to_csv_bytes, to_json_bytes
 from assess.inputs.columns import quote
-from assess.core.formatting import UNDEFINED, bounds, code_as_quotes, number, p_value, significant
+from assess.core.formatting import UNDEFINED, bounds, code_as_quotes, number, p_value, percent_level, significant
 from assess.metrics import baseline_columns, get
 from assess.present.report.formula import formula_html
 from assess.present.report.model import Report
@@ -127,7 +127,7 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
         figures.append({"id": f"chart-{i + 1}", "number": i + 1, "title": f.title, "caption": f.caption,
                         "json": figure_json(f.figure), "summary": f.summary})
         say((i + 1) / max(1, len(report.figures)), "laying out the charts")
-    level = f"{report.options.confidence_level:.0%}"
+    level = percent_level(report.options.confidence_level)
     headline_rows = []
     for key in report.headline:
         spec = get(task, key)
