@@ -5,6 +5,7 @@ import numpy as np
 import streamlit as st
 
 from assess.core.data import Task
+from assess.core.formatting import proportion
 from assess.metrics.clustering import DRAWN_ROWS, cluster_view, pairwise_agreement
 from assess.present import charts
 from ui.state import md, memo, require_assessment
@@ -78,7 +79,7 @@ if len(assessment.models) > 1:
     defined = ari[np.triu_indices(len(names), 1)]
     if np.isfinite(defined).any():
         st.caption(md(f"Adjusted Rand index between each two clusterings of the same rows (paired by id); their "
-                      f"Rand indices range from {np.nanmin(ri[np.triu_indices(len(names), 1)]):.2f} to "
-                      f"{np.nanmax(ri[np.triu_indices(len(names), 1)]):.2f}."))
+                      f"Rand indices range from {proportion(np.nanmin(ri[np.triu_indices(len(names), 1)]), 2)} to "
+                      f"{proportion(np.nanmax(ri[np.triu_indices(len(names), 1)]), 2)}."))
 
 all_charts_button(figures, "clusters.pdf", key="clusters")
