@@ -429,7 +429,7 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
 
 def value_with_interval(frame: pd.DataFrame) -> pd.DataFrame:
     """`assess.present.summary.model_frame` for the screen: the value and its interval in one column, "0.981 (0.966–0.989)"
-    (the interval as `assess.present.summary.fmt_ci` wrote it; a value without one stands alone), the interval's method and
+    (the interval as `assess.core.formatting.bounds` wrote it; a value without one stands alone), the interval's method and
     the remark left to captions (:func:`interval_methods`) — one column fewer each, so metric, value and three
     baselines fit a 1024-px screen. The exports keep value, bounds and method in columns of their own."""
     shown = frame.drop(columns=[c for c in ("interval", "method", "remark") if c in frame.columns])

@@ -33,7 +33,13 @@ def _not_a_word(text: str) -> bool:
 
 
 def _missing(value) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
+    """None or NaN, of any float type (a float32 NaN from a Parquet column is not a Python float)."""
+    if value is None:
+        return True
+    try:
+        return math.isnan(value)
+    except TypeError:          # text, or an array: not a number this module writes
+        return False
 
 
 def count(value) -> str:

@@ -10,6 +10,7 @@ import math
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from assess.core import formatting
@@ -71,6 +72,13 @@ def test_every_table_formatter_writes_one_placeholder_for_undefined():
     nan = float("nan")
     assert {count(nan), number(nan), proportion(nan), proportion(None), formatting.interval(nan, 1.0)} == {UNDEFINED}
     assert in_words(proportion(nan)) == significant(nan) == "undefined"
+
+
+def test_a_float32_nan_is_undefined_too():
+    # a Parquet float32 column gives numpy.float32 values, which are not Python floats: count() raised ValueError
+    nan32 = np.float32("nan")
+    assert (count(nan32), number(nan32), proportion(nan32), p_value(nan32)) == (UNDEFINED,) * 3 + ("p undefined",)
+    assert count(np.float32(1176.0)) == "1,176"
 
 
 # ------------------------------------------------------------------------------------------- one home, one word
