@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from assess.core import formatting
-from assess.core.formatting import (UNDEFINED, bounds, confidence_interval, count, in_words, number, p_value,
-                                    percent_level, proportion, significant)
+from assess.core.formatting import (LONGEST_CLASS_IN_TEXT, UNDEFINED, bounds, class_phrase, confidence_interval, count,
+                                    header, in_words, number, p_value, percent_level, proportion, significant)
 
 
 def test_docstring_examples_run():
@@ -79,6 +79,33 @@ def test_a_float32_nan_is_undefined_too():
     nan32 = np.float32("nan")
     assert (count(nan32), number(nan32), proportion(nan32), p_value(nan32)) == (UNDEFINED,) * 3 + ("p undefined",)
     assert count(np.float32(1176.0)) == "1,176"
+
+
+# ---------------------------------------------------------------------------------- class names and headers
+
+LONG_CLASS = "very long class name that goes on and on past any sensible width"
+
+
+@pytest.mark.parametrize("label,role,expected", [
+    ("1", "positive", "positive (1)"), (1, "positive", "positive (1)"), ("True", "positive", "positive (True)"),
+    ("0", "negative", "negative (0)"), ("-1", None, "class -1"), ("1.0", None, "class 1.0"),
+    ("yes", "positive", "yes"), ("two words", "positive", "two words"), ("malignant", None, "malignant")])
+def test_class_phrase(label, role, expected):
+    assert class_phrase(label, role=role) == expected
+
+
+def test_long_class_is_cut_with_an_ellipsis():
+    phrase = class_phrase(LONG_CLASS, role="positive")
+    assert len(phrase) <= LONGEST_CLASS_IN_TEXT and phrase.endswith("…") and LONG_CLASS.startswith(phrase[:-1])
+
+
+def test_numbers_for_tables():
+    # counts are whole with thousands separators; proportions share one number of decimals
+    assert [count(v) for v in (1910, 1176.0, 636.0, 0)] == ["1,910", "1,176", "636", "0"]
+    assert count(np.nan) == "—" and count(2.5) == "2.5"
+    assert [proportion(v) for v in (0, 0.1714, 1)] == ["0.000", "0.171", "1.000"]
+    assert header("predicted_positive_share") == "Predicted positive share"
+    assert header("share_of_true_class") == "Share of true class"
 
 
 # ------------------------------------------------------------------------------------------- one home, one word
