@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from assess.core.formatting import percent_level
 from assess.inputs.assessment import Assessment
 from assess.inputs.columns import quote
 from assess.metrics import metrics_for
@@ -46,7 +47,7 @@ def render(assessment: Assessment) -> None:
                                    help="External indices: rows resampled i.i.d. (a multinomial draw over the "
                                         "contingency cells). Silhouette: the mean per-row silhouette resampled, or "
                                         f"above {SILHOUETTE_EXACT_ROWS:,} rows the spread of seeded samples.")]
-    level = mid.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func="{:.0%}".format,
+    level = mid.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func=percent_level,
                               disabled=ci is None)
     resamples = mid.number_input("Bootstrap resamples", 100, 20_000, 1000, step=100, disabled=ci is None)
     seed = right.number_input("Seed", 0, 2**31 - 1, 0, help="Bootstrap, baseline and silhouette samples are seeded: "

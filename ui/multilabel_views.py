@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from assess.core.formatting import percent_level
 from assess.present import charts
 from assess.core.decision import Decision
 from assess.analyses.label_curves import (LABEL_RULES, cardinality_distribution, cooccurrence, label_support,
@@ -116,7 +117,7 @@ def per_label_test_tables(result) -> list:
         fig = charts.difference_chart(
             effects=details.effects(),
             title=f"Accuracy difference per label, {model_a} − {model_b} "
-                  f"({details.confidence_level:.0%} intervals, each label on its own)")
+                  f"({percent_level(details.confidence_level)} intervals, each label on its own)")
         figures.append(fig)
         chart(fig, f"Per-label differences {model_a} {model_b}", key=f"ml_diff_{model_a}_{model_b}")
     return figures

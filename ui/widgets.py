@@ -13,7 +13,7 @@ from streamlit.errors import StreamlitDuplicateElementKey
 
 from assess.present.charts.style import PRESENTATION_SCALE, presentation
 from assess.present.export import figure_to_pdf, figure_to_png, figure_to_svg, figures_to_pdf
-from assess.core.formatting import header
+from assess.core.formatting import UNDEFINED, header
 from assess.metrics import GROUPS
 from assess.inputs.assessment import Assessment
 from assess.present.summary import model_frame
@@ -137,9 +137,9 @@ def text_column_width(texts, *, header: str = "", most: int = 360) -> int:
 
 
 def _missing_as_dash(column, fmt=str):
-    """A table column as text for the grid: each value through ``fmt``, a missing one (None, NaN) as "—" — the grid
-    shows a missing cell as "None", and a Styler's ``na_rep`` does not reach it."""
-    return column.map(lambda value: "—" if value is None or (not isinstance(value, str) and pd.isna(value))
+    """A table column as text for the grid: each value through ``fmt``, a missing one (None, NaN) as `UNDEFINED` — the
+    grid shows a missing cell as "None", and a Styler's ``na_rep`` does not reach it."""
+    return column.map(lambda value: UNDEFINED if value is None or (not isinstance(value, str) and pd.isna(value))
                       else fmt(value))
 
 
@@ -429,7 +429,7 @@ def data_table(frame, *, formats: dict | None = None, headers: dict | None = Non
 
 def value_with_interval(frame: pd.DataFrame) -> pd.DataFrame:
     """`assess.present.summary.model_frame` for the screen: the value and its interval in one column, "0.981 (0.966–0.989)"
-    (the interval as `assess.present.summary.fmt_ci` wrote it; a value without one stands alone), the interval's method and
+    (the interval as `assess.core.formatting.bounds` wrote it; a value without one stands alone), the interval's method and
     the remark left to captions (:func:`interval_methods`) — one column fewer each, so metric, value and three
     baselines fit a 1024-px screen. The exports keep value, bounds and method in columns of their own."""
     shown = frame.drop(columns=[c for c in ("interval", "method", "remark") if c in frame.columns])

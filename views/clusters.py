@@ -4,8 +4,9 @@ sits in its cluster, the features in two dimensions, and how far the clusterings
 import numpy as np
 import streamlit as st
 
-from assess.core.data import Task
 from assess.analyses.clusters import clusterings_agreement, model_clusters
+from assess.core.data import Task
+from assess.core.formatting import proportion
 from assess.metrics.clustering import DRAWN_ROWS
 from assess.present import charts
 from ui.state import cached, md, require_assessment
@@ -77,7 +78,7 @@ if len(assessment.models) > 1:
     defined = ari[np.triu_indices(len(names), 1)]
     if np.isfinite(defined).any():
         st.caption(md(f"Adjusted Rand index between each two clusterings of the same rows (paired by id); their "
-                      f"Rand indices range from {np.nanmin(ri[np.triu_indices(len(names), 1)]):.2f} to "
-                      f"{np.nanmax(ri[np.triu_indices(len(names), 1)]):.2f}."))
+                      f"Rand indices range from {proportion(np.nanmin(ri[np.triu_indices(len(names), 1)]), 2)} to "
+                      f"{proportion(np.nanmax(ri[np.triu_indices(len(names), 1)]), 2)}."))
 
 all_charts_button(figures, "clusters.pdf", key="clusters")

@@ -9,7 +9,7 @@ import streamlit as st
 from assess.present import charts
 from assess.core.errors import AssessError
 from assess.present.export import to_csv_bytes, to_json_bytes
-from assess.core.formatting import count, interval
+from assess.core.formatting import count, interval, percent_level
 from assess.inputs.read import ACCEPTED_EXTENSIONS
 from assess.metrics import get, metrics_for
 from assess.stats import (CORRECTIONS, INDEPENDENT, PAIRED, QUESTIONS, TESTS, Design, compare, compare_all,
@@ -157,7 +157,7 @@ with mid:
                               help="auto: Holm for pairs (Nemenyi after Friedman).")
 with right:
     confidence_level = st.select_slider("Confidence level", [0.90, 0.95, 0.99], value=0.95,
-                                        format_func="{:.0%}".format)
+                                        format_func=percent_level)
     alternative = st.selectbox("Alternative", ["two-sided", "greater", "less"],
                                help="greater: the first model's effect is larger (e.g. higher accuracy, larger "
                                     "loss); less: smaller.")
@@ -293,7 +293,7 @@ if "effect" in shared:
 if {"effect_low", "effect_high"} <= set(show.columns):
     where = show.columns.get_loc("effect_low")
     show.insert(where, "effect_interval", [interval(lo, hi) for lo, hi in zip(show["effect_low"], show["effect_high"])])
-    headers["effect_interval"] = f"{confidence_level:.0%} interval"
+    headers["effect_interval"] = f"{percent_level(confidence_level)} interval"
 show = show.drop(columns=[c for c in ("effect_low", "effect_high", *shared) if c in show.columns])
 # Missing cells (no df for a bootstrap, no adjusted p on an omnibus row, no pair on it) read "—", never "None";
 # numbers 4 significant digits; n whole. A column with a missing cell becomes text here: the grid shows a missing

@@ -11,7 +11,7 @@ from assess.analyses import decision_costs
 from assess.analyses.operating_points import multilabel_matrices
 from assess.core.data import Task
 from assess.core.errors import AssessError
-from assess.core.formatting import count, significant
+from assess.core.formatting import count, percent, significant
 from assess.present import charts
 from assess.present.export import to_csv_bytes
 from ui.multilabel_views import label_sets_section
@@ -108,7 +108,7 @@ if tables:
         st.caption("Every row was predicted as its true class: no pair of classes is confused.")
     else:
         # class names can be long ("Invoice — duplicate payment"): they wrap, so the count and share stay in view
-        data_table(pairs, formats={"count": count, "share_of_true_class": "{:.1%}"},
+        data_table(pairs, formats={"count": count, "share_of_true_class": percent},
                    wrap=("true_class", "predicted_class"))
         st.download_button("Confused pairs CSV", to_csv_bytes(pairs), "confused_pairs.csv", "text/csv",
                            icon=":material/download:")

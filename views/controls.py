@@ -8,6 +8,7 @@ import streamlit as st
 
 from assess.analyses import controls
 from assess.core.errors import AssessError
+from assess.core.formatting import number
 from assess.present.charts.controls import distribution_by_group_chart
 from ui.state import current_decision, md, memo, require_assessment
 from ui.widgets import all_charts_button, chart, data_table
@@ -62,8 +63,8 @@ a = result.agreement
 if a is not None:
     st.subheader("Ground truth: agreement of the annotators")
     left, mid, right = st.columns(3)
-    left.metric("Krippendorff's α (nominal)", controls._fmt(a.krippendorff_alpha))
-    mid.metric("Fleiss' κ", controls._fmt(a.fleiss_kappa), help=f"On the {a.n_complete:,} items every annotator "
+    left.metric("Krippendorff's α (nominal)", number(a.krippendorff_alpha))
+    mid.metric("Fleiss' κ", number(a.fleiss_kappa), help=f"On the {a.n_complete:,} items every annotator "
                                                                    "labelled.")
     right.metric("Items without a majority label", f"{a.n_no_majority:,}")
     for key, reason in a.reasons.items():

@@ -15,7 +15,7 @@ from assess.analyses.operating_points import (binary_matrix, binary_view, fold_c
 from assess.present.export import to_csv_bytes
 from assess.metrics import evaluate, metrics_for
 from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold, metrics_at, threshold_metric_keys
-from assess.core.formatting import count, proportion
+from assess.core.formatting import count, percent, proportion
 from ui.state import Key, md, memo, require_assessment
 from ui.multilabel_views import label_thresholds_section, per_label_curves_section
 from ui.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, data_table, draw,
@@ -254,9 +254,11 @@ DECILE_HEADERS = {"model": "Model", "bin": "Bin", "top_share": "Top share of row
                   "positives": "Positives", "response_rate": "Response rate", "lift": "Lift",
                   "cumulative_positives": "Cumulative positives", "cumulative_gain": "Cumulative gain",
                   "cumulative_lift": "Cumulative lift"}
-data_table(deciles, formats={"top_share": "{:.0%}", "rows": count, "positives": "{:,.0f}", "response_rate": "{:.1%}",
-                             "lift": "{:.2f}", "cumulative_positives": "{:,.0f}", "cumulative_gain": "{:.1%}",
-                             "cumulative_lift": "{:.2f}"}, headers=DECILE_HEADERS, repeat=("model", "bin"))
+expected_count = lambda v: count(round(v))   # noqa: E731  (positives in a bin cut through ties: an expectation)
+data_table(deciles, formats={"top_share": lambda s: percent(s, 0), "rows": count, "positives": expected_count,
+                             "response_rate": percent, "lift": "{:.2f}", "cumulative_positives": expected_count,
+                             "cumulative_gain": percent, "cumulative_lift": "{:.2f}"},
+           headers=DECILE_HEADERS, repeat=("model", "bin"))
 st.download_button("Gain/lift table CSV", to_csv_bytes(deciles), "gain_lift.csv", "text/csv",
                    icon=":material/download:")
 

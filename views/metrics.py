@@ -14,7 +14,7 @@ from assess.inputs.columns import quote
 from assess.core.data import Task
 from assess.core.decision import LABELS, SCORES
 from assess.present.export import to_csv_bytes, to_json_bytes
-from assess.core.formatting import count, proportion
+from assess.core.formatting import count, percent_level, proportion
 from assess.metrics import metrics_for, table_for
 from assess.metrics.evaluate import VALUE_TASKS
 from assess.analyses.folds import fold_metrics
@@ -98,7 +98,7 @@ with left:
     bootstrap_method = "bca" if ci == "bootstrap-bca" else "percentile"
     ci = "bootstrap" if ci == "bootstrap-bca" else ci
 with mid:
-    level = st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func="{:.0%}".format,
+    level = st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func=percent_level,
                              disabled=ci is None)
     large = first.n > LARGE_ROWS
     resamples_help = "Percentile intervals; the seed makes them reproducible."
@@ -119,7 +119,7 @@ with right:
             or None
         if has_intervals and first.interval_level is None:
             interval_level = st.select_slider("Prediction interval level", [0.5, 0.8, 0.9, 0.95, 0.99], value=0.9,
-                                              format_func="{:.0%}".format,
+                                              format_func=percent_level,
                                               help="The column names do not say it; the Winkler score needs it.")
     if not values_task:  # the decision rule, β and k are classification settings
         source = decision.source_for(assessment.task, has_labels=has_labels, has_scores=has_scores)

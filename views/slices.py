@@ -16,7 +16,7 @@ from assess.metrics import metrics_for
 from assess.metrics.registry import TASKS, get
 from assess.analyses.slices import (DEFAULT_TEST_METRIC, MAX_SLICES, MIN_SLICE_SIZE, analyse_slices,
                            default_slice_columns, fairness_gaps, slice_candidates, slice_values)
-from assess.core.formatting import fmt, fmt_ci
+from assess.core.formatting import UNDEFINED, bounds, number, p_value, percent_level
 from ui.state import current_decision, md, memo, require_assessment
 from ui.widgets import all_charts_button, chart, data_table, decision_note
 
@@ -58,13 +58,14 @@ with right:
                                key="slice_min_size",
                                help="Smaller slices are shown (hollow, grey) but not tested: their intervals are "
                                     "too wide for a test to mean anything.")
-    level = st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func="{:.0%}".format,
+    level = st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func=percent_level,
                              key="slice_level")
 
 if task.is_classification:
     decision_note(assessment)
 spec = get(task, metric)
 higher = spec.direction != "lower"
+alpha = round(1 - float(level), 12)   # p-values are written with the digits that keep them on their side of it
 
 if not candidates:
     st.info("This file has no column to slice by (a column with 2 to 100 distinct values besides the predictions).")
@@ -92,12 +93,12 @@ else:
         parts = []
         for r in worst.itertuples(index=False):
             p = r.p_adjusted
-            note = (f"adjusted p = {p:.3g}" if isinstance(p, float) and np.isfinite(p) else "not tested")
-            parts.append(f"{r.slice} {fmt(r.value)} ({note})")
-        st.markdown(md(f"Worst slices of {model} by {spec.name} (all rows: {fmt(overall)}): "
+            note = f"adjusted {p_value(p, alpha)}" if isinstance(p, float) and np.isfinite(p) else "not tested"
+            parts.append(f"{r.slice} {number(r.value)} ({note})")
+        st.markdown(md(f"Worst slices of {model} by {spec.name} (all rows: {number(overall)}): "
                        + "; ".join(parts) + "."))
     elif np.isfinite(overall):
-        st.markdown(md(f"No slice of {model} has a worse {spec.name} than all rows ({fmt(overall)})."))
+        st.markdown(md(f"No slice of {model} has a worse {spec.name} than all rows ({number(overall)})."))
     if len(assessment.models) > 1:   # every model's worst slice at a glance; the chart below is the chosen model's
         worst_rows = [analysis.worst(m, metric, count=1).assign(model=m) for m in assessment.models]
         worst_rows = [w for w in worst_rows if len(w)]
@@ -105,9 +106,10 @@ else:
             every = pd.concat(worst_rows, ignore_index=True)
             data_table(pd.DataFrame({
                 "Model": every["model"], "Worst slice": every["slice"], "Rows": every["n"].map("{:,}".format),
-                spec.name: every["value"].map(fmt), "All rows": every["overall"].map(fmt),
+                spec.name: every["value"].map(number), "All rows": every["overall"].map(number),
                 "Adjusted p (BH)": every["p_adjusted"].map(
-                    lambda p: f"{p:.3g}" if isinstance(p, float) and np.isfinite(p) else "not tested")}),
+                    lambda p: p_value(p, alpha, cell=True) if isinstance(p, float) and np.isfinite(p)
+                    else "not tested")}),
                 repeat=("Model",))
     fig = slice_forest_chart(rows=shown, overall=overall, metric=spec.name, model=model, min_size=int(min_size),
                              confidence_level=float(level), higher_is_better=higher)
@@ -128,18 +130,19 @@ else:
     if len(omnibus):
         o = omnibus.iloc[0]
         st.markdown(md(f"{o['test']} across the {int(o['slices']):,} tested slices: statistic "
-                       f"{o['statistic']:.3g} on {int(o['df']):,} df, p = {o['pvalue']:.3g}."))
+                       f"{o['statistic']:.3g} on {int(o['df']):,} df, {p_value(o['pvalue'], alpha)}."))
     table = pd.DataFrame({
         "Slice": shown["slice"], "Rows": shown["n"].map("{:,}".format),
-        spec.name: shown["value"].map(fmt),
-        "Interval": [fmt_ci(lo, hi) for lo, hi in zip(shown["low"], shown["high"])],
+        spec.name: shown["value"].map(number),
+        "Interval": [bounds(lo, hi) for lo, hi in zip(shown["low"], shown["high"])],
         # signed, with the decimals of the values beside it ("-0.007", "+0.014"), not mixed significant figures
-        "Gap to all rows": shown["gap"].map(lambda g: "" if not np.isfinite(g) else ("+" if g >= 0 else "") + fmt(g)),
-        "Rest of the rows": shown["rest"].map(lambda v: "" if not np.isfinite(v) else fmt(v)),
+        "Gap to all rows": shown["gap"].map(lambda g: ("+" if g >= 0 else "") + number(g) if np.isfinite(g)
+                                            else UNDEFINED),
+        "Rest of the rows": shown["rest"].map(number),
         "Test": shown["test"].fillna("not tested (no other rows, or undefined)").where(
             shown["tested"], f"not tested (under {int(min_size):,} rows)"),
-        "p": shown["pvalue"].map(lambda p: "" if not np.isfinite(p) else f"{p:.3g}"),
-        "Adjusted p (BH)": shown["p_adjusted"].map(lambda p: "" if not np.isfinite(p) else f"{p:.3g}"),
+        "p": shown["pvalue"].map(lambda p: p_value(p, alpha, cell=True)),
+        "Adjusted p (BH)": shown["p_adjusted"].map(lambda p: p_value(p, alpha, cell=True)),
     })
     # nine columns: two tables at 1024 px, each naming its slices; "p-value" as on the Compare page, not "P"
     data_table(table, repeat=("Slice",), headers={"p": "p-value"})
@@ -171,8 +174,8 @@ else:
             chart(fig, "Fairness rates", key="fairness")
             gaps = report.gaps
             # display names on screen ("Equalised odds ratio"); the keys are fairlearn's function names
-            data_table(pd.DataFrame({"Gap": gaps["name"], "Value": gaps["value"].map(fmt),
-                                       "Interval": [fmt_ci(lo, hi) for lo, hi in zip(gaps["low"], gaps["high"])]}))
+            data_table(pd.DataFrame({"Gap": gaps["name"], "Value": gaps["value"].map(number),
+                                       "Interval": [bounds(lo, hi) for lo, hi in zip(gaps["low"], gaps["high"])]}))
 
 if roles.fold:
     st.subheader("Across cross-validation folds")
@@ -186,9 +189,9 @@ if roles.fold:
         figures.append(fig)
         chart(fig, f"{spec.name} per fold", key="folds")
         s = folds.summary
-        data_table(pd.DataFrame({"Model": s["model"], "All rows pooled": s["pooled"].map(fmt),
-                                   "Mean over folds": s["mean"].map(fmt), "SD": s["sd"].map(fmt),
-                                   "Interval of the mean": [fmt_ci(lo, hi) for lo, hi in zip(s["low"], s["high"])],
+        data_table(pd.DataFrame({"Model": s["model"], "All rows pooled": s["pooled"].map(number),
+                                   "Mean over folds": s["mean"].map(number), "SD": s["sd"].map(number),
+                                   "Interval of the mean": [bounds(lo, hi) for lo, hi in zip(s["low"], s["high"])],
                                    "Folds": s["n_folds"].map("{:,}".format), "Interval method": s["method"]}),
                    repeat=("Model",))
         st.caption("The t interval over one k-fold run treats the folds as independent (they share training data, "

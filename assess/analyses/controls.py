@@ -29,7 +29,7 @@ from scipy import stats as sps
 from assess.core.data import Task
 from assess.core.decision import Decision, predicted_labels
 from assess.core.errors import AssessError, InputError, shorten
-from assess.core.formatting import code_as_quotes
+from assess.core.formatting import UNDEFINED, code_as_quotes, in_words, number, p_value, proportion
 from assess.inputs.assessment import Assessment, annotator_columns
 from assess.inputs.columns import label_strings, normalise_name, quote, sort_labels, time_values
 from assess.inputs.read import read_table
@@ -622,7 +622,7 @@ def checklist(controls: Controls) -> list[ControlOutcome]:
         out.append(ControlOutcome(
             "ground_truth", "5.3.9", "Ground-truth agreement",
             f"checked by the app: {len(a.annotators)} annotators on {a.n_items:,} items: Krippendorff's α "
-            f"{_num(alpha)}, Fleiss' κ {_num(a.fleiss_kappa)}, {kappa_text}{a.n_no_majority:,} items without a "
+            f"{in_words(proportion(alpha))}, Fleiss' κ {in_words(proportion(a.fleiss_kappa))}, {kappa_text}{a.n_no_majority:,} items without a "
             f"majority label (α ≥ {ALPHA_RELIABLE:.3f} is reliable, ≥ {ALPHA_TENTATIVE:.3f} tentative)", status))
     s = controls.shift
     if s is None:
@@ -652,10 +652,6 @@ def checklist(controls: Controls) -> list[ControlOutcome]:
     return out
 
 
-def _num(value: float) -> str:
-    return f"{value:.3f}" if np.isfinite(value) else "undefined"
-
-
 # --- display tables (names for screens, never raw keys) --------------------------------------------------------------
 
 #: Text glyphs, not emoji: Debian's Chromium (screenshots, PDF export through kaleido) has no emoji font and drew
@@ -667,13 +663,6 @@ SHIFT_NAMES = {"group": "Group", "n": "Samples", "kl_divergence": "KL divergence
                "chi2_pvalue": "χ² p", "chi2_pvalue_holm": "χ² p (Holm)", "ks_statistic": "KS statistic",
                "ks_pvalue": "KS p", "ks_pvalue_holm": "KS p (Holm)", "ks_true_statistic": "KS statistic (actual)",
                "ks_true_pvalue": "KS p (actual)", "ks_true_pvalue_holm": "KS p (actual, Holm)"}
-
-
-def _fmt(value, *, p: bool = False) -> str:
-    from assess.core.formatting import fmt
-    if value is None or not np.isfinite(value):
-        return "—"
-    return (f"{value:.3g}" if value >= 1e-3 else "< 0.001") if p else fmt(value)
 
 
 def checklist_frame(outcomes) -> pd.DataFrame:
@@ -692,9 +681,9 @@ def shift_frame(shift: Shift) -> pd.DataFrame:
             elif key == "n":
                 row["Samples"] = f"{int(value):,}"
             elif key.startswith("share_"):
-                row[f"Share of {key[6:]}"] = _fmt(100 * value) + " %" if np.isfinite(value) else "—"
+                row[f"Share of {key[6:]}"] = number(100 * value) + " %" if np.isfinite(value) else UNDEFINED
             else:
-                row[SHIFT_NAMES[key]] = _fmt(value, p="pvalue" in key)
+                row[SHIFT_NAMES[key]] = p_value(value, cell=True) if "pvalue" in key else number(value)
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -702,9 +691,9 @@ def shift_frame(shift: Shift) -> pd.DataFrame:
 def agreement_frames(agreement: Agreement) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(annotator pairs, models against each annotator and the majority) for reading."""
     pairs = pd.DataFrame([{"Annotators": f"{r.annotator_a} and {r.annotator_b}", "Items": f"{r.n:,}",
-                           "Agreement": _fmt(r.agreement), "Cohen's κ": _fmt(r.cohen_kappa)}
+                           "Agreement": number(r.agreement), "Cohen's κ": number(r.cohen_kappa)}
                           for r in agreement.pairs.itertuples()])
     models = pd.DataFrame([{"Model": r.model, "Against": "majority label" if r.reference == "majority" else
-                            r.reference, "Items": f"{r.n:,}", "Accuracy": _fmt(r.accuracy),
-                            "Cohen's κ": _fmt(r.cohen_kappa)} for r in agreement.models.itertuples()])
+                            r.reference, "Items": f"{r.n:,}", "Accuracy": number(r.accuracy),
+                            "Cohen's κ": number(r.cohen_kappa)} for r in agreement.models.itertuples()])
     return pairs, models

@@ -44,6 +44,7 @@ import pandas as pd
 from assess import intervals
 from assess.inputs.columns import label_strings, numeric_column, normalise_name, quote
 from assess.core.errors import AssessError, InputError
+from assess.core.formatting import percent_level, significant
 from assess.metrics import get
 from assess.inputs.assessment import Assessment
 
@@ -425,7 +426,7 @@ def headline(assessment: Assessment, costs: dict[str, ModelCost], *, metric: str
         else float("nan")
     metric_words = spec.name[0].lower() + spec.name[1:] if spec.name[1:2].islower() else spec.name   # "ROC AUC" stays
     word = "more accurate" if metric == "accuracy" else f"better on {metric_words}"
-    level = f"{confidence_level * 100:g} %"
+    level = percent_level(confidence_level)
     where = {"latency_mean_ms": "on mean latency", "latency_p50_ms": "at the median",
              "latency_p95_ms": "at the 95th percentile", "latency_p99_ms": "at the 99th percentile",
              "throughput_per_s": "in throughput", "energy_per_sample_j": "in energy per sample"}[cost_key]
@@ -440,35 +441,31 @@ def headline(assessment: Assessment, costs: dict[str, ModelCost], *, metric: str
     else:
         how = f"{ratio:.1f}× slower {where}" if ratio >= 1 else f"{1 / ratio:.1f}× faster {where}"
     between = "–" if low >= 0 else " to "       # "1.1–3.5" reads; "-0.6–-0.2" does not
-    interval = f"{level} CI {_num(low)}{between}{_num(high)}"
+    interval = f"{level} CI {significant(low, 2)}{between}{significant(high, 2)}"
     if low <= 0 <= high:                         # the interval holds no difference: say so, not "better"
-        sentence = (f"{better} and {other} do not clearly differ on {metric_words} ({better} by {_num(diff)}{unit}, "
+        sentence = (f"{better} and {other} do not clearly differ on {metric_words} ({better} by {significant(diff, 2)}{unit}, "
                     f"{interval}); {better} is {how}.")
     else:
-        sentence = f"{better} is {_num(diff)}{unit} {word} ({interval}) than {other} and {how}."
+        sentence = f"{better} is {significant(diff, 2)}{unit} {word} ({interval}) than {other} and {how}."
     return Headline(better, other, metric, diff, low, high, cost_key, ratio, sentence)
-
-
-def _num(value: float) -> str:
-    return f"{value:.1f}" if abs(value) >= 1 else f"{value:.2g}" if value else "0"
 
 
 def cost_frame(costs: dict[str, ModelCost], *, efficiency_by_model: dict[str, dict[str, float]] | None = None,
                metric_name: str = "") -> pd.DataFrame:
     """Display table: one row per model, one column per cost ("value (low–high)", display names), the number of
     samples measured and, with ``efficiency_by_model``, the metric per ms and per joule."""
-    from assess.core.formatting import fmt, fmt_ci
+    from assess.core.formatting import bounds, number
 
     rows = []
     for model, c in costs.items():
         row = {"Model": model, "Samples measured": f"{c.n_samples:,}"}
         for e in c.estimates:
-            interval = fmt_ci(e.low, e.high)
-            row[COST_NAMES[e.key]] = fmt(e.value) + (f" ({interval})" if interval else "")
+            interval = bounds(e.low, e.high)
+            row[COST_NAMES[e.key]] = number(e.value) + (f" ({interval})" if interval else "")
         if efficiency_by_model and model in efficiency_by_model:
             eff = efficiency_by_model[model]
-            row[f"{metric_name} per ms"] = fmt(eff["per_ms"])
+            row[f"{metric_name} per ms"] = number(eff["per_ms"])
             if np.isfinite(eff["per_j"]):
-                row[f"{metric_name} per joule"] = fmt(eff["per_j"])
+                row[f"{metric_name} per joule"] = number(eff["per_j"])
         rows.append(row)
     return pd.DataFrame(rows)

@@ -58,6 +58,7 @@ from assess.analyses.folds import train_size_column
 from assess.core.data import Predictions, Task
 from assess.core.decision import Decision, predicted_labels
 from assess.core.errors import AssessError
+from assess.core.formatting import UNDEFINED_IN_WORDS
 from assess.inputs.assessment import Assessment, annotator_columns
 from assess.inputs.columns import label_strings, quote
 from assess.metrics import binary, multiclass
@@ -627,7 +628,7 @@ def fairness_gaps(pred: Predictions, groups, *, column: str = "group", decision:
         reason = None
         if not np.isfinite(value):
             reason = ("no group has both positives and negatives" if "odds" in key or "opportunity" in key
-                      else "undefined")
+                      else UNDEFINED_IN_WORDS)
         rows.append({"key": key, "name": name, "value": value, "low": float(low[i]), "high": float(high[i]),
                      "reason": reason})
     return FairnessReport(column, pred.model, by_group, pd.DataFrame(rows), float(confidence_level), int(resamples))

@@ -165,7 +165,7 @@ def _write_table(reports: dict, args, by_model=None) -> int:
         sys.stdout.write(to_csv_bytes(frame).decode("utf-8"))
         return 0
     if args.format == "table":
-        from assess.core.formatting import fmt
+        from assess.core.formatting import number
 
         blocks = {m: {"": r} for m, r in reports.items()} if by_model is None else {
             m: {AVERAGE: r.average, VARIANCE_WEIGHTED: r.variance_weighted_report} | dict(r.by_output)
@@ -173,9 +173,9 @@ def _write_table(reports: dict, args, by_model=None) -> int:
         for model, report, output in ((m, r, o) for m, views in blocks.items() for o, r in views.items()):
             print(f"{model}{f'  output {output}' if output else ''}  (n = {report.n:,})")
             for r in report.results:
-                ci = f"  [{fmt(r.low)}, {fmt(r.high)}]" if args.ci and r.method else ""
+                ci = f"  [{number(r.low)}, {number(r.high)}]" if args.ci and r.method else ""
                 why = f"  ({r.reason})" if r.reason else ""
-                print(f"  {r.key:<34}{fmt(r.value, count=get(report.task, r.key).kind == 'count'):>12}{ci}{why}")
+                print(f"  {r.key:<34}{number(r.value, count=get(report.task, r.key).kind == 'count'):>12}{ci}{why}")
         return 0
 
 

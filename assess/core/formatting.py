@@ -1,8 +1,13 @@
-"""Words and numbers for people: counts, proportions, table headers and class names in sentences.
+"""Words and numbers for people: counts, proportions, p-values, intervals, table headers and class names.
 
-One place for how the app writes a number or names a class, so a table never shows "170.7 rows" beside "1,176", a
-column header never reads ``predicted_positive_share`` and a sentence never reads "it finds about 1 in 3 1 cases".
-Rounding happens here, on copies for display; computed values are never rounded (pingouin's rule, STYLE.md).
+The one place for how the app writes a number or names a class — tables, sentences, chart legends and titles, the
+report, the CLI — so a table never shows "170.7 rows" beside "1,176", a column header never reads
+``predicted_positive_share`` and a sentence never reads "it finds about 1 in 3 1 cases". Rounding happens here, on
+copies for display; computed values are never rounded (pingouin's rule, STYLE.md).
+
+An undefined number (None, NaN; infinite where a finite value was due) is `UNDEFINED` wherever a number would stand
+(a table cell, a legend, a title); a sentence says `UNDEFINED_IN_WORDS` ("undefined"), through `significant`,
+`p_value` or `in_words`, never through a string of its own.
 """
 
 from __future__ import annotations
@@ -15,7 +20,10 @@ from collections.abc import Iterable, Mapping
 PROPORTION_DECIMALS = 3
 #: A class name longer than this is cut with "…" inside a sentence (tables show it whole).
 LONGEST_CLASS_IN_TEXT = 40
+#: An undefined number where a number would stand: a table cell, a chart legend or title, a report cell.
 UNDEFINED = "—"
+#: An undefined number inside a sentence ("the difference is undefined").
+UNDEFINED_IN_WORDS = "undefined"
 
 #: Labels that name no class in words: numbers and booleans (1, 0, -1, 1.0, True, false); in a sentence they read
 #: "positive (1)" rather than "1 cases".
@@ -25,7 +33,13 @@ def _not_a_word(text: str) -> bool:
 
 
 def _missing(value) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
+    """None or NaN, of any float type (a float32 NaN from a Parquet column is not a Python float)."""
+    if value is None:
+        return True
+    try:
+        return math.isnan(value)
+    except TypeError:          # text, or an array: not a number this module writes
+        return False
 
 
 def count(value) -> str:
@@ -52,15 +66,18 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     return f"{count(n)} {noun if n == 1 else plural or noun + 's'}"
 
 
-def significant(x, digits: int = 3) -> str:
+def significant(x, digits: int = 3, *, cell: bool = False) -> str:
     """A number for reading: `digits` significant figures, thousands separators, no scientific notation
-    between 1e-4 and 1e15; in words where it is not a number (sentences say "undefined", tables use `count`).
+    between 1e-4 and 1e15; where it is not a number, in words in a sentence ("undefined") and `UNDEFINED` in a table
+    ``cell``.
 
     >>> significant(0.01234), significant(12345.6), significant(float("nan")), significant(0.30000000000000004, 4)
     ('0.0123', '12,346', 'undefined', '0.3000')
+    >>> significant(0.123456, 4, cell=True), significant(None, 4, cell=True)
+    ('0.1235', '—')
     """
     if _missing(x):
-        return "undefined"
+        return UNDEFINED if cell else UNDEFINED_IN_WORDS
     x = float(x)
     if math.isinf(x):
         return "infinity" if x > 0 else "minus infinity"
@@ -73,10 +90,11 @@ def significant(x, digits: int = 3) -> str:
     return f"{x:,.{decimals}f}"
 
 
-def fmt(value: float, *, count: bool = False) -> str:
-    """A value for reading: counts as integers, others with 3 decimals below 10 and fewer above; undefined as —.
+def number(value: float, *, count: bool = False) -> str:
+    """A metric's value for reading: counts as integers, others with 3 decimals below 10 and fewer above; undefined
+    as —.
 
-    >>> fmt(0.98123), fmt(3.0, count=True), fmt(114.509), fmt(3009.2), fmt(float("nan"))
+    >>> number(0.98123), number(3.0, count=True), number(114.509), number(3009.2), number(float("nan"))
     ('0.981', '3', '114.5', '3,009', '—')
     """
     if _missing(value) or not math.isfinite(float(value)):
@@ -93,16 +111,19 @@ def fmt(value: float, *, count: bool = False) -> str:
     return f"{value:.3f}"
 
 
-def fmt_ci(low: float, high: float) -> str:
-    """An interval for reading, its bounds as `fmt` writes them — with up to three more decimals when they would
-    read the same although they differ (on 10^8 rows a recall's interval "0.750–0.750" is "0.7497–0.7503").
+def bounds(low: float, high: float) -> str:
+    """A metric's interval for reading, its bounds as `number` writes them — with up to three more decimals when they
+    would read the same although they differ (on 10^8 rows a recall's interval "0.750–0.750" is "0.7497–0.7503");
+    "" when there is none (the caller then shows the value alone).
 
-    >>> fmt_ci(0.9661, 0.9894), fmt_ci(0.74973, 0.75031), fmt_ci(-0.62, -0.23), fmt_ci(0.5, 0.5)
+    >>> bounds(0.9661, 0.9894), bounds(0.74973, 0.75031), bounds(-0.62, -0.23), bounds(0.5, 0.5)
     ('0.966–0.989', '0.7497–0.7503', '-0.620 to -0.230', '0.500–0.500')
+    >>> bounds(float("nan"), 1.0)
+    ''
     """
     if _missing(low) or _missing(high) or not (math.isfinite(float(low)) and math.isfinite(float(high))):
         return ""
-    a, b = fmt(low), fmt(high)
+    a, b = number(low), number(high)
     if a == b and low < high and max(abs(low), abs(high)) < 1000:
         shown = len(a.split(".")[1]) if "." in a else 0
         for decimals in range(shown + 1, shown + 4):
@@ -114,14 +135,26 @@ def fmt_ci(low: float, high: float) -> str:
 
 
 def proportion(value, decimals: int = PROPORTION_DECIMALS) -> str:
-    """A proportion or rate with a fixed number of decimals, so "0" and "0.1714" never share a column.
+    """A proportion, a rate or an area under a curve with a fixed number of decimals, so "0" and "0.1714" never share
+    a column and a chart legend reads "AUC 0.912" (and "AUC —" when it is undefined, so the model stays listed).
 
-    >>> proportion(0), proportion(0.17142857), proportion(1.0), proportion(None)
-    ('0.000', '0.171', '1.000', '—')
+    >>> proportion(0), proportion(0.17142857), proportion(1.0), proportion(None), proportion(0.98765, 2)
+    ('0.000', '0.171', '1.000', '—', '0.99')
     """
     if _missing(value) or math.isinf(float(value)):
         return UNDEFINED
     return f"{float(value):.{decimals}f}"
+
+
+def percent(share, decimals: int = 1) -> str:
+    """A share as a percentage with fixed decimals (a confusion-matrix cell's share of its row); undefined as —.
+
+    >>> percent(0.125), percent(1.0), percent(2 / 3, 0), percent(float("nan"))
+    ('12.5%', '100.0%', '67%', '—')
+    """
+    if _missing(share) or math.isinf(float(share)):
+        return UNDEFINED
+    return f"{float(share):.{decimals}%}"
 
 
 def interval(low, high, *, digits: int = 4) -> str:
@@ -134,6 +167,69 @@ def interval(low, high, *, digits: int = 4) -> str:
     if _missing(low) or _missing(high):
         return UNDEFINED
     return f"[{float(low):.{digits}g}, {float(high):.{digits}g}]"
+
+
+def in_words(text: str) -> str:
+    """A number formatted for a table (`count`, `number`, `proportion`…) made fit for a sentence: `UNDEFINED` there
+    reads as the word.
+
+    >>> in_words(proportion(float("nan"))), in_words(proportion(0.25))
+    ('undefined', '0.250')
+    """
+    return UNDEFINED_IN_WORDS if text == UNDEFINED else text
+
+
+def p_value(p, alpha: float = 0.05, *, cell: bool = False) -> str:
+    """A p-value for reading: "p = 0.003", "p < 0.001" in a sentence, "0.003", "< 0.001" in a table ``cell``; two
+    significant digits, more where two would round it across ``alpha`` (0.0499 reads "p = 0.0499", never
+    "p = 0.05"); undefined as "p undefined" in a sentence and `UNDEFINED` in a cell.
+
+    >>> p_value(0.0031), p_value(0.00031), p_value(0.41), p_value(0.0499), p_value(1.0), p_value(float("nan"))
+    ('p = 0.0031', 'p < 0.001', 'p = 0.41', 'p = 0.0499', 'p = 1', 'p undefined')
+    >>> p_value(0.12345, cell=True), p_value(0.0002, cell=True), p_value(None, cell=True)
+    ('0.12', '< 0.001', '—')
+    """
+    if _missing(p):
+        return UNDEFINED if cell else f"p {UNDEFINED_IN_WORDS}"
+    p = float(p)
+    if p < 0.001:
+        return "< 0.001" if cell else "p < 0.001"
+    for sig in (2, 3, 4, 5, 6):
+        text = f"{p:.{sig}g}"
+        shown = float(text)
+        if (shown < alpha) == (p < alpha) and not (shown == alpha and p != alpha):
+            break
+    if "e" in text:
+        text = f"{float(text):f}".rstrip("0")
+    return text if cell else f"p = {text}"
+
+
+def percent_level(fraction: float) -> str:
+    """A confidence or significance level for reading, as many digits as it has: 0.95 → "95%", 0.975 → "97.5%".
+
+    >>> percent_level(0.95), percent_level(0.05), percent_level(0.975)
+    ('95%', '5%', '97.5%')
+    """
+    return f"{fraction * 100:g}%"
+
+
+def confidence_interval(low: float, high: float, confidence_level: float, digits: int = 3) -> str:
+    """An interval inside a sentence, its level named and its bounds as `significant` writes them; a one-sided
+    interval (one infinite bound) reads as a bound; "" when both bounds are undefined.
+
+    >>> confidence_interval(0.004, 0.0201, 0.95), confidence_interval(0.01, math.inf, 0.95)
+    ('95% CI 0.00400 to 0.0201', '95% CI above 0.0100')
+    >>> confidence_interval(-math.inf, 0.2, 0.9), confidence_interval(math.nan, math.nan, 0.95)
+    ('90% CI below 0.200', '')
+    """
+    if _missing(low) and _missing(high):
+        return ""
+    level = percent_level(confidence_level)
+    if math.isinf(high) and not math.isinf(low):
+        return f"{level} CI above {significant(low, digits)}"
+    if math.isinf(low) and not math.isinf(high):
+        return f"{level} CI below {significant(high, digits)}"
+    return f"{level} CI {significant(low, digits)} to {significant(high, digits)}"
 
 
 def code_as_quotes(text: str) -> str:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from assess import curves
+from assess.core.formatting import count
 from assess.inputs.probabilities import outside_unit_interval
 from assess.metrics._common import note_undefined, ratio
 
@@ -388,13 +389,15 @@ def diagnostic_odds_ratio(s: BinaryState):
     Haldane–Anscombe +½ is a common choice when one is wanted; it changes the estimand, so it is not silent here).
     """
     return ratio(s.tp * s.tn, s.fp * s.fn, batch=s.batch,
-                 reason=f"a zero cell: FP = {_fmt(s.fp)}, FN = {_fmt(s.fn)} {s.labels_from}, so the odds ratio is "
+                 reason=f"a zero cell: FP = {_cell_count(s.fp)}, FN = {_cell_count(s.fn)} {s.labels_from}, so the odds ratio is "
                         f"infinite or 0/0")
 
 
-def _fmt(x) -> str:
+def _cell_count(x) -> str:
+    """A confusion-matrix cell in a reason, as every count is written; "…" for a batch of resamples (one reason for
+    all of them)."""
     try:
-        return f"{float(x):g}"
+        return count(x)
     except TypeError:
         return "…"
 

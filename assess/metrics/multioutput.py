@@ -32,6 +32,7 @@ import numpy as np
 
 from assess import intervals
 from assess.core.data import Predictions
+from assess.core.formatting import UNDEFINED_IN_WORDS
 from assess.inputs.assessment import Assessment
 from assess.inputs.columns import quote
 from assess.metrics import resampling
@@ -174,7 +175,7 @@ def _variance(y: np.ndarray, weight: np.ndarray | None) -> float:
 
 
 def _undefined_reason(key, names, reports) -> str:
-    undefined = [(n, r[key].reason or "undefined") for n, r in zip(names, reports) if not r[key].defined]
+    undefined = [(n, r[key].reason or UNDEFINED_IN_WORDS) for n, r in zip(names, reports) if not r[key].defined]
     return "; ".join(f"undefined for output {quote(n)}: {why}" for n, why in undefined)
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from assess.core.data import Task
-from assess.core.formatting import class_phrase, fmt, fmt_ci
+from assess.core.formatting import UNDEFINED, bounds, class_phrase, number, percent_level
 from assess.intervals import method_name
 from assess.metrics import MetricReport, baseline_columns, get
 
@@ -40,7 +40,7 @@ def comparison_frame(reports: dict[str, MetricReport], *, interval_rows: bool = 
     ``interval_rows``: the intervals on a row of their own under each metric's values ("95% interval", key "") instead
     of beside them, so a column is as wide as a value or an interval rather than both (a narrow screen)."""
     first = next(iter(reports.values()))
-    level = f"{first.confidence_level:.0%} interval"
+    level = f"{percent_level(first.confidence_level)} interval"
     rows = []
     for key in first.keys:
         row = {"metric": first[key].name, "better": BETTER[get(first.task, key).direction], "key": key}
@@ -51,8 +51,8 @@ def comparison_frame(reports: dict[str, MetricReport], *, interval_rows: bool = 
                 row[model] = below[model] = ""
                 continue
             r = report[key]
-            text = fmt(r.value, count=get(report.task, key).kind == "count")
-            ci = fmt_ci(r.low, r.high)
+            text = number(r.value, count=get(report.task, key).kind == "count")
+            ci = bounds(r.low, r.high)
             below[model] = ci
             row[model] = (f"{text} ({ci})" if ci and not interval_rows else text) + (" ★" if model in winners else "")
         rows.append(row)
@@ -77,7 +77,7 @@ def with_fold_spread(table: pd.DataFrame, folds, reports: dict[str, MetricReport
                 cells.append("")
                 continue
             row = spread.loc[(model, key)]
-            cells.append(f"{fmt(row['mean'])} ± {fmt(row['sd'])}" if np.isfinite(row["mean"]) else "—")
+            cells.append(f"{number(row['mean'])} ± {number(row['sd'])}" if np.isfinite(row["mean"]) else UNDEFINED)
         out.insert(out.columns.get_loc(model) + 1, f"{model}{FOLD_SPREAD_SUFFIX}", cells)
     return out
 
@@ -89,10 +89,10 @@ def model_frame(report: MetricReport) -> pd.DataFrame:
     rows = []
     for r in report.results:
         count = get(report.task, r.key).kind == "count"
-        rows.append({"metric": r.name, "value": fmt(r.value, count=count), "interval": fmt_ci(r.low, r.high),
+        rows.append({"metric": r.name, "value": number(r.value, count=count), "interval": bounds(r.low, r.high),
                      "method": method_name(r.how)}
                     # a baseline's count is an expected count (78.99 true positives at random): whole, as counts are
-                    | {b: fmt(np.round(r.baselines.get(b, np.nan)) if count else r.baselines.get(b, np.nan),
+                    | {b: number(np.round(r.baselines.get(b, np.nan)) if count else r.baselines.get(b, np.nan),
                               count=count) for b in baseline_columns(report.task)}
                     | {"remark": r.reason or r.note or ""})
     return pd.DataFrame(rows)
@@ -140,8 +140,8 @@ def about(value: float) -> str:
 
 
 def _interval(result, level: float) -> str:
-    ci = fmt_ci(result.low, result.high)
-    return f", {level:.0%} CI {ci}" if ci else ""
+    ci = bounds(result.low, result.high)
+    return f", {percent_level(level)} CI {ci}" if ci else ""
 
 
 def _times(value: float) -> str:
@@ -165,27 +165,27 @@ def _value_sentences(name: str, report: MetricReport, level: float, units: str) 
         ci = _interval(m, level)
         if report.task is Task.FORECAST:
             base = m.baselines.get("naive", np.nan)
-            mean = (f"; the naive forecast (the last value seen) is off by {fmt(base)}{unit}" if np.isfinite(base)
+            mean = (f"; the naive forecast (the last value seen) is off by {number(base)}{unit}" if np.isfinite(base)
                     else "")
         else:
             base = m.baselines.get("mean", np.nan)
-            mean = (f"; the mean predictor (always the mean of y_true) is off by {fmt(base)}{unit}"
+            mean = (f"; the mean predictor (always the mean of y_true) is off by {number(base)}{unit}"
                     if np.isfinite(base) else "")
-        out.append(f"{name}'s {errs} are off by {fmt(m.value)}{unit} on average (MAE{ci.replace(',', ';', 1)})"
+        out.append(f"{name}'s {errs} are off by {number(m.value)}{unit} on average (MAE{ci.replace(',', ';', 1)})"
                    f"{mean}.")
     if "mean_error" in report and report["mean_error"].defined:
         b = report["mean_error"]
         way = ("over-predicts" if b.value > 0 else "under-predicts" if b.value < 0
                else "neither over- nor under-predicts")
-        size = f" by {fmt(abs(b.value))}{unit}" if b.value != 0 else ""
+        size = f" by {number(abs(b.value))}{unit}" if b.value != 0 else ""
         if np.isfinite(b.low) and np.isfinite(b.high) and b.low < 0 < b.high:   # the interval says: no clear bias
-            out.append(f"{name} shows no clear bias: its mean error {fmt(b.value)}{unit} has a {level:.0%} CI of "
-                       f"{fmt_ci(b.low, b.high)}, which includes 0.")
+            out.append(f"{name} shows no clear bias: its mean error {number(b.value)}{unit} has a "
+                       f"{percent_level(level)} CI of {bounds(b.low, b.high)}, which includes 0.")
         else:
-            out.append(f"{name} {way}{size} on average (mean error {fmt(b.value)}{_interval(b, level)}).")
+            out.append(f"{name} {way}{size} on average (mean error {number(b.value)}{_interval(b, level)}).")
     if "r2" in report and report["r2"].defined:
         r = report["r2"]
-        out.append(f"{name} explains {r.value:.0%} of the variation of the truth (R² {fmt(r.value)}"
+        out.append(f"{name} explains {r.value:.0%} of the variation of the truth (R² {number(r.value)}"
                    f"{_interval(r, level)}; 0 is predicting the mean).")
     if report.task is Task.FORECAST:
         out += _forecast_sentences(name, report, level)
@@ -199,13 +199,13 @@ def _forecast_sentences(name: str, report: MetricReport, level: float) -> list[s
                       ("mase_seasonal", "the seasonal naive forecast's (the value one season earlier)")):
         if key in report and report[key].defined:
             m = report[key]
-            ci = fmt_ci(m.low, m.high)
-            out.append(f"{name}'s forecasts are {fmt(m.value)} times as far off as {what} (MASE"
-                       f"{f', {level:.0%} CI {ci}' if ci else ''}; below 1 is better than it).")
+            ci = bounds(m.low, m.high)
+            out.append(f"{name}'s forecasts are {number(m.value)} times as far off as {what} (MASE"
+                       f"{f', {percent_level(level)} CI {ci}' if ci else ''}; below 1 is better than it).")
     if "coverage" in report and report["coverage"].defined:
         c = report["coverage"]
         out.append(f"{name}'s prediction intervals hold the actual value {c.value:.0%} of the time (coverage "
-                   f"{fmt(c.value)}{_interval(c, level)}).")
+                   f"{number(c.value)}{_interval(c, level)}).")
     return out
 
 
@@ -229,29 +229,29 @@ def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None
                 base = r.baselines.get("majority", np.nan)
                 majority = (f"; always predicting the majority class finds {about(base)}"
                             if np.isfinite(base) else "")
-                sentences.append(f"{name}'s recall is {fmt(r.value)} ({_interval(r, level)[2:] or 'no interval'}): "
+                sentences.append(f"{name}'s recall is {number(r.value)} ({_interval(r, level)[2:] or 'no interval'}): "
                                  f"it finds {about(r.value)} {case}{majority}.")
             if "precision" in report and report["precision"].defined:
                 p = report["precision"]
                 sentences.append(f"When {inner} flags a case as {phrase}, it is right "
-                                 f"{_times(p.value)} (precision {fmt(p.value)}{_interval(p, level)}).")
+                                 f"{_times(p.value)} (precision {number(p.value)}{_interval(p, level)}).")
             if "roc_auc" in report and report["roc_auc"].defined:
                 a = report["roc_auc"]
                 sentences.append(f"Given one {phrase} case and one other case at random, {inner} scores the "
                                  f"{phrase} case higher {a.value:.1%} of the time (ROC AUC "
-                                 f"{fmt(a.value)}{_interval(a, level)}; 0.5 is guessing).")
+                                 f"{number(a.value)}{_interval(a, level)}; 0.5 is guessing).")
         elif report.task is Task.MULTICLASS:
             if "accuracy" in report and report["accuracy"].defined:
                 a = report["accuracy"]
                 base = a.baselines.get("majority", np.nan)
                 majority = (f"; always predicting the most common class gets {about(base)} right"
                             if np.isfinite(base) else "")
-                sentences.append(f"{name} labels {about(a.value)} samples correctly (accuracy {fmt(a.value)}"
+                sentences.append(f"{name} labels {about(a.value)} samples correctly (accuracy {number(a.value)}"
                                  f"{_interval(a, level)}){majority}.")
             if "balanced_accuracy" in report and report["balanced_accuracy"].defined:
                 b = report["balanced_accuracy"]
                 sentences.append(f"Averaged over the {len(report.classes)} classes, {inner} finds "
-                                 f"{about(b.value)} of each class (balanced accuracy {fmt(b.value)}"
+                                 f"{about(b.value)} of each class (balanced accuracy {number(b.value)}"
                                  f"{_interval(b, level)}).")
         elif report.task in (Task.REGRESSION, Task.FORECAST):
             sentences += _value_sentences(name, report, level, units)
@@ -259,11 +259,11 @@ def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None
             if "exact_match_ratio" in report and report["exact_match_ratio"].defined:
                 e = report["exact_match_ratio"]
                 sentences.append(f"{name} gets the whole label set exactly right for {about(e.value)} samples "
-                                 f"(exact match ratio {fmt(e.value)}{_interval(e, level)}).")
+                                 f"(exact match ratio {number(e.value)}{_interval(e, level)}).")
             if "hamming_loss" in report and report["hamming_loss"].defined:
                 h = report["hamming_loss"]
                 sentences.append(f"{name} gets {about(h.value)} individual label decisions wrong (Hamming loss "
-                                 f"{fmt(h.value)}{_interval(h, level)}).")
+                                 f"{number(h.value)}{_interval(h, level)}).")
     return sentences
 
 
@@ -275,7 +275,7 @@ def breakdown_table(frame: pd.DataFrame, level: str, key: str) -> pd.DataFrame |
     if part.empty:
         return None
     group = part["horizon"].map(lambda h: f"{h:g}") if level == "horizon" else part["series"].astype(str)
-    cells = [fmt(v) + (f" ({fmt_ci(lo, hi)})" if fmt_ci(lo, hi) else "")
+    cells = [number(v) + (f" ({bounds(lo, hi)})" if bounds(lo, hi) else "")
              for v, lo, hi in zip(part["value"], part["low"], part["high"])]
     table = pd.DataFrame({level: group.to_numpy(), "model": part["model"].to_numpy(), "cell": cells})
     order = list(dict.fromkeys(table[level]))

@@ -1,4 +1,6 @@
-"""Shared validation, interval and wording helpers of the statistical tests (private: callers trust their input)."""
+"""Shared validation, interval and wording helpers of the statistical tests (private: callers trust their input).
+
+Numbers in their sentences are written by `assess.core.formatting`."""
 
 from __future__ import annotations
 
@@ -9,8 +11,7 @@ import numpy as np
 from scipy import special
 
 from assess.core.errors import AssessError
-from assess.core.formatting import counted
-from assess.core.formatting import significant as fmt_num  # noqa: F401  (the stats sentences' name for it)
+from assess.core.formatting import UNDEFINED_IN_WORDS, counted, p_value, percent_level
 from assess.stats._result import ALTERNATIVES
 
 # --------------------------------------------------------------------------------------------------- validation
@@ -171,11 +172,6 @@ NORMAL = StandardNormal()
 # ------------------------------------------------------------------------------------------------------ wording
 
 
-def fmt_int(n: int | float) -> str:
-    """5000 → '5,000'."""
-    return f"{int(round(n)):,}"
-
-
 def metric_words(name) -> str:
     """A metric inside a sentence: the registry's display name for a registry key ("f1" → "F1 score", "mae" → "mean
     absolute error", "roc_auc" → "ROC AUC"), lower-cased where it is an ordinary word; any other name (a column of an
@@ -191,44 +187,12 @@ def metric_words(name) -> str:
     return str(name)
 
 
-def fmt_p(p: float, alpha: float = 0.05) -> str:
-    """'p = 0.003', 'p < 0.001'; never rounds across `alpha` (0.0499 reads 'p = 0.0499', not 'p = 0.05')."""
-    if p is None or math.isnan(p):
-        return "p undefined"
-    if p < 0.001:
-        return "p < 0.001"
-    for sig in (2, 3, 4, 5, 6):
-        text = f"{p:.{sig}g}"
-        shown = float(text)
-        if (shown < alpha) == (p < alpha) and not (shown == alpha and p != alpha):
-            break
-    if "e" in text:
-        text = f"{float(text):f}".rstrip("0")
-    return f"p = {text}"
-
-
-def fmt_level(fraction: float) -> str:
-    """A confidence or significance level for reading: 0.95 → '95%'."""
-    return f"{fraction * 100:g}%"
-
-
-def fmt_ci(low: float, high: float, confidence_level: float, digits: int = 3) -> str:
-    """'95% CI 0.004 to 0.020' (one-sided: '95% CI above 0.004')."""
-    if math.isnan(low) and math.isnan(high):
-        return ""
-    if math.isinf(high) and not math.isinf(low):
-        return f"{fmt_level(confidence_level)} CI above {fmt_num(low, digits)}"
-    if math.isinf(low) and not math.isinf(high):
-        return f"{fmt_level(confidence_level)} CI below {fmt_num(high, digits)}"
-    return f"{fmt_level(confidence_level)} CI {fmt_num(low, digits)} to {fmt_num(high, digits)}"
-
-
 def verdict(p: float, alpha: float, label: str, *, subject: str = "the difference") -> str:
     """'the difference is significant (McNemar exact p = 0.003)'."""
     if p is None or math.isnan(p):
-        return f"{label} is undefined on these data"
+        return f"{label} is {UNDEFINED_IN_WORDS} on these data"
     word = "is significant" if p < alpha else "is not significant"
-    return f"{subject} {word} at the {fmt_level(alpha)} level ({label} {fmt_p(p, alpha)})"
+    return f"{subject} {word} at the {percent_level(alpha)} level ({label} {p_value(p, alpha)})"
 
 
 def alpha_of(confidence_level: float) -> float:

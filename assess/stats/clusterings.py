@@ -21,9 +21,10 @@ import numpy as np
 
 from assess.core.data import Task
 from assess.core.errors import AssessError
+from assess.core.formatting import confidence_interval, p_value, percent_level, significant
 from assess.intervals import ConfidenceInterval
 from assess.metrics import clustering, get
-from assess.stats._common import alpha_of, fmt_ci, fmt_level, fmt_num, fmt_p, verdict
+from assess.stats._common import alpha_of, verdict
 from assess.stats._result import Assumption, Comparison, Effect, PairResult, TestResult
 from assess.stats.corrections import adjust_pvalues
 
@@ -76,10 +77,10 @@ def better_than_random(y_true, clusters, *, index: str = DEFAULT_INDEX, n_resamp
                     ConfidenceInterval(low - mean, high - mean, confidence_level, "bootstrap-percentile"))
     alpha = alpha_of(confidence_level)
     upper = float(np.quantile(null, 1 - alpha))
-    ci = fmt_ci(effect.interval.low, effect.interval.high, confidence_level)
-    sentence = (f"{name}'s {title[0].lower() + title[1:]} is {fmt_num(observed)}, against "
-                f"{fmt_num(mean)} on average for a random partition with the same cluster sizes (upper "
-                f"{1 - alpha:.0%} point {fmt_num(upper)}); the difference is {fmt_num(observed - mean)}"
+    ci = confidence_interval(effect.interval.low, effect.interval.high, confidence_level)
+    sentence = (f"{name}'s {title[0].lower() + title[1:]} is {significant(observed)}, against "
+                f"{significant(mean)} on average for a random partition with the same cluster sizes (upper "
+                f"{1 - alpha:.0%} point {significant(upper)}); the difference is {significant(observed - mean)}"
                 + (f" ({ci})" if ci else "") + "; "
                 + verdict(pvalue, alpha, "permutation test", subject="being better than random") + ".")
     assumptions = (Assumption("exchangeable rows", None, "the rows are exchangeable under the null: no "
@@ -117,8 +118,8 @@ def better_than_random_runner(aligned, *, models, metric, correction, confidence
     label = {"bonferroni": "Bonferroni", "holm": "Holm", "fdr_bh": "Benjamini-Hochberg",
              "fdr_by": "Benjamini-Yekutieli"}.get(correction, "no")
     sentence = (f"{len(better)} of {len(pairs)} clusterings are better than a random partition of the same sizes at "
-                f"the {fmt_level(alpha)} level ({label} correction over the clusterings)"
-                + (": " + "; ".join(f"{p.model_a} ({fmt_p(p.pvalue_adjusted, alpha)})" for p in pairs
+                f"the {percent_level(alpha)} level ({label} correction over the clusterings)"
+                + (": " + "; ".join(f"{p.model_a} ({p_value(p.pvalue_adjusted, alpha)})" for p in pairs
                                     if p.model_a in better) if better else "") + ".")
     return Comparison(test="better_than_random", models=tuple(aligned.models), result=None, pairs=pairs,
                       correction=correction if len(pairs) > 1 else None, sentence=sentence)

@@ -17,10 +17,11 @@ import numpy as np
 from scipy import optimize, special
 
 from assess.core.errors import AssessError
+from assess.core.formatting import confidence_interval, count, p_value, percent_level, significant
 from assess.intervals import ConfidenceInterval
 from assess.stats._common import (NORMAL, alpha_of, as_bool_vector, check_alternative, check_choice,
-                                  check_confidence_level, check_same_length, fmt_ci, fmt_int, fmt_level, fmt_num, fmt_p,
-                                  interval, model_names, pvalue, verdict, warn_undefined)
+                                  check_confidence_level, check_same_length, interval, model_names, pvalue, verdict,
+                                  warn_undefined)
 from assess.stats._result import INDEPENDENT_SAMPLES, Assumption, Effect, TestResult, no_interval
 
 MCNEMAR_METHODS = ("exact", "asymptotic", "midp")
@@ -153,23 +154,23 @@ def mcnemar_from_counts(n10: int, n01: int, n: int, right_a: int, right_b: int, 
     low, high = interval(d_adj, se, NORMAL, alternative, confidence_level)
     effect = Effect("accuracy difference (A - B)", (n10 - n01) / n,
                     ConfidenceInterval(max(low, -1.0), min(high, 1.0), confidence_level, "Bonett-Price adjusted Wald"))
-    assumptions = [Assumption("paired samples", True, f"both models scored on the same {fmt_int(n)} samples")]
+    assumptions = [Assumption("paired samples", True, f"both models scored on the same {count(n)} samples")]
     if method == "asymptotic":
         assumptions.append(Assumption(
             "at least 25 discordant pairs", m >= 25,
-            f"{fmt_int(m)} samples where the models disagree; below 25 use method='exact' or 'midp'"))
+            f"{count(m)} samples where the models disagree; below 25 use method='exact' or 'midp'"))
     else:
         assumptions.append(Assumption("discordant pairs", True,
-                                      f"binomial test on the {fmt_int(m)} samples where the models disagree; "
+                                      f"binomial test on the {count(m)} samples where the models disagree; "
                                       "valid for any count"))
     if n10 == n01:
-        lead = (f"{name_a} and {name_b} are right on the same number of cases out of {fmt_int(n)} "
-                f"(they disagree on {fmt_int(m)})")
+        lead = (f"{name_a} and {name_b} are right on the same number of cases out of {count(n)} "
+                f"(they disagree on {count(m)})")
     else:
         better, worse = (name_a, name_b) if n10 > n01 else (name_b, name_a)
         more = abs(n10 - n01)
-        lead = (f"{better} is right on {fmt_int(more)} more {'case' if more == 1 else 'cases'} than {worse} out of "
-                f"{fmt_int(n)}")
+        lead = (f"{better} is right on {count(more)} more {'case' if more == 1 else 'cases'} than {worse} out of "
+                f"{count(n)}")
     sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), short)}."
     return TestResult(test="mcnemar", method=label, statistic=statistic, pvalue=p, df=df, alternative=alternative,
                       effect=effect, assumptions=assumptions, sentence=sentence, n=n, models=(name_a, name_b),
@@ -245,13 +246,13 @@ def cochran_q(correct, *, confidence_level: float = 0.95, names: Sequence[str] |
     effect = Effect("eta-squared Q (Serlin)", q / (n * (k - 1)) if not math.isnan(q) else math.nan,
                     no_interval(confidence_level))
     assumptions = [
-        Assumption("paired samples", True, f"all {k} models scored on the same {fmt_int(n)} samples"),
+        Assumption("paired samples", True, f"all {k} models scored on the same {count(n)} samples"),
         Assumption("large-sample chi-squared", informative >= 4 and informative * k >= 24,
-                   f"{fmt_int(informative)} samples where the models disagree (need ≥ 4, and ≥ 24 cells "
+                   f"{count(informative)} samples where the models disagree (need ≥ 4, and ≥ 24 cells "
                    f"with {k} models: Tate & Brown 1970)"),
     ]
-    accs = ", ".join(f"{nm} {fmt_num(100 * a)}%" for nm, a in zip(names, acc))
-    sentence = (f"Accuracy on the same {fmt_int(n)} cases: {accs}; "
+    accs = ", ".join(f"{nm} {significant(100 * a)}%" for nm, a in zip(names, acc))
+    sentence = (f"Accuracy on the same {count(n)} cases: {accs}; "
                 f"{verdict(p, alpha_of(confidence_level), 'Cochran Q', subject='the difference among the models')}.")
     return TestResult(test="cochran_q", method="Cochran's Q", statistic=q, pvalue=p, df=df, alternative=None,
                       effect=effect, assumptions=assumptions, sentence=sentence, n=n, models=names,
@@ -304,7 +305,7 @@ def chi2_independence(table, *, correction: bool = True, confidence_level: float
     low_e = float(expected.min())
     assumptions = [
         Assumption("expected counts ≥ 5", bool(low_e >= 5),
-                   f"smallest expected count {fmt_num(low_e)}; below 5 use Fisher's exact test (2 × 2)"),
+                   f"smallest expected count {significant(low_e)}; below 5 use Fisher's exact test (2 × 2)"),
         Assumption(INDEPENDENT_SAMPLES, None, "rows must be different samples; for models scored on the same "
                                              "samples use McNemar or Cochran's Q"),
     ]
@@ -312,9 +313,9 @@ def chi2_independence(table, *, correction: bool = True, confidence_level: float
     method = "Pearson chi-squared" + (" with Yates' continuity correction" if yates else "")
     if c == 2 and list(columns)[:1] == ["correct"]:
         rates = obs[:, 0] / obs.sum(axis=1)
-        lead = "Accuracy " + ", ".join(f"{nm} {fmt_num(100 * x)}%" for nm, x in zip(names, rates))
+        lead = "Accuracy " + ", ".join(f"{nm} {significant(100 * x)}%" for nm, x in zip(names, rates))
     else:
-        lead = f"Across {r} rows and {c} columns ({fmt_int(total)} counts)"
+        lead = f"Across {r} rows and {c} columns ({count(total)} counts)"
     sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'chi-squared', subject='the difference')}."
     return TestResult(test="chi2", method=method, statistic=stat, pvalue=p, df=float(dof), alternative=None,
                       effect=effect, assumptions=assumptions, sentence=sentence, n=int(total), models=names,
@@ -364,12 +365,12 @@ def chi2_goodness_of_fit(observed, *, expected_proportions=None, ddof: int = 0, 
                     ConfidenceInterval(math.sqrt(lam_lo / total), math.sqrt(lam_hi / total), confidence_level,
                                        "noncentral chi-squared inversion"))
     assumptions = [Assumption("expected counts ≥ 5", bool(exp.min() >= 5),
-                              f"smallest expected count {fmt_num(float(exp.min()))}")]
+                              f"smallest expected count {significant(float(exp.min()))}")]
     cats = list(categories) if categories is not None else [str(i) for i in range(k)]
     alpha = alpha_of(confidence_level)
-    sentence = (f"The {fmt_int(total)} counts over {k} categories "
+    sentence = (f"The {count(total)} counts over {k} categories "
                 f"{'differ significantly' if p < alpha else 'do not differ significantly'} from the expected "
-                f"proportions at the {fmt_level(alpha)} level (chi-squared {fmt_p(p, alpha)}).")
+                f"proportions at the {percent_level(alpha)} level (chi-squared {p_value(p, alpha)}).")
     return TestResult(test="chi2_gof", method="Pearson chi-squared goodness of fit", statistic=stat, pvalue=p,
                       df=float(dof), alternative=None, effect=effect, assumptions=assumptions, sentence=sentence,
                       n=int(total), models=(),
@@ -407,8 +408,8 @@ def fisher_exact(table, *, alternative: str = "two-sided", confidence_level: flo
                               "rows must be different samples; for two models scored on the same samples use "
                               "McNemar"),
                    Assumption("fixed margins", None, "exact given both margins; conservative otherwise")]
-    sentence = (f"{names[0]} is right on {fmt_num(100 * rates[0])}% of {fmt_int(ints[0].sum())} cases and "
-                f"{names[1]} on {fmt_num(100 * rates[1])}% of {fmt_int(ints[1].sum())}; "
+    sentence = (f"{names[0]} is right on {significant(100 * rates[0])}% of {count(ints[0].sum())} cases and "
+                f"{names[1]} on {significant(100 * rates[1])}% of {count(ints[1].sum())}; "
                 f"{verdict(p, alpha_of(confidence_level), 'Fisher exact')}.")
     return TestResult(test="fisher_exact", method="Fisher's exact test", statistic=stat, pvalue=p, df=None,
                       alternative=alternative, effect=effect, assumptions=assumptions, sentence=sentence,
@@ -450,14 +451,14 @@ def error_rate_ci(n_errors: int, n: int, *, confidence_level: float = 0.95, null
         z = (e - null_error) / se
         p = pvalue(NORMAL, z, alternative)
     who = name or "The model"
-    ci = fmt_ci(100 * low, 100 * high, confidence_level)
-    text = f"{who} errs on {fmt_num(100 * e)}% of {fmt_int(n)} cases ({ci}%)"
+    ci = confidence_interval(100 * low, 100 * high, confidence_level)
+    text = f"{who} errs on {significant(100 * e)}% of {count(n)} cases ({ci}%)"
     if null_error is not None:
-        text += f"; against an error rate of {fmt_num(100 * null_error)}%, " + verdict(
+        text += f"; against an error rate of {significant(100 * null_error)}%, " + verdict(
             p, alpha_of(confidence_level), "normal approximation")
-    assumptions = [Assumption("n ≥ 30", n >= 30, f"{fmt_int(n)} test samples (Iocchi: n ≥ 30)"),
+    assumptions = [Assumption("n ≥ 30", n >= 30, f"{count(n)} test samples (Iocchi: n ≥ 30)"),
                    Assumption("at least 5 errors and 5 correct", min(n_errors, n - n_errors) >= 5,
-                              f"{fmt_int(n_errors)} errors, {fmt_int(n - n_errors)} correct"),
+                              f"{count(n_errors)} errors, {count(n - n_errors)} correct"),
                    Assumption("independent test samples", None,
                               "samples drawn independently of the model and of each other")]
     return TestResult(test="error_rate_ci", method="normal (CLT) interval of an error rate", statistic=z, pvalue=p,

@@ -24,10 +24,11 @@ from scipy import special
 from scipy import stats as sps
 
 from assess.core.errors import AssessError
+from assess.core.formatting import confidence_interval, count, p_value, significant
 from assess.intervals import ConfidenceInterval
 from assess.stats._common import (NORMAL, StudentT, alpha_of, as_float_vector, check_alternative, check_choice,
-                                  check_confidence_level, check_same_length, fmt_ci, fmt_int, fmt_num, interval,
-                                  metric_words, model_names, pvalue, verdict, warn_undefined)
+                                  check_confidence_level, check_same_length, interval, metric_words, model_names,
+                                  pvalue, verdict, warn_undefined)
 from assess.stats._result import Assumption, Effect, TestResult, no_interval
 from assess.stats.counts import _ncf_interval
 
@@ -235,7 +236,7 @@ def anova(*groups, confidence_level: float = 0.95, names: Sequence[str] | None =
     assumptions = [
         _normality(resid, "residuals"),
         Assumption("equal variances", None if math.isnan(lev_p) else bool(lev_p > 0.05),
-                   f"Brown–Forsythe (Levene on medians): p = {fmt_num(lev_p, 2)}"),
+                   f"Brown–Forsythe (Levene on medians): {p_value(lev_p)}"),
         Assumption("independent observations", None,
                    "ANOVA treats every fold as an independent observation; folds of one cross-validation share "
                    "training data (use Friedman for blocked folds)"),
@@ -397,9 +398,9 @@ def friedman(table, *, higher_is_better: bool = True, method: str = "chi2", conf
                               "every model scored on the same folds, one score per model per fold")]
     best = names[order[0]]
     sentence = (f"Over {n_blocks} {blocks}, {best} ranks best on {metric_words(metric)} (average rank "
-                f"{fmt_num(avg[order[0]])} of {k}); "
+                f"{significant(avg[order[0]])} of {k}); "
                 f"{verdict(p, alpha, 'Friedman', subject='the difference among the models')}; "
-                f"average ranks further apart than {fmt_num(cd)} differ significantly (Nemenyi).")
+                f"average ranks further apart than {significant(cd)} differ significantly (Nemenyi).")
     return TestResult(test="friedman", method=label, statistic=stat, pvalue=p, df=df, alternative=None,
                       effect=Effect("Kendall's W", w, no_interval(confidence_level)), assumptions=assumptions,
                       sentence=sentence,
@@ -479,7 +480,7 @@ def corrected_resampled_t(a, b, *, test_train_ratio: float | None = None, n_fold
     low, high = interval(mean, se, dist, alternative, confidence_level)
     assumptions = [_normality(d, "differences"),
                    Assumption("test/train size ratio", None,
-                              f"n_test/n_train = {fmt_num(ratio)}"
+                              f"n_test/n_train = {significant(ratio)}"
                               + (" (1/(k−1) for k-fold)" if test_train_ratio is None else " (given)")),
                    _repeated_cv(j, None if test_train_ratio is not None else (j if n_folds is None else int(n_folds)))]
     sentence = _difference_sentence(names, metric, mean, low, high, confidence_level, j, unit, p,
@@ -526,8 +527,8 @@ def cv_5x2_t(differences, *, alternative: str = "two-sided", confidence_level: f
     mean = float(p_ij.mean())
     assumptions = [Assumption("normal, independent fold differences", None,
                               "Dietterich's derivation treats p_i^(1), p_i^(2) as independent normal; "
-                              f"Shapiro–Wilk on the 10 differences: p = "
-                              f"{fmt_num(float(sps.shapiro(p_ij.ravel()).pvalue), 2) if np.ptp(p_ij) > 0 else 'n/a'}")]
+                              "Shapiro–Wilk on the 10 differences: "
+                              + p_value(float(sps.shapiro(p_ij.ravel()).pvalue) if np.ptp(p_ij) > 0 else math.nan))]
     sentence = _difference_sentence(names, metric, mean, math.nan, math.nan, confidence_level, 10, "folds (5×2cv)", p,
                                     "5×2cv t-test")
     return TestResult(test="cv_5x2_t", method="5x2cv paired t-test (Dietterich)", statistic=t, pvalue=p, df=5.0,
@@ -640,7 +641,7 @@ def _normality(x: np.ndarray, what: str) -> Assumption:
     if np.ptp(x) == 0:
         return Assumption(name, None, f"all {x.size} {what} are equal")
     p = float(sps.shapiro(x).pvalue)
-    return Assumption(name, bool(p > 0.05), f"Shapiro–Wilk on the {x.size} {what}: p = {fmt_num(p, 2)}")
+    return Assumption(name, bool(p > 0.05), f"Shapiro–Wilk on the {x.size} {what}: {p_value(p)}")
 
 
 def _repeated_cv(j: int, k: int | None) -> Assumption:
@@ -665,19 +666,20 @@ def _difference_sentence(names, metric, diff, low, high, confidence_level, n, un
     a, b = names
     metric = metric_words(metric)
     if diff == 0:
-        lead = f"Across {fmt_int(n)} {unit}, {a} and {b} have the same {metric} ({what} 0)"
+        lead = f"Across {count(n)} {unit}, {a} and {b} have the same {metric} ({what} 0)"
     else:
         better, worse = (a, b) if diff > 0 else (b, a)
-        lead = f"Across {fmt_int(n)} {unit}, {better}'s {metric} is higher than {worse}'s by {fmt_num(abs(diff))}"
+        lead = f"Across {count(n)} {unit}, {better}'s {metric} is higher than {worse}'s by {significant(abs(diff))}"
         lead += f" ({what}"
-        ci = fmt_ci(low, high, confidence_level) if diff > 0 else fmt_ci(-high, -low, confidence_level)
+        ci = (confidence_interval(low, high, confidence_level) if diff > 0
+              else confidence_interval(-high, -low, confidence_level))
         lead += f"; {ci})" if ci else ")"
     return f"{lead}; {verdict(p, alpha_of(confidence_level), label)}."
 
 
 def _omnibus_sentence(names, centres, metric, p, confidence_level, label, centre_word):
     metric = metric_words(metric)
-    listing = ", ".join(f"{nm} {fmt_num(c)}" for nm, c in zip(names, centres))
+    listing = ", ".join(f"{nm} {significant(c)}" for nm, c in zip(names, centres))
     return (f"{centre_word.capitalize()} {metric}: {listing}; "
             f"{verdict(p, alpha_of(confidence_level), label, subject='the difference among the models')}.")
 

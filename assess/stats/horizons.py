@@ -18,9 +18,10 @@ import pandas as pd
 
 from assess.core.data import ONE_SERIES
 from assess.core.errors import AssessError
+from assess.core.formatting import count, counted, percent_level
 from assess.intervals import ConfidenceInterval
-from assess.stats._common import (alpha_of, check_alternative, check_confidence_level, fmt_int, fmt_level, model_names,
-                                  shown, verdict, warn_undefined)
+from assess.stats._common import (alpha_of, check_alternative, check_confidence_level, model_names, shown, verdict,
+                                  warn_undefined)
 from assess.stats._result import Assumption, Effect, TestResult
 from assess.stats.corrections import adjust_pvalues
 from assess.stats.scores import (DieboldMarianoDetails, DieboldMarianoRow, dm_core, forecast_losses, loss_lead,
@@ -92,13 +93,13 @@ def diebold_mariano_by_horizon(y_true, pred_a, pred_b, *, horizon=None, series=N
         warn_undefined("Diebold-Mariano is undefined: the loss differential is zero throughout")
     single = len(horizons) == 1 and not several
     pooling = ("one horizon and one series: the loss differentials in time order" if single else
-               f"mean loss differential per time point over {_count(len(horizons), 'horizon')} and "
-               f"{_count(frame['series'].nunique(), 'series', 'series')}, lags up to H − 1 = {big_h - 1}")
+               f"mean loss differential per time point over {counted(len(horizons), 'horizon')} and "
+               f"{counted(frame['series'].nunique(), 'series', 'series')}, lags up to H − 1 = {big_h - 1}")
     word, _ = loss_words(loss, target)
     alpha = alpha_of(confidence_level)
-    where = (f" over {fmt_int(len(frame))} forecasts" if single else
-             f" over {_count(len(horizons), 'horizon')}" + (f" and {frame['series'].nunique()} series" if several
-                                                            else "") + f", {fmt_int(len(frame))} forecasts")
+    where = (f" over {count(len(frame))} forecasts" if single else
+             f" over {counted(len(horizons), 'horizon')}" + (f" and {frame['series'].nunique()} series" if several
+                                                            else "") + f", {count(len(frame))} forecasts")
     lead = loss_lead(names, loss, target, core.mean, core.low, core.high, confidence_level, where)
     sentence = f"{lead}; {verdict(core.pvalue, alpha, 'Diebold-Mariano')}."
     if not single:
@@ -218,10 +219,6 @@ def _holm(rows: list[DieboldMarianoRow]) -> list[DieboldMarianoRow]:
     return [dataclasses.replace(r, pvalue_holm=float(a)) for r, a in zip(rows, adjusted)]
 
 
-def _count(n: int, word: str, plural_word: str | None = None) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {plural_word or word + 's'}"
-
-
 def _ranges(values: list[float]) -> str:
     """[1, 2, 3, 5, 7, 8] → '1–3, 5, 7–8'."""
     out, run = [], []
@@ -253,5 +250,5 @@ def _horizon_summary(names, rows: list[DieboldMarianoRow], alpha: float, n_horiz
         parts.append(f"the same losses at {_ranges(same)}")
     if untested:
         parts.append(f"too few forecasts to test at {_ranges(untested)}")
-    return (f"By horizon (Holm across {n_horizons} horizons, {fmt_level(alpha)} level): " + "; ".join(parts)
+    return (f"By horizon (Holm across {n_horizons} horizons, {percent_level(alpha)} level): " + "; ".join(parts)
             + ".")

@@ -26,10 +26,10 @@ import pandas as pd
 from assess.core.data import Task
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
+from assess.core.formatting import confidence_interval, count, percent_level, significant
 from assess.intervals import ConfidenceInterval
 from assess.stats import counts
-from assess.stats._common import (NORMAL, alpha_of, check_alternative, check_confidence_level, fmt_ci, fmt_int,
-                                  fmt_level, fmt_num, interval, model_names)
+from assess.stats._common import NORMAL, alpha_of, check_alternative, check_confidence_level, interval, model_names
 from assess.stats._result import Assumption, Comparison, Effect, TestResult
 from assess.stats.corrections import CORRECTIONS, adjust_pvalues
 from assess.stats.runners import _no_metric, pairwise
@@ -103,7 +103,7 @@ def mcnemar_per_label(y_true, labels_a, labels_b, *, labels: Sequence[str] | Non
     raw = np.array([r.pvalue for r in per_label], dtype=float)
     adjusted = adjust_pvalues(raw, method=correction)
     alpha = alpha_of(confidence_level)
-    significant = [lab for lab, p in zip(labels, adjusted) if p < alpha]
+    differing = [lab for lab, p in zip(labels, adjusted) if p < alpha]
     overall = float(np.nanmin(adjusted))
 
     # Effect: the mean per-label accuracy difference, a normal interval over the per-sample differences.
@@ -115,7 +115,7 @@ def mcnemar_per_label(y_true, labels_a, labels_b, *, labels: Sequence[str] | Non
                     ConfidenceInterval(max(low, -1.0), min(high, 1.0), confidence_level, "normal (CLT)"))
 
     discordant = np.array([r.details.discordant for r in per_label])
-    assumptions = [Assumption("paired samples", True, f"both models scored on the same {fmt_int(n)} samples"),
+    assumptions = [Assumption("paired samples", True, f"both models scored on the same {count(n)} samples"),
                    Assumption("correction across labels", True,
                               f"{CORRECTION_NAMES[correction]} over {n_labels} labels"
                               + ("; valid under independence or positive dependence of the label tests"
@@ -126,24 +126,24 @@ def mcnemar_per_label(y_true, labels_a, labels_b, *, labels: Sequence[str] | Non
                                       "every label has 25 or more" if not few else
                                       f"{len(few)} label(s) below 25 ({', '.join(few[:5])}); use method='exact'"))
     label_word = CORRECTION_NAMES[correction]
-    if significant:
-        listed = ", ".join(significant[:8]) + (f" and {len(significant) - 8} more" if len(significant) > 8 else "")
-        lead = (f"{name_a} and {name_b} differ in accuracy on {len(significant)} of {n_labels} labels after "
-                f"{label_word} correction at the {fmt_level(alpha)} level ({listed})")
+    if differing:
+        listed = ", ".join(differing[:8]) + (f" and {len(differing) - 8} more" if len(differing) > 8 else "")
+        lead = (f"{name_a} and {name_b} differ in accuracy on {len(differing)} of {n_labels} labels after "
+                f"{label_word} correction at the {percent_level(alpha)} level ({listed})")
     else:
         lead = (f"{name_a} and {name_b} differ significantly on none of the {n_labels} labels after {label_word} "
-                f"correction at the {fmt_level(alpha)} level")
+                f"correction at the {percent_level(alpha)} level")
     # Said from the better model's side, so the interval is of its advantage (B − A when B is better).
     better, (lo, hi) = (name_a, (low, high)) if effect_value >= 0 else (name_b, (-high, -low))
-    sentence = (f"{lead}; {better} gets {fmt_num(abs(effect_value) * 100, 2)} percentage points more of the label "
-                f"decisions right ({fmt_ci(lo * 100, hi * 100, confidence_level, 2)}).")
+    sentence = (f"{lead}; {better} gets {significant(abs(effect_value) * 100, 2)} percentage points more of the label "
+                f"decisions right ({confidence_interval(lo * 100, hi * 100, confidence_level, 2)}).")
     details = PerLabelMcNemarDetails(
         labels=labels, n10=[r.details.n10 for r in per_label], n01=[r.details.n01 for r in per_label],
         accuracy_a=correct_a.mean(axis=0).tolist(), accuracy_b=correct_b.mean(axis=0).tolist(),
         difference=[r.effect.value for r in per_label], low=[r.effect.interval.low for r in per_label],
         high=[r.effect.interval.high for r in per_label], confidence_level=confidence_level, pvalue=raw.tolist(), pvalue_adjusted=adjusted.tolist(), correction=correction, method=per_label[0].method)
     return TestResult(test="mcnemar_per_label", method=f"{per_label[0].method} per label, {label_word} across labels",
-                      statistic=float(len(significant)), pvalue=overall, alternative=alternative, effect=effect,
+                      statistic=float(len(differing)), pvalue=overall, alternative=alternative, effect=effect,
                       assumptions=assumptions, sentence=sentence, n=n, models=(name_a, name_b), details=details)
 
 

@@ -22,9 +22,10 @@ import pandas as pd
 from assess.core.data import Task
 from assess.core.decision import Decision, predicted_labels
 from assess.core.errors import AssessError
+from assess.core.formatting import confidence_interval, p_value, percent_level, significant
 from assess.intervals import ConfidenceInterval
 from assess.stats import counts, folds, horizons, scores
-from assess.stats._common import NORMAL, alpha_of, fmt_ci, fmt_level, fmt_num, fmt_p, verdict
+from assess.stats._common import NORMAL, alpha_of, verdict
 from assess.stats._result import Comparison, Effect, PairResult, TestResult
 from assess.stats.bridge import registry_metric
 from assess.stats.corrections import adjust_pvalues
@@ -67,10 +68,10 @@ def _pairs_sentence(pairs: Sequence[PairResult], correction: str | None, confide
         "by the Nemenyi test" if correction == "nemenyi" else "without correction")
     if not sig:
         return f"No pair of models differs significantly {after} ({len(pairs)} pairs)."
-    listed = "; ".join(f"{p.model_a} vs {p.model_b} (adjusted {fmt_p(p.pvalue_adjusted, alpha)})"
-                       if correction is not None else f"{p.model_a} vs {p.model_b} ({fmt_p(p.pvalue_adjusted, alpha)})"
+    listed = "; ".join(f"{p.model_a} vs {p.model_b} ("
+                       + ("adjusted " if correction is not None else "") + f"{p_value(p.pvalue_adjusted, alpha)})"
                        for p in sig)
-    return (f"{len(sig)} of {len(pairs)} pairs differ significantly at the {fmt_level(alpha)} level {after}: "
+    return (f"{len(sig)} of {len(pairs)} pairs differ significantly at the {percent_level(alpha)} level {after}: "
             f"{listed}.")
 
 
@@ -181,9 +182,9 @@ def _error_metric_sentence(res: TestResult, name: str, target: str | None, confi
         lead = f"{a} and {b} have the same {name} on {res.n:,} samples"
     else:
         better, worse = (b, a) if diff > 0 else (a, b)
-        ci = fmt_ci(ci_.low, ci_.high, confidence_level) if diff > 0 else fmt_ci(-ci_.high, -ci_.low,
-                                                                                  confidence_level)
-        lead = (f"{better}'s {name} is lower than {worse}'s by {fmt_num(abs(diff))}{units} on {res.n:,} samples"
+        ci = (confidence_interval(ci_.low, ci_.high, confidence_level) if diff > 0
+              else confidence_interval(-ci_.high, -ci_.low, confidence_level))
+        lead = (f"{better}'s {name} is lower than {worse}'s by {significant(abs(diff))}{units} on {res.n:,} samples"
                 + (f" ({ci})" if ci else ""))
     return f"{lead}; {verdict(res.pvalue, alpha_of(confidence_level), 'paired bootstrap')}."
 
@@ -401,8 +402,9 @@ def _median_lead(names, loss, target, diff, low, high, confidence_level, n, noun
     if diff == 0 or not math.isfinite(diff):
         return f"{a}'s and {b}'s {word}s on the same {n:,} samples do not differ typically (median difference 0)"
     better, worse = (b, a) if diff > 0 else (a, b)
-    ci = fmt_ci(low, high, confidence_level) if diff > 0 else fmt_ci(-high, -low, confidence_level)
-    return (f"{better}'s {word}s are typically {fmt_num(abs(diff))} ({units}) smaller than {worse}'s "
+    ci = (confidence_interval(low, high, confidence_level) if diff > 0
+          else confidence_interval(-high, -low, confidence_level))
+    return (f"{better}'s {word}s are typically {significant(abs(diff))} ({units}) smaller than {worse}'s "
             f"(Hodges-Lehmann median difference over {n:,} samples" + (f"; {ci})" if ci else ")"))
 
 
@@ -478,12 +480,12 @@ def friedman(table, *, models, metric, correction, confidence_level, alternative
             ci = ConfidenceInterval(diff - half, diff + half, confidence_level, "normal (rank z)")
             method_name, label = "rank z-test after Friedman (Demšar 2006)", "rank z-test"
         if diff == 0:
-            lead = f"{a} and {b} have the same average rank ({fmt_num(ranks[a])})"
+            lead = f"{a} and {b} have the same average rank ({significant(ranks[a])})"
         else:
             better, worse = (a, b) if diff < 0 else (b, a)
-            lead = (f"{better}'s average rank ({fmt_num(ranks[better])}) is better than {worse}'s "
-                    f"({fmt_num(ranks[worse])}) by {fmt_num(abs(diff))}"
-                    + (f"; the critical difference is {fmt_num(cd)}" if nem is not None else ""))
+            lead = (f"{better}'s average rank ({significant(ranks[better])}) is better than {worse}'s "
+                    f"({significant(ranks[worse])}) by {significant(abs(diff))}"
+                    + (f"; the critical difference is {significant(cd)}" if nem is not None else ""))
         return TestResult(test="nemenyi" if nem is not None else "rank_z", method=method_name, statistic=z,
                           pvalue=p, df=None, alternative="two-sided",
                           effect=Effect("average rank difference (A - B)", diff, ci), assumptions=(),

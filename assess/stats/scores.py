@@ -21,10 +21,11 @@ import pandas as pd
 from scipy import stats as sps
 
 from assess.core.errors import AssessError
+from assess.core.formatting import confidence_interval, count, p_value, significant
 from assess.intervals import ConfidenceInterval, delong_placements, delong_variance
 from assess.stats._common import (NORMAL, StudentT, alpha_of, as_bool_vector, as_float_vector, check_alternative,
-                                  check_choice, check_confidence_level, check_same_length, fmt_ci, fmt_int, fmt_num,
-                                  interval, metric_words, model_names, pvalue, verdict, warn_undefined)
+                                  check_choice, check_confidence_level, check_same_length, interval, metric_words,
+                                  model_names, pvalue, verdict, warn_undefined)
 from assess.stats._result import INDEPENDENT_SAMPLES, Assumption, Effect, TestResult
 
 MANN_WHITNEY_METHODS = ("auto", "exact", "asymptotic")
@@ -156,12 +157,13 @@ def _auc_sentence(names, auc_a: float, auc_b: float, low: float, high: float, p:
     a, b = names
     diff = auc_a - auc_b
     if diff == 0:
-        lead = f"{a} and {b} have the same ROC AUC ({fmt_num(auc_a)}){where}"
+        lead = f"{a} and {b} have the same ROC AUC ({significant(auc_a)}){where}"
     else:
         (hi_n, hi_v), (lo_n, lo_v) = sorted([(a, auc_a), (b, auc_b)], key=lambda t: -t[1])
-        ci = fmt_ci(low, high, confidence_level) if diff > 0 else fmt_ci(-high, -low, confidence_level)
-        lead = (f"{hi_n}'s ROC AUC ({fmt_num(hi_v)}) is higher than {lo_n}'s ({fmt_num(lo_v)}) by "
-                f"{fmt_num(abs(diff))} ({ci}){each}")
+        ci = (confidence_interval(low, high, confidence_level) if diff > 0
+              else confidence_interval(-high, -low, confidence_level))
+        lead = (f"{hi_n}'s ROC AUC ({significant(hi_v)}) is higher than {lo_n}'s ({significant(lo_v)}) by "
+                f"{significant(abs(diff))} ({ci}){each}")
     return f"{lead}; {verdict(p, alpha_of(confidence_level), 'DeLong')}."
 
 
@@ -222,9 +224,9 @@ def delong_from_placements(auc_a: float, auc_b: float, s10, s01, m: int, n: int,
     p = pvalue(NORMAL, z, alternative) if not math.isnan(z) else math.nan
     low, high = interval(diff, se, NORMAL, alternative, confidence_level)
     corr = cov_ab / math.sqrt(var_a * var_b) if var_a > 0 and var_b > 0 else math.nan
-    assumptions = [Assumption("paired samples", True, f"both models scored the same {fmt_int(m + n)} samples"),
+    assumptions = [Assumption("paired samples", True, f"both models scored the same {count(m + n)} samples"),
                    Assumption("large-sample normal approximation", None,
-                              f"{fmt_int(m)} positives and {fmt_int(n)} negatives; DeLong's variance is asymptotic")]
+                              f"{count(m)} positives and {count(n)} negatives; DeLong's variance is asymptotic")]
     sentence = _auc_sentence(names, auc_a, auc_b, low, high, p, confidence_level)
     return TestResult(test="delong", method="DeLong test for two correlated ROC AUCs", statistic=z, pvalue=p,
                       df=None, alternative=alternative,
@@ -292,7 +294,7 @@ def paired_bootstrap(y_true, pred_a, pred_b, *, metric: Callable, n_resamples: i
         Assumption("independent samples", None, "samples are resampled as independent units"),
         *_bootstrap_assumptions(n_resamples, valid, n_invalid),
     ]
-    lead = _bootstrap_lead(names, label, observed, low, high, confidence_level, f"on {fmt_int(n)} samples")
+    lead = _bootstrap_lead(names, label, observed, low, high, confidence_level, f"on {count(n)} samples")
     sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'paired bootstrap')}."
     return TestResult(test="paired_bootstrap", method="paired bootstrap (percentile interval, shift p-value)",
                       statistic=observed, pvalue=p, df=None, alternative=alternative,
@@ -353,7 +355,7 @@ def unpaired_bootstrap(y_a, pred_a, y_b, pred_b, *, metric: Callable, n_resample
         *_bootstrap_assumptions(n_resamples, valid, n_invalid),
     ]
     lead = _bootstrap_lead(names, label, observed, low, high, confidence_level,
-                           f"on {fmt_int(n_a)} and {fmt_int(n_b)} samples")
+                           f"on {count(n_a)} and {count(n_b)} samples")
     sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'unpaired bootstrap')}."
     return TestResult(test="unpaired_bootstrap", method="unpaired bootstrap (percentile interval, shift p-value)",
                       statistic=observed, pvalue=p, df=None, alternative=alternative,
@@ -411,7 +413,7 @@ def unpaired_delong(y_a, score_a, y_b, score_b, *, alternative: str = "two-sided
     assumptions = [Assumption(INDEPENDENT_SAMPLES, None, "each model scored its own samples; the AUCs are "
                                                          "uncorrelated"),
                    Assumption("large-sample approximation", None,
-                              f"{fmt_int(m_a)} + {fmt_int(m_b)} positives and {fmt_int(n_a)} + {fmt_int(n_b)} "
+                              f"{count(m_a)} + {count(m_b)} positives and {count(n_a)} + {count(n_b)} "
                               "negatives; DeLong's variance is asymptotic")]
     sentence = _auc_sentence(names, auc_a, auc_b, low, high, p, confidence_level, where=" on their own samples",
                              each=", each on its own samples")
@@ -508,7 +510,7 @@ def mann_whitney(a, b, *, alternative: str = "two-sided", confidence_level: floa
     assumptions = [
         Assumption("large samples or no ties", None if min(n_a, n_b) > 8 else bool(np.unique(np.r_[a, b]).size
                                                                                    == n_a + n_b),
-                   f"{fmt_int(n_a)} and {fmt_int(n_b)} values; the normal approximation (ties corrected) is used "
+                   f"{count(n_a)} and {count(n_b)} values; the normal approximation (ties corrected) is used "
                    "above 8 values per sample or with ties"),
         Assumption(INDEPENDENT_SAMPLES, None, "the two samples are independent"),
     ]
@@ -517,15 +519,16 @@ def mann_whitney(a, b, *, alternative: str = "two-sided", confidence_level: floa
     word = "higher" if higher_is_better else "lower"
     metric = metric_words(metric)
     if theta == 0.5:
-        lead = f"{a_n}'s and {b_n}'s {metric} show no tendency either way ({fmt_int(n_a)} and {fmt_int(n_b)} {unit})"
+        lead = f"{a_n}'s and {b_n}'s {metric} show no tendency either way ({count(n_a)} and {count(n_b)} {unit})"
     else:
         larger, smaller = (a_n, b_n) if theta > 0.5 else (b_n, a_n)
         prob = theta if theta > 0.5 else 1.0 - theta
-        ci = fmt_ci(low, high, confidence_level) if theta > 0.5 else fmt_ci(1.0 - high, 1.0 - low, confidence_level)
+        ci = (confidence_interval(low, high, confidence_level) if theta > 0.5
+              else confidence_interval(1.0 - high, 1.0 - low, confidence_level))
         better = larger if higher_is_better else smaller
         lead = (f"{better}'s {metric} tends to be {word} (a random {larger} value exceeds a random {smaller} value "
-                f"with probability {fmt_num(prob)}" + (f"; {ci}" if ci else "") + f"; {fmt_int(n_a)} and "
-                f"{fmt_int(n_b)} {unit})")
+                f"with probability {significant(prob)}" + (f"; {ci}" if ci else "") + f"; {count(n_a)} and "
+                f"{count(n_b)} {unit})")
     sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'Mann-Whitney')}."
     return TestResult(test="mann_whitney", method="Mann-Whitney U test", statistic=u_a, pvalue=p, df=None,
                       alternative=alternative,
@@ -619,10 +622,10 @@ def _shift_summary(deltas: np.ndarray, observed: float, alternative: str, confid
 def _bootstrap_assumptions(n_resamples: int, valid: np.ndarray, n_invalid: int) -> list[Assumption]:
     return [
         Assumption("at least 1,000 resamples", n_resamples >= 1000,
-                   f"{fmt_int(n_resamples)} resamples; the smallest possible p-value is "
-                   f"{fmt_num(1 / (valid.size + 1))}"),
+                   f"{count(n_resamples)} resamples; the smallest possible p-value is "
+                   f"{significant(1 / (valid.size + 1))}"),
         Assumption("metric defined on every resample", n_invalid == 0,
-                   f"{fmt_int(n_invalid)} of {fmt_int(n_resamples)} resamples gave an undefined metric"),
+                   f"{count(n_invalid)} of {count(n_resamples)} resamples gave an undefined metric"),
     ]
 
 
@@ -632,8 +635,9 @@ def _bootstrap_lead(names, label, observed, low, high, confidence_level, where: 
     if observed == 0:
         return f"{a_n} and {b_n} have the same {label} {where}"
     better, worse = (a_n, b_n) if observed > 0 else (b_n, a_n)
-    ci = fmt_ci(low, high, confidence_level) if observed > 0 else fmt_ci(-high, -low, confidence_level)
-    return (f"{better}'s {label} is higher than {worse}'s by {fmt_num(abs(observed))} {where}"
+    ci = (confidence_interval(low, high, confidence_level) if observed > 0
+          else confidence_interval(-high, -low, confidence_level))
+    return (f"{better}'s {label} is higher than {worse}'s by {significant(abs(observed))} {where}"
             + (f" ({ci})" if ci else ""))
 
 
@@ -642,26 +646,26 @@ def _two_sample_lead(names, metric, centre, diff, low, high, confidence_level, n
     a, b = names
     metric = metric_words(metric)
     if diff == 0:
-        return f"{a} and {b} have the same {centre} {metric} ({fmt_int(n_a)} and {fmt_int(n_b)} {unit})"
+        return f"{a} and {b} have the same {centre} {metric} ({count(n_a)} and {count(n_b)} {unit})"
     larger, smaller = (a, b) if diff > 0 else (b, a)
-    ci = fmt_ci(low, high, confidence_level) if diff > 0 else fmt_ci(-high, -low, confidence_level)
+    ci = (confidence_interval(low, high, confidence_level) if diff > 0
+          else confidence_interval(-high, -low, confidence_level))
     if higher_is_better:
-        text = f"{larger}'s {centre} {metric} is higher than {smaller}'s by {fmt_num(abs(diff))}"
+        text = f"{larger}'s {centre} {metric} is higher than {smaller}'s by {significant(abs(diff))}"
     else:
-        text = f"{smaller}'s {centre} {metric} is lower than {larger}'s by {fmt_num(abs(diff))}"
-    return text + f" ({fmt_int(n_a)} and {fmt_int(n_b)} {unit}" + (f"; difference {ci})" if ci else ")")
+        text = f"{smaller}'s {centre} {metric} is lower than {larger}'s by {significant(abs(diff))}"
+    return text + f" ({count(n_a)} and {count(n_b)} {unit}" + (f"; difference {ci})" if ci else ")")
 
 
 def _normal_means(a: np.ndarray, b: np.ndarray) -> Assumption:
     name = "normal sample means"
     if min(a.size, b.size) >= 30:
-        return Assumption(name, True, f"{fmt_int(a.size)} and {fmt_int(b.size)} values: the means are close to "
+        return Assumption(name, True, f"{count(a.size)} and {count(b.size)} values: the means are close to "
                                       "normal by the central limit theorem")
     ps = [_shapiro_p(x) for x in (a, b)]
     known = [q for q in ps if not math.isnan(q)]
     met = None if len(known) < 2 else all(q > 0.05 for q in known)
-    shown = ", ".join("n/a" if math.isnan(q) else fmt_num(q, 2) for q in ps)
-    return Assumption(name, met, f"fewer than 30 values per sample; Shapiro–Wilk p = {shown}")
+    return Assumption(name, met, f"fewer than 30 values per sample; Shapiro–Wilk {', '.join(p_value(q) for q in ps)}")
 
 
 def _shapiro_p(x: np.ndarray) -> float:
@@ -750,12 +754,13 @@ def loss_lead(names, loss: str, target: str | None, diff: float, low: float, hig
     if diff == 0:
         return f"{a} and {b} have the same mean {word}{where}"
     better, worse = (b, a) if diff > 0 else (a, b)
-    ci = fmt_ci(low, high, confidence_level) if diff > 0 else fmt_ci(-high, -low, confidence_level)
+    ci = (confidence_interval(low, high, confidence_level) if diff > 0
+          else confidence_interval(-high, -low, confidence_level))
     ci = f" ({ci})" if ci else ""
     if loss == "absolute":
-        return (f"{better}'s {noun} are off by {fmt_num(abs(diff))} ({units}) less on average than {worse}'s"
+        return (f"{better}'s {noun} are off by {significant(abs(diff))} ({units}) less on average than {worse}'s"
                 f"{where}{ci}")
-    return f"{better}'s mean {word} is lower than {worse}'s by {fmt_num(abs(diff))} ({units}){where}{ci}"
+    return f"{better}'s mean {word} is lower than {worse}'s by {significant(abs(diff))} ({units}){where}{ci}"
 
 
 def diebold_mariano(y_true, pred_a, pred_b, *, loss: str = "squared", h: int = 1, alternative: str = "two-sided",
@@ -801,7 +806,7 @@ def diebold_mariano(y_true, pred_a, pred_b, *, loss: str = "squared", h: int = 1
                               f"long-run variance at h = {h}" + ("" if core.h_used == h else
                                                                   " was not positive; fell back to h = 1"))]
     lead = loss_lead(names, loss, target, core.mean, core.low, core.high, confidence_level,
-                     f" over {fmt_int(n)} forecasts")
+                     f" over {count(n)} forecasts")
     method = "Diebold-Mariano" + (" with Harvey-Leybourne-Newbold correction" if harvey_correction else "")
     sentence = f"{lead}; {verdict(core.pvalue, alpha_of(confidence_level), 'Diebold-Mariano')}."
     return TestResult(test="diebold_mariano", method=method, statistic=core.statistic, pvalue=core.pvalue,

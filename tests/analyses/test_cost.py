@@ -165,8 +165,9 @@ def test_headline_on_the_measured_sample():
     per_sample = {m: frame[frame.model == m].latency_ms / frame[frame.model == m].batch_size for m in acc}
     ratio = np.percentile(per_sample[better], 95) / np.percentile(per_sample[other], 95)
     assert line.cost_ratio == pytest.approx(ratio)
-    assert line.sentence.startswith(f"{better} is {line.difference:.1f} points more accurate (95 % CI "
-                                    f"{line.low:.1f}–{line.high:.1f}) than {other} and ")
+    # two significant figures, as the stats sentences write a difference in points; the level as everywhere ("95%")
+    assert line.sentence.startswith(f"{better} is {line.difference:.2g} points more accurate (95% CI "
+                                    f"{line.low:.2g}–{line.high:.2g}) than {other} and ")
     assert "at the 95th percentile" in line.sentence
 
 

@@ -35,7 +35,7 @@ def test_cost_section_from_latency_columns(capsys):
         acc = accuracy_score(rows.y_true, rows.y_pred)
         assert doc["efficiency"][model]["accuracy_per_ms"] == pytest.approx(acc / per_sample.mean())
         assert doc["efficiency"][model]["accuracy_per_j"] is None
-    assert "more accurate (95 % CI " in doc["cost_headline"]
+    assert "more accurate (95% CI " in doc["cost_headline"]
 
 
 def test_no_cost_section_without_cost_columns(capsys):

@@ -83,7 +83,7 @@ def test_normalised_rows_and_columns_sum_to_one_and_empty_rows_are_nan():
     assert np.isnan(normalized_matrix(m, normalize="true")[1]).all()
     np.testing.assert_allclose(normalized_matrix(m, normalize="pred").sum(axis=0)[[0, 1, 2]], [1, 1, 1])
     text = confusion_matrix_chart(matrix=m, classes=CLASSES, normalize="true").data[0].text
-    assert text[3] == "0<br>–"
+    assert text[3] == "0<br>—"      # an empty row's share is undefined: the one placeholder (was an en dash)
 
 
 def test_confusion_matrix_keeps_numeric_looking_class_names_categorical_and_in_order():
@@ -459,12 +459,13 @@ def test_fold_chart_keeps_points_per_chart_bounded(big):
     assert sum(len(t.x) for t in fig.data) <= 7_000
 
 
-def test_a_curve_left_undefined_by_the_data_draws_nothing_and_says_n_a():
+def test_a_curve_left_undefined_by_the_data_draws_nothing_and_says_undefined():
     with pytest.warns(UndefinedMetricWarning, match="only one class"):
         curve = curves.roc_curve(curves.threshold_counts([0, 0, 0], [0.1, 0.2, 0.3]))
     fig = roc_chart(curves={"A": curve})
     (trace,) = _model_traces(fig, ["A"]).values()
-    assert len(trace.x) == 0 and trace.name == "A (AUC n/a)"
+    # the one placeholder of an undefined number (assess.core.formatting.UNDEFINED), as in every table; was "n/a"
+    assert len(trace.x) == 0 and trace.name == "A (AUC —)"
 
 
 @pytest.mark.parametrize("call, error, message", [

@@ -103,7 +103,7 @@ def test_an_empty_row_is_left_unfilled_and_reads_a_dash():
     m = np.array([[3, 1], [0, 0]])
     fig = charts.confusion_matrix_chart(matrix=m, classes=["a", "b"], normalize="true")
     assert _cell_colour(fig, 1, 0) is None and _cell_colour(fig, 0, 0) is not None
-    assert fig.data[0].text[2] == "0<br>–"
+    assert fig.data[0].text[2] == "0<br>—"      # formatting.UNDEFINED, as in every table (was an en dash)
 
 
 def test_a_large_matrix_is_one_path_per_colour_level_and_every_cell_once():

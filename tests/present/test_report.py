@@ -26,7 +26,7 @@ from assess.present.report.formula import formula_html
 from assess.inputs.roles import Overrides
 from assess.inputs.assessment import describe
 from assess.present.settings import Settings
-from assess.core.formatting import fmt, fmt_ci
+from assess.core.formatting import bounds, number
 from assess.present.summary import headline_sentences
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,10 +91,10 @@ def test_report_numbers_equal_the_metrics_and_compare_json(binary_html, capsys):
     for title, key in names.items():
         for model, cell in zip(["logistic", "tree", "naive_bayes_3f"], headline[title]):
             v = doc["models"][model][key]
-            assert cell == f"{fmt(v['value'])} ({fmt_ci(v['low'], v['high'])})", (title, model)
+            assert cell == f"{number(v['value'])} ({bounds(v['low'], v['high'])})", (title, model)
     # the value itself against scikit-learn (the CLI's own oracle test is tests/cli/test_metrics.py)
     rows = pd.read_csv(BINARY).query("model == 'logistic'")
-    assert headline["ROC AUC"][0].startswith(fmt(skm.roc_auc_score(rows.y_true == "malignant", rows.score)))
+    assert headline["ROC AUC"][0].startswith(number(skm.roc_auc_score(rows.y_true == "malignant", rows.score)))
     compare = cli_json(capsys, "compare", BINARY, "--test", "delong")
     text = " ".join(" ".join(cells.text).split())
     assert " ".join(compare["sentence"].split()) in text  # the verdict is the compare sentence, word for word
@@ -126,7 +126,7 @@ def test_pdf_text_has_names_answers_sections_and_numbers(tmp_path, capsys):
         assert expected in text, expected
     doc = cli_json(capsys, "metrics", BINARY, "--config", str(config), "--ci", "auto", "--resamples", "200")
     auc = doc["models"]["Logistic regression"]["roc_auc"]
-    assert f"{fmt(auc['value'])} ({fmt_ci(auc['low'], auc['high'])})" in text
+    assert f"{number(auc['value'])} ({bounds(auc['low'], auc['high'])})" in text
     assert "logistic," not in text.split("Reproducibility")[0]  # the file's name of the model is not shown
 
 

@@ -66,7 +66,7 @@ def test_a_benefit_is_a_negative_cost_and_the_saving_is_said_per_sample(tmp_path
     assert row.expected == pytest.approx(-2 / 6)
     assert (row.optimal_threshold, row.optimal_expected) == (0.3, pytest.approx(-11 / 6))
     # a share of a net benefit means nothing: the sentence gives the saving per sample (−1/3 − (−11/6) = 1.5)
-    assert "(1.5 less per sample)" in report.misclassification.sentence
+    assert "(1.500 less per sample)" in report.misclassification.sentence
 
 
 def test_flag_nothing_is_the_optimum_when_alarms_are_dear(tmp_path):

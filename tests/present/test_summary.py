@@ -5,7 +5,6 @@ import pytest
 
 from assess.core.data import Predictions, Task
 from assess.metrics import evaluate
-from assess.core.formatting import fmt, fmt_ci
 from assess.present.summary import about, best_models, comparison_frame, headline_sentences, long_frame, model_frame
 
 
@@ -55,20 +54,6 @@ def test_about(value, words):
     assert about(value) == words
 
 
-@pytest.mark.parametrize("low, high, text", [(0.9661, 0.9894, "0.966–0.989"),
-                                             (0.74973, 0.75031, "0.7497–0.7503"),      # 1e8 rows: apart at 4
-                                             (0.93001, 0.93004, "0.93001–0.93004"),
-                                             (12.3401, 12.3449, "12.340–12.345"),
-                                             (-0.62, -0.23, "-0.620 to -0.230"),
-                                             (0.5, 0.5, "0.500–0.500")])             # a point stays a point
-def test_an_interval_narrower_than_three_decimals_keeps_its_bounds_apart(low, high, text):
-    assert fmt_ci(low, high) == text
-
-
-def test_fmt():
-    assert (fmt(0.12345), fmt(12.345), fmt(float("inf")), fmt(7.0, count=True)) == ("0.123", "12.35", "—", "7")
-
-
 def test_model_frame_formats_for_reading(reports):
     frame = model_frame(reports["b"]).set_index("metric")
     assert frame.loc["Rows", "value"] == "10"
@@ -93,11 +78,6 @@ def test_regression_sentences_in_the_units_of_y_true():
                             f"predictor (always the mean of y_true) is off by {mean_predictor:.2f} kg.")
     assert sentences[1] == "Model ridge over-predicts by 2.000 kg on average (mean error 2.000)."  # (2-2+3+5)/4
     assert list(model_frame(report).columns) == ["metric", "value", "interval", "method", "mean", "median", "remark"]
-
-
-def test_intervals_with_a_negative_bound_read_with_to():
-    from assess.core.formatting import fmt_ci
-    assert fmt_ci(-0.617, -0.228) == "-0.617 to -0.228" and fmt_ci(0.1, 0.2) == "0.100–0.200"
 
 
 def test_a_bias_whose_interval_includes_zero_is_no_clear_bias():

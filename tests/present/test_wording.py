@@ -8,7 +8,7 @@ import pytest
 from sklearn.metrics import precision_score, recall_score, roc_auc_score
 
 from assess.core.data import Predictions, Task
-from assess.core.formatting import LONGEST_CLASS_IN_TEXT, class_phrase, count, header, proportion
+from assess.core.formatting import class_phrase
 from assess.metrics import evaluate
 from assess.present.summary import headline_sentences
 
@@ -44,28 +44,6 @@ def test_binary_sentences_read_with_any_class_and_model_name(positive, model):
     assert "`" not in text and "None" not in text
     assert not re.search(r"\b\d+ in \d+ \d", text)              # never "about 1 in 3 1 cases"
     assert LONG not in text                                      # a long class is cut inside a sentence
-
-
-@pytest.mark.parametrize("label,role,expected", [
-    ("1", "positive", "positive (1)"), (1, "positive", "positive (1)"), ("True", "positive", "positive (True)"),
-    ("0", "negative", "negative (0)"), ("-1", None, "class -1"), ("1.0", None, "class 1.0"),
-    ("yes", "positive", "yes"), ("two words", "positive", "two words"), ("malignant", None, "malignant")])
-def test_class_phrase(label, role, expected):
-    assert class_phrase(label, role=role) == expected
-
-
-def test_long_class_is_cut_with_an_ellipsis():
-    phrase = class_phrase(LONG, role="positive")
-    assert len(phrase) <= LONGEST_CLASS_IN_TEXT and phrase.endswith("…") and LONG.startswith(phrase[:-1])
-
-
-def test_numbers_for_tables():
-    # counts are whole with thousands separators; proportions share one number of decimals
-    assert [count(v) for v in (1910, 1176.0, 636.0, 0)] == ["1,910", "1,176", "636", "0"]
-    assert count(np.nan) == "—" and count(2.5) == "2.5"
-    assert [proportion(v) for v in (0, 0.1714, 1)] == ["0.000", "0.171", "1.000"]
-    assert header("predicted_positive_share") == "Predicted positive share"
-    assert header("share_of_true_class") == "Share of true class"
 
 
 def test_mcnemar_says_one_more_case_in_the_singular():

@@ -68,7 +68,8 @@ def test_paired_t_normality_assumption_uses_shapiro():
     b = a - np.array([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9.0])   # one huge difference
     normal = next(x for x in paired_t(a, b).assumptions if x.name == "normal differences")
     assert normal.met is False
-    assert "p = " in normal.detail and "Shapiro–Wilk on the 12 differences" in normal.detail
+    # SciPy: shapiro([0] * 11 + [9]).pvalue ≈ 1.2e-06; it reads as every p-value does (was "p = 1.2e-06")
+    assert normal.detail == "Shapiro–Wilk on the 12 differences: p < 0.001"
 
 
 def test_paired_t_rejects_bad_input():

@@ -1,4 +1,4 @@
-"""The TestResult type, its JSON and table views, and the number wording of sentences."""
+"""The TestResult type and its JSON and table views (the numbers of its sentences: tests/core/test_formatting.py)."""
 
 import dataclasses
 import json
@@ -10,7 +10,6 @@ import pytest
 
 from assess.intervals import ConfidenceInterval
 from assess.stats import Assumption, Effect, TestResult, friedman, mcnemar
-from assess.stats._common import fmt_ci, fmt_num, fmt_p
 from assess.stats._result import FRAME_COLUMNS
 
 
@@ -76,24 +75,6 @@ def test_result_is_frozen_and_assumptions_met_summarises():
     assert res.assumptions_met is True
     assert make(assumptions=[Assumption("a", False, ""), Assumption("b", True, "")]).assumptions_met is False
     assert make(assumptions=[Assumption("a", None, "")]).assumptions_met is None
-
-
-@pytest.mark.parametrize("p, text", [(0.0031, "p = 0.0031"), (0.00031, "p < 0.001"), (0.41, "p = 0.41"),
-                                     (0.0499, "p = 0.0499"), (0.04999, "p = 0.04999"), (0.0501, "p = 0.0501"),
-                                     (0.05, "p = 0.05"), (1.0, "p = 1"), (float("nan"), "p undefined")])
-def test_p_values_read_well_and_never_round_across_alpha(p, text):
-    assert fmt_p(p, 0.05) == text
-
-
-@pytest.mark.parametrize("x, text", [(5000, "5,000"), (0.012345, "0.0123"), (12345.6, "12,346"), (0.5, "0.500"),
-                                     (-1.58, "-1.58"), (0.0, "0"), (float("nan"), "undefined")])
-def test_numbers_read_with_three_significant_figures(x, text):
-    assert fmt_num(x) == text
-
-
-def test_one_sided_intervals_read_as_bounds():
-    assert fmt_ci(0.01, math.inf, 0.95) == "95% CI above 0.0100"
-    assert fmt_ci(-math.inf, 0.2, 0.9) == "90% CI below 0.200"
 
 
 def test_docstring_examples_run():

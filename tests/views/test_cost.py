@@ -20,7 +20,7 @@ def test_cost_page_on_the_latency_sample():
     at = open_app("views/cost.py", sample=LATENCY)
     assert not at.exception and not at.error
     [sentence] = [i.value.replace("\\", "") for i in at.info]   # md() escapes Markdown punctuation
-    assert "points more accurate (95 % CI " in sentence and "at the 95th percentile" in sentence
+    assert "points more accurate (95% CI " in sentence and "at the 95th percentile" in sentence
     table = joined_table(at, 0, "Model").reset_index()   # a column per cost: shown as several tables
     data = pd.read_csv(ROOT / "assets/samples/breast_cancer_latency.csv")
     forest = data[data.model == "forest_300"]

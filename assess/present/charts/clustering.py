@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from assess.core.formatting import proportion
 from assess.present.charts.cells import cell_axis, cell_layout, cell_traces
 from assess.present.charts.style import (FONT_SIZE, HEATMAP_SCALE, HEIGHT, OKABE_ITO, REFERENCE_COLOR, TEMPLATE, TICK_SIZE,
                                  plain)
@@ -154,7 +155,7 @@ def agreement_chart(*, models: Sequence[str], matrix, title: str = "Agreement be
     names = [plain(x) for x in models]
     if m.shape != (len(names), len(names)):
         raise ValueError(f"`matrix` must be {len(names)} × {len(names)} (got {m.shape})")
-    text = [["—" if not np.isfinite(v) else f"{v:.2f}" for v in row] for row in m]
+    text = [[proportion(v, 2) for v in row] for row in m]
     fig = go.Figure(cell_traces(
         m, colorscale=AGREEMENT_SCALE, zmin=-0.5, zmax=1.0, x_labels=names, y_labels=names, text=text, values=(m,),
         hovertemplate="%{customdata[0]} and %{customdata[1]}: ARI %{customdata[2]:.3f}<extra></extra>",

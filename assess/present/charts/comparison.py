@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from assess.core.formatting import percent_level
 from assess.present.charts.style import TEMPLATE, model_colors, plain
 from assess.stats import Effect
 
@@ -108,10 +109,10 @@ def difference_chart(*, effects: Sequence[tuple[str, Effect]], title: str = "Dif
         error_x=dict(type="data", symmetric=False, array=np.where(has_ci, high_drawn - values, 0),
                      arrayminus=np.where(has_ci, values - low_drawn, 0), color="#0072B2", thickness=2, width=6),
         customdata=np.column_stack([low, high]), name=name,
-        hovertemplate=(f"%{{y}}<br>{name}: %{{x:.4g}}<br>{confidence_level:.0%} CI %{{customdata[0]:.4g}} to "
-                       "%{customdata[1]:.4g}<extra></extra>")))
+        hovertemplate=(f"%{{y}}<br>{name}: %{{x:.4g}}<br>{percent_level(confidence_level)} CI "
+                       "%{customdata[0]:.4g} to %{customdata[1]:.4g}<extra></extra>")))
     fig.update_layout(template=TEMPLATE, title=dict(text=plain(title), subtitle=dict(
-                          text=f"with {confidence_level:.0%} confidence intervals; 0 = no difference")),
+                          text=f"with {percent_level(confidence_level)} confidence intervals; 0 = no difference")),
                       height=max(300, 160 + 50 * len(labels)), showlegend=False)
     fig.update_xaxes(title=name, zeroline=False)
     fig.update_yaxes(title=None, autorange="reversed", type="category")

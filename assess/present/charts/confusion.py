@@ -16,7 +16,7 @@ from plotly.subplots import make_subplots
 
 from assess.present.charts.cells import cell_axis, cell_layout, cell_traces
 from assess.core.errors import shorten
-from assess.core.formatting import significant
+from assess.core.formatting import count, percent, significant
 from assess.present.charts.style import (FONT_SIZE, HEATMAP_SCALE, HEIGHT, LABELS, TEMPLATE, TICK_SIZE, plain, plain_lines,
                                  visible)
 
@@ -67,14 +67,6 @@ def normalized_matrix(matrix, *, normalize: str | None) -> np.ndarray:
         return np.where(denom > 0, m / np.where(denom > 0, denom, 1.0), np.nan)
 
 
-def _count_text(value: float) -> str:
-    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
-
-
-def _pct_text(share: float) -> str:
-    return "–" if share != share else f"{100 * share:.1f}%"
-
-
 def confusion_matrix_chart(
     *,
     matrix,
@@ -108,7 +100,7 @@ def confusion_matrix_chart(
     share = normalized_matrix(m, normalize=normalize)
     k = m.shape[0]
     z = m if normalize is None else share
-    text = [[f"{_count_text(m[i, j])}<br>{_pct_text(share[i, j])}" for j in range(k)] for i in range(k)]
+    text = [[f"{count(m[i, j])}<br>{percent(share[i, j])}" for j in range(k)] for i in range(k)]
     notes = [] if subtitle is None else [plain(subtitle)]
     if expected_cost is not None:
         # 4 significant digits, as the page's expected-cost table writes it (0.01124, not 0.011 beside 0.01124)
@@ -169,7 +161,7 @@ def multilabel_confusion_chart(
     for i, name in enumerate(shown):
         m = mats[i]
         share = normalized_matrix(m, normalize=normalize)
-        text = [[f"{_count_text(m[r, c])}<br>{_pct_text(share[r, c])}" for c in range(2)] for r in range(2)]
+        text = [[f"{count(m[r, c])}<br>{percent(share[r, c])}" for c in range(2)] for r in range(2)]
         row, col = i // n_cols + 1, i % n_cols + 1
         fig.add_traces(cell_traces(
             share, colorscale=HEATMAP_SCALE, zmin=0.0, zmax=1.0, x_labels=ticks, y_labels=ticks, text=text,

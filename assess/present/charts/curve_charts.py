@@ -26,8 +26,9 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from assess.present.charts.style import (LABELS, OKABE_ITO, REFERENCE_COLOR, TEMPLATE, TICK_SIZE, fmt_number, legend_below,
-                                 model_colors, plain, series_style)
+from assess.core.formatting import percent_level, proportion
+from assess.present.charts.style import (LABELS, OKABE_ITO, REFERENCE_COLOR, TEMPLATE, TICK_SIZE, legend_below,
+                                         model_colors, plain, series_style)
 from assess.present.charts.thinning import thin_curve
 from assess.curves import CalibrationResult, CurveResult, ThresholdCounts
 from assess.core.data import Task
@@ -164,10 +165,10 @@ def _customdata(idx: np.ndarray, thresholds: np.ndarray, aligned) -> np.ndarray:
 def _legend_name(name: str, curve: CurveResult, ci, confidence_level: float) -> str:
     if curve.area is None:
         return plain(name)
-    text = f"{plain(name)} ({curve.area_label} {fmt_number(curve.area)}"
+    text = f"{plain(name)} ({curve.area_label} {proportion(curve.area)}"
     if ci is not None:
         low, high = (ci.low, ci.high) if hasattr(ci, "low") else ci
-        text += f", {confidence_level:.0%} CI {fmt_number(low)}–{fmt_number(high)}"
+        text += f", {percent_level(confidence_level)} CI {proportion(low)}–{proportion(high)}"
     return text + ")"
 
 
@@ -439,9 +440,9 @@ def ks_chart(
             b = curve.best_index
             fig.add_trace(go.Scatter(
                 x=[x[b], x[b]], y=[fpr[b], tpr[b]], mode="lines+markers", legendgroup=plain(name),
-                name=f"{shown}: KS {fmt_number(curve.statistic)} at threshold {fmt_number(x[b])}",
+                name=f"{shown}: KS {proportion(curve.statistic)} at threshold {proportion(x[b])}",
                 line=dict(color=color, width=4), marker=dict(color=color, size=8, symbol="line-ew-open"),
-                hovertemplate=f"KS = {fmt_number(curve.statistic)}<br>Threshold {x[b]:.4g}<extra></extra>"))
+                hovertemplate=f"KS = {proportion(curve.statistic)}<br>Threshold {x[b]:.4g}<extra></extra>"))
     return legend_below(fig)
 
 
@@ -477,7 +478,7 @@ def calibration_chart(
         lows, highs = c.bin_edges[:-1][filled], c.bin_edges[1:][filled]
         fig.add_trace(go.Scatter(
             x=c.mean_predicted[filled], y=c.observed_frequency[filled], mode="lines+markers",
-            name=f"{plain(name)} (ECE {fmt_number(c.ece)})", legendgroup=plain(name),
+            name=f"{plain(name)} (ECE {proportion(c.ece)})", legendgroup=plain(name),
             line=dict(color=color, dash=dash, width=2.5), marker=dict(size=8, color=color),
             customdata=np.column_stack([lows, highs, c.counts[filled]]),
             hovertemplate=("Bin %{customdata[0]:.2f}–%{customdata[1]:.2f}<br>Predicted %{x:.1%} · "
@@ -493,7 +494,7 @@ def calibration_chart(
     fig.update_layout(template=TEMPLATE, hovermode="closest",
                       title=dict(text=plain(title), subtitle=dict(
                           text="ECE (expected calibration error): " + " · ".join(
-                              f"{plain(n)} {fmt_number(c.ece)}" for n, c in zip(names, curves.values()))
+                              f"{plain(n)} {proportion(c.ece)}" for n, c in zip(names, curves.values()))
                           if len(names) == 1 else "ECE: expected calibration error (in the legend)")))
     fig.update_xaxes(range=[-0.01, 1.01], tickformat=".0%")
     fig.update_yaxes(title=LABELS["observed_frequency"], range=[-0.01, 1.01], tickformat=".0%", **rows)
@@ -681,7 +682,7 @@ def ovr_chart(
     grid, mean_y = _from_origin(kind, grid, mean_y)
     color, dash = series_style("macro-average", colors)
     area_label = "AUC" if kind == "roc" else "AP"
-    label = "macro-average" + (f" ({area_label} {fmt_number(macro_area)})" if macro_area is not None else "")
+    label = "macro-average" + (f" ({area_label} {proportion(macro_area)})" if macro_area is not None else "")
     fig.add_trace(go.Scatter(x=grid, y=mean_y, mode="lines", name=label, line=dict(color=color, dash=dash, width=2.5),
                              hovertemplate=f"{_SHORT[kind][0]} %{{x:.1%}} · mean {_SHORT[kind][1]} %{{y:.1%}}"))
     return legend_below(fig)
@@ -754,8 +755,8 @@ def fold_curves_chart(
     label = f"Mean of {len(folds)} folds"
     first = next(iter(named.values()))
     if areas.size and np.isfinite(areas).all():
-        spread = f" ± {fmt_number(areas.std(ddof=1))}" if areas.size > 1 else ""
-        label += f" ({first.area_label} {fmt_number(areas.mean())}{spread})"
+        spread = f" ± {proportion(areas.std(ddof=1))}" if areas.size > 1 else ""
+        label += f" ({first.area_label} {proportion(areas.mean())}{spread})"
     fig.add_trace(go.Scatter(x=grid, y=mean, mode="lines", name=label, line=dict(color=color, width=3.5),
                              hovertemplate=f"{_SHORT[kind][0]} %{{x:.1%}} · mean {_SHORT[kind][1]} %{{y:.3f}}"
                                            "<extra></extra>"))

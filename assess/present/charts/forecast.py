@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import numpy as np
 import plotly.graph_objects as go
 
+from assess.core.formatting import percent_level
 from assess.present.charts.regression import ERROR_LABEL, colors_for, new_figure
 from assess.present.charts.style import REFERENCE_COLOR, legend_below, plain
 
@@ -46,7 +47,7 @@ def forecast_chart(*, time, actual, forecasts: Mapping[str, Mapping[str, object]
     fig = _time_figure(title, "Value")
     fig.add_trace(go.Scatter(x=np.asarray(time), y=np.asarray(actual, dtype=np.float64), mode="lines",
                              name="actual", line=dict(color=ACTUAL_COLOR, width=2.5), hovertemplate="%{y:.4g}"))
-    band = f"{level:.0%} interval" if level else "interval"
+    band = f"{percent_level(level)} interval" if level else "interval"
     banded = False
     for name, f in forecasts.items():
         t, y = np.asarray(f["time"]), np.asarray(f["forecast"], dtype=np.float64)

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from assess.core.formatting import percent_level
 from assess.present.charts.cells import cell_axis, cell_layout, cell_traces
 from assess.present.charts.style import OKABE_ITO, REFERENCE_COLOR, TEMPLATE, model_colors, plain
 
@@ -54,12 +55,12 @@ def slice_forest_chart(*, rows: pd.DataFrame, overall: float, metric: str, model
             error_x=dict(type="data", symmetric=False, array=np.where(has_ci, high - value, 0)[pick],
                          arrayminus=np.where(has_ci, value - low, 0)[pick], color=color, thickness=2, width=6),
             customdata=np.column_stack([low[pick], high[pick], p_adj[pick]]),
-            hovertemplate=(f"%{{y}}<br>{plain(metric)}: %{{x:.4g}}<br>{confidence_level:.0%} CI "
+            hovertemplate=(f"%{{y}}<br>{plain(metric)}: %{{x:.4g}}<br>{percent_level(confidence_level)} CI "
                            "%{customdata[0]:.4g} to %{customdata[1]:.4g}<br>adjusted p %{customdata[2]:.3g}"
                            "<extra></extra>")))
     fig.update_layout(template=TEMPLATE, height=max(320, 170 + 42 * len(labels)),
                       title=dict(text=f"{plain(metric)} per slice — {plain(model)}",
-                                 subtitle=dict(text=f"worst first; {confidence_level:.0%} intervals; "
+                                 subtitle=dict(text=f"worst first; {percent_level(confidence_level)} intervals; "
                                                     "dashed: all rows")),
                       legend=dict(orientation="h", yanchor="top", y=-0.18, xanchor="left", x=0))
     fig.update_xaxes(title=plain(metric))

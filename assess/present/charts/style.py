@@ -219,13 +219,6 @@ def legend_below(fig: go.Figure) -> go.Figure:
     return fig
 
 
-def fmt_number(value: float, *, digits: int = 3) -> str:
-    """A number for a legend or title: fixed decimals, "n/a" for NaN (undefined metrics stay visible)."""
-    if value is None or value != value:
-        return "n/a"
-    return f"{value:.{digits}f}"
-
-
 def _scale_fonts(node, scale: float) -> None:
     """Multiply every explicit font size under ``node`` (a figure's JSON) by ``scale``, in place: the keys ending
     in "font" (font, tickfont, textfont, insidetextfont…) whose "size" is a number or a list of numbers."""

@@ -33,6 +33,7 @@ from assess.analyses.operating_points import binary_matrix, suggested_thresholds
 from assess.core.data import Task
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
+from assess.core.formatting import significant
 from assess.inputs.assessment import Assessment
 
 
@@ -111,16 +112,17 @@ def _sentence(rows: list[DecisionCost]) -> str:
     if not known:
         return "No model has a defined expected cost (no samples)."
     best = min(known, key=lambda r: r.expected)
-    text = (f"At the report's decision ({best.rule}) {best.model} costs least: {best.expected:.4g} per sample"
+    text = (f"At the report's decision ({best.rule}) {best.model} costs least: {significant(best.expected, 4)} "
+            "per sample"
             + ("." if len(known) == 1 else
-               f", against {', '.join(f'{r.model} {r.expected:.4g}' for r in known if r is not best)}."))
+               f", against {', '.join(f'{r.model} {significant(r.expected, 4)}' for r in known if r is not best)}."))
     cheaper = [r for r in known if r.optimal_expected is not None and r.optimal_expected < r.expected - 1e-12]
     for r in cheaper:
         # a share of a net cost ≤ 0 (benefits outweigh costs) means nothing: the saving per sample is said instead
         saving = (f"{1 - r.optimal_expected / r.expected:.0%} less" if r.expected > 0 else
-                  f"{r.expected - r.optimal_expected:.4g} less per sample")
-        text += (f" {r.model} at its cost-optimal threshold ({r.optimal_rule}) would cost {r.optimal_expected:.4g} "
-                 f"per sample ({saving}).")
+                  f"{significant(r.expected - r.optimal_expected, 4)} less per sample")
+        text += (f" {r.model} at its cost-optimal threshold ({r.optimal_rule}) would cost "
+                 f"{significant(r.optimal_expected, 4)} per sample ({saving}).")
     if not cheaper and any(r.optimal_expected is not None for r in known):
         text += " The chosen threshold is already the cheapest for every model with scores."
     return text

@@ -20,7 +20,7 @@ from assess.core.decision import AUTO, SCORES, Decision, predicted_labels
 from assess.core.errors import AssessError
 from assess.analyses.operating_points import (binary_matrix, binary_view, fold_curves, multilabel_matrices,
                             one_vs_rest, roc_band, scored_model, top_classes_matrix)
-from assess.core.formatting import class_phrase
+from assess.core.formatting import class_phrase, percent_level
 from assess.analyses.forecast_rows import error_by, prediction_frame
 from assess.metrics.clustering import cluster_view
 from assess.metrics.multiclass import confusion_matrix
@@ -78,11 +78,11 @@ def _binary(assessment, models, *, colors, decision, confidence_level, seed, auc
         bands = {}
         for m in scored if banded else ():  # ISO 4213 6.3.6 ROC curve with a pointwise bootstrap band (stratified)
             b = roc_band(preds[m], resamples=ROC_BAND_RESAMPLES, confidence_level=confidence_level, seed=seed)
-            bands[m] = charts.CurveBand(b.fpr, b.low, b.high, label=f"{confidence_level:.0%} bootstrap band")
+            bands[m] = charts.CurveBand(b.fpr, b.low, b.high, label=f"{percent_level(confidence_level)} bootstrap band")
         progress(0.5)
         counts = {m: s.counts for m, s in scored.items()}
         marked = threshold if all(from_scores(decision, preds[m]) for m in scored) else None
-        band_text = (f"the shaded band is each curve's pointwise {confidence_level:.0%} bootstrap band "
+        band_text = (f"the shaded band is each curve's pointwise {percent_level(confidence_level)} bootstrap band "
                      f"({ROC_BAND_RESAMPLES} resamples, seed {seed}); " if banded else
                      f"(no bootstrap band above {MAX_BAND_ROWS:,} rows per model); ")
         figures.append(ReportFigure(

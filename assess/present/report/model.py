@@ -23,7 +23,7 @@ from assess.analyses.controls import run_controls
 from assess.core.data import Task
 from assess.core.decision import LABELS, SCORES, Decision
 from assess.core.errors import AssessError
-from assess.core.formatting import class_phrase
+from assess.core.formatting import bounds, class_phrase, number, p_value, percent_level
 from assess.metrics import MetricReport, get
 from assess.metrics.registry import TASKS
 from assess.metrics.reports import compute_reports
@@ -34,7 +34,6 @@ from assess.inputs.assessment import Assessment
 from assess.analyses.slices import DEFAULT_TEST_METRIC, analyse_slices, default_slice_columns, slice_candidates
 from assess.stats import compare, compare_all
 from assess.stats.registry import PREDICTIONS, TESTS
-from assess.core.formatting import fmt, fmt_ci
 from assess.present.summary import best_models
 
 #: The metrics of the summary page, by task, in order; those a file lacks (no scores) are skipped.
@@ -325,16 +324,9 @@ def _recommended_comparison(comparisons, primary: str | None, *, weighted: bool 
     return next((c for c in comparisons if c.test == wanted), comparisons[0])
 
 
-def pvalue_text(p: float) -> str:
-    """``p < 0.001`` or ``p = 0.003`` (two significant digits above 0.001)."""
-    if p is None or not np.isfinite(p):
-        return "p undefined"
-    return "p < 0.001" if p < 0.001 else f"p = {p:.2g}" if p < 0.1 else f"p = {p:.2f}"
-
-
 def _value_with_ci(result) -> str:
-    ci = fmt_ci(result.low, result.high)
-    return f"{fmt(result.value)} ({ci})" if ci else fmt(result.value)
+    ci = bounds(result.low, result.high)
+    return f"{number(result.value)} ({ci})" if ci else number(result.value)
 
 
 def _pair_pvalue(comparison, a: str, b: str) -> float | None:
@@ -360,7 +352,7 @@ def _operating_sentence(assessment: Assessment, report: MetricReport, options: R
     d = options.decision
     where = f"at threshold {d.threshold:g}" if d.source == SCORES or (
         d.source == "auto" and assessment.predictions(report.model).y_pred is None) else "with its predicted labels"
-    ci = fmt_ci(recall.low, recall.high)
+    ci = bounds(recall.low, recall.high)
     found = f"{recall.value:.0%}" + (f" ({recall.low:.0%}–{recall.high:.0%})" if ci else "")
     return (f"{where} it finds {found} of {class_phrase(assessment.positive, role='positive')} cases while "
             f"flagging {flagged:.0%} of all rows")
@@ -370,12 +362,12 @@ def _recommend(assessment, reports, primary, comparison, options) -> Recommendat
     if not reports or primary is None:
         return Recommendation("No recommendation: no metric could be computed for every model.", False, None)
     spec = get(assessment.task, primary)
-    level = f"{options.confidence_level:.0%}"
+    level = percent_level(options.confidence_level)
     if len(reports) == 1:
         model, report = next(iter(reports.items()))
         r = report[primary]
         base = {k: v for k, v in r.baselines.items() if np.isfinite(v)}
-        base_text = (" against " + ", ".join(f"{fmt(v)} for the {k.replace('_', ' ')} baseline"
+        base_text = (" against " + ", ".join(f"{number(v)} for the {k.replace('_', ' ')} baseline"
                                              for k, v in base.items())) if base else ""
         operating = _operating_sentence(assessment, report, options)
         return Recommendation(f"{model}: {spec.name} {_value_with_ci(r)}{base_text}"
@@ -396,13 +388,13 @@ def _recommend(assessment, reports, primary, comparison, options) -> Recommendat
             f" ({level} intervals)")
     if len(best) > 1:
         return Recommendation(f"The data cannot separate {' and '.join(sorted(best))}: they tie on "
-                              f"{spec.name} ({fmt(r_top.value)}). Choose on other grounds (cost, simplicity, "
+                              f"{spec.name} ({number(r_top.value)}). Choose on other grounds (cost, simplicity, "
                               "calibration) or collect more data.", False, None)
     if p is not None and np.isfinite(p) and p < alpha:
         return Recommendation(f"Recommended: {head}" + (f"; {operating}" if operating else "")
-                              + f". It beats {runner}" + (f" ({test}, {pvalue_text(p)})" if test else "")
+                              + f". It beats {runner}" + (f" ({test}, {p_value(p, alpha)})" if test else "")
                               + ".", True, top)
-    why = (f"{test}, {pvalue_text(p)}" if p is not None and np.isfinite(p) and test else
+    why = (f"{test}, {p_value(p, alpha)}" if p is not None and np.isfinite(p) and test else
            "no test compared them")
     return Recommendation(f"The data cannot separate {top} from {runner} ({why}): {head}. The difference may be "
                           "chance; do not crown a winner on these data — collect more, or choose on other grounds "

@@ -52,13 +52,12 @@ from assess.core.errors import AssessError
 from assess.present.charts.style import HEIGHT, TEMPLATE
 from assess.present.export import ExportError, browser_path, to_csv_bytes, to_json_bytes
 from assess.inputs.columns import quote
-from assess.core.formatting import code_as_quotes
+from assess.core.formatting import UNDEFINED, bounds, code_as_quotes, number, p_value, percent_level, significant
 from assess.metrics import baseline_columns, get
 from assess.present.report.formula import formula_html
-from assess.present.report.model import Report, pvalue_text
+from assess.present.report.model import Report
 from assess.analyses.slices import MAX_SLICES
 from assess.stats import TESTS
-from assess.core.formatting import fmt, fmt_ci
 from assess.present.summary import long_frame
 
 FORMATS = ("pdf", "html", "zip")
@@ -84,15 +83,15 @@ def _label(name: str) -> str:
 
 def _cell(value, *, count: bool = False) -> str:
     if isinstance(value, (float, np.floating, int, np.integer)) and not isinstance(value, bool):
-        return fmt(float(value), count=count or (float(value).is_integer() and abs(value) >= 10))
+        return number(float(value), count=count or (float(value).is_integer() and abs(value) >= 10))
     return "" if value is None or (isinstance(value, float) and np.isnan(value)) else str(value)
 
 
 def _result_text(result, *, count: bool) -> str:
     if not result.defined:
-        return "—"
-    ci = fmt_ci(result.low, result.high)
-    return fmt(result.value, count=count) + (f" ({ci})" if ci else "")
+        return UNDEFINED
+    ci = bounds(result.low, result.high)
+    return number(result.value, count=count) + (f" ({ci})" if ci else "")
 
 
 #: Width of a chart in the report, px: the A4/Letter text width (182 mm at 96 px per inch, less a little).
@@ -128,7 +127,7 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
         figures.append({"id": f"chart-{i + 1}", "number": i + 1, "title": f.title, "caption": f.caption,
                         "json": figure_json(f.figure), "summary": f.summary})
         say((i + 1) / max(1, len(report.figures)), "laying out the charts")
-    level = f"{report.options.confidence_level:.0%}"
+    level = percent_level(report.options.confidence_level)
     headline_rows = []
     for key in report.headline:
         spec = get(task, key)
@@ -137,15 +136,15 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
         base = {b: v for b, v in first.baselines.items() if np.isfinite(v)}
         headline_rows.append({"name": spec.name, "cells": cells, "direction": {"higher": "higher is better",
                               "lower": "lower is better"}.get(spec.direction, ""),
-                              "baseline": "; ".join(f"{_label(b)} {fmt(v)}" for b, v in base.items())})
+                              "baseline": "; ".join(f"{_label(b)} {number(v)}" for b, v in base.items())})
     metric_tables = []
     for model, r in report.reports.items():
         rows = []
         for res in r.results:
             spec = get(task, res.key)
             count = spec.kind == "count"
-            rows.append({"name": spec.name, "value": _result_text(res, count=count) if res.defined else "—",
-                         "baselines": [fmt(res.baselines.get(b, np.nan), count=count)
+            rows.append({"name": spec.name, "value": _result_text(res, count=count),
+                         "baselines": [number(res.baselines.get(b, np.nan), count=count)
                                        for b in baseline_columns(task)],
                          "why": res.reason or res.note or ""})
         table = None
@@ -165,19 +164,19 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
                                 "source": spec.source,
                                 "direction": {"higher": "higher is better", "lower": "lower is better"}.get(
                                     spec.direction, "")})
-    tests = []
+    tests, alpha = [], _alpha(report)
     for c in report.comparisons:
         checked = c.checked
         spec = TESTS.get(c.test)
         pairs = [{"a": p.model_a, "b": p.model_b, "method": p.result.method,
-                  "p": pvalue_text(p.result.pvalue), "adjusted": pvalue_text(p.pvalue_adjusted),
-                  "effect": (f"{p.result.effect.name} {fmt(p.result.effect.value)}"
-                             + (f" ({fmt_ci(p.result.effect.interval.low, p.result.effect.interval.high)})"
-                                if fmt_ci(p.result.effect.interval.low, p.result.effect.interval.high) else ""))
+                  "p": p_value(p.result.pvalue, alpha), "adjusted": p_value(p.pvalue_adjusted, alpha),
+                  "effect": (f"{p.result.effect.name} {number(p.result.effect.value)}"
+                             + (f" ({bounds(p.result.effect.interval.low, p.result.effect.interval.high)})"
+                                if bounds(p.result.effect.interval.low, p.result.effect.interval.high) else ""))
                   if p.result.effect is not None else ""} for p in c.pairs]
         tests.append({"name": spec.title if spec is not None else c.test,
                       "method": c.result.method if c.result is not None else (checked.method if checked else ""),
-                      "p": pvalue_text(c.result.pvalue) if c.result is not None else "",
+                      "p": p_value(c.result.pvalue, alpha) if c.result is not None else "",
                       "design": f"{c.design.kind}: {c.design.reason}" if c.design is not None else "",
                       "correction": c.correction or "none",
                       "assumptions": [{"name": s.name, "met": {True: "met", False: "not met", None: "cannot tell"}[
@@ -207,6 +206,12 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
     }
 
 
+def _alpha(report: Report) -> float:
+    """The report's significance level, free of binary noise (0.05, not 0.050000000000000044): p-values are written
+    with the digits that keep them on their side of it."""
+    return round(1 - report.options.confidence_level, 12)
+
+
 def _slices_context(report: Report) -> dict | None:
     """The subgroup section: each model's worst slice, its value against all rows and its adjusted p."""
     sl = report.slices
@@ -214,15 +219,10 @@ def _slices_context(report: Report) -> dict | None:
         return None
     return {"columns": ", ".join(sl.columns), "metric": sl.name, "min_size": f"{sl.min_size:,}", "declared": sl.declared,
             "max_slices": MAX_SLICES,
-            "rows": [{"model": r["model"], "slice": r["slice"], "n": f"{r['n']:,}", "value": fmt(r["value"]),
-                      "overall": fmt(r["overall"]),
-                      "p": pvalue_text(r["p_adjusted"]) if np.isfinite(r["p_adjusted"]) else
+            "rows": [{"model": r["model"], "slice": r["slice"], "n": f"{r['n']:,}", "value": number(r["value"]),
+                      "overall": number(r["overall"]),
+                      "p": p_value(r["p_adjusted"], _alpha(report)) if np.isfinite(r["p_adjusted"]) else
                       f"not tested (under {sl.min_size:,} rows)"} for r in sl.rows]}
-
-
-def _cost_number(value) -> str:
-    """A cost to four significant digits, "—" when undefined (no samples)."""
-    return "—" if value is None or not np.isfinite(value) else f"{value:.4g}"
 
 
 def _costs_context(report: Report) -> dict | None:
@@ -237,10 +237,10 @@ def _costs_context(report: Report) -> dict | None:
             "classes": list(mc.classes),
             "matrix": [{"name": c, "costs": [f"{v:g}" for v in row]} for c, row in zip(mc.classes, mc.matrix)],
             "optimum": any(r.optimal_rule for r in mc.models),
-            "rows": [{"model": r.model, "rule": r.rule, "samples": fmt(r.samples, count=True),
-                      "errors": fmt(r.errors, count=True), "expected": _cost_number(r.expected),
+            "rows": [{"model": r.model, "rule": r.rule, "samples": number(r.samples, count=True),
+                      "errors": number(r.errors, count=True), "expected": significant(r.expected, 4, cell=True),
                       "optimal_rule": r.optimal_rule or "— (no scores)",
-                      "optimal_expected": _cost_number(r.optimal_expected)} for r in mc.models],
+                      "optimal_expected": significant(r.optimal_expected, 4, cell=True)} for r in mc.models],
             "sentence": mc.sentence}
     if rc is not None:
         out["running"] = {"columns": [str(c) for c in rc.table.columns],
