@@ -146,9 +146,15 @@ def test_an_upload_stays_loaded_after_visiting_other_pages():
     assert any("mine.csv" in m.value.replace("\\", "") for m in at.markdown)
 
 
+#: What ``st.session_state`` offers besides its keys: reaching these is not a key.
+_STATE_METHODS = {"get", "setdefault", "pop", "keys", "values", "items", "update", "clear", "to_dict"}
+
+
 def _session_keys(path: Path) -> list[tuple[int, str]]:
-    """(line, key) of every string literal used as a session-state key: ``st.session_state["k"]``,
-    ``.get("k")``/``.setdefault("k")``/``.pop("k")`` on it, and ``key="k"`` of a widget."""
+    """(line, key) of every key written out in the code instead of named by a `Key` member: a string literal in
+    ``st.session_state["k"]``, ``.get("k")``/``.setdefault("k")``/``.pop("k")`` or ``"k" in st.session_state``, and an
+    attribute ``st.session_state.k`` — even when the string is a `Key` member's value, which one rename would
+    break."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("session_state"):
@@ -158,24 +164,32 @@ def _session_keys(path: Path) -> list[tuple[int, str]]:
                 and ast.unparse(node.func.value).endswith("session_state") and node.args \
                 and isinstance(node.args[0], ast.Constant):
             found.append((node.lineno, node.args[0].value))
+        elif isinstance(node, ast.Attribute) and ast.unparse(node.value).endswith("session_state") \
+                and node.attr not in _STATE_METHODS and not node.attr.startswith("_"):
+            found.append((node.lineno, node.attr))
+        elif isinstance(node, ast.Compare) and isinstance(node.left, ast.Constant) \
+                and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops) \
+                and any(ast.unparse(c).endswith("session_state") for c in node.comparators):
+            found.append((node.lineno, node.left.value))
     return found
 
 
 def test_every_session_state_key_is_a_key_member():
     from ui.state import Key
     values = [v for k, v in vars(Key).items() if k.isupper()]
-    members = set(values)
     files = [ROOT / "app.py", *sorted((ROOT / "views").glob("*.py")), *sorted((ROOT / "ui").glob("*.py"))]
-    assert len(files) > 10
-    literal = [(f.name, line, key) for f in files for line, key in _session_keys(f) if key not in members]
+    assert {f.parent.name for f in files} >= {"views", "ui"} and len(files) > 10
+    literal = [(f.name, line, key) for f in files for line, key in _session_keys(f)]
     assert literal == [], "session-state keys written as strings instead of Key members"
-    assert len(members) == len(values), "two names for one key"
+    assert len(set(values)) == len(values), "two names for one key"
 
 
 def test_the_key_check_finds_a_string_key(tmp_path):
     bad = tmp_path / "page.py"
-    bad.write_text('import streamlit as st\nst.session_state["cache"] = 1\nst.session_state.get("other")\n')
-    assert _session_keys(bad) == [(2, "cache"), (3, "other")]
+    bad.write_text('import streamlit as st\nst.session_state["cache"] = 1\nst.session_state.get("other")\n'
+                   'st.session_state["table"]\nst.session_state.revision = 2\nif "source" in st.session_state: pass\n'
+                   'st.session_state[Key.TABLE]\nst.session_state.get(Key.SOURCE)\n')
+    assert _session_keys(bad) == [(2, "cache"), (3, "other"), (4, "table"), (5, "revision"), (6, "source")]
 
 
 def test_a_per_label_threshold_set_on_curves_reaches_confusion_and_metrics():
