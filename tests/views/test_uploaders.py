@@ -10,13 +10,15 @@ import pytest
 from assess.inputs.read import ACCEPTED_EXTENSIONS, read_table
 from tests.conftest import ROOT, open_app
 
-#: Every table uploader (page, how to make it show) — the settings uploader takes JSON settings, not a table.
+#: Every table uploader: the module calling it, the page showing it, how to make it show. The settings uploader
+#: takes JSON settings, not a table.
 TABLE_UPLOADERS = {
-    "views/data.py": lambda at: at.radio[0].set_value("Upload a file").run(),
-    "views/compare.py": lambda at: next(r for r in at.radio if r.label == "Compare models from")
-    .set_value("per-fold scores I upload").run(),
-    "views/cost.py": lambda at: at,        # the default sample has no cost columns: the cost-table uploader shows
-    "views/controls.py": lambda at: at,
+    "ui/data_source.py": ("views/data.py", lambda at: at.radio[0].set_value("Upload a file").run()),
+    "views/compare.py": ("views/compare.py", lambda at: next(r for r in at.radio if r.label == "Compare models from")
+                         .set_value("per-fold scores I upload").run()),
+    # the default sample has no cost columns: the cost-table uploader shows
+    "views/cost.py": ("views/cost.py", lambda at: at),
+    "views/controls.py": ("views/controls.py", lambda at: at),
 }
 SETTINGS_UPLOADER = "ui/names.py"
 
@@ -36,10 +38,11 @@ def test_every_uploader_is_checked_below():
     assert uploader_files() == {*TABLE_UPLOADERS, SETTINGS_UPLOADER}, "a new uploader: add it to TABLE_UPLOADERS"
 
 
-@pytest.mark.parametrize("page", TABLE_UPLOADERS)
-def test_the_uploader_accepts_every_extension_the_reader_reads(page):
+@pytest.mark.parametrize("module", TABLE_UPLOADERS)
+def test_the_uploader_accepts_every_extension_the_reader_reads(module):
+    page, show = TABLE_UPLOADERS[module]
     at = open_app(page)
-    TABLE_UPLOADERS[page](at)
+    show(at)
     assert not at.exception
     [uploader] = at.get("file_uploader")
     assert set(uploader.proto.type) >= {f".{ext}" for ext in ACCEPTED_EXTENSIONS}
