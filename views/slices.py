@@ -49,8 +49,9 @@ with mid:
     model = st.selectbox("Model", list(assessment.models), format_func=str, key="slice_model")
 with right:
     min_size = int(st.number_input("Minimum slice size to test", 2, 100_000, MIN_SLICE_SIZE, step=5,
-                                   key="slice_min_size", help="Smaller slices are shown (hollow, grey) but not tested: "
-                                                              "their intervals are too wide for a test to mean anything."))
+                                   key="slice_min_size",
+                                   help="Smaller slices are shown (hollow, grey) but not tested: their intervals are "
+                                        "too wide for a test to mean anything."))
     level = float(st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95,
                                    format_func="{:.0%}".format, key="slice_level"))
 

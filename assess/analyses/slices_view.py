@@ -65,8 +65,8 @@ def slice_report(analysis: SliceAnalysis, task: Task, model: str, metric: str, m
     worst = worst[worst["value"] < overall] if higher else worst[worst["value"] > overall]
     sentence = None
     if len(worst):
-        parts = [f"{r.slice} {fmt(r.value)} ({'adjusted p = ' + _p(r.p_adjusted) if _p(r.p_adjusted) else 'not tested'})"
-                 for r in worst.itertuples(index=False)]
+        parts = [f"{r.slice} {fmt(r.value)} (" + (f"adjusted p = {_p(r.p_adjusted)}" if _p(r.p_adjusted) else "not tested")
+                 + ")" for r in worst.itertuples(index=False)]
         sentence = f"Worst slices of {model} by {spec.name} (all rows: {fmt(overall)}): " + "; ".join(parts) + "."
     elif np.isfinite(overall):
         sentence = f"No slice of {model} has a worse {spec.name} than all rows ({fmt(overall)})."
