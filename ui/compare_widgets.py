@@ -109,7 +109,7 @@ def settings_widgets(data: CompareData, question: str, assessment) -> tuple:
         else:
             models = st.multiselect("Models", models_available, default=models_available)
     with mid:
-        names = {} if assessment is None else cached(metric_choices, assessment)
+        names = {} if assessment is None else cached(metric_choices, assessment, light=True)
         if data.folds is not None:
             metric = st.selectbox("Metric (column)", data.metric_columns)
         elif names:

@@ -43,7 +43,7 @@ else:
     assessment = require_assessment()
     if assessment.task.is_classification:
         decision_note(assessment)
-    data = cached(data_of_predictions, assessment)
+    data = cached(data_of_predictions, assessment, light=True)   # small: kept apart from costly results
 
 questions = questions_for(data)
 if not questions.offered:

@@ -28,7 +28,7 @@ if not sliceable(task):
 
 # Counting distinct values of every column is a pass over the file: once per file and roles, not on every rerun.
 candidates = cached(slice_candidates, assessment)
-names = cached(metric_choices, assessment)
+names = cached(metric_choices, assessment, light=True)
 default_metric = DEFAULT_TEST_METRIC[task]
 colors = charts.model_colors(assessment.models)
 decision = current_decision()
