@@ -78,6 +78,9 @@ design = found.design
 st.info(f"**{DESIGN_WORDS[design.kind]}**: " + md(f"{design.reason}. ")
         + ("The tests below use the pairing." if design.kind == PAIRED else
            "The tests below compare the models as independent samples."), icon=":material/join_inner:")
+if found.no_tests:
+    st.warning(md(found.no_tests))
+    st.stop()
 suitable_tests(found.suggestions)
 tests = [s.test for s in found.suggestions]
 test = st.selectbox("Test", tests, index=tests.index(found.recommended), format_func=test_title)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from assess.core.decision import Decision
+from assess.core.errors import AssessError
 from assess.core.formatting import interval
 from assess.inputs.assessment import Assessment
 from assess.metrics import get, metrics_for
@@ -114,13 +115,14 @@ def default_metric(names: dict[str, str]) -> str:
 @dataclass(frozen=True)
 class Plan:
     """The data of the chosen models (predictions by model, or the fold table), their design and the suitable tests,
-    first choice first."""
+    first choice first; ``no_tests``: why no test suits them (then ``suggestions`` is empty)."""
 
     data: object
     design: Design
     suggestions: tuple
     data_kind: str
     higher_is_better: bool
+    no_tests: str | None = None
 
     @property
     def recommended(self) -> str:
@@ -129,23 +131,28 @@ class Plan:
 
 def plan(assessment: Assessment | None, data: CompareData, question: str, models: tuple[str, ...],
          output: str | None, metric: str | None) -> Plan:
-    """Design and suitable tests of ``models`` for ``question``; an `AssessError` says why there is none."""
+    """Design and suitable tests of ``models`` for ``question``; an `AssessError` says why the data have no design,
+    ``no_tests`` why no test suits them."""
     predictions = None if assessment is None else {m: assessment.predictions(m, output=output) for m in models}
     if question == "subgroups":
         design = Design(INDEPENDENT, "subgroups are disjoint sets of samples")
     else:
         design = data_design(data.folds if data.folds is not None else predictions, models=list(models),
                              metric=metric if data.folds is not None else None)
-    suggestions = suggest_tests(
-        question=question, n_models=len(models),
-        data="folds" if (data.folds is not None or question == "cv_folds") else "predictions",
-        paired=design.kind == PAIRED, task=None if assessment is None else assessment.task,
-        has_scores=predictions is not None and all(p.scores is not None for p in predictions.values()),
-        n_folds=data.n_folds, n_repeats=data.n_repeats, blocks=data.blocks,
-        weighted=predictions is not None and is_weighted(predictions))
+    suggestions, no_tests = (), None
+    try:
+        suggestions = suggest_tests(
+            question=question, n_models=len(models),
+            data="folds" if (data.folds is not None or question == "cv_folds") else "predictions",
+            paired=design.kind == PAIRED, task=None if assessment is None else assessment.task,
+            has_scores=predictions is not None and all(p.scores is not None for p in predictions.values()),
+            n_folds=data.n_folds, n_repeats=data.n_repeats, blocks=data.blocks,
+            weighted=predictions is not None and is_weighted(predictions))
+    except AssessError as exc:
+        no_tests = str(exc)
     higher = data.folds is not None or metric is None or get(assessment.task, metric).direction != "lower"
     return Plan(data.folds if data.folds is not None else predictions, design, suggestions,
-                "folds" if data.folds is not None else "predictions", higher)
+                "folds" if data.folds is not None else "predictions", higher, no_tests)
 
 
 def prediction_plan(assessment: Assessment, question: str, models: tuple[str, ...], output: str | None,

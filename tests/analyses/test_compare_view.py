@@ -77,3 +77,9 @@ def test_fold_scores_for_the_box_plot_match_sklearn(assessment):
     from_table = plan_of(uploaded, ("a", "b"))
     assert list(fold_scores(from_table, ("a", "b"), "acc", Decision())["acc"]) == [.8, .7, .6, .5]
     assert fold_scores(from_table, ("a", "b"), "auc", Decision()) is None      # no such column in the upload
+
+
+def test_a_question_the_chosen_models_cannot_answer_says_why(assessment):
+    # two of the file's three models picked for "several models": a design, but no test (the page warns and stops)
+    found = prediction_plan(assessment, "several_models", ("logistic", "tree"), None, "accuracy")
+    assert found.suggestions == () and "needs at least 3 models (got 2)" in found.no_tests
