@@ -5,9 +5,9 @@ import streamlit as st
 from assess.core.data import Task
 from assess.core.formatting import counted
 from ui.data_directory import sidebar_lines
-from ui.state import BUSY_ICON, DATA_PAGE, current_assessment, forget_stale_widgets, init_state, md
+from ui.state import BUSY_ICON, DATA_PAGE, Key, current_assessment, forget_stale_widgets, init_state, md
 from ui.store import ServerBusy
-from ui.widgets import PRESENTATION, presentation_style, sidebar_state
+from ui.widgets import presentation_style, sidebar_state
 
 st.set_page_config(page_title="assess — model performance", page_icon=":material/analytics:", layout="wide",
                    initial_sidebar_state=sidebar_state())
@@ -43,7 +43,7 @@ navigation = st.navigation(pages)
 
 with st.sidebar:
     st.markdown("**assess** · model performance from prediction files")
-    st.toggle("Presentation mode", key=PRESENTATION,
+    st.toggle("Presentation mode", key=Key.PRESENTATION,
               help="For a projector: larger text, one chart per row at full width, the sidebar and option panels "
                    "collapsed (open the sidebar to turn it off).")
     assessment = current_assessment()

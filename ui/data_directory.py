@@ -20,7 +20,6 @@ from ui.state import DATA_PAGE, Key, md
 from ui.widgets import comparison_config, data_table, throttled
 
 DATA_DIR_SOURCE = "Open from the data directory"
-_CHOICE = "data_dir_choice"
 
 
 def source_options() -> list[str]:
@@ -72,9 +71,9 @@ def render() -> None:
     if not files:
         st.info("The data directory holds no Parquet or CSV file.")
         st.stop()
-    st.selectbox("File", files, key=_CHOICE, format_func=str)
+    st.selectbox("File", files, key=Key.DATA_DIR_CHOICE, format_func=str)
     if st.button("Assess out of core", icon=":material/play_arrow:", type="primary"):
-        _assess(root, st.session_state[_CHOICE])
+        _assess(root, st.session_state[Key.DATA_DIR_CHOICE])
     run = active_run()
     if run is None:
         st.stop()

@@ -19,16 +19,12 @@ from assess.present.settings import Settings
 from ui.state import Key, md, set_decision, set_overrides
 from ui.widgets import presenting
 
-#: Session-state key of the settings file applied on the Data page (read by the Report page).
-LOADED_SETTINGS = "loaded_settings"
-SETTINGS_UPLOADER = "settings_uploader"
-SETTINGS_MESSAGE = "settings_message"
 #: Above this many classes the class-name fields are not offered (they would fill the page).
 MAX_NAMED_CLASSES = 30
 
 
 def loaded_settings() -> Settings | None:
-    return st.session_state.get(LOADED_SETTINGS)
+    return st.session_state.get(Key.LOADED_SETTINGS)
 
 
 def display_names_form(assessment: Assessment) -> None:
@@ -68,7 +64,7 @@ def display_names_form(assessment: Assessment) -> None:
 
 def _apply_settings() -> None:
     """Callback of the settings uploader: read the file, check it against the loaded data, apply it."""
-    upload = st.session_state.get(SETTINGS_UPLOADER)
+    upload = st.session_state.get(Key.SETTINGS_UPLOADER)
     if upload is None:
         return
     table, before = st.session_state.get(Key.TABLE), st.session_state[Key.OVERRIDES]
@@ -85,10 +81,10 @@ def _apply_settings() -> None:
     except AssessError as exc:
         if st.session_state[Key.OVERRIDES] != before:
             set_overrides(before)  # nothing half-applied: the file stays as it was
-        st.session_state[SETTINGS_MESSAGE] = ("error", str(exc))
+        st.session_state[Key.SETTINGS_MESSAGE] = ("error", str(exc))
         return
-    st.session_state[LOADED_SETTINGS] = settings
-    st.session_state[SETTINGS_MESSAGE] = ("success", f"Applied the settings from `{upload.name}`: roles, positive "
+    st.session_state[Key.LOADED_SETTINGS] = settings
+    st.session_state[Key.SETTINGS_MESSAGE] = ("success", f"Applied the settings from `{upload.name}`: roles, positive "
                                                      "class, display names and the decision; the Report page has "
                                                      "their checklist answers and report options.")
 
@@ -98,8 +94,8 @@ def settings_upload() -> None:
     with st.expander("Apply saved settings", icon=":material/settings_backup_restore:"):
         st.caption("A settings file saved from the Report page re-applies the same assessment to this file: roles, "
                    "positive class, display names, decision, report options and checklist answers.")
-        st.file_uploader("Settings file (JSON)", type=["json"], key=SETTINGS_UPLOADER, on_change=_apply_settings)
-        message = st.session_state.get(SETTINGS_MESSAGE)
+        st.file_uploader("Settings file (JSON)", type=["json"], key=Key.SETTINGS_UPLOADER, on_change=_apply_settings)
+        message = st.session_state.get(Key.SETTINGS_MESSAGE)
         if message:
             kind, text = message
             (st.error if kind == "error" else st.success)(md(text))

@@ -17,7 +17,7 @@ from assess.core.formatting import UNDEFINED, header
 from assess.metrics import GROUPS
 from assess.inputs.assessment import Assessment
 from assess.present.summary import model_frame
-from ui.state import current_decision, md, set_decision
+from ui.state import Key, current_decision, md, set_decision
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "chart"
@@ -28,7 +28,6 @@ def _slug(text: str) -> str:
 CHART_WIDTH = 470
 #: Width of a small chart (a 2×2 confusion matrix): two per row at 1024 px, three from 1440 px.
 SMALL_CHART_WIDTH = 270
-PRESENTATION = "presentation_mode"
 #: Presentation mode's page text: the root font size (which every rem-sized Streamlit text follows) this much larger,
 #: in step with the charts' `assess.present.charts.style.PRESENTATION_SCALE`. A constant style sheet: no text from a file.
 PRESENTATION_TEXT_SCALE = 1.25
@@ -38,7 +37,7 @@ _PRESENTATION_CSS = f"<style>html {{ font-size: {100 * PRESENTATION_TEXT_SCALE:.
 def presenting() -> bool:
     """Presentation mode (sidebar toggle): one chart per row, full width, larger text, the sidebar and option
     panels collapsed; for a projector."""
-    return bool(st.session_state.get(PRESENTATION, False))
+    return bool(st.session_state.get(Key.PRESENTATION, False))
 
 
 def sidebar_state() -> str:

@@ -9,6 +9,7 @@ import streamlit as st
 from assess.analyses import controls
 from assess.core.errors import AssessError
 from assess.core.formatting import number
+from assess.inputs.read import ACCEPTED_EXTENSIONS
 from assess.present.charts.controls import distribution_by_group_chart
 from ui.state import current_decision, md, memo, require_assessment
 from ui.widgets import all_charts_button, chart, data_table
@@ -20,7 +21,7 @@ st.caption("The control criteria of ISO/IEC TS 4213 5.3 that the files themselve
 
 uploaded = st.file_uploader("Training ids (optional): a file with the training data's `id` column, optionally with "
                             "the feature columns, or one id per line", key="controls_train_ids",
-                            type=["csv", "tsv", "txt", "parquet", "xlsx", "jsonl", "gz", "zip"])
+                            type=list(ACCEPTED_EXTENSIONS))
 candidates = controls.shift_columns(assessment)
 shift_by = st.selectbox("Compare distributions across", candidates, index=0,
                         format_func=lambda c: md(str(c)),

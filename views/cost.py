@@ -5,6 +5,7 @@ one. Reads the file's ``latency_ms``/``energy_j`` (and ``batch_size``) columns, 
 import streamlit as st
 
 from assess.analyses import cost
+from assess.inputs.read import ACCEPTED_EXTENSIONS
 from assess.core.errors import AssessError
 from assess.metrics import metrics_for
 from assess.metrics.reports import compute_reports
@@ -26,7 +27,7 @@ if not cost.has_cost(assessment):
     st.info(md(f"{assessment.table.name} has no `latency_ms` or `energy_j` column. Add one to the predictions file "
                "(per sample, or per batch with `batch_size`), or upload a separate cost table below: one row per "
                "call of a model with `model`, `latency_ms`, and optionally `batch_size` and `energy_j`."))
-    uploaded = st.file_uploader("Cost table", type=["csv", "tsv", "txt", "parquet", "xlsx", "jsonl", "gz", "zip"],
+    uploaded = st.file_uploader("Cost table", type=list(ACCEPTED_EXTENSIONS),
                                 key="cost_table_upload")
     if uploaded is None:
         st.stop()

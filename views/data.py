@@ -2,88 +2,25 @@
 
 from dataclasses import replace
 
-import pandas as pd
 import streamlit as st
 
 from assess.core.data import Task
-from assess.core.formatting import code_as_quotes
-from assess.inputs.read import ACCEPTED_EXTENSIONS
-from assess.inputs.roles import detect_roles
+from assess.inputs.data_view import models_line, role_reasons, shown_roles, table_summary
+from assess.inputs.roles import role_pickers
 from ui import data_directory
 from ui.names import display_names_form, settings_upload
+from ui.data_source import source_picker
 from ui.score_tools import class_score_mapper, flip_score_button
-from ui.state import (SAMPLES, STAY_WHILE_UPLOADING, UPLOAD, Key, PendingRead, Upload, current_upload, md,
-                         read_kept_upload, sample_table, set_overrides, set_table, set_upload)
+from ui.state import Key, md, set_overrides
 from ui.widgets import data_table
 
 NONE = "(none)"
-COMMON_ROLES = (("model", "Model"), ("id", "Sample id"), ("fold", "CV fold"), ("weight", "Sample weight"))
-NUMERIC_ROLES = (("y_true", "Actual value"), ("y_pred", "Predicted value"), *COMMON_ROLES,
-                 ("lower", "Interval lower bound"), ("upper", "Interval upper bound"))
-#: The role pickers each task shows (the others' columns are still listed in "Why each column got its role").
-ROLE_FIELDS = {
-    Task.REGRESSION: NUMERIC_ROLES,
-    Task.FORECAST: (*NUMERIC_ROLES, ("timestamp", "Time stamp"), ("series", "Series"), ("horizon", "Horizon"),
-                    ("origin", "Forecast origin")),
-    Task.CLUSTERING: (("cluster", "Cluster"), ("y_true", "Reference class"), *COMMON_ROLES),
-}
-CLASSIFICATION_ROLES = (("y_true", "Ground truth"), ("y_pred", "Predicted label"), ("score", "Score (positive class)"),
-                        *COMMON_ROLES)
 
 st.title("Data")
 st.caption("Drop a predictions file — one row per sample (and model). The app recognises each column's role and "
            "the task, and says why; change anything it got wrong.")
 
-# --- source --------------------------------------------------------------------------------------------------------
-# State changes in callbacks, which run before the script: the sidebar, drawn before this page, is then up to date,
-# and a loaded file stays loaded when the user visits other pages (the uploader itself forgets its file then).
-def _choose_source() -> None:
-    source = st.session_state[Key.SOURCE_CHOICE]
-    st.session_state[Key.SOURCE] = source
-    set_upload(None)
-    set_table(sample_table(SAMPLES[source]) if source in SAMPLES else None)
-
-
-def _read(sheet=None, upload=None) -> None:
-    """Read the kept upload (or ``upload``) with the chosen reading options; a failure becomes the page's message."""
-    upload = upload or current_upload()
-    if upload is None:
-        return
-    decimal = st.session_state.get(Key.DECIMAL_CHOICE, "detect")
-    read_kept_upload(PendingRead(upload, sheet, None if decimal == "detect" else decimal))
-
-
-def _uploaded() -> None:
-    file = st.session_state[Key.UPLOADER]
-    if file is None:   # the user removed the file
-        set_upload(None)
-        set_table(None)
-    else:
-        _read(upload=Upload(file.name, file.getvalue()))
-
-
-def _choose_sheet(widget_key: str) -> None:
-    _read(sheet=st.session_state[widget_key])
-
-
-options = [*SAMPLES, UPLOAD, *data_directory.source_options()]
-st.session_state[Key.SOURCE_CHOICE] = st.session_state[Key.SOURCE]
-st.radio("Source", options, horizontal=True, key=Key.SOURCE_CHOICE, on_change=_choose_source)
-
-if st.session_state[Key.SOURCE] == UPLOAD:
-    st.file_uploader("Predictions file", type=list(ACCEPTED_EXTENSIONS), key=Key.UPLOADER, on_change=_uploaded,
-                     help="CSV/TSV/TXT, Parquet, Excel .xlsx or JSON Lines, optionally .gz or .zip. "
-                          "Pickle/joblib files are never opened.")
-    loaded = st.session_state[Key.TABLE]
-    if loaded is None and current_upload() is None:
-        st.caption(STAY_WHILE_UPLOADING)
-    with st.expander("Reading options", expanded=bool(loaded is not None and len(loaded.sheets) > 1)):
-        st.selectbox("Decimal mark", ["detect", ".", ","], key=Key.DECIMAL_CHOICE,
-                     on_change=lambda: _read(sheet=None if loaded is None else loaded.sheet))
-        if loaded is not None and len(loaded.sheets) > 1:
-            key = f"sheet_{loaded.sha256}"
-            st.selectbox("Excel sheet", list(loaded.sheets), index=loaded.sheets.index(loaded.sheet), key=key,
-                         on_change=_choose_sheet, args=(key,))
+source_picker()
 
 if st.session_state[Key.SOURCE] == data_directory.DATA_DIR_SOURCE:
     data_directory.render()   # out of core; stops the page
@@ -95,28 +32,14 @@ if table is None:
 
 # --- what was read -------------------------------------------------------------------------------------------------
 frame = table.frame
-meta = [f"`{table.name}`", f"{len(frame):,} rows", f"{frame.shape[1]} columns", table.format.upper()]
-if table.compression:
-    meta.append(table.compression)
-if table.delimiter:
-    meta.append({",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe", " ": "whitespace"}[table.delimiter]
-                + "-delimited")
-if table.sheet:
-    meta.append(f"sheet `{table.sheet}`")
-meta.append(f"SHA-256 {table.sha256[:12]}…")
-st.markdown(md(" · ".join(meta)))
+st.markdown(md(table_summary(table)))
 for note in table.notes:
     st.info(md(note), icon=":material/info:")
 
 overrides = st.session_state[Key.OVERRIDES]
 assessment = st.session_state[Key.ASSESSMENT]
 revision = st.session_state[Key.REVISION]
-roles = assessment.roles if assessment is not None else None
-if roles is None:  # no ground truth found: still offer the role pickers over the detected roles
-    roles = detect_roles(frame)
-    for role, value in overrides.roles:
-        if hasattr(roles, role) and isinstance(value, (str, type(None))):
-            roles = roles.with_role(role, value, "set by you")
+roles = shown_roles(table, assessment, overrides)
 
 
 def _set_role(role: str, widget_key: str) -> None:
@@ -179,8 +102,7 @@ with left:
             st.rerun()
 with right:
     grid = st.columns(2)
-    fields = ROLE_FIELDS.get(assessment.task if assessment is not None else None, CLASSIFICATION_ROLES)
-    for i, (role, label) in enumerate(fields):
+    for i, (role, label) in enumerate(role_pickers(assessment.task if assessment is not None else None)):
         current = getattr(roles, role)
         key = f"role_{role}_{revision}"
         with grid[i % 2]:
@@ -198,8 +120,7 @@ if assessment is not None:
 settings_upload()
 
 with st.expander("Why each column got its role", expanded=False):
-    data_table(pd.DataFrame([{"role": r["role"], "columns": ", ".join(r["columns"]), "reason": code_as_quotes(r["reason"])}
-                             for r in roles.table()]), config={"reason": st.column_config.TextColumn("Reason")})
+    data_table(role_reasons(roles), config={"reason": st.column_config.TextColumn("Reason")})
 
 # --- problems ------------------------------------------------------------------------------------------------------
 if assessment is not None:
@@ -211,8 +132,8 @@ if assessment is not None:
         show = st.error if problem.level == "error" else st.warning
         show(md(problem.message), icon=":material/error:" if problem.level == "error" else ":material/warning:")
     flip_score_button(assessment)
-    if len(assessment.models) > 1 or assessment.models[0] != table.stem:
-        st.caption(md("Models: " + ", ".join(f"`{m}`" for m in assessment.models)))
+    if models_line(assessment):
+        st.caption(md(models_line(assessment)))
 
 st.subheader("Preview")
 preview = frame.head(200).copy()

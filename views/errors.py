@@ -2,17 +2,16 @@
 the prediction, their distribution, error by decile; for forecasts also actual and forecast over time, errors over
 time, per series and horizon."""
 
-import numpy as np
 import streamlit as st
 
 from assess.present import charts
 from assess.present.charts.slices import fold_metric_chart
+from assess.analyses.errors_view import FOLD_METRICS, errors_view, mase_by_series
 from assess.analyses.folds import fold_metrics
+from assess.analyses.forecast_rows import LOSSES
 from assess.core.data import Task
 from assess.metrics.registry import get
-from assess.analyses.forecast_rows import LOSSES, error_by, prediction_frame
-from assess.metrics.reports import compute_breakdowns
-from ui.state import md, memo, require_assessment
+from ui.state import cached, md, require_assessment
 from ui.widgets import all_charts_button, chart, chart_row
 
 st.title("Errors")
@@ -35,22 +34,19 @@ if assessment.outputs:  # multi-output regression: the charts show one output at
     output = st.selectbox("Output", list(assessment.outputs), help="Each output is a `y_true_<name>`/`y_pred_<name>` "
                                                                    "pair of columns, charted on its own.")
 colors = charts.model_colors(assessment.models)   # by position in the file: a model keeps its colour everywhere
-frames = {m: memo(assessment, "prediction_frame", (m, output), lambda m=m: prediction_frame(assessment, m, output))
-          for m in models}
+view = cached(errors_view, assessment, tuple(models), output)
 figures: list = []
 
 if task is Task.FORECAST:
-    first = frames[models[0]]
     left, right = st.columns(2)
-    series_names = list(dict.fromkeys(first["series"]))
-    several = len(series_names) > 1   # a file without a series column (or with one series) gets no picker
-    series = left.selectbox("Series", series_names, help="Files with several series are shown one series at a time.") \
-        if several else series_names[0]
+    several = len(view.series) > 1   # a file without a series column (or with one series) gets no picker
+    series = left.selectbox("Series", view.series, help="Files with several series are shown one series at a time.") \
+        if several else view.series[0]
     of_series = f", series {series}" if several else ""
-    horizons = sorted(int(h) for h in first["horizon"].dropna().unique())
+    horizons = view.horizons
     horizon = right.select_slider("Horizon (steps ahead)", horizons, value=horizons[0]) if len(horizons) > 1 \
         else horizons[0]
-    chosen = {m: f[(f["series"] == series) & (f["horizon"] == horizon)] for m, f in frames.items()}
+    chosen = view.at(series, horizon)
     actual = chosen[models[0]]
     made = f"forecasts made {horizon} step{'s' if horizon != 1 else ''} ahead: {len(actual):,} time points."
     st.caption(md(f"Series `{series}`, {made}" if several else made[0].upper() + made[1:]))
@@ -75,30 +71,25 @@ if task is Task.FORECAST:
     loss = st.radio("Error measure", list(LOSSES), horizontal=True, key="errors_loss",
                     help="MAE: the mean absolute error. RMSE: the root mean squared error, which weighs large "
                          "errors more.")
-    in_series = {m: f[f["series"] == series] for m, f in frames.items()}
-    by_horizon = {m: error_by(f, "horizon", loss) for m, f in in_series.items() if len(f)}
-    fig = charts.metric_by_horizon_chart(values={m: (v.index.to_numpy(), v.to_numpy()) for m, v in by_horizon.items()},
-                                         metric=loss, colors=colors, title=f"{loss} by horizon{of_series}")
+    fig = charts.metric_by_horizon_chart(values=view.by_horizon(series, loss), metric=loss, colors=colors,
+                                         title=f"{loss} by horizon{of_series}")
     figures.append(fig)
     chart(fig, "Error by horizon", key="error_by_horizon")
     if several:
         # MASE per series (all horizons; each series scaled by its own naive error, so series compare), with its
         # reference line at 1 = as good as the naive forecast; the MAE of the chosen horizon where MASE is undefined
-        mase = memo(assessment, "mase_by_series", tuple(models),
-                    lambda: compute_breakdowns(assessment, models=models, keys=["mase"], by=("series",)))
-        by_series = {m: dict(zip(g["series"], g["value"])) for m, g in mase.groupby("model", sort=False)}
-        if mase["value"].notna().all():
-            fig = charts.metric_by_series_chart(values=by_series, metric="MASE", reference=1.0, colors=colors,
+        mase = cached(mase_by_series, assessment, tuple(models))
+        if mase.mase is not None:
+            fig = charts.metric_by_series_chart(values=mase.mase, metric="MASE", reference=1.0, colors=colors,
                                                 title="MASE by series, all horizons")
             caption = ("MASE divides each series' errors by its naive forecast's one-step error: below the line at 1 "
                        "the model beats repeating the last value, and series can be compared.")
         else:
-            by_series = {m: error_by(f[f["horizon"] == horizon], "series", loss).to_dict() for m, f in frames.items()}
-            fig = charts.metric_by_series_chart(values=by_series, metric=loss, colors=colors,
+            fig = charts.metric_by_series_chart(values=view.by_series(horizon, loss), metric=loss, colors=colors,
                                                 title=f"{loss} by series, {horizon} ahead")
             caption = ("Each series is in its own units: compare models within a series, not series with each "
                        "other (MASE is undefined here: "
-                       + md(next((r for r in mase["reason"] if r), "no scale from the actual values")) + ").")
+                       + md(mase.undefined) + ").")
         figures.append(fig)
         chart(fig, "Error by series", key="error_by_series")
         st.caption(caption)
@@ -110,9 +101,7 @@ if task is Task.FORECAST:
         if first_model == second_model:
             st.info("Pick two different models.")
         else:
-            a, b = (chosen[m].set_index("time")["error"] for m in (first_model, second_model))
-            a, b = a.align(b, join="inner")
-            difference = np.square(a) - np.square(b)
+            difference = view.loss_difference(first_model, second_model, series, horizon)
             fig = charts.loss_difference_chart(time=difference.index.to_numpy(), difference=difference.to_numpy(),
                                                names=(first_model, second_model), loss="squared error",
                                                title=f"Squared-error differences, {horizon} ahead")
@@ -124,7 +113,7 @@ if task is Task.FORECAST:
     pairs = {m: (f["y_true"].to_numpy(), f["y_pred"].to_numpy()) for m, f in chosen.items()}
     st.subheader(f"All forecasts{' of this series' if several else ''}, {horizon} ahead")
 else:
-    pairs = {m: (f["y_true"].to_numpy(), f["y_pred"].to_numpy()) for m, f in frames.items()}
+    pairs = {m: (f["y_true"].to_numpy(), f["y_pred"].to_numpy()) for m, f in view.frames.items()}
 
 pairs = {m: p for m, p in pairs.items() if len(p[0])}
 if not pairs:
@@ -144,10 +133,9 @@ st.caption("Errors are predicted − actual: above zero the model over-predicts.
            "are drawn as a density.")
 if assessment.roles.fold and not assessment.outputs:  # beside the Curves page's per-fold ROC: errors per fold
     st.subheader("Per cross-validation fold")
-    fold_key = st.selectbox("Error metric", ["mae", "rmse", "median_absolute_error", "r2"], key="errors_fold_metric",
+    fold_key = st.selectbox("Error metric", FOLD_METRICS, key="errors_fold_metric",
                             format_func=lambda key: get(task, key).name)
-    folds = memo(assessment, "fold_metrics", (fold_key, tuple(models)),
-                 lambda: fold_metrics(assessment, models=models, keys=[fold_key]))
+    folds = cached(fold_metrics, assessment, models=tuple(models), keys=(fold_key,))
     fig = fold_metric_chart(per_fold=folds.per_fold, summary=folds.summary, metric=get(task, fold_key).name,
                             colors=colors)
     figures.append(fig)

@@ -11,14 +11,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from assess.core.data import Task
 from assess.core.errors import AssessError
 from assess.core.formatting import counted
-from assess.present.export import ExportError
 from assess.metrics import CI_METHODS
-from assess.present.report import build_report, render_html, render_zip
-from assess.present.report.render import html_to_pdf
+from assess.present.report import build_report
 from assess.present.report.checklist import ITEMS
+from assess.present.report_view import FILES, FORMATS, cost_classes, costs_from_grid, report_bytes, report_settings
 from assess.present.settings import Settings, report_options
 from ui.names import loaded_settings
 from ui.state import Key, current_decision, keep_result, kept_result, md, require_assessment
@@ -33,30 +31,24 @@ st.caption("The assessment report of ISO/IEC TS 4213 clause 8: a one-page summar
            "from `python -m assess report FILE --config settings.json --out report.pdf`.")
 
 saved = loaded_settings() or Settings()
-#: Up to this many classes the page offers a cost matrix to edit (a k × k grid).
-MAX_COST_CLASSES = 20
-overrides = st.session_state[Key.OVERRIDES]
 
 st.subheader("Report options")
 title = st.text_input("Title", value=saved.title, max_chars=200)
 c2, c3, c4 = st.columns([2, 1, 1])
-#: The formats the page offers: (kind, paper) by label; "pdf" prints the HTML with Chromium on that paper.
-FORMATS = {"PDF (A4)": ("pdf", "a4"), "PDF (Letter)": ("pdf", "letter"), "HTML": ("html", saved.paper),
-           "ZIP of tables": ("zip", saved.paper)}
-labels = list(FORMATS)
-chosen = c2.radio("Format", labels, index=0 if saved.paper == "a4" else 1, horizontal=True,
+chosen = c2.radio("Format", list(FORMATS), index=0 if saved.paper == "a4" else 1, horizontal=True,
                   help="PDF: for reading and printing (vector charts, page numbers, contents with links). HTML: one "
                        "self-contained file with interactive charts, opens offline. ZIP: every table as JSON and "
                        "CSV, for further analysis.")
 kind, paper = FORMATS[chosen]
+paper = paper or saved.paper
 methods = [m for m in CI_METHODS if m]
 ci = c3.selectbox("Intervals", methods, index=methods.index(saved.ci) if saved.ci in methods else 0,
                   help="auto: the best fitting method per metric (Wilson, DeLong, bootstrap)")
 resamples = c4.number_input("Bootstrap resamples", 100, 100_000, saved.resamples, step=100)
 
 costs = saved.costs
-encoded = list(assessment.predictions().classes) if assessment.task in (Task.BINARY, Task.MULTICLASS) else []
-if 2 <= len(encoded) <= MAX_COST_CLASSES:
+encoded = cost_classes(assessment)
+if encoded:
     with st.expander("Misclassification costs", icon=":material/payments:", expanded=costs is not None):
         stated = st.checkbox("State what each kind of error costs", value=costs is not None,
                              help="The report then gives each model's expected cost per sample at the decision "
@@ -67,12 +59,9 @@ if 2 <= len(encoded) <= MAX_COST_CLASSES:
                      else 1.0 - np.eye(len(encoded)))
             edited = st.data_editor(pd.DataFrame(start, index=encoded, columns=encoded),
                                     key=f"report_costs_{assessment.table.sha256}_{len(encoded)}", width="stretch")
-            values = edited.to_numpy(dtype=float)
-            if np.isfinite(values).all() and (values >= 0).all():
-                costs = tuple(tuple(float(v) for v in row) for row in values)
-            else:
+            costs = costs_from_grid(edited.to_numpy(dtype=float))
+            if costs is None:
                 st.warning("Fill every cell with a cost of 0 or more; until then the report states no costs.")
-                costs = None
         else:
             costs = None
 
@@ -90,40 +79,17 @@ for i, item in enumerate(ITEMS):
                                          placeholder=item.question)
 
 decision = current_decision()
-settings = replace(saved, task=assessment.task.value, roles={r: (dict(v) if isinstance(v, tuple) and v and
-                                                                 isinstance(v[0], tuple) else
-                                                                 list(v) if isinstance(v, tuple) else v)
-                                                             for r, v in overrides.roles},
-                   positive=assessment.names.file_class(assessment.positive) if assessment.positive else None,
-                   class_order=overrides.class_order, display_names=assessment.names,
-                   # a threshold only where scores decide: "auto" with a threshold would read back as scores
-                   labels_from=decision.source, threshold=decision.threshold if decision.source == "scores" else None,
-                   label_thresholds=dict(decision.per_label), ci=ci, resamples=int(resamples), costs=costs,
-                   checklist={k: v for k, v in answers.items() if v.strip()}, paper=paper, title=title,
-                   models=None)
+settings = report_settings(assessment, saved, st.session_state[Key.OVERRIDES], decision, title=title, paper=paper,
+                           ci=ci, resamples=int(resamples), costs=costs, checklist=answers)
 
 st.subheader("Build and download")
 # The report is kept for its settings (the paper is a setting of the PDF only); each format's bytes once made.
 params = (replace(settings, paper="a4").to_json(), assessment.table.sha256)
 kept = kept_result("report", params)
-EXTENSIONS = {"pdf": ("report.pdf", "application/pdf", ":material/picture_as_pdf:"),
-              "html": ("report.html", "text/html", ":material/html:"),
-              "zip": ("report.zip", "application/zip", ":material/folder_zip:")}
 
 
-def render(built, html_of, bar) -> bytes:
-    """The chosen format's bytes, the bar following the work; an export failure is the page's error."""
-    if kind == "zip":
-        bar.progress(0.95, text="Writing the tables…")
-        return render_zip(built)
-    html = html_of(paper)
-    if kind == "html":
-        return html.encode("utf-8")
-    bar.progress(0.95, text="Printing the PDF with Chromium…")
-    try:
-        return html_to_pdf(html)
-    except ExportError as exc:
-        raise AssessError(str(exc)) from exc
+def render(built, bar) -> bytes:
+    return report_bytes(built, kind, paper, lambda fraction, what: bar.progress(fraction, text=what))
 
 
 if st.button("Build the report", type="primary", icon=":material/description:"):
@@ -131,13 +97,12 @@ if st.button("Build the report", type="primary", icon=":material/description:"):
     try:
         options = report_options(settings, assessment, decision=decision,
                                  command=f"python -m assess report {assessment.table.name} --config settings.json "
-                                         f"--out {EXTENSIONS[kind][0]}")
+                                         f"--out {FILES[kind][0]}")
         built = build_report(assessment, options,
                              progress=throttled(lambda f, what: bar.progress(min(0.85, 0.85 * f),
                                                                            text=f"Computing {what}…")))
         bar.progress(0.9, text="Laying out the report…")
-        kept = {"report": built, "files": {}}
-        kept["files"][chosen] = render(built, lambda p: render_html(built, paper=p), bar)
+        kept = {"report": built, "files": {chosen: render(built, bar)}}
         bar.progress(1.0, text="Done.")
         keep_result("report", params, kept)
     except AssessError as exc:
@@ -152,13 +117,13 @@ if kept is not None:
     if chosen not in kept["files"]:      # another format of the same report: no new computation, only its layout
         bar = st.progress(0.9, text="Laying out the report…")
         try:
-            kept["files"][chosen] = render(built, lambda p: render_html(built, paper=p), bar)
+            kept["files"][chosen] = render(built, bar)
             bar.empty()
         except AssessError as exc:
             bar.empty()
             st.error(md(str(exc)), icon=":material/error:")
     if chosen in kept["files"]:
-        name, mime, icon = EXTENSIONS[kind]
+        name, mime, icon = FILES[kind]
         data = kept["files"][chosen]
         st.download_button(f"Download the {chosen}", data, name, mime, icon=icon, key="report_download",
                            on_click="ignore", type="primary",

@@ -35,8 +35,13 @@ from assess.inputs.columns import dictionary_label_codes, label_codes, small_int
 from assess.inputs.label_confidence import expand_label_confidence
 from assess.inputs.vectors import expand_arrow_lists, expand_vectors, vector_type_supported
 
-#: Extensions the uploader accepts (compressed variants add ``.gz`` or are ``.zip``).
-ACCEPTED_EXTENSIONS = ("csv", "tsv", "txt", "parquet", "pq", "xlsx", "jsonl", "ndjson", "json", "gz", "zip")
+#: The format a file name's extension claims (the content decides when they disagree: `_sniff_format`).
+FORMAT_OF_EXTENSION = {"csv": "csv", "tsv": "csv", "txt": "csv", "parquet": "parquet", "pq": "parquet",
+                       "xlsx": "xlsx", "jsonl": "jsonl", "ndjson": "jsonl", "json": "jsonl"}
+#: Compressions read around any of those formats (``x.csv.gz``, a ``.zip`` holding one file).
+COMPRESSED_EXTENSIONS = ("gz", "zip")
+#: What every table uploader of the app accepts: exactly what `read_table` reads, from this one place.
+ACCEPTED_EXTENSIONS = (*FORMAT_OF_EXTENSION, *COMPRESSED_EXTENSIONS)
 
 _DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 _DELIMITER_PREFERENCE = ("\t", ",", ";", "|")
@@ -280,8 +285,7 @@ def _is_xlsx(raw: bytes) -> bool:
 
 def _format_from_name(name: str) -> str | None:
     suffix = PurePath(name).suffix.lower().lstrip(".")
-    return {"csv": "csv", "tsv": "csv", "txt": "csv", "parquet": "parquet", "pq": "parquet", "xlsx": "xlsx",
-            "jsonl": "jsonl", "ndjson": "jsonl", "json": "jsonl"}.get(suffix)
+    return FORMAT_OF_EXTENSION.get(suffix)
 
 
 def _sniff_format(data: bytes, inner_name: str, name: str) -> str:

@@ -344,6 +344,25 @@ _ROLE_WORDS = {
     "split": "the train/test split of each row",
 }
 
+_COMMON_PICKERS = (("model", "Model"), ("id", "Sample id"), ("fold", "CV fold"), ("weight", "Sample weight"))
+_NUMERIC_PICKERS = (("y_true", "Actual value"), ("y_pred", "Predicted value"), *_COMMON_PICKERS,
+                    ("lower", "Interval lower bound"), ("upper", "Interval upper bound"))
+#: The single-column roles a person picks a column for, per task, with their names on the Data page (the other
+#: roles' columns are still listed by `Roles.table`); classification, and a file not yet described, by default.
+ROLE_PICKERS: dict[Task | None, tuple[tuple[str, str], ...]] = {
+    Task.REGRESSION: _NUMERIC_PICKERS,
+    Task.FORECAST: (*_NUMERIC_PICKERS, ("timestamp", "Time stamp"), ("series", "Series"), ("horizon", "Horizon"),
+                    ("origin", "Forecast origin")),
+    Task.CLUSTERING: (("cluster", "Cluster"), ("y_true", "Reference class"), *_COMMON_PICKERS),
+}
+CLASSIFICATION_PICKERS = (("y_true", "Ground truth"), ("y_pred", "Predicted label"),
+                          ("score", "Score (positive class)"), *_COMMON_PICKERS)
+
+
+def role_pickers(task: Task | None) -> tuple[tuple[str, str], ...]:
+    """(role, label) of the roles offered for ``task`` (None: no task recognised yet)."""
+    return ROLE_PICKERS.get(task, CLASSIFICATION_PICKERS)
+
 
 def _outputs(frame: pd.DataFrame, roles: Roles, columns) -> Roles:
     """Multi-output regression: two or more pairs ``y_true_<name>``/``y_pred_<name>`` (any values: validation says

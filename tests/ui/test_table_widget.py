@@ -302,7 +302,7 @@ def test_presentation_mode_sizes_columns_for_the_larger_text(shown, monkeypatch)
     frame = pd.DataFrame({"metric": ["Accuracy"], "a": ["0.981 (0.966–0.989) ★"]})
     widgets.data_table(frame)
     normal = {c: o["width"] for c, o in shown[0][1]["column_config"].items()}
-    monkeypatch.setitem(st.session_state, widgets.PRESENTATION, True)
+    monkeypatch.setitem(st.session_state, widgets.Key.PRESENTATION, True)
     shown.clear()
     widgets.data_table(frame)
     presented = {c: o["width"] for c, o in shown[0][1]["column_config"].items()}

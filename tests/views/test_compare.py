@@ -193,3 +193,12 @@ def test_regression_sample_compares_per_sample_errors():
         choose(at, "Test", key)
         run_test(at)
         assert words in read(at.success[0]) and "(y_true units)" in read(at.success[0]), key
+
+
+def test_two_models_picked_for_several_models_is_a_warning_not_a_failure(page):
+    [question] = [r for r in page.radio if r.label == "Question"]
+    question.set_value("several_models").run()
+    [models] = [m for m in page.multiselect if m.label == "Models"]
+    models.set_value(models.value[:2]).run()
+    assert not page.exception and not page.error
+    assert "needs at least 3 models (got 2)" in page.warning[0].value.replace("\\", "")

@@ -141,3 +141,15 @@ def test_one_blocking_problem_is_counted_in_the_singular_in_the_sidebar(app):
     upload(app, "bad.csv", f"y_true,score\n{rows}\n1,n/a?\n".encode())
     assert any("column `score` has 1 value that is not a number \\(row 61\\: `n/a?`" in e.value for e in app.error)
     assert [c.value for c in app.sidebar.caption if "blocking" in c.value] == [":red[1 blocking problem — see Data]"]
+
+
+@pytest.mark.parametrize("sample", [None, "Diabetes — regression, 3 models, 5 folds",
+                                    "CO₂ and El Niño — monthly forecasts, 3 models, 1–12 months ahead",
+                                    "Iris — clustering, 3 clusterings with species and features"])
+def test_the_role_pickers_are_the_ones_assess_defines_for_the_task(sample):
+    from assess.core.data import Task
+    from assess.inputs.roles import role_pickers
+    at = open_app(sample=sample)
+    task = Task(widget(at, "selectbox", "task_").value)
+    shown = [s.label for s in at.selectbox if (s.key or "").startswith("role_")]
+    assert sorted(shown) == sorted(label for _, label in role_pickers(task))   # in two columns: read by column

@@ -146,36 +146,80 @@ def test_an_upload_stays_loaded_after_visiting_other_pages():
     assert any("mine.csv" in m.value.replace("\\", "") for m in at.markdown)
 
 
+#: What ``st.session_state`` offers besides its keys: reaching these is not a key.
+_STATE_METHODS = {"get", "setdefault", "pop", "keys", "values", "items", "update", "clear", "to_dict"}
+
+
+def _written_out(node) -> str | None:
+    """The key ``node`` spells out instead of naming a `Key` member: a string literal, or a module constant
+    (``SETTINGS = "settings"``: a second home for keys)."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Name) and node.id.lstrip("_").isupper():
+        return node.id
+    return None
+
+
 def _session_keys(path: Path) -> list[tuple[int, str]]:
-    """(line, key) of every string literal used as a session-state key: ``st.session_state["k"]``,
-    ``.get("k")``/``.setdefault("k")``/``.pop("k")`` on it, and ``key="k"`` of a widget."""
+    """(line, key) of every session-state key written out in the code instead of named by a `Key` member: in
+    ``st.session_state[k]``, ``.get(k)``/``.setdefault(k)``/``.pop(k)``, ``k in st.session_state`` or an attribute
+    ``st.session_state.k`` — even a string equal to a `Key` member's value, which one rename would break — and a
+    widget's ``key=`` that is a module constant. (Literal widget keys only name a widget: see
+    `test_no_widget_key_takes_a_state_key`.)"""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        key = None
         if isinstance(node, ast.Subscript) and ast.unparse(node.value).endswith("session_state"):
-            if isinstance(node.slice, ast.Constant):
-                found.append((node.lineno, node.slice.value))
+            key = _written_out(node.slice)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and ast.unparse(node.func.value).endswith("session_state") and node.args \
-                and isinstance(node.args[0], ast.Constant):
-            found.append((node.lineno, node.args[0].value))
-    return found
+                and ast.unparse(node.func.value).endswith("session_state") and node.args:
+            key = _written_out(node.args[0])
+        elif isinstance(node, ast.Call):
+            key = next((_written_out(k.value) for k in node.keywords if k.arg == "key"
+                        and isinstance(k.value, ast.Name)), None)
+        elif isinstance(node, ast.Attribute) and ast.unparse(node.value).endswith("session_state") \
+                and node.attr not in _STATE_METHODS and not node.attr.startswith("_"):
+            key = node.attr
+        elif isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops) \
+                and any(ast.unparse(c).endswith("session_state") for c in node.comparators):
+            key = _written_out(node.left)
+        if key is not None:
+            found.append((node.lineno, key))
+    return sorted(found)
+
+
+def _files() -> list[Path]:
+    files = [ROOT / "app.py", *sorted((ROOT / "views").glob("*.py")), *sorted((ROOT / "ui").glob("*.py"))]
+    assert {f.parent.name for f in files} >= {"views", "ui"} and len(files) > 10
+    return files
 
 
 def test_every_session_state_key_is_a_key_member():
     from ui.state import Key
     values = [v for k, v in vars(Key).items() if k.isupper()]
-    members = set(values)
-    files = [ROOT / "app.py", *sorted((ROOT / "views").glob("*.py")), *sorted((ROOT / "ui").glob("*.py"))]
-    assert len(files) > 10
-    literal = [(f.name, line, key) for f in files for line, key in _session_keys(f) if key not in members]
-    assert literal == [], "session-state keys written as strings instead of Key members"
-    assert len(members) == len(values), "two names for one key"
+    literal = [(f.name, line, key) for f in _files() for line, key in _session_keys(f)]
+    assert literal == [], "session-state keys written out instead of named by Key members"
+    assert len(set(values)) == len(values), "two names for one key"
+
+
+def test_no_widget_key_takes_a_state_key():
+    """A widget whose literal key is a `Key` member's value would overwrite that state."""
+    from ui.state import Key
+    values = {v for k, v in vars(Key).items() if k.isupper()}
+    taken = [(f.name, node.lineno, k.value.value) for f in _files()
+             for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))) if isinstance(node, ast.Call)
+             for k in node.keywords if k.arg == "key" and isinstance(k.value, ast.Constant) and k.value.value in values]
+    assert taken == []
 
 
 def test_the_key_check_finds_a_string_key(tmp_path):
     bad = tmp_path / "page.py"
-    bad.write_text('import streamlit as st\nst.session_state["cache"] = 1\nst.session_state.get("other")\n')
-    assert _session_keys(bad) == [(2, "cache"), (3, "other")]
+    bad.write_text('import streamlit as st\nst.session_state["cache"] = 1\nst.session_state.get("other")\n'
+                   'st.session_state["table"]\nst.session_state.revision = 2\nif "source" in st.session_state: pass\n'
+                   'st.session_state[Key.TABLE]\nst.session_state.get(Key.SOURCE)\nst.session_state[MINE] = 3\n'
+                   'st.toggle("On", key=_OWN)\nst.toggle("Off", key=Key.PRESENTATION)\nst.session_state[widget_key]\n')
+    assert _session_keys(bad) == [(2, "cache"), (3, "other"), (4, "table"), (5, "revision"), (6, "source"),
+                                  (9, "MINE"), (10, "_OWN")]
 
 
 def test_a_per_label_threshold_set_on_curves_reaches_confusion_and_metrics():
