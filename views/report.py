@@ -54,14 +54,17 @@ if encoded:
                              help="The report then gives each model's expected cost per sample at the decision "
                                   "and, for scores, the threshold that costs least.")
         if stated:
-            st.caption("Rows: true class; columns: predicted class. A correct decision usually costs 0.")
+            st.caption("Rows: true class; columns: predicted class. A correct decision usually costs 0; a benefit is a "
+                       "negative cost.")
             start = (np.asarray(costs, dtype=float) if costs is not None and len(costs) == len(encoded)
                      else 1.0 - np.eye(len(encoded)))
             edited = st.data_editor(pd.DataFrame(start, index=encoded, columns=encoded),
                                     key=f"report_costs_{assessment.table.sha256}_{len(encoded)}", width="stretch")
-            costs = costs_from_grid(edited.to_numpy(dtype=float))
-            if costs is None:
-                st.warning("Fill every cell with a cost of 0 or more; until then the report states no costs.")
+            try:
+                costs = costs_from_grid(edited.to_numpy(dtype=float), encoded)
+            except AssessError as exc:
+                costs = None
+                st.warning(md(f"{str(exc)[:1].upper()}{str(exc)[1:]}. Until then the report states no costs."))
         else:
             costs = None
 

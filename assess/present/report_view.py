@@ -12,6 +12,7 @@ from typing import Callable
 
 import numpy as np
 
+from assess.analyses.decision_costs import cost_matrix
 from assess.core.data import Task
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
@@ -43,12 +44,11 @@ def cost_classes(assessment: Assessment) -> list:
     return classes if 2 <= len(classes) <= MAX_COST_CLASSES else []
 
 
-def costs_from_grid(values) -> tuple[tuple[float, ...], ...] | None:
-    """The edited grid as costs; None (no costs stated) while a cell is empty or negative."""
-    values = np.asarray(values, dtype=float)
-    if np.isfinite(values).all() and (values >= 0).all():
-        return tuple(tuple(float(v) for v in row) for row in values)
-    return None
+def costs_from_grid(values, classes) -> tuple[tuple[float, ...], ...]:
+    """The edited grid as costs, by the one cost-matrix rule of the Confusion page and the report
+    (`assess.analyses.decision_costs.cost_matrix`: every cell a finite number, a benefit as a negative cost);
+    `AssessError` naming the first empty cell otherwise."""
+    return tuple(tuple(float(v) for v in row) for row in cost_matrix(values, classes))
 
 
 def report_settings(assessment: Assessment, saved: Settings, overrides: Overrides, decision: Decision, *,

@@ -9,6 +9,7 @@ from assess.core.decision import Decision
 from assess.inputs.assessment import describe
 from assess.inputs.read import read_table
 from assess.inputs.roles import Overrides
+from assess.core.errors import AssessError
 from assess.present.report_view import cost_classes, costs_from_grid, report_settings
 from assess.present.settings import Settings
 from tests.conftest import ROOT
@@ -27,10 +28,13 @@ def test_cost_classes_only_for_one_label_per_sample(binary):
     assert len(cost_classes(describe(read_table(SAMPLES / "wine_multiclass.csv")))) == 3
 
 
-def test_costs_from_grid_refuses_empty_or_negative_cells():
-    assert costs_from_grid([[0, 1], [5, 0]]) == ((0.0, 1.0), (5.0, 0.0))
-    assert costs_from_grid([[0, np.nan], [5, 0]]) is None
-    assert costs_from_grid([[0, -1], [5, 0]]) is None
+def test_costs_from_grid_keeps_the_confusion_pages_rule():
+    """The Report page's grid takes what the Confusion page and the report take (one rule,
+    `decision_costs.cost_matrix`): a benefit as a negative cost; an empty cell is refused, named."""
+    assert costs_from_grid([[0, 1], [5, 0]], ["a", "b"]) == ((0.0, 1.0), (5.0, 0.0))
+    assert costs_from_grid([[0, -1], [5, 0]], ["a", "b"]) == ((0.0, -1.0), (5.0, 0.0))
+    with pytest.raises(AssessError, match="first: true `a`, predicted `b`"):
+        costs_from_grid([[0, np.nan], [5, 0]], ["a", "b"])
 
 
 def test_settings_carry_the_data_page_roles_the_decision_and_the_answers(binary):
