@@ -38,6 +38,7 @@ from assess.core.data import Task
 from assess.core.decision import LABELS, SCORES, Decision
 from assess.core.errors import AssessError
 from assess.engine import binary as grouped
+from assess.engine import expressions
 from assess.engine.backends import DEFAULT_PERFECT_HASH_BITS, open_backend
 from assess.engine.reports import head_assessment
 from assess.engine.source import Source
@@ -256,8 +257,9 @@ def _correct_expressions(aligner: _Aligner, decision: Decision) -> tuple[dict[st
         out = {}
         for m in aligner.names:
             score = by_name.get(m, c0).score
-            out[m] = (f"CASE WHEN {score} IS NULL OR ({y_code}) IS NULL THEN NULL WHEN ({score} >= "
-                      f"{float(decision.threshold)!r}) = (({y_code}) = {positive}) THEN 1 ELSE 0 END")
+            out[m] = (f"CASE WHEN {score} IS NULL OR ({y_code}) IS NULL THEN NULL WHEN "
+                      f"{expressions.at_threshold(score, decision.threshold)} = (({y_code}) = {positive}) "
+                      "THEN 1 ELSE 0 END")
         return out, y_code
     if source_of_labels == LABELS and not has_labels:
         raise AssessError(f"{name}: the file has no predicted-label column; use --labels-from scores")

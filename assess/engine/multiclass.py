@@ -12,28 +12,23 @@ import numpy as np
 import pandas as pd
 
 from assess.core.errors import AssessError
+from assess.engine import expressions
 from assess.engine.binary import file_order
 from assess.inputs.columns import label_strings, sort_labels
 from assess.metrics import multiclass
 
 
 def argmax_sql(backend, assessment) -> str | None:
-    r"""The predicted class of a row by the arg-max of its per-class score columns, as an SQL ``CASE`` giving the
-    class label: class :math:`c_i` (in the order of ``assessment.classes``, the column order of the in-memory score
-    matrix) when :math:`s_i > s_j` for every earlier class j and :math:`s_i \ge s_j` for every later one — so a tie
-    goes to the first class, as ``numpy.argmax`` breaks it (`assess.core.decision.predicted_labels`). NULL when a score
-    is empty. None when some class has no score column (or the file is wide)."""
+    """The predicted class label of a row by the arg-max of its per-class score columns (`expressions.argmax`), in the
+    order of ``assessment.classes`` (the column order of the in-memory score matrix, so ties go to the same class).
+    NULL when a score is empty. None when some class has no score column (or the file is wide)."""
     r, q = assessment.roles, backend.ident
     by_class = dict(r.class_scores)
     labels = [assessment.names.file_class(c) for c in assessment.classes]
     if r.wide_models or not by_class or any(c not in by_class for c in labels):
         return None
-    s = [f"CAST({q(by_class[c])} AS DOUBLE)" for c in labels]
-    whens = []
-    for i, c in enumerate(labels):
-        beats = [f"{s[i]} > {s[j]}" for j in range(i)] + [f"{s[i]} >= {s[j]}" for j in range(i + 1, len(s))]
-        whens.append(f"WHEN {' AND '.join(beats) or 'TRUE'} THEN {backend.literal(str(c))}")
-    return f"(CASE {' '.join(whens)} END)"
+    return expressions.argmax([f"CAST({q(by_class[c])} AS DOUBLE)" for c in labels],
+                              [backend.literal(str(c)) for c in labels])
 
 
 def confusion_table(backend, sources, argmax: str | None = None) -> pd.DataFrame:

@@ -24,6 +24,7 @@ import pandas as pd
 from assess import curves
 from assess.core.decision import SCORES
 from assess.core.errors import AssessError
+from assess.engine import expressions
 from assess.engine.binary import file_order, model_sql
 from assess.metrics import multilabel
 from assess.metrics.multilabel import ROW_COLUMNS
@@ -47,8 +48,7 @@ def multilabel_states(backend, assessment, decision, *, beta: float, weighted: b
     t = [f"CAST({q(true_cols[lab])} AS DOUBLE)" for lab in labels]
     s = [f"CAST({q(score_cols[lab])} AS DOUBLE)" for lab in labels] if has_scores else []
     if source_of_labels == SCORES:
-        p = [f"CASE WHEN {s[j]} >= {float(decision.threshold_for(lab))!r} THEN 1.0 ELSE 0.0 END"
-             for j, lab in enumerate(labels)]
+        p = [expressions.threshold_indicator(s[j], decision.threshold_for(lab)) for j, lab in enumerate(labels)]
     else:
         p = [f"CAST({q(pred_cols[lab])} AS DOUBLE)" for lab in labels]
     weight = f"CAST({q(r.weight)} AS DOUBLE)" if r.weight else "CAST(1.0 AS DOUBLE)"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from assess.core.errors import AssessError
+from assess.engine import expressions
 from assess.engine.binary import file_order
 from assess.engine.median import weighted_medians
 from assess.metrics import regression
@@ -33,20 +34,20 @@ def regression_sums_sql(backend, weighted: bool, median: bool = True) -> str:
         "sum(w * (yp - y) * (yp - y)) - sum(w * (yp - y)) * sum(w * (yp - y)) / sum(w)"
     # NaN and infinity are present cells to count(): counted apart, refused as in memory (`state_of_row`)
     bad_w = f"sum(CASE WHEN {backend.non_finite('w')} THEN 1 ELSE 0 END)" if weighted else "CAST(0 AS BIGINT)"
+    terms = expressions.regression_terms("y", "yp")
+    sums = ", ".join(f"sum(w * ({terms[k]})) AS {k}" for k in ("sum_error", "sum_abs", "sum_sq"))
+    relative = ", ".join(f"sum(w * ({terms[k]})) AS {k}" for k in ("sum_abs_rel", "sum_sq_rel", "sum_smape"))
     return f"""count(*) AS n_rows, count(y) AS y_present, count(yp) AS yp_present, sum(w) AS w_sum,
                sum(CASE WHEN w < 0 THEN 1 ELSE 0 END) AS w_negative,
                sum(CASE WHEN {backend.non_finite('y')} OR {backend.non_finite('yp')} THEN 1 ELSE 0 END) AS non_finite,
                {bad_w} AS w_non_finite,
-               sum(w * (yp - y)) AS sum_error, sum(w * abs(yp - y)) AS sum_abs, sum(w * (yp - y) * (yp - y)) AS sum_sq,
+               {sums},
                {ss_true} AS ss_true, {ss_error} AS ss_error,
                max(CASE WHEN w > 0 THEN abs(yp - y) END) AS max_abs,
                min(CASE WHEN w > 0 THEN y END) AS y_min, max(CASE WHEN w > 0 THEN y END) AS y_max,
                {median if not weighted else 'CAST(NULL AS DOUBLE)'} AS median_abs,
                sum(CASE WHEN y = 0 AND w > 0 THEN 1 ELSE 0 END) AS zero_truth,
-               sum(CASE WHEN y <> 0 THEN w * abs((yp - y) / y) ELSE 0.0 END) AS sum_abs_rel,
-               sum(CASE WHEN y <> 0 THEN w * ((yp - y) / y) * ((yp - y) / y) ELSE 0.0 END) AS sum_sq_rel,
-               sum(CASE WHEN abs(y) + abs(yp) > 0 THEN w * 2.0 * abs(yp - y) / (abs(y) + abs(yp)) ELSE 0.0 END)
-                   AS sum_smape,
+               {relative},
                sum(CASE WHEN abs(y) + abs(yp) = 0 AND w > 0 THEN 1 ELSE 0 END) AS zero_zero"""
 
 
