@@ -93,4 +93,5 @@ def regression_terms(y: str, yp: str) -> dict[str, str]:
     return {"sum_error": e, "sum_abs": f"abs({e})", "sum_sq": f"{e} * {e}",
             "sum_abs_rel": f"CASE WHEN {y} <> 0 THEN abs({e} / {y}) ELSE 0.0 END",
             "sum_sq_rel": f"CASE WHEN {y} <> 0 THEN ({e} / {y}) * ({e} / {y}) ELSE 0.0 END",
-            "sum_smape": f"CASE WHEN abs({y}) + abs({yp}) > 0 THEN 2.0 * abs({e}) / (abs({y}) + abs({yp})) ELSE 0.0 END"}
+            "sum_smape": f"CASE WHEN abs({y}) + abs({yp}) > 0 THEN 2.0 * abs({e}) / (abs({y}) + abs({yp})) "
+                         "ELSE 0.0 END"}
