@@ -127,7 +127,7 @@ def head_positives(assessment) -> list:
     """The raw truth values of the first rows that read as the positive class: scan 1's guess, checked against the
     whole file's values after it (`summarise`)."""
     values = pd.Series(assessment.table.frame[assessment.roles.y_true].dropna().unique())
-    return [v.item() if hasattr(v, "item") else v for v, lab in zip(values, _labels(values))
+    return [v.item() if hasattr(v, "item") else v for v, lab in zip(values, label_names(values))
             if lab == assessment.positive]
 
 
@@ -328,7 +328,7 @@ def check_profile(prof: pd.DataFrame, assessment, name: str) -> tuple[list, floa
     if missing.any():
         raise AssessError(f"{name}: column {r.y_true!r} has {int(prof.loc[missing, 'n_rows'].sum()):,} empty cells; "
                           "every row needs a true label")
-    labels = _labels(prof["y"])
+    labels = label_names(prof["y"])
     classes = sorted(set(labels))
     if len(classes) > 2 or assessment.positive not in assessment.classes:
         raise AssessError(f"{name}: column {r.y_true!r} holds {len(classes):,} classes ({', '.join(classes[:5])}"
@@ -512,8 +512,8 @@ def binary_states(cells: pd.DataFrame, curve: dict | None, models: list[str], as
         if cells["yp"].isna().any():
             raise AssessError(f"{assessment.table.name}: column {assessment.roles.y_pred!r} has empty cells; every "
                               "row needs a predicted label (or use --labels-from scores)")
-        yhat = np.array([lab == assessment.positive for lab in _labels(cells["yp"])], dtype=bool)
-    truth = np.array([lab == assessment.positive for lab in _labels(cells["y"])], dtype=bool)
+        yhat = np.array([lab == assessment.positive for lab in label_names(cells["yp"])], dtype=bool)
+    truth = np.array([lab == assessment.positive for lab in label_names(cells["y"])], dtype=bool)
     cell_model = cells["model"].astype(str).to_numpy()
     w_all = cells["w"].to_numpy(dtype=np.float64)
     w2_all = cells["w2"].to_numpy(dtype=np.float64)
@@ -554,8 +554,9 @@ def binary_states(cells: pd.DataFrame, curve: dict | None, models: list[str], as
     return out
 
 
-def _labels(values) -> list[str]:
-    """Label strings as the in-memory path makes them (`assess.inputs.columns.label_strings`, per distinct value)."""
+def label_names(values) -> list[str]:
+    """The class names of raw label values read back from an engine, as the in-memory path names them
+    (`assess.inputs.columns.label_strings`, applied to the distinct values), one per value."""
     values = pd.Series(values).reset_index(drop=True)
     distinct = values.drop_duplicates().reset_index(drop=True)
     mapping = dict(zip(distinct, label_strings(distinct)))

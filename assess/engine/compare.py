@@ -23,7 +23,7 @@ clear message naming an example id.
   the grouped table is as long as the file, and each row's placement comes instead from running counts over its
   model's rows sorted by score (`_delong_by_row_windows`; `ROW_WINDOWS_SHARE` has the measurements).
 
-The result is the same :class:`~assess.stats._result.Comparison` as :func:`assess.stats.compare`, built with the
+The result is the same :class:`~assess.stats.Comparison` as :func:`assess.stats.compare`, built with the
 same pairing, p-value correction and design wording (`assess.stats.runners.pairwise`). Every other test needs the
 rows (bootstraps, losses, folds) or independent samples: refused with the test named and ``--engine memory``;
 `engine_compare_all` (``--test all``) runs the suggested tests the engines can and lists the others as skipped.
@@ -42,10 +42,8 @@ from assess.engine import expressions
 from assess.engine.backends import DEFAULT_PERFECT_HASH_BITS, open_backend
 from assess.engine.reports import head_assessment
 from assess.engine.source import Source
-from assess.stats import counts, runners, scores
-from assess.stats._common import check_alternative, check_confidence_level
-from assess.stats._result import Comparison, ComparisonSet, Design
-from assess.stats.compare import _check_correction, _checked_options, _with_design
+from assess.stats import Comparison, ComparisonSet, Design, counts, runners, scores
+from assess.stats.compare import checked_arguments, checked_options, with_design
 from assess.stats.registry import INDEPENDENT, PREDICTIONS, TESTS
 from assess.stats.shaping import DISJOINT_IDS_DESIGN, same_ids_design, same_rows_design
 from assess.stats.suggest import suggest_tests
@@ -72,13 +70,7 @@ def engine_compare(source: Source, engine: str, overrides, *, test: str, models=
     """Run ``test`` (one of :data:`ENGINE_TESTS`) between the models of ``source`` on ``engine`` ("duckdb" or
     "spark"); arguments as :func:`assess.stats.compare`. Same result as in memory on the same file."""
     refuse_unsupported(test, engine)
-    spec = TESTS[test]
-    correction = _check_correction(correction, test)
-    confidence_level = check_confidence_level(confidence_level)
-    check_alternative(alternative)
-    if spec.kind == "omnibus" and alternative != "two-sided":
-        raise AssessError(f"`alternative` does not apply to the omnibus test `{test}` (got {alternative!r}); "
-                          "its pairs are two-sided")
+    spec, correction, confidence_level = checked_arguments(test, correction, confidence_level, alternative)
     with open_backend(engine, source, spark_master=spark_master) as backend:
         backend.perfect_hash_bits(DEFAULT_PERFECT_HASH_BITS)     # the pivot by id: see the constant
         assessment = head_assessment(backend, source, overrides)
@@ -88,7 +80,7 @@ def engine_compare(source: Source, engine: str, overrides, *, test: str, models=
                                                                           "multi-class labels"
             raise AssessError(f"{source.name}: out of core, `{test}` compares {what}; this file is {task.value} "
                               "(use --engine memory)")
-        options = _checked_options(spec, dict(options or {}), PREDICTIONS, task)
+        options = checked_options(spec, dict(options or {}), PREDICTIONS, task)
         aligner = _Aligner(backend, assessment, models)
         names = aligner.names
         runners.check_model_count(test, names)
@@ -98,7 +90,7 @@ def engine_compare(source: Source, engine: str, overrides, *, test: str, models=
         else:
             result = _counts_test(aligner, test, decision, correction=correction, alternative=alternative,
                                   confidence_level=confidence_level, **options)
-    return _with_design(result, spec, aligner.design, False)
+    return with_design(result, spec, aligner.design, False)
 
 
 class _Aligner:
@@ -172,7 +164,9 @@ class _Aligner:
         return (f"SELECT id, count(*) AS n_rows, sum(mbit) AS mask, min(y) AS y_lo, max(y) AS y_hi, {cols} "
                 f"FROM ({rows}) AS r GROUP BY id")
 
-    def _by_name(self) -> dict:
+    def by_name(self) -> dict:
+        """{model name: its `assess.engine.binary.Columns`} of a wide file (or a one-model file); {} for a long
+        file, whose models share one set of columns."""
         if not self.wide:
             return {}
         if len(self.sources) == 1:   # one model per file: its name is the file's
@@ -231,7 +225,7 @@ def _class_codes(backend, assessment, column_sql: str, classes: dict[str, int]) 
     raw = frame["v"][frame["v"].notna()].reset_index(drop=True)
     if raw.empty:
         return "CAST(NULL AS INTEGER)"
-    labels = grouped._labels(raw)
+    labels = grouped.label_names(raw)
     for label in labels:
         classes.setdefault(label, len(classes))
     whens = " ".join(f"WHEN {backend.literal(v.item() if hasattr(v, 'item') else v)} THEN {classes[lab]}"
@@ -252,7 +246,7 @@ def _correct_expressions(aligner: _Aligner, decision: Decision) -> tuple[dict[st
         if task is not Task.BINARY or not has_scores:
             raise AssessError(f"{name}: out of core, labels from the scores are taken for binary files with a score "
                               "column (multi-class arg-max: use --engine memory)")
-        by_name = aligner._by_name()
+        by_name = aligner.by_name()
         positive = classes[assessment.positive]
         out = {}
         for m in aligner.names:
@@ -263,7 +257,7 @@ def _correct_expressions(aligner: _Aligner, decision: Decision) -> tuple[dict[st
         return out, y_code
     if source_of_labels == LABELS and not has_labels:
         raise AssessError(f"{name}: the file has no predicted-label column; use --labels-from scores")
-    by_name = aligner._by_name()
+    by_name = aligner.by_name()
     out, codes = {}, {}
     for j, m in enumerate(aligner.names):
         c = by_name.get(m, c0)
@@ -331,7 +325,7 @@ def _delong(aligner: _Aligner, *, alternative, correction, confidence_level) -> 
     pos = f"CASE WHEN ({y_code}) = {classes[assessment.positive]} THEN 1 ELSE 0 END"
     # 1. the grouped table per (model, score) and its placements, centred by each model's AUC (window functions
     #    over the grouped table): v10c for a positive of that score, v01c for a negative
-    by_name = aligner._by_name()
+    by_name = aligner.by_name()
     if aligner.wide:
         rows = "\nUNION ALL\n".join(f"SELECT {1 << j} AS mbit, {pos} AS pos, {by_name[m].score} AS s FROM predictions"
                                      for j, m in enumerate(names))

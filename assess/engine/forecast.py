@@ -51,7 +51,7 @@ from assess.engine.regression import regression_sums_sql, state_of_row, sums_met
 from assess.inputs.columns import label_strings, time_values
 from assess.inputs.roles import interval_level
 from assess.inputs.timestamps import FREQUENCY_SEASONS, time_steps
-from assess.metrics.evaluate import ForecastBaselines, MetricReport, MetricResult, _capture
+from assess.metrics.evaluate import ForecastBaselines, MetricReport, MetricResult, run_metric
 from assess.metrics.forecast_baselines import BASELINES
 from assess.metrics.forecast_state import ForecastState
 from assess.metrics.registry import get, metrics_for
@@ -489,7 +489,7 @@ def _baselines(backend, rows_sql, context, specs, pooled, chosen, weighted) -> d
             state, _ = context.state(get | {"crossed": 0, "sum_covered": 0.0, "sum_width": 0.0} |
                                      {f"n_{x}": 0 for x in BASELINES}, model, interval=False)
             for m in keys:
-                value, _, _ = _capture(m.compute, state)
+                value, _, _ = run_metric(m.compute, state)
                 values[b][m.key] = value
         m_ = context.seasons[model]
         how = ("the naive, seasonal naive" + (f" (m = {m_})" if m_ else "") + " and drift forecasts from the file's "

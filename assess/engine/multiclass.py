@@ -13,8 +13,8 @@ import pandas as pd
 
 from assess.core.errors import AssessError
 from assess.engine import expressions
-from assess.engine.binary import file_order
-from assess.inputs.columns import label_strings, sort_labels
+from assess.engine.binary import file_order, label_names
+from assess.inputs.columns import sort_labels
 from assess.metrics import multiclass
 
 
@@ -57,8 +57,8 @@ def multiclass_states(table: pd.DataFrame, assessment, *, labels_from: str, beta
         if empty.any():
             raise AssessError(f"{name}: column {role!r} has {int(table.loc[empty, 'n_rows'].sum()):,} empty cells; "
                               "every row needs a label" + (" (every row needs its scores)" if not r.y_pred else ""))
-    y_labels = _labels(table["y"])
-    yp_labels = _labels(table["yp"])
+    y_labels = label_names(table["y"])
+    yp_labels = label_names(table["yp"])
     found = set(y_labels) | set(yp_labels) | set(score_classes)
     if class_order:
         classes = tuple(class_order)
@@ -84,10 +84,3 @@ def multiclass_states(table: pd.DataFrame, assessment, *, labels_from: str, beta
                                            cm_sq=cm_sq)
         out[model] = (state, int(table["n_rows"].to_numpy()[rows].sum()))
     return classes, out
-
-
-def _labels(values: pd.Series) -> list[str]:
-    """Label strings as the in-memory path makes them (`assess.inputs.columns.label_strings`, per distinct value)."""
-    distinct = values.drop_duplicates().reset_index(drop=True)
-    mapping = dict(zip(distinct, label_strings(distinct)))
-    return [mapping[v] for v in values]

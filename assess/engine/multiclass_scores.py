@@ -26,7 +26,7 @@ import pandas as pd
 
 from assess import curves
 from assess.engine import expressions
-from assess.engine.multiclass import _labels
+from assess.engine.binary import label_names
 
 #: How far a row's scores may sum from 1 before the note says so: the in-memory check's relative tolerance
 #: (`assess.metrics.multiclass`, numpy.isclose with rtol the square root of the float64 epsilon).
@@ -47,7 +47,7 @@ def _class_case(backend, y_sql: str, table: pd.DataFrame, classes) -> str:
     raw = table["y"].drop_duplicates().reset_index(drop=True)
     index = {c: i for i, c in enumerate(classes)}
     whens = " ".join(f"WHEN {backend.literal(v.item() if hasattr(v, 'item') else v)} THEN {index[lab]}"
-                     for v, lab in zip(raw, _labels(raw)))
+                     for v, lab in zip(raw, label_names(raw)))
     return f"CASE {y_sql} {whens} END"
 
 

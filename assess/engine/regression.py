@@ -18,7 +18,7 @@ from assess.engine import expressions
 from assess.engine.binary import file_order
 from assess.engine.median import weighted_medians
 from assess.metrics import regression
-from assess.metrics.evaluate import _capture
+from assess.metrics.evaluate import run_metric
 
 
 def regression_sums_sql(backend, weighted: bool, median: bool = True) -> str:
@@ -109,7 +109,7 @@ def sums_metric(m, state, *, interval_note: str | None = None) -> tuple[float, s
     """(value, reason, note) of one regression or forecast metric on the engine's sums: the registry's formula on
     the state, less what the sums cannot give — the row number of a first zero truth — and ``interval_note`` added
     when intervals were asked for but have no out-of-core form."""
-    value, reason, note = _capture(m.compute, state)
+    value, reason, note = run_metric(m.compute, state)
     if reason:   # the engine does not know the row of the first zero truth
         reason = reason.replace(" (first at row None)", "")
     if interval_note:
