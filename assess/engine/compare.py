@@ -31,6 +31,8 @@ rows (bootstraps, losses, folds) or independent samples: refused with the test n
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
@@ -100,7 +102,11 @@ class _Aligner:
         self.backend, self.assessment = backend, assessment
         r, q = assessment.roles, backend.ident
         name = assessment.table.name
-        self.sources = grouped.model_columns(backend, assessment)
+        # a NaN or infinite score reads as an empty one, which every test refuses as memory does: DuckDB and Spark
+        # order NaN above every number, so `NaN >= t` would count a positive and DeLong would rank NaN highest
+        self.sources = [replace(c, score=None if c.score is None else
+                                f"CASE WHEN {backend.non_finite(c.score)} THEN NULL ELSE {c.score} END")
+                        for c in grouped.model_columns(backend, assessment)]
         self.wide = bool(r.wide_models) or not r.model
         if self.wide:
             found = [str(wm.name) for wm in r.wide_models] or list(assessment.models)
@@ -287,7 +293,7 @@ def _counts_test(aligner: _Aligner, test: str, decision: Decision, *, correction
     if table["missing"].astype(int).any():
         bad = table[table["missing"].astype(int) == 1]
         raise AssessError(f"{aligner.assessment.table.name}: {int(bad['cnt'].sum()):,} samples have an empty true "
-                          "or predicted label (or score); every row needs them")
+                          "or predicted label (or an empty, NaN or infinite score); every row needs them")
     freq = table.groupby("pattern")["cnt"].sum()
     patterns = freq.index.to_numpy(dtype=np.int64)
     f = freq.to_numpy(dtype=np.int64)
@@ -381,7 +387,7 @@ def _delong(aligner: _Aligner, *, alternative, correction, confidence_level) -> 
     aligner.check(table, "delong")
     if table["missing"].astype(int).any():
         raise AssessError(f"{name}: {int(table.loc[table['missing'].astype(int) == 1, 'cnt'].sum()):,} samples have "
-                          "an empty or non-numeric score or true label; every row needs them")
+                          "an empty, non-numeric, NaN or infinite score or an empty true label; every row needs them")
     by_class = {int(p): part for p, part in table.groupby("pos")}
     m = int(by_class[1]["cnt"].sum()) if 1 in by_class else 0
     n = int(by_class[0]["cnt"].sum()) if 0 in by_class else 0
