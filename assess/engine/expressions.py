@@ -8,8 +8,10 @@ or an aggregate. Their in-memory twins, which the tests compare them with row fo
   with a tie going to the first class in class order (`argmax`);
 - the per-row losses: :func:`assess.metrics.binary.per_row_losses` (`log_loss`, `binary_brier` of `p_true`),
   :func:`assess.metrics.multiclass.per_row_losses` (`log_loss`, `multiclass_brier`),
-  :func:`assess.metrics.multiclass.top_k_hits` (`true_class_rank`), and
-  :func:`assess.metrics.regression.row_values` (`regression_terms`).
+  :func:`assess.metrics.multiclass.top_k_hits` (`true_class_rank`),
+  :func:`assess.metrics.regression.row_values` (`regression_terms`), and the prediction intervals' ``coverage``,
+  :func:`assess.metrics.forecast.winkler_scores` and :func:`assess.metrics.forecast.pinball_losses` (`covered`,
+  `winkler`, `pinball`).
 
 A row without a score (SQL NULL) has no decision: NULL (or the code 2 of `threshold_code`); the engines refuse such
 rows, as the in-memory validation does. NaN is refused too, and must be: DuckDB and Spark order NaN above every
@@ -95,3 +97,22 @@ def regression_terms(y: str, yp: str) -> dict[str, str]:
             "sum_sq_rel": f"CASE WHEN {y} <> 0 THEN ({e} / {y}) * ({e} / {y}) ELSE 0.0 END",
             "sum_smape": f"CASE WHEN abs({y}) + abs({yp}) > 0 THEN 2.0 * abs({e}) / (abs({y}) + abs({yp})) "
                          "ELSE 0.0 END"}
+
+
+def covered(y: str, lo: str, hi: str) -> str:
+    """1.0 when the interval [``lo``, ``hi``] holds the actual ``y``, else 0.0 (a row's share of the coverage)."""
+    return f"CASE WHEN {y} >= {lo} AND {y} <= {hi} THEN 1.0 ELSE 0.0 END"
+
+
+def winkler(y: str, lo: str, hi: str, level: float) -> str:
+    r"""A row's Winkler interval score :math:`(u - l) + \tfrac{2}{\alpha}(\max(l - y, 0) + \max(y - u, 0))` of the
+    central interval of coverage ``level`` = 1 - α."""
+    alpha = 1.0 - float(level)
+    return f"(({hi} - {lo}) + ({2.0 / alpha!r}) * (greatest({lo} - {y}, 0.0) + greatest({y} - {hi}, 0.0)))"
+
+
+def pinball(y: str, q: str, quantile: float) -> str:
+    r"""A row's pinball loss of the τ = ``quantile`` forecast ``q``: :math:`\tau (y - q)` when :math:`y \ge q`, else
+    :math:`(\tau - 1)(y - q)`."""
+    tau = float(quantile)
+    return f"(CASE WHEN {y} - {q} >= 0 THEN {tau!r} * ({y} - {q}) ELSE ({tau - 1.0!r}) * ({y} - {q}) END)"

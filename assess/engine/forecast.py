@@ -45,6 +45,7 @@ import pandas as pd
 
 from assess.core.data import Task
 from assess.core.errors import AssessError
+from assess.engine import expressions
 from assess.engine.binary import file_order
 from assess.engine.median import weighted_medians
 from assess.engine.regression import regression_sums_sql, state_of_row, sums_metric
@@ -389,19 +390,16 @@ def _forecast_sums_sql(level: float | None) -> str:
     """The forecast sums beyond the regression ones (module docstring) over the joined rows."""
     parts = list(SCALED_SUMS) + [
         "sum(CASE WHEN lo > hi THEN 1 ELSE 0 END) AS crossed",
-        "sum(w * CASE WHEN y >= lo AND y <= hi THEN 1.0 ELSE 0.0 END) AS sum_covered",
+        f"sum(w * {expressions.covered('y', 'lo', 'hi')}) AS sum_covered",
         "sum(w * (hi - lo)) AS sum_width",
     ]
     if level is not None:
         alpha = 1.0 - float(level)
-        a2, b2 = alpha / 2, 1 - alpha / 2
-        # Winkler: (u - l) + 2/α (max(l - y, 0) + max(y - u, 0)); pinball of l at α/2 and of u at 1 - α/2, halved
+        # the interval's pinball loss: of l at α/2 and of u at 1 - α/2, halved
         parts += [
-            f"sum(w * ((hi - lo) + ({2.0 / alpha!r}) * (greatest(lo - y, 0.0) + greatest(y - hi, 0.0)))) "
-            "AS sum_winkler",
-            f"sum(w * (0.5 * ((CASE WHEN y - lo >= 0 THEN {a2!r} * (y - lo) ELSE ({a2 - 1.0!r}) * (y - lo) END) "
-            f"+ (CASE WHEN y - hi >= 0 THEN {b2!r} * (y - hi) ELSE ({b2 - 1.0!r}) * (y - hi) END)))) "
-            "AS sum_pinball"]
+            f"sum(w * {expressions.winkler('y', 'lo', 'hi', level)}) AS sum_winkler",
+            f"sum(w * (0.5 * ({expressions.pinball('y', 'lo', alpha / 2)} "
+            f"+ {expressions.pinball('y', 'hi', 1 - alpha / 2)}))) AS sum_pinball"]
     for b in BASELINES:
         parts += [f"count({b}) AS n_{b}",
                   f"sum(CASE WHEN {b} IS NOT NULL THEN w * ((yp - y) * (yp - y)) ELSE 0.0 END) AS sum_sq_on_{b}",

@@ -2,7 +2,8 @@
 
 Oracles: the in-memory rule, :func:`assess.core.decision.predicted_labels` (NumPy's ``>=`` and ``argmax``), and the
 in-memory per-row formulas (:func:`assess.metrics.binary.per_row_losses`, :func:`assess.metrics.multiclass.
-per_row_losses` and ``top_k_hits``, :func:`assess.metrics.regression.row_values`), with scikit-learn's ``log_loss``
+per_row_losses` and ``top_k_hits``, :func:`assess.metrics.regression.row_values`, the forecasts' ``winkler_scores``
+and ``pinball_losses``), with scikit-learn's ``log_loss``
 for the clip at exact 0 and 1. The data are generated (hypothesis, derandomised by the project's profile) from small
 pools of values, so ties, thresholds equal to a score and scores of exactly 0 and 1 are common.
 """
@@ -20,7 +21,7 @@ from sklearn.metrics import log_loss as sk_log_loss
 from assess.core.data import Task
 from assess.core.decision import Decision, predicted_labels
 from assess.engine import expressions
-from assess.metrics import binary, multiclass, regression
+from assess.metrics import binary, forecast, multiclass, regression
 
 duckdb = pytest.importorskip("duckdb")
 pa = pytest.importorskip("pyarrow")
@@ -152,3 +153,24 @@ def test_the_regression_terms_in_sql_equal_the_in_memory_row_values(con, rows):
     assert set(want) <= set(terms)
     for name, values in want.items():
         np.testing.assert_allclose(got[name].astype(float), values, rtol=1e-15, atol=0, err_msg=name)
+
+
+@settings(max_examples=60)
+@given(rows=st.lists(st.tuples(number, number, number), min_size=1, max_size=30),
+       level=st.sampled_from([0.5, 0.8, 0.9, 0.95]) | st.floats(0.01, 0.99))
+def test_the_interval_terms_in_sql_equal_the_in_memory_coverage_winkler_and_pinball(con, rows, level):
+    y = np.array([a for a, _, _ in rows])
+    lo = np.array([min(b, c) for _, b, c in rows])
+    hi = np.array([max(b, c) for _, b, c in rows])                    # bounds equal to y or to each other included
+    alpha = 1.0 - level
+    got = evaluate(con, {"y": y.tolist(), "lo": lo.tolist(), "hi": hi.tolist()},
+                   {"cov": expressions.covered("y", "lo", "hi"), "wink": expressions.winkler("y", "lo", "hi", level),
+                    "pin_lo": expressions.pinball("y", "lo", alpha / 2),
+                    "pin_hi": expressions.pinball("y", "hi", 1 - alpha / 2)})
+    assert got["cov"].astype(float).tolist() == ((y >= lo) & (y <= hi)).astype(float).tolist()
+    np.testing.assert_allclose(got["wink"].astype(float), forecast.winkler_scores(y, lo, hi, level=level),
+                               rtol=1e-15, atol=0)
+    np.testing.assert_allclose(got["pin_lo"].astype(float), forecast.pinball_losses(y, lo, quantile=alpha / 2),
+                               rtol=1e-15, atol=0)
+    np.testing.assert_allclose(got["pin_hi"].astype(float), forecast.pinball_losses(y, hi, quantile=1 - alpha / 2),
+                               rtol=1e-15, atol=0)
