@@ -11,7 +11,7 @@ or an aggregate. Their in-memory twins, which the tests compare them with row fo
   :func:`assess.metrics.multiclass.top_k_hits` (`true_class_rank`),
   :func:`assess.metrics.regression.row_values` (`regression_terms`), and the prediction intervals' ``coverage``,
   :func:`assess.metrics.forecast.winkler_scores` and :func:`assess.metrics.forecast.pinball_losses` (`covered`,
-  `winkler`, `pinball`).
+  `winkler`, `pinball`), and :func:`assess.metrics.multilabel.row_values` (`multilabel_row_values`).
 
 A row without a score (SQL NULL) has no decision: NULL (or the code 2 of `threshold_code`); the engines refuse such
 rows, as the in-memory validation does. NaN is refused too, and must be: DuckDB and Spark order NaN above every
@@ -116,3 +116,38 @@ def pinball(y: str, q: str, quantile: float) -> str:
     :math:`(\tau - 1)(y - q)`."""
     tau = float(quantile)
     return f"(CASE WHEN {y} - {q} >= 0 THEN {tau!r} * ({y} - {q}) ELSE ({tau - 1.0!r}) * ({y} - {q}) END)"
+
+
+def multilabel_row_values(t: list[str], p: list[str], s: list[str] | None) -> dict[str, str]:
+    """A multi-label row's values of `assess.metrics.multilabel.row_values` by their column (``ROW_COLUMNS``), over
+    its 0/1 truth ``t``, 0/1 predictions ``p`` and (or None) scores ``s``, one expression per label each: exact match,
+    the sample-wise Jaccard, precision, recall and F1 with their "defined" flags (0 where undefined), and with scores
+    the coverage, label-ranking average precision and ranking loss (label m counts against label l when
+    :math:`s_m \\ge s_l`, scikit-learn's definitions)."""
+    L = len(t)
+    inter = " + ".join(f"{t[j]} * {p[j]}" for j in range(L))
+    nt = " + ".join(t)
+    npred = " + ".join(p)
+    union = f"(({nt}) + ({npred}) - ({inter}))"
+
+    def frac(num, den):
+        return f"CASE WHEN {den} > 0 THEN ({num}) / ({den}) ELSE 0.0 END", f"CASE WHEN {den} > 0 THEN 1.0 ELSE 0.0 END"
+    out = {"exact": "CASE WHEN " + " AND ".join(f"{t[j]} = {p[j]}" for j in range(L)) + " THEN 1.0 ELSE 0.0 END"}
+    out["jac"], out["jac_def"] = frac(f"({inter})", union)
+    out["prec"], out["prec_def"] = frac(f"({inter})", f"({npred})")
+    out["rec"], out["rec_def"] = frac(f"({inter})", f"({nt})")
+    out["f1"], out["f1_def"] = frac(f"2.0 * ({inter})", f"(({nt}) + ({npred}))")
+    if s is not None:
+        ge = {(l, m): f"CASE WHEN {s[m]} >= {s[l]} THEN 1.0 ELSE 0.0 END" for l in range(L) for m in range(L)}
+        lowest = [f"CASE WHEN {t[j]} = 1 THEN {s[j]} ELSE CAST('Infinity' AS DOUBLE) END" for j in range(L)]
+        mins = f"least({', '.join(lowest)})" if L > 1 else lowest[0]      # the lowest score of a true label
+        covered_ = " + ".join(f"CASE WHEN {s[m]} >= {mins} THEN 1.0 ELSE 0.0 END" for m in range(L))
+        out["coverage"] = f"CASE WHEN ({nt}) > 0 THEN {covered_} ELSE 0.0 END"
+        per = " + ".join(f"{t[l]} * ({' + '.join(f'{t[m]} * {ge[l, m]}' for m in range(L))}) / "
+                         f"({' + '.join(ge[l, m] for m in range(L))})" for l in range(L))
+        informative = f"({nt}) > 0 AND ({nt}) < {L}"
+        out["lrap"] = f"CASE WHEN {informative} THEN ({per}) / ({nt}) ELSE 1.0 END"
+        bad_pairs = " + ".join(f"{t[r]} * (1 - {t[f]}) * {ge[r, f]}" for r in range(L) for f in range(L) if r != f)
+        out["rloss"] = (f"CASE WHEN {informative} THEN ({bad_pairs or '0.0'}) / (({nt}) * ({L} - ({nt}))) "
+                        "ELSE 0.0 END")
+    return out

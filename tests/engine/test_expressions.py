@@ -21,7 +21,7 @@ from sklearn.metrics import log_loss as sk_log_loss
 from assess.core.data import Task
 from assess.core.decision import Decision, predicted_labels
 from assess.engine import expressions
-from assess.metrics import binary, forecast, multiclass, regression
+from assess.metrics import binary, forecast, multiclass, multilabel, regression
 
 duckdb = pytest.importorskip("duckdb")
 pa = pytest.importorskip("pyarrow")
@@ -174,3 +174,26 @@ def test_the_interval_terms_in_sql_equal_the_in_memory_coverage_winkler_and_pinb
                                rtol=1e-15, atol=0)
     np.testing.assert_allclose(got["pin_hi"].astype(float), forecast.pinball_losses(y, hi, quantile=1 - alpha / 2),
                                rtol=1e-15, atol=0)
+
+
+@settings(max_examples=60)
+@given(data=st.data(), n_labels=st.integers(1, 4), n=st.integers(1, 20), scored=st.booleans())
+def test_the_multilabel_row_values_in_sql_equal_the_in_memory_ones(con, data, n_labels, n, scored):
+    def matrix(values):
+        return np.array(data.draw(st.lists(st.lists(values, min_size=n_labels, max_size=n_labels), min_size=n,
+                                           max_size=n)))
+    y, yp = matrix(st.booleans()), matrix(st.booleans())
+    scores = matrix(st.sampled_from([0.0, 0.5, 1.0]) | probability) if scored else None      # ties among labels
+    t, p = [f"t{j}" for j in range(n_labels)], [f"p{j}" for j in range(n_labels)]
+    s = [f"s{j}" for j in range(n_labels)] if scored else None
+    columns = {**{t[j]: y[:, j].astype(float).tolist() for j in range(n_labels)},
+               **{p[j]: yp[:, j].astype(float).tolist() for j in range(n_labels)},
+               **({s[j]: scores[:, j].tolist() for j in range(n_labels)} if scored else {})}
+    sql = expressions.multilabel_row_values(t, p, s)
+    got = evaluate(con, columns, sql)
+    want = multilabel.row_values(y, yp, scores)
+    for i, name in enumerate(multilabel.ROW_COLUMNS):
+        if name in sql:
+            np.testing.assert_allclose(got[name].astype(float), want[:, i], rtol=1e-15, atol=1e-15, err_msg=name)
+        else:
+            assert not scored and np.isnan(want[:, i]).all(), name
