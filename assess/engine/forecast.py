@@ -377,11 +377,12 @@ def _scale_reason(pairs, total, m: int) -> str | None:
 
 #: The MASE sums (w|e|/s per row) and, per scale, the rows of series whose scale is undefined and the first such
 #: series in text order.
+_TERMS = expressions.regression_terms("y", "yp")
 SCALED_SUMS = (
-    "sum(w * (abs(yp - y) / scale1)) AS sum_scaled",
+    f"sum(w * ({_TERMS['sum_abs']} / scale1)) AS sum_scaled",
     "sum(CASE WHEN scale1 IS NULL THEN 1 ELSE 0 END) AS unscaled1",
     "min(CASE WHEN scale1 IS NULL THEN skey END) AS unscaled1_series",
-    "sum(w * (abs(yp - y) / scalem)) AS sum_scaled_seasonal",
+    f"sum(w * ({_TERMS['sum_abs']} / scalem)) AS sum_scaled_seasonal",
     "sum(CASE WHEN scalem IS NULL THEN 1 ELSE 0 END) AS unscaledm",
     "min(CASE WHEN scalem IS NULL THEN skey END) AS unscaledm_series")
 
@@ -402,8 +403,9 @@ def _forecast_sums_sql(level: float | None) -> str:
             f"+ {expressions.pinball('y', 'hi', 1 - alpha / 2)}))) AS sum_pinball"]
     for b in BASELINES:
         parts += [f"count({b}) AS n_{b}",
-                  f"sum(CASE WHEN {b} IS NOT NULL THEN w * ((yp - y) * (yp - y)) ELSE 0.0 END) AS sum_sq_on_{b}",
-                  f"sum(CASE WHEN {b} IS NOT NULL THEN w * (({b} - y) * ({b} - y)) ELSE 0.0 END) AS sum_sq_{b}"]
+                  f"sum(CASE WHEN {b} IS NOT NULL THEN w * ({_TERMS['sum_sq']}) ELSE 0.0 END) AS sum_sq_on_{b}",
+                  f"sum(CASE WHEN {b} IS NOT NULL THEN w * ({expressions.regression_terms('y', b)['sum_sq']}) "
+                  f"ELSE 0.0 END) AS sum_sq_{b}"]
     return ",\n               ".join(parts)
 
 

@@ -25,16 +25,18 @@ def regression_sums_sql(backend, weighted: bool, median: bool = True) -> str:
     """The aggregate expressions of the regression sums (module docstring) over columns ``y``, ``yp`` and ``w`` of
     the grouped rows: the select list `regression_table` groups by model and `assess.engine.forecast` by model,
     horizon and series. ``median=False``: the median column is NULL (the caller computes it elsewhere)."""
-    median = "CAST(NULL AS DOUBLE)" if not median else "quantile_cont(abs(yp - y), 0.5)" if backend.name == "duckdb" else "percentile(abs(yp - y), 0.5)"
+    terms = expressions.regression_terms("y", "yp")
+    quantile = "quantile_cont" if backend.name == "duckdb" else "percentile"
+    median = f"{quantile}({terms['sum_abs']}, 0.5)" if median else "CAST(NULL AS DOUBLE)"
     # weighted variance as var_pop of sqrt(w)-free form is not available: with weights use the raw moments (the
     # state's own one-pass formula), without weights the engine's stable var_pop
     ss_true = "var_pop(y) * count(*)" if not weighted else \
         "sum(w * y * y) - sum(w * y) * sum(w * y) / sum(w)"
-    ss_error = "var_pop(yp - y) * count(*)" if not weighted else \
-        "sum(w * (yp - y) * (yp - y)) - sum(w * (yp - y)) * sum(w * (yp - y)) / sum(w)"
+    e = terms["sum_error"]
+    ss_error = f"var_pop({e}) * count(*)" if not weighted else \
+        f"sum(w * {e} * {e}) - sum(w * {e}) * sum(w * {e}) / sum(w)"
     # NaN and infinity are present cells to count(): counted apart, refused as in memory (`state_of_row`)
     bad_w = f"sum(CASE WHEN {backend.non_finite('w')} THEN 1 ELSE 0 END)" if weighted else "CAST(0 AS BIGINT)"
-    terms = expressions.regression_terms("y", "yp")
     sums = ", ".join(f"sum(w * ({terms[k]})) AS {k}" for k in ("sum_error", "sum_abs", "sum_sq"))
     relative = ", ".join(f"sum(w * ({terms[k]})) AS {k}" for k in ("sum_abs_rel", "sum_sq_rel", "sum_smape"))
     return f"""count(*) AS n_rows, count(y) AS y_present, count(yp) AS yp_present, sum(w) AS w_sum,
@@ -43,7 +45,7 @@ def regression_sums_sql(backend, weighted: bool, median: bool = True) -> str:
                {bad_w} AS w_non_finite,
                {sums},
                {ss_true} AS ss_true, {ss_error} AS ss_error,
-               max(CASE WHEN w > 0 THEN abs(yp - y) END) AS max_abs,
+               max(CASE WHEN w > 0 THEN {terms['sum_abs']} END) AS max_abs,
                min(CASE WHEN w > 0 THEN y END) AS y_min, max(CASE WHEN w > 0 THEN y END) AS y_max,
                {median if not weighted else 'CAST(NULL AS DOUBLE)'} AS median_abs,
                sum(CASE WHEN y = 0 AND w > 0 THEN 1 ELSE 0 END) AS zero_truth,
