@@ -250,6 +250,103 @@ def test_a_user_interface_importing_the_command_line_is_found(tmp_path):
     assert found == ["ui.page:4 imports pkg.cli"]
 
 
+# --- private names stay at home ------------------------------------------------------------------------------------
+
+def private(name: str) -> bool:
+    """An underscore-named name (``_f``), not a dunder (``__future__``, ``__version__``)."""
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_uses(root: Path, tops: tuple[str, ...]) -> list[str]:
+    """Every use, by a module under ``tops``, of an underscore-named name of another of their modules, as
+    ``"module:line uses home._name"``: ``from home import _name``, ``home._name`` where ``home`` names a module it
+    imported, and an import of a private module (``pkg._common``) from outside the package ``pkg`` that holds it (its
+    siblings share it). A name is public at its home or is used only there; the seams between modules are public.
+    Attributes of objects (``obj._field``) are not seen: the type of ``obj`` is not in the source."""
+    files, packages = {}, set()
+    for top in tops:
+        for path in sorted((root / top).rglob("*.py")):
+            parts = path.relative_to(root).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+                packages.add(".".join(parts))
+            files[".".join(parts)] = path
+
+    def outside(module: str, target: str) -> str | None:
+        """The first private component of ``target`` whose package does not hold ``module``, as a dotted name."""
+        parts = target.split(".")
+        for i, part in enumerate(parts):
+            if private(part) and not (module + ".").startswith(".".join(parts[:i]) + "."):
+                return ".".join(parts[:i + 1])
+        return None
+
+    found = []
+    for module, path in files.items():
+        here = module if module in packages else module.rpartition(".")[0]
+        aliases: dict[str, str] = {}      # local name -> module of ours it names
+        uses: list[tuple[int, str]] = []
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.split(".")[0] in tops:
+                        if alias.asname:
+                            aliases[alias.asname] = alias.name
+                        bad = outside(module, alias.name)
+                        if bad:
+                            uses.append((node.lineno, bad))
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = here.split(".")[:len(here.split(".")) - node.level + 1]
+                    base = ".".join(anchor + ([base] if base else []))
+                if base.split(".")[0] not in tops:
+                    continue
+                for alias in node.names:
+                    target = f"{base}.{alias.name}"
+                    if target in files:
+                        aliases[alias.asname or alias.name] = target
+                    bad = outside(module, target) if target in files else outside(module, base) or (
+                        target if private(alias.name) else None)
+                    if bad:
+                        uses.append((node.lineno, bad))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and private(node.attr):
+                owner = ast.unparse(node.value)
+                home = aliases.get(owner, owner if owner in files else None)
+                if home and home != module:
+                    uses.append((node.lineno, f"{home}.{node.attr}"))
+        found += [f"{module}:{line} uses {name}" for line, name in sorted(set(uses))]
+    return sorted(found)
+
+
+def test_no_module_under_assess_uses_another_modules_private_name():
+    assert private_uses(ROOT, ("assess",)) == []
+
+
+def test_the_private_name_check_finds_every_form_and_allows_a_package_its_private_modules(tmp_path):
+    write_package(tmp_path, {
+        "pkg/__init__.py": "from pkg._impl import thing\n",
+        "pkg/_impl.py": "thing = 1\n_hidden = 2\n\ndef _helper():\n    return _hidden\n",
+        "pkg/low.py": "from pkg import _impl\nfrom pkg._impl import _helper\n",
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/leaf.py": "from .._impl import thing\n",
+        "other/__init__.py": "",
+        "other/a.py": ("from __future__ import annotations\nimport pkg.low as low\nfrom pkg import low as same\n"
+                       "from pkg._impl import thing\n\ndef f(obj):\n"
+                       "    return low._impl, same._x, obj._field, pkg.low._y\n"),
+    })
+    # the package's own modules may share its private module (pkg.__init__, pkg.sub.leaf), not its private names;
+    # an object's attribute (obj._field) and a dunder are not uses
+    assert private_uses(tmp_path, ("pkg", "other")) == [
+        "other.a:4 uses pkg._impl",
+        "other.a:7 uses pkg.low._impl",
+        "other.a:7 uses pkg.low._x",
+        "other.a:7 uses pkg.low._y",
+        "pkg.low:2 uses pkg._impl._helper",
+    ]
+
+
 # --- streamlit -----------------------------------------------------------------------------------------------------
 
 def streamlit_imports(package: Path) -> list[str]:

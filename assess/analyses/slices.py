@@ -69,7 +69,7 @@ from assess.metrics.registry import get, metrics_for
 from assess.stats.bridge import registry_metric
 from assess.stats.corrections import adjust_pvalues
 from assess.stats.counts import chi2_independence, fisher_exact
-from assess.stats.scores import _shift_summary, unpaired_bootstrap, unpaired_delong
+from assess.stats.scores import shift_summary, unpaired_bootstrap, unpaired_delong
 from assess.stats.shaping import sample_losses
 
 __all__ = ["SliceAnalysis", "FairnessReport", "analyse_slices", "fairness_gaps", "slice_values", "slice_candidates",
@@ -494,7 +494,7 @@ def _cells_bootstrap(pred: Predictions, metric, labels: np.ndarray, idx: np.ndar
         warnings.simplefilter("ignore")
         boot = intervals.bootstrap_ci(statistic, strata=keep // (k * k), frequencies=freq[keep], point=observed,
                                       resamples=resamples, confidence_level=confidence_level, seed=seed)
-        p, low, high, _, _ = _shift_summary(np.asarray(boot.estimates, dtype=float).reshape(-1), observed,
+        p, low, high, _, _ = shift_summary(np.asarray(boot.estimates, dtype=float).reshape(-1), observed,
                                             "two-sided", confidence_level, "the bootstrap")
     return observed, p, low, high
 

@@ -56,9 +56,9 @@ def chosen_engine(args) -> str:
     path = Path(args.file)
     if not path.is_file():            # a directory or a glob: only the engines read parts
         return "duckdb"
-    from assess.engine.source import _format_of
+    from assess.engine.source import file_format
 
-    if _format_of(str(path)) is None:  # .xlsx, .jsonl, .gz, .zip: the in-memory reader's formats
+    if file_format(str(path)) is None:  # .xlsx, .jsonl, .gz, .zip: the in-memory reader's formats
         return "memory"
     return "memory" if path.stat().st_size <= _auto_mb() * 1024 * 1024 else "duckdb"
 

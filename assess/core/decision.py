@@ -10,8 +10,10 @@ One :class:`Decision` value says where labels come from, for every classificatio
 - ``"auto"`` (the default): the labels when the file has them, else the scores at the threshold (0.5) or the
   arg-max.
 
-:func:`predicted_labels` is the only place the rule is applied; the metrics, the curves' operating point, the
-confusion matrices, the significance tests, the pages and the command line all call it.
+:func:`predicted_labels` is the only place the rule is applied in memory; the metrics, the curves' operating point,
+the confusion matrices, the significance tests, the pages and the command line all call it. The out-of-core engines
+apply it in SQL through :mod:`assess.engine.expressions` alone, whose expressions are tested against this function
+row for row (tests/engine/test_expressions.py).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assess.core.warnings import UndefinedMetricWarning
-from assess.curves.counts import _check_binary, _first, _frozen, _safe_div
+from assess.curves.counts import check_binary, first_index, read_only, safe_divide
 
 __all__ = ["CalibrationResult", "calibration_curve"]
 
@@ -67,10 +67,10 @@ def calibration_curve(y_true, score, *, n_bins: int = 10, strategy: str = "unifo
     >>> c.counts.tolist(), c.observed_frequency.tolist(), round(c.ece, 4)
     ([3.0, 1.0], [0.3333333333333333, 1.0], 0.0875)
     """
-    y, s, w = _check_binary(y_true, score, sample_weight)
+    y, s, w = check_binary(y_true, score, sample_weight)
     outside = (s < 0) | (s > 1)
     if outside.any():
-        i = _first(outside)
+        i = first_index(outside)
         raise ValueError(f"`score` must be probabilities in [0, 1] for a calibration curve (got "
                          f"{int(outside.sum())} values outside, first at index {i}: {s[i]})")
     if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
@@ -86,8 +86,8 @@ def calibration_curve(y_true, score, *, n_bins: int = 10, strategy: str = "unifo
     counts = np.bincount(bins, weights=weight, minlength=n_bins)
     score_sum = np.bincount(bins, weights=s * weight, minlength=n_bins)
     pos_sum = np.bincount(bins, weights=np.where(y, weight, 0.0), minlength=n_bins)
-    mean_predicted = _safe_div(score_sum, counts)
-    observed = _safe_div(pos_sum, counts)
+    mean_predicted = safe_divide(score_sum, counts)
+    observed = safe_divide(pos_sum, counts)
     total = counts.sum()
     filled = counts > 0
     if total > 0:
@@ -97,7 +97,7 @@ def calibration_curve(y_true, score, *, n_bins: int = 10, strategy: str = "unifo
         warnings.warn("ECE and MCE are undefined: the total sample weight is 0", UndefinedMetricWarning,
                       stacklevel=2)
         ece = mce = float("nan")
-    return CalibrationResult(_frozen(edges), _frozen(mean_predicted), _frozen(observed), _frozen(counts),
+    return CalibrationResult(read_only(edges), read_only(mean_predicted), read_only(observed), read_only(counts),
                              strategy, ece, mce)
 
 

@@ -32,11 +32,13 @@ __all__ = ["ThresholdCounts", "ScoreRanking", "threshold_counts", "rank_scores",
 # Boundary validation (one function per input, one message per rule)
 # ----------------------------------------------------------------------------------------------------------------
 
-def _first(mask: np.ndarray) -> int:
+def first_index(mask: np.ndarray) -> int:
+    """The index of the first True of ``mask`` (which has one): the row an error message names."""
     return int(np.flatnonzero(mask)[0])
 
 
-def _check_1d(values, name: str) -> np.ndarray:
+def check_1d(values, name: str) -> np.ndarray:
+    """``values`` as an array, refused (ValueError naming ``name``) unless it is one-dimensional."""
     arr = np.asarray(values)
     if arr.ndim != 1:
         raise ValueError(f"`{name}` must be 1-D (got shape {arr.shape})")
@@ -45,60 +47,63 @@ def _check_1d(values, name: str) -> np.ndarray:
 
 def _check_y_true(y_true, name: str = "y_true") -> np.ndarray:
     """Return ``y_true`` as a bool array (True = positive); accepts bool, integer or float 0/1."""
-    arr = _check_1d(y_true, name)
+    arr = check_1d(y_true, name)
     if arr.dtype == bool:
         return arr
     if arr.dtype.kind not in "iuf":
         raise TypeError(f"`{name}` must hold 0/1 as bool, int or float (got dtype {arr.dtype})")
     bad = (arr != 0) & (arr != 1)
     if bad.any():
-        i = _first(bad)
+        i = first_index(bad)
         raise ValueError(f"`{name}` must contain only 0 and 1 (got {int(bad.sum())} other values, "
                          f"first at index {i}: {arr[i].item()})")
     return arr == 1
 
 
-def _check_finite(arr: np.ndarray, name: str) -> None:
+def check_finite(arr: np.ndarray, name: str) -> None:
+    """Refuse (ValueError) a NaN or infinite value in ``arr``, with how many and the first's index."""
     nan = np.isnan(arr)
     if nan.any():
-        raise ValueError(f"`{name}` has {int(nan.sum())} NaN values (first at index {_first(nan)})")
+        raise ValueError(f"`{name}` has {int(nan.sum())} NaN values (first at index {first_index(nan)})")
     inf = np.isinf(arr)
     if inf.any():
-        i = _first(inf)
+        i = first_index(inf)
         raise ValueError(f"`{name}` has {int(inf.sum())} infinite values (first at index {i}: {arr[i]})")
 
 
 def _check_score(score, n: int, name: str = "score") -> np.ndarray:
-    arr = _check_1d(score, name)
+    arr = check_1d(score, name)
     if arr.dtype.kind not in "iufb":
         raise TypeError(f"`{name}` must be numeric (got dtype {arr.dtype})")
     if arr.shape[0] != n:
         raise ValueError(f"`{name}` has {arr.shape[0]} rows but `y_true` has {n}")
     arr = np.asarray(arr, dtype=np.float64)
     if not np.isfinite(arr).all():
-        _check_finite(arr, name)
+        check_finite(arr, name)
     return arr
 
 
 def _check_weight(sample_weight, n: int) -> np.ndarray | None:
     if sample_weight is None:
         return None
-    arr = _check_1d(sample_weight, "sample_weight")
+    arr = check_1d(sample_weight, "sample_weight")
     if arr.dtype.kind not in "iufb":
         raise TypeError(f"`sample_weight` must be numeric (got dtype {arr.dtype})")
     if arr.shape[0] != n:
         raise ValueError(f"`sample_weight` has {arr.shape[0]} rows but `y_true` has {n}")
     arr = np.asarray(arr, dtype=np.float64)
-    _check_finite(arr, "sample_weight")
+    check_finite(arr, "sample_weight")
     neg = arr < 0
     if neg.any():
-        i = _first(neg)
+        i = first_index(neg)
         raise ValueError(f"`sample_weight` must be >= 0 (got {int(neg.sum())} negative values, "
                          f"first at index {i}: {arr[i]})")
     return arr
 
 
-def _check_binary(y_true, score, sample_weight):
+def check_binary(y_true, score, sample_weight):
+    """(y as bool, score as an array, weight or None) of a binary scorer's inputs, each checked: 0/1 truth, as many
+    numeric finite scores, non-negative finite weights; a clear error otherwise."""
     y = _check_y_true(y_true)
     if y.shape[0] == 0:
         raise ValueError("`y_true` is empty (got 0 rows)")
@@ -111,7 +116,8 @@ def _readonly(*arrays: np.ndarray) -> None:
 
 
 
-def _safe_div(num, den):
+def safe_divide(num, den):
+    """``num / den`` element-wise, broadcast, as float64; NaN where ``den`` is 0 (undefined, never a silent 0)."""
     num, den = np.broadcast_arrays(np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64))
     return np.divide(num, den, out=np.full(num.shape, np.nan), where=den != 0)
 
@@ -189,12 +195,12 @@ class ThresholdCounts:
 
     @cached_property
     def _thresholds0(self) -> np.ndarray:
-        return _frozen(np.concatenate(([np.inf], self.thresholds)))
+        return read_only(np.concatenate(([np.inf], self.thresholds)))
 
     @cached_property
     def _ascending(self) -> np.ndarray:
         """The thresholds increasing and contiguous, for repeated binary searches (a view when already so)."""
-        return _frozen(np.ascontiguousarray(self.thresholds[::-1]))
+        return read_only(np.ascontiguousarray(self.thresholds[::-1]))
 
     @cached_property
     def _tpr0(self) -> np.ndarray:
@@ -216,7 +222,7 @@ class ThresholdCounts:
         np.divide(self.tps, predicted, out=precision0[1:])
         if self.n_total > 0:
             predicted /= self.n_total
-        return _frozen(precision0), _frozen(ppf0)
+        return read_only(precision0), read_only(ppf0)
 
     @property
     def _precision0(self) -> np.ndarray:
@@ -298,7 +304,8 @@ def trapezoid_auc(tps: np.ndarray, fps: np.ndarray):
         return np.where((npos > 0) & (nneg > 0), num / (2.0 * npos * nneg), np.nan)
 
 
-def _frozen(a: np.ndarray) -> np.ndarray:
+def read_only(a: np.ndarray) -> np.ndarray:
+    """``a``, made read-only in place: the arrays of a frozen result cannot be changed behind its back."""
     a.setflags(write=False)
     return a
 
@@ -310,7 +317,7 @@ def _ratio0(counts: np.ndarray, total: float) -> np.ndarray:
         np.divide(counts, total, out=out[1:])
     else:
         out[:] = np.nan
-    return _frozen(out)
+    return read_only(out)
 
 
 @dataclass(frozen=True, eq=False)
@@ -333,7 +340,7 @@ def rank_scores(score) -> ScoreRanking:
     >>> r.thresholds.tolist(), r.group.tolist()
     ([0.9, 0.5, 0.2], [2, 0, 2, 1])
     """
-    arr = _check_1d(score, "score")
+    arr = check_1d(score, "score")
     s = _check_score(arr, arr.shape[0])
     ranking = _rank(s)
     _readonly(ranking.thresholds, ranking.group)
@@ -585,7 +592,7 @@ def threshold_counts(y_true, score, *, sample_weight=None, ranking: ScoreRanking
     >>> c.thresholds.tolist(), c.tps.tolist(), c.fps.tolist(), c.n_pos, c.n_neg
     ([0.9, 0.4, 0.1], [1.0, 2.0, 2.0], [1.0, 1.0, 2.0], 2.0, 2.0)
     """
-    y, s, w = _check_binary(y_true, score, sample_weight)
+    y, s, w = check_binary(y_true, score, sample_weight)
     if ranking is not None:
         if not isinstance(ranking, ScoreRanking):
             raise TypeError(f"`ranking` must be a ScoreRanking from rank_scores() (got {type(ranking).__name__})")
@@ -596,7 +603,7 @@ def threshold_counts(y_true, score, *, sample_weight=None, ranking: ScoreRanking
 
 
 def _check_codes_proba(y_codes, proba, sample_weight):
-    codes = _check_1d(y_codes, "y_codes")
+    codes = check_1d(y_codes, "y_codes")
     if codes.dtype.kind not in "iu":
         raise TypeError(f"`y_codes` must hold integer class codes 0..k-1 (got dtype {codes.dtype})")
     p = np.asarray(proba)
@@ -609,12 +616,12 @@ def _check_codes_proba(y_codes, proba, sample_weight):
     k = p.shape[1]
     bad = (codes < 0) | (codes >= k)
     if bad.any():
-        i = _first(bad)
+        i = first_index(bad)
         raise ValueError(f"`y_codes` must be in 0..{k - 1} for {k} `proba` columns (got {int(bad.sum())} "
                          f"other values, first at index {i}: {codes[i]})")
     p = np.asarray(p, dtype=np.float64)
     if not np.isfinite(p).all():
-        _check_finite(p.ravel(), "proba (flattened row-major)")
+        check_finite(p.ravel(), "proba (flattened row-major)")
     return codes, p, _check_weight(sample_weight, codes.shape[0])
 
 
@@ -649,7 +656,7 @@ def micro_threshold_counts(y_codes, proba, *, sample_weight=None) -> ThresholdCo
 # Shared checks of the functions that read counts
 # ----------------------------------------------------------------------------------------------------------------
 
-def _class_problem(counts: ThresholdCounts, *, need_neg: bool = True) -> str | None:
+def class_problem(counts: ThresholdCounts, *, need_neg: bool = True) -> str | None:
     """Why a ranking metric is undefined for these counts, or None when it is defined."""
     qualifier = " with nonzero weight" if counts.weighted else ""
     if counts.n_pos <= 0 and counts.n_neg <= 0:
@@ -661,12 +668,15 @@ def _class_problem(counts: ThresholdCounts, *, need_neg: bool = True) -> str | N
     return None
 
 
-def _undefined(what: str, reason: str) -> float:
+def undefined_value(what: str, reason: str) -> float:
+    """NaN, with an :class:`UndefinedMetricWarning` "<what> is undefined: <reason>" raised at the caller's caller
+    (the public function the user called)."""
     warnings.warn(f"{what} is undefined: {reason}", UndefinedMetricWarning, stacklevel=3)
     return float("nan")
 
 
-def _check_counts(counts) -> ThresholdCounts:
+def check_counts(counts) -> ThresholdCounts:
+    """``counts``, refused (TypeError) unless it is a :class:`ThresholdCounts`."""
     if not isinstance(counts, ThresholdCounts):
         raise TypeError(f"`counts` must be ThresholdCounts from threshold_counts() (got {type(counts).__name__})")
     return counts

@@ -16,8 +16,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from assess.curves.counts import (ThresholdCounts, _check_counts, _class_problem, _frozen, _safe_div,
-                                  _undefined)
+from assess.curves.counts import (ThresholdCounts, check_counts, class_problem, read_only, safe_divide,
+                                  undefined_value)
 from assess.core.warnings import UndefinedMetricWarning
 
 __all__ = ["roc_auc", "average_precision", "pr_auc", "ks_statistic", "CurveResult", "roc_curve", "pr_curve",
@@ -43,10 +43,10 @@ def roc_auc(counts: ThresholdCounts) -> float:
     >>> roc_auc(threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]))
     0.75
     """
-    counts = _check_counts(counts)
-    reason = _class_problem(counts)
+    counts = check_counts(counts)
+    reason = class_problem(counts)
     if reason:
-        return _undefined("ROC AUC", reason)
+        return undefined_value("ROC AUC", reason)
     return counts._auc
 
 
@@ -64,10 +64,10 @@ def average_precision(counts: ThresholdCounts) -> float:
     >>> average_precision(threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]))
     0.8333333333333333
     """
-    counts = _check_counts(counts)
-    reason = _class_problem(counts, need_neg=False)
+    counts = check_counts(counts)
+    reason = class_problem(counts, need_neg=False)
     if reason:
-        return _undefined("Average precision", reason)
+        return undefined_value("Average precision", reason)
     return counts._ap
 
 
@@ -85,10 +85,10 @@ def pr_auc(counts: ThresholdCounts) -> float:
     >>> round(pr_auc(threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])), 12)
     0.791666666667
     """
-    counts = _check_counts(counts)
-    reason = _class_problem(counts, need_neg=False)
+    counts = check_counts(counts)
+    reason = class_problem(counts, need_neg=False)
     if reason:
-        return _undefined("PR AUC", reason)
+        return undefined_value("PR AUC", reason)
     return counts._pr_auc
 
 
@@ -106,10 +106,10 @@ def ks_statistic(counts: ThresholdCounts) -> float:
     >>> ks_statistic(threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]))
     0.5
     """
-    counts = _check_counts(counts)
-    reason = _class_problem(counts)
+    counts = check_counts(counts)
+    reason = class_problem(counts)
     if reason:
-        return _undefined("KS statistic", reason)
+        return undefined_value("KS statistic", reason)
     best = counts._ks_best
     return float(abs(counts.tpr[best] - counts.fpr[best]))
 
@@ -181,8 +181,8 @@ def roc_curve(counts: ThresholdCounts) -> CurveResult:
     >>> r.x.tolist(), r.y.tolist(), r.area
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0], 0.75)
     """
-    counts = _check_counts(counts)
-    reason = _class_problem(counts)
+    counts = check_counts(counts)
+    reason = class_problem(counts)
     _warn_curve("ROC curve", reason)
     return CurveResult("roc", counts._fpr0, counts._tpr0, counts._thresholds0, "fpr", "tpr",
                        "False positive rate", "True positive rate",
@@ -207,8 +207,8 @@ def pr_curve(counts: ThresholdCounts) -> CurveResult:
     >>> p.x.tolist(), p.y.round(4).tolist(), round(p.area, 4)
     ([0.0, 0.5, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.6667, 0.5], 0.8333)
     """
-    counts = _check_counts(counts)
-    reason = _class_problem(counts, need_neg=False)
+    counts = check_counts(counts)
+    reason = class_problem(counts, need_neg=False)
     _warn_curve("Precision-recall curve", reason)
     area = float("nan") if reason else counts._ap
     return CurveResult("pr", counts._tpr0, counts._precision0, counts._thresholds0, "recall", "precision",
@@ -232,8 +232,8 @@ def gain_curve(counts: ThresholdCounts) -> CurveResult:
     >>> g.x.tolist(), g.y.tolist()
     ([0.0, 0.25, 0.5, 0.75, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
     """
-    counts = _check_counts(counts)
-    _warn_curve("Cumulative response curve", _class_problem(counts, need_neg=False))
+    counts = check_counts(counts)
+    _warn_curve("Cumulative response curve", class_problem(counts, need_neg=False))
     return CurveResult("gain", counts._ppf0, counts._tpr0, counts._thresholds0, "predicted_positive_fraction",
                        "tpr", "Fraction of samples predicted positive",
                        "True positive rate (fraction of positives found)")
@@ -256,13 +256,13 @@ def lift_curve(counts: ThresholdCounts) -> CurveResult:
     >>> lift_curve(threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])).y.tolist()
     [2.0, 2.0, 1.0, 1.3333333333333333, 1.0]
     """
-    counts = _check_counts(counts)
-    _warn_curve("Lift curve", _class_problem(counts, need_neg=False))
+    counts = check_counts(counts)
+    _warn_curve("Lift curve", class_problem(counts, need_neg=False))
     x, tpr = counts._ppf0, counts._tpr0
     y = np.empty_like(x)
     np.divide(tpr[1:], x[1:], out=y[1:])
     y[:1] = y[1:2]
-    return CurveResult("lift", x, _frozen(y), counts._thresholds0, "predicted_positive_fraction", "lift",
+    return CurveResult("lift", x, read_only(y), counts._thresholds0, "predicted_positive_fraction", "lift",
                        "Fraction of samples predicted positive", "Lift (TPR / fraction predicted positive)",
                        baseline=1.0)
 
@@ -284,8 +284,8 @@ def ks_curve(counts: ThresholdCounts) -> CurveResult:
     >>> k.statistic, float(k.x[k.best_index])
     (0.5, 0.8)
     """
-    counts = _check_counts(counts)
-    reason = _class_problem(counts)
+    counts = check_counts(counts)
+    reason = class_problem(counts)
     _warn_curve("KS curve", reason)
     best = None if reason or not len(counts) else counts._ks_best
     statistic = float("nan") if best is None else float(abs(counts.tpr[best] - counts.fpr[best]))
@@ -328,7 +328,7 @@ def confusion_at_threshold(counts: ThresholdCounts, threshold: float) -> Confusi
     >>> confusion_at_threshold(threshold_counts([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 0.35)
     Confusion(tp=2.0, fp=1.0, tn=1.0, fn=0.0)
     """
-    counts = _check_counts(counts)
+    counts = check_counts(counts)
     k = _index_at(counts, _check_threshold(threshold))
     tp = float(counts.tps[k - 1]) if k else 0.0
     fp = float(counts.fps[k - 1]) if k else 0.0
@@ -370,20 +370,20 @@ def operating_point(counts: ThresholdCounts, threshold: float) -> OperatingPoint
     >>> op.index, op.tpr, op.fpr, op.precision
     (1, 0.5, 0.0, 1.0)
     """
-    counts = _check_counts(counts)
+    counts = check_counts(counts)
     t = _check_threshold(threshold)
     k = _index_at(counts, t)
     tp, fp, tn, fn = confusion_at_threshold(counts, t)
-    reason = _class_problem(counts)
+    reason = class_problem(counts)
     if reason:
         warnings.warn(f"Rates at threshold {t} are partly undefined: {reason}", UndefinedMetricWarning,
                       stacklevel=2)
     if tp + fp == 0:
         warnings.warn(f"Precision and lift at threshold {t} are undefined: no sample is predicted positive "
                       f"(no score >= {t})", UndefinedMetricWarning, stacklevel=2)
-    tpr = float(_safe_div(tp, counts.n_pos))
-    ppf = float(_safe_div(tp + fp, counts.n_total))
-    return OperatingPoint(t, k, tp, fp, tn, fn, tpr, float(_safe_div(fp, counts.n_neg)),
-                          float(_safe_div(tp, tp + fp)), ppf, float(_safe_div(tpr, ppf)))
+    tpr = float(safe_divide(tp, counts.n_pos))
+    ppf = float(safe_divide(tp + fp, counts.n_total))
+    return OperatingPoint(t, k, tp, fp, tn, fn, tpr, float(safe_divide(fp, counts.n_neg)),
+                          float(safe_divide(tp, tp + fp)), ppf, float(safe_divide(tpr, ppf)))
 
 

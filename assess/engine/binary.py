@@ -50,8 +50,10 @@ import pandas as pd
 
 from assess import curves, intervals
 from assess.core.errors import AssessError
+from assess.engine import expressions
 from assess.inputs.columns import label_strings
 from assess.metrics import binary
+from assess.metrics.binary import LOG_LOSS_EPS
 
 #: Beyond this many distinct scores (approximate count) the scan groups by a score grid instead of by score. The
 #: grouped table costs ~100 bytes per distinct score and model between the engine's hash table and the arrays here:
@@ -64,8 +66,6 @@ EXACT_LIMIT = 2_000_000
 #: 2^18 values, 2 MB of perfect hash table per thread that stays in cache: the curve scan at 1e8 rows 0.85 s wall
 #: against 1.31-1.39 s for 2^18 bins with the clamp. The bounds stay two orders below the third decimal shown.
 GRID_BINS = 2 ** 16
-
-_EPS = float(np.finfo(np.float64).eps)
 
 
 @dataclass(frozen=True)
@@ -127,7 +127,7 @@ def head_positives(assessment) -> list:
     """The raw truth values of the first rows that read as the positive class: scan 1's guess, checked against the
     whole file's values after it (`summarise`)."""
     values = pd.Series(assessment.table.frame[assessment.roles.y_true].dropna().unique())
-    return [v.item() if hasattr(v, "item") else v for v, lab in zip(values, _labels(values))
+    return [v.item() if hasattr(v, "item") else v for v, lab in zip(values, label_names(values))
             if lab == assessment.positive]
 
 
@@ -154,17 +154,12 @@ def summary_sql(backend, sources: list[Columns], positive: list, shape: SummaryS
     yp_raw = "CAST(NULL AS DOUBLE)" if shape.labels_from_scores or sources[0].y_pred is None else "{c.y_pred}"
     rows = _rows(sources, f"{{c.model}} AS model, {{c.y_true}} AS y, {yp_raw} AS yp_raw, {score} AS s, "
                           f"{weight} AS w")
-    t = float(shape.threshold)
-    # 0/1 (2 without a score) rather than a boolean: a small integer whose range the SQL states keeps the perfect
-    # hash table (`coded`); a CASE that can be NULL does not
-    yp = f"CASE WHEN s >= {t!r} THEN 1 WHEN s < {t!r} THEN 0 ELSE 2 END" if shape.labels_from_scores else "yp_raw"
-    # the probability given to the true class, clipped as scikit-learn's log_loss clips it
-    p_true = f"CASE WHEN {is_positive(backend, 'y', positive)} THEN s ELSE 1.0 - s END"
-    miss = f"(1.0 - {p_true})"
-    if shape.clip:
-        p_true = f"greatest(least({p_true}, {1 - _EPS!r}), {_EPS!r})"
+    # 0/1 (2 without a score): a small integer whose range the SQL states keeps the perfect hash table (`coded`)
+    yp = expressions.threshold_code("s", shape.threshold) if shape.labels_from_scores else "yp_raw"
+    p_true = expressions.p_true(is_positive(backend, "y", positive), "s")
     w = "w * " if weighted else ""
-    sums = [f"sum({w}-ln({p_true})) AS log_loss", f"sum({w}{miss} * {miss}) AS brier"] if has_score else \
+    sums = [f"sum({w}{expressions.log_loss(p_true, clip=bool(shape.clip))}) AS log_loss",
+            f"sum({w}{expressions.binary_brier(p_true)}) AS brier"] if has_score else \
         ["CAST(NULL AS DOUBLE) AS log_loss", "CAST(NULL AS DOUBLE) AS brier"]
     if weighted:
         sums += ["count(w) AS w_present", "sum(w) AS w", "sum(w * w) AS w2", "min(w) AS w_min", "max(w) AS w_max"]
@@ -275,7 +270,7 @@ def _clip_matters(prof: pd.DataFrame, positive: list) -> bool:
     pos = prof["y"].isin(positive).to_numpy()
     p_low = np.where(pos, s_min, 1.0 - s_max)
     p_high = np.where(pos, s_max, 1.0 - s_min)
-    return bool(((p_low < _EPS) | (p_high > 1 - _EPS)).any())
+    return bool(((p_low < LOG_LOSS_EPS) | (p_high > 1 - LOG_LOSS_EPS)).any())
 
 
 def head_clips(assessment) -> bool | None:
@@ -285,7 +280,7 @@ def head_clips(assessment) -> bool | None:
     columns = [r.score] + [c for _, c in (r.class_scores or ())] + [wm.score for wm in r.wide_models]
     for col in filter(None, columns):
         values = pd.to_numeric(frame[col], errors="coerce").to_numpy(np.float64)
-        if ((values < _EPS) | (values > 1 - _EPS)).any():
+        if ((values < LOG_LOSS_EPS) | (values > 1 - LOG_LOSS_EPS)).any():
             return True
     return None
 
@@ -333,7 +328,7 @@ def check_profile(prof: pd.DataFrame, assessment, name: str) -> tuple[list, floa
     if missing.any():
         raise AssessError(f"{name}: column {r.y_true!r} has {int(prof.loc[missing, 'n_rows'].sum()):,} empty cells; "
                           "every row needs a true label")
-    labels = _labels(prof["y"])
+    labels = label_names(prof["y"])
     classes = sorted(set(labels))
     if len(classes) > 2 or assessment.positive not in assessment.classes:
         raise AssessError(f"{name}: column {r.y_true!r} holds {len(classes):,} classes ({', '.join(classes[:5])}"
@@ -517,8 +512,8 @@ def binary_states(cells: pd.DataFrame, curve: dict | None, models: list[str], as
         if cells["yp"].isna().any():
             raise AssessError(f"{assessment.table.name}: column {assessment.roles.y_pred!r} has empty cells; every "
                               "row needs a predicted label (or use --labels-from scores)")
-        yhat = np.array([lab == assessment.positive for lab in _labels(cells["yp"])], dtype=bool)
-    truth = np.array([lab == assessment.positive for lab in _labels(cells["y"])], dtype=bool)
+        yhat = np.array([lab == assessment.positive for lab in label_names(cells["yp"])], dtype=bool)
+    truth = np.array([lab == assessment.positive for lab in label_names(cells["y"])], dtype=bool)
     cell_model = cells["model"].astype(str).to_numpy()
     w_all = cells["w"].to_numpy(dtype=np.float64)
     w2_all = cells["w2"].to_numpy(dtype=np.float64)
@@ -559,8 +554,9 @@ def binary_states(cells: pd.DataFrame, curve: dict | None, models: list[str], as
     return out
 
 
-def _labels(values) -> list[str]:
-    """Label strings as the in-memory path makes them (`assess.inputs.columns.label_strings`, per distinct value)."""
+def label_names(values) -> list[str]:
+    """The class names of raw label values read back from an engine, as the in-memory path names them
+    (`assess.inputs.columns.label_strings`, applied to the distinct values), one per value."""
     values = pd.Series(values).reset_index(drop=True)
     distinct = values.drop_duplicates().reset_index(drop=True)
     mapping = dict(zip(distinct, label_strings(distinct)))

@@ -23,13 +23,15 @@ clear message naming an example id.
   the grouped table is as long as the file, and each row's placement comes instead from running counts over its
   model's rows sorted by score (`_delong_by_row_windows`; `ROW_WINDOWS_SHARE` has the measurements).
 
-The result is the same :class:`~assess.stats._result.Comparison` as :func:`assess.stats.compare`, built with the
+The result is the same :class:`~assess.stats.Comparison` as :func:`assess.stats.compare`, built with the
 same pairing, p-value correction and design wording (`assess.stats.runners.pairwise`). Every other test needs the
 rows (bootstraps, losses, folds) or independent samples: refused with the test named and ``--engine memory``;
 `engine_compare_all` (``--test all``) runs the suggested tests the engines can and lists the others as skipped.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -38,13 +40,12 @@ from assess.core.data import Task
 from assess.core.decision import LABELS, SCORES, Decision
 from assess.core.errors import AssessError
 from assess.engine import binary as grouped
+from assess.engine import expressions
 from assess.engine.backends import DEFAULT_PERFECT_HASH_BITS, open_backend
 from assess.engine.reports import head_assessment
 from assess.engine.source import Source
-from assess.stats import counts, runners, scores
-from assess.stats._common import check_alternative, check_confidence_level
-from assess.stats._result import Comparison, ComparisonSet, Design
-from assess.stats.compare import _check_correction, _checked_options, _with_design
+from assess.stats import Comparison, ComparisonSet, Design, counts, runners, scores
+from assess.stats.compare import checked_arguments, checked_options, with_design
 from assess.stats.registry import INDEPENDENT, PREDICTIONS, TESTS
 from assess.stats.shaping import DISJOINT_IDS_DESIGN, same_ids_design, same_rows_design
 from assess.stats.suggest import suggest_tests
@@ -71,13 +72,7 @@ def engine_compare(source: Source, engine: str, overrides, *, test: str, models=
     """Run ``test`` (one of :data:`ENGINE_TESTS`) between the models of ``source`` on ``engine`` ("duckdb" or
     "spark"); arguments as :func:`assess.stats.compare`. Same result as in memory on the same file."""
     refuse_unsupported(test, engine)
-    spec = TESTS[test]
-    correction = _check_correction(correction, test)
-    confidence_level = check_confidence_level(confidence_level)
-    check_alternative(alternative)
-    if spec.kind == "omnibus" and alternative != "two-sided":
-        raise AssessError(f"`alternative` does not apply to the omnibus test `{test}` (got {alternative!r}); "
-                          "its pairs are two-sided")
+    spec, correction, confidence_level = checked_arguments(test, correction, confidence_level, alternative)
     with open_backend(engine, source, spark_master=spark_master) as backend:
         backend.perfect_hash_bits(DEFAULT_PERFECT_HASH_BITS)     # the pivot by id: see the constant
         assessment = head_assessment(backend, source, overrides)
@@ -87,7 +82,7 @@ def engine_compare(source: Source, engine: str, overrides, *, test: str, models=
                                                                           "multi-class labels"
             raise AssessError(f"{source.name}: out of core, `{test}` compares {what}; this file is {task.value} "
                               "(use --engine memory)")
-        options = _checked_options(spec, dict(options or {}), PREDICTIONS, task)
+        options = checked_options(spec, dict(options or {}), PREDICTIONS, task)
         aligner = _Aligner(backend, assessment, models)
         names = aligner.names
         runners.check_model_count(test, names)
@@ -97,7 +92,7 @@ def engine_compare(source: Source, engine: str, overrides, *, test: str, models=
         else:
             result = _counts_test(aligner, test, decision, correction=correction, alternative=alternative,
                                   confidence_level=confidence_level, **options)
-    return _with_design(result, spec, aligner.design, False)
+    return with_design(result, spec, aligner.design, False)
 
 
 class _Aligner:
@@ -107,7 +102,11 @@ class _Aligner:
         self.backend, self.assessment = backend, assessment
         r, q = assessment.roles, backend.ident
         name = assessment.table.name
-        self.sources = grouped.model_columns(backend, assessment)
+        # a NaN or infinite score reads as an empty one, which every test refuses as memory does: DuckDB and Spark
+        # order NaN above every number, so `NaN >= t` would count a positive and DeLong would rank NaN highest
+        self.sources = [replace(c, score=None if c.score is None else
+                                f"CASE WHEN {backend.non_finite(c.score)} THEN NULL ELSE {c.score} END")
+                        for c in grouped.model_columns(backend, assessment)]
         self.wide = bool(r.wide_models) or not r.model
         if self.wide:
             found = [str(wm.name) for wm in r.wide_models] or list(assessment.models)
@@ -171,7 +170,9 @@ class _Aligner:
         return (f"SELECT id, count(*) AS n_rows, sum(mbit) AS mask, min(y) AS y_lo, max(y) AS y_hi, {cols} "
                 f"FROM ({rows}) AS r GROUP BY id")
 
-    def _by_name(self) -> dict:
+    def by_name(self) -> dict:
+        """{model name: its `assess.engine.binary.Columns`} of a wide file (or a one-model file); {} for a long
+        file, whose models share one set of columns."""
         if not self.wide:
             return {}
         if len(self.sources) == 1:   # one model per file: its name is the file's
@@ -230,7 +231,7 @@ def _class_codes(backend, assessment, column_sql: str, classes: dict[str, int]) 
     raw = frame["v"][frame["v"].notna()].reset_index(drop=True)
     if raw.empty:
         return "CAST(NULL AS INTEGER)"
-    labels = grouped._labels(raw)
+    labels = grouped.label_names(raw)
     for label in labels:
         classes.setdefault(label, len(classes))
     whens = " ".join(f"WHEN {backend.literal(v.item() if hasattr(v, 'item') else v)} THEN {classes[lab]}"
@@ -251,17 +252,18 @@ def _correct_expressions(aligner: _Aligner, decision: Decision) -> tuple[dict[st
         if task is not Task.BINARY or not has_scores:
             raise AssessError(f"{name}: out of core, labels from the scores are taken for binary files with a score "
                               "column (multi-class arg-max: use --engine memory)")
-        by_name = aligner._by_name()
+        by_name = aligner.by_name()
         positive = classes[assessment.positive]
         out = {}
         for m in aligner.names:
             score = by_name.get(m, c0).score
-            out[m] = (f"CASE WHEN {score} IS NULL OR ({y_code}) IS NULL THEN NULL WHEN ({score} >= "
-                      f"{float(decision.threshold)!r}) = (({y_code}) = {positive}) THEN 1 ELSE 0 END")
+            out[m] = (f"CASE WHEN {score} IS NULL OR ({y_code}) IS NULL THEN NULL WHEN "
+                      f"{expressions.at_threshold(score, decision.threshold)} = (({y_code}) = {positive}) "
+                      "THEN 1 ELSE 0 END")
         return out, y_code
     if source_of_labels == LABELS and not has_labels:
         raise AssessError(f"{name}: the file has no predicted-label column; use --labels-from scores")
-    by_name = aligner._by_name()
+    by_name = aligner.by_name()
     out, codes = {}, {}
     for j, m in enumerate(aligner.names):
         c = by_name.get(m, c0)
@@ -291,7 +293,7 @@ def _counts_test(aligner: _Aligner, test: str, decision: Decision, *, correction
     if table["missing"].astype(int).any():
         bad = table[table["missing"].astype(int) == 1]
         raise AssessError(f"{aligner.assessment.table.name}: {int(bad['cnt'].sum()):,} samples have an empty true "
-                          "or predicted label (or score); every row needs them")
+                          "or predicted label (or an empty, NaN or infinite score); every row needs them")
     freq = table.groupby("pattern")["cnt"].sum()
     patterns = freq.index.to_numpy(dtype=np.int64)
     f = freq.to_numpy(dtype=np.int64)
@@ -329,7 +331,7 @@ def _delong(aligner: _Aligner, *, alternative, correction, confidence_level) -> 
     pos = f"CASE WHEN ({y_code}) = {classes[assessment.positive]} THEN 1 ELSE 0 END"
     # 1. the grouped table per (model, score) and its placements, centred by each model's AUC (window functions
     #    over the grouped table): v10c for a positive of that score, v01c for a negative
-    by_name = aligner._by_name()
+    by_name = aligner.by_name()
     if aligner.wide:
         rows = "\nUNION ALL\n".join(f"SELECT {1 << j} AS mbit, {pos} AS pos, {by_name[m].score} AS s FROM predictions"
                                      for j, m in enumerate(names))
@@ -385,7 +387,7 @@ def _delong(aligner: _Aligner, *, alternative, correction, confidence_level) -> 
     aligner.check(table, "delong")
     if table["missing"].astype(int).any():
         raise AssessError(f"{name}: {int(table.loc[table['missing'].astype(int) == 1, 'cnt'].sum()):,} samples have "
-                          "an empty or non-numeric score or true label; every row needs them")
+                          "an empty, non-numeric, NaN or infinite score or an empty true label; every row needs them")
     by_class = {int(p): part for p, part in table.groupby("pos")}
     m = int(by_class[1]["cnt"].sum()) if 1 in by_class else 0
     n = int(by_class[0]["cnt"].sum()) if 0 in by_class else 0

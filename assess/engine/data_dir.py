@@ -14,7 +14,7 @@ import os
 from pathlib import Path, PurePosixPath
 
 from assess.core.errors import AssessError
-from assess.engine.source import _format_of
+from assess.engine.source import file_format
 
 ENV = "ASSESS_DATA_DIR"
 #: Most entries the Data page lists (a directory with more is cut, with a note).
@@ -44,7 +44,7 @@ def list_sources(root: Path, *, limit: int = MAX_ENTRIES) -> list[str]:
         parts = False
         for name in sorted(filenames):
             path = here / name
-            fmt = _format_of(name)
+            fmt = file_format(name)
             if fmt is None or not _inside(root, path):
                 continue
             parts = parts or fmt == "parquet"
@@ -74,7 +74,7 @@ def resolve_inside(root: Path, relative: str) -> Path:
         raise AssessError(f"{text}: no such file in the data directory") from None
     if not target.is_relative_to(root):
         raise AssessError(f"{text}: leads outside the data directory (a symbolic link?); only files inside it open")
-    if not (target.is_dir() or _format_of(target.name)):
+    if not (target.is_dir() or file_format(target.name)):
         raise AssessError(f"{text}: the data directory opens Parquet and CSV files (and directories of Parquet "
                           "parts)")
     return target

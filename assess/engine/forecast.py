@@ -45,13 +45,14 @@ import pandas as pd
 
 from assess.core.data import Task
 from assess.core.errors import AssessError
+from assess.engine import expressions
 from assess.engine.binary import file_order
 from assess.engine.median import weighted_medians
 from assess.engine.regression import regression_sums_sql, state_of_row, sums_metric
 from assess.inputs.columns import label_strings, time_values
 from assess.inputs.roles import interval_level
 from assess.inputs.timestamps import FREQUENCY_SEASONS, time_steps
-from assess.metrics.evaluate import ForecastBaselines, MetricReport, MetricResult, _capture
+from assess.metrics.evaluate import ForecastBaselines, MetricReport, MetricResult, run_metric
 from assess.metrics.forecast_baselines import BASELINES
 from assess.metrics.forecast_state import ForecastState
 from assess.metrics.registry import get, metrics_for
@@ -376,11 +377,12 @@ def _scale_reason(pairs, total, m: int) -> str | None:
 
 #: The MASE sums (w|e|/s per row) and, per scale, the rows of series whose scale is undefined and the first such
 #: series in text order.
+_TERMS = expressions.regression_terms("y", "yp")
 SCALED_SUMS = (
-    "sum(w * (abs(yp - y) / scale1)) AS sum_scaled",
+    f"sum(w * ({_TERMS['sum_abs']} / scale1)) AS sum_scaled",
     "sum(CASE WHEN scale1 IS NULL THEN 1 ELSE 0 END) AS unscaled1",
     "min(CASE WHEN scale1 IS NULL THEN skey END) AS unscaled1_series",
-    "sum(w * (abs(yp - y) / scalem)) AS sum_scaled_seasonal",
+    f"sum(w * ({_TERMS['sum_abs']} / scalem)) AS sum_scaled_seasonal",
     "sum(CASE WHEN scalem IS NULL THEN 1 ELSE 0 END) AS unscaledm",
     "min(CASE WHEN scalem IS NULL THEN skey END) AS unscaledm_series")
 
@@ -389,23 +391,21 @@ def _forecast_sums_sql(level: float | None) -> str:
     """The forecast sums beyond the regression ones (module docstring) over the joined rows."""
     parts = list(SCALED_SUMS) + [
         "sum(CASE WHEN lo > hi THEN 1 ELSE 0 END) AS crossed",
-        "sum(w * CASE WHEN y >= lo AND y <= hi THEN 1.0 ELSE 0.0 END) AS sum_covered",
+        f"sum(w * {expressions.covered('y', 'lo', 'hi')}) AS sum_covered",
         "sum(w * (hi - lo)) AS sum_width",
     ]
     if level is not None:
         alpha = 1.0 - float(level)
-        a2, b2 = alpha / 2, 1 - alpha / 2
-        # Winkler: (u - l) + 2/α (max(l - y, 0) + max(y - u, 0)); pinball of l at α/2 and of u at 1 - α/2, halved
+        # the interval's pinball loss: of l at α/2 and of u at 1 - α/2, halved
         parts += [
-            f"sum(w * ((hi - lo) + ({2.0 / alpha!r}) * (greatest(lo - y, 0.0) + greatest(y - hi, 0.0)))) "
-            "AS sum_winkler",
-            f"sum(w * (0.5 * ((CASE WHEN y - lo >= 0 THEN {a2!r} * (y - lo) ELSE ({a2 - 1.0!r}) * (y - lo) END) "
-            f"+ (CASE WHEN y - hi >= 0 THEN {b2!r} * (y - hi) ELSE ({b2 - 1.0!r}) * (y - hi) END)))) "
-            "AS sum_pinball"]
+            f"sum(w * {expressions.winkler('y', 'lo', 'hi', level)}) AS sum_winkler",
+            f"sum(w * (0.5 * ({expressions.pinball('y', 'lo', alpha / 2)} "
+            f"+ {expressions.pinball('y', 'hi', 1 - alpha / 2)}))) AS sum_pinball"]
     for b in BASELINES:
         parts += [f"count({b}) AS n_{b}",
-                  f"sum(CASE WHEN {b} IS NOT NULL THEN w * ((yp - y) * (yp - y)) ELSE 0.0 END) AS sum_sq_on_{b}",
-                  f"sum(CASE WHEN {b} IS NOT NULL THEN w * (({b} - y) * ({b} - y)) ELSE 0.0 END) AS sum_sq_{b}"]
+                  f"sum(CASE WHEN {b} IS NOT NULL THEN w * ({_TERMS['sum_sq']}) ELSE 0.0 END) AS sum_sq_on_{b}",
+                  f"sum(CASE WHEN {b} IS NOT NULL THEN w * ({expressions.regression_terms('y', b)['sum_sq']}) "
+                  f"ELSE 0.0 END) AS sum_sq_{b}"]
     return ",\n               ".join(parts)
 
 
@@ -489,7 +489,7 @@ def _baselines(backend, rows_sql, context, specs, pooled, chosen, weighted) -> d
             state, _ = context.state(get | {"crossed": 0, "sum_covered": 0.0, "sum_width": 0.0} |
                                      {f"n_{x}": 0 for x in BASELINES}, model, interval=False)
             for m in keys:
-                value, _, _ = _capture(m.compute, state)
+                value, _, _ = run_metric(m.compute, state)
                 values[b][m.key] = value
         m_ = context.seasons[model]
         how = ("the naive, seasonal naive" + (f" (m = {m_})" if m_ else "") + " and drift forecasts from the file's "

@@ -34,8 +34,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from assess.engine import expressions
 from assess.metrics.regression import sorted_weighted_median
 
+#: A row's absolute error |ŷ - y| over columns y and yp (`assess.engine.expressions.regression_terms`): the values
+#: whose weighted median is sought.
+ABS_ERROR = expressions.regression_terms("y", "yp")["sum_abs"]
 #: Buckets per doubling of |e| in the histogram plan: 2^(1/64) - 1 = 1.1 % wide.
 PER_OCTAVE = 64
 #: The histogram plan reads at most this many rows back from the buckets where the medians lie (else: windows).
@@ -57,7 +61,7 @@ def _values_sql(backend, rows: str, keys: list[str]) -> str:
     """The rows of positive weight: the keys, a = |yp - y|, w and the bucket b of a."""
     bucket = (f"CASE WHEN {backend.non_finite('a')} THEN {TOP_BUCKET} WHEN a > 0 "
               f"THEN CAST(floor(log2(a) * {PER_OCTAVE}) AS BIGINT) ELSE {ZERO_BUCKET} END")
-    inner = f"SELECT {', '.join(keys)}, abs(yp - y) AS a, w FROM {rows} WHERE w > 0"
+    inner = f"SELECT {', '.join(keys)}, {ABS_ERROR} AS a, w FROM {rows} WHERE w > 0"
     return f"SELECT {', '.join(keys)}, a, w, {bucket} AS b FROM ({inner}) AS p"
 
 
@@ -67,7 +71,7 @@ def window_sql(rows: str, keys: list[str], sets: list[list[str]] | None = None) 
     :math:`C \ge W/2` (``a_i``, its ``cum_i``), the next distinct value (``a_j``) and ``total``."""
     select, group, part = _shape(keys, sets, ["a"])
     part = ", ".join(part)
-    distinct = (f"SELECT {select}, a, sum(w) AS wv FROM (SELECT {', '.join(keys)}, abs(yp - y) AS a, w FROM {rows} "
+    distinct = (f"SELECT {select}, a, sum(w) AS wv FROM (SELECT {', '.join(keys)}, {ABS_ERROR} AS a, w FROM {rows} "
                 f"WHERE w > 0) AS p GROUP BY {group}")
     running = (f"SELECT {part}, a, sum(wv) OVER (PARTITION BY {part} ORDER BY a ROWS BETWEEN UNBOUNDED PRECEDING "
                f"AND CURRENT ROW) AS cum, sum(wv) OVER (PARTITION BY {part}) AS total, "

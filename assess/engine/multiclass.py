@@ -12,28 +12,23 @@ import numpy as np
 import pandas as pd
 
 from assess.core.errors import AssessError
-from assess.engine.binary import file_order
-from assess.inputs.columns import label_strings, sort_labels
+from assess.engine import expressions
+from assess.engine.binary import file_order, label_names
+from assess.inputs.columns import sort_labels
 from assess.metrics import multiclass
 
 
 def argmax_sql(backend, assessment) -> str | None:
-    r"""The predicted class of a row by the arg-max of its per-class score columns, as an SQL ``CASE`` giving the
-    class label: class :math:`c_i` (in the order of ``assessment.classes``, the column order of the in-memory score
-    matrix) when :math:`s_i > s_j` for every earlier class j and :math:`s_i \ge s_j` for every later one — so a tie
-    goes to the first class, as ``numpy.argmax`` breaks it (`assess.core.decision.predicted_labels`). NULL when a score
-    is empty. None when some class has no score column (or the file is wide)."""
+    """The predicted class label of a row by the arg-max of its per-class score columns (`expressions.argmax`), in the
+    order of ``assessment.classes`` (the column order of the in-memory score matrix, so ties go to the same class).
+    NULL when a score is empty. None when some class has no score column (or the file is wide)."""
     r, q = assessment.roles, backend.ident
     by_class = dict(r.class_scores)
     labels = [assessment.names.file_class(c) for c in assessment.classes]
     if r.wide_models or not by_class or any(c not in by_class for c in labels):
         return None
-    s = [f"CAST({q(by_class[c])} AS DOUBLE)" for c in labels]
-    whens = []
-    for i, c in enumerate(labels):
-        beats = [f"{s[i]} > {s[j]}" for j in range(i)] + [f"{s[i]} >= {s[j]}" for j in range(i + 1, len(s))]
-        whens.append(f"WHEN {' AND '.join(beats) or 'TRUE'} THEN {backend.literal(str(c))}")
-    return f"(CASE {' '.join(whens)} END)"
+    return expressions.argmax([f"CAST({q(by_class[c])} AS DOUBLE)" for c in labels],
+                              [backend.literal(str(c)) for c in labels])
 
 
 def confusion_table(backend, sources, argmax: str | None = None) -> pd.DataFrame:
@@ -62,8 +57,8 @@ def multiclass_states(table: pd.DataFrame, assessment, *, labels_from: str, beta
         if empty.any():
             raise AssessError(f"{name}: column {role!r} has {int(table.loc[empty, 'n_rows'].sum()):,} empty cells; "
                               "every row needs a label" + (" (every row needs its scores)" if not r.y_pred else ""))
-    y_labels = _labels(table["y"])
-    yp_labels = _labels(table["yp"])
+    y_labels = label_names(table["y"])
+    yp_labels = label_names(table["yp"])
     found = set(y_labels) | set(yp_labels) | set(score_classes)
     if class_order:
         classes = tuple(class_order)
@@ -89,10 +84,3 @@ def multiclass_states(table: pd.DataFrame, assessment, *, labels_from: str, beta
                                            cm_sq=cm_sq)
         out[model] = (state, int(table["n_rows"].to_numpy()[rows].sum()))
     return classes, out
-
-
-def _labels(values: pd.Series) -> list[str]:
-    """Label strings as the in-memory path makes them (`assess.inputs.columns.label_strings`, per distinct value)."""
-    distinct = values.drop_duplicates().reset_index(drop=True)
-    mapping = dict(zip(distinct, label_strings(distinct)))
-    return [mapping[v] for v in values]

@@ -25,9 +25,12 @@ import numpy as np
 import pandas as pd
 
 from assess import curves
-from assess.engine.multiclass import _labels
+from assess.engine import expressions
+from assess.engine.binary import label_names
 
-_EPS = float(np.finfo(np.float64).eps)
+#: How far a row's scores may sum from 1 before the note says so: the in-memory check's relative tolerance
+#: (`assess.metrics.multiclass`, numpy.isclose with rtol the square root of the float64 epsilon).
+ROW_SUM_RTOL = float(np.sqrt(np.finfo(np.float64).eps))
 
 
 def score_columns(assessment, classes) -> list[str] | None:
@@ -44,7 +47,7 @@ def _class_case(backend, y_sql: str, table: pd.DataFrame, classes) -> str:
     raw = table["y"].drop_duplicates().reset_index(drop=True)
     index = {c: i for i, c in enumerate(classes)}
     whens = " ".join(f"WHEN {backend.literal(v.item() if hasattr(v, 'item') else v)} THEN {index[lab]}"
-                     for v, lab in zip(raw, _labels(raw)))
+                     for v, lab in zip(raw, label_names(raw)))
     return f"CASE {y_sql} {whens} END"
 
 
@@ -59,21 +62,20 @@ def score_tables(backend, source, assessment, classes, label_table: pd.DataFrame
         f"SELECT {j} AS col, {source.model} AS model, {y} AS y, {s[j]} AS s, count(*) AS n_rows, sum({weight}) AS w "
         f"FROM predictions GROUP BY 2, 3, 4" for j in range(k)))
     py = "CASE y " + " ".join(f"WHEN {j} THEN s{j}" for j in range(k)) + " END"
-    rank = " + ".join([f"CASE WHEN s{j} > py THEN 1 ELSE 0 END" for j in range(k)]
-                      + [f"CASE WHEN s{j} = py AND {j} > y THEN 1 ELSE 0 END" for j in range(k)])
-    squares = " + ".join(f"s{j} * s{j}" for j in range(k))
+    sk = [f"s{j}" for j in range(k)]
+    rank = expressions.true_class_rank(sk, "y", "py")
     total = " + ".join(f"s{j}" for j in range(k))
     rows = (f"SELECT {source.model} AS model, {y} AS y, {weight} AS w, "
             + ", ".join(f"{s[j]} AS s{j}" for j in range(k)) + " FROM predictions")
     with_py = f"SELECT *, {py} AS py FROM ({rows}) AS r"
     sums = backend.query(f"""
-        SELECT model, sum(w * -ln(greatest(least(py, {1 - _EPS!r}), {_EPS!r}))) AS log_loss,
-               sum(w * (({squares}) - 2 * py + 1.0)) AS brier,
+        SELECT model, sum(w * {expressions.log_loss("py")}) AS log_loss,
+               sum(w * {expressions.multiclass_brier(sk, "py")}) AS brier,
                sum(CASE WHEN ({rank}) < {int(top_k)} THEN w ELSE 0.0 END) AS topk,
                sum(CASE WHEN ({rank}) < {int(top_k)} THEN w * w ELSE 0.0 END) AS topk_sq,
                sum(w) AS w, sum(w * w) AS w_sq, count(*) AS n_rows,
                sum(CASE WHEN {' OR '.join(f's{j} < 0 OR s{j} > 1' for j in range(k))} THEN 1 ELSE 0 END) AS outside,
-               sum(CASE WHEN abs(({total}) - 1.0) > {float(np.sqrt(_EPS))!r} THEN 1 ELSE 0 END) AS off_sum,
+               sum(CASE WHEN abs(({total}) - 1.0) > {ROW_SUM_RTOL!r} THEN 1 ELSE 0 END) AS off_sum,
                sum(CASE WHEN {' OR '.join(f's{j} IS NULL' for j in range(k))} THEN 1 ELSE 0 END) AS missing
         FROM ({with_py}) AS t GROUP BY model""")
     return hist, sums

@@ -24,6 +24,7 @@ import pandas as pd
 from assess import curves
 from assess.core.decision import SCORES
 from assess.core.errors import AssessError
+from assess.engine import expressions
 from assess.engine.binary import file_order, model_sql
 from assess.metrics import multilabel
 from assess.metrics.multilabel import ROW_COLUMNS
@@ -47,15 +48,15 @@ def multilabel_states(backend, assessment, decision, *, beta: float, weighted: b
     t = [f"CAST({q(true_cols[lab])} AS DOUBLE)" for lab in labels]
     s = [f"CAST({q(score_cols[lab])} AS DOUBLE)" for lab in labels] if has_scores else []
     if source_of_labels == SCORES:
-        p = [f"CASE WHEN {s[j]} >= {float(decision.threshold_for(lab))!r} THEN 1.0 ELSE 0.0 END"
-             for j, lab in enumerate(labels)]
+        p = [expressions.threshold_indicator(s[j], decision.threshold_for(lab)) for j, lab in enumerate(labels)]
     else:
         p = [f"CAST({q(pred_cols[lab])} AS DOUBLE)" for lab in labels]
     weight = f"CAST({q(r.weight)} AS DOUBLE)" if r.weight else "CAST(1.0 AS DOUBLE)"
     cols = ", ".join([f"{t[j]} AS t{j}" for j in range(L)] + [f"{p[j]} AS p{j}" for j in range(L)]
                      + [f"{s[j]} AS s{j}" for j in range(len(s))])
     rows = f"SELECT {model_sql(backend, assessment)} AS model, {weight} AS w, {cols} FROM predictions"
-    values = _row_value_sql(L, has_scores)
+    values = expressions.multilabel_row_values([f"t{j}" for j in range(L)], [f"p{j}" for j in range(L)],
+                                               [f"s{j}" for j in range(L)] if has_scores else None)
     sums = ", ".join(f"sum(w * ({values[c]})) AS r_{c}" for c in ROW_COLUMNS if c in values)
     cells = ", ".join(f"sum(CASE WHEN t{j} = 1 AND p{j} = 1 THEN w ELSE 0.0 END) AS tp{j}, "
                       f"sum(CASE WHEN t{j} = 0 AND p{j} = 1 THEN w ELSE 0.0 END) AS fp{j}, "
@@ -107,33 +108,3 @@ def _counts(hist: pd.DataFrame, model: str, j: int, n_rows: int, weighted: bool)
         a.setflags(write=False)
     return curves.ThresholdCounts(thresholds, tps, fps, float(tps[-1]) if tps.size else 0.0,
                                   float(fps[-1]) if fps.size else 0.0, n_rows, weighted=weighted)
-
-
-def _row_value_sql(L: int, has_scores: bool) -> dict[str, str]:
-    """SQL of each per-row value of `multilabel.row_values` over the columns t<j>, p<j>, s<j> of one row."""
-    inter = " + ".join(f"t{j} * p{j}" for j in range(L))
-    nt = " + ".join(f"t{j}" for j in range(L))
-    npred = " + ".join(f"p{j}" for j in range(L))
-    union = f"(({nt}) + ({npred}) - ({inter}))"
-
-    def frac(num, den):
-        return f"CASE WHEN {den} > 0 THEN ({num}) / ({den}) ELSE 0.0 END", f"CASE WHEN {den} > 0 THEN 1.0 ELSE 0.0 END"
-    out = {"exact": "CASE WHEN " + " AND ".join(f"t{j} = p{j}" for j in range(L)) + " THEN 1.0 ELSE 0.0 END"}
-    out["jac"], out["jac_def"] = frac(f"({inter})", union)
-    out["prec"], out["prec_def"] = frac(f"({inter})", f"({npred})")
-    out["rec"], out["rec_def"] = frac(f"({inter})", f"({nt})")
-    out["f1"], out["f1_def"] = frac(f"2.0 * ({inter})", f"(({nt}) + ({npred}))")
-    if has_scores:
-        ge = {(l, m): f"CASE WHEN s{m} >= s{l} THEN 1.0 ELSE 0.0 END" for l in range(L) for m in range(L)}
-        mins = "least(" + ", ".join(f"CASE WHEN t{j} = 1 THEN s{j} ELSE CAST('Infinity' AS DOUBLE) END"
-                                    for j in range(L)) + ")" if L > 1 else \
-            "CASE WHEN t0 = 1 THEN s0 ELSE CAST('Infinity' AS DOUBLE) END"
-        covered = " + ".join(f"CASE WHEN s{m} >= {mins} THEN 1.0 ELSE 0.0 END" for m in range(L))
-        out["coverage"] = f"CASE WHEN ({nt}) > 0 THEN {covered} ELSE 0.0 END"
-        per = " + ".join(f"t{l} * ({' + '.join(f't{m} * {ge[l, m]}' for m in range(L))}) / "
-                         f"({' + '.join(ge[l, m] for m in range(L))})" for l in range(L))
-        informative = f"({nt}) > 0 AND ({nt}) < {L}"
-        out["lrap"] = f"CASE WHEN {informative} THEN ({per}) / ({nt}) ELSE 1.0 END"
-        bad_pairs = " + ".join(f"t{r} * (1 - t{f}) * {ge[r, f]}" for r in range(L) for f in range(L) if r != f)
-        out["rloss"] = f"CASE WHEN {informative} THEN ({bad_pairs}) / (({nt}) * ({L} - ({nt}))) ELSE 0.0 END"
-    return out

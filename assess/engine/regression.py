@@ -14,39 +14,42 @@ from __future__ import annotations
 import numpy as np
 
 from assess.core.errors import AssessError
+from assess.engine import expressions
 from assess.engine.binary import file_order
 from assess.engine.median import weighted_medians
 from assess.metrics import regression
-from assess.metrics.evaluate import _capture
+from assess.metrics.evaluate import run_metric
 
 
 def regression_sums_sql(backend, weighted: bool, median: bool = True) -> str:
     """The aggregate expressions of the regression sums (module docstring) over columns ``y``, ``yp`` and ``w`` of
     the grouped rows: the select list `regression_table` groups by model and `assess.engine.forecast` by model,
     horizon and series. ``median=False``: the median column is NULL (the caller computes it elsewhere)."""
-    median = "CAST(NULL AS DOUBLE)" if not median else "quantile_cont(abs(yp - y), 0.5)" if backend.name == "duckdb" else "percentile(abs(yp - y), 0.5)"
+    terms = expressions.regression_terms("y", "yp")
+    quantile = "quantile_cont" if backend.name == "duckdb" else "percentile"
+    median = f"{quantile}({terms['sum_abs']}, 0.5)" if median else "CAST(NULL AS DOUBLE)"
     # weighted variance as var_pop of sqrt(w)-free form is not available: with weights use the raw moments (the
     # state's own one-pass formula), without weights the engine's stable var_pop
     ss_true = "var_pop(y) * count(*)" if not weighted else \
         "sum(w * y * y) - sum(w * y) * sum(w * y) / sum(w)"
-    ss_error = "var_pop(yp - y) * count(*)" if not weighted else \
-        "sum(w * (yp - y) * (yp - y)) - sum(w * (yp - y)) * sum(w * (yp - y)) / sum(w)"
+    e = terms["sum_error"]
+    ss_error = f"var_pop({e}) * count(*)" if not weighted else \
+        f"sum(w * {e} * {e}) - sum(w * {e}) * sum(w * {e}) / sum(w)"
     # NaN and infinity are present cells to count(): counted apart, refused as in memory (`state_of_row`)
     bad_w = f"sum(CASE WHEN {backend.non_finite('w')} THEN 1 ELSE 0 END)" if weighted else "CAST(0 AS BIGINT)"
+    sums = ", ".join(f"sum(w * ({terms[k]})) AS {k}" for k in ("sum_error", "sum_abs", "sum_sq"))
+    relative = ", ".join(f"sum(w * ({terms[k]})) AS {k}" for k in ("sum_abs_rel", "sum_sq_rel", "sum_smape"))
     return f"""count(*) AS n_rows, count(y) AS y_present, count(yp) AS yp_present, sum(w) AS w_sum,
                sum(CASE WHEN w < 0 THEN 1 ELSE 0 END) AS w_negative,
                sum(CASE WHEN {backend.non_finite('y')} OR {backend.non_finite('yp')} THEN 1 ELSE 0 END) AS non_finite,
                {bad_w} AS w_non_finite,
-               sum(w * (yp - y)) AS sum_error, sum(w * abs(yp - y)) AS sum_abs, sum(w * (yp - y) * (yp - y)) AS sum_sq,
+               {sums},
                {ss_true} AS ss_true, {ss_error} AS ss_error,
-               max(CASE WHEN w > 0 THEN abs(yp - y) END) AS max_abs,
+               max(CASE WHEN w > 0 THEN {terms['sum_abs']} END) AS max_abs,
                min(CASE WHEN w > 0 THEN y END) AS y_min, max(CASE WHEN w > 0 THEN y END) AS y_max,
                {median if not weighted else 'CAST(NULL AS DOUBLE)'} AS median_abs,
                sum(CASE WHEN y = 0 AND w > 0 THEN 1 ELSE 0 END) AS zero_truth,
-               sum(CASE WHEN y <> 0 THEN w * abs((yp - y) / y) ELSE 0.0 END) AS sum_abs_rel,
-               sum(CASE WHEN y <> 0 THEN w * ((yp - y) / y) * ((yp - y) / y) ELSE 0.0 END) AS sum_sq_rel,
-               sum(CASE WHEN abs(y) + abs(yp) > 0 THEN w * 2.0 * abs(yp - y) / (abs(y) + abs(yp)) ELSE 0.0 END)
-                   AS sum_smape,
+               {relative},
                sum(CASE WHEN abs(y) + abs(yp) = 0 AND w > 0 THEN 1 ELSE 0 END) AS zero_zero"""
 
 
@@ -108,7 +111,7 @@ def sums_metric(m, state, *, interval_note: str | None = None) -> tuple[float, s
     """(value, reason, note) of one regression or forecast metric on the engine's sums: the registry's formula on
     the state, less what the sums cannot give — the row number of a first zero truth — and ``interval_note`` added
     when intervals were asked for but have no out-of-core form."""
-    value, reason, note = _capture(m.compute, state)
+    value, reason, note = run_metric(m.compute, state)
     if reason:   # the engine does not know the row of the first zero truth
         reason = reason.replace(" (first at row None)", "")
     if interval_note:

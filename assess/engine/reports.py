@@ -29,7 +29,7 @@ from assess.engine.backends import open_backend
 from assess.engine.source import Source
 from assess.core.errors import AssessError
 from assess.inputs.read import LoadedTable
-from assess.metrics.evaluate import MetricReport, MetricResult, _capture, _resolve_ci
+from assess.metrics.evaluate import MetricReport, MetricResult, run_metric, interval_method
 from assess.metrics.registry import get, metrics_for
 from assess.inputs.assessment import Assessment, describe
 
@@ -287,8 +287,8 @@ def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, w
     """One model's `MetricReport` from its grouped table ``t``; ``boot`` = (resamples, seed, method) of the
     bootstrap intervals (`assess.engine.bootstrap`)."""
     state = t.state
-    computed = {m.key: _capture(m.compute, state) for m in specs}
-    how = {m.key: _resolve_ci(m, ci, weighted) for m in specs}
+    computed = {m.key: run_metric(m.compute, state) for m in specs}
+    how = {m.key: interval_method(m, ci, weighted) for m in specs}
     boot = boot or (1000, 0, "percentile")
     boot_specs = [m for m in specs if how[m.key] == "bootstrap" and np.isfinite(computed[m.key][0])]
     boot_bounds, boot_notes = {}, {}
@@ -324,7 +324,7 @@ def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, w
                                                                          "(use --engine memory)")) if x)
         results.append(MetricResult(m.key, m.named(beta=beta, k=k), value, lo, hi, method, reason, note))
     if classes is None:
-        classes = (assessment._negative(), assessment.positive)
+        classes = (assessment.negative, assessment.positive)
     return MetricReport(task=task, model=model, n=t.n_rows, classes=tuple(classes),
                         results=tuple(results), table=None,
                         params=MappingProxyType({"decision": decision, "beta": beta, "k": k}), ci=ci,

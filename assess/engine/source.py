@@ -30,7 +30,9 @@ class Source:
     n_bytes: int
 
 
-def _format_of(path: str) -> str | None:
+def file_format(path: str) -> str | None:
+    """"parquet" or "csv" by the file name's suffix (any case; `PARQUET_SUFFIXES`, `CSV_SUFFIXES`), else None: the
+    engines read those two; compressed text, Excel and the rest go through the in-memory reader."""
     lower = path.lower()
     if lower.endswith(PARQUET_SUFFIXES):
         return "parquet"
@@ -43,7 +45,7 @@ def resolve_source(spec: str) -> Source:
     """The files named by ``spec``: a file, a directory (its Parquet/CSV files, recursively) or a glob pattern."""
     path = Path(spec)
     if path.is_dir():
-        files = sorted(str(p) for p in path.rglob("*") if p.is_file() and _format_of(str(p)))
+        files = sorted(str(p) for p in path.rglob("*") if p.is_file() and file_format(str(p)))
         if not files:
             raise AssessError(f"{spec}: the directory holds no Parquet or CSV file")
     elif any(ch in spec for ch in "*?["):
@@ -54,9 +56,9 @@ def resolve_source(spec: str) -> Source:
         files = [str(path)]
     else:
         raise AssessError(f"{spec}: no such file or directory")
-    formats = {_format_of(f) for f in files}
+    formats = {file_format(f) for f in files}
     if None in formats:
-        odd = next(f for f in files if _format_of(f) is None)
+        odd = next(f for f in files if file_format(f) is None)
         raise AssessError(f"{odd}: the out-of-core engines read Parquet (.parquet) and CSV (.csv, .tsv, .txt) files; "
                           "use --engine memory for other formats")
     if len(formats) > 1:

@@ -150,10 +150,10 @@ class Assessment:
                 if positive in by_class:
                     scores = numeric_column(frame, by_class[positive])
                 else:  # only the other class has a column (validation says so): P(positive) = 1 − P(other)
-                    scores = 1.0 - numeric_column(frame, by_class[fc(self._negative())])
+                    scores = 1.0 - numeric_column(frame, by_class[fc(self.negative)])
             else:
                 scores = None
-            return Predictions(task, (self._negative(), self.positive), y_true, y_pred, scores, **extras)
+            return Predictions(task, (self.negative, self.positive), y_true, y_pred, scores, **extras)
         if task is Task.MULTICLASS:
             index = {fc(c): i for i, c in enumerate(self.classes)}
             y_true = _codes(frame[r.y_true], index)
@@ -191,7 +191,10 @@ class Assessment:
         return Predictions(task, self.classes, y_true, _codes(clusters, cluster_index), None, **extras,
                            features=features, clusters=tuple(cluster_index))
 
-    def _negative(self) -> str:
+    @property
+    def negative(self) -> str:
+        """The binary task's negative class: the first class other than the positive one (``not <positive>`` when
+        the first rows show only the positive class)."""
         others = [c for c in self.classes if c != self.positive]
         return others[0] if others else f"not {self.positive}"
 

@@ -7,7 +7,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from assess.intervals.bootstrap import BootstrapResult, _as_2d
+from assess.intervals.bootstrap import BootstrapResult, as_columns
 from assess.intervals.interval import ConfidenceInterval, check_confidence_level
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -258,7 +258,7 @@ def block_bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int 
     block = float(block)
     rng = np.random.default_rng(seed)
     if point is None:
-        point = _as_2d(statistic(np.ones((1, R), dtype=np.uint8)))[0]
+        point = as_columns(statistic(np.ones((1, R), dtype=np.uint8)))[0]
     point = np.atleast_1d(np.asarray(point, dtype=np.float64))
     est = np.empty((resamples, point.shape[0]))
     b = max(1, min(resamples, chunk_cells // R))
@@ -270,7 +270,7 @@ def block_bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int 
                                 for s, m in zip(starts, lengths)], axis=1)
         rows = order[drawn] + (np.arange(bb, dtype=np.int64) * R)[:, None]
         counts = np.bincount(rows.ravel(), minlength=bb * R).reshape(bb, R)
-        est[done:done + bb] = _as_2d(statistic(counts))
+        est[done:done + bb] = as_columns(statistic(counts))
         done += bb
         if progress is not None:
             progress(done / resamples)

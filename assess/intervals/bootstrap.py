@@ -125,7 +125,8 @@ class BootstrapResult:
         return self.intervals[0]
 
 
-def _as_2d(v) -> np.ndarray:
+def as_columns(v) -> np.ndarray:
+    """``v`` as a float64 array with one column per statistic: a 1-D array of replicates becomes one column."""
     a = np.asarray(v, dtype=np.float64)
     return a[:, None] if a.ndim == 1 else a
 
@@ -138,7 +139,7 @@ def _jackknife(statistic, R, groups, frequencies, rng, chunk_rows):
         live = np.flatnonzero(f > 0)
         counts = np.tile(f, (live.size, 1))
         counts[np.arange(live.size), live] -= 1
-        return _as_2d(statistic(counts)), f[live].astype(np.float64)
+        return as_columns(statistic(counts)), f[live].astype(np.float64)
     G = min(R, 100)
     assign = rng.permutation(R) % G
     vals = []
@@ -146,7 +147,7 @@ def _jackknife(statistic, R, groups, frequencies, rng, chunk_rows):
     for a in range(0, G, step):
         gs = np.arange(a, min(G, a + step))
         counts = (assign[None, :] != gs[:, None]).astype(np.uint8)
-        vals.append(_as_2d(statistic(counts)))
+        vals.append(as_columns(statistic(counts)))
     return np.concatenate(vals, axis=0), np.ones(G)
 
 
@@ -235,7 +236,7 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
     rng = np.random.default_rng(seed)
     if point is None:
         base = frequencies[None, :] if frequencies is not None else np.ones((1, R), dtype=np.uint8)
-        point = _as_2d(statistic(base))[0]
+        point = as_columns(statistic(base))[0]
     point = np.atleast_1d(np.asarray(point, dtype=np.float64))
     m = point.shape[0]
     est = np.empty((resamples, m))
@@ -247,7 +248,7 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
         bb = min(b, resamples - done)
         counts = resample_counts(rng, bb, groups, frequencies=frequencies, scheme=scheme, contiguous=contiguous,
                                  R=R)
-        est[done:done + bb] = _as_2d(statistic(counts))
+        est[done:done + bb] = as_columns(statistic(counts))
         done += bb
         if progress is not None:
             progress(done / resamples)

@@ -9,7 +9,7 @@ import numpy as np
 from scipy import special
 
 from assess.core.warnings import UndefinedMetricWarning
-from assess.curves.counts import _check_binary
+from assess.curves.counts import check_binary
 from assess.intervals.interval import ConfidenceInterval, check_confidence_level, normal_quantile
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -45,7 +45,7 @@ def delong_placements(y_true, score) -> DelongPlacements:
     >>> v10.tolist(), v01.tolist()
     ([0.5, 1.0], [1.0, 0.5])
     """
-    y, s, _ = _check_binary(y_true, score, None)
+    y, s, _ = check_binary(y_true, score, None)
     m = int(np.count_nonzero(y))
     n = y.shape[0] - m
     if m == 0 or n == 0:

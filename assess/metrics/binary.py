@@ -31,6 +31,12 @@ from assess.core.formatting import count
 from assess.inputs.probabilities import outside_unit_interval
 from assess.metrics._common import note_undefined, ratio
 
+#: The log loss clips the probability of the true class to [LOG_LOSS_EPS, 1 - LOG_LOSS_EPS] before its logarithm, as
+#: scikit-learn's ``log_loss`` does (the float64 machine epsilon, 2.2e-16), so a confident wrong 0/1 prediction costs
+#: -ln(eps) ≈ 36 nats instead of infinity. The one value of every log loss: binary and multi-class, in memory,
+#: resampled and in the engines' SQL (`assess.engine.expressions`).
+LOG_LOSS_EPS = float(np.finfo(np.float64).eps)
+
 __all__ = [
     "BinaryState",
     "binary_state",
@@ -95,12 +101,10 @@ def _cells(y: np.ndarray, yp: np.ndarray, w: np.ndarray | None):
 def per_row_losses(y: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     r"""Per-row log loss and squared error of probabilities ``p`` of the positive class.
 
-    Log loss clips ``p`` to :math:`[\epsilon, 1 - \epsilon]` with :math:`\epsilon` the float64 machine epsilon, as
-    scikit-learn's ``log_loss`` does, so a confident wrong 0/1 prediction costs about 36 nats instead of infinity.
+    Log loss clips the probability of the true class to :math:`[\epsilon, 1 - \epsilon]` (`LOG_LOSS_EPS`).
     """
-    eps = np.finfo(np.float64).eps
     p_true = np.where(y, p, 1.0 - p)                  # probability given to the true class
-    log_loss = -np.log(np.clip(p_true, eps, 1 - eps))
+    log_loss = -np.log(np.clip(p_true, LOG_LOSS_EPS, 1 - LOG_LOSS_EPS))
     brier = (1.0 - p_true) ** 2
     return log_loss, brier
 
@@ -108,12 +112,11 @@ def per_row_losses(y: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray
 def loss_sums(y: np.ndarray, p: np.ndarray, weight: np.ndarray | None) -> tuple[float, float]:
     """(Σ w·log loss, Σ w·squared error) of `per_row_losses`, computed in place: the point state needs only the sums,
     and at 1e7 rows the temporaries of the per-row version cost a quarter of all the metrics' time."""
-    eps = np.finfo(np.float64).eps
     p_true = np.where(y, p, 1.0 - p)                  # probability given to the true class
     miss = np.subtract(1.0, p_true)
     np.square(miss, out=miss)
     brier = float(miss.sum() if weight is None else np.dot(weight, miss))
-    np.clip(p_true, eps, 1 - eps, out=p_true)
+    np.clip(p_true, LOG_LOSS_EPS, 1 - LOG_LOSS_EPS, out=p_true)
     np.log(p_true, out=p_true)
     log_loss = -float(p_true.sum() if weight is None else np.dot(weight, p_true))
     return log_loss, brier
@@ -155,7 +158,7 @@ def _constant_score_state(y: np.ndarray, p: float, weight: np.ndarray | None) ->
     counts = curves.ThresholdCounts(thresholds=np.array([p]), tps=np.array([w_pos]), fps=np.array([w_neg]),
                                     n_pos=w_pos, n_neg=w_neg, n=int(y.shape[0]), weighted=weight is not None)
     if 0 <= p <= 1:
-        eps = np.finfo(np.float64).eps
+        eps = LOG_LOSS_EPS
         ll = -(w_pos * np.log(np.clip(p, eps, 1 - eps)) + w_neg * np.log(np.clip(1 - p, eps, 1 - eps)))
         bs = w_pos * (1 - p) ** 2 + w_neg * p ** 2
         reason = None

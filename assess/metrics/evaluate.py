@@ -263,8 +263,10 @@ def _validate_values(pred: Predictions):
 # evaluate
 # ------------------------------------------------------------------------------------------------------------------
 
-def _capture(fn, state):
-    """Run one metric; return (value, reason, note) with the warnings it emitted."""
+def run_metric(fn, state):
+    """Run one metric function on a state; return (value, reason, note) from the warnings it emitted: the reason when
+    the value is undefined (NaN, never a silent 0), and any score note. The engines call it on their grouped states
+    so their reasons read as the in-memory ones."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         with np.errstate(all="ignore"):
@@ -278,7 +280,10 @@ def _capture(fn, state):
     return value, reason, ("; ".join(dict.fromkeys(notes)) or None)
 
 
-def _resolve_ci(spec: MetricSpec, ci: str | None, weighted: bool) -> str | None:
+def interval_method(spec: MetricSpec, ci: str | None, weighted: bool) -> str | None:
+    """The interval method a metric gets for the asked ``ci``: "auto" picks Wilson for proportions, DeLong for the
+    unweighted binary ROC AUC, t for row means and the bootstrap otherwise; a named method applies where it can
+    (a proportion method to proportions, DeLong to AUCs, the bootstrap to all); None for no interval."""
     if ci is None or spec.kind == "count":
         return None
     if ci == "auto":
@@ -395,7 +400,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
                                               model=pred.model))
     labels_from = decision.labels_from(task, has_labels=pred.y_pred is not None, has_scores=has_scores,
                                        labels=pred.classes)
-    methods = {m.key: _resolve_ci(m, ci, weight is not None) for m in specs}
+    methods = {m.key: interval_method(m, ci, weight is not None) for m in specs}
     boot_specs = [m for m in specs if methods[m.key] == "bootstrap"]
     no_bootstrap = None
     if boot_specs and task == Task.MULTICLASS and len(pred.classes) > MAX_BOOTSTRAP_CLASSES:
@@ -431,7 +436,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
             return multilabel.multilabel_state(y, y_pred, scores, weight, pred.classes, labels_from=labels_from,
                                                beta=beta)
 
-    values = {m.key: _capture(m.compute, state) for m in specs}
+    values = {m.key: run_metric(m.compute, state) for m in specs}
 
     # ---- intervals ----
     bounds: dict[str, tuple[float, float, intervals.IntervalMethod | None]] = {}
@@ -474,7 +479,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
         v, reason, note_ = values[m.key]
         lo, hi, how = bounds.get(m.key, (float("nan"), float("nan"), None))
         if how is None and ci is not None and methods[m.key] is None and m.kind != "count":
-            note_ = _no_interval_note(note_, ci)
+            note_ = no_interval_note(note_, ci)
         if no_bootstrap and methods[m.key] == "bootstrap":
             note_ = "; ".join(x for x in (note_, no_bootstrap) if x)
         bl = base.get(m.key)
@@ -498,7 +503,7 @@ def _evaluate_clustering(pred: Predictions, specs, weight, *, ci, confidence_lev
     :func:`~assess.metrics.clustering.internal_intervals`) and a random partition of the same sizes as baseline."""
     internal = any(m.needs == "features" for m in specs)
     state = clustering.clustering_state(pred, weight, internal=internal, seed=seed, confidence_level=confidence_level)
-    values = {m.key: _capture(m.compute, state) for m in specs}
+    values = {m.key: run_metric(m.compute, state) for m in specs}
     bounds: dict[str, tuple[float, float, intervals.IntervalMethod]] = {}
     if ci is not None:
         child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(2)
@@ -536,7 +541,8 @@ def _evaluate_clustering(pred: Predictions, specs, weight, *, ci, confidence_lev
                         confidence_level=float(confidence_level), resamples=int(resamples), seed=seed)
 
 
-def _no_interval_note(note_: str | None, ci: str) -> str:
+def no_interval_note(note_: str | None, ci: str) -> str:
+    """``note_`` with the sentence that says why the asked ``ci`` (a proportion method, or DeLong) gave no interval."""
     return "; ".join(x for x in (note_, f"no {ci} interval: it applies to "
                                  f"{'the binary ROC AUC' if ci == 'delong' else 'proportions'} only") if x)
 
@@ -556,8 +562,8 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
                                                        context=context)
     else:
         state = regression.regression_state(y, yp, weight, parts)
-    values = {m.key: _capture(m.compute, state) for m in specs}
-    methods = {m.key: _resolve_ci(m, ci, weight is not None) for m in specs}
+    values = {m.key: run_metric(m.compute, state) for m in specs}
+    methods = {m.key: interval_method(m, ci, weight is not None) for m in specs}
     boot = [m for m in specs if methods[m.key] == "bootstrap" and np.isfinite(values[m.key][0])]
     bounds: dict[str, tuple[float, float, intervals.IntervalMethod]] = {}
     interval_notes: dict[str, str] = {}
@@ -587,7 +593,7 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
         v, reason, note_ = values[m.key]
         lo, hi, how = bounds.get(m.key, (float("nan"), float("nan"), None))
         if how is None and ci is not None and methods[m.key] is None:
-            note_ = _no_interval_note(note_, ci)
+            note_ = no_interval_note(note_, ci)
         if m.key in interval_notes:
             note_ = "; ".join(x for x in (note_, interval_notes[m.key]) if x)
         bl = base.get(m.key)

@@ -78,7 +78,7 @@ def _check_season(season) -> int:
     return int(season)
 
 
-def _series_index(series, n: int) -> tuple[np.ndarray, np.ndarray]:
+def series_index(series, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Integer code per row and the series labels (in order of first appearance); one series when None."""
     if series is None:
         return np.zeros(n, dtype=np.int64), np.array([0], dtype=object)
@@ -86,7 +86,7 @@ def _series_index(series, n: int) -> tuple[np.ndarray, np.ndarray]:
     return codes.astype(np.int64), np.asarray(labels, dtype=object)
 
 
-def _distinct_actuals(times, y: np.ndarray, codes: np.ndarray):
+def distinct_actuals(times, y: np.ndarray, codes: np.ndarray):
     """(codes, steps, y) of the first finite actual per (series, step), sorted by series code then step."""
     steps, _ = time_steps(times)
     idx = np.flatnonzero(np.isfinite(y))
@@ -103,13 +103,13 @@ def actuals(times, y_true, series=None) -> pd.DataFrame:
     ``y``, sorted by series code and step; the first ``y_true`` of each (series, step) is kept (rolling origins
     repeat target times)."""
     y = np.asarray(y_true, dtype=np.float64)
-    codes, labels = _series_index(series, y.shape[0])
-    c, st, yy = _distinct_actuals(times, y, codes)
+    codes, labels = series_index(series, y.shape[0])
+    c, st, yy = distinct_actuals(times, y, codes)
     return pd.DataFrame({"series": labels[c], "step": st, "y": yy})
 
 
 def _scale_table(times, y: np.ndarray, codes: np.ndarray, labels: np.ndarray, m: int) -> pd.DataFrame:
-    c, st, yy = _distinct_actuals(times, y, codes)
+    c, st, yy = distinct_actuals(times, y, codes)
     k = labels.shape[0]
     if st.size:
         # One sortable key per (series, step), offset by m so "m steps earlier" never reaches another series.
@@ -136,7 +136,7 @@ def naive_scale(times, y_true, *, series=None, season: int = 1) -> pd.DataFrame:
     notes). Columns ``series``, ``scale``, ``pairs`` (how many (t, t − m) pairs), ``reason`` (None when defined)."""
     m = _check_season(season)
     y = np.asarray(y_true, dtype=np.float64)
-    codes, labels = _series_index(series, y.shape[0])
+    codes, labels = series_index(series, y.shape[0])
     return _scale_table(times, y, codes, labels, m)
 
 
@@ -158,7 +158,7 @@ def scaled_errors(y_true, y_pred, *, times, series=None, season: int = 1,
     ``scale`` (series → s) replaces the in-file scale, e.g. with the training data's."""
     y = np.asarray(y_true, dtype=np.float64)
     e = np.abs(np.asarray(y_pred, dtype=np.float64) - y)
-    codes, labels = _series_index(series, y.shape[0])
+    codes, labels = series_index(series, y.shape[0])
     table = (_scale_table(times, y, codes, labels, _check_season(season)) if scale is None
              else _given_scale_table(scale, labels))
     return e / _row_scale(table, codes)
@@ -194,7 +194,7 @@ def mase(y_true, y_pred, *, times, series=None, season: int = 1, scale: Mapping 
         raise ValueError(f"y_true and y_pred must be 1-D of one length (got {y.shape} and {p.shape})")
     check_finite(y, "y_true")
     check_finite(p, "y_pred")
-    codes, labels = _series_index(series, y.shape[0])
+    codes, labels = series_index(series, y.shape[0])
     table = _scale_table(times, y, codes, labels, m) if scale is None else _given_scale_table(scale, labels)
     q = np.abs(p - y) / _row_scale(table, codes)
     rows = np.bincount(codes, minlength=labels.shape[0])

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from assess.core.warnings import UndefinedMetricWarning
-from assess.metrics.forecast import _distinct_actuals, _series_index, time_steps
+from assess.metrics.forecast import distinct_actuals, series_index, time_steps
 
 __all__ = ["BASELINES", "BaselineForecasts", "baseline_forecasts", "skill_score"]
 
@@ -87,8 +87,8 @@ def baseline_forecasts(y_true, *, times, horizon=None, origin=None, series=None,
     if np.any(h < 1):
         i = int(np.flatnonzero(h < 1)[0])
         raise ValueError(f"a forecast's origin must be before its target time (row {i + 1})")
-    codes, _ = _series_index(series, n)
-    c, st, yy = _distinct_actuals(times, y, codes)
+    codes, _ = series_index(series, n)
+    c, st, yy = distinct_actuals(times, y, codes)
     lag = t - season * ((h - 1) // season + 1) if season is not None else t
     low = int(min(st.min(initial=0), o.min(initial=0), lag.min(initial=0)))
     span = int(max(st.max(initial=0), t.max(initial=0))) - low + 1

@@ -83,13 +83,12 @@ def top_k_hits(y_true: np.ndarray, scores: np.ndarray, k: int) -> np.ndarray:
 
 
 def per_row_losses(y_true: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    r"""Per-row log loss :math:`-\ln p_{i,y_i}` (clipped to :math:`[\epsilon, 1-\epsilon]` as scikit-learn) and
+    r"""Per-row log loss :math:`-\ln p_{i,y_i}` (clipped to :math:`[\epsilon, 1-\epsilon]`, `binary.LOG_LOSS_EPS`) and
     Brier :math:`\sum_k (p_{ik} - [y_i = k])^2`."""
     n = scores.shape[0]
     y = np.asarray(y_true, dtype=np.intp)
-    eps = np.finfo(np.float64).eps
     py = scores[np.arange(n), y]
-    log_loss = -np.log(np.clip(py, eps, 1 - eps))
+    log_loss = -np.log(np.clip(py, binary.LOG_LOSS_EPS, 1 - binary.LOG_LOSS_EPS))
     brier = (scores ** 2).sum(axis=1) - 2 * py + 1.0
     return log_loss, brier
 

@@ -36,7 +36,7 @@ from assess.core.formatting import UNDEFINED_IN_WORDS
 from assess.inputs.assessment import Assessment
 from assess.inputs.columns import quote
 from assess.metrics import resampling
-from assess.metrics.evaluate import VALUE_TASKS, MetricReport, MetricResult, _no_interval_note, evaluate
+from assess.metrics.evaluate import VALUE_TASKS, MetricReport, MetricResult, no_interval_note, evaluate
 from assess.metrics.registry import get
 
 __all__ = ["OutputsReport", "VARIANCE_WEIGHTED_KEYS", "evaluate_outputs", "evaluate_output_predictions"]
@@ -144,7 +144,7 @@ def evaluate_output_predictions(predictions: Mapping[str, Predictions], keys=Non
 
     def result(spec, kind, value, reason, base, how_baseline):
         lo, hi, how = bounds.get((kind, spec.key), (np.nan, np.nan, None))
-        note = _no_interval_note(None, ci) if no_interval else None
+        note = no_interval_note(None, ci) if no_interval else None
         return MetricResult(spec.key, spec.name, value, lo, hi, how, reason, note,
                             MappingProxyType(base), how_baseline)
 

@@ -88,8 +88,7 @@ def binary_cells_statistic(state: binary.BinaryState, specs, y, yp, weight):
 
 
 def _group_losses(thresholds: np.ndarray):
-    eps = np.finfo(np.float64).eps
-    t = np.clip(thresholds, eps, 1 - eps)
+    t = np.clip(thresholds, binary.LOG_LOSS_EPS, 1 - binary.LOG_LOSS_EPS)
     return -np.log(t), -np.log1p(-t), (thresholds - 1.0) ** 2, thresholds ** 2
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from assess.core.data import Task
 from assess.core.warnings import UndefinedMetricWarning
 from assess.curves import ThresholdCounts, confusion_at_threshold, operating_point
-from assess.curves.counts import _check_counts
+from assess.curves.counts import check_counts
 from assess.metrics.binary import BinaryState
 from assess.metrics.registry import MetricSpec, get, metrics_for
 
@@ -106,7 +106,7 @@ def metric_vs_threshold(counts: ThresholdCounts, metrics=DEFAULT_KEYS, *, beta: 
     >>> m["f1"].round(4).tolist()
     [0.6667, 0.5, 0.8, 0.6667]
     """
-    counts = _check_counts(counts)
+    counts = check_counts(counts)
     specs = _specs(metrics)
     beta = _check_beta(beta)
     state = BinaryState(tp=counts.tps, fp=counts.fps, tn=counts.tns, fn=counts.fns, beta=beta,
@@ -128,7 +128,7 @@ def metrics_at(counts: ThresholdCounts, threshold: float, metrics=("tp", "fp", "
     """Registry metrics at one threshold (a binary search in the counts, no pass over rows; NaN when undefined,
     silently: the Metrics page gives the reason), plus ``predicted_positive_fraction`` — the share of the (weighted)
     rows called positive, the operating point's x on the gain curve."""
-    counts = _check_counts(counts)
+    counts = check_counts(counts)
     specs = _specs(metrics)
     cells = confusion_at_threshold(counts, threshold)
     state = BinaryState(tp=cells.tp, fp=cells.fp, tn=cells.tn, fn=cells.fn, beta=_check_beta(beta),

@@ -80,17 +80,9 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
     """
     if test == "all":
         raise AssessError("`test='all'` runs every suitable test: call compare_all(data, ...) instead")
-    if test not in TESTS:
-        raise AssessError(f"`test` must be one of {', '.join(TEST_NAMES)} or 'all' (got {test!r})")
-    spec = TESTS[test]
-    correction = _check_correction(correction, test)
-    confidence_level = check_confidence_level(confidence_level)
-    check_alternative(alternative)
-    if spec.kind == OMNIBUS and alternative != "two-sided":
-        raise AssessError(f"`alternative` does not apply to the omnibus test `{test}` (got {alternative!r}); "
-                          "its pairs are two-sided")
+    spec, correction, confidence_level = checked_arguments(test, correction, confidence_level, alternative)
     is_table = isinstance(data, pd.DataFrame)
-    options = _checked_options(spec, options, FOLDS if is_table else PREDICTIONS, None if is_table else _task_of(data))
+    options = checked_options(spec, options, FOLDS if is_table else PREDICTIONS, None if is_table else _task_of(data))
     if not isinstance(decision, Decision):
         raise AssessError(f"`decision` must be an assess.core.decision.Decision (got {type(decision).__name__})")
     common = dict(correction=correction, confidence_level=confidence_level, alternative=alternative)
@@ -120,7 +112,7 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         result = spec.runner(arranged, models=models, metric=metric, **common, **options)
         if not spec.weighted and is_weighted(arranged):
             result = dataclasses.replace(result, sentence=f"{result.sentence} {UNWEIGHTED_CAUTION}")
-    return _with_design(result, spec, design, on_folds)
+    return with_design(result, spec, design, on_folds)
 
 
 UNWEIGHTED_CAUTION = ("Caution: this test counts every row once, without the file's sample weights, so its values "
@@ -292,7 +284,7 @@ def compare_subgroups(predictions: Predictions, *, test: str = "chi2", groups=No
             result = runners.chi2(parts, continuity=continuity, **common)
         else:
             result = runners.fisher_exact(parts, **common)
-        return _with_design(result, TESTS[test], design, False)
+        return with_design(result, TESTS[test], design, False)
     if predictions.task not in (Task.REGRESSION, Task.FORECAST):
         raise AssessError(f"`{test}` compares absolute errors of numeric predictions by subgroup (task is "
                           f"{predictions.task.value}); use chi2 or fisher_exact")
@@ -323,7 +315,25 @@ def _check_correction(correction, test: str):
     return correction
 
 
-def _checked_options(spec: TestSpec, options: dict, data: str, task=None) -> dict:
+def checked_arguments(test: str, correction, confidence_level, alternative: str) -> tuple[TestSpec, str | None, float]:
+    """(the test's spec, the correction with "auto" resolved, the confidence level as a float): the checks of a
+    comparison's arguments, in memory (`compare`) and out of core (`assess.engine.compare`). The alternative must be
+    one the tests know, and two-sided for an omnibus test (its pairs are two-sided)."""
+    if test not in TESTS:
+        raise AssessError(f"`test` must be one of {', '.join(TEST_NAMES)} or 'all' (got {test!r})")
+    spec = TESTS[test]
+    correction = _check_correction(correction, test)
+    confidence_level = check_confidence_level(confidence_level)
+    check_alternative(alternative)
+    if spec.kind == OMNIBUS and alternative != "two-sided":
+        raise AssessError(f"`alternative` does not apply to the omnibus test `{test}` (got {alternative!r}); "
+                          "its pairs are two-sided")
+    return spec, correction, confidence_level
+
+
+def checked_options(spec: TestSpec, options: dict, data: str, task=None) -> dict:
+    """``options`` checked against the test's options for this data kind (and task): each one's type and choices;
+    an option the test does not take is refused with the test's own options named."""
     allowed = {o.name: o for o in spec.options_for(data, task)}
     unknown = sorted(set(options) - set(allowed))
     if unknown:
@@ -355,7 +365,7 @@ def _subset(pred: Predictions, mask: np.ndarray, name: str) -> Predictions:
                        weight=take(pred.weight), fold=take(pred.fold), ids=take(pred.ids), model=name)
 
 
-def _with_design(result: Comparison, spec: TestSpec, design: Design, folds_data: bool) -> Comparison:
+def with_design(result: Comparison, spec: TestSpec, design: Design, folds_data: bool) -> Comparison:
     """The comparison with its design; for a test for independent samples, its independence assumption filled in
     from the design (met, not met with the paired test to use instead, or unknown for same-id folds)."""
     if spec.design == INDEPENDENT:

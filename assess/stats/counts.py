@@ -491,7 +491,7 @@ def _ncx2_interval(stat: float, df: float, confidence_level: float) -> tuple[flo
     return _nc_interval(lambda lam: float(special.chndtr(stat, df, lam)), stat, confidence_level)
 
 
-def _ncf_interval(f: float, df1: float, df2: float, confidence_level: float) -> tuple[float, float]:
+def ncf_interval(f: float, df1: float, df2: float, confidence_level: float) -> tuple[float, float]:
     """Interval for the noncentrality λ of an F statistic, as :func:`_ncx2_interval` with the noncentral F."""
     return _nc_interval(lambda lam: float(special.ncfdtr(df1, df2, lam, f)), f * df1, confidence_level)
 

@@ -30,7 +30,7 @@ from assess.stats._common import (NORMAL, StudentT, alpha_of, as_float_vector, c
                                   check_confidence_level, check_same_length, interval, metric_words, model_names,
                                   pvalue, verdict, warn_undefined)
 from assess.stats._result import Assumption, Effect, TestResult, no_interval
-from assess.stats.counts import _ncf_interval
+from assess.stats.counts import ncf_interval
 
 
 @dataclass(frozen=True)
@@ -227,7 +227,7 @@ def anova(*groups, confidence_level: float = 0.95, names: Sequence[str] | None =
     df1, df2 = float(k - 1), float(n_total - k)
     eta2 = float(ss_b / ss_t) if ss_t > 0 else math.nan
     if math.isfinite(f):
-        lam_lo, lam_hi = _ncf_interval(f, df1, df2, confidence_level)
+        lam_lo, lam_hi = ncf_interval(f, df1, df2, confidence_level)
         eta_lo, eta_hi = lam_lo / (lam_lo + df2), lam_hi / (lam_hi + df2)
     else:
         eta_lo = eta_hi = math.nan

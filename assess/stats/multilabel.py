@@ -32,7 +32,7 @@ from assess.stats import counts
 from assess.stats._common import NORMAL, alpha_of, check_alternative, check_confidence_level, interval, model_names
 from assess.stats._result import Assumption, Comparison, Effect, TestResult
 from assess.stats.corrections import CORRECTIONS, adjust_pvalues
-from assess.stats.runners import _no_metric, pairwise
+from assess.stats.runners import refuse_metric, pairwise
 from assess.stats.shaping import AlignedPredictions, aligned_labels
 
 CORRECTION_NAMES = {"bonferroni": "Bonferroni", "holm": "Holm", "fdr_bh": "Benjamini–Hochberg",
@@ -152,7 +152,7 @@ def run_mcnemar_per_label(aligned: AlignedPredictions, *, models, metric, correc
                           decision=Decision()) -> Comparison:
     """Runner of the registry's ``mcnemar_per_label``: every pair of models (``correction`` across pairs, as the
     other pairwise tests), each pair's labels corrected by ``label_correction``."""
-    _no_metric("mcnemar_per_label", metric, "compares per-label correctness")
+    refuse_metric("mcnemar_per_label", metric, "compares per-label correctness")
     if aligned.task is not Task.MULTILABEL:
         raise AssessError(f"test `mcnemar_per_label` compares multi-label models label by label (task is "
                           f"{aligned.task.value}); use mcnemar")

@@ -75,7 +75,8 @@ def _pairs_sentence(pairs: Sequence[PairResult], correction: str | None, confide
             f"{listed}.")
 
 
-def _no_metric(test: str, metric, what: str = "compares per-sample correctness") -> None:
+def refuse_metric(test: str, metric, what: str = "compares per-sample correctness") -> None:
+    """Refuse a ``metric`` given to a test that takes none (it compares ``what``)."""
     if metric is not None:
         raise AssessError(f"test `{test}` {what}; `metric` does not apply (got {metric!r})")
 
@@ -107,7 +108,7 @@ def _metric_input(test: str, task: Task, classes, model: str, metric, y_pred, sc
 
 def mcnemar(aligned: AlignedPredictions, *, models, metric, correction, confidence_level, alternative,
             method="exact", continuity=True, decision=Decision()) -> Comparison:
-    _no_metric("mcnemar", metric)
+    refuse_metric("mcnemar", metric)
     correct = correctness_table(aligned, decision=decision)
 
     def pair(a, b):
@@ -118,7 +119,7 @@ def mcnemar(aligned: AlignedPredictions, *, models, metric, correction, confiden
 
 def cochran_q(aligned: AlignedPredictions, *, models, metric, correction, confidence_level, alternative,
               method="exact", continuity=True, decision=Decision()) -> Comparison:
-    _no_metric("cochran_q", metric)
+    refuse_metric("cochran_q", metric)
     correct = correctness_table(aligned, decision=decision)
     omnibus = counts.cochran_q(correct.to_numpy(), names=aligned.models, confidence_level=confidence_level)
 
@@ -131,7 +132,7 @@ def cochran_q(aligned: AlignedPredictions, *, models, metric, correction, confid
 def delong(aligned: AlignedPredictions, *, models, metric, correction, confidence_level, alternative) -> Comparison:
     if aligned.task != Task.BINARY:
         raise AssessError(f"DeLong compares ROC AUCs of binary scores (task is {aligned.task.value})")
-    _no_metric("delong", metric, "compares ROC AUCs")
+    refuse_metric("delong", metric, "compares ROC AUCs")
     for m in aligned.models:
         if aligned.scores[m] is None:
             raise AssessError(f"DeLong needs scores; model `{m}` has none")
@@ -248,7 +249,7 @@ def _correct_table(data, decision: Decision) -> pd.DataFrame:
 
 def chi2(data, *, models, metric, correction, confidence_level, alternative, continuity=True,
          decision=Decision()) -> Comparison:
-    _no_metric("chi2", metric)
+    refuse_metric("chi2", metric)
     table = _correct_table(data, decision)
     omnibus = counts.chi2_independence(table.to_numpy(), correction=continuity, confidence_level=confidence_level,
                                        names=data.models)
@@ -260,7 +261,7 @@ def chi2(data, *, models, metric, correction, confidence_level, alternative, con
 
 
 def fisher_exact(data, *, models, metric, correction, confidence_level, alternative, decision=Decision()) -> Comparison:
-    _no_metric("fisher_exact", metric)
+    refuse_metric("fisher_exact", metric)
     table = _correct_table(data, decision)
 
     def pair(a, b):
@@ -273,7 +274,7 @@ def unpaired_delong(data, *, models, metric, correction, confidence_level, alter
     data = _as_separate(data)
     if data.task != Task.BINARY:
         raise AssessError(f"DeLong compares ROC AUCs of binary scores (task is {data.task.value})")
-    _no_metric("unpaired_delong", metric, "compares ROC AUCs")
+    refuse_metric("unpaired_delong", metric, "compares ROC AUCs")
     preds = data.predictions
     for m in data.models:
         if preds[m].scores is None:
@@ -315,7 +316,7 @@ def _two_samples(test: str, fn, **fixed):
             names = list(groups)
             words = dict(metric=metric, unit="folds", higher_is_better=True)
         else:
-            _no_metric(test, metric, "compares per-sample losses (choose them with `loss`)")
+            refuse_metric(test, metric, "compares per-sample losses (choose them with `loss`)")
             data = _as_separate(data)
             names = list(data.models)
             loss = resolve_loss(data.task, loss, has_scores=all(data.predictions[m].scores is not None
@@ -370,7 +371,7 @@ def _paired_errors(test, fn, aligned: AlignedPredictions, adjustment, *, metric,
     7.2, 7.6 with the samples as the pairs), the sentence in the units of ``y_true``: the mean (t) or
     Hodges–Lehmann median (Wilcoxon) difference of the errors, A − B, lower is better. ``adjustment`` corrects the
     pairs' p-values (``options`` may hold Wilcoxon's continuity ``correction``)."""
-    _no_metric(test, metric, "compares per-sample errors (choose them with `loss`)")
+    refuse_metric(test, metric, "compares per-sample errors (choose them with `loss`)")
     for m in aligned.models:
         if aligned.y_pred[m] is None:
             raise AssessError(f"model `{m}` has no predictions (y_pred)")

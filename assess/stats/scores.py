@@ -288,7 +288,7 @@ def paired_bootstrap(y_true, pred_a, pred_b, *, metric: Callable, n_resamples: i
         size = min(chunk, n_resamples - start)
         counts = _resample_counts(rng, size, n, weight)
         deltas[start:start + size] = _replicates(rows_a, counts) - _replicates(rows_b, counts)
-    p, low, high, valid, n_invalid = _shift_summary(deltas, observed, alternative, confidence_level,
+    p, low, high, valid, n_invalid = shift_summary(deltas, observed, alternative, confidence_level,
                                                      "the paired bootstrap")
     assumptions = [
         Assumption("independent samples", None, "samples are resampled as independent units"),
@@ -347,7 +347,7 @@ def unpaired_bootstrap(y_a, pred_a, y_b, pred_b, *, metric: Callable, n_resample
         counts_a = _resample_counts(rng, size, n_a, wa)
         counts_b = _resample_counts(rng, size, n_b, wb)
         deltas[start:start + size] = _replicates(rows_a, counts_a) - _replicates(rows_b, counts_b)
-    p, low, high, valid, n_invalid = _shift_summary(deltas, observed, alternative, confidence_level,
+    p, low, high, valid, n_invalid = shift_summary(deltas, observed, alternative, confidence_level,
                                                      "the unpaired bootstrap")
     assumptions = [
         Assumption(INDEPENDENT_SAMPLES, None, "each model's samples are resampled on their own, as independent of "
@@ -598,7 +598,7 @@ def _replicates(rows, counts: np.ndarray) -> np.ndarray:
     return values
 
 
-def _shift_summary(deltas: np.ndarray, observed: float, alternative: str, confidence_level: float, what: str):
+def shift_summary(deltas: np.ndarray, observed: float, alternative: str, confidence_level: float, what: str):
     """p-value (shift method), percentile interval, the valid replicates and the number of undefined ones."""
     valid = deltas[np.isfinite(deltas)]
     n_invalid = deltas.size - valid.size

@@ -290,3 +290,30 @@ def test_delong_by_row_windows_and_by_the_grouped_table_equal_memory(tmp_path, m
     """Both ways to DeLong's placements out of core give the in-memory document."""
     long_delong_file(tmp_path / "long.parquet")
     delong_both_ways_equal_memory(tmp_path / "long.parquet", "duckdb", monkeypatch)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf])
+@pytest.mark.parametrize("args", [["--test", "mcnemar", "--labels-from", "scores"], ["--test", "delong"]])
+def test_a_nan_or_infinite_score_after_the_first_rows_is_refused_as_in_memory(tmp_path, monkeypatch, bad, args):
+    """The first rows (here 20) look clean; a later NaN or infinite score must not be counted: DuckDB orders NaN
+    above every number, so `score >= threshold` held for it and McNemar counted it a positive (DeLong ranked it
+    highest). Oracle: the in-memory path refuses the file."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from assess.engine import reports
+
+    monkeypatch.setattr(reports, "HEAD_ROWS", 20)
+    rng = np.random.default_rng(3)
+    n = 60
+    score = rng.random(2 * n)
+    score[-2] = bad                                           # model a's score of the last sample
+    table = pa.table({"id": np.repeat(np.arange(n), 2), "model": np.tile(["a", "b"], n),
+                      "y_true": np.repeat(rng.integers(0, 2, n), 2),
+                      "score": pa.array(score, from_pandas=False)})      # NaN stays NaN, not NULL
+    assert table["score"].null_count == 0
+    path = tmp_path / "late.parquet"
+    pq.write_table(table, path)
+    (code_m, _, err_m), (code_e, _, err_e) = both(path, *args, "--id-col", "id")
+    assert code_m != 0 and "score" in err_m
+    assert code_e != 0 and "1 samples have" in err_e and "NaN or infinite score" in err_e, err_e

@@ -105,3 +105,52 @@ def test_spark_names_a_csv_truth_s_classes_as_memory_does(tmp_path, positive, ne
     """Spark reads CSV as text: true/false (any case) would be classes 'true'/'false' where pandas reads booleans
     ('True'/'False'); yes/no stay text in both."""
     assert_truth_named_as_in_memory(tmp_path, "spark", positive, negative)
+
+
+def test_the_decision_and_loss_expressions_give_the_in_memory_values_on_spark(spark_session):   # noqa: F811
+    """assess.engine.expressions on Spark SQL, row for row (tests/engine/test_expressions.py runs them on DuckDB):
+    ties, a threshold equal to a score, scores of exactly 0 and 1, an empty score; oracle the in-memory rule and
+    formulas."""
+    from pyspark.sql.types import DoubleType, StructField, StructType
+
+    from assess.core.data import Task
+    from assess.core.decision import predicted_labels
+    from assess.engine import expressions
+    from assess.metrics import binary, multiclass, regression
+
+    s = [0.0, 1.0, 0.3, 0.3, 0.5, 1e-17, 1 - 2 ** -53, 0.7, None]
+    y = [1.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 2.0, 1.0]
+    m = [[0.5, 0.5, 0.0], [0.2, 0.4, 0.4], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.3, 0.3, 0.3], [0.1, 0.6, 0.3],
+         [0.0, 1.0, 0.0], [0.4, 0.2, 0.4], [0.5, 0.25, 0.25]]
+    rows = [(float(i), s[i], y[i], *m[i]) for i in range(len(s))]
+    schema = StructType([StructField(c, DoubleType(), True) for c in ("i", "s", "y", "m0", "m1", "m2")])
+    spark_session.createDataFrame(rows, schema).createOrReplaceTempView("expr_rows")
+    t = 0.3                                                              # equal to two scores
+    cols = ["m0", "m1", "m2"]
+    py = "CASE y WHEN 0 THEN m0 WHEN 1 THEN m1 WHEN 2 THEN m2 END"
+    p = expressions.p_true("y = 1", "s")
+    select = {"code": expressions.threshold_code("s", t), "ind": expressions.threshold_indicator("s", t),
+              "ll": expressions.log_loss(p), "brier": expressions.binary_brier(p),
+              "pred": expressions.argmax(cols, ["0", "1", "2"]), "mll": expressions.log_loss(py),
+              "mbrier": expressions.multiclass_brier(cols, py),
+              "hit": f"({expressions.true_class_rank(cols, 'y', py)}) < 2",
+              **{f"r_{k}": v for k, v in expressions.regression_terms("y", "m1").items()}}
+    got = spark_session.sql(f"SELECT {', '.join(f'{v} AS {k}' for k, v in select.items())} FROM expr_rows "
+                            "ORDER BY i").toPandas()
+    scored = np.array(s[:-1], dtype=float)
+    want = predicted_labels(Task.BINARY, None, scored, Decision.from_scores(t))
+    assert got["code"].tolist() == [*want.tolist(), 2]
+    assert got["ind"].iloc[:-1].tolist() == want.astype(float).tolist() and pd.isna(got["ind"].iloc[-1])
+    two = np.array(y[:-1]) == 1.0                    # the binary rows (y = 2 reads as negative, as in SQL)
+    ll, brier = binary.per_row_losses(two, scored)
+    np.testing.assert_allclose(got["ll"].iloc[:-1], ll, rtol=1e-15)
+    np.testing.assert_allclose(got["brier"].iloc[:-1], brier, rtol=1e-15)
+    scores, yi = np.array(m), np.array(y, dtype=int)
+    assert got["pred"].astype(int).tolist() == predicted_labels(Task.MULTICLASS, None, scores).tolist()
+    mll, mbrier = multiclass.per_row_losses(yi, scores)
+    np.testing.assert_allclose(got["mll"], mll, rtol=1e-15)
+    np.testing.assert_allclose(got["mbrier"], mbrier, rtol=0, atol=1e-15)
+    assert got["hit"].tolist() == multiclass.top_k_hits(yi, scores, 2).tolist()
+    terms = regression.row_values(np.array(y, dtype=float), scores[:, 1], set(regression.PARTS))
+    for name, values in terms.items():
+        np.testing.assert_allclose(got[f"r_{name}"], values, rtol=1e-15, err_msg=name)

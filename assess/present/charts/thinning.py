@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from assess.curves.counts import _check_1d, _check_finite
+from assess.curves.counts import check_1d, check_finite
 
 __all__ = ["thin_curve"]
 
@@ -41,8 +41,8 @@ def thin_curve(x, y, *, max_points: int = 2000, grid: int | None = None) -> np.n
     >>> len(keep) <= 40, keep[0], keep[-1]
     (True, np.int64(0), np.int64(10000))
     """
-    xs = _check_1d(x, "x").astype(np.float64, copy=False)
-    ys = _check_1d(y, "y").astype(np.float64, copy=False)
+    xs = check_1d(x, "x").astype(np.float64, copy=False)
+    ys = check_1d(y, "y").astype(np.float64, copy=False)
     if xs.shape[0] != ys.shape[0]:
         raise ValueError(f"`y` has {ys.shape[0]} points but `x` has {xs.shape[0]}")
     if isinstance(max_points, bool) or not isinstance(max_points, (int, np.integer)) or max_points < 4:
@@ -50,8 +50,8 @@ def thin_curve(x, y, *, max_points: int = 2000, grid: int | None = None) -> np.n
     m = max_points // 4 if grid is None else grid
     if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 1:
         raise ValueError(f"`grid` must be an integer >= 1 (got {grid!r})")
-    _check_finite(xs, "x")
-    _check_finite(ys, "y")
+    check_finite(xs, "x")
+    check_finite(ys, "y")
     n = xs.shape[0]
     if n <= max_points:
         return np.arange(n, dtype=np.intp)
