@@ -24,7 +24,7 @@ from sklearn.calibration import calibration_curve as sk_calibration_curve
 import assess.curves.calibration
 import assess.curves.counts
 import assess.curves.from_counts
-import assess.intervals
+import assess.intervals.interval
 import assess.metrics.threshold
 import assess.present.charts.thinning
 from assess.core.warnings import UndefinedMetricWarning
@@ -616,7 +616,7 @@ def test_result_types_and_frames():
 
 @pytest.mark.parametrize("module, examples", [
     (assess.curves.counts, 2), (assess.curves.from_counts, 8), (assess.curves.calibration, 2),
-    (assess.intervals, 2), (assess.metrics.threshold, 3), (assess.present.charts.thinning, 3)])
+    (assess.intervals.interval, 2), (assess.metrics.threshold, 3), (assess.present.charts.thinning, 3)])
 def test_docstring_examples(module, examples):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, extraglobs=vars(assess.curves))  # threshold_counts
     assert result.attempted >= examples and result.failed == 0
