@@ -37,6 +37,7 @@ from assess.core.decision import Decision, predicted_labels
 from assess.core.errors import AssessError
 from assess.inputs.assessment import Assessment
 from assess.present.charts import expected_cost
+from assess.metrics.registry import headline_of
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,7 @@ def running_costs(assessment: Assessment, models: Sequence[str], *, decision: De
         return None
     costs = cost.cost_from_assessment(assessment, models=list(models), confidence_level=confidence_level,
                                       resamples=resamples, seed=seed)
-    metric = cost.default_metric(assessment.task)
+    metric = headline_of(assessment)
     kwargs = {"decision": decision} if assessment.task.is_classification else {}
     try:
         line = cost.headline(assessment, costs, metric=metric, confidence_level=confidence_level,
