@@ -7,16 +7,15 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from assess.present import charts
+from assess.analyses.operating_points import binary_matrix, suggested_thresholds
 from assess.core.data import Task
 from assess.core.errors import AssessError
-from assess.analyses.operating_points import (binary_matrix, binary_view, fold_curves, gain_table, one_vs_rest,
-                            roc_band, scored_model, suggested_thresholds)
-from assess.present.export import to_csv_bytes
-from assess.metrics import evaluate, metrics_for
-from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold, metrics_at, threshold_metric_keys
 from assess.core.formatting import count, proportion
-from ui.state import Key, md, memo, require_assessment
+from assess.metrics.threshold import DEFAULT_KEYS, metric_vs_threshold, metrics_at
+from assess.present import charts
+from assess.present import curves_view as cv
+from assess.present.export import to_csv_bytes
+from ui.state import Key, cached, md, memo, require_assessment
 from ui.multilabel_views import label_thresholds_section, per_label_curves_section
 from ui.widgets import (all_charts_button, chart, chart_cell, chart_row, decision_note, data_table, draw,
                            presenting, set_threshold, threshold_control)
@@ -43,7 +42,7 @@ if task is Task.MULTICLASS:
     if pred.scores is None:
         st.info("One-vs-rest curves need one probability column per class (`proba_<class>`).")
         st.stop()
-    ovr = memo(assessment, "ovr", (model, assessment.classes), lambda: one_vs_rest(pred))
+    ovr = cached(cv.one_vs_rest_curves, assessment, model)
     class_colors = charts.model_colors(assessment.classes)
     row = chart_row()
     for kind, curves_, micro, area in (("ROC", ovr.roc, ovr.micro_roc, ovr.macro_roc_auc),
@@ -64,7 +63,7 @@ if task is Task.MULTILABEL:
     label_thresholds_section(assessment, models)
     st.subheader("One label at a time")
     label = st.selectbox("Label", list(assessment.classes), help="Multi-label models are explored one label at a time.")
-views = {m: binary_view(assessment.predictions(m), label or None) for m in models}
+views = {m: cv.label_view(assessment, m, label) for m in models}
 without = [m for m, v in views.items() if v.scores is None]
 if without:
     st.info(md("No scores for " + ", ".join(f"`{m}`" for m in without) + ": they have no curves."))
@@ -72,14 +71,12 @@ views = {m: v for m, v in views.items() if v.scores is not None}
 if not views:
     st.stop()
 try:
-    scored = {m: memo(assessment, "scored", (m, label), lambda v=v: scored_model(v)) for m, v in views.items()}
+    scored = {m: cached(cv.scored, assessment, m, label) for m in views}
 except AssessError as exc:
     st.error(md(str(exc)))
     st.stop()
 # ROC AUC intervals for the legend, by DeLong (from the same single sort; weighted data fall back to the bootstrap).
-auc_ci = {m: memo(assessment, "auc_ci", (m, label), lambda v=v: evaluate(v, ["roc_auc"], ci="delong",
-                                                                         baselines=False)["roc_auc"])
-          for m, v in views.items()}
+auc_ci = {m: cached(cv.auc_interval, assessment, m, label) for m in views}
 low = float(min(np.nanmin(v.scores) for v in views.values()))
 high = float(max(np.nanmax(v.scores) for v in views.values()))
 positive = next(iter(scored.values())).positive
@@ -136,9 +133,7 @@ def explorer() -> None:
                      key=f"cm_{m}")
     table = pd.DataFrame(at).T
     counts_ = [c for c in ("tp", "fp", "tn", "fn") if c in table.columns]
-    names = {spec.key: spec.name for spec in metrics_for(Task.BINARY)} | {
-        "tp": "TP", "fp": "FP", "tn": "TN", "fn": "FN", "predicted_positive_fraction": "Flagged share",
-        "model": "Model"}
+    names = cv.explorer_headers()
     # e.g. the MCC of a constant score is undefined: "—", never None. Sixteen columns: several tables at 1024 px, each
     # naming its models.
     data_table(table.rename_axis("model").reset_index(),
@@ -152,7 +147,7 @@ def explorer() -> None:
     bands = None
     if with_band:
         with st.spinner("Bootstrapping the ROC curves…"):
-            raw = {m: memo(assessment, "roc_band", (m, label), lambda v=views[m]: roc_band(v)) for m in scored}
+            raw = {m: cached(cv.band, assessment, m, label) for m in scored}
         bands = {m: charts.CurveBand(b.fpr, b.low, b.high, label="95% bootstrap band") for m, b in raw.items()}
     counts = {m: sm.counts for m, sm in scored.items()}
     drawn = memo(assessment, "drawn", (tuple(scored), label), lambda: thinned_indices(scored))
@@ -172,8 +167,7 @@ def explorer() -> None:
              for name, build in curve_charts.items()]
     detail = st.selectbox("Model for the single-model charts", list(scored), key="detail_model")
     sm = scored[detail]
-    rates = {m.key: m.name for m in metrics_for(Task.BINARY)
-             if m.key in threshold_metric_keys() and m.kind != "count"}
+    rates = cv.threshold_rates()
     plotted = st.multiselect("Metrics by threshold", list(rates), default=list(DEFAULT_KEYS), format_func=rates.get,
                              key="threshold_chart_metrics", help="Any binary metric of the registry, at every threshold")
 
@@ -231,9 +225,8 @@ first_view = next(iter(views.values()))
 if first_view.fold is not None:
     st.subheader("Per cross-validation fold")
     fold_model = st.selectbox("Model", list(views), key="fold_model")
-    kind = st.radio("Curve", ["roc", "pr", "gain", "lift"], horizontal=True, key="fold_kind",
-                    format_func={"roc": "ROC", "pr": "Precision–recall", "gain": "Gain", "lift": "Lift"}.get)
-    folds = memo(assessment, "folds", (fold_model, label, kind), lambda: fold_curves(views[fold_model], kind))
+    kind = st.radio("Curve", list(cv.FOLD_KINDS), horizontal=True, key="fold_kind", format_func=cv.FOLD_KINDS.get)
+    folds = cached(cv.folds, assessment, fold_model, label, kind)
     if len(folds) >= 2:
         fig = charts.fold_curves_chart(folds=folds, name=fold_model, color=colors[fold_model])
         static.append(fig)
@@ -243,20 +236,8 @@ if first_view.fold is not None:
 
 st.subheader("Gain and lift by decile")
 bins = st.select_slider("Bins", [5, 10, 20, 50, 100], value=10)
-tables = []
-for m, sm in scored.items():
-    t = gain_table(sm.counts, bins=bins)
-    t.insert(0, "model", m)
-    tables.append(t)
-deciles = pd.concat(tables, ignore_index=True)
-# Counts whole (positives in a bin cut through tied scores are an expectation: shown rounded), shares as percentages.
-DECILE_HEADERS = {"model": "Model", "bin": "Bin", "top_share": "Top share of rows", "rows": "Rows",
-                  "positives": "Positives", "response_rate": "Response rate", "lift": "Lift",
-                  "cumulative_positives": "Cumulative positives", "cumulative_gain": "Cumulative gain",
-                  "cumulative_lift": "Cumulative lift"}
-data_table(deciles, formats={"top_share": "{:.0%}", "rows": count, "positives": "{:,.0f}", "response_rate": "{:.1%}",
-                             "lift": "{:.2f}", "cumulative_positives": "{:,.0f}", "cumulative_gain": "{:.1%}",
-                             "cumulative_lift": "{:.2f}"}, headers=DECILE_HEADERS, repeat=("model", "bin"))
+deciles = cv.decile_table(scored, bins)
+data_table(deciles, formats=cv.DECILE_FORMATS, headers=cv.DECILE_HEADERS, repeat=("model", "bin"))
 st.download_button("Gain/lift table CSV", to_csv_bytes(deciles), "gain_lift.csv", "text/csv",
                    icon=":material/download:")
 

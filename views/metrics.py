@@ -11,15 +11,13 @@ import streamlit as st
 
 from assess.analyses.folds import fold_metrics
 from assess.core.data import Task
-from assess.core.decision import LABELS, SCORES
-from assess.core.formatting import count, proportion
 from assess.core.progress import Progress
-from assess.metrics import table_for
 from assess.metrics.document import MetricsSettings, compute_metrics, forecast_breakdowns
 from assess.present import metrics_view as mv
 from assess.present.summary import breakdown_table, comparison_frame
 from ui import clustering_view, data_directory
-from ui.state import Key, cached, current_decision, md, require_assessment, set_decision
+from ui import metrics_widgets as ms
+from ui.state import cached, current_decision, md, require_assessment
 from ui.widgets import choose_metrics, comparison_config, data_table, decision_note, per_model_tabs, throttled
 
 data_directory.metrics_view()   # a data-directory file assessed out of core: its own view, then stop
@@ -52,34 +50,8 @@ with mid:
     seed = st.number_input("Seed", 0, 2**31 - 1, 0, disabled=ci not in ("bootstrap", "auto"),
                            help="Bootstrap resampling is seeded: the same seed gives the same interval.")
 with right:
-    decision, beta, k, season, interval_level = current_decision(), 1.0, 2, None, None
-    if forecast:  # the season of the seasonal MASE and the interval's level when its column names do not say it
-        season = st.number_input("Season length (0 = from the time stamps)", 0, 10_000, 0,
-                                 help="The m of the seasonal naive forecast: 12 for monthly data, 4 for quarterly…") \
-            or None
-        if asks.has_intervals and assessment.predictions().interval_level is None:
-            interval_level = st.select_slider("Prediction interval level", [0.5, 0.8, 0.9, 0.95, 0.99], value=0.9,
-                                              format_func="{:.0%}".format,
-                                              help="The column names do not say it; the Winkler score needs it.")
-    if not asks.values_task:  # the decision rule, β and k are classification settings
-        source = decision.source_for(task, has_labels=asks.has_labels, has_scores=asks.has_scores)
-        if asks.has_labels and asks.has_scores:
-            # The widgets show the shared decision, which the Curves page may have moved since they were drawn.
-            st.session_state[Key.LABELS_FROM] = source
-            st.radio("Labels from", [LABELS, SCORES], format_func=mv.SOURCE_WORDS.get, horizontal=True,
-                     key=Key.LABELS_FROM, help="Shared with the Confusion, Curves and Compare pages.",
-                     on_change=lambda: set_decision(replace(current_decision(),
-                                                            source=st.session_state[Key.LABELS_FROM])))
-        if asks.has_scores and source == SCORES and task in (Task.BINARY, Task.MULTILABEL):
-            st.session_state[Key.METRICS_THRESHOLD] = decision.threshold
-            st.number_input("Threshold (score ≥ threshold is positive)", step=0.01, format="%.3f",
-                            key=Key.METRICS_THRESHOLD, help="Shared with the Curves page's threshold explorer.",
-                            on_change=lambda: set_decision(current_decision().with_threshold(
-                                st.session_state[Key.METRICS_THRESHOLD])))
-        beta = st.number_input("β of F-beta", 0.05, 20.0, 1.0, step=0.25,
-                               help="β > 1 weighs recall more, β < 1 precision more.")
-        k = st.number_input("k of top-k accuracy", 1, max(1, len(assessment.classes)), min(2, len(assessment.classes)),
-                            disabled=task is not Task.MULTICLASS)
+    season, interval_level = ms.forecast_settings(assessment, asks) if forecast else (None, None)
+    beta, k = ms.decision_settings(assessment, asks) if not asks.values_task else (1.0, 2)
 
 chosen = choose_metrics(asks.specs, set(asks.defaults), key=task.value)
 if not models or not chosen:
@@ -167,16 +139,7 @@ if forecast:
             data_table(table)
 
 if view.per_class is not None:
-    st.subheader("Per class" if task is Task.MULTICLASS else "Per label")
-    if view.per_class_caption:
-        st.caption(view.per_class_caption)
-    # Support whole, every rate with the same 3 decimals (not "0" beside "0.1714"), headers from the registry.
-    rates = [c for c in view.per_class_shown.columns if c not in ("model", "class", "label", "support")]
-    if any(view.per_class_shown[c].isna().any() for c in rates):   # e.g. the precision of a class never predicted
-        st.caption("— : undefined for that class (e.g. precision of a class no row was predicted as: 0 / 0).")
-    data_table(view.per_class_shown, formats=dict.fromkeys(rates, proportion) | {"support": count},
-               headers={c.key: c.name for c in table_for(task)} | {"support": "Support"},
-               repeat=("model", "class", "label"))
+    ms.per_class_section(view, task)
 
 c1, c2, c3 = st.columns(3)
 c1.download_button("Metrics CSV", view.csv, "metrics.csv", "text/csv", icon=":material/download:")
@@ -184,10 +147,4 @@ c2.download_button("Metrics JSON", view.json, "metrics.json", "application/json"
 if view.per_class_csv is not None:
     c3.download_button("Per-class CSV", view.per_class_csv, "per_class.csv", "text/csv", icon=":material/download:")
 
-with st.expander("Definitions of the chosen metrics", icon=":material/function:"):
-    for spec in (s for s in asks.specs if s.key in chosen):
-        st.markdown(f"**{spec.name}** (`{spec.key}`) — {spec.meaning}  \n*Source: {spec.source}*")
-        st.latex(spec.latex)
-    if table_for(task):
-        st.markdown("**Per-class / per-label table:** " + " · ".join(f"*{c.name}* — {c.meaning}"
-                                                                     for c in table_for(task)))
+ms.definitions(asks.specs, chosen, task)
