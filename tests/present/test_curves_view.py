@@ -1,0 +1,46 @@
+"""The Curves page's computations (assess/present/curves_view.py) against scikit-learn and hand counts."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.metrics import roc_auc_score
+
+from assess.inputs.assessment import describe
+from assess.inputs.read import read_table
+from assess.present import curves_view as cv
+from tests.conftest import ROOT
+
+PATH = ROOT / "assets" / "samples" / "breast_cancer_binary.csv"
+
+
+@pytest.fixture(scope="module")
+def assessment():
+    return describe(read_table(PATH))
+
+
+def test_auc_interval_is_sklearns_auc(assessment):
+    model = assessment.models[0]
+    pred = assessment.predictions(model)
+    positive = pred.y_true == assessment.classes.index(assessment.positive) if pred.y_true.dtype != bool \
+        else pred.y_true
+    r = cv.auc_interval(assessment, model)
+    assert r.value == pytest.approx(roc_auc_score(positive, pred.scores), abs=1e-12)
+    assert r.low <= r.value <= r.high
+
+
+def test_decile_table_counts_every_row_and_positive(assessment):
+    scored = {m: cv.scored(assessment, m) for m in assessment.models}
+    table = cv.decile_table(scored, 10)
+    frame = pd.read_csv(PATH)
+    for m, rows in frame.groupby("model"):
+        mine = table[table.model == m]
+        assert len(mine) == 10 and mine.rows.sum() == len(rows)
+        positives = (rows.y_true.astype(str) == str(assessment.positive)).sum()
+        assert mine.positives.sum() == pytest.approx(positives)
+        assert mine.cumulative_gain.iloc[-1] == pytest.approx(1.0)
+
+
+def test_threshold_rates_leave_out_the_counts():
+    rates = cv.threshold_rates()
+    assert {"precision", "recall", "f1"} <= set(rates) and not {"tp", "fp", "tn", "fn"} & set(rates)
+    assert np.all([isinstance(v, str) for v in rates.values()])
