@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from assess.analyses.label_curves import per_label_curves, per_label_thresholds
 from assess.analyses.operating_points import binary_view, fold_curves, gain_table, one_vs_rest, roc_band, scored_model
 from assess.core.data import Task
 from assess.core.formatting import count
@@ -57,6 +58,16 @@ def band(assessment: Assessment, model: str, label: str = ""):
 def folds(assessment: Assessment, model: str, label: str, kind: str):
     """One curve per cross-validation fold (`fold_curves`)."""
     return fold_curves(label_view(assessment, model, label), kind)
+
+
+def label_curves(assessment: Assessment, model: str):
+    """A multi-label model's ROC and PR curves of every label, their micro-averages and macro areas."""
+    return per_label_curves(assessment.predictions(model))
+
+
+def label_thresholds(assessment: Assessment, model: str, rule: str) -> dict:
+    """Each label's threshold by ``rule`` from ``model``'s scores (`per_label_thresholds`)."""
+    return per_label_thresholds(assessment.predictions(model), rule)
 
 
 def explorer_headers() -> dict:
