@@ -233,7 +233,8 @@ def _multiclass_run(table, assessment, engine, overrides, decision, *, models, k
         reports[model] = _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted, None,
                                  task=Task.MULTICLASS, classes=classes, k=k, boot=boot)
     rows = sum(n for _, n in states.values())
-    omitted = tuple(m.key for m in metrics_for(Task.MULTICLASS) if m.needs != "labels") \
+    omitted = tuple(m.key for m in metrics_for(Task.MULTICLASS) if m not in applicable(Task.MULTICLASS,
+                                                                                        has_scores=False)) \
         if assessment.roles.class_scores and columns is None and keys is None else ()
     return EngineRun(assessment, reports, engine, True, rows, 0, omitted=omitted)
 

@@ -44,3 +44,21 @@ def test_threshold_rates_leave_out_the_counts():
     rates = cv.threshold_rates()
     assert {"precision", "recall", "f1"} <= set(rates) and not {"tp", "fp", "tn", "fn"} & set(rates)
     assert np.all([isinstance(v, str) for v in rates.values()])
+
+
+def test_explorer_table_counts_the_rows_at_the_threshold(assessment):
+    """TP/FP/TN/FN at a threshold against a hand count of score ≥ threshold in the file, and the range of the scores."""
+    from sklearn.metrics import precision_score
+    models = tuple(assessment.models)
+    c = cv.curves(assessment, models, "")
+    table, formats = cv.explorer_table(c, 0.5)
+    frame = pd.read_csv(PATH)
+    score = next(col for col in frame.columns if col.startswith(("score", "proba", "y_score")))
+    assert c.low == pytest.approx(frame[score].min()) and c.high == pytest.approx(frame[score].max())
+    for m, rows in frame.groupby("model"):
+        row = table.set_index("model").loc[m]
+        truth = rows.y_true.astype(str) == str(assessment.positive)
+        flagged = rows[score] >= 0.5
+        assert (row.tp, row.fp, row.fn) == ((truth & flagged).sum(), (~truth & flagged).sum(), (truth & ~flagged).sum())
+        assert row.precision == pytest.approx(precision_score(truth, flagged))
+    assert formats["tp"] is not formats["precision"]
