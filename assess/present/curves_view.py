@@ -53,11 +53,6 @@ def scored(assessment: Assessment, model: str, label: str = ""):
     return scored_model(label_view(assessment, model, label))
 
 
-def auc_interval(assessment: Assessment, model: str, label: str = ""):
-    """The ROC AUC with its DeLong interval, for the ROC chart's legend (weighted data: the bootstrap)."""
-    return _auc(label_view(assessment, model, label))
-
-
 def band(assessment: Assessment, model: str, label: str = ""):
     """The ROC curve's 95 % bootstrap band (200 resamples, seed 0)."""
     return roc_band(label_view(assessment, model, label))
@@ -187,4 +182,5 @@ def ks_chart(assessment: Assessment, models: tuple[str, ...], label: str):
 
 
 def _auc(view):
+    """The ROC AUC with its DeLong interval, for the ROC chart's legend (weighted data: the bootstrap)."""
     return evaluate(view, ["roc_auc"], ci="delong", baselines=False)["roc_auc"]

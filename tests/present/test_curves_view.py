@@ -23,7 +23,7 @@ def test_auc_interval_is_sklearns_auc(assessment):
     pred = assessment.predictions(model)
     positive = pred.y_true == assessment.classes.index(assessment.positive) if pred.y_true.dtype != bool \
         else pred.y_true
-    r = cv.auc_interval(assessment, model)
+    r = cv.curves(assessment, (model,), "").auc_ci[model]
     assert r.value == pytest.approx(roc_auc_score(positive, pred.scores), abs=1e-12)
     assert r.low <= r.value <= r.high
 
