@@ -12,18 +12,16 @@ import streamlit as st
 from assess.core.formatting import percent_level
 from assess.inputs.assessment import Assessment
 from assess.inputs.columns import quote
-from assess.metrics import metrics_for
+from assess.intervals.interval import METHOD_NAMES
+from assess.metrics import applicable_to, shown_by_default
 from assess.metrics.clustering import SILHOUETTE_EXACT_ROWS
-from assess.metrics.reports import compute_reports
-from assess.present.export import to_csv_bytes, to_json_bytes
-from assess.present.summary import comparison_frame, long_frame
-from ui.state import md, memo
+from assess.metrics.document import MetricsSettings, compute_metrics
+from assess.present.metrics_view import metrics_view
+from assess.present.summary import comparison_frame
+from ui.state import cached, md
 from ui.widgets import choose_metrics, comparison_config, data_table, metric_definitions, per_model_tabs
 
-#: Shown first: the chance-corrected indices, V-measure and the silhouette.
-HEADLINE = ("adjusted_rand_index", "rand_index", "purity", "inverse_purity", "v_measure", "adjusted_mutual_info",
-            "silhouette", "davies_bouldin", "calinski_harabasz")
-CI_CHOICES = {"bootstrap (percentile)": "bootstrap", "none": None}
+CI_CHOICES = {METHOD_NAMES["bootstrap-percentile"]: "bootstrap", "none": None}
 BASELINE_CAPTION = ("Baseline: a random partition with the same cluster sizes (the permutation model). Its adjusted "
                     "Rand index and adjusted mutual information are 0 by construction; its Rand index is not — "
                     "compare the Rand index with it, not with 0.")
@@ -33,7 +31,7 @@ def render(assessment: Assessment) -> None:
     """The whole Metrics page of a clustering file."""
     first = assessment.predictions()
     has_reference, has_features = first.y_true is not None, first.features is not None
-    specs = metrics_for(assessment.task)
+    specs = applicable_to(assessment)
     st.caption(md(
         (f"External indices compare the clusters with the reference classes in {quote(assessment.roles.y_true)}. "
          if has_reference else
@@ -52,17 +50,16 @@ def render(assessment: Assessment) -> None:
     resamples = mid.number_input("Bootstrap resamples", 100, 20_000, 1000, step=100, disabled=ci is None)
     seed = right.number_input("Seed", 0, 2**31 - 1, 0, help="Bootstrap, baseline and silhouette samples are seeded: "
                                                              "the same seed gives the same numbers.")
-    chosen = choose_metrics(specs, set(HEADLINE), key="clustering")
+    chosen = choose_metrics(specs, set(shown_by_default(assessment.task)), key="clustering")
     if not models or not chosen:
         st.info("Pick at least one clustering and one metric.")
         st.stop()
 
-    params = dict(models=tuple(models), keys=tuple(chosen), ci=ci, confidence_level=float(level),
-                  resamples=int(resamples), seed=int(seed))
+    settings = MetricsSettings(tuple(models), tuple(chosen), ci=ci, confidence_level=float(level),
+                               resamples=int(resamples), seed=int(seed))
     with st.spinner("Computing the indices…"):
         try:
-            reports = memo(assessment, "metrics", tuple(sorted(params.items())),
-                           lambda: compute_reports(assessment, **params))
+            reports = cached(compute_metrics, assessment, settings)
         except ValueError as exc:   # AssessError included
             st.error(md(str(exc)))
             st.stop()
@@ -80,15 +77,10 @@ def render(assessment: Assessment) -> None:
     st.subheader("Per clustering, with the random baseline")
     per_model_tabs(reports, BASELINE_CAPTION)
 
-    long = long_frame(reports)
-    doc = {"task": assessment.task.value, "file": assessment.table.name, "sha256": assessment.table.sha256,
-           "settings": {k: v for k, v in params.items() if k not in ("models", "keys")},
-           "models": {m: r.to_dict(with_ci=ci is not None) for m, r in reports.items()},
-           "undefined": {m: r.reasons for m, r in reports.items() if r.reasons}}
+    view = metrics_view(assessment, settings, reports)   # the downloads: metrics.json as `assess metrics` writes it
     c1, c2, _ = st.columns(3)
-    c1.download_button("Metrics CSV", to_csv_bytes(long), "metrics.csv", "text/csv", icon=":material/download:")
-    c2.download_button("Metrics JSON", to_json_bytes(doc), "metrics.json", "application/json",
-                       icon=":material/download:")
+    c1.download_button("Metrics CSV", view.csv, "metrics.csv", "text/csv", icon=":material/download:")
+    c2.download_button("Metrics JSON", view.json, "metrics.json", "application/json", icon=":material/download:")
     st.page_link("views/clusters.py", label="See the clusters: contingency, sizes, silhouettes, projection",
                  icon=":material/bubble_chart:")
 

@@ -12,11 +12,11 @@ import streamlit as st
 from assess.core.formatting import percent_level
 from assess.present import charts
 from assess.core.decision import Decision
-from assess.analyses.label_curves import (LABEL_RULES, cardinality_distribution, cooccurrence, label_support,
-                                       per_label_curves, per_label_thresholds)
+from assess.analyses.label_curves import LABEL_RULES, cardinality_distribution, cooccurrence, label_support
 from assess.inputs.assessment import Assessment
 from assess.stats.multilabel import CORRECTION_NAMES, PerLabelMcNemarDetails
-from ui.state import current_decision, md, memo, set_decision
+from assess.present import curves_view
+from ui.state import cached, current_decision, md, memo, set_decision
 from ui.widgets import chart, data_table
 
 #: Curves drawn at once: past eight the Okabe–Ito palette repeats and the curves cannot be told apart; the micro and
@@ -42,7 +42,7 @@ def per_label_curves_section(assessment: Assessment, models: list[str]) -> list:
                                     "samples); the micro and macro averages always use every label.")
     else:
         shown = labels
-    ovr = memo(assessment, "ml_curves", (model,), lambda: per_label_curves(pred))
+    ovr = cached(curves_view.label_curves, assessment, model)
     colors = charts.model_colors(labels)  # by label position, so a label keeps its colour on both charts
     figures = []
     left, right = st.columns(2)
@@ -141,8 +141,7 @@ def label_thresholds_section(assessment: Assessment, models: list[str]) -> None:
         model = c2.selectbox("From the scores of", scored, key="ml_rule_model")
 
         def set_all() -> None:
-            chosen = memo(assessment, "ml_label_thresholds", (model, rule),
-                          lambda: per_label_thresholds(assessment.predictions(model), rule))
+            chosen = cached(curves_view.label_thresholds, assessment, model, rule)
             set_decision(Decision.from_scores(current_decision().threshold, chosen))
 
         def reset() -> None:

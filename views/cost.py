@@ -7,7 +7,7 @@ import streamlit as st
 from assess.analyses import cost
 from assess.inputs.read import ACCEPTED_EXTENSIONS
 from assess.core.errors import AssessError
-from assess.metrics import metrics_for
+from assess.metrics import applicable_to, headline_of
 from assess.metrics.reports import compute_reports
 from assess.present.charts import model_colors
 from assess.present.charts.cost import latency_distribution_chart, trade_off_chart
@@ -32,11 +32,8 @@ if not cost.has_cost(assessment):
     if uploaded is None:
         st.stop()
 
-metric_specs = [s for s in metrics_for(assessment.task)
-                if s.needs in ("labels", "values") and s.kind != "count" and s.direction in ("higher", "lower")]
-names = {s.key: s.name for s in metric_specs}
-default_metric = cost.default_metric(assessment.task)
-default_metric = default_metric if default_metric in names else next(iter(names))
+names = {s.key: s.name for s in applicable_to(assessment) if s.kind != "count" and s.direction in ("higher", "lower")}
+default_metric = headline_of(assessment)
 left, right = st.columns(2)
 metric = left.selectbox("Metric weighed against the cost", list(names), index=list(names).index(default_metric),
                         format_func=names.get)

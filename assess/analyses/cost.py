@@ -306,15 +306,6 @@ def efficiency(metric_value: float, cost: ModelCost) -> dict[str, float]:
     return {"per_ms": ratio("latency_mean_ms"), "per_j": ratio("energy_per_sample_j")}
 
 
-def default_metric(task) -> str:
-    """The metric weighed against the cost by default: accuracy (binary, multi-class), R² (regression, forecasts),
-    else the task's first higher-is-better label metric (multi-label: the exact match ratio)."""
-    from assess.metrics import metrics_for
-
-    keys = [s.key for s in metrics_for(task) if s.direction == "higher" and s.needs in ("labels", "values")]
-    return next((k for k in ("accuracy", "r2") if k in keys), keys[0] if keys else "")
-
-
 def efficiency_applies(task, metric: str) -> bool:
     """Whether a metric per unit of cost reads as efficiency: only when higher values of the metric are better."""
     return get(task, metric).direction == "higher"

@@ -12,6 +12,7 @@ lower-is-better metric, where a value per millisecond would reward slowness) and
 from __future__ import annotations
 
 from assess.core.errors import AssessError
+from assess.metrics.registry import headline_of
 
 
 def add_options(parser) -> None:
@@ -19,8 +20,9 @@ def add_options(parser) -> None:
     group.add_argument("--cost-table", metavar="F", help="a separate tidy cost table: one row per call of a model "
                                                         "(model, latency_ms, optional batch_size and energy_j)")
     group.add_argument("--cost-metric", metavar="KEY",
-                       help="metric of the efficiency and the headline (default: accuracy; r2 for numeric tasks; "
-                            "exact_match_ratio for multi-label)")
+                       help="metric of the efficiency and the headline (default: the task's headline metric, "
+                            "assess.metrics.registry.headline: roc_auc for binary scores, else accuracy; f1_micro "
+                            "for multi-label; mae for numeric tasks)")
 
 
 def wanted(assessment, args) -> bool:
@@ -46,7 +48,7 @@ def section(assessment, args, reports, decision=None) -> dict:
     else:
         costs = cost.cost_from_assessment(assessment, models=list(reports), confidence_level=level,
                                           resamples=resamples, seed=seed)
-    metric = args.cost_metric or cost.default_metric(assessment.task)
+    metric = args.cost_metric or headline_of(assessment)
     from assess.metrics.reports import compute_reports
     kwargs = {} if decision is None or not assessment.task.is_classification else {"decision": decision}
     values = compute_reports(assessment, models=[m for m in costs if m in reports or not reports],

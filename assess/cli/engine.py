@@ -104,30 +104,14 @@ def run_engine_metrics(args, engine: str, decision, overrides):
                           season=getattr(args, "season", None), interval_level=getattr(args, "interval_level", None))
 
 
-def engine_metrics_doc(args, run, decision) -> dict:
-    """The ``metrics`` JSON of an engine's run (the same layout as the in-memory one, plus ``engine``)."""
-    reports, assessment = run.reports, run.assessment
-    first = next(iter(reports.values()))
-    boot = args.ci in ("bootstrap", "auto")
-    interval_settings = {"ci": args.ci, "confidence_level": args.confidence_level if args.ci else None,
-                         "resamples": args.resamples if boot else None, "seed": args.seed if boot else None,
-                         "bootstrap_method": args.bootstrap_method if boot else None}
-    doc = {"task": assessment.task.value, "n": max(r.n for r in reports.values()),
-           "models": {m: r.to_dict(with_ci=bool(args.ci)) for m, r in reports.items()}}
-    if assessment.task.is_classification:
-        doc |= {"positive": assessment.positive, "classes": list(first.classes),
-                "settings": {"labels_from": decision.source, "threshold": args.threshold,
-                             "label_thresholds": dict(decision.per_label) or None, "beta": args.beta, "k": args.k}
-                            | interval_settings}
-    else:
-        doc["settings"] = interval_settings
-    if run.breakdown is not None:    # forecasts: per horizon and per series, as the in-memory JSON
-        from assess.cli.breakdowns import breakdown_section
+def engine_metrics_doc(run, settings) -> dict:
+    """The ``metrics`` JSON of an engine's run (`assess.metrics.document`, as in memory, plus ``engine``)."""
+    from assess.metrics.document import metrics_document
 
-        doc["settings"] |= {"season": args.season, "interval_level": args.interval_level}
-        doc |= breakdown_section(run.breakdown, with_ci=bool(args.ci))
-    doc |= {"undefined": {m: r.reasons for m, r in reports.items() if r.reasons}, "engine": run.summary()}
-    sizes = {m: r.n for m, r in reports.items()}
-    if len(set(sizes.values())) > 1:
-        doc["n_per_model"] = sizes
-    return doc
+    reports, assessment = run.reports, run.assessment
+    classification = assessment.task.is_classification
+    doc = metrics_document(assessment.task, settings, reports,
+                           positive=assessment.positive if classification else None,
+                           classes=next(iter(reports.values())).classes if classification else (),
+                           breakdowns=run.breakdown)
+    return doc | {"engine": run.summary()}

@@ -14,7 +14,8 @@ regression file (column pairs ``y_true_<name>``/``y_pred_<name>``) gives under `
 its outputs, with ``"outputs"`` (their names), ``"by_output"`` (model → output → key → value),
 ``"variance_weighted"`` (model → ``r2``/``explained_variance``) and, when some per-output value is null,
 ``"undefined_by_output"``; the CSV and the table list each output and both averages. The numbers come from
-`assess.metrics.reports` (`compute_reports`, `compute_breakdowns`, `compute_output_reports`), as on the Metrics page.
+`assess.metrics.document` (`compute_metrics`, `forecast_breakdowns`, `metrics_document`), as the Metrics page's
+download is.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import pandas as pd
 
 from assess.cli import SUMMARIES, cost_section
 from assess.cli import slices as slices_cli
-from assess.cli.breakdowns import breakdown_section
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
                                load_assessment, overrides_from_args, print_json)
 from assess.cli.engine import add_engine_options, chosen_engine, engine_metrics_doc, run_engine_metrics
@@ -33,7 +33,7 @@ from assess.cli.progress import StderrProgress
 from assess.core.errors import AssessError
 from assess.metrics import CI_METHODS, get
 from assess.core.data import Task
-from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
+from assess.metrics.document import assessment_document, compute_metrics, forecast_breakdowns
 
 
 #: The ``output`` column of the CSV (and the heading of the table) for the averages of a multi-output file.
@@ -86,7 +86,7 @@ def run(args) -> int:
         engine_run = run_engine_metrics(args, engine, decision, overrides_from_args(args))
         if args.format != "json":
             return _write_table(engine_run.reports, args)
-        print_json(engine_metrics_doc(args, engine_run, decision))
+        print_json(engine_metrics_doc(engine_run, metrics_settings(args, decision)))
         return 0
     assessment = load_assessment(args)
     if assessment.errors:
@@ -98,60 +98,31 @@ def run(args) -> int:
     # Bootstrap intervals on a large file take a while: say how far they are (analytic ones are instant).
     progress = StderrProgress(f"{assessment.table.name}: intervals ({args.resamples:,} bootstrap resamples where "
                               "no analytic interval exists)") if args.ci and not args.quiet else None
-    if assessment.outputs:  # multi-output regression: "models" holds the uniform average over the outputs
-        by_model = compute_output_reports(assessment, models=args.models, keys=args.metrics, ci=args.ci,
-                                          confidence_level=args.confidence_level, resamples=args.resamples,
-                                          seed=args.seed, bootstrap_method=args.bootstrap_method, progress=progress)
-        reports = {m: r.average for m, r in by_model.items()}
-    else:
-        by_model = None
-        reports = compute_reports(assessment, models=args.models, keys=args.metrics, decision=decision,
-                                  beta=args.beta, k=args.k, ci=args.ci, confidence_level=args.confidence_level,
-                                  resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method,
-                                  season=args.season, interval_level=args.interval_level, progress=progress)
-    sizes = {m: r.n for m, r in reports.items()}
+    settings = metrics_settings(args, decision)
+    computed = compute_metrics(assessment, settings, progress=progress)
+    reports = {m: r.average for m, r in computed.items()} if assessment.outputs else computed
     if args.format != "json":
-        return _write_table(reports, args, by_model)
-    interval_settings = {"ci": args.ci, "confidence_level": args.confidence_level if args.ci else None,
-                         "resamples": args.resamples if args.ci in ("bootstrap", "auto") else None,
-                         "seed": args.seed if args.ci in ("bootstrap", "auto") else None,
-                         "bootstrap_method": args.bootstrap_method if args.ci in ("bootstrap", "auto") else None}
-    doc = {
-        "task": assessment.task.value,
-        "n": max(sizes.values()),
-        "models": {m: r.to_dict(with_ci=bool(args.ci)) for m, r in reports.items()},
-    }
-    if assessment.task.is_classification:
-        doc |= {"positive": assessment.positive, "classes": list(assessment.classes),
-                "settings": {"labels_from": decision.source, "threshold": args.threshold,
-                             "label_thresholds": dict(decision.per_label) or None, "beta": args.beta, "k": args.k}
-                            | interval_settings}
-    else:  # regression, forecast: the decision, beta and k do not apply
-        doc["settings"] = interval_settings
-    if assessment.task is Task.FORECAST:
-        doc["settings"] |= {"season": args.season, "interval_level": args.interval_level}
-        frame = compute_breakdowns(assessment, models=list(reports), keys=args.metrics, ci=args.ci,
-                                   confidence_level=args.confidence_level, resamples=args.resamples, seed=args.seed,
-                                   season=args.season, interval_level=args.interval_level)
-        doc |= breakdown_section(frame, with_ci=bool(args.ci))
-    doc["undefined"] = {m: r.reasons for m, r in reports.items() if r.reasons}
-    if by_model is not None:
-        with_ci = bool(args.ci)
-        doc["outputs"] = list(assessment.outputs)
-        doc["by_output"] = {m: {name: report.to_dict(with_ci=with_ci) for name, report in r.by_output.items()}
-                            for m, r in by_model.items()}
-        doc["variance_weighted"] = {m: r.variance_weighted_dict(with_ci=with_ci) for m, r in by_model.items()}
-        undefined_by_output = {m: {name: report.reasons for name, report in r.by_output.items() if report.reasons}
-                               for m, r in by_model.items()}
-        if any(undefined_by_output.values()):
-            doc["undefined_by_output"] = {m: u for m, u in undefined_by_output.items() if u}
-    if len(set(sizes.values())) > 1:
-        doc["n_per_model"] = sizes
+        return _write_table(reports, args, computed if assessment.outputs else None)
+    breakdowns = forecast_breakdowns(assessment, settings, tuple(reports)) \
+        if assessment.task is Task.FORECAST else None
+    doc = assessment_document(assessment, settings, computed, breakdowns=breakdowns)
     slices_cli.extend(doc, assessment, args, decision, list(reports))
     if cost_section.wanted(assessment, args):  # ISO 4213 6.6: latency, throughput, energy, efficiency
         doc |= cost_section.section(assessment, args, reports, decision)
     print_json(json_ready(doc))
     return 0
+
+
+def metrics_settings(args, decision):
+    """The `assess.metrics.document.MetricsSettings` of ``assess metrics``'s options, as the Metrics page makes
+    them from its widgets."""
+    from assess.metrics.document import MetricsSettings
+
+    return MetricsSettings(models=tuple(args.models) if args.models else None,
+                           keys=tuple(args.metrics) if args.metrics else None, decision=decision, beta=args.beta,
+                           k=args.k, ci=args.ci, confidence_level=args.confidence_level, resamples=args.resamples,
+                           seed=args.seed, bootstrap_method=args.bootstrap_method, season=getattr(args, "season", None),
+                           interval_level=getattr(args, "interval_level", None))
 
 
 def _write_table(reports: dict, args, by_model=None) -> int:

@@ -55,7 +55,7 @@ from assess.inputs.timestamps import FREQUENCY_SEASONS, time_steps
 from assess.metrics.evaluate import ForecastBaselines, MetricReport, MetricResult, run_metric
 from assess.metrics.forecast_baselines import BASELINES
 from assess.metrics.forecast_state import ForecastState
-from assess.metrics.registry import get, metrics_for
+from assess.metrics.registry import applicable, get
 
 #: The key of "no series column" / of a missing series cell in SQL (joins do not match NULL).
 NO_SERIES = "\u0000"
@@ -265,8 +265,7 @@ def forecast_reports(backend, assessment, sources, *, models=None, keys=None, ci
     if unknown:
         raise AssessError(f"{name}: no model {unknown[0]!r} (models: {', '.join(pooled)})")
     if keys is None:
-        specs = [m for m in metrics_for(Task.FORECAST) if m.needs == "values" or (has_interval and
-                                                                                 m.needs == "intervals")]
+        specs = list(applicable(Task.FORECAST, has_scores=False, has_intervals=has_interval))
     else:
         specs = [get(Task.FORECAST, key) for key in keys]
     base = _baselines(backend, with_baselines, context, specs, tables[""], chosen, weighted) if baselines else {}

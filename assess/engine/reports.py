@@ -29,8 +29,8 @@ from assess.engine.backends import open_backend
 from assess.engine.source import Source
 from assess.core.errors import AssessError
 from assess.inputs.read import LoadedTable
-from assess.metrics.evaluate import MetricReport, MetricResult, run_metric, interval_method
-from assess.metrics.registry import get, metrics_for
+from assess.metrics.evaluate import MetricReport, MetricResult, interval_method, run_metric
+from assess.metrics.registry import applicable, get, metrics_for
 from assess.inputs.assessment import Assessment, describe
 
 #: Rows read to recognise roles and task (the whole file is then checked by the profiling scan).
@@ -183,8 +183,7 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
     if unknown:
         raise AssessError(f"{source.name}: no model {unknown[0]!r} (models: {', '.join(tables)})")
     if keys is None:
-        specs = [m for m in metrics_for(Task.BINARY)
-                 if m.needs == "labels" or (has_scores and m.needs in ("scores", "probabilities"))]
+        specs = list(applicable(Task.BINARY, has_scores=has_scores))
     else:
         specs = [get(Task.BINARY, key) for key in keys]
     reports, bounds = {}, {}
@@ -214,7 +213,7 @@ def _multiclass_run(table, assessment, engine, overrides, decision, *, models, k
     if unknown:
         raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(states)})")
     columns = multiclass_scores.score_columns(assessment, classes)
-    specs = [m for m in metrics_for(Task.MULTICLASS) if m.needs == "labels" or columns] if keys is None else \
+    specs = list(applicable(Task.MULTICLASS, has_scores=bool(columns))) if keys is None else \
         [get(Task.MULTICLASS, key) for key in keys]
     needs_scores = [m.key for m in specs if m.needs != "labels"]
     if needs_scores and columns is None:
@@ -234,7 +233,8 @@ def _multiclass_run(table, assessment, engine, overrides, decision, *, models, k
         reports[model] = _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted, None,
                                  task=Task.MULTICLASS, classes=classes, k=k, boot=boot)
     rows = sum(n for _, n in states.values())
-    omitted = tuple(m.key for m in metrics_for(Task.MULTICLASS) if m.needs != "labels") \
+    omitted = tuple(m.key for m in metrics_for(Task.MULTICLASS) if m not in applicable(Task.MULTICLASS,
+                                                                                        has_scores=False)) \
         if assessment.roles.class_scores and columns is None and keys is None else ()
     return EngineRun(assessment, reports, engine, True, rows, 0, omitted=omitted)
 
@@ -245,7 +245,7 @@ def _multilabel_run(states, assessment, engine, decision, *, models, keys, beta,
     if unknown:
         raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(states)})")
     has_scores = next(iter(states.values()))[0].has_scores
-    specs = [m for m in metrics_for(Task.MULTILABEL) if m.needs == "labels" or has_scores] if keys is None else \
+    specs = list(applicable(Task.MULTILABEL, has_scores=has_scores)) if keys is None else \
         [get(Task.MULTILABEL, key) for key in keys]
     weighted = assessment.roles.weight is not None
     reports = {}
@@ -265,7 +265,7 @@ def _regression_run(table, assessment, engine, *, models, keys, ci):
     unknown = [m for m in chosen if m not in states]
     if unknown:
         raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(states)})")
-    specs = list(metrics_for(Task.REGRESSION)) if keys is None else [get(Task.REGRESSION, key) for key in keys]
+    specs = list(applicable(Task.REGRESSION, has_scores=False)) if keys is None else [get(Task.REGRESSION, key) for key in keys]
     reports = {}
     for model in chosen:
         state, n_rows = states[model]

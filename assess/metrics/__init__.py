@@ -14,8 +14,9 @@ against the threshold, from the registry's formulas).
 
 from assess.metrics.baselines import baseline_columns
 from assess.metrics.evaluate import CI_METHODS, MetricReport, MetricResult, evaluate
-from assess.metrics.registry import (GROUPS, REGISTRY, TABLES, MetricSpec, Proportion, TableColumn, get, keys_for,
-                                     metrics_for, table_for)
+from assess.metrics.registry import (GROUPS, REGISTRY, TABLES, MetricSpec, Proportion, TableColumn, applicable,
+                                     applicable_to, get, headline, headline_of, keys_for, metrics_for, shown_by_default, table_for)
 
 __all__ = ["CI_METHODS", "GROUPS", "REGISTRY", "TABLES", "MetricReport", "MetricResult", "MetricSpec", "Proportion",
-           "TableColumn", "baseline_columns", "evaluate", "get", "keys_for", "metrics_for", "table_for"]
+           "TableColumn", "applicable", "applicable_to", "baseline_columns", "evaluate", "get", "headline", "headline_of", "keys_for",
+           "metrics_for", "shown_by_default", "table_for"]

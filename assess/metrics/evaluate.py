@@ -23,7 +23,7 @@ from assess.metrics import binary, clustering, forecast_state, multiclass, multi
 from assess.metrics._common import ScoreNote, check_finite, check_weight
 from assess.metrics.baselines import baseline_columns, baseline_values, regression_baselines
 from assess.metrics.forecast_baselines import BASELINES
-from assess.metrics.registry import TASKS, MetricSpec, get, metrics_for, table_for
+from assess.metrics.registry import TASKS, MetricSpec, applicable_to, get, table_for
 
 __all__ = ["evaluate", "MetricReport", "MetricResult", "CI_METHODS"]
 
@@ -381,9 +381,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     task = pred.task
     has_scores = pred.scores is not None
     if keys is None:
-        has_intervals = pred.lower is not None and pred.upper is not None
-        specs = [m for m in metrics_for(task) if m.needs in ("labels", "values") or (has_scores and m.needs in (
-            "scores", "probabilities")) or (has_intervals and m.needs == "intervals") or task is Task.CLUSTERING]
+        specs = list(applicable_to(pred))
     else:
         if isinstance(keys, str):
             keys = [keys]

@@ -28,7 +28,7 @@ from assess.core.data import Task
 from assess.metrics import binary, clustering, forecast_state, multiclass, multilabel, regression
 
 __all__ = ["MetricSpec", "Proportion", "TableColumn", "REGISTRY", "TABLES", "GROUPS", "TASKS", "metrics_for", "get",
-           "keys_for", "table_for"]
+           "keys_for", "table_for", "applicable", "applicable_to", "headline", "headline_of", "shown_by_default"]
 
 ISO = "ISO/IEC TS 4213:2022"
 QAHTAN = "Qahtan, Machine Learning—Evaluation (reference 001)"
@@ -691,6 +691,70 @@ def metrics_for(task, *, group: str | None = None, needs: str | None = None) -> 
         raise ValueError(f"`group` must be one of {list(GROUPS)} (got {group!r})")
     return tuple(m for m in REGISTRY if m.task == t and (group is None or m.group == group)
                  and (needs is None or m.needs == needs))
+
+
+def applicable(task, *, has_scores: bool, has_intervals: bool = False) -> tuple[MetricSpec, ...]:
+    """The entries of ``task`` a file can answer, in display order: label and value metrics always; score and
+    probability metrics only with scores; the forecast interval metrics only with ``lower``/``upper`` columns.
+    Clustering keeps every index (one the file cannot give is null with its reason in the report)."""
+    t = _task(task)
+    return tuple(m for m in metrics_for(t) if t is Task.CLUSTERING or m.needs in ("labels", "values")
+                 or (has_scores and m.needs in ("scores", "probabilities"))
+                 or (has_intervals and m.needs == "intervals"))
+
+
+def _first(source):
+    """One model's predictions: ``source`` itself, or an Assessment's first model (the columns are the file's)."""
+    return source.predictions() if hasattr(source, "predictions") else source
+
+
+def applicable_to(source) -> tuple[MetricSpec, ...]:
+    """:func:`applicable` for a file: an :class:`~assess.inputs.assessment.Assessment` or one model's
+    :class:`~assess.core.data.Predictions`."""
+    pred = _first(source)
+    return applicable(pred.task, has_scores=pred.scores is not None,
+                      has_intervals=pred.lower is not None and pred.upper is not None)
+
+
+def headline(task, *, has_scores: bool) -> str:
+    """The one metric every surface leads with for ``task`` (the report's ranking, the default metric of the
+    significance tests' bootstrap and of the cost trade-off): the threshold-free ROC AUC for binary scores, else
+    accuracy (what McNemar's and Cochran's Q tests compare); the micro F1 over all labels (multi-label); the mean
+    absolute error, the loss the paired t and Wilcoxon tests compare (regression, forecasts); the adjusted Rand index
+    (clustering: chance-corrected agreement with the reference classes)."""
+    t = _task(task)
+    if t in (Task.BINARY, Task.MULTICLASS):
+        return "roc_auc" if t is Task.BINARY and has_scores else "accuracy"
+    return {Task.MULTILABEL: "f1_micro", Task.REGRESSION: "mae", Task.FORECAST: "mae",
+            Task.CLUSTERING: "adjusted_rand_index"}[t]
+
+
+def headline_of(source) -> str:
+    """:func:`headline` for a file: an Assessment or one model's Predictions."""
+    pred = _first(source)
+    return headline(pred.task, has_scores=pred.scores is not None)
+
+
+#: The metrics a Metrics page shows before the user picks (the task's summary at a glance), in registry order.
+DEFAULT_SHOWN = {
+    Task.BINARY: ("tp", "fp", "tn", "fn", "accuracy", "balanced_accuracy", "precision", "recall", "specificity", "f1",
+                  "mcc", "roc_auc", "average_precision", "log_loss", "brier_score"),
+    Task.MULTICLASS: ("accuracy", "balanced_accuracy", "precision_macro", "recall_macro", "f1_macro", "f1_weighted",
+                      "cohen_kappa", "mcc", "top_k_accuracy", "roc_auc_ovr", "log_loss", "brier_score"),
+    Task.MULTILABEL: ("hamming_loss", "exact_match_ratio", "jaccard_samples", "precision_micro", "recall_micro",
+                      "f1_micro", "f1_macro", "label_ranking_average_precision"),
+    Task.REGRESSION: ("mae", "rmse", "median_absolute_error", "max_error", "mean_error", "mape", "smape", "r2"),
+    Task.FORECAST: ("mae", "rmse", "mean_error", "mape", "smape", "mase", "mase_seasonal", "coverage",
+                    "winkler_score", "skill_seasonal_naive"),
+    # the chance-corrected indices, V-measure and the internal indices
+    Task.CLUSTERING: ("adjusted_rand_index", "rand_index", "purity", "inverse_purity", "v_measure",
+                      "adjusted_mutual_info", "silhouette", "davies_bouldin", "calinski_harabasz"),
+}
+
+
+def shown_by_default(task) -> tuple[str, ...]:
+    """The keys the Metrics page selects before the user picks (each task's summary at a glance)."""
+    return DEFAULT_SHOWN[_task(task)]
 
 
 def keys_for(task) -> tuple[str, ...]:

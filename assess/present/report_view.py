@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-import numpy as np
 
 from assess.analyses.decision_costs import cost_matrix
 from assess.core.data import Task

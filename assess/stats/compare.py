@@ -23,6 +23,7 @@ import pandas as pd
 from assess.core.data import Predictions, Task
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
+from assess.metrics.registry import headline
 from assess.stats import folds, runners
 from assess.stats._common import check_alternative, check_confidence_level
 from assess.stats._result import (INDEPENDENT, INDEPENDENT_SAMPLES, PAIRED, Assumption, Comparison, ComparisonSet,
@@ -224,23 +225,23 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
                          metric=metric if metric_reason else None, metric_reason=metric_reason)
 
 
+#: Why the bootstrap compares the task's headline metric (:func:`assess.metrics.registry.headline`) when no metric
+#: was chosen: it is the quantity the other suggested tests compare, so the results agree in what they are about.
+_HEADLINE_REASONS = {
+    "roc_auc": "the bootstrap compares ROC AUC, threshold-free and the quantity DeLong's test compares",
+    "accuracy": "the bootstrap compares accuracy, the quantity McNemar's and Cochran's Q tests compare",
+    "f1_micro": "the bootstrap compares the micro-averaged F1 over all labels",
+    "adjusted_rand_index": "the bootstrap compares the adjusted Rand index, chance-corrected agreement with the "
+                           "reference classes",
+    "mae": "the bootstrap compares the mean absolute error, the loss the paired t and Wilcoxon tests compare",
+}
+
+
 def default_metric(task: Task, has_scores: bool) -> tuple[str, str]:
-    """(metric key, why) for the tests that compare a metric (the bootstraps) when none was chosen: the metric the
-    other suggested tests compare, so the results agree in what they are about."""
-    task = Task(task)
-    if task is Task.BINARY and has_scores:
-        return "roc_auc", ("no metric chosen: the bootstrap compares ROC AUC, threshold-free and the quantity "
-                           "DeLong's test compares")
-    if task in (Task.BINARY, Task.MULTICLASS):
-        return "accuracy", ("no metric chosen: the bootstrap compares accuracy, the quantity McNemar's and "
-                            "Cochran's Q tests compare")
-    if task is Task.MULTILABEL:
-        return "f1_micro", "no metric chosen: the bootstrap compares the micro-averaged F1 over all labels"
-    if task is Task.CLUSTERING:
-        return "adjusted_rand_index", ("no metric chosen: the bootstrap compares the adjusted Rand index, chance-"
-                                       "corrected agreement with the reference classes")
-    return "mae", ("no metric chosen: the bootstrap compares the mean absolute error, the loss the paired t and "
-                   "Wilcoxon tests compare")
+    """(metric key, why) for the tests that compare a metric (the bootstraps) when none was chosen: the task's
+    headline metric, the one every surface leads with."""
+    key = headline(task, has_scores=has_scores)
+    return key, f"no metric chosen: {_HEADLINE_REASONS[key]}"
 
 
 SUBGROUP_TESTS = ("chi2", "fisher_exact", "kruskal", "anova")

@@ -463,7 +463,7 @@ def error_rate_ci(n_errors: int, n: int, *, confidence_level: float = 0.95, null
                               "samples drawn independently of the model and of each other")]
     return TestResult(test="error_rate_ci", method="normal (CLT) interval of an error rate", statistic=z, pvalue=p,
                       df=None, alternative=alternative,
-                      effect=Effect("error rate", e, ConfidenceInterval(low, high, confidence_level, "normal (CLT)")),
+                      effect=Effect("error rate", e, ConfidenceInterval(low, high, confidence_level, "normal")),
                       assumptions=assumptions, sentence=text + ".", n=n, models=(name,) if name else (),
                       details=ErrorRateDetails(n_errors, null_error))
 

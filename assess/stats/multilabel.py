@@ -112,7 +112,7 @@ def mcnemar_per_label(y_true, labels_a, labels_b, *, labels: Sequence[str] | Non
     se = float(d.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     low, high = interval(effect_value, se, NORMAL, alternative, confidence_level) if n > 1 else (math.nan, math.nan)
     effect = Effect("mean per-label accuracy difference (A - B)", effect_value,
-                    ConfidenceInterval(max(low, -1.0), min(high, 1.0), confidence_level, "normal (CLT)"))
+                    ConfidenceInterval(max(low, -1.0), min(high, 1.0), confidence_level, "normal"))
 
     discordant = np.array([r.details.discordant for r in per_label])
     assumptions = [Assumption("paired samples", True, f"both models scored on the same {count(n)} samples"),

@@ -22,7 +22,7 @@ from scipy import stats as sps
 
 from assess.core.errors import AssessError
 from assess.core.formatting import confidence_interval, count, p_value, significant
-from assess.intervals import ConfidenceInterval, delong_placements, delong_variance
+from assess.intervals import ConfidenceInterval, IntervalMethod, delong_placements, delong_variance
 from assess.stats._common import (NORMAL, StudentT, alpha_of, as_bool_vector, as_float_vector, check_alternative,
                                   check_choice, check_confidence_level, check_same_length, interval, metric_words,
                                   model_names, pvalue, verdict, warn_undefined)
@@ -299,7 +299,8 @@ def paired_bootstrap(y_true, pred_a, pred_b, *, metric: Callable, n_resamples: i
     return TestResult(test="paired_bootstrap", method="paired bootstrap (percentile interval, shift p-value)",
                       statistic=observed, pvalue=p, df=None, alternative=alternative,
                       effect=Effect(f"{label} difference (A - B)", observed,
-                                    ConfidenceInterval(low, high, confidence_level, "bootstrap percentile")),
+                                    ConfidenceInterval(low, high, confidence_level, IntervalMethod(
+                                        "bootstrap-percentile", resamples=n_resamples, seed=seed))),
                       assumptions=assumptions, sentence=sentence, n=n, models=names,
                       details=BootstrapDetails(n_resamples, int(n_invalid), seed, label))
 
@@ -360,7 +361,8 @@ def unpaired_bootstrap(y_a, pred_a, y_b, pred_b, *, metric: Callable, n_resample
     return TestResult(test="unpaired_bootstrap", method="unpaired bootstrap (percentile interval, shift p-value)",
                       statistic=observed, pvalue=p, df=None, alternative=alternative,
                       effect=Effect(f"{label} difference (A - B)", observed,
-                                    ConfidenceInterval(low, high, confidence_level, "bootstrap percentile")),
+                                    ConfidenceInterval(low, high, confidence_level, IntervalMethod(
+                                        "bootstrap-percentile", resamples=n_resamples, seed=seed))),
                       assumptions=assumptions, sentence=sentence, n=n_a + n_b, models=names,
                       details=UnpairedBootstrapDetails(n_resamples, int(n_invalid), seed, label, n_a, n_b))
 

@@ -206,10 +206,3 @@ def test_efficiency_only_for_higher_is_better_metrics():
     from assess.core.data import Task
     assert cost.efficiency_applies(Task.BINARY, "accuracy") and cost.efficiency_applies(Task.REGRESSION, "r2")
     assert not cost.efficiency_applies(Task.REGRESSION, "mae")
-
-
-def test_default_metric_per_task():
-    from assess.core.data import Task
-    assert [cost.default_metric(t) for t in (Task.BINARY, Task.MULTICLASS, Task.REGRESSION, Task.FORECAST,
-                                             Task.MULTILABEL)] == ["accuracy", "accuracy", "r2", "r2",
-                                                                   "exact_match_ratio"]

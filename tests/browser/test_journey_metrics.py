@@ -18,7 +18,7 @@ def test_metrics_change_and_download(page):
     page.get_by_text("Model logistic's recall is", exact=False).or_(
         page.get_by_text("recall is 0.962", exact=False)).first.wait_for()
 
-    choose(page, "Confidence interval", "Wilson")
+    choose(page, "Confidence interval", "Wilson score")
     wait_idle(page)
     page.get_by_text("Choose metrics").click()
     multiselect = page.get_by_role("combobox", name="Threshold metrics")

@@ -84,7 +84,7 @@ def _figures():
     ovr = {c: curves.roc_curve(counts[m]) for c, m in zip(CLASSES, MODELS)}
     return {
         "confusion": charts.confusion_matrix_chart(matrix=[[5, 1], [2, 7]], classes=CLASSES, title=LINK,
-                                                   subtitle=TEMPLATED, cost_matrix=[[0, 1], [1, 0]]),
+                                                   subtitle=TEMPLATED, expected_cost=0.2),
         "multilabel": charts.multilabel_confusion_chart(matrices=[[[5, 1], [2, 7]]] * 2, labels=CLASSES,
                                                         title=f"Confusion per label — {LINK}"),
         "roc": charts.roc_chart(curves=of("roc"), counts=counts, colors=colors, threshold=0.5, bands=bands,

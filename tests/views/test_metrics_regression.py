@@ -22,7 +22,8 @@ def test_value_metrics_with_intervals_and_baselines():
     labels = {w.label for kind in ("radio", "number_input", "selectbox") for w in at.get(kind)}
     assert not labels & CLASSIFICATION_WIDGETS
     [ci] = [s for s in at.selectbox if s.label == "Confidence interval"]
-    assert ci.options == ["auto (bootstrap)", "none", "bootstrap (percentile)", "bootstrap (BCa)"]
+    # the bootstrap methods named by assess.intervals.interval.METHOD_NAMES, as every table names them
+    assert ci.options == ["auto (bootstrap)", "none", "Bootstrap percentile", "Bootstrap BCa"]
     ci.set_value("none").run()              # the values alone (the bootstrap is checked in the engine's tests)
     assert not at.exception
     comparison = joined_table(at, 0, ("metric", "better", "key")).reset_index().set_index("key")

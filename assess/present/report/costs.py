@@ -35,6 +35,7 @@ from assess.core.decision import Decision
 from assess.core.errors import AssessError
 from assess.core.formatting import significant
 from assess.inputs.assessment import Assessment
+from assess.metrics.registry import headline_of
 
 
 @dataclass(frozen=True)
@@ -135,7 +136,7 @@ def running_costs(assessment: Assessment, models: Sequence[str], *, decision: De
         return None
     costs = cost.cost_from_assessment(assessment, models=list(models), confidence_level=confidence_level,
                                       resamples=resamples, seed=seed)
-    metric = cost.default_metric(assessment.task)
+    metric = headline_of(assessment)
     kwargs = {"decision": decision} if assessment.task.is_classification else {}
     try:
         line = cost.headline(assessment, costs, metric=metric, confidence_level=confidence_level,

@@ -25,7 +25,7 @@ from assess.core.decision import LABELS, SCORES, Decision
 from assess.core.errors import AssessError
 from assess.core.formatting import bounds, class_phrase, number, p_value, percent_level
 from assess.metrics import MetricReport, get
-from assess.metrics.registry import TASKS
+from assess.metrics.registry import TASKS, headline_of
 from assess.metrics.reports import compute_reports
 from assess.present.report.checklist import ChecklistRow, checklist
 from assess.present.report.costs import MisclassificationCosts, RunningCosts, misclassification_costs, running_costs
@@ -44,11 +44,6 @@ HEADLINE = {
     Task.REGRESSION: ("mae", "rmse", "r2", "mean_error"),
     Task.FORECAST: ("mae", "rmse", "mase", "coverage"),
     Task.CLUSTERING: ("adjusted_rand_index", "normalized_mutual_info", "purity", "silhouette"),
-}
-#: The metric the recommendation ranks models by, first defined one wins.
-PRIMARY = {
-    Task.BINARY: ("roc_auc", "f1"), Task.MULTICLASS: ("accuracy",), Task.MULTILABEL: ("f1_micro",),
-    Task.REGRESSION: ("mae",), Task.FORECAST: ("mase", "mae"), Task.CLUSTERING: ("adjusted_rand_index", "silhouette"),
 }
 #: Which test answers "is the best model better?" for a primary metric, when it was run.
 TEST_FOR_METRIC = {"roc_auc": "delong"}
@@ -201,8 +196,9 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
                              confidence_level=options.confidence_level, seed=options.seed,
                              progress=lambda f: say(0.6 + 0.35 * f, "charts")
                              ) if reports and options.charts and source is None else []
-    primary = next((k for k in PRIMARY.get(assessment.task, ()) if reports
-                    and all(k in r and r[k].defined for r in reports.values())), None)
+    # the recommendation ranks models by the task's headline metric, when every model has it
+    primary = headline_of(assessment) if assessment.task in TASKS else None
+    primary = primary if reports and all(primary in r and r[primary].defined for r in reports.values()) else None
     weighted = bool(assessment.roles.weight)
     recommended = _recommended_comparison(comparisons, primary, weighted=weighted and options.test_metric in
                                           (None, primary))
