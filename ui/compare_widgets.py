@@ -113,7 +113,7 @@ def settings_widgets(data: CompareData, question: str, assessment) -> tuple:
         if data.folds is not None:
             metric = st.selectbox("Metric (column)", data.metric_columns)
         elif names:
-            metric = st.selectbox("Metric", list(names), index=list(names).index(default_metric(names)),
+            metric = st.selectbox("Metric", list(names), index=list(names).index(default_metric(assessment, names)),
                                   format_func=names.get,
                                   help="Used by the bootstrap and fold tests; McNemar, Cochran's Q, chi-squared "
                                        "and Fisher compare right/wrong per sample (accuracy), DeLong the ROC AUC, "

@@ -9,14 +9,13 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from assess.core.formatting import percent_level
-from assess.present import charts
+from assess.analyses.label_curves import LABEL_RULES, label_cardinality, label_cooccurrence, label_support
 from assess.core.decision import Decision
-from assess.analyses.label_curves import LABEL_RULES, cardinality_distribution, cooccurrence, label_support
+from assess.core.formatting import percent_level
 from assess.inputs.assessment import Assessment
+from assess.present import charts, curves_view
 from assess.stats.multilabel import CORRECTION_NAMES, PerLabelMcNemarDetails
-from assess.present import curves_view
-from ui.state import cached, current_decision, md, memo, set_decision
+from ui.state import cached, current_decision, md, set_decision
 from ui.widgets import chart, data_table
 
 #: Curves drawn at once: past eight the Okabe–Ito palette repeats and the curves cannot be told apart; the micro and
@@ -68,20 +67,16 @@ def per_label_curves_section(assessment: Assessment, models: list[str]) -> list:
 def label_sets_section(assessment: Assessment, models: list[str], decision: Decision) -> list:
     """Labels per sample (every model against the truth) and label co-occurrence (one model against the truth)."""
     st.subheader("Label sets")
-    decided = decision  # hashable, compares by value: part of the memo keys
-    distributions = {"true": memo(assessment, "ml_cardinality", (models[0], decided),
-                                  lambda: cardinality_distribution(assessment.predictions(models[0]), decision))["true"]}
+    distributions = {"true": cached(label_cardinality, assessment, models[0], decision)["true"]}
     for m in models:
-        distributions[m] = memo(assessment, "ml_cardinality", (m, decided), lambda m=m: cardinality_distribution(
-            assessment.predictions(m), decision))["predicted"]
+        distributions[m] = cached(label_cardinality, assessment, m, decision)["predicted"]
     figures = []
     fig = charts.cardinality_chart(distributions=distributions, colors=charts.model_colors(assessment.models))
     figures.append(fig)
     chart(fig, "Labels per sample", key="ml_cardinality")
     model = st.selectbox("Co-occurrence of model", models, key="ml_cooccurrence_model",
                          help="Which labels the model predicts together, beside which labels occur together.")
-    matrices = memo(assessment, "ml_cooccurrence", (model, decided),
-                    lambda: cooccurrence(assessment.predictions(model), decision))
+    matrices = cached(label_cooccurrence, assessment, model, decision)
     fig = charts.cooccurrence_chart(true=matrices["true"], predicted=matrices["predicted"],
                                     labels=list(assessment.classes),
                                     title=f"Label co-occurrence, true and predicted — {model}")

@@ -1,4 +1,4 @@
-"""Session state of the app: every key (`Key`), `init_state`, loading, the decision, the one memo, the page guard
+"""Session state of the app: every key (`Key`), `init_state`, loading, the decision, the one cache (`cached`), the page guard
 and safe rendering of file text.
 
 Everything a user loads lives in ``st.session_state`` only, so one session never sees another's data. The sample
@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
@@ -255,36 +256,31 @@ def fingerprint(assessment: Assessment) -> tuple:
             assessment.classes, assessment.names)
 
 
-def memo(assessment: Assessment, name: str, params: tuple, compute, *, light: bool = False):
-    """Deprecated for :func:`cached`, whose key is the call itself; pages move to it one by one.
-
-    ``compute()`` once for this assessment's :func:`fingerprint` (the file's SHA-256, roles, task, positive class)
-    and ``params``, shared by every session holding the same data (:mod:`ui.store`); a session whose data or
-    roles change gets a new key.
+def cached(compute, assessment: Assessment, *args, light: bool = False, **kwargs):
+    """``compute(assessment, *args, **kwargs)`` once per assessment :func:`fingerprint` (the file's SHA-256, roles,
+    task, positive class) and those arguments, shared by every session holding the same data (:mod:`ui.store`). The
+    key is the call itself: ``compute``'s qualified name and every argument it is given, so no key can leave out an
+    input that changes the result (a hand-written key could, and serve one setting's result for another).
 
     Over the server's memory budget (:class:`ui.store.ServerBusy`) the page says so where the result would have
-    been and stops: the message is shown by whichever page asked, with or without ``app.py`` around it (Streamlit
-    runs a page on its own on a server's first run and under AppTest). A Plotly figure may be returned: it is stored
-    as its dict and each caller gets its own figure (:func:`ui.store._frozen`). ``light``: a small result of a
-    setting that changes often (a figure at one threshold), kept apart so it never evicts a costly one."""
-    return _shared_or_busy((fingerprint(assessment), name, params), compute, assessment, light)
-
-
-def cached(compute, assessment: Assessment, *args, light: bool = False, **kwargs):
-    """``compute(assessment, *args, **kwargs)`` once per assessment :func:`fingerprint` and those arguments, shared by
-    every session holding the same data (:mod:`ui.store`), as :func:`memo` does — but the key is the call itself:
-    ``compute``'s qualified name and every argument it is given, so no key can leave out an input that changes the
-    result (a hand-written ``params`` can leave one out and serve one setting's result for another).
+    been and stops. A Plotly figure may be returned: it is stored as its dict and each caller gets its own figure
+    (:func:`ui.store._frozen`). ``light``: a small result of a setting that changes often (a figure at one
+    threshold), kept apart so it never evicts a costly one.
 
     ``compute`` must be a module-level function of `assess` (or of `ui`), not a lambda or a closure, whose values
-    the key would not see; every argument must be hashable (a tuple, not a list), or a read table (an upload: it
-    stands in the key as its :func:`table_key`). ``light`` as for :func:`memo`."""
+    the key would not see; every argument must be hashable (a tuple, not a list), a read table (an upload: it stands
+    in the key as its :func:`table_key`) or a NumPy array (as its shape, type and SHA-256: a cost matrix of 2,000
+    classes is 4 million cells)."""
     name = f"{compute.__module__}.{compute.__qualname__}"
     if "<lambda>" in name or "<locals>" in name:
         raise TypeError(f"cached() needs a module-level function, not {name}: the key sees only its arguments")
 
     def part(value):   # a LoadedTable hashes by identity: each session's read of one upload would be its own key
-        return ("table", table_key(value)) if isinstance(value, LoadedTable) else value
+        if isinstance(value, LoadedTable):
+            return "table", table_key(value)
+        if isinstance(value, np.ndarray):
+            return "array", value.shape, value.dtype.str, hashlib.sha256(np.ascontiguousarray(value).data).hexdigest()
+        return value
 
     key = (fingerprint(assessment), name, tuple(map(part, args)), tuple(sorted((k, part(v)) for k, v in kwargs.items())))
     hash(key)   # an unhashable argument fails here, with its type in the message, not deep in the store

@@ -262,7 +262,7 @@ def _thawed(stored):
 
 
 def _kind(key: Hashable) -> str:
-    """What a key computes, for the log: ``"read"``/``"describe"``, or the name `ui.state.memo` gives."""
+    """What a key computes, for the log: ``"read"``/``"describe"``, or the function `ui.state.cached` calls."""
     if isinstance(key, tuple) and key:
         return str(key[1] if isinstance(key[0], tuple) and len(key) > 1 else key[0])
     return str(key)

@@ -1,7 +1,6 @@
 """Confusion page: confusion matrices per model (counts or normalised), most confused pairs, a cost matrix's
 expected cost; the labels follow the shared decision (the threshold set on Curves, the label source on Metrics)."""
 
-import hashlib
 
 import numpy as np
 import pandas as pd
@@ -15,7 +14,7 @@ from assess.core.formatting import count, percent, significant
 from assess.present import charts
 from assess.present.export import to_csv_bytes
 from ui.multilabel_views import label_sets_section
-from ui.state import current_decision, md, memo, require_assessment
+from ui.state import cached, current_decision, md, require_assessment
 from ui.widgets import all_charts_button, chart, chart_cell, chart_row, data_table, decision_note
 
 #: Most classes drawn in a confusion matrix (and offered in the cost editor): beyond it the classes with the most true
@@ -72,11 +71,8 @@ with st.expander("Cost matrix: what each kind of error costs", icon=":material/p
         st.warning(md(f"No expected cost: {exc}."))
         costs = None
 
-# the cost matrix keys the cached result by its digest: 2,000 classes make 4 million cells
-costs_key = None if costs is None else hashlib.sha256(costs.tobytes()).hexdigest()
-found = memo(assessment, "confusions", (tuple(models), decision, costs_key, MAX_DRAWN_CLASSES),
-             lambda: decision_costs.confusions(assessment, models, decision=decision, costs=costs,
-                                               max_drawn=MAX_DRAWN_CLASSES))
+found = cached(decision_costs.confusions, assessment, tuple(models), decision=decision, costs=costs,
+              max_drawn=MAX_DRAWN_CLASSES)
 for model, reason in found.skipped:
     st.warning(md(reason))
 row = chart_row()

@@ -2,8 +2,6 @@
 training data and no leaked duplicates (with a training-id file or a `split` column), the same test data for every
 model, the agreement of several annotators' ground truth, and distribution shift between splits, folds or periods."""
 
-import hashlib
-
 import streamlit as st
 
 from assess.analyses import controls
@@ -11,7 +9,7 @@ from assess.core.errors import AssessError
 from assess.core.formatting import number
 from assess.inputs.read import ACCEPTED_EXTENSIONS
 from assess.present.charts.controls import distribution_by_group_chart
-from ui.state import current_decision, md, memo, require_assessment
+from ui.state import cached, current_decision, md, require_assessment
 from ui.widgets import all_charts_button, chart, data_table
 
 st.title("Controls")
@@ -29,14 +27,9 @@ shift_by = st.selectbox("Compare distributions across", candidates, index=0,
                              "the first.") if candidates else None
 
 try:
-    train, train_key = None, None
-    if uploaded is not None:
-        data = uploaded.getvalue()
-        train_key = (uploaded.name, hashlib.sha256(data).hexdigest())   # results are shared by content
-        train = memo(assessment, "training_ids", train_key, lambda: controls.read_training(data, name=uploaded.name))
-    decision = current_decision()
-    result = memo(assessment, "controls", (train_key, shift_by, decision),
-                  lambda: controls.run_controls(assessment, train=train, shift_by=shift_by, decision=decision))
+    data = None if uploaded is None else uploaded.getvalue()   # the key holds the bytes: shared by content
+    result = cached(controls.controls_with_training, assessment, data, None if uploaded is None else uploaded.name,
+                    shift_by=shift_by, decision=current_decision())
 except AssessError as exc:
     st.error(md(str(exc)), icon=":material/error:")
     st.stop()

@@ -5,17 +5,14 @@ one. Reads the file's ``latency_ms``/``energy_j`` (and ``batch_size``) columns, 
 import streamlit as st
 
 from assess.analyses import cost
-from assess.inputs.read import ACCEPTED_EXTENSIONS
+from assess.analyses.cost_view import model_costs, weigh
 from assess.core.errors import AssessError
+from assess.inputs.read import ACCEPTED_EXTENSIONS
 from assess.metrics import applicable_to, headline_of
-from assess.metrics.reports import compute_reports
 from assess.present.charts import model_colors
 from assess.present.charts.cost import latency_distribution_chart, trade_off_chart
-from ui.state import current_decision, md, memo, read_upload, require_assessment
+from ui.state import cached, current_decision, md, read_upload, require_assessment
 from ui.widgets import all_charts_button, chart, data_table
-
-#: Bootstrap resamples and seed of every interval on this page (the CLI's defaults, so both give the same numbers).
-RESAMPLES, SEED = 1000, 0
 
 st.title("Cost")
 assessment = require_assessment()
@@ -41,13 +38,8 @@ cost_key = right.selectbox("Cost", [k for k in cost.COST_KEYS if k != "latency_m
                            index=1, format_func=cost.COST_NAMES.get)
 
 try:
-    if uploaded is not None:
-        table = read_upload(uploaded.getvalue(), uploaded.name)
-        costs = memo(assessment, "cost_table", (table.sha256,),
-                     lambda: cost.cost_from_table(table.frame, file=table.name, resamples=RESAMPLES, seed=SEED))
-    else:
-        costs = memo(assessment, "cost", (RESAMPLES, SEED),
-                     lambda: cost.cost_from_assessment(assessment, resamples=RESAMPLES, seed=SEED))
+    table = read_upload(uploaded.getvalue(), uploaded.name) if uploaded is not None else None
+    costs = cached(model_costs, assessment, table)
 except AssessError as exc:
     st.error(md(str(exc)), icon=":material/error:")
     st.stop()
@@ -61,22 +53,12 @@ if not any(cost_key in c for c in costs.values()):
     st.info(md(f"No model has a {cost.COST_NAMES[cost_key].lower()}: choose another cost."))
     st.stop()
 
-decision = current_decision()
-reports = memo(assessment, "cost_metric", (metric, decision, RESAMPLES, SEED),
-               lambda: compute_reports(assessment, models=list(costs), keys=[metric], decision=decision,
-                                       ci="auto", resamples=RESAMPLES, seed=SEED))
-try:
-    line = memo(assessment, "cost_headline", (metric, cost_key, decision, RESAMPLES, SEED),
-                lambda: cost.headline(assessment, costs, metric=metric, cost_key=cost_key, decision=decision,
-                                      resamples=RESAMPLES, seed=SEED))
-except AssessError as exc:   # the comparison behind the sentence cannot run on this metric: the costs still stand
-    line = None
-    st.caption(md(f"No headline for this metric: {exc}"))
-if line is not None:
-    st.info(md(line.sentence), icon=":material/balance:")
-
-efficiency = ({m: cost.efficiency(reports[m][metric].value, c) for m, c in costs.items() if m in reports}
-              if cost.efficiency_applies(assessment.task, metric) else None)   # an error per ms rewards slowness
+weighed = cached(weigh, assessment, table, metric, cost_key, current_decision())
+reports, efficiency = weighed.reports, weighed.efficiency
+if weighed.headline is not None:
+    st.info(md(weighed.headline.sentence), icon=":material/balance:")
+elif weighed.no_headline:
+    st.caption(md(f"No headline for this metric: {weighed.no_headline}"))
 st.subheader("Cost per model")
 data_table(cost.cost_frame(costs, efficiency_by_model=efficiency, metric_name=names[metric]),
            repeat=("Model",))   # a column per cost: several tables at 1024 px, each naming its models

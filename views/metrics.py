@@ -2,8 +2,7 @@
 
 Classification shows its decision widgets (labels from, threshold, β, k); regression and forecast files show only what
 applies to them (assess/present/metrics_view.py says which). The numbers and the JSON download are those of
-``python -m assess metrics`` for the same settings (assess/metrics/document.py).
-"""
+``python -m assess metrics`` for the same settings (assess/metrics/document.py)."""
 
 from dataclasses import replace
 

@@ -27,8 +27,7 @@ if not sliceable(task):
             f"{task.label}{' — the Clusters page shows its indices' if task is Task.CLUSTERING else ''}.")
     st.stop()
 
-# Counting distinct values of every column is a pass over the file: once per file and roles, not on every rerun.
-candidates = cached(slice_candidates, assessment)
+candidates = cached(slice_candidates, assessment)   # a pass over every column: once per file and roles
 names = cached(metric_choices, assessment, light=True)
 default_metric = DEFAULT_TEST_METRIC[task]
 colors = charts.model_colors(assessment.models)

@@ -16,7 +16,8 @@ from assess.core.decision import Decision
 from assess.core.errors import AssessError
 from assess.core.formatting import interval, percent_level
 from assess.inputs.assessment import Assessment
-from assess.metrics import get, metrics_for
+from assess.metrics import get
+from assess.metrics.registry import applicable_to, headline_of
 from assess.stats import (INDEPENDENT, PAIRED, QUESTIONS, TESTS, Design, compare, compare_all, compare_subgroups,
                           data_design, fold_table_from_predictions, suggest_tests)
 from assess.stats.compare import is_weighted
@@ -102,14 +103,17 @@ def questions_for(data: CompareData) -> Questions:
 def metric_choices(assessment: Assessment) -> dict[str, str]:
     """{key: name} of the metrics the tests compare; empty for a task whose metrics are not in the registry yet."""
     try:
-        return {s.key: s.name for s in metrics_for(assessment.task)   # internal clustering indices: not
-                if s.kind != "count" and s.needs != "features"}        # resampled by the tests
+        return {s.key: s.name for s in applicable_to(assessment)   # internal clustering indices: not
+                if s.kind != "count" and s.needs != "features"}     # resampled by the tests
     except ValueError:
         return {}
 
 
-def default_metric(names: dict[str, str]) -> str:
-    return next((k for k in ("accuracy", "mae") if k in names), next(iter(names)))
+def default_metric(assessment: Assessment, names: dict[str, str]) -> str:
+    """The metric the page opens on: the file's headline metric (`registry.headline_of`, which the command line's
+    ``compare`` also defaults to), else the first it can compare."""
+    key = headline_of(assessment)
+    return key if key in names else next(iter(names))
 
 
 @dataclass(frozen=True)

@@ -551,6 +551,14 @@ class Controls:
         return doc
 
 
+def controls_with_training(assessment: Assessment, training: bytes | None, training_name: str | None, *,
+                           shift_by: str | None = None, decision: Decision = Decision()):
+    """`run_controls` with the training data an upload holds: ``training`` (its bytes, read by `read_training` as
+    ``training_name``), or none."""
+    train = None if training is None else read_training(training, name=training_name)
+    return run_controls(assessment, train=train, shift_by=shift_by, decision=decision)
+
+
 def run_controls(assessment: Assessment, *, train: Training | None = None, shift_by: str | None = None,
                  decision: Decision = Decision()) -> Controls:
     """Every control the data allows: overlap (with ``train`` or a split column), the same test data for every

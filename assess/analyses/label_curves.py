@@ -110,3 +110,13 @@ def per_label_thresholds(pred: Predictions, rule: str = "max_fbeta") -> dict[str
         if found:
             out[str(label)] = found[0]
     return out
+
+
+def label_cardinality(assessment, model: str, decision: Decision = Decision()) -> dict[str, np.ndarray]:
+    """`cardinality_distribution` of ``model`` of an assessment."""
+    return cardinality_distribution(assessment.predictions(model), decision)
+
+
+def label_cooccurrence(assessment, model: str, decision: Decision = Decision()) -> dict[str, np.ndarray]:
+    """`cooccurrence` of ``model`` of an assessment."""
+    return cooccurrence(assessment.predictions(model), decision)

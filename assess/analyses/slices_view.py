@@ -15,8 +15,7 @@ from assess.core.data import Task
 from assess.core.decision import Decision
 from assess.core.formatting import UNDEFINED, bounds, number, p_value
 from assess.inputs.assessment import Assessment
-from assess.metrics import metrics_for
-from assess.metrics.registry import TASKS, get
+from assess.metrics.registry import TASKS, applicable_to, get
 
 
 def sliceable(task: Task) -> bool:
@@ -25,11 +24,9 @@ def sliceable(task: Task) -> bool:
 
 
 def metric_choices(assessment: Assessment) -> dict[str, str]:
-    """{key: name} of the metrics shown per slice: no counts, and score metrics only when the file has scores."""
-    first = assessment.predictions()
-    specs = [s for s in metrics_for(assessment.task) if s.kind != "count" and (
-        s.needs in ("labels", "values") or (first.scores is not None and s.needs in ("scores", "probabilities")))]
-    return {s.key: s.name for s in specs}
+    """{key: name} of the metrics shown per slice: what the file can answer (`registry.applicable_to`), no counts and
+    no interval scores."""
+    return {s.key: s.name for s in applicable_to(assessment) if s.kind != "count" and s.needs != "intervals"}
 
 
 def _tested(p) -> bool:

@@ -47,16 +47,8 @@ cube-root block length, percentile interval of any count-based statistic) and :f
 see the notes above :func:`block_length`.
 """
 
-from assess.intervals.blocks import (
-                                     BLOCK_RULES,
-                                     BLOCK_SCHEMES,
-                                     block_bootstrap_ci,
-                                     block_bootstrap_mean_ci,
-                                     block_indices,
-                                     block_length,
-                                     long_run_variance,
-                                     politis_white_block_length,
-)
+from assess.intervals.blocks import (BLOCK_RULES, BLOCK_SCHEMES, block_bootstrap_ci, block_bootstrap_mean_ci,
+                                     block_indices, block_length, long_run_variance, politis_white_block_length)
 from assess.intervals.bootstrap import BootstrapResult, bootstrap_ci, resample_counts
 from assess.intervals.delong import DelongPlacements, delong_ci, delong_placements, delong_variance
 from assess.intervals.interval import METHOD_NAMES, ConfidenceInterval, IntervalMethod, method_name, normal_quantile

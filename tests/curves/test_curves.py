@@ -28,25 +28,9 @@ import assess.intervals.interval
 import assess.metrics.threshold
 import assess.present.charts.thinning
 from assess.core.warnings import UndefinedMetricWarning
-from assess.curves import (
-    ThresholdCounts,
-    average_precision,
-    calibration_curve,
-    confusion_at_threshold,
-    gain_curve,
-    ks_curve,
-    ks_statistic,
-    lift_curve,
-    micro_threshold_counts,
-    operating_point,
-    ovr_threshold_counts,
-    pr_auc,
-    pr_curve,
-    rank_scores,
-    roc_auc,
-    roc_curve,
-    threshold_counts,
-)
+from assess.curves import (ThresholdCounts, average_precision, calibration_curve, confusion_at_threshold, gain_curve,
+                           ks_curve, ks_statistic, lift_curve, micro_threshold_counts, operating_point,
+                           ovr_threshold_counts, pr_auc, pr_curve, rank_scores, roc_auc, roc_curve, threshold_counts)
 from assess.intervals import delong_placements
 from assess.metrics.threshold import metric_vs_threshold, threshold_metric_keys
 from assess.present.charts.thinning import thin_curve

@@ -1,5 +1,5 @@
-"""Every figure the Curves page takes from the server's shared store (`ui.state.memo`, keyed by hand in
-views/curves.py) is the figure an empty store builds for the same settings: a key that left out one of a figure's
+"""Every figure the Curves page takes from the server's shared store (`ui.state.cached`, keyed by
+the call) is the figure an empty store builds for the same settings: a key that left out one of a figure's
 inputs would hand one session the figure another session's settings made.
 
 Two sessions of one server are two AppTests in one process (the store is a `st.cache_resource`); the oracle is the same

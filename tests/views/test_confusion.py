@@ -121,13 +121,19 @@ def test_page_and_report_refuse_an_empty_cost_cell_alike():
 
 
 def test_matrices_are_computed_once_and_cached_across_reruns(monkeypatch):
-    """The matrices come from one cached call (ui.state.memo of assess.analyses.decision_costs.confusions): another
+    """The matrices come from one cached call (ui.state.cached of assess.analyses.decision_costs.confusions): another
     colouring reruns the page without counting again; a new cost matrix is a new key, counted once."""
     from assess.analyses import decision_costs
 
     calls = []
     real = decision_costs.confusions
-    monkeypatch.setattr(decision_costs, "confusions", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+
+    def counted(*args, **kwargs):   # the store keys by qualified name: the stand-in carries the real one's
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    counted.__module__, counted.__qualname__ = real.__module__, real.__qualname__
+    monkeypatch.setattr(decision_costs, "confusions", counted)
     at = open_page("Wine — multi-class, 2 models")
     before = len(calls)
     next(r for r in at.radio if r.label == "Cells coloured").set_value(list(NORMALISE)[0]).run()
