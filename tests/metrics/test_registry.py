@@ -204,7 +204,8 @@ def test_the_classification_check_reports_stale_and_contradicting_classes():
     assert misclassified(Task.CLUSTERING, as_internal) == ["purity: needs features, classified as external"]
 
 
-@pytest.mark.parametrize("spec", [m for t in SPEC_KEYS for m in metrics_for(t)], ids=lambda m: f"{m.task.value}.{m.key}")
+@pytest.mark.parametrize("spec", [m for t in SPEC_KEYS for m in metrics_for(t)],
+                         ids=lambda m: f"{m.task.value}.{m.key}")
 def test_registry_entry_is_complete(spec):
     assert spec.name and spec.latex and spec.meaning and spec.source
     assert spec.direction in ("higher", "lower", "none")

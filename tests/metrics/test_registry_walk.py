@@ -197,8 +197,8 @@ def test_every_binary_entry_reaches_every_surface(spec, binary_reports):
 
 @pytest.mark.parametrize("task", invariance.TASKS)
 def test_the_invariance_tests_classify_the_registry(task):
-    """The invariance tests check ``keys_for(task)`` — the registry itself, whatever it holds — and every entry is in
-    an invariance class (the dummies are not: see test_dummies_reach_the_invariance_tests)."""
+    """The invariance tests check ``keys_for(task)`` — the registry itself, whatever it holds — and every entry is
+    in an invariance class (the dummies are not: see test_dummies_reach_the_invariance_tests)."""
     assert invariance.misclassified(task, metrics_for(task)) == []
 
 
