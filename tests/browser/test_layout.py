@@ -123,14 +123,22 @@ def open_page(context, layout_url, sample, name):
     return page
 
 
+def resize(page, width: int, height: int = HEIGHT) -> None:
+    """Set the window to ``width`` × ``height`` and wait for Streamlit's, Plotly's and the tables' resize handlers; no
+    wait when the window already has that size (nothing re-lays out: pages open at 1024 × HEIGHT and are settled)."""
+    if page.viewport_size == {"width": width, "height": height}:
+        return
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_timeout(900)
+
+
 def measure_at_every_width(page, shots: str, extra=None) -> dict:
     """MEASURE (and ``extra(page)``, a dict of further problems) at each width; screenshots named ``shots``."""
     out = ARTIFACTS / "layout"
     out.mkdir(parents=True, exist_ok=True)
     problems = {}
     for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": HEIGHT})
-        page.wait_for_timeout(900)   # Streamlit's and Plotly's resize handlers
+        resize(page, width)
         found = page.evaluate(MEASURE)
         bad = {k: v for k, v in found.items() if v and k != "scroll"}
         if found["scroll"] > 1:
@@ -141,8 +149,7 @@ def measure_at_every_width(page, shots: str, extra=None) -> dict:
             problems[width] = bad
         if width in SCREENSHOT_WIDTHS:   # the main column scrolls inside the page: grow the window to all of it
             tall = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
-            page.set_viewport_size({"width": width, "height": min(int(tall) + 40, 16_000)})
-            page.wait_for_timeout(900)
+            resize(page, width, min(int(tall) + 40, 16_000))
             page.screenshot(path=str(out / f"{shots}_{width}.png"))
             page.set_viewport_size({"width": width, "height": HEIGHT})
     return problems

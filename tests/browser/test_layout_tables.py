@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_layout import HEIGHT, WIDTHS, context, layout_url, open_page, settle  # noqa: F401  (fixtures)
+from tests.browser.test_layout import HEIGHT, WIDTHS, open_page, resize, settle
+from tests.browser.test_layout import context, layout_url  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -33,8 +34,7 @@ name => {
 def hidden_at_every_width(page, heading: str) -> dict[int, float | None]:
     hidden = {}
     for width in WIDTHS:
-        page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(900)   # the grid re-lays out on resize
+        resize(page, width)
         hidden[width] = page.evaluate(HIDDEN_AFTER, heading)
     return hidden
 
@@ -65,8 +65,6 @@ WIDE_TABLES = [("Breast cancer", "Controls", "Checklist"),
 def test_wide_tables_fit_1024(context, layout_url, sample, page_name, heading):  # noqa: F811
     page = open_page(context, layout_url, sample, page_name)
     page.get_by_role("heading", name=heading).wait_for()
-    page.set_viewport_size({"width": 1024, "height": 900})
-    page.wait_for_timeout(900)
     hidden = [t["right"] for t in tables_under(page, heading, 1024)]
     page.close()
     assert all(px <= 1 for px in hidden), f"{page_name}: {hidden} px of {heading!r} hidden to the right at 1024 px"
@@ -131,8 +129,7 @@ name => {
 
 
 def tables_under(page, heading: str, width: int) -> list[dict]:
-    page.set_viewport_size({"width": width, "height": HEIGHT})
-    page.wait_for_timeout(900)
+    resize(page, width)
     tables = [t for t in page.evaluate(TABLES_UNDER, heading) or [] if t is not None]
     assert tables, f"no table after {heading!r} at {width} px"
     return tables
@@ -181,7 +178,7 @@ def test_per_model_tables_fit_1024_with_every_value_whole(context, layout_url, s
     tabs = page.get_by_role("tab")
     for i in range(tabs.count()):
         tabs.nth(i).click()
-        page.wait_for_timeout(600)
+        page.wait_for_timeout(1500)   # the tab's grid lays out (tables_under does not wait at an unchanged size)
         found[tabs.nth(i).inner_text()] = tables_under(page, PER_MODEL, 1024)
     page.close()
     assert len(found) >= 2, found
@@ -212,6 +209,7 @@ def test_all_models_fits_1440_in_presentation_mode(browser, layout_url):
         page.get_by_test_id("stSidebarCollapseButton").locator("button").click()
         expand.wait_for(state="visible")
     page.get_by_role("heading", name="All models").wait_for()
+    page.wait_for_timeout(900)   # the main column re-lays out after the sidebar closed (tables_under: no resize)
     tables = tables_under(page, "All models", 1440)
     font = page.evaluate("() => getComputedStyle(document.documentElement).fontSize")
     context.close()

@@ -13,7 +13,7 @@ from tests.engine_runs import memory_and_engine
 from tests.engine.test_engine import SAMPLE, run_cli
 from tests.engine.test_compare import assert_same_json, delong_both_ways_equal_memory, long_delong_file
 
-from tests.spark_session import skip_without_spark, spark_session  # noqa: E402,F401  (one session per module)
+from tests.spark_session import skip_without_spark, spark_session  # noqa: E402,F401  (one session per process)
 
 skip_without_spark()
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")

@@ -1,7 +1,7 @@
 """Forecasts and multi-class arg-max labels on a local Spark (PySpark, local[1]): the JSON of ``metrics --engine
 memory`` and of DuckDB.
 
-One session for the module (tests/spark_session.py), small files. Oracle: the in-memory path on the same file, to
+One session for every Spark module of the process (tests/spark_session.py), small files. Oracle: the in-memory path on the same file, to
 1e-12 (R² and explained variance as in test_engine_forecast.py). Spark reads CSV cells as text: the integer time
 stamps and series ids of a CSV file are read back as numbers, as the in-memory reader types them.
 """
@@ -15,7 +15,7 @@ import pytest
 from tests.engine.test_engine import run_cli
 from tests.engine.test_forecast import FORECASTS, assert_same_json, both, forecast_frame
 
-from tests.spark_session import skip_without_spark, spark_session  # noqa: E402,F401  (one session per module)
+from tests.spark_session import skip_without_spark, spark_session  # noqa: E402,F401  (one session per process)
 
 skip_without_spark()
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")

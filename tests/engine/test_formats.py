@@ -2,22 +2,26 @@
 prints (the oracle is ``--engine memory``, itself checked against scikit-learn elsewhere). The engines form no
 baselines, so only the value columns are compared."""
 
+import contextlib
 import io
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from assess.cli import main as cli_main
+
 SAMPLES = Path(__file__).resolve().parents[2] / "assets" / "samples"
 
 
 def _metrics(file: Path, engine: str, fmt: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "assess", "metrics", str(file), "--engine", engine, "--format", fmt],
-                          capture_output=True, text=True, check=True)
-    return done.stdout
+    """The stdout of ``python -m assess metrics`` (its ``main``, in this process: the same code without an
+    interpreter start-up per run)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli_main(["metrics", str(file), "--engine", engine, "--format", fmt]) == 0
+    return out.getvalue()
 
 
 @pytest.mark.parametrize("sample", ["breast_cancer_binary.csv", "monthly_forecasts.csv", "wine_multiclass.csv"])

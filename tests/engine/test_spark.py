@@ -22,7 +22,7 @@ from assess.inputs.roles import Overrides
 from assess.inputs.assessment import describe
 from tests.engine.test_engine import SAMPLE, assert_same_values, assert_truth_named_as_in_memory, run_cli
 
-from tests.spark_session import skip_without_spark, spark_session  # noqa: E402,F401  (one session per module)
+from tests.spark_session import skip_without_spark, spark_session  # noqa: E402,F401  (one session per process)
 
 skip_without_spark()
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning", "ignore::DeprecationWarning")

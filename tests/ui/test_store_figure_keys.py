@@ -2,8 +2,8 @@
 the call) is the figure an empty store builds for the same settings: a key that left out one of a figure's
 inputs would hand one session the figure another session's settings made.
 
-Two sessions of one server are two AppTests in one process (the store is a `st.cache_resource`); the oracle is the same
-page on an emptied store. The pairs of settings: the page as it opens against every setting moved (both ways), and two
+Two sessions of one server are two AppTests in one process (the store is a `st.cache_resource`); the oracle is the
+second session's page run again on an emptied store. The pairs of settings: the page as it opens against every setting moved (both ways), and two
 that differ in one setting only — β, which only the metrics-by-threshold chart draws, and the threshold."""
 
 from __future__ import annotations
@@ -56,8 +56,11 @@ def _figures(at) -> list[dict]:
                          ids=["changed-default", "default-changed", "beta-only", "threshold-only"])
 def test_a_shared_figure_is_the_one_its_own_settings_build(first, second):
     _built_afresh(_set(open_app("views/curves.py"), first))        # session 1 leaves only its own figures stored
-    shared = _figures(_set(open_app("views/curves.py"), second))   # session 2 reads from the store
-    fresh = _figures(_built_afresh(_set(open_app("views/curves.py"), second)))
+    session = _set(open_app("views/curves.py"), second)
+    shared = _figures(session)                                       # session 2 reads from the store
+    # the oracle: session 2's own settings on an emptied store (a third session set the same way would build the
+    # same, after the same runs)
+    fresh = _figures(_built_afresh(session))
     assert len(shared) == len(fresh) >= 10
     for got, built in zip(shared, fresh):
         assert got == built, built["layout"].get("title", {}).get("text")

@@ -1,6 +1,7 @@
 """AppTest of the clustering pages: the Metrics page's clustering view and the Clusters page on the iris sample (the
 drawn numbers against pandas / scikit-learn), and every page on awkward clustering uploads (nothing raises)."""
 
+import io
 import json
 from itertools import permutations
 
@@ -101,7 +102,11 @@ CASES = {
     "clusters_only.csv": _csv(pd.DataFrame({"cluster": RNG.integers(0, 4, 60)})),
     "nan_features.csv": _csv(pd.DataFrame({"cluster": RNG.integers(0, 3, 60), "x_1": [np.nan] + [1.0] * 59,
                                            "x_2": RNG.normal(size=60)})),
-    "clusters_10000.csv": _csv(pd.DataFrame({"cluster": np.arange(10_000), "y_true": np.arange(10_000) % 3})),
+    # one cluster per row, past every size threshold of the clustering code: more than MAX_DRAWN_CLUSTERS (60) and
+    # _MAX_ANNOTATED (20) clusters, a contingency table of more than 10,000 cells (3 × 3,400; the random baselines
+    # switch to fewer tables there). 3,400 rather than 10,000 rows: the Metrics page's default bootstrap of the
+    # table costs about a third as much, the branches are the same.
+    "clusters_3400.csv": _csv(pd.DataFrame({"cluster": np.arange(3_400), "y_true": np.arange(3_400) % 3})),
 }
 PAGES = ("views/metrics.py", "views/clusters.py", "views/confusion.py", "views/curves.py", "views/errors.py",
          "views/compare.py")
@@ -121,3 +126,10 @@ def test_page_never_raises_on_awkward_clusterings(loaded, page):
     name, at = loaded
     at.switch_page(page).run()
     assert not at.exception, (name, page, [e.value for e in at.exception])
+
+
+def test_the_many_clusters_case_is_past_the_chart_thresholds():
+    from assess.present.charts.clustering import _MAX_ANNOTATED, MAX_DRAWN_CLUSTERS
+    many = pd.read_csv(io.BytesIO(CASES["clusters_3400.csv"]))
+    assert many.cluster.nunique() == len(many) > max(MAX_DRAWN_CLUSTERS, _MAX_ANNOTATED)
+    assert many.y_true.nunique() * many.cluster.nunique() > 10_000     # clustering.random_baselines' cut
