@@ -30,7 +30,7 @@ def loop_percentiles(values: np.ndarray, counts: np.ndarray, q: np.ndarray) -> n
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", nargs="+", type=float, default=[1e4, 1e5, 1e6])
-    parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--resamples", dest="n_resamples", type=int, default=1000)
     args = parser.parse_args()
     rng = np.random.default_rng(0)
     q = np.array([50.0, 95.0, 99.0])
@@ -38,8 +38,8 @@ def main() -> None:
         latency = rng.lognormal(0, 1, size)
         data = cost.CostInput(latency, None, np.ones(size), False)
         sort = best(lambda: np.argsort(latency))
-        full = best(lambda: cost.summarise("m", data, resamples=args.resamples, seed=0), repeat=1)
-        print(f"n = {size:>9,}: {args.resamples:,} resamples of 5 cost statistics = {full / sort:8.0f} × one argsort "
+        full = best(lambda: cost.summarise("m", data, n_resamples=args.n_resamples, seed=0), repeat=1)
+        print(f"n = {size:>9,}: {args.n_resamples:,} resamples of 5 cost statistics = {full / sort:8.0f} × one argsort "
               f"({full:.2f} s)")
         counts = rng.multinomial(size, np.full(size, 1 / size), size=20)
         kernel = best(lambda: cost.weighted_percentiles(np.sort(latency), counts, q))

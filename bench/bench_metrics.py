@@ -83,11 +83,11 @@ def bench_binary(n, repeats, sk_repeats):
     return t_ours
 
 
-def bench_bootstrap(n=1_000_000, resamples=1000):
+def bench_bootstrap(n=1_000_000, n_resamples=1000):
     y, s = binary_data(n, seed=1)
     pred = Predictions(Task.BINARY, ("neg", "pos"), y, None, s)
     t = time.perf_counter()
-    r = evaluate(pred, keys=["roc_auc"], ci="bootstrap", resamples=resamples, seed=0, baselines=False)["roc_auc"]
+    r = evaluate(pred, keys=["roc_auc"], ci="bootstrap", n_resamples=n_resamples, seed=0, baselines=False)["roc_auc"]
     t_boot = time.perf_counter() - t
     rng = np.random.default_rng(0)
     pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
@@ -97,14 +97,14 @@ def bench_bootstrap(n=1_000_000, resamples=1000):
         for _ in range(naive_b):
             idx = np.concatenate([rng.choice(pos, pos.size), rng.choice(neg, neg.size)])
             skm.roc_auc_score(y[idx], s[idx])
-    t_naive = best(naive, 1) * resamples / naive_b
-    print(f"ROC AUC bootstrap, {n:,} rows x {resamples} resamples: {t_boot:6.2f} s (target <= 5 s); "
+    t_naive = best(naive, 1) * n_resamples / naive_b
+    print(f"ROC AUC bootstrap, {n:,} rows x {n_resamples} resamples: {t_boot:6.2f} s (target <= 5 s); "
           f"naive stratified loop of roc_auc_score {t_naive:7.1f} s (20 resamples x 50) -> {t_naive / t_boot:5.1f} x; "
           f"CI [{r.low:.4f}, {r.high:.4f}] ({r.method})")
     y2, s2 = binary_data(n, seed=2)
     t_all = time.perf_counter()
     keys = ["roc_auc", "average_precision", "pr_auc", "ks_statistic", "log_loss", "brier_score"]
-    evaluate(Predictions(Task.BINARY, ("neg", "pos"), y2, None, s2), keys=keys, ci="bootstrap", resamples=100,
+    evaluate(Predictions(Task.BINARY, ("neg", "pos"), y2, None, s2), keys=keys, ci="bootstrap", n_resamples=100,
              baselines=False)
     t_all = time.perf_counter() - t_all
     print(f"  all six binary score metrics, 100 resamples x {n:,} rows: {t_all:6.2f} s "

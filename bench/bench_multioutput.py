@@ -22,16 +22,16 @@ from assess.metrics.multioutput import evaluate_output_predictions  # noqa: E402
 
 
 
-def main(n: int = 100_000, k: int = 3, resamples: int = 200) -> None:
+def main(n: int = 100_000, k: int = 3, n_resamples: int = 200) -> None:
     rng = np.random.default_rng(0)
     preds = {}
     for j in range(k):
         y = rng.normal(0, 1 + j, n)
         preds[f"out{j}"] = Predictions(Task.REGRESSION, (), y, y + rng.normal(0, 1, n), None, model="m")
-    one = best(lambda: evaluate(preds["out0"], ci="bootstrap", resamples=resamples), repeat=2)
+    one = best(lambda: evaluate(preds["out0"], ci="bootstrap", n_resamples=n_resamples), repeat=2)
     values = best(lambda: evaluate_output_predictions(preds), repeat=2)
-    joint = best(lambda: evaluate_output_predictions(preds, ci="bootstrap", resamples=resamples), repeat=2)
-    print(f"{n:,} rows, {k} outputs, 13 keys: values {values:.2f} s; {resamples}-resample bootstrap {joint:.2f} s "
+    joint = best(lambda: evaluate_output_predictions(preds, ci="bootstrap", n_resamples=n_resamples), repeat=2)
+    print(f"{n:,} rows, {k} outputs, 13 keys: values {values:.2f} s; {n_resamples}-resample bootstrap {joint:.2f} s "
           f"= {joint / one:.1f}× one output's bootstrap ({one:.2f} s; K + 1 separate runs would be {k + 1}×)")
 
 

@@ -51,7 +51,7 @@ def main(rows: int = 10_000_000) -> None:
           f"(target >= 3x)")
     n = 1_000_000
     small = Predictions(Task.REGRESSION, (), y[:n], yp[:n])
-    boot = best(lambda: evaluate(small, ["mae"], ci="bootstrap", resamples=1000, baselines=False), repeat=2)
+    boot = best(lambda: evaluate(small, ["mae"], ci="bootstrap", n_resamples=1000, baselines=False), repeat=2)
     print(f"bootstrap MAE, 1,000 x 1e6:   {boot:8.2f} s   (target <= 5 s)")
 
 

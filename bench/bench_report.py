@@ -89,7 +89,7 @@ def large_report(rows: int) -> None:
     t_sort = best(lambda: np.argsort(scores))
     assessment, t_read = timed(lambda: describe(read_table(path)))
     stages = Stages()
-    report, t_build = timed(lambda: build_report(assessment, ReportOptions(resamples=200), progress=stages))
+    report, t_build = timed(lambda: build_report(assessment, ReportOptions(n_resamples=200), progress=stages))
     stages_text = stages.text()
     _, t_html = timed(lambda: render_html(report))
     _, t_pdf = timed(lambda: render_pdf(report))

@@ -47,7 +47,7 @@ def render(assessment: Assessment) -> None:
                                         f"above {SILHOUETTE_EXACT_ROWS:,} rows the spread of seeded samples.")]
     level = mid.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func=percent_level,
                               disabled=ci is None)
-    resamples = mid.number_input("Bootstrap resamples", 100, 20_000, 1000, step=100, disabled=ci is None)
+    n_resamples = mid.number_input("Bootstrap resamples", 100, 20_000, 1000, step=100, disabled=ci is None)
     seed = right.number_input("Seed", 0, 2**31 - 1, 0, help="Bootstrap, baseline and silhouette samples are seeded: "
                                                              "the same seed gives the same numbers.")
     chosen = choose_metrics(specs, set(shown_by_default(assessment.task)), key="clustering")
@@ -56,7 +56,7 @@ def render(assessment: Assessment) -> None:
         st.stop()
 
     settings = MetricsSettings(tuple(models), tuple(chosen), ci=ci, confidence_level=float(level),
-                               resamples=int(resamples), seed=int(seed))
+                               n_resamples=int(n_resamples), seed=int(seed))
     with st.spinner("Computing the indices…"):
         try:
             reports = cached(compute_metrics, assessment, settings)

@@ -45,7 +45,7 @@ with left:
 with mid:
     level = st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func=percent_level,
                              disabled=ci is None)
-    resamples = st.number_input("Bootstrap resamples", 100, 20_000, 200 if asks.large else 1000, step=100,
+    n_resamples = st.number_input("Bootstrap resamples", 100, 20_000, 200 if asks.large else 1000, step=100,
                                 disabled=ci not in ("bootstrap", "auto"), help=mv.resamples_help(asks.large))
     seed = st.number_input("Seed", 0, 2**31 - 1, 0, disabled=ci not in ("bootstrap", "auto"),
                            help="Bootstrap resampling is seeded: the same seed gives the same interval.")
@@ -62,7 +62,7 @@ if not asks.values_task:
 
 # --- compute (shared by every session asking the same; a bootstrap shows its progress) -----------------------------
 settings = MetricsSettings(tuple(models), tuple(chosen), current_decision(), float(beta), int(k), ci, float(level),
-                           int(resamples), int(seed), bootstrap_method, season if forecast else None,
+                           int(n_resamples), int(seed), bootstrap_method, season if forecast else None,
                            interval_level if forecast else None)
 bootstrapping = ci in ("bootstrap", "auto")
 preview = st.empty()

@@ -44,7 +44,7 @@ paper = paper or saved.paper
 methods = [m for m in CI_METHODS if m]
 ci = c3.selectbox("Intervals", methods, index=methods.index(saved.ci) if saved.ci in methods else 0,
                   help="auto: the best fitting method per metric (Wilson, DeLong, bootstrap)")
-resamples = c4.number_input("Bootstrap resamples", 100, 100_000, saved.resamples, step=100)
+n_resamples = c4.number_input("Bootstrap resamples", 100, 100_000, saved.n_resamples, step=100)
 
 costs = saved.costs
 encoded = cost_classes(assessment)
@@ -83,7 +83,7 @@ for i, item in enumerate(ITEMS):
 
 decision = current_decision()
 settings = report_settings(assessment, saved, st.session_state[Key.OVERRIDES], decision, title=title, paper=paper,
-                           ci=ci, resamples=int(resamples), costs=costs, checklist=answers)
+                           ci=ci, n_resamples=int(n_resamples), costs=costs, checklist=answers)
 
 st.subheader("Build and download")
 # The report is kept for its settings (the paper is a setting of the PDF only); each format's bytes once made.

@@ -98,7 +98,7 @@ class ModelCost:
     latencies: np.ndarray
     weights: np.ndarray
     confidence_level: float
-    resamples: int
+    n_resamples: int
     seed: int
 
     def __getitem__(self, key: str) -> CostEstimate:
@@ -168,7 +168,7 @@ def _cost_input(frame: pd.DataFrame, *, latency: str | None, energy: str | None,
 
 
 def cost_from_assessment(assessment: Assessment, *, models=None, confidence_level: float = 0.95,
-                         resamples: int = 1000, seed: int = 0) -> dict[str, ModelCost]:
+                         n_resamples: int = 1000, seed: int = 0) -> dict[str, ModelCost]:
     """{model: ModelCost} from a predictions file's ``latency_ms``/``energy_j`` (and ``batch_size``) columns; every
     row is one sample (see the module docstring). Raises `AssessError` when the file has no cost column and
     `InputError` naming the column and row of a negative, missing or non-numeric value."""
@@ -186,7 +186,7 @@ def cost_from_assessment(assessment: Assessment, *, models=None, confidence_leve
         part = assessment.frame.iloc[rows]
         data = _cost_input(part, latency=r.latency_ms, energy=r.energy_j, batch=r.batch_size,
                            file=assessment.table.name, rows_are_calls=False, row_numbers=rows + 2)
-        out[model] = summarise(model, data, confidence_level=confidence_level, resamples=resamples, seed=seed)
+        out[model] = summarise(model, data, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed)
     return out
 
 
@@ -196,7 +196,7 @@ _TABLE_COLUMNS = {"model": ("model", "model_name", "system"), "latency": ("laten
 
 
 def cost_from_table(frame: pd.DataFrame, *, file: str = "cost table", confidence_level: float = 0.95,
-                    resamples: int = 1000, seed: int = 0) -> dict[str, ModelCost]:
+                    n_resamples: int = 1000, seed: int = 0) -> dict[str, ModelCost]:
     """{model: ModelCost} from a tidy cost table: one row per call of a model (``model``, ``latency_ms``, optional
     ``batch_size`` and ``energy_j``). Without a ``model`` column the table measures one model, named after ``file``'s
     stem."""
@@ -218,7 +218,7 @@ def cost_from_table(frame: pd.DataFrame, *, file: str = "cost table", confidence
         rows = np.flatnonzero(names == model)
         data = _cost_input(frame.iloc[rows], latency=found["latency"], energy=found["energy"], batch=found["batch"],
                            file=file, rows_are_calls=True, row_numbers=rows + 2)
-        out[str(model)] = summarise(str(model), data, confidence_level=confidence_level, resamples=resamples,
+        out[str(model)] = summarise(str(model), data, confidence_level=confidence_level, n_resamples=n_resamples,
                                     seed=seed)
     return out
 
@@ -258,9 +258,9 @@ def weighted_percentiles(sorted_values: np.ndarray, counts: np.ndarray, q: np.nd
     return at(lo) + frac * (at(hi) - at(lo))
 
 
-def summarise(model: str, data: CostInput, *, confidence_level: float = 0.95, resamples: int = 1000,
+def summarise(model: str, data: CostInput, *, confidence_level: float = 0.95, n_resamples: int = 1000,
               seed: int = 0) -> ModelCost:
-    """The cost statistics of one model's rows with seeded percentile-bootstrap intervals (``resamples=0``: none)."""
+    """The cost statistics of one model's rows with seeded percentile-bootstrap intervals (``n_resamples=0``: none)."""
     has_latency = bool(np.isfinite(data.latency).all())
     keys = [k for k in COST_KEYS if (k != "energy_per_sample_j" and has_latency)
             or (k == "energy_per_sample_j" and data.energy is not None)]
@@ -283,15 +283,15 @@ def summarise(model: str, data: CostInput, *, confidence_level: float = 0.95, re
         return np.hstack(columns)
 
     point = statistic(np.ones((1, len(lat)), dtype=np.int64))[0]
-    if resamples:
-        boot = intervals.bootstrap_ci(statistic, n=len(lat), point=point, resamples=resamples,
+    if n_resamples:
+        boot = intervals.bootstrap_ci(statistic, n=len(lat), point=point, n_resamples=n_resamples,
                                       confidence_level=confidence_level, seed=seed)
         bounds = [(ci.low, ci.high) for ci in boot.intervals]
     else:
         bounds = [(np.nan, np.nan)] * len(keys)
     estimates = tuple(CostEstimate(k, float(v), float(lo), float(hi)) for k, v, (lo, hi) in zip(keys, point, bounds))
     return ModelCost(model, len(lat), int(round(w.sum())), data.per_batch, estimates, lat, w, confidence_level,
-                     resamples, seed)
+                     n_resamples, seed)
 
 
 def efficiency(metric_value: float, cost: ModelCost) -> dict[str, float]:
@@ -376,7 +376,7 @@ class Headline:
 
 
 def headline(assessment: Assessment, costs: dict[str, ModelCost], *, metric: str, models=None,
-             cost_key: str = DEFAULT_COST, decision=None, confidence_level: float = 0.95, resamples: int = 1000,
+             cost_key: str = DEFAULT_COST, decision=None, confidence_level: float = 0.95, n_resamples: int = 1000,
              seed: int = 0) -> Headline | None:
     """"Model B is 2.3 points more accurate (95 % CI 1.1–3.5) and 4.1× slower at the 95th percentile."
 
@@ -407,7 +407,7 @@ def headline(assessment: Assessment, costs: dict[str, ModelCost], *, metric: str
     data = {m: assessment.predictions(m) for m in (better, other)}
     design = data_design(data)
     test = "paired_bootstrap" if design.kind == "paired" else "unpaired_bootstrap"
-    result = compare(data, test=test, metric=metric, confidence_level=confidence_level, n_resamples=resamples,
+    result = compare(data, test=test, metric=metric, confidence_level=confidence_level, n_resamples=n_resamples,
                      seed=seed, **kwargs).result
     effect = result.effect                                        # better − other
     scale, unit = (100.0, " points") if spec.range == (0.0, 1.0) else (1.0, "")

@@ -19,8 +19,8 @@ RESAMPLES, SEED = 1000, 0
 def model_costs(assessment: Assessment, table: LoadedTable | None = None) -> dict[str, cost.ModelCost]:
     """{model: ModelCost} from a separate cost table when one is given, else from the file's own cost columns."""
     if table is not None:
-        return cost.cost_from_table(table.frame, file=table.name, resamples=RESAMPLES, seed=SEED)
-    return cost.cost_from_assessment(assessment, resamples=RESAMPLES, seed=SEED)
+        return cost.cost_from_table(table.frame, file=table.name, n_resamples=RESAMPLES, seed=SEED)
+    return cost.cost_from_assessment(assessment, n_resamples=RESAMPLES, seed=SEED)
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,10 @@ def weigh(assessment: Assessment, table: LoadedTable | None, metric: str, cost_k
           decision: Decision) -> Weighed:
     costs = model_costs(assessment, table)
     reports = compute_reports(assessment, models=list(costs), keys=[metric], decision=decision, ci="auto",
-                              resamples=RESAMPLES, seed=SEED)
+                              n_resamples=RESAMPLES, seed=SEED)
     try:
         line, reason = cost.headline(assessment, costs, metric=metric, cost_key=cost_key, decision=decision,
-                                     resamples=RESAMPLES, seed=SEED), None
+                                     n_resamples=RESAMPLES, seed=SEED), None
     except AssessError as exc:   # the comparison behind the sentence cannot run on this metric: the costs stand
         line, reason = None, str(exc)
     efficiency = ({m: cost.efficiency(reports[m][metric].value, c) for m, c in costs.items() if m in reports}

@@ -288,14 +288,14 @@ def one_vs_rest(pred: Predictions) -> OneVsRest:
 @dataclass(frozen=True)
 class RocBand:
     """A pointwise bootstrap band of the ROC curve: at each ``fpr`` of the grid, the ``confidence_level`` percentile
-    interval of the best TPR reachable at that false-positive rate, over ``resamples`` stratified resamples
+    interval of the best TPR reachable at that false-positive rate, over ``n_resamples`` stratified resamples
     (``seed``)."""
 
     fpr: np.ndarray
     low: np.ndarray
     high: np.ndarray
     confidence_level: float
-    resamples: int
+    n_resamples: int
     seed: int
 
 
@@ -307,7 +307,7 @@ def tpr_at_fpr(counts: curves.ThresholdCounts, grid: np.ndarray) -> np.ndarray:
     return tpr[np.searchsorted(fpr, grid, side="right") - 1]
 
 
-def roc_band(pred: Predictions, *, resamples: int = 200, confidence_level: float = 0.95, seed: int = 0,
+def roc_band(pred: Predictions, *, n_resamples: int = 200, confidence_level: float = 0.95, seed: int = 0,
              grid_points: int = 101) -> RocBand:
     """Bootstrap band of a binary model's ROC curve, stratified by class (each resample keeps the class counts).
 
@@ -319,8 +319,8 @@ def roc_band(pred: Predictions, *, resamples: int = 200, confidence_level: float
         raise AssessError(f"model {pred.model!r} has no scores, so it has no ROC curve to band")
     if not 0 < confidence_level < 1:
         raise ValueError(f"'confidence_level' must be in (0, 1) (got {confidence_level})")
-    if not isinstance(resamples, int) or resamples < 10:
-        raise ValueError(f"'resamples' must be an integer >= 10 (got {resamples!r})")
+    if not isinstance(n_resamples, int) or n_resamples < 10:
+        raise ValueError(f"'n_resamples' must be an integer >= 10 (got {n_resamples!r})")
     y = pred.y_true.astype(bool)
     positives, negatives = np.flatnonzero(y), np.flatnonzero(~y)
     if positives.size == 0 or negatives.size == 0:
@@ -329,8 +329,8 @@ def roc_band(pred: Predictions, *, resamples: int = 200, confidence_level: float
     grid = np.linspace(0.0, 1.0, grid_points)
     rng = np.random.default_rng(seed)
     n = y.shape[0]
-    tprs = np.empty((resamples, grid_points))
-    for b in range(resamples):
+    tprs = np.empty((n_resamples, grid_points))
+    for b in range(n_resamples):
         draws = np.concatenate([rng.choice(positives, positives.size), rng.choice(negatives, negatives.size)])
         weight = np.bincount(draws, minlength=n).astype(float)
         if pred.weight is not None:
@@ -339,4 +339,4 @@ def roc_band(pred: Predictions, *, resamples: int = 200, confidence_level: float
         tprs[b] = tpr_at_fpr(counts, grid)
     tail = (1 - confidence_level) / 2 * 100
     low, high = np.percentile(tprs, [tail, 100 - tail], axis=0)
-    return RocBand(grid, low, high, confidence_level, resamples, seed)
+    return RocBand(grid, low, high, confidence_level, n_resamples, seed)

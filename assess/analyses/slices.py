@@ -243,7 +243,7 @@ def _num(v):
 
 def analyse_slices(assessment: Assessment, columns: Sequence[str], *, models=None, keys=None, test_keys=None,
                    decision: Decision = Decision(), ci: str | None = "auto", confidence_level: float = 0.95,
-                   resamples: int = 1000, seed: int = 0, min_size: int = MIN_SLICE_SIZE,
+                   n_resamples: int = 1000, seed: int = 0, min_size: int = MIN_SLICE_SIZE,
                    test_resamples: int = 1000) -> SliceAnalysis:
     """Every metric of ``keys`` (default: those :func:`evaluate` computes) per slice of ``columns`` and per model,
     with intervals (``ci`` as in :func:`evaluate`), the overall value and the gap; the tests of the module docstring
@@ -268,7 +268,7 @@ def analyse_slices(assessment: Assessment, columns: Sequence[str], *, models=Non
         get(task, key)
     if keys is not None:
         keys = list(dict.fromkeys(keys + test_keys))
-    options = dict(ci=ci, confidence_level=confidence_level, resamples=resamples, seed=seed)
+    options = dict(ci=ci, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed)
     if task.is_classification:
         options["decision"] = decision
     metric_rows, test_rows, omnibus_rows, notes = [], [], [], []
@@ -302,7 +302,7 @@ def analyse_slices(assessment: Assessment, columns: Sequence[str], *, models=Non
         tested = [(g, idx, report) for g, idx, report in groups if idx.size >= min_size]
         for key in test_keys:
             rows_t, omni = _tests(pred, key, tested, overall[key], decision=decision, confidence_level=confidence_level,
-                                  resamples=test_resamples, seed=seed)
+                                  n_resamples=test_resamples, seed=seed)
             for row in rows_t:
                 test_rows.append({"model": model, "key": key, **row})
             if omni is not None:
@@ -316,7 +316,7 @@ def analyse_slices(assessment: Assessment, columns: Sequence[str], *, models=Non
                          float(confidence_level), tuple(test_keys), tuple(notes))
 
 
-def _tests(pred: Predictions, key: str, tested, overall, *, decision, confidence_level, resamples, seed):
+def _tests(pred: Predictions, key: str, tested, overall, *, decision, confidence_level, n_resamples, seed):
     """The per-slice tests (slice against the rest) of one metric, BH-adjusted, and the omnibus test."""
     spec = get(pred.task, key)
     if not tested:
@@ -381,12 +381,12 @@ def _tests(pred: Predictions, key: str, tested, overall, *, decision, confidence
                     "rest": r.value - res.effect.value, "low": res.effect.interval.low,
                     "high": res.effect.interval.high}
         elif cells_metric is not None and not weighted:
-            res = _cells_bootstrap(pred, cells_metric, labels, idx, rest_idx, resamples=resamples,
+            res = _cells_bootstrap(pred, cells_metric, labels, idx, rest_idx, n_resamples=n_resamples,
                                    confidence_level=confidence_level, seed=seed)
             if res is None:
                 continue
             difference, p, low, high = res
-            row |= {"test": f"{TEST_NAMES['bootstrap']} ({resamples:,} resamples)", "statistic": difference,
+            row |= {"test": f"{TEST_NAMES['bootstrap']} ({n_resamples:,} resamples)", "statistic": difference,
                     "pvalue": p, "rest": r.value - difference, "low": low, "high": high}
         else:
             if pred.task is Task.FORECAST and spec.group not in _REGRESSION_GROUPS:
@@ -395,7 +395,7 @@ def _tests(pred: Predictions, key: str, tested, overall, *, decision, confidence
             y = _metric_input(pred, metric, decision)
             w = None if pred.weight is None else np.asarray(pred.weight)
             # A metric evaluated once per resample (score metrics other than the ROC AUC) gets fewer resamples.
-            b = resamples if metric.vectorized else min(resamples, SLOW_RESAMPLES)
+            b = n_resamples if metric.vectorized else min(n_resamples, SLOW_RESAMPLES)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 try:
@@ -468,7 +468,7 @@ def _cells_metric(pred: Predictions, spec):
 
 
 def _cells_bootstrap(pred: Predictions, metric, labels: np.ndarray, idx: np.ndarray, rest_idx: np.ndarray, *,
-                     resamples: int, confidence_level: float, seed: int):
+                     n_resamples: int, confidence_level: float, seed: int):
     """The two-sample bootstrap of a label metric's difference slice − rest, exact and independent of n: the rows
     of a group differ only by their confusion cell, so resampling the slice's rows (and, independently, the rest's)
     is a multinomial draw of its k² cells (:func:`assess.intervals.bootstrap_ci` with ``frequencies``). Returns the
@@ -493,7 +493,7 @@ def _cells_bootstrap(pred: Predictions, metric, labels: np.ndarray, idx: np.ndar
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         boot = intervals.bootstrap_ci(statistic, strata=keep // (k * k), frequencies=freq[keep], point=observed,
-                                      resamples=resamples, confidence_level=confidence_level, seed=seed)
+                                      n_resamples=n_resamples, confidence_level=confidence_level, seed=seed)
         p, low, high, _, _ = shift_summary(np.asarray(boot.estimates, dtype=float).reshape(-1), observed,
                                             "two-sided", confidence_level, "the bootstrap")
     return observed, p, low, high
@@ -532,7 +532,7 @@ class FairnessReport:
     by_group: pd.DataFrame
     gaps: pd.DataFrame
     confidence_level: float
-    resamples: int
+    n_resamples: int
 
     def to_dict(self) -> dict:
         return {"column": self.column,
@@ -572,7 +572,7 @@ def _gaps(cells: np.ndarray) -> np.ndarray:
 
 
 def fairness_gaps(pred: Predictions, groups, *, column: str = "group", decision: Decision = Decision(),
-                  confidence_level: float = 0.95, resamples: int = 1000, seed: int = 0) -> FairnessReport:
+                  confidence_level: float = 0.95, n_resamples: int = 1000, seed: int = 0) -> FairnessReport:
     """Selection rate, TPR and FPR per group of a protected attribute (``groups``, one label per row) and
     fairlearn's difference and ratio summaries with bootstrap intervals (see the module docstring). Binary only:
     the labels come from ``decision`` as on every page."""
@@ -604,7 +604,7 @@ def fairness_gaps(pred: Predictions, groups, *, column: str = "group", decision:
             full[:, keep] = counts
             return _gaps(full.reshape(-1, k, 4))
         result = intervals.bootstrap_ci(statistic, strata=keep // 4, frequencies=freq[keep], point=point,
-                                        resamples=resamples, confidence_level=confidence_level, seed=seed)
+                                        n_resamples=n_resamples, confidence_level=confidence_level, seed=seed)
     else:
         order = np.argsort(codes, kind="stable")       # strata contiguous: each group's rows side by side
         flat_sorted, w_sorted = flat[order], w[order]
@@ -615,7 +615,7 @@ def fairness_gaps(pred: Predictions, groups, *, column: str = "group", decision:
             offsets = flat_sorted[None, :] + (np.arange(b) * 4 * k)[:, None]
             cells = np.bincount(offsets.ravel(), weights=(counts * w_sorted[None, :]).ravel(), minlength=b * 4 * k)
             return _gaps(cells.reshape(b, k, 4))
-        result = intervals.bootstrap_ci(statistic, strata=codes[order], point=point, resamples=resamples,
+        result = intervals.bootstrap_ci(statistic, strata=codes[order], point=point, n_resamples=n_resamples,
                                         confidence_level=confidence_level, seed=seed)
     selection, tpr, fpr = _rates(point_cells)
     by_group = pd.DataFrame({"group": names, "n": np.bincount(codes, minlength=k), "selection_rate": selection,
@@ -631,4 +631,4 @@ def fairness_gaps(pred: Predictions, groups, *, column: str = "group", decision:
                       else UNDEFINED_IN_WORDS)
         rows.append({"key": key, "name": name, "value": value, "low": float(low[i]), "high": float(high[i]),
                      "reason": reason})
-    return FairnessReport(column, pred.model, by_group, pd.DataFrame(rows), float(confidence_level), int(resamples))
+    return FairnessReport(column, pred.model, by_group, pd.DataFrame(rows), float(confidence_level), int(n_resamples))

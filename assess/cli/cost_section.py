@@ -36,10 +36,10 @@ def section(assessment, args, reports, decision=None) -> dict:
     from assess.analyses import cost
     from assess.inputs.read import read_table
 
-    level, resamples, seed = args.confidence_level, args.resamples, args.seed
+    level, n_resamples, seed = args.confidence_level, args.n_resamples, args.seed
     if args.cost_table:
         table = read_table(args.cost_table)
-        costs = cost.cost_from_table(table.frame, file=table.name, confidence_level=level, resamples=resamples,
+        costs = cost.cost_from_table(table.frame, file=table.name, confidence_level=level, n_resamples=n_resamples,
                                      seed=seed)
         unknown = [m for m in costs if m not in assessment.models]
         if unknown:
@@ -47,7 +47,7 @@ def section(assessment, args, reports, decision=None) -> dict:
                               f"(models: {', '.join(assessment.models)})")
     else:
         costs = cost.cost_from_assessment(assessment, models=list(reports), confidence_level=level,
-                                          resamples=resamples, seed=seed)
+                                          n_resamples=n_resamples, seed=seed)
     metric = args.cost_metric or headline_of(assessment)
     from assess.metrics.reports import compute_reports
     kwargs = {} if decision is None or not assessment.task.is_classification else {"decision": decision}
@@ -57,7 +57,7 @@ def section(assessment, args, reports, decision=None) -> dict:
                   for m, c in costs.items() if m in values} if cost.efficiency_applies(assessment.task, metric) else None
     out = {"cost": {m: c.to_dict() for m, c in costs.items()}, "efficiency": efficiency}
     try:
-        line = cost.headline(assessment, costs, metric=metric, confidence_level=level, resamples=resamples,
+        line = cost.headline(assessment, costs, metric=metric, confidence_level=level, n_resamples=n_resamples,
                              seed=seed, **kwargs)
     except AssessError as exc:   # e.g. a metric the bootstrap comparison does not take: the costs still stand
         return out | {"cost_headline": None, "cost_headline_reason": str(exc)}

@@ -100,7 +100,7 @@ def run_engine_metrics(args, engine: str, decision, overrides):
                          decision=decision, beta=args.beta, ci=args.ci, confidence_level=args.confidence_level,
                          spark_master=args.spark_master, k=args.k,
                          exact_limit=EXACT_LIMIT if args.exact_limit is None else args.exact_limit,
-                         resamples=args.resamples, seed=args.seed, bootstrap_method=args.bootstrap_method,
+                         n_resamples=args.n_resamples, seed=args.seed, bootstrap_method=args.bootstrap_method,
                           season=getattr(args, "season", None), interval_level=getattr(args, "interval_level", None))
 
 

@@ -54,7 +54,7 @@ def add_parser(sub) -> None:
     parser.add_argument("--confidence-level", "--ci-level", dest="confidence_level", type=float, default=0.95,
                         help="confidence level of the intervals (default 0.95); --ci-level, its former name, is "
                              "the same option")
-    parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    parser.add_argument("--resamples", dest="n_resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     parser.add_argument("--bootstrap-method", choices=["percentile", "bca"], default="percentile",
                         help="bootstrap interval: percentile (default) or bias-corrected and accelerated (BCa)")
@@ -96,7 +96,7 @@ def run(args) -> int:
             get(assessment.task, key)  # ValueError listing the valid keys
     decision = decision_from_args(args, assessment.task, assessment.classes)
     # Bootstrap intervals on a large file take a while: say how far they are (analytic ones are instant).
-    progress = StderrProgress(f"{assessment.table.name}: intervals ({args.resamples:,} bootstrap resamples where "
+    progress = StderrProgress(f"{assessment.table.name}: intervals ({args.n_resamples:,} bootstrap resamples where "
                               "no analytic interval exists)") if args.ci and not args.quiet else None
     settings = metrics_settings(args, decision)
     computed = compute_metrics(assessment, settings, progress=progress)
@@ -120,7 +120,7 @@ def metrics_settings(args, decision):
 
     return MetricsSettings(models=tuple(args.models) if args.models else None,
                            keys=tuple(args.metrics) if args.metrics else None, decision=decision, beta=args.beta,
-                           k=args.k, ci=args.ci, confidence_level=args.confidence_level, resamples=args.resamples,
+                           k=args.k, ci=args.ci, confidence_level=args.confidence_level, n_resamples=args.n_resamples,
                            seed=args.seed, bootstrap_method=args.bootstrap_method, season=getattr(args, "season", None),
                            interval_level=getattr(args, "interval_level", None))
 

@@ -43,7 +43,7 @@ def add_parser(sub) -> None:
     parser.add_argument("--ci", choices=[m for m in CI_METHODS if m], default=None,
                         help="confidence-interval method (default auto)")
     parser.add_argument("--confidence-level", type=float, default=None, help="level of every interval (default 0.95)")
-    parser.add_argument("--resamples", type=int, default=None, help="bootstrap resamples (default 1000)")
+    parser.add_argument("--resamples", dest="n_resamples", type=int, default=None, help="bootstrap resamples (default 1000)")
     parser.add_argument("--seed", type=int, default=None, help="bootstrap seed (default 0)")
     parser.add_argument("--tests", nargs="+", choices=TEST_NAMES, metavar="TEST",
                         help="significance tests to run (default: every test suited to the data, as compare --test "
@@ -83,7 +83,7 @@ def options_from_args(args: argparse.Namespace, settings: Settings, assessment: 
                      models=tuple(args.models) if args.models else settings.models,
                      metrics=tuple(args.metrics) if args.metrics else settings.metrics,
                      ci=args.ci or settings.ci, confidence_level=args.confidence_level or settings.confidence_level,
-                     resamples=args.resamples or settings.resamples,
+                     n_resamples=args.n_resamples or settings.n_resamples,
                      seed=settings.seed if args.seed is None else args.seed,
                      tests=tuple(args.tests) if args.tests else settings.tests,
                      test_metric=args.test_metric or settings.test_metric,

@@ -49,7 +49,7 @@ def extend(doc: dict, assessment, args, decision, models) -> None:
 
         analysis = analyse_slices(assessment, args.slices, models=models, keys=args.metrics,
                                   test_keys=args.slice_test, decision=decision, ci=interval,
-                                  confidence_level=args.confidence_level, resamples=args.resamples, seed=args.seed,
+                                  confidence_level=args.confidence_level, n_resamples=args.n_resamples, seed=args.seed,
                                   min_size=MIN_SLICE_SIZE if args.min_slice_size is None else args.min_slice_size)
         doc["slices"] = analysis.to_dict()
         if assessment.task is Task.BINARY and len(set(args.slices)) == 1:
@@ -61,7 +61,7 @@ def extend(doc: dict, assessment, args, decision, models) -> None:
                     continue
                 doc["fairness"][m] = fairness_gaps(
                     assessment.predictions(m), groups, column=args.slices[0],
-                    decision=decision, confidence_level=args.confidence_level, resamples=args.resamples,
+                    decision=decision, confidence_level=args.confidence_level, n_resamples=args.n_resamples,
                     seed=args.seed).to_dict()
     if args.by_fold:
         from assess.analyses.folds import fold_metrics, learning_curve, train_size_column

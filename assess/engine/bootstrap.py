@@ -39,7 +39,7 @@ WEIGHTED = "no bootstrap interval out of core for weighted files (the resample n
 GRID = "no bootstrap interval for score metrics on a score grid (use --engine memory, or raise --exact-limit)"
 
 
-def bootstrap_intervals(task: Task, table, specs, values: dict, *, resamples: int, confidence_level: float, seed,
+def bootstrap_intervals(task: Task, table, specs, values: dict, *, n_resamples: int, confidence_level: float, seed,
                         method: str, weighted: bool, exact: bool) -> tuple[dict, dict]:
     """({key: (low, high, method text)}, {key: note}) for the bootstrap ``specs`` of one model's grouped
     ``table`` (`assess.engine.binary.ModelTable`, or one with a multi-class ``state``); ``values`` maps each key to
@@ -68,7 +68,7 @@ def bootstrap_intervals(task: Task, table, specs, values: dict, *, resamples: in
     out = {}
     for i, (sp, stat, layout) in enumerate(runs):
         point = np.array([values[m.key] for m in sp])
-        res = intervals.bootstrap_ci(stat, point=point, resamples=resamples, confidence_level=confidence_level,
+        res = intervals.bootstrap_ci(stat, point=point, n_resamples=n_resamples, confidence_level=confidence_level,
                                      seed=seeds[i], method=method, **layout)
         for j, m in enumerate(sp):
             rows = "stratified" + (", over the grouped table's score groups"

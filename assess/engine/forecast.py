@@ -511,4 +511,4 @@ def _report(state_rows, model, specs, ci, baselines=None) -> MetricReport:
                                     MappingProxyType(bl.as_dict()) if bl else MappingProxyType({}),
                                     bl.method if bl else None))
     return MetricReport(task=Task.FORECAST, model=model, n=n, classes=(), results=tuple(results), table=None,
-                        params=MappingProxyType({}), ci=ci, confidence_level=0.95, resamples=0, seed=None)
+                        params=MappingProxyType({}), ci=ci, confidence_level=0.95, n_resamples=0, seed=None)

@@ -86,7 +86,7 @@ class EngineReportSource:
         run = engine_reports(self.source, self.engine, self.overrides, models=models,
                              keys=list(options.metrics) if options.metrics else None, decision=options.decision,
                              beta=options.beta, ci=ci, confidence_level=options.confidence_level,
-                             spark_master=self.spark_master, k=options.k, resamples=options.resamples,
+                             spark_master=self.spark_master, k=options.k, n_resamples=options.n_resamples,
                              seed=options.seed, baselines=True)
         self.rows = run.n_rows
         self._reports = run.reports

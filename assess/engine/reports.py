@@ -85,7 +85,7 @@ def head_assessment(backend, source: Source, overrides, sha256="") -> Assessment
 
 def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=None, decision=Decision(), beta=1.0,
                    ci=None, confidence_level=0.95, spark_master=None, k=2, exact_limit=grouped.EXACT_LIMIT,
-                   bins=grouped.GRID_BINS, resamples=1000, seed=0, bootstrap_method="percentile",
+                   bins=grouped.GRID_BINS, n_resamples=1000, seed=0, bootstrap_method="percentile",
                    progress=None, season=None, interval_level=None, baselines=False) -> EngineRun:
     """Assess ``source`` with ``engine`` ("duckdb" or "spark"); options as `assess.metrics.reports.compute_reports`.
 
@@ -144,7 +144,7 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
             decision = Decision.from_scores() if by_scores else Decision.from_labels()
             return _multiclass_run(table, assessment, engine, overrides, decision, models=models, keys=keys, beta=beta,
                                    k=k, ci=ci, confidence_level=confidence_level,
-                                   boot=(resamples, seed, bootstrap_method), backend=backend, source=sources[0])
+                                   boot=(n_resamples, seed, bootstrap_method), backend=backend, source=sources[0])
         has_scores = sources[0].score is not None
         has_labels = sources[0].y_pred is not None
         source_of_labels = decision.source_for(Task.BINARY, has_labels=has_labels, has_scores=has_scores)
@@ -192,7 +192,7 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
         if not exact and has_scores:
             bounds[model] = grouped.grid_bounds(t)
         reports[model] = _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted,
-                                 bounds.get(model), exact=exact, boot=(resamples, seed, bootstrap_method))
+                                 bounds.get(model), exact=exact, boot=(n_resamples, seed, bootstrap_method))
     return EngineRun(assessment, reports, engine, exact, int(prof["n_rows"].sum()), distinct,
                      None if exact else bins, bounds)
 
@@ -277,7 +277,7 @@ def _regression_run(table, assessment, engine, *, models, keys, ci):
             results.append(MetricResult(m.key, m.name, value, float("nan"), float("nan"), None, reason, note))
         reports[model] = MetricReport(task=Task.REGRESSION, model=model, n=n_rows, classes=(), results=tuple(results),
                                       table=None, params=MappingProxyType({}), ci=ci, confidence_level=0.95,
-                                      resamples=0, seed=None)
+                                      n_resamples=0, seed=None)
     rows = sum(n for _, n in states.values())
     return EngineRun(assessment, reports, engine, True, rows, 0)
 
@@ -293,10 +293,10 @@ def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, w
     boot_specs = [m for m in specs if how[m.key] == "bootstrap" and np.isfinite(computed[m.key][0])]
     boot_bounds, boot_notes = {}, {}
     if boot_specs:
-        resamples, seed, boot_method = boot
+        n_resamples, seed, boot_method = boot
         boot_bounds, boot_notes = bootstrap_intervals(task, t, boot_specs, {m.key: computed[m.key][0]
                                                                             for m in boot_specs},
-                                                      resamples=resamples, confidence_level=confidence_level,
+                                                      n_resamples=n_resamples, confidence_level=confidence_level,
                                                       seed=seed, method=boot_method, weighted=weighted, exact=exact)
     results = []
     for m in specs:
@@ -328,5 +328,5 @@ def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, w
     return MetricReport(task=task, model=model, n=t.n_rows, classes=tuple(classes),
                         results=tuple(results), table=None,
                         params=MappingProxyType({"decision": decision, "beta": beta, "k": k}), ci=ci,
-                        confidence_level=float(confidence_level), resamples=boot[0] if boot_specs else 0,
+                        confidence_level=float(confidence_level), n_resamples=boot[0] if boot_specs else 0,
                         seed=boot[1] if boot_specs else None)

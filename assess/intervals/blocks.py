@@ -187,7 +187,7 @@ def _percentile_bounds(column: np.ndarray, confidence_level: float) -> tuple[flo
 
 def block_bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None = None, series=None,
                        times=None, block: float | None = None, block_values=None, rule: str = "politis-white",
-                       scheme: str = "stationary", point=None, resamples: int = 1000,
+                       scheme: str = "stationary", point=None, n_resamples: int = 1000,
                        confidence_level: float = 0.95, seed=0,
                        progress: Callable[[float], None] | None = None,
                        chunk_cells: int = 4_000_000) -> BootstrapResult:
@@ -220,8 +220,8 @@ def block_bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int 
     Returns a :class:`BootstrapResult` with ``scheme`` ``"stationary-block(l=…)"`` or ``"moving-block(l=…)"`` and
     method ``"percentile"``.
     """
-    if not isinstance(resamples, (int, np.integer)) or resamples < 1:
-        raise ValueError(f"`resamples` must be a positive integer (got {resamples!r})")
+    if not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
+        raise ValueError(f"`n_resamples` must be a positive integer (got {n_resamples!r})")
     if scheme not in BLOCK_SCHEMES:
         raise ValueError(f"`scheme` must be one of {list(BLOCK_SCHEMES)} (got {scheme!r})")
     confidence_level = check_confidence_level(confidence_level)
@@ -260,11 +260,11 @@ def block_bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int 
     if point is None:
         point = as_columns(statistic(np.ones((1, R), dtype=np.uint8)))[0]
     point = np.atleast_1d(np.asarray(point, dtype=np.float64))
-    est = np.empty((resamples, point.shape[0]))
-    b = max(1, min(resamples, chunk_cells // R))
+    est = np.empty((n_resamples, point.shape[0]))
+    b = max(1, min(n_resamples, chunk_cells // R))
     done = 0
-    while done < resamples:
-        bb = min(b, resamples - done)
+    while done < n_resamples:
+        bb = min(b, n_resamples - done)
         # Sorted positions drawn per series (a loop over series, never over rows), mapped to original rows.
         drawn = np.concatenate([s + block_indices(rng, int(m), bb, block=min(block, float(m)), scheme=scheme)
                                 for s, m in zip(starts, lengths)], axis=1)
@@ -273,17 +273,17 @@ def block_bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int 
         est[done:done + bb] = as_columns(statistic(counts))
         done += bb
         if progress is not None:
-            progress(done / resamples)
+            progress(done / n_resamples)
     undefined = (~np.isfinite(est)).sum(axis=0)
     intervals = tuple(ConfidenceInterval(*_percentile_bounds(est[:, j], confidence_level), confidence_level,
                                          f"{scheme}-block-bootstrap-percentile") for j in range(est.shape[1]))
-    return BootstrapResult(point, est, intervals, undefined, int(resamples), seed,
+    return BootstrapResult(point, est, intervals, undefined, int(n_resamples), seed,
                            f"{scheme}-block(l={block:.3g})", "percentile")
 
 
 def block_bootstrap_mean_ci(values, *, series=None, times=None, block: float | None = None,
                             rule: str = "politis-white", transform: Callable[[np.ndarray], np.ndarray] | None = None,
-                            resamples: int = 1000, confidence_level: float = 0.95, seed=0,
+                            n_resamples: int = 1000, confidence_level: float = 0.95, seed=0,
                             progress: Callable[[float], None] | None = None) -> BootstrapResult:
     r"""Studentized moving-block bootstrap (percentile-t) interval of the mean of per-row values — MAE (|e|), MSE
     (e²), coverage (inside or not), Winkler and pinball scores, scaled errors (MASE with a fixed scale) — over
@@ -317,8 +317,8 @@ def block_bootstrap_mean_ci(values, *, series=None, times=None, block: float | N
     Returns a :class:`BootstrapResult`: ``point`` the (transformed) mean, ``estimates`` the (transformed) resample
     means, method ``"block-t"``, scheme ``"moving-block(l=…)"``; NaN bounds when fewer than 2 rows.
     """
-    if not isinstance(resamples, (int, np.integer)) or resamples < 2:
-        raise ValueError(f"`resamples` must be an integer >= 2 (got {resamples!r})")
+    if not isinstance(n_resamples, (int, np.integer)) or n_resamples < 2:
+        raise ValueError(f"`n_resamples` must be an integer >= 2 (got {n_resamples!r})")
     confidence_level = check_confidence_level(confidence_level)
     x = np.asarray(values, dtype=np.float64).ravel()
     R = x.shape[0]
@@ -331,8 +331,8 @@ def block_bootstrap_mean_ci(values, *, series=None, times=None, block: float | N
     point = np.atleast_1d(np.asarray(fn(np.array([x.mean() if R else np.nan])), dtype=np.float64))
     if R < 2:
         nan = ConfidenceInterval(float("nan"), float("nan"), confidence_level, "block-t")
-        return BootstrapResult(point, np.full((resamples, 1), np.nan), (nan,), np.array([resamples]),
-                               int(resamples), seed, "moving-block", "block-t")
+        return BootstrapResult(point, np.full((n_resamples, 1), np.nan), (nan,), np.array([n_resamples]),
+                               int(n_resamples), seed, "moving-block", "block-t")
     codes = np.zeros(R, dtype=np.int64) if series is None else np.unique(np.asarray(series), return_inverse=True)[1]
     order = np.argsort(codes, kind="stable") if times is None else np.lexsort((np.asarray(times), codes))
     xs = x[order]
@@ -340,8 +340,8 @@ def block_bootstrap_mean_ci(values, *, series=None, times=None, block: float | N
     starts = np.concatenate([[0], bounds])
     lengths = np.diff(np.concatenate([starts, [R]]))
     rng = np.random.default_rng(seed)
-    centred = np.zeros(resamples)          # sum_s w_s (mean*_s - E* mean*_s)
-    var_star = np.zeros(resamples)         # sum_s w_s^2 v*_s
+    centred = np.zeros(n_resamples)          # sum_s w_s (mean*_s - E* mean*_s)
+    var_star = np.zeros(n_resamples)         # sum_s w_s^2 v*_s
     se2 = 0.0
     used = []
     for s0, n_s in zip(starts, lengths):
@@ -355,7 +355,7 @@ def block_bootstrap_mean_ci(values, *, series=None, times=None, block: float | N
         k_s = -(-n_s // l_s)
         csum = np.concatenate([[0.0], np.cumsum(seg)])
         block_means = (csum[l_s:] - csum[:-l_s]) / l_s          # the n_s - l_s + 1 overlapping blocks
-        drawn = block_means[rng.integers(0, block_means.shape[0], size=(resamples, k_s))]
+        drawn = block_means[rng.integers(0, block_means.shape[0], size=(n_resamples, k_s))]
         centred += w * (drawn.mean(axis=1) - block_means.mean())
         var_star += w * w * drawn.var(axis=1, ddof=1) / k_s
         se2 += w * w * long_run_variance(seg) / n_s
@@ -376,4 +376,4 @@ def block_bootstrap_mean_ci(values, *, series=None, times=None, block: float | N
     label = f"moving-block(l={min(used)}..{max(used)})" if used and min(used) != max(used) else \
         f"moving-block(l={used[0] if used else 1})"
     return BootstrapResult(point, estimates, (ConfidenceInterval(low, high, confidence_level, "block-t"),),
-                           np.array([int((~finite).sum())]), int(resamples), seed, label, "block-t")
+                           np.array([int((~finite).sum())]), int(n_resamples), seed, label, "block-t")

@@ -113,7 +113,7 @@ class BootstrapResult:
     estimates: np.ndarray
     intervals: tuple[ConfidenceInterval, ...]
     undefined: np.ndarray
-    resamples: int
+    n_resamples: int
     seed: object
     scheme: str
     method: str
@@ -176,7 +176,7 @@ def _bca_bounds(est, point, jack, jw, confidence_level):
 
 
 def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None = None, strata=None,
-                 frequencies=None, point=None, resamples: int = 1000, confidence_level: float = 0.95, seed=0,
+                 frequencies=None, point=None, n_resamples: int = 1000, confidence_level: float = 0.95, seed=0,
                  scheme: str = "auto", method: str = "percentile", progress: Callable[[float], None] | None = None,
                  chunk_cells: int = 4_000_000) -> BootstrapResult:
     r"""Seeded, stratified, vectorised bootstrap of one or more statistics.
@@ -213,8 +213,8 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
         raise ValueError(f"`scheme` must be 'auto', 'multinomial' or 'poisson' (got {scheme!r})")
     if method not in ("percentile", "bca"):
         raise ValueError(f"`method` must be 'percentile' or 'bca' (got {method!r})")
-    if not isinstance(resamples, (int, np.integer)) or resamples < 1:
-        raise ValueError(f"`resamples` must be a positive integer (got {resamples!r})")
+    if not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
+        raise ValueError(f"`n_resamples` must be a positive integer (got {n_resamples!r})")
     confidence_level = check_confidence_level(confidence_level)
     if frequencies is not None:
         frequencies = np.asarray(frequencies)
@@ -239,19 +239,19 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
         point = as_columns(statistic(base))[0]
     point = np.atleast_1d(np.asarray(point, dtype=np.float64))
     m = point.shape[0]
-    est = np.empty((resamples, m))
+    est = np.empty((n_resamples, m))
     # A chunk holds b × R counts, so b is bounded by chunk_cells for cell frequencies too: the k² cells of a
     # 1,500-class confusion matrix once made one chunk of 1,000 resamples 16.8 GiB.
-    b = max(1, min(resamples, chunk_cells // R, 10_000 if frequencies is not None else resamples))
+    b = max(1, min(n_resamples, chunk_cells // R, 10_000 if frequencies is not None else n_resamples))
     done = 0
-    while done < resamples:
-        bb = min(b, resamples - done)
+    while done < n_resamples:
+        bb = min(b, n_resamples - done)
         counts = resample_counts(rng, bb, groups, frequencies=frequencies, scheme=scheme, contiguous=contiguous,
                                  R=R)
         est[done:done + bb] = as_columns(statistic(counts))
         done += bb
         if progress is not None:
-            progress(done / resamples)
+            progress(done / n_resamples)
     used = sorted({_scheme_for(int(frequencies[g].sum()) if frequencies is not None else g.size, scheme,
                                frequencies is not None) for g in groups})
     scheme_used = "+".join(used)
@@ -270,5 +270,5 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
         else:
             lo, hi = _bca_bounds(col, point[j], jack[:, j], jw, confidence_level)
         intervals.append(ConfidenceInterval(lo, hi, confidence_level, IntervalMethod(
-            f"bootstrap-{method}", resamples=int(resamples), scheme=scheme_used, dropped=int(undefined[j]))))
-    return BootstrapResult(point, est, tuple(intervals), undefined, int(resamples), seed, scheme_used, method)
+            f"bootstrap-{method}", n_resamples=int(n_resamples), scheme=scheme_used, dropped=int(undefined[j]))))
+    return BootstrapResult(point, est, tuple(intervals), undefined, int(n_resamples), seed, scheme_used, method)

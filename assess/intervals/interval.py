@@ -33,13 +33,13 @@ class IntervalMethod:
     reader needs appear both in the machine string (``str(method)``: the exports' ``method``, a contract) and in the
     words of a table (:attr:`words`): ``effective_n`` (Kish's effective n replaced n: weighted rows), ``of`` (what
     the interval is of, e.g. "mean of per-row losses"), ``samples`` (seeded samples of ``sample_rows`` rows),
-    ``resamples``, ``dropped`` (undefined resamples left out), ``fallback`` (why this method and not the one asked
+    ``n_resamples``, ``dropped`` (undefined resamples left out), ``fallback`` (why this method and not the one asked
     for). Only the machine string holds ``seed``, ``scheme`` (multinomial, Poisson, block scheme), ``rows`` (what is
     resampled: "stratified", "i.i.d. rows", …), ``block_rule`` and ``detail``.
     """
 
     key: str
-    resamples: int | None = None
+    n_resamples: int | None = None
     seed: object = None
     scheme: str | None = None
     rows: str | None = None
@@ -60,10 +60,10 @@ class IntervalMethod:
             return f"{self.key} over {self.samples} seeded samples of {self.sample_rows:,} rows (seed {self.seed})"
         if self.key.startswith("block-bootstrap-"):
             head = ", ".join(x for x in (self.key.removeprefix("block-bootstrap-"), self.scheme, self.block_rule) if x)
-            tail = "; ".join([f"{self.resamples} resamples, seed {self.seed}", *dropped])
+            tail = "; ".join([f"{self.n_resamples} resamples, seed {self.seed}", *dropped])
             return f"block bootstrap ({head}; {tail})"
-        if self.resamples is not None:
-            inner = ", ".join(x for x in (f"{self.resamples} resamples", f"seed {self.seed}", self.scheme, self.rows)
+        if self.n_resamples is not None:
+            inner = ", ".join(x for x in (f"{self.n_resamples} resamples", f"seed {self.seed}", self.scheme, self.rows)
                               if x)
             inner = "; ".join([inner, *dropped, *([self.detail] if self.detail else [])])
             of = f" of the {self.of}" if self.of else ""
@@ -75,7 +75,7 @@ class IntervalMethod:
     def words(self) -> str:
         """The method in words for a table: its display name and the facts a reader needs.
 
-        >>> IntervalMethod("bootstrap-percentile", resamples=1000, seed=0, scheme="multinomial").words
+        >>> IntervalMethod("bootstrap-percentile", n_resamples=1000, seed=0, scheme="multinomial").words
         'Bootstrap percentile, 1,000 resamples'
         >>> IntervalMethod("wilson", effective_n=True).words
         'Wilson score, Kish effective n'
@@ -83,7 +83,7 @@ class IntervalMethod:
         name = METHOD_NAMES.get(self.key) or self.key[:1].upper() + self.key[1:]
         facts = ["Kish effective n" if self.effective_n else None, self.of,
                  f"{self.samples:,} seeded samples" if self.samples is not None else None,
-                 f"{self.resamples:,} resamples" if self.resamples is not None else None,
+                 f"{self.n_resamples:,} resamples" if self.n_resamples is not None else None,
                  f"{self.dropped:,} undefined dropped" if self.dropped else None, self.fallback]
         return ", ".join([name, *(f for f in facts if f)])
 

@@ -46,7 +46,7 @@ def evaluate_groups(pred: Predictions, values, keys=None, *, context=None, **opt
 
 
 def breakdown(pred: Predictions, keys=None, *, by=BY, ci: str | None = None, confidence_level: float = 0.95,
-              resamples: int = 1000, seed=0, season: int | None = None,
+              n_resamples: int = 1000, seed=0, season: int | None = None,
               interval_level: float | None = None) -> pd.DataFrame:
     """Metrics of one model's forecasts per value of each grouping in ``by`` (``"horizon"``, ``"series"``).
 
@@ -68,7 +68,7 @@ def breakdown(pred: Predictions, keys=None, *, by=BY, ci: str | None = None, con
         if values is None:
             continue
         for g, idx, report in evaluate_groups(pred, values, keys, context=context, ci=ci,
-                                              confidence_level=confidence_level, resamples=resamples, seed=seed,
+                                              confidence_level=confidence_level, n_resamples=n_resamples, seed=seed,
                                               season=season, interval_level=interval_level):
             series = context.series_name(g) if grouping == "series" else None
             horizon = float(g) if grouping == "horizon" else np.nan

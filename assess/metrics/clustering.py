@@ -411,7 +411,7 @@ def expected_rand_index(a, b, n) -> float:
 
 # --------------------------------------------------------------------------------------- intervals and baselines
 
-def bootstrap_external(table: np.ndarray, keys, *, resamples: int, confidence_level: float, seed,
+def bootstrap_external(table: np.ndarray, keys, *, n_resamples: int, confidence_level: float, seed,
                        chunk_cells: int = 20_000_000) -> dict[str, tuple[float, float, int]]:
     r"""Percentile bootstrap intervals of external indices: resampling the n rows i.i.d. gives tables
     :math:`\sim \mathrm{Multinomial}(n, N/n)` over the cells, drawn directly (``Generator.multinomial``, seeded) and
@@ -419,11 +419,11 @@ def bootstrap_external(table: np.ndarray, keys, *, resamples: int, confidence_le
     n = int(round(table.sum()))
     p = (table / table.sum()).ravel()
     rng = np.random.default_rng(seed)
-    per = max(1, min(resamples, chunk_cells // max(p.size, 1)))
+    per = max(1, min(n_resamples, chunk_cells // max(p.size, 1)))
     est = {k: [] for k in keys}
     done = 0
-    while done < resamples:
-        bb = min(per, resamples - done)
+    while done < n_resamples:
+        bb = min(per, n_resamples - done)
         batch = rng.multinomial(n, p, size=bb).astype(np.float64).reshape((bb,) + table.shape)
         state = ClusteringState(batch, batch=True)
         with np.errstate(all="ignore"):
@@ -615,7 +615,7 @@ def sampled_silhouette(X: np.ndarray, labels: np.ndarray, *, seed=0, confidence_
     return mean, mean - half, mean + half, v
 
 
-def internal_intervals(state: ClusteringState, keys, *, resamples: int, confidence_level: float, seed,
+def internal_intervals(state: ClusteringState, keys, *, n_resamples: int, confidence_level: float, seed,
                        seed_label=None) -> dict[str, tuple[float, float, IntervalMethod]]:
     """Intervals of the internal indices: the sampled silhouette's t-interval (large files); otherwise a percentile
     bootstrap of rows — the mean of the per-row silhouettes (each from the full data), and Davies–Bouldin and
@@ -632,24 +632,24 @@ def internal_intervals(state: ClusteringState, keys, *, resamples: int, confiden
         return out
     n = X.shape[0]
     rng = np.random.default_rng(seed)
-    rows = rng.integers(0, n, size=(resamples, n))
+    rows = rng.integers(0, n, size=(n_resamples, n))
     if "silhouette" in keys and state.silhouettes is not None:
         v = state.silhouettes[rows].mean(axis=1)
         lo, hi = np.quantile(v, [alpha / 2, 1 - alpha / 2])
         out["silhouette"] = (float(lo), float(hi), IntervalMethod(
-            "bootstrap-percentile", of="mean per-row silhouette", resamples=resamples, seed=label,
+            "bootstrap-percentile", of="mean per-row silhouette", n_resamples=n_resamples, seed=label,
             detail="each row's silhouette from the full data"))
     wanted = [key for key in ("davies_bouldin", "calinski_harabasz") if key in keys]
     if wanted:
-        counts = np.zeros((resamples, n))
-        np.add.at(counts, (np.repeat(np.arange(resamples), n), rows.ravel()), 1.0)
+        counts = np.zeros((n_resamples, n))
+        np.add.at(counts, (np.repeat(np.arange(n_resamples), n), rows.ravel()), 1.0)
         found = _resampled_internal(X, labels, counts)
         for key in wanted:
             v = found[key]
             ok = v[np.isfinite(v)]
             if ok.size:
                 lo, hi = np.quantile(ok, [alpha / 2, 1 - alpha / 2])
-                out[key] = (float(lo), float(hi), IntervalMethod("bootstrap-percentile", resamples=resamples,
+                out[key] = (float(lo), float(hi), IntervalMethod("bootstrap-percentile", n_resamples=n_resamples,
                                                                  seed=label, rows="i.i.d. rows, recomputed on each"))
     return out
 

@@ -34,7 +34,7 @@ class MetricsSettings:
     k: int = 2
     ci: str | None = None
     confidence_level: float = 0.95
-    resamples: int = 1000
+    n_resamples: int = 1000
     seed: int = 0
     bootstrap_method: str = "percentile"
     season: int | None = None
@@ -50,7 +50,7 @@ def compute_metrics(assessment: Assessment, settings: MetricsSettings, *, progre
     averages at once), whose ``average`` is what ``"models"`` holds."""
     s = settings
     models, keys = None if s.models is None else list(s.models), None if s.keys is None else list(s.keys)
-    common = dict(models=models, keys=keys, ci=s.ci, confidence_level=s.confidence_level, resamples=s.resamples,
+    common = dict(models=models, keys=keys, ci=s.ci, confidence_level=s.confidence_level, n_resamples=s.n_resamples,
                   seed=s.seed, bootstrap_method=s.bootstrap_method, progress=progress)
     if assessment.outputs:   # decision, β, k, season: not regression settings
         return compute_output_reports(assessment, **common)
@@ -62,7 +62,7 @@ def forecast_breakdowns(assessment: Assessment, settings: MetricsSettings, model
     """The per-horizon and per-series frame of the document's ``"by_horizon"``/``"by_series"`` (forecasts)."""
     s = settings
     return compute_breakdowns(assessment, models=list(models), keys=None if s.keys is None else list(s.keys),
-                              ci=s.ci, confidence_level=s.confidence_level, resamples=s.resamples, seed=s.seed,
+                              ci=s.ci, confidence_level=s.confidence_level, n_resamples=s.n_resamples, seed=s.seed,
                               season=s.season, interval_level=s.interval_level)
 
 
@@ -80,7 +80,7 @@ def metrics_document(task: Task, settings: MetricsSettings, reports: dict, *, po
     doc = {"task": task.value, "n": max(sizes.values()),
            "models": {m: r.to_dict(with_ci=with_ci) for m, r in reports.items()}}
     intervals = {"ci": s.ci, "confidence_level": s.confidence_level if with_ci else None,
-                 "resamples": s.resamples if s.bootstrap else None, "seed": s.seed if s.bootstrap else None,
+                 "resamples": s.n_resamples if s.bootstrap else None, "seed": s.seed if s.bootstrap else None,
                  "bootstrap_method": s.bootstrap_method if s.bootstrap else None}
     if task.is_classification:
         # a threshold is a setting only where labels come from the scores

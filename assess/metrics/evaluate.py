@@ -99,7 +99,7 @@ class MetricReport:
     params: Mapping[str, object]
     ci: str | None
     confidence_level: float
-    resamples: int
+    n_resamples: int
     seed: object
 
     def __getitem__(self, key: str) -> MetricResult:
@@ -149,7 +149,7 @@ class MetricReport:
 # Validation (once, at the boundary)
 # ------------------------------------------------------------------------------------------------------------------
 
-def _validate(pred: Predictions, decision, beta, k, ci, confidence_level, resamples):
+def _validate(pred: Predictions, decision, beta, k, ci, confidence_level, n_resamples):
     if not isinstance(pred, Predictions):
         raise TypeError(f"`pred` must be a Predictions (got {type(pred).__name__})")
     if not isinstance(pred.task, Task) or pred.task not in TASKS:
@@ -165,8 +165,8 @@ def _validate(pred: Predictions, decision, beta, k, ci, confidence_level, resamp
         raise ValueError(f"`ci` must be one of {list(CI_METHODS)} (got {ci!r})")
     if not (isinstance(confidence_level, (int, float)) and 0 < confidence_level < 1):
         raise ValueError(f"`confidence_level` must be in (0, 1) (got {confidence_level!r})")
-    if not isinstance(resamples, (int, np.integer)) or resamples < 1:
-        raise ValueError(f"`resamples` must be a positive integer (got {resamples!r})")
+    if not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
+        raise ValueError(f"`n_resamples` must be a positive integer (got {n_resamples!r})")
     if pred.task in VALUE_TASKS:
         return _validate_values(pred)
     if pred.task is Task.CLUSTERING:
@@ -321,7 +321,7 @@ def _arrays(pred: Predictions, y_pred: np.ndarray):
 
 
 def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), beta: float = 1.0, k: int = 2,
-             ci: str | None = None, confidence_level: float = 0.95, resamples: int = 1000, seed=0,
+             ci: str | None = None, confidence_level: float = 0.95, n_resamples: int = 1000, seed=0,
              progress: Callable[[float], None] | None = None, baselines: bool = True,
              bootstrap_method: str = "percentile", season: int | None = None, interval_level: float | None = None,
              context: forecast_state.ForecastContext | None = None) -> MetricReport:
@@ -375,7 +375,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     (:mod:`assess.metrics.forecast_state`); their intervals come from a block bootstrap within each series in time
     order (:func:`_forecast_bounds`).
     """
-    weight = _validate(pred, decision, beta, k, ci, confidence_level, resamples)
+    weight = _validate(pred, decision, beta, k, ci, confidence_level, n_resamples)
     if bootstrap_method not in ("percentile", "bca"):
         raise ValueError(f"`bootstrap_method` must be 'percentile' or 'bca' (got {bootstrap_method!r})")
     task = pred.task
@@ -388,9 +388,9 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
         specs = [get(task, key) for key in keys]
     if task is Task.CLUSTERING:
         return _evaluate_clustering(pred, specs, weight, ci=ci, confidence_level=confidence_level,
-                                    resamples=resamples, seed=seed, progress=progress, baselines=baselines)
+                                    n_resamples=n_resamples, seed=seed, progress=progress, baselines=baselines)
     if task in VALUE_TASKS:
-        return _evaluate_values(pred, specs, weight, ci=ci, confidence_level=confidence_level, resamples=resamples,
+        return _evaluate_values(pred, specs, weight, ci=ci, confidence_level=confidence_level, n_resamples=n_resamples,
                                 seed=seed, progress=progress, baselines=baselines, method=bootstrap_method,
                                 season=season, level=interval_level, context=context)
     beta, k = float(beta), int(k)
@@ -460,7 +460,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
                                   confidence_level=confidence_level, bounds=m.range)
             bounds[m.key] = (c.low, c.high, replace(c.how, of="mean of per-row losses"))
     if boot_specs:
-        bounds.update(_bootstrap(task, state, boot_specs, values, y, yp, s, weight, rankings, resamples=resamples,
+        bounds.update(_bootstrap(task, state, boot_specs, values, y, yp, s, weight, rankings, n_resamples=n_resamples,
                                  confidence_level=confidence_level, seed=seed, progress=progress,
                                  method=bootstrap_method,
                                  fallback=ci == "delong"))
@@ -490,10 +490,10 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     return MetricReport(task=task, model=pred.model, n=int(y.shape[0]), classes=tuple(pred.classes),
                         results=tuple(results), table=table,
                         params=MappingProxyType({"decision": decision, "beta": beta, "k": k}), ci=ci,
-                        confidence_level=float(confidence_level), resamples=int(resamples), seed=seed)
+                        confidence_level=float(confidence_level), n_resamples=int(n_resamples), seed=seed)
 
 
-def _evaluate_clustering(pred: Predictions, specs, weight, *, ci, confidence_level, resamples, seed, progress,
+def _evaluate_clustering(pred: Predictions, specs, weight, *, ci, confidence_level, n_resamples, seed, progress,
                          baselines) -> MetricReport:
     """evaluate() for clustering (validated arrays): every index from one :func:`~assess.metrics.clustering.
     clustering_state` (one contingency table; the internal indices from the features), percentile bootstrap
@@ -508,14 +508,14 @@ def _evaluate_clustering(pred: Predictions, specs, weight, *, ci, confidence_lev
         external = [m.key for m in specs if m.needs == "reference" and np.isfinite(values[m.key][0])]
         if external and weight is None:
             for key, (lo, hi, bad) in clustering.bootstrap_external(
-                    state.table, external, resamples=resamples, confidence_level=confidence_level,
+                    state.table, external, n_resamples=n_resamples, confidence_level=confidence_level,
                     seed=child[0]).items():
                 bounds[key] = (lo, hi, intervals.IntervalMethod(
-                    "bootstrap-percentile", resamples=resamples, seed=seed,
+                    "bootstrap-percentile", n_resamples=n_resamples, seed=seed,
                     scheme="multinomial over the contingency cells", rows="i.i.d. rows", dropped=int(bad)))
         internal_keys = [m.key for m in specs if m.needs == "features" and np.isfinite(values[m.key][0])]
         if internal_keys:
-            bounds.update(clustering.internal_intervals(state, internal_keys, resamples=resamples,
+            bounds.update(clustering.internal_intervals(state, internal_keys, n_resamples=n_resamples,
                                                         confidence_level=confidence_level, seed=child[1],
                                                         seed_label=seed))
     if progress is not None:
@@ -536,7 +536,7 @@ def _evaluate_clustering(pred: Predictions, specs, weight, *, ci, confidence_lev
                                     how if m.key in base else None))
     return MetricReport(task=pred.task, model=pred.model, n=pred.n, classes=tuple(pred.classes),
                         results=tuple(results), table=None, params=MappingProxyType({}), ci=ci,
-                        confidence_level=float(confidence_level), resamples=int(resamples), seed=seed)
+                        confidence_level=float(confidence_level), n_resamples=int(n_resamples), seed=seed)
 
 
 def no_interval_note(note_: str | None, ci: str) -> str:
@@ -545,7 +545,7 @@ def no_interval_note(note_: str | None, ci: str) -> str:
                                  f"{'the binary ROC AUC' if ci == 'delong' else 'proportions'} only") if x)
 
 
-def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, resamples, seed, progress, baselines,
+def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, n_resamples, seed, progress, baselines,
                      method, season=None, level=None, context=None) -> MetricReport:
     """evaluate() for regression and forecasts (validated arrays)."""
     y = np.asarray(pred.y_true, dtype=np.float64)
@@ -568,13 +568,13 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
     # the same seeding as the classification runs: the first child of the seed's SeedSequence
     child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(1)[0]
     if boot and pred.task is Task.FORECAST:
-        bounds, interval_notes = _forecast_bounds(pred, state, columns, boot, values, weight, resamples=resamples,
+        bounds, interval_notes = _forecast_bounds(pred, state, columns, boot, values, weight, n_resamples=n_resamples,
                                                   confidence_level=confidence_level, seed=seed, child=child)
         if progress is not None:
             progress(1.0)
     elif boot:
         stat, layout = resampling.regression_statistic(state, boot, y, yp, weight)
-        res = intervals.bootstrap_ci(stat, point=np.array([values[m.key][0] for m in boot]), resamples=resamples,
+        res = intervals.bootstrap_ci(stat, point=np.array([values[m.key][0] for m in boot]), n_resamples=n_resamples,
                                      confidence_level=confidence_level, seed=child, method=method,
                                      progress=progress, **layout)
         for j, m in enumerate(boot):
@@ -601,7 +601,7 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
                                     bl.method if bl else None, counts))
     return MetricReport(task=pred.task, model=pred.model, n=int(y.shape[0]), classes=(), results=tuple(results),
                         table=None, params=MappingProxyType({}), ci=ci, confidence_level=float(confidence_level),
-                        resamples=int(resamples), seed=seed)
+                        n_resamples=int(n_resamples), seed=seed)
 
 
 def _table(task, state, classes, has_scores) -> pd.DataFrame | None:
@@ -620,7 +620,7 @@ def _table(task, state, classes, has_scores) -> pd.DataFrame | None:
     return df
 
 
-def _bootstrap(task, state, specs, values, y, yp, s, weight, rankings, *, resamples, confidence_level, seed, progress,
+def _bootstrap(task, state, specs, values, y, yp, s, weight, rankings, *, n_resamples, confidence_level, seed, progress,
                method, fallback):
     """Bootstrap intervals: label metrics and score metrics in separate (independently seeded) runs."""
     label = [m for m in specs if m.needs == "labels" and np.isfinite(values[m.key][0])]
@@ -648,7 +648,7 @@ def _bootstrap(task, state, specs, values, y, yp, s, weight, rankings, *, resamp
             if progress is not None:
                 progress((i + f) / len(runs))
         point = np.array([values[m.key][0] for m in sp])
-        res = intervals.bootstrap_ci(stat, point=point, resamples=resamples, confidence_level=confidence_level,
+        res = intervals.bootstrap_ci(stat, point=point, n_resamples=n_resamples, confidence_level=confidence_level,
                                      seed=seeds[i], method=method, progress=prog, **layout)
         for j, m in enumerate(sp):
             ci_ = res.intervals[j]
@@ -678,7 +678,7 @@ MEAN_KEYS = ("mae", "mse", "mean_error", "mape", "smape", "mspe", "mase", "mase_
 PERCENTILE_BLOCK_MAX_CELLS = 200_000_000
 
 
-def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *, resamples, confidence_level, seed,
+def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *, n_resamples, confidence_level, seed,
                      child) -> tuple[dict[str, tuple[float, float, intervals.IntervalMethod]], dict[str, str]]:
     """Block-bootstrap intervals of forecast metrics: rows resampled in blocks within each series, in time order,
     so autocorrelated errors do not shrink the interval (:mod:`assess.intervals`, block-bootstrap notes).
@@ -717,18 +717,18 @@ def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *
             continue
         res = intervals.block_bootstrap_mean_ci(per_row, series=series, times=times,
                                                 transform=None if finish is None else (lambda v, f=finish: f(v, W)),
-                                                resamples=resamples, confidence_level=confidence_level, seed=child)
+                                                n_resamples=n_resamples, confidence_level=confidence_level, seed=child)
         out[m.key] = (res.interval.low, res.interval.high, intervals.IntervalMethod(
-            "block-bootstrap-studentized", resamples=resamples, seed=seed, scheme=res.scheme,
+            "block-bootstrap-studentized", n_resamples=n_resamples, seed=seed, scheme=res.scheme,
             block_rule="Politis–White"))
     notes: dict[str, str] = {}
-    if percentile and n * resamples > PERCENTILE_BLOCK_MAX_CELLS:
+    if percentile and n * n_resamples > PERCENTILE_BLOCK_MAX_CELLS:
         fits = PERCENTILE_BLOCK_MAX_CELLS // n
         advice = (f"with at most {fits:,} resamples it is computed" if fits >= 100 else
                   f"it is computed up to {PERCENTILE_BLOCK_MAX_CELLS // 100:,} rows with 100 resamples")
         for m in percentile:
             notes[m.key] = (f"no interval: the percentile block bootstrap this metric needs is skipped for "
-                            f"{resamples:,} resamples of {n:,} rows (over {PERCENTILE_BLOCK_MAX_CELLS:,} resampled "
+                            f"{n_resamples:,} resamples of {n:,} rows (over {PERCENTILE_BLOCK_MAX_CELLS:,} resampled "
                             f"rows in all); {advice}; the mean-type metrics keep their studentized block-bootstrap "
                             "intervals")
         percentile = []
@@ -736,10 +736,10 @@ def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *
         stat = _forecast_statistic(state, columns, percentile, y, yp, weight)
         res = intervals.block_bootstrap_ci(stat, n=n, series=series, times=times, block_values=np.abs(yp - y),
                                            point=np.array([values[m.key][0] for m in percentile]),
-                                           resamples=resamples, confidence_level=confidence_level, seed=child)
+                                           n_resamples=n_resamples, confidence_level=confidence_level, seed=child)
         for j, m in enumerate(percentile):
             out[m.key] = (res.intervals[j].low, res.intervals[j].high, intervals.IntervalMethod(
-                "block-bootstrap-percentile", resamples=resamples, seed=seed,
+                "block-bootstrap-percentile", n_resamples=n_resamples, seed=seed,
                 scheme=res.scheme.replace("-block", " blocks"), block_rule="Politis–White",
                 dropped=int(res.undefined[j])))
     return out, notes

@@ -398,7 +398,7 @@ def by_group(frame: pd.DataFrame, metrics: Mapping[str, RowMetric | Callable[[pd
 
 def by_group_ci(frame: pd.DataFrame, metrics: Mapping[str, RowMetric], *, model: str | None = None,
                 levels=("pooled", "series", "horizon"), time: str = "time", confidence_level: float = 0.95,
-                resamples: int = 1000, seed=0, block: float | None = None,
+                n_resamples: int = 1000, seed=0, block: float | None = None,
                 rule: str = "politis-white") -> pd.DataFrame:
     """:func:`by_group` with a block-bootstrap interval per value: columns ``model``, ``series``, ``horizon``,
     ``metric``, ``value``, ``low``, ``high``.
@@ -436,7 +436,7 @@ def by_group_ci(frame: pd.DataFrame, metrics: Mapping[str, RowMetric], *, model:
                 part = loss[idx]
                 if part.size and np.isfinite(part).all():
                     res = block_bootstrap_mean_ci(part, series=series[idx], times=times[idx], block=block, rule=rule,
-                                                  transform=finish, resamples=resamples,
+                                                  transform=finish, n_resamples=n_resamples,
                                                   confidence_level=confidence_level, seed=seed)
                     value, low, high = float(res.point[0]), res.interval.low, res.interval.high
                 else:

@@ -68,7 +68,7 @@ class OutputsReport:
         return MetricReport(task=a.task, model=a.model, n=a.n, classes=(),
                             results=tuple(self.variance_weighted.values()), table=None,
                             params=MappingProxyType({"outputs": self.outputs, "average": "variance_weighted"}),
-                            ci=a.ci, confidence_level=a.confidence_level, resamples=a.resamples, seed=a.seed)
+                            ci=a.ci, confidence_level=a.confidence_level, n_resamples=a.n_resamples, seed=a.seed)
 
     def variance_weighted_dict(self, *, with_ci: bool = False) -> dict:
         """``{key: value}`` (``None`` when undefined) or ``{key: {"value", "low", "high"}}``, as ``to_dict``."""
@@ -87,7 +87,7 @@ def evaluate_outputs(assessment: Assessment, model: str | None = None, keys=None
 
 
 def evaluate_output_predictions(predictions: Mapping[str, Predictions], keys=None, *, ci: str | None = None,
-                                confidence_level: float = 0.95, resamples: int = 1000, seed=0,
+                                confidence_level: float = 0.95, n_resamples: int = 1000, seed=0,
                                 progress: Callable[[float], None] | None = None, baselines: bool = True,
                                 bootstrap_method: str = "percentile") -> OutputsReport:
     """Per-output reports (:func:`~assess.metrics.evaluate.evaluate`, same options) and their averages.
@@ -111,7 +111,7 @@ def evaluate_output_predictions(predictions: Mapping[str, Predictions], keys=Non
     bootstrapping = ci in ("bootstrap", "auto")
     # Every interval comes from one joint run below (the outputs' own included): evaluate() values each output here.
     by_output = {n: evaluate(p, keys, ci=None if bootstrapping else ci, confidence_level=confidence_level,
-                             resamples=resamples, seed=seed, baselines=baselines, bootstrap_method=bootstrap_method)
+                             n_resamples=n_resamples, seed=seed, baselines=baselines, bootstrap_method=bootstrap_method)
                  for n, p in zip(names, preds)}
     reports = list(by_output.values())
     first = reports[0]
@@ -134,7 +134,7 @@ def evaluate_output_predictions(predictions: Mapping[str, Predictions], keys=Non
         point = {**{(("output", n), s.key): r[s.key].value for n, r in zip(names, reports) for s in specs},
                  **{("uniform", k): v for k, (v, _) in uniform.items()},
                  **{("variance_weighted", k): v for k, (v, _) in vw.items()}}
-        bounds = _joint_bootstrap(names, preds, weight, specs, columns, point, resamples=resamples,
+        bounds = _joint_bootstrap(names, preds, weight, specs, columns, point, n_resamples=n_resamples,
                                   confidence_level=confidence_level, seed=seed, method=bootstrap_method,
                                   progress=progress)
         by_output = {n: _with_bounds(r, n, bounds, ci) for n, r in by_output.items()}
@@ -164,7 +164,7 @@ def evaluate_output_predictions(predictions: Mapping[str, Predictions], keys=Non
                                          "the variance-weighted average of each output's baseline" if base else None)
     average = MetricReport(task=first.task, model=first.model, n=first.n, classes=(), results=tuple(average_results),
                            table=None, params=MappingProxyType({"outputs": names, "average": "uniform"}), ci=ci,
-                           confidence_level=float(confidence_level), resamples=int(resamples), seed=seed)
+                           confidence_level=float(confidence_level), n_resamples=int(n_resamples), seed=seed)
     return OutputsReport(first.model, names, MappingProxyType(by_output), average, MappingProxyType(weighted_results))
 
 
@@ -218,7 +218,7 @@ class _Variance:
         return state.ss_true / state.weight_sum
 
 
-def _joint_bootstrap(names, preds, weight, specs, columns, point, *, resamples, confidence_level, seed, method,
+def _joint_bootstrap(names, preds, weight, specs, columns, point, *, n_resamples, confidence_level, seed, method,
                      progress):
     """Intervals of ``columns`` — (("output", name), spec), ("uniform", spec) or ("variance_weighted", spec) — from
     one count matrix per chunk: every output's :func:`~assess.metrics.resampling.regression_statistic` on the same
@@ -255,7 +255,7 @@ def _joint_bootstrap(names, preds, weight, specs, columns, point, *, resamples, 
     values = np.array([point[(kind, s.key)] for kind, s in columns])
     # the seed child evaluate() uses: all intervals of a call, and each output's alone, read the same resamples
     child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(1)[0]
-    res = intervals.bootstrap_ci(statistic, point=values, resamples=resamples, confidence_level=confidence_level,
+    res = intervals.bootstrap_ci(statistic, point=values, n_resamples=n_resamples, confidence_level=confidence_level,
                                  seed=child, method=method, progress=progress, **layout)
     bounds = {}
     for j, (kind, s) in enumerate(columns):

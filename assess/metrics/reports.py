@@ -19,7 +19,7 @@ from assess.metrics.registry import TASKS
 
 
 def compute_reports(assessment: Assessment, *, models=None, keys=None, decision=Decision(), beta=1.0, k=2, ci=None,
-                    confidence_level=0.95, resamples=1000, seed=0, bootstrap_method="percentile",
+                    confidence_level=0.95, n_resamples=1000, seed=0, bootstrap_method="percentile",
                     progress=None, season=None, interval_level=None) -> dict[str, MetricReport]:
     """{model: MetricReport} of ``models`` (default: all of them); the options are those of `evaluate`.
 
@@ -33,7 +33,7 @@ def compute_reports(assessment: Assessment, *, models=None, keys=None, decision=
     """
     if assessment.outputs:  # multi-output regression: the uniform average over the outputs
         return {m: r.average for m, r in compute_output_reports(
-            assessment, models=models, keys=keys, ci=ci, confidence_level=confidence_level, resamples=resamples,
+            assessment, models=models, keys=keys, ci=ci, confidence_level=confidence_level, n_resamples=n_resamples,
             seed=seed, bootstrap_method=bootstrap_method, progress=progress).items()}
     if assessment.task not in TASKS:
         raise AssessError(f"{assessment.table.name}: metrics for the {assessment.task.value} task are not available "
@@ -43,14 +43,14 @@ def compute_reports(assessment: Assessment, *, models=None, keys=None, decision=
     for i, model in enumerate(chosen):
         step = (lambda f, i=i: progress((i + f) / len(chosen))) if progress else None
         reports[model] = evaluate(assessment.predictions(model), keys, decision=decision, beta=beta, k=k,
-                                  ci=ci, confidence_level=confidence_level, resamples=resamples, seed=seed,
+                                  ci=ci, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed,
                                   progress=step, bootstrap_method=bootstrap_method, season=season,
                                   interval_level=interval_level)
     return reports
 
 
 def compute_output_reports(assessment: Assessment, *, models=None, keys=None, ci=None, confidence_level=0.95,
-                           resamples=1000, seed=0, bootstrap_method="percentile",
+                           n_resamples=1000, seed=0, bootstrap_method="percentile",
                            progress=None) -> dict[str, OutputsReport]:
     """{model: OutputsReport} of a multi-output regression file: each output's report, the uniform and the
     variance-weighted averages (:mod:`assess.metrics.multioutput`); the options are those of `compute_reports`."""
@@ -61,7 +61,7 @@ def compute_output_reports(assessment: Assessment, *, models=None, keys=None, ci
     for i, model in enumerate(chosen):
         step = (lambda f, i=i: progress((i + f) / len(chosen))) if progress else None
         reports[model] = evaluate_outputs(assessment, model, keys, ci=ci, confidence_level=confidence_level,
-                                          resamples=resamples, seed=seed, progress=step,
+                                          n_resamples=n_resamples, seed=seed, progress=step,
                                           bootstrap_method=bootstrap_method)
     return reports
 
@@ -75,13 +75,13 @@ def _chosen_models(assessment: Assessment, models) -> list[str]:
 
 
 def compute_breakdowns(assessment: Assessment, *, models=None, keys=None, by=BY, ci=None, confidence_level=0.95,
-                       resamples=1000, seed=0, season=None, interval_level=None) -> pd.DataFrame:
+                       n_resamples=1000, seed=0, season=None, interval_level=None) -> pd.DataFrame:
     """Forecast metrics per horizon and per series of ``models`` (default all), one tidy frame
     (:func:`assess.metrics.breakdown.breakdown`'s columns); shared by the Metrics page and ``assess metrics``."""
     if assessment.task is not Task.FORECAST:
         raise AssessError(f"{assessment.table.name}: metrics per horizon and series are for forecasts; the task is "
                           f"{assessment.task.value}")
     frames = [breakdown(assessment.predictions(model), keys, by=by, ci=ci, confidence_level=confidence_level,
-                        resamples=resamples, seed=seed, season=season, interval_level=interval_level)
+                        n_resamples=n_resamples, seed=seed, season=season, interval_level=interval_level)
               for model in _chosen_models(assessment, models)]
     return pd.concat(frames, ignore_index=True)

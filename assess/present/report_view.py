@@ -51,7 +51,7 @@ def costs_from_grid(values, classes) -> tuple[tuple[float, ...], ...]:
 
 
 def report_settings(assessment: Assessment, saved: Settings, overrides: Overrides, decision: Decision, *,
-                    title: str, paper: str, ci: str, resamples: int, costs, checklist: dict[str, str]) -> Settings:
+                    title: str, paper: str, ci: str, n_resamples: int, costs, checklist: dict[str, str]) -> Settings:
     """``saved`` (the applied settings file, or the defaults) with the roles, task, classes and display names of the
     Data page, the shared decision and the page's report options."""
     roles = {r: (dict(v) if isinstance(v, tuple) and v and isinstance(v[0], tuple) else
@@ -61,7 +61,7 @@ def report_settings(assessment: Assessment, saved: Settings, overrides: Override
                    class_order=overrides.class_order, display_names=assessment.names,
                    # a threshold only where scores decide: "auto" with a threshold would read back as scores
                    labels_from=decision.source, threshold=decision.threshold if decision.source == "scores" else None,
-                   label_thresholds=dict(decision.per_label), ci=ci, resamples=int(resamples), costs=costs,
+                   label_thresholds=dict(decision.per_label), ci=ci, n_resamples=int(n_resamples), costs=costs,
                    checklist={k: v for k, v in checklist.items() if v.strip()}, paper=paper, title=title,
                    models=None)
 

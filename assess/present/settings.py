@@ -70,7 +70,7 @@ class Settings:
     metrics: tuple[str, ...] | None = None
     ci: str | None = "auto"
     confidence_level: float = 0.95
-    resamples: int = 1000
+    n_resamples: int = 1000
     seed: int = 0
     beta: float = 1.0
     k: int = 2
@@ -92,7 +92,7 @@ class Settings:
                          "label_thresholds": dict(self.label_thresholds)},
             "models": list(self.models) if self.models else None,
             "metrics": list(self.metrics) if self.metrics else None, "ci": self.ci,
-            "confidence_level": self.confidence_level, "resamples": self.resamples, "seed": self.seed,
+            "confidence_level": self.confidence_level, "resamples": self.n_resamples, "seed": self.seed,
             "beta": self.beta, "k": self.k, "tests": list(self.tests) if self.tests else None,
             "test_metric": self.test_metric, "correction": self.correction,
             "costs": [list(row) for row in self.costs] if self.costs else None,
@@ -192,8 +192,8 @@ class Settings:
             kw["ci"] = text("ci", doc["ci"])
         for key, kind, low, high in (("confidence_level", float, 0.5, 0.999), ("resamples", int, 10, 1_000_000),
                                      ("seed", int, 0, 2**32 - 1), ("beta", float, 1e-6, 1e6), ("k", int, 1, 10_000)):
-            if doc.get(key) is not None:
-                kw[key] = number(key, doc[key], kind, low, high)
+            if doc.get(key) is not None:   # the file's "resamples" is the field n_resamples (SciPy's name)
+                kw["n_resamples" if key == "resamples" else key] = number(key, doc[key], kind, low, high)
         kw["test_metric"] = text("test_metric", doc.get("test_metric"))
         if doc.get("correction") is not None:
             kw["correction"] = text("correction", doc["correction"])
@@ -277,13 +277,13 @@ class Settings:
 
 #: args attribute → settings field, for options that commands share; filled from the settings when not given.
 _ARG_FIELDS = (("models", "models"), ("metrics", "metrics"), ("ci", "ci"), ("confidence_level", "confidence_level"),
-               ("resamples", "resamples"), ("seed", "seed"), ("beta", "beta"), ("k", "k"),
+               ("n_resamples", "n_resamples"), ("seed", "seed"), ("beta", "beta"), ("k", "k"),
                ("correction", "correction"), ("tests", "tests"), ("test_metric", "test_metric"),
                ("metric", "test_metric"), ("title", "title"))
 #: argparse defaults of those options in the commands (a value equal to its default counts as not given).
 #: Options that are test options in ``compare`` (given only by its own flags).
-_TEST_OPTIONS = {"seed", "resamples"}
-_DEFAULTS = {"confidence_level": 0.95, "resamples": 1000, "seed": 0, "beta": 1.0, "k": 2, "correction": "auto",
+_TEST_OPTIONS = {"seed", "n_resamples"}
+_DEFAULTS = {"confidence_level": 0.95, "n_resamples": 1000, "seed": 0, "beta": 1.0, "k": 2, "correction": "auto",
              "labels_from": "auto"}
 
 
@@ -326,7 +326,7 @@ def report_options(settings: Settings, assessment: Assessment, *, decision: Deci
     record = replace(settings, task=assessment.task.value)
     return ReportOptions(models=models, metrics=settings.metrics, decision=decision or settings.decision(),
                          ci=settings.ci or "", confidence_level=settings.confidence_level,
-                         resamples=settings.resamples, seed=settings.seed, beta=settings.beta, k=settings.k,
+                         n_resamples=settings.n_resamples, seed=settings.seed, beta=settings.beta, k=settings.k,
                          tests=settings.tests, test_metric=settings.test_metric, correction=settings.correction,
                          checklist=dict(settings.checklist), costs=settings.costs, title=settings.title,
                          command=command, settings=record.to_dict())

@@ -70,7 +70,7 @@ def better_than_random(y_true, clusters, *, index: str = DEFAULT_INDEX, n_resamp
     null = null[np.isfinite(null)]
     pvalue = float((1 + np.sum(null >= observed - 1e-12)) / (null.size + 1))
     mean = float(null.mean())
-    low, high, _ = clustering.bootstrap_external(table, [index], resamples=min(n_resamples, 2000),
+    low, high, _ = clustering.bootstrap_external(table, [index], n_resamples=min(n_resamples, 2000),
                                                  confidence_level=confidence_level, seed=seeds[1])[index]
     title = get(Task.CLUSTERING, index).name
     effect = Effect(f"{title} above random", observed - mean,

@@ -300,7 +300,7 @@ def paired_bootstrap(y_true, pred_a, pred_b, *, metric: Callable, n_resamples: i
                       statistic=observed, pvalue=p, df=None, alternative=alternative,
                       effect=Effect(f"{label} difference (A - B)", observed,
                                     ConfidenceInterval(low, high, confidence_level, IntervalMethod(
-                                        "bootstrap-percentile", resamples=n_resamples, seed=seed))),
+                                        "bootstrap-percentile", n_resamples=n_resamples, seed=seed))),
                       assumptions=assumptions, sentence=sentence, n=n, models=names,
                       details=BootstrapDetails(n_resamples, int(n_invalid), seed, label))
 
@@ -362,7 +362,7 @@ def unpaired_bootstrap(y_a, pred_a, y_b, pred_b, *, metric: Callable, n_resample
                       statistic=observed, pvalue=p, df=None, alternative=alternative,
                       effect=Effect(f"{label} difference (A - B)", observed,
                                     ConfidenceInterval(low, high, confidence_level, IntervalMethod(
-                                        "bootstrap-percentile", resamples=n_resamples, seed=seed))),
+                                        "bootstrap-percentile", n_resamples=n_resamples, seed=seed))),
                       assumptions=assumptions, sentence=sentence, n=n_a + n_b, models=names,
                       details=UnpairedBootstrapDetails(n_resamples, int(n_invalid), seed, label, n_a, n_b))
 

@@ -34,14 +34,14 @@ def test_points_are_numpy_percentiles_of_the_samples_written_out(values, sizes):
     values = np.array(values)
     weights = np.array(sizes[:len(values)], float)
     # one sample per row: numpy.percentile of the column (the oracle)
-    plain = cost.summarise("m", _input(values), resamples=0)
+    plain = cost.summarise("m", _input(values), n_resamples=0)
     for key, q in cost.PERCENTILES.items():
         assert plain[key].value == pytest.approx(np.percentile(values, q), rel=1e-12)
     assert plain["latency_mean_ms"].value == pytest.approx(values.mean(), rel=1e-12)
     assert plain["throughput_per_s"].value == pytest.approx(1000 / values.mean(), rel=1e-12)
     # a row standing for w samples: the same as the row written out w times
     expanded = np.repeat(values, weights.astype(int))
-    weighted = cost.summarise("m", _input(values, weight=weights), resamples=0)
+    weighted = cost.summarise("m", _input(values, weight=weights), n_resamples=0)
     for key, q in cost.PERCENTILES.items():
         assert weighted[key].value == pytest.approx(np.percentile(expanded, q), rel=1e-12)
     assert weighted["latency_mean_ms"].value == pytest.approx(expanded.mean(), rel=1e-12)
@@ -58,7 +58,7 @@ def test_bootstrap_interval_of_the_95th_percentile_covers_at_about_the_nominal_r
     trials = 300
     for t in range(trials):
         sample = rng.lognormal(0.0, 1.0, 200)
-        est = cost.summarise("m", _input(sample), resamples=400, seed=t)["latency_p95_ms"]
+        est = cost.summarise("m", _input(sample), n_resamples=400, seed=t)["latency_p95_ms"]
         assert est.low <= est.value <= est.high
         hits += est.low <= truth <= est.high
     coverage = hits / trials
@@ -67,8 +67,8 @@ def test_bootstrap_interval_of_the_95th_percentile_covers_at_about_the_nominal_r
 
 def test_wider_intervals_at_lower_confidence_are_narrower():
     sample = np.random.default_rng(1).lognormal(0, 1, 300)
-    wide = cost.summarise("m", _input(sample), confidence_level=0.99, resamples=500, seed=3)["latency_p95_ms"]
-    narrow = cost.summarise("m", _input(sample), confidence_level=0.80, resamples=500, seed=3)["latency_p95_ms"]
+    wide = cost.summarise("m", _input(sample), confidence_level=0.99, n_resamples=500, seed=3)["latency_p95_ms"]
+    narrow = cost.summarise("m", _input(sample), confidence_level=0.80, n_resamples=500, seed=3)["latency_p95_ms"]
     assert wide.high - wide.low > narrow.high - narrow.low
 
 
@@ -91,7 +91,7 @@ def test_per_batch_latency_is_shared_by_the_batch_rows(tmp_path):
     assessment = _assessment(frame, tmp_path)
     assert assessment.roles.latency_ms == "latency_ms" and assessment.roles.batch_size == "batch_size"
     assert assessment.roles.score is None and assessment.roles.model == "model"
-    costs = cost.cost_from_assessment(assessment, resamples=0)
+    costs = cost.cost_from_assessment(assessment, n_resamples=0)
     a, b = costs["a"], costs["b"]
     assert a["latency_mean_ms"].value == pytest.approx(2.0)       # 8 ms for a batch of 4
     assert b["latency_mean_ms"].value == pytest.approx(np.mean([2, 2, 1, 1]))
@@ -102,7 +102,7 @@ def test_per_batch_latency_is_shared_by_the_batch_rows(tmp_path):
 def test_cost_table_calls_equal_the_predictions_file_form(tmp_path):
     calls = pd.DataFrame({"model": ["x", "x", "x", "y"], "latency_ms": [10.0, 3.0, 7.0, 1.0],
                           "batch_size": [5, 1, 2, 1], "energy_j": [5.0, 1.0, 2.0, 0.5]})
-    from_table = cost.cost_from_table(calls, resamples=0)
+    from_table = cost.cost_from_table(calls, n_resamples=0)
     per_sample = np.repeat(calls["latency_ms"] / calls["batch_size"], calls["batch_size"])[:8]
     for key, q in cost.PERCENTILES.items():
         assert from_table["x"][key].value == pytest.approx(np.percentile(per_sample, q))
@@ -119,12 +119,12 @@ def test_bad_latencies_are_refused_with_column_and_row(tmp_path, bad, message):
     latency = [1.0, 2.0, bad, 3.0, 1.0, 2.0]
     assessment = _assessment(_frame(latency_ms=latency), tmp_path)
     with pytest.raises(InputError, match=message):
-        cost.cost_from_assessment(assessment, resamples=0)
+        cost.cost_from_assessment(assessment, n_resamples=0)
 
 
 def test_a_batch_size_below_one_is_refused():
     with pytest.raises(InputError, match=r"`batch_size` must hold whole numbers of at least 1.*row 3"):
-        cost.cost_from_table(pd.DataFrame({"latency_ms": [1.0, 2.0], "batch_size": [1, 0]}), resamples=0)
+        cost.cost_from_table(pd.DataFrame({"latency_ms": [1.0, 2.0], "batch_size": [1, 0]}), n_resamples=0)
 
 
 def test_no_cost_column_is_a_clear_error(tmp_path):
@@ -137,9 +137,9 @@ def test_no_cost_column_is_a_clear_error(tmp_path):
 
 
 def test_efficiency_is_the_metric_per_ms_and_per_joule():
-    estimate = cost.summarise("m", _input([2.0, 4.0], energy=[0.5, 1.5]), resamples=0)
+    estimate = cost.summarise("m", _input([2.0, 4.0], energy=[0.5, 1.5]), n_resamples=0)
     assert cost.efficiency(0.9, estimate) == pytest.approx({"per_ms": 0.9 / 3.0, "per_j": 0.9 / 1.0})
-    no_energy = cost.summarise("m", _input([2.0, 4.0]), resamples=0)
+    no_energy = cost.summarise("m", _input([2.0, 4.0]), n_resamples=0)
     assert np.isnan(cost.efficiency(0.9, no_energy)["per_j"])
 
 
@@ -153,8 +153,8 @@ def test_pareto_front_by_hand():
 
 def test_headline_on_the_measured_sample():
     assessment = describe(read_table(SAMPLE))
-    costs = cost.cost_from_assessment(assessment, resamples=0)
-    line = cost.headline(assessment, costs, metric="accuracy", models=["tree", "forest_300"], resamples=500)
+    costs = cost.cost_from_assessment(assessment, n_resamples=0)
+    line = cost.headline(assessment, costs, metric="accuracy", models=["tree", "forest_300"], n_resamples=500)
     frame = assessment.frame
     acc = {m: accuracy_score(frame[frame.model == m].y_true, frame[frame.model == m].y_pred)
            for m in ("tree", "forest_300")}
@@ -175,7 +175,7 @@ def test_trade_off_points_carry_intervals_and_the_front():
     assessment = describe(read_table(SAMPLE))
     from assess.metrics.reports import compute_reports
     reports = compute_reports(assessment, keys=["accuracy"], ci="wilson")
-    costs = cost.cost_from_assessment(assessment, resamples=200)
+    costs = cost.cost_from_assessment(assessment, n_resamples=200)
     points = cost.trade_off(reports, costs, metric="accuracy")
     assert {p.model for p in points} == set(assessment.models)
     front = {p.model for p in points if p.on_front}
@@ -194,8 +194,8 @@ def test_headline_says_no_clear_difference_when_the_interval_holds_zero(tmp_path
                           "y_true": np.tile(y, 2), "y_pred": np.r_[pred_a, pred_b],
                           "latency_ms": np.r_[np.full(200, 1.0), np.full(200, 3.0)]})
     assessment = _assessment(frame, tmp_path)
-    costs = cost.cost_from_assessment(assessment, resamples=0)
-    line = cost.headline(assessment, costs, metric="accuracy", models=["a", "b"], resamples=500)
+    costs = cost.cost_from_assessment(assessment, n_resamples=0)
+    line = cost.headline(assessment, costs, metric="accuracy", models=["a", "b"], n_resamples=500)
     assert line.low <= 0 <= line.high
     assert "do not clearly differ on accuracy" in line.sentence and "more accurate" not in line.sentence
     slower = "3.0× slower" if line.better == "b" else "3.0× faster"

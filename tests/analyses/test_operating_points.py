@@ -159,16 +159,16 @@ def test_roc_band_is_seeded_ordered_and_holds_the_curve():
 
     y, s = data(12, n=2000)
     pred = Predictions(Task.BINARY, ("no", "yes"), y, None, s, model="m")
-    band = roc_band(pred, resamples=100, seed=5)
-    again = roc_band(pred, resamples=100, seed=5)
+    band = roc_band(pred, n_resamples=100, seed=5)
+    again = roc_band(pred, n_resamples=100, seed=5)
     np.testing.assert_array_equal(band.low, again.low)
     assert np.all(band.low <= band.high)
     point = tpr_at_fpr(curves.threshold_counts(y, s), band.fpr)
     inside = (band.low - 1e-12 <= point) & (point <= band.high + 1e-12)
     assert inside.mean() > 0.95  # the full-data curve sits inside its own pointwise 95 % band almost everywhere
     assert 0 < np.mean(band.high - band.low) < 0.2
-    with pytest.raises(ValueError, match=r"'resamples' must be an integer >= 10 \(got 3\)"):
-        roc_band(pred, resamples=3)
+    with pytest.raises(ValueError, match=r"'n_resamples' must be an integer >= 10 \(got 3\)"):
+        roc_band(pred, n_resamples=3)
 
 
 def test_gain_table_bins_are_whole_rows():

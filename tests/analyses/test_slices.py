@@ -246,7 +246,7 @@ def test_fairness_gaps_match_fairlearn(seed, groups, weighted):
     g[:2 * groups] = np.repeat(np.arange(groups), 2).astype(str)
     yp = np.where(rng.random(n) < 0.3 + 0.1 * g.astype(int), 1, 0)
     w = rng.uniform(0.5, 2.0, n) if weighted else None
-    report = fairness_gaps(_pred(y, yp, w), g, resamples=200)
+    report = fairness_gaps(_pred(y, yp, w), g, n_resamples=200)
     got = report.gaps.set_index("key")
     for key, name in FAIRLEARN.items():
         expected = getattr(fairlearn_metrics, name)(y, yp, sensitive_features=g, sample_weight=w)

@@ -1,7 +1,7 @@
 """The out-of-core additions on a local Spark (local[1]): `compare --engine spark` (the same grouped agreement counts
 and placements as DuckDB, the same JSON as in memory), multi-class score metrics, multi-label metrics and bootstrap
 intervals. Oracle: the in-memory path on the same file, to 1e-12
-relative (see test_engine_compare.py, test_engine_multiclass.py, test_engine_bootstrap.py)."""
+relative (see tests/engine/test_compare.py, tests/engine/test_multiclass.py, tests/engine/test_bootstrap.py)."""
 
 from __future__ import annotations
 

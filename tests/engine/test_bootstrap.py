@@ -1,7 +1,7 @@
 """Bootstrap intervals out of core (`assess.engine.bootstrap`): multinomial resampling of the grouped table.
 
 Oracles: the in-memory bootstrap (`compute_reports(ci="bootstrap")`, itself checked against SciPy's
-`scipy.stats.bootstrap` in test_metrics_bootstrap.py). Label metrics are resampled by the same statistic with the
+`scipy.stats.bootstrap` in tests/metrics/test_bootstrap.py). Label metrics are resampled by the same statistic with the
 same seed, so their endpoints are equal to 1e-12; score metrics resample the grouped table's (score, class) units
 instead of rows — the same distribution, other draws — so their endpoints agree within Monte-Carlo error, and the
 units reproduce every point value exactly (scikit-learn's roc_auc_score and average_precision_score).

@@ -2,7 +2,7 @@
 
 Oracles: the in-memory `compare` (tested against statsmodels, SciPy and R's pROC in test_stats_*.py) on the same
 file, to 1e-12 relative in every number and equal in every string; statsmodels' `cochrans_q` and `mcnemar` directly
-on a generated file; and a hand-counted 2 × 2 table. Spark runs the same SQL in test_engine_additions_spark.py.
+on a generated file; and a hand-counted 2 × 2 table. Spark runs the same SQL in tests/engine/test_additions_spark.py.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The out-of-core path (assess.engine, DuckDB): the same numbers as the in-memory path and scikit-learn.
 
-Oracles: the in-memory `compute_reports` (itself checked against scikit-learn in test_metrics_oracle.py) for every
+Oracles: the in-memory `compute_reports` (itself checked against scikit-learn in tests/metrics/test_oracle.py) for every
 key, and scikit-learn's roc_auc_score / average_precision_score directly for the ranking metrics and for the true
-error of the score grid. Spark runs the same aggregation in test_engine_spark.py.
+error of the score grid. Spark runs the same aggregation in tests/engine/test_spark.py.
 """
 
 from __future__ import annotations
@@ -270,7 +270,7 @@ def test_memory_says_when_the_file_would_not_fit(monkeypatch):
 
 def test_multiclass_metrics_out_of_core_equal_memory():
     # label metrics from the confusion table, score metrics (one-vs-rest and pairwise AUCs, log loss, Brier, top-k)
-    # from per-class score histograms (test_engine_multiclass.py has generated files)
+    # from per-class score histograms (tests/engine/test_multiclass.py has generated files)
     wine = SAMPLE.with_name("wine_multiclass.csv")
     code_m, memory, _ = run_cli("metrics", wine, "--engine", "memory", "--ci", "wilson")
     code_d, duck, err = run_cli("metrics", wine, "--engine", "duckdb", "--ci", "wilson")

@@ -2,7 +2,7 @@
 needs it, counted again with the clip when a later row does; DeLong's interval without importing scipy.stats.
 
 Oracles: scikit-learn's log_loss (which clips the same way) and the in-memory `compute_reports` (checked against
-scikit-learn in test_metrics_oracle.py); SciPy's normal quantile for the command line's DeLong interval.
+scikit-learn in tests/metrics/test_oracle.py); SciPy's normal quantile for the command line's DeLong interval.
 """
 
 from __future__ import annotations

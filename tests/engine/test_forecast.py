@@ -5,7 +5,7 @@ scores are checked against worked examples and statsmodels in test_metrics_forec
 the pooled metrics, every horizon and every series, the settings and the undefined reasons. The files have string
 series ids (one with a quote), several models, gaps in the time stamps, rolling origins, ties in the errors, a
 series whose actuals never change (its MASE scale is 0) and a series with one time stamp. Spark runs the same
-files in test_engine_forecast_spark.py.
+files in tests/engine/test_forecast_spark.py.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 memory`` and of DuckDB.
 
 One session for every Spark module of the process (tests/spark_session.py), small files. Oracle: the in-memory path on the same file, to
-1e-12 (R² and explained variance as in test_engine_forecast.py). Spark reads CSV cells as text: the integer time
+1e-12 (R² and explained variance as in tests/engine/test_forecast.py). Spark reads CSV cells as text: the integer time
 stamps and series ids of a CSV file are read back as numbers, as the in-memory reader types them.
 """
 
@@ -51,7 +51,7 @@ def test_multiclass_labels_by_argmax_with_ties_on_spark(tmp_path):
 
 def test_weighted_medians_on_spark_equal_memory(tmp_path):
     """The weighted median (windows over the sorted distinct |e|): a forecast's pooled, per-horizon and per-series
-    ones and a regression file's; R² to 1e-9 with weights (raw moments, see test_engine_forecast.py)."""
+    ones and a regression file's; R² to 1e-9 with weights (raw moments, see tests/engine/test_forecast.py)."""
     from tests.engine_runs import memory_and_engine
     from tests.engine.test_engine import assert_same_values
 

@@ -1,7 +1,7 @@
 """Multi-class score metrics out of core (`assess.engine.multiclass_scores`) equal the in-memory ones.
 
 Oracles: the in-memory `compute_reports` (checked against scikit-learn's roc_auc_score (ovr/ovo), log_loss,
-top_k_accuracy_score in test_metrics_oracle.py), and scikit-learn directly for the one-vs-rest and one-vs-one AUCs
+top_k_accuracy_score in tests/metrics/test_oracle.py), and scikit-learn directly for the one-vs-rest and one-vs-one AUCs
 and top-k accuracy on generated files with tied scores, text labels, weights and several models.
 """
 

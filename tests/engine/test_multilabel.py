@@ -1,7 +1,7 @@
 """Multi-label metrics out of core (`assess.engine.multilabel`) equal the in-memory ones.
 
 Oracles: the in-memory `compute_reports` (checked against scikit-learn's hamming_loss, jaccard_score, f1_score,
-coverage_error, label_ranking_average_precision_score and label_ranking_loss in test_multilabel_assessment.py) on
+coverage_error, label_ranking_average_precision_score and label_ranking_loss in tests/metrics/test_multilabel_assessment.py) on
 the digits sample and on generated files with tied scores, rows without any true label, weights and labels from the
 scores; scikit-learn directly for the ranking metrics.
 """

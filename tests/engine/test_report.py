@@ -38,7 +38,7 @@ def test_the_out_of_core_report_has_the_in_memory_numbers(tmp_path):
                 else d["value"] is None, (model, key)
             if key not in ("average_precision", "pr_auc", "ks_statistic", "log_loss", "brier_score"):
                 # analytic intervals and the label metrics' bootstrap: the same numbers (score metrics' bootstrap:
-                # other draws, see test_engine_bootstrap.py)
+                # other draws, see tests/engine/test_bootstrap.py)
                 for part in ("low", "high"):
                     assert (d[part] is None) == (m[part] is None), (model, key, part)
                     if m[part] is not None:

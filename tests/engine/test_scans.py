@@ -3,7 +3,7 @@
 Scan 1 takes the positive class's raw values from the first rows and counts again when the whole file says otherwise;
 scan 2 counts the grid in DuckDB's perfect hash table when the key's range allows, else in its hash table. Each
 way must give the same numbers. Oracles: the in-memory `compute_reports` (checked against scikit-learn in
-test_metrics_oracle.py) and scikit-learn's roc_auc_score / average_precision_score, weighted, for the grid.
+tests/metrics/test_oracle.py) and scikit-learn's roc_auc_score / average_precision_score, weighted, for the grid.
 """
 
 from __future__ import annotations

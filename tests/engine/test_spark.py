@@ -2,7 +2,7 @@
 
 One Spark session for the whole module (Spark allows one per process; starting a JVM is the slow part), small
 files, no UI, one shuffle partition. Oracle: the in-memory `compute_reports` (checked against scikit-learn in
-test_metrics_oracle.py) and the DuckDB run of the same file (test_engine.py), to 1e-12.
+tests/metrics/test_oracle.py) and the DuckDB run of the same file (tests/engine/test_engine.py), to 1e-12.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Oracles: scikit-learn's ``median_absolute_error(sample_weight=...)`` (``_weighte
 averaged inverted CDF, scikit-learn >= 1.8) per model, and the in-memory path's `weighted_median`; worked examples
 from the definition in assess/metrics/regression.py (first value whose cumulative weight reaches half the total,
 averaged with the next value of positive weight on an exact hit). Forecast groups (pooled, per horizon, per series)
-are compared with the in-memory JSON in test_engine_forecast.py; Spark in test_engine_additions_spark.py.
+are compared with the in-memory JSON in tests/engine/test_forecast.py; Spark in tests/engine/test_additions_spark.py.
 """
 
 from __future__ import annotations

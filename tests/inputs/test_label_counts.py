@@ -118,7 +118,7 @@ def test_bootstrap_chunks_of_cell_frequencies_stay_within_the_chunk_bound():
         shapes.append(counts.shape)
         return counts.sum(axis=1, dtype=np.float64)
 
-    result = bootstrap_ci(total, frequencies=frequencies, resamples=40, seed=0, chunk_cells=1_000_000)
+    result = bootstrap_ci(total, frequencies=frequencies, n_resamples=40, seed=0, chunk_cells=1_000_000)
     assert max(b for b, _ in shapes[1:]) * cells <= 1_000_000 and sum(b for b, _ in shapes[1:]) == 40
     assert np.all(result.estimates == cells)  # a multinomial resample keeps the total: an exact oracle
 
@@ -128,7 +128,7 @@ def test_no_bootstrap_above_the_class_limit_values_kept_with_a_note():
     k = MAX_BOOTSTRAP_CLASSES + 1
     frame = _shifted(k, 3 * k)
     frame.loc[::2, "y_pred"] = frame.loc[::2, "y_true"]
-    report = evaluate(_describe(frame).predictions(), ["accuracy", "f1_macro"], ci="bootstrap", resamples=50)
+    report = evaluate(_describe(frame).predictions(), ["accuracy", "f1_macro"], ci="bootstrap", n_resamples=50)
     assert report.values["accuracy"] == pytest.approx(skm.accuracy_score(frame.y_true, frame.y_pred), abs=1e-12)
     for key in ("accuracy", "f1_macro"):
         assert np.isnan(report[key].low) and report[key].method is None

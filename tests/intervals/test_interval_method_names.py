@@ -33,12 +33,12 @@ M = IntervalMethod
     (M("delong"), "delong", "DeLong"),
     (M("delong-logit"), "delong-logit", "DeLong, logit scale"),
     (M("t", of="mean of per-row losses"), "t, mean of per-row losses", "Student t, mean of per-row losses"),
-    (M("bootstrap-percentile", resamples=1000, seed=0, scheme="multinomial", rows="stratified"),
+    (M("bootstrap-percentile", n_resamples=1000, seed=0, scheme="multinomial", rows="stratified"),
      "bootstrap-percentile (1000 resamples, seed 0, multinomial, stratified)", "Bootstrap percentile, 1,000 resamples"),
-    (M("bootstrap-bca", resamples=500, seed=7, scheme="poisson", rows="stratified", dropped=3),
+    (M("bootstrap-bca", n_resamples=500, seed=7, scheme="poisson", rows="stratified", dropped=3),
      "bootstrap-bca (500 resamples, seed 7, poisson, stratified; 3 undefined resamples dropped)",
      "Bootstrap BCa, 500 resamples, 3 undefined dropped"),
-    (M("block-bootstrap-studentized", resamples=2000, seed=0, scheme="moving-block(l=3.2)", block_rule="Politis–White"),
+    (M("block-bootstrap-studentized", n_resamples=2000, seed=0, scheme="moving-block(l=3.2)", block_rule="Politis–White"),
      "block bootstrap (studentized, moving-block(l=3.2), Politis–White; 2000 resamples, seed 0)",
      "Studentized block bootstrap, 2,000 resamples"),
     (M("t-interval", samples=20, sample_rows=2000, seed=0),
@@ -77,7 +77,7 @@ def test_every_method_of_the_samples_has_a_name(sample, choices):
     seen = set()
     for ci in choices:
         for bootstrap_method in ("percentile", "bca") if ci == "bootstrap" else ("percentile",):
-            reports = compute_reports(assessment, ci=ci, resamples=50, bootstrap_method=bootstrap_method,
+            reports = compute_reports(assessment, ci=ci, n_resamples=50, bootstrap_method=bootstrap_method,
                                       models=list(assessment.models)[:1])
             for report in reports.values():
                 methods = [r.how for r in report.results if r.how]

@@ -166,9 +166,9 @@ def _mean_stat(values):
 def test_bootstrap_is_seeded_and_reports_progress():
     x = np.random.default_rng(2).exponential(size=300)
     seen = []
-    a = intervals.bootstrap_ci(_mean_stat(x), n=x.size, resamples=500, seed=11, progress=seen.append, chunk_cells=30_000)
-    b = intervals.bootstrap_ci(_mean_stat(x), n=x.size, resamples=500, seed=11)
-    c = intervals.bootstrap_ci(_mean_stat(x), n=x.size, resamples=500, seed=12)
+    a = intervals.bootstrap_ci(_mean_stat(x), n=x.size, n_resamples=500, seed=11, progress=seen.append, chunk_cells=30_000)
+    b = intervals.bootstrap_ci(_mean_stat(x), n=x.size, n_resamples=500, seed=11)
+    c = intervals.bootstrap_ci(_mean_stat(x), n=x.size, n_resamples=500, seed=12)
     assert a.interval == b.interval
     assert a.interval != c.interval
     assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) == 5
@@ -178,7 +178,7 @@ def test_bootstrap_is_seeded_and_reports_progress():
 def test_percentile_bootstrap_of_a_proportion_is_close_to_wilson():
     y = np.zeros(2000)
     y[:600] = 1
-    res = intervals.bootstrap_ci(_mean_stat(y), n=y.size, resamples=2000, seed=0)
+    res = intervals.bootstrap_ci(_mean_stat(y), n=y.size, n_resamples=2000, seed=0)
     w = intervals.wilson(600, 2000)
     assert res.interval.low == pytest.approx(w.low, abs=0.005)
     assert res.interval.high == pytest.approx(w.high, abs=0.005)
@@ -197,27 +197,27 @@ def test_cells_as_frequencies_give_the_same_interval_as_the_rows():
         c = c.astype(float)
         return (c[:, 0] + c[:, 3]) / c.sum(axis=1)
 
-    rows = intervals.bootstrap_ci(acc_rows, strata=y, resamples=4000, seed=1)
-    cells = intervals.bootstrap_ci(acc_cells, frequencies=[90, 30, 40, 240], strata=[1, 1, 0, 0], resamples=4000, seed=1)
+    rows = intervals.bootstrap_ci(acc_rows, strata=y, n_resamples=4000, seed=1)
+    cells = intervals.bootstrap_ci(acc_cells, frequencies=[90, 30, 40, 240], strata=[1, 1, 0, 0], n_resamples=4000, seed=1)
     assert rows.interval.low == pytest.approx(cells.interval.low, abs=0.006)
     assert rows.interval.high == pytest.approx(cells.interval.high, abs=0.006)
 
 
 def test_bca_agrees_with_scipy_bca_on_a_skewed_mean():
     x = np.random.default_rng(3).exponential(size=120)
-    ours = intervals.bootstrap_ci(_mean_stat(x), n=x.size, resamples=6000, seed=0, method="bca").interval
+    ours = intervals.bootstrap_ci(_mean_stat(x), n=x.size, n_resamples=6000, seed=0, method="bca").interval
     ref = stats.bootstrap((x,), np.mean, n_resamples=6000, method="BCa", random_state=0).confidence_interval
     width = ref.high - ref.low
     assert ours.low == pytest.approx(ref.low, abs=0.08 * width)
     assert ours.high == pytest.approx(ref.high, abs=0.08 * width)
-    pct = intervals.bootstrap_ci(_mean_stat(x), n=x.size, resamples=6000, seed=0).interval
+    pct = intervals.bootstrap_ci(_mean_stat(x), n=x.size, n_resamples=6000, seed=0).interval
     assert ours.high > pct.high          # right-skewed statistic: BCa shifts the interval up
 
 
 def test_bootstrap_validates_its_arguments():
     with pytest.raises(ValueError, match="`scheme` must be"):
         intervals.bootstrap_ci(_mean_stat(np.ones(3)), n=3, scheme="fast")
-    with pytest.raises(ValueError, match="`resamples` must be a positive integer"):
-        intervals.bootstrap_ci(_mean_stat(np.ones(3)), n=3, resamples=0)
+    with pytest.raises(ValueError, match="`n_resamples` must be a positive integer"):
+        intervals.bootstrap_ci(_mean_stat(np.ones(3)), n=3, n_resamples=0)
     with pytest.raises(ValueError, match="give `n`, `strata` or `frequencies`"):
         intervals.bootstrap_ci(_mean_stat(np.ones(3)))

@@ -98,5 +98,5 @@ def test_auto_multiclass_brier_and_weighted_log_loss():
         low, high = DescrStatsW(losses, weights=w * n_eff / w.sum()).tconfint_mean()
         assert (got[key].low, got[key].high) == pytest.approx((low, high), rel=1e-9)
     assert got["log_loss"].value == pytest.approx(log_loss(y, p, sample_weight=w))
-    bootstrapped = {r.key: r for r in evaluate(pred, ["log_loss"], ci="bootstrap", resamples=50).results}
+    bootstrapped = {r.key: r for r in evaluate(pred, ["log_loss"], ci="bootstrap", n_resamples=50).results}
     assert bootstrapped["log_loss"].method.startswith("bootstrap")      # asked for explicitly: still the bootstrap

@@ -148,7 +148,7 @@ def _binary(n=400, seed=0, weight=False):
 
 
 def test_auto_picks_wilson_delong_and_bootstrap():
-    r = evaluate(_binary(), ci="auto", resamples=200, baselines=False)
+    r = evaluate(_binary(), ci="auto", n_resamples=200, baselines=False)
     assert r["accuracy"].method == "wilson"
     assert r["roc_auc"].method == "delong"
     assert r["f1"].method.startswith("bootstrap-percentile (200 resamples, seed 0")
@@ -159,10 +159,10 @@ def test_auto_picks_wilson_delong_and_bootstrap():
 
 
 def test_weighted_auto_uses_effective_n_and_bootstraps_the_auc():
-    r = evaluate(_binary(weight=True), ci="auto", resamples=100, baselines=False)
+    r = evaluate(_binary(weight=True), ci="auto", n_resamples=100, baselines=False)
     assert r["accuracy"].method == "wilson (Kish effective n)"
     assert r["roc_auc"].method.startswith("bootstrap")
-    d = evaluate(_binary(weight=True), ci="delong", resamples=100, baselines=False)
+    d = evaluate(_binary(weight=True), ci="delong", n_resamples=100, baselines=False)
     assert d["roc_auc"].method.endswith("DeLong needs unweighted data")
 
 
@@ -173,9 +173,9 @@ def test_a_proportion_method_leaves_other_metrics_without_interval_and_says_so()
 
 
 def test_bootstrap_intervals_are_reproducible_and_seed_dependent():
-    a = evaluate(_binary(), ci="bootstrap", resamples=300, seed=5, baselines=False)
-    b = evaluate(_binary(), ci="bootstrap", resamples=300, seed=5, baselines=False)
-    c = evaluate(_binary(), ci="bootstrap", resamples=300, seed=6, baselines=False)
+    a = evaluate(_binary(), ci="bootstrap", n_resamples=300, seed=5, baselines=False)
+    b = evaluate(_binary(), ci="bootstrap", n_resamples=300, seed=5, baselines=False)
+    c = evaluate(_binary(), ci="bootstrap", n_resamples=300, seed=6, baselines=False)
     assert a.to_dict(with_ci=True) == b.to_dict(with_ci=True)
     assert a["f1"].low != c["f1"].low
     for key in ("f1", "roc_auc", "log_loss", "accuracy"):
@@ -184,7 +184,7 @@ def test_bootstrap_intervals_are_reproducible_and_seed_dependent():
 
 def test_bootstrap_auc_interval_is_close_to_delong():
     p = _binary(n=3000, seed=3)
-    boot = evaluate(p, keys=["roc_auc"], ci="bootstrap", resamples=2000, baselines=False)["roc_auc"]
+    boot = evaluate(p, keys=["roc_auc"], ci="bootstrap", n_resamples=2000, baselines=False)["roc_auc"]
     dl = evaluate(p, keys=["roc_auc"], ci="delong", baselines=False)["roc_auc"]
     assert boot.low == pytest.approx(dl.low, abs=0.006)
     assert boot.high == pytest.approx(dl.high, abs=0.006)
@@ -192,7 +192,7 @@ def test_bootstrap_auc_interval_is_close_to_delong():
 
 def test_progress_reaches_one_across_runs():
     seen = []
-    evaluate(_binary(), ci="bootstrap", resamples=100, progress=seen.append, baselines=False)
+    evaluate(_binary(), ci="bootstrap", n_resamples=100, progress=seen.append, baselines=False)
     assert seen == sorted(seen) and seen[-1] == pytest.approx(1.0)
 
 
@@ -203,13 +203,13 @@ def test_multiclass_and_multilabel_bootstrap_cover_the_point_values():
     P = rng.dirichlet(np.ones(k), n)
     P[np.arange(n), y] += 0.3
     P /= P.sum(axis=1, keepdims=True)
-    r = evaluate(Predictions(Task.MULTICLASS, tuple("abc"), y, None, P), ci="auto", resamples=200, baselines=False)
+    r = evaluate(Predictions(Task.MULTICLASS, tuple("abc"), y, None, P), ci="auto", n_resamples=200, baselines=False)
     for res in r.results:
         if res.method and res.defined:
             assert res.low <= res.value <= res.high, res.key
     Y = rng.random((n, 3)) < 0.4
     S = np.clip(Y * 0.4 + rng.random((n, 3)) * 0.6, 0, 1)
-    r = evaluate(Predictions(Task.MULTILABEL, tuple("xyz"), Y, None, S), ci="bootstrap", resamples=100,
+    r = evaluate(Predictions(Task.MULTILABEL, tuple("xyz"), Y, None, S), ci="bootstrap", n_resamples=100,
                  baselines=False)
     for res in r.results:
         if res.defined:

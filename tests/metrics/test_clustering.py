@@ -171,9 +171,9 @@ def test_bootstrap_intervals_are_seeded_and_hold_the_value():
     data = pd.read_csv(SAMPLE)
     rows = data[data.model == "kmeans"]
     pred = predictions(rows.y_true, rows.cluster, rows.filter(like="x_").to_numpy())
-    a = evaluate(pred, ci="bootstrap", resamples=300, seed=7)
-    b = evaluate(pred, ci="bootstrap", resamples=300, seed=7)
-    c = evaluate(pred, ci="bootstrap", resamples=300, seed=8)
+    a = evaluate(pred, ci="bootstrap", n_resamples=300, seed=7)
+    b = evaluate(pred, ci="bootstrap", n_resamples=300, seed=7)
+    c = evaluate(pred, ci="bootstrap", n_resamples=300, seed=8)
     for key in keys_for(Task.CLUSTERING):
         r = a[key]
         assert r.low <= r.value <= r.high or key == "silhouette", key
@@ -189,7 +189,7 @@ def test_bootstrap_of_the_cells_matches_resampling_the_rows():
     classes = rng.integers(0, 3, 300)
     clusters = np.where(rng.random(300) < 0.7, classes, rng.integers(0, 3, 300))
     ours = cl.bootstrap_external(cl.contingency_table(classes, clusters, 3, 3), ["adjusted_rand_index"],
-                                 resamples=1500, confidence_level=0.9, seed=2)["adjusted_rand_index"]
+                                 n_resamples=1500, confidence_level=0.9, seed=2)["adjusted_rand_index"]
     idx = rng.integers(0, 300, (1500, 300))
     theirs = np.quantile([skm.adjusted_rand_score(classes[i], clusters[i]) for i in idx], [0.05, 0.95])
     assert ours[0] == pytest.approx(theirs[0], abs=0.02) and ours[1] == pytest.approx(theirs[1], abs=0.02)
@@ -264,7 +264,7 @@ def test_one_cluster_nan_features_and_ten_thousand_clusters():
     nan = evaluate(predictions(rng.integers(0, 3, n), rng.integers(0, 3, n), X_nan), ["silhouette"])
     assert "1 of 10,000 rows have a missing" in nan.reasons["silhouette"]
     classes = rng.integers(0, 3, n)
-    many = evaluate(predictions(classes, np.arange(n), X), ci="auto", resamples=50)
+    many = evaluate(predictions(classes, np.arange(n), X), ci="auto", n_resamples=50)
     assert many["purity"].value == 1.0 and many["adjusted_rand_index"].value == pytest.approx(
         skm.adjusted_rand_score(classes, np.arange(n)), abs=1e-12)
     assert "between 2 and n − 1" in many.reasons["silhouette"]

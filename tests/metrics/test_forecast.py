@@ -382,7 +382,7 @@ def test_block_bootstrap_keeps_series_apart_and_lengths():
         seen.append(counts)
         return counts @ np.ones(series.size)
 
-    intervals.block_bootstrap_ci(statistic, series=series, times=times, block=4, resamples=200, seed=5)
+    intervals.block_bootstrap_ci(statistic, series=series, times=times, block=4, n_resamples=200, seed=5)
     counts = np.concatenate(seen[1:])                     # seen[0] is the point estimate
     for name, size in (("a", 30), ("b", 50), ("c", 7)):
         assert (counts[:, series == name].sum(axis=1) == size).all()
@@ -390,8 +390,8 @@ def test_block_bootstrap_keeps_series_apart_and_lengths():
 
 def test_block_bootstrap_is_seeded():
     x = np.abs(_ar1(np.random.default_rng(3), 1, 150, 0.5)[0])
-    a = intervals.block_bootstrap_ci(lambda c: (c @ x) / c.sum(1), n=x.size, block_values=x, resamples=100, seed=9)
-    b = intervals.block_bootstrap_ci(lambda c: (c @ x) / c.sum(1), n=x.size, block_values=x, resamples=100, seed=9)
+    a = intervals.block_bootstrap_ci(lambda c: (c @ x) / c.sum(1), n=x.size, block_values=x, n_resamples=100, seed=9)
+    b = intervals.block_bootstrap_ci(lambda c: (c @ x) / c.sum(1), n=x.size, block_values=x, n_resamples=100, seed=9)
     np.testing.assert_array_equal(a.estimates, b.estimates)
     assert a.point[0] == pytest.approx(x.mean())
 
@@ -424,8 +424,8 @@ def test_block_bootstrap_covers_the_mae_of_ar1_errors_where_iid_under_covers(ar1
     seed; 0.9375 over 2,000 runs), i.i.d. bootstrap 0.805."""
     block_hits = iid_hits = 0
     for run, x in enumerate(ar1_abs_errors):
-        block = intervals.block_bootstrap_mean_ci(x, resamples=300, seed=run).interval
-        iid = intervals.bootstrap_ci(_mae_statistic(x), n=AR1_N, resamples=300, seed=run).interval
+        block = intervals.block_bootstrap_mean_ci(x, n_resamples=300, seed=run).interval
+        iid = intervals.bootstrap_ci(_mae_statistic(x), n=AR1_N, n_resamples=300, seed=run).interval
         block_hits += block.low <= AR1_TRUE_MAE <= block.high
         iid_hits += iid.low <= AR1_TRUE_MAE <= iid.high
     assert 0.92 <= block_hits / AR1_RUNS <= 0.97
@@ -439,9 +439,9 @@ def test_percentile_block_bootstrap_is_better_than_iid_but_still_narrow(ar1_abs_
     estimated), which is why the mean-type metrics use the studentized :func:`block_bootstrap_mean_ci`."""
     block_hits = iid_hits = 0
     for run, x in enumerate(ar1_abs_errors):
-        block = intervals.block_bootstrap_ci(_mae_statistic(x), n=AR1_N, block_values=x, resamples=300,
+        block = intervals.block_bootstrap_ci(_mae_statistic(x), n=AR1_N, block_values=x, n_resamples=300,
                                              seed=run).interval
-        iid = intervals.bootstrap_ci(_mae_statistic(x), n=AR1_N, resamples=300, seed=run).interval
+        iid = intervals.bootstrap_ci(_mae_statistic(x), n=AR1_N, n_resamples=300, seed=run).interval
         block_hits += block.low <= AR1_TRUE_MAE <= block.high
         iid_hits += iid.low <= AR1_TRUE_MAE <= iid.high
     assert 0.86 <= block_hits / AR1_RUNS < 0.92
@@ -453,7 +453,7 @@ def test_block_t_on_independent_values_is_close_to_the_t_interval():
     # close to Student's t interval (scipy as the oracle); 5 % of the width allows for bootstrap noise.
     from scipy import stats
     x = np.random.default_rng(8).normal(3.0, 2.0, size=400)
-    ci = intervals.block_bootstrap_mean_ci(x, resamples=4000, seed=1).interval
+    ci = intervals.block_bootstrap_mean_ci(x, n_resamples=4000, seed=1).interval
     lo, hi = stats.t.interval(0.95, x.size - 1, loc=x.mean(), scale=stats.sem(x))
     assert ci.low == pytest.approx(lo, abs=0.05 * (hi - lo))
     assert ci.high == pytest.approx(hi, abs=0.05 * (hi - lo))
@@ -461,8 +461,8 @@ def test_block_t_on_independent_values_is_close_to_the_t_interval():
 
 def test_block_t_transform_maps_point_and_bounds():
     x = np.random.default_rng(9).exponential(size=150)
-    plain = intervals.block_bootstrap_mean_ci(x, resamples=500, seed=3)
-    rooted = intervals.block_bootstrap_mean_ci(x, transform=np.sqrt, resamples=500, seed=3)
+    plain = intervals.block_bootstrap_mean_ci(x, n_resamples=500, seed=3)
+    rooted = intervals.block_bootstrap_mean_ci(x, transform=np.sqrt, n_resamples=500, seed=3)
     assert rooted.point[0] == pytest.approx(np.sqrt(x.mean()))
     assert rooted.interval.low == pytest.approx(np.sqrt(plain.interval.low))
     assert rooted.interval.high == pytest.approx(np.sqrt(plain.interval.high))
@@ -473,12 +473,12 @@ def test_block_t_series_in_time_order_and_too_few_rows():
     x = rng.normal(size=120)
     series = np.repeat(["a", "b"], 60)
     perm = rng.permutation(120)
-    ordered = intervals.block_bootstrap_mean_ci(x, series=series, times=np.arange(120), resamples=300, seed=4)
+    ordered = intervals.block_bootstrap_mean_ci(x, series=series, times=np.arange(120), n_resamples=300, seed=4)
     shuffled = intervals.block_bootstrap_mean_ci(x[perm], series=series[perm], times=np.arange(120)[perm],
-                                                 resamples=300, seed=4)
+                                                 n_resamples=300, seed=4)
     assert (shuffled.interval.low, shuffled.interval.high) == pytest.approx((ordered.interval.low,
                                                                              ordered.interval.high))
-    one = intervals.block_bootstrap_mean_ci([1.5], resamples=10)
+    one = intervals.block_bootstrap_mean_ci([1.5], n_resamples=10)
     assert one.point[0] == 1.5 and np.isnan(one.interval.low)
     with pytest.raises(ValueError, match=r"finite \(row 2: nan\)"):
         intervals.block_bootstrap_mean_ci([1.0, np.nan])
@@ -504,7 +504,7 @@ def test_by_group_ci_values_match_by_group_and_bounds_bracket_them():
     rows = d[d.model == "ets"].assign(error=lambda f: f.y_pred - f.y_true, time=lambda f: f.timestamp)
     metrics = {k: F.ROW_METRICS[k] for k in ("mae", "mse", "rmse")}
     levels = ("pooled", "series", "horizon")
-    with_ci = F.by_group_ci(rows, metrics, model="ets", levels=levels, resamples=200, seed=2)
+    with_ci = F.by_group_ci(rows, metrics, model="ets", levels=levels, n_resamples=200, seed=2)
     plain = F.by_group(rows, metrics, model="ets", levels=levels)
     key = ["metric", "series", "horizon"]
     merged = with_ci.merge(plain, on=["model", *key], suffixes=("", "_plain"))
@@ -521,7 +521,7 @@ def test_by_group_ci_undefined_loss_gives_nan_row():
     frame = pd.DataFrame({"series": ["a"] * 4 + ["b"] * 4, "horizon": 1, "time": [1, 2, 3, 4] * 2,
                           "q": [1.0, 2.0, 1.5, 0.5, np.nan, np.nan, np.nan, np.nan]})
     out = F.by_group_ci(frame, {"mase": F.RowMetric("mase", lambda f: f["q"].to_numpy())}, levels=("series",),
-                        resamples=50)
+                        n_resamples=50)
     by = out.set_index("series")
     assert by.loc["a", "value"] == pytest.approx(1.25) and np.isfinite(by.loc["a", "low"])
     assert np.isnan(by.loc["b", "value"]) and np.isnan(by.loc["b", "high"])

@@ -66,7 +66,7 @@ def test_pinball_loss_of_the_bounds_is_scikit_learns(assessment, frame):
     from sklearn.metrics import mean_pinball_loss
     rows = frame[frame.model == "ets"]
     y, lo, hi = rows.y_true.to_numpy(), rows.lower_90.to_numpy(), rows.upper_90.to_numpy()
-    report = evaluate(assessment.predictions("ets"), ["pinball_loss"], ci="auto", resamples=200)
+    report = evaluate(assessment.predictions("ets"), ["pinball_loss"], ci="auto", n_resamples=200)
     expected = (mean_pinball_loss(y, lo, alpha=0.05) + mean_pinball_loss(y, hi, alpha=0.95)) / 2
     assert report["pinball_loss"].value == pytest.approx(expected, rel=1e-12)
     assert report["pinball_loss"].low < expected < report["pinball_loss"].high
@@ -85,9 +85,9 @@ def test_a_user_level_replaces_a_missing_one(assessment, frame):
 def test_block_bootstrap_intervals_are_reproducible_by_seed(assessment):
     pred = assessment.predictions("ets")
     keys = ["mae", "rmse", "mase", "coverage", "median_absolute_error", "r2"]
-    a = evaluate(pred, keys, ci="bootstrap", resamples=300, seed=3)
-    b = evaluate(pred, keys, ci="bootstrap", resamples=300, seed=3)
-    c = evaluate(pred, keys, ci="bootstrap", resamples=300, seed=4)
+    a = evaluate(pred, keys, ci="bootstrap", n_resamples=300, seed=3)
+    b = evaluate(pred, keys, ci="bootstrap", n_resamples=300, seed=3)
+    c = evaluate(pred, keys, ci="bootstrap", n_resamples=300, seed=4)
     for key in keys:
         assert (a[key].low, a[key].high) == (b[key].low, b[key].high)
         assert (a[key].low, a[key].high) != (c[key].low, c[key].high)
@@ -95,14 +95,14 @@ def test_block_bootstrap_intervals_are_reproducible_by_seed(assessment):
         assert a[key].method.startswith("block bootstrap")
     assert "studentized" in a["mae"].method and "percentile" in a["median_absolute_error"].method
     # RMSE is the root of the MSE's interval (a monotone transform of one bootstrap)
-    m = evaluate(pred, ["mse"], ci="bootstrap", resamples=300, seed=3)["mse"]
+    m = evaluate(pred, ["mse"], ci="bootstrap", n_resamples=300, seed=3)["mse"]
     assert (a["rmse"].low, a["rmse"].high) == pytest.approx((np.sqrt(m.low), np.sqrt(m.high)), rel=1e-12)
 
 
 def test_weighted_forecasts_use_the_percentile_block_bootstrap(assessment, frame):
     pred = assessment.predictions("ets")
     w = np.linspace(1, 2, pred.n)
-    report = evaluate(replace(pred, weight=w), ["mae", "mase"], ci="bootstrap", resamples=200)
+    report = evaluate(replace(pred, weight=w), ["mae", "mase"], ci="bootstrap", n_resamples=200)
     rows = frame[frame.model == "ets"]
     assert report["mae"].value == pytest.approx(np.average((rows.y_pred - rows.y_true).abs(), weights=w))
     for key in ("mae", "mase"):
@@ -141,8 +141,8 @@ def test_breakdown_per_horizon_and_series_equals_pandas(assessment, frame):
 
 def test_breakdown_intervals_are_block_bootstrap_and_seeded(assessment):
     pred = assessment.predictions("naive")
-    a = breakdown(pred, ["mae"], by=("horizon",), ci="auto", resamples=200, seed=1)
-    b = breakdown(pred, ["mae"], by=("horizon",), ci="auto", resamples=200, seed=1)
+    a = breakdown(pred, ["mae"], by=("horizon",), ci="auto", n_resamples=200, seed=1)
+    b = breakdown(pred, ["mae"], by=("horizon",), ci="auto", n_resamples=200, seed=1)
     pd.testing.assert_frame_equal(a, b)
     assert (a.low < a.value).all() and (a.value < a.high).all() and len(a) == 12
 
@@ -166,7 +166,7 @@ def test_skill_scores_and_baselines_equal_the_baseline_forecasts(assessment, fra
 
 def test_a_non_mean_metric_alone_gets_its_percentile_interval(assessment):
     """Only median_absolute_error asked: no per-row mean column exists, the percentile block bootstrap runs alone."""
-    result = evaluate(assessment.predictions("ets"), ["median_absolute_error"], ci="auto", resamples=100)
+    result = evaluate(assessment.predictions("ets"), ["median_absolute_error"], ci="auto", n_resamples=100)
     result = result["median_absolute_error"]
     assert "percentile" in result.method and result.low <= result.value <= result.high
 
@@ -178,9 +178,9 @@ def test_large_files_skip_the_percentile_block_bootstrap_with_a_note(assessment,
     n = len(pred.y_true)
     # the budget counts resampled rows: 100 resamples of n rows fit in 100 n cells, 101 do not
     monkeypatch.setattr(evaluate_module, "PERCENTILE_BLOCK_MAX_CELLS", 100 * n)
-    fits = evaluate(pred, ["median_absolute_error"], ci="auto", resamples=100)["median_absolute_error"]
+    fits = evaluate(pred, ["median_absolute_error"], ci="auto", n_resamples=100)["median_absolute_error"]
     assert "percentile" in fits.method and fits.low <= fits.value <= fits.high
-    report = evaluate(pred, ["mae", "median_absolute_error"], ci="auto", resamples=200)
+    report = evaluate(pred, ["mae", "median_absolute_error"], ci="auto", n_resamples=200)
     assert report["mae"].low < report["mae"].value < report["mae"].high
     medae = report["median_absolute_error"]
     assert np.isnan(medae.low) and medae.method is None

@@ -198,13 +198,13 @@ def test_baselines_of_the_averages_are_the_averages_of_the_baselines():
 
 # --- the joint bootstrap -----------------------------------------------------------------------------------------
 
-def _naive_joint_percentiles(frame, resamples, seed_child, keys, level=0.95):
+def _naive_joint_percentiles(frame, n_resamples, seed_child, keys, level=0.95):
     """Slow oracle: draw rows with numpy's multinomial counts one resample at a time, recompute with scikit-learn."""
     Y, P = matrices(frame)
     n = len(Y)
     rng = np.random.default_rng(seed_child)
     out = {k: [] for k in keys}
-    for _ in range(resamples):
+    for _ in range(n_resamples):
         idx = rng.integers(0, n, n)
         for key in keys:
             out[key].append(ORACLES[key](Y[idx], P[idx]))
@@ -215,7 +215,7 @@ def _naive_joint_percentiles(frame, resamples, seed_child, keys, level=0.95):
 def test_average_intervals_resample_all_outputs_together_and_are_seeded():
     frame = multi_output_frame(n=150, seed=4)
     a = assess_frame(frame)
-    options = dict(keys=["mae", "r2"], ci="bootstrap", resamples=400, seed=11)
+    options = dict(keys=["mae", "r2"], ci="bootstrap", n_resamples=400, seed=11)
     r = evaluate_outputs(a, **options)
     again = evaluate_outputs(a, **options)
     for key in ("mae", "r2"):
@@ -242,7 +242,7 @@ def test_each_outputs_interval_is_the_one_evaluate_gives_it_alone(weighted, meth
     frame = multi_output_frame(n=90, seed=12, weight=weighted).assign(y_true_share=lambda f: f.y_true_share.round(1))
     frame.loc[3, "y_true_share"] = 0.0  # mape of `share` is undefined: no interval, in both
     a = assess_frame(frame)
-    options = dict(ci="bootstrap", resamples=150, seed=4, bootstrap_method=method)
+    options = dict(ci="bootstrap", n_resamples=150, seed=4, bootstrap_method=method)
     joint = evaluate_outputs(a, **options)
     for name in a.outputs:
         alone = evaluate(a.predictions(output=name), **options)

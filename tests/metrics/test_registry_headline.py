@@ -63,8 +63,8 @@ def test_every_surface_picks_the_headline(files, monkeypatch):
     assert headline_of(binary) == "roc_auc" and headline_of(files["diabetes_regression.csv"]) == "mae"
     asked = []
     monkeypatch.setattr(costs.cost, "headline", lambda a, c, *, metric, **kw: asked.append(metric))
-    costs.running_costs(binary, binary.models, decision=Decision(), confidence_level=0.95, resamples=100, seed=0)
-    args = argparse.Namespace(cost_metric=None, cost_table=None, confidence_level=0.95, resamples=100, seed=0)
+    costs.running_costs(binary, binary.models, decision=Decision(), confidence_level=0.95, n_resamples=100, seed=0)
+    args = argparse.Namespace(cost_metric=None, cost_table=None, confidence_level=0.95, n_resamples=100, seed=0)
     try:
         cost_section.section(binary, args, {m: None for m in binary.models}, None)
     except Exception:   # the section goes on to compute; only the metric it chose matters here
@@ -79,7 +79,7 @@ def test_every_surface_picks_the_headline(files, monkeypatch):
     monkeypatch.setattr(model, "_recommend", recommend)
     for name in ("breast_cancer_latency.csv", "wine_multiclass.csv"):
         a = files[name]
-        model.build_report(a, model.ReportOptions(charts=False, tests=(), resamples=100))
+        model.build_report(a, model.ReportOptions(charts=False, tests=(), n_resamples=100))
         assert ranked[-1] == headline_of(a)
 
 

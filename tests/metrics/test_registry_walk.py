@@ -84,7 +84,7 @@ def test_dummies_are_listed_by_the_registry(registered):
 
 def test_dummies_get_values_intervals_and_baselines_from_evaluate(registered):
     pred, y, yp = sample_model()
-    report = evaluate(pred, ci="bootstrap", resamples=300, seed=1)
+    report = evaluate(pred, ci="bootstrap", n_resamples=300, seed=1)
     expected = oracle(y, yp, pred.scores)
     for key, value in expected.items():
         result = report[key]
@@ -102,12 +102,12 @@ def test_dummy_score_interval_matches_the_resample_formulas_of_roc_auc(registere
     """The fallback (compute on resampled cumulative counts) and roc_auc's resample formula see the same resamples,
     so their bootstrap intervals agree."""
     pred, _, _ = sample_model("tree")
-    report = evaluate(pred, ["roc_auc", "auc_by_trapezoid"], ci="bootstrap", resamples=200, seed=3, baselines=False)
+    report = evaluate(pred, ["roc_auc", "auc_by_trapezoid"], ci="bootstrap", n_resamples=200, seed=3, baselines=False)
     a, b = report["roc_auc"], report["auc_by_trapezoid"]
     assert (b.low, b.high) == pytest.approx((a.low, a.high), abs=1e-12)
     weighted = Predictions(Task.BINARY, pred.classes, pred.y_true, None, pred.scores,
                            weight=np.random.default_rng(0).uniform(0.5, 2.0, pred.y_true.size))
-    report = evaluate(weighted, ["roc_auc", "auc_by_trapezoid"], ci="bootstrap", resamples=200, seed=3,
+    report = evaluate(weighted, ["roc_auc", "auc_by_trapezoid"], ci="bootstrap", n_resamples=200, seed=3,
                       baselines=False)
     a, b = report["roc_auc"], report["auc_by_trapezoid"]
     assert (b.low, b.high) == pytest.approx((a.low, a.high), abs=1e-12)
@@ -177,7 +177,7 @@ def test_dummies_reach_the_invariance_tests(registered):
 @pytest.fixture(scope="module")
 def binary_reports():
     pred, _, _ = sample_model()
-    return evaluate(pred, ci="bootstrap", resamples=100, seed=0)
+    return evaluate(pred, ci="bootstrap", n_resamples=100, seed=0)
 
 
 @pytest.mark.parametrize("spec", metrics_for(Task.BINARY), ids=lambda m: m.key)
@@ -240,7 +240,7 @@ def regression_model(model="ridge"):
 def test_value_dummy_reaches_evaluate_the_bootstrap_baselines_cli_exports_and_page(registered_value, capsys):
     pred = regression_model()
     expected = mean_squared_error(pred.y_true, pred.y_pred)           # scikit-learn, the oracle
-    report = evaluate(pred, ci="bootstrap", resamples=200, seed=2)
+    report = evaluate(pred, ci="bootstrap", n_resamples=200, seed=2)
     result = report["mse_again"]
     assert result.value == pytest.approx(expected, rel=1e-12)
     # the same resamples as the real MSE: the same interval
@@ -264,7 +264,7 @@ FORECAST_SAMPLE = ROOT / "assets/samples/monthly_forecasts.csv"
 
 
 def test_every_regression_entry_reaches_every_surface(capsys):
-    report = evaluate(regression_model(), ci="bootstrap", resamples=100, seed=0)
+    report = evaluate(regression_model(), ci="bootstrap", n_resamples=100, seed=0)
     assert report.keys == keys_for(Task.REGRESSION)
     for spec in metrics_for(Task.REGRESSION):
         result = report[spec.key]
@@ -286,7 +286,7 @@ def forecast_model(model="ets"):
 def test_every_forecast_entry_reaches_every_surface(capsys):
     """The forecast sample has time stamps, series, horizons and a 90 % interval: every entry is defined, gets a
     block-bootstrap interval and reaches the CLI, pooled and per horizon / series."""
-    report = evaluate(forecast_model(), ci="bootstrap", resamples=100, seed=0)
+    report = evaluate(forecast_model(), ci="bootstrap", n_resamples=100, seed=0)
     assert report.keys == keys_for(Task.FORECAST)
     for spec in metrics_for(Task.FORECAST):
         result = report[spec.key]

@@ -254,12 +254,12 @@ def test_baselines_are_the_constant_mean_and_median_predictors():
 # Bootstrap
 # ----------------------------------------------------------------------------------------------------------------
 
-def _naive_intervals(y, yp, w, seed, resamples, level=0.95):
+def _naive_intervals(y, yp, w, seed, n_resamples, level=0.95):
     """The index draws evaluate() makes (first child of the seed; one chunk of multinomial draws of n indices per
     resample), each resample scored by scikit-learn on the drawn rows."""
     n = y.size
     rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
-    idx = rng.integers(0, n, size=(resamples, n), dtype=np.int32)
+    idx = rng.integers(0, n, size=(n_resamples, n), dtype=np.int32)
     fns = {"mae": skm.mean_absolute_error, "mse": skm.mean_squared_error, "r2": skm.r2_score,
            "median_absolute_error": skm.median_absolute_error, "explained_variance": skm.explained_variance_score}
     est = {k: np.array([f(y[i], yp[i], sample_weight=None if w is None else w[i]) for i in idx])
@@ -277,7 +277,7 @@ def test_bootstrap_matches_a_naive_loop_over_the_same_draws(weighted):
     yp = y + rng.standard_t(3, n) * 4
     w = rng.integers(1, 4, n).astype(float) if weighted else None
     keys = ["mae", "mse", "r2", "median_absolute_error", "explained_variance", "max_error"]
-    report = evaluate(reg(y, yp, w), keys, ci="bootstrap", resamples=200, seed=11, baselines=False)
+    report = evaluate(reg(y, yp, w), keys, ci="bootstrap", n_resamples=200, seed=11, baselines=False)
     naive = _naive_intervals(y, yp, w, 11, 200)
     for key in keys:
         r = report[key]
@@ -289,9 +289,9 @@ def test_bootstrap_is_seeded_and_auto_means_bootstrap():
     rng = np.random.default_rng(3)
     y = rng.uniform(1, 5, 300)
     yp = y * rng.lognormal(0, 0.2, 300)
-    a = evaluate(reg(y, yp), ci="auto", resamples=300, seed=5)
-    b = evaluate(reg(y, yp), ci="bootstrap", resamples=300, seed=5)
-    c = evaluate(reg(y, yp), ci="bootstrap", resamples=300, seed=6)
+    a = evaluate(reg(y, yp), ci="auto", n_resamples=300, seed=5)
+    b = evaluate(reg(y, yp), ci="bootstrap", n_resamples=300, seed=5)
+    c = evaluate(reg(y, yp), ci="bootstrap", n_resamples=300, seed=6)
     assert a.to_dict(with_ci=True) == b.to_dict(with_ci=True)
     assert a["mape"].low != c["mape"].low
     for key in KEYS:
@@ -307,7 +307,7 @@ def test_proportion_or_delong_interval_gives_no_interval_and_says_so():
 
 def test_bootstrap_progress_is_reported():
     seen = []
-    evaluate(reg(np.arange(1.0, 51.0), np.arange(1.0, 51.0)[::-1]), ["mae"], ci="bootstrap", resamples=100,
+    evaluate(reg(np.arange(1.0, 51.0), np.arange(1.0, 51.0)[::-1]), ["mae"], ci="bootstrap", n_resamples=100,
              progress=seen.append)
     assert seen and seen[-1] == 1.0
 

@@ -154,7 +154,7 @@ def test_table_is_a_dataframe_indexed_by_class_name():
     (dict(k=0), r"`k` must be an integer >= 1 \(got 0\)"),
     (dict(ci="bca"), r"`ci` must be one of \[None, 'wilson'"),
     (dict(confidence_level=95), r"`confidence_level` must be in \(0, 1\) \(got 95\)"),
-    (dict(resamples=0), r"`resamples` must be a positive integer \(got 0\)"),
+    (dict(n_resamples=0), r"`n_resamples` must be a positive integer \(got 0\)"),
     (dict(keys=["accuracy", "auc"]), r"unknown binary metric 'auc'; valid keys:"),
 ])
 def test_bad_options_name_the_parameter_and_the_value(kw, message):

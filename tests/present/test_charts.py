@@ -1,4 +1,4 @@
-"""Charts as data: traces, arrays, axis titles, colours and sizes; no pixels (those are in test_export.py)."""
+"""Charts as data: traces, arrays, axis titles, colours and sizes; no pixels (those are in tests/present/test_export.py)."""
 
 import warnings
 

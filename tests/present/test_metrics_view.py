@@ -37,7 +37,7 @@ def test_the_page_downloads_the_command_lines_document_binary(capsys):
     models = tuple(describe(read_table(path)).models)
     keys = ("accuracy", "precision", "recall", "f1", "fbeta", "roc_auc", "brier_score")
     settings = MetricsSettings(models, keys, Decision(SCORES, 0.4), beta=2.0, ci="auto", confidence_level=0.9,
-                               resamples=200, seed=3)
+                               n_resamples=200, seed=3)
     cli = cli_json(capsys, path, "--metrics", *keys, "--models", *models, "--threshold", 0.4, "--beta", 2,
                    "--ci", "auto", "--confidence-level", 0.9, "--resamples", 200, "--seed", 3)
     page = page_json(path, settings)
@@ -50,7 +50,7 @@ def test_the_page_downloads_the_command_lines_document_forecast(capsys):
     path = SAMPLES / "monthly_forecasts.csv"
     models = tuple(describe(read_table(path)).models)
     keys = ("mae", "rmse", "mase")
-    settings = MetricsSettings(models, keys, ci="auto", resamples=100, seed=1, season=6)
+    settings = MetricsSettings(models, keys, ci="auto", n_resamples=100, seed=1, season=6)
     cli = cli_json(capsys, path, "--metrics", *keys, "--models", *models, "--ci", "auto", "--resamples", 100,
                    "--seed", 1, "--season", 6)
     page = page_json(path, settings)

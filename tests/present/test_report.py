@@ -112,7 +112,7 @@ def test_html_is_self_contained_and_shows_every_chart(binary_html):
 def test_pdf_text_has_names_answers_sections_and_numbers(tmp_path, capsys):
     settings = Settings(display_names=DisplayNames.of({"logistic": "Logistic regression"}, {"malignant": "Cancer"}),
                         checklist={"representativeness": "Hospital A, 2019 cohort", "ground_truth": "Biopsy"},
-                        paper="letter", resamples=200)
+                        paper="letter", n_resamples=200)
     config = tmp_path / "settings.json"
     config.write_text(settings.to_json(), encoding="utf-8")
     out = tmp_path / "report.pdf"
@@ -148,7 +148,7 @@ def test_zip_tables_match_the_cli_and_neutralise_formulas(tmp_path, capsys):
 
 def test_settings_round_trip_and_out_of_time_reuse(tmp_path, capsys):
     settings = Settings(display_names=DisplayNames.of({"tree": "Decision tree"}, {"malignant": "Cancer"}),
-                        labels_from="scores", threshold=0.37, resamples=200, seed=7, ci="bootstrap",
+                        labels_from="scores", threshold=0.37, n_resamples=200, seed=7, ci="bootstrap",
                         checklist={"context": "Screening"}, tests=("mcnemar",))
     again = Settings.loads(settings.to_json(), source="s.json")
     assert again.to_dict() == settings.to_dict()
@@ -272,7 +272,7 @@ def _multilabel_file() -> bytes:
 ])
 def test_every_task_gets_a_report(name, data, charts):
     assessment = describe(read_table(data, name=name))
-    report = build_report(assessment, ReportOptions(ci="", resamples=100))
+    report = build_report(assessment, ReportOptions(ci="", n_resamples=100))
     assert len(report.figures) >= charts and sum(f.summary for f in report.figures) >= 1
     html = render_html(report)
     assert report.recommendation.text in " ".join(parse(html).text)
@@ -334,7 +334,7 @@ def test_clustering_report_has_its_metrics_charts_and_a_test_verdict():
     from sklearn.metrics import adjusted_rand_score
 
     path = ROOT / "assets/samples/iris_clustering.csv"
-    report = build_report(describe(read_table(path)), ReportOptions(resamples=100))
+    report = build_report(describe(read_table(path)), ReportOptions(n_resamples=100))
     data = pd.read_csv(path)
     for model, rows in data.groupby("model"):
         assert report.reports[model]["adjusted_rand_index"].value == pytest.approx(
@@ -355,7 +355,7 @@ def test_the_report_bootstrap_draws_its_resamples_and_equals_compare_json(binary
     default = cli_json(capsys, "compare", BINARY, "--test", "paired_bootstrap", "--metric", "roc_auc")
     assert default["sentence"] != compare["sentence"]            # 2,000 resamples read differently: the test can fail
     a = describe(read_table(BINARY))
-    report = build_report(a, ReportOptions(resamples=200, seed=0, charts=False, tests=("paired_bootstrap",),
+    report = build_report(a, ReportOptions(n_resamples=200, seed=0, charts=False, tests=("paired_bootstrap",),
                                            test_metric="roc_auc"))
     (boot,) = report.comparisons
     pair = next(p for p in boot.pairs if {p.model_a, p.model_b} == {"logistic", "tree"})
@@ -409,5 +409,5 @@ def test_the_header_quotes_a_positive_class_that_is_not_a_word():
     frame = pd.DataFrame({"y_true": np.where(y, ".", "ok"), "score": np.clip(rng.normal(0.3 + 0.3 * y, 0.2), 0, 1)})
     assessment = describe(read_table(frame.to_csv(index=False).encode(), name="dot.csv"))
     assert assessment.positive == "."
-    html = render_html(build_report(assessment, ReportOptions(ci="", resamples=50, charts=False)))
+    html = render_html(build_report(assessment, ReportOptions(ci="", n_resamples=50, charts=False)))
     assert "positive class: ‘.’" in html

@@ -40,7 +40,7 @@ def test_six_samples_by_hand(tmp_path):
                           "score": [0.9, 0.6, 0.3, 0.7, 0.2, 0.1]})
     a = assessment_of(frame, tmp_path)
     report = build_report(a, ReportOptions(costs=((0, 1), (5, 0)), decision=Decision("scores", 0.5), charts=False,
-                                           resamples=100))
+                                           n_resamples=100))
     row = report.misclassification.models[0]
     # at 0.5: TP 2 (0.9, 0.6), FN 1 (0.3), FP 1 (0.7), TN 2 -> cost 5·1 + 1·1 = 6 over 6 samples
     assert row.expected == pytest.approx(1.0)
@@ -60,7 +60,7 @@ def test_a_benefit_is_a_negative_cost_and_the_saving_is_said_per_sample(tmp_path
     frame = pd.DataFrame({"model": ["a"] * 6, "y_true": [1, 1, 1, 0, 0, 0],
                           "score": [0.9, 0.6, 0.3, 0.7, 0.2, 0.1]})
     report = build_report(assessment_of(frame, tmp_path), ReportOptions(
-        costs=((0, 1), (5, -4)), decision=Decision("scores", 0.5), charts=False, resamples=100))
+        costs=((0, 1), (5, -4)), decision=Decision("scores", 0.5), charts=False, n_resamples=100))
     row = report.misclassification.models[0]
     # at 0.5: FP 1·1 + FN 1·5 + TP 2·(−4) = −2 over 6; best ≥ 0.3: FP 1·1 + TP 3·(−4) = −11 over 6
     assert row.expected == pytest.approx(-2 / 6)
@@ -72,7 +72,7 @@ def test_a_benefit_is_a_negative_cost_and_the_saving_is_said_per_sample(tmp_path
 def test_flag_nothing_is_the_optimum_when_alarms_are_dear(tmp_path):
     frame = pd.DataFrame({"model": ["a"] * 4, "y_true": [1, 0, 0, 0], "score": [0.4, 0.5, 0.6, 0.7]})
     a = assessment_of(frame, tmp_path)
-    report = build_report(a, ReportOptions(costs=((0, 10), (1, 0)), charts=False, resamples=100))
+    report = build_report(a, ReportOptions(costs=((0, 10), (1, 0)), charts=False, n_resamples=100))
     row = report.misclassification.models[0]
     assert row.optimal_rule.startswith("flag nothing")
     assert row.optimal_expected == pytest.approx(1 / 4)        # one miss at cost 1 over four samples
@@ -82,7 +82,7 @@ def test_flag_nothing_is_the_optimum_when_alarms_are_dear(tmp_path):
 def test_breast_cancer_costs_equal_brute_force_over_thresholds(matrix):
     a = describe(read_table(SAMPLES / "breast_cancer_binary.csv"))
     decision = Decision("scores", 0.37)
-    report = build_report(a, ReportOptions(costs=matrix, decision=decision, charts=False, resamples=100))
+    report = build_report(a, ReportOptions(costs=matrix, decision=decision, charts=False, n_resamples=100))
     c = np.asarray(matrix, dtype=float)
     for row in report.misclassification.models:
         pred = a.predictions(row.model)
@@ -101,7 +101,7 @@ def test_multiclass_expected_cost_equals_scikit_learn():
     a = describe(read_table(SAMPLES / "wine_multiclass.csv"))
     classes = a.predictions().classes
     c = np.array([[0, 1, 2], [3, 0, 1], [4, 5, 0]], dtype=float)
-    report = build_report(a, ReportOptions(costs=tuple(map(tuple, c)), charts=False, resamples=100))
+    report = build_report(a, ReportOptions(costs=tuple(map(tuple, c)), charts=False, n_resamples=100))
     assert report.misclassification.classes == tuple(classes)
     for row in report.misclassification.models:
         pred = a.predictions(row.model)
@@ -112,25 +112,25 @@ def test_multiclass_expected_cost_equals_scikit_learn():
 
 def test_running_costs_are_assess_cost_numbers():
     a = describe(read_table(SAMPLES / "breast_cancer_latency.csv"))
-    report = build_report(a, ReportOptions(charts=False, resamples=300, seed=4))
+    report = build_report(a, ReportOptions(charts=False, n_resamples=300, seed=4))
     assert report.misclassification is None                   # no cost matrix stated: no misclassification costs
-    direct = cost.cost_from_assessment(a, confidence_level=0.95, resamples=300, seed=4)
+    direct = cost.cost_from_assessment(a, confidence_level=0.95, n_resamples=300, seed=4)
     doc = report_document(report)["costs"]
     assert "misclassification" not in doc
     assert doc["running"]["models"] == {m: c.to_dict() for m, c in direct.items()}
     pd.testing.assert_frame_equal(report.running.table, cost.cost_frame(direct))
     # the binary file has scores: its headline metric is ROC AUC (registry.headline)
-    line = cost.headline(a, direct, metric="roc_auc", decision=Decision(), resamples=300, seed=4)
+    line = cost.headline(a, direct, metric="roc_auc", decision=Decision(), n_resamples=300, seed=4)
     assert report.running.sentence == line.sentence
     assert line.sentence in render_html(report)
 
 
 def test_no_costs_no_section_and_a_wrong_matrix_is_a_note():
     a = describe(read_table(SAMPLES / "breast_cancer_binary.csv"))
-    plain = build_report(a, ReportOptions(charts=False, resamples=100))
+    plain = build_report(a, ReportOptions(charts=False, n_resamples=100))
     assert plain.misclassification is None and plain.running is None
     assert 'id="costs"' not in render_html(plain)
-    wrong = build_report(a, ReportOptions(charts=False, resamples=100, costs=((0, 1, 1), (1, 0, 1), (1, 1, 0))))
+    wrong = build_report(a, ReportOptions(charts=False, n_resamples=100, costs=((0, 1, 1), (1, 0, 1), (1, 1, 0))))
     assert wrong.misclassification is None
     assert any("3 × 3" in n and "2 classes" in n for n in wrong.notes)
     assert wrong.headline == plain.headline                   # the rest of the report stands
@@ -138,7 +138,7 @@ def test_no_costs_no_section_and_a_wrong_matrix_is_a_note():
 
 def test_cli_report_with_costs_from_the_settings_file(tmp_path):
     config = tmp_path / "settings.json"
-    config.write_text(Settings(costs=((0.0, 1.0), (5.0, 0.0)), resamples=100).to_json(), encoding="utf-8")
+    config.write_text(Settings(costs=((0.0, 1.0), (5.0, 0.0)), n_resamples=100).to_json(), encoding="utf-8")
     out = tmp_path / "report.zip"
     assert main(["report", str(SAMPLES / "breast_cancer_binary.csv"), "--config", str(config), "--out",
                  str(out)]) == 0

@@ -14,7 +14,7 @@ from assess.inputs.assessment import describe
 from assess.inputs.read import read_table
 from assess.present.report import ReportOptions, build_report, render_html, render_zip
 
-OPTIONS = ReportOptions(ci="", resamples=100, charts=False)
+OPTIONS = ReportOptions(ci="", n_resamples=100, charts=False)
 
 
 def binary_with_groups(n=900, seed=5) -> pd.DataFrame:

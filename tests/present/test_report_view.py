@@ -40,12 +40,12 @@ def test_costs_from_grid_keeps_the_confusion_pages_rule():
 def test_settings_carry_the_data_page_roles_the_decision_and_the_answers(binary):
     overrides = Overrides().with_role("groups", ("id",)).with_role("fold", "fold")
     by_scores = report_settings(binary, Settings(), overrides, Decision(source="scores", threshold=0.3),
-                                title="T", paper="letter", ci="wilson", resamples=500, costs=None,
+                                title="T", paper="letter", ci="wilson", n_resamples=500, costs=None,
                                 checklist={"a": " ", "b": "yes"})
     doc = json.loads(by_scores.to_json())
     assert doc["roles"]["groups"] == ["id"] and doc["roles"]["fold"] == "fold"
     assert (by_scores.threshold, by_scores.labels_from, by_scores.paper, by_scores.title) == (0.3, "scores", "letter", "T")
     assert by_scores.checklist == {"b": "yes"}              # blank answers are not answers
     by_labels = report_settings(binary, Settings(), Overrides(), Decision(source="labels", threshold=0.3),
-                                title="T", paper="a4", ci="auto", resamples=1000, costs=None, checklist={})
+                                title="T", paper="a4", ci="auto", n_resamples=1000, costs=None, checklist={})
     assert by_labels.threshold is None                      # a threshold only where scores decide

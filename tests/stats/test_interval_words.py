@@ -24,5 +24,5 @@ def test_the_bootstraps_intervals_are_the_percentile_bootstrap():
     for result in (paired_bootstrap(y, a, b, metric=accuracy, n_resamples=200, seed=5),
                    unpaired_bootstrap(y, a, y, b, metric=accuracy, n_resamples=200, seed=5)):
         how = result.effect.interval.how
-        assert how.key == "bootstrap-percentile" and (how.resamples, how.seed) == (200, 5)
+        assert how.key == "bootstrap-percentile" and (how.n_resamples, how.seed) == (200, 5)
         assert how.words.startswith(METHOD_NAMES["bootstrap-percentile"])

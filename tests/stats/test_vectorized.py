@@ -2,7 +2,7 @@
 weight matrix, from one sort per model.
 
 Oracles: each row equals the same metric evaluated on that row of weights alone (the per-replicate path through
-`assess.metrics.evaluate`, itself checked against scikit-learn in test_metrics_oracle.py), and scikit-learn's
+`assess.metrics.evaluate`, itself checked against scikit-learn in tests/metrics/test_oracle.py), and scikit-learn's
 weighted ROC AUC, average precision, log loss and Brier score on a replicate directly; a paired bootstrap with the
 vectorised path draws the same replicates as the per-replicate one, so every delta, the p-value and the interval
 agree to rounding.

@@ -48,7 +48,7 @@ def test_tests_that_count_rows_once_say_so_on_a_weighted_file(weighted):
 
 def test_the_report_verdict_of_a_weighted_file_is_the_weighted_bootstrap():
     frame = churn(True)
-    report = build_report(assessed(frame), ReportOptions(ci="", resamples=200, charts=False))
+    report = build_report(assessed(frame), ReportOptions(ci="", n_resamples=200, charts=False))
     w = frame["weight"]
     weighted = {m: roc_auc_score(frame.y_true, frame[f"score_{m}"], sample_weight=w) for m in ("gbm", "base")}
     unweighted = {m: roc_auc_score(frame.y_true, frame[f"score_{m}"]) for m in ("gbm", "base")}

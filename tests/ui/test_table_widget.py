@@ -284,7 +284,7 @@ def test_per_model_table_of_each_sample_fits_1024(shown):
     from assess.present.summary import model_frame
     samples = Path(__file__).resolve().parents[2] / "assets" / "samples"
     for name in ("breast_cancer_binary.csv", "wine_multiclass.csv", "diabetes_regression.csv"):
-        report = next(iter(compute_reports(describe(read_table(samples / name)), ci="auto", resamples=100).values()))
+        report = next(iter(compute_reports(describe(read_table(samples / name)), ci="auto", n_resamples=100).values()))
         shown.clear()
         widgets.data_table(widgets.value_with_interval(model_frame(report)), headers={"value": "Value (interval)"},
                            wrap=("metric", "value"))

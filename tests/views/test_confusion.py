@@ -93,7 +93,7 @@ def test_page_and_report_give_one_verdict_and_one_number_for_a_benefit():
     assert not at.exception
     a = at.session_state["assessment"]
     costs = np.array([[0.0, 1.0], [1.0, -2.0]])
-    report = build_report(a, ReportOptions(costs=tuple(map(tuple, costs)), charts=False, resamples=100))
+    report = build_report(a, ReportOptions(costs=tuple(map(tuple, costs)), charts=False, n_resamples=100))
     assert report.misclassification is not None
     page = _cost_table(at)
     data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv")
@@ -115,7 +115,7 @@ def test_page_and_report_refuse_an_empty_cost_cell_alike():
     assert warned and "true `benign`, predicted `malignant`" in warned[0]
     assert set(_cost_table(at)["expected cost per sample"]) == {"—"}     # shown undefined, not computed
     a = at.session_state["assessment"]
-    report = build_report(a, ReportOptions(costs=((0.0, float("nan")), (1.0, 0.0)), charts=False, resamples=100))
+    report = build_report(a, ReportOptions(costs=((0.0, float("nan")), (1.0, 0.0)), charts=False, n_resamples=100))
     assert report.misclassification is None
     assert any("true `benign`, predicted `malignant`" in n for n in report.notes)
 

@@ -100,5 +100,5 @@ def test_large_upload_defaults_to_fewer_resamples():
     at.file_uploader[0].upload("big.csv", frame.to_csv(index=False).encode(), "text/csv").run()
     at.switch_page("views/metrics.py").run()
     assert not at.exception
-    [resamples] = [n for n in at.number_input if n.label == "Bootstrap resamples"]
-    assert resamples.value == 200
+    [n_resamples] = [n for n in at.number_input if n.label == "Bootstrap resamples"]
+    assert n_resamples.value == 200

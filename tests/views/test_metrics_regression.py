@@ -46,8 +46,8 @@ def test_value_metrics_with_intervals_and_baselines():
 
 def test_regression_bootstrap_intervals_show():
     at = open_app("views/metrics.py", sample="Diabetes — regression, 3 models, 5 folds")
-    [resamples] = [n for n in at.number_input if n.label == "Bootstrap resamples"]
-    resamples.set_value(100).run()
+    [n_resamples] = [n for n in at.number_input if n.label == "Bootstrap resamples"]
+    n_resamples.set_value(100).run()
     assert not at.exception
     comparison = joined_table(at, 0, ("metric", "better", "key")).reset_index().set_index("key")
     assert "–" in comparison.loc["mae", "ridge"]           # "value (low–high)"
@@ -89,8 +89,8 @@ def test_forecast_metrics_by_horizon_and_series_with_forecast_baselines():
 
 def test_forecast_intervals_show_by_horizon():
     at = open_app("views/metrics.py", sample=FORECAST)
-    [resamples] = [n for n in at.number_input if n.label == "Bootstrap resamples"]
-    resamples.set_value(100).run()
+    [n_resamples] = [n for n in at.number_input if n.label == "Bootstrap resamples"]
+    n_resamples.set_value(100).run()
     assert not at.exception
     by_horizon = next(d.value for d in at.dataframe if "horizon" in d.value.columns)
     assert all("–" in cell for cell in by_horizon["ets"])      # "value (low–high)"

@@ -130,17 +130,17 @@ def _sentence(rows: list[DecisionCost]) -> str:
 
 
 def running_costs(assessment: Assessment, models: Sequence[str], *, decision: Decision, confidence_level: float,
-                  resamples: int, seed: int) -> RunningCosts | None:
+                  n_resamples: int, seed: int) -> RunningCosts | None:
     """The cost table and headline of the Cost page (:mod:`assess.analyses.cost`), or None when the file measured no cost."""
     if not cost.has_cost(assessment):
         return None
     costs = cost.cost_from_assessment(assessment, models=list(models), confidence_level=confidence_level,
-                                      resamples=resamples, seed=seed)
+                                      n_resamples=n_resamples, seed=seed)
     metric = headline_of(assessment)
     kwargs = {"decision": decision} if assessment.task.is_classification else {}
     try:
         line = cost.headline(assessment, costs, metric=metric, confidence_level=confidence_level,
-                             resamples=resamples, seed=seed, **kwargs)
+                             n_resamples=n_resamples, seed=seed, **kwargs)
         sentence = line.sentence if line is not None else ""
     except AssessError as exc:      # the comparison behind the sentence cannot run: the costs still stand
         sentence = f"No comparison of cost and {metric}: {exc}"

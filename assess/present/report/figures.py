@@ -77,7 +77,7 @@ def _binary(assessment, models, *, colors, decision, confidence_level, seed, auc
         banded = all(len(preds[m].y_true) <= MAX_BAND_ROWS for m in scored)
         bands = {}
         for m in scored if banded else ():  # ISO 4213 6.3.6 ROC curve with a pointwise bootstrap band (stratified)
-            b = roc_band(preds[m], resamples=ROC_BAND_RESAMPLES, confidence_level=confidence_level, seed=seed)
+            b = roc_band(preds[m], n_resamples=ROC_BAND_RESAMPLES, confidence_level=confidence_level, seed=seed)
             bands[m] = charts.CurveBand(b.fpr, b.low, b.high, label=f"{percent_level(confidence_level)} bootstrap band")
         progress(0.5)
         counts = {m: s.counts for m, s in scored.items()}

@@ -60,7 +60,7 @@ class ReportOptions:
     decision: Decision = Decision()
     ci: str = "auto"
     confidence_level: float = 0.95
-    resamples: int = 1000
+    n_resamples: int = 1000
     seed: int = 0
     beta: float = 1.0
     k: int = 2
@@ -181,7 +181,7 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
         reports = compute_reports(assessment, models=list(models), keys=list(options.metrics) if options.metrics
                                   else None, decision=options.decision, beta=options.beta, k=options.k,
                                   ci=options.ci or None, confidence_level=options.confidence_level,
-                                  resamples=options.resamples, seed=options.seed,
+                                  n_resamples=options.n_resamples, seed=options.seed,
                                   progress=lambda f: say(0.02 + 0.5 * f, "metrics and their intervals"))
     else:
         notes.append(f"The {assessment.task.value} task has no metrics: this report describes the file only.")
@@ -231,7 +231,7 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
     if source is None:
         try:
             running = running_costs(assessment, models, decision=options.decision,
-                                    confidence_level=options.confidence_level, resamples=options.resamples,
+                                    confidence_level=options.confidence_level, n_resamples=options.n_resamples,
                                     seed=options.seed)
         except AssessError as exc:
             notes.append(f"No computational costs: {exc}.")
@@ -260,7 +260,7 @@ def _slices(assessment: Assessment, models, options) -> SliceFindings | None:
         return None
     analysis = analyse_slices(assessment, columns, models=list(models), keys=[key], test_keys=[key],
                               decision=options.decision, ci=None, confidence_level=options.confidence_level,
-                              seed=options.seed, test_resamples=options.resamples)
+                              seed=options.seed, test_resamples=options.n_resamples)
     rows = []
     for model in models:
         worst = analysis.worst(model, key, count=1)
@@ -290,7 +290,7 @@ def _tests(assessment, models, options, reports):
     if len(models) < 2 or not reports:
         return (), {}, None
     preds = {m: assessment.predictions(m) for m in models}
-    resampling = {"n_resamples": options.resamples, "seed": options.seed}
+    resampling = {"n_resamples": options.n_resamples, "seed": options.seed}
     if options.tests is None:
         result = compare_all(preds, models=list(models), metric=options.test_metric, correction=options.correction,
                              confidence_level=options.confidence_level, decision=options.decision, **resampling)

@@ -190,7 +190,7 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
         # in quotes: a class named "." read "positive class: ." in the header
         "positive": code_as_quotes(quote(a.positive)) if a.positive is not None else None, "classes": ", ".join(a.classes) if len(a.classes) <= 12 else
         f"{len(a.classes):,} classes", "models": list(report.models), "decision": report.decision_text(),
-        "level": level, "ci": report.options.ci or "none", "resamples": f"{report.options.resamples:,}",
+        "level": level, "ci": report.options.ci or "none", "resamples": f"{report.options.n_resamples:,}",
         "seed": report.options.seed, "versions": report.versions, "model_names": list(report.reports),
         "headline": headline_rows, "verdict": report.verdict, "recommendation": report.recommendation.text,
         "separated": report.recommendation.separated, "figures": figures,
