@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assess.core.warnings import UndefinedMetricWarning
-from assess.curves.counts import check_binary, first_index, read_only, safe_divide
+from assess.curves.counts import check_binary, read_only, safe_divide
 
 __all__ = ["CalibrationResult", "calibration_curve"]
 
@@ -68,11 +68,11 @@ def calibration_curve(y_true, score, *, n_bins: int = 10, strategy: str = "unifo
     ([3.0, 1.0], [0.3333333333333333, 1.0], 0.0875)
     """
     y, s, w = check_binary(y_true, score, sample_weight)
-    outside = (s < 0) | (s > 1)
-    if outside.any():
-        i = first_index(outside)
-        raise ValueError(f"`score` must be probabilities in [0, 1] for a calibration curve (got "
-                         f"{int(outside.sum())} values outside, first at index {i}: {s[i]})")
+    from assess.inputs.probabilities import outside_unit_interval   # the one check and its words (rows from 1)
+
+    found = outside_unit_interval(s, "`score`")
+    if found is not None:
+        raise ValueError(f"a calibration curve needs probabilities in [0, 1]: {found.message}")
     if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
         raise ValueError(f"`n_bins` must be an integer >= 1 (got {n_bins!r})")
     if strategy == "uniform":

@@ -31,6 +31,7 @@ import pandas as pd
 from assess.core.data import Predictions, Task
 from assess.core.decision import Decision, predicted_labels
 from assess.core.errors import AssessError
+from assess.inputs.probabilities import outside_unit_interval
 from assess.stats._common import plural, shown
 from assess.stats._result import INDEPENDENT, PAIRED, Design
 
@@ -347,9 +348,9 @@ def sample_losses(pred: Predictions, *, loss: str = "auto", decision: Decision =
         if not pred.task.is_classification or pred.scores is None:
             raise AssessError(f"the Brier loss needs classification scores; model `{pred.model}` has none")
         s = np.asarray(pred.scores, dtype=float)
-        if ((s < 0) | (s > 1)).any():
-            raise AssessError(f"the Brier loss needs probabilities in [0, 1]; model `{pred.model}` has scores from "
-                              f"{float(s.min()):g} to {float(s.max()):g}")
+        found = outside_unit_interval(s, f"the scores of model `{pred.model}`")
+        if found is not None:
+            raise AssessError(f"the Brier loss needs probabilities in [0, 1]: {found.message}")
         if pred.task == Task.MULTICLASS:
             onehot = np.arange(s.shape[1])[None, :] == np.asarray(pred.y_true)[:, None]
             return ((s - onehot) ** 2).sum(axis=1)

@@ -499,7 +499,7 @@ def test_calibration_by_hand_and_weights():
     _close(w.counts, r.counts)
     _close(np.nan_to_num(w.mean_predicted), np.nan_to_num(r.mean_predicted))
     assert abs(w.ece - r.ece) <= TOL
-    with pytest.raises(ValueError, match=r"`score` must be probabilities in \[0, 1\] .* first at index 1: 1.4\)"):
+    with pytest.raises(ValueError, match=r"`score` has 1 value outside \[0, 1\] \(row 2: `1.4`\)"):
         calibration_curve([0, 1], [0.5, 1.4])
     with pytest.raises(ValueError, match=r"`strategy` must be 'uniform' or 'quantile' \(got 'kmeans'\)"):
         calibration_curve([0, 1], [0.5, 0.4], strategy="kmeans")

@@ -4,6 +4,7 @@ are read off the hand-built files below."""
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from assess.inputs.assessment import describe
 from assess.inputs.read import read_table
@@ -57,3 +58,21 @@ def test_docstring_examples():
     from assess.inputs import probabilities
     result = doctest.testmod(probabilities)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_calibration_curve_and_the_brier_loss_use_the_one_check():
+    """The calibration curve and the tests' per-sample Brier loss said "index 1" (from 0) and "scores from -0.5 to
+    1.4"; they now say what validation and the metrics say: the count, the first row from 1, its value."""
+    import numpy as np
+
+    from assess.core.data import Predictions, Task
+    from assess.core.errors import AssessError
+    from assess.curves.calibration import calibration_curve
+    from assess.stats.shaping import sample_losses
+
+    scores = np.array([0.2, 1.4, 0.9, -0.5])
+    with pytest.raises(ValueError, match=r"`score` has 2 values outside \[0, 1\] \(first at row 2: `1.4`\)"):
+        calibration_curve([0, 1, 1, 0], scores)
+    pred = Predictions(Task.BINARY, ("n", "p"), np.array([0, 1, 1, 0], dtype=np.int8), None, scores, model="A")
+    with pytest.raises(AssessError, match=r"the scores of model `A` has 2 values outside \[0, 1\] \(first at row 2"):
+        sample_losses(pred, loss="brier")
