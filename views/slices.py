@@ -4,15 +4,14 @@ fairness gaps), how stable the estimate is across cross-validation folds, and wh
 import streamlit as st
 
 from assess.analyses.folds import fold_metrics, learning_curve, train_size_column
-from assess.analyses.slices import (DEFAULT_TEST_METRIC, MAX_SLICES, MIN_SLICE_SIZE, analyse_slices,
-                                    default_slice_columns, slice_candidates)
+from assess.analyses.slices import MAX_SLICES, MIN_SLICE_SIZE, analyse_slices, default_slice_columns, slice_candidates
 from assess.analyses.slices_view import (fairness_table, fairness_view, fold_table, metric_choices, slice_report,
                                          sliceable)
 from assess.core.data import Task
 from assess.core.errors import AssessError
 from assess.core.formatting import percent_level
 from assess.inputs.columns import quote
-from assess.metrics.registry import get
+from assess.metrics.registry import get, slice_test_metric
 from assess.present import charts
 from assess.present.charts.slices import (fairness_chart, fold_metric_chart, learning_curve_chart, slice_forest_chart,
                                           slice_heatmap)
@@ -29,7 +28,7 @@ if not sliceable(task):
 
 candidates = cached(slice_candidates, assessment)   # a pass over every column: once per file and roles
 names = cached(metric_choices, assessment, light=True)
-default_metric = DEFAULT_TEST_METRIC[task]
+default_metric = slice_test_metric(task)
 colors = charts.model_colors(assessment.models)
 decision = current_decision()
 figures: list = []

@@ -65,7 +65,7 @@ from assess.metrics import binary, multiclass
 from assess.metrics.breakdown import evaluate_groups
 from assess.metrics.evaluate import evaluate
 from assess.metrics.forecast_state import coded_series, forecast_context, subset
-from assess.metrics.registry import get, metrics_for
+from assess.metrics.registry import get, metrics_for, slice_test_metric
 from assess.stats.bridge import registry_metric
 from assess.stats.corrections import adjust_pvalues
 from assess.stats.counts import chi2_independence, fisher_exact
@@ -73,7 +73,7 @@ from assess.stats.scores import shift_summary, unpaired_bootstrap, unpaired_delo
 from assess.stats.shaping import sample_losses
 
 __all__ = ["SliceAnalysis", "FairnessReport", "analyse_slices", "fairness_gaps", "slice_values", "slice_candidates",
-           "default_slice_columns", "MIN_SLICE_SIZE", "MAX_SLICES", "DEFAULT_TEST_METRIC", "FAIRNESS_GAPS", "CROSS"]
+           "default_slice_columns", "MIN_SLICE_SIZE", "MAX_SLICES", "FAIRNESS_GAPS", "CROSS"]
 
 #: Below this many rows a slice is reported but not tested: its interval is too wide for a test to mean anything.
 MIN_SLICE_SIZE = 30
@@ -83,9 +83,6 @@ MAX_SLICES = 100
 CROSS = " × "
 #: The label of rows whose slice column is empty.
 MISSING = "(missing)"
-#: The metric the tests use when none is named, per task.
-DEFAULT_TEST_METRIC = {Task.BINARY: "accuracy", Task.MULTICLASS: "accuracy", Task.MULTILABEL: "hamming_loss",
-                       Task.REGRESSION: "mae", Task.FORECAST: "mae"}
 #: Metrics that are the mean (or a monotone function of the mean) of a per-sample loss, and that loss
 #: (:func:`assess.stats.shaping.sample_losses`): Kruskal–Wallis compares the losses themselves.
 LOSS_OF = {"mae": "absolute", "mse": "squared", "rmse": "squared", "brier_score": "brier"}
@@ -247,7 +244,7 @@ def analyse_slices(assessment: Assessment, columns: Sequence[str], *, models=Non
                    test_resamples: int = 1000) -> SliceAnalysis:
     """Every metric of ``keys`` (default: those :func:`evaluate` computes) per slice of ``columns`` and per model,
     with intervals (``ci`` as in :func:`evaluate`), the overall value and the gap; the tests of the module docstring
-    for each metric of ``test_keys`` (default: :data:`DEFAULT_TEST_METRIC` of the task) on the slices with at least
+    for each metric of ``test_keys`` (default: the registry's `slice_test_metric` of the task) on the slices with at least
     ``min_size`` rows."""
     if isinstance(min_size, bool) or not isinstance(min_size, (int, np.integer)) or min_size < 2:
         raise AssessError(f"`min_size` must be a whole number ≥ 2 (got {min_size!r})")
@@ -262,7 +259,7 @@ def analyse_slices(assessment: Assessment, columns: Sequence[str], *, models=Non
         keys = [keys] if isinstance(keys, str) else list(keys)
         for key in keys:
             get(task, key)
-    test_keys = [DEFAULT_TEST_METRIC[task]] if test_keys is None else (
+    test_keys = [slice_test_metric(task)] if test_keys is None else (
         [test_keys] if isinstance(test_keys, str) else list(test_keys))
     for key in test_keys:
         get(task, key)

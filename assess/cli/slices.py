@@ -65,12 +65,12 @@ def extend(doc: dict, assessment, args, decision, models) -> None:
                     seed=args.seed).to_dict()
     if args.by_fold:
         from assess.analyses.folds import fold_metrics, learning_curve, train_size_column
-        from assess.analyses.slices import DEFAULT_TEST_METRIC
+        from assess.metrics.registry import slice_test_metric
 
         doc["by_fold"] = fold_metrics(assessment, models=models, keys=args.metrics, decision=decision,
                                       confidence_level=args.confidence_level).to_dict()
         if train_size_column(assessment) is not None:
-            key = (args.slice_test or args.metrics or [DEFAULT_TEST_METRIC[assessment.task]])[0]
+            key = (args.slice_test or args.metrics or [slice_test_metric(assessment.task)])[0]
             curve = learning_curve(assessment, key, models=models, decision=decision,
                                    confidence_level=args.confidence_level)
             doc["learning_curve"] = {"column": curve.column, "metric": curve.key,

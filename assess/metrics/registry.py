@@ -729,6 +729,17 @@ def headline(task, *, has_scores: bool) -> str:
             Task.CLUSTERING: "adjusted_rand_index"}[t]
 
 
+def slice_test_metric(task) -> str | None:
+    """The metric the tests across slices use when none is named: the headline metric without scores
+    (:func:`headline`), which is a proportion or a mean of per-row losses that χ² and Kruskal–Wallis compare slice
+    against rest — except for multi-label files, whose headline micro F1 is neither: their Hamming loss (the mean
+    per-row share of wrong labels). None for clustering, which is not sliced."""
+    t = _task(task)
+    if t is Task.CLUSTERING:
+        return None
+    return "hamming_loss" if t is Task.MULTILABEL else headline(t, has_scores=False)
+
+
 def headline_of(source) -> str:
     """:func:`headline` for a file: an Assessment or one model's Predictions."""
     pred = _first(source)

@@ -86,3 +86,13 @@ def test_every_surface_picks_the_headline(files, monkeypatch):
 def test_applicable_to_a_file(files):
     wine = files["wine_multiclass.csv"]
     assert applicable_to(wine) == applicable(Task.MULTICLASS, has_scores=wine.predictions().scores is not None)
+
+
+def test_the_slice_tests_lead_with_the_headline_a_slice_can_test():
+    """One home for the slice tests' default metric too (it was a table of its own in assess.analyses.slices): the
+    headline without scores, except multi-label, whose micro F1 is no proportion or mean of per-row losses."""
+    expected = {Task.BINARY: "accuracy", Task.MULTICLASS: "accuracy", Task.MULTILABEL: "hamming_loss",
+                Task.REGRESSION: "mae", Task.FORECAST: "mae", Task.CLUSTERING: None}
+    assert {task: registry.slice_test_metric(task) for task in expected} == expected
+    for task in (Task.BINARY, Task.MULTICLASS, Task.REGRESSION, Task.FORECAST):
+        assert registry.slice_test_metric(task) == registry.headline(task, has_scores=False)

@@ -25,13 +25,13 @@ from assess.core.decision import LABELS, SCORES, Decision
 from assess.core.errors import AssessError
 from assess.core.formatting import bounds, class_phrase, number, p_value, percent_level
 from assess.metrics import MetricReport, get
-from assess.metrics.registry import TASKS, headline_of
+from assess.metrics.registry import TASKS, headline_of, slice_test_metric
 from assess.metrics.reports import compute_reports
 from assess.present.report.checklist import ChecklistRow, checklist
 from assess.present.report.costs import MisclassificationCosts, RunningCosts, misclassification_costs, running_costs
 from assess.present.report.figures import ReportFigure, report_figures, with_key_model
 from assess.inputs.assessment import Assessment
-from assess.analyses.slices import DEFAULT_TEST_METRIC, analyse_slices, default_slice_columns, slice_candidates
+from assess.analyses.slices import analyse_slices, default_slice_columns, slice_candidates
 from assess.stats import compare, compare_all
 from assess.stats.registry import PREDICTIONS, TESTS
 from assess.present.summary import best_models
@@ -252,7 +252,7 @@ def _slices(assessment: Assessment, models, options) -> SliceFindings | None:
     Slices page finds it: values without intervals (the slice tests carry the uncertainty), the tests drawing the
     report's resamples with its seed. Without declared subgroups, the column the Slices page opens with
     (`assess.analyses.slices.default_slice_columns`); None when the file has no column to slice by."""
-    key = DEFAULT_TEST_METRIC.get(assessment.task)
+    key = slice_test_metric(assessment.task)
     if key is None:
         return None
     columns, declared = default_slice_columns(assessment, slice_candidates(assessment))
