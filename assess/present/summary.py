@@ -82,6 +82,13 @@ def with_fold_spread(table: pd.DataFrame, folds, reports: dict[str, MetricReport
     return out
 
 
+def baseline_text(result, baseline: str, *, count: bool) -> str:
+    """One baseline cell, as the Metrics page and the report both write it: a count baseline is an expected count
+    (78.99 true positives at random), written whole as counts are; undefined as —."""
+    value = result.baselines.get(baseline, np.nan)
+    return number(np.round(value) if count else value, count=count)
+
+
 def model_frame(report: MetricReport) -> pd.DataFrame:
     """Display table of one model: formatted value, interval, the interval's method in words
     (`assess.intervals.IntervalMethod.words`; the exports keep the full method with its seed), the task's baselines (majority,
@@ -91,9 +98,7 @@ def model_frame(report: MetricReport) -> pd.DataFrame:
         count = get(report.task, r.key).kind == "count"
         rows.append({"metric": r.name, "value": number(r.value, count=count), "interval": bounds(r.low, r.high),
                      "method": method_name(r.how)}
-                    # a baseline's count is an expected count (78.99 true positives at random): whole, as counts are
-                    | {b: number(np.round(r.baselines.get(b, np.nan)) if count else r.baselines.get(b, np.nan),
-                              count=count) for b in baseline_columns(report.task)}
+                    | {b: baseline_text(r, b, count=count) for b in baseline_columns(report.task)}
                     | {"remark": r.reason or r.note or ""})
     return pd.DataFrame(rows)
 

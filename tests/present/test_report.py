@@ -411,3 +411,28 @@ def test_the_header_quotes_a_positive_class_that_is_not_a_word():
     assert assessment.positive == "."
     html = render_html(build_report(assessment, ReportOptions(ci="", n_resamples=50, charts=False)))
     assert "positive class: ‘.’" in html
+
+
+def test_baseline_counts_read_whole_in_the_report_as_on_the_metrics_page():
+    """An expected count of the stratified baseline (204 positives · 0.373 ≈ 78.99 true positives at random) read
+    "78.99" in the report and "79" on the Metrics page: both write it through `summary.baseline_text`."""
+    from assess.metrics import baseline_columns
+    from assess.present.report.render import context
+    from assess.present.summary import model_frame
+
+    report = build_report(describe(read_table(ROOT / "assets" / "samples" / "breast_cancer_binary.csv")),
+                          ReportOptions(ci="", charts=False, tests=()))
+    model, metrics = next(iter(report.reports.items()))
+    expected = metrics["tp"].baselines["stratified"]
+    assert not float(expected).is_integer()                 # the case: an expectation, not a whole count
+    page = model_frame(metrics).set_index("metric")
+    whole = f"{round(expected):,}"
+    assert page.loc[get_name("tp"), "stratified"] == whole
+    table = next(t for t in context(report)["metric_tables"] if t["model"] == model)
+    row = next(r for r in table["rows"] if r["name"] == get_name("tp"))
+    assert row["baselines"][list(baseline_columns(Task.BINARY)).index("stratified")] == whole
+
+
+def get_name(key: str) -> str:
+    from assess.metrics import get
+    return get(Task.BINARY, key).name

@@ -58,7 +58,7 @@ from assess.present.report.formula import formula_html
 from assess.present.report.model import Report
 from assess.analyses.slices import MAX_SLICES
 from assess.stats import TESTS
-from assess.present.summary import long_frame
+from assess.present.summary import baseline_text, long_frame
 
 FORMATS = ("pdf", "html", "zip")
 PAPERS = {"a4": "A4", "letter": "letter"}
@@ -144,8 +144,7 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
             spec = get(task, res.key)
             count = spec.kind == "count"
             rows.append({"name": spec.name, "value": _result_text(res, count=count),
-                         "baselines": [number(res.baselines.get(b, np.nan), count=count)
-                                       for b in baseline_columns(task)],
+                         "baselines": [baseline_text(res, b, count=count) for b in baseline_columns(task)],
                          "why": res.reason or res.note or ""})
         table = None
         if r.table is not None and len(r.table):
