@@ -269,8 +269,8 @@ def cached(compute, assessment: Assessment, *args, light: bool = False, **kwargs
 
     ``compute`` must be a module-level function of `assess` (or of `ui`), not a lambda or a closure, whose values
     the key would not see; every argument must be hashable (a tuple, not a list), a read table (an upload: it stands
-    in the key as its :func:`table_key`) or a NumPy array (as its shape, type and SHA-256: a cost matrix of 2,000
-    classes is 4 million cells)."""
+    in the key as its :func:`table_key`), a NumPy array (as its shape, type and SHA-256: a cost matrix of 2,000
+    classes is 4 million cells) or bytes (as their SHA-256)."""
     name = f"{compute.__module__}.{compute.__qualname__}"
     if "<lambda>" in name or "<locals>" in name:
         raise TypeError(f"cached() needs a module-level function, not {name}: the key sees only its arguments")
@@ -280,6 +280,8 @@ def cached(compute, assessment: Assessment, *args, light: bool = False, **kwargs
             return "table", table_key(value)
         if isinstance(value, np.ndarray):
             return "array", value.shape, value.dtype.str, hashlib.sha256(np.ascontiguousarray(value).data).hexdigest()
+        if isinstance(value, bytes):   # an upload's bytes: the key keeps their digest, not 200 MB alive in the store
+            return "bytes", len(value), hashlib.sha256(value).hexdigest()
         return value
 
     key = (fingerprint(assessment), name, tuple(map(part, args)), tuple(sorted((k, part(v)) for k, v in kwargs.items())))

@@ -53,3 +53,31 @@ def test_a_read_table_is_keyed_by_its_content_not_its_identity(assessment):
     assert first is not again
     assert state.cached(rows_of, assessment, first) == state.cached(rows_of, assessment, again) == len(first.frame)
     assert CALLS == ["wine_multiclass.csv"]
+
+
+def first_byte(assessment, data):
+    CALLS.append(len(data))
+    return data[:1]
+
+
+def test_bytes_are_keyed_by_their_digest_and_not_kept_in_the_key(assessment, monkeypatch):
+    """An upload's bytes (the Controls page's training ids) stand in the key as their SHA-256: two reads of one
+    upload share a result, and the store's key does not hold the bytes (200 MB kept alive as long as the entry)."""
+    CALLS.clear()
+    data = b"id\n1\n2\n" * 1000
+    assert state.cached(first_byte, assessment, data) == b"i"
+    assert state.cached(first_byte, assessment, bytes(bytearray(data))) == b"i" and CALLS == [len(data)]
+
+    keys = []
+
+    class Recording:
+        def get(self, key, compute, **_):
+            keys.append(key)
+            return compute()
+
+    def leaves(node):
+        return [x for item in node for x in leaves(item)] if isinstance(node, tuple) else [node]
+
+    monkeypatch.setattr(state, "shared_results", Recording)
+    state.cached(first_byte, assessment, data)
+    assert not any(isinstance(leaf, bytes) for leaf in leaves(keys[0]))
