@@ -5,6 +5,8 @@ file. Oracles: the `metrics`/`compare` JSON of the command line, and scikit-lear
 
 import io
 import json
+import os
+import stat
 import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
@@ -221,6 +223,21 @@ def test_a_failed_write_leaves_the_old_file(tmp_path, monkeypatch):
     assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["report.html"]
     write_atomically(target, b"new")
     assert target.read_bytes() == b"new" and [p.name for p in tmp_path.iterdir()] == ["report.html"]
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
+def test_a_written_report_has_the_permissions_the_umask_gives_any_new_file(tmp_path, umask, mode):
+    """A report saved for colleagues is readable by them when the user's umask says so (``open(…, "wb")``'s
+    0666 & ~umask); mkstemp's 0600 ignored the umask."""
+    old = os.umask(umask)
+    try:
+        write_atomically(tmp_path / "report.pdf", b"%PDF")
+        (tmp_path / "plain.pdf").write_bytes(b"%PDF")   # the oracle: what Python's open gives a new file
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "report.pdf").stat().st_mode) == mode
+    assert stat.S_IMODE((tmp_path / "plain.pdf").stat().st_mode) == mode
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plain.pdf", "report.pdf"]
 
 
 @pytest.mark.parametrize("positive", ["1", "True", "yes", "malignant tumour", "a very long class name " * 3])

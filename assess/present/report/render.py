@@ -35,6 +35,7 @@ import io
 import json
 import os
 import re
+import secrets
 import subprocess
 import tempfile
 import threading
@@ -386,9 +387,14 @@ def render_bytes(report: Report, fmt_: str, *, paper: str = "a4", progress=None)
 
 def write_atomically(path: str | os.PathLike, data: bytes) -> None:
     """``data`` to ``path`` through a temporary file in the same directory and a rename: a reader never sees a
-    half-written file, and a failure leaves any earlier file as it was."""
+    half-written file, and a failure leaves any earlier file as it was.
+
+    The file gets the permissions of any file the user creates (0666 less the umask), as ``open(path, "wb")`` would
+    give: `tempfile.mkstemp` makes 0600 whatever the umask, so a report saved for colleagues was theirs to read only
+    after a ``chmod``. The temporary name is random and opened with ``O_EXCL``, as mkstemp's."""
     target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent or ".")
+    tmp = target.parent / f".{target.name}.{secrets.token_hex(8)}.part"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
