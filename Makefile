@@ -8,7 +8,7 @@ PYTEST_ARGS ?=
 
 run:
 	@scripts/setup.sh run
-	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} .venv/bin/python -m streamlit run app.py --server.port $(PORT) --server.address $(ADDRESS)
+	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} .venv/bin/python -m streamlit run serve.py --server.port $(PORT) --server.address $(ADDRESS)
 
 # The tests without a browser run on both cores (pytest-xdist); the browser journeys then run one at a time, each
 # driving its own app, so a journey never waits on the other core's work. Exit status 5 (no test collected) is

@@ -130,7 +130,7 @@ def start_app(port: int, ttl: int, profile: str | None = None, log: str | None =
     # depends on it (README, "Memory returns when people leave")
     env = {"MALLOC_ARENA_MAX": "2", **os.environ, "BROWSER": "none",
            "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(ttl), "ASSESS_RESULTS_IDLE_S": str(idle)}
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]
+    command = [sys.executable, "-m", "streamlit", "run", "serve.py", "--server.port", str(port)]
     if profile:
         command = [str(Path(sys.executable).with_name("py-spy")), "record", "--format", "raw", "--rate", "50",
                    "--threads", "--gil", "-o", profile, "--", *command]

@@ -42,4 +42,4 @@ fi
 # Compile the project's bytecode (only what changed since the last time): with PYTHONDONTWRITEBYTECODE set, as in
 # some sandboxes and CI images, every `python -m assess` would otherwise compile the package's modules from source,
 # a fifth of a second of its start-up (bench/bench_cold_start.py, "uncached").
-.venv/bin/python -m compileall -q assess ui pages app.py >/dev/null
+.venv/bin/python -m compileall -q assess ui views app.py serve.py >/dev/null

@@ -32,7 +32,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("analyses", ("assess.analyses.*",)),
     ("presentation", ("assess.present.*",)),
     ("command line", ("assess.cli.*", "assess.__main__")),
-    ("user interface", ("ui.*", "views.*", "app")),
+    ("user interface", ("ui.*", "views.*", "app", "serve")),
 )
 #: The user interface and the command line are two front ends over the same package: neither imports the other
 #: (the layers stop the command line from importing the pages; this stops the converse).
@@ -157,7 +157,7 @@ def front_end_imports(graph, layers=LAYERS, *, importer=UI, imported=CLI) -> lis
 
 @pytest.fixture(scope="module")
 def graph():
-    return import_graph(ROOT, ("assess", "ui", "views", "app"))
+    return import_graph(ROOT, ("assess", "ui", "views", "app", "serve"))
 
 
 # --- the contracts -------------------------------------------------------------------------------------------------
