@@ -78,7 +78,7 @@ if s is not None:
     st.subheader(md(f"Distribution shift across `{s.by}`"))
     data_table(controls.shift_frame(s), repeat=("Group",))
     for key, reason in s.reasons.items():
-        st.caption(md(f"{controls.SHIFT_NAMES[key]} undefined for some groups: {reason}."))
+        st.caption(md(f"{controls.SHIFT_NAMES[key]} is undefined {reason}."))
     measured = []
     if "chi2_pvalue" in s.table:
         measured.append("label distributions by KL divergence, Jensen–Shannon distance, total variation, PSI (above "

@@ -29,7 +29,7 @@ from scipy import stats as sps
 from assess.core.data import Task
 from assess.core.decision import Decision, predicted_labels
 from assess.core.errors import AssessError, InputError, shorten
-from assess.core.formatting import UNDEFINED, code_as_quotes, in_words, number, p_value, proportion
+from assess.core.formatting import UNDEFINED, code_as_quotes, in_words, listing, number, p_value, proportion
 from assess.inputs.assessment import Assessment, annotator_columns
 from assess.inputs.columns import label_strings, normalise_name, quote, sort_labels, time_values
 from assess.inputs.read import read_table
@@ -503,11 +503,15 @@ def distribution_shift(assessment: Assessment, *, by: str, model: str | None = N
             if ok.any():
                 adjusted[ok] = adjust_pvalues(p[ok], method="holm")
             table[col.replace("_pvalue", "_pvalue_holm")] = adjusted
+    # The reference group's own row has no divergence from itself (its cells are empty, not undefined): only the
+    # compared groups can make a measure undefined, and the reason names them.
+    compared = table[table["group"] != reference]
     reasons = {}
-    if "kl_divergence" in table and table["kl_divergence"].isna().any():
-        reasons["kl_divergence"] = "a class of the group is absent from the reference group (division by zero)"
-    if "psi" in table and table["psi"].isna().any():
-        reasons["psi"] = "a class is present in one group only (log of zero)"
+    for key, why in (("kl_divergence", "a class of the group is absent from the reference group (division by zero)"),
+                     ("psi", "a class is present in one group only (log of zero)")):
+        if key in compared and compared[key].isna().any():
+            undefined = [quote(str(g)) for g in compared.loc[compared[key].isna(), "group"]]
+            reasons[key] = f"for group{'s' if len(undefined) > 1 else ''} {listing(undefined)}: {why}"
     return Shift(by, model, reference, table, samples, sample_name or "", reasons)
 
 

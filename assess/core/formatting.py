@@ -66,6 +66,18 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     return f"{count(n)} {noun if n == 1 else plural or noun + 's'}"
 
 
+def listing(items, shown: int = 5) -> str:
+    """Items as a sentence's list, at most ``shown`` of them: "a", "a and b", "a, b and c", "a, b and 3 more".
+
+    >>> listing(["a"]), listing(["a", "b", "c"]), listing(list("abcdefg"), 2)
+    ('a', 'a, b and c', 'a, b and 5 more')
+    """
+    items = [str(i) for i in items]
+    if len(items) > shown:
+        return f"{', '.join(items[:shown])} and {len(items) - shown:,} more"
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
 def significant(x, digits: int = 3, *, cell: bool = False) -> str:
     """A number for reading: `digits` significant figures, thousands separators, no scientific notation
     between 1e-4 and 1e15; where it is not a number, in words in a sentence ("undefined") and `UNDEFINED` in a table

@@ -125,6 +125,23 @@ def test_shift_by_fold_matches_scipy_tests():
         table = pd.crosstab(pd.concat([group.fold, reference.fold]), pd.concat([group.y_true, reference.y_true]))
         assert row.chi2_pvalue == pytest.approx(sps.chi2_contingency(table, correction=False).pvalue)
     assert shift.table["ks_pvalue_holm"].dropna().ge(shift.table["ks_pvalue"].dropna()).all()
+    # every compared fold has every class: no measure is undefined (the reference's own empty row is no reason)
+    assert shift.table.loc[shift.table.group != "1", ["kl_divergence", "psi"]].notna().all().all()
+    assert shift.reasons == {}
+
+
+def test_an_undefined_shift_names_the_groups_that_make_it_so(tmp_path):
+    """KL and PSI are undefined for a group holding a class the reference lacks (KL) or lacking one it holds (PSI,
+    log of zero); the reason names exactly those groups, never the reference."""
+    path = tmp_path / "shift.csv"
+    rows = [("a", 0), ("a", 1), ("a", 0), ("a", 1),      # the reference: both classes
+            ("b", 0), ("b", 1), ("b", 1), ("b", 0),      # both classes: every measure defined
+            ("c", 0), ("c", 0), ("c", 0), ("c", 0)]      # class 1 absent: PSI takes log(0)
+    pd.DataFrame([{"region": g, "y_true": y, "score": 0.3 + 0.4 * y} for g, y in rows]).to_csv(path, index=False)
+    shift = controls.distribution_shift(describe(read_table(path)), by="region")
+    assert shift.reference == "a"
+    assert set(shift.reasons) == {"psi"}
+    assert shift.reasons["psi"].startswith("for group `c`: ") and "`b`" not in shift.reasons["psi"]
 
 
 def test_shift_refuses_a_column_with_one_group(tmp_path):
