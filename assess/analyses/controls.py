@@ -35,6 +35,7 @@ from assess.inputs.columns import label_strings, normalise_name, quote, sort_lab
 from assess.inputs.read import read_table
 from assess.inputs.roles import SYNONYMS, detect_roles
 from assess.stats.corrections import adjust_pvalues
+from assess.stats.counts import chi2_independence
 
 #: Statuses of a control, for the report's checklist.
 OK, ATTENTION, PROBLEM, NOT_CHECKED = "ok", "attention", "problem", "not checked"
@@ -479,8 +480,7 @@ def distribution_shift(assessment: Assessment, *, by: str, model: str | None = N
                 row |= label_shift(counts, ref_counts)
                 table = np.vstack([counts, ref_counts])
                 table = table[:, table.sum(axis=0) > 0]
-                row["chi2_pvalue"] = float(sps.chi2_contingency(table, correction=False).pvalue) \
-                    if table.shape[1] > 1 else float("nan")
+                row["chi2_pvalue"] = chi2_independence(table).pvalue if table.shape[1] > 1 else float("nan")
         if values is not None:
             samples[name] = np.asarray(values)[mask]
             if name != reference:

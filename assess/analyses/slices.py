@@ -420,9 +420,9 @@ def _tests(pred: Predictions, key: str, tested, overall, *, decision, confidence
             table = np.array([[rep[key].counts[0], rep[key].counts[1] - rep[key].counts[0]] for _, _, rep in tested])
             table = table[table.sum(1) > 0]
             if table.shape[0] >= 2 and (table.sum(0) > 0).all():
-                chi2, p, df, _ = sps.chi2_contingency(table, correction=False)
-                omnibus = {"test": f"χ² test ({table.shape[0]} × 2)", "statistic": float(chi2), "df": float(df),
-                           "pvalue": float(p), "slices": int(table.shape[0])}
+                res = chi2_independence(table.astype(np.int64))
+                omnibus = {"test": f"χ² test ({table.shape[0]} × 2)", "statistic": res.statistic, "df": res.df,
+                           "pvalue": res.pvalue, "slices": int(table.shape[0])}
         elif losses is not None and np.ptp(losses) > 0:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")

@@ -248,7 +248,7 @@ SUBGROUP_TESTS = ("chi2", "fisher_exact", "kruskal", "anova")
 
 
 def compare_subgroups(predictions: Predictions, *, test: str = "chi2", groups=None, correction: str | None = "auto",
-                      confidence_level: float = 0.95, decision: Decision = Decision(), continuity: bool = True
+                      confidence_level: float = 0.95, decision: Decision = Decision(), continuity: bool = False
                       ) -> Comparison:
     """Does one model perform differently across subgroups (the ``"subgroups"`` question of :func:`suggest_tests`)?
 
@@ -257,7 +257,8 @@ def compare_subgroups(predictions: Predictions, *, test: str = "chi2", groups=No
     ``"fisher_exact"`` (pairwise) — and regression or forecasts by the absolute errors per group — ``"kruskal"``
     or ``"anova"`` (omnibus, with pairwise tests of the same kind). ``groups`` is one label per sample (default
     ``predictions.group``); pairs are adjusted with ``correction`` (``"auto"`` = Holm) in the order groups first
-    appear. ``continuity`` is Yates' correction of the 2 × 2 chi-squared tests.
+    appear. ``continuity`` is Yates' correction of the 2 × 2 chi-squared tests (off by default: the package's
+    convention, `assess.stats.counts.chi2_independence`).
     """
     if test not in SUBGROUP_TESTS:
         raise AssessError(f"`test` must be one of {', '.join(SUBGROUP_TESTS)} for subgroups (got {test!r})")

@@ -259,7 +259,7 @@ def cochran_q(correct, *, confidence_level: float = 0.95, names: Sequence[str] |
                       details=CochranDetails(dict(zip(names, acc.tolist())), informative))
 
 
-def chi2_independence(table, *, correction: bool = True, confidence_level: float = 0.95,
+def chi2_independence(table, *, correction: bool = False, confidence_level: float = 0.95,
                       names: Sequence[str] | None = None, columns: Sequence[str] = ("correct", "incorrect"),
                       ) -> TestResult:
     r"""Pearson's chi-squared test of independence on an r × c table of counts (ISO/IEC TS 4213 7.5).
@@ -269,6 +269,13 @@ def chi2_independence(table, *, correction: bool = True, confidence_level: float
     :math:`(r-1)(c-1)` df; Yates' correction :math:`c = 0.5` (capped at :math:`|O - E|`) applies only when
     df = 1 and ``correction=True``. Same numbers as :func:`scipy.stats.chi2_contingency`, computed directly
     (its per-call overhead dominated the type-I simulations).
+
+    The package's convention is Pearson's statistic *without* Yates' correction (``c = 0``) wherever a χ² test of
+    independence is made — models, subgroups, slices against the rest and together, distribution shift — so one
+    table gets one p-value on every page. Yates' correction makes 2 × 2 tests conservative (its type-I rate falls
+    well below the nominal level; tests/stats/test_type1.py); where expected counts are small the exact test is the
+    remedy (Fisher's exact test; the slice tests switch to it below an expected count of 5). ``correction=True`` (the
+    compare test's option ``continuity``) turns it on and the method's name says so.
 
     Rows must be independent samples: models scored on the *same* samples are paired, for which McNemar (two
     models) or Cochran's Q (k models) are the right tests; this test is for different test sets or subgroups.

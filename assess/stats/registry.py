@@ -173,7 +173,8 @@ MCNEMAR_METHOD = Option("method", str, "exact", "McNemar method",
 MCNEMAR_CONTINUITY = Option("continuity", bool, True, "Continuity correction",
                             "Edwards' continuity correction of the asymptotic McNemar test",
                             shown_if=("method", ("asymptotic",)))
-YATES = Option("continuity", bool, True, "Continuity correction", "Yates' continuity correction of 2 × 2 tables")
+YATES = Option("continuity", bool, False, "Continuity correction",
+               "Yates' continuity correction of 2 × 2 tables (the package's χ² tests are without it)")
 N_RESAMPLES = Option("n_resamples", int, 2000, "Resamples", "number of bootstrap resamples", minimum=1,
                      maximum=100_000, flag="--resamples")
 SEED = Option("seed", int, 0, "Seed", "seed of the resampling: the same seed gives the same numbers", minimum=0,

@@ -247,7 +247,7 @@ def _correct_table(data, decision: Decision) -> pd.DataFrame:
                          "incorrect": [int((~right[m]).sum()) for m in data.models]}, index=list(data.models))
 
 
-def chi2(data, *, models, metric, correction, confidence_level, alternative, continuity=True,
+def chi2(data, *, models, metric, correction, confidence_level, alternative, continuity=False,
          decision=Decision()) -> Comparison:
     refuse_metric("chi2", metric)
     table = _correct_table(data, decision)

@@ -77,7 +77,7 @@ def test_proportion_tests_match_scipy_chi2_or_fisher_and_bh_matches_statsmodels(
             p = sps.fisher_exact(table).pvalue
             assert tests.loc[region, "test"] == "Fisher's exact test"
         else:
-            p = sps.chi2_contingency(table, correction=True).pvalue
+            p = sps.chi2_contingency(table, correction=False).pvalue
             assert tests.loc[region, "test"] == "χ² test"
         assert tests.loc[region, "pvalue"] == pytest.approx(p, rel=1e-9)
         assert tests.loc[region, "rest"] == pytest.approx(correct[~inside].mean())
@@ -91,6 +91,23 @@ def test_proportion_tests_match_scipy_chi2_or_fisher_and_bh_matches_statsmodels(
     assert omnibus["pvalue"] == pytest.approx(sps.chi2_contingency(table, correction=False).pvalue)
     assert omnibus["df"] == 2
 
+
+
+def test_two_slices_get_one_p_value_from_the_slice_test_and_the_omnibus_test():
+    """With two slices, each slice against the rest and the omnibus test are the same 2 × 2 table: one convention
+    (Pearson's χ², no Yates) gives one p-value — the page printed 0.0027 and 0.0047 for one table."""
+    frame = _binary_frame(seed=3)
+    frame["half"] = np.where(np.arange(len(frame)) % 2 == 0, "even", "odd")
+    analysis = analyse_slices(_assessment(frame), ["half"], keys=["accuracy"], test_keys=["accuracy"], ci=None)
+    tests = analysis.tests.set_index("slice")
+    assert set(tests["test"]) == {"χ² test"}
+    y, yp = _cells(frame)
+    correct = y == yp
+    even = (frame["half"] == "even").to_numpy()
+    table = np.array([[correct[even].sum(), (~correct[even]).sum()], [correct[~even].sum(), (~correct[~even]).sum()]])
+    p = sps.chi2_contingency(table, correction=False).pvalue
+    assert tests.loc["even", "pvalue"] == pytest.approx(p, rel=1e-12) == tests.loc["odd", "pvalue"]
+    assert analysis.omnibus.iloc[0]["pvalue"] == pytest.approx(p, rel=1e-12)
 
 def test_fisher_is_used_for_small_expected_counts():
     # a near-perfect model: the "wrong" column has expected counts below 5 (worked example: Cochran's rule)

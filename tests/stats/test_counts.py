@@ -181,10 +181,12 @@ def test_chi2_independence_matches_scipy(shape, correction):
     np.testing.assert_allclose(res.details.expected, ref.expected_freq)
 
 
-def test_chi2_yates_applies_to_2x2_only():
-    assert "Yates" in chi2_independence([[10, 20], [20, 10]]).method
-    assert "Yates" not in chi2_independence([[10, 20], [20, 10], [15, 15]]).method
-    assert "Yates" not in chi2_independence([[10, 20], [20, 10]], correction=False).method
+def test_chi2_is_pearsons_without_yates_unless_asked_and_yates_applies_to_2x2_only():
+    table = [[10, 20], [20, 10]]
+    assert chi2_independence(table).pvalue == pytest.approx(sps.chi2_contingency(table, correction=False).pvalue)
+    assert "Yates" not in chi2_independence(table).method
+    assert "Yates" in chi2_independence(table, correction=True).method
+    assert "Yates" not in chi2_independence([[10, 20], [20, 10], [15, 15]], correction=True).method
 
 
 def test_cramers_v_interval_inverts_the_noncentral_chi2():
