@@ -8,7 +8,7 @@ override's reason says "set by you". Roles and their canonical names follow SPEC
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -21,7 +21,7 @@ from assess.core.errors import AssessError
 from assess.inputs.read import LoadedTable
 from assess.inputs.names import DisplayNames
 from assess.inputs.roles import Overrides, Roles, apply_role, detect_roles, interval_level, probabilities_as_scores
-from assess.inputs.tasks import infer_positive, infer_task, task_classes
+from assess.inputs.tasks import conventional_positive, infer_positive, infer_task, task_classes
 from assess.inputs.validation import Problem, validate
 
 @dataclass(frozen=True, eq=False)
@@ -239,6 +239,20 @@ def _codes(col: pd.Series, index: dict[str, int]) -> np.ndarray:
     return np.array([index.get(x, -1) for x in labels] + [-1], dtype=np.int64)[codes]
 
 
+def _score_of_its_class(roles: Roles, classes: list[str], positive: str) -> Roles:
+    """A lone ``score`` column is the score of the class the labels call positive (1, True, yes, …: `score` is
+    ``predict_proba(X)[:, 1]``). When the other class is chosen as the positive one, the score stays that class's:
+    it becomes that class's probability column, and the positive class is scored 1 − score (validation says so) —
+    the chosen class's own ranking, not the other class's reported under its name. Labels that name no positive
+    class leave the score as the positive class's, whichever is chosen."""
+    if not roles.score or roles.wide_models:
+        return roles
+    owner, _ = conventional_positive(classes)
+    if owner is None or owner == positive:
+        return roles
+    return replace(roles, score=None, class_scores=((owner, roles.score),))
+
+
 def describe(table: LoadedTable, overrides: Overrides | None = None) -> Assessment:
     """Detect roles, task, classes, positive class and models of ``table``, apply ``overrides``, and validate.
 
@@ -276,6 +290,7 @@ def describe(table: LoadedTable, overrides: Overrides | None = None) -> Assessme
                 raise AssessError(f"positive class {quote(overrides.positive)} is not a class of {table.name} "
                                   f"(classes: {', '.join(classes)})")
             positive, positive_reason = overrides.positive, "set by you"
+            roles = _score_of_its_class(roles, classes, positive)
         else:
             positive, positive_reason = infer_positive(frame, roles.y_true, classes)
 

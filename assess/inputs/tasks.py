@@ -72,10 +72,9 @@ def infer_task(frame: pd.DataFrame, roles: Roles) -> tuple[Task, str]:
     return Task.BINARY, f"{quote(roles.y_true)} has a single class ({listed}); read as binary"
 
 
-def infer_positive(frame: pd.DataFrame, y_true: str, classes: list[str]) -> tuple[str | None, str]:
-    """The positive class of a binary task, with the reason: 1/True/yes/pos, else not 0/False/no, else the minority."""
-    if not classes:
-        return None, ""
+def conventional_positive(classes: list[str]) -> tuple[str | None, str]:
+    """The class the labels themselves call positive — 1/True/yes/pos, else the one beside 0/False/no — with the
+    reason; (None, "") when the names say nothing (then no one can tell which class a lone score column is for)."""
     lower = {c.lower(): c for c in classes}
     for name in _POSITIVE_NAMES:
         if name in lower:
@@ -85,6 +84,16 @@ def infer_positive(frame: pd.DataFrame, y_true: str, classes: list[str]) -> tupl
             if name in lower:
                 other = next(c for c in classes if c != lower[name])
                 return other, f"{quote(other)} is the label other than the conventional negative {quote(lower[name])}"
+    return None, ""
+
+
+def infer_positive(frame: pd.DataFrame, y_true: str, classes: list[str]) -> tuple[str | None, str]:
+    """The positive class of a binary task, with the reason: 1/True/yes/pos, else not 0/False/no, else the minority."""
+    if not classes:
+        return None, ""
+    conventional = conventional_positive(classes)
+    if conventional[0] is not None:
+        return conventional
     if len(classes) == 1:
         return classes[0], f"{quote(classes[0])} is the only class"
     counts = label_strings(frame[y_true]).value_counts()

@@ -541,3 +541,39 @@ def test_a_stray_total_row_is_named_when_it_makes_a_third_class():
     a = assess_csv(f"y_true,score\n{rows}\nTotal,\n")
     (problem,) = [p for p in a.problems if p.code == "no_prediction"]
     assert "cannot rank 3 classes (`0`, `1`, `Total`; `Total` only in row 61)" in problem.message
+
+
+@pytest.mark.parametrize("labels, owner", [((0, 1), "1"), (("no", "yes"), "yes"), ((False, True), "True")])
+def test_choosing_the_other_class_as_positive_scores_it_by_the_complement_of_the_score(labels, owner):
+    """`score` is the probability of the class the labels call positive (predict_proba(X)[:, 1]); with the other
+    class chosen as positive, that class is scored 1 − score — Metrics said "ROC AUC 0.008" for class 0 reading
+    class 1's score as its own. Oracle: scikit-learn on the chosen class with 1 − score."""
+    from sklearn.metrics import brier_score_loss, roc_auc_score
+
+    from assess.metrics import evaluate
+
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, 300)
+    score = np.clip(0.35 * y + rng.random(300) * 0.65, 0, 1)
+    frame = pd.DataFrame({"y_true": np.where(y == 1, labels[1], labels[0]), "score": score})
+    table = read_table(frame.to_csv(index=False).encode(), name="p1.csv")
+    other = str(labels[0])
+    a = describe(table, Overrides(positive=other))
+    assert a.positive == other and a.roles.class_scores == ((owner, "score"),)
+    assert any(p.code == "complement_score" and "1 − `score`" in p.message for p in a.problems)
+    got = evaluate(a.predictions(a.models[0]), ["roc_auc", "brier_score"])
+    assert got["roc_auc"].value == pytest.approx(roc_auc_score(y == 0, 1 - score), rel=1e-12)
+    assert got["roc_auc"].value > 0.5
+    assert got["brier_score"].value == pytest.approx(brier_score_loss(y == 0, 1 - score), rel=1e-12)
+    # the class the score is for, chosen explicitly: nothing changes
+    same = describe(table, Overrides(positive=owner))
+    assert same.roles.score == "score" and not same.roles.class_scores
+
+
+def test_labels_that_name_no_positive_class_keep_the_score_as_the_chosen_class():
+    """'cat'/'dog' say nothing of which class a lone score is for: the score stays the chosen positive class's."""
+    frame = pd.DataFrame({"y_true": ["cat", "dog"] * 20, "score": np.linspace(0, 1, 40)})
+    table = read_table(frame.to_csv(index=False).encode(), name="pets.csv")
+    for positive in ("cat", "dog"):
+        a = describe(table, Overrides(positive=positive))
+        assert a.roles.score == "score" and not a.roles.class_scores
