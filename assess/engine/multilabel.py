@@ -91,7 +91,7 @@ def multilabel_states(backend, assessment, decision, *, beta: float, weighted: b
             per_label = [_counts(hist, model, j, int(row["n_rows"]), weighted) for j in range(L)]
         state = multilabel.MultilabelState(
             cells=cells_, rows=rows_, weight_sum=wsum, labels=tuple(labels), beta=beta, labels_from=labels_from,
-            has_scores=has_scores, per_label=per_label,
+            has_scores=has_scores, per_label=per_label, weighted=weighted,
             sq={"exact": float(row["exact_sq"]), "weight_sq": float(row["w_sq"])})
         out[model] = (state, int(row["n_rows"]))
     return {m: out[m] for m in file_order(assessment, out)}

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from assess import curves
+from assess.core.formatting import counted
 from assess.metrics import binary
 from assess.metrics._common import note, note_undefined, ratio
 
@@ -91,7 +92,7 @@ class MultilabelState:
     """Shared quantities of one multi-label assessment (or a chunk of resamples, ``batch=True``).
 
     ``cells`` is (..., L, 4) with columns tp, fp, fn, tn per label; ``rows`` the (...,) + (len(ROW_COLUMNS),) weighted
-    sums of :func:`row_values`; ``weight_sum`` the total weight; ``per_label`` the list of per-label
+    sums of :func:`row_values`; ``weight_sum`` the total weight (the row count without weights); ``per_label`` the list of per-label
     :class:`~assess.curves.ThresholdCounts` (point state with scores only).
     """
 
@@ -105,6 +106,7 @@ class MultilabelState:
     per_label: list | None = None
     batch: bool = False
     sq: dict | None = None
+    weighted: bool = False      # rows carry weights: notes speak of weight, else of rows
 
     @property
     def L(self) -> int:
@@ -142,7 +144,7 @@ def multilabel_state(y_true, y_pred, scores, weight, labels, *, labels_from="in 
     sq = {"exact": float(np.dot(w2, rv[:, 0])), "weight_sq": float(w2.sum())}
     return MultilabelState(cells=cells, rows=rows, weight_sum=float(w.sum()), labels=tuple(labels), beta=beta,
                            labels_from=labels_from, has_scores=scores is not None,
-                           per_label=per_label, sq=sq)
+                           per_label=per_label, sq=sq, weighted=weight is not None)
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -222,8 +224,8 @@ def _samples(s, value, defined, what, why):
         if np.isnan(out):
             note_undefined(False, f"{what} is undefined for every row ({why})")
         elif dropped > 0:
-            note(False, f"{what} is undefined for rows with total weight {dropped:g} ({why}); the sample average "
-                        f"leaves them out")
+            rows = f"rows with total weight {dropped:g}" if s.weighted else counted(round(dropped), "row")
+            note(False, f"{what} is undefined for {rows} ({why}); the sample average leaves them out")
     return out
 
 

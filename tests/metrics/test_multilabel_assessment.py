@@ -315,3 +315,18 @@ def test_per_label_mcnemar_sentence_states_the_better_models_advantage_with_its_
     assert ab.effect.value == pytest.approx(-ba.effect.value)
     assert ab.sentence.split("; ")[1] == ba.sentence.split("; ")[1]     # "A gets … more … (95% CI …)" both ways
     assert ab.sentence.split("; ")[1].startswith("A gets")
+
+
+def test_a_sample_average_note_counts_rows_without_weights_and_weight_with_them():
+    """Rows with no predicted label leave sample-wise precision undefined; an unweighted file's note counts those
+    rows ("2 rows"), a weighted one gives their weight — it said "total weight 115" of a file without weights."""
+    from assess.core.data import Predictions, Task
+    from assess.metrics import evaluate
+
+    y = np.array([[1, 0], [0, 1], [1, 1], [1, 0], [0, 1]], dtype=bool)
+    yp = np.array([[1, 0], [0, 0], [1, 0], [0, 0], [0, 1]], dtype=bool)     # rows 2 and 4 predict nothing
+    plain = evaluate(Predictions(Task.MULTILABEL, ("a", "b"), y, yp, None), ["precision_samples"])
+    assert "undefined for 2 rows (" in plain["precision_samples"].note
+    weights = np.array([1.0, 2.5, 1.0, 4.0, 1.0])
+    weighted = evaluate(Predictions(Task.MULTILABEL, ("a", "b"), y, yp, None, weight=weights), ["precision_samples"])
+    assert "undefined for rows with total weight 6.5 (" in weighted["precision_samples"].note
