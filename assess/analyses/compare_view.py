@@ -14,7 +14,7 @@ import pandas as pd
 
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
-from assess.core.formatting import interval, percent_level
+from assess.core.formatting import UNDEFINED, bounds, percent_level
 from assess.inputs.assessment import Assessment
 from assess.metrics import get
 from assess.metrics.registry import applicable_to, headline_of
@@ -195,7 +195,8 @@ class ResultTable:
 
 def result_table(result, confidence_level: float) -> ResultTable:
     """Twelve columns do not fit a 1024-px screen: what every row shares is said once and the interval's two bounds
-    share one cell ("[0.030, 0.073]"); the numbers stay numbers."""
+    share one cell, written as every metric's interval is (`assess.core.formatting.bounds`: "0.030–0.073",
+    "-2.482 to 0.482"); the numbers stay numbers."""
     table = result.to_frame()
     show = table[[c for c in RESULT_HEADERS if c in table.columns]]
     show = show.loc[:, show.notna().any()].copy()  # e.g. no pair columns for a single two-model result
@@ -206,8 +207,8 @@ def result_table(result, confidence_level: float) -> ResultTable:
         headers["effect_value"] = f"{str(shared['effect'])[:1].upper()}{str(shared['effect'])[1:]}"
     if {"effect_low", "effect_high"} <= set(show.columns):
         where = show.columns.get_loc("effect_low")
-        show.insert(where, "effect_interval", [interval(lo, hi) for lo, hi in zip(show["effect_low"],
-                                                                                  show["effect_high"])])
+        show.insert(where, "effect_interval", [bounds(lo, hi) or UNDEFINED for lo, hi in zip(show["effect_low"],
+                                                                                              show["effect_high"])])
         headers["effect_interval"] = f"{percent_level(confidence_level)} interval"
     show = show.drop(columns=[c for c in ("effect_low", "effect_high", *shared) if c in show.columns])
     return ResultTable(show, headers, shared.get("method"))

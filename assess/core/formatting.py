@@ -169,18 +169,6 @@ def percent(share, decimals: int = 1) -> str:
     return f"{float(share):.{decimals}%}"
 
 
-def interval(low, high, *, digits: int = 4) -> str:
-    """An interval in one cell, ``digits`` significant figures: one column instead of two, so a result table fits a
-    1024-px screen; "—" when either bound is missing.
-
-    >>> interval(0.02963, 0.07257), interval(float("nan"), 1.0)
-    ('[0.02963, 0.07257]', '—')
-    """
-    if _missing(low) or _missing(high):
-        return UNDEFINED
-    return f"[{float(low):.{digits}g}, {float(high):.{digits}g}]"
-
-
 def in_words(text: str) -> str:
     """A number formatted for a table (`count`, `number`, `proportion`…) made fit for a sentence: `UNDEFINED` there
     reads as the word.

@@ -9,6 +9,7 @@ from statsmodels.stats.contingency_tables import mcnemar as sm_mcnemar
 
 from assess.analyses.compare_view import (CompareData, data_of_folds, effects, fold_scores, plan, prediction_plan,
                                           questions_for, result_table, run_test)
+from assess.core import formatting
 from assess.core.decision import Decision
 from assess.inputs.assessment import describe
 from assess.inputs.read import read_table
@@ -57,7 +58,8 @@ def test_mcnemar_as_shown_matches_statsmodels(assessment):
     table = result_table(result, 0.95)
     assert table.frame["pvalue"].iloc[0] == pytest.approx(expected)
     assert "effect_low" not in table.frame and table.headers["effect_interval"] == "95% interval"
-    assert table.frame["effect_interval"].iloc[0].startswith("[")
+    low, high = result.result.effect.interval.low, result.result.effect.interval.high
+    assert table.frame["effect_interval"].iloc[0] == formatting.bounds(low, high)   # as every metric's interval
     assert table.method is not None and "method" not in table.frame       # one method: said above the table
     [(label, effect)] = effects(result)
     assert label == "logistic − tree"
