@@ -126,7 +126,8 @@ if details is not None:
                                                     title=f"Critical difference diagram — {metric_title}"))
     chart(figures[-1], "Critical difference", key="cd")
 if differences := effects(result):
-    word = "Paired differences" if result.design is not None and result.design.kind == PAIRED else "Differences"
+    word = ("Effect sizes" if not differences[0][1].is_difference
+            else "Paired differences" if result.design is not None and result.design.kind == PAIRED else "Differences")
     figures.append(charts.difference_chart(effects=differences, title=f"{word} — {test_title(result.test)}"))
     chart(figures[-1], word, key="pairs")
 scores = fold_scores(found, chosen, metric, decision) if question == "cv_folds" or data.folds is not None else None

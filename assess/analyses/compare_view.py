@@ -222,10 +222,15 @@ def horizon_tables(result) -> list[tuple[tuple[str, str], pd.DataFrame]]:
 
 
 def effects(result) -> list[tuple[str, object]]:
-    """("A − B", effect) of each pair, or of the one two-model result; empty when none is finite."""
-    found = [(f"{p.model_a} − {p.model_b}", p.result.effect) for p in result.pairs if p.result.effect is not None]
+    """("A − B", effect) of each pair — ("A vs B", effect) when the effect is not a difference (Cramér's V, an odds
+    ratio) — or of the one two-model result; empty when none is finite."""
+    def label(a, b, effect):
+        return f"{a} − {b}" if effect.is_difference else f"{a} vs {b}"
+
+    found = [(label(p.model_a, p.model_b, p.result.effect), p.result.effect) for p in result.pairs
+             if p.result.effect is not None]
     if not found and result.result is not None and result.result.effect is not None and len(result.models) == 2:
-        found = [(f"{result.models[0]} − {result.models[1]}", result.result.effect)]
+        found = [(label(*result.models, result.result.effect), result.result.effect)]
     return found if any(np.isfinite(eff.value) for _, eff in found) else []
 
 

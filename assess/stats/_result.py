@@ -47,6 +47,27 @@ class Effect:
     value: float
     interval: ConfidenceInterval
 
+    @property
+    def is_difference(self) -> bool:
+        """A difference between two models (``… difference (A - B)``), read as "A − B"."""
+        return "difference" in self.name
+
+    @property
+    def no_effect(self) -> tuple[float, str] | None:
+        """(value, words) of this effect when there is no difference or no association — the line a chart draws
+        and the words beside it: 0 for differences and for association sizes (Cramér's V, η², Kendall's W, …), 1
+        for an odds ratio, ½ for P(A > B); None for a quantity with no such value (an error rate)."""
+        name = self.name.lower()
+        if self.is_difference:
+            return 0.0, "no difference"
+        if name.startswith("odds ratio"):
+            return 1.0, "no difference"
+        if name.startswith("probability of superiority"):
+            return 0.5, "no difference"
+        if name.startswith(("cramér", "cohen's w", "kendall", "eta-squared", "epsilon-squared")):
+            return 0.0, "no association"
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         ci = self.interval
         return jsonable({"name": self.name, "value": self.value, "low": ci.low, "high": ci.high,

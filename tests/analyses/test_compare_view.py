@@ -85,3 +85,18 @@ def test_a_question_the_chosen_models_cannot_answer_says_why(assessment):
     # two of the file's three models picked for "several models": a design, but no test (the page warns and stops)
     found = prediction_plan(assessment, "several_models", ("logistic", "tree"), None, "accuracy")
     assert found.suggestions == () and "needs at least 3 models (got 2)" in found.no_tests
+
+
+def test_pairs_read_as_differences_only_when_their_effect_is_one():
+    from types import SimpleNamespace
+
+    from assess.intervals import ConfidenceInterval
+    from assess.stats import Effect
+
+    def comparison(effect_name):
+        eff = Effect(effect_name, 0.2, ConfidenceInterval(0.1, 0.3, 0.95, "x"))
+        pair = SimpleNamespace(model_a="lr", model_b="tree", result=SimpleNamespace(effect=eff))
+        return SimpleNamespace(pairs=[pair], result=None, models=("lr", "tree", "knn"))
+
+    assert [label for label, _ in effects(comparison("accuracy difference (A - B)"))] == ["lr − tree"]
+    assert [label for label, _ in effects(comparison("Cramér's V"))] == ["lr vs tree"]

@@ -58,3 +58,22 @@ def test_fold_box_chart_one_box_per_model_in_order():
     np.testing.assert_allclose(fig.data[1].y, [0.8, 0.81])
     with pytest.raises(ValueError, match="`scores` has no column 'auc'"):
         charts.fold_box_chart(scores=scores, metric="auc")
+
+
+@pytest.mark.parametrize("name, value, low, high, line, words", [
+    ("accuracy difference (A - B)", 0.05, 0.01, 0.09, 0.0, "0 = no difference"),
+    ("Cramér's V", 0.12, 0.03, 0.2, 0.0, "0 = no association"),
+    ("odds ratio (conditional MLE)", 2.0, 1.2, 3.5, 1.0, "1 = no difference"),
+    ("probability of superiority P(A > B)", 0.61, 0.55, 0.67, 0.5, "0.5 = no difference"),
+])
+def test_forest_plot_draws_the_line_where_the_effect_says_nothing(name, value, low, high, line, words):
+    """Cramér's V was drawn on a "0 = no difference" axis and an odds ratio's line sat at 0, not 1."""
+    fig = charts.difference_chart(effects=[("a vs b", Effect(name, value, ConfidenceInterval(low, high, 0.95, "x")))])
+    [vline] = [s for s in fig.layout.shapes if s.type == "line"]
+    assert vline.x0 == vline.x1 == line
+    assert fig.layout.title.subtitle.text.endswith(words)
+
+
+def test_forest_plot_of_an_effect_with_no_null_value_draws_no_line():
+    fig = charts.difference_chart(effects=[("a", Effect("error rate", 0.1, ConfidenceInterval(0.05, 0.15, 0.95, "x")))])
+    assert not fig.layout.shapes and "=" not in fig.layout.title.subtitle.text

@@ -86,9 +86,11 @@ def critical_difference_chart(*, average_ranks: Mapping[str, float], critical_di
 
 
 def difference_chart(*, effects: Sequence[tuple[str, Effect]], title: str = "Differences") -> go.Figure:
-    """Forest plot: one row per pair "A − B" with its effect (the estimated difference) and the effect's confidence
-    interval, and the line of no difference at 0. ``effects`` holds ``(label, effect)``, all of the same effect name;
-    an effect without an interval (NaN bounds) is drawn as a point, a one-sided interval up to the axis's end."""
+    """Forest plot: one row per pair ("A − B" for a difference) with its effect and the effect's confidence
+    interval, and the line where there is no effect (`Effect.no_effect`: 0 for a difference or an association size,
+    1 for an odds ratio, ½ for P(A > B)), named in the subtitle. ``effects`` holds ``(label, effect)``, all of the
+    same effect name; an effect without an interval (NaN bounds) is drawn as a point, a one-sided interval up to the
+    axis's end."""
     if not effects:
         raise ValueError("`effects` is empty: there is no pair to draw")
     labels = [plain(label) for label, _ in effects]
@@ -98,12 +100,15 @@ def difference_chart(*, effects: Sequence[tuple[str, Effect]], title: str = "Dif
     low = np.array([eff.interval.low for _, eff in effects], dtype=float)
     high = np.array([eff.interval.high for _, eff in effects], dtype=float)
     finite = np.isfinite(values)
-    span = np.nanmax(np.abs(np.r_[values[finite], low[np.isfinite(low)], high[np.isfinite(high)], 0.0]))
-    low_drawn = np.where(np.isneginf(low), -2 * span, low)
-    high_drawn = np.where(np.isposinf(high), 2 * span, high)
+    null = effects[0][1].no_effect
+    centre = null[0] if null else 0.0
+    span = np.nanmax(np.abs(np.r_[values[finite], low[np.isfinite(low)], high[np.isfinite(high)], centre] - centre))
+    low_drawn = np.where(np.isneginf(low), centre - 2 * span, low)
+    high_drawn = np.where(np.isposinf(high), centre + 2 * span, high)
     has_ci = np.isfinite(low_drawn) & np.isfinite(high_drawn)
     fig = go.Figure()
-    fig.add_vline(x=0, line=dict(color=_MUTED, dash="dash", width=1.5))
+    if null:
+        fig.add_vline(x=centre, line=dict(color=_MUTED, dash="dash", width=1.5))
     fig.add_trace(go.Scatter(
         x=values, y=labels, mode="markers", marker=dict(color="#0072B2", size=11),
         error_x=dict(type="data", symmetric=False, array=np.where(has_ci, high_drawn - values, 0),
@@ -112,7 +117,8 @@ def difference_chart(*, effects: Sequence[tuple[str, Effect]], title: str = "Dif
         hovertemplate=(f"%{{y}}<br>{name}: %{{x:.4g}}<br>{percent_level(confidence_level)} CI "
                        "%{customdata[0]:.4g} to %{customdata[1]:.4g}<extra></extra>")))
     fig.update_layout(template=TEMPLATE, title=dict(text=plain(title), subtitle=dict(
-                          text=f"with {percent_level(confidence_level)} confidence intervals; 0 = no difference")),
+                          text=f"with {percent_level(confidence_level)} confidence intervals"
+                               + (f"; {null[0]:g} = {null[1]}" if null else ""))),
                       height=max(300, 160 + 50 * len(labels)), showlegend=False)
     fig.update_xaxes(title=name, zeroline=False)
     fig.update_yaxes(title=None, autorange="reversed", type="category")
