@@ -363,8 +363,9 @@ def label_shift(p_counts, q_counts) -> dict[str, float]:
     r"""How the label distribution p (counts per class of a group) differs from q (the reference group's):
 
     * ``kl_divergence`` :math:`\sum_c p_c \ln(p_c/q_c)` (nats; NaN when a class of p is absent from q),
-    * ``js_distance`` :math:`\sqrt{\tfrac12 KL(p\|m) + \tfrac12 KL(q\|m)}` with :math:`m = (p+q)/2`, base 2, in [0, 1]
-      (as ``scipy.spatial.distance.jensenshannon(p, q, base=2)``),
+    * ``js_distance`` :math:`\sqrt{\tfrac12 KL(p\|m) + \tfrac12 KL(q\|m)}` with :math:`m = (p+q)/2`, natural
+      logarithm, in :math:`[0, \sqrt{\ln 2}]` (as ``scipy.spatial.distance.jensenshannon(p, q)``) — the metric
+      ``js_distance``'s convention, so one distance has one scale on every page,
     * ``total_variation`` :math:`\tfrac12\sum_c |p_c - q_c|`,
     * ``psi`` (population stability index) :math:`\sum_c (p_c - q_c)\ln(p_c/q_c)` (NaN when a class is in one
       group only), i.e. KL(p‖q) + KL(q‖p).
@@ -377,7 +378,7 @@ def label_shift(p_counts, q_counts) -> dict[str, float]:
         present = a > 0
         return float(np.sum(a[present] * np.log(a[present] / b[present]))) if np.all(b[present] > 0) else np.nan
 
-    js = np.sqrt(max(0.5 * kl(p, m) + 0.5 * kl(q, m), 0.0) / np.log(2))
+    js = np.sqrt(max(0.5 * kl(p, m) + 0.5 * kl(q, m), 0.0))
     both = (p > 0) & (q > 0)
     psi = float(np.sum((p - q) * np.log(p / q), where=both)) if np.array_equal(p > 0, q > 0) else float("nan")
     return {"kl_divergence": kl(p, q), "js_distance": float(js), "total_variation": float(0.5 * np.abs(p - q).sum()),
@@ -671,7 +672,7 @@ def checklist(controls: Controls) -> list[ControlOutcome]:
 #: (tests/present/test_glyphs.py).
 STATUS_WORDS = {OK: "✓ ok", ATTENTION: "⚠ attention", PROBLEM: "✗ problem", NOT_CHECKED: "– not checked"}
 SHIFT_NAMES = {"group": "Group", "n": "Samples", "kl_divergence": "KL divergence (nats)",
-               "js_distance": "Jensen–Shannon distance", "total_variation": "Total variation", "psi": "PSI",
+               "js_distance": "Jensen–Shannon distance (nats)", "total_variation": "Total variation", "psi": "PSI",
                "chi2_pvalue": "χ² p", "chi2_pvalue_holm": "χ² p (Holm)", "ks_statistic": "KS statistic",
                "ks_pvalue": "KS p", "ks_pvalue_holm": "KS p (Holm)", "ks_true_statistic": "KS statistic (actual)",
                "ks_true_pvalue": "KS p (actual)", "ks_true_pvalue_holm": "KS p (actual, Holm)"}

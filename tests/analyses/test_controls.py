@@ -100,13 +100,13 @@ def test_label_shift_against_hand_computation_and_scipy():
     assert got["psi"] == pytest.approx(0.0510826, abs=1e-6)
     p, q = np.array([0.5, 0.3, 0.2]), np.array([0.4, 0.4, 0.2])
     assert got["kl_divergence"] == pytest.approx(sps.entropy(p, q), abs=1e-12)
-    assert got["js_distance"] == pytest.approx(jensenshannon(p, q, base=2), abs=1e-12)
+    assert got["js_distance"] == pytest.approx(jensenshannon(p, q), abs=1e-12)
     assert got["total_variation"] == pytest.approx(0.1, abs=1e-12)
     assert got["psi"] == pytest.approx(sps.entropy(p, q) + sps.entropy(q, p), abs=1e-12)
     # a class absent from the reference: KL and PSI are undefined (NaN), JS and TV stay defined
     absent = controls.label_shift([5, 5], [10, 0])
     assert np.isnan(absent["kl_divergence"]) and np.isnan(absent["psi"])
-    assert absent["js_distance"] == pytest.approx(jensenshannon([0.5, 0.5], [1, 0], base=2))
+    assert absent["js_distance"] == pytest.approx(jensenshannon([0.5, 0.5], [1, 0]))
 
 
 def test_shift_by_fold_matches_scipy_tests():
@@ -294,3 +294,16 @@ def test_models_scored_against_different_truths_are_a_finding_not_a_crash(tmp_pa
     result = controls.run_controls(describe(_write(tmp_path, "truths.csv", frame)))
     same = next(o for o in result.outcomes if o.key == "same_test_data")
     assert same.status == controls.ATTENTION and "different y_true" in same.checked
+
+
+def test_the_shift_and_the_metric_measure_jensen_shannon_on_one_scale():
+    """The shift table used base 2 while the metric `js_distance` used the natural log: one distance, two scales."""
+    from assess.core.data import Predictions, Task
+    from assess.metrics import evaluate
+
+    y_true = np.array([0] * 50 + [1] * 30 + [2] * 20)
+    y_pred = np.array([0] * 40 + [1] * 40 + [2] * 20)
+    metric = evaluate(Predictions(Task.MULTICLASS, ("a", "b", "c"), y_true, y_pred, None), ["js_distance"])
+    shift = controls.label_shift([40, 40, 20], [50, 30, 20])
+    assert shift["js_distance"] == pytest.approx(metric["js_distance"].value, rel=1e-12)
+    assert shift["js_distance"] == pytest.approx(jensenshannon([0.4, 0.4, 0.2], [0.5, 0.3, 0.2]), rel=1e-12)
