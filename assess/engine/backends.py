@@ -133,7 +133,7 @@ class DuckDBBackend(Backend):
         # table — an array indexed by the key, ~130 MB per thread at 2^23 entries — instead of hashing a million
         # groups; a key with a wider range (many models) falls back to the hash table
         self.con.execute(f"SET perfect_ht_threshold = {PERFECT_HASH_BITS}")
-        files = "[" + ", ".join(self._string(f) for f in source.files) + "]"
+        files = self._file_list()
         if source.format == "parquet":
             reader = f"read_parquet({files})"
         else:
@@ -185,10 +185,17 @@ class DuckDBBackend(Backend):
     def _string(self, text: str) -> str:
         return "'" + text.replace("'", "''") + "'"
 
+    def _file_list(self) -> str:
+        """The source's files as a DuckDB list of strings. DuckDB globs each entry that holds ``*``, ``?`` or ``[``
+        (and supports no backslash escape), so each of those characters is written as a one-character class
+        (``[*]``, ``[?]``, ``[[]``): the entry then matches the one file of that name, never a neighbour."""
+        escaped = (re.sub(r"([*?\[])", r"[\1]", f) for f in self.source.files)
+        return "[" + ", ".join(self._string(f) for f in escaped) + "]"
+
     def stored_rows(self) -> int | None:
         if self.source.format != "parquet":
             return None
-        files = "[" + ", ".join(self._string(f) for f in self.source.files) + "]"
+        files = self._file_list()
         value = self._run(f"SELECT sum(num_rows) FROM parquet_file_metadata({files})").fetchone()[0]
         return None if value is None else int(value)
 
@@ -209,9 +216,9 @@ class DuckDBBackend(Backend):
         except self._duckdb.Error as exc:
             message = _duckdb_message(exc)
             # a CSV error names its own file (one of the parts); anything else is about the source
-            raise AssessError(f"{self.source.name}{message}" if message.startswith(": ") else
-                              message if message.startswith(self.source.files) else
-                              f"{self.source.name}: {message}") from None
+            raise AssessError(self.source.shown(f"{self.source.name}{message}" if message.startswith(": ") else
+                                                message if message.startswith(self.source.files) else
+                                                f"{self.source.name}: {message}")) from None
 
     def query(self, sql: str):
         return self._run(sql).df()
@@ -273,11 +280,15 @@ class SparkBackend(Backend):
         self.source = source
         spark = self.session(master)
         try:
-            reader = spark.read.parquet(*source.files) if source.format == "parquet" else \
-                spark.read.option("header", True).option("inferSchema", False).csv(list(source.files))
+            # Hadoop globs every path it is given, with a backslash as the escape: with each glob character (and
+            # the backslash itself) escaped a path names its one file (a file named a\b.parquet was "Path does not
+            # exist", x*.parquet read its neighbours too)
+            files = [re.sub(r"([\\*?\[\]{}])", r"\\\1", f) for f in source.files]
+            reader = spark.read.parquet(*files) if source.format == "parquet" else \
+                spark.read.option("header", True).option("inferSchema", False).csv(files)
             reader.createOrReplaceTempView(VIEW)
         except Exception as exc:  # noqa: BLE001 - pyspark raises its own exception tree
-            raise AssessError(f"{source.name}: Spark could not read it: {_spark_message(exc)}") from None
+            raise AssessError(source.shown(f"{source.name}: Spark could not read it: {_spark_message(exc)}")) from None
         self.spark = spark
 
     @classmethod
@@ -349,7 +360,7 @@ class SparkBackend(Backend):
             _trace(start, "spark", sql)
             return frame
         except Exception as exc:  # noqa: BLE001
-            raise AssessError(f"{self.source.name}: {_spark_message(exc)}") from None
+            raise AssessError(self.source.shown(f"{self.source.name}: {_spark_message(exc)}")) from None
 
     def columns(self) -> list[str]:
         return list(self.spark.table(VIEW).columns)

@@ -180,6 +180,32 @@ def test_a_directory_of_parts_equals_the_single_file(tmp_path):
                            {m: r.to_dict() for m, r in other.reports.items()})
 
 
+def _one_model(model: str, n: int = 40) -> pd.DataFrame:
+    return pd.DataFrame({"model": model, "y_true": [i % 2 for i in range(n)],
+                         "score": [0.3 + 0.4 * (i % 2) + 0.001 * i for i in range(n)]})
+
+
+@pytest.mark.parametrize("name, neighbour", [("x*.parquet", "xa.parquet"), ("x[1].parquet", "x1.parquet"),
+                                             ("x?.parquet", "xa.parquet")])
+def test_a_file_named_with_glob_characters_is_that_file_alone(tmp_path, name, neighbour):
+    """The command line takes an existing file as named, and the engine does not expand its name again: the
+    neighbour its name would match as a pattern is not read (it was: issue 31, item 1)."""
+    _one_model("literal").to_parquet(tmp_path / name, index=False)
+    _one_model("neighbour").to_parquet(tmp_path / neighbour, index=False)
+    code, out, err = run_cli("metrics", tmp_path / name, "--engine", "duckdb", "--ci", "wilson")
+    assert code == 0, err
+    assert list(out["models"]) == ["literal"] and out["n"] == 40
+
+
+def test_a_glob_matching_files_named_with_glob_characters_reads_each_once(tmp_path):
+    """``*.parquet`` matches ``x[1].parquet`` and ``x1.parquet``: DuckDB, handed ``x[1].parquet`` as a pattern, read
+    ``x1.parquet`` twice and ``x[1].parquet`` never."""
+    _one_model("bracket").to_parquet(tmp_path / "x[1].parquet", index=False)
+    _one_model("plain").to_parquet(tmp_path / "x1.parquet", index=False)
+    run = engine_reports(resolve_source(str(tmp_path / "*.parquet")), "duckdb", Overrides(), ci="wilson")
+    assert sorted(run.reports) == ["bracket", "plain"] and run.n_rows == 80
+
+
 # --- the score grid: a stated bound that holds ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("bins, n", [(2 ** 10, 1_000_000), (GRID_BINS, 10_000_000), (2 ** 20, 1_000_000)])
