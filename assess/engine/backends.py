@@ -13,6 +13,7 @@ opened, so ``python -m assess --help`` does not pay for them.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import sys
@@ -39,6 +40,9 @@ DEFAULT_PERFECT_HASH_BITS = 12
 #: The rows DuckDB's CSV sniffer reads (its ``sample_size``), and the spellings pandas' CSV parser reads as booleans.
 CSV_SNIFF_ROWS = 20_480
 PANDAS_BOOLEANS = frozenset({"True", "TRUE", "true", "False", "FALSE", "false"})
+#: A cell pandas' CSV parser reads as a float, and the infinities among them (any case, signed).
+_INFINITY = re.compile(r"[+-]?inf(inity)?", re.I)
+_PANDAS_FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?|[+-]?(inf(inity)?|nan)", re.I)
 
 
 def _trace(start: float, what: str, sql: str) -> None:
@@ -68,9 +72,14 @@ class Backend:
         raise NotImplementedError
 
     def literal(self, value) -> str:
-        """A SQL literal of a label value (string, integer, float or bool) read back from this engine."""
+        """A SQL literal of a label value (string, integer, float or bool) read back from this engine, written by its
+        type: a float's repr is no SQL for infinity or NaN (``inf`` read as a column name), so a non-finite float is
+        the cast of its string, which DuckDB and Spark both parse."""
         if isinstance(value, bool):
             return "TRUE" if value else "FALSE"
+        if isinstance(value, float) and not math.isfinite(value):
+            text = "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+            return f"CAST({self._string(text)} AS DOUBLE)"
         if isinstance(value, (int, float)):
             return repr(value)
         return self._string(str(value))
@@ -146,20 +155,29 @@ class DuckDBBackend(Backend):
         """DuckDB's CSV reader, its columns typed as the in-memory path's pandas types them. DuckDB's sniffer also
         reads ``yes``/``no`` and ``t``/``f`` as booleans, which pandas keeps as text: a truth column of ``yes``/``no``
         would name its classes False/True here and no/yes in memory. So a column sniffed as BOOLEAN stays one only
-        when the sniffed rows' text is pandas' true/false spellings; otherwise it is read as text."""
+        when the sniffed rows' text is pandas' true/false spellings; otherwise it is read as text. And the sniffer
+        reads a column of numbers holding ``inf``/``-inf``/``Infinity`` as text, which pandas reads as floats: a
+        truth of 0.0 and inf named its classes '0.0' and 'inf' against the predictions' 0 and inf, and every label
+        counted as wrong. Such a column (every sniffed cell a number, one at least infinite) is read as DOUBLE."""
         def reader(extra: str = "") -> str:
             return f"read_csv({files}, header = true, union_by_name = false{extra})"
 
         sniffed = self.con.execute(f"DESCRIBE SELECT * FROM {reader()}").fetchall()
-        booleans = [row[0] for row in sniffed if row[1] == "BOOLEAN"]
-        if not booleans:
+        candidates = [(row[0], row[1]) for row in sniffed if row[1] in ("BOOLEAN", "VARCHAR")]
+        if not candidates:
             return reader()
-        head = self.con.execute(f"SELECT {', '.join(map(self.ident, booleans))} FROM "
+        head = self.con.execute(f"SELECT {', '.join(self.ident(name) for name, _ in candidates)} FROM "
                                 f"{reader(', all_varchar = true')} LIMIT {CSV_SNIFF_ROWS}").fetchall()
-        text = [name for i, name in enumerate(booleans)
-                if any(row[i] is not None and row[i].strip() not in PANDAS_BOOLEANS for row in head)]
-        types = ", ".join(f"{self._string(name)}: 'VARCHAR'" for name in text)
-        return reader(f", types = {{{types}}}") if text else reader()
+        types = {}
+        for i, (name, kind) in enumerate(candidates):
+            cells = [row[i].strip() for row in head if row[i] is not None and row[i].strip()]
+            if kind == "BOOLEAN" and any(cell not in PANDAS_BOOLEANS for cell in cells):
+                types[name] = "VARCHAR"
+            elif kind == "VARCHAR" and cells and all(map(_PANDAS_FLOAT.fullmatch, cells)) and \
+                    any(map(_INFINITY.fullmatch, cells)):
+                types[name] = "DOUBLE"
+        listed = ", ".join(f"{self._string(name)}: '{kind}'" for name, kind in types.items())
+        return reader(f", types = {{{listed}}}") if types else reader()
 
     def close(self) -> None:
         self.con.close()
