@@ -28,13 +28,14 @@ MAX_ENTRIES = 500
 
 def data_directory() -> Path | None:
     """The configured directory (resolved), or None when the setting is off; a setting naming no directory is an
-    error, said once on the page rather than silently ignored."""
+    error, said once on the page rather than silently ignored — without the value, a path on the server."""
     value = os.environ.get(ENV, "").strip()
     if not value:
         return None
     root = Path(value).expanduser()
     if not root.is_dir():
-        raise AssessError(f"{ENV}={value}: not a directory; set it to the directory holding the prediction files")
+        raise AssessError(f"{ENV} is set to a path that is not a directory (the server's paths are not shown here); "
+                          "set it to the directory holding the prediction files")
     return root.resolve()
 
 

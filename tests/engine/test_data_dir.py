@@ -47,8 +47,9 @@ def test_the_setting_is_off_by_default_and_names_a_wrong_directory(monkeypatch, 
     monkeypatch.delenv(ENV, raising=False)
     assert data_directory() is None
     monkeypatch.setenv(ENV, str(tmp_path / "missing"))
-    with pytest.raises(AssessError, match="not a directory"):
+    with pytest.raises(AssessError, match="not a directory") as refused:
         data_directory()
+    assert str(tmp_path) not in str(refused.value)      # the page shows it to every visitor: no server path
 
 
 def test_the_listing_holds_the_data_files_and_part_directories_but_no_link_out(root):
