@@ -6,11 +6,11 @@ the out-of-core engine (`assess.engine.reports.engine_reports`, DuckDB) — neve
 path *relative to the directory*, resolved (symlinks followed) and refused unless the result is still inside it,
 so ``../``, absolute paths and symbolic links pointing out of the directory never open anything. A directory's
 parts are each resolved and checked the same way (`open_source`): a part, or a sub-directory, that is a link out of
-the directory, or a link that leads nowhere (broken, or a loop), refuses the whole source with its name; links to
-sub-directories are not followed (as on the command line), so a loop cannot run away. The engine is handed the
-resolved files themselves, never a pattern to expand. The check is made again when a file is opened, not only when
-the list is drawn (the directory may change in between). Messages name paths relative to the directory, never the
-server's absolute path.
+the directory, a link that leads nowhere (broken, or a loop), or a pipe or device, refuses the whole source with its
+name; links to sub-directories are not followed (as on the command line), so a loop cannot run away. The engine is
+handed the resolved files themselves, never a pattern to expand. The check is made again when a file is opened, not
+only when the list is drawn (the directory may change in between). Messages name paths relative to the directory,
+never the server's absolute path.
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ def data_directory() -> Path | None:
 
 def list_sources(root: Path, *, limit: int = MAX_ENTRIES) -> list[str]:
     """The sources under ``root`` as relative POSIX paths, sorted: every Parquet/CSV file, and every directory that
-    holds Parquet parts directly (``name/`` — read as one source). Symbolic links out of ``root`` are not listed;
-    at most ``limit`` entries."""
+    holds Parquet parts directly (``name/`` — read as one source). Symbolic links out of ``root`` and anything but
+    regular files (a FIFO would block the reader) are not listed; at most ``limit`` entries."""
     out: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
         here = Path(dirpath)
@@ -83,6 +83,8 @@ def resolve_inside(root: Path, relative: str) -> Path:
         raise AssessError(f"{text}: no such file in the data directory") from None
     if not target.is_relative_to(root):
         raise AssessError(f"{text}: leads outside the data directory (a symbolic link?); only files inside it open")
+    if not (target.is_dir() or target.is_file()):
+        raise AssessError(f"{text}: not a regular file (a pipe or a device); the data directory opens files")
     if not (target.is_dir() or file_format(target.name)):
         raise AssessError(f"{text}: the data directory opens Parquet and CSV files (and directories of Parquet "
                           "parts)")
@@ -122,6 +124,8 @@ def _resolved_inside(root: Path, path: Path) -> Path:
     if not target.is_relative_to(root):
         raise AssessError(f"{shown}: a symbolic link leading outside the data directory; only files inside it open, "
                           "so the directory is not read")
+    if not (target.is_file() or target.is_dir()):
+        raise AssessError(f"{shown}: not a regular file (a pipe or a device), so the directory is not read")
     return target
 
 
@@ -131,7 +135,9 @@ def _odd(name: str) -> bool:
 
 
 def _inside(root: Path, path: Path) -> bool:
+    """``path`` resolves to a regular file inside ``root``."""
     try:
-        return path.resolve(strict=True).is_relative_to(root.resolve())
+        target = path.resolve(strict=True)
+        return target.is_relative_to(root.resolve()) and target.is_file()
     except (OSError, RuntimeError):
         return False

@@ -207,6 +207,9 @@ def hostile(tmp_path):
         os.symlink(outside / "secret.parquet", base / folder / neighbour)
     os.symlink("loop2.parquet", base / "loop1.parquet")
     os.symlink("loop1.parquet", base / "loop2.parquet")
+    os.mkfifo(base / "fifo.csv")                     # a reader opening it would wait for a writer for ever
+    parts("fifoparts")
+    os.mkfifo(base / "fifoparts" / "p1.parquet")
     (base / "broken").mkdir()
     (base / "broken" / "p0.parquet").write_bytes(b"PAR1 not a footer")
     # a bad cell past the first rows (`assess.engine.reports.HEAD_ROWS`): DuckDB's own error, which names the file
@@ -228,6 +231,8 @@ def hostile(tmp_path):
     ("../outside/secret.parquet", None, "`..` is not allowed"),
     ("%2e%2e/outside/secret.parquet", None, "no such file"),
     ("loop1.parquet", None, "no such file"),
+    ("fifo.csv", None, "not a regular file"),
+    ("fifoparts/", None, r"^fifoparts/p1\.parquet: not a regular file"),
     ("broken/", None, r"^broken/p0\.parquet: not a readable Parquet file"),
     ("badcell.csv", None, r"^badcell\.csv: line 60,002 .*'oops' is not a number"),
 ])
