@@ -194,6 +194,7 @@ def hostile(tmp_path):
 
     parts("partlink", ("evil.parquet", outside / "secret.parquet"))          # a part that is a link out
     parts("dirlink", ("sub", outside))                                       # a sub-directory that is a link out
+    os.symlink(outside, base / "outlink")                                    # the chosen directory is a link out
     parts("nested")
     (base / "nested" / "deeper").mkdir()
     os.symlink(outside / "secret.parquet", base / "nested" / "deeper" / "evil.parquet")
@@ -220,6 +221,7 @@ def hostile(tmp_path):
 @pytest.mark.parametrize("relative, models, refused", [
     ("partlink/", None, "partlink/evil.parquet: a symbolic link leading outside"),
     ("dirlink/", None, "dirlink/sub: a symbolic link leading outside"),
+    ("outlink/", None, "outlink/: leads outside the data directory"),
     ("nested/", None, "nested/deeper/evil.parquet: a symbolic link leading outside"),
     ("partloop/", None, "partloop/l1.parquet: a symbolic link that leads nowhere"),
     ("dirloop/", ["inside"], None),
