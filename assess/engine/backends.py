@@ -156,14 +156,16 @@ class DuckDBBackend(Backend):
         reads ``yes``/``no`` and ``t``/``f`` as booleans, which pandas keeps as text: a truth column of ``yes``/``no``
         would name its classes False/True here and no/yes in memory. So a column sniffed as BOOLEAN stays one only
         when the sniffed rows' text is pandas' true/false spellings; otherwise it is read as text. And the sniffer
-        reads a column of numbers holding ``inf``/``-inf``/``Infinity`` as text, which pandas reads as floats: a
-        truth of 0.0 and inf named its classes '0.0' and 'inf' against the predictions' 0 and inf, and every label
-        counted as wrong. Such a column (every sniffed cell a number, one at least infinite) is read as DOUBLE."""
+        reads a column of numbers holding ``inf``/``-inf``/``Infinity`` as text, or as DATE when every cell is one
+        (the dates ±infinity), which pandas reads as floats: a truth of 0.0 and inf named its classes '0.0' and
+        'inf' against the predictions' 0 and inf, and every label counted as wrong; a DATE of infinity failed the
+        head read with DuckDB's ConversionException. Such a column (every sniffed cell a number, one at least
+        infinite) is read as DOUBLE; a column of dates with an infinity among them as text, as pandas reads it."""
         def reader(extra: str = "") -> str:
             return f"read_csv({files}, header = true, union_by_name = false{extra})"
 
         sniffed = self.con.execute(f"DESCRIBE SELECT * FROM {reader()}").fetchall()
-        candidates = [(row[0], row[1]) for row in sniffed if row[1] in ("BOOLEAN", "VARCHAR")]
+        candidates = [(row[0], row[1]) for row in sniffed if row[1] in ("BOOLEAN", "VARCHAR", "DATE", "TIMESTAMP")]
         if not candidates:
             return reader()
         head = self.con.execute(f"SELECT {', '.join(self.ident(name) for name, _ in candidates)} FROM "
@@ -173,9 +175,11 @@ class DuckDBBackend(Backend):
             cells = [row[i].strip() for row in head if row[i] is not None and row[i].strip()]
             if kind == "BOOLEAN" and any(cell not in PANDAS_BOOLEANS for cell in cells):
                 types[name] = "VARCHAR"
-            elif kind == "VARCHAR" and cells and all(map(_PANDAS_FLOAT.fullmatch, cells)) and \
+            elif kind != "BOOLEAN" and cells and all(map(_PANDAS_FLOAT.fullmatch, cells)) and \
                     any(map(_INFINITY.fullmatch, cells)):
                 types[name] = "DOUBLE"
+            elif kind in ("DATE", "TIMESTAMP") and any(map(_INFINITY.fullmatch, cells)):
+                types[name] = "VARCHAR"      # pandas keeps it as text; DuckDB's infinite date has no pandas value
         listed = ", ".join(f"{self._string(name)}: '{kind}'" for name, kind in types.items())
         return reader(f", types = {{{listed}}}") if types else reader()
 

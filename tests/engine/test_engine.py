@@ -132,6 +132,20 @@ def test_float_class_labels_with_infinities_give_the_in_memory_numbers(tmp_path,
     assert_float_labels_as_in_memory(tmp_path, "duckdb", labels, suffix)
 
 
+@pytest.mark.parametrize("cells", [("inf", "-inf"), ("infinity", "2020-01-01")])
+def test_a_csv_column_of_infinities_or_dates_with_one_is_read_as_pandas_reads_it(tmp_path, cells):
+    """DuckDB's sniffer reads a column of only inf/-inf, and dates with an infinity among them, as DATE, whose
+    infinity has no pandas value: the head read raised ConversionException (exit 70). pandas reads the first as
+    floats and the second as text; the numbers equal memory's."""
+    rows = [f"{i % 2},{(i // 3) % 2},{cells[i % 2]}" for i in range(40)]
+    path = tmp_path / "when.csv"
+    path.write_text("y_true,y_pred,when\n" + "\n".join(rows) + "\n")
+    code_m, memory, err_m = run_cli("metrics", path, "--engine", "memory", "--ci", "wilson")
+    code_d, duck, err = run_cli("metrics", path, "--engine", "duckdb", "--ci", "wilson")
+    assert code_m == 0 and code_d == 0, err_m + err
+    assert_same_values(memory["models"], duck["models"])
+
+
 @pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan"), 1.5, 1e300, 3, True, "it's \\ 'q'"])
 def test_a_literal_reads_back_as_its_value_in_duckdb(value):
     from assess.engine.backends import DuckDBBackend
