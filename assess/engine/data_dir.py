@@ -71,7 +71,9 @@ def resolve_inside(root: Path, relative: str) -> Path:
     if _odd(text):
         raise AssessError(f"{text!r}: the name holds a control character (a NUL byte or a line break); choose a file "
                           "of the data directory by its name")
-    pure = PurePosixPath(text.replace("\\", "/"))
+    # the list names paths with "/"; a backslash is a separator only where the OS says so (on POSIX a file may be
+    # named a\b.parquet, listed and opened as named, and "..\x" is one literal name inside the directory)
+    pure = PurePosixPath(text if os.sep == "/" else text.replace(os.sep, "/"))
     if pure.is_absolute() or Path(text).is_absolute() or (len(text) > 1 and text[1] == ":"):
         raise AssessError(f"{text}: give a path inside the data directory, not an absolute path")
     if ".." in pure.parts:

@@ -208,6 +208,7 @@ def hostile(tmp_path):
         os.symlink(outside / "secret.parquet", base / folder / neighbour)
     os.symlink("loop2.parquet", base / "loop1.parquet")
     os.symlink("loop1.parquet", base / "loop2.parquet")
+    _predictions("backslash").to_parquet(base / "a\\b.parquet", index=False)    # listed, so it must open
     os.mkfifo(base / "fifo.csv")                     # a reader opening it would wait for a writer for ever
     parts("fifoparts")
     os.mkfifo(base / "fifoparts" / "p1.parquet")
@@ -228,6 +229,8 @@ def hostile(tmp_path):
     ("g1/x*.parquet", ["literal"], None),
     ("g2/x[1].parquet", ["literal"], None),
     ("g3/x?.parquet", ["literal"], None),
+    ("a\\b.parquet", ["backslash"], None),
+    ("..\\outside\\secret.parquet", None, "no such file"),      # one literal name on POSIX, not a climb
     ("good\0.parquet", None, "control character"),
     ("go\nod.parquet", None, "control character"),
     ("../outside/secret.parquet", None, "`..` is not allowed"),
@@ -254,6 +257,10 @@ def test_no_attack_opens_a_file_outside_the_data_directory(hostile, relative, mo
         return
     assert refused is None, f"opened; expected {refused!r}"
     assert list(run.reports) == models and run.n_rows == 60
+
+
+def test_a_file_named_with_a_backslash_is_listed_as_named(hostile):
+    assert "a\\b.parquet" in list_sources(hostile)
 
 
 def test_absolute_paths_are_refused_before_anything_opens(hostile):
