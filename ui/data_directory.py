@@ -2,7 +2,8 @@
 
 A deployment that sets ``ASSESS_DATA_DIR`` gets one more source on the Data page: the Parquet and CSV files (and
 directories of Parquet parts) of that one directory, listed by `assess.engine.data_dir.list_sources` and opened only
-through `assess.engine.data_dir.resolve_inside` (no ``../``, no absolute path, no symbolic link out of it). The chosen
+through `assess.engine.data_dir.open_source` (no ``../``, no absolute path, no symbolic link out of it, for the file
+and for each part of a directory; messages name paths relative to the directory). The chosen
 file is assessed out of core by DuckDB (`assess.engine.reports.engine_reports`) with a progress bar over its scans,
 and the Metrics page shows the engine's reports. The other pages need the rows: their guard says so
 (`ui.state.require_assessment`).
@@ -13,7 +14,7 @@ from __future__ import annotations
 import streamlit as st
 
 from assess.core.errors import AssessError
-from assess.engine.data_dir import ENV, data_directory, list_sources, resolve_inside
+from assess.engine.data_dir import ENV, data_directory, list_sources, open_source
 from assess.inputs.roles import Overrides
 from assess.present.summary import comparison_frame, headline_sentences
 from ui.state import DATA_PAGE, Key, md
@@ -85,13 +86,12 @@ def render() -> None:
 
 def _assess(root, relative: str) -> None:
     from assess.engine.reports import engine_reports
-    from assess.engine.source import resolve_source
 
     st.session_state[Key.ENGINE_RUN] = None
     bar = st.progress(0.0, text="opening the file")
     try:
-        path = resolve_inside(root, relative)     # checked again now: the directory may have changed
-        run = engine_reports(resolve_source(str(path)), "duckdb", Overrides(), ci="auto",
+        source = open_source(root, relative)     # checked again now, each part: the directory may have changed
+        run = engine_reports(source, "duckdb", Overrides(), ci="auto",
                              progress=throttled(lambda fraction, what: bar.progress(min(1.0, fraction), text=what)))
     except AssessError as exc:
         bar.empty()

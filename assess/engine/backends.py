@@ -13,6 +13,7 @@ opened, so ``python -m assess --help`` does not pay for them.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import sys
@@ -39,6 +40,9 @@ DEFAULT_PERFECT_HASH_BITS = 12
 #: The rows DuckDB's CSV sniffer reads (its ``sample_size``), and the spellings pandas' CSV parser reads as booleans.
 CSV_SNIFF_ROWS = 20_480
 PANDAS_BOOLEANS = frozenset({"True", "TRUE", "true", "False", "FALSE", "false"})
+#: A cell pandas' CSV parser reads as a float, and the infinities among them (any case, signed).
+_INFINITY = re.compile(r"[+-]?inf(inity)?", re.I)
+_PANDAS_FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?|[+-]?(inf(inity)?|nan)", re.I)
 
 
 def _trace(start: float, what: str, sql: str) -> None:
@@ -68,9 +72,14 @@ class Backend:
         raise NotImplementedError
 
     def literal(self, value) -> str:
-        """A SQL literal of a label value (string, integer, float or bool) read back from this engine."""
+        """A SQL literal of a label value (string, integer, float or bool) read back from this engine, written by its
+        type: a float's repr is no SQL for infinity or NaN (``inf`` read as a column name), so a non-finite float is
+        the cast of its string, which DuckDB and Spark both parse."""
         if isinstance(value, bool):
             return "TRUE" if value else "FALSE"
+        if isinstance(value, float) and not math.isfinite(value):
+            text = "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+            return f"CAST({self._string(text)} AS DOUBLE)"
         if isinstance(value, (int, float)):
             return repr(value)
         return self._string(str(value))
@@ -133,7 +142,7 @@ class DuckDBBackend(Backend):
         # table — an array indexed by the key, ~130 MB per thread at 2^23 entries — instead of hashing a million
         # groups; a key with a wider range (many models) falls back to the hash table
         self.con.execute(f"SET perfect_ht_threshold = {PERFECT_HASH_BITS}")
-        files = "[" + ", ".join(self._string(f) for f in source.files) + "]"
+        files = self._file_list()
         if source.format == "parquet":
             reader = f"read_parquet({files})"
         else:
@@ -146,20 +155,33 @@ class DuckDBBackend(Backend):
         """DuckDB's CSV reader, its columns typed as the in-memory path's pandas types them. DuckDB's sniffer also
         reads ``yes``/``no`` and ``t``/``f`` as booleans, which pandas keeps as text: a truth column of ``yes``/``no``
         would name its classes False/True here and no/yes in memory. So a column sniffed as BOOLEAN stays one only
-        when the sniffed rows' text is pandas' true/false spellings; otherwise it is read as text."""
+        when the sniffed rows' text is pandas' true/false spellings; otherwise it is read as text. And the sniffer
+        reads a column of numbers holding ``inf``/``-inf``/``Infinity`` as text, or as DATE when every cell is one
+        (the dates ±infinity), which pandas reads as floats: a truth of 0.0 and inf named its classes '0.0' and
+        'inf' against the predictions' 0 and inf, and every label counted as wrong; a DATE of infinity failed the
+        head read with DuckDB's ConversionException. Such a column (every sniffed cell a number, one at least
+        infinite) is read as DOUBLE; a column of dates with an infinity among them as text, as pandas reads it."""
         def reader(extra: str = "") -> str:
             return f"read_csv({files}, header = true, union_by_name = false{extra})"
 
         sniffed = self.con.execute(f"DESCRIBE SELECT * FROM {reader()}").fetchall()
-        booleans = [row[0] for row in sniffed if row[1] == "BOOLEAN"]
-        if not booleans:
+        candidates = [(row[0], row[1]) for row in sniffed if row[1] in ("BOOLEAN", "VARCHAR", "DATE", "TIMESTAMP")]
+        if not candidates:
             return reader()
-        head = self.con.execute(f"SELECT {', '.join(map(self.ident, booleans))} FROM "
+        head = self.con.execute(f"SELECT {', '.join(self.ident(name) for name, _ in candidates)} FROM "
                                 f"{reader(', all_varchar = true')} LIMIT {CSV_SNIFF_ROWS}").fetchall()
-        text = [name for i, name in enumerate(booleans)
-                if any(row[i] is not None and row[i].strip() not in PANDAS_BOOLEANS for row in head)]
-        types = ", ".join(f"{self._string(name)}: 'VARCHAR'" for name in text)
-        return reader(f", types = {{{types}}}") if text else reader()
+        types = {}
+        for i, (name, kind) in enumerate(candidates):
+            cells = [row[i].strip() for row in head if row[i] is not None and row[i].strip()]
+            if kind == "BOOLEAN" and any(cell not in PANDAS_BOOLEANS for cell in cells):
+                types[name] = "VARCHAR"
+            elif kind != "BOOLEAN" and cells and all(map(_PANDAS_FLOAT.fullmatch, cells)) and \
+                    any(map(_INFINITY.fullmatch, cells)):
+                types[name] = "DOUBLE"
+            elif kind in ("DATE", "TIMESTAMP") and any(map(_INFINITY.fullmatch, cells)):
+                types[name] = "VARCHAR"      # pandas keeps it as text; DuckDB's infinite date has no pandas value
+        listed = ", ".join(f"{self._string(name)}: '{kind}'" for name, kind in types.items())
+        return reader(f", types = {{{listed}}}") if types else reader()
 
     def close(self) -> None:
         self.con.close()
@@ -185,10 +207,17 @@ class DuckDBBackend(Backend):
     def _string(self, text: str) -> str:
         return "'" + text.replace("'", "''") + "'"
 
+    def _file_list(self) -> str:
+        """The source's files as a DuckDB list of strings. DuckDB globs each entry that holds ``*``, ``?`` or ``[``
+        (and supports no backslash escape), so each of those characters is written as a one-character class
+        (``[*]``, ``[?]``, ``[[]``): the entry then matches the one file of that name, never a neighbour."""
+        escaped = (re.sub(r"([*?\[])", r"[\1]", f) for f in self.source.files)
+        return "[" + ", ".join(self._string(f) for f in escaped) + "]"
+
     def stored_rows(self) -> int | None:
         if self.source.format != "parquet":
             return None
-        files = "[" + ", ".join(self._string(f) for f in self.source.files) + "]"
+        files = self._file_list()
         value = self._run(f"SELECT sum(num_rows) FROM parquet_file_metadata({files})").fetchone()[0]
         return None if value is None else int(value)
 
@@ -209,9 +238,9 @@ class DuckDBBackend(Backend):
         except self._duckdb.Error as exc:
             message = _duckdb_message(exc)
             # a CSV error names its own file (one of the parts); anything else is about the source
-            raise AssessError(f"{self.source.name}{message}" if message.startswith(": ") else
-                              message if message.startswith(self.source.files) else
-                              f"{self.source.name}: {message}") from None
+            raise AssessError(self.source.shown(f"{self.source.name}{message}" if message.startswith(": ") else
+                                                message if message.startswith(self.source.files) else
+                                                f"{self.source.name}: {message}")) from None
 
     def query(self, sql: str):
         return self._run(sql).df()
@@ -273,11 +302,15 @@ class SparkBackend(Backend):
         self.source = source
         spark = self.session(master)
         try:
-            reader = spark.read.parquet(*source.files) if source.format == "parquet" else \
-                spark.read.option("header", True).option("inferSchema", False).csv(list(source.files))
+            # Hadoop globs every path it is given, with a backslash as the escape: with each glob character (and
+            # the backslash itself) escaped a path names its one file (a file named a\b.parquet was "Path does not
+            # exist", x*.parquet read its neighbours too)
+            files = [re.sub(r"([\\*?\[\]{}])", r"\\\1", f) for f in source.files]
+            reader = spark.read.parquet(*files) if source.format == "parquet" else \
+                spark.read.option("header", True).option("inferSchema", False).csv(files)
             reader.createOrReplaceTempView(VIEW)
         except Exception as exc:  # noqa: BLE001 - pyspark raises its own exception tree
-            raise AssessError(f"{source.name}: Spark could not read it: {_spark_message(exc)}") from None
+            raise AssessError(source.shown(f"{source.name}: Spark could not read it: {_spark_message(exc)}")) from None
         self.spark = spark
 
     @classmethod
@@ -349,7 +382,7 @@ class SparkBackend(Backend):
             _trace(start, "spark", sql)
             return frame
         except Exception as exc:  # noqa: BLE001
-            raise AssessError(f"{self.source.name}: {_spark_message(exc)}") from None
+            raise AssessError(self.source.shown(f"{self.source.name}: {_spark_message(exc)}")) from None
 
     def columns(self) -> list[str]:
         return list(self.spark.table(VIEW).columns)

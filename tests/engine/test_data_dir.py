@@ -7,6 +7,7 @@ symbolic links; the pages with AppTest. Oracle for the numbers: the in-memory me
 from __future__ import annotations
 
 import os
+import re
 import shutil
 
 import pandas as pd
@@ -14,6 +15,7 @@ import pytest
 
 from assess.core.errors import AssessError
 from assess.engine.data_dir import ENV, data_directory, list_sources, resolve_inside
+from assess.inputs.roles import Overrides
 from assess.metrics.reports import compute_reports
 from tests.conftest import open_app
 from tests.engine.test_engine import SAMPLE
@@ -45,8 +47,9 @@ def test_the_setting_is_off_by_default_and_names_a_wrong_directory(monkeypatch, 
     monkeypatch.delenv(ENV, raising=False)
     assert data_directory() is None
     monkeypatch.setenv(ENV, str(tmp_path / "missing"))
-    with pytest.raises(AssessError, match="not a directory"):
+    with pytest.raises(AssessError, match="not a directory") as refused:
         data_directory()
+    assert str(tmp_path) not in str(refused.value)      # the page shows it to every visitor: no server path
 
 
 def test_the_listing_holds_the_data_files_and_part_directories_but_no_link_out(root):
@@ -160,3 +163,108 @@ def test_the_sidebar_names_the_file_opened_out_of_core(monkeypatch, root):
     assert not at.exception and "Active: `forecasts.csv` (out of core)" in [c.value.replace("\\", "") for c in
                                                                              at.sidebar.caption]
     assert "MASE (vs naive)" in at.dataframe[0].value["metric"].tolist()
+
+
+# --- attacks on the data directory: every file that opens is inside it ---------------------------------------------
+
+SECRET = "OUTSIDE_SECRET"
+
+
+def _predictions(model: str, n: int = 60) -> pd.DataFrame:
+    """A small binary file of one model: truth alternating, score rising with it."""
+    y = [i % 2 for i in range(n)]
+    return pd.DataFrame({"model": model, "y_true": y, "score": [0.2 + 0.5 * t + 0.001 * i for i, t in enumerate(y)]})
+
+
+@pytest.fixture
+def hostile(tmp_path):
+    """A data directory laid with traps next to an outside directory whose files name the model `SECRET`."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    _predictions(SECRET).to_parquet(outside / "secret.parquet", index=False)
+    base = tmp_path / "data"
+    base.mkdir()
+    _predictions("inside").to_parquet(base / "good.parquet", index=False)
+
+    def parts(folder: str, *links: tuple[str, object]):
+        (base / folder).mkdir()
+        _predictions("inside").to_parquet(base / folder / "p0.parquet", index=False)
+        for name, target in links:
+            os.symlink(target, base / folder / name)
+
+    parts("partlink", ("evil.parquet", outside / "secret.parquet"))          # a part that is a link out
+    parts("dirlink", ("sub", outside))                                       # a sub-directory that is a link out
+    os.symlink(outside, base / "outlink")                                    # the chosen directory is a link out
+    parts("nested")
+    (base / "nested" / "deeper").mkdir()
+    os.symlink(outside / "secret.parquet", base / "nested" / "deeper" / "evil.parquet")
+    parts("partloop", ("l1.parquet", "l2.parquet"), ("l2.parquet", "l1.parquet"))   # a loop of part links
+    parts("dirloop", ("again", base / "dirloop"), ("up", base))              # links back up: not followed
+    # glob characters in a real file's name, next to a link out that the pattern would match
+    for folder, name, neighbour in (("g1", "x*.parquet", "xevil.parquet"), ("g2", "x[1].parquet", "x1.parquet"),
+                                    ("g3", "x?.parquet", "xa.parquet")):
+        (base / folder).mkdir()
+        _predictions("literal").to_parquet(base / folder / name, index=False)
+        os.symlink(outside / "secret.parquet", base / folder / neighbour)
+    os.symlink("loop2.parquet", base / "loop1.parquet")
+    os.symlink("loop1.parquet", base / "loop2.parquet")
+    _predictions("backslash").to_parquet(base / "a\\b.parquet", index=False)    # listed, so it must open
+    os.mkfifo(base / "fifo.csv")                     # a reader opening it would wait for a writer for ever
+    parts("fifoparts")
+    os.mkfifo(base / "fifoparts" / "p1.parquet")
+    (base / "broken").mkdir()
+    (base / "broken" / "p0.parquet").write_bytes(b"PAR1 not a footer")
+    # a bad cell past the first rows (`assess.engine.reports.HEAD_ROWS`): DuckDB's own error, which names the file
+    (base / "badcell.csv").write_text("y_true,score\n" + "1,0.5\n0,0.25\n" * 30_000 + "1,oops\n")
+    return base
+
+
+@pytest.mark.parametrize("relative, models, refused", [
+    ("partlink/", None, "partlink/evil.parquet: a symbolic link leading outside"),
+    ("dirlink/", None, "dirlink/sub: a symbolic link leading outside"),
+    ("outlink/", None, "outlink/: leads outside the data directory"),
+    ("nested/", None, "nested/deeper/evil.parquet: a symbolic link leading outside"),
+    ("partloop/", None, "partloop/l1.parquet: a symbolic link that leads nowhere"),
+    ("dirloop/", ["inside"], None),
+    ("g1/x*.parquet", ["literal"], None),
+    ("g2/x[1].parquet", ["literal"], None),
+    ("g3/x?.parquet", ["literal"], None),
+    ("a\\b.parquet", ["backslash"], None),
+    ("..\\outside\\secret.parquet", None, "no such file"),      # one literal name on POSIX, not a climb
+    ("good\0.parquet", None, "control character"),
+    ("go\nod.parquet", None, "control character"),
+    ("../outside/secret.parquet", None, "`..` is not allowed"),
+    ("%2e%2e/outside/secret.parquet", None, "no such file"),
+    ("loop1.parquet", None, "no such file"),
+    ("fifo.csv", None, "not a regular file"),
+    ("fifoparts/", None, r"^fifoparts/p1\.parquet: not a regular file"),
+    ("broken/", None, r"^broken/p0\.parquet: not a readable Parquet file"),
+    ("badcell.csv", None, r"^badcell\.csv: line 60,002 .*'oops' is not a number"),
+])
+def test_no_attack_opens_a_file_outside_the_data_directory(hostile, relative, models, refused):
+    """Each route out of the directory the audit tried (issue 31, item 1), as the Data page opens a choice: either
+    refused with a message naming the path relative to the directory, or opened reading the inside files alone."""
+    from assess.engine.data_dir import open_source
+    from assess.engine.reports import engine_reports
+
+    try:
+        run = engine_reports(open_source(hostile, relative), "duckdb", Overrides(), ci="wilson")
+    except AssessError as exc:
+        message = str(exc)
+        assert refused is not None, message
+        assert re.search(refused, message), message
+        assert str(hostile.parent) not in message and SECRET not in message
+        return
+    assert refused is None, f"opened; expected {refused!r}"
+    assert list(run.reports) == models and run.n_rows == 60
+
+
+def test_a_file_named_with_a_backslash_is_listed_as_named(hostile):
+    assert "a\\b.parquet" in list_sources(hostile)
+
+
+def test_absolute_paths_are_refused_before_anything_opens(hostile):
+    from assess.engine.data_dir import open_source
+
+    with pytest.raises(AssessError, match="not an absolute path"):
+        open_source(hostile, str(hostile.parent / "outside" / "secret.parquet"))

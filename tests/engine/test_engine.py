@@ -98,6 +98,66 @@ def test_a_csv_truth_of_yes_and_no_keeps_its_names_out_of_core(tmp_path, positiv
     assert_truth_named_as_in_memory(tmp_path, "duckdb", positive, negative)
 
 
+def assert_float_labels_as_in_memory(folder, engine: str, labels: tuple[float, ...], suffix: str) -> None:
+    """A file whose class labels are the floats ``labels`` (infinities among them: whole numbers to the class
+    reader; the first row's truth one of them), predicted labels right four times in five (and a score for a binary
+    file): through ``engine`` the same
+    task, classes and numbers as in memory."""
+    rng = np.random.default_rng(7)
+    n, k = 400, len(labels)
+    values = np.array(labels, dtype=float)
+    y = rng.integers(0, k, n)
+    y[0] = np.flatnonzero(np.isinf(values))[0]      # DuckDB's sniffer took a column opening with one for text
+    pred = np.where(rng.random(n) < 0.8, y, rng.integers(0, k, n))
+    frame = pd.DataFrame({"y_true": values[y], "y_pred": values[pred]})
+    if k == 2:
+        frame["score"] = np.round(np.clip(0.3 + 0.4 * y + rng.normal(0, 0.2, n), 0, 1), 3)
+    path = folder / f"labels{suffix}"
+    frame.to_csv(path, index=False) if suffix == ".csv" else frame.to_parquet(path, index=False)
+    code_m, memory, err_m = run_cli("metrics", path, "--engine", "memory", "--ci", "wilson")
+    code_e, out, err = run_cli("metrics", path, "--engine", engine, "--ci", "wilson")
+    assert code_m == 0, err_m
+    assert code_e == 0, err
+    assert (out["task"], out["n"], out["positive"], out["classes"]) == \
+        (memory["task"], memory["n"], memory["positive"], memory["classes"])
+    assert_same_values(memory["models"], out["models"])
+
+
+@pytest.mark.parametrize("labels", [(0.0, float("inf")), (float("-inf"), 0.0, 2.0)])
+@pytest.mark.parametrize("suffix", [".parquet", ".csv"])
+def test_float_class_labels_with_infinities_give_the_in_memory_numbers(tmp_path, labels, suffix):
+    """Issue 31, item 6: a label written into SQL as repr(inf) was read as a column named inf (DuckDB's Binder
+    Error), and DuckDB's CSV sniffer read a column holding -inf as text ('2.0' then matched no prediction 2.0:
+    accuracy 0.30 for 0.81 in memory)."""
+    assert_float_labels_as_in_memory(tmp_path, "duckdb", labels, suffix)
+
+
+@pytest.mark.parametrize("cells", [("inf", "-inf"), ("infinity", "2020-01-01")])
+def test_a_csv_column_of_infinities_or_dates_with_one_is_read_as_pandas_reads_it(tmp_path, cells):
+    """DuckDB's sniffer reads a column of only inf/-inf, and dates with an infinity among them, as DATE, whose
+    infinity has no pandas value: the head read raised ConversionException (exit 70). pandas reads the first as
+    floats and the second as text; the numbers equal memory's."""
+    rows = [f"{i % 2},{(i // 3) % 2},{cells[i % 2]}" for i in range(40)]
+    path = tmp_path / "when.csv"
+    path.write_text("y_true,y_pred,when\n" + "\n".join(rows) + "\n")
+    code_m, memory, err_m = run_cli("metrics", path, "--engine", "memory", "--ci", "wilson")
+    code_d, duck, err = run_cli("metrics", path, "--engine", "duckdb", "--ci", "wilson")
+    assert code_m == 0 and code_d == 0, err_m + err
+    assert_same_values(memory["models"], duck["models"])
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan"), 1.5, 1e300, 3, True, "it's \\ 'q'"])
+def test_a_literal_reads_back_as_its_value_in_duckdb(value):
+    from assess.engine.backends import DuckDBBackend
+
+    backend = DuckDBBackend(resolve_source(str(SAMPLE)))
+    try:
+        back = backend.query(f"SELECT {backend.literal(value)} AS v")["v"].iloc[0]
+    finally:
+        backend.close()
+    assert (np.isnan(back) if isinstance(value, float) and np.isnan(value) else back == value), (value, back)
+
+
 def test_auto_picks_memory_for_a_small_file_and_duckdb_for_a_directory(tmp_path):
     frame = pd.read_csv(SAMPLE)
     for i, rows in enumerate(np.array_split(np.arange(len(frame)), 3)):
@@ -178,6 +238,32 @@ def test_a_directory_of_parts_equals_the_single_file(tmp_path):
     for other in (parts, glob):
         assert_same_values({m: r.to_dict() for m, r in one.reports.items()},
                            {m: r.to_dict() for m, r in other.reports.items()})
+
+
+def _one_model(model: str, n: int = 40) -> pd.DataFrame:
+    return pd.DataFrame({"model": model, "y_true": [i % 2 for i in range(n)],
+                         "score": [0.3 + 0.4 * (i % 2) + 0.001 * i for i in range(n)]})
+
+
+@pytest.mark.parametrize("name, neighbour", [("x*.parquet", "xa.parquet"), ("x[1].parquet", "x1.parquet"),
+                                             ("x?.parquet", "xa.parquet")])
+def test_a_file_named_with_glob_characters_is_that_file_alone(tmp_path, name, neighbour):
+    """The command line takes an existing file as named, and the engine does not expand its name again: the
+    neighbour its name would match as a pattern is not read (it was: issue 31, item 1)."""
+    _one_model("literal").to_parquet(tmp_path / name, index=False)
+    _one_model("neighbour").to_parquet(tmp_path / neighbour, index=False)
+    code, out, err = run_cli("metrics", tmp_path / name, "--engine", "duckdb", "--ci", "wilson")
+    assert code == 0, err
+    assert list(out["models"]) == ["literal"] and out["n"] == 40
+
+
+def test_a_glob_matching_files_named_with_glob_characters_reads_each_once(tmp_path):
+    """``*.parquet`` matches ``x[1].parquet`` and ``x1.parquet``: DuckDB, handed ``x[1].parquet`` as a pattern, read
+    ``x1.parquet`` twice and ``x[1].parquet`` never."""
+    _one_model("bracket").to_parquet(tmp_path / "x[1].parquet", index=False)
+    _one_model("plain").to_parquet(tmp_path / "x1.parquet", index=False)
+    run = engine_reports(resolve_source(str(tmp_path / "*.parquet")), "duckdb", Overrides(), ci="wilson")
+    assert sorted(run.reports) == ["bracket", "plain"] and run.n_rows == 80
 
 
 # --- the score grid: a stated bound that holds ----------------------------------------------------------------------

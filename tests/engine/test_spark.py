@@ -20,7 +20,8 @@ from assess.inputs.read import LoadedTable
 from assess.metrics.reports import compute_reports
 from assess.inputs.roles import Overrides
 from assess.inputs.assessment import describe
-from tests.engine.test_engine import SAMPLE, assert_same_values, assert_truth_named_as_in_memory, run_cli
+from tests.engine.test_engine import (SAMPLE, assert_float_labels_as_in_memory, assert_same_values,
+                                      assert_truth_named_as_in_memory, run_cli)
 
 from tests.spark_session import skip_without_spark, spark_session  # noqa: E402,F401  (one session per process)
 
@@ -154,3 +155,32 @@ def test_the_decision_and_loss_expressions_give_the_in_memory_values_on_spark(sp
     terms = regression.row_values(np.array(y, dtype=float), scores[:, 1], set(regression.PARTS))
     for name, values in terms.items():
         np.testing.assert_allclose(got[f"r_{name}"], values, rtol=1e-15, err_msg=name)
+
+
+# --- issue 31, item 6: literals by type, file names taken literally ------------------------------------------------
+
+@pytest.mark.parametrize("labels, suffix", [((0.0, float("inf")), ".csv"), ((float("-inf"), 0.0, 2.0), ".parquet")])
+def test_spark_gives_the_in_memory_numbers_for_float_labels_with_infinities(tmp_path, labels, suffix):
+    """A label written into Spark SQL as repr(inf) was an unresolved column `inf`."""
+    assert_float_labels_as_in_memory(tmp_path, "spark", labels, suffix)
+
+
+def test_a_literal_reads_back_as_its_value_in_spark(tmp_path):
+    pd.DataFrame({"y_true": [0, 1], "score": [0.1, 0.9]}).to_parquet(tmp_path / "t.parquet")
+    values = [float("inf"), float("-inf"), float("nan"), 1.5, 1e300, 3, True, "it's \\ 'q'"]
+    backend = SparkBackend(resolve_source(str(tmp_path / "t.parquet")))
+    row = backend.query("SELECT " + ", ".join(f"{backend.literal(v)} AS v{i}" for i, v in enumerate(values)))
+    back = row.iloc[0].tolist()
+    assert np.isnan(back[2]) and [b for i, b in enumerate(back) if i != 2] == [v for i, v in enumerate(values)
+                                                                                if i != 2]
+
+
+def test_spark_opens_files_named_with_a_backslash_or_glob_characters_as_named(tmp_path):
+    """Hadoop globs each path Spark is given, a backslash escaping: a\\b.parquet was "Path does not exist", and
+    x*.parquet read its neighbour xa.parquet too."""
+    for name, model in (("a\\b.parquet", "backslash"), ("x*.parquet", "star"), ("xa.parquet", "neighbour")):
+        pd.DataFrame({"model": model, "y_true": [i % 2 for i in range(40)],
+                      "score": [0.3 + 0.4 * (i % 2) + 0.001 * i for i in range(40)]}).to_parquet(tmp_path / name)
+    for name, model in (("a\\b.parquet", "backslash"), ("x*.parquet", "star")):
+        run = engine_reports(resolve_source(str(tmp_path / name)), "spark", Overrides(), ci="wilson")
+        assert list(run.reports) == [model] and run.n_rows == 40
