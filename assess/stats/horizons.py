@@ -107,13 +107,7 @@ def diebold_mariano_by_horizon(y_true, pred_a, pred_b, *, horizon=None, series=N
     assumptions = [
         Assumption("stationary loss differential", None, "the loss differential is assumed covariance-stationary "
                                                          "within each horizon"),
-        Assumption("variance estimate positive at horizon h", all(r.h_used == r.horizon for r in by_horizon
-                                                                   if r.note == ""),
-                   "long-run variance positive at every horizon" if all(r.h_used == r.horizon for r in by_horizon
-                                                                        if r.note == "")
-                   else "not positive at horizons " + ", ".join(f"{r.horizon:g}" for r in by_horizon
-                                                                if r.note == "" and r.h_used != r.horizon)
-                   + "; fell back to h = 1 there"),
+        _variance_assumption(by_horizon),
         Assumption("time order known", time is not None,
                    "forecasts ordered by their time stamps" if time is not None else
                    "no time stamps: the rows of each series and horizon are taken in file order"),
@@ -192,6 +186,19 @@ def _mean_per_time(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({col: np.bincount(codes, weights=frame[col].to_numpy(), minlength=len(stamps)) / counts
                          for col in ("d", "la", "lb")})
 
+
+def _variance_assumption(rows: list[DieboldMarianoRow]) -> Assumption:
+    """Whether the long-run variance was positive at h at every horizon tested; the horizons that fell back to h = 1
+    (a row with a statistic whose h_used is not its horizon — its note says so; rows not tested are left out)."""
+    fell_back = [r for r in rows if math.isfinite(r.statistic) and r.h_used != int(r.horizon)]
+    if not fell_back:
+        return Assumption("variance estimate positive at horizon h", True,
+                          "long-run variance positive at every horizon tested")
+    listed = ", ".join(f"{r.horizon:g}" + ("" if r.series == ONE_SERIES else f" ({r.series})") for r in fell_back[:8])
+    more = f" and {len(fell_back) - 8:,} more" if len(fell_back) > 8 else ""
+    return Assumption("variance estimate positive at horizon h", False,
+                      f"not positive at horizon{'s' if len(fell_back) > 1 else ''} {listed}{more}; fell back to "
+                      "h = 1 there")
 
 def _row(series: str, horizon: float, cell: pd.DataFrame, common: dict) -> DieboldMarianoRow:
     h, n = int(horizon), len(cell)

@@ -147,3 +147,19 @@ def test_bad_time_and_horizon_name_the_row():
     hz[5] = np.nan
     with pytest.raises(AssessError, match=r"1 forecasts have another value \(first at row 5: nan\)"):
         diebold_mariano_by_horizon(frame.y, frame.a, frame.b, horizon=hz)
+
+
+def test_a_horizon_that_fell_back_to_h_1_is_named_by_the_assumption():
+    """At horizon 2 the loss differential alternates (lag-1 autocovariance about −γ₀), so its long-run variance at
+    h = 2 is negative and that row falls back to h = 1; the assumption said "positive at every horizon"."""
+    rng = np.random.default_rng(5)
+    t = pd.date_range("2001-01-01", periods=40, freq="MS")
+    one = pd.DataFrame({"time": t, "horizon": 1, "y": 0.0, "a": rng.normal(size=40), "b": rng.normal(size=40)})
+    two = pd.DataFrame({"time": t, "horizon": 2, "y": 0.0, "a": np.tile([1.0, 0.0], 20), "b": 0.6})
+    frame = pd.concat([one, two], ignore_index=True)
+    res = diebold_mariano_by_horizon(frame.y, frame.a, frame.b, horizon=frame.horizon, time=frame.time.to_numpy())
+    rows = {r.horizon: r for r in res.details.by_horizon}
+    assert (rows[1.0].h_used, rows[2.0].h_used) == (1, 1)
+    assumption = next(a for a in res.assumptions if a.name == "variance estimate positive at horizon h")
+    assert assumption.met is False
+    assert assumption.detail == "not positive at horizon 2; fell back to h = 1 there"
