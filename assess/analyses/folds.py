@@ -13,6 +13,10 @@ averaged); 002_9dbbacdbf507b5ca.txt (Iocchi, "K-Fold Cross Validation": error = 
   :math:`\bar x \pm t_{J-1,\,1-\alpha/2}\sqrt{(1/J + n_2/n_1)\,s^2}` with :math:`n_2/n_1 = 1/(k-1)`, the
   test-to-training size ratio of k-fold CV.
 
+Either interval is cut to the metric's range (the registry's ``range``: [0, 1] for a recall, [0, ∞) for an error),
+which the symmetric t interval does not know: near a bound it would otherwise promise values the metric cannot
+take. The cut bound is still a bound of a t interval, so its coverage is the t interval's.
+
 The pooled value (all rows at once, as on the Metrics page) is beside them.
 
 Learning curves (:func:`learning_curve`; reference file 004_de86ae8f5c4f03c1.txt §6, "how much we benefit from
