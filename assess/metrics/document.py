@@ -5,6 +5,8 @@ SPEC "Command line" is the contract: ``{"task", "n", "models": {model: {key: val
 ``{"value", "low", "high"}`` when an interval was asked for. Beside it: ``"settings"`` (classification: where labels
 come from, the threshold, label thresholds, β, k; always the interval method, level and, for a bootstrap, resamples,
 seed and method; forecasts: season and interval level), ``"undefined"`` (model → key → why it is null),
+``"notes"`` (model → key → what a value left out or assumed, as the Metrics page says under its table; only when
+there is one),
 ``"positive"`` and ``"classes"`` (classification), ``"by_horizon"``/``"by_series"`` (forecasts), ``"outputs"``,
 ``"by_output"``, ``"variance_weighted"``, ``"undefined_by_output"`` (multi-output regression) and ``"n_per_model"``
 when the models have different row counts.
@@ -96,6 +98,9 @@ def metrics_document(task: Task, settings: MetricsSettings, reports: dict, *, po
         if breakdowns is not None:
             doc |= breakdown_section(breakdowns, with_ci=with_ci)
     doc["undefined"] = {m: r.reasons for m, r in reports.items() if r.reasons}
+    notes = {m: r.notes for m, r in reports.items() if r.notes}
+    if notes:   # what a defined value left out or assumed (a macro average without its undefined labels, …)
+        doc["notes"] = notes
     if by_model is not None:
         doc["outputs"] = list(outputs)
         doc["by_output"] = {m: {name: report.to_dict(with_ci=with_ci) for name, report in r.by_output.items()}

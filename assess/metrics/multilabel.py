@@ -225,7 +225,8 @@ def _samples(s, value, defined, what, why):
             note_undefined(False, f"{what} is undefined for every row ({why})")
         elif dropped > 0:
             rows = f"rows with total weight {dropped:g}" if s.weighted else counted(round(dropped), "row")
-            note(False, f"{what} is undefined for {rows} ({why}); the sample average leaves them out")
+            them = "it" if not s.weighted and round(dropped) == 1 else "them"
+            note(False, f"{what} is undefined for {rows} ({why}); the sample average leaves {them} out")
     return out
 
 

@@ -259,3 +259,17 @@ def test_quantile_forecast_columns_are_a_prediction_interval(capsys, tmp_path, n
     assert got["winkler_score"] == pytest.approx(np.mean(winkler), rel=1e-12)
     (same,) = run_json(capsys, str(bounds), "--metrics", *keys)["models"].values()
     assert got == pytest.approx(same, rel=1e-12)
+
+
+def test_notes_of_defined_values_reach_the_json(tmp_path, capsys):
+    """What a defined value left out (rows without a predicted label in a sample average) is in `"notes"`, as the
+    Metrics page says it under its table; the command line dropped it."""
+    path = tmp_path / "labels.csv"
+    path.write_text("y_true,y_pred\na|b,a\na,a|b\nb,\na,a\n,b\n")
+    assert main(["metrics", str(path)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    model = next(iter(doc["models"]))
+    # one row of five predicts no label: sample precision averages the other four (1, 1/2, 1, 0 → 0.625)
+    assert doc["models"][model]["precision_samples"] == pytest.approx((1 + 0.5 + 1 + 0) / 4)
+    assert doc["notes"][model]["precision_samples"] == ("Sample precision is undefined for 1 row (no predicted "
+                                                        "label); the sample average leaves it out")

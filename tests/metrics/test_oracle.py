@@ -306,7 +306,7 @@ def test_multilabel_sample_jaccard_leaves_out_rows_with_nothing_true_or_predicte
     rep = ev(Predictions(Task.MULTILABEL, ("a", "b", "c"), Y, YP, None))
     # rows 0, 2, 3 are defined: J = 1, 1/3, 0 (row 1 has empty union)
     assert rep["jaccard_samples"].value == pytest.approx((1 + 1 / 3 + 0) / 3, **TOL)
-    assert "leaves them out" in rep["jaccard_samples"].note
+    assert "leaves it out" in rep["jaccard_samples"].note
 
 
 def test_multilabel_kl_matches_scipy_entropy_of_label_shares():
