@@ -499,9 +499,24 @@ def _check_models(c: _Checker, a: _Input) -> None:
                    "the models have different row counts (" + ", ".join(f"{quote(m)}: {k:,}" for m, k in
                                                                       list(sizes.items())[:4]) +
                    ") and there is no `id` column to pair them: paired tests are off")
+        elif not r.id and (keys := _forecast_keys(a)):
+            c.note("warning", "forecast_keys", "several models but no `id` column: their forecasts are paired by "
+                                               + ", ".join(f"{word} ({quote(col)})" for word, col in keys))
         elif not r.id:
             c.note("warning", "no_ids", "several models but no `id` column: rows are paired by their order "
                                         "within each model")
+
+
+def _forecast_keys(a: _Input) -> list[tuple[str, str]]:
+    """[(word, column)] of what identifies a forecast — series, time stamp, horizon, origin, those the file has —
+    when they identify each model's rows (as `assess.stats.shaping.forecast_keys` pairs them); else []."""
+    r = a.roles
+    if a.task is not Task.FORECAST or not r.timestamp:
+        return []
+    keys = [(word, col) for word, col in (("series", r.series), ("time stamp", r.timestamp), ("horizon", r.horizon),
+                                          ("origin", r.origin)) if col]
+    columns = [r.model] + [col for _, col in keys]
+    return [] if a.frame.duplicated(subset=columns).any() else keys
 
 
 def id_codes(column: pd.Series) -> np.ndarray:

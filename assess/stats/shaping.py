@@ -90,7 +90,9 @@ def _check_comparable(preds: Mapping[str, Predictions]) -> Predictions:
 
 def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predictions], *,
                       models: Sequence[str] | None = None) -> AlignedPredictions:
-    """Align models' predictions sample by sample, by ``ids`` when every model has them, else by position.
+    """Align models' predictions sample by sample: by ``ids`` when every model has them; else, for forecasts, by
+    what identifies a forecast (`forecast_keys`: series, time stamp, horizon, origin) when those are unique within
+    each model; else by position.
 
     Checks, each with its own message: same task and classes; unique ids per model; the same set of ids (names
     the first missing id); the same ``y_true`` for each id; the same weights and folds. ``models`` selects and
@@ -106,25 +108,31 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
                           "an `id` or none")
     order: dict[str, np.ndarray] = {}
     ids = None
-    if with_ids:
-        ids = np.asarray(first.ids)
-        unique = _distinct(ids) == ids.shape[0]
-        base = pd.Index(ids) if not all(_same_ids(preds[m].ids, ids) for m in names) or not unique else None
+    keys = None if with_ids else forecast_keys(preds)
+    if with_ids or keys is not None:
+        if keys is not None:
+            ids = keys[names[0]].to_numpy()
+            base = keys[names[0]]
+        else:
+            ids = np.asarray(first.ids)
+            unique = _distinct(ids) == ids.shape[0]
+            base = pd.Index(ids) if not all(_same_ids(preds[m].ids, ids) for m in names) or not unique else None
         for m in names:
             if base is None:
                 order[m] = np.arange(ids.shape[0])     # the first model's unique ids in its order: nothing to look up
                 continue
-            mid = pd.Index(np.asarray(preds[m].ids))
+            mid = keys[m] if keys is not None else pd.Index(np.asarray(preds[m].ids))
             if mid.has_duplicates:
                 dup = mid[mid.duplicated()]
                 raise AssessError(f"model `{m}` has {len(dup)} duplicated sample ids (first: {shown(dup[0])})")
+            unit = "sample ids" if keys is None else f"forecasts ({', '.join(base.names)})"
             missing = base.difference(mid, sort=False)
             if len(missing):
-                raise AssessError(f"model `{m}` lacks {len(missing)} sample ids that model `{names[0]}` has "
+                raise AssessError(f"model `{m}` lacks {len(missing)} {unit} that model `{names[0]}` has "
                                   f"(first: {shown(missing[0])}); paired tests need every model on the same samples")
             extra = mid.difference(base, sort=False)
             if len(extra):
-                raise AssessError(f"model `{m}` has {len(extra)} sample ids that model `{names[0]}` lacks "
+                raise AssessError(f"model `{m}` has {len(extra)} {unit} that model `{names[0]}` lacks "
                                   f"(first: {shown(extra[0])}); paired tests need every model on the same samples")
             order[m] = mid.get_indexer(base)
     else:
@@ -139,6 +147,12 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
     def take(arr, m):
         return None if arr is None else np.asarray(arr)[order[m]]
 
+    def at(row: int) -> str:
+        """Where a check failed: the sample's id, the forecast's keys, or its position."""
+        if ids is None:
+            return f"row {row}"
+        return f"{'forecast' if keys is not None else 'id'} {shown(ids[row])}"
+
     y_true = take(first.y_true, names[0])
     weight = take(first.weight, names[0])
     fold = take(first.fold, names[0])
@@ -146,8 +160,7 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
         yt = take(preds[m].y_true, m)
         if not _same(yt, y_true):
             bad = _first_difference(yt, y_true)
-            where = f"id {shown(ids[bad])}" if ids is not None else f"row {bad}"
-            raise AssessError(f"model `{m}` has a different y_true from model `{names[0]}` (first at {where}); "
+            raise AssessError(f"model `{m}` has a different y_true from model `{names[0]}` (first at {at(bad)}); "
                               "the models must be assessed against the same ground truth")
         w = take(preds[m].weight, m)
         if (w is None) != (weight is None) or (w is not None and not np.array_equal(w, weight)):
@@ -163,13 +176,36 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
             differs = None if other is None or when[role] is None else np.flatnonzero(_unequal(other, when[role]))
             if differs is not None and differs.size:
                 bad = int(differs[0])
-                where = f"id {shown(ids[bad])}" if ids is not None else f"row {bad}"
-                raise AssessError(f"models `{names[0]}` and `{m}` give a sample different {word} (first at {where}: "
+                raise AssessError(f"models `{names[0]}` and `{m}` give a sample different {word} (first at {at(bad)}: "
                                   f"{shown(when[role][bad])} and {shown(other[bad])})")
     return AlignedPredictions(task=first.task, classes=tuple(first.classes), models=tuple(names), y_true=y_true,
                               y_pred={m: take(preds[m].y_pred, m) for m in names},
-                              scores={m: take(preds[m].scores, m) for m in names}, ids=ids, weight=weight,
+                              scores={m: take(preds[m].scores, m) for m in names},
+                              ids=None if keys is not None else ids, weight=weight,
                               fold=fold, target=first.target, **when)
+
+
+#: What identifies one forecast, in the order messages name them (`forecast_keys`).
+FORECAST_KEYS = ("series", "time", "horizon", "origin")
+
+
+def forecast_keys(preds: Mapping[str, Predictions]) -> dict[str, pd.MultiIndex] | None:
+    """{model: index of (series, time stamp, horizon, origin) per row} — the roles every model has of those, time
+    stamps among them — when they identify each model's rows (no two rows of a model share them); else None.
+
+    Forecasts carry no ``id``: a forecast is the value for one series at one time stamp made so many steps ahead
+    (from one origin), so two models' forecasts pair by those keys, whatever the order of their rows in the file."""
+    first = next(iter(preds.values()))
+    roles = [r for r in FORECAST_KEYS if all(getattr(p, r) is not None for p in preds.values())]
+    if "time" not in roles or first.task is not Task.FORECAST:
+        return None
+    out = {}
+    for m, p in preds.items():
+        index = pd.MultiIndex.from_arrays([np.asarray(getattr(p, r)) for r in roles], names=roles)
+        if index.has_duplicates:
+            return None
+        out[m] = index
+    return out
 
 
 def aligned_labels(aligned: AlignedPredictions, model: str, decision: Decision = Decision()) -> np.ndarray:
@@ -199,6 +235,8 @@ def sample_design(predictions: Mapping[str, Predictions] | Sequence[Predictions]
 
     - Every model has sample ids: the same ids → paired; no id shared by any two models → independent (different
       test sets); some but not all shared → AssessError (neither design fits).
+    - No model has ids, forecasts: the same forecasts (`forecast_keys`: series, time stamp, horizon, origin) →
+      paired by those keys; some shared → AssessError; none → as below.
     - No model has ids: the same number of rows and the same ground truth row by row → paired by position (as
       the rows are taken to be the same samples); otherwise → independent.
     - Some models have ids and others not → AssessError (as :func:`align_predictions`).
@@ -226,6 +264,20 @@ def sample_design(predictions: Mapping[str, Predictions] | Sequence[Predictions]
                         "but not all: paired tests need the same ids for every model, tests for independent "
                         "samples disjoint ids")
         return DISJOINT_IDS_DESIGN
+    keys = forecast_keys(preds)
+    if keys is not None:   # forecasts: the same forecasts (series, time, horizon, origin) for every model → paired
+        first = keys[names[0]]
+        what = ", ".join(first.names)
+        if all(len(keys[m]) == len(first) and not keys[m].difference(first).size for m in names[1:]):
+            return Design(PAIRED, f"every model has the same {plural(len(first), 'forecast')}, identified by "
+                                  f"{what}, so the models were scored on the same targets (paired by those keys)")
+        shared = next(((a, b, keys[a].intersection(keys[b])) for i, a in enumerate(names) for b in names[i + 1:]
+                       if len(keys[a].intersection(keys[b]))), None)
+        if shared is not None:
+            a, b, common = shared
+            raise AssessError(f"models `{a}` and `{b}` share {len(common)} of their forecasts ({what}; first: "
+                              f"{shown(common[0])}) but not all: paired tests need the same forecasts for every "
+                              "model")
     n = {m: preds[m].n for m in names}
     if len(set(n.values())) > 1:
         sizes = ", ".join(f"{m} {n[m]:,}" for m in names)

@@ -10,6 +10,7 @@ import pytest
 from assess.core.data import Predictions, Task
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
+from tests.conftest import ROOT
 from assess.stats import (adjust_pvalues, align_predictions, anova, chi2_independence, cochran_q, compare,
                           compare_all, compare_subgroups, contingency_table, corrected_resampled_t,
                           correctness_table, cv_5x2_t, delong, diebold_mariano, fold_table, friedman, kruskal,
@@ -392,3 +393,29 @@ def test_compare_errors_are_specific():
         b = preds["B"]
         compare({"A": preds["A"], "B": Predictions(b.task, b.classes, b.y_true, b.y_pred, ids=b.ids, model="B")},
                 test="delong")
+
+
+def test_forecasts_without_ids_pair_by_series_time_horizon_and_origin_whatever_their_row_order():
+    """A forecast is identified by its series, target time, horizon and origin: two forecasters' rows pair by those,
+    so a file whose rows of one model come in another order gives the same Diebold–Mariano test as the sorted file
+    (paired by order, it stopped at 'different time stamps')."""
+    from assess.inputs.assessment import describe
+    from assess.inputs.read import read_table
+
+    frame = pd.read_csv(ROOT / "assets" / "samples" / "monthly_forecasts.csv").drop(columns="id")
+    frame = frame[frame.model.isin(["naive", "ets"])]
+    shuffled = pd.concat([frame[frame.model == "naive"],
+                          frame[frame.model == "ets"].sample(frac=1.0, random_state=3)], ignore_index=True)
+
+    def dm(f):
+        a = describe(read_table(f.to_csv(index=False).encode(), name="forecasts.csv"))
+        assert not any(p.code == "no_ids" for p in a.problems)
+        return compare({m: a.predictions(m) for m in ("naive", "ets")}, test="diebold_mariano")
+
+    ordered, reordered = dm(frame), dm(shuffled)
+    assert reordered.result.statistic == pytest.approx(ordered.result.statistic, rel=1e-12)
+    assert reordered.result.pvalue == pytest.approx(ordered.result.pvalue, rel=1e-12)
+    # the oracle: the same test with the rows joined by their keys in pandas, one id per forecast
+    keys = ["series", "timestamp", "horizon", "origin"]
+    joined = frame.assign(id=frame.groupby(keys, sort=False).ngroup())
+    assert dm(joined).result.statistic == pytest.approx(ordered.result.statistic, rel=1e-12)
