@@ -308,6 +308,8 @@ def interval_method(spec: MetricSpec, ci: str | None, weighted: bool, *, rows: b
     return "bootstrap"
 
 
+#: Why a defined AUC has no DeLong interval: the variance of the placements needs two rows per class (per side).
+NO_DELONG = "no DeLong interval: a class has fewer than 2 rows, so its placements have no variance estimate"
 #: What the DeLong interval of a multi-class AUC is of: the words of its method (`intervals.IntervalMethod.of`).
 MULTICLASS_DELONG = {"roc_auc_ovr": "macro average of one-vs-rest AUCs, delta method",
                      "roc_auc_ovr_weighted": "support-weighted average of one-vs-rest AUCs, delta method",
@@ -513,6 +515,8 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
             note_ = no_interval_note(note_, ci)
         if no_bootstrap and methods[m.key] == "bootstrap":
             note_ = "; ".join(x for x in (note_, no_bootstrap) if x)
+        if methods[m.key] == "delong" and np.isfinite(v) and not np.isfinite(lo):
+            note_ = "; ".join(x for x in (note_, NO_DELONG) if x)
         bl = base.get(m.key)
         counts = tuple(float(c) for c in m.proportion.counts(state)[:2]) if m.proportion else None
         results.append(MetricResult(m.key, m.named(beta=beta, k=k), v, lo, hi, how, reason, note_,

@@ -220,3 +220,15 @@ def test_without_the_rows_a_multiclass_auc_keeps_the_bootstrap():
             ("bootstrap", "delong")
         assert interval_method(spec, "delong", False) is None
     assert interval_method(get(Task.BINARY, "roc_auc"), "auto", False) == "delong"
+
+
+def test_a_defined_auc_without_a_delong_interval_says_why():
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 2])
+    s = np.eye(3)[y] * 0.5 + 0.05 * np.arange(8)[:, None]
+    pred = Predictions(Task.MULTICLASS, ("a", "b", "c"), y, None, s / s.sum(axis=1, keepdims=True), model="m")
+    got = evaluate(pred, ["roc_auc_ovr", "roc_auc_ovo"], ci="auto", baselines=False)
+    binary = evaluate(Predictions(Task.BINARY, ("no", "yes"), np.array([0, 0, 0, 1]), None,
+                                  np.array([0.1, 0.4, 0.3, 0.8]), model="m"), ["roc_auc"], ci="auto", baselines=False)
+    for r in (got["roc_auc_ovr"], got["roc_auc_ovo"], binary["roc_auc"]):
+        assert np.isfinite(r.value) and np.isnan(r.low) and np.isnan(r.high)
+        assert "no DeLong interval: a class has fewer than 2 rows" in r.note
