@@ -7,8 +7,8 @@ measured in one run, and the one-vs-one AUC of a many-class file.
 1. the command ``python -m assess metrics FILE --quiet`` and the same with ``--ci auto``, end to end (reading the
    CSV included), best of ``--repeats`` each, run alternately so load changes hit both; the ratio is the goal of
    issue 32 (``--ci auto`` within 3x of the values);
-2. ``evaluate(keys=["roc_auc_ovo"])`` on ``--classes-many`` classes (Hand & Till's pairwise AUCs, the k² pairs), as
-   seconds.
+2. on ``--classes-many`` classes, the seconds of Hand & Till's k² pairwise AUCs alone and of
+   ``evaluate(keys=["roc_auc_ovo"])`` whole.
 
 The file: ``make_classification`` (5 classes, 10 informative features), a logistic regression and a Gaussian naive
 Bayes fitted on a separate half, their ``predict_proba`` rounded to 6 decimals in long format (``model`` column, ``id``
@@ -66,16 +66,25 @@ def command(path: Path, *extra: str) -> float:
     return time.perf_counter() - start
 
 
-def many_classes(rows: int, classes: int, seed: int = 0) -> float:
-    """Seconds of the one-vs-one AUC alone on ``classes`` classes (scores: the class's own column shifted up)."""
+def many_classes(rows: int, classes: int, seed: int = 0) -> tuple[float, float]:
+    """Seconds of the pairwise AUC matrix alone (`assess.metrics.multiclass.ovo_matrix`, the one sort per column
+    given) and of ``evaluate(keys=["roc_auc_ovo"])`` whole (the sorts and the per-class table included) on
+    ``classes`` classes (scores: uniform, the true class's column shifted up)."""
+    from assess import curves
+    from assess.metrics.multiclass import ovo_matrix
+
     rng = np.random.default_rng(seed)
     y = rng.integers(0, classes, rows)
     scores = rng.random((rows, classes))
     scores[np.arange(rows), y] += 0.5
+    rankings = [curves.rank_scores(scores[:, c]) for c in range(classes)]
+    start = time.perf_counter()
+    ovo_matrix(y, scores, None, rankings)
+    pairs = time.perf_counter() - start
     pred = Predictions(Task.MULTICLASS, tuple(f"c{c}" for c in range(classes)), y, None, scores)
     start = time.perf_counter()
     evaluate(pred, ["roc_auc_ovo"], baselines=False)
-    return time.perf_counter() - start
+    return pairs, time.perf_counter() - start
 
 
 def main() -> None:
@@ -97,8 +106,9 @@ def main() -> None:
     print(f"  5 classes, {options.rows:,} rows per model, 2 models:  metrics {min(plain):7.2f} s   "
           f"metrics --ci auto {min(auto):7.2f} s   ratio {min(auto) / min(plain):.2f}")
     if options.classes_many:
-        t = many_classes(options.rows_many, options.classes_many)
-        print(f"  one-vs-one AUC, {options.classes_many:,} classes x {options.rows_many:,} rows: {t:.2f} s")
+        pairs, whole = many_classes(options.rows_many, options.classes_many)
+        print(f"  one-vs-one AUC, {options.classes_many:,} classes x {options.rows_many:,} rows: pairwise AUC matrix "
+              f"{pairs:.2f} s, evaluate(['roc_auc_ovo']) {whole:.2f} s")
 
 
 if __name__ == "__main__":
