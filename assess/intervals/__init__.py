@@ -21,6 +21,9 @@ Kish's effective sample size for weights.
 ROC AUC: :func:`delong_ci` — DeLong, DeLong & Clarke-Pearson (1988) variance from the placement values of
 :func:`delong_placements`, with a plain normal interval on the AUC scale as pROC's ``ci.auc`` does
 (truncated to [0, 1]); ``transform="logit"`` gives the interval on the logit scale (better near 0 and 1).
+Multi-class: :func:`ovr_delong` (one-vs-rest per class, and the macro and support-weighted averages by the delta
+method over their covariance on the same rows) and :func:`hand_till_delong` (Hand & Till's one-vs-one average),
+both unweighted, from one sort per score column.
 
 Bootstrap: :func:`bootstrap_ci` resamples rows in chunks of resamples, as *count matrices* (how often each row is
 drawn in each resample), and hands each chunk to a vectorised statistic, so the metric formulas run once per chunk,
@@ -50,12 +53,14 @@ see the notes above :func:`block_length`.
 from assess.intervals.blocks import (BLOCK_RULES, BLOCK_SCHEMES, block_bootstrap_ci, block_bootstrap_mean_ci,
                                      block_indices, block_length, long_run_variance, politis_white_block_length)
 from assess.intervals.bootstrap import BootstrapResult, bootstrap_ci, resample_counts
-from assess.intervals.delong import DelongPlacements, delong_ci, delong_placements, delong_variance
+from assess.intervals.delong import (DelongPlacements, OvrDelong, auc_interval, delong_ci, delong_placements,
+                                     delong_variance, hand_till_delong, ovr_delong)
 from assess.intervals.interval import METHOD_NAMES, ConfidenceInterval, IntervalMethod, method_name, normal_quantile
 from assess.intervals.proportions import PROPORTION_METHODS, clopper_pearson, mean_ci, normal, proportion_ci, wilson
 
 __all__ = ["ConfidenceInterval", "BootstrapResult", "proportion_ci", "wilson", "clopper_pearson", "normal", "mean_ci",
-           "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "bootstrap_ci", "resample_counts",
+           "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "auc_interval", "OvrDelong",
+           "ovr_delong", "hand_till_delong", "bootstrap_ci", "resample_counts",
            "PROPORTION_METHODS", "BLOCK_SCHEMES", "BLOCK_RULES", "block_length", "politis_white_block_length",
            "block_indices", "block_bootstrap_ci", "long_run_variance",
            "block_bootstrap_mean_ci", "METHOD_NAMES", "IntervalMethod", "method_name", "normal_quantile"]

@@ -280,16 +280,21 @@ def run_metric(fn, state):
     return value, reason, ("; ".join(dict.fromkeys(notes)) or None)
 
 
-def interval_method(spec: MetricSpec, ci: str | None, weighted: bool) -> str | None:
+def interval_method(spec: MetricSpec, ci: str | None, weighted: bool, *, rows: bool = False) -> str | None:
     """The interval method a metric gets for the asked ``ci``: "auto" picks Wilson for proportions, DeLong for the
-    unweighted binary ROC AUC, t for row means and the bootstrap otherwise; a named method applies where it can
-    (a proportion method to proportions, DeLong to AUCs, the bootstrap to all); None for no interval."""
+    ROC AUCs of unweighted rows, t for row means and the bootstrap otherwise; a named method applies where it can
+    (a proportion method to proportions, DeLong to AUCs, the bootstrap to all); None for no interval.
+
+    ``rows``: the caller holds the rows, which the multi-class DeLong intervals (one-vs-rest, one-vs-one) read; the
+    out-of-core engine's grouped tables give the binary one only, so without rows a multi-class AUC is bootstrapped
+    under "auto" and gets no "delong" interval."""
     if ci is None or spec.kind == "count":
         return None
+    delong = spec.kind == "auc" and (spec.task == Task.BINARY or rows)
     if ci == "auto":
         if spec.kind == "proportion":
             return "wilson"
-        if spec.kind == "auc" and spec.task == Task.BINARY and not weighted:
+        if delong and not weighted:
             return "delong"
         if spec.kind == "row_mean":
             return "t"
@@ -297,10 +302,34 @@ def interval_method(spec: MetricSpec, ci: str | None, weighted: bool) -> str | N
     if ci in intervals.PROPORTION_METHODS:
         return ci if spec.kind == "proportion" else None
     if ci == "delong":
-        if spec.kind == "auc":
+        if delong:
             return "bootstrap" if weighted else "delong"
         return None
     return "bootstrap"
+
+
+#: Why a defined AUC has no DeLong interval: the variance of the placements needs two rows per class (per side).
+NO_DELONG = "no DeLong interval: a class has fewer than 2 rows, so its placements have no variance estimate"
+#: What the DeLong interval of a multi-class AUC is of: the words of its method (`intervals.IntervalMethod.of`).
+MULTICLASS_DELONG = {"roc_auc_ovr": "macro average of one-vs-rest AUCs, delta method",
+                     "roc_auc_ovr_weighted": "support-weighted average of one-vs-rest AUCs, delta method",
+                     "roc_auc_ovo": "Hand–Till average of one-vs-one AUCs"}
+
+
+def _multiclass_delong(key, y, s, rankings, cache, confidence_level) -> intervals.ConfidenceInterval:
+    """The DeLong interval of a multi-class AUC (:func:`assess.intervals.ovr_delong`,
+    :func:`assess.intervals.hand_till_delong`), each computed once into ``cache`` for the keys that share it."""
+    if key == "roc_auc_ovo":
+        if "ovo" not in cache:
+            cache["ovo"] = intervals.hand_till_delong(y, s, rankings=rankings)
+        value, variance = cache["ovo"]
+    else:
+        if "ovr" not in cache:
+            cache["ovr"] = intervals.ovr_delong(y, s, rankings=rankings)
+        r = cache["ovr"]
+        value, variance = (r.macro, r.macro_variance) if key == "roc_auc_ovr" else (r.weighted, r.weighted_variance)
+    return intervals.auc_interval(value, variance, confidence_level,
+                                  intervals.IntervalMethod("delong", of=MULTICLASS_DELONG[key]))
 
 
 def _row_losses(task: Task, y: np.ndarray, s: np.ndarray, cache: dict) -> dict[str, np.ndarray]:
@@ -350,9 +379,10 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     k : int, default 2
         The k of ``top_k_accuracy``.
     ci : {None, "wilson", "clopper-pearson", "normal", "delong", "bootstrap", "auto"}
-        Interval method. A proportion method applies to proportion metrics only, ``"delong"`` to the binary ROC AUC
-        only (weighted data fall back to the bootstrap, which the method string says); ``"bootstrap"`` to every
-        metric except counts; ``"auto"`` picks Wilson for proportions, DeLong for the binary ROC AUC, the
+        Interval method. A proportion method applies to proportion metrics only, ``"delong"`` to the ROC AUCs
+        only (binary; multi-class one-vs-rest and one-vs-one: :func:`_multiclass_delong`; weighted data fall back to
+        the bootstrap, which the method string says); ``"bootstrap"`` to every metric except counts; ``"auto"``
+        picks Wilson for proportions, DeLong for the ROC AUCs of unweighted rows, the
         Student-t interval of a mean (:func:`assess.intervals.mean_ci`) for log loss and the Brier score (means of
         per-row losses) and the bootstrap for the rest. Counts (tp, fp, …, n) get no interval.
     confidence_level : float, default 0.95
@@ -398,7 +428,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
                                               model=pred.model))
     labels_from = decision.labels_from(task, has_labels=pred.y_pred is not None, has_scores=has_scores,
                                        labels=pred.classes)
-    methods = {m.key: interval_method(m, ci, weight is not None) for m in specs}
+    methods = {m.key: interval_method(m, ci, weight is not None, rows=True) for m in specs}
     boot_specs = [m for m in specs if methods[m.key] == "bootstrap"]
     no_bootstrap = None
     if boot_specs and task == Task.MULTICLASS and len(pred.classes) > MAX_BOOTSTRAP_CLASSES:
@@ -415,7 +445,8 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
             return binary.binary_state(pred.y_true, y_pred, scores, weight, labels_from=labels_from, beta=beta)
     elif task == Task.MULTICLASS:
         need_ovo = any("one_vs_one" in m.shared for m in specs)
-        need_rank = has_scores and (need_ovo or any(m.needs != "labels" for m in boot_specs))
+        need_rank = has_scores and (need_ovo or any(m.needs != "labels" for m in boot_specs)
+                                    or any(methods[m.key] == "delong" for m in specs))
         if need_rank:
             rankings = [curves.rank_scores(s[:, c]) for c in range(s.shape[1])]
         state = multiclass.multiclass_state(y, yp, s, weight, pred.classes, labels_from=labels_from, beta=beta,
@@ -439,6 +470,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     # ---- intervals ----
     bounds: dict[str, tuple[float, float, intervals.IntervalMethod | None]] = {}
     losses: dict[str, np.ndarray] = {}
+    delong: dict[str, object] = {}
     for m in specs:
         how = methods[m.key]
         v = values[m.key][0]
@@ -450,10 +482,13 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
                                         n_eff=ne if weight is not None else None)
             # Kish's effective n stands in for n whenever rows are weighted (module docstring of assess.intervals)
             bounds[m.key] = (c.low, c.high, replace(c.how, effective_n=weight is not None))
-        elif how == "delong":
+        elif how == "delong" and task == Task.BINARY:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 c = intervals.delong_ci(y, s, confidence_level=confidence_level)
+            bounds[m.key] = (c.low, c.high, c.how)
+        elif how == "delong":
+            c = _multiclass_delong(m.key, y, s, rankings, delong, confidence_level)
             bounds[m.key] = (c.low, c.high, c.how)
         elif how == "t":
             c = intervals.mean_ci(_row_losses(task, y, s, losses)[m.key], weights=weight,
@@ -480,6 +515,8 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
             note_ = no_interval_note(note_, ci)
         if no_bootstrap and methods[m.key] == "bootstrap":
             note_ = "; ".join(x for x in (note_, no_bootstrap) if x)
+        if methods[m.key] == "delong" and np.isfinite(v) and not np.isfinite(lo):
+            note_ = "; ".join(x for x in (note_, NO_DELONG) if x)
         bl = base.get(m.key)
         counts = tuple(float(c) for c in m.proportion.counts(state)[:2]) if m.proportion else None
         results.append(MetricResult(m.key, m.named(beta=beta, k=k), v, lo, hi, how, reason, note_,
@@ -542,7 +579,7 @@ def _evaluate_clustering(pred: Predictions, specs, weight, *, ci, confidence_lev
 def no_interval_note(note_: str | None, ci: str) -> str:
     """``note_`` with the sentence that says why the asked ``ci`` (a proportion method, or DeLong) gave no interval."""
     return "; ".join(x for x in (note_, f"no {ci} interval: it applies to "
-                                 f"{'the binary ROC AUC' if ci == 'delong' else 'proportions'} only") if x)
+                                 f"{'ROC AUCs' if ci == 'delong' else 'proportions'} only") if x)
 
 
 def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, n_resamples, seed, progress, baselines,

@@ -188,30 +188,35 @@ def multiclass_state(y_true, y_pred, scores, weight, classes, *, labels_from="in
 
 def ovo_matrix(y, scores, weight, rankings) -> np.ndarray:
     r"""Pairwise AUCs :math:`A(a|b)`: AUC of score column a separating class a (positive) from class b, on the rows
-    of classes a and b only (Hand & Till 2001).
+    of classes a and b only (Hand & Till 2001), ties counted one half — the trapezoid of the (a, b) ROC curve:
 
-    Uses the one sort per column (``rankings``, the score group of every row): one weighted ``np.bincount`` per
-    column gives the per-group count of every class, and each pair keeps only the groups its two classes occupy, so
-    nothing is sorted again.
+    .. math:: A(a|b) = \frac{1}{W_a W_b} \sum_{j:\,y_j = b} w_j\, U_a(j),\qquad
+              U_a(j) = \sum_{i:\,y_i = a} w_i \left([s_{ia} > s_{ja}] + \tfrac12 [s_{ia} = s_{ja}]\right)
+
+    with :math:`W_c` the weight of class c. Per column a, from its one sort (``rankings[a]``, the score group of every
+    row, 0 the highest; None: sorted here): one ``np.bincount`` gives class a's weight per group, its cumulative sum
+    minus half the group gives :math:`U_a` of every group, and one more ``np.bincount`` of :math:`w_j U_a(j)` by true
+    class gives the numerators for every b at once — k passes over the rows, no pair loop (1,500 classes in
+    seconds). NaN on the diagonal and where class a or b has no weight.
     """
     k = scores.shape[1]
-    out = np.full((k, k), np.nan)
     y = np.asarray(y, dtype=np.intp)
+    w = np.ones(y.shape[0]) if weight is None else np.asarray(weight, dtype=np.float64)
+    class_weight = np.bincount(y, weights=w, minlength=k)
+    out = np.full((k, k), np.nan)
     for a in range(k):
-        ra = rankings[a]
-        D = ra.thresholds.shape[0]
-        per_class = np.bincount(y * D + ra.group, weights=weight, minlength=k * D).reshape(k, D)
-        pos_all = per_class[a]
-        if not pos_all.any():
+        if not class_weight[a] > 0:
             continue
-        for b in range(k):
-            if b == a:
-                continue
-            neg_all = per_class[b]
-            live = np.flatnonzero((pos_all + neg_all) > 0)
-            pos, neg = pos_all[live], neg_all[live]
-            if pos.sum() > 0 and neg.sum() > 0:
-                out[a, b] = curves.trapezoid_auc(np.cumsum(pos), np.cumsum(neg))
+        ranking = curves.rank_scores(scores[:, a]) if rankings is None else rankings[a]
+        group = ranking.group
+        mine = y == a
+        pos = np.bincount(group[mine], weights=w[mine], minlength=ranking.thresholds.shape[0])
+        above = np.cumsum(pos)
+        above -= 0.5 * pos
+        num = np.bincount(y, weights=w * above[group], minlength=k)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[a] = np.where(class_weight > 0, num / (class_weight[a] * class_weight), np.nan)
+    np.fill_diagonal(out, np.nan)
     return out
 
 

@@ -407,15 +407,22 @@ def multiclass_score_statistic(state: multiclass.MulticlassState, specs, y, scor
         return out
 
     def ovo(cw):
+        # as `multiclass.ovo_matrix`, per resample: class a's resampled weight above each score group of column a
+        # (ties 1/2), gathered to every row and summed by true class, gives A(a|b) for every b at once
         out = np.full((cw.shape[0], k, k), np.nan)
-        for a in range(k):
-            ga, D = rankings[a].group, rankings[a].thresholds.shape[0]
-            pos = _bincount_rows(ga[rows_of[a]], cw[:, rows_of[a]], D) if rows_of[a].size else None
-            for b_ in range(k):
-                if a == b_ or pos is None or rows_of[b_].size == 0:
+        totals = _bincount_rows(y, cw, k)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for a in range(k):
+                if rows_of[a].size == 0:
                     continue
-                neg = _bincount_rows(ga[rows_of[b_]], cw[:, rows_of[b_]], D)
-                out[:, a, b_] = curves.trapezoid_auc(np.cumsum(pos, axis=1), np.cumsum(neg, axis=1))
+                ga, D = rankings[a].group, rankings[a].thresholds.shape[0]
+                pos = _bincount_rows(ga[rows_of[a]], cw[:, rows_of[a]], D)
+                above = np.cumsum(pos, axis=1)
+                above -= 0.5 * pos
+                num = _bincount_rows(y, np.take(above, ga, axis=1) * cw, k)
+                den = totals[:, a:a + 1] * totals
+                out[:, a] = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+                out[:, a, a] = np.nan
         return out
 
     @_quiet

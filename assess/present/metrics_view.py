@@ -67,7 +67,8 @@ def interval_choices(task: Task) -> Intervals:
     return Intervals({"auto (best per metric)": ("auto", "percentile")} | none
                      | {METHOD_NAMES[m]: (m, "percentile") for m in ("wilson", "clopper-pearson", "normal")}
                      | {f"{METHOD_NAMES['delong']} (ROC AUC)": ("delong", "percentile")} | boot,
-                     "auto: Wilson for proportions, DeLong for the binary ROC AUC, a seeded bootstrap for the rest.")
+                     "auto: Wilson for proportions, DeLong for ROC AUCs (multi-class ones too), a seeded bootstrap "
+                     "for the rest.")
 
 
 def resamples_help(large: bool) -> str:
