@@ -64,7 +64,7 @@ class Key:
     PENDING_READ = "pending_read"      # PendingRead: a read of the upload asked for and not finished yet
     LOADED_SETTINGS = "loaded_settings"    # Settings applied from a settings file (the Report page starts from them)
     SETTINGS_UPLOADER = "settings_uploader"  # the Data page's settings-file uploader
-    SETTINGS_MESSAGE = "settings_message"  # (kind, text) said after applying a settings file
+    SETTINGS_MESSAGE = "settings_message"  # [(kind, text), …] said after applying a settings file
     DATA_DIR_CHOICE = "data_dir_choice"    # the file picked from the data directory (ui/data_directory.py)
     PRESENTATION = "presentation_mode"     # the sidebar's presentation-mode toggle
 

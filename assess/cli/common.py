@@ -16,7 +16,7 @@ from assess.inputs.read import Limits, read_table
 from assess.inputs.roles import Overrides
 from assess.inputs.assessment import Assessment, describe
 from assess.inputs.score_direction import flipped_score
-from assess.present.settings import add_config_option, settings_from_args
+from assess.present.settings import add_config_option, fit_args, settings_from_args
 
 #: Exit status of every subcommand. 2 is also what argparse uses for a usage error, so "the input was wrong" is one
 #: status whether the command line, the file or the data was at fault; 70 is sysexits' EX_SOFTWARE.
@@ -167,7 +167,8 @@ def load_assessment(args: argparse.Namespace) -> Assessment:
         for role, value in changes:
             overrides = overrides.with_role(role, value)
         assessment = describe(table, overrides)
-    settings.check(assessment)
+    for note in fit_args(args, assessment):   # settings that do not apply to this file: ignored, and said so
+        print(f"warning: {for_cli(note)}", file=sys.stderr)
     for problem in assessment.warnings:
         if problem.code in STDERR_WARNINGS:  # numbers that are all wrong deserve a line even outside `inspect`
             print(f"warning: {table.name}: {for_cli(problem.message)}", file=sys.stderr)

@@ -19,6 +19,7 @@ from assess.core.decision import Decision
 from assess.core.errors import AssessError
 from assess.inputs.read import Limits, read_table
 from assess.stats import CORRECTIONS, TEST_NAMES, TESTS, cli_options, compare, compare_all
+from assess.present.settings import CONFIDENCE_LEVEL, ranged
 from assess.stats.inputs import is_fold_table, read_fold_table
 
 
@@ -41,7 +42,8 @@ def add_parser(sub) -> None:
                         help="multiple-comparison correction of the pairs (default: holm; nemenyi for friedman)")
     add_option_flags(parser)
     parser.add_argument("--alternative", choices=["two-sided", "less", "greater"], default="two-sided")
-    parser.add_argument("--confidence-level", type=float, default=0.95)
+    parser.add_argument("--confidence-level", type=ranged(CONFIDENCE_LEVEL), default=0.95,
+                        help=f"level of the effect's interval, {CONFIDENCE_LEVEL} (default 0.95)")
     add_decision_options(parser)
     add_engine_options(parser)
     parser.set_defaults(run=run)

@@ -34,6 +34,7 @@ from assess.core.errors import AssessError
 from assess.metrics import CI_METHODS, get
 from assess.core.data import Task
 from assess.metrics.document import assessment_document, compute_metrics, forecast_breakdowns
+from assess.present.settings import BETA, CONFIDENCE_LEVEL, K, RESAMPLES, SEED, ranged
 
 
 #: The ``output`` column of the CSV (and the heading of the table) for the averages of a multi-output file.
@@ -48,14 +49,16 @@ def add_parser(sub) -> None:
     add_input_options(parser)
     parser.add_argument("--metrics", nargs="+", metavar="KEY", help="only these metric keys (default: all that apply)")
     parser.add_argument("--models", nargs="+", metavar="M", help="only these models (default: all)")
-    parser.add_argument("--beta", type=float, default=1.0, help="beta of fbeta (default 1)")
-    parser.add_argument("--k", type=int, default=2, help="k of top_k_accuracy (default 2)")
+    parser.add_argument("--beta", type=ranged(BETA), default=1.0, help=f"beta of fbeta, {BETA} (default 1)")
+    parser.add_argument("--k", type=ranged(K), default=2, help=f"k of top_k_accuracy, {K} (default 2)")
     parser.add_argument("--ci", choices=[m for m in CI_METHODS if m], help="confidence-interval method")
-    parser.add_argument("--confidence-level", "--ci-level", dest="confidence_level", type=float, default=0.95,
-                        help="confidence level of the intervals (default 0.95); --ci-level, its former name, is "
+    parser.add_argument("--confidence-level", "--ci-level", dest="confidence_level", type=ranged(CONFIDENCE_LEVEL),
+                        default=0.95, help=f"confidence level of the intervals, {CONFIDENCE_LEVEL} (default 0.95); "
+                                           "--ci-level, its former name, is "
                              "the same option")
-    parser.add_argument("--resamples", dest="n_resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("--resamples", dest="n_resamples", type=ranged(RESAMPLES), default=1000,
+                        help=f"bootstrap resamples, {RESAMPLES} (default 1,000)")
+    parser.add_argument("--seed", type=ranged(SEED), default=0, help=f"bootstrap seed, {SEED} (default 0)")
     parser.add_argument("--bootstrap-method", choices=["percentile", "bca"], default="percentile",
                         help="bootstrap interval: percentile (default) or bias-corrected and accelerated (BCa)")
     parser.add_argument("--season", type=int, metavar="M",
