@@ -29,8 +29,8 @@ line (``--config``), checked in two steps (issue 31):
   metric, a value of the wrong type, and a number outside its range — the ranges below, which the Report page's
   widgets and the command line's flags take from here (``resamples`` 100–100,000, ``confidence_level`` 0.5–0.999,
   ``seed`` 0–2³²−1, ``beta`` 0.05–20, ``k`` 1–10,000, ``title`` at most 200 characters).
-- :meth:`Settings.fit` checks them against the file: a task other than the file's or a column the file lacks is
-  refused; an entry that is valid but does not apply to this file (a metric of another task, a cost matrix of
+- :meth:`Settings.overrides` refuses a column the file lacks, and :meth:`Settings.fit` a task other than the
+  file's; an entry that is valid but does not apply to this file (a metric of another task, a cost matrix of
   another size, a threshold on a file without scores or of a task without one, a model or label the file lacks, a
   threshold outside the file's scores) is dropped, or kept and flagged, with a warning naming the key and the value
   that the Data page shows and the command line prints on stderr.
@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assess.core.data import Task
-from assess.core.decision import LABELS, SCORES, SOURCES, Decision
+from assess.core.decision import LABELS, SOURCES, Decision
 from assess.core.errors import AssessError
 from assess.inputs.names import DisplayNames
 from assess.present.report.checklist import KEYS as CHECKLIST_KEYS
@@ -502,28 +502,28 @@ class Settings:
                     ignored("models", model, f"the file has no such model (models: {', '.join(file_models)})")
             changes["models"] = tuple(known) or None
         file_classes = [names.file_class(c) for c in assessment.classes]
-        for kind, given, present in (("models", self.display_names.models, file_models),
-                                     ("classes", self.display_names.classes, file_classes)):
+        for kind, one, given, present in (("models", "model", self.display_names.models, file_models),
+                                          ("classes", "class", self.display_names.classes, file_classes)):
             for old, _ in given:
                 if old not in present:
-                    ignored(f"display_names.{kind}", old, f"the file has no such {kind[:-1] if kind == 'models' else 'class'}")
+                    ignored(f"display_names.{kind}", old, f"the file has no such {one}")
         self._fit_decision(assessment, ignored, notes, changes, all_rows=all_rows)
         if self.costs is not None:
             n = len(self.costs)
             if task not in (Task.BINARY, Task.MULTICLASS):
-                ignored("costs", _Matrix(n), f"costs of decisions apply to binary and multi-class files; this "
-                                                      f"one is {task.value}")
+                ignored("costs", _Matrix(n), f"costs of decisions apply to binary and multi-class files; this one "
+                                             f"is {task.value}")
                 changes["costs"] = None
             elif n != len(assessment.classes):
-                ignored("costs", _Matrix(n), f"this {task.value} file has {len(assessment.classes)} classes, "
-                                                      f"so its matrix is {len(assessment.classes)}×"
-                                                      f"{len(assessment.classes)}")
+                size = len(assessment.classes)
+                ignored("costs", _Matrix(n), f"this {task.value} file has {size} classes, so its matrix is "
+                                             f"{size}×{size}")
                 changes["costs"] = None
         if self.k != Settings.k:
             if task is not Task.MULTICLASS:
                 ignored("k", self.k, f"top-k accuracy is a multi-class metric; this file is {task.value}")
             elif self.k >= len(assessment.classes):
-                notes.append(f"{self.source}: 'k' {self.k} is not below the file's {len(assessment.classes)} "
+                notes.append(f"{self.source}: 'k': {self.k} is not below the file's {len(assessment.classes)} "
                              "classes: top-k accuracy counts every sample right")
         if self.beta != Settings.beta and not task.is_classification:
             ignored("beta", self.beta, f"F-beta is a classification metric; this file is {task.value}")
@@ -568,7 +568,7 @@ class Settings:
                 side = ("above every score of this file (highest {:g}): every sample is predicted negative" if
                         value > high else "below every score of this file (lowest {:g}): every sample is predicted "
                         "positive").format(high if value > high else low)
-                notes.append(f"{self.source}: {key!r} {shown(value)} is {side}")
+                notes.append(f"{self.source}: {key!r}: {shown(value)} is {side}")
 
     def decision(self) -> Decision:
         if self.threshold is None and not self.label_thresholds:

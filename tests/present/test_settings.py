@@ -177,7 +177,7 @@ def test_a_threshold_beyond_every_score_is_kept_and_flagged():
     highest = pd.read_csv(BINARY)["score"].max()
     fitted, notes = Settings.loads(doc(decision={"threshold": 7})).fit(assessment_of(BINARY))
     assert fitted.threshold == 7
-    assert notes == (f"settings: 'decision.threshold' 7.0 is above every score of this file (highest {highest:g}): "
+    assert notes == (f"settings: 'decision.threshold': 7.0 is above every score of this file (highest {highest:g}): "
                      "every sample is predicted negative",)
 
 
@@ -205,7 +205,8 @@ def test_the_command_line_prints_the_warnings_and_computes_the_rest(tmp_path, ca
     assert "warning: s.json: 'metrics': 'mae' is ignored: it is not a metric of binary files" in captured.err
     frame = pd.read_csv(BINARY)
     tree = frame[frame.model == "tree"]
-    assert json.loads(captured.out)["models"]["tree"] == {"accuracy": pytest.approx((tree.y_true == tree.y_pred).mean())}
+    accuracy = (tree.y_true == tree.y_pred).mean()   # the file's own labels: the oracle
+    assert json.loads(captured.out)["models"]["tree"] == {"accuracy": pytest.approx(accuracy)}
 
 
 # --- property: any JSON value of any key loads inside the widgets' ranges, or is refused with AssessError ----------
@@ -268,3 +269,10 @@ def test_any_text_loads_or_is_refused(text):
 @given(st.sampled_from(KEYS), st.text(alphabet='[]{}",:0123456789eE.-+ntrufalsNIiy', max_size=60))
 def test_any_json_like_text_as_a_value_loads_or_is_refused(key, text):
     load_or_refuse(HEAD + json.dumps(key) + ": " + text + "}")
+
+
+def test_k_not_below_the_classes_is_kept_and_flagged():
+    """The wine sample has 3 classes: top-3 accuracy counts every sample right (the Metrics page caps k at 3)."""
+    fitted, notes = Settings.loads(doc(k=3), source="w.json").fit(assessment_of(MULTICLASS))
+    assert fitted.k == 3
+    assert notes == ("w.json: 'k': 3 is not below the file's 3 classes: top-k accuracy counts every sample right",)
