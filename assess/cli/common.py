@@ -175,6 +175,21 @@ def load_assessment(args: argparse.Namespace) -> Assessment:
     return assessment
 
 
+def config_out_of_core(args: argparse.Namespace, engine: str) -> None:
+    """``--config`` on an out-of-core engine: the settings file is checked as in memory and its options fill the
+    flags not given; its roles, task, classes and display names, which need the file's columns (`Settings.overrides`,
+    in memory), are said to be ignored rather than silently dropped."""
+    if not getattr(args, "config", None):
+        return
+    settings = settings_from_args(args)
+    unused = [key for key, value in (("task", settings.task), ("roles", settings.roles),
+                                     ("positive", settings.positive), ("class_order", settings.class_order),
+                                     ("display_names", settings.display_names)) if value]
+    if unused:
+        print(f"warning: {settings.source}: {', '.join(map(repr, unused))} ignored: with --engine {engine} only the "
+              "settings' options apply (use --engine memory, or the role flags)", file=sys.stderr)
+
+
 def json_ready(value):
     """NaN and infinities become null (JSON has neither); numpy scalars become Python numbers."""
     if isinstance(value, dict):

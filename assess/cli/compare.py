@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from assess.cli import SUMMARIES
 
-from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
-                               load_assessment, overrides_from_args, print_json)
+from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, config_out_of_core,
+                               decision_from_args, load_assessment, overrides_from_args, print_json)
 from assess.cli.engine import add_engine_options, chosen_engine
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
@@ -118,6 +118,7 @@ def comparison_data(args):
 def run(args) -> int:
     engine = chosen_engine(args)
     if engine != "memory":
+        config_out_of_core(args, engine)
         print_json(run_engine_compare(args, engine))
         return 0
     data, metric, decision = comparison_data(args)

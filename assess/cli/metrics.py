@@ -26,8 +26,8 @@ import pandas as pd
 
 from assess.cli import SUMMARIES, cost_section
 from assess.cli import slices as slices_cli
-from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
-                               load_assessment, overrides_from_args, print_json)
+from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, config_out_of_core,
+                               decision_from_args, json_ready, load_assessment, overrides_from_args, print_json)
 from assess.cli.engine import add_engine_options, chosen_engine, engine_metrics_doc, run_engine_metrics
 from assess.cli.progress import StderrProgress
 from assess.core.errors import AssessError
@@ -84,6 +84,7 @@ def run(args) -> int:
         if args.slices or args.by_fold:
             raise AssessError(f"--slice and --by-fold need the in-memory engine (--engine memory); the {engine} "
                               "engine computes the pooled metrics only")
+        config_out_of_core(args, engine)
         # the decision flags are checked against the task the engine recognises (binary/multi-class alike here)
         decision = decision_from_args(args, Task.BINARY)
         engine_run = run_engine_metrics(args, engine, decision, overrides_from_args(args))

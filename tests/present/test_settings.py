@@ -276,3 +276,23 @@ def test_k_not_below_the_classes_is_kept_and_flagged():
     fitted, notes = Settings.loads(doc(k=3), source="w.json").fit(assessment_of(MULTICLASS))
     assert fitted.k == 3
     assert notes == ("w.json: 'k': 3 is not below the file's 3 classes: top-k accuracy counts every sample right",)
+
+
+def test_config_out_of_core_is_checked_and_applied_not_skipped(tmp_path, capsys):
+    """``metrics``/``compare`` with ``--engine duckdb`` never read ``--config``: a hostile file ran, and a valid
+    one's options were silently dropped (all metrics, the default decision)."""
+    bad = tmp_path / "bad.json"
+    bad.write_text(doc(resamples=10), encoding="utf-8")
+    for command in (["metrics"], ["compare", "--test", "mcnemar"]):
+        assert main([*command[:1], BINARY, *command[1:], "--engine", "duckdb", "--config", str(bad)]) == 2
+        assert "bad.json: 'resamples' must be from 100 to 100,000 (got 10)" in capsys.readouterr().err
+    good = tmp_path / "good.json"
+    good.write_text(doc(metrics=["accuracy"], ci=None, positive="malignant"), encoding="utf-8")
+    assert main(["metrics", BINARY, "--engine", "duckdb", "--config", str(good)]) == 0
+    captured = capsys.readouterr()
+    frame = pd.read_csv(BINARY)
+    tree = frame[frame.model == "tree"]
+    accuracy = (tree.y_true == tree.y_pred).mean()   # the file's own labels: the oracle
+    assert json.loads(captured.out)["models"]["tree"] == {"accuracy": pytest.approx(accuracy)}
+    said = "warning: good.json: 'positive' ignored: with --engine duckdb only the settings' options apply"
+    assert said in captured.err
