@@ -296,3 +296,29 @@ def test_config_out_of_core_is_checked_and_applied_not_skipped(tmp_path, capsys)
     assert json.loads(captured.out)["models"]["tree"] == {"accuracy": pytest.approx(accuracy)}
     said = "warning: good.json: 'positive' ignored: with --engine duckdb only the settings' options apply"
     assert said in captured.err
+
+
+_FILES: dict = {}
+
+
+def _assessment(path: str):
+    if path not in _FILES:
+        _FILES[path] = assessment_of(path)
+    return _FILES[path]
+
+
+@hsettings(max_examples=150)
+@given(st.sampled_from([BINARY, MULTICLASS, REGRESSION]), st.sampled_from(KEYS), JSON | NUMBERS)
+def test_any_loaded_settings_fit_any_file_or_are_refused(path, key, value):
+    """What loads, fits: each sample file takes it, with warnings, or refuses it with AssessError (another task)."""
+    try:
+        settings = Settings.loads(doc(**{key: value}), source="fuzz.json")
+    except AssessError:
+        return
+    try:
+        fitted, notes = settings.fit(_assessment(path))
+    except AssessError as exc:
+        assert str(exc).startswith("fuzz.json")
+        return
+    assert all(note.startswith("fuzz.json: ") for note in notes)
+    check_loaded(fitted)
