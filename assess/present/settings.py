@@ -89,6 +89,9 @@ class Range:
 #: "resamples"): below 100 a percentile interval's tails rest on a handful of replicates; above 100,000 a bootstrap of
 #: a large file holds the machine for minutes (the audit's 1,000,000 through ``--config`` did).
 RESAMPLES = Range(100, 100_000, int)
+#: The Metrics page's (and the clustering view's) resamples: they recompute on every change of a widget, for every
+#: session of a shared server, so their top is lower; the report, built on a click, takes `RESAMPLES`.
+PAGE_RESAMPLES = Range(RESAMPLES.low, 20_000, int)
 #: Level of every interval (``--confidence-level``; the pages offer 80–99 %).
 CONFIDENCE_LEVEL = Range(0.5, 0.999)
 #: Bootstrap seed: what NumPy's legacy seeding takes (0 to 2³² − 1).
@@ -677,5 +680,5 @@ def report_options(settings: Settings, assessment: Assessment, *, decision: Deci
 
 
 __all__ = ["BETA", "CONFIDENCE_LEVEL", "FORMAT", "K", "MAX_BYTES", "MAX_DEPTH", "MAX_DIGITS", "MAX_TITLE",
-           "RESAMPLES", "SEED", "VERSION", "Range", "Settings", "add_config_option", "fit_args", "ranged",
+           "PAGE_RESAMPLES", "RESAMPLES", "SEED", "VERSION", "Range", "Settings", "add_config_option", "fit_args", "ranged",
            "report_options", "settings_from_args"]

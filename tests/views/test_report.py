@@ -176,3 +176,13 @@ def test_settings_that_do_not_apply_to_the_file_are_applied_without_them_and_sai
     assert at.session_state["loaded_settings"].metrics == ("accuracy",)
     at.switch_page("views/report.py").run()
     assert not at.exception
+
+
+def test_the_pages_resamples_widgets_take_their_range_from_the_settings_module():
+    """One home per range: the Metrics page's widget is PAGE_RESAMPLES (its top lower than the report's, as it
+    recomputes on every change), the Report page's RESAMPLES (checked above)."""
+    from assess.present.settings import PAGE_RESAMPLES, RESAMPLES
+
+    at = open_app("views/metrics.py")
+    widget = next(n for n in at.number_input if n.label == "Bootstrap resamples")
+    assert (widget.min, widget.max) == (PAGE_RESAMPLES.low, PAGE_RESAMPLES.high) == (RESAMPLES.low, 20_000)
