@@ -178,11 +178,17 @@ def test_settings_that_do_not_apply_to_the_file_are_applied_without_them_and_sai
     assert not at.exception
 
 
-def test_the_pages_resamples_widgets_take_their_range_from_the_settings_module():
-    """One home per range: the Metrics page's widget is PAGE_RESAMPLES (its top lower than the report's, as it
-    recomputes on every change), the Report page's RESAMPLES (checked above)."""
-    from assess.present.settings import PAGE_RESAMPLES, RESAMPLES
+def test_the_pages_widgets_take_their_ranges_from_the_settings_module():
+    """One home per range: the Metrics page's resamples are PAGE_RESAMPLES (its top lower than the report's, as it
+    recomputes on every change; the Report page's RESAMPLES is checked above); its seed and β, and the Curves page's
+    β, are the settings' and the command line's SEED (was 2^31 - 1 there: a seed saved from the command line did
+    not fit) and BETA (was 0.1 to 10 on the Curves page)."""
+    from assess.present.settings import BETA, PAGE_RESAMPLES, RESAMPLES, SEED
 
     at = open_app("views/metrics.py")
-    widget = next(n for n in at.number_input if n.label == "Bootstrap resamples")
-    assert (widget.min, widget.max) == (PAGE_RESAMPLES.low, PAGE_RESAMPLES.high) == (RESAMPLES.low, 20_000)
+    ranges = {n.label: (n.min, n.max) for n in at.number_input}
+    assert ranges["Bootstrap resamples"] == (PAGE_RESAMPLES.low, PAGE_RESAMPLES.high) == (RESAMPLES.low, 20_000)
+    assert ranges["Seed"] == (SEED.low, SEED.high) == (0, 2**32 - 1)
+    assert ranges["β of F-beta"] == (BETA.low, BETA.high)
+    at.switch_page("views/curves.py").run()
+    assert {(n.min, n.max) for n in at.number_input if n.label == "β for max Fβ"} == {(BETA.low, BETA.high)}
