@@ -66,8 +66,6 @@ ROLE_KEYS = ("y_true", "y_pred", "score", "model", "id", "fold", "weight", "clus
              "label_scores")
 
 
-
-
 @dataclass(frozen=True)
 class Range:
     """The inclusive range of a number the user chooses. A settings file, the widget that shows the value and the
@@ -94,9 +92,9 @@ RESAMPLES = Range(100, 100_000, int)
 PAGE_RESAMPLES = Range(RESAMPLES.low, 20_000, int)
 #: Level of every interval (``--confidence-level``; the pages offer 80–99 %).
 CONFIDENCE_LEVEL = Range(0.5, 0.999)
-#: Bootstrap seed: what NumPy's legacy seeding takes (0 to 2³² − 1).
+#: Bootstrap seed (the pages' widgets, ``--seed``): what NumPy's legacy seeding takes (0 to 2³² − 1).
 SEED = Range(0, 2**32 - 1, int)
-#: β of F-beta (the Metrics page's widget, ``--beta``).
+#: β of F-beta (the Metrics page's widget and the Curves page's max Fβ, ``--beta``).
 BETA = Range(0.05, 20.0)
 #: k of top-k accuracy (``--k``; the Metrics page bounds it by the file's classes, which `Settings.fit` checks).
 K = Range(1, 10_000, int)
@@ -110,9 +108,7 @@ MAX_DEPTH = 10
 MAX_DIGITS = 20
 
 
-
-
-def shown(value) -> str:
+def _shown(value) -> str:
     """A value in a message: its ``repr``, cut (a hostile file's value may be a megabyte of text)."""
     text = repr(value)
     return text if len(text) <= 60 else f"{text[:50]}… ({len(text):,} characters)"
@@ -147,7 +143,7 @@ def _int(literal: str):
 
 def _float(literal: str):
     value = float(literal)
-    return value if math.isfinite(value) else _Refused(f"{shown(literal)}, a number too large for a float")
+    return value if math.isfinite(value) else _Refused(f"{_shown(literal)}, a number too large for a float")
 
 
 def _constant(name: str):
@@ -298,57 +294,57 @@ class Settings:
         if not isinstance(doc, Mapping):
             raise bad(f"a settings file holds one JSON object (got {type(doc).__name__})")
         if doc.get("format") != FORMAT:
-            raise bad(f"not an assess settings file (\"format\" is {shown(doc.get('format'))}, expected {FORMAT!r})")
+            raise bad(f"not an assess settings file (\"format\" is {_shown(doc.get('format'))}, expected {FORMAT!r})")
         version = doc.get("version")
         if version != VERSION or isinstance(version, bool):
-            raise bad(f"settings version {shown(version)} is not supported: this version of assess reads version "
+            raise bad(f"settings version {_shown(version)} is not supported: this version of assess reads version "
                       f"{VERSION}; save the settings again from the app")
         known = {"format", "version", "task", "roles", "positive", "class_order", "display_names", "decision",
                  "models", "metrics", "ci", "confidence_level", "resamples", "seed", "beta", "k", "tests",
                  "test_metric", "correction", "costs", "checklist", "paper", "title"}
         unknown = sorted(set(doc) - known)
         if unknown:
-            raise bad(f"unknown key {shown(unknown[0])} (keys: {', '.join(sorted(known))})")
+            raise bad(f"unknown key {_shown(unknown[0])} (keys: {', '.join(sorted(known))})")
 
         def text(key, value, *, optional=True):
             if value is None and optional:
                 return None
             if not _is_name(value):
-                raise bad(f"{key!r} must be text (got {shown(value)})")
+                raise bad(f"{key!r} must be text (got {_shown(value)})")
             return str(value)
 
         def texts(key, value):
             if value is None:
                 return None
             if not isinstance(value, list) or not all(_is_name(v) for v in value):
-                raise bad(f"{key!r} must be a list of names (got {shown(value)})")
+                raise bad(f"{key!r} must be a list of names (got {_shown(value)})")
             return tuple(str(v) for v in value) or None
 
         def one_of(key, value, allowed):
             if value not in allowed:
-                raise bad(f"{key!r} names {shown(value)}, which is not one of {', '.join(allowed)}")
+                raise bad(f"{key!r} names {_shown(value)}, which is not one of {', '.join(allowed)}")
             return value
 
         def number(key, value, rng: Range | None = None):
             kind = rng.kind if rng else float
             if isinstance(value, bool) or not isinstance(value, (int, float)) or (
                     isinstance(value, float) and not math.isfinite(value)) or (kind is int and int(value) != value):
-                raise bad(f"{key!r} must be {'a whole number' if kind is int else 'a number'} (got {shown(value)})")
+                raise bad(f"{key!r} must be {'a whole number' if kind is int else 'a number'} (got {_shown(value)})")
             if rng is not None and not rng.holds(value):
-                raise bad(f"{key!r} must be from {rng} (got {shown(value)})")
+                raise bad(f"{key!r} must be from {rng} (got {_shown(value)})")
             try:
                 return kind(value)
             except OverflowError:   # an integer beyond a float, given as a Python object rather than JSON
-                raise bad(f"{key!r} must be a number a float holds (got {shown(value)})") from None
+                raise bad(f"{key!r} must be a number a float holds (got {_shown(value)})") from None
 
         def mapping(key, value, allowed=None):
             if value is None:
                 return {}
             if not isinstance(value, Mapping):
-                raise bad(f"{key!r} must be an object (got {shown(value)})")
+                raise bad(f"{key!r} must be an object (got {_shown(value)})")
             extra = sorted(set(value) - set(allowed)) if allowed is not None else ()
             if extra:
-                raise bad(f"{key!r} holds {', '.join(map(repr, allowed))}; not {shown(extra[0])}")
+                raise bad(f"{key!r} holds {', '.join(map(repr, allowed))}; not {_shown(extra[0])}")
             return value
 
         kw: dict = {"source": source}
@@ -357,12 +353,12 @@ class Settings:
         roles = mapping("roles", doc.get("roles"))
         for role, value in roles.items():
             if role not in ROLE_KEYS:
-                raise bad(f"unknown role {shown(role)} (roles: {', '.join(ROLE_KEYS)})")
+                raise bad(f"unknown role {_shown(role)} (roles: {', '.join(ROLE_KEYS)})")
             if not (value is None or _is_name(value) and isinstance(value, str)
                     or isinstance(value, list) and all(_is_name(v) for v in value)
                     or isinstance(value, Mapping) and all(_is_name(v) for v in value.values())):
                 raise bad(f"role {role!r} must name a column, a list of columns or an object of them "
-                          f"(got {shown(value)})")
+                          f"(got {_shown(value)})")
         kw["roles"] = dict(roles)
         kw["positive"] = text("positive", doc.get("positive"))
         kw["class_order"] = texts("class_order", doc.get("class_order"))
@@ -385,7 +381,7 @@ class Settings:
         every_metric = {m.key for m in REGISTRY}
         for key in kw["metrics"] or ():   # a metric of another task is the file's question (`fit`); no task's: a typo
             if key not in every_metric:
-                raise bad(f"'metrics' names {shown(key)}, which is no metric of any task (the keys are listed by "
+                raise bad(f"'metrics' names {_shown(key)}, which is no metric of any task (the keys are listed by "
                           "python -m assess metrics --help and on the Metrics page)")
         kw["tests"] = texts("tests", doc.get("tests"))
         for test in kw["tests"] or ():
@@ -406,13 +402,13 @@ class Settings:
             if not isinstance(costs, list) or not costs or not all(isinstance(r, list) and len(r) == len(costs)
                                                                    for r in costs):
                 raise bad(f"'costs' must be a square list of lists (true class by predicted class; got "
-                          f"{shown(costs)})")
+                          f"{_shown(costs)})")
             kw["costs"] = tuple(tuple(number(f"costs[{i}][{j}]", v) for j, v in enumerate(row))
                                 for i, row in enumerate(costs))
         answers = mapping("checklist", doc.get("checklist"))
         unknown = sorted(set(answers) - set(CHECKLIST_KEYS))
         if unknown:
-            raise bad(f"unknown checklist item {shown(unknown[0])} (items: {', '.join(CHECKLIST_KEYS)})")
+            raise bad(f"unknown checklist item {_shown(unknown[0])} (items: {', '.join(CHECKLIST_KEYS)})")
         kw["checklist"] = {k: text(f"checklist.{k}", v) or "" for k, v in answers.items()}
         if doc.get("paper") is not None:
             from assess.present.report.render import PAPERS   # here: the renderer imports Jinja2 and the charts
@@ -484,8 +480,8 @@ class Settings:
         task, notes, changes = assessment.task, [], {}
 
         def ignored(key: str, value, why: str) -> None:
-            notes.append(f"{self.source}: {key!r}: {value if isinstance(value, _Matrix) else shown(value)} is ignored: "
-                         f"{why}")
+            what = value if isinstance(value, _Matrix) else _shown(value)
+            notes.append(f"{self.source}: {key!r}: {what} is ignored: {why}")
 
         task_metrics = {m.key for m in metrics_for(task)}
         if self.metrics:
@@ -571,7 +567,7 @@ class Settings:
                 side = ("above every score of this file (highest {:g}): every sample is predicted negative" if
                         value > high else "below every score of this file (lowest {:g}): every sample is predicted "
                         "positive").format(high if value > high else low)
-                notes.append(f"{self.source}: {key!r}: {shown(value)} is {side}")
+                notes.append(f"{self.source}: {key!r}: {_shown(value)} is {side}")
 
     def decision(self) -> Decision:
         if self.threshold is None and not self.label_thresholds:
@@ -680,5 +676,5 @@ def report_options(settings: Settings, assessment: Assessment, *, decision: Deci
 
 
 __all__ = ["BETA", "CONFIDENCE_LEVEL", "FORMAT", "K", "MAX_BYTES", "MAX_DEPTH", "MAX_DIGITS", "MAX_TITLE",
-           "PAGE_RESAMPLES", "RESAMPLES", "SEED", "VERSION", "Range", "Settings", "add_config_option", "fit_args", "ranged",
-           "report_options", "settings_from_args"]
+           "PAGE_RESAMPLES", "RESAMPLES", "SEED", "VERSION", "Range", "Settings", "add_config_option", "fit_args",
+           "ranged", "report_options", "settings_from_args"]
