@@ -189,13 +189,21 @@ def _too_deep(text: str) -> str | None:
     return None
 
 
-def _refused_number(value, path: list) -> tuple[str, str] | None:
-    """(key path, what) of the first number the parser refused in ``value``, else None (depth ≤ `MAX_DEPTH`)."""
+def _refused_value(value, path: list) -> tuple[str, str] | None:
+    """(key path, what) of the first value ``value`` may not hold, else None (depth ≤ `MAX_DEPTH`): a number the
+    parser refused, or text with a lone surrogate ("\\ud800" is valid JSON, but no UTF-8 file, page or PDF can hold
+    it: the report failed while writing)."""
     if isinstance(value, _Refused):
         return _key_path(path), value.what
+    for text in [value] if isinstance(value, str) else value if isinstance(value, dict) else ():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return _key_path(path), (f"{'text' if text is value else 'a key'} with a lone surrogate "
+                                     f"({ascii(text)[:40]}), which UTF-8 cannot hold")
     items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
     for at, item in items:
-        found = _refused_number(item, [*path, ("[" if isinstance(value, list) else "{", at)])
+        found = _refused_value(item, [*path, ("[" if isinstance(value, list) else "{", at)])
         if found:
             return found
     return None
@@ -203,7 +211,8 @@ def _refused_number(value, path: list) -> tuple[str, str] | None:
 
 def _parse(data: bytes | str, source: str):
     """The JSON of a settings file, or AssessError naming ``source`` and the key: over `MAX_BYTES`, nested deeper
-    than `MAX_DEPTH`, not UTF-8, not JSON, an integer of more than `MAX_DIGITS` digits, NaN, Infinity."""
+    than `MAX_DEPTH`, not UTF-8, not JSON, an integer of more than `MAX_DIGITS` digits, NaN, Infinity, a lone
+    surrogate."""
     size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "surrogatepass"))
     if size > MAX_BYTES:
         raise AssessError(f"{source}: over {MAX_BYTES:,} bytes; a settings file is smaller (one saved from the app "
@@ -223,7 +232,7 @@ def _parse(data: bytes | str, source: str):
         raise AssessError(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
     except RecursionError:   # _too_deep counts the brackets the parser recurses into; this is its backstop
         raise AssessError(f"{source}: nested too deeply to read (at most {MAX_DEPTH} levels)") from None
-    refused = _refused_number(doc, [])
+    refused = _refused_value(doc, [])
     if refused:
         raise AssessError(f"{source}: {refused[0]!r} holds {refused[1]}")
     return doc

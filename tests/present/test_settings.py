@@ -322,3 +322,13 @@ def test_any_loaded_settings_fit_any_file_or_are_refused(path, key, value):
         return
     assert all(note.startswith("fuzz.json: ") for note in notes)
     check_loaded(fitted)
+
+
+@pytest.mark.parametrize("text, parts", [
+    (HEAD + '"title": "x\\ud800y"}', ("'title'", "text with a lone surrogate", "'x\\ud800y'")),
+    (HEAD + '"display_names": {"models": {"t\\udfff": "Tree"}}}', ("'display_names.models'", "a key with a lone")),
+])
+def test_a_lone_surrogate_is_refused_where_it_is_read(text, parts):
+    """"\\ud800" is valid JSON; it went through, and the report failed while writing ('utf-8' codec can't encode
+    character '\\ud800' … surrogates not allowed, naming neither file nor key)."""
+    refused(text, *parts)
