@@ -210,6 +210,10 @@ def set_table(table: LoadedTable | None, error: str | None = None) -> None:
     st.session_state[Key.LOAD_ERROR] = error
     st.session_state[Key.ENGINE_RUN] = None   # another source: a file opened out of core is closed
     st.session_state[Key.OVERRIDES] = Overrides()
+    # A settings file was fitted to the file it was applied to (its roles are gone with the overrides above): the
+    # Report page no longer starts from it, and the Data page no longer says it applies.
+    st.session_state[Key.LOADED_SETTINGS] = None
+    st.session_state[Key.SETTINGS_MESSAGE] = None
     rebuild()
 
 

@@ -192,3 +192,20 @@ def test_the_pages_widgets_take_their_ranges_from_the_settings_module():
     assert ranges["β of F-beta"] == (BETA.low, BETA.high)
     at.switch_page("views/curves.py").run()
     assert {(n.min, n.max) for n in at.number_input if n.label == "β for max Fβ"} == {(BETA.low, BETA.high)}
+
+
+def test_settings_applied_to_one_file_are_not_carried_to_the_next():
+    """A settings file is fitted to the file it was applied to (its 2×2 costs, its checklist); loading another file
+    reset its roles but kept the rest for the Report page, and the Data page still said it applied. Now the next
+    file starts from the defaults: no stale costs on the wine sample's 3 classes, no message."""
+    doc = Settings(costs=((0.0, 1.0), (5.0, 0.0)), checklist={"context": "Screening"}).to_json()
+    at = _apply(open_app(), "binary.json", doc)
+    said = lambda: [s.value for s in at.success if "Applied the settings" in s.value]  # noqa: E731
+    assert at.session_state["loaded_settings"].costs == ((0.0, 1.0), (5.0, 0.0)) and said()
+    at.radio[0].set_value("Wine — multi-class, 2 models").run()
+    assert not at.exception and not said()
+    assert at.session_state["loaded_settings"] is None
+    at.switch_page("views/report.py").run()
+    assert not at.exception
+    assert at.text_area(key="checklist_context").value == ""
+    assert not next(c for c in at.checkbox if c.label == "State what each kind of error costs").value
