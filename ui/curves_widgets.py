@@ -9,6 +9,7 @@ from assess.analyses.operating_points import suggested_thresholds
 from assess.inputs.assessment import Assessment
 from assess.present import charts
 from assess.present import curves_view as cv
+from assess.present.settings import BETA
 from ui.state import cached
 from ui.widgets import all_charts_button, chart, chart_row, presenting, set_threshold
 
@@ -40,7 +41,7 @@ def suggested_points(curves: cv.Curves, label: str) -> float:
         # Inputs and buttons as wide as their labels, wrapping onto new rows on a narrow screen: in five columns at
         # 1024 px the buttons read "Youden's…" and their thresholds could not be seen.
         with st.container(horizontal=True):
-            beta = st.number_input("β for max Fβ", 0.1, 10.0, 1.0, step=0.5, key="curves_beta", width=150)
+            beta = st.number_input("β for max Fβ", BETA.low, BETA.high, 1.0, step=0.5, key="curves_beta", width=150)
             cost_fp = st.number_input("Cost of a false positive", 0.0, 1e9, 1.0, key="cost_fp", width=190)
             cost_fn = st.number_input("Cost of a false negative", 0.0, 1e9, 1.0, key="cost_fn", width=190)
             target_p = st.number_input("Target precision", 0.0, 1.0, 0.9, step=0.05, key="target_p", width=150)

@@ -13,6 +13,7 @@ from assess.core.formatting import count, percent_level, proportion
 from assess.inputs.assessment import Assessment
 from assess.metrics import table_for
 from assess.present import metrics_view as mv
+from assess.present.settings import BETA
 from ui.state import Key, current_decision, set_decision
 from ui.widgets import data_table
 
@@ -33,7 +34,7 @@ def decision_settings(assessment: Assessment, asks: mv.Questions) -> tuple[float
                         key=Key.METRICS_THRESHOLD, help="Shared with the Curves page's threshold explorer.",
                         on_change=lambda: set_decision(current_decision().with_threshold(
                             st.session_state[Key.METRICS_THRESHOLD])))
-    beta = st.number_input("β of F-beta", 0.05, 20.0, 1.0, step=0.25,
+    beta = st.number_input("β of F-beta", BETA.low, BETA.high, 1.0, step=0.25,
                            help="β > 1 weighs recall more, β < 1 precision more.")
     k = st.number_input("k of top-k accuracy", 1, max(1, len(assessment.classes)), min(2, len(assessment.classes)),
                         disabled=task is not Task.MULTICLASS)

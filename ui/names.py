@@ -76,17 +76,18 @@ def _apply_settings() -> None:
         assessment = st.session_state.get(Key.ASSESSMENT)
         if assessment is None:
             raise AssessError(f"{upload.name} does not fit this file: {st.session_state[Key.DESCRIBE_ERROR]}")
-        settings.check(assessment)
+        settings, notes = settings.fit(assessment)   # another task refused; what does not apply, said and dropped
         set_decision(settings.decision())
     except AssessError as exc:
         if st.session_state[Key.OVERRIDES] != before:
             set_overrides(before)  # nothing half-applied: the file stays as it was
-        st.session_state[Key.SETTINGS_MESSAGE] = ("error", str(exc))
+        st.session_state[Key.SETTINGS_MESSAGE] = [("error", str(exc))]
         return
     st.session_state[Key.LOADED_SETTINGS] = settings
-    st.session_state[Key.SETTINGS_MESSAGE] = ("success", f"Applied the settings from `{upload.name}`: roles, positive "
-                                                     "class, display names and the decision; the Report page has "
-                                                     "their checklist answers and report options.")
+    st.session_state[Key.SETTINGS_MESSAGE] = [("success", f"Applied the settings from `{upload.name}`: roles, "
+                                                          "positive class, display names and the decision; the Report "
+                                                          "page has their checklist answers and report options."),
+                                              *(("warning", note) for note in notes)]
 
 
 def settings_upload() -> None:
@@ -95,10 +96,8 @@ def settings_upload() -> None:
         st.caption("A settings file saved from the Report page re-applies the same assessment to this file: roles, "
                    "positive class, display names, decision, report options and checklist answers.")
         st.file_uploader("Settings file (JSON)", type=["json"], key=Key.SETTINGS_UPLOADER, on_change=_apply_settings)
-        message = st.session_state.get(Key.SETTINGS_MESSAGE)
-        if message:
-            kind, text = message
-            (st.error if kind == "error" else st.success)(md(text))
+        for kind, text in st.session_state.get(Key.SETTINGS_MESSAGE) or ():
+            {"error": st.error, "warning": st.warning, "success": st.success}[kind](md(text))
 
 
 def _name_fields(kind: str, file_names: list[str], shown) -> dict[str, str]:

@@ -64,7 +64,7 @@ class Key:
     PENDING_READ = "pending_read"      # PendingRead: a read of the upload asked for and not finished yet
     LOADED_SETTINGS = "loaded_settings"    # Settings applied from a settings file (the Report page starts from them)
     SETTINGS_UPLOADER = "settings_uploader"  # the Data page's settings-file uploader
-    SETTINGS_MESSAGE = "settings_message"  # (kind, text) said after applying a settings file
+    SETTINGS_MESSAGE = "settings_message"  # [(kind, text), …] said after applying a settings file
     DATA_DIR_CHOICE = "data_dir_choice"    # the file picked from the data directory (ui/data_directory.py)
     PRESENTATION = "presentation_mode"     # the sidebar's presentation-mode toggle
 
@@ -210,6 +210,10 @@ def set_table(table: LoadedTable | None, error: str | None = None) -> None:
     st.session_state[Key.LOAD_ERROR] = error
     st.session_state[Key.ENGINE_RUN] = None   # another source: a file opened out of core is closed
     st.session_state[Key.OVERRIDES] = Overrides()
+    # A settings file was fitted to the file it was applied to (its roles are gone with the overrides above): the
+    # Report page no longer starts from it, and the Data page no longer says it applies.
+    st.session_state[Key.LOADED_SETTINGS] = None
+    st.session_state[Key.SETTINGS_MESSAGE] = None
     rebuild()
 
 

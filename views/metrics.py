@@ -14,6 +14,7 @@ from assess.core.formatting import percent_level
 from assess.core.progress import Progress
 from assess.metrics.document import MetricsSettings, compute_metrics, forecast_breakdowns
 from assess.present import metrics_view as mv
+from assess.present.settings import PAGE_RESAMPLES, SEED
 from assess.present.summary import breakdown_table, comparison_frame
 from ui import clustering_view, data_directory
 from ui import metrics_widgets as ms
@@ -45,9 +46,10 @@ with left:
 with mid:
     level = st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func=percent_level,
                              disabled=ci is None)
-    n_resamples = st.number_input("Bootstrap resamples", 100, 20_000, 200 if asks.large else 1000, step=100,
-                                disabled=ci not in ("bootstrap", "auto"), help=mv.resamples_help(asks.large))
-    seed = st.number_input("Seed", 0, 2**31 - 1, 0, disabled=ci not in ("bootstrap", "auto"),
+    n_resamples = st.number_input("Bootstrap resamples", PAGE_RESAMPLES.low, PAGE_RESAMPLES.high,
+                                  200 if asks.large else 1000, step=100,
+                                  disabled=ci not in ("bootstrap", "auto"), help=mv.resamples_help(asks.large))
+    seed = st.number_input("Seed", SEED.low, SEED.high, 0, disabled=ci not in ("bootstrap", "auto"),
                            help="Bootstrap resampling is seeded: the same seed gives the same interval.")
 with right:
     season, interval_level = ms.forecast_settings(assessment, asks) if forecast else (None, None)

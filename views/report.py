@@ -17,7 +17,7 @@ from assess.metrics import CI_METHODS
 from assess.present.report import build_report
 from assess.present.report.checklist import ITEMS
 from assess.present.report_view import FILES, FORMATS, cost_classes, costs_from_grid, report_bytes, report_settings
-from assess.present.settings import Settings, report_options
+from assess.present.settings import MAX_TITLE, RESAMPLES, Settings, report_options
 from ui.names import loaded_settings
 from ui.state import Key, current_decision, keep_result, kept_result, md, require_assessment
 from ui.widgets import throttled
@@ -33,7 +33,7 @@ st.caption("The assessment report of ISO/IEC TS 4213 clause 8: a one-page summar
 saved = loaded_settings() or Settings()
 
 st.subheader("Report options")
-title = st.text_input("Title", value=saved.title, max_chars=200)
+title = st.text_input("Title", value=saved.title, max_chars=MAX_TITLE)
 c2, c3, c4 = st.columns([2, 1, 1])
 chosen = c2.radio("Format", list(FORMATS), index=0 if saved.paper == "a4" else 1, horizontal=True,
                   help="PDF: for reading and printing (vector charts, page numbers, contents with links). HTML: one "
@@ -44,7 +44,8 @@ paper = paper or saved.paper
 methods = [m for m in CI_METHODS if m]
 ci = c3.selectbox("Intervals", methods, index=methods.index(saved.ci) if saved.ci in methods else 0,
                   help="auto: the best fitting method per metric (Wilson, DeLong, bootstrap)")
-n_resamples = c4.number_input("Bootstrap resamples", 100, 100_000, saved.n_resamples, step=100)
+# the range a settings file is held to (assess.present.settings): a saved value always fits the widget
+n_resamples = c4.number_input("Bootstrap resamples", RESAMPLES.low, RESAMPLES.high, saved.n_resamples, step=100)
 
 costs = saved.costs
 encoded = cost_classes(assessment)

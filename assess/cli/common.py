@@ -16,7 +16,7 @@ from assess.inputs.read import Limits, read_table
 from assess.inputs.roles import Overrides
 from assess.inputs.assessment import Assessment, describe
 from assess.inputs.score_direction import flipped_score
-from assess.present.settings import add_config_option, settings_from_args
+from assess.present.settings import add_config_option, fit_args, settings_from_args
 
 #: Exit status of every subcommand. 2 is also what argparse uses for a usage error, so "the input was wrong" is one
 #: status whether the command line, the file or the data was at fault; 70 is sysexits' EX_SOFTWARE.
@@ -167,11 +167,27 @@ def load_assessment(args: argparse.Namespace) -> Assessment:
         for role, value in changes:
             overrides = overrides.with_role(role, value)
         assessment = describe(table, overrides)
-    settings.check(assessment)
+    for note in fit_args(args, assessment):   # settings that do not apply to this file: ignored, and said so
+        print(f"warning: {for_cli(note)}", file=sys.stderr)
     for problem in assessment.warnings:
         if problem.code in STDERR_WARNINGS:  # numbers that are all wrong deserve a line even outside `inspect`
             print(f"warning: {table.name}: {for_cli(problem.message)}", file=sys.stderr)
     return assessment
+
+
+def config_out_of_core(args: argparse.Namespace, engine: str) -> None:
+    """``--config`` on an out-of-core engine: the settings file is checked as in memory and its options fill the
+    flags not given; its roles, task, classes and display names, which need the file's columns (`Settings.overrides`,
+    in memory), are said to be ignored rather than silently dropped."""
+    if not getattr(args, "config", None):
+        return
+    settings = settings_from_args(args)
+    unused = [key for key, value in (("task", settings.task), ("roles", settings.roles),
+                                     ("positive", settings.positive), ("class_order", settings.class_order),
+                                     ("display_names", settings.display_names)) if value]
+    if unused:
+        print(f"warning: {settings.source}: {', '.join(map(repr, unused))} ignored: with --engine {engine} only the "
+              "settings' options apply (use --engine memory, or the role flags)", file=sys.stderr)
 
 
 def json_ready(value):

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from assess.cli import SUMMARIES
 
-from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
-                               load_assessment, overrides_from_args, print_json)
+from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, config_out_of_core,
+                               decision_from_args, load_assessment, overrides_from_args, print_json)
 from assess.cli.engine import add_engine_options, chosen_engine
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
 from assess.inputs.read import Limits, read_table
 from assess.stats import CORRECTIONS, TEST_NAMES, TESTS, cli_options, compare, compare_all
+from assess.present.settings import CONFIDENCE_LEVEL, ranged
 from assess.stats.inputs import is_fold_table, read_fold_table
 
 
@@ -41,7 +42,8 @@ def add_parser(sub) -> None:
                         help="multiple-comparison correction of the pairs (default: holm; nemenyi for friedman)")
     add_option_flags(parser)
     parser.add_argument("--alternative", choices=["two-sided", "less", "greater"], default="two-sided")
-    parser.add_argument("--confidence-level", type=float, default=0.95)
+    parser.add_argument("--confidence-level", type=ranged(CONFIDENCE_LEVEL), default=0.95,
+                        help=f"level of the effect's interval, {CONFIDENCE_LEVEL} (default 0.95)")
     add_decision_options(parser)
     add_engine_options(parser)
     parser.set_defaults(run=run)
@@ -116,6 +118,7 @@ def comparison_data(args):
 def run(args) -> int:
     engine = chosen_engine(args)
     if engine != "memory":
+        config_out_of_core(args, engine)
         print_json(run_engine_compare(args, engine))
         return 0
     data, metric, decision = comparison_data(args)

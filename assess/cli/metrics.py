@@ -26,14 +26,15 @@ import pandas as pd
 
 from assess.cli import SUMMARIES, cost_section
 from assess.cli import slices as slices_cli
-from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
-                               load_assessment, overrides_from_args, print_json)
+from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, config_out_of_core,
+                               decision_from_args, json_ready, load_assessment, overrides_from_args, print_json)
 from assess.cli.engine import add_engine_options, chosen_engine, engine_metrics_doc, run_engine_metrics
 from assess.cli.progress import StderrProgress
 from assess.core.errors import AssessError
 from assess.metrics import CI_METHODS, get
 from assess.core.data import Task
 from assess.metrics.document import assessment_document, compute_metrics, forecast_breakdowns
+from assess.present.settings import BETA, CONFIDENCE_LEVEL, K, RESAMPLES, SEED, ranged
 
 
 #: The ``output`` column of the CSV (and the heading of the table) for the averages of a multi-output file.
@@ -48,14 +49,16 @@ def add_parser(sub) -> None:
     add_input_options(parser)
     parser.add_argument("--metrics", nargs="+", metavar="KEY", help="only these metric keys (default: all that apply)")
     parser.add_argument("--models", nargs="+", metavar="M", help="only these models (default: all)")
-    parser.add_argument("--beta", type=float, default=1.0, help="beta of fbeta (default 1)")
-    parser.add_argument("--k", type=int, default=2, help="k of top_k_accuracy (default 2)")
+    parser.add_argument("--beta", type=ranged(BETA), default=1.0, help=f"beta of fbeta, {BETA} (default 1)")
+    parser.add_argument("--k", type=ranged(K), default=2, help=f"k of top_k_accuracy, {K} (default 2)")
     parser.add_argument("--ci", choices=[m for m in CI_METHODS if m], help="confidence-interval method")
-    parser.add_argument("--confidence-level", "--ci-level", dest="confidence_level", type=float, default=0.95,
-                        help="confidence level of the intervals (default 0.95); --ci-level, its former name, is "
+    parser.add_argument("--confidence-level", "--ci-level", dest="confidence_level", type=ranged(CONFIDENCE_LEVEL),
+                        default=0.95, help=f"confidence level of the intervals, {CONFIDENCE_LEVEL} (default 0.95); "
+                                           "--ci-level, its former name, is "
                              "the same option")
-    parser.add_argument("--resamples", dest="n_resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("--resamples", dest="n_resamples", type=ranged(RESAMPLES), default=1000,
+                        help=f"bootstrap resamples, {RESAMPLES} (default 1,000)")
+    parser.add_argument("--seed", type=ranged(SEED), default=0, help=f"bootstrap seed, {SEED} (default 0)")
     parser.add_argument("--bootstrap-method", choices=["percentile", "bca"], default="percentile",
                         help="bootstrap interval: percentile (default) or bias-corrected and accelerated (BCa)")
     parser.add_argument("--season", type=int, metavar="M",
@@ -81,6 +84,7 @@ def run(args) -> int:
         if args.slices or args.by_fold:
             raise AssessError(f"--slice and --by-fold need the in-memory engine (--engine memory); the {engine} "
                               "engine computes the pooled metrics only")
+        config_out_of_core(args, engine)
         # the decision flags are checked against the task the engine recognises (binary/multi-class alike here)
         decision = decision_from_args(args, Task.BINARY)
         engine_run = run_engine_metrics(args, engine, decision, overrides_from_args(args))

@@ -24,7 +24,8 @@ from assess.metrics import CI_METHODS
 from assess.present.report import FORMATS, ReportOptions, build_report, format_of, write_report
 from assess.present.report.render import PAPERS
 from assess.inputs.assessment import Assessment
-from assess.present.settings import Settings, report_options, settings_from_args
+from assess.present.settings import (CONFIDENCE_LEVEL, RESAMPLES, SEED, Settings, fit_args, ranged, report_options,
+                                     settings_from_args)
 from assess.stats import CORRECTIONS, TEST_NAMES
 
 
@@ -42,9 +43,11 @@ def add_parser(sub) -> None:
     parser.add_argument("--paper", choices=list(PAPERS), default=None, help="PDF paper size (default a4)")
     parser.add_argument("--ci", choices=[m for m in CI_METHODS if m], default=None,
                         help="confidence-interval method (default auto)")
-    parser.add_argument("--confidence-level", type=float, default=None, help="level of every interval (default 0.95)")
-    parser.add_argument("--resamples", dest="n_resamples", type=int, default=None, help="bootstrap resamples (default 1000)")
-    parser.add_argument("--seed", type=int, default=None, help="bootstrap seed (default 0)")
+    parser.add_argument("--confidence-level", type=ranged(CONFIDENCE_LEVEL), default=None,
+                        help=f"level of every interval, {CONFIDENCE_LEVEL} (default 0.95)")
+    parser.add_argument("--resamples", dest="n_resamples", type=ranged(RESAMPLES), default=None,
+                        help=f"bootstrap resamples, {RESAMPLES} (default 1,000)")
+    parser.add_argument("--seed", type=ranged(SEED), default=None, help=f"bootstrap seed, {SEED} (default 0)")
     parser.add_argument("--tests", nargs="+", choices=TEST_NAMES, metavar="TEST",
                         help="significance tests to run (default: every test suited to the data, as compare --test "
                              "all)")
@@ -104,6 +107,8 @@ def run(args) -> int:
         settings = settings_from_args(args)
         assessment, source = open_report_source(resolve_source(args.file), engine, overrides_from_args(args),
                                                 settings=settings, spark_master=args.spark_master)
+        for note in fit_args(args, assessment, all_rows=False):   # load_assessment says them in memory
+            print(f"warning: {note}", file=sys.stderr)
     else:
         assessment = load_assessment(args)  # applies --config (roles, positive class, display names; task checked)
     if assessment.errors:

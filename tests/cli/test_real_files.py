@@ -25,15 +25,15 @@ def run(capsys, *argv):
 
 
 def test_bootstrap_progress_goes_to_stderr_in_tenths(capsys):
-    code, doc, err = run(capsys, "metrics", BINARY, "--models", "tree", "--ci", "auto", "--resamples", "40")
+    code, doc, err = run(capsys, "metrics", BINARY, "--models", "tree", "--ci", "auto", "--resamples", "100")
     assert code == 0 and doc["models"]["tree"]["f1"]["low"] is not None  # stdout stays pure JSON
-    shares = [int(m) for m in re.findall(r"intervals \(40 bootstrap resamples where no analytic interval exists\): "
+    shares = [int(m) for m in re.findall(r"intervals \(100 bootstrap resamples where no analytic interval exists\): "
                                          r"(\d+) % \(\d+ s\)", err)]
     assert shares and shares == sorted(set(shares)) and shares[-1] == 100
 
 
 def test_quiet_and_no_interval_print_no_progress(capsys):
-    assert run(capsys, "metrics", BINARY, "--models", "tree", "--ci", "auto", "--resamples", "40", "--quiet")[2] == ""
+    assert run(capsys, "metrics", BINARY, "--models", "tree", "--ci", "auto", "--resamples", "100", "--quiet")[2] == ""
     assert run(capsys, "metrics", BINARY, "--models", "tree")[2] == ""
 
 

@@ -124,3 +124,88 @@ def test_settings_saved_from_the_app_give_the_cli_the_same_report(tmp_path):
     later_doc = json.loads(zipfile.ZipFile(out).read("report.json"))
     assert later_doc["decision"] == app_doc["decision"] and later_doc["costs"]["misclassification"]["matrix"] == \
         app_doc["costs"]["misclassification"]["matrix"]
+
+
+def _apply(at, name: str, text: str):
+    at.switch_page("views/data.py").run()
+    at.file_uploader[0].upload(name, text.encode(), "application/json").run()
+    assert not at.exception
+    return at
+
+
+def test_settings_outside_the_resamples_widget_leave_the_report_page_working():
+    """Issue 31: resamples 10 was applied, and the Report page's widget (100 to 100,000) then raised on every visit
+    until another settings file was applied. The loader now refuses it on the Data page, naming key, value and
+    range, and the Report page opens with the widget's own range — the loader's."""
+    from assess.present.settings import RESAMPLES
+
+    at = _apply(open_app(), "few.json", Settings().to_json().replace('"resamples": 1000', '"resamples": 10'))
+    assert any("few.json: 'resamples' must be from 100 to 100,000 (got 10)" in e.value.replace("\\", "")
+               for e in at.error)
+    at.switch_page("views/report.py").run()
+    assert not at.exception
+    widget = next(n for n in at.number_input if n.label == "Bootstrap resamples")
+    assert (widget.min, widget.max, widget.value) == (RESAMPLES.low, RESAMPLES.high, 1000)
+
+
+def test_hostile_settings_files_are_an_error_message_not_a_crash():
+    """Nesting deeper than Python's parser recurses, and an integer longer than Python converts (5,000 digits)."""
+    head = '{"format": "assess-settings", "version": 1, '
+    at = open_app()
+    for name, text, said in (("deep.json", head + '"roles": {"groups": ' + "[" * 100_000 + "]" * 100_000 + "}}",
+                              "deep.json: 'roles.groups[0][0]"),
+                             ("digits.json", head + '"seed": ' + "7" * 5_000 + "}",
+                              "digits.json: 'seed' holds an integer of 5,000 digits")):
+        _apply(at, name, text)
+        assert any(said in e.value.replace("\\", "") for e in at.error), (name, [e.value for e in at.error])
+        at.switch_page("views/report.py").run()
+        assert not at.exception
+
+
+def test_settings_that_do_not_apply_to_the_file_are_applied_without_them_and_said():
+    """A 3×3 cost matrix on the binary sample and a regression metric were ignored without a word; the Data page now
+    warns of each (file, key, value), applies the rest, and the Report page starts from the file's own 2×2 costs."""
+    doc = Settings(display_names=DisplayNames.of({"tree": "Decision tree"})).to_dict() | {
+        "costs": [[0, 1, 1], [1, 0, 1], [1, 1, 0]], "metrics": ["mae", "accuracy"]}
+    at = _apply(open_app(), "q3.json", json.dumps(doc))
+    warnings = [w.value.replace("\\", "") for w in at.warning]
+    assert any("q3.json: 'costs': a 3×3 matrix is ignored: this binary file has 2 classes" in w for w in warnings)
+    assert any("q3.json: 'metrics': 'mae' is ignored" in w for w in warnings)
+    assert at.success and "Decision tree" in at.session_state["assessment"].models
+    assert at.session_state["loaded_settings"].costs is None
+    assert at.session_state["loaded_settings"].metrics == ("accuracy",)
+    at.switch_page("views/report.py").run()
+    assert not at.exception
+
+
+def test_the_pages_widgets_take_their_ranges_from_the_settings_module():
+    """One home per range: the Metrics page's resamples are PAGE_RESAMPLES (its top lower than the report's, as it
+    recomputes on every change; the Report page's RESAMPLES is checked above); its seed and β, and the Curves page's
+    β, are the settings' and the command line's SEED (was 2^31 - 1 there: a seed saved from the command line did
+    not fit) and BETA (was 0.1 to 10 on the Curves page)."""
+    from assess.present.settings import BETA, PAGE_RESAMPLES, RESAMPLES, SEED
+
+    at = open_app("views/metrics.py")
+    ranges = {n.label: (n.min, n.max) for n in at.number_input}
+    assert ranges["Bootstrap resamples"] == (PAGE_RESAMPLES.low, PAGE_RESAMPLES.high) == (RESAMPLES.low, 20_000)
+    assert ranges["Seed"] == (SEED.low, SEED.high) == (0, 2**32 - 1)
+    assert ranges["β of F-beta"] == (BETA.low, BETA.high)
+    at.switch_page("views/curves.py").run()
+    assert {(n.min, n.max) for n in at.number_input if n.label == "β for max Fβ"} == {(BETA.low, BETA.high)}
+
+
+def test_settings_applied_to_one_file_are_not_carried_to_the_next():
+    """A settings file is fitted to the file it was applied to (its 2×2 costs, its checklist); loading another file
+    reset its roles but kept the rest for the Report page, and the Data page still said it applied. Now the next
+    file starts from the defaults: no stale costs on the wine sample's 3 classes, no message."""
+    doc = Settings(costs=((0.0, 1.0), (5.0, 0.0)), checklist={"context": "Screening"}).to_json()
+    at = _apply(open_app(), "binary.json", doc)
+    said = lambda: [s.value for s in at.success if "Applied the settings" in s.value]  # noqa: E731
+    assert at.session_state["loaded_settings"].costs == ((0.0, 1.0), (5.0, 0.0)) and said()
+    at.radio[0].set_value("Wine — multi-class, 2 models").run()
+    assert not at.exception and not said()
+    assert at.session_state["loaded_settings"] is None
+    at.switch_page("views/report.py").run()
+    assert not at.exception
+    assert at.text_area(key="checklist_context").value == ""
+    assert not next(c for c in at.checkbox if c.label == "State what each kind of error costs").value
