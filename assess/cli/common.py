@@ -7,12 +7,15 @@ import json
 import os
 import math
 import sys
+import time
 
 from assess.core.data import Task
 from assess.core.decision import AUTO, SCORES, SOURCES, Decision
 from assess.core.errors import AssessError
+from assess.cli.engine import LARGE_FILE, UNCAPPED, check_fits_in_memory, describe_footprint
+from assess.cli.progress import StderrProgress
 from assess.cli.wording import for_cli
-from assess.inputs.read import Limits, read_table
+from assess.inputs.read import Limits, LoadedTable, read_table
 from assess.inputs.roles import Overrides
 from assess.inputs.assessment import Assessment, describe
 from assess.inputs.score_direction import flipped_score
@@ -63,9 +66,16 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--class-order", nargs="+", metavar="L", help="class order for tables and charts")
     parser.add_argument("--sheet", help="Excel sheet name or 0-based index (default: the first)")
     parser.add_argument("--decimal", choices=[".", ","], help="decimal mark (default: detected)")
-    parser.add_argument("--max-mb", type=float, help="file size cap in MB (default: none; the limit is memory)")
-    parser.add_argument("--max-rows", type=int, help="row cap (default: none; the limit is memory)")
+    parser.add_argument("--max-mb", type=float,
+                        help="file size cap in MB, unpacked (default: none; the limit is memory: --max-memory-mb)")
+    parser.add_argument("--max-rows", type=int, help="row cap (default: none; the limit is memory: --max-memory-mb)")
+    parser.add_argument("--max-memory-mb", type=float, metavar="MB",
+                        help="memory this command may use to read and assess FILE (default: half the memory "
+                             "available, or ASSESS_MAX_MEMORY_MB); a file that would need more is refused before it "
+                             "is read, with the figures (what it unpacks to, its rows and columns)")
     parser.add_argument("--max-columns", type=int, help="column cap (default 2,000)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress lines on stderr (a file of 64 MB or more unpacked, long computations)")
     add_config_option(parser)
 
 
@@ -137,23 +147,7 @@ def overrides_from_args(args: argparse.Namespace) -> Overrides:
 
 
 def load_assessment(args: argparse.Namespace) -> Assessment:
-    # The command line has no cap of its own (the caps protect the app): without a flag or an ASSESS_MAX_* variable
-    # the limit is memory, checked against the file's size (assess.cli.engine.check_fits_in_memory).
-    from assess.cli.engine import UNCAPPED, check_fits_in_memory
-
-    limits = Limits.from_env(UNCAPPED | dict(os.environ))
-    check_fits_in_memory(args.file)
-    caps = {}
-    if args.max_mb is not None:
-        caps["max_bytes"] = int(args.max_mb * 1024 * 1024)
-    if args.max_rows is not None:
-        caps["max_rows"] = args.max_rows
-    if args.max_columns is not None:
-        caps["max_columns"] = args.max_columns
-    if caps:
-        limits = Limits(**{**limits.__dict__, **caps})
-    sheet = int(args.sheet) if args.sheet and args.sheet.isdigit() else args.sheet
-    table = read_table(args.file, sheet=sheet, decimal=args.decimal, limits=limits)
+    table = read_input(args)
     settings = settings_from_args(args)  # --config: its roles and names complete the flags', its options the args
     overrides = settings.overrides(overrides_from_args(args), table.frame.columns)
     assessment = describe(table, overrides)
@@ -172,6 +166,37 @@ def load_assessment(args: argparse.Namespace) -> Assessment:
         if problem.code in STDERR_WARNINGS:  # numbers that are all wrong deserve a line even outside `inspect`
             print(f"warning: {table.name}: {for_cli(problem.message)}", file=sys.stderr)
     return assessment
+
+
+def read_input(args: argparse.Namespace) -> LoadedTable:
+    """FILE read whole, once `check_fits_in_memory` has measured what it unpacks to (refusing it with the figures
+    when it would not fit). A large file is announced on stderr, its reading followed there, and the checks that
+    follow announced."""
+    # The command line has no cap of its own (the caps protect the app): without a flag or an ASSESS_MAX_* variable
+    # the limit is memory.
+    limits = Limits.from_env(UNCAPPED | dict(os.environ))
+    caps = {}
+    if args.max_mb is not None:
+        caps["max_bytes"] = int(args.max_mb * 1024 * 1024)
+    if args.max_rows is not None:
+        caps["max_rows"] = args.max_rows
+    if args.max_columns is not None:
+        caps["max_columns"] = args.max_columns
+    if caps:
+        limits = Limits(**{**limits.__dict__, **caps})
+    found = check_fits_in_memory(args, limits, quiet=args.quiet)
+    progress = None
+    if found is not None and found.n_bytes >= LARGE_FILE and not args.quiet:
+        print(f"{found.unpacked.name} {describe_footprint(found)}", file=sys.stderr, flush=True)
+        progress = StderrProgress(f"{found.unpacked.name}: reading")
+    sheet = int(args.sheet) if args.sheet and args.sheet.isdigit() else args.sheet
+    started = time.monotonic()
+    table = read_table(args.file, sheet=sheet, decimal=args.decimal, limits=limits, progress=progress)
+    if progress is not None:
+        rows, columns = table.frame.shape
+        print(f"{table.name}: read {rows:,} rows × {columns:,} columns in {time.monotonic() - started:,.0f} s; "
+              "recognising the columns and checking them", file=sys.stderr, flush=True)
+    return table
 
 
 def json_ready(value):

@@ -65,7 +65,6 @@ def add_parser(sub) -> None:
                         help="forecasts: nominal level of the lower/upper interval when the column names do not say "
                              "it (e.g. 0.9); the Winkler score needs it")
     parser.add_argument("--format", choices=["json", "csv", "table"], default="json")
-    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     add_decision_options(parser)
     slices_cli.add_options(parser)
     cost_section.add_options(parser)
