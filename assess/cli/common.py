@@ -146,8 +146,10 @@ def overrides_from_args(args: argparse.Namespace) -> Overrides:
     return overrides
 
 
-def load_assessment(args: argparse.Namespace) -> Assessment:
-    table = read_input(args)
+def load_assessment(args: argparse.Namespace, table: LoadedTable | None = None) -> Assessment:
+    """FILE's assessment (roles, task, checks) with the flags and ``--config`` applied; ``table``: FILE already read
+    by `read_input`."""
+    table = read_input(args) if table is None else table
     settings = settings_from_args(args)  # --config: its roles and names complete the flags', its options the args
     overrides = settings.overrides(overrides_from_args(args), table.frame.columns)
     assessment = describe(table, overrides)

@@ -143,3 +143,21 @@ def test_reading_a_large_file_is_followed_on_stderr_unless_quiet(tmp_path, capsy
     assert err[-1].endswith(" s; recognising the columns and checking them")
     assert main(["inspect", str(path), "--quiet"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_compare_measures_its_file_like_every_command_and_reads_it_once(tmp_path, capsys, monkeypatch):
+    # compare read its file a first time under the app's caps (200 MB unpacked, unmeasured), then again
+    import assess.cli.common as common
+    import assess.cli.compare as compare_cli
+
+    path = _csv_gz(tmp_path / "p.csv.gz")
+    assert main(["compare", str(path), "--test", "mcnemar", "--max-memory-mb", "2"]) == 2
+    assert capsys.readouterr().err.startswith(f"error: p.csv.gz {SMALL_FIGURES}; reading it needs about 6 MB, over ")
+    calls = []
+    real = common.read_table
+    counted = lambda *a, **kw: calls.append(a) or real(*a, **kw)   # noqa: E731
+    monkeypatch.setattr(common, "read_table", counted)
+    monkeypatch.setattr(compare_cli, "read_table", counted, raising=False)
+    sample = ROOT / "assets" / "samples" / "breast_cancer_binary.csv"
+    assert main(["compare", str(sample), "--test", "mcnemar"]) == 0
+    assert len(calls) == 1
