@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import math
 import sys
 import time
+from pathlib import Path
 
 from assess.core.data import Task
 from assess.core.decision import AUTO, SCORES, SOURCES, Decision
 from assess.core.errors import AssessError
 from assess.cli.engine import LARGE_FILE, UNCAPPED, check_fits_in_memory, describe_footprint
-from assess.cli.progress import StderrProgress
+from assess.cli.progress import Heartbeat, StderrProgress, doing, say
 from assess.cli.wording import for_cli
 from assess.inputs.read import Limits, LoadedTable, read_table
 from assess.inputs.roles import Overrides
@@ -186,19 +188,39 @@ def read_input(args: argparse.Namespace) -> LoadedTable:
         caps["max_columns"] = args.max_columns
     if caps:
         limits = Limits(**{**limits.__dict__, **caps})
+    doing("measuring what FILE holds before reading it")
     found = check_fits_in_memory(args, limits, quiet=args.quiet)
+    doing("reading FILE")
     progress = None
     if found is not None and found.n_bytes >= LARGE_FILE and not args.quiet:
-        print(f"{found.unpacked.name} {describe_footprint(found)}", file=sys.stderr, flush=True)
+        say(f"{found.unpacked.name} {describe_footprint(found)}")
         progress = StderrProgress(f"{found.unpacked.name}: reading")
     sheet = int(args.sheet) if args.sheet and args.sheet.isdigit() else args.sheet
     started = time.monotonic()
     table = read_table(args.file, sheet=sheet, decimal=args.decimal, limits=limits, progress=progress)
     if progress is not None:
         rows, columns = table.frame.shape
-        print(f"{table.name}: read {rows:,} rows × {columns:,} columns in {time.monotonic() - started:,.0f} s; "
-              "recognising the columns and checking them", file=sys.stderr, flush=True)
+        say(f"{table.name}: read {rows:,} rows × {columns:,} columns in {time.monotonic() - started:,.0f} s; "
+            "recognising the columns and checking them")
+    doing("recognising the columns and checking them")
     return table
+
+
+def followed(run):
+    """A command's ``run(args)`` under a `Heartbeat` on stderr (none with ``--quiet``): no step of it, reading
+    included, goes `assess.cli.progress.QUIET_SECONDS` without a line saying what it is doing."""
+    @functools.wraps(run)
+    def followed_run(args) -> int:
+        if args.quiet:
+            return run(args)
+        with Heartbeat(Path(args.file).name):
+            return run(args)
+    return followed_run
+
+
+def is_large(table: LoadedTable) -> bool:
+    """Whether work on the table is followed on stderr: a frame of `LARGE_FILE` or more."""
+    return int(table.frame.memory_usage(index=False).sum()) >= LARGE_FILE
 
 
 def json_ready(value):

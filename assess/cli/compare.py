@@ -13,8 +13,9 @@ from __future__ import annotations
 from assess.cli import SUMMARIES
 
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
-                               load_assessment, overrides_from_args, print_json, read_input)
+                               followed, load_assessment, overrides_from_args, print_json, read_input)
 from assess.cli.engine import add_engine_options, chosen_engine
+from assess.cli.progress import doing
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
 from assess.stats import CORRECTIONS, TEST_NAMES, TESTS, cli_options, compare, compare_all
@@ -43,7 +44,7 @@ def add_parser(sub) -> None:
     parser.add_argument("--confidence-level", type=float, default=0.95)
     add_decision_options(parser)
     add_engine_options(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=followed(run))
 
 
 def add_option_flags(parser) -> None:
@@ -116,6 +117,7 @@ def run(args) -> int:
         print_json(run_engine_compare(args, engine))
         return 0
     data, metric, decision = comparison_data(args)
+    doing(f"running the test{'s' if args.test == 'all' else ''}")
     options = _options(args)
     common = dict(models=args.models, metric=metric, confidence_level=args.confidence_level, decision=decision)
     if args.test == "all":

@@ -27,9 +27,9 @@ import pandas as pd
 from assess.cli import SUMMARIES, cost_section
 from assess.cli import slices as slices_cli
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
-                               load_assessment, overrides_from_args, print_json)
+                               followed, is_large, load_assessment, overrides_from_args, print_json)
 from assess.cli.engine import add_engine_options, chosen_engine, engine_metrics_doc, run_engine_metrics
-from assess.cli.progress import StderrProgress
+from assess.cli.progress import StderrProgress, doing
 from assess.core.errors import AssessError
 from assess.metrics import CI_METHODS, get
 from assess.core.data import Task
@@ -69,7 +69,7 @@ def add_parser(sub) -> None:
     slices_cli.add_options(parser)
     cost_section.add_options(parser)
     add_engine_options(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=followed(run))
 
 
 def run(args) -> int:
@@ -94,9 +94,16 @@ def run(args) -> int:
         for key in args.metrics:
             get(assessment.task, key)  # ValueError listing the valid keys
     decision = decision_from_args(args, assessment.task, assessment.classes)
-    # Bootstrap intervals on a large file take a while: say how far they are (analytic ones are instant).
-    progress = StderrProgress(f"{assessment.table.name}: intervals ({args.n_resamples:,} bootstrap resamples where "
-                              "no analytic interval exists)") if args.ci and not args.quiet else None
+    # Bootstrap intervals take a while, and so does every metric of a large file: say how far they are, model by
+    # model (analytic intervals are instant).
+    name = assessment.table.name
+    progress = None
+    if args.ci and not args.quiet:
+        progress = StderrProgress(f"{name}: intervals ({args.n_resamples:,} bootstrap resamples where no analytic "
+                                  "interval exists)")
+    elif is_large(assessment.table) and not args.quiet:
+        progress = StderrProgress(f"{name}: metrics of {len(assessment.models):,} model(s)")
+    doing("computing the metrics" + (" and their intervals" if args.ci else ""))
     settings = metrics_settings(args, decision)
     computed = compute_metrics(assessment, settings, progress=progress)
     reports = {m: r.average for m, r in computed.items()} if assessment.outputs else computed

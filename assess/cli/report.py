@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
-                               load_assessment, overrides_from_args)
+                               followed, load_assessment, overrides_from_args)
 from assess.cli.engine import add_engine_options, chosen_engine
 from assess.core.errors import AssessError
 from assess.metrics import CI_METHODS
@@ -54,7 +54,7 @@ def add_parser(sub) -> None:
     parser.add_argument("--title", help="the report's title")
     add_decision_options(parser)
     add_engine_options(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=followed(run))
 
 
 class StderrProgress:
@@ -110,7 +110,7 @@ def run(args) -> int:
         raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
     settings = settings_from_args(args)
     options = replace(options_from_args(args, settings, assessment), charts=fmt != "zip")
-    progress = StderrProgress()
+    progress = (lambda fraction, what: None) if args.quiet else StderrProgress()
     report = build_report(assessment, options, progress=progress, source=source)
     write_report(report, args.out, paper=args.paper or settings.paper,
                  progress=lambda f, what: progress(0.98, what))

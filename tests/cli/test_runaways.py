@@ -132,8 +132,8 @@ def test_reading_a_large_file_is_followed_on_stderr_unless_quiet(tmp_path, capsy
     path = _csv_gz(tmp_path / "p.csv.gz")
     assert main(["inspect", str(path)]) == 0
     assert capsys.readouterr().err == ""                      # a small file reads in silence
-    monkeypatch.setattr("assess.cli.common.LARGE_FILE", 100_000)   # 342 KB is "large" now
-    monkeypatch.setattr("assess.cli.engine.LARGE_FILE", 100_000)
+    monkeypatch.setattr("assess.cli.common.LARGE_FILE", 100_000, raising=False)   # 342 KB is "large" now
+    monkeypatch.setattr("assess.cli.engine.LARGE_FILE", 100_000, raising=False)
     assert main(["inspect", str(path)]) == 0
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("p.csv.gz: measuring what it holds before reading it: 100 % (")
@@ -161,3 +161,31 @@ def test_compare_measures_its_file_like_every_command_and_reads_it_once(tmp_path
     sample = ROOT / "assets" / "samples" / "breast_cancer_binary.csv"
     assert main(["compare", str(sample), "--test", "mcnemar"]) == 0
     assert len(calls) == 1
+
+
+def test_a_long_step_that_cannot_count_its_work_is_announced_unless_quiet(tmp_path, capsys, monkeypatch):
+    # a step with no progress of its own (one metric over 1,500 classes, one library call) stands in as a sleep
+    import time
+
+    import assess.cli.metrics as metrics_cli
+
+    real = metrics_cli.compute_metrics
+    monkeypatch.setattr(metrics_cli, "compute_metrics", lambda *a, **kw: time.sleep(1.0) or real(*a, **kw))
+    monkeypatch.setattr("assess.cli.progress.QUIET_SECONDS", 0.2, raising=False)
+    path = tmp_path / "p.csv"
+    path.write_bytes(SMALL)
+    assert main(["metrics", str(path), "--engine", "memory"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err and err[0].startswith("p.csv: still working: computing the metrics (")
+    assert main(["metrics", str(path), "--engine", "memory", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+
+
+def test_every_metric_of_a_large_file_is_followed_model_by_model(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "p.csv"
+    path.write_bytes(SMALL)
+    monkeypatch.setattr("assess.cli.common.LARGE_FILE", 100_000, raising=False)   # 342 KB, an 800 KB frame: "large" now
+    monkeypatch.setattr("assess.cli.engine.LARGE_FILE", 100_000, raising=False)
+    assert main(["metrics", str(path), "--engine", "memory"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith("p.csv: metrics of 1 model(s): 100 % ("), err
