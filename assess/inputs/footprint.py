@@ -80,7 +80,8 @@ def footprint(path: str | Path, *, budget: int | None = None, limits: Limits | N
 
 def _shape(so_far: Unpacked) -> dict:
     """The format `read_table` will read, and the columns of a text file's header, from the head."""
-    fmt = sniff_format(so_far.head, so_far.inner_name, so_far.name)
+    # a zip passed through unpacked is a workbook (`read._unpacking`); its head alone is not a readable zip
+    fmt = "xlsx" if so_far.head[:4] == b"PK\x03\x04" else sniff_format(so_far.head, so_far.inner_name, so_far.name)
     if fmt not in ("csv", "jsonl"):
         return {"format": fmt, "columns": 1}
     head = so_far.head
