@@ -7,13 +7,15 @@ breaks without keeping them, and stops as soon as the estimate passes the budget
 one step of memory and the seconds it takes to unpack the budget's worth.
 
 The figures are peak resident memory of ``python -m assess metrics`` above the interpreter's own (3,000,000-row files
-of 2 and 11 columns, 21 and 219 MB: 30 and 57 bytes per cell; JSON Lines 210 bytes per cell when read), rounded up:
+of 2 and 11 columns, 21 and 219 MB: 30 and 57 bytes per cell as CSV, 39 and 62 as Parquet; JSON Lines 212 bytes per
+cell), rounded up:
 
 - text (CSV/TSV/TXT): its unpacked bytes (held while parsed) + `CELL_BYTES` per cell, rows = line breaks, columns =
   the header's fields: the parser's offsets, the frame (8 bytes a number), then the labels, scores and sort orders
   the metrics keep;
 - JSON Lines: the bytes + `JSON_CELL_BYTES` per cell (a dict per record and an object per value before the frame);
-- Parquet: rows × columns from its footer × `CELL_BYTES` (its size says little: repeated values take a few bits);
+- Parquet: rows × columns from its footer × `PARQUET_CELL_BYTES` (the Arrow table, then the frame; its size says
+  little: repeated values take a few bits);
   inside a .gz/.zip, where the footer is not at hand, `PARQUET_FACTOR` × its unpacked bytes;
 - .xlsx: `XLSX_FACTOR` × its unpacked XML (at least ~20 bytes of XML per cell, a Python object per cell).
 
@@ -34,6 +36,7 @@ from assess.inputs.read import SNIFF_LINES, Limits, Unpacked, scan_unpacked, sni
 
 CELL_BYTES = 56
 JSON_CELL_BYTES = 256
+PARQUET_CELL_BYTES = 64
 PARQUET_FACTOR = 15
 XLSX_FACTOR = 4
 
@@ -126,7 +129,7 @@ def _estimate(path: Path, unpacked: Unpacked, format: str, columns: int) -> Foot
         shape = _parquet_shape(path)
         if shape is not None:
             rows, columns = shape
-            return Footprint(unpacked, format, size, rows, columns, CELL_BYTES * rows * columns)
+            return Footprint(unpacked, format, size, rows, columns, PARQUET_CELL_BYTES * rows * columns)
     if format == "xlsx" and unpacked.compression is None:
         try:
             with zipfile.ZipFile(path) as book:

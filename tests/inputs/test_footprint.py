@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from assess.core.errors import InputError
-from assess.inputs.footprint import CELL_BYTES, JSON_CELL_BYTES, footprint
+from assess.inputs.footprint import CELL_BYTES, JSON_CELL_BYTES, PARQUET_CELL_BYTES, footprint
 from assess.inputs.read import read_table
 from tests.hostile_files import BOMB_HEADER, BOMB_LINE, write_gzip_bomb
 
@@ -50,6 +50,7 @@ def test_parquet_is_sized_from_its_footer(tmp_path):
     frame.to_parquet(tmp_path / "p.parquet")
     found = footprint(tmp_path / "p.parquet")
     assert (found.format, found.rows, found.columns) == ("parquet", 10_000, 3)
+    assert found.need == PARQUET_CELL_BYTES * 10_000 * 3
 
 
 def test_a_gzip_bomb_is_measured_in_one_step_of_memory_and_stopped_at_the_budget(tmp_path):
