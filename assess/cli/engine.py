@@ -96,6 +96,9 @@ def check_fits_in_memory(args, limits, quiet: bool = False):
     p = Path(path)
     if p.is_dir() or (not p.exists() and any(ch in path for ch in "*?[")):
         raise AssessError(f"{path}: --engine memory reads one file; for a directory or a glob use --engine duckdb")
+    if p.exists() and not p.is_file():   # read whole, /dev/zero or a pipe never ends
+        raise AssessError(f"{path}: is not a regular file (a device, a pipe or a socket), so what it holds cannot be "
+                          "measured before it is read; save the predictions to a file")
     if not p.is_file():
         return None
     budget, source = memory_budget(args)

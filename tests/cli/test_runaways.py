@@ -189,3 +189,12 @@ def test_every_metric_of_a_large_file_is_followed_model_by_model(tmp_path, capsy
     assert main(["metrics", str(path), "--engine", "memory"]) == 0
     err = capsys.readouterr().err.splitlines()
     assert err[-1].startswith("p.csv: metrics of 1 model(s): 100 % ("), err
+
+
+def test_a_device_or_a_pipe_is_refused_before_it_is_read():
+    # read whole, /dev/zero never ends: the old code grew until memory ran out (here: the child's address-space cap)
+    run = run_watched("inspect", "/dev/zero")
+    assert run["code"] == 2, run["err"]
+    assert run["err"] == ("error: /dev/zero: is not a regular file (a device, a pipe or a socket), so what it holds "
+                          "cannot be measured before it is read; save the predictions to a file\n")
+    assert run["peak_mb"] < REFUSAL_PEAK_MB, run
