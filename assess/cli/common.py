@@ -188,9 +188,9 @@ def read_input(args: argparse.Namespace) -> LoadedTable:
         caps["max_columns"] = args.max_columns
     if caps:
         limits = Limits(**{**limits.__dict__, **caps})
-    doing("measuring what FILE holds before reading it")
+    doing("measuring what it holds before reading it")
     found = check_fits_in_memory(args, limits, quiet=args.quiet)
-    doing("reading FILE")
+    doing("reading it")
     progress = None
     if found is not None and found.n_bytes >= LARGE_FILE and not args.quiet:
         say(f"{found.unpacked.name} {describe_footprint(found)}")

@@ -88,7 +88,7 @@ def memory_budget(args) -> tuple[int | None, str]:
 def check_fits_in_memory(args, limits, quiet: bool = False):
     """The file's `assess.inputs.footprint.Footprint`, or a refusal with the figures when reading it would need
     more memory than `memory_budget` allows: measured from what it unpacks to, before it is read (None for a path
-    that is not a file: the reader says what is wrong with it)."""
+    that does not exist: the reader says so)."""
     from assess.cli.progress import StderrProgress
     from assess.inputs.footprint import footprint
 
@@ -128,8 +128,12 @@ def describe_footprint(found) -> str:
 
 def _holds(found) -> str:
     bound = "at least " if found.at_least else ""
-    size = (f"unpacks to {bound}{_size(found.n_bytes)}" if found.unpacked.compression
-            else f"is {_size(found.n_bytes)}")
+    if found.format == "xlsx":   # a zip of XML
+        size = f"unpacks to {bound}{_size(found.n_bytes)} of XML"
+    elif found.unpacked.compression:
+        size = f"unpacks to {bound}{_size(found.n_bytes)}"
+    else:
+        size = f"is {_size(found.n_bytes)}"
     if not found.rows:
         return size
     lines = f"{'about ' if found.extrapolated else bound}{found.rows:,} lines"
