@@ -114,6 +114,7 @@ def comparison_data(args):
 def run(args) -> int:
     engine = chosen_engine(args)
     if engine != "memory":
+        doing(f"running the tests out of core ({engine})")
         print_json(run_engine_compare(args, engine))
         return 0
     data, metric, decision = comparison_data(args)

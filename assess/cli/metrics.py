@@ -82,6 +82,7 @@ def run(args) -> int:
                               "engine computes the pooled metrics only")
         # the decision flags are checked against the task the engine recognises (binary/multi-class alike here)
         decision = decision_from_args(args, Task.BINARY)
+        doing(f"computing the metrics out of core ({engine})")
         engine_run = run_engine_metrics(args, engine, decision, overrides_from_args(args))
         if args.format != "json":
             return _write_table(engine_run.reports, args)

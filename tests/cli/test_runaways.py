@@ -198,3 +198,12 @@ def test_a_device_or_a_pipe_is_refused_before_it_is_read():
     assert run["err"] == ("error: /dev/zero: is not a regular file (a device, a pipe or a socket), so what it holds "
                           "cannot be measured before it is read; save the predictions to a file\n")
     assert run["peak_mb"] < REFUSAL_PEAK_MB, run
+
+
+def test_the_report_follows_its_stages_unless_quiet(tmp_path, capsys):
+    sample = ROOT / "assets" / "samples" / "breast_cancer_binary.csv"
+    out = tmp_path / "r.zip"
+    assert main(["report", str(sample), "--out", str(out), "--resamples", "100"]) == 0
+    assert capsys.readouterr().err.splitlines()[0].startswith("[  2%] metrics and their intervals (")
+    assert main(["report", str(sample), "--out", str(out), "--resamples", "100", "--quiet"]) == 0
+    assert capsys.readouterr().err == f"wrote {out} (ZIP)\n"
