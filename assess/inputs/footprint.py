@@ -48,7 +48,7 @@ class Footprint:
     unpacked: Unpacked
     format: str            # as `read_table` will read it: "csv", "jsonl", "parquet", "xlsx"
     n_bytes: int           # unpacked bytes
-    rows: int              # 0 when not counted (.xlsx, Parquet inside an archive)
+    rows: int              # text: line breaks, the header's included; Parquet: its footer's; 0 when not counted
     columns: int
     need: int
     #: True when the scan stopped before the end of a gzip (whose size only unpacking tells): every figure is a
