@@ -162,3 +162,61 @@ def zero_weights():
 
 READER_CASES = [zip_bad_crc, zip_encrypted, zip_unsupported_method, xlsx_truncated_sheet, xlsx_billion_laughs,
                 parquet_nested, jsonl_deep, jsonl_long_integer, csv_field_over_limit, csv_many_columns, utf16_odd]
+
+
+# --- decompression bombs written to disk (the command line's memory limit) -----------------------------------------
+# GBs of repetitive CSV from a few MB, written without ever holding more than one 64 MB block: the block is
+# compressed once and its compressed bytes repeated, so making a 4 GiB bomb takes a second, not a minute.
+
+BOMB_HEADER = b"y_true,score\n"
+BOMB_LINE = b"1,0.8125\n"   # 9 bytes: a short line, so many rows per GB
+_BLOCK = BOMB_LINE * ((64 << 20) // len(BOMB_LINE))
+
+
+def write_gzip_bomb(path, blocks: int) -> int:
+    """A .csv.gz of ``blocks`` × 64 MB of `BOMB_LINE` rows under `BOMB_HEADER` (gzip members, concatenated: RFC 1952
+    2.2, read as one stream by gzip readers); returns its unpacked size."""
+    member = gzip.compress(_BLOCK, compresslevel=9)
+    with open(path, "wb") as out:
+        out.write(gzip.compress(BOMB_HEADER))
+        for _ in range(blocks):
+            out.write(member)
+    return len(BOMB_HEADER) + blocks * len(_BLOCK)
+
+
+def write_zip_bomb(path, blocks: int, member: str = "p.csv") -> int:
+    """A .zip holding one deflated CSV of `BOMB_HEADER` and ``blocks`` × 64 MB of `BOMB_LINE` rows (under 4 GiB:
+    no zip64); returns its unpacked size.
+
+    The deflate stream is one full-flushed segment per block (a full flush forgets the history, RFC 1951 blocks
+    never point back past it), repeated, then an empty final block; the zip headers are written by hand (APPNOTE
+    4.3.7, 4.3.12, 4.3.16) since zipfile would compress every byte itself.
+    """
+    import zlib
+
+    def segment(data):
+        packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+        return packer.compress(data) + packer.flush(zlib.Z_FULL_FLUSH)
+
+    head, body = segment(BOMB_HEADER), segment(_BLOCK)
+    final = zlib.compressobj(9, zlib.DEFLATED, -15).flush()   # an empty final block
+    size = len(BOMB_HEADER) + blocks * len(_BLOCK)
+    assert size < 2**32
+    crc = zlib.crc32(BOMB_HEADER)
+    for _ in range(blocks):
+        crc = zlib.crc32(_BLOCK, crc)
+    packed = len(head) + blocks * len(body) + len(final)
+    name = member.encode()
+    common = struct.pack("<HHHHHIII", 20, 0, zipfile.ZIP_DEFLATED, 0, 0x21, crc, packed, size)
+    with open(path, "wb") as out:
+        out.write(b"PK\x03\x04" + common + struct.pack("<HH", len(name), 0) + name)
+        out.write(head)
+        for _ in range(blocks):
+            out.write(body)
+        out.write(final)
+        directory = out.tell()
+        central = (b"PK\x01\x02" + struct.pack("<H", 20) + common
+                   + struct.pack("<HHHHHII", len(name), 0, 0, 0, 0, 0o644 << 16, 0) + name)
+        out.write(central)
+        out.write(b"PK\x05\x06" + struct.pack("<HHHHIIH", 0, 0, 1, 1, len(central), directory, 0))
+    return size

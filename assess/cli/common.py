@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import math
 import sys
+import time
+from pathlib import Path
 
 from assess.core.data import Task
 from assess.core.decision import AUTO, SCORES, SOURCES, Decision
 from assess.core.errors import AssessError
+from assess.cli.engine import LARGE_FILE, UNCAPPED, check_fits_in_memory, describe_footprint
+from assess.cli.progress import Heartbeat, StderrProgress, doing, say
 from assess.cli.wording import for_cli
-from assess.inputs.read import Limits, read_table
+from assess.inputs.read import Limits, LoadedTable, read_table
 from assess.inputs.roles import Overrides
 from assess.inputs.assessment import Assessment, describe
 from assess.inputs.score_direction import flipped_score
@@ -63,9 +68,16 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--class-order", nargs="+", metavar="L", help="class order for tables and charts")
     parser.add_argument("--sheet", help="Excel sheet name or 0-based index (default: the first)")
     parser.add_argument("--decimal", choices=[".", ","], help="decimal mark (default: detected)")
-    parser.add_argument("--max-mb", type=float, help="file size cap in MB (default: none; the limit is memory)")
-    parser.add_argument("--max-rows", type=int, help="row cap (default: none; the limit is memory)")
+    parser.add_argument("--max-mb", type=float,
+                        help="file size cap in MB, unpacked (default: none; the limit is memory: --max-memory-mb)")
+    parser.add_argument("--max-rows", type=int, help="row cap (default: none; the limit is memory: --max-memory-mb)")
+    parser.add_argument("--max-memory-mb", type=float, metavar="MB",
+                        help="memory this command may use to read and assess FILE (default: half the memory "
+                             "available, or ASSESS_MAX_MEMORY_MB); a file that would need more is refused before it "
+                             "is read, with the figures (what it unpacks to, its rows and columns)")
     parser.add_argument("--max-columns", type=int, help="column cap (default 2,000)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress lines on stderr (a file of 64 MB or more unpacked, long computations)")
     add_config_option(parser)
 
 
@@ -136,24 +148,10 @@ def overrides_from_args(args: argparse.Namespace) -> Overrides:
     return overrides
 
 
-def load_assessment(args: argparse.Namespace) -> Assessment:
-    # The command line has no cap of its own (the caps protect the app): without a flag or an ASSESS_MAX_* variable
-    # the limit is memory, checked against the file's size (assess.cli.engine.check_fits_in_memory).
-    from assess.cli.engine import UNCAPPED, check_fits_in_memory
-
-    limits = Limits.from_env(UNCAPPED | dict(os.environ))
-    check_fits_in_memory(args.file)
-    caps = {}
-    if args.max_mb is not None:
-        caps["max_bytes"] = int(args.max_mb * 1024 * 1024)
-    if args.max_rows is not None:
-        caps["max_rows"] = args.max_rows
-    if args.max_columns is not None:
-        caps["max_columns"] = args.max_columns
-    if caps:
-        limits = Limits(**{**limits.__dict__, **caps})
-    sheet = int(args.sheet) if args.sheet and args.sheet.isdigit() else args.sheet
-    table = read_table(args.file, sheet=sheet, decimal=args.decimal, limits=limits)
+def load_assessment(args: argparse.Namespace, table: LoadedTable | None = None) -> Assessment:
+    """FILE's assessment (roles, task, checks) with the flags and ``--config`` applied; ``table``: FILE already read
+    by `read_input`."""
+    table = read_input(args) if table is None else table
     settings = settings_from_args(args)  # --config: its roles and names complete the flags', its options the args
     overrides = settings.overrides(overrides_from_args(args), table.frame.columns)
     assessment = describe(table, overrides)
@@ -188,6 +186,57 @@ def config_out_of_core(args: argparse.Namespace, engine: str) -> None:
     if unused:
         print(f"warning: {settings.source}: {', '.join(map(repr, unused))} ignored: with --engine {engine} only the "
               "settings' options apply (use --engine memory, or the role flags)", file=sys.stderr)
+
+
+def read_input(args: argparse.Namespace) -> LoadedTable:
+    """FILE read whole, once `check_fits_in_memory` has measured what it unpacks to (refusing it with the figures
+    when it would not fit). A large file is announced on stderr, its reading followed there, and the checks that
+    follow announced."""
+    # The command line has no cap of its own (the caps protect the app): without a flag or an ASSESS_MAX_* variable
+    # the limit is memory.
+    limits = Limits.from_env(UNCAPPED | dict(os.environ))
+    caps = {}
+    if args.max_mb is not None:
+        caps["max_bytes"] = int(args.max_mb * 1024 * 1024)
+    if args.max_rows is not None:
+        caps["max_rows"] = args.max_rows
+    if args.max_columns is not None:
+        caps["max_columns"] = args.max_columns
+    if caps:
+        limits = Limits(**{**limits.__dict__, **caps})
+    doing("measuring what it holds before reading it")
+    found = check_fits_in_memory(args, limits, quiet=args.quiet)
+    doing("reading it")
+    progress = None
+    if found is not None and found.n_bytes >= LARGE_FILE and not args.quiet:
+        say(f"{found.unpacked.name} {describe_footprint(found)}")
+        progress = StderrProgress(f"{found.unpacked.name}: reading")
+    sheet = int(args.sheet) if args.sheet and args.sheet.isdigit() else args.sheet
+    started = time.monotonic()
+    table = read_table(args.file, sheet=sheet, decimal=args.decimal, limits=limits, progress=progress)
+    if progress is not None:
+        rows, columns = table.frame.shape
+        say(f"{table.name}: read {rows:,} rows × {columns:,} columns in {time.monotonic() - started:,.0f} s; "
+            "recognising the columns and checking them")
+    doing("recognising the columns and checking them")
+    return table
+
+
+def followed(run):
+    """A command's ``run(args)`` under a `Heartbeat` on stderr (none with ``--quiet``): no step of it, reading
+    included, goes `assess.cli.progress.QUIET_SECONDS` without a line saying what it is doing."""
+    @functools.wraps(run)
+    def followed_run(args) -> int:
+        if args.quiet:
+            return run(args)
+        with Heartbeat(Path(args.file).name):
+            return run(args)
+    return followed_run
+
+
+def is_large(table: LoadedTable) -> bool:
+    """Whether work on the table is followed on stderr: a frame of `LARGE_FILE` or more."""
+    return int(table.frame.memory_usage(index=False).sum()) >= LARGE_FILE
 
 
 def json_ready(value):

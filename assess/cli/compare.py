@@ -13,11 +13,12 @@ from __future__ import annotations
 from assess.cli import SUMMARIES
 
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, config_out_of_core,
-                               decision_from_args, load_assessment, overrides_from_args, print_json)
+                               decision_from_args, followed, load_assessment, overrides_from_args, print_json,
+                               read_input)
 from assess.cli.engine import add_engine_options, chosen_engine
+from assess.cli.progress import doing
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
-from assess.inputs.read import Limits, read_table
 from assess.stats import CORRECTIONS, TEST_NAMES, TESTS, cli_options, compare, compare_all
 from assess.present.settings import CONFIDENCE_LEVEL, ranged
 from assess.stats.inputs import is_fold_table, read_fold_table
@@ -46,7 +47,7 @@ def add_parser(sub) -> None:
                         help=f"level of the effect's interval, {CONFIDENCE_LEVEL} (default 0.95)")
     add_decision_options(parser)
     add_engine_options(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=followed(run))
 
 
 def add_option_flags(parser) -> None:
@@ -92,15 +93,13 @@ def _options(args) -> dict:
 def comparison_data(args):
     """``(data, metric, decision)``: {model: Predictions} of a predictions file, or the (canonical) per-fold scores
     table of a fold table (whose scores are already computed: the default decision)."""
-    limits = Limits.from_env()
-    table = read_table(args.file, decimal=args.decimal, limits=limits,
-                       sheet=int(args.sheet) if args.sheet and args.sheet.isdigit() else args.sheet)
+    table = read_input(args)   # measured first, as every command's file: the limit is memory
     if is_fold_table(table.frame) and not args.y_true:
         frame, metrics = read_fold_table(table)
         if args.metric and args.metric not in metrics:
             raise AssessError(f"{table.name}: no metric column {args.metric!r} (metric columns: {', '.join(metrics)})")
         return frame, args.metric or metrics[0], Decision()
-    assessment = load_assessment(args)
+    assessment = load_assessment(args, table)
     if assessment.errors:
         raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
     models = args.models or list(assessment.models)
@@ -119,9 +118,11 @@ def run(args) -> int:
     engine = chosen_engine(args)
     if engine != "memory":
         config_out_of_core(args, engine)
+        doing(f"running the tests out of core ({engine})")
         print_json(run_engine_compare(args, engine))
         return 0
     data, metric, decision = comparison_data(args)
+    doing(f"running the test{'s' if args.test == 'all' else ''}")
     options = _options(args)
     common = dict(models=args.models, metric=metric, confidence_level=args.confidence_level, decision=decision)
     if args.test == "all":

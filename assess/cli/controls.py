@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from assess.analyses import controls
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
-                               load_assessment, print_json)
+                               followed, load_assessment, print_json)
+from assess.cli.progress import doing
 from assess.core.errors import AssessError
 
 
@@ -30,11 +31,12 @@ def add_parser(sub) -> None:
     parser.add_argument("--shift-by", metavar="COL",
                         help="column whose groups (splits, folds, periods) are compared for distribution shift")
     add_decision_options(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=followed(run))
 
 
 def run(args) -> int:
     assessment = load_assessment(args)
+    doing("computing the controls")
     if assessment.errors:
         raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
     decision = decision_from_args(args, assessment.task, assessment.classes)

@@ -7,7 +7,9 @@ core (binary, multi-class, multi-label indicator files, regression and forecasts
 directory or glob of parts.
 
 The command line has no row cap of its own — the app's 5,000,000-row cap protects the browser, not the terminal —
-but the in-memory path refuses a file that would not fit in memory, with the figures and the engine to use instead.
+but the in-memory path refuses a file that would not fit in memory (`check_fits_in_memory`: what it unpacks to,
+measured before it is read, against half the memory available or ``--max-memory-mb``), with the figures and the
+engine to use instead.
 """
 
 from __future__ import annotations
@@ -19,9 +21,6 @@ from pathlib import Path
 from assess.core.errors import AssessError
 
 ENGINES = ("auto", "memory", "duckdb", "spark")
-#: pandas needs several times a file's size on disk: text parses to ~1-2x, Parquet decompresses to ~3-5x, and the
-#: assessment keeps encoded copies (labels, scores, sorts) of the same order again.
-MEMORY_FACTOR = {"csv": 6, "parquet": 15}
 #: The command line's defaults for the app's ASSESS_MAX_MB / ASSESS_MAX_ROWS caps: none (memory is the limit).
 UNCAPPED = {"ASSESS_MAX_MB": str(2 ** 40), "ASSESS_MAX_ROWS": str(2 ** 62)}
 
@@ -63,19 +62,95 @@ def chosen_engine(args) -> str:
     return "memory" if path.stat().st_size <= _auto_mb() * 1024 * 1024 else "duckdb"
 
 
-def check_fits_in_memory(path: str) -> None:
-    """Refuse (with the figures) a file the in-memory path would need more memory for than is available."""
+#: Unpacked size from which reading a file is announced on stderr with its progress (smaller files read in seconds).
+LARGE_FILE = 64 * 2**20
+
+
+def memory_budget(args) -> tuple[int | None, str]:
+    """(bytes this command may use for a file, where the figure comes from): ``--max-memory-mb``, else
+    ``ASSESS_MAX_MEMORY_MB``, else half the memory available when it starts (None when the system does not say)."""
+    mb, source = getattr(args, "max_memory_mb", None), "--max-memory-mb"
+    if mb is None and os.environ.get("ASSESS_MAX_MEMORY_MB"):
+        source = "ASSESS_MAX_MEMORY_MB"
+        try:
+            mb = float(os.environ[source])
+        except ValueError:
+            raise AssessError(f"environment variable {source} must be a number of MB "
+                              f"(got {os.environ[source]!r})") from None
+    if mb is not None:
+        if not mb > 0:
+            raise AssessError(f"{source} must be a positive number of MB (got {mb:g})")
+        return int(mb * 2**20), source
+    available = _available_bytes()
+    return (available // 2, "half the memory available") if available else (None, "")
+
+
+def check_fits_in_memory(args, limits, quiet: bool = False):
+    """The file's `assess.inputs.footprint.Footprint`, or a refusal with the figures when reading it would need
+    more memory than `memory_budget` allows: measured from what it unpacks to, before it is read (None for a path
+    that does not exist: the reader says so)."""
+    from assess.cli.progress import StderrProgress
+    from assess.inputs.footprint import footprint
+
+    path = args.file
     p = Path(path)
     if p.is_dir() or (not p.exists() and any(ch in path for ch in "*?[")):
         raise AssessError(f"{path}: --engine memory reads one file; for a directory or a glob use --engine duckdb")
+    if p.exists() and not p.is_file():   # read whole, /dev/zero or a pipe never ends
+        raise AssessError(f"{path}: is not a regular file (a device, a pipe or a socket), so what it holds cannot be "
+                          "measured before it is read; save the predictions to a file")
     if not p.is_file():
-        return   # the reader says what is wrong with the path
-    fmt = "parquet" if p.suffix.lower() in (".parquet", ".parq", ".pq") else "csv"
-    need = p.stat().st_size * MEMORY_FACTOR[fmt]
-    available = _available_bytes()
-    if available and need > available:
-        raise AssessError(f"{path}: reading it into memory needs about {need / 2**30:.1f} GiB, more than the "
-                          f"{available / 2**30:.1f} GiB available; use --engine duckdb (out of core)")
+        return None
+    budget, source = memory_budget(args)
+    shown = []
+
+    def step(so_far):  # unpacking a large file takes seconds per GB: say how far it has got
+        if not quiet and (so_far.n_bytes >= LARGE_FILE or shown):
+            if not shown:
+                shown.append(StderrProgress(f"{so_far.name}: measuring what it holds before reading it"))
+            shown[0](so_far.fraction)
+
+    found = footprint(p, budget=budget, limits=limits, step=step)
+    if budget is not None and found.need > budget:
+        # a gzip's scan stops as soon as its lower bound is over: its need is only known to exceed the budget
+        need = "more than" if found.at_least else f"about {_size(found.need)}, over"
+        raise AssessError(f"{found.unpacked.name} {_holds(found)}; reading it needs {need} the {_size(budget)} "
+                          f"this command may use ({source}): raise it with --max-memory-mb or ASSESS_MAX_MEMORY_MB"
+                          f"{_out_of_core(path)}")
+    return found
+
+
+def describe_footprint(found) -> str:
+    """What reading the file will take: ``"unpacks to 1.2 GB (14,000,000 lines × 4 columns); reading it takes about
+    3.1 GB of memory"``."""
+    return f"{_holds(found)}; reading it takes about {_size(found.need)} of memory"
+
+
+def _holds(found) -> str:
+    bound = "at least " if found.at_least else ""
+    if found.format == "xlsx":   # a zip of XML
+        size = f"unpacks to {bound}{_size(found.n_bytes)} of XML"
+    elif found.unpacked.compression:
+        size = f"unpacks to {bound}{_size(found.n_bytes)}"
+    else:
+        size = f"is {_size(found.n_bytes)}"
+    if not found.rows:
+        return size
+    lines = f"{'about ' if found.extrapolated else bound}{found.rows:,} lines"
+    return f"{size} ({lines} × {found.columns:,} columns)"
+
+
+def _size(n_bytes: int) -> str:
+    if n_bytes >= 2**30:
+        return f"{n_bytes / 2**30:,.1f} GB"
+    return f"{n_bytes / 2**20:,.0f} MB" if n_bytes >= 2**20 else f"{n_bytes / 2**10:,.0f} KB"
+
+
+def _out_of_core(path: str) -> str:
+    """The engine that reads the file out of core, when one does."""
+    from assess.engine.source import file_format
+
+    return ", or use --engine duckdb (out of core)" if file_format(path) else ""
 
 
 def _available_bytes() -> int | None:

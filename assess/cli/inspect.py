@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from assess.cli import SUMMARIES
-from assess.cli.common import EXIT_BAD_INPUT, EXIT_STATUS, add_input_options, load_assessment, print_json
+from assess.cli.common import EXIT_BAD_INPUT, EXIT_STATUS, add_input_options, followed, load_assessment, print_json
 from assess.cli.wording import for_cli
 
 
@@ -17,7 +17,7 @@ def add_parser(sub) -> None:
                                         "stderr, and the exit status is 2.",
                             epilog=EXIT_STATUS)
     add_input_options(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=followed(run))
 
 
 def run(args) -> int:

@@ -27,9 +27,10 @@ import pandas as pd
 from assess.cli import SUMMARIES, cost_section
 from assess.cli import slices as slices_cli
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, config_out_of_core,
-                               decision_from_args, json_ready, load_assessment, overrides_from_args, print_json)
+                               decision_from_args, followed, is_large, json_ready, load_assessment,
+                               overrides_from_args, print_json)
 from assess.cli.engine import add_engine_options, chosen_engine, engine_metrics_doc, run_engine_metrics
-from assess.cli.progress import StderrProgress
+from assess.cli.progress import StderrProgress, doing
 from assess.core.errors import AssessError
 from assess.metrics import CI_METHODS, get
 from assess.core.data import Task
@@ -68,12 +69,11 @@ def add_parser(sub) -> None:
                         help="forecasts: nominal level of the lower/upper interval when the column names do not say "
                              "it (e.g. 0.9); the Winkler score needs it")
     parser.add_argument("--format", choices=["json", "csv", "table"], default="json")
-    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     add_decision_options(parser)
     slices_cli.add_options(parser)
     cost_section.add_options(parser)
     add_engine_options(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=followed(run))
 
 
 def run(args) -> int:
@@ -87,6 +87,7 @@ def run(args) -> int:
         config_out_of_core(args, engine)
         # the decision flags are checked against the task the engine recognises (binary/multi-class alike here)
         decision = decision_from_args(args, Task.BINARY)
+        doing(f"computing the metrics out of core ({engine})")
         engine_run = run_engine_metrics(args, engine, decision, overrides_from_args(args))
         if args.format != "json":
             return _write_table(engine_run.reports, args)
@@ -99,9 +100,16 @@ def run(args) -> int:
         for key in args.metrics:
             get(assessment.task, key)  # ValueError listing the valid keys
     decision = decision_from_args(args, assessment.task, assessment.classes)
-    # Bootstrap intervals on a large file take a while: say how far they are (analytic ones are instant).
-    progress = StderrProgress(f"{assessment.table.name}: intervals ({args.n_resamples:,} bootstrap resamples where "
-                              "no analytic interval exists)") if args.ci and not args.quiet else None
+    # Bootstrap intervals take a while, and so does every metric of a large file: say how far they are, model by
+    # model (analytic intervals are instant).
+    name = assessment.table.name
+    progress = None
+    if args.ci and not args.quiet:
+        progress = StderrProgress(f"{name}: intervals ({args.n_resamples:,} bootstrap resamples where no analytic "
+                                  "interval exists)")
+    elif is_large(assessment.table) and not args.quiet:
+        progress = StderrProgress(f"{name}: metrics of {len(assessment.models):,} model(s)")
+    doing("computing the metrics" + (" and their intervals" if args.ci else ""))
     settings = metrics_settings(args, decision)
     computed = compute_metrics(assessment, settings, progress=progress)
     reports = {m: r.average for m, r in computed.items()} if assessment.outputs else computed

@@ -17,8 +17,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
-                               load_assessment, overrides_from_args)
+                               followed, load_assessment, overrides_from_args)
 from assess.cli.engine import add_engine_options, chosen_engine
+from assess.cli.progress import doing, say
 from assess.core.errors import AssessError
 from assess.metrics import CI_METHODS
 from assess.present.report import FORMATS, ReportOptions, build_report, format_of, write_report
@@ -57,7 +58,7 @@ def add_parser(sub) -> None:
     parser.add_argument("--title", help="the report's title")
     add_decision_options(parser)
     add_engine_options(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=followed(run))
 
 
 class StderrProgress:
@@ -70,7 +71,7 @@ class StderrProgress:
         step = int(fraction * 10)
         if what != self.stage or step != self.step:
             self.stage, self.step = what, step
-            print(f"[{fraction:4.0%}] {what} ({time.perf_counter() - self.start:.1f} s)", file=sys.stderr, flush=True)
+            say(f"[{fraction:4.0%}] {what} ({time.perf_counter() - self.start:.1f} s)")
 
 
 def options_from_args(args: argparse.Namespace, settings: Settings, assessment: Assessment) -> ReportOptions:
@@ -115,7 +116,8 @@ def run(args) -> int:
         raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
     settings = settings_from_args(args)
     options = replace(options_from_args(args, settings, assessment), charts=fmt != "zip")
-    progress = StderrProgress()
+    doing("building the report")
+    progress = (lambda fraction, what: None) if args.quiet else StderrProgress()
     report = build_report(assessment, options, progress=progress, source=source)
     write_report(report, args.out, paper=args.paper or settings.paper,
                  progress=lambda f, what: progress(0.98, what))

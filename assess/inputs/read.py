@@ -24,6 +24,7 @@ import re
 import sys
 import zipfile
 import zlib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
@@ -35,7 +36,7 @@ from assess.inputs.columns import dictionary_label_codes, label_codes, small_int
 from assess.inputs.label_confidence import expand_label_confidence
 from assess.inputs.vectors import expand_arrow_lists, expand_vectors, vector_type_supported
 
-#: The format a file name's extension claims (the content decides when they disagree: `_sniff_format`).
+#: The format a file name's extension claims (the content decides when they disagree: `sniff_format`).
 FORMAT_OF_EXTENSION = {"csv": "csv", "tsv": "csv", "txt": "csv", "parquet": "parquet", "pq": "parquet",
                        "xlsx": "xlsx", "jsonl": "jsonl", "ndjson": "jsonl", "json": "jsonl"}
 #: Compressions read around any of those formats (``x.csv.gz``, a ``.zip`` holding one file).
@@ -45,7 +46,8 @@ ACCEPTED_EXTENSIONS = (*FORMAT_OF_EXTENSION, *COMPRESSED_EXTENSIONS)
 
 _DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 _DELIMITER_PREFERENCE = ("\t", ",", ";", "|")
-_SNIFF_LINES = 200
+#: The delimiter and decimal mark are read from the header and this many lines after it.
+SNIFF_LINES = 200
 #: A header cell longer than this is refused: names are shown in every table, chart and message.
 MAX_COLUMN_NAME = 1_000
 #: The delimiter, decimal mark and header are read from at most this many leading bytes, never from the whole file.
@@ -120,12 +122,13 @@ class LoadedTable:
 
 
 def read_table(source: bytes | str | Path, *, name: str | None = None, sheet: str | int | None = None,
-               decimal: str | None = None, limits: Limits | None = None) -> LoadedTable:
+               decimal: str | None = None, limits: Limits | None = None, progress=None) -> LoadedTable:
     """Read a predictions file into a `LoadedTable`.
 
     ``source`` is the file's bytes (an upload) or a path; ``name`` is the file name shown in messages (defaults to
     the path's name). ``sheet`` picks an Excel sheet (name or 0-based index; the first by default). ``decimal`` is
-    ``"."`` or ``","``; None detects a decimal comma when it is unambiguous.
+    ``"."`` or ``","``; None detects a decimal comma when it is unambiguous. ``progress(fraction)``, when given, is
+    told how much of a text or JSON Lines file has been parsed.
 
     >>> t = read_table(b"y_true;score\\n1;0,8\\n0;0,25\\n", name="p.csv")
     >>> (t.delimiter, t.decimal, t.frame["score"].tolist())
@@ -154,7 +157,7 @@ def read_table(source: bytes | str | Path, *, name: str | None = None, sheet: st
     if not raw.strip():
         raise InputError("is empty", file=name)
     payload, inner_name, compression = _decompress(raw, name, limits)
-    fmt = _sniff_format(payload, inner_name, name)
+    fmt = sniff_format(payload, inner_name, name)
     notes = []
     claimed = _format_from_name(inner_name)
     if claimed and claimed != fmt:
@@ -162,7 +165,7 @@ def read_table(source: bytes | str | Path, *, name: str | None = None, sheet: st
 
     kwargs, coded = {}, {}
     if fmt == "csv":
-        frame, delimiter, dec = _read_text(payload, name, decimal, limits)
+        frame, delimiter, dec = _read_text(payload, name, decimal, limits, progress)
         kwargs.update(delimiter=delimiter, decimal=dec)
         if dec == "," and decimal is None:
             notes.append("decimal commas detected (e.g. 0,75): numbers read with ',' as the decimal mark")
@@ -175,7 +178,7 @@ def read_table(source: bytes | str | Path, *, name: str | None = None, sheet: st
         kwargs.update(sheet=sheet_name, sheets=sheets)
         notes.extend(sheet_notes)
     else:
-        frame = _read_jsonl(payload, name, limits)
+        frame = _read_jsonl(payload, name, limits, progress)
 
     frame = _tidy_columns(frame, name, limits)
     if len(frame) == 0:
@@ -202,20 +205,41 @@ def _check_size(n_bytes: int, name: str, limits: Limits) -> None:
             f"(raise it with ASSESS_MAX_MB or --max-mb)", file=name)
 
 
-def _read_capped(stream, name: str, limits: Limits) -> bytes:
-    """Read a decompressing stream, stopping at the byte cap so a small archive cannot expand into memory.
+#: Unpacked bytes are read in steps of this size: one read of the whole cap would allocate the cap (200 MB) for
+#: every compressed upload.
+_STEP = 1 << 20
+
+
+def _unpacked_chunks(stream, name: str, limits: Limits, compression: str | None):
+    """The bytes of a (decompressing) stream in `_STEP` steps, refused once past the byte cap: the one loop that
+    unpacks a file, whether to keep it (`_read_capped`) or only to count it (`scan_unpacked`).
 
     The decompressed file obeys the same ``ASSESS_MAX_MB`` cap as an uncompressed upload: whatever arrives
     compressed is never bigger in memory than what could have been uploaded plain.
     """
-    # In 1 MB steps: one read of the whole cap would allocate the cap (200 MB) for every compressed upload.
-    out = io.BytesIO()
-    while chunk := stream.read(1 << 20):
-        out.write(chunk)
-        if out.tell() > limits.max_bytes:
+    seen = 0
+    while True:
+        try:
+            chunk = stream.read(_STEP)
+        except _ARCHIVE_ERRORS as exc:
+            if compression is None:
+                raise
+            raise InputError(f"is a damaged {compression} file ({shorten(exc, 120)})", file=name) from None
+        if not chunk:
+            return
+        seen += len(chunk)
+        if seen > limits.max_bytes:
             raise InputError(
                 f"expands to more than the {limits.max_bytes / 2**20:,.0f} MB limit when decompressed "
                 f"(raise it with ASSESS_MAX_MB or --max-mb)", file=name)
+        yield chunk
+
+
+def _read_capped(stream, name: str, limits: Limits, compression: str) -> bytes:
+    """A decompressing stream's bytes, stopping at the byte cap so a small archive cannot expand into memory."""
+    out = io.BytesIO()
+    for chunk in _unpacked_chunks(stream, name, limits, compression):
+        out.write(chunk)
     return out.getvalue()
 
 
@@ -228,22 +252,25 @@ _ZIP_METHOD_NAMES = {9: "Deflate64", 93: "Zstandard", 95: "XZ", 96: "JPEG", 97: 
                      99: "AES encryption"}
 
 
-def _open_zip(raw: bytes) -> zipfile.ZipFile:
-    return zipfile.ZipFile(io.BytesIO(raw))
+def _open_zip(source) -> zipfile.ZipFile:
+    """A zip archive from its bytes or from a seekable binary file."""
+    return zipfile.ZipFile(io.BytesIO(source) if isinstance(source, (bytes, bytearray)) else source)
 
 
-def _decompress(raw: bytes, name: str, limits: Limits) -> tuple[bytes, str, str | None]:
-    lower = name.lower()
-    if raw[:2] == b"\x1f\x8b":
+@contextmanager
+def _unpacking(file, name: str, limits: Limits):
+    """``(stream, inner name, compression, size)`` of a seekable binary file: a gzip's or a one-file zip's
+    decompressing stream (``size``: what the zip's directory declares, which bounds what its stream gives; None for
+    gzip), or the file itself (``size``: its length). Archives that cannot be unpacked are refused here."""
+    magic = file.read(4)
+    file.seek(0)
+    if magic[:2] == b"\x1f\x8b":
+        yield gzip.GzipFile(fileobj=file), name[:-3] if name.lower().endswith(".gz") else name, "gzip", None
+        return
+    if magic == b"PK\x03\x04" and not _is_xlsx(file):
+        file.seek(0)
         try:
-            data = _read_capped(gzip.GzipFile(fileobj=io.BytesIO(raw)), name, limits)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(f"is a damaged gzip file ({shorten(exc, 120)})", file=name) from None
-        inner = name[:-3] if lower.endswith(".gz") else name
-        return data, inner, "gzip"
-    if raw[:4] == b"PK\x03\x04" and not _is_xlsx(raw):
-        try:
-            archive = _open_zip(raw)
+            archive = _open_zip(file)
             members = [m for m in archive.infolist()
                        if not m.is_dir() and not PurePath(m.filename).name.startswith(".")
                        and not m.filename.startswith("__MACOSX/")]
@@ -267,17 +294,77 @@ def _decompress(raw: bytes, name: str, limits: Limits) -> tuple[bytes, str, str 
                              f"over the {limits.max_bytes / 2**20:,.0f} MB limit (raise it with ASSESS_MAX_MB or "
                              f"--max-mb)", file=name)
         try:
-            with archive.open(member) as stream:
-                data = _read_capped(stream, name, limits)
+            stream = archive.open(member)
         except _ARCHIVE_ERRORS as exc:
             raise InputError(f"is a damaged zip file ({shorten(exc, 120)})", file=name) from None
-        return data, member.filename, "zip"
-    return raw, name, None
+        with stream:
+            yield stream, member.filename, "zip", member.file_size
+        return
+    file.seek(0, io.SEEK_END)
+    size = file.tell()
+    file.seek(0)
+    yield file, name, None, size
 
 
-def _is_xlsx(raw: bytes) -> bool:
+def _decompress(raw: bytes, name: str, limits: Limits) -> tuple[bytes, str, str | None]:
+    with _unpacking(io.BytesIO(raw), name, limits) as (stream, inner, compression, _):
+        if compression is None:
+            return raw, name, None
+        return _read_capped(stream, name, limits, compression), inner, compression
+
+
+@dataclass(frozen=True)
+class Unpacked:
+    """What `scan_unpacked` counted of a file's unpacked content, without keeping more than its head."""
+
+    name: str
+    inner_name: str                  # the name inside a .gz (without the suffix) or a .zip
+    compression: str | None
+    n_bytes: int                     # unpacked bytes counted so far (every one when `complete`)
+    n_lines: int                     # line breaks ("\n") among them
+    size: int | None                 # the unpacked size known before unpacking: a plain file's, a zip member's
+    head: bytes                      # the first `_SNIFF_BYTES` of them (fewer until counted)
+    fraction: float                  # share of the file on disk read so far
+    complete: bool = False
+
+
+def scan_unpacked(path: str | Path, *, name: str | None = None, limits: Limits | None = None,
+                  enough=lambda unpacked: False) -> Unpacked:
+    """Stream the unpacked content of the file at ``path`` counting its bytes and line breaks, as `read_table` would
+    unpack it (same archive checks and byte cap) but keeping only the head, so measuring a decompression bomb costs
+    one step of memory. ``enough(so_far)`` is called after every step; the scan stops as soon as it is true.
+    """
+    limits = limits or Limits()
+    path = Path(path)
+    name = name or path.name
     try:
-        names = set(_open_zip(raw).namelist())
+        file = path.open("rb")
+        disk = path.stat().st_size
+    except OSError as exc:
+        raise InputError(f"cannot be opened ({exc.strerror or exc})", file=name) from None
+    with file, _unpacking(file, name, limits) as (stream, inner, compression, size):
+        if compression is None:
+            _check_size(size, name, limits)
+        head, n_bytes, n_lines = b"", 0, 0
+        chunks = _unpacked_chunks(stream, name, limits, compression)
+        for chunk in chunks:
+            if len(head) < _SNIFF_BYTES:
+                head += chunk[: _SNIFF_BYTES - len(head)]
+            n_bytes += len(chunk)
+            n_lines += chunk.count(b"\n")
+            so_far = Unpacked(name, inner, compression, n_bytes, n_lines, size, head,
+                              min(file.tell() / disk, 1.0) if disk else 1.0)
+            # a short step is the last (the streams read until a step is full or the data ends)
+            if enough(so_far) and len(chunk) == _STEP and next(chunks, None) is not None:
+                return so_far
+            if len(chunk) < _STEP:
+                break
+        return Unpacked(name, inner, compression, n_bytes, n_lines, size, head, 1.0, complete=True)
+
+
+def _is_xlsx(source) -> bool:
+    try:
+        names = set(_open_zip(source).namelist())
     except _ARCHIVE_ERRORS:
         return False
     return "[Content_Types].xml" in names and any(n.startswith("xl/") for n in names)
@@ -288,7 +375,9 @@ def _format_from_name(name: str) -> str | None:
     return FORMAT_OF_EXTENSION.get(suffix)
 
 
-def _sniff_format(data: bytes, inner_name: str, name: str) -> str:
+def sniff_format(data: bytes, inner_name: str, name: str) -> str:
+    """The format of the unpacked bytes (their head is enough): "parquet", "xlsx", "jsonl" or "csv"; refused with
+    the reason when it is none this reader reads (pickle, a nested archive, .xls, other binary, a JSON array)."""
     suffix = PurePath(inner_name).suffix.lower()
     if suffix in (".pkl", ".pickle", ".joblib") or data[:1] == b"\x80" and data[1:2] in bytes(range(2, 6)):
         raise InputError("looks like a pickle/joblib file; these are never loaded because opening them runs code. "
@@ -385,7 +474,7 @@ def _head_lines(data: bytes, name: str) -> list[str]:
             raise InputError(f"has no line break in its first {_SNIFF_BYTES / 2**20:,.0f} MB: a header line that "
                              f"long is not a predictions table", file=name)
         head = head[:cut]
-    return [ln for ln in head.decode("utf-8").splitlines()[: _SNIFF_LINES + 1] if ln.strip()]
+    return [ln for ln in head.decode("utf-8").splitlines()[: SNIFF_LINES + 1] if ln.strip()]
 
 
 def _check_header_width(header: str, name: str, limits: Limits) -> None:
@@ -419,7 +508,21 @@ def _detect_decimal_comma(lines: list[str], delimiter: str) -> bool:
     return comma > 0 and point == 0
 
 
-def _read_text(data: bytes, name: str, decimal: str | None, limits: Limits) -> tuple[pd.DataFrame, str, str]:
+class _Followed(io.BytesIO):
+    """Bytes read by a parser, telling ``progress`` the share read after each of its reads (pandas reads in steps)."""
+
+    def __init__(self, data: bytes, progress):
+        super().__init__(data)
+        self._progress, self._total = progress, max(len(data), 1)
+
+    def read(self, size=-1):
+        chunk = super().read(size)
+        self._progress(self.tell() / self._total)
+        return chunk
+
+
+def _read_text(data: bytes, name: str, decimal: str | None, limits: Limits,
+               progress=None) -> tuple[pd.DataFrame, str, str]:
     data = _utf8(data, name)
     lines = _head_lines(data, name)
     if not lines:
@@ -449,7 +552,8 @@ def _read_text(data: bytes, name: str, decimal: str | None, limits: Limits) -> t
         # The parser reads the bytes directly and stops one row past the cap, so a file of 47 million short lines
         # costs the rows kept, not a Python string per line.
         frame = pd.read_csv(
-            io.BytesIO(data), encoding="utf-8", sep=r"\s+" if whitespace else delimiter, decimal=decimal,
+            io.BytesIO(data) if progress is None else _Followed(data, progress), encoding="utf-8",
+            sep=r"\s+" if whitespace else delimiter, decimal=decimal,
             keep_default_na=False, na_values=[""], nrows=limits.max_rows + 1, skipinitialspace=not whitespace,
             engine="python" if whitespace else "c", on_bad_lines="error",
             **({} if whitespace else {"low_memory": False}))
@@ -727,14 +831,17 @@ def _within_column_cap(row: tuple, name: str, limits: Limits, row_number: int) -
     return row[: limits.max_columns]
 
 
-def _read_jsonl(data: bytes, name: str, limits: Limits) -> pd.DataFrame:
+def _read_jsonl(data: bytes, name: str, limits: Limits, progress=None) -> pd.DataFrame:
     data = _utf8(data, name)
     if data.count(b"\n") >= limits.max_rows:  # a JSON Lines record is one line: count before building any dict
         _check_rows(sum(1 for line in io.BytesIO(data) if line.strip()), name, limits)
     records = []
     # Lines are taken one at a time from the bytes (split at "\n" only, as JSON Lines defines them), never as a
     # list of every line.
-    for line_no, line in enumerate(io.BytesIO(data), start=1):
+    lines = io.BytesIO(data)
+    for line_no, line in enumerate(lines, start=1):
+        if progress is not None and line_no % 65_536 == 0:
+            progress(lines.tell() / len(data))
         if not line.strip():
             continue
         try:

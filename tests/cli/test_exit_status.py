@@ -52,7 +52,7 @@ def test_bad_usage_exits_2(capsys, command):
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_internal_error_exits_70_without_traceback(capsys, monkeypatch, tmp_path, command):
-    def broken(args):
+    def broken(*args):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(f"assess.cli.{command}.load_assessment", broken)

@@ -351,7 +351,7 @@ def test_the_cli_has_no_row_cap_of_its_own(monkeypatch):
 def test_memory_says_when_the_file_would_not_fit(monkeypatch):
     monkeypatch.setattr("assess.cli.engine._available_bytes", lambda: 1024)
     code, _, err = run_cli("metrics", SAMPLE, "--engine", "memory")
-    assert code == 2 and "GiB available" in err and "--engine duckdb" in err
+    assert code == 2 and "this command may use (half the memory available)" in err and "--engine duckdb" in err
 
 
 def test_multiclass_metrics_out_of_core_equal_memory():
