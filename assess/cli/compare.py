@@ -15,6 +15,7 @@ from assess.cli import SUMMARIES
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
                                load_assessment, overrides_from_args, print_json)
 from assess.cli.engine import add_engine_options, chosen_engine
+from assess.cli.option_values import level
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
 from assess.inputs.read import Limits, read_table
@@ -41,7 +42,7 @@ def add_parser(sub) -> None:
                         help="multiple-comparison correction of the pairs (default: holm; nemenyi for friedman)")
     add_option_flags(parser)
     parser.add_argument("--alternative", choices=["two-sided", "less", "greater"], default="two-sided")
-    parser.add_argument("--confidence-level", type=float, default=0.95)
+    parser.add_argument("--confidence-level", type=level, default=0.95)
     add_decision_options(parser)
     add_engine_options(parser)
     parser.set_defaults(run=run)

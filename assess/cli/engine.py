@@ -16,6 +16,7 @@ import argparse
 import os
 from pathlib import Path
 
+from assess.cli.option_values import whole
 from assess.core.errors import AssessError
 
 ENGINES = ("auto", "memory", "duckdb", "spark")
@@ -36,7 +37,7 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--spark-master", metavar="URL",
                        help="Spark master (local[*], spark://host:7077, yarn); SPARK_REMOTE=sc://host:15002 selects "
                             "Spark Connect")
-    group.add_argument("--exact-limit", type=int, metavar="N",
+    group.add_argument("--exact-limit", type=whole(0), metavar="N",
                        help="out of core: group by score up to N distinct scores (default 2,000,000), beyond it on a "
                             "2^16-bin grid with error bounds; 0 forces the grid")
 

@@ -28,6 +28,7 @@ from assess.cli import SUMMARIES, cost_section
 from assess.cli import slices as slices_cli
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, json_ready,
                                load_assessment, overrides_from_args, print_json)
+from assess.cli.option_values import level, positive, whole
 from assess.cli.engine import add_engine_options, chosen_engine, engine_metrics_doc, run_engine_metrics
 from assess.cli.progress import StderrProgress
 from assess.core.errors import AssessError
@@ -48,20 +49,20 @@ def add_parser(sub) -> None:
     add_input_options(parser)
     parser.add_argument("--metrics", nargs="+", metavar="KEY", help="only these metric keys (default: all that apply)")
     parser.add_argument("--models", nargs="+", metavar="M", help="only these models (default: all)")
-    parser.add_argument("--beta", type=float, default=1.0, help="beta of fbeta (default 1)")
-    parser.add_argument("--k", type=int, default=2, help="k of top_k_accuracy (default 2)")
+    parser.add_argument("--beta", type=positive, default=1.0, help="beta of fbeta (default 1)")
+    parser.add_argument("--k", type=whole(1), default=2, help="k of top_k_accuracy (default 2)")
     parser.add_argument("--ci", choices=[m for m in CI_METHODS if m], help="confidence-interval method")
-    parser.add_argument("--confidence-level", "--ci-level", dest="confidence_level", type=float, default=0.95,
+    parser.add_argument("--confidence-level", "--ci-level", dest="confidence_level", type=level, default=0.95,
                         help="confidence level of the intervals (default 0.95); --ci-level, its former name, is "
                              "the same option")
-    parser.add_argument("--resamples", dest="n_resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    parser.add_argument("--resamples", dest="n_resamples", type=whole(1), default=1000, help="bootstrap resamples (default 1000)")
+    parser.add_argument("--seed", type=whole(0), default=0, help="bootstrap seed (default 0)")
     parser.add_argument("--bootstrap-method", choices=["percentile", "bca"], default="percentile",
                         help="bootstrap interval: percentile (default) or bias-corrected and accelerated (BCa)")
-    parser.add_argument("--season", type=int, metavar="M",
+    parser.add_argument("--season", type=whole(1), metavar="M",
                         help="forecasts: season length of mase_seasonal (default: from the time stamps, e.g. 12 for "
                              "monthly)")
-    parser.add_argument("--interval-level", type=float, metavar="L",
+    parser.add_argument("--interval-level", type=level, metavar="L",
                         help="forecasts: nominal level of the lower/upper interval when the column names do not say "
                              "it (e.g. 0.9); the Winkler score needs it")
     parser.add_argument("--format", choices=["json", "csv", "table"], default="json")
@@ -93,7 +94,7 @@ def run(args) -> int:
         raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
     if args.metrics:
         for key in args.metrics:
-            get(assessment.task, key)  # ValueError listing the valid keys
+            get(assessment.task, key)  # AssessError listing the valid keys
     decision = decision_from_args(args, assessment.task, assessment.classes)
     # Bootstrap intervals on a large file take a while: say how far they are (analytic ones are instant).
     progress = StderrProgress(f"{assessment.table.name}: intervals ({args.n_resamples:,} bootstrap resamples where "

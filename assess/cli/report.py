@@ -19,6 +19,7 @@ from pathlib import Path
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args,
                                load_assessment, overrides_from_args)
 from assess.cli.engine import add_engine_options, chosen_engine
+from assess.cli.option_values import level, whole
 from assess.core.errors import AssessError
 from assess.metrics import CI_METHODS
 from assess.present.report import FORMATS, ReportOptions, build_report, format_of, write_report
@@ -42,9 +43,9 @@ def add_parser(sub) -> None:
     parser.add_argument("--paper", choices=list(PAPERS), default=None, help="PDF paper size (default a4)")
     parser.add_argument("--ci", choices=[m for m in CI_METHODS if m], default=None,
                         help="confidence-interval method (default auto)")
-    parser.add_argument("--confidence-level", type=float, default=None, help="level of every interval (default 0.95)")
-    parser.add_argument("--resamples", dest="n_resamples", type=int, default=None, help="bootstrap resamples (default 1000)")
-    parser.add_argument("--seed", type=int, default=None, help="bootstrap seed (default 0)")
+    parser.add_argument("--confidence-level", type=level, default=None, help="level of every interval (default 0.95)")
+    parser.add_argument("--resamples", dest="n_resamples", type=whole(1), default=None, help="bootstrap resamples (default 1000)")
+    parser.add_argument("--seed", type=whole(0), default=None, help="bootstrap seed (default 0)")
     parser.add_argument("--tests", nargs="+", choices=TEST_NAMES, metavar="TEST",
                         help="significance tests to run (default: every test suited to the data, as compare --test "
                              "all)")
