@@ -20,7 +20,7 @@ import os
 import sys
 
 from assess.cli.wording import for_cli
-from assess.core.errors import AssessError
+from assess.core.errors import MAX_MESSAGE, AssessError, shorten
 
 #: Subcommand modules under assess.cli; each defines ``add_parser(subparsers)`` and ``run(args) -> int``.
 SUBCOMMANDS = ("inspect", "metrics", "compare", "controls", "report")
@@ -82,5 +82,7 @@ def _internal(exc: BaseException) -> int:
     `ValueError`, `KeyError` … from the package is never blamed on the user's file."""
     from assess.cli.common import EXIT_INTERNAL
 
-    print(f"internal error (please report it): {type(exc).__name__}: {exc}", file=sys.stderr)
+    # one line, as every error line: a library's message may span lines (DuckDB's quotes the SQL under a caret line)
+    message = shorten(" ".join(str(exc).split()), MAX_MESSAGE)
+    print(f"internal error (please report it): {type(exc).__name__}: {message}", file=sys.stderr)
     return EXIT_INTERNAL

@@ -153,3 +153,15 @@ def test_a_class_score_of_a_class_the_truth_lacks_is_bad_input_naming_file_and_c
     assert main(["metrics", str(path), "--score", "2=p"]) == 2
     assert capsys.readouterr().err.startswith("error: ov.csv: no probability column for the positive class `1`, "
                                               "only `p` for `2`")
+
+
+def test_an_internal_error_is_one_bounded_line_whatever_its_message(capsys, monkeypatch):
+    """DuckDB's messages span lines (the SQL under a caret line) and can be long: the internal-error line is one."""
+    def broken(table, overrides=None):
+        raise ValueError("Invalid Input Error\n\nLINE 1: SELECT *\n        ^^^^^" + " x" * 2000)
+
+    monkeypatch.setattr("assess.cli.common.describe", broken)
+    assert main(["inspect", SAMPLE]) == 70
+    err = capsys.readouterr().err
+    assert err.startswith("internal error (please report it): ValueError: Invalid Input Error LINE 1: SELECT * ^^^^^ x")
+    assert err.count("\n") == 1 and len(err) < 1100

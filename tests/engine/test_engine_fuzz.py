@@ -84,6 +84,18 @@ def test_a_column_of_inf_in_a_csv_is_read_by_duckdb(tmp_path):
         pass
 
 
+@pytest.mark.xfail(strict=True, raises=duckdb.InvalidInputException,
+                   reason="assess.engine.backends: a CSV that is not UTF-8 reaches DuckDB's InvalidInputException (exit "
+                          "70) where the in-memory reader reads UTF-16 and refuses bad bytes with an InputError")
+def test_a_csv_that_is_not_utf8_is_read_or_refused_as_bad_input(tmp_path):
+    path = tmp_path / "utf16.csv"
+    path.write_bytes("y_true,y_pred,score\n1,0,0.5\n0,1,0.2\n".encode("utf-16"))
+    try:
+        engine_reports(resolve_source(str(path)), "duckdb", Overrides())
+    except AssessError:
+        pass
+
+
 @settings(max_examples=40)
 @given(csv_texts(), st.sampled_from(["csv", "parquet"]), st.sampled_from([AUTO, LABELS, SCORES]))
 @example(FOUND["class scores of three classes on a binary truth"], "csv", AUTO)
