@@ -165,3 +165,15 @@ def test_an_internal_error_is_one_bounded_line_whatever_its_message(capsys, monk
     err = capsys.readouterr().err
     assert err.startswith("internal error (please report it): ValueError: Invalid Input Error LINE 1: SELECT * ^^^^^ x")
     assert err.count("\n") == 1 and len(err) < 1100
+
+
+@pytest.mark.parametrize("value", ["lots", "-1", "nan"])
+def test_a_bad_engine_threshold_in_the_environment_is_bad_input_not_ignored(capsys, monkeypatch, value):
+    """``--engine auto`` read a bad ASSESS_ENGINE_MEMORY_MB as 100 MB without a word; the help still shows 100."""
+    monkeypatch.setenv("ASSESS_ENGINE_MEMORY_MB", value)
+    assert main(["metrics", SAMPLE, "--metrics", "accuracy"]) == 2
+    assert capsys.readouterr().err == ("error: environment variable ASSESS_ENGINE_MEMORY_MB must be a finite number of "
+                                       f"megabytes ≥ 0 (got '{value}')\n")
+    with pytest.raises(SystemExit):
+        main(["metrics", "--help"])
+    assert "memory below 100 MB" in " ".join(capsys.readouterr().out.split())
