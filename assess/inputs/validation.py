@@ -192,6 +192,13 @@ def _check_clustering(c: _Checker, a: _Input) -> None:
     degenerate clusterings (a single cluster, nearly one cluster per row) said up front — per column
     ``cluster_<name>`` of a wide file, per model of a long one."""
     r, frame = a.roles, a.frame
+    if not r.cluster and not r.wide_clusterings:
+        # the task chosen by hand (Data page, --task clustering) for a file without cluster assignments: without this
+        # the checks below read the column `None` (KeyError, a page crash and exit 70)
+        c.note("error", "no_clusters", "no cluster-assignment column for the clustering task: name one `cluster` (or "
+                                       "`cluster_id`, or one `cluster_<name>` per clustering), or choose it as the "
+                                       "Cluster below")
+        return
     if r.wide_clusterings:
         per_model = [(wm.name, wm.y_pred, np.arange(len(frame))) for wm in r.wide_models]
     else:

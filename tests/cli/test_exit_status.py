@@ -177,3 +177,11 @@ def test_a_bad_engine_threshold_in_the_environment_is_bad_input_not_ignored(caps
     with pytest.raises(SystemExit):
         main(["metrics", "--help"])
     assert "memory below 100 MB" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_clustering_task_for_a_file_without_clusters_is_bad_input_naming_the_option(capsys):
+    """It was exit 70 (KeyError: None in validation) before and after the new mapping."""
+    assert main(["metrics", SAMPLE, "--task", "clustering"]) == 2
+    assert capsys.readouterr().err == ("error: breast_cancer_binary.csv: no cluster-assignment column for the "
+                                       "clustering task: name one `cluster` (or `cluster_id`, or one `cluster_<name>` "
+                                       "per clustering), or name it with --cluster-col\n")

@@ -6,7 +6,8 @@ columns add a third class (``0``, ``1`` in ``y_true``; ``proba_0``, ``proba_2``)
 pairs as if there were exactly one, the other class's, to read P(positive) = 1 − P(other). With two pairs there is
 no such reading (1 − P(0) is P(1) + P(2) for a three-class model), and with one pair of a class the truth lacks
 neither: both are now a blocking problem naming the columns, and the one column of the other class is still read as
-its complement (hand-worked: P(1) = 1 − P(0) holds only for a two-class model).
+its complement (hand-worked: P(1) = 1 − P(0) holds only for a two-class model). At the end, a crash of the same
+kind found while sweeping the command line: the clustering task chosen for a file without clusters.
 """
 
 import pytest
@@ -51,3 +52,17 @@ def test_the_one_column_of_the_other_class_is_still_its_complement():
     assert not a.errors
     [complement] = [p for p in a.problems if p.code == "complement_score"]
     assert "read as 1 − `proba_0`" in complement.message
+
+
+def test_the_clustering_task_chosen_for_a_file_without_clusters_is_an_error_not_a_key_error():
+    """Found while sweeping the command line for exit 70 (issue 31, item 4): ``--task clustering`` (or the Data
+    page's task chooser) on a file with no cluster column read the column `None` in validation — KeyError."""
+    from assess.core.data import Task
+
+    text = "y_true,y_pred\n" + "".join(f"{i % 2},{i % 3 == 0:d}\n" for i in range(10))
+    a = _describe(text, Overrides(task=Task.CLUSTERING))
+    [error] = a.errors
+    assert error.code == "no_clusters"
+    assert error.message.startswith("no cluster-assignment column for the clustering task: name one `cluster`")
+    with pytest.raises(AssessError, match=r"^found\.csv: no cluster-assignment column"):
+        a.predictions()
