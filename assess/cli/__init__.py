@@ -2,8 +2,14 @@
 
 Every subcommand prints JSON (or the format asked for) on stdout. Exit status (`assess.cli.common.EXIT_STATUS`, the
 epilog of every subcommand's ``--help``): 0 on success; 2 on bad input — a file that cannot be read, an unknown
-column, model or option value, or data with blocking problems — with one line on stderr naming the file, the column
-and an example row; 70 on an internal error. Nothing prints a traceback.
+column, model, metric key or option value, or data with blocking problems — with one line on stderr naming the file,
+the column and an example row; 70 on an internal error. Nothing prints a traceback.
+
+Bad input is what the package raises as its own `AssessError` (and `InputError`), an `OSError` on a file the user
+named (a missing ``--out`` folder), or a usage error of argparse (an option value out of its range,
+`assess.cli.option_values`; argparse prints the usage first). Anything else — a plain ``ValueError``, ``TypeError``,
+``KeyError`` from inside, an ``OSError`` naming no file — is our bug: exit 70 with ``internal error (please report
+it): <type>: <message>``, never "bad input" blaming a file that is fine.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import os
 import sys
 
 from assess.cli.wording import for_cli
-from assess.core.errors import AssessError
+from assess.core.errors import MAX_MESSAGE, AssessError, shorten
 
 #: Subcommand modules under assess.cli; each defines ``add_parser(subparsers)`` and ``run(args) -> int``.
 SUBCOMMANDS = ("inspect", "metrics", "compare", "controls", "report")
@@ -50,24 +56,33 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     args = parser.parse_args(argv)
-    from assess.cli.common import EXIT_BAD_INPUT, EXIT_INTERNAL
+    from assess.cli.common import EXIT_BAD_INPUT
 
     try:
         return int(args.run(args) or 0)
     except AssessError as exc:
         print(f"error: {for_cli(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except (ValueError, TypeError) as exc:  # a bad option value that reached the package's own validation
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
     except BrokenPipeError:  # `… | head` closed the pipe: not an error of ours
         sys.stdout = open(os.devnull, "w")
         return 0
     except OSError as exc:
-        print(f"error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        if exc.filename is None:  # not a file the user named (a socket, a pipe, a library's own I/O): ours
+            return _internal(exc)
+        print(f"error: {exc.filename}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # noqa: BLE001 - the CLI's promise is one line, never a traceback
-        print(f"internal error (please report it): {type(exc).__name__}: {exc}", file=sys.stderr)
-        return EXIT_INTERNAL
+        return _internal(exc)
+
+
+def _internal(exc: BaseException) -> int:
+    """Our bug, said as ours: bad input raises `AssessError` (naming the file, column and row), so a plain
+    `ValueError`, `KeyError` … from the package is never blamed on the user's file."""
+    from assess.cli.common import EXIT_INTERNAL
+
+    # one line, as every error line: a library's message may span lines (DuckDB's quotes the SQL under a caret line)
+    message = shorten(" ".join(str(exc).split()), MAX_MESSAGE)
+    print(f"internal error (please report it): {type(exc).__name__}: {message}", file=sys.stderr)
+    return EXIT_INTERNAL

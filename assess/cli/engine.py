@@ -15,10 +15,12 @@ engine to use instead.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from pathlib import Path
 
-from assess.core.errors import AssessError
+from assess.cli.option_values import whole
+from assess.core.errors import AssessError, shorten
 
 ENGINES = ("auto", "memory", "duckdb", "spark")
 #: The command line's defaults for the app's ASSESS_MAX_MB / ASSESS_MAX_ROWS caps: none (memory is the limit).
@@ -31,20 +33,35 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--engine", choices=ENGINES, default="auto",
                        help="memory: pandas, every task and interval; duckdb: out of core in bounded memory; spark: "
                             "the same aggregation on Spark; auto (default): memory below "
-                            f"{_auto_mb():g} MB (ASSESS_ENGINE_MEMORY_MB), else duckdb")
+                            f"{_auto_mb(strict=False):g} MB (ASSESS_ENGINE_MEMORY_MB), else duckdb")
     group.add_argument("--spark-master", metavar="URL",
                        help="Spark master (local[*], spark://host:7077, yarn); SPARK_REMOTE=sc://host:15002 selects "
                             "Spark Connect")
-    group.add_argument("--exact-limit", type=int, metavar="N",
+    group.add_argument("--exact-limit", type=whole(0), metavar="N",
                        help="out of core: group by score up to N distinct scores (default 2,000,000), beyond it on a "
                             "2^16-bin grid with error bounds; 0 forces the grid")
 
 
-def _auto_mb() -> float:
+#: ``--engine auto``'s threshold in MB when ASSESS_ENGINE_MEMORY_MB is not set.
+AUTO_MB = 100.0
+
+
+def _auto_mb(*, strict: bool = True) -> float:
+    """ASSESS_ENGINE_MEMORY_MB, a size ≥ 0 in MB; a bad value is the user's error (it used to be read as 100 without
+    a word). ``strict=False`` for the help text, which is built before any error can be reported."""
+    text = os.environ.get("ASSESS_ENGINE_MEMORY_MB")
+    if not text:
+        return AUTO_MB
     try:
-        return float(os.environ.get("ASSESS_ENGINE_MEMORY_MB", "100"))
+        value = float(text)
     except ValueError:
-        return 100.0
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        if not strict:
+            return AUTO_MB
+        raise AssessError(f"environment variable ASSESS_ENGINE_MEMORY_MB must be a finite number of megabytes ≥ 0 "
+                          f"(got {shorten(repr(text))})")
+    return value
 
 
 def chosen_engine(args) -> str:

@@ -29,6 +29,7 @@ from assess.cli import slices as slices_cli
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, config_out_of_core,
                                decision_from_args, followed, is_large, json_ready, load_assessment,
                                overrides_from_args, print_json)
+from assess.cli.option_values import level, whole
 from assess.cli.engine import add_engine_options, chosen_engine, engine_metrics_doc, run_engine_metrics
 from assess.cli.progress import StderrProgress, doing
 from assess.core.errors import AssessError
@@ -62,10 +63,10 @@ def add_parser(sub) -> None:
     parser.add_argument("--seed", type=ranged(SEED), default=0, help=f"bootstrap seed, {SEED} (default 0)")
     parser.add_argument("--bootstrap-method", choices=["percentile", "bca"], default="percentile",
                         help="bootstrap interval: percentile (default) or bias-corrected and accelerated (BCa)")
-    parser.add_argument("--season", type=int, metavar="M",
+    parser.add_argument("--season", type=whole(1), metavar="M",
                         help="forecasts: season length of mase_seasonal (default: from the time stamps, e.g. 12 for "
                              "monthly)")
-    parser.add_argument("--interval-level", type=float, metavar="L",
+    parser.add_argument("--interval-level", type=level, metavar="L",
                         help="forecasts: nominal level of the lower/upper interval when the column names do not say "
                              "it (e.g. 0.9); the Winkler score needs it")
     parser.add_argument("--format", choices=["json", "csv", "table"], default="json")
@@ -98,7 +99,7 @@ def run(args) -> int:
         raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
     if args.metrics:
         for key in args.metrics:
-            get(assessment.task, key)  # ValueError listing the valid keys
+            get(assessment.task, key)  # AssessError listing the valid keys
     decision = decision_from_args(args, assessment.task, assessment.classes)
     # Bootstrap intervals take a while, and so does every metric of a large file: say how far they are, model by
     # model (analytic intervals are instant).

@@ -10,6 +10,7 @@ from __future__ import annotations
 #: (phrase as `assess` writes it, the command line's words), applied in order.
 _CLI_WORDS = (
     ("or choose it as the Ground truth below", "or name it with --y-true"),
+    ("or choose it as the Cluster below", "or name it with --cluster-col"),
     ("(or `prediction`), or choose it", "(or `prediction`), or name it with --y-pred"),
     ("`proba_<class>` columns, or choose them",
      "`proba_<class>` columns, or name them with --y-pred, --score COLUMN or --score CLASS=COLUMN …"),

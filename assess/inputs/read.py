@@ -31,7 +31,7 @@ from pathlib import Path, PurePath
 import numpy as np
 import pandas as pd
 
-from assess.core.errors import InputError, shorten
+from assess.core.errors import AssessError, InputError, shorten
 from assess.inputs.columns import dictionary_label_codes, label_codes, small_int_type
 from assess.inputs.label_confidence import expand_label_confidence
 from assess.inputs.vectors import expand_arrow_lists, expand_vectors, vector_type_supported
@@ -80,13 +80,20 @@ class Limits:
 
         env = os.environ if environ is None else environ
         kwargs = {}
-        for var, name, scale in (("ASSESS_MAX_MB", "max_bytes", 1024 * 1024), ("ASSESS_MAX_ROWS", "max_rows", 1),
-                                 ("ASSESS_MAX_COLUMNS", "max_columns", 1)):
+        for var, name, scale, unit in (("ASSESS_MAX_MB", "max_bytes", 1024 * 1024, "megabytes"),
+                                       ("ASSESS_MAX_ROWS", "max_rows", 1, "rows"),
+                                       ("ASSESS_MAX_COLUMNS", "max_columns", 1, "columns")):
             if env.get(var):
+                # The user's setting, said as theirs: text, 0, a negative, inf or a cap below one byte, row or column
+                # (0.0000001 MB) would reach `__post_init__`'s check as our bug, or int() as OverflowError.
                 try:
-                    kwargs[name] = int(float(env[var]) * scale)
-                except ValueError:
-                    raise ValueError(f"environment variable {var} must be a number (got {env[var]!r})") from None
+                    value = float(env[var]) * scale
+                    kwargs[name] = int(value) if value >= 1 else 0
+                except (ValueError, OverflowError):
+                    kwargs[name] = 0
+                if kwargs[name] < 1:
+                    raise AssessError(f"environment variable {var} must be a positive, finite number of {unit} "
+                                      f"(got {shorten(repr(env[var]))})")
         return cls(**kwargs)
 
 

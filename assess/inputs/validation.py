@@ -192,6 +192,13 @@ def _check_clustering(c: _Checker, a: _Input) -> None:
     degenerate clusterings (a single cluster, nearly one cluster per row) said up front — per column
     ``cluster_<name>`` of a wide file, per model of a long one."""
     r, frame = a.roles, a.frame
+    if not r.cluster and not r.wide_clusterings:
+        # the task chosen by hand (Data page, --task clustering) for a file without cluster assignments: without this
+        # the checks below read the column `None` (KeyError, a page crash and exit 70)
+        c.note("error", "no_clusters", "no cluster-assignment column for the clustering task: name one `cluster` (or "
+                                       "`cluster_id`, or one `cluster_<name>` per clustering), or choose it as the "
+                                       "Cluster below")
+        return
     if r.wide_clusterings:
         per_model = [(wm.name, wm.y_pred, np.arange(len(frame))) for wm in r.wide_models]
     else:
@@ -302,10 +309,24 @@ def _check_classification(c: _Checker, a: _Input) -> None:
                    f"{lacking} and no predicted-label column: add a `proba_<class>` column for each class, or a "
                    "`y_pred` column", count=len(missing_classes))
         elif missing_classes and task is Task.BINARY and a.positive in missing_classes and not score_cols:
-            (other, col), = r.class_scores
-            c.note("warning", "complement_score",
-                   f"{lacking}: the score of the positive class {quote(a.positive)} is read as 1 − {quote(col)}",
-                   column=col)
+            # P(positive) = 1 − P(negative) holds only for the one column of the other class of a two-class
+            # model; a column of a class the truth lacks, or several (a model of three classes), leave no score
+            # of the positive class — and the readers would pick a column by chance (Assessment, engine.binary).
+            negative = next(k for k in a.classes if k != a.positive)
+            if len(r.class_scores) == 1 and r.class_scores[0][0] == negative:
+                col = r.class_scores[0][1]
+                c.note("warning", "complement_score",
+                       f"{lacking}: the score of the positive class {quote(a.positive)} is read as 1 − {quote(col)}",
+                       column=col)
+            else:
+                given = ", ".join(f"{quote(col)} for {quote(k)}" for k, col in r.class_scores[:4]) + \
+                    (" …" if len(r.class_scores) > 4 else "")
+                c.note("error", "no_positive_score",
+                       f"no probability column for the positive class {quote(a.positive)}, only {given}: its score "
+                       f"is 1 − the probability of {quote(negative)} only when that is the one other class. Add a "
+                       f"column for {quote(a.positive)}, unset the per-class score columns (labels are then "
+                       "assessed), or choose the multi-class task",
+                       column=r.class_scores[0][1], count=len(r.class_scores))
         matrix = []
         for k, col in r.class_scores:
             values = c.numeric(col, role=f"probability of class {quote(k)}")

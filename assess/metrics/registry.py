@@ -25,6 +25,7 @@ from typing import Callable
 import numpy as np
 
 from assess.core.data import Task
+from assess.core.errors import AssessError, shorten
 from assess.metrics import binary, clustering, forecast_state, multiclass, multilabel, regression
 
 __all__ = ["MetricSpec", "Proportion", "TableColumn", "REGISTRY", "TABLES", "GROUPS", "TASKS", "metrics_for", "get",
@@ -775,12 +776,14 @@ def keys_for(task) -> tuple[str, ...]:
 
 
 def get(task, key: str) -> MetricSpec:
-    """The entry for ``key`` of ``task``; ``ValueError`` listing the valid keys otherwise."""
+    """The entry for ``key`` of ``task``; otherwise `AssessError` listing the valid keys: a key comes from the user
+    (``--metrics``, ``--test-metric``, a settings file, a page), so an unknown one is their input, not our bug."""
     t = _task(task)
     try:
         return _INDEX[(t, key)]
     except KeyError:
-        raise ValueError(f"unknown {t.value} metric {key!r}; valid keys: {', '.join(keys_for(t))}") from None
+        raise AssessError(f"unknown {t.value} metric {shorten(repr(key))}; valid keys: "
+                          f"{', '.join(keys_for(t))}") from None
 
 
 # ----------------------------------------------------------------------------------------------------------------

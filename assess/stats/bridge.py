@@ -41,10 +41,7 @@ def registry_metric(task: Task | str, key: str, *, classes: Sequence[str], beta:
     from assess.metrics.registry import get
 
     task = Task(task)
-    try:
-        spec = get(task, key)
-    except ValueError as exc:
-        raise AssessError(str(exc)) from None
+    spec = get(task, key)   # AssessError listing the valid keys
     if spec.needs == "features":
         raise AssessError(f"`{key}` is an internal clustering index (it reads the features, which the tests do not "
                           "resample); compare clusterings on an external index such as adjusted_rand_index")

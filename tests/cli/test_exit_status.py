@@ -60,3 +60,128 @@ def test_internal_error_exits_70_without_traceback(capsys, monkeypatch, tmp_path
     path.write_text("y_true,y_pred\n1,1\n0,0\n")
     assert main([command, str(path), *COMMANDS[command]]) == 70
     assert capsys.readouterr().err == "internal error (please report it): RuntimeError: boom\n"
+
+
+# --- our bugs are not called the user's (issue 31, item 4) ---------------------------------------------------------
+
+@pytest.mark.parametrize("error", [ValueError("too many values to unpack (expected 1)"),
+                                   TypeError("'NoneType' object is not subscriptable"),
+                                   OSError(5, "Input/output error")])
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_plain_value_error_from_inside_is_an_internal_error_naming_its_type(capsys, monkeypatch, tmp_path, command,
+                                                                             error):
+    """The class-score crash of item 3 said "error: too many values to unpack" with exit 2, blaming the file: a
+    ValueError or TypeError from the package is our bug (the package raises AssessError for bad input), and so is
+    an OSError that names no file."""
+    def broken(table, overrides=None):
+        raise error
+
+    monkeypatch.setattr("assess.cli.common.describe", broken)
+    path = tmp_path / "p.csv"
+    path.write_text("y_true,y_pred\n1,1\n0,0\n")
+    assert main([command, str(path), *COMMANDS[command]]) == 70
+    err = capsys.readouterr().err
+    assert err == f"internal error (please report it): {type(error).__name__}: {error}\n"
+    assert "Traceback" not in err
+
+
+def test_an_os_error_on_the_users_file_is_bad_input(capsys, tmp_path):
+    missing = tmp_path / "report_dir_missing" / "r.html"
+    assert main(["report", "assets/samples/breast_cancer_binary.csv", "--out", str(missing)]) == 2
+    last = capsys.readouterr().err.splitlines()[-1]   # after the report's progress lines
+    assert last.startswith(f"error: {missing.parent}") and last.endswith("No such file or directory")
+
+
+SAMPLE = "assets/samples/breast_cancer_binary.csv"
+FORECASTS = "assets/samples/monthly_forecasts.csv"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["metrics", SAMPLE, "--beta", "0"], "argument --beta: must be > 0 (got '0')"),
+    (["metrics", SAMPLE, "--beta", "nan"], "argument --beta: must be a finite number (got 'nan')"),
+    (["metrics", SAMPLE, "--k", "0"], "argument --k: must be a whole number ≥ 1 (got '0')"),
+    (["metrics", SAMPLE, "--confidence-level", "1.5"],
+     "argument --confidence-level/--ci-level: must be between 0 and 1, both excluded, e.g. 0.95 (got '1.5')"),
+    (["metrics", SAMPLE, "--ci", "bootstrap", "--resamples", "0"],
+     "argument --resamples: must be a whole number ≥ 1 (got '0')"),
+    (["metrics", SAMPLE, "--seed", "-1"], "argument --seed: must be a whole number ≥ 0 (got '-1')"),
+    (["metrics", FORECASTS, "--season", "0"], "argument --season: must be a whole number ≥ 1 (got '0')"),
+    (["metrics", FORECASTS, "--interval-level", "90"],
+     "argument --interval-level: must be between 0 and 1, both excluded, e.g. 0.95 (got '90')"),
+    # out of core these were not checked at all: the run printed its numbers and exited 0
+    (["metrics", SAMPLE, "--engine", "duckdb", "--confidence-level", "3"],
+     "argument --confidence-level/--ci-level: must be between 0 and 1, both excluded, e.g. 0.95 (got '3')"),
+    (["metrics", SAMPLE, "--engine", "duckdb", "--beta", "-2"], "argument --beta: must be > 0 (got '-2')"),
+    (["metrics", SAMPLE, "--engine", "duckdb", "--exact-limit", "-1"],
+     "argument --exact-limit: must be a whole number ≥ 0 (got '-1')"),
+    (["report", SAMPLE, "--out", "never_written.html", "--confidence-level", "7"],
+     "argument --confidence-level: must be between 0 and 1, both excluded, e.g. 0.95 (got '7')"),
+    (["compare", SAMPLE, "--test", "mcnemar", "--confidence-level", "0"],
+     "argument --confidence-level: must be between 0 and 1, both excluded, e.g. 0.95 (got '0')"),
+])
+def test_an_option_value_out_of_range_is_a_usage_error_naming_the_option(capsys, argv, message):
+    """Each used to reach a plain ValueError of the package (`beta` must be > 0 …), which is now exit 70."""
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith(f"error: {message}")
+
+
+@pytest.mark.parametrize("command, extra", [("metrics", []), ("metrics", ["--engine", "duckdb"]),
+                                            ("report", ["--out", "never_written.html"]),
+                                            ("metrics", ["--slice", "group", "--slice-test", "nope"])])
+def test_an_unknown_metric_key_is_bad_input_listing_the_keys(capsys, command, extra):
+    metrics = [] if "--slice-test" in extra else ["--metrics", "nope"]
+    assert main([command, SAMPLE, *metrics, *extra]) == 2
+    last = capsys.readouterr().err.splitlines()[-1]   # the report says its progress first
+    assert last.startswith("error: unknown binary metric 'nope'; valid keys: tp, fp, tn, fn")
+
+
+@pytest.mark.parametrize("value", ["abc", "-5", "inf"])
+def test_a_bad_size_limit_in_the_environment_is_bad_input_naming_the_variable(capsys, monkeypatch, value):
+    monkeypatch.setenv("ASSESS_MAX_MB", value)
+    assert main(["inspect", SAMPLE]) == 2
+    assert capsys.readouterr().err == ("error: environment variable ASSESS_MAX_MB must be a positive, finite number "
+                                       f"of megabytes (got '{value}')\n")
+
+
+def test_a_class_score_of_a_class_the_truth_lacks_is_bad_input_naming_file_and_column(capsys, tmp_path):
+    """``--score 2=p`` on a 0/1 file was exit 70 (KeyError '0' while encoding); see
+    tests/inputs/test_validation_class_scores.py."""
+    path = tmp_path / "ov.csv"
+    path.write_text("y_true,y_pred,p\n0,0,0.2\n1,1,0.7\n0,1,0.5\n")
+    assert main(["metrics", str(path), "--score", "2=p"]) == 2
+    assert capsys.readouterr().err.startswith("error: ov.csv: no probability column for the positive class `1`, "
+                                              "only `p` for `2`")
+
+
+def test_an_internal_error_is_one_bounded_line_whatever_its_message(capsys, monkeypatch):
+    """DuckDB's messages span lines (the SQL under a caret line) and can be long: the internal-error line is one."""
+    def broken(table, overrides=None):
+        raise ValueError("Invalid Input Error\n\nLINE 1: SELECT *\n        ^^^^^" + " x" * 2000)
+
+    monkeypatch.setattr("assess.cli.common.describe", broken)
+    assert main(["inspect", SAMPLE]) == 70
+    err = capsys.readouterr().err
+    assert err.startswith("internal error (please report it): ValueError: Invalid Input Error LINE 1: SELECT * ^^^^^ x")
+    assert err.count("\n") == 1 and len(err) < 1100
+
+
+@pytest.mark.parametrize("value", ["lots", "-1", "nan"])
+def test_a_bad_engine_threshold_in_the_environment_is_bad_input_not_ignored(capsys, monkeypatch, value):
+    """``--engine auto`` read a bad ASSESS_ENGINE_MEMORY_MB as 100 MB without a word; the help still shows 100."""
+    monkeypatch.setenv("ASSESS_ENGINE_MEMORY_MB", value)
+    assert main(["metrics", SAMPLE, "--metrics", "accuracy"]) == 2
+    assert capsys.readouterr().err == ("error: environment variable ASSESS_ENGINE_MEMORY_MB must be a finite number of "
+                                       f"megabytes ≥ 0 (got '{value}')\n")
+    with pytest.raises(SystemExit):
+        main(["metrics", "--help"])
+    assert "memory below 100 MB" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_clustering_task_for_a_file_without_clusters_is_bad_input_naming_the_option(capsys):
+    """It was exit 70 (KeyError: None in validation) before and after the new mapping."""
+    assert main(["metrics", SAMPLE, "--task", "clustering"]) == 2
+    assert capsys.readouterr().err == ("error: breast_cancer_binary.csv: no cluster-assignment column for the "
+                                       "clustering task: name one `cluster` (or `cluster_id`, or one `cluster_<name>` "
+                                       "per clustering), or name it with --cluster-col\n")

@@ -71,6 +71,9 @@ FOUND = {
     # is -1
     "missing truth beside a stray class": "cv_fold,date,prob,target,=cmd\n" + ",,,,\n" * 9 + ",,,NA,\n,,,N/A,\n"
                                           ",,,None,\n",
+    # issue 31: ValueError "too many values to unpack" in validation (a page crash): a binary truth (0, 1) whose
+    # predicted labels and `proba_<class>` columns add a class 2, and no column for the positive class 1.
+    "class scores of three classes on a binary truth": "y_true,y_pred,proba_0,proba_2\n0,0,0.8,0.1\n1,2,0.2,0.1\n",
 }
 #: Found later, and now assessed rather than refused: `KeyError: None` in schema.py (CI's run after the wide
 #: clusterings): a clustering file whose one model is a classifier's wide score column read that model's (absent)
@@ -154,6 +157,7 @@ def test_found_failures_are_stopped_at_validation(found):
 @example(FOUND["all-zero weights"], AUTO)
 @example(FOUND["no model at all"], AUTO)
 @example(FOUND["KeyError NA"], AUTO)
+@example(FOUND["class scores of three classes on a binary truth"], AUTO)
 @example(CLUSTER_BESIDE_A_WIDE_SCORE, AUTO)
 def test_pipeline_gives_results_or_an_assess_error(text, source):
     run_pipeline(text, Decision(source))

@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from assess.core.errors import InputError
+from assess.core.errors import AssessError, InputError
 from assess.inputs.read import Limits, read_table
 
 EXPECTED = pd.DataFrame({"y_true": ["cat", "dog", "NA", "cat"], "y_pred": ["cat", "cat", "NA", "dog"],
@@ -214,8 +214,18 @@ def test_limits_validate_and_read_environment():
         Limits(max_rows=0)
     limits = Limits.from_env({"ASSESS_MAX_MB": "1.5", "ASSESS_MAX_ROWS": "10"})
     assert (limits.max_bytes, limits.max_rows, limits.max_columns) == (1572864, 10, 2000)
-    with pytest.raises(ValueError, match=r"ASSESS_MAX_ROWS must be a number \(got 'many'\)"):
+    with pytest.raises(AssessError, match=r"ASSESS_MAX_ROWS must be a positive, finite number of rows \(got 'many'\)"):
         Limits.from_env({"ASSESS_MAX_ROWS": "many"})
+
+
+@pytest.mark.parametrize("value", ["many", "0", "-5", "nan", "inf", "1e400", "0.0000001", "1" * 5000])
+def test_a_bad_size_limit_in_the_environment_is_the_users_error_naming_the_variable(value):
+    """ASSESS_MAX_MB is the user's setting: every value that is not a positive, finite size is an `AssessError`
+    (exit 2 on the command line) naming the variable; 0 and -5 used to reach `Limits`' own check as a plain
+    ValueError about 'max_bytes', inf and 1e400 int()'s OverflowError (both exit 70, "internal error")."""
+    with pytest.raises(AssessError, match=r"^environment variable ASSESS_MAX_MB must be a positive, finite number of "
+                                          r"megabytes \(got '"):
+        Limits.from_env({"ASSESS_MAX_MB": value})
 
 
 def test_missing_path_is_an_input_error(tmp_path):

@@ -153,3 +153,23 @@ def test_the_role_pickers_are_the_ones_assess_defines_for_the_task(sample):
     task = Task(widget(at, "selectbox", "task_").value)
     shown = [s.label for s in at.selectbox if (s.key or "").startswith("role_")]
     assert sorted(shown) == sorted(label for _, label in role_pickers(task))   # in two columns: read by column
+
+
+def test_three_classes_of_scores_on_a_binary_truth_is_a_blocking_problem_not_a_crash(app):
+    """The fuzzer's 20-line CSV of issue 31 (tests/inputs/test_validation_class_scores.py): the page crashed on an
+    unpacking of the class-score pairs; now it names the columns and the sidebar counts one blocking problem."""
+    from tests.inputs.test_validation_class_scores import THREE_CLASS_SCORES
+    upload(app, "found.csv", THREE_CLASS_SCORES.encode())
+    assert not app.exception
+    assert any(plain(e.value).startswith("no probability column for the positive class `1`, only `proba_0` for `0`, "
+                                         "`proba_2` for `2`") for e in app.error), [e.value for e in app.error]
+    assert [c.value for c in app.sidebar.caption if "blocking" in c.value] == [":red[1 blocking problem — see Data]"]
+
+
+def test_choosing_the_clustering_task_for_a_file_without_clusters_says_so(app):
+    """The task chooser offered clustering for the binary sample, and choosing it crashed the page (KeyError: None
+    in validation); now the page names what is missing."""
+    widget(app, "selectbox", "task_").set_value("clustering").run()
+    assert not app.exception
+    assert any(plain(e.value).startswith("no cluster-assignment column for the clustering task") for e in app.error), \
+        [e.value for e in app.error]
