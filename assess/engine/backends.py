@@ -164,12 +164,12 @@ class DuckDBBackend(Backend):
         def reader(extra: str = "") -> str:
             return f"read_csv({files}, header = true, union_by_name = false{extra})"
 
-        sniffed = self.con.execute(f"DESCRIBE SELECT * FROM {reader()}").fetchall()
+        sniffed = self._run(f"DESCRIBE SELECT * FROM {reader()}").fetchall()
         candidates = [(row[0], row[1]) for row in sniffed if row[1] in ("BOOLEAN", "VARCHAR", "DATE", "TIMESTAMP")]
         if not candidates:
             return reader()
-        head = self.con.execute(f"SELECT {', '.join(self.ident(name) for name, _ in candidates)} FROM "
-                                f"{reader(', all_varchar = true')} LIMIT {CSV_SNIFF_ROWS}").fetchall()
+        head = self._run(f"SELECT {', '.join(self.ident(name) for name, _ in candidates)} FROM "
+                         f"{reader(', all_varchar = true')} LIMIT {CSV_SNIFF_ROWS}").fetchall()
         types = {}
         for i, (name, kind) in enumerate(candidates):
             cells = [row[i].strip() for row in head if row[i] is not None and row[i].strip()]

@@ -90,7 +90,39 @@ def make_source(name: str, files: list[str], root: str = "") -> Source:
     source = Source(name, tuple(files), fmt, sum(Path(f).stat().st_size for f in files), root)
     if fmt == "parquet":
         check_parquet_schemas(source)
+    else:
+        check_csv_encoding(source)
     return source
+
+
+#: Bytes of each CSV file's head checked to be UTF-8 before an engine reads it.
+ENCODING_HEAD = 1 << 16
+#: Byte-order marks of the encodings the in-memory reader reads and the engines do not.
+_WIDE_BOMS = ((b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe", "UTF-16"),
+              (b"\xfe\xff", "UTF-16"))
+
+
+def check_csv_encoding(source: Source) -> None:
+    """Refuse a CSV part whose head is not UTF-8 (the engines read UTF-8 only; DuckDB fails in its sniffer with a
+    bare "CSV Error on Line: 1"), naming the part and, for UTF-16/32, the encoding its byte-order mark says —
+    ``--engine memory`` reads those. A UTF-8 byte-order mark is UTF-8. Only the head is read: a bad byte further in
+    fails the scan later with its line."""
+    import codecs
+
+    for f in source.files:
+        with open(f, "rb") as handle:
+            head = handle.read(ENCODING_HEAD)
+        wide = next((name for bom, name in _WIDE_BOMS if head.startswith(bom)), None)
+        if wide is None:
+            try:
+                codecs.getincrementaldecoder("utf-8")().decode(head, final=False)   # a character cut at the end is fine
+                continue
+            except UnicodeDecodeError as exc:
+                where = f"byte {exc.start:,} is not UTF-8 ({head[exc.start:exc.start + 1]!r})"
+        else:
+            where = f"it is {wide} (its byte-order mark says so)"
+        raise AssessError(source.shown(f"{f}: the out-of-core engines read UTF-8 text and {where}; convert the file "
+                                       "to UTF-8, or use --engine memory, which reads it"))
 
 
 def check_parquet_schemas(source: Source) -> None:

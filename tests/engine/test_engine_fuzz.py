@@ -16,7 +16,7 @@ import io
 
 import pandas as pd
 import pytest
-from hypothesis import assume, example, given, reject, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from assess.core.decision import AUTO, LABELS, SCORES, Decision
@@ -59,41 +59,32 @@ def run_engine(tmp_path, text: str, fmt: str, decision: Decision = Decision()) -
         run = engine_reports(resolve_source(str(path)), "duckdb", Overrides(), decision=decision, n_resamples=50)
     except AssessError:
         return
-    except Exception as exc:  # noqa: BLE001 - only the one known escape is set aside, by its exact message
-        if fmt == "csv" and KNOWN_DATE_INFINITY in str(exc):
-            reject()   # pinned below as a strict xfail: when it is fixed, that test fails and this goes
-        raise
     assert set(run.reports) <= set(run.assessment.models)
 
 
-#: The one escape the fuzzer finds (71 of 1,500 random files): DuckDB's CSV sniffer reads a column holding ``inf`` as
-#: DATE (``infinity``), and converting the head rows to pandas raises `duckdb.ConversionException` in
-#: `assess.engine.backends` (exit 70 on the command line; the in-memory reader reads the column as numbers).
-KNOWN_DATE_INFINITY = "Could not convert DATE (infinity)"
+#: What the fuzzer found through DuckDB, each now read as pandas reads it or refused with an AssessError: a column of
+#: ``inf`` that DuckDB's CSV sniffer took for DATE (±infinity) failed the head read with ConversionException; a
+#: UTF-16 CSV failed the sniffer with InvalidInputException (exit 70 on the command line).
 DATE_INFINITY = "y_true,y_pred,when\n1,1,inf\n0,0,-inf\n"
 
 
-@pytest.mark.xfail(strict=True, raises=duckdb.ConversionException, reason="assess.engine.backends: DuckDB reads a CSV column of inf as DATE and fails "
-                                       "to convert it (an engine fix; see KNOWN_DATE_INFINITY)")
-def test_a_column_of_inf_in_a_csv_is_read_by_duckdb(tmp_path):
+def test_a_column_of_inf_in_a_csv_is_read_by_duckdb_as_pandas_reads_it(tmp_path):
     path = tmp_path / "inf.csv"
     path.write_text(DATE_INFINITY)
-    try:
-        engine_reports(resolve_source(str(path)), "duckdb", Overrides())
-    except AssessError:
-        pass
+    run = engine_reports(resolve_source(str(path)), "duckdb", Overrides())
+    assert run.n_rows == 2
 
 
-@pytest.mark.xfail(strict=True, raises=duckdb.InvalidInputException,
-                   reason="assess.engine.backends: a CSV that is not UTF-8 reaches DuckDB's InvalidInputException (exit "
-                          "70) where the in-memory reader reads UTF-16 and refuses bad bytes with an InputError")
-def test_a_csv_that_is_not_utf8_is_read_or_refused_as_bad_input(tmp_path):
-    path = tmp_path / "utf16.csv"
-    path.write_bytes("y_true,y_pred,score\n1,0,0.5\n0,1,0.2\n".encode("utf-16"))
-    try:
+@pytest.mark.parametrize("data, says", [
+    ("y_true,y_pred,score\n1,0,0.5\n0,1,0.2\n".encode("utf-16"), "it is UTF-16"),
+    ("y_true,y_pred,région\n1,0,Zürich\n0,1,Genève\n".encode("latin-1"), "is not UTF-8"),
+])
+def test_a_csv_that_is_not_utf8_is_refused_as_bad_input_naming_the_file(tmp_path, data, says):
+    path = tmp_path / "wide.csv"
+    path.write_bytes(data)
+    with pytest.raises(AssessError, match=f"wide.csv: the out-of-core engines read UTF-8 text and .*{says}.*"
+                                          "--engine memory"):
         engine_reports(resolve_source(str(path)), "duckdb", Overrides())
-    except AssessError:
-        pass
 
 
 @settings(max_examples=40)
