@@ -16,7 +16,11 @@ survey weights: rescaling all weights changes nothing and equal weights give the
 what the weights mean.
 
 Means of per-row values (log loss, Brier score): :func:`mean_ci`, the Student-t interval of a (weighted) mean with
-Kish's effective sample size for weights.
+Kish's effective sample size for weights; R² and explained variance take it on their delta-method pseudo-values
+(:func:`assess.metrics.regression.delta_pseudo_values`).
+
+Median (the median absolute error): :func:`median_ci`, the distribution-free interval between two order statistics
+whose ranks are binomial quantiles (no bootstrap).
 
 ROC AUC: :func:`delong_ci` — DeLong, DeLong & Clarke-Pearson (1988) variance from the placement values of
 :func:`delong_placements`, with a plain normal interval on the AUC scale as pROC's ``ci.auc`` does
@@ -53,8 +57,10 @@ from assess.intervals.bootstrap import BootstrapResult, bootstrap_ci, resample_c
 from assess.intervals.delong import DelongPlacements, delong_ci, delong_placements, delong_variance
 from assess.intervals.interval import METHOD_NAMES, ConfidenceInterval, IntervalMethod, method_name, normal_quantile
 from assess.intervals.proportions import PROPORTION_METHODS, clopper_pearson, mean_ci, normal, proportion_ci, wilson
+from assess.intervals.quantiles import median_ci
 
 __all__ = ["ConfidenceInterval", "BootstrapResult", "proportion_ci", "wilson", "clopper_pearson", "normal", "mean_ci",
+           "median_ci",
            "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "bootstrap_ci", "resample_counts",
            "PROPORTION_METHODS", "BLOCK_SCHEMES", "BLOCK_RULES", "block_length", "politis_white_block_length",
            "block_indices", "block_bootstrap_ci", "long_run_variance",
