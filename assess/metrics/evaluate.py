@@ -344,9 +344,11 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
              context: forecast_state.ForecastContext | None = None) -> MetricReport:
     """Every requested metric of one model, with reasons for undefined values, intervals and ISO 5.3.13 baselines.
 
-    Regression: the registry's value metrics from one :func:`~assess.metrics.regression.regression_state`, i.i.d.
-    bootstrap intervals (``ci`` ``"bootstrap"`` or ``"auto"``; a proportion or DeLong method gives no interval and
-    says so in the note) and the constant mean / median predictors as baselines. Forecasts (pooled over every row;
+    Regression: the registry's value metrics from one :func:`~assess.metrics.regression.regression_state`, analytic
+    intervals under ``ci="auto"`` (:func:`_regression_bounds`; the weighted median absolute error is bootstrapped),
+    i.i.d. bootstrap intervals under ``"bootstrap"`` (a proportion or DeLong method gives no interval and says so in
+    the note; the maximum error never gets one, :data:`MAXIMUM_NO_INTERVAL`) and the constant mean / median
+    predictors as baselines. Forecasts (pooled over every row;
     per horizon and series: :func:`assess.metrics.breakdown.breakdown`): the same plus MASE, interval and skill
     scores, block-bootstrap intervals and the naive / seasonal naive / drift forecasts as baselines.
     ``decision``, ``beta`` and ``k`` do not apply to either.
@@ -371,7 +373,9 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
         only (weighted data fall back to the bootstrap, which the method string says); ``"bootstrap"`` to every
         metric except counts; ``"auto"`` picks Wilson for proportions, DeLong for the binary ROC AUC, the
         Student-t interval of a mean (:func:`assess.intervals.mean_ci`) for log loss and the Brier score (means of
-        per-row losses) and the bootstrap for the rest. Counts (tp, fp, …, n) get no interval.
+        per-row losses) and the regression errors, the delta method for R² and explained variance, order
+        statistics for the median absolute error, and the bootstrap for the rest (:func:`interval_method`).
+        Counts (tp, fp, …, n) and the maximum error get no interval.
     confidence_level : float, default 0.95
     resamples, seed : bootstrap settings (reported in each result's ``method``).
     progress : callable, optional
