@@ -53,7 +53,7 @@ see the notes above :func:`block_length`.
 
 from assess.intervals.blocks import (BLOCK_RULES, BLOCK_SCHEMES, block_bootstrap_ci, block_bootstrap_mean_ci,
                                      block_indices, block_length, long_run_variance, politis_white_block_length)
-from assess.intervals.bootstrap import BootstrapResult, bootstrap_ci, resample_counts
+from assess.intervals.bootstrap import BootstrapResult, bootstrap_ci, draws_cells, resample_counts
 from assess.intervals.delong import DelongPlacements, delong_ci, delong_placements, delong_variance
 from assess.intervals.interval import METHOD_NAMES, ConfidenceInterval, IntervalMethod, method_name, normal_quantile
 from assess.intervals.proportions import PROPORTION_METHODS, clopper_pearson, mean_ci, normal, proportion_ci, wilson
@@ -62,6 +62,7 @@ from assess.intervals.quantiles import median_ci
 __all__ = ["ConfidenceInterval", "BootstrapResult", "proportion_ci", "wilson", "clopper_pearson", "normal", "mean_ci",
            "median_ci",
            "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "bootstrap_ci", "resample_counts",
+           "draws_cells",
            "PROPORTION_METHODS", "BLOCK_SCHEMES", "BLOCK_RULES", "block_length", "politis_white_block_length",
            "block_indices", "block_bootstrap_ci", "long_run_variance",
            "block_bootstrap_mean_ci", "METHOD_NAMES", "IntervalMethod", "method_name", "normal_quantile"]

@@ -75,14 +75,15 @@ def _strata_layout(R: int, strata):
     return groups, all(g[-1] - g[0] + 1 == g.size for g in groups)
 
 
-def _cell_draw(cells: int, samples: int) -> bool:
-    """Whether a stratum of ``cells`` cells holding ``samples`` samples is drawn as one multinomial over its cells."""
+def draws_cells(cells: int, samples: int) -> bool:
+    """Whether a stratum of ``cells`` cells holding ``samples`` samples is drawn as one multinomial over its cells
+    (else as rows summed per cell: a caller whose cells are mostly single rows can give the rows as cells of one)."""
     return cells <= CELL_DRAW_MAX_CELLS or samples >= CELL_DRAW_MIN_MEAN * cells
 
 
 def _scheme_for(size: int, scheme: str, cells: int | None = None) -> str:
     """The scheme of a stratum of ``size`` samples (in ``cells`` cells when resampled by frequencies)."""
-    if cells is not None and _cell_draw(cells, size):
+    if cells is not None and draws_cells(cells, size):
         return "multinomial"
     if scheme == "auto":
         return "multinomial" if size <= AUTO_MULTINOMIAL_MAX else "poisson"
@@ -127,7 +128,7 @@ def resample_counts(rng: np.random.Generator, b: int, groups, *, frequencies=Non
         m = g.size
         if frequencies is None:
             block = _rows_draw(rng, b, m, sch)
-        elif _cell_draw(m, size):
+        elif draws_cells(m, size):
             f = frequencies[g].astype(np.float64)
             block = rng.multinomial(size, f / f.sum(), size=b) if size > 0 else np.zeros((b, m), np.int64)
         else:

@@ -28,7 +28,7 @@ import warnings
 
 import numpy as np
 
-from assess import curves
+from assess import curves, intervals
 from assess.metrics import binary, multiclass, multilabel, regression
 
 
@@ -173,7 +173,10 @@ class _Cells:
     order, then the negative ones. Rows of one cell are interchangeable, so a resample is a count per cell; the
     cells' row counts are the ``frequencies`` :func:`~assess.intervals.bootstrap_ci` resamples (one multinomial per
     class over well-filled cells, or the rows drawn and summed per cell, :func:`~assess.intervals.resample_counts`).
-    A file of tied scores (a tree's leaves) has a few hundred cells whatever its rows; distinct scores, one row each.
+    A file of tied scores (a tree's leaves) has a few hundred cells whatever its rows. A class whose cells hold few
+    rows each (mostly distinct scores) would be drawn row by row and its draws summed per cell
+    (:func:`~assess.intervals.draws_cells`): its rows are then laid out as cells of one row each, in the same order,
+    so the counts need no summing (the draws, and so the interval, are the same).
 
     With :math:`C^+, C^-` the running resampled counts over the positive / negative cells in that order
     (:math:`C_0 = 0`) and :math:`T_g, F_g` the numbers of positive / negative cells in groups 1..g, the resampled
@@ -184,12 +187,19 @@ class _Cells:
     def __init__(self, counts: curves.ThresholdCounts, probs_ok: bool):
         pos_per = np.diff(np.rint(counts.tps).astype(np.int64), prepend=0)
         neg_per = np.diff(np.rint(counts.fps).astype(np.int64), prepend=0)
-        self.gp = np.flatnonzero(pos_per > 0)                  # group of each positive cell
-        self.gn = np.flatnonzero(neg_per > 0)                  # group of each negative cell
-        self.frequencies = np.concatenate([pos_per[self.gp], neg_per[self.gn]])
+
+        def cells(per):         # cells per group: one, or one per row when the class is drawn by rows
+            filled = per > 0
+            return filled if intervals.draws_cells(int(np.count_nonzero(filled)), int(per.sum())) else per
+        pos_cells, neg_cells = cells(pos_per), cells(neg_per)
+        groups = np.arange(pos_per.size)
+        self.gp = np.repeat(groups, pos_cells)                  # group of each positive cell
+        self.gn = np.repeat(groups, neg_cells)                  # group of each negative cell
+        self.frequencies = np.concatenate([np.repeat(pos_per // np.maximum(pos_cells, 1), pos_cells),
+                                           np.repeat(neg_per // np.maximum(neg_cells, 1), neg_cells)])
         self.n_pos, self.n_neg = self.gp.size, self.gn.size
-        self.T = T = np.cumsum(pos_per > 0)
-        self.F = F = np.cumsum(neg_per > 0)
+        self.T = T = np.cumsum(pos_cells)
+        self.F = F = np.cumsum(neg_cells)
         self.T_prev, self.F_prev = np.concatenate(([0], T[:-1])), np.concatenate(([0], F[:-1]))
         self.ties = bool(np.any((pos_per > 0) & (neg_per > 0)))
         # a resample's running count is at most 255 per row (uint8 Poisson counts, summed per cell)

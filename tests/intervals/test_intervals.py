@@ -203,6 +203,19 @@ def test_cells_as_frequencies_give_the_same_interval_as_the_rows():
     assert rows.interval.high == pytest.approx(cells.interval.high, abs=0.006)
 
 
+@pytest.mark.parametrize("cells, b", [(2_000, 40), (60_000, 3)])
+def test_many_small_cells_get_the_row_draws_summed_per_cell(cells, b):
+    """Cells of 1–3 samples, too many for a multinomial over cells: the counts are the draws of the rows behind
+    them (same seed; multinomial rows for 4,000 samples, Poisson for 120,000) summed per cell."""
+    from assess.intervals.bootstrap import resample_counts
+    f = np.random.default_rng(0).integers(1, 4, cells)
+    got = resample_counts(np.random.default_rng(1), b, [np.arange(cells)], frequencies=f)
+    rows = resample_counts(np.random.default_rng(1), b, [np.arange(int(f.sum()))])
+    cell_of_row = np.repeat(np.arange(cells), f)
+    expected = np.stack([np.bincount(cell_of_row, weights=r, minlength=cells) for r in rows])
+    assert got.shape == (b, cells) and (got == expected).all()
+
+
 def test_bca_agrees_with_scipy_bca_on_a_skewed_mean():
     x = np.random.default_rng(3).exponential(size=120)
     ours = intervals.bootstrap_ci(_mean_stat(x), n=x.size, n_resamples=6000, seed=0, method="bca").interval
