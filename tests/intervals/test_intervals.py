@@ -227,6 +227,23 @@ def test_bca_agrees_with_scipy_bca_on_a_skewed_mean():
     assert ours.high > pct.high          # right-skewed statistic: BCa shifts the interval up
 
 
+def test_bca_over_many_cells_agrees_with_scipy_bca_on_the_rows():
+    """2,500 cells (more than the exact jackknife takes) of 1–4 identical samples of a skewed value: the BCa interval
+    of their mean, from the delete-a-group jackknife over cells, agrees with scipy's BCa on the expanded rows."""
+    rng = np.random.default_rng(4)
+    v, f = rng.exponential(size=2500) ** 2, rng.integers(1, 5, 2500)
+
+    def mean_of_cells(c):
+        c = c.astype(float)
+        return (c @ v) / c.sum(axis=1)
+    ours = intervals.bootstrap_ci(mean_of_cells, frequencies=f, n_resamples=2000, seed=0, method="bca").interval
+    rows = np.repeat(v, f)
+    ref = stats.bootstrap((rows,), np.mean, n_resamples=2000, method="BCa", random_state=0).confidence_interval
+    width = ref.high - ref.low
+    assert ours.low == pytest.approx(ref.low, abs=0.08 * width)
+    assert ours.high == pytest.approx(ref.high, abs=0.08 * width)
+
+
 def test_bootstrap_validates_its_arguments():
     with pytest.raises(ValueError, match="`scheme` must be"):
         intervals.bootstrap_ci(_mean_stat(np.ones(3)), n=3, scheme="fast")
