@@ -12,6 +12,16 @@ from scipy import stats
 from assess.intervals.interval import ConfidenceInterval, IntervalMethod, check_confidence_level
 
 AUTO_MULTINOMIAL_MAX = 100_000
+#: A stratum of ``frequencies`` (cells standing for several identical samples) is drawn as one multinomial over its
+#: cells — exact, O(cells) per resample — when it has at most this many cells or they hold at least
+#: ``CELL_DRAW_MIN_MEAN`` samples each on average. Otherwise (a grouped table of mostly distinct scores) a binomial
+#: draw per cell would cost more than drawing its samples as rows, by the scheme of rows, and summing them per cell:
+#: the counts have the same distribution (a multinomial over samples summed by cell is the multinomial over cells;
+#: a sum of Poisson(1) counts is Poisson(frequency)) and are the very counts of the row bootstrap, same seed.
+CELL_DRAW_MAX_CELLS = 1_000
+CELL_DRAW_MIN_MEAN = 8
+#: Most cells whose jackknife (BCa) is exact over cells; above, a delete-a-group jackknife over 100 groups of cells.
+JACKKNIFE_EXACT_CELLS = 2_000
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -65,35 +75,64 @@ def _strata_layout(R: int, strata):
     return groups, all(g[-1] - g[0] + 1 == g.size for g in groups)
 
 
-def _scheme_for(size: int, scheme: str, has_freq: bool) -> str:
-    if has_freq:
+def draws_cells(cells: int, samples: int) -> bool:
+    """Whether a stratum of ``cells`` cells holding ``samples`` samples is drawn as one multinomial over its cells
+    (else as rows summed per cell: a caller whose cells are mostly single rows can give the rows as cells of one)."""
+    return cells <= CELL_DRAW_MAX_CELLS or samples >= CELL_DRAW_MIN_MEAN * cells
+
+
+def _scheme_for(size: int, scheme: str, cells: int | None = None) -> str:
+    """The scheme of a stratum of ``size`` samples (in ``cells`` cells when resampled by frequencies)."""
+    if cells is not None and draws_cells(cells, size):
         return "multinomial"
     if scheme == "auto":
         return "multinomial" if size <= AUTO_MULTINOMIAL_MAX else "poisson"
     return scheme
 
 
+def _rows_draw(rng: np.random.Generator, b: int, m: int, scheme: str) -> np.ndarray:
+    """(b, m) counts of m rows: Poisson(1) each, or m indices drawn uniformly and counted."""
+    if scheme == "poisson":
+        return _poisson_counts(rng, (b, m))
+    idx = rng.integers(0, m, size=(b, m), dtype=np.int64 if m > 2**31 - 1 else np.int32)
+    idx += (np.arange(b, dtype=idx.dtype) * m)[:, None]
+    return np.bincount(idx.ravel(), minlength=b * m).reshape(b, m)
+
+
+def _per_cell(rows: np.ndarray, f: np.ndarray) -> np.ndarray:
+    """Row counts (b, Σf) summed into the cells of frequencies ``f`` (each cell's rows consecutive)."""
+    if (f == 1).all():
+        return rows
+    out = np.zeros((rows.shape[0], f.shape[0]), dtype=np.int64)
+    live = f > 0
+    starts = np.concatenate(([0], np.cumsum(f)[:-1]))[live]
+    out[:, live] = np.add.reduceat(rows, starts, axis=1, dtype=np.int64)
+    return out
+
+
 def resample_counts(rng: np.random.Generator, b: int, groups, *, frequencies=None, scheme="auto",
                     contiguous=True, R=None) -> np.ndarray:
-    """A (b, R) matrix of resample counts: row r drawn ``counts[j, r]`` times in resample j (stratified)."""
+    """A (b, R) matrix of resample counts: row r drawn ``counts[j, r]`` times in resample j (stratified). With
+    ``frequencies``, r is a cell of that many samples: see :data:`CELL_DRAW_MAX_CELLS` for how it is drawn."""
     R = R if R is not None else sum(g.size for g in groups)
-    schemes = [_scheme_for(int(frequencies[g].sum()) if frequencies is not None else g.size, scheme,
-                           frequencies is not None) for g in groups]
+    sizes = [int(frequencies[g].sum()) if frequencies is not None else g.size for g in groups]
+    schemes = [_scheme_for(size, scheme, g.size if frequencies is not None else None)
+               for g, size in zip(groups, sizes)]
     if all(s == "poisson" for s in schemes):
-        return _poisson_counts(rng, (b, R))          # independent per row: strata need no separate draws
+        # independent per row: strata need no separate draws
+        if frequencies is None:
+            return _poisson_counts(rng, (b, R))
+        return _per_cell(_poisson_counts(rng, (b, int(frequencies.sum()))), frequencies)
     out = np.zeros((b, R), dtype=np.int64)
-    for g, sch in zip(groups, schemes):
+    for g, sch, size in zip(groups, schemes, sizes):
         m = g.size
-        if frequencies is not None:
+        if frequencies is None:
+            block = _rows_draw(rng, b, m, sch)
+        elif draws_cells(m, size):
             f = frequencies[g].astype(np.float64)
-            tot = int(round(f.sum()))
-            block = rng.multinomial(tot, f / f.sum(), size=b) if tot > 0 else np.zeros((b, m), np.int64)
-        elif sch == "poisson":
-            block = _poisson_counts(rng, (b, m))
+            block = rng.multinomial(size, f / f.sum(), size=b) if size > 0 else np.zeros((b, m), np.int64)
         else:
-            idx = rng.integers(0, m, size=(b, m), dtype=np.int64 if m > 2**31 - 1 else np.int32)
-            idx += (np.arange(b, dtype=idx.dtype) * m)[:, None]
-            block = np.bincount(idx.ravel(), minlength=b * m).reshape(b, m)
+            block = _per_cell(_rows_draw(rng, b, size, sch), frequencies[g])
         if contiguous:
             out[:, g[0]:g[0] + m] = block
         else:
@@ -134,7 +173,7 @@ def as_columns(v) -> np.ndarray:
 def _jackknife(statistic, R, groups, frequencies, rng, chunk_rows):
     """Jackknife values and their multiplicities: exact over patterns with frequencies (leave one sample of pattern
     r out, ``f_r`` times), else a delete-a-group jackknife over 100 random row groups (each group one unit)."""
-    if frequencies is not None:
+    if frequencies is not None and np.count_nonzero(frequencies) <= JACKKNIFE_EXACT_CELLS:
         f = np.asarray(frequencies, dtype=np.int64)
         live = np.flatnonzero(f > 0)
         counts = np.tile(f, (live.size, 1))
@@ -147,6 +186,8 @@ def _jackknife(statistic, R, groups, frequencies, rng, chunk_rows):
     for a in range(0, G, step):
         gs = np.arange(a, min(G, a + step))
         counts = (assign[None, :] != gs[:, None]).astype(np.uint8)
+        if frequencies is not None:      # many cells: a group of cells is left out whole
+            counts = counts * frequencies[None, :]
         vals.append(as_columns(statistic(counts)))
     return np.concatenate(vals, axis=0), np.ones(G)
 
@@ -253,7 +294,7 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
         if progress is not None:
             progress(done / n_resamples)
     used = sorted({_scheme_for(int(frequencies[g].sum()) if frequencies is not None else g.size, scheme,
-                               frequencies is not None) for g in groups})
+                               g.size if frequencies is not None else None) for g in groups})
     scheme_used = "+".join(used)
     undefined = (~np.isfinite(est)).sum(axis=0)
     alpha = 1 - confidence_level

@@ -15,6 +15,8 @@ METHOD_NAMES = {
     "delong-logit": "DeLong, logit scale",
     "t": "Student t",
     "t-interval": "Student t",
+    "delta-method": "Delta method",
+    "order-statistic": "Order statistics",
     "block-t": "Block t",
     "bootstrap-percentile": "Bootstrap percentile",
     "bootstrap-bca": "Bootstrap BCa",

@@ -280,15 +280,26 @@ def run_metric(fn, state):
     return value, reason, ("; ".join(dict.fromkeys(notes)) or None)
 
 
+#: Why a maximum gets no interval, whatever was asked: a resample's maximum never exceeds the sample's, and equals it
+#: with probability 1 − (1 − 1/n)ⁿ → 1 − 1/e ≈ 63 %, so its percentiles cannot reach the population maximum above it
+#: (Bickel & Freedman 1981, §6; Efron & Tibshirani 1993, §7.4).
+MAXIMUM_NO_INTERVAL = ("no interval: the bootstrap of a maximum is inconsistent (a resample's maximum never exceeds "
+                       "the largest error observed and equals it in about 63 % of resamples), so it cannot cover; no "
+                       "distribution-free interval of a maximum exists")
+
+
 def interval_method(spec: MetricSpec, ci: str | None, weighted: bool, *, rows: bool = False) -> str | None:
     """The interval method a metric gets for the asked ``ci``: "auto" picks Wilson for proportions, DeLong for the
-    ROC AUCs of unweighted rows, t for row means and the bootstrap otherwise; a named method applies where it can
-    (a proportion method to proportions, DeLong to AUCs, the bootstrap to all); None for no interval.
+    ROC AUCs of unweighted rows, t for row means (regression: the mean-type errors, their roots and totals), the
+    delta method for R² and explained variance, order statistics for the unweighted median absolute error and the
+    bootstrap otherwise (forecasts: every metric, resampled in blocks); a named method applies where it can (a
+    proportion method to proportions, DeLong to AUCs, the bootstrap to all); None for no interval — counts, and the
+    maximum error (:data:`MAXIMUM_NO_INTERVAL`).
 
     ``rows``: the caller holds the rows, which the multi-class DeLong intervals (one-vs-rest, one-vs-one) read; the
     out-of-core engine's grouped tables give the binary one only, so without rows a multi-class AUC is bootstrapped
     under "auto" and gets no "delong" interval."""
-    if ci is None or spec.kind == "count":
+    if ci is None or spec.kind in ("count", "maximum"):
         return None
     delong = spec.kind == "auc" and (spec.task == Task.BINARY or rows)
     if ci == "auto":
@@ -296,8 +307,14 @@ def interval_method(spec: MetricSpec, ci: str | None, weighted: bool, *, rows: b
             return "wilson"
         if delong and not weighted:
             return "delong"
+        if spec.task is Task.FORECAST:
+            return "bootstrap"      # autocorrelated rows: the block bootstrap (`_forecast_bounds`)
         if spec.kind == "row_mean":
             return "t"
+        if spec.kind == "delta":
+            return "delta"
+        if spec.kind == "median" and not weighted:
+            return "order-statistic"
         return "bootstrap"
     if ci in intervals.PROPORTION_METHODS:
         return ci if spec.kind == "proportion" else None
@@ -356,9 +373,11 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
              context: forecast_state.ForecastContext | None = None) -> MetricReport:
     """Every requested metric of one model, with reasons for undefined values, intervals and ISO 5.3.13 baselines.
 
-    Regression: the registry's value metrics from one :func:`~assess.metrics.regression.regression_state`, i.i.d.
-    bootstrap intervals (``ci`` ``"bootstrap"`` or ``"auto"``; a proportion or DeLong method gives no interval and
-    says so in the note) and the constant mean / median predictors as baselines. Forecasts (pooled over every row;
+    Regression: the registry's value metrics from one :func:`~assess.metrics.regression.regression_state`, analytic
+    intervals under ``ci="auto"`` (:func:`_regression_bounds`; the weighted median absolute error is bootstrapped),
+    i.i.d. bootstrap intervals under ``"bootstrap"`` (a proportion or DeLong method gives no interval and says so in
+    the note; the maximum error never gets one, :data:`MAXIMUM_NO_INTERVAL`) and the constant mean / median
+    predictors as baselines. Forecasts (pooled over every row;
     per horizon and series: :func:`assess.metrics.breakdown.breakdown`): the same plus MASE, interval and skill
     scores, block-bootstrap intervals and the naive / seasonal naive / drift forecasts as baselines.
     ``decision``, ``beta`` and ``k`` do not apply to either.
@@ -384,7 +403,9 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
         the bootstrap, which the method string says); ``"bootstrap"`` to every metric except counts; ``"auto"``
         picks Wilson for proportions, DeLong for the ROC AUCs of unweighted rows, the
         Student-t interval of a mean (:func:`assess.intervals.mean_ci`) for log loss and the Brier score (means of
-        per-row losses) and the bootstrap for the rest. Counts (tp, fp, …, n) get no interval.
+        per-row losses) and the regression errors, the delta method for R² and explained variance, order
+        statistics for the median absolute error, and the bootstrap for the rest (:func:`interval_method`).
+        Counts (tp, fp, …, n) and the maximum error get no interval.
     confidence_level : float, default 0.95
     resamples, seed : bootstrap settings (reported in each result's ``method``).
     progress : callable, optional
@@ -512,7 +533,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
         v, reason, note_ = values[m.key]
         lo, hi, how = bounds.get(m.key, (float("nan"), float("nan"), None))
         if how is None and ci is not None and methods[m.key] is None and m.kind != "count":
-            note_ = no_interval_note(note_, ci)
+            note_ = no_interval_note(note_, ci, m)
         if no_bootstrap and methods[m.key] == "bootstrap":
             note_ = "; ".join(x for x in (note_, no_bootstrap) if x)
         if methods[m.key] == "delong" and np.isfinite(v) and not np.isfinite(lo):
@@ -576,10 +597,60 @@ def _evaluate_clustering(pred: Predictions, specs, weight, *, ci, confidence_lev
                         confidence_level=float(confidence_level), n_resamples=int(n_resamples), seed=seed)
 
 
-def no_interval_note(note_: str | None, ci: str) -> str:
-    """``note_`` with the sentence that says why the asked ``ci`` (a proportion method, or DeLong) gave no interval."""
-    return "; ".join(x for x in (note_, f"no {ci} interval: it applies to "
-                                 f"{'ROC AUCs' if ci == 'delong' else 'proportions'} only") if x)
+def no_interval_note(note_: str | None, ci: str, spec: MetricSpec) -> str:
+    """``note_`` with the sentence that says why the asked ``ci`` gave no interval: a maximum has none
+    (:data:`MAXIMUM_NO_INTERVAL`); a proportion method or DeLong applies to other metrics only."""
+    why = MAXIMUM_NO_INTERVAL if spec.kind == "maximum" else (
+        f"no {ci} interval: it applies to {'ROC AUCs' if ci == 'delong' else 'proportions'} only")
+    return "; ".join(x for x in (note_, why) if x)
+
+
+def _regression_bounds(specs, methods, y, yp, weight, confidence_level
+                       ) -> tuple[dict[str, tuple[float, float, intervals.IntervalMethod]], dict[str, str]]:
+    """The analytic intervals of regression metrics (i.i.d. rows), by ``methods[key]``:
+
+    - ``"t"``: the Student-t interval of the mean of the metric's per-row values (:func:`assess.intervals.mean_ci`,
+      Kish's effective n with weights), the registry formula run on a state whose sums are the per-row values; RMSE,
+      RMSPE and SSE map the interval of their mean through their increasing function (:data:`OF_MEAN`), which keeps
+      its coverage;
+    - ``"delta"``: the t interval of the delta-method pseudo-values
+      (:func:`~assess.metrics.regression.delta_pseudo_values`) of R² and explained variance;
+    - ``"order-statistic"``: the binomial-rank interval of the median of |e| (:func:`assess.intervals.median_ci`).
+
+    Returns the bounds and, for a metric whose interval is undefined (too few rows), a note saying so.
+    """
+    n = y.shape[0]
+    W = float(n if weight is None else np.sum(weight))
+    inner = {m.key: get(Task.REGRESSION, OF_MEAN[m.key][0]) if m.key in OF_MEAN else m for m in specs}
+    parts = set().union(*(inner[m.key].shared for m in specs if methods[m.key] == "t"))
+    rows = regression.RegressionState(weight_sum=np.ones(n), n=1, batch=True, **regression.row_values(y, yp, parts))
+    out, notes = {}, {}
+    for m in specs:
+        how = methods[m.key]
+        if how == "t":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                with np.errstate(all="ignore"):
+                    per_row = np.asarray(inner[m.key].compute(rows), dtype=np.float64)
+            c = intervals.mean_ci(per_row, weights=weight, confidence_level=confidence_level,
+                                  bounds=inner[m.key].range)
+            lo, hi, of = c.low, c.high, "mean of per-row values"
+            if m.key in OF_MEAN:
+                _, finish, of = OF_MEAN[m.key]
+                lo, hi = finish(lo, W), finish(hi, W)
+            method = replace(c.how, of=of)
+        elif how == "delta":
+            c = intervals.mean_ci(regression.delta_pseudo_values(m.key, y, yp, weight), weights=weight,
+                                  confidence_level=confidence_level, bounds=m.range)
+            lo, hi, method = c.low, c.high, replace(c.how, key="delta-method", of="influence-function pseudo-values")
+        else:
+            c = intervals.median_ci(np.abs(yp - y), confidence_level=confidence_level)
+            lo, hi, method = c.low, c.high, c.how
+        if np.isfinite(lo) and np.isfinite(hi):
+            out[m.key] = (float(lo), float(hi), method)
+        else:
+            notes[m.key] = f"no interval: too few rows for the {method.words} interval"
+    return out, notes
 
 
 def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, n_resamples, seed, progress, baselines,
@@ -600,8 +671,9 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
     values = {m.key: run_metric(m.compute, state) for m in specs}
     methods = {m.key: interval_method(m, ci, weight is not None) for m in specs}
     boot = [m for m in specs if methods[m.key] == "bootstrap" and np.isfinite(values[m.key][0])]
-    bounds: dict[str, tuple[float, float, intervals.IntervalMethod]] = {}
-    interval_notes: dict[str, str] = {}
+    analytic = [m for m in specs if methods[m.key] not in (None, "bootstrap") and np.isfinite(values[m.key][0])]
+    bounds, interval_notes = _regression_bounds(analytic, methods, y, yp, weight, confidence_level) if analytic \
+        else ({}, {})
     # the same seeding as the classification runs: the first child of the seed's SeedSequence
     child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(1)[0]
     if boot and pred.task is Task.FORECAST:
@@ -628,7 +700,7 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
         v, reason, note_ = values[m.key]
         lo, hi, how = bounds.get(m.key, (float("nan"), float("nan"), None))
         if how is None and ci is not None and methods[m.key] is None:
-            note_ = no_interval_note(note_, ci)
+            note_ = no_interval_note(note_, ci, m)
         if m.key in interval_notes:
             note_ = "; ".join(x for x in (note_, interval_notes[m.key]) if x)
         bl = base.get(m.key)
@@ -697,11 +769,12 @@ def _bootstrap(task, state, specs, values, y, yp, s, weight, rankings, *, n_resa
     return out
 
 
-#: Forecast metrics that are an increasing function of another metric's mean: (the mean's key, the function of
-#: (mean, total weight)). Every other forecast metric whose formula is a weighted mean of a per-row value
-#: (:data:`assess.metrics.forecast_state.MEAN_FIELDS`) is itself the mean.
-OF_MEAN = {"rmse": ("mse", lambda v, W: np.sqrt(v)), "rmspe": ("mspe", lambda v, W: np.sqrt(v)),
-           "sse": ("mse", lambda v, W: v * W)}
+#: Regression and forecast metrics that are an increasing function of another metric's mean: (the mean's key, the
+#: function of (mean, total weight), the interval so obtained in words). Every other forecast metric whose formula
+#: is a weighted mean of a per-row value (:data:`assess.metrics.forecast_state.MEAN_FIELDS`) is itself the mean.
+OF_MEAN = {"rmse": ("mse", lambda v, W: np.sqrt(v), "square root of the MSE's interval"),
+           "rmspe": ("mspe", lambda v, W: np.sqrt(v), "square root of the MSPE's interval"),
+           "sse": ("mse", lambda v, W: v * W, "total weight × the MSE's interval")}
 #: Forecast metrics that are a mean of a per-row value (the studentized block bootstrap applies to them).
 MEAN_KEYS = ("mae", "mse", "mean_error", "mape", "smape", "mspe", "mase", "mase_seasonal", "coverage",
              "interval_width", "winkler_score", "pinball_loss")
@@ -741,7 +814,7 @@ def _forecast_bounds(pred: Predictions, state, columns, specs, values, weight, *
     rows = forecast_state.row_state(per_row_columns, state) if per_row_columns else None
     percentile = []
     for m in specs:
-        inner, finish = OF_MEAN.get(m.key, (m.key, None))
+        inner, finish, _ = OF_MEAN.get(m.key, (m.key, None, None))
         if weight is not None or inner not in MEAN_KEYS or rows is None:
             percentile.append(m)
             continue

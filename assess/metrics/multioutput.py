@@ -126,9 +126,11 @@ def evaluate_output_predictions(predictions: Mapping[str, Predictions], keys=Non
 
     # ---- one joint bootstrap: each output's finite metrics and every finite average ----
     # an output's column is keyed ("output", name): no output name can clash with "uniform" or "variance_weighted"
-    columns = [(("output", n), s) for n, r in zip(names, reports) for s in specs if r[s.key].defined]
-    columns += [("uniform", s) for s in specs if np.isfinite(uniform[s.key][0])]
-    columns += [("variance_weighted", s) for s in weighted if np.isfinite(vw[s.key][0])]
+    # a maximum gets no interval (`assess.metrics.evaluate.MAXIMUM_NO_INTERVAL`): it is not resampled
+    resampled = [s for s in specs if s.kind != "maximum"]
+    columns = [(("output", n), s) for n, r in zip(names, reports) for s in resampled if r[s.key].defined]
+    columns += [("uniform", s) for s in resampled if np.isfinite(uniform[s.key][0])]
+    columns += [("variance_weighted", s) for s in weighted if s in resampled and np.isfinite(vw[s.key][0])]
     bounds: dict[tuple[str, str], tuple[float, float, str]] = {}
     if bootstrapping and columns:
         point = {**{(("output", n), s.key): r[s.key].value for n, r in zip(names, reports) for s in specs},
@@ -144,7 +146,7 @@ def evaluate_output_predictions(predictions: Mapping[str, Predictions], keys=Non
 
     def result(spec, kind, value, reason, base, how_baseline):
         lo, hi, how = bounds.get((kind, spec.key), (np.nan, np.nan, None))
-        note = no_interval_note(None, ci) if no_interval else None
+        note = no_interval_note(None, ci, spec) if no_interval or (ci is not None and spec.kind == "maximum") else None
         return MetricResult(spec.key, spec.name, value, lo, hi, how, reason, note,
                             MappingProxyType(base), how_baseline)
 
@@ -271,5 +273,7 @@ def _with_bounds(report: MetricReport, name: str, bounds, ci) -> MetricReport:
     results = []
     for r in report.results:
         lo, hi, how = bounds.get((("output", name), r.key), (np.nan, np.nan, None))
-        results.append(replace(r, low=lo, high=hi, how=how))
+        spec = get(report.task, r.key)
+        note = no_interval_note(r.note, ci, spec) if spec.kind == "maximum" else r.note
+        results.append(replace(r, low=lo, high=hi, how=how, note=note))
     return replace(report, results=tuple(results), ci=ci)

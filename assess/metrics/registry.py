@@ -4,9 +4,10 @@ Each :class:`MetricSpec` says what a metric is (display name, LaTeX formula, one
 it needs (labels, scores or probabilities), which way is better, its range, how its uncertainty is computed
 (``kind``: ``"count"`` — no interval; ``"proportion"`` — Wilson / Clopper–Pearson / normal from
 :attr:`MetricSpec.proportion`; ``"auc"`` — DeLong; ``"row_mean"`` — a mean of per-row losses, Student-t;
-``"other"`` — bootstrap), where the UI shows it (``group``), the
-parameters it reads (``beta``, ``k``, ``threshold``), how its ISO 5.3.13 baselines are obtained (``baseline``) and the
-function that computes it from the task's shared state.
+``"delta"`` — the delta method (R², explained variance); ``"median"`` — order statistics (median absolute
+error); ``"maximum"`` — none, the bootstrap of a maximum cannot cover; ``"other"`` — bootstrap), where the UI shows
+it (``group``), the parameters it reads (``beta``, ``k``, ``threshold``), how its ISO 5.3.13 baselines are obtained
+(``baseline``) and the function that computes it from the task's shared state.
 
 List metrics with :func:`metrics_for` (by task, optionally group / needs) and look one up with :func:`get`:
 
@@ -84,7 +85,8 @@ class MetricSpec:
     latex: str
     meaning: str
     source: str
-    kind: str                       # "count" | "proportion" | "auc" | "row_mean" | "other"
+    kind: str                       # "count" | "proportion" | "auc" | "row_mean" | "delta" | "median" |
+    #                                 "maximum" | "other" (see the module docstring)
     group: str
     params: tuple[str, ...]
     compute: Callable
@@ -480,15 +482,25 @@ REF003 = "Evaluation Metrics (reference 003)"
 _REAL = (float("-inf"), float("inf"))
 
 
+#: How each regression metric's uncertainty is computed (``MetricSpec.kind``): means of per-row values and their
+#: square roots or totals (``"row_mean"``, Student t), R² and explained variance (``"delta"``, the delta method),
+#: the median absolute error (``"median"``, order statistics) and the maximum error (``"maximum"``: no interval —
+#: the bootstrap of a maximum cannot cover). Forecasts read the same entries but resample blocks of rows in time.
+REGRESSION_KINDS = {"mae": "row_mean", "mse": "row_mean", "rmse": "row_mean", "sse": "row_mean",
+                    "mean_error": "row_mean", "mape": "row_mean", "smape": "row_mean", "mspe": "row_mean",
+                    "rmspe": "row_mean", "r2": "delta", "explained_variance": "delta",
+                    "median_absolute_error": "median", "max_error": "maximum"}
+
+
 def _regression(task: Task) -> tuple[MetricSpec, ...]:
     r"""The 13 SPEC regression metrics of ``task`` (regression, or a forecast pooled over its rows). Residual
     :math:`e_i = \hat y_i - y_i`; sums weighted by :math:`w_i` when weights are given (:math:`W = \sum w_i`);
     ``shared`` names the parts of :class:`~assess.metrics.regression.RegressionState` each reads."""
 
     def r(key, name, latex, meaning, source, group, shared, *, direction="lower", rng=_INF):
-        return MetricSpec(key, name, task, "values", direction, rng, latex, meaning, source, "other", group, (),
-                          getattr(regression, key), baseline="forecasts" if task is Task.FORECAST else "constant",
-                          shared=shared)
+        return MetricSpec(key, name, task, "values", direction, rng, latex, meaning, source, REGRESSION_KINDS[key],
+                          group, (), getattr(regression, key),
+                          baseline="forecasts" if task is Task.FORECAST else "constant", shared=shared)
 
     return (
         r("mae", "Mean absolute error", r"\frac{1}{W}\sum_i w_i |\hat y_i - y_i|",

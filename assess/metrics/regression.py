@@ -40,8 +40,8 @@ import numpy as np
 
 from assess.metrics._common import note, note_undefined
 
-__all__ = ["RegressionState", "regression_state", "row_values", "weighted_median", "sorted_weighted_median",
-           "PARTS", "mae", "mse", "rmse", "sse",
+__all__ = ["RegressionState", "regression_state", "row_values", "delta_pseudo_values", "weighted_median",
+           "sorted_weighted_median", "PARTS", "mae", "mse", "rmse", "sse",
            "max_error", "r2", "explained_variance", "median_absolute_error", "mape", "smape", "mspe", "rmspe",
            "mean_error"]
 
@@ -256,6 +256,31 @@ def row_values(y: np.ndarray, yp: np.ndarray, parts) -> dict[str, np.ndarray]:
         den = np.abs(y) + np.abs(yp)
         out["sum_smape"] = np.divide(2.0 * a, den, out=np.zeros(y.shape[0]), where=den > 0)
     return out
+
+def delta_pseudo_values(key: str, y: np.ndarray, yp: np.ndarray, weight: np.ndarray | None) -> np.ndarray:
+    r"""Per-row pseudo-values :math:`\hat\theta + \mathrm{IF}_i` of ``r2`` or ``explained_variance``: their (weighted)
+    mean is the metric, and the Student-t interval of that mean is the metric's delta-method interval.
+
+    Both are :math:`\theta = 1 - A/B` with :math:`B = \frac1W\sum w_i b_i`, :math:`b_i = (y_i - \bar y)^2`, and
+    :math:`A = \frac1W\sum w_i a_i` with :math:`a_i = e_i^2` (R²) or :math:`(e_i - \bar e)^2` (explained variance).
+    The influence function of a ratio of means (van der Vaart, *Asymptotic Statistics*, 1998, §3.1 and §20.1) is
+
+    .. math:: \mathrm{IF}_i = -\frac{a_i - A}{B} + \frac{A\,(b_i - B)}{B^2},
+
+    so :math:`\mathrm{Var}(\hat\theta) \approx \mathrm{Var}(\mathrm{IF})/n`; the means :math:`\bar y, \bar e`
+    estimated inside :math:`a_i, b_i` add nothing to first order (a sum of squares is stationary in its centre).
+    NaN everywhere when y is constant (B = 0: the metric is undefined).
+    """
+    w = np.ones(y.shape[0]) if weight is None else weight
+    W = float(w.sum())
+    e = yp - y
+    b = (y - np.dot(w, y) / W) ** 2
+    a = e * e if key == "r2" else (e - np.dot(w, e) / W) ** 2
+    A, B = np.dot(w, a) / W, np.dot(w, b) / W
+    if not B > 0:
+        return np.full(y.shape[0], np.nan)
+    return (1.0 - A / B) - (a - A) / B + A * (b - B) / (B * B)
+
 
 # ----------------------------------------------------------------------------------------------------------------
 # Formulas (point and batch states alike)

@@ -7,16 +7,19 @@ arrays with a leading resample axis. Nothing here loops over rows, and nothing s
 the one sort of :func:`assess.curves.threshold_counts` (cumulative counts per distinct score) or of
 :func:`assess.curves.rank_scores` (the score group of every row).
 
-Binary, no weights: rows of the same class with the same score are interchangeable, so the positives can be laid
-out in decreasing score order as :math:`T_P^{\max}` *virtual* rows (and the negatives likewise) straight from the
-counts of the one sort; a resample's cumulative counts per distinct score are then a cumulative sum of its counts
-read at the group boundaries, and ROC AUC is one gather and one dot product per resample:
+Binary, no weights: rows of the same class with the same score are interchangeable, so what is resampled is the
+grouped table of the one sort — one *cell* per distinct score and class, its row count as its frequency — not the
+rows: the positive cells in decreasing score order (and the negative ones likewise) straight from the counts of the
+sort. A resample's cumulative counts per distinct score are then a cumulative sum of its cell counts read at the
+group boundaries, and ROC AUC is one gather and one dot product per resample:
 
 .. math:: \mathrm{AUC}^* = \frac{1}{P^* N^*}\sum_{i \in \text{pos}} c_i \left(N^* - \tfrac12\left(C^-_{lo(i)} +
           C^-_{hi(i)}\right)\right)
 
-where :math:`C^-` is the running count of resampled negatives in decreasing score order and :math:`lo(i), hi(i)`
-the numbers of negatives scoring strictly above / at least as high as positive i.
+where :math:`c_i` is the resampled count of positive cell i, :math:`C^-` the running count of resampled negatives
+in decreasing score order and :math:`lo(i), hi(i)` the numbers of negative cells scoring strictly above / at least
+as high as cell i. Every rank metric of the chunk (ROC AUC, average precision, PR AUC, KS) reads these same running
+counts.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import warnings
 
 import numpy as np
 
-from assess import curves
+from assess import curves, intervals
 from assess.metrics import binary, multiclass, multilabel, regression
 
 
@@ -98,7 +101,7 @@ class ResampledRanks:
     What a score metric needs from a resample, as (b, ·) arrays, each computed on first use:
 
     - ``P``, ``N`` — the resampled (weighted) class totals, ``both`` where both are > 0;
-    - per *positive unit* u (a virtual positive row without weights, a score group holding a positive with weights):
+    - per *positive unit* u (a positive cell without weights, a score group holding a positive with weights):
       ``pos_weight`` its resampled weight, ``tp_end``/``fp_end`` the cumulative counts through its score group and
       ``tp_before``/``fp_before`` through the group before (0 before the first);
     - ``neg_tp_end``/``neg_fp_end`` the same "through" counts at each negative unit;
@@ -114,7 +117,7 @@ class ResampledRanks:
     of the resample, without a forward fill. TPR − FPR can only peak at the end of a group holding a positive and
     FPR − TPR at one holding a negative, which is why the unit arrays suffice for KS.
 
-    Each array is the layout's method of the same name (:class:`_VirtualRows` without weights, :class:`_WeightedRows`
+    Each array is the layout's method of the same name (:class:`_Cells` without weights, :class:`_WeightedRows`
     with), run once per chunk and kept: metrics asked for together share their intermediates.
     """
 
@@ -164,26 +167,43 @@ class ResampledRanks:
         return self._get("batch_state", make)
 
 
-class _VirtualRows:
-    r"""Unweighted layout: the positives as :math:`P` virtual rows in decreasing score order (then the negatives),
-    straight from the counts of the one sort; a resample is its row counts :math:`c_i`.
+class _Cells:
+    r"""Unweighted layout: the rows grouped into *cells*, one per distinct score and class that holds rows (the
+    grouped table of the one sort, :class:`~assess.curves.ThresholdCounts`), the positive cells in decreasing score
+    order, then the negative ones. Rows of one cell are interchangeable, so a resample is a count per cell; the
+    cells' row counts are the ``frequencies`` :func:`~assess.intervals.bootstrap_ci` resamples (one multinomial per
+    class over well-filled cells, or the rows drawn and summed per cell, :func:`~assess.intervals.resample_counts`).
+    A file of tied scores (a tree's leaves) has a few hundred cells whatever its rows. A class whose cells hold few
+    rows each (mostly distinct scores) would be drawn row by row and its draws summed per cell
+    (:func:`~assess.intervals.draws_cells`): its rows are then laid out as cells of one row each, in the same order,
+    so the counts need no summing (the draws, and so the interval, are the same).
 
-    With :math:`C^+, C^-` the running resampled counts of positives / negatives in that order (:math:`C_0 = 0`) and
-    the cumulative original counts :math:`T_g, F_g` of :class:`~assess.curves.ThresholdCounts`, the resampled
+    With :math:`C^+, C^-` the running resampled counts over the positive / negative cells in that order
+    (:math:`C_0 = 0`) and :math:`T_g, F_g` the numbers of positive / negative cells in groups 1..g, the resampled
     cumulative counts at the end of group g are :math:`C^+_{T_g}` and :math:`C^-_{F_g}`. Integer running counts keep
     the rank sums exact.
     """
 
     def __init__(self, counts: curves.ThresholdCounts, probs_ok: bool):
-        self.T = T = np.rint(counts.tps).astype(np.int64)
-        self.F = F = np.rint(counts.fps).astype(np.int64)
-        self.n_pos, self.n_neg = (int(T[-1]), int(F[-1])) if T.size else (0, 0)
-        pos_per, neg_per = np.diff(T, prepend=0), np.diff(F, prepend=0)
+        pos_per = np.diff(np.rint(counts.tps).astype(np.int64), prepend=0)
+        neg_per = np.diff(np.rint(counts.fps).astype(np.int64), prepend=0)
+
+        def cells(per):         # cells per group: one, or one per row when the class is drawn by rows
+            filled = per > 0
+            return filled if intervals.draws_cells(int(np.count_nonzero(filled)), int(per.sum())) else per
+        pos_cells, neg_cells = cells(pos_per), cells(neg_per)
+        groups = np.arange(pos_per.size)
+        self.gp = np.repeat(groups, pos_cells)                  # group of each positive cell
+        self.gn = np.repeat(groups, neg_cells)                  # group of each negative cell
+        self.frequencies = np.concatenate([np.repeat(pos_per // np.maximum(pos_cells, 1), pos_cells),
+                                           np.repeat(neg_per // np.maximum(neg_cells, 1), neg_cells)])
+        self.n_pos, self.n_neg = self.gp.size, self.gn.size
+        self.T = T = np.cumsum(pos_cells)
+        self.F = F = np.cumsum(neg_cells)
         self.T_prev, self.F_prev = np.concatenate(([0], T[:-1])), np.concatenate(([0], F[:-1]))
-        self.gp = np.repeat(np.arange(T.size), pos_per)          # group of each virtual positive
-        self.gn = np.repeat(np.arange(T.size), neg_per)          # group of each virtual negative
         self.ties = bool(np.any((pos_per > 0) & (neg_per > 0)))
-        self.dt = np.int32 if (self.n_pos + self.n_neg) * 255 < 2**31 else np.int64
+        # a resample's running count is at most 255 per row (uint8 Poisson counts, summed per cell)
+        self.dt = np.int32 if int(self.frequencies.sum()) * 255 < 2**31 else np.int64
         self.losses = None
         if probs_ok:
             lp, ln, bp, bn = _group_losses(counts.thresholds)
@@ -326,25 +346,26 @@ def binary_score_statistic(state: binary.BinaryState, specs, y, scores, weight, 
     """Statistic and layout for the binary score metrics: each spec's ``resampled`` formula on
     :class:`ResampledRanks` of the chunk, or its ``compute`` on the chunk's batch state when it has none.
 
-    Without weights: virtual rows in decreasing score order (see the module docstring); with weights: the real
-    rows laid out positives first, each mapped to its score group by ``ranking`` (from
-    :func:`assess.curves.rank_scores`).
+    Without weights: the cells of distinct score × class, resampled with their row counts as frequencies
+    (:class:`_Cells`); with weights: the real rows laid out positives first, each mapped to its score group by
+    ``ranking`` (from :func:`assess.curves.rank_scores`).
     """
     probs_ok = state.proba_reason is None
     if weight is None:
-        layout = _VirtualRows(state.counts, probs_ok)
-        strata = np.repeat(np.array([1, 0], np.int8), [layout.n_pos, layout.n_neg])
+        layout = _Cells(state.counts, probs_ok)
+        resample = dict(strata=np.repeat(np.array([1, 0], np.int8), [layout.n_pos, layout.n_neg]),
+                        frequencies=layout.frequencies)
     else:
         layout = _WeightedRows(y, scores, weight, curves.rank_scores(scores) if ranking is None else ranking,
                                probs_ok)
-        strata = np.repeat(np.array([1, 0], np.int8), [layout.n_pos, y.size - layout.n_pos])
+        resample = dict(strata=np.repeat(np.array([1, 0], np.int8), [layout.n_pos, y.size - layout.n_pos]))
 
     @_quiet
     def stat(c):
         ranks = ResampledRanks(c, layout, state)
         return _stack([sp.resampled(ranks) if sp.resampled is not None else sp.compute(ranks.batch_state())
                        for sp in specs], c.shape[0])
-    return stat, dict(strata=strata)
+    return stat, resample
 
 
 # ------------------------------------------------------------------------------------------------------------------

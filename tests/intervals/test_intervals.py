@@ -203,6 +203,19 @@ def test_cells_as_frequencies_give_the_same_interval_as_the_rows():
     assert rows.interval.high == pytest.approx(cells.interval.high, abs=0.006)
 
 
+@pytest.mark.parametrize("cells, b", [(2_000, 40), (60_000, 3)])
+def test_many_small_cells_get_the_row_draws_summed_per_cell(cells, b):
+    """Cells of 1–3 samples, too many for a multinomial over cells: the counts are the draws of the rows behind
+    them (same seed; multinomial rows for 4,000 samples, Poisson for 120,000) summed per cell."""
+    from assess.intervals.bootstrap import resample_counts
+    f = np.random.default_rng(0).integers(1, 4, cells)
+    got = resample_counts(np.random.default_rng(1), b, [np.arange(cells)], frequencies=f)
+    rows = resample_counts(np.random.default_rng(1), b, [np.arange(int(f.sum()))])
+    cell_of_row = np.repeat(np.arange(cells), f)
+    expected = np.stack([np.bincount(cell_of_row, weights=r, minlength=cells) for r in rows])
+    assert got.shape == (b, cells) and (got == expected).all()
+
+
 def test_bca_agrees_with_scipy_bca_on_a_skewed_mean():
     x = np.random.default_rng(3).exponential(size=120)
     ours = intervals.bootstrap_ci(_mean_stat(x), n=x.size, n_resamples=6000, seed=0, method="bca").interval
@@ -212,6 +225,23 @@ def test_bca_agrees_with_scipy_bca_on_a_skewed_mean():
     assert ours.high == pytest.approx(ref.high, abs=0.08 * width)
     pct = intervals.bootstrap_ci(_mean_stat(x), n=x.size, n_resamples=6000, seed=0).interval
     assert ours.high > pct.high          # right-skewed statistic: BCa shifts the interval up
+
+
+def test_bca_over_many_cells_agrees_with_scipy_bca_on_the_rows():
+    """2,500 cells (more than the exact jackknife takes) of 1–4 identical samples of a skewed value: the BCa interval
+    of their mean, from the delete-a-group jackknife over cells, agrees with scipy's BCa on the expanded rows."""
+    rng = np.random.default_rng(4)
+    v, f = rng.exponential(size=2500) ** 2, rng.integers(1, 5, 2500)
+
+    def mean_of_cells(c):
+        c = c.astype(float)
+        return (c @ v) / c.sum(axis=1)
+    ours = intervals.bootstrap_ci(mean_of_cells, frequencies=f, n_resamples=2000, seed=0, method="bca").interval
+    rows = np.repeat(v, f)
+    ref = stats.bootstrap((rows,), np.mean, n_resamples=2000, method="BCa", random_state=0).confidence_interval
+    width = ref.high - ref.low
+    assert ours.low == pytest.approx(ref.low, abs=0.08 * width)
+    assert ours.high == pytest.approx(ref.high, abs=0.08 * width)
 
 
 def test_bootstrap_validates_its_arguments():

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from assess import curves
 from assess.core.data import Predictions, Task
+from assess import intervals
 from assess.intervals import wilson
 from assess.intervals.bootstrap import _poisson_counts
 from assess.metrics import evaluate
@@ -40,26 +41,77 @@ def binary_scores(draw):
     return y, s
 
 
+def expanded_rows(state):
+    """The rows behind the cells of distinct score × class: positives then negatives, each in decreasing score
+    order (the order of the cells), with the cell of each row."""
+    counts = state.counts
+    pos = np.diff(np.rint(counts.tps).astype(int), prepend=0)
+    neg = np.diff(np.rint(counts.fps).astype(int), prepend=0)
+    sv = np.concatenate([np.repeat(counts.thresholds, pos), np.repeat(counts.thresholds, neg)])
+    yv = np.repeat([1, 0], [pos.sum(), neg.sum()])
+    cell = np.repeat(np.arange(np.count_nonzero(pos) + np.count_nonzero(neg)), np.concatenate([pos[pos > 0],
+                                                                                                neg[neg > 0]]))
+    return yv, sv, cell
+
+
 @SETTINGS
 @given(binary_scores(), st.integers(0, 2**32 - 1))
-def test_virtual_rows_statistic_equals_sklearn_on_each_resample(data, seed):
+def test_cells_statistic_equals_sklearn_on_the_resampled_rows(data, seed):
+    """The grouped bootstrap (cells of distinct score × class) gives each resample the metrics of the row bootstrap
+    with the same row counts: the rows' counts summed per cell in, scikit-learn on the rows weighted by them out."""
     y, s = data
     state = binary.binary_state(y, s >= 0.5, s, None)
     specs = [get(Task.BINARY, k) for k in SCORE_KEYS]
     stat, layout = resampling.binary_score_statistic(state, specs, y == 1, s, None)
-    c = _poisson_counts(np.random.default_rng(seed), (3, y.size)).astype(np.int64)
-    c[:, [0, -1]] += 1          # virtual row 0 is a positive, the last a negative: both classes in every resample
-    got = stat(c)
-    # the virtual rows: positives then negatives, each in decreasing score order
-    counts = state.counts
-    T = np.rint(counts.tps).astype(int)
-    F = np.rint(counts.fps).astype(int)
-    sv = np.concatenate([np.repeat(counts.thresholds, np.diff(T, prepend=0)),
-                         np.repeat(counts.thresholds, np.diff(F, prepend=0))])
-    yv = np.repeat([1, 0], [T[-1], F[-1]])
-    for j in range(c.shape[0]):
-        w = c[j].astype(float)
-        np.testing.assert_allclose(got[j], sk_score_metrics(yv, sv, w), rtol=1e-9, atol=1e-12)
+    yv, sv, cell = expanded_rows(state)
+    assert (layout["frequencies"] == np.bincount(cell)).all()
+    rows = _poisson_counts(np.random.default_rng(seed), (3, y.size)).astype(np.int64)
+    rows[:, [0, -1]] += 1          # row 0 is a positive, the last a negative: both classes in every resample
+    got = stat(np.stack([np.bincount(cell, weights=r).astype(np.int64) for r in rows]))
+    for j in range(rows.shape[0]):
+        np.testing.assert_allclose(got[j], sk_score_metrics(yv, sv, rows[j].astype(float)), rtol=1e-9, atol=1e-12)
+
+
+def test_grouped_bootstrap_interval_is_the_row_bootstrap_with_the_same_seed():
+    """Thousands of cells of one or a few rows each, which the bootstrap would draw row by row: the class is laid
+    out as its rows (cells of one row), so the same seed gives the interval of the row bootstrap scored by
+    scikit-learn."""
+    rng = np.random.default_rng(4)
+    y = (rng.random(5000) < 0.4).astype(np.int8)
+    s = np.round(1 / (1 + np.exp(-(rng.normal(size=5000) + y))), 4)          # ties, but mostly single rows
+    state = binary.binary_state(y, s >= 0.5, s, None)
+    specs = [get(Task.BINARY, "average_precision"), get(Task.BINARY, "ks_statistic")]
+    stat, layout = resampling.binary_score_statistic(state, specs, y == 1, s, None)
+    assert (layout["frequencies"] == 1).all() and layout["frequencies"].size == y.size          # the row path
+    grouped = intervals.bootstrap_ci(stat, n_resamples=60, seed=9, **layout)
+    yv, sv, _ = expanded_rows(state)
+
+    def by_rows(c):
+        return np.array([sk_score_metrics(yv, sv, r.astype(float))[1:4:2] for r in c])
+    rows = intervals.bootstrap_ci(by_rows, strata=yv, n_resamples=60, seed=9)
+    for a, b in zip(grouped.intervals, rows.intervals):
+        assert (a.low, a.high) == pytest.approx((b.low, b.high), rel=1e-9)
+    assert grouped.scheme == rows.scheme == "multinomial"
+
+
+def test_few_cells_are_drawn_as_one_multinomial_and_agree_with_the_rows():
+    """A tree's scores (8 levels, 20,000 rows): a multinomial over the 16 cells, the row bootstrap's distribution —
+    its interval within Monte-Carlo error of the row bootstrap's (scikit-learn on the rows)."""
+    rng = np.random.default_rng(5)
+    y = (rng.random(20_000) < 0.3).astype(np.int8)
+    s = np.clip(np.round(rng.normal(0.3 + 0.3 * y, 0.2) * 8) / 8, 0, 1)
+    state = binary.binary_state(y, s >= 0.5, s, None)
+    stat, layout = resampling.binary_score_statistic(state, [get(Task.BINARY, "average_precision")], y == 1, s, None)
+    assert layout["frequencies"].size <= 20
+    grouped = intervals.bootstrap_ci(stat, n_resamples=2000, seed=1, **layout).interval
+    yv, sv, _ = expanded_rows(state)
+
+    def by_rows(c):
+        return np.array([skm.average_precision_score(yv, sv, sample_weight=r) for r in c])
+    rows = intervals.bootstrap_ci(by_rows, strata=yv, n_resamples=400, seed=2).interval
+    width = rows.high - rows.low
+    assert grouped.low == pytest.approx(rows.low, abs=0.1 * width)
+    assert grouped.high == pytest.approx(rows.high, abs=0.1 * width)
 
 
 @SETTINGS

@@ -41,7 +41,9 @@ def test_registry_has_the_spec_keys_for_regression_and_forecast():
         assert set(keys_for(task)) == set(KEYS) | forecast_only
         for key in KEYS:
             spec = get(task, key)
-            assert spec.needs == "values" and spec.kind == "other" and spec.params == ()
+            assert spec.needs == "values" and spec.params == ()
+            assert spec.kind == {"r2": "delta", "explained_variance": "delta", "median_absolute_error": "median",
+                                 "max_error": "maximum"}.get(key, "row_mean"), key
             assert spec.group in ("Errors", "Relative errors", "Fit")
     assert get(Task.REGRESSION, "mean_error").direction == "none"
     assert get(Task.REGRESSION, "r2").direction == "higher"
@@ -264,7 +266,6 @@ def _naive_intervals(y, yp, w, seed, n_resamples, level=0.95):
            "median_absolute_error": skm.median_absolute_error, "explained_variance": skm.explained_variance_score}
     est = {k: np.array([f(y[i], yp[i], sample_weight=None if w is None else w[i]) for i in idx])
            for k, f in fns.items()}
-    est["max_error"] = np.array([skm.max_error(y[i], yp[i]) for i in idx])
     a = (1 - level) / 2
     return {k: tuple(np.quantile(v, [a, 1 - a])) for k, v in est.items()}
 
@@ -276,7 +277,7 @@ def test_bootstrap_matches_a_naive_loop_over_the_same_draws(weighted):
     y = rng.normal(50, 10, n)
     yp = y + rng.standard_t(3, n) * 4
     w = rng.integers(1, 4, n).astype(float) if weighted else None
-    keys = ["mae", "mse", "r2", "median_absolute_error", "explained_variance", "max_error"]
+    keys = ["mae", "mse", "r2", "median_absolute_error", "explained_variance"]
     report = evaluate(reg(y, yp, w), keys, ci="bootstrap", n_resamples=200, seed=11, baselines=False)
     naive = _naive_intervals(y, yp, w, 11, 200)
     for key in keys:
@@ -285,17 +286,24 @@ def test_bootstrap_matches_a_naive_loop_over_the_same_draws(weighted):
         assert r.method.startswith("bootstrap-percentile (200 resamples, seed 11, multinomial, i.i.d. rows")
 
 
-def test_bootstrap_is_seeded_and_auto_means_bootstrap():
+def test_bootstrap_is_seeded_and_auto_is_analytic():
+    """``auto`` gives every metric but the maximum an analytic interval (tests/intervals/test_intervals_regression.py
+    holds their oracles); ``bootstrap`` is seeded."""
     rng = np.random.default_rng(3)
     y = rng.uniform(1, 5, 300)
     yp = y * rng.lognormal(0, 0.2, 300)
     a = evaluate(reg(y, yp), ci="auto", n_resamples=300, seed=5)
     b = evaluate(reg(y, yp), ci="bootstrap", n_resamples=300, seed=5)
+    b2 = evaluate(reg(y, yp), ci="bootstrap", n_resamples=300, seed=5)
     c = evaluate(reg(y, yp), ci="bootstrap", n_resamples=300, seed=6)
-    assert a.to_dict(with_ci=True) == b.to_dict(with_ci=True)
-    assert a["mape"].low != c["mape"].low
+    assert b.to_dict(with_ci=True) == b2.to_dict(with_ci=True)
+    assert b["mape"].low != c["mape"].low
     for key in KEYS:
+        if key == "max_error":
+            assert math.isnan(a[key].low) and math.isnan(b[key].low)
+            continue
         assert a[key].low <= a[key].value <= a[key].high, key
+        assert not a[key].method.startswith("bootstrap"), key
 
 
 def test_proportion_or_delong_interval_gives_no_interval_and_says_so():
