@@ -116,7 +116,14 @@ def _classification_rows(task, spec, classes, beta, k, uses_scores, y_true: np.n
         # and score are interchangeable — and integer running counts (exact, and half the work of float sums).
         descending = np.argsort(s, kind="stable")[::-1]
         virtual = np.concatenate([descending[yt[descending]], descending[~yt[descending]]])
-        counted = resampling.binary_score_statistic(state, [spec], yt, s, None)[0]
+        by_cells, layout = resampling.binary_score_statistic(state, [spec], yt, s, None)
+        # The layout's cells (distinct score × class, in the virtual rows' order) hold consecutive virtual rows:
+        # a replicate's count per cell is the sum of its rows' counts (`frequencies` rows per cell).
+        frequencies = layout["frequencies"]
+        starts = np.concatenate(([0], np.cumsum(frequencies)[:-1]))
+
+        def counted(w):
+            return by_cells(w if frequencies.size == n else np.add.reduceat(w, starts, axis=1, dtype=np.int64))
         # Other weights: the weighted layout, the real rows positives first, one bincount per class and score
         # (its score groups from one more sort, made the first time such weights come).
         real = np.concatenate([np.flatnonzero(yt), np.flatnonzero(~yt)])
