@@ -16,6 +16,7 @@ from assess.metrics.document import MetricsSettings, compute_metrics, forecast_b
 from assess.present import metrics_view as mv
 from assess.present.settings import PAGE_RESAMPLES, SEED
 from assess.present.summary import breakdown_table, comparison_frame
+from assess.core.defaults import DEFAULT_RESAMPLES
 from ui import clustering_view, data_directory
 from ui import metrics_widgets as ms
 from ui.state import cached, current_decision, md, require_assessment
@@ -47,7 +48,7 @@ with mid:
     level = st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func=percent_level,
                              disabled=ci is None)
     n_resamples = st.number_input("Bootstrap resamples", PAGE_RESAMPLES.low, PAGE_RESAMPLES.high,
-                                  200 if asks.large else 1000, step=100,
+                                  200 if asks.large else DEFAULT_RESAMPLES, step=100,
                                   disabled=ci not in ("bootstrap", "auto"), help=mv.resamples_help(asks.large))
     seed = st.number_input("Seed", SEED.low, SEED.high, 0, disabled=ci not in ("bootstrap", "auto"),
                            help="Bootstrap resampling is seeded: the same seed gives the same interval.")

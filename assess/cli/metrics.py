@@ -37,6 +37,7 @@ from assess.metrics import CI_METHODS, get
 from assess.core.data import Task
 from assess.metrics.document import assessment_document, compute_metrics, forecast_breakdowns
 from assess.present.settings import BETA, CONFIDENCE_LEVEL, K, RESAMPLES, SEED, ranged
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 
 #: The ``output`` column of the CSV (and the heading of the table) for the averages of a multi-output file.
@@ -58,8 +59,8 @@ def add_parser(sub) -> None:
                         default=0.95, help=f"confidence level of the intervals, {CONFIDENCE_LEVEL} (default 0.95); "
                                            "--ci-level, its former name, is "
                              "the same option")
-    parser.add_argument("--resamples", dest="n_resamples", type=ranged(RESAMPLES), default=1000,
-                        help=f"bootstrap resamples, {RESAMPLES} (default 1,000)")
+    parser.add_argument("--resamples", dest="n_resamples", type=ranged(RESAMPLES), default=DEFAULT_RESAMPLES,
+                        help=f"bootstrap resamples, {RESAMPLES} (default {DEFAULT_RESAMPLES:,})")
     parser.add_argument("--seed", type=ranged(SEED), default=0, help=f"bootstrap seed, {SEED} (default 0)")
     parser.add_argument("--bootstrap-method", choices=["percentile", "bca"], default="percentile",
                         help="bootstrap interval: percentile (default) or bias-corrected and accelerated (BCa)")

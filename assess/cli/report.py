@@ -28,6 +28,7 @@ from assess.inputs.assessment import Assessment
 from assess.present.settings import (CONFIDENCE_LEVEL, RESAMPLES, SEED, Settings, fit_args, ranged, report_options,
                                      settings_from_args)
 from assess.stats import CORRECTIONS, TEST_NAMES
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 
 def add_parser(sub) -> None:
@@ -47,7 +48,7 @@ def add_parser(sub) -> None:
     parser.add_argument("--confidence-level", type=ranged(CONFIDENCE_LEVEL), default=None,
                         help=f"level of every interval, {CONFIDENCE_LEVEL} (default 0.95)")
     parser.add_argument("--resamples", dest="n_resamples", type=ranged(RESAMPLES), default=None,
-                        help=f"bootstrap resamples, {RESAMPLES} (default 1,000)")
+                        help=f"bootstrap resamples, {RESAMPLES} (default {DEFAULT_RESAMPLES:,})")
     parser.add_argument("--seed", type=ranged(SEED), default=None, help=f"bootstrap seed, {SEED} (default 0)")
     parser.add_argument("--tests", nargs="+", choices=TEST_NAMES, metavar="TEST",
                         help="significance tests to run (default: every test suited to the data, as compare --test "

@@ -32,6 +32,7 @@ from assess.inputs.read import LoadedTable
 from assess.metrics.evaluate import MetricReport, MetricResult, interval_method, run_metric
 from assess.metrics.registry import applicable, get, metrics_for
 from assess.inputs.assessment import Assessment, describe
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 #: Rows read to recognise roles and task (the whole file is then checked by the profiling scan).
 HEAD_ROWS = 50_000
@@ -85,7 +86,7 @@ def head_assessment(backend, source: Source, overrides, sha256="") -> Assessment
 
 def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=None, decision=Decision(), beta=1.0,
                    ci=None, confidence_level=0.95, spark_master=None, k=2, exact_limit=grouped.EXACT_LIMIT,
-                   bins=grouped.GRID_BINS, n_resamples=1000, seed=0, bootstrap_method="percentile",
+                   bins=grouped.GRID_BINS, n_resamples=DEFAULT_RESAMPLES, seed=0, bootstrap_method="percentile",
                    progress=None, season=None, interval_level=None, baselines=False) -> EngineRun:
     """Assess ``source`` with ``engine`` ("duckdb" or "spark"); options as `assess.metrics.reports.compute_reports`.
 

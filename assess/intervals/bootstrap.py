@@ -10,6 +10,7 @@ import numpy as np
 from scipy import stats
 
 from assess.intervals.interval import ConfidenceInterval, IntervalMethod, check_confidence_level
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 AUTO_MULTINOMIAL_MAX = 100_000
 #: A stratum of ``frequencies`` (cells standing for several identical samples) is drawn as one multinomial over its
@@ -217,8 +218,8 @@ def _bca_bounds(est, point, jack, jw, confidence_level):
 
 
 def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None = None, strata=None,
-                 frequencies=None, point=None, n_resamples: int = 1000, confidence_level: float = 0.95, seed=0,
-                 scheme: str = "auto", method: str = "percentile", progress: Callable[[float], None] | None = None,
+                 frequencies=None, point=None, n_resamples: int = DEFAULT_RESAMPLES, confidence_level: float = 0.95,
+                 seed=0, scheme: str = "auto", method: str = "percentile", progress: Callable[[float], None] | None = None,
                  chunk_cells: int = 4_000_000) -> BootstrapResult:
     r"""Seeded, stratified, vectorised bootstrap of one or more statistics.
 
@@ -238,7 +239,7 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
         then a multinomial draw over rows, exact and independent of n.
     point : float or array (m,), optional
         The statistic on the data; computed as ``statistic(ones)`` (or of ``frequencies``) when omitted.
-    resamples : int, default 1000
+    resamples : int, default `DEFAULT_RESAMPLES`
     confidence_level : float, default 0.95
     seed : int or numpy SeedSequence, default 0
         Same seed, same data → same intervals.

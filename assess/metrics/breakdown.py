@@ -16,6 +16,7 @@ import pandas as pd
 from assess.core.data import Predictions, Task
 from assess.metrics.evaluate import evaluate
 from assess.metrics.forecast_state import coded_series, forecast_context, subset
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 __all__ = ["BY", "breakdown", "group_rows", "evaluate_groups"]
 
@@ -46,7 +47,7 @@ def evaluate_groups(pred: Predictions, values, keys=None, *, context=None, **opt
 
 
 def breakdown(pred: Predictions, keys=None, *, by=BY, ci: str | None = None, confidence_level: float = 0.95,
-              n_resamples: int = 1000, seed=0, season: int | None = None,
+              n_resamples: int = DEFAULT_RESAMPLES, seed=0, season: int | None = None,
               interval_level: float | None = None) -> pd.DataFrame:
     """Metrics of one model's forecasts per value of each grouping in ``by`` (``"horizon"``, ``"series"``).
 

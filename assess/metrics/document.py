@@ -22,6 +22,7 @@ from assess.core.data import Task
 from assess.core.decision import SCORES, Decision
 from assess.inputs.assessment import Assessment
 from assess.metrics.reports import compute_breakdowns, compute_output_reports, compute_reports
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class MetricsSettings:
     k: int = 2
     ci: str | None = None
     confidence_level: float = 0.95
-    n_resamples: int = 1000
+    n_resamples: int = DEFAULT_RESAMPLES
     seed: int = 0
     bootstrap_method: str = "percentile"
     season: int | None = None

@@ -24,6 +24,7 @@ from assess.metrics._common import ScoreNote, check_finite, check_weight
 from assess.metrics.baselines import baseline_columns, baseline_values, regression_baselines
 from assess.metrics.forecast_baselines import BASELINES
 from assess.metrics.registry import TASKS, MetricSpec, applicable_to, get, table_for
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 __all__ = ["evaluate", "MetricReport", "MetricResult", "CI_METHODS"]
 
@@ -367,7 +368,7 @@ def _arrays(pred: Predictions, y_pred: np.ndarray):
 
 
 def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), beta: float = 1.0, k: int = 2,
-             ci: str | None = None, confidence_level: float = 0.95, n_resamples: int = 1000, seed=0,
+             ci: str | None = None, confidence_level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES, seed=0,
              progress: Callable[[float], None] | None = None, baselines: bool = True,
              bootstrap_method: str = "percentile", season: int | None = None, interval_level: float | None = None,
              context: forecast_state.ForecastContext | None = None) -> MetricReport:

@@ -62,6 +62,7 @@ from assess.core.errors import shorten
 from assess.core.warnings import UndefinedMetricWarning
 from assess.inputs.timestamps import FREQUENCY_SEASONS, season_length, time_steps
 from assess.metrics._common import check_finite
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 __all__ = ["FREQUENCY_SEASONS", "ALL", "time_steps", "season_length", "actuals", "naive_scale", "scaled_errors",
            "MaseResult", "mase", "quantile_columns", "coverage", "interval_width", "winkler_scores",
@@ -398,7 +399,7 @@ def by_group(frame: pd.DataFrame, metrics: Mapping[str, RowMetric | Callable[[pd
 
 def by_group_ci(frame: pd.DataFrame, metrics: Mapping[str, RowMetric], *, model: str | None = None,
                 levels=("pooled", "series", "horizon"), time: str = "time", confidence_level: float = 0.95,
-                n_resamples: int = 1000, seed=0, block: float | None = None,
+                n_resamples: int = DEFAULT_RESAMPLES, seed=0, block: float | None = None,
                 rule: str = "politis-white") -> pd.DataFrame:
     """:func:`by_group` with a block-bootstrap interval per value: columns ``model``, ``series``, ``horizon``,
     ``metric``, ``value``, ``low``, ``high``.

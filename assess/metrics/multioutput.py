@@ -38,6 +38,7 @@ from assess.inputs.columns import quote
 from assess.metrics import resampling
 from assess.metrics.evaluate import VALUE_TASKS, MetricReport, MetricResult, no_interval_note, evaluate
 from assess.metrics.registry import get
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 __all__ = ["OutputsReport", "VARIANCE_WEIGHTED_KEYS", "evaluate_outputs", "evaluate_output_predictions"]
 
@@ -87,7 +88,7 @@ def evaluate_outputs(assessment: Assessment, model: str | None = None, keys=None
 
 
 def evaluate_output_predictions(predictions: Mapping[str, Predictions], keys=None, *, ci: str | None = None,
-                                confidence_level: float = 0.95, n_resamples: int = 1000, seed=0,
+                                confidence_level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES, seed=0,
                                 progress: Callable[[float], None] | None = None, baselines: bool = True,
                                 bootstrap_method: str = "percentile") -> OutputsReport:
     """Per-output reports (:func:`~assess.metrics.evaluate.evaluate`, same options) and their averages.

@@ -16,10 +16,11 @@ from assess.metrics.breakdown import BY, breakdown
 from assess.metrics.evaluate import MetricReport, evaluate
 from assess.metrics.multioutput import OutputsReport, evaluate_outputs
 from assess.metrics.registry import TASKS
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 
 def compute_reports(assessment: Assessment, *, models=None, keys=None, decision=Decision(), beta=1.0, k=2, ci=None,
-                    confidence_level=0.95, n_resamples=1000, seed=0, bootstrap_method="percentile",
+                    confidence_level=0.95, n_resamples=DEFAULT_RESAMPLES, seed=0, bootstrap_method="percentile",
                     progress=None, season=None, interval_level=None) -> dict[str, MetricReport]:
     """{model: MetricReport} of ``models`` (default: all of them); the options are those of `evaluate`.
 
@@ -50,7 +51,7 @@ def compute_reports(assessment: Assessment, *, models=None, keys=None, decision=
 
 
 def compute_output_reports(assessment: Assessment, *, models=None, keys=None, ci=None, confidence_level=0.95,
-                           n_resamples=1000, seed=0, bootstrap_method="percentile",
+                           n_resamples=DEFAULT_RESAMPLES, seed=0, bootstrap_method="percentile",
                            progress=None) -> dict[str, OutputsReport]:
     """{model: OutputsReport} of a multi-output regression file: each output's report, the uniform and the
     variance-weighted averages (:mod:`assess.metrics.multioutput`); the options are those of `compute_reports`."""
@@ -75,7 +76,7 @@ def _chosen_models(assessment: Assessment, models) -> list[str]:
 
 
 def compute_breakdowns(assessment: Assessment, *, models=None, keys=None, by=BY, ci=None, confidence_level=0.95,
-                       n_resamples=1000, seed=0, season=None, interval_level=None) -> pd.DataFrame:
+                       n_resamples=DEFAULT_RESAMPLES, seed=0, season=None, interval_level=None) -> pd.DataFrame:
     """Forecast metrics per horizon and per series of ``models`` (default all), one tidy frame
     (:func:`assess.metrics.breakdown.breakdown`'s columns); shared by the Metrics page and ``assess metrics``."""
     if assessment.task is not Task.FORECAST:

@@ -54,6 +54,7 @@ from assess.inputs.names import DisplayNames
 from assess.present.report.checklist import KEYS as CHECKLIST_KEYS
 from assess.inputs.roles import Overrides
 from assess.inputs.assessment import Assessment
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 if TYPE_CHECKING:
     from assess.present.report.model import ReportOptions
@@ -255,7 +256,7 @@ class Settings:
     metrics: tuple[str, ...] | None = None
     ci: str | None = "auto"
     confidence_level: float = 0.95
-    n_resamples: int = 1000
+    n_resamples: int = DEFAULT_RESAMPLES
     seed: int = 0
     beta: float = 1.0
     k: int = 2
@@ -595,8 +596,8 @@ _ARG_FIELDS = (("models", "models"), ("metrics", "metrics"), ("ci", "ci"), ("con
 #: argparse defaults of those options in the commands (a value equal to its default counts as not given).
 #: Options that are test options in ``compare`` (given only by its own flags).
 _TEST_OPTIONS = {"seed", "n_resamples"}
-_DEFAULTS = {"confidence_level": 0.95, "n_resamples": 1000, "seed": 0, "beta": 1.0, "k": 2, "correction": "auto",
-             "labels_from": "auto"}
+_DEFAULTS = {"confidence_level": 0.95, "n_resamples": DEFAULT_RESAMPLES, "seed": 0, "beta": 1.0, "k": 2,
+             "correction": "auto", "labels_from": "auto"}
 
 
 def add_config_option(parser: argparse.ArgumentParser) -> None:

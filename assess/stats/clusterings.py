@@ -27,6 +27,7 @@ from assess.metrics import clustering, get
 from assess.stats._common import alpha_of, verdict
 from assess.stats._result import Assumption, Comparison, Effect, PairResult, TestResult
 from assess.stats.corrections import adjust_pvalues
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 #: The index the permutation test uses when none is named.
 DEFAULT_INDEX = "adjusted_rand_index"
@@ -45,7 +46,7 @@ class PermutationDetails:
     n_resamples: int
 
 
-def better_than_random(y_true, clusters, *, index: str = DEFAULT_INDEX, n_resamples: int = 2000, seed=0,
+def better_than_random(y_true, clusters, *, index: str = DEFAULT_INDEX, n_resamples: int = DEFAULT_RESAMPLES, seed=0,
                        confidence_level: float = 0.95, name: str = "clustering") -> TestResult:
     """Permutation test of ``index`` (an external index of :mod:`assess.metrics.clustering`) of ``clusters``
     (codes ≥ 0) against random partitions with the same cluster sizes, on the rows with a reference class
@@ -93,7 +94,7 @@ def better_than_random(y_true, clusters, *, index: str = DEFAULT_INDEX, n_resamp
 
 
 def better_than_random_runner(aligned, *, models, metric, correction, confidence_level, alternative,
-                              n_resamples: int = 2000, seed: int = 0, decision=None) -> Comparison:
+                              n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0, decision=None) -> Comparison:
     """The registry runner (:data:`assess.stats.registry.TESTS` ``"better_than_random"``): one permutation test per
     clustering of ``aligned`` (:class:`~assess.stats.shaping.AlignedPredictions` of a clustering file; ``decision``
     does not apply to clusters), each as a

@@ -35,6 +35,7 @@ from assess.stats.folds import (AnovaDetails, CorrectedTDetails, CV5x2Details, F
 from assess.stats.scores import (MANN_WHITNEY_METHODS, BootstrapDetails, DeLongDetails, DieboldMarianoDetails,
                                  MannWhitneyDetails, UnpairedBootstrapDetails, UnpairedDeLongDetails, WelchDetails)
 from assess.stats.shaping import LOSSES
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 PREDICTIONS, FOLDS = "predictions", "folds"
 PAIRWISE, OMNIBUS = "pairwise", "omnibus"
@@ -175,7 +176,7 @@ MCNEMAR_CONTINUITY = Option("continuity", bool, True, "Continuity correction",
                             shown_if=("method", ("asymptotic",)))
 YATES = Option("continuity", bool, False, "Continuity correction",
                "Yates' continuity correction of 2 × 2 tables (the package's χ² tests are without it)")
-N_RESAMPLES = Option("n_resamples", int, 2000, "Resamples", "number of bootstrap resamples", minimum=1,
+N_RESAMPLES = Option("n_resamples", int, DEFAULT_RESAMPLES, "Resamples", "number of bootstrap resamples", minimum=1,
                      maximum=100_000, flag="--resamples")
 SEED = Option("seed", int, 0, "Seed", "seed of the resampling: the same seed gives the same numbers", minimum=0,
               maximum=2**32 - 1)

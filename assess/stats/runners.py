@@ -32,6 +32,7 @@ from assess.stats.corrections import adjust_pvalues
 from assess.stats.shaping import (AlignedPredictions, SeparatePredictions, contingency_table, correctness_table,
                                   fold_groups, fold_table, loss_label, model_correct,
                                   resolve_loss, sample_losses, separate)
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 # ------------------------------------------------------------------------------------------------------ pairs
 
@@ -144,7 +145,7 @@ def delong(aligned: AlignedPredictions, *, models, metric, correction, confidenc
 
 
 def paired_bootstrap(aligned: AlignedPredictions, *, models, metric, correction, confidence_level, alternative,
-                     n_resamples=2000, seed=0, decision=Decision()) -> Comparison:
+                     n_resamples=DEFAULT_RESAMPLES, seed=0, decision=Decision()) -> Comparison:
     metric = _metric_callable("paired_bootstrap", aligned.task, aligned.classes, metric)
     name = getattr(metric, "__name__", "metric")
 
@@ -286,8 +287,8 @@ def unpaired_delong(data, *, models, metric, correction, confidence_level, alter
     return pairwise("unpaired_delong", data.models, pair, correction, confidence_level)
 
 
-def unpaired_bootstrap(data, *, models, metric, correction, confidence_level, alternative, n_resamples=2000, seed=0,
-                       decision=Decision()) -> Comparison:
+def unpaired_bootstrap(data, *, models, metric, correction, confidence_level, alternative,
+                       n_resamples=DEFAULT_RESAMPLES, seed=0, decision=Decision()) -> Comparison:
     data = _as_separate(data)
     metric = _metric_callable("unpaired_bootstrap", data.task, data.classes, metric)
     name = getattr(metric, "__name__", "metric")

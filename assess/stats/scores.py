@@ -27,6 +27,7 @@ from assess.stats._common import (NORMAL, StudentT, alpha_of, as_bool_vector, as
                                   check_choice, check_confidence_level, check_same_length, interval, metric_words,
                                   model_names, pvalue, verdict, warn_undefined)
 from assess.stats._result import INDEPENDENT_SAMPLES, Assumption, Effect, TestResult
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 MANN_WHITNEY_METHODS = ("auto", "exact", "asymptotic")
 
@@ -237,7 +238,7 @@ def delong_from_placements(auc_a: float, auc_b: float, s10, s01, m: int, n: int,
                                             n))
 
 
-def paired_bootstrap(y_true, pred_a, pred_b, *, metric: Callable, n_resamples: int = 2000,
+def paired_bootstrap(y_true, pred_a, pred_b, *, metric: Callable, n_resamples: int = DEFAULT_RESAMPLES,
                      confidence_level: float = 0.95, alternative: str = "two-sided", seed: int = 0,
                      sample_weight=None, vectorized: bool = False, names: Sequence[str] | None = None,
                      metric_name: str | None = None) -> TestResult:
@@ -305,7 +306,7 @@ def paired_bootstrap(y_true, pred_a, pred_b, *, metric: Callable, n_resamples: i
                       details=BootstrapDetails(n_resamples, int(n_invalid), seed, label))
 
 
-def unpaired_bootstrap(y_a, pred_a, y_b, pred_b, *, metric: Callable, n_resamples: int = 2000,
+def unpaired_bootstrap(y_a, pred_a, y_b, pred_b, *, metric: Callable, n_resamples: int = DEFAULT_RESAMPLES,
                        confidence_level: float = 0.95, alternative: str = "two-sided", seed: int = 0,
                        weight_a=None, weight_b=None, vectorized: bool = False, names: Sequence[str] | None = None,
                        metric_name: str | None = None) -> TestResult:

@@ -370,7 +370,7 @@ def test_the_report_bootstrap_draws_its_resamples_and_equals_compare_json(binary
     text = " ".join(" ".join(parse(binary_html).text).split())
     assert " ".join(compare["sentence"].split()) in text
     default = cli_json(capsys, "compare", BINARY, "--test", "paired_bootstrap", "--metric", "roc_auc")
-    assert default["sentence"] != compare["sentence"]            # 2,000 resamples read differently: the test can fail
+    assert default["sentence"] != compare["sentence"]            # 1,000 resamples read differently: the test can fail
     a = describe(read_table(BINARY))
     report = build_report(a, ReportOptions(n_resamples=200, seed=0, charts=False, tests=("paired_bootstrap",),
                                            test_metric="roc_auc"))
@@ -453,3 +453,20 @@ def test_baseline_counts_read_whole_in_the_report_as_on_the_metrics_page():
 def get_name(key: str) -> str:
     from assess.metrics import get
     return get(Task.BINARY, key).name
+
+
+def test_at_the_defaults_the_report_and_compare_draw_the_same_resamples_and_agree(capsys):
+    """No flag given: the report's paired bootstrap is `compare`'s, p-value and interval (the report drew 1,000
+    resamples and `compare` 2,000, so the report's numbers were compare's only with --resamples)."""
+    from assess.core.defaults import DEFAULT_RESAMPLES
+
+    compare = cli_json(capsys, "compare", BINARY, "--test", "paired_bootstrap", "--metric", "roc_auc")
+    report = build_report(describe(read_table(BINARY)), ReportOptions(charts=False, tests=("paired_bootstrap",),
+                                                                      test_metric="roc_auc"))
+    (boot,) = report.comparisons
+    for listed in compare["pairs"]:
+        pair = next(p for p in boot.pairs if (p.model_a, p.model_b) == (listed["model_a"], listed["model_b"]))
+        assert pair.result.details.n_resamples == listed["details"]["n_resamples"] == DEFAULT_RESAMPLES
+        assert pair.result.pvalue == listed["pvalue"]
+        assert (pair.result.effect.interval.low, pair.result.effect.interval.high) == pytest.approx(
+            (listed["effect"]["low"], listed["effect"]["high"]), abs=1e-15)

@@ -35,6 +35,7 @@ from assess.analyses.slices import analyse_slices, default_slice_columns, slice_
 from assess.stats import compare, compare_all
 from assess.stats.registry import PREDICTIONS, TESTS
 from assess.present.summary import best_models
+from assess.core.defaults import DEFAULT_RESAMPLES
 
 #: The metrics of the summary page, by task, in order; those a file lacks (no scores) are skipped.
 HEADLINE = {
@@ -60,7 +61,7 @@ class ReportOptions:
     decision: Decision = Decision()
     ci: str = "auto"
     confidence_level: float = 0.95
-    n_resamples: int = 1000
+    n_resamples: int = DEFAULT_RESAMPLES
     seed: int = 0
     beta: float = 1.0
     k: int = 2
