@@ -97,27 +97,27 @@ FORECASTS = "assets/samples/monthly_forecasts.csv"
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["metrics", SAMPLE, "--beta", "0"], "argument --beta: must be > 0 (got '0')"),
-    (["metrics", SAMPLE, "--beta", "nan"], "argument --beta: must be a finite number (got 'nan')"),
-    (["metrics", SAMPLE, "--k", "0"], "argument --k: must be a whole number ≥ 1 (got '0')"),
+    (["metrics", SAMPLE, "--beta", "0"], "argument --beta: must be from 0.05 to 20 (got 0)"),
+    (["metrics", SAMPLE, "--beta", "nan"], "argument --beta: must be from 0.05 to 20 (got nan)"),
+    (["metrics", SAMPLE, "--k", "0"], "argument --k: must be from 1 to 10,000 (got 0)"),
     (["metrics", SAMPLE, "--confidence-level", "1.5"],
-     "argument --confidence-level/--ci-level: must be between 0 and 1, both excluded, e.g. 0.95 (got '1.5')"),
+     "argument --confidence-level/--ci-level: must be from 0.5 to 0.999 (got 1.5)"),
     (["metrics", SAMPLE, "--ci", "bootstrap", "--resamples", "0"],
-     "argument --resamples: must be a whole number ≥ 1 (got '0')"),
-    (["metrics", SAMPLE, "--seed", "-1"], "argument --seed: must be a whole number ≥ 0 (got '-1')"),
+     "argument --resamples: must be from 100 to 100,000 (got 0)"),
+    (["metrics", SAMPLE, "--seed", "-1"], "argument --seed: must be from 0 to 4,294,967,295 (got -1)"),
     (["metrics", FORECASTS, "--season", "0"], "argument --season: must be a whole number ≥ 1 (got '0')"),
     (["metrics", FORECASTS, "--interval-level", "90"],
      "argument --interval-level: must be between 0 and 1, both excluded, e.g. 0.95 (got '90')"),
     # out of core these were not checked at all: the run printed its numbers and exited 0
     (["metrics", SAMPLE, "--engine", "duckdb", "--confidence-level", "3"],
-     "argument --confidence-level/--ci-level: must be between 0 and 1, both excluded, e.g. 0.95 (got '3')"),
-    (["metrics", SAMPLE, "--engine", "duckdb", "--beta", "-2"], "argument --beta: must be > 0 (got '-2')"),
+     "argument --confidence-level/--ci-level: must be from 0.5 to 0.999 (got 3)"),
+    (["metrics", SAMPLE, "--engine", "duckdb", "--beta", "-2"], "argument --beta: must be from 0.05 to 20 (got -2)"),
     (["metrics", SAMPLE, "--engine", "duckdb", "--exact-limit", "-1"],
      "argument --exact-limit: must be a whole number ≥ 0 (got '-1')"),
     (["report", SAMPLE, "--out", "never_written.html", "--confidence-level", "7"],
-     "argument --confidence-level: must be between 0 and 1, both excluded, e.g. 0.95 (got '7')"),
+     "argument --confidence-level: must be from 0.5 to 0.999 (got 7)"),
     (["compare", SAMPLE, "--test", "mcnemar", "--confidence-level", "0"],
-     "argument --confidence-level: must be between 0 and 1, both excluded, e.g. 0.95 (got '0')"),
+     "argument --confidence-level: must be from 0.5 to 0.999 (got 0)"),
 ])
 def test_an_option_value_out_of_range_is_a_usage_error_naming_the_option(capsys, argv, message):
     """Each used to reach a plain ValueError of the package (`beta` must be > 0 …), which is now exit 70."""
