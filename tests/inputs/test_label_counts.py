@@ -118,7 +118,9 @@ def test_bootstrap_chunks_of_cell_frequencies_stay_within_the_chunk_bound():
         shapes.append(counts.shape)
         return counts.sum(axis=1, dtype=np.float64)
 
-    result = bootstrap_ci(total, frequencies=frequencies, n_resamples=40, seed=0, chunk_cells=1_000_000)
+    # multinomial asked for: above 100,000 rows "auto" draws Poisson counts, whose total varies
+    result = bootstrap_ci(total, frequencies=frequencies, n_resamples=40, seed=0, chunk_cells=1_000_000,
+                          scheme="multinomial")
     assert max(b for b, _ in shapes[1:]) * cells <= 1_000_000 and sum(b for b, _ in shapes[1:]) == 40
     assert np.all(result.estimates == cells)  # a multinomial resample keeps the total: an exact oracle
 
