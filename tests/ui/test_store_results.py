@@ -231,7 +231,6 @@ def test_records_of_widgets_that_left_the_page_let_their_page_globals_go():
 
 
 def test_a_closed_sessions_state_widget_records_and_fragments_are_emptied():
-
     from streamlit.runtime.state.session_state import SessionState, Value
 
     state = SessionState()
