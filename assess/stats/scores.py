@@ -299,7 +299,7 @@ def paired_bootstrap(y_true, pred_a, pred_b, *, metric: Callable, n_resamples: i
     sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'paired bootstrap')}."
     return TestResult(test="paired_bootstrap", method="paired bootstrap (percentile interval, shift p-value)",
                       statistic=observed, pvalue=p, df=None, alternative=alternative,
-                      effect=Effect(f"{label} difference (A - B)", observed,
+                      effect=Effect(f"{metric_words(label)} difference (A - B)", observed,
                                     ConfidenceInterval(low, high, confidence_level, IntervalMethod(
                                         "bootstrap-percentile", n_resamples=n_resamples, seed=seed))),
                       assumptions=assumptions, sentence=sentence, n=n, models=names,
@@ -361,7 +361,7 @@ def unpaired_bootstrap(y_a, pred_a, y_b, pred_b, *, metric: Callable, n_resample
     sentence = f"{lead}; {verdict(p, alpha_of(confidence_level), 'unpaired bootstrap')}."
     return TestResult(test="unpaired_bootstrap", method="unpaired bootstrap (percentile interval, shift p-value)",
                       statistic=observed, pvalue=p, df=None, alternative=alternative,
-                      effect=Effect(f"{label} difference (A - B)", observed,
+                      effect=Effect(f"{metric_words(label)} difference (A - B)", observed,
                                     ConfidenceInterval(low, high, confidence_level, IntervalMethod(
                                         "bootstrap-percentile", n_resamples=n_resamples, seed=seed))),
                       assumptions=assumptions, sentence=sentence, n=n_a + n_b, models=names,

@@ -247,7 +247,7 @@ def test_compare_resolves_registry_metric_keys():
     c = compare(preds, test="paired_bootstrap", metric="f1", models=["A", "B"], n_resamples=50)
     want = f1_score(aligned.y_true, aligned.y_pred["A"]) - f1_score(aligned.y_true, aligned.y_pred["B"])
     assert c.result.statistic == pytest.approx(want, rel=1e-12)
-    assert c.result.effect.name == "f1 difference (A - B)"
+    assert c.result.effect.name == "F1 score difference (A - B)"   # words on screen, not the key
     auc = compare(preds, test="paired_bootstrap", metric="roc_auc", models=["A", "C"], n_resamples=50)
     want = roc_auc_score(aligned.y_true, aligned.scores["A"]) - roc_auc_score(aligned.y_true, aligned.scores["C"])
     assert auc.result.statistic == pytest.approx(want, rel=1e-12)
