@@ -246,18 +246,16 @@ def _bounds_mc_error(est: np.ndarray, levels) -> np.ndarray:
     return out
 
 
-def _settled(est: np.ndarray, levels) -> tuple[bool, np.ndarray, float]:
-    """Whether every column's bounds are within their display tolerance; the errors and the smallest tolerance."""
+def _settled(est: np.ndarray, levels) -> tuple[bool, np.ndarray, np.ndarray]:
+    """Whether every column's bounds are within their display tolerance (the smaller of its two bounds'); the
+    columns' errors and tolerances (NaN for a column without an interval)."""
     errors = _bounds_mc_error(est, levels)
-    ok, tols = True, []
-    for j in range(est.shape[1]):
-        if np.isnan(errors[j]):
-            continue
+    tols = np.full(est.shape[1], np.nan)
+    for j in np.flatnonzero(~np.isnan(errors)):
         fin = est[np.isfinite(est[:, j]), j]
-        tol = min(display_tolerance(b) for b in np.quantile(fin, levels))
-        tols.append(tol)
-        ok = ok and errors[j] < tol
-    return ok, errors, min(tols, default=float("nan"))
+        tols[j] = min(display_tolerance(b) for b in np.quantile(fin, levels))
+    live = ~np.isnan(errors)
+    return bool(np.all(errors[live] < tols[live])), errors, tols
 
 
 def _bca_bounds(est, point, jack, jw, confidence_level):
@@ -375,9 +373,9 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
             if progress is not None:
                 progress(done / n_resamples)
         if sequential:
-            settled, errors, tol = _settled(est[:done], levels)
+            settled, errors, tols = _settled(est[:done], levels)
             if settled and done < n_resamples:
-                stopped_below = tol
+                stopped_below = tols
                 break
     if done < n_resamples:
         est = est[:done]
@@ -402,5 +400,5 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
         mc = float(errors[j]) if errors is not None and np.isfinite(errors[j]) else None
         intervals.append(ConfidenceInterval(lo, hi, confidence_level, IntervalMethod(
             f"bootstrap-{method}", n_resamples=done, scheme=scheme_used, dropped=int(undefined[j]), mc_error=mc,
-            stopped_below=stopped_below if mc is not None else None)))
+            stopped_below=float(stopped_below[j]) if mc is not None and stopped_below is not None else None)))
     return BootstrapResult(point, est, tuple(intervals), undefined, done, seed, scheme_used, method)

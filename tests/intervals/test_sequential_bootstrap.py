@@ -105,3 +105,18 @@ def test_coverage_of_the_percentile_interval_under_the_stopping_rule_is_nominal(
     assert abs(hits / reps - 0.95) <= 0.015
     assert np.mean(np.array(used) < 1000) > 0.5          # the rule stopped early in most samples
     assert time.perf_counter() - start < 20
+
+
+def test_each_column_states_its_own_tolerance():
+    """A proportion (bounds near 0.3, shown with 3 decimals: tolerance 0.0005) and 100 × it (bounds near 30, shown
+    with 2: 0.005) in one run: the run stops when both are within theirs, and each method names its own."""
+    def two(c):
+        p = proportion(c)
+        return np.column_stack([p, 100 * p])
+
+    res = bootstrap_ci(two, frequencies=cells(10_000_000, 0.3), seed=1, sequential=True)
+    small, large = (ci.how for ci in res.intervals)
+    assert res.n_resamples < 1000
+    assert (small.stopped_below, large.stopped_below) == (0.0005, 0.005)
+    assert large.mc_error == pytest.approx(100 * small.mc_error)
+    assert large.mc_error < 0.005 and small.mc_error < 0.0005
