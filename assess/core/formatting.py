@@ -113,14 +113,17 @@ def number(value: float, *, count: bool = False) -> str:
         return UNDEFINED
     if count:
         return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
-    size = abs(value)
-    if size >= 1000:
-        return f"{value:,.0f}"
-    if size >= 100:
-        return f"{value:.1f}"
-    if size >= 10:
-        return f"{value:.2f}"
-    return f"{value:.3f}"
+    return f"{value:,.{number_decimals(value)}f}"
+
+
+def number_decimals(value: float) -> int:
+    """The decimals `number` writes a (finite) metric's value with: 3 below 10, 2 below 100, 1 below 1,000, else 0.
+
+    >>> number_decimals(0.98), number_decimals(-42.0), number_decimals(114.5), number_decimals(3009.2)
+    (3, 2, 1, 0)
+    """
+    size = abs(float(value))
+    return 0 if size >= 1000 else 1 if size >= 100 else 2 if size >= 10 else 3
 
 
 def bounds(low: float, high: float) -> str:

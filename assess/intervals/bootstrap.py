@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
+from assess.core.formatting import number_decimals
 from assess.intervals.interval import ConfidenceInterval, IntervalMethod, check_confidence_level
 from assess.core.defaults import DEFAULT_RESAMPLES
 
@@ -23,6 +24,11 @@ CELL_DRAW_MAX_CELLS = 1_000
 CELL_DRAW_MIN_MEAN = 8
 #: Most cells whose jackknife (BCa) is exact over cells; above, a delete-a-group jackknife over 100 groups of cells.
 JACKKNIFE_EXACT_CELLS = 2_000
+#: The sequential stopping rule (``bootstrap_ci(..., sequential=True)``): the fewest resamples it stops at, and the
+#: growth of its checkpoints (200, 300, 450, 700, 1,050, …, then the maximum). Few looks, not one per chunk: each
+#: look at a noisy error estimate is one more chance to stop on a lucky one.
+SEQUENTIAL_MIN_RESAMPLES = 200
+SEQUENTIAL_GROWTH = 1.5
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -193,6 +199,66 @@ def _jackknife(statistic, R, groups, frequencies, rng, chunk_rows):
     return np.concatenate(vals, axis=0), np.ones(G)
 
 
+def maritz_jarrett_se(values: np.ndarray, p: float) -> float:
+    r"""The Monte-Carlo standard error of the ``p``-quantile of ``values`` (Maritz & Jarrett 1978; Wilcox,
+    *Introduction to Robust Estimation*, §3.5.3), as ``scipy.stats.mstats.mjci`` computes it.
+
+    With the B values sorted, :math:`m = \lfloor pB + 0.5\rfloor` and Beta(m − 1, B − m) weights
+    :math:`W_i = I_{i/B} - I_{(i-1)/B}` on the order statistics, :math:`\mathrm{SE}^2 = \sum W_i x_{(i)}^2 -
+    (\sum W_i x_{(i)})^2` (computed about :math:`x_{(m)}`, so no cancellation). It needs no density estimate and
+    no assumption on the bootstrap distribution; infinite when m < 2 (too few values for that tail).
+    """
+    x = np.sort(np.asarray(values, dtype=np.float64))
+    n = x.size
+    m = int(p * n + 0.5)
+    if m < 2 or m >= n:
+        return float("inf")
+    w = np.diff(special.betainc(m - 1, n - m, np.arange(n + 1) / n))
+    d = x - x[m - 1]
+    c1 = float(w @ d)
+    return float(np.sqrt(max(float(w @ (d * d)) - c1 * c1, 0.0)))
+
+
+def display_tolerance(bound: float) -> float:
+    """Half a unit of the last decimal a bound is shown with (:func:`assess.core.formatting.number`: 0.0005 below
+    10, so for every metric in [0, 1]; 0.005 below 100; …): a Monte-Carlo error below it cannot move the shown
+    digit by more than one unit in about 19 runs of 20."""
+    return 0.5 * 10.0 ** -number_decimals(bound)
+
+
+def _checkpoints(n_resamples: int, sequential: bool) -> list[int]:
+    """The resample counts at which the sequential rule looks (the last is the maximum, ``n_resamples``)."""
+    points = []
+    k = SEQUENTIAL_MIN_RESAMPLES
+    while sequential and k < n_resamples:
+        points.append(k)
+        k = int(np.ceil(k * SEQUENTIAL_GROWTH / 50.0) * 50)
+    return points + [int(n_resamples)]
+
+
+def _bounds_mc_error(est: np.ndarray, levels) -> np.ndarray:
+    """Per column: the larger Maritz–Jarrett error of its two percentile bounds (NaN when under 2 values are
+    finite: such a column has no interval, and no error to wait for)."""
+    out = np.full(est.shape[1], np.nan)
+    for j in range(est.shape[1]):
+        fin = est[np.isfinite(est[:, j]), j]
+        if fin.size >= 2:
+            out[j] = max(maritz_jarrett_se(fin, q) for q in levels)
+    return out
+
+
+def _settled(est: np.ndarray, levels) -> tuple[bool, np.ndarray, np.ndarray]:
+    """Whether every column's bounds are within their display tolerance (the smaller of its two bounds'); the
+    columns' errors and tolerances (NaN for a column without an interval)."""
+    errors = _bounds_mc_error(est, levels)
+    tols = np.full(est.shape[1], np.nan)
+    for j in np.flatnonzero(~np.isnan(errors)):
+        fin = est[np.isfinite(est[:, j]), j]
+        tols[j] = min(display_tolerance(b) for b in np.quantile(fin, levels))
+    live = ~np.isnan(errors)
+    return bool(np.all(errors[live] < tols[live])), errors, tols
+
+
 def _bca_bounds(est, point, jack, jw, confidence_level):
     alpha = 1 - confidence_level
     zs = stats.norm.ppf([alpha / 2, 1 - alpha / 2])
@@ -219,8 +285,9 @@ def _bca_bounds(est, point, jack, jw, confidence_level):
 
 def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None = None, strata=None,
                  frequencies=None, point=None, n_resamples: int = DEFAULT_RESAMPLES, confidence_level: float = 0.95,
-                 seed=0, scheme: str = "auto", method: str = "percentile", progress: Callable[[float], None] | None = None,
-                 chunk_cells: int = 4_000_000) -> BootstrapResult:
+                 seed=0, scheme: str = "auto", method: str = "percentile",
+                 progress: Callable[[float], None] | None = None, chunk_cells: int = 4_000_000,
+                 sequential: bool = False) -> BootstrapResult:
     r"""Seeded, stratified, vectorised bootstrap of one or more statistics.
 
     Parameters
@@ -250,6 +317,15 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
         Called with the fraction done (0 < f <= 1) after each chunk.
     chunk_cells : int
         Upper bound on b × R per chunk (memory).
+    sequential : bool, default False
+        Resample only as much as the shown bounds need (percentile intervals): at 200 resamples, then at every
+        1.5-fold more (:func:`_checkpoints`), stop once the Monte-Carlo standard error of each bound of every
+        column (:func:`maritz_jarrett_se`) is below half a unit of its last shown decimal (:func:`display_tolerance`),
+        else go on to ``n_resamples``. The checkpoints and the errors depend on the seed and the data only, so the
+        same seed gives the same stop and the same bounds. Each interval's method records the resamples used, the
+        larger error of its bounds (``mc_error``) and, when the rule stopped early, the tolerance it met
+        (``stopped_below``). BCa runs to ``n_resamples`` (its bounds sit at quantiles known only after the
+        jackknife).
     """
     if scheme not in ("auto", "multinomial", "poisson"):
         raise ValueError(f"`scheme` must be 'auto', 'multinomial' or 'poisson' (got {scheme!r})")
@@ -285,20 +361,32 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
     # A chunk holds b × R counts, so b is bounded by chunk_cells for cell frequencies too: the k² cells of a
     # 1,500-class confusion matrix once made one chunk of 1,000 resamples 16.8 GiB.
     b = max(1, min(n_resamples, chunk_cells // R, 10_000 if frequencies is not None else n_resamples))
-    done = 0
-    while done < n_resamples:
-        bb = min(b, n_resamples - done)
-        counts = resample_counts(rng, bb, groups, frequencies=frequencies, scheme=scheme, contiguous=contiguous,
-                                 R=R)
-        est[done:done + bb] = as_columns(statistic(counts))
-        done += bb
+    alpha = 1 - confidence_level
+    levels = (alpha / 2, 1 - alpha / 2)
+    sequential = sequential and method == "percentile"
+    done, errors, stopped_below = 0, None, None
+    for checkpoint in _checkpoints(n_resamples, sequential):
+        while done < checkpoint:     # chunks end at the checkpoints, so where they fall never depends on chunk size
+            bb = min(b, checkpoint - done)
+            counts = resample_counts(rng, bb, groups, frequencies=frequencies, scheme=scheme,
+                                     contiguous=contiguous, R=R)
+            est[done:done + bb] = as_columns(statistic(counts))
+            done += bb
+            if progress is not None:
+                progress(done / n_resamples)
+        if sequential:
+            settled, errors, tols = _settled(est[:done], levels)
+            if settled and done < n_resamples:
+                stopped_below = tols
+                break
+    if done < n_resamples:
+        est = est[:done]
         if progress is not None:
-            progress(done / n_resamples)
+            progress(1.0)
     used = sorted({_scheme_for(int(frequencies[g].sum()) if frequencies is not None else g.size, scheme,
                                g.size if frequencies is not None else None) for g in groups})
     scheme_used = "+".join(used)
     undefined = (~np.isfinite(est)).sum(axis=0)
-    alpha = 1 - confidence_level
     intervals = []
     if method == "bca":
         jack, jw = _jackknife(statistic, R, groups, frequencies, rng, chunk_cells)
@@ -308,9 +396,11 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
         if fin.size < 2:
             lo = hi = float("nan")
         elif method == "percentile":
-            lo, hi = (float(v) for v in np.quantile(fin, [alpha / 2, 1 - alpha / 2]))
+            lo, hi = (float(v) for v in np.quantile(fin, levels))
         else:
             lo, hi = _bca_bounds(col, point[j], jack[:, j], jw, confidence_level)
+        mc = float(errors[j]) if errors is not None and np.isfinite(errors[j]) else None
         intervals.append(ConfidenceInterval(lo, hi, confidence_level, IntervalMethod(
-            f"bootstrap-{method}", n_resamples=int(n_resamples), scheme=scheme_used, dropped=int(undefined[j]))))
-    return BootstrapResult(point, est, tuple(intervals), undefined, int(n_resamples), seed, scheme_used, method)
+            f"bootstrap-{method}", n_resamples=done, scheme=scheme_used, dropped=int(undefined[j]), mc_error=mc,
+            stopped_below=float(stopped_below[j]) if mc is not None and stopped_below is not None else None)))
+    return BootstrapResult(point, est, tuple(intervals), undefined, done, seed, scheme_used, method)

@@ -37,7 +37,10 @@ class IntervalMethod:
     the interval is of, e.g. "mean of per-row losses"), ``samples`` (seeded samples of ``sample_rows`` rows),
     ``n_resamples``, ``dropped`` (undefined resamples left out), ``fallback`` (why this method and not the one asked
     for). Only the machine string holds ``seed``, ``scheme`` (multinomial, Poisson, block scheme), ``rows`` (what is
-    resampled: "stratified", "i.i.d. rows", …), ``block_rule`` and ``detail``.
+    resampled: "stratified", "i.i.d. rows", …), ``block_rule`` and ``detail``. A bootstrap under the sequential
+    stopping rule (:func:`assess.intervals.bootstrap_ci`, ``sequential``) also has ``mc_error``, the larger
+    Monte-Carlo standard error of its two bounds, and ``stopped_below``, the tolerance that error met when the rule
+    stopped before the maximum (None when it ran to it).
     """
 
     key: str
@@ -53,6 +56,16 @@ class IntervalMethod:
     sample_rows: int | None = None
     block_rule: str | None = None
     detail: str | None = None
+    mc_error: float | None = None
+    stopped_below: float | None = None
+
+    def _monte_carlo(self) -> str | None:
+        """The Monte-Carlo error of the bounds in words, and why the resampling stopped where it did."""
+        if self.mc_error is None:
+            return None
+        if self.stopped_below is not None:
+            return f"stopped: Monte-Carlo error of the bounds {self.mc_error:.2g} < {self.stopped_below:g}"
+        return f"Monte-Carlo error of the bounds {self.mc_error:.2g}"
 
     def __str__(self) -> str:
         """The machine string of the exports, e.g. ``"wilson (Kish effective n)"``,
@@ -67,7 +80,7 @@ class IntervalMethod:
         if self.n_resamples is not None:
             inner = ", ".join(x for x in (f"{self.n_resamples} resamples", f"seed {self.seed}", self.scheme, self.rows)
                               if x)
-            inner = "; ".join([inner, *dropped, *([self.detail] if self.detail else [])])
+            inner = "; ".join([inner, *dropped, *(x for x in (self.detail, self._monte_carlo()) if x)])
             of = f" of the {self.of}" if self.of else ""
             return f"{self.key}{of} ({inner})" + (f" — {self.fallback}" if self.fallback else "")
         return (self.key + (" (Kish effective n)" if self.effective_n else "")
@@ -81,11 +94,14 @@ class IntervalMethod:
         'Bootstrap percentile, 1,000 resamples'
         >>> IntervalMethod("wilson", effective_n=True).words
         'Wilson score, Kish effective n'
+        >>> IntervalMethod("bootstrap-percentile", n_resamples=300, mc_error=0.00041, stopped_below=0.0005).words
+        'Bootstrap percentile, 300 resamples (stopped: Monte-Carlo error of the bounds 0.00041 < 0.0005)'
         """
         name = METHOD_NAMES.get(self.key) or self.key[:1].upper() + self.key[1:]
+        mc = f" ({self._monte_carlo()})" if self.mc_error is not None else ""
         facts = ["Kish effective n" if self.effective_n else None, self.of,
                  f"{self.samples:,} seeded samples" if self.samples is not None else None,
-                 f"{self.n_resamples:,} resamples" if self.n_resamples is not None else None,
+                 f"{self.n_resamples:,} resamples{mc}" if self.n_resamples is not None else None,
                  f"{self.dropped:,} undefined dropped" if self.dropped else None, self.fallback]
         return ", ".join([name, *(f for f in facts if f)])
 

@@ -408,7 +408,10 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
         statistics for the median absolute error, and the bootstrap for the rest (:func:`interval_method`).
         Counts (tp, fp, …, n) and the maximum error get no interval.
     confidence_level : float, default 0.95
-    resamples, seed : bootstrap settings (reported in each result's ``method``).
+    resamples, seed : bootstrap settings (reported in each result's ``method``). Under ``"auto"`` ``n_resamples`` is
+        the most a bootstrap draws: it stops once the Monte-Carlo error of every bound is below half a unit of its
+        last shown decimal (the sequential rule of :func:`assess.intervals.bootstrap_ci`), and the method says how
+        many it used and that error.
     progress : callable, optional
         ``progress(fraction)`` during the bootstrap (per chunk of resamples).
     baselines : bool, default True
@@ -519,8 +522,7 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     if boot_specs:
         bounds.update(_bootstrap(task, state, boot_specs, values, y, yp, s, weight, rankings, n_resamples=n_resamples,
                                  confidence_level=confidence_level, seed=seed, progress=progress,
-                                 method=bootstrap_method,
-                                 fallback=ci == "delong"))
+                                 method=bootstrap_method, fallback=ci == "delong", sequential=ci == "auto"))
     elif progress is not None:
         progress(1.0)
 
@@ -686,7 +688,7 @@ def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, 
         stat, layout = resampling.regression_statistic(state, boot, y, yp, weight)
         res = intervals.bootstrap_ci(stat, point=np.array([values[m.key][0] for m in boot]), n_resamples=n_resamples,
                                      confidence_level=confidence_level, seed=child, method=method,
-                                     progress=progress, **layout)
+                                     progress=progress, sequential=ci == "auto", **layout)
         for j, m in enumerate(boot):
             ci_ = res.intervals[j]
             bounds[m.key] = (ci_.low, ci_.high, replace(ci_.how, seed=seed, rows="i.i.d. rows"))
@@ -731,8 +733,10 @@ def _table(task, state, classes, has_scores) -> pd.DataFrame | None:
 
 
 def _bootstrap(task, state, specs, values, y, yp, s, weight, rankings, *, n_resamples, confidence_level, seed, progress,
-               method, fallback):
-    """Bootstrap intervals: label metrics and score metrics in separate (independently seeded) runs."""
+               method, fallback, sequential):
+    """Bootstrap intervals: label metrics and score metrics in separate (independently seeded) runs; under
+    ``sequential`` (``ci="auto"``) each run stops once its bounds are as precise as they are shown, at most
+    ``n_resamples`` (:func:`assess.intervals.bootstrap_ci`)."""
     label = [m for m in specs if m.needs == "labels" and np.isfinite(values[m.key][0])]
     score = [m for m in specs if m.needs != "labels" and np.isfinite(values[m.key][0])]
     runs = []
@@ -759,7 +763,7 @@ def _bootstrap(task, state, specs, values, y, yp, s, weight, rankings, *, n_resa
                 progress((i + f) / len(runs))
         point = np.array([values[m.key][0] for m in sp])
         res = intervals.bootstrap_ci(stat, point=point, n_resamples=n_resamples, confidence_level=confidence_level,
-                                     seed=seeds[i], method=method, progress=prog, **layout)
+                                     seed=seeds[i], method=method, progress=prog, sequential=sequential, **layout)
         for j, m in enumerate(sp):
             ci_ = res.intervals[j]
             out[m.key] = (ci_.low, ci_.high, replace(

@@ -248,6 +248,43 @@ def test_progress_reaches_one_across_runs():
     assert seen == sorted(seen) and seen[-1] == pytest.approx(1.0)
 
 
+RANK_KEYS = ["average_precision", "pr_auc", "ks_statistic"]
+
+
+def test_auto_stops_the_rank_bootstrap_early_on_a_large_file_and_says_so():
+    """200,000 rows of distinct scores: the rank metrics' bootstrap distributions are narrow (interval widths under
+    0.01), so under "auto" the sequential rule stops before its maximum of 1,000, at one of its looks (200, 300,
+    450, 700), with every bound's Monte-Carlo error below 0.0005; the same call twice gives the same output."""
+    p = _binary(n=200_000, seed=9)
+    a = evaluate(p, keys=RANK_KEYS, ci="auto", baselines=False)
+    b = evaluate(p, keys=RANK_KEYS, ci="auto", baselines=False)
+    assert a.to_dict(with_ci=True) == b.to_dict(with_ci=True)
+    used = a[RANK_KEYS[0]].how.n_resamples
+    assert used in (200, 300, 450, 700)
+    for key in RANK_KEYS:           # one run: one stop for all three
+        how = a[key].how
+        assert how.n_resamples == used and how.stopped_below == 0.0005 and how.mc_error < 0.0005
+        assert a[key].method.startswith(f"bootstrap-percentile ({used} resamples, seed 0, ")
+        assert "stopped: Monte-Carlo error of the bounds" in a[key].method
+        assert a[key].low <= a[key].value <= a[key].high
+    explicit = evaluate(p, keys=RANK_KEYS, ci="bootstrap", baselines=False)
+    assert all(explicit[k].how.n_resamples == 1000 and explicit[k].how.mc_error is None for k in RANK_KEYS)
+
+
+def test_auto_runs_the_bootstrap_to_the_maximum_on_a_small_file():
+    r = evaluate(_binary(n=300, seed=9), keys=RANK_KEYS, ci="auto", n_resamples=700, baselines=False)
+    for key in RANK_KEYS:
+        how = r[key].how
+        assert how.n_resamples == 700 and how.stopped_below is None and how.mc_error > 0.0005
+        assert f"Monte-Carlo error of the bounds {how.mc_error:.2g})" in r[key].method
+
+
+def test_progress_reaches_one_when_the_rule_stops_early():
+    seen = []
+    evaluate(_binary(n=200_000, seed=9), keys=RANK_KEYS, ci="auto", progress=seen.append, baselines=False)
+    assert seen == sorted(seen) and seen[-1] == pytest.approx(1.0)
+
+
 def test_multiclass_and_multilabel_bootstrap_cover_the_point_values():
     rng = np.random.default_rng(4)
     n, k = 300, 3
