@@ -16,6 +16,7 @@ from assess.inputs.columns import label_strings
 from assess.inputs.read import read_table
 from assess.inputs.roles import Overrides, detect_roles
 from assess.inputs.validation import MIN_ROWS_NORMAL, validate
+from tests.conftest import ROOT
 
 
 def assess_csv(text: str, name="p.csv", overrides=None):
@@ -541,3 +542,17 @@ def test_a_stray_total_row_is_named_when_it_makes_a_third_class():
     a = assess_csv(f"y_true,score\n{rows}\nTotal,\n")
     (problem,) = [p for p in a.problems if p.code == "no_prediction"]
     assert "cannot rank 3 classes (`0`, `1`, `Total`; `Total` only in row 61)" in problem.message
+
+
+def test_a_per_class_score_column_chosen_for_another_role_leaves_the_class_scores():
+    """Found while sweeping the command line for exit 70 (issue 31, item 4): ``--model-col proba_barolo`` on the wine
+    sample kept `proba_barolo` as barolo's score, and encoding read it from the rows without the model column
+    (KeyError). A column moved to a new role leaves its old one, per-class roles included."""
+    table = read_table(ROOT / "assets/samples/wine_multiclass.csv")
+    before = describe(table).roles.class_scores
+    assert ("barolo", "proba_barolo") in before
+    a = describe(table, Overrides().with_role("model", "proba_barolo"))
+    assert a.roles.model == "proba_barolo"
+    assert a.roles.class_scores == tuple(p for p in before if p[1] != "proba_barolo")
+    assert not a.errors
+    a.predictions(a.models[0])   # read the rows of one model without the KeyError
