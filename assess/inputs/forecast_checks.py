@@ -41,6 +41,11 @@ def _n(count: int, word: str) -> str:
     return f"{count:,} {word}{'' if count == 1 else 's'}"
 
 
+def _is_steps(values: pd.Series) -> bool:
+    """Time given as step numbers (a numeric column), not dates."""
+    return pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+
+
 def check_forecast(frame: pd.DataFrame, roles: Roles, *, origin: str | None = None) -> list[Problem]:
     """Problems of the time-stamp, horizon and series columns of a forecast file, errors first.
 
@@ -76,6 +81,16 @@ def check_forecast(frame: pd.DataFrame, roles: Roles, *, origin: str | None = No
                 steps, _ = time_steps(values)
             except ValueError as err:
                 problems.append(Problem("error", "irregular_time", f"column {quote(col)}: {err}", col, 0, ()))
+        if steps is not None and origin and _is_steps(values) != _is_steps(frame[origin]):
+            # the baselines count steps between an origin and its target: dates against step numbers have none
+            # (numpy's DTypePromotionError, exit 70, when `--timestamp-col id` was chosen beside an origin of dates)
+            kinds = {True: "step numbers", False: "dates"}
+            problems.append(Problem(
+                "error", "origin_time_kind",
+                f"column {quote(col)} holds {kinds[_is_steps(values)]} but the origins in {quote(origin)} hold "
+                f"{kinds[_is_steps(frame[origin])]}; a forecast's origin and its target time must be of one kind",
+                col, n, ()))
+            steps = None
         if steps is not None:
             if origin:
                 key = pd.DataFrame({"m": model, "s": series, "o": frame[origin].astype(str).to_numpy(), "t": steps})

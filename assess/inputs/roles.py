@@ -624,10 +624,16 @@ def apply_role(roles: Roles, frame: pd.DataFrame, role: str, value, *, file: str
         if col not in frame.columns:
             raise AssessError(f"{file} has no column {quote(col)} (columns: "
                               f"{', '.join(map(str, list(frame.columns)[:12]))})")
-    # A column moved to a new role leaves its old one.
+    # A column moved to a new role leaves its old one, a per-class or list role too: `proba_barolo` chosen as the
+    # model column stayed barolo's score, which the encoding then read from the frame without the model column.
     for other in valid - {role} - _LIST_ROLES - _PAIR_ROLES:
         if columns and getattr(roles, other) in columns:
             roles = roles.without(other)
+    for other in (_LIST_ROLES | _PAIR_ROLES) - {role}:
+        current = getattr(roles, other)
+        kept = tuple(item for item in current if (item[1] if other in _PAIR_ROLES else item) not in columns)
+        if columns and kept != current:
+            roles = replace(roles, **{other: kept}) if kept else roles.without(other)
     if role in ("y_pred", "score") and roles.wide_models and value:
         roles = replace(roles, wide_models=())
     if role in ("model", "cluster") and value:

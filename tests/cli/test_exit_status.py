@@ -185,3 +185,11 @@ def test_the_clustering_task_for_a_file_without_clusters_is_bad_input_naming_the
     assert capsys.readouterr().err == ("error: breast_cancer_binary.csv: no cluster-assignment column for the "
                                        "clustering task: name one `cluster` (or `cluster_id`, or one `cluster_<name>` "
                                        "per clustering), or name it with --cluster-col\n")
+
+
+def test_step_numbers_beside_origins_of_dates_are_bad_input_naming_both_columns(capsys):
+    """It was exit 70 (numpy's DTypePromotionError in the baselines); see tests/inputs/test_forecast_checks.py."""
+    assert main(["metrics", FORECASTS, "--timestamp-col", "id"]) == 2
+    assert capsys.readouterr().err == ("error: monthly_forecasts.csv: column `id` holds step numbers but the origins "
+                                       "in `origin` hold dates; a forecast's origin and its target time must be of "
+                                       "one kind\n")

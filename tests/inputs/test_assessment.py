@@ -16,6 +16,7 @@ from assess.inputs.columns import label_strings
 from assess.inputs.read import read_table
 from assess.inputs.roles import Overrides, detect_roles
 from assess.inputs.validation import MIN_ROWS_NORMAL, validate
+from tests.conftest import ROOT
 
 
 def assess_csv(text: str, name="p.csv", overrides=None):
@@ -577,3 +578,17 @@ def test_labels_that_name_no_positive_class_keep_the_score_as_the_chosen_class()
     for positive in ("cat", "dog"):
         a = describe(table, Overrides(positive=positive))
         assert a.roles.score == "score" and not a.roles.class_scores
+
+
+def test_a_per_class_score_column_chosen_for_another_role_leaves_the_class_scores():
+    """Found while sweeping the command line for exit 70 (issue 31, item 4): ``--model-col proba_barolo`` on the wine
+    sample kept `proba_barolo` as barolo's score, and encoding read it from the rows without the model column
+    (KeyError). A column moved to a new role leaves its old one, per-class roles included."""
+    table = read_table(ROOT / "assets/samples/wine_multiclass.csv")
+    before = describe(table).roles.class_scores
+    assert ("barolo", "proba_barolo") in before
+    a = describe(table, Overrides().with_role("model", "proba_barolo"))
+    assert a.roles.model == "proba_barolo"
+    assert a.roles.class_scores == tuple(p for p in before if p[1] != "proba_barolo")
+    assert not a.errors
+    a.predictions(a.models[0])   # read the rows of one model without the KeyError

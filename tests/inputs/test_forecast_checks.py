@@ -124,3 +124,15 @@ def test_validation_reports_forecast_problems_through_describe_and_inspect(sampl
     out = capsys.readouterr()
     doc = json.loads(out.out)
     assert "duplicate_time" in [p["code"] for p in doc["problems"]]
+
+
+def test_step_numbers_beside_origins_of_dates_are_one_error(sample):
+    """Found while sweeping the command line for exit 70 (issue 31, item 4): ``--timestamp-col id`` on the sample made
+    the time stamps step numbers while `origin` holds dates; the baselines then failed in numpy
+    (DTypePromotionError). The two must be of one kind."""
+    roles = Roles(y_true="y_true", y_pred="y_pred", model="model", timestamp="id", series="series")
+    (problem,) = check_forecast(sample, roles, origin="origin")
+    assert problem.code == "origin_time_kind" and problem.level == "error" and problem.column == "id"
+    assert problem.message == ("column `id` holds step numbers but the origins in `origin` hold dates; a forecast's "
+                               "origin and its target time must be of one kind")
+    assert check_forecast(sample, roles) == [], "without origins, step numbers alone are fine"
