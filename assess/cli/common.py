@@ -14,6 +14,7 @@ from pathlib import Path
 from assess.core.data import Task
 from assess.core.decision import AUTO, SCORES, SOURCES, Decision
 from assess.core.errors import AssessError
+from assess.cli.option_values import positive, whole
 from assess.cli.engine import LARGE_FILE, UNCAPPED, check_fits_in_memory, describe_footprint
 from assess.cli.progress import Heartbeat, StderrProgress, doing, say
 from assess.cli.wording import for_cli
@@ -68,14 +69,14 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--class-order", nargs="+", metavar="L", help="class order for tables and charts")
     parser.add_argument("--sheet", help="Excel sheet name or 0-based index (default: the first)")
     parser.add_argument("--decimal", choices=[".", ","], help="decimal mark (default: detected)")
-    parser.add_argument("--max-mb", type=float,
+    parser.add_argument("--max-mb", type=positive,
                         help="file size cap in MB, unpacked (default: none; the limit is memory: --max-memory-mb)")
-    parser.add_argument("--max-rows", type=int, help="row cap (default: none; the limit is memory: --max-memory-mb)")
-    parser.add_argument("--max-memory-mb", type=float, metavar="MB",
+    parser.add_argument("--max-rows", type=whole(1), help="row cap (default: none; the limit is memory: --max-memory-mb)")
+    parser.add_argument("--max-memory-mb", type=positive, metavar="MB",
                         help="memory this command may use to read and assess FILE (default: half the memory "
                              "available, or ASSESS_MAX_MEMORY_MB); a file that would need more is refused before it "
                              "is read, with the figures (what it unpacks to, its rows and columns)")
-    parser.add_argument("--max-columns", type=int, help="column cap (default 2,000)")
+    parser.add_argument("--max-columns", type=whole(1), help="column cap (default 2,000)")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress lines on stderr (a file of 64 MB or more unpacked, long computations)")
     add_config_option(parser)

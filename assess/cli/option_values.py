@@ -3,7 +3,7 @@
 
 An option a settings file also sets (``--resamples``, ``--confidence-level``, ``--seed``, ``--beta``, ``--k``) takes
 its range from there (`assess.present.settings.ranged`: one range for the file, the widgets and the flag); the
-others (``--season``, ``--interval-level``, ``--exact-limit``, …) are checked here. The package's own argument
+others (``--season``, ``--interval-level``, ``--exact-limit``, the size caps ``--max-mb`` …) are checked here. The package's own argument
 checks (`evaluate`'s ``beta > 0``, the bootstrap's ``n_resamples >= 1`` …) stay plain ``ValueError``: they guard the
 API, and reached from the command line they would be our bug (exit 70) — and the out-of-core engines do not pass
 every option through them, so a ``--confidence-level 3`` used to run there without a word.
@@ -22,6 +22,14 @@ def _number(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"must be a finite number (got {text!r})")
+    return value
+
+
+def positive(text: str) -> float:
+    """A finite number > 0 (a size in MB)."""
+    value = _number(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be > 0 (got {text!r})")
     return value
 
 
