@@ -23,7 +23,7 @@ import pandas as pd
 from assess.core.data import Predictions, Task
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
-from assess.metrics.registry import headline
+from assess.metrics.registry import get, headline
 from assess.stats import folds, runners
 from assess.stats._common import check_alternative, check_confidence_level
 from assess.stats._result import (INDEPENDENT, INDEPENDENT_SAMPLES, PAIRED, Assumption, Comparison, ComparisonSet,
@@ -192,6 +192,8 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
                              n_folds=n_folds, n_repeats=n_repeats)
     else:
         data, design = arrange_predictions(data, models=models)
+        if isinstance(metric, str):
+            get(data.task, metric)   # an unknown key is the user's error, not a bootstrap "skipped" in silence
         names = list(data.models)
         preds = data.predictions if isinstance(data, SeparatePredictions) else None
         has_scores = all((preds[m].scores if preds else data.scores[m]) is not None for m in names)

@@ -3,6 +3,7 @@
 import pytest
 
 from assess.cli import SUBCOMMANDS, main
+from tests.conftest import ROOT
 
 #: Each subcommand with the options it requires besides the file.
 COMMANDS = {"inspect": [], "metrics": [], "compare": ["--test", "mcnemar"], "controls": [],
@@ -197,3 +198,13 @@ def test_step_numbers_beside_origins_of_dates_are_bad_input_naming_both_columns(
     assert capsys.readouterr().err == ("error: monthly_forecasts.csv: column `id` holds step numbers but the origins "
                                        "in `origin` hold dates; a forecast's origin and its target time must be of "
                                        "one kind\n")
+
+
+@pytest.mark.parametrize("argv", [["compare", SAMPLE, "--test", "all", "--metric", "nope"],
+                                  ["report", SAMPLE, "--out", "never_written.html", "--test-metric", "nope", "--quiet"]])
+def test_an_unknown_test_metric_is_bad_input_not_a_test_skipped_in_silence(capsys, argv, tmp_path, monkeypatch):
+    """Both exited 0: `--test all` listed the bootstrap as skipped, the report left its tests out."""
+    monkeypatch.chdir(tmp_path)
+    assert main([str(ROOT / a) if a == SAMPLE else a for a in argv]) == 2
+    assert "unknown binary metric 'nope'; valid keys:" in capsys.readouterr().err
+    assert not (tmp_path / "never_written.html").exists()
