@@ -40,10 +40,11 @@ GRID = "no bootstrap interval for score metrics on a score grid (use --engine me
 
 
 def bootstrap_intervals(task: Task, table, specs, values: dict, *, n_resamples: int, confidence_level: float, seed,
-                        method: str, weighted: bool, exact: bool) -> tuple[dict, dict]:
+                        method: str, weighted: bool, exact: bool, sequential: bool = False) -> tuple[dict, dict]:
     """({key: (low, high, method text)}, {key: note}) for the bootstrap ``specs`` of one model's grouped
     ``table`` (`assess.engine.binary.ModelTable`, or one with a multi-class ``state``); ``values`` maps each key to
-    its point value."""
+    its point value. ``sequential`` (``ci="auto"``): each run stops as the in-memory one does, once its bounds are
+    as precise as they are shown (`assess.intervals.bootstrap_ci`), so both give the same interval."""
     if weighted:
         return {}, {m.key: WEIGHTED for m in specs}
     if task is Task.MULTILABEL:
@@ -69,7 +70,7 @@ def bootstrap_intervals(task: Task, table, specs, values: dict, *, n_resamples: 
     for i, (sp, stat, layout) in enumerate(runs):
         point = np.array([values[m.key] for m in sp])
         res = intervals.bootstrap_ci(stat, point=point, n_resamples=n_resamples, confidence_level=confidence_level,
-                                     seed=seeds[i], method=method, **layout)
+                                     seed=seeds[i], method=method, sequential=sequential, **layout)
         for j, m in enumerate(sp):
             rows = "stratified" + (", over the grouped table's score groups"
                                    if i == len(runs) - 1 and sp is score else "")

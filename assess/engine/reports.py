@@ -290,7 +290,7 @@ def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, w
     state = t.state
     computed = {m.key: run_metric(m.compute, state) for m in specs}
     how = {m.key: interval_method(m, ci, weighted) for m in specs}
-    boot = boot or (1000, 0, "percentile")
+    boot = boot or (DEFAULT_RESAMPLES, 0, "percentile")
     boot_specs = [m for m in specs if how[m.key] == "bootstrap" and np.isfinite(computed[m.key][0])]
     boot_bounds, boot_notes = {}, {}
     if boot_specs:
@@ -298,7 +298,8 @@ def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, w
         boot_bounds, boot_notes = bootstrap_intervals(task, t, boot_specs, {m.key: computed[m.key][0]
                                                                             for m in boot_specs},
                                                       n_resamples=n_resamples, confidence_level=confidence_level,
-                                                      seed=seed, method=boot_method, weighted=weighted, exact=exact)
+                                                      seed=seed, method=boot_method, weighted=weighted, exact=exact,
+                                                      sequential=ci == "auto")
     results = []
     for m in specs:
         value, reason, note = computed[m.key]
