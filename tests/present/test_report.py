@@ -470,3 +470,9 @@ def test_at_the_defaults_the_report_and_compare_draw_the_same_resamples_and_agre
         assert pair.result.pvalue == listed["pvalue"]
         assert (pair.result.effect.interval.low, pair.result.effect.interval.high) == pytest.approx(
             (listed["effect"]["low"], listed["effect"]["high"]), abs=1e-15)
+
+
+def test_the_report_says_its_resamples_are_a_maximum_when_auto_stops_early(binary_html):
+    """Under ci=auto a bootstrap stops once its bounds are as precise as shown: the facts say "up to"."""
+    text = " ".join(" ".join(parse(binary_html).text).split())
+    assert "method auto, up to 200 bootstrap resamples (fewer once the bounds are as precise as shown" in text
