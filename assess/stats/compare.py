@@ -33,7 +33,7 @@ from assess.stats.corrections import CORRECTIONS
 from assess.stats.registry import FOLDS, OMNIBUS, PREDICTIONS, TEST_NAMES, TESTS, TestSpec
 from assess.stats.shaping import (AlignedPredictions, SeparatePredictions, align_predictions, arrange_predictions,
                                   fold_design, fold_scores, fold_table)
-from assess.stats.suggest import suggest_tests
+from assess.stats.suggest import suggest_tests, wilcoxon_out_of_reach
 
 #: What to run instead when a test for independent samples meets paired data, by what the test needs.
 _PAIRED_INSTEAD = {"labels": "McNemar (two models) or Cochran's Q", "scores": "DeLong (delong)",
@@ -207,6 +207,8 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
     if metric is None and not is_table and any(s.test in TESTS and TESTS[s.test].needs == "a metric" for s in sugg):
         metric, metric_reason = default_metric(data.task, has_scores)
     results, skipped = [], {}
+    if is_table and paired and (why := wilcoxon_out_of_reach(n_folds, n_repeats)):
+        skipped["wilcoxon"] = why
     for s in sugg:
         if s.test not in TESTS:
             skipped[s.test] = "not a model comparison"

@@ -138,12 +138,13 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
                             "nominal" + why_fold)
         add("corrected_resampled_t", "CV folds share training data; the Nadeau–Bengio correction widens the "
                                      "t-test's variance accordingly" + why_fold)
-        add("wilcoxon", "signed ranks of the fold differences: no normality needed (≥ 6 folds)" + why_fold)
+        # With 5 or fewer differences no two-sided signed-rank p-value is below 0.05 (2/2⁵ = 0.0625): a test that
+        # cannot find a difference is not offered (`wilcoxon_out_of_reach` says why). ANOVA and Kruskal–Wallis
+        # compare independent groups: paired folds are not (Demšar 2006 §3.2), so they are not offered here.
+        if wilcoxon_out_of_reach(n_folds, n_repeats) is None:
+            add("wilcoxon", "signed ranks of the fold differences: no normality needed (≥ 6 folds)" + why_fold)
         add("paired_t", "the classic paired t-test on fold differences (ISO 4213 7.2); too liberal on CV folds"
             + why_fold)
-        if n_models >= 3:
-            add("anova", "one-way ANOVA across models, treating folds as independent")
-            add("kruskal", "rank-based ANOVA across models, treating folds as independent")
         return tuple(out)
 
     # per-sample predictions, two or several models
@@ -200,3 +201,15 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
 def suggestions_frame(suggestions: tuple[Suggestion, ...]) -> pd.DataFrame:
     """The suggestions as a table: test, kind, recommended, why."""
     return pd.DataFrame([s.to_dict() for s in suggestions], columns=["test", "kind", "recommended", "why"])
+
+
+def wilcoxon_out_of_reach(n_folds: int | None, n_repeats: int | None = None) -> str | None:
+    """Why the signed-rank test cannot reach 5 % significance on this many paired folds (None when it can, or the
+    number is unknown): with m differences the smallest exact two-sided p-value is 2/2^m, 0.0625 for m = 5."""
+    if n_folds is None:
+        return None
+    m = n_folds * (n_repeats or 1)
+    if m >= 6:
+        return None
+    return (f"the Wilcoxon signed-rank test cannot reach 5 % significance on {m} paired fold"
+            f"{'s' if m != 1 else ''}: its smallest two-sided p-value is 2/2^{m} = {2 / 2 ** m:.4g}")

@@ -352,8 +352,8 @@ def test_compare_all_runs_every_suitable_test():
     d = json.loads(json.dumps(res.to_dict(), allow_nan=False))
     assert d["tests"][0]["why"] and d["skipped"] == {}
     folds = compare_all(fold_frame(k=3, folds=10), metric="accuracy")
-    assert [c.test for c in folds.comparisons] == ["friedman", "corrected_resampled_t", "wilcoxon", "paired_t",
-                                                   "anova", "kruskal"]
+    # paired folds: no ANOVA or Kruskal–Wallis, which compare independent groups
+    assert [c.test for c in folds.comparisons] == ["friedman", "corrected_resampled_t", "wilcoxon", "paired_t"]
     five_by_two = compare_all(fold_frame(k=2, folds=2, repeats=5), metric="f1")
     assert [c.test for c in five_by_two.comparisons][0] == "cv_5x2_t"
     with pytest.raises(AssessError, match=r"the fold table has no fold column `fold`"):
@@ -419,3 +419,17 @@ def test_forecasts_without_ids_pair_by_series_time_horizon_and_origin_whatever_t
     keys = ["series", "timestamp", "horizon", "origin"]
     joined = frame.assign(id=frame.groupby(keys, sort=False).ngroup())
     assert dm(joined).result.statistic == pytest.approx(ordered.result.statistic, rel=1e-12)
+
+
+
+def test_run_all_on_five_paired_folds_offers_no_wilcoxon_and_says_why():
+    """On 5 folds the signed-rank test cannot go below p = 2/32 = 0.0625 (scipy's exact wilcoxon of 5 all-positive
+    differences is the oracle), so "run all" said "No pair differs" with a test that could never say otherwise."""
+    from scipy.stats import wilcoxon
+
+    assert wilcoxon([1, 2, 3, 4, 5], [0, 0, 0, 0, 0], method="exact").pvalue == pytest.approx(0.0625)
+    five = compare_all(fold_frame(k=3, folds=5), metric="accuracy")
+    tests = [c.test for c in five.comparisons]
+    assert "wilcoxon" not in tests and "anova" not in tests and "kruskal" not in tests
+    assert five.skipped["wilcoxon"] == ("the Wilcoxon signed-rank test cannot reach 5 % significance on 5 paired "
+                                        "folds: its smallest two-sided p-value is 2/2^5 = 0.0625")

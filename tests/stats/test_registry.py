@@ -220,8 +220,7 @@ def test_the_page_shows_every_reachable_test_with_a_widget_per_option():
     set_radio(at, "Question", "several_models")
     check_tests(at, ["cochran_q", "mcnemar"], PREDICTIONS, reached)
     set_radio(at, "Question", "cv_folds")
-    check_tests(at, ["friedman", "corrected_resampled_t", "wilcoxon", "paired_t", "anova", "kruskal"], PREDICTIONS,
-                reached, "binary")
+    check_tests(at, ["friedman", "corrected_resampled_t", "paired_t"], PREDICTIONS, reached, "binary")   # 5 folds: no Wilcoxon
     assert "Per-sample error" not in page_option_labels(at)      # classification: a metric per fold, no error
 
     set_radio(at, "Question", "subgroups")
@@ -253,6 +252,14 @@ def test_the_page_shows_every_reachable_test_with_a_widget_per_option():
     at.file_uploader(key="fold_upload").upload("cv.csv", frame.to_csv(index=False).encode(), "text/csv").run()
     assert not at.exception
     check_tests(at, ["cv_5x2_t"], FOLDS, reached)
+
+    # per-fold scores of three models each cross-validated on its own folds: independent runs
+    at = open_app("views/compare.py")
+    set_radio(at, "Compare models from", "per-fold scores I upload")
+    own = fold_table().assign(fold=lambda f: f["model"] + f["fold"].astype(str)).drop(columns="repeat")
+    at.file_uploader(key="fold_upload").upload("own.csv", own.to_csv(index=False).encode(), "text/csv").run()
+    assert not at.exception
+    check_tests(at, ["kruskal", "anova"], FOLDS, reached)
 
     # the regression and forecast samples: tests of per-sample errors and Diebold–Mariano
     at = open_app("views/compare.py", sample="Diabetes — regression, 3 models, 5 folds")
