@@ -17,11 +17,10 @@ from assess.metrics import applicable_to, shown_by_default
 from assess.metrics.clustering import SILHOUETTE_EXACT_ROWS
 from assess.metrics.document import MetricsSettings, compute_metrics
 from assess.present.metrics_view import metrics_view
-from assess.present.settings import PAGE_RESAMPLES, SEED
 from assess.present.summary import comparison_frame
-from assess.core.defaults import DEFAULT_RESAMPLES
 from ui.state import cached, md
-from ui.widgets import choose_metrics, comparison_config, data_table, metric_definitions, per_model_tabs
+from ui.widgets import (choose_metrics, comparison_config, data_table, metric_definitions, per_model_tabs,
+                        resampling_inputs)
 
 CI_CHOICES = {METHOD_NAMES["bootstrap-percentile"]: "bootstrap", "none": None}
 BASELINE_CAPTION = ("Baseline: a random partition with the same cluster sizes (the permutation model). Its adjusted "
@@ -49,11 +48,9 @@ def render(assessment: Assessment) -> None:
                                         f"above {SILHOUETTE_EXACT_ROWS:,} rows the spread of seeded samples.")]
     level = mid.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func=percent_level,
                               disabled=ci is None)
-    n_resamples = mid.number_input("Bootstrap resamples", PAGE_RESAMPLES.low, PAGE_RESAMPLES.high, DEFAULT_RESAMPLES,
-                                   step=100, disabled=ci is None)
-    seed = right.number_input("Seed", SEED.low, SEED.high, 0,
-                              help="Bootstrap, baseline and silhouette samples are seeded: the same seed gives the same "
-                                   "numbers.")
+    n_resamples, seed = resampling_inputs(mid, right, disabled=ci is None, seed_disabled=False,
+                                          seed_help="Bootstrap, baseline and silhouette samples are seeded: the same "
+                                                    "seed gives the same numbers.")
     chosen = choose_metrics(specs, set(shown_by_default(assessment.task)), key="clustering")
     if not models or not chosen:
         st.info("Pick at least one clustering and one metric.")

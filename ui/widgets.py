@@ -13,9 +13,11 @@ from streamlit.errors import StreamlitDuplicateElementKey
 
 from assess.present.charts.style import PRESENTATION_SCALE, presentation
 from assess.present.export import figure_to_pdf, figure_to_png, figure_to_svg, figures_to_pdf
+from assess.core.defaults import DEFAULT_RESAMPLES
 from assess.core.formatting import UNDEFINED, header
 from assess.metrics import GROUPS
 from assess.inputs.assessment import Assessment
+from assess.present.settings import PAGE_RESAMPLES, SEED
 from assess.present.summary import model_frame
 from ui.state import Key, current_decision, md, set_decision
 
@@ -564,3 +566,18 @@ def metric_definitions(specs, chosen) -> None:
             if spec.key in chosen:
                 st.markdown(f"**{spec.name}** — {spec.meaning}  \n*Source: {spec.source}*")
                 st.latex(spec.latex)
+
+
+def resampling_inputs(resamples_at, seed_at, *, disabled: bool, default: int | None = None, help: str | None = None,
+                      seed_disabled: bool | None = None,
+                      seed_help: str = "Bootstrap resampling is seeded: the same seed gives the same interval.",
+                      ) -> tuple[int, int]:
+    """The bootstrap's resamples and seed, in the containers given (a column each): the pages' ranges
+    (`assess.present.settings.PAGE_RESAMPLES`, `SEED`) and, unless ``default`` says otherwise, the one default of
+    every surface. The seed is disabled with the resamples unless ``seed_disabled`` says otherwise (it may seed
+    more than the bootstrap)."""
+    n_resamples = resamples_at.number_input("Bootstrap resamples", PAGE_RESAMPLES.low, PAGE_RESAMPLES.high,
+                                            default or DEFAULT_RESAMPLES, step=100, disabled=disabled, help=help)
+    seed = seed_at.number_input("Seed", SEED.low, SEED.high, 0, help=seed_help,
+                                disabled=disabled if seed_disabled is None else seed_disabled)
+    return int(n_resamples), int(seed)

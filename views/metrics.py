@@ -14,13 +14,12 @@ from assess.core.formatting import percent_level
 from assess.core.progress import Progress
 from assess.metrics.document import MetricsSettings, compute_metrics, forecast_breakdowns
 from assess.present import metrics_view as mv
-from assess.present.settings import PAGE_RESAMPLES, SEED
 from assess.present.summary import breakdown_table, comparison_frame
-from assess.core.defaults import DEFAULT_RESAMPLES
 from ui import clustering_view, data_directory
 from ui import metrics_widgets as ms
 from ui.state import cached, current_decision, md, require_assessment
-from ui.widgets import choose_metrics, comparison_config, data_table, decision_note, per_model_tabs, throttled
+from ui.widgets import (choose_metrics, comparison_config, data_table, decision_note, per_model_tabs,
+                        resampling_inputs, throttled)
 
 data_directory.metrics_view()   # a data-directory file assessed out of core: its own view, then stop
 st.title("Metrics")
@@ -47,11 +46,8 @@ with left:
 with mid:
     level = st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95, format_func=percent_level,
                              disabled=ci is None)
-    n_resamples = st.number_input("Bootstrap resamples", PAGE_RESAMPLES.low, PAGE_RESAMPLES.high,
-                                  200 if asks.large else DEFAULT_RESAMPLES, step=100,
-                                  disabled=ci not in ("bootstrap", "auto"), help=mv.resamples_help(asks.large))
-    seed = st.number_input("Seed", SEED.low, SEED.high, 0, disabled=ci not in ("bootstrap", "auto"),
-                           help="Bootstrap resampling is seeded: the same seed gives the same interval.")
+    n_resamples, seed = resampling_inputs(st, st, disabled=ci not in ("bootstrap", "auto"),
+                                          default=200 if asks.large else None, help=mv.resamples_help(asks.large))
 with right:
     season, interval_level = ms.forecast_settings(assessment, asks) if forecast else (None, None)
     beta, k = ms.decision_settings(assessment, asks) if not asks.values_task else (1.0, 2)
