@@ -18,7 +18,7 @@ import pandas as pd
 
 from assess.core.data import ONE_SERIES
 from assess.core.errors import AssessError
-from assess.core.formatting import count, counted, percent_level
+from assess.core.formatting import count, counted, listing, percent_level
 from assess.intervals import ConfidenceInterval
 from assess.stats._common import (alpha_of, check_alternative, check_confidence_level, model_names, shown, verdict,
                                   warn_undefined)
@@ -194,11 +194,9 @@ def _variance_assumption(rows: list[DieboldMarianoRow]) -> Assumption:
     if not fell_back:
         return Assumption("variance estimate positive at horizon h", True,
                           "long-run variance positive at every horizon tested")
-    listed = ", ".join(f"{r.horizon:g}" + ("" if r.series == ONE_SERIES else f" ({r.series})") for r in fell_back[:8])
-    more = f" and {len(fell_back) - 8:,} more" if len(fell_back) > 8 else ""
+    listed = listing([f"{r.horizon:g}" + ("" if r.series == ONE_SERIES else f" ({r.series})") for r in fell_back], 8)
     return Assumption("variance estimate positive at horizon h", False,
-                      f"not positive at horizon{'s' if len(fell_back) > 1 else ''} {listed}{more}; fell back to "
-                      "h = 1 there")
+                      f"not positive at horizon{'s' if len(fell_back) > 1 else ''} {listed}; fell back to h = 1 there")
 
 def _row(series: str, horizon: float, cell: pd.DataFrame, common: dict) -> DieboldMarianoRow:
     h, n = int(horizon), len(cell)
