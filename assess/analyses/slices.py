@@ -37,9 +37,10 @@ the *ratio* the smallest over the largest;
     \mathrm{equalized\_odds\_difference} = \max(\Delta\mathrm{TPR}, \Delta\mathrm{FPR}),\qquad
     \mathrm{equalized\_odds\_ratio} = \min(\rho_\mathrm{TPR}, \rho_\mathrm{FPR}),
 
-and ``equal_opportunity_difference``/``_ratio`` are those of the TPR alone (Hardt, Price & Srebro 2016). Intervals:
-a seeded bootstrap stratified by group (each group's rows resampled within the group; an exact multinomial draw of
-the group's confusion cells when the rows are unweighted).
+and ``equal_opportunity_difference``/``_ratio`` are those of the TPR alone (Hardt, Price & Srebro 2016). Intervals
+(:func:`gap_intervals`): the largest (smallest) of the group pairs' analytic intervals — Newcombe's for a difference,
+the log-scale MOVER for a ratio — which always holds its estimate, unlike a percentile bootstrap of an extreme; near
+no gap its lower (upper) bound is 0 (1) unless the pairs' simultaneous intervals exclude no gap.
 """
 
 from __future__ import annotations
@@ -522,33 +523,43 @@ def _metric_on(pred: Predictions, rows: np.ndarray, key: str, decision: Decision
 class FairnessReport:
     """``by_group``: per group ``group``, ``n``, ``selection_rate``, ``tpr``, ``fpr`` (NaN when the group has no
     positives, or no negatives). ``gaps``: one row per fairlearn summary — ``key``, ``name``, ``value``, ``low``,
-    ``high``, ``reason`` — with a bootstrap interval stratified by group."""
+    ``high``, ``method`` (how the interval was computed, :class:`assess.intervals.IntervalMethod`; None without one),
+    ``note`` (what the interval means near 0), ``reason`` — with the interval of :func:`gap_intervals`."""
 
     column: str
     model: str
     by_group: pd.DataFrame
     gaps: pd.DataFrame
     confidence_level: float
-    n_resamples: int
 
     def to_dict(self) -> dict:
         return {"column": self.column,
                 "by_group": {r["group"]: {"n": int(r["n"]), "selection_rate": _num(r["selection_rate"]),
                                           "tpr": _num(r["tpr"]), "fpr": _num(r["fpr"])}
                              for r in self.by_group.to_dict("records")},
-                "gaps": {r["key"]: {"value": _num(r["value"]), "low": _num(r["low"]), "high": _num(r["high"])}
+                "gaps": {r["key"]: {"value": _num(r["value"]), "low": _num(r["low"]), "high": _num(r["high"]),
+                                    "method": None if r["method"] is None else str(r["method"]), "note": r["note"]}
                          for r in self.gaps.to_dict("records")}}
+
+
+#: The columns of the cells of a group: true positives, false positives, false negatives, true negatives.
+TP, FP, FN, TN = range(4)
 
 
 def _rates(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Selection rate, TPR and FPR from cells (..., G, 4) ordered tp, fp, fn, tn; NaN where a denominator is 0."""
-    tp, fp, fn, tn = (cells[..., i] for i in range(4))
+    x, n = _rate_counts(cells)
     with np.errstate(invalid="ignore", divide="ignore"):
-        n = tp + fp + fn + tn
-        selection = np.where(n > 0, (tp + fp) / n, np.nan)
-        tpr = np.where(tp + fn > 0, tp / (tp + fn), np.nan)
-        fpr = np.where(fp + tn > 0, fp / (fp + tn), np.nan)
-    return selection, tpr, fpr
+        return tuple(np.where(n[..., i] > 0, x[..., i] / n[..., i], np.nan) for i in range(3))
+
+
+def _rate_counts(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(x, n) of the selection rate, TPR and FPR as (..., G, 3) arrays, from cells (..., G, 4) — counts, or sums of
+    weights (or of squared weights: then ``n`` is the denominator of Kish's effective n)."""
+    tp, fp, fn, tn = (cells[..., i] for i in range(4))
+    x = np.stack([tp + fp, tp, fp], axis=-1)
+    n = np.stack([tp + fp + fn + tn, tp + fn, fp + tn], axis=-1)
+    return x, n
 
 
 def _gaps(cells: np.ndarray) -> np.ndarray:
@@ -568,11 +579,100 @@ def _gaps(cells: np.ndarray) -> np.ndarray:
                          difference(tpr), ratio(tpr)], axis=-1)
 
 
+#: What a gap's interval means near no gap, in its note (see :func:`gap_intervals`).
+NEAR_ZERO = {
+    "difference": "the largest of the group pairs' Newcombe intervals, so it holds the estimate; near 0 (rates almost "
+                  "equal) a largest difference is biased upward, so the lower bound is 0 wherever the pairs' "
+                  "simultaneous (Bonferroni) intervals cannot tell the gap from 0: at no gap the interval then covers "
+                  "0 at least 97.5 % of the time for a 95 % interval",
+    "ratio": "the smallest of the group pairs' log-scale MOVER intervals, so it holds the estimate; near 1 (rates "
+             "almost equal) a smallest ratio is biased downward, so the upper bound is 1 wherever the pairs' "
+             "simultaneous (Bonferroni) intervals cannot tell the ratio from 1: at equal rates the interval then "
+             "covers 1 at least 97.5 % of the time for a 95 % interval",
+}
+
+
+def gap_intervals(cells: np.ndarray, squares: np.ndarray | None = None, *, confidence_level: float = 0.95
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    r"""``(low, high)``, each (..., 6) in :data:`FAIRNESS_GAPS` order, of the gaps of cells (..., G, 4) — counts,
+    or sums of weights with ``squares`` their sums of squared weights (Kish's effective n per group and rate).
+
+    A difference gap is a largest difference, :math:`D = \max_k d_k` over the components
+    :math:`d_{gh} = r_g - r_h` (every ordered pair of groups; the equalised odds difference over the TPR and the FPR
+    pairs); a ratio gap a smallest ratio, :math:`\min_k \rho_k`, :math:`\rho_{gh} = r_g / r_h`. A percentile
+    bootstrap of such an extreme is biased — a resample's largest difference exceeds the sample's whenever its noise
+    favours any pair — and its interval could miss its own estimate (issue 33 §1.6: 0.00564, CI 0.00579–0.0309).
+    Instead each component gets its analytic interval :math:`[L_k, U_k]` at the asked level (Newcombe's hybrid score
+    interval of a difference of independent proportions, the log-scale MOVER of a ratio:
+    :mod:`assess.intervals.mover`, from the groups' Wilson intervals), and the gap's interval is
+    :math:`[\max_k L_k,\ \max_k U_k]` (difference) or :math:`[\min_k L_k,\ \min_k U_k]` (ratio), cut to [0, 1].
+
+    Why it covers: :math:`L_k \le \hat d_k \le U_k` for every k, so the interval holds :math:`\hat D`. With
+    :math:`k^*` the pair that is truly largest, :math:`\max_k U_k < D` needs :math:`U_{k^*} < d_{k^*}`
+    (probability ≤ α/2), and :math:`\max_k L_k > D` needs :math:`L_k > D \ge d_k` for some k (≤ α/2 for each pair
+    whose true difference is near D, ≈ 0 for the others): a union bound over the components (the argument behind
+    intervals for the largest of several parameters; Andrews, Kitagawa & McCloskey, "Inference on winners", QJE
+    2024, §2, for why the naive bootstrap of a maximum fails). When one pair stands out the coverage is that of its
+    own interval (the seeded simulation in the tests: 95 ± 1.5 %).
+
+    Near no gap several pairs are near the top and the largest estimated difference is biased upward: the union
+    bound allows the lower bound to exceed a true gap of 0 up to (number of pairs) × α/2 of the time (79 % coverage
+    at 4 equal groups). So the lower bound (a ratio's upper bound) stands only where the pairs' simultaneous
+    intervals — Bonferroni at α/K, K the ordered pairs of the gap — exclude no gap; elsewhere it is 0 (1). At no
+    gap that fails with probability ≤ K · α/(2K) = α/2 and the upper bound cannot miss (it is ≥ the estimate ≥ 0),
+    so the coverage there is ≥ 1 − α/2; away from it the rule only widens, never narrows (:data:`NEAR_ZERO`).
+    """
+    x, n = _rate_counts(np.asarray(cells, dtype=np.float64))
+    if squares is not None:      # weighted: Wilson on Kish's effective n, n_eff = (Σw)² / Σw², x scaled with it
+        _, n_sq = _rate_counts(np.asarray(squares, dtype=np.float64))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            n_eff = np.where(n_sq > 0, n * n / np.where(n_sq > 0, n_sq, 1.0), 0.0)
+            x = np.where(n > 0, x / np.where(n > 0, n, 1.0), 0.0) * n_eff
+        n = n_eff
+    low, high = _extreme_bounds(x, n, confidence_level)
+    # Near no gap: the lower bound (a ratio's upper bound) stands only where the pairs' simultaneous intervals —
+    # Bonferroni over the K ordered pairs of the gap, K = 2 G (G − 1) for the equalised odds, G (G − 1) otherwise —
+    # tell the gap from none; else it is 0 (1): at no gap P(some L_k > 0) ≤ Σ_k α / (2K) = α/2.
+    k = x.shape[-2] * (x.shape[-2] - 1)
+    alpha = 1.0 - confidence_level
+    single, double = _extreme_bounds(x, n, 1.0 - alpha / k), _extreme_bounds(x, n, 1.0 - alpha / (2 * k))
+    odds = np.array(["odds" in key for key in FAIRNESS_GAPS])
+    bonf_low, bonf_high = np.where(odds, double[0], single[0]), np.where(odds, double[1], single[1])
+    ratio = np.array([key.endswith("ratio") for key in FAIRNESS_GAPS])
+    low = np.where(~ratio & ~(bonf_low > 0) & np.isfinite(low), 0.0, low)
+    high = np.where(ratio & ~(bonf_high < 1) & np.isfinite(high), 1.0, high)
+    return low, high
+
+
+def _extreme_bounds(x: np.ndarray, n: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """The (low, high) of :func:`gap_intervals` before the check against no gap: the largest (smallest) of the
+    components' bounds at ``level``, cut to [0, 1], from the rates' counts (..., G, 3)."""
+    p, lo, hi = intervals.wilson_bounds(x, n, confidence_level=level)                # (..., G, 3)
+    a = (p[..., :, None, :], lo[..., :, None, :], hi[..., :, None, :])               # group g of the pair (g, h)
+    b = (p[..., None, :, :], lo[..., None, :, :], hi[..., None, :, :])               # group h
+    pair = ~np.eye(p.shape[-2], dtype=bool)[..., None]
+    with warnings.catch_warnings(), np.errstate(invalid="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)          # all-NaN slices: no pair defined, NaN
+        dl, dh = intervals.newcombe_difference(*a, *b)           # (..., G, G, 3)
+        rl, rh = intervals.mover_ratio(*a, *b)
+        dl, dh = np.where(pair, dl, np.nan), np.where(pair, dh, np.nan)
+        rl, rh = np.where(pair, rl, np.nan), np.where(pair, rh, np.nan)
+        d_low, d_high = np.nanmax(dl, axis=(-3, -2)), np.nanmax(dh, axis=(-3, -2))  # (..., 3): selection, tpr, fpr
+        r_low, r_high = np.nanmin(rl, axis=(-3, -2)), np.nanmin(rh, axis=(-3, -2))
+    sel, tpr, fpr = 0, 1, 2
+    low = np.stack([d_low[..., sel], r_low[..., sel], np.fmax(d_low[..., tpr], d_low[..., fpr]),
+                    np.fmin(r_low[..., tpr], r_low[..., fpr]), d_low[..., tpr], r_low[..., tpr]], axis=-1)
+    high = np.stack([d_high[..., sel], r_high[..., sel], np.fmax(d_high[..., tpr], d_high[..., fpr]),
+                     np.fmin(r_high[..., tpr], r_high[..., fpr]), d_high[..., tpr], r_high[..., tpr]], axis=-1)
+    return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
+
+
 def fairness_gaps(pred: Predictions, groups, *, column: str = "group", decision: Decision = Decision(),
-                  confidence_level: float = 0.95, n_resamples: int = 1000, seed: int = 0) -> FairnessReport:
+                  ci: str | None = "auto", confidence_level: float = 0.95) -> FairnessReport:
     """Selection rate, TPR and FPR per group of a protected attribute (``groups``, one label per row) and
-    fairlearn's difference and ratio summaries with bootstrap intervals (see the module docstring). Binary only:
-    the labels come from ``decision`` as on every page."""
+    fairlearn's difference and ratio summaries with the intervals of :func:`gap_intervals` (any ``ci`` but None:
+    no other method covers an extreme of the groups' rates; see there). Binary only: the labels come from
+    ``decision`` as on every page."""
     if pred.task is not Task.BINARY:
         raise AssessError(f"fairness gaps compare selection and error rates of a binary decision; the task is "
                           f"{pred.task.value}")
@@ -585,40 +685,20 @@ def fairness_gaps(pred: Predictions, groups, *, column: str = "group", decision:
     y = np.asarray(pred.y_true) == 1
     yp = np.asarray(predicted_labels(pred.task, pred.y_pred, pred.scores, decision, labels=pred.classes,
                                      model=pred.model)) == 1
-    cell = np.where(y, np.where(yp, 0, 2), np.where(yp, 1, 3))          # tp, fp, fn, tn
+    cell = np.where(y, np.where(yp, TP, FN), np.where(yp, FP, TN))
     flat = codes * 4 + cell
     k = names.size
     w = None if pred.weight is None else np.asarray(pred.weight, dtype=float)
     point_cells = np.bincount(flat, weights=w, minlength=4 * k).reshape(k, 4)
     point = _gaps(point_cells)
-    if w is None:
-        # The rows of a group differ only by their cell: resampling them is a multinomial draw of the group's cells.
-        freq = np.bincount(flat, minlength=4 * k)
-        keep = np.flatnonzero(freq)
-
-        def statistic(counts):
-            full = np.zeros((counts.shape[0], 4 * k))
-            full[:, keep] = counts
-            return _gaps(full.reshape(-1, k, 4))
-        result = intervals.bootstrap_ci(statistic, strata=keep // 4, frequencies=freq[keep], point=point,
-                                        n_resamples=n_resamples, confidence_level=confidence_level, seed=seed)
+    if ci is None:
+        low = high = np.full(point.shape, np.nan)
     else:
-        order = np.argsort(codes, kind="stable")       # strata contiguous: each group's rows side by side
-        flat_sorted, w_sorted = flat[order], w[order]
-
-        def statistic(counts):
-            # each resample's weighted cells in one bincount over (resample, group, cell); memory b × n per chunk
-            b = counts.shape[0]
-            offsets = flat_sorted[None, :] + (np.arange(b) * 4 * k)[:, None]
-            cells = np.bincount(offsets.ravel(), weights=(counts * w_sorted[None, :]).ravel(), minlength=b * 4 * k)
-            return _gaps(cells.reshape(b, k, 4))
-        result = intervals.bootstrap_ci(statistic, strata=codes[order], point=point, n_resamples=n_resamples,
-                                        confidence_level=confidence_level, seed=seed)
+        squares = None if w is None else np.bincount(flat, weights=w * w, minlength=4 * k).reshape(k, 4)
+        low, high = gap_intervals(point_cells, squares, confidence_level=confidence_level)
     selection, tpr, fpr = _rates(point_cells)
     by_group = pd.DataFrame({"group": names, "n": np.bincount(codes, minlength=k), "selection_rate": selection,
                              "tpr": tpr, "fpr": fpr})
-    low = [c.low for c in result.intervals]
-    high = [c.high for c in result.intervals]
     rows = []
     for i, (key, name) in enumerate(FAIRNESS_GAPS.items()):
         value = float(point[i])
@@ -626,6 +706,10 @@ def fairness_gaps(pred: Predictions, groups, *, column: str = "group", decision:
         if not np.isfinite(value):
             reason = ("no group has both positives and negatives" if "odds" in key or "opportunity" in key
                       else UNDEFINED_IN_WORDS)
+        kind = "ratio" if key.endswith("ratio") else "difference"
+        method = None if ci is None or not np.isfinite(low[i]) else intervals.IntervalMethod(
+            "Newcombe hybrid score" if kind == "difference" else "log-scale MOVER (Wilson)", effective_n=w is not None,
+            of=f"{'largest' if kind == 'difference' else 'smallest'} of the group pairs' intervals")
         rows.append({"key": key, "name": name, "value": value, "low": float(low[i]), "high": float(high[i]),
-                     "reason": reason})
-    return FairnessReport(column, pred.model, by_group, pd.DataFrame(rows), float(confidence_level), int(n_resamples))
+                     "method": method, "note": None if method is None else NEAR_ZERO[kind], "reason": reason})
+    return FairnessReport(column, pred.model, by_group, pd.DataFrame(rows), float(confidence_level))

@@ -15,6 +15,7 @@ from assess.core.data import Task
 from assess.core.decision import Decision
 from assess.core.formatting import UNDEFINED, bounds, number, p_value
 from assess.inputs.assessment import Assessment
+from assess.intervals import method_name
 from assess.metrics.registry import TASKS, applicable_to, get
 
 
@@ -119,10 +120,12 @@ def fairness_view(assessment: Assessment, model: str, column: str, decision: Dec
 
 
 def fairness_table(report: FairnessReport) -> pd.DataFrame:
-    """The gaps under their display names ("Equalised odds ratio"), with their intervals."""
+    """The gaps under their display names ("Equalised odds ratio"), with their intervals, how each was computed and
+    what it means near no gap (`assess.analyses.slices.gap_intervals`)."""
     gaps = report.gaps
     return pd.DataFrame({"Gap": gaps["name"], "Value": gaps["value"].map(number),
-                         "Interval": [bounds(lo, hi) for lo, hi in zip(gaps["low"], gaps["high"])]})
+                         "Interval": [bounds(lo, hi) for lo, hi in zip(gaps["low"], gaps["high"])],
+                         "Interval method": gaps["method"].map(method_name), "Near no gap": gaps["note"].fillna("")})
 
 
 def fold_table(summary: pd.DataFrame) -> pd.DataFrame:

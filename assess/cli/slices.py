@@ -7,7 +7,8 @@ the learning curve, added to the ``metrics`` JSON under their own keys.
   "p_adjusted", "value", "rest", "difference", "low", "high", "worse"}], "omnibus": [{"model", "key", "test",
   "statistic", "df", "pvalue", "slices"}], "notes": [...]}`` (:class:`assess.analyses.slices.SliceAnalysis`); ``"fairness"``
   (binary files, one ``--slice`` column): ``{model: {"column", "by_group": {group: {"n", "selection_rate", "tpr",
-  "fpr"}}, "gaps": {fairlearn name: {"value", "low", "high"}}}}``.
+  "fpr"}}, "gaps": {fairlearn name: {"value", "low", "high", "method", "note"}}}}`` (intervals with any ``--ci``:
+  :func:`assess.analyses.slices.gap_intervals`).
 - ``"by_fold"`` (with ``--by-fold``): ``{model: {key: {"pooled", "mean", "sd", "low", "high", "n_folds", "method",
   "folds": {fold: value}}}}`` (:class:`assess.analyses.folds.FoldSummary`; repeated CV gives the Nadeau–Bengio
   corrected interval and folds named ``"repeat/fold"``).
@@ -61,8 +62,7 @@ def extend(doc: dict, assessment, args, decision, models) -> None:
                     continue
                 doc["fairness"][m] = fairness_gaps(
                     assessment.predictions(m), groups, column=args.slices[0],
-                    decision=decision, confidence_level=args.confidence_level, n_resamples=args.n_resamples,
-                    seed=args.seed).to_dict()
+                    decision=decision, ci=interval, confidence_level=args.confidence_level).to_dict()
     if args.by_fold:
         from assess.analyses.folds import fold_metrics, learning_curve, train_size_column
         from assess.metrics.registry import slice_test_metric

@@ -15,6 +15,10 @@ survey weights: rescaling all weights changes nothing and equal weights give the
 *frequency* weights (a weight of 3 meaning three identical rows) are not the same thing; expand the rows if that is
 what the weights mean.
 
+Two independent proportions (the groups of a fairness gap): :func:`newcombe_difference` (Newcombe's hybrid score
+interval of a difference) and :func:`mover_ratio` (the log-scale MOVER of a ratio), from the arrays of Wilson bounds
+of :func:`wilson_bounds` (:mod:`assess.intervals.mover`).
+
 Means of per-row values (log loss, Brier score): :func:`mean_ci`, the Student-t interval of a (weighted) mean with
 Kish's effective sample size for weights; R² and explained variance take it on their delta-method pseudo-values
 (:func:`assess.metrics.regression.delta_pseudo_values`).
@@ -62,7 +66,9 @@ from assess.intervals.bootstrap import BootstrapResult, bootstrap_ci, draws_cell
 from assess.intervals.delong import (DelongPlacements, OvrDelong, auc_interval, delong_ci, delong_placements,
                                      delong_variance, hand_till_delong, ovr_delong)
 from assess.intervals.interval import METHOD_NAMES, ConfidenceInterval, IntervalMethod, method_name, normal_quantile
-from assess.intervals.proportions import PROPORTION_METHODS, clopper_pearson, mean_ci, normal, proportion_ci, wilson
+from assess.intervals.mover import mover_ratio, newcombe_difference
+from assess.intervals.proportions import (PROPORTION_METHODS, clopper_pearson, mean_ci, normal, proportion_ci, wilson,
+                                          wilson_bounds)
 from assess.intervals.quantiles import median_ci
 
 __all__ = ["ConfidenceInterval", "BootstrapResult", "proportion_ci", "wilson", "clopper_pearson", "normal", "mean_ci",
@@ -71,4 +77,5 @@ __all__ = ["ConfidenceInterval", "BootstrapResult", "proportion_ci", "wilson", "
            "ovr_delong", "hand_till_delong", "bootstrap_ci", "resample_counts", "draws_cells",
            "PROPORTION_METHODS", "BLOCK_SCHEMES", "BLOCK_RULES", "block_length", "politis_white_block_length",
            "block_indices", "block_bootstrap_ci", "long_run_variance",
-           "block_bootstrap_mean_ci", "METHOD_NAMES", "IntervalMethod", "method_name", "normal_quantile"]
+           "block_bootstrap_mean_ci", "METHOD_NAMES", "IntervalMethod", "method_name", "normal_quantile",
+           "wilson_bounds", "newcombe_difference", "mover_ratio"]

@@ -35,16 +35,27 @@ def wilson(x, n, *, confidence_level: float = 0.95, n_eff: float | None = None) 
     """
     confidence_level = check_confidence_level(confidence_level)
     x, n = _prop_args(x, n, n_eff)
-    if n <= 0:
-        return ConfidenceInterval(float("nan"), float("nan"), confidence_level, "wilson")
+    _, low, high = wilson_bounds(x, n, confidence_level=confidence_level)
+    return ConfidenceInterval(float(low), float(high), confidence_level, "wilson")
+
+
+def wilson_bounds(x, n, *, confidence_level: float = 0.95):
+    """The Wilson interval of :func:`wilson` on arrays: ``(p, low, high)`` of x / n elementwise (NaN where n <= 0;
+    an effective n is given as ``n`` with ``x = p * n_eff``). One formula for the scalar interval and for the
+    vectorised ones built on it (:mod:`assess.intervals.mover`)."""
+    x, n = np.asarray(x, dtype=np.float64), np.asarray(n, dtype=np.float64)
     z = normal_quantile(confidence_level)
-    p = x / n
-    den = 1 + z * z / n
-    center = (p + z * z / (2 * n)) / den
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    low = 0.0 if x <= 0 else max(0.0, float(center - half))         # the closed form is exactly 0 / 1 there
-    high = 1.0 if x >= n else min(1.0, float(center + half))
-    return ConfidenceInterval(low, high, confidence_level, "wilson")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        live = n > 0
+        p = np.where(live, x / np.where(live, n, 1.0), np.nan)
+        den = 1 + z * z / n
+        center = (p + z * z / (2 * n)) / den
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+        # the closed form is exactly 0 / 1 there
+        low = np.where(x <= 0, 0.0, np.maximum(0.0, center - half))
+        high = np.where(x >= n, 1.0, np.minimum(1.0, center + half))
+    nan = np.where(live, 0.0, np.nan)
+    return p, low + nan, high + nan
 
 
 def clopper_pearson(x, n, *, confidence_level: float = 0.95, n_eff: float | None = None) -> ConfidenceInterval:
