@@ -3,7 +3,7 @@ the learning curve, added to the ``metrics`` JSON under their own keys.
 
 - ``"slices"`` (with ``--slice``; several ``--slice`` flags cross their columns): ``{"columns", "min_size",
   "test_metrics", "by_model": {model: {slice: {"n", "tested", "values": {column: value}, "metrics": {key: {"value",
-  "low", "high", "overall", "gap"}}}}}, "tests": [{"model", "key", "slice", "n", "test", "statistic", "pvalue",
+  "low", "high", "method", "overall", "gap"}}}}}, "tests": [{"model", "key", "slice", "n", "test", "statistic", "pvalue",
   "p_adjusted", "value", "rest", "difference", "low", "high", "worse"}], "omnibus": [{"model", "key", "test",
   "statistic", "df", "pvalue", "slices"}], "notes": [...]}`` (:class:`assess.analyses.slices.SliceAnalysis`); ``"fairness"``
   (binary files, one ``--slice`` column): ``{model: {"column", "by_group": {group: {"n", "selection_rate", "tpr",
@@ -51,6 +51,7 @@ def extend(doc: dict, assessment, args, decision, models) -> None:
         analysis = analyse_slices(assessment, args.slices, models=models, keys=args.metrics,
                                   test_keys=args.slice_test, decision=decision, ci=interval,
                                   confidence_level=args.confidence_level, n_resamples=args.n_resamples, seed=args.seed,
+                                  test_resamples=args.n_resamples,
                                   min_size=MIN_SLICE_SIZE if args.min_slice_size is None else args.min_slice_size)
         doc["slices"] = analysis.to_dict()
         if assessment.task is Task.BINARY and len(set(args.slices)) == 1:

@@ -220,9 +220,10 @@ def test_cli_slice_json_has_the_documented_keys(tmp_path, capsys):
     south = doc["slices"]["by_model"]["model"]["south"] if "model" in doc["slices"]["by_model"] else \
         next(iter(doc["slices"]["by_model"].values()))["south"]
     assert set(south) == {"n", "tested", "values", "metrics"}
-    assert set(south["metrics"]["accuracy"]) == {"value", "low", "high", "overall", "gap"}
+    assert set(south["metrics"]["accuracy"]) == {"value", "low", "high", "method", "overall", "gap"}
     fairness = next(iter(doc["fairness"].values()))
     assert set(fairness["gaps"]) == set(FAIRNESS_GAPS)
+    assert set(fairness["gaps"]["equalized_odds_difference"]) == {"value", "low", "high", "method", "note"}
     assert main(["metrics", str(path), "--metrics", "accuracy", "--slice", "region", "--slice-test", "roc_auc",
                  "--min-slice-size", "1000"]) == 0
     doc = json.loads(capsys.readouterr().out)
@@ -428,3 +429,34 @@ def test_an_undeclared_column_of_few_values_is_the_default_and_is_said_to_be_cho
                           "y_true": rng.integers(0, 2, 200), "y_pred": rng.integers(0, 2, 200)})
     assessment = _assessment(frame)
     assert default_slice_columns(assessment, slice_candidates(assessment)) == (["region"], False)
+
+
+def test_each_slices_interval_is_the_one_layers_interval_on_its_rows():
+    """Per slice, ci="auto" gives what `interval_method` picks on that slice's rows, recorded as such: the Wilson
+    interval of its accuracy (statsmodels' proportion_confint on the slice's counts) and the DeLong interval of its
+    ROC AUC (evaluate on the slice's rows alone); regression: the t interval of the mean absolute error (SciPy)."""
+    from statsmodels.stats.proportion import proportion_confint
+    from assess.core.data import Predictions as P
+    from assess.metrics.evaluate import evaluate
+    frame = _binary_frame(seed=3)
+    analysis = analyse_slices(_assessment(frame), ["region"], keys=["accuracy", "roc_auc"], ci="auto")
+    got = analysis.metrics.set_index(["slice", "key"])
+    for region, rows in frame.groupby("region"):
+        y, yp = _cells(rows)
+        low, high = proportion_confint(int((y == yp).sum()), len(rows), method="wilson")
+        assert (got.loc[(region, "accuracy"), "low"], got.loc[(region, "accuracy"), "high"]) == pytest.approx(
+            (low, high), abs=1e-12)
+        assert got.loc[(region, "accuracy"), "method"] == "wilson"
+        alone = evaluate(P(Task.BINARY, ("no", "yes"), y.astype(np.int8), scores=rows["score"].to_numpy()),
+                         ["roc_auc"], ci="auto", baselines=False)["roc_auc"]
+        assert (got.loc[(region, "roc_auc"), "low"], got.loc[(region, "roc_auc"), "high"]) == (alone.low, alone.high)
+        assert got.loc[(region, "roc_auc"), "method"] == alone.method == "delong"
+    rng = np.random.default_rng(4)
+    reg = pd.DataFrame({"site": rng.choice(["x", "y"], 200), "y_true": rng.normal(size=200)})
+    reg["y_pred"] = reg["y_true"] + rng.normal(0, 0.5, 200)
+    mae = analyse_slices(_assessment(reg), ["site"], keys=["mae"], ci="auto").metrics.set_index("slice")
+    for site, rows in reg.groupby("site"):
+        e = (rows["y_true"] - rows["y_pred"]).abs()
+        low, high = sps.t.interval(0.95, len(e) - 1, loc=e.mean(), scale=sps.sem(e))
+        assert (mae.loc[site, "low"], mae.loc[site, "high"]) == pytest.approx((low, high), abs=1e-12)
+        assert mae.loc[site, "method"].startswith("t")
