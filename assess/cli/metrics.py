@@ -2,7 +2,8 @@
 
 JSON: ``{"task", "n", "models": {model: {key: value-or-null}}}``; with ``--ci`` each value is
 ``{"value", "low", "high"}``. Beside those contract keys: ``"settings"`` (for classification where labels come from,
-the threshold, beta, k; always the interval method, confidence_level, resamples, seed), ``"undefined"`` (model → key →
+the threshold, beta, k; always the interval method, confidence_level, resamples — "up to N" under ``--ci auto`` —,
+seed), ``"undefined"`` (model → key →
 the reason it is null) and, for classification only, ``"positive"`` and ``"classes"``. Regression and forecast files
 give the 13 SPEC regression keys; forecasts add ``mase``, ``mase_seasonal`` and, with a prediction interval,
 ``coverage``, ``interval_width``, ``winkler_score`` (pooled over every row under ``"models"``), and the same keys per
@@ -31,6 +32,7 @@ from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_opti
                                overrides_from_args, print_json)
 from assess.cli.option_values import level, whole
 from assess.cli.engine import add_engine_options, chosen_engine, engine_metrics_doc, run_engine_metrics
+from assess.cli import progress as progress_module
 from assess.cli.progress import StderrProgress, doing
 from assess.core.errors import AssessError
 from assess.metrics import CI_METHODS, get
@@ -60,7 +62,8 @@ def add_parser(sub) -> None:
                                            "--ci-level, its former name, is "
                              "the same option")
     parser.add_argument("--resamples", dest="n_resamples", type=ranged(RESAMPLES), default=DEFAULT_RESAMPLES,
-                        help=f"bootstrap resamples, {RESAMPLES} (default {DEFAULT_RESAMPLES:,})")
+                        help=f"bootstrap resamples, {RESAMPLES} (default {DEFAULT_RESAMPLES:,}); under --ci auto the "
+                             "most drawn: a bootstrap stops once its bounds are as precise as shown")
     parser.add_argument("--seed", type=ranged(SEED), default=0, help=f"bootstrap seed, {SEED} (default 0)")
     parser.add_argument("--bootstrap-method", choices=["percentile", "bca"], default="percentile",
                         help="bootstrap interval: percentile (default) or bias-corrected and accelerated (BCa)")
@@ -107,8 +110,9 @@ def run(args) -> int:
     name = assessment.table.name
     progress = None
     if args.ci and not args.quiet:
-        progress = StderrProgress(f"{name}: intervals ({args.n_resamples:,} bootstrap resamples where no analytic "
-                                  "interval exists)")
+        up_to = "up to " if args.ci == "auto" else ""
+        progress = StderrProgress(f"{name}: intervals ({up_to}{args.n_resamples:,} bootstrap resamples where no "
+                                  "analytic interval exists)", after=progress_module.SHOW_AFTER_SECONDS)
     elif is_large(assessment.table) and not args.quiet:
         progress = StderrProgress(f"{name}: metrics of {len(assessment.models):,} model(s)")
     doing("computing the metrics" + (" and their intervals" if args.ci else ""))

@@ -1,7 +1,7 @@
 """Progress of long computations on stderr, so a minute of bootstrap on a million rows is not a silent minute.
 
-stdout holds the result (JSON, CSV or a table) and stays clean. On a terminal the line is rewritten in place; in a
-pipe or a log each tenth of the work is one line. Steps that cannot count their work (one library call, a metric
+stdout holds the result (JSON, CSV or a table) and stays clean. Intervals that take less than
+`SHOW_AFTER_SECONDS` show no progress (a 600-row file's printed ten lines); longer work, on a terminal, rewrites its line in place, and in a pipe or a log writes one line per tenth. Steps that cannot count their work (one library call, a metric
 over 1,500 classes) are covered by the `Heartbeat`: whenever a command has written no progress for `QUIET_SECONDS`,
 it says what it is doing and for how long.
 """
@@ -69,13 +69,22 @@ def _duration(seconds: float) -> str:
     return f"{minutes} min {seconds} s" if minutes else f"{seconds} s"
 
 
-class StderrProgress:
-    """``progress(fraction)`` callback: ``what: 40 % (12 s)`` each time another tenth is done, then ``done``."""
+#: Seconds of work before the progress of a computation is shown: a 600-row file's intervals take a fraction of a
+#: second and print no progress; a bootstrap of a million rows shows its tenths after this.
+SHOW_AFTER_SECONDS = 2.0
 
-    def __init__(self, what: str, stream=None):
+
+class StderrProgress:
+    """``progress(fraction)`` callback: ``what: 40 % (12 s)`` each time another tenth is done, then ``done`` — from
+    the first tenth reached after ``after`` seconds (`SHOW_AFTER_SECONDS` for work whose length is not known
+    beforehand, the intervals of ``metrics``; 0 for work already known to be long), so short work that ends before
+    then writes no line at all."""
+
+    def __init__(self, what: str, stream=None, *, after: float = 0.0):
         self.what = what
         self.stream = stream or sys.stderr
         self.started = time.monotonic()
+        self.after = after
         self.shown = -1  # the last tenth written
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
 
@@ -83,8 +92,10 @@ class StderrProgress:
         tenth = int(min(max(fraction, 0.0), 1.0) * 10 + 1e-9)
         if tenth <= self.shown:
             return
-        self.shown = tenth
         elapsed = time.monotonic() - self.started
+        if elapsed < self.after:
+            return
+        self.shown = tenth
         line = f"{self.what}: {tenth * 10} % ({elapsed:,.0f} s)"
         if self.tty:
             self.stream.write("\r" + line + ("\n" if tenth == 10 else ""))

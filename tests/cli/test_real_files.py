@@ -24,12 +24,34 @@ def run(capsys, *argv):
     return code, (json.loads(out) if out.strip().startswith("{") else out), err
 
 
-def test_bootstrap_progress_goes_to_stderr_in_tenths(capsys):
+def test_bootstrap_progress_goes_to_stderr_in_tenths(capsys, monkeypatch):
+    monkeypatch.setattr("assess.cli.progress.SHOW_AFTER_SECONDS", 0.0)     # as if the intervals took long
     code, doc, err = run(capsys, "metrics", BINARY, "--models", "tree", "--ci", "auto", "--resamples", "100")
     assert code == 0 and doc["models"]["tree"]["f1"]["low"] is not None  # stdout stays pure JSON
-    shares = [int(m) for m in re.findall(r"intervals \(100 bootstrap resamples where no analytic interval exists\): "
-                                         r"(\d+) % \(\d+ s\)", err)]
+    shares = [int(m) for m in re.findall(r"intervals \(up to 100 bootstrap resamples where no analytic interval "
+                                         r"exists\): (\d+) % \(\d+ s\)", err)]
     assert shares and shares == sorted(set(shares)) and shares[-1] == 100
+    assert doc["settings"]["resamples"] == "up to 100"      # under auto the most drawn; each method gives the count
+
+
+def test_intervals_of_a_small_file_print_no_progress(capsys):
+    """A 569-row file's intervals take well under the 2 s after which progress is shown: no ten lines of it."""
+    code, _, err = run(capsys, "metrics", BINARY, "--models", "tree", "--ci", "auto")
+    assert code == 0 and "intervals" not in err and "%" not in err
+
+
+def test_progress_is_shown_from_the_first_tenth_after_its_delay(monkeypatch):
+    import io
+
+    from assess.cli import progress
+    now = [0.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: now[0])
+    out = io.StringIO()
+    bar = progress.StderrProgress("x", out, after=2.0)                  # started at 0 s
+    for fraction, at in ((0.1, 0.5), (0.2, 1.0), (0.3, 2.5), (0.6, 3.0), (1.0, 4.0)):
+        now[0] = at
+        bar(fraction)
+    assert out.getvalue().splitlines() == ["x: 30 % (2 s)", "x: 60 % (3 s)", "x: 100 % (4 s)"]
 
 
 def test_quiet_and_no_interval_print_no_progress(capsys):
