@@ -28,21 +28,25 @@ and ``latency_pXX_ms`` is the XX-th percentile of the per-sample latencies with 
 measured latency (no parallelism); efficiency (6.6.4) is a chosen metric per millisecond of mean latency and per
 joule per sample.
 
-Intervals: a seeded percentile bootstrap over rows (`assess.intervals.bootstrap_ci`, whose resample-count matrix
-gives every statistic, percentiles included, from one sort). Rows are the resampled units, so the rows of one batch
-in a predictions file are treated as independent, which narrows the interval when batches are large; a cost table
-resamples whole calls.
+Intervals (:func:`_bounds`, the one layer's choice as for the metrics): under ``ci="auto"`` a predictions file (one
+sample per row) gets analytic intervals — Student t for the means, 1000 / (the mean's interval) for the throughput,
+order statistics (binomial ranks) for the percentiles; a cost table, whose calls stand for several samples, gets
+the seeded percentile bootstrap over calls (`assess.intervals.bootstrap_ci`, whose resample-count matrix gives every
+statistic, percentiles included, from one sort), stopped once its bounds are as precise as shown; ``"bootstrap"``
+resamples in both. The rows of one batch in a predictions file are treated as independent, which narrows the
+interval when batches are large.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 from assess import intervals
 from assess.inputs.columns import label_strings, numeric_column, normalise_name, quote
+from assess.core.defaults import DEFAULT_RESAMPLES
 from assess.core.errors import AssessError, InputError
 from assess.core.formatting import percent_level, significant
 from assess.metrics import get
@@ -76,12 +80,18 @@ DEFAULT_COST = "latency_p95_ms"
 
 @dataclass(frozen=True)
 class CostEstimate:
-    """One cost statistic of one model: its value and bootstrap interval (NaN bounds when none was asked)."""
+    """One cost statistic of one model: its value and interval (NaN bounds when none was asked or none applies) and
+    how the interval was computed (``how``; None without one)."""
 
     key: str
     value: float
     low: float
     high: float
+    how: intervals.IntervalMethod | None = None
+
+    @property
+    def method(self) -> str | None:
+        return None if self.how is None else str(self.how)
 
 
 @dataclass(frozen=True)
@@ -111,11 +121,12 @@ class ModelCost:
         return any(e.key == key for e in self.estimates)
 
     def to_dict(self, *, with_ci: bool = True) -> dict:
-        """``{key: {"value", "low", "high"}}`` (or ``{key: value}`` without intervals) — the CLI's ``cost`` JSON."""
+        """``{key: {"value", "low", "high", "method"}}`` (or ``{key: value}`` without intervals) — the CLI's ``cost``
+        JSON."""
         def number(v):
             return float(v) if np.isfinite(v) else None
-        return {e.key: ({"value": number(e.value), "low": number(e.low), "high": number(e.high)} if with_ci
-                        else number(e.value)) for e in self.estimates}
+        return {e.key: ({"value": number(e.value), "low": number(e.low), "high": number(e.high), "method": e.method}
+                        if with_ci else number(e.value)) for e in self.estimates}
 
 
 @dataclass(frozen=True)
@@ -167,8 +178,9 @@ def _cost_input(frame: pd.DataFrame, *, latency: str | None, energy: str | None,
     return CostInput(lat, en, weight, per_batch=bool(batch))
 
 
-def cost_from_assessment(assessment: Assessment, *, models=None, confidence_level: float = 0.95,
-                         n_resamples: int = 1000, seed: int = 0) -> dict[str, ModelCost]:
+def cost_from_assessment(assessment: Assessment, *, models=None, ci: str | None = "auto",
+                         confidence_level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
+                         seed: int = 0) -> dict[str, ModelCost]:
     """{model: ModelCost} from a predictions file's ``latency_ms``/``energy_j`` (and ``batch_size``) columns; every
     row is one sample (see the module docstring). Raises `AssessError` when the file has no cost column and
     `InputError` naming the column and row of a negative, missing or non-numeric value."""
@@ -186,7 +198,8 @@ def cost_from_assessment(assessment: Assessment, *, models=None, confidence_leve
         part = assessment.frame.iloc[rows]
         data = _cost_input(part, latency=r.latency_ms, energy=r.energy_j, batch=r.batch_size,
                            file=assessment.table.name, rows_are_calls=False, row_numbers=rows + 2)
-        out[model] = summarise(model, data, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed)
+        out[model] = summarise(model, data, ci=ci, confidence_level=confidence_level, n_resamples=n_resamples,
+                               seed=seed)
     return out
 
 
@@ -195,8 +208,9 @@ _TABLE_COLUMNS = {"model": ("model", "model_name", "system"), "latency": ("laten
                   "energy": ("energy_j", "energy"), "batch": ("batch_size", "batch_n")}
 
 
-def cost_from_table(frame: pd.DataFrame, *, file: str = "cost table", confidence_level: float = 0.95,
-                    n_resamples: int = 1000, seed: int = 0) -> dict[str, ModelCost]:
+def cost_from_table(frame: pd.DataFrame, *, file: str = "cost table", ci: str | None = "auto",
+                    confidence_level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
+                    seed: int = 0) -> dict[str, ModelCost]:
     """{model: ModelCost} from a tidy cost table: one row per call of a model (``model``, ``latency_ms``, optional
     ``batch_size`` and ``energy_j``). Without a ``model`` column the table measures one model, named after ``file``'s
     stem."""
@@ -218,8 +232,8 @@ def cost_from_table(frame: pd.DataFrame, *, file: str = "cost table", confidence
         rows = np.flatnonzero(names == model)
         data = _cost_input(frame.iloc[rows], latency=found["latency"], energy=found["energy"], batch=found["batch"],
                            file=file, rows_are_calls=True, row_numbers=rows + 2)
-        out[str(model)] = summarise(str(model), data, confidence_level=confidence_level, n_resamples=n_resamples,
-                                    seed=seed)
+        out[str(model)] = summarise(str(model), data, ci=ci, confidence_level=confidence_level,
+                                    n_resamples=n_resamples, seed=seed)
     return out
 
 
@@ -258,9 +272,9 @@ def weighted_percentiles(sorted_values: np.ndarray, counts: np.ndarray, q: np.nd
     return at(lo) + frac * (at(hi) - at(lo))
 
 
-def summarise(model: str, data: CostInput, *, confidence_level: float = 0.95, n_resamples: int = 1000,
-              seed: int = 0) -> ModelCost:
-    """The cost statistics of one model's rows with seeded percentile-bootstrap intervals (``n_resamples=0``: none)."""
+def summarise(model: str, data: CostInput, *, ci: str | None = "auto", confidence_level: float = 0.95,
+              n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> ModelCost:
+    """The cost statistics of one model's rows with intervals by ``ci`` (None: none; see :func:`_bounds`)."""
     has_latency = bool(np.isfinite(data.latency).all())
     keys = [k for k in COST_KEYS if (k != "energy_per_sample_j" and has_latency)
             or (k == "energy_per_sample_j" and data.energy is not None)]
@@ -283,15 +297,46 @@ def summarise(model: str, data: CostInput, *, confidence_level: float = 0.95, n_
         return np.hstack(columns)
 
     point = statistic(np.ones((1, len(lat)), dtype=np.int64))[0]
-    if n_resamples:
-        boot = intervals.bootstrap_ci(statistic, n=len(lat), point=point, n_resamples=n_resamples,
-                                      confidence_level=confidence_level, seed=seed)
-        bounds = [(ci.low, ci.high) for ci in boot.intervals]
-    else:
-        bounds = [(np.nan, np.nan)] * len(keys)
-    estimates = tuple(CostEstimate(k, float(v), float(lo), float(hi)) for k, v, (lo, hi) in zip(keys, point, bounds))
+    bounds = _bounds(ci, keys, point, statistic, lat, en, unit_weights, confidence_level=confidence_level,
+                     n_resamples=n_resamples, seed=seed)
+    estimates = tuple(CostEstimate(k, float(v), *bounds.get(k, (np.nan, np.nan, None)))
+                      for k, v in zip(keys, point))
     return ModelCost(model, len(lat), int(round(w.sum())), data.per_batch, estimates, lat, w, confidence_level,
                      n_resamples, seed)
+
+
+def _bounds(ci, keys, point, statistic, lat, en, unit_weights, *, confidence_level, n_resamples, seed) -> dict:
+    """{key: (low, high, method)}: the choice of :func:`assess.metrics.evaluate.interval_method` for these
+    statistics. Under ``"auto"``, when every row is one sample (a predictions file): the t interval of the mean
+    latency and energy (:func:`assess.intervals.mean_ci`), its image under 1000 / x for the throughput (a decreasing
+    function maps a 95 % interval to one), and the distribution-free order-statistic interval of each percentile
+    (:func:`assess.intervals.quantile_ci`; none below ~300 rows for the 99th, which then says so in its method's
+    absence); a cost table's calls stand for several samples each and are resampled whole by the seeded bootstrap,
+    which under ``"auto"`` stops once its bounds are as precise as shown. ``"bootstrap"``: the bootstrap for all."""
+    if ci is None:
+        return {}
+    out = {}
+    analytic = ci == "auto" and unit_weights
+    if analytic:
+        values = {"latency_mean_ms": lat, "energy_per_sample_j": en}
+        for key in keys:
+            if key in values:
+                c = intervals.mean_ci(values[key], confidence_level=confidence_level, bounds=(0.0, np.inf))
+                out[key] = (c.low, c.high, replace(c.how, of="mean of per-sample values"))
+            elif key in PERCENTILES:
+                c = intervals.quantile_ci(lat, PERCENTILES[key] / 100, confidence_level=confidence_level)
+                if np.isfinite(c.low):
+                    out[key] = (c.low, c.high, c.how)
+        if "latency_mean_ms" in out:
+            lo, hi, how = out["latency_mean_ms"]
+            out["throughput_per_s"] = (1000.0 / hi, 1000.0 / lo if lo > 0 else np.inf,
+                                       replace(how, of="1000 / the mean latency's interval"))
+        return out
+    boot = intervals.bootstrap_ci(statistic, n=len(lat), point=point, n_resamples=n_resamples,
+                                  confidence_level=confidence_level, seed=seed, sequential=ci == "auto")
+    for key, c in zip(keys, boot.intervals):
+        out[key] = (c.low, c.high, replace(c.how, seed=seed, rows="calls" if not unit_weights else "rows"))
+    return out
 
 
 def efficiency(metric_value: float, cost: ModelCost) -> dict[str, float]:
@@ -376,7 +421,8 @@ class Headline:
 
 
 def headline(assessment: Assessment, costs: dict[str, ModelCost], *, metric: str, models=None,
-             cost_key: str = DEFAULT_COST, decision=None, confidence_level: float = 0.95, n_resamples: int = 1000,
+             cost_key: str = DEFAULT_COST, decision=None, confidence_level: float = 0.95,
+             n_resamples: int = DEFAULT_RESAMPLES,
              seed: int = 0) -> Headline | None:
     """"Model B is 2.3 points more accurate (95 % CI 1.1–3.5) and 4.1× slower at the 95th percentile."
 

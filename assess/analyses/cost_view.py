@@ -7,13 +7,14 @@ from dataclasses import dataclass
 
 from assess.analyses import cost
 from assess.core.decision import Decision
+from assess.core.defaults import DEFAULT_RESAMPLES
 from assess.core.errors import AssessError
 from assess.inputs.assessment import Assessment
 from assess.inputs.read import LoadedTable
 from assess.metrics.reports import compute_reports
 
 #: Bootstrap resamples and seed of every interval of the page: the command line's defaults, so both give one number.
-RESAMPLES, SEED = 1000, 0
+RESAMPLES, SEED = DEFAULT_RESAMPLES, 0
 
 
 def model_costs(assessment: Assessment, table: LoadedTable | None = None) -> dict[str, cost.ModelCost]:

@@ -69,10 +69,10 @@ from assess.intervals.interval import METHOD_NAMES, ConfidenceInterval, Interval
 from assess.intervals.mover import mover_ratio, newcombe_difference
 from assess.intervals.proportions import (PROPORTION_METHODS, clopper_pearson, mean_ci, normal, proportion_ci, wilson,
                                           wilson_bounds)
-from assess.intervals.quantiles import median_ci
+from assess.intervals.quantiles import median_ci, quantile_ci
 
 __all__ = ["ConfidenceInterval", "BootstrapResult", "proportion_ci", "wilson", "clopper_pearson", "normal", "mean_ci",
-           "median_ci",
+           "median_ci", "quantile_ci",
            "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "auc_interval", "OvrDelong",
            "ovr_delong", "hand_till_delong", "bootstrap_ci", "resample_counts", "draws_cells",
            "PROPORTION_METHODS", "BLOCK_SCHEMES", "BLOCK_RULES", "block_length", "politis_white_block_length",

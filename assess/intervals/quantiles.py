@@ -21,12 +21,12 @@ from scipy import special
 from assess.intervals.interval import ConfidenceInterval, IntervalMethod, check_confidence_level
 
 
-def _binomial_half_ppf(q: float, n: int) -> int:
-    """The q-quantile of Binomial(n, 1/2): the least k with P(B <= k) >= q (scipy.stats.binom.ppf's rule, from
+def _binomial_ppf(q: float, n: int, p: float) -> int:
+    """The q-quantile of Binomial(n, p): the least k with P(B <= k) >= q (scipy.stats.binom.ppf's rule, from
     scipy.special, which loads in a fraction of scipy.stats' time)."""
-    k = float(np.ceil(special.bdtrik(q, n, 0.5)))
+    k = float(np.ceil(special.bdtrik(q, n, p)))
     below = max(k - 1.0, 0.0)
-    return int(below if special.bdtr(below, n, 0.5) >= q else k)
+    return int(below if special.bdtr(below, n, p) >= q else k)
 
 
 def median_ci(values, *, confidence_level: float = 0.95) -> ConfidenceInterval:
@@ -36,15 +36,23 @@ def median_ci(values, *, confidence_level: float = 0.95) -> ConfidenceInterval:
     >>> ci.low, ci.high
     (6.0, 15.0)
     """
+    return quantile_ci(values, 0.5, confidence_level=confidence_level, of="binomial ranks of the median")
+
+
+def quantile_ci(values, p: float, *, confidence_level: float = 0.95, of: str | None = None) -> ConfidenceInterval:
+    """Order-statistic interval of the ``p``-quantile of ``values`` (unweighted rows): the module docstring's with
+    Binomial(n, p) in place of Binomial(n, 1/2) — scipy's ``quantile_test(x, p=p).confidence_interval()``. NaN when
+    no pair of order statistics reaches the level (too few values for that tail: a 99th percentile needs about 300).
+    """
     confidence_level = check_confidence_level(confidence_level)
     x = np.asarray(values, dtype=np.float64).ravel()
     n = x.size
-    method = IntervalMethod("order-statistic", of="binomial ranks of the median")
+    method = IntervalMethod("order-statistic", of=of or f"binomial ranks of the {p:g}-quantile")
     if n == 0:
         return ConfidenceInterval(float("nan"), float("nan"), confidence_level, method)
     alpha = 1.0 - confidence_level
-    lo = _binomial_half_ppf(alpha / 2, n) - 1                     # 0-based position of the lower bound
-    hi = _binomial_half_ppf(1 - alpha / 2, n)                     # and of the upper bound
+    lo = _binomial_ppf(alpha / 2, n, p) - 1                        # 0-based position of the lower bound
+    hi = _binomial_ppf(1 - alpha / 2, n, p)                        # and of the upper bound
     if lo < 0 or hi >= n:
         return ConfidenceInterval(float("nan"), float("nan"), confidence_level, method)
     # two selections, not a sort: the positions are fixed

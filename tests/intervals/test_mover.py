@@ -40,3 +40,16 @@ def test_mover_ratio_edges_widen_or_are_undefined():
     assert low == 0 and high == pytest.approx(wilson(0, 20).high / wilson(5, 20).low)
     low, high = mover_ratio(*wilson_bounds(5, 20), *wilson_bounds(0, 20))
     assert np.isnan(low) and np.isnan(high)
+
+
+@pytest.mark.parametrize("p", [0.5, 0.95, 0.99])
+def test_quantile_ci_equals_scipys_quantile_test(p):
+    from scipy import stats
+    from assess.intervals import median_ci, quantile_ci
+    x = np.random.default_rng(0).exponential(size=500)
+    got = quantile_ci(x, p)
+    ref = stats.quantile_test(x, p=p).confidence_interval(0.95)
+    assert (got.low, got.high) == (ref.low, ref.high)
+    if p == 0.5:
+        assert (median_ci(x).low, median_ci(x).high) == (ref.low, ref.high)
+    assert np.isnan(quantile_ci(x[:100], 0.99).low)          # too few values for the 99th percentile's tail
