@@ -16,14 +16,20 @@ A file with column pairs ``y_true_<name>``/``y_pred_<name>`` holds K outputs on 
 Undefined stays undefined: a uniform average over an output whose value is NaN is NaN with that output's reason
 (scikit-learn's ``force_finite`` would put 1.0 or 0.0 in its place; see the registry entry of ``r2``).
 
-Intervals: one bootstrap over rows that resamples all outputs together (the rows are shared, so the outputs' errors
+Intervals, by the one layer's choice (:func:`~assess.metrics.evaluate.interval_method`): each output's own are those
+``evaluate`` gives that output alone; under ``ci="auto"`` an average is analytic where the output's method extends to
+an average on shared rows (:func:`_average_analytic`: t for the mean-type errors, the delta method for R² and
+explained variance), and the rest (averages of RMSE, RMSPE, SSE and median errors, the variance-weighted averages)
+come from one bootstrap over rows that resamples all outputs together (the rows are shared, so the outputs' errors
 stay paired), through :func:`~assess.metrics.resampling.regression_statistic` of each output on the same count
-matrix; the averages are taken per resample. Each output's own interval comes from the same run, and equals the one
-``evaluate`` gives that output alone (same seed child, same draws), so K outputs cost one resampling, not K + 1.
+matrix, the averages taken per resample — stopped, under ``"auto"``, once every bound is as precise as shown. Under
+``"bootstrap"`` everything is resampled, the outputs' own intervals in that same run (same seed child, same draws as
+``evaluate`` alone, so equal to it), so K outputs cost one resampling, not K + 1.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Callable, Mapping
@@ -35,8 +41,9 @@ from assess.core.data import Predictions
 from assess.core.formatting import UNDEFINED_IN_WORDS
 from assess.inputs.assessment import Assessment
 from assess.inputs.columns import quote
-from assess.metrics import resampling
-from assess.metrics.evaluate import VALUE_TASKS, MetricReport, MetricResult, no_interval_note, evaluate
+from assess.metrics import regression, resampling
+from assess.metrics.evaluate import (OF_MEAN, VALUE_TASKS, MetricReport, MetricResult, evaluate, interval_method,
+                                     no_interval_note)
 from assess.metrics.registry import get
 from assess.core.defaults import DEFAULT_RESAMPLES
 
@@ -110,14 +117,19 @@ def evaluate_output_predictions(predictions: Mapping[str, Predictions], keys=Non
     weight = preds[0].weight
     weight = None if weight is None else np.asarray(weight, dtype=np.float64)
     bootstrapping = ci in ("bootstrap", "auto")
-    # Every interval comes from one joint run below (the outputs' own included): evaluate() values each output here.
-    by_output = {n: evaluate(p, keys, ci=None if bootstrapping else ci, confidence_level=confidence_level,
+    # Each output's own intervals: evaluate()'s, the one layer's choice on that output alone (the Metrics page's for
+    # it). Under "bootstrap" they come from the joint run below instead — the same seed child, rows and resamples,
+    # so the same intervals from one resampling rather than K (a sequential run stops by all its columns, so under
+    # "auto" that equality would not hold and evaluate() runs per output).
+    joint_outputs = ci == "bootstrap"
+    by_output = {n: evaluate(p, keys, ci=None if joint_outputs else ci, confidence_level=confidence_level,
                              n_resamples=n_resamples, seed=seed, baselines=baselines, bootstrap_method=bootstrap_method)
                  for n, p in zip(names, preds)}
     reports = list(by_output.values())
     first = reports[0]
     specs = [get(first.task, key) for key in first.keys]
     ys = [np.asarray(p.y_true, dtype=np.float64) for p in preds]
+    yps = [np.asarray(p.y_pred, dtype=np.float64) for p in preds]
     variances = np.array([_variance(y, weight) for y in ys])
     weighted = [s for s in specs if s.key in VARIANCE_WEIGHTED_KEYS]
 
@@ -125,22 +137,31 @@ def evaluate_output_predictions(predictions: Mapping[str, Predictions], keys=Non
     uniform = {s.key: _uniform(s.key, names, reports) for s in specs}
     vw = {s.key: _variance_weighted(s.key, names, reports, variances) for s in weighted}
 
-    # ---- one joint bootstrap: each output's finite metrics and every finite average ----
+    # ---- intervals of the averages: analytic where the layer's method extends to an average, else one bootstrap ----
+    bounds: dict[tuple[str, str], tuple[float, float, object]] = {}
+    if bootstrapping:
+        for s in specs:
+            if np.isfinite(uniform[s.key][0]):
+                found = _average_analytic(s, ci, ys, yps, weight, confidence_level)
+                if found is not None:
+                    bounds[("uniform", s.key)] = found
     # an output's column is keyed ("output", name): no output name can clash with "uniform" or "variance_weighted"
     # a maximum gets no interval (`assess.metrics.evaluate.MAXIMUM_NO_INTERVAL`): it is not resampled
     resampled = [s for s in specs if s.kind != "maximum"]
-    columns = [(("output", n), s) for n, r in zip(names, reports) for s in resampled if r[s.key].defined]
-    columns += [("uniform", s) for s in resampled if np.isfinite(uniform[s.key][0])]
+    columns = [(("output", n), s) for n, r in zip(names, reports) for s in resampled
+               if joint_outputs and r[s.key].defined]
+    columns += [("uniform", s) for s in resampled
+                if np.isfinite(uniform[s.key][0]) and ("uniform", s.key) not in bounds]
     columns += [("variance_weighted", s) for s in weighted if s in resampled and np.isfinite(vw[s.key][0])]
-    bounds: dict[tuple[str, str], tuple[float, float, str]] = {}
     if bootstrapping and columns:
         point = {**{(("output", n), s.key): r[s.key].value for n, r in zip(names, reports) for s in specs},
                  **{("uniform", k): v for k, (v, _) in uniform.items()},
                  **{("variance_weighted", k): v for k, (v, _) in vw.items()}}
-        bounds = _joint_bootstrap(names, preds, weight, specs, columns, point, n_resamples=n_resamples,
-                                  confidence_level=confidence_level, seed=seed, method=bootstrap_method,
-                                  progress=progress)
-        by_output = {n: _with_bounds(r, n, bounds, ci) for n, r in by_output.items()}
+        bounds |= _joint_bootstrap(names, preds, weight, specs, columns, point, n_resamples=n_resamples,
+                                   confidence_level=confidence_level, seed=seed, method=bootstrap_method,
+                                   progress=progress, sequential=ci == "auto")
+        if joint_outputs:
+            by_output = {n: _with_bounds(r, n, bounds, ci) for n, r in by_output.items()}
     elif progress is not None:
         progress(1.0)
     no_interval = ci is not None and ci not in ("bootstrap", "auto")
@@ -221,14 +242,55 @@ class _Variance:
         return state.ss_true / state.weight_sum
 
 
+def _average_analytic(spec, ci, ys, yps, weight, confidence_level):
+    """The analytic interval of the uniform average of ``spec`` over the outputs, when the layer's method for the
+    metric (:func:`~assess.metrics.evaluate.interval_method`) extends to an average of outputs on shared rows, else
+    None (bootstrapped):
+
+    - ``"t"`` for a metric that is the mean of a per-row value (MAE, MSE, mean error, MAPE, sMAPE, MSPE): the
+      average over outputs is the mean over rows of the outputs' average per-row value, so its t interval
+      (:func:`assess.intervals.mean_ci`) — the outputs' errors on a row stay paired; not RMSE, RMSPE or SSE, whose
+      average of roots (totals) is no function of one mean;
+    - ``"delta"`` (R², explained variance): the average of the outputs' influence-function pseudo-values
+      (:func:`~assess.metrics.regression.delta_pseudo_values`) is that of the average, an influence function being
+      linear, so the t interval of their per-row average is its delta-method interval.
+
+    The median absolute error's order statistics do not extend to an average of medians: bootstrapped."""
+    how = interval_method(spec, ci, weight is not None)
+    if how == "t" and spec.key not in OF_MEAN:
+        parts = set(spec.shared)
+        per_output = []
+        for y, yp in zip(ys, yps):
+            rows = regression.RegressionState(weight_sum=np.ones(y.shape[0]), n=1, batch=True,
+                                              **regression.row_values(y, yp, parts))
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore")
+                per_output.append(np.asarray(spec.compute(rows), dtype=np.float64))
+        c = intervals.mean_ci(np.mean(per_output, axis=0), weights=weight, confidence_level=confidence_level,
+                              bounds=spec.range)
+        of = "mean over rows of the outputs' average per-row value"
+    elif how == "delta":
+        pseudo = [regression.delta_pseudo_values(spec.key, y, yp, weight) for y, yp in zip(ys, yps)]
+        c = intervals.mean_ci(np.mean(pseudo, axis=0), weights=weight, confidence_level=confidence_level,
+                              bounds=spec.range)
+        c = replace(c, how=replace(c.how, key="delta-method"))
+        of = "average of the outputs' influence-function pseudo-values"
+    else:
+        return None
+    if not (np.isfinite(c.low) and np.isfinite(c.high)):
+        return None
+    return float(c.low), float(c.high), replace(c.how, of=of)
+
+
 def _joint_bootstrap(names, preds, weight, specs, columns, point, *, n_resamples, confidence_level, seed, method,
-                     progress):
+                     progress, sequential):
     """Intervals of ``columns`` — (("output", name), spec), ("uniform", spec) or ("variance_weighted", spec) — from
     one count matrix per chunk: every output's :func:`~assess.metrics.resampling.regression_statistic` on the same
     counts, then the averages of the resampled values.
 
     The seed child is the one :func:`~assess.metrics.evaluate.evaluate` uses for a regression, and the rows and
-    resamples are the same, so each output's interval equals the one ``evaluate`` gives that output alone."""
+    resamples are the same, so without ``sequential`` each output's interval equals the one ``evaluate`` gives that
+    output alone; ``sequential`` (``ci="auto"``) stops once every column's bounds are as precise as shown."""
     statistics, layout = [], {}
     for p in preds:
         y = np.asarray(p.y_true, dtype=np.float64)
@@ -259,7 +321,7 @@ def _joint_bootstrap(names, preds, weight, specs, columns, point, *, n_resamples
     # the seed child evaluate() uses: all intervals of a call, and each output's alone, read the same resamples
     child = np.random.SeedSequence(int(seed) if isinstance(seed, (int, np.integer)) else 0).spawn(1)[0]
     res = intervals.bootstrap_ci(statistic, point=values, n_resamples=n_resamples, confidence_level=confidence_level,
-                                 seed=child, method=method, progress=progress, **layout)
+                                 seed=child, method=method, progress=progress, sequential=sequential, **layout)
     bounds = {}
     for j, (kind, s) in enumerate(columns):
         rows = "i.i.d. rows" + (f", all {len(preds)} outputs resampled together"

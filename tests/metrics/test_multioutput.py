@@ -426,3 +426,62 @@ def test_compare_page_tests_the_chosen_output():
         assert f"{abs(np.mean(errors[0] - errors[1])):.3g}" in sentence, (name, sentence)
         low, high = sorted(abs(b) for b in expected.confidence_interval())   # ridge − forest < 0: ridge is better
         assert f"CI {low:.3g} to {high:.3g}" in sentence and "ridge's predictions are off by" in sentence, sentence
+
+
+# --- ci="auto": the one layer's choice per output and for the averages -------------------------------------------
+
+def test_auto_gives_each_output_its_own_layer_interval_and_analytic_averages_where_they_extend():
+    """Under auto each output's interval is evaluate()'s on that output alone (t, delta, order statistics); the
+    uniform MAE is SciPy's t interval of the per-row average |error| over the outputs, R²'s is the delta method on
+    the averaged pseudo-values; the average RMSE (no function of one mean) is bootstrapped by the sequential rule."""
+    from scipy import stats
+    frame = multi_output_frame(n=200, seed=7)
+    a = assess_frame(frame)
+    options = dict(keys=["mae", "rmse", "r2", "median_absolute_error"], ci="auto", n_resamples=5000, seed=2)
+    r = evaluate_outputs(a, **options)
+    for name in a.outputs:
+        alone = evaluate(a.predictions(output=name), **options)
+        for res in alone.results:
+            mine = r.by_output[name][res.key]
+            assert (mine.low, mine.high, mine.method) == (res.low, res.high, res.method), (name, res.key)
+    Y, P = matrices(frame)
+    per_row = np.abs(Y - P).mean(axis=1)
+    low, high = stats.t.interval(0.95, len(per_row) - 1, loc=per_row.mean(), scale=stats.sem(per_row))
+    assert (r.average["mae"].low, r.average["mae"].high) == pytest.approx((low, high), rel=1e-12)
+    assert r.average["mae"].method.startswith("t") and "average per-row value" in r.average["mae"].method
+    assert r.average["r2"].method.startswith("delta-method") and r.average["r2"].low < r.average["r2"].value
+    rmse = r.average["rmse"].method
+    # the sequential rule ran (its Monte-Carlo error is recorded; these outputs' scales keep it to the maximum)
+    assert rmse.startswith("bootstrap-percentile") and "Monte-Carlo error of the bounds" in rmse
+    assert "bootstrap-percentile" in r.variance_weighted["r2"].method
+
+
+def test_delta_interval_of_the_average_r2_and_t_of_the_average_mae_cover_95_percent():
+    """Seeded simulation, 1,500 data sets of 200 rows, two correlated outputs: y₁ ~ N(0, 1), y₂ = 0.6 y₁ + 0.8 z,
+    ŷ₁ = 0.8 y₁ + N(0, 0.5²), ŷ₂ = y₂ + N(0, 0.8²) + 0.5 (ε₁ shared in part). True R²: 1 − (0.04 + 0.25) = 0.71 and
+    1 − 0.64 − 0.25 = 0.11 (mean 0.41); true MAE: E|e| of the normal errors, √(2/π)·σ, averaged (the bias 0.5 of
+    ŷ₂ enters through the folded normal's mean). Band ±1.5 % (Monte-Carlo SE 0.56 % at 1,500)."""
+    from scipy import stats
+    from assess.metrics.multioutput import _average_analytic
+    from assess.metrics.registry import get
+    from assess.core.data import Task
+    rng = np.random.default_rng(32)
+    S, n = 1500, 200
+    r2, mae = get(Task.REGRESSION, "r2"), get(Task.REGRESSION, "mae")
+    sd1 = np.sqrt(0.2 ** 2 + 0.5 ** 2)                    # e₁ = −0.2 y₁ + ε₁
+    sd2 = 0.8
+    folded = lambda mu, s: s * np.sqrt(2 / np.pi) * np.exp(-mu ** 2 / (2 * s ** 2)) + mu * (1 - 2 * stats.norm.cdf(-mu / s))  # noqa: E731
+    true_mae = (folded(0.0, sd1) + folded(0.5, sd2)) / 2
+    true_r2 = ((1 - sd1 ** 2) + (1 - sd2 ** 2 - 0.25)) / 2
+    hits = {"r2": 0, "mae": 0}
+    for _ in range(S):
+        y1 = rng.normal(size=n)
+        y2 = 0.6 * y1 + 0.8 * rng.normal(size=n)
+        eps = rng.normal(size=n)
+        p1 = 0.8 * y1 + 0.5 * eps
+        p2 = y2 + 0.8 * (0.5 * eps + np.sqrt(0.75) * rng.normal(size=n)) + 0.5
+        for key, spec, truth in (("r2", r2, true_r2), ("mae", mae, true_mae)):
+            low, high, _ = _average_analytic(spec, "auto", [y1, y2], [p1, p2], None, 0.95)
+            hits[key] += low <= truth <= high
+    for key, h in hits.items():
+        assert abs(h / S - 0.95) <= 0.015, (key, h / S)
