@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from assess import intervals
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
 from assess.core.formatting import percent_level
@@ -96,8 +97,10 @@ def _t_interval(values: np.ndarray, confidence_level: float, ratio: float | None
     if j < 2:
         return mean, math.nan, math.nan, math.nan
     sd = float(x.std(ddof=1))
-    factor = 1.0 / j + (ratio or 0.0)               # Nadeau–Bengio: (1/J + n2/n1) s²; plain t: s²/J
-    half = float(sps.t.ppf(0.5 + confidence_level / 2, j - 1)) * math.sqrt(factor) * sd
+    # the layer's t interval of a mean, t_{J-1} s/√J (`assess.intervals.mean_ci`); Nadeau–Bengio widens its half
+    # width to t_{J-1} √((1/J + n2/n1) s²), i.e. by √(1 + J n2/n1)
+    plain = intervals.mean_ci(x, confidence_level=confidence_level)
+    half = (plain.high - plain.low) / 2 * math.sqrt(1.0 + j * (ratio or 0.0))
     return mean, sd, max(mean - half, bounds[0]), min(mean + half, bounds[1])
 
 
