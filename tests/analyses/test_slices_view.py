@@ -71,3 +71,30 @@ def test_fairness_needs_two_groups(assessment):
     assert report is not None and len(report.by_group) == 3
     assert fairness_view(assessment, "a", "site", Decision(), 0.95) is None    # one group: no gap to state
     assert fairness_view(assessment, "b", "site", Decision(), 0.95) is not None
+
+
+def test_the_page_and_the_cli_give_the_same_fairness_gaps_and_slice_intervals(data, tmp_path, capsys):
+    """One function behind both surfaces: the page's fairness table and per-slice intervals are the CLI JSON's."""
+    import json
+
+    from assess.analyses.slices_view import fairness_table
+    from assess.cli import main
+    path = tmp_path / "f.csv"
+    data.to_csv(path, index=False)
+    assert main(["metrics", str(path), "--models", "a", "--metrics", "accuracy", "--slice", "region",
+                 "--ci", "auto"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assessment = describe(read_table(path))
+    page = fairness_view(assessment, "a", "region", Decision(), 0.95)
+    for rec in page.gaps.to_dict("records"):
+        cli = doc["fairness"]["a"]["gaps"][rec["key"]]
+        assert (cli["value"], cli["low"], cli["high"]) == (rec["value"], rec["low"], rec["high"])
+        assert cli["method"] == str(rec["method"]) and cli["note"] == rec["note"]
+    table = fairness_table(page)
+    assert list(table.columns) == ["Gap", "Value", "Interval", "Interval method", "Near no gap"]
+    assert table["Interval method"].str.startswith(("Newcombe", "Log-scale MOVER")).all()
+    analysis = analyse_slices(assessment, ["region"], models=["a"], keys=["accuracy"], test_keys=["accuracy"],
+                              ci="auto")
+    for rec in analysis.metrics.to_dict("records"):
+        cli = doc["slices"]["by_model"]["a"][rec["slice"]]["metrics"]["accuracy"]
+        assert (cli["low"], cli["high"], cli["method"]) == (rec["low"], rec["high"], rec["method"])
