@@ -460,3 +460,23 @@ def test_each_slices_interval_is_the_one_layers_interval_on_its_rows():
         low, high = sps.t.interval(0.95, len(e) - 1, loc=e.mean(), scale=sps.sem(e))
         assert (mae.loc[site, "low"], mae.loc[site, "high"]) == pytest.approx((low, high), abs=1e-12)
         assert mae.loc[site, "method"].startswith("t")
+
+
+def test_the_grouped_cells_bootstrap_equals_the_row_bootstrap_given_the_same_counts():
+    """A slice test's label metric is resampled as counts of the k² confusion cells; given the counts of a row
+    bootstrap, summed per cell, it is exactly scikit-learn's metric on the rows weighted by those counts."""
+    from assess.analyses.slices import _cells_metric
+    from assess.metrics.registry import get
+    rng = np.random.default_rng(9)
+    n, b = 300, 40
+    y, yp = rng.integers(0, 3, n), rng.integers(0, 3, n)
+    pred = Predictions(Task.MULTICLASS, ("a", "b", "c"), y, yp)
+    counts = rng.multinomial(n, np.full(n, 1 / n), size=b)                 # (b, n) row-bootstrap counts
+    cells = np.zeros((b, 9))
+    np.add.at(cells, (slice(None), y * 3 + yp), counts)                    # the same counts per (true, predicted)
+    metric = _cells_metric(pred, get(Task.MULTICLASS, "f1_macro"))
+    y_cells, p_cells = np.divmod(np.arange(9), 3)
+    grouped = metric(y_cells, p_cells, sample_weight=cells)
+    rows = metric(y, yp, sample_weight=counts)
+    expected = [skm.f1_score(y, yp, average="macro", sample_weight=counts[j]) for j in range(b)]
+    assert grouped == pytest.approx(rows, abs=1e-12) and grouped == pytest.approx(expected, abs=1e-12)
