@@ -94,6 +94,7 @@ def slice_report(analysis: SliceAnalysis, task: Task, model: str, metric: str, m
         "Slice": shown["slice"], "Rows": shown["n"].map("{:,}".format),
         spec.name: shown["value"].map(number),
         "Interval": [bounds(lo, hi) for lo, hi in zip(shown["low"], shown["high"])],
+        "Interval method": shown["method"].map(method_name),
         # signed, with the decimals of the values beside it ("-0.007", "+0.014"), not mixed significant figures
         "Gap to all rows": shown["gap"].map(lambda g: ("+" if g >= 0 else "") + number(g) if np.isfinite(g)
                                             else UNDEFINED),

@@ -98,3 +98,10 @@ def test_the_page_and_the_cli_give_the_same_fairness_gaps_and_slice_intervals(da
     for rec in analysis.metrics.to_dict("records"):
         cli = doc["slices"]["by_model"]["a"][rec["slice"]]["metrics"]["accuracy"]
         assert (cli["low"], cli["high"], cli["method"]) == (rec["low"], rec["high"], rec["method"])
+
+
+def test_the_slice_table_says_how_each_interval_was_computed(assessment):
+    """The per-slice intervals are the layer's on each slice's rows, and the table names the method (Wilson here)."""
+    analysis = analyse_slices(assessment, ["region"], keys=["accuracy"], test_keys=["accuracy"], ci="auto")
+    table = slice_report(analysis, Task.BINARY, "a", "accuracy", 30).table
+    assert set(table["Interval method"]) == {"Wilson score"}
