@@ -600,6 +600,11 @@ NEAR_ZERO = {
 }
 
 
+#: Why a defined ratio gap has no interval: every pair's denominator rate is 0 (the ratio is fairlearn's 1 by
+#: convention, which no sampling model gives a spread).
+NO_RATIO_INTERVAL = "no interval: every group's rate is 0, so no ratio of rates can be estimated (1 by convention)"
+
+
 def gap_intervals(cells: np.ndarray, squares: np.ndarray | None = None, *, confidence_level: float = 0.95
                   ) -> tuple[np.ndarray, np.ndarray]:
     r"""``(low, high)``, each (..., 6) in :data:`FAIRNESS_GAPS` order, of the gaps of cells (..., G, 4) — counts,
@@ -718,6 +723,8 @@ def fairness_gaps(pred: Predictions, groups, *, column: str = "group", decision:
         method = None if ci is None or not np.isfinite(low[i]) else intervals.IntervalMethod(
             "Newcombe hybrid score" if kind == "difference" else "log-scale MOVER (Wilson)", effective_n=w is not None,
             of=f"{'largest' if kind == 'difference' else 'smallest'} of the group pairs' intervals")
+        note = NEAR_ZERO[kind] if method is not None else (
+            NO_RATIO_INTERVAL if ci is not None and np.isfinite(value) and kind == "ratio" else None)
         rows.append({"key": key, "name": name, "value": value, "low": float(low[i]), "high": float(high[i]),
-                     "method": method, "note": None if method is None else NEAR_ZERO[kind], "reason": reason})
+                     "method": method, "note": note, "reason": reason})
     return FairnessReport(column, pred.model, by_group, pd.DataFrame(rows), float(confidence_level))

@@ -480,3 +480,11 @@ def test_the_grouped_cells_bootstrap_equals_the_row_bootstrap_given_the_same_cou
     rows = metric(y, yp, sample_weight=counts)
     expected = [skm.f1_score(y, yp, average="macro", sample_weight=counts[j]) for j in range(b)]
     assert grouped == pytest.approx(rows, abs=1e-12) and grouped == pytest.approx(expected, abs=1e-12)
+
+
+def test_a_ratio_of_rates_that_are_all_zero_has_no_interval_and_says_why():
+    rng = np.random.default_rng(3)
+    gaps = fairness_gaps(_pred(rng.integers(0, 2, 60), np.zeros(60)), np.repeat(["a", "b"], 30)).gaps.set_index("key")
+    ratio = gaps.loc["demographic_parity_ratio"]
+    assert ratio["value"] == 1 and np.isnan(ratio["low"]) and ratio["method"] is None and "rate is 0" in ratio["note"]
+    assert gaps.loc["demographic_parity_difference", "low"] == 0
