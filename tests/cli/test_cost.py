@@ -77,3 +77,17 @@ def test_a_headline_that_cannot_be_made_leaves_the_costs_and_says_why(capsys, tm
     assert doc["cost_headline"] is None and "different y_true" in doc["cost_headline_reason"]
     # the task's headline metric (registry.headline: the micro F1 for multi-label) is weighed against the cost
     assert set(doc["efficiency"]["a"]) == {"f1_micro_per_ms", "f1_micro_per_j"}
+
+
+def test_the_cli_and_the_cost_page_give_the_same_intervals_and_methods(capsys):
+    """One function behind both: the CLI's cost JSON is the Cost page's `model_costs`, interval and method."""
+    from assess.analyses.cost_view import model_costs
+    from assess.inputs.assessment import describe
+    from assess.inputs.read import read_table
+    doc = run_json(capsys, LATENCY, "--metrics", "accuracy")
+    page = model_costs(describe(read_table(LATENCY)))
+    for model, c in page.items():
+        for e in c.estimates:
+            got = doc["cost"][model][e.key]
+            assert (got["low"], got["high"], got["method"]) == (e.low, e.high, e.method), (model, e.key)
+    assert doc["cost"]["tree"]["latency_p95_ms"]["method"].startswith("order-statistic")
