@@ -163,7 +163,8 @@ def _write_table(reports: dict, args, by_model=None) -> int:
             print(f"{model}{f'  output {output}' if output else ''}  (n = {report.n:,})")
             for r in report.results:
                 ci = f"  [{number(r.low)}, {number(r.high)}]" if args.ci and r.method else ""
-                why = f"  ({r.reason})" if r.reason else ""
+                # an undefined value's reason; a defined one's note (a macro average without its undefined labels)
+                why = f"  ({r.reason})" if r.reason else f"  (note: {r.note})" if r.note else ""
                 print(f"  {r.key:<34}{number(r.value, count=get(report.task, r.key).kind == 'count'):>12}{ci}{why}")
         return 0
 
