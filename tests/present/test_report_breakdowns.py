@@ -36,7 +36,7 @@ def forecast_frame(seed=0):
 
 def report_json(path, tmp_path):
     out = tmp_path / "r.zip"
-    assert main(["report", str(path), "--out", str(out), "--quiet", *ARGS]) == 0
+    assert main(["report", str(path), "--out", str(out), "--quiet", "--tests", "paired_t", *ARGS]) == 0
     return json.loads(zipfile.ZipFile(out).read("report.json"))["metrics"]
 
 
@@ -79,3 +79,19 @@ def test_multi_output_report_json_has_the_cli_per_output_and_variance_weighted_v
         for key, oracle in (("r2", skm.r2_score), ("explained_variance", skm.explained_variance_score)):
             assert report["variance_weighted"][model][key]["value"] == pytest.approx(
                 oracle(y, p, multioutput="variance_weighted"), abs=1e-12)
+
+
+def test_out_of_core_forecast_report_json_has_the_engines_per_horizon_and_per_series_values(tmp_path, capsys):
+    pytest.importorskip("duckdb")
+    path = tmp_path / "forecasts.csv"
+    forecast_frame().to_csv(path, index=False)
+    out = tmp_path / "duck.zip"
+    assert main(["report", str(path), "--out", str(out), "--engine", "duckdb", "--quiet", "--tests", "paired_t",
+                 *ARGS]) == 0
+    report = json.loads(zipfile.ZipFile(out).read("report.json"))["metrics"]
+    capsys.readouterr()
+    assert main(["metrics", str(path), "--engine", "duckdb", "--ci", "auto", "--quiet", *ARGS]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert set(report["by_series"]["smooth"]) == {"north", "south"}
+    for key in ("models", "by_horizon", "by_series"):
+        assert report[key] == cli[key], key

@@ -177,7 +177,8 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
 
     ``source`` (out of core, `assess.engine.report.EngineReportSource`): ``assessment`` is then that of the file's
     first rows, and the source gives the metric reports (``source.reports(models, options, progress)``), the tests
-    (``source.tests(models, options)`` → comparisons, skipped, design), the file's ``rows`` and ``notes``; charts
+    (``source.tests(models, options)`` → comparisons, skipped, design), the file's ``rows``, ``notes`` and
+    ``breakdown`` (forecasts: the per-horizon and per-series frame of its metrics run); charts
     and controls, which need the rows, are left out (the notes say so)."""
     say = progress or (lambda f, what: None)
     if assessment.errors:
@@ -192,6 +193,7 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
     outputs = breakdowns = None
     if source is not None:
         reports = source.reports(list(models), options, lambda f: say(0.02 + 0.5 * f, "metrics and their intervals"))
+        breakdowns = source.breakdown     # forecasts: per horizon and series, as `metrics --engine` prints them
         notes.extend(source.notes)
     elif assessment.task in TASKS:
         settings = replace(metrics_settings(options), models=models)
