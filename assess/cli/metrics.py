@@ -14,7 +14,9 @@ horizon (or series) column has ``"by_horizon": null`` (``"by_series": null``) an
 regression file (column pairs ``y_true_<name>``/``y_pred_<name>``) gives under ``"models"`` the uniform average over
 its outputs, with ``"outputs"`` (their names), ``"by_output"`` (model → output → key → value),
 ``"variance_weighted"`` (model → ``r2``/``explained_variance``) and, when some per-output value is null,
-``"undefined_by_output"``; the CSV and the table list each output and both averages. The numbers come from
+``"undefined_by_output"``; the CSV and the table list each output and both averages. A multi-class (multi-label)
+file adds its per-class (per-label) table, the one the Metrics page and the report show: under ``"per_class"``
+(``"per_label"``) in the JSON, and in the CSV as rows after the metrics' with a ``class`` (``label``) column. The numbers come from
 `assess.metrics.document` (`compute_metrics`, `forecast_breakdowns`, `metrics_document`), as the Metrics page's
 download is.
 """
@@ -151,6 +153,8 @@ def _write_table(reports: dict, args, by_model=None) -> int:
         from assess.present.summary import long_frame
 
         frame = long_frame(reports) if by_model is None else _outputs_long_frame(by_model)
+        if by_model is None:
+            frame = _with_per_class(frame, reports)
         sys.stdout.write(to_csv_bytes(frame).decode("utf-8"))
         return 0
     if args.format == "table":
@@ -163,9 +167,30 @@ def _write_table(reports: dict, args, by_model=None) -> int:
             print(f"{model}{f'  output {output}' if output else ''}  (n = {report.n:,})")
             for r in report.results:
                 ci = f"  [{number(r.low)}, {number(r.high)}]" if args.ci and r.method else ""
-                why = f"  ({r.reason})" if r.reason else ""
+                # an undefined value's reason; a defined one's note (a macro average without its undefined labels)
+                why = f"  ({r.reason})" if r.reason else f"  (note: {r.note})" if r.note else ""
                 print(f"  {r.key:<34}{number(r.value, count=get(report.task, r.key).kind == 'count'):>12}{ci}{why}")
         return 0
+
+
+def _with_per_class(frame: pd.DataFrame, reports: dict) -> pd.DataFrame:
+    """The metrics' rows, then (multi-class, multi-label) one row per model, class (label) and column of the
+    per-class table the Metrics page and the report show (`per_class_frame`), under a ``class`` (``label``) column
+    that is empty in the metrics' rows."""
+    from assess.metrics.registry import table_for
+    from assess.present.summary import per_class_frame
+
+    per_class = per_class_frame(reports)
+    if per_class is None:
+        return frame
+    level = per_class.columns[1]                         # "class" or "label": the tables' index name
+    names = {c.key: c.name for c in table_for(next(iter(reports.values())).task)}
+    rows = per_class.set_index(["model", level]).stack().rename_axis(["model", level, "key"]).rename("value")
+    rows = rows.reset_index()                             # model by model, class by class, the table's columns
+    rows.insert(3, "name", rows["key"].map(names))
+    frame = frame.copy()
+    frame.insert(1, level, None)
+    return pd.concat([frame, rows], ignore_index=True)
 
 
 def _outputs_long_frame(by_model) -> pd.DataFrame:

@@ -10,7 +10,22 @@ import numpy as np
 from assess.core.warnings import UndefinedMetricWarning
 from assess.curves.counts import check_binary, read_only, safe_divide
 
-__all__ = ["CalibrationResult", "calibration_curve"]
+__all__ = ["CalibrationResult", "N_BINS", "calibration_curve", "score_bins", "uniform_edges"]
+
+#: Bins of the calibration chart and of the ``ece`` metric key: 10 of equal width on [0, 1] (Naeini et al. 2015; Guo et
+#: al. 2017).
+N_BINS = 10
+
+
+def uniform_edges(n_bins: int = N_BINS) -> np.ndarray:
+    """Edges of ``n_bins`` equal-width bins on [0, 1], as ``sklearn.calibration.calibration_curve(strategy="uniform")``."""
+    return np.linspace(0.0, 1.0, n_bins + 1)
+
+
+def score_bins(score, edges: np.ndarray) -> np.ndarray:
+    """The bin of each score: bins are closed on the right, (e_b, e_{b+1}], the first one also holding its lower
+    edge — scikit-learn's ``np.searchsorted(edges[1:-1], score)``. The one binning of the chart and the metric."""
+    return np.searchsorted(edges[1:-1], score)
 
 @dataclass(frozen=True, eq=False)
 class CalibrationResult:
@@ -49,7 +64,7 @@ class CalibrationResult:
                              "observed_frequency": self.observed_frequency})
 
 
-def calibration_curve(y_true, score, *, n_bins: int = 10, strategy: str = "uniform",
+def calibration_curve(y_true, score, *, n_bins: int = N_BINS, strategy: str = "uniform",
                       sample_weight=None) -> CalibrationResult:
     r"""Calibration (reliability) curve with ECE and MCE for probability scores in [0, 1].
 
@@ -76,12 +91,12 @@ def calibration_curve(y_true, score, *, n_bins: int = 10, strategy: str = "unifo
     if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
         raise ValueError(f"`n_bins` must be an integer >= 1 (got {n_bins!r})")
     if strategy == "uniform":
-        edges = np.linspace(0.0, 1.0, n_bins + 1)
+        edges = uniform_edges(n_bins)
     elif strategy == "quantile":
         edges = np.percentile(s, np.linspace(0, 1, n_bins + 1) * 100)
     else:
         raise ValueError(f"`strategy` must be 'uniform' or 'quantile' (got {strategy!r})")
-    bins = np.searchsorted(edges[1:-1], s)
+    bins = score_bins(s, edges)
     weight = np.ones_like(s) if w is None else w
     counts = np.bincount(bins, weights=weight, minlength=n_bins)
     score_sum = np.bincount(bins, weights=s * weight, minlength=n_bins)

@@ -43,6 +43,7 @@ class EngineReportSource:
     rows: int | None = None
     head_rows: int = 0
     notes: list[str] = field(default_factory=list)
+    breakdown: object = None      # forecasts: the per-horizon and per-series frame of the last `reports`
     _reports: dict = field(default_factory=dict)
 
     def assessment(self, settings=None):
@@ -90,6 +91,7 @@ class EngineReportSource:
                              seed=options.seed, baselines=True)
         self.rows = run.n_rows
         self._reports = run.reports
+        self.breakdown = run.breakdown
         self.notes.append(ROWS_NOTE.format(engine=self.engine, rows=run.n_rows, head=self.head_rows))
         if not run.exact:
             self.notes.append(f"The scores have more distinct values than the engine groups exactly: they were "

@@ -7,7 +7,9 @@ come from, the threshold, label thresholds, β, k; always the interval method, l
 (``"up to N"`` under ``ci="auto"``: :func:`resamples_setting`), seed and method; forecasts: season and interval level), ``"undefined"`` (model → key → why it is null),
 ``"notes"`` (model → key → what a value left out or assumed, as the Metrics page says under its table; only when
 there is one),
-``"positive"`` and ``"classes"`` (classification), ``"by_horizon"``/``"by_series"`` (forecasts), ``"outputs"``,
+``"positive"`` and ``"classes"`` (classification), ``"per_class"`` (multi-class) or ``"per_label"``
+(multi-label): model → class → column → value, the table the Metrics page and the report show,
+``"by_horizon"``/``"by_series"`` (forecasts), ``"outputs"``,
 ``"by_output"``, ``"variance_weighted"``, ``"undefined_by_output"`` (multi-output regression) and ``"n_per_model"``
 when the models have different row counts.
 """
@@ -106,6 +108,7 @@ def metrics_document(task: Task, settings: MetricsSettings, reports: dict, *, po
         if breakdowns is not None:
             doc |= breakdown_section(breakdowns, with_ci=with_ci)
     doc["undefined"] = {m: r.reasons for m, r in reports.items() if r.reasons}
+    doc |= table_section(reports)
     notes = {m: r.notes for m, r in reports.items() if r.notes}
     if notes:   # what a defined value left out or assumed (a macro average without its undefined labels, …)
         doc["notes"] = notes
@@ -130,6 +133,19 @@ def assessment_document(assessment: Assessment, settings: MetricsSettings, repor
     return metrics_document(assessment.task, settings, reports, breakdowns=breakdowns, outputs=assessment.outputs,
                             positive=assessment.positive if classification else None,
                             classes=assessment.classes if classification else ())
+
+
+def table_section(reports: dict) -> dict:
+    """``{"per_class": …}`` (multi-class) or ``{"per_label": …}`` (multi-label): model → class (label) → column →
+    value, None when undefined — each report's `MetricReport.table`, the table the Metrics page and the report show
+    (columns: `assess.metrics.registry.TABLES`); ``{}`` when no report has one (binary, values, out of core)."""
+    tables = {m: r.table for m, r in reports.items() if r.table is not None and len(r.table)}
+    if not tables:
+        return {}
+    name = next(iter(tables.values())).index.name      # "class" or "label"
+    return {f"per_{name}": {m: {str(c): {col: None if not np.isfinite(v) else float(v) for col, v in row.items()}
+                                for c, row in t.to_dict(orient="index").items()}
+                            for m, t in tables.items()}}
 
 
 def breakdown_section(frame, *, with_ci: bool) -> dict:

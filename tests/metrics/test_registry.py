@@ -26,7 +26,7 @@ SPEC_KEYS = {
     Task.BINARY: set("""tp fp tn fn n prevalence accuracy error_rate precision recall specificity fpr fnr npv fdr
         false_omission_rate f1 fbeta balanced_accuracy mcc cohen_kappa informedness markedness lr_plus lr_minus
         diagnostic_odds_ratio roc_auc average_precision pr_auc log_loss brier_score ks_statistic
-        kl_divergence""".split()),
+        kl_divergence""".split()) | {"ece"},   # ece: beyond SPEC's list (issue 33 §2), documented in the README
     Task.MULTICLASS: set("""accuracy error_rate balanced_accuracy precision_macro precision_micro precision_weighted
         recall_macro recall_micro recall_weighted f1_macro f1_micro f1_weighted fbeta_macro fbeta_micro fbeta_weighted
         cohen_kappa mcc top_k_accuracy roc_auc_ovr roc_auc_ovr_weighted roc_auc_ovo log_loss brier_score
@@ -57,7 +57,7 @@ RANK_ONLY = {
     Task.MULTILABEL: {"coverage_error", "label_ranking_average_precision", "label_ranking_loss"},
 }
 # read the score values as probabilities
-PROBABILISTIC = {Task.BINARY: {"log_loss", "brier_score"}, Task.MULTICLASS: {"log_loss", "brier_score"},
+PROBABILISTIC = {Task.BINARY: {"log_loss", "brier_score", "ece"}, Task.MULTICLASS: {"log_loss", "brier_score"},
                  Task.MULTILABEL: set()}
 # read only the labels (y_pred, or the labels the decision makes from the scores), listed by hand: a new label
 # metric must be placed here, or the classification check names it
@@ -80,7 +80,7 @@ SWAP = {"tp": "tn", "tn": "tp", "fp": "fn", "fn": "fp", "precision": "npv", "npv
         "recall": "specificity", "specificity": "recall", "fpr": "fnr", "fnr": "fpr", "fdr": "false_omission_rate",
         "false_omission_rate": "fdr"}
 SWAP_SAME = {"n", "accuracy", "error_rate", "balanced_accuracy", "mcc", "cohen_kappa", "informedness", "markedness",
-             "diagnostic_odds_ratio", "kl_divergence", "roc_auc", "ks_statistic", "log_loss", "brier_score"}
+             "diagnostic_odds_ratio", "kl_divergence", "roc_auc", "ks_statistic", "log_loss", "brier_score", "ece"}
 SWAP_OTHER = {"prevalence": lambda r: 1 - r["prevalence"], "lr_plus": lambda r: 1 / r["lr_minus"],
               "lr_minus": lambda r: 1 / r["lr_plus"]}
 SWAP_ASYMMETRIC = {"f1", "fbeta", "average_precision", "pr_auc"}
@@ -221,7 +221,7 @@ def test_registry_entry_is_complete(spec):
 
 
 # losses, errors, distances: lower is better (the key stays the SPEC's, e.g. brier_score, but the direction says so)
-LOWER_IS_BETTER = {"error_rate", "fpr", "fnr", "fdr", "false_omission_rate", "lr_minus", "log_loss", "brier_score",
+LOWER_IS_BETTER = {"error_rate", "fpr", "fnr", "fdr", "false_omission_rate", "lr_minus", "log_loss", "brier_score", "ece",
                    "kl_divergence", "js_distance", "total_variation", "hamming_loss", "coverage_error",
                    "label_ranking_loss", "mae", "mse", "rmse", "sse", "max_error", "median_absolute_error", "mape",
                    "smape", "mspe", "rmspe", "mase", "mase_seasonal", "interval_width", "winkler_score",
@@ -248,7 +248,7 @@ def test_best_model_mark_follows_the_direction_for_the_brier_score():
 def test_listing_by_group_and_lookup_errors():
     ranking = [m.key for m in metrics_for(Task.MULTICLASS, group="Ranking")]
     assert ranking == ["top_k_accuracy", "roc_auc_ovr", "roc_auc_ovr_weighted", "roc_auc_ovo"]
-    assert {m.key for m in metrics_for("binary", needs="probabilities")} == {"log_loss", "brier_score"}
+    assert {m.key for m in metrics_for("binary", needs="probabilities")} == {"log_loss", "brier_score", "ece"}
     with pytest.raises(ValueError, match="unknown binary metric 'f2'; valid keys: tp, fp"):
         get(Task.BINARY, "f2")
     with pytest.raises(ValueError, match="`group` must be one of"):

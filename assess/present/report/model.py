@@ -1,8 +1,8 @@
 """The assessment report's content (ISO/IEC TS 4213:2022 clause 8; SPEC "Report"), gathered once and rendered by
 `assess.present.report.render` to HTML, PDF and a ZIP of tables.
 
-`build_report` computes nothing of its own: the metrics come from `assess.metrics.reports.compute_reports` (what
-``python -m assess metrics`` prints), the tests from `assess.stats.compare_all` / `assess.stats.compare` (what
+`build_report` computes nothing of its own: the metrics come from `assess.metrics.document` (``compute_metrics``
+and, for forecasts, ``forecast_breakdowns``: what ``python -m assess metrics`` prints), the tests from `assess.stats.compare_all` / `assess.stats.compare` (what
 ``python -m assess compare`` prints), the charts from `assess.present.report.figures`, so the report's numbers are the
 command line's numbers for the same settings. What it adds is the reading: the headline metrics of the task, the
 verdict of the recommended test and a recommendation that states its uncertainty and says so when the data cannot
@@ -26,7 +26,7 @@ from assess.core.errors import AssessError
 from assess.core.formatting import bounds, class_phrase, number, p_value, percent_level
 from assess.metrics import MetricReport, get
 from assess.metrics.registry import TASKS, headline_of, slice_test_metric
-from assess.metrics.reports import compute_reports
+from assess.metrics.document import MetricsSettings, compute_metrics, forecast_breakdowns
 from assess.present.report.checklist import ChecklistRow, checklist
 from assess.present.report.costs import MisclassificationCosts, RunningCosts, misclassification_costs, running_costs
 from assess.present.report.figures import ReportFigure, report_figures, with_key_model
@@ -118,6 +118,11 @@ class Report:
     misclassification: MisclassificationCosts | None = None   # only when the options state a cost matrix
     running: RunningCosts | None = None                       # only when the file measured latency or energy
     slices: SliceFindings | None = None                       # only when the file has subgroup columns
+    # what ``metrics`` prints beside "models", from the same calls (`assess.metrics.document`): each output and the
+    # variance-weighted averages of a multi-output file ({model: OutputsReport}), a forecast's per-horizon and
+    # per-series frame
+    outputs: Mapping | None = None
+    breakdowns: object | None = None
 
     @property
     def n_rows(self) -> int:
@@ -156,6 +161,15 @@ def library_versions() -> dict[str, str]:
     return out
 
 
+def metrics_settings(options: ReportOptions) -> MetricsSettings:
+    """The `MetricsSettings` of the report's options: what ``python -m assess metrics`` is given for the same
+    numbers."""
+    return MetricsSettings(models=options.models, keys=tuple(options.metrics) if options.metrics else None,
+                           decision=options.decision, beta=options.beta, k=options.k, ci=options.ci or None,
+                           confidence_level=options.confidence_level, n_resamples=options.n_resamples,
+                           seed=options.seed)
+
+
 def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(), *,
                  progress: Callable[[float, str], None] | None = None,
                  now: _dt.datetime | None = None, source=None) -> Report:
@@ -163,7 +177,8 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
 
     ``source`` (out of core, `assess.engine.report.EngineReportSource`): ``assessment`` is then that of the file's
     first rows, and the source gives the metric reports (``source.reports(models, options, progress)``), the tests
-    (``source.tests(models, options)`` → comparisons, skipped, design), the file's ``rows`` and ``notes``; charts
+    (``source.tests(models, options)`` → comparisons, skipped, design), the file's ``rows``, ``notes`` and
+    ``breakdown`` (forecasts: the per-horizon and per-series frame of its metrics run); charts
     and controls, which need the rows, are left out (the notes say so)."""
     say = progress or (lambda f, what: None)
     if assessment.errors:
@@ -175,15 +190,22 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
     notes = []
     say(0.02, "metrics and their intervals")
     reports: dict[str, MetricReport] = {}
+    outputs = breakdowns = None
     if source is not None:
         reports = source.reports(list(models), options, lambda f: say(0.02 + 0.5 * f, "metrics and their intervals"))
+        breakdowns = source.breakdown     # forecasts: per horizon and series, as `metrics --engine` prints them
         notes.extend(source.notes)
     elif assessment.task in TASKS:
-        reports = compute_reports(assessment, models=list(models), keys=list(options.metrics) if options.metrics
-                                  else None, decision=options.decision, beta=options.beta, k=options.k,
-                                  ci=options.ci or None, confidence_level=options.confidence_level,
-                                  n_resamples=options.n_resamples, seed=options.seed,
-                                  progress=lambda f: say(0.02 + 0.5 * f, "metrics and their intervals"))
+        settings = replace(metrics_settings(options), models=models)
+        computed = compute_metrics(assessment, settings,
+                                   progress=lambda f: say(0.02 + 0.5 * f, "metrics and their intervals"))
+        if assessment.outputs:
+            outputs, reports = computed, {m: r.average for m, r in computed.items()}
+        else:
+            reports = computed
+        if assessment.task is Task.FORECAST:
+            say(0.5, "metrics per horizon and series")
+            breakdowns = forecast_breakdowns(assessment, settings, models)
     else:
         notes.append(f"The {assessment.task.value} task has no metrics: this report describes the file only.")
     headline = tuple(k for k in HEADLINE.get(assessment.task, ())
@@ -245,7 +267,8 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
     elif assessment.roles.groups and source is not None:
         notes.append("No subgroup section: slices need the file's rows (run the report with --engine memory).")
     say(0.98, "layout")
-    return replace(report, notes=tuple(notes), misclassification=misclassification, running=running, slices=slices)
+    return replace(report, notes=tuple(notes), misclassification=misclassification, running=running, slices=slices,
+                   outputs=outputs, breakdowns=breakdowns)
 
 
 def _slices(assessment: Assessment, models, options) -> SliceFindings | None:

@@ -55,8 +55,9 @@ from assess.present.export import ExportError, browser_path, to_csv_bytes, to_js
 from assess.inputs.columns import quote
 from assess.core.formatting import UNDEFINED, bounds, code_as_quotes, number, p_value, percent_level, significant
 from assess.metrics import baseline_columns, get
+from assess.metrics.document import assessment_document
 from assess.present.report.formula import formula_html
-from assess.present.report.model import Report
+from assess.present.report.model import Report, metrics_settings
 from assess.analyses.slices import MAX_SLICES
 from assess.stats import TESTS
 from assess.present.summary import baseline_text, long_frame
@@ -282,16 +283,16 @@ def render_pdf(report: Report, *, paper: str = "a4", progress=None) -> bytes:
 
 
 def report_document(report: Report) -> dict:
-    """The report's numbers as one JSON-ready dict: the ``metrics`` CLI's shape under ``"metrics"`` (with
-    intervals), each test's ``compare`` JSON under ``"tests"``, the checklist, the settings."""
+    """The report's numbers as one JSON-ready dict: the ``metrics`` CLI's document under ``"metrics"`` (with
+    intervals, and the per-horizon, per-series, per-output and variance-weighted values where the file has them),
+    each test's ``compare`` JSON under ``"tests"``, the checklist, the settings."""
     a = report.assessment
     return {
         "file": a.table.name, "sha256": a.table.sha256, "rows": report.n_rows, "task": a.task.value,
         # in quotes: a class named "." read "positive class: ." in the header
         "positive": code_as_quotes(quote(a.positive)) if a.positive is not None else None, "classes": list(a.classes), "models": list(report.models),
         "created": report.created, "versions": dict(report.versions), "decision": report.decision_text(),
-        "metrics": {"task": a.task.value, "models": {m: r.to_dict(with_ci=True) for m, r in report.reports.items()},
-                    "undefined": {m: r.reasons for m, r in report.reports.items() if r.reasons}},
+        "metrics": _metrics_document(report),
         "tests": [c.to_dict() for c in report.comparisons], "skipped_tests": dict(report.skipped),
         "verdict": report.verdict, "recommendation": report.recommendation.text,
         "charts": [{"title": f.title, "caption": f.caption} for f in report.figures],
@@ -305,6 +306,16 @@ def report_document(report: Report) -> dict:
             "worst": [{k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in r.items()}
                       for r in report.slices.rows]},
     }
+
+
+def _metrics_document(report: Report) -> dict:
+    """``python -m assess metrics``'s JSON for the report's settings, written by the one writer of that document
+    (`assess.metrics.document.assessment_document`) from the reports `build_report` computed."""
+    a = report.assessment
+    if not report.reports:   # a task without metrics
+        return {"task": a.task.value, "models": {}, "undefined": {}}
+    return assessment_document(a, metrics_settings(report.options), report.outputs or dict(report.reports),
+                               breakdowns=report.breakdowns)
 
 
 def _costs_document(report: Report) -> dict | None:
