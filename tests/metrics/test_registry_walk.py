@@ -22,7 +22,7 @@ from sklearn.metrics import confusion_matrix, mean_squared_error, roc_auc_score
 from assess import curves
 from assess.cli import main as cli_main
 from assess.core.data import Predictions, Task
-from assess.metrics import binary, evaluate, get, keys_for, metrics_for, registry
+from assess.metrics import evaluate, get, keys_for, metrics_for, registry
 from assess.metrics._common import ratio
 from assess.metrics.threshold import metric_vs_threshold, threshold_metric_keys
 from assess.present.export import to_csv_bytes
