@@ -4,7 +4,7 @@ Metrics page's download, so the two can never write different schemas.
 SPEC "Command line" is the contract: ``{"task", "n", "models": {model: {key: value-or-null}}}``, each value
 ``{"value", "low", "high"}`` when an interval was asked for. Beside it: ``"settings"`` (classification: where labels
 come from, the threshold, label thresholds, β, k; always the interval method, level and, for a bootstrap, resamples
-(``"up to N"`` under ``ci="auto"``: :func:`resamples_setting`), seed and method; forecasts: season and interval level), ``"undefined"`` (model → key → why it is null),
+(the most drawn, with ``"resampling"``: :func:`resampling_rule`), seed and method; forecasts: season and interval level), ``"undefined"`` (model → key → why it is null),
 ``"notes"`` (model → key → what a value left out or assumed, as the Metrics page says under its table; only when
 there is one),
 ``"positive"`` and ``"classes"`` (classification), ``"per_class"`` (multi-class) or ``"per_label"``
@@ -71,11 +71,13 @@ def forecast_breakdowns(assessment: Assessment, settings: MetricsSettings, model
                               season=s.season, interval_level=s.interval_level)
 
 
-def resamples_setting(ci: str | None, n_resamples: int) -> int | str:
-    """``--resamples`` as the settings state it: the number drawn under ``ci="bootstrap"``; under ``"auto"`` only
-    the most a bootstrap draws (the sequential rule of `assess.intervals.bootstrap_ci` stops once the bounds are as
-    precise as shown), so ``"up to N"`` — each interval's method says how many it drew."""
-    return f"up to {n_resamples}" if ci == "auto" else n_resamples
+def resampling_rule(ci: str | None) -> str | None:
+    """How many of ``--resamples`` a bootstrap draws: all of them under ``ci="bootstrap"``; under ``"auto"`` the
+    sequential rule of `assess.intervals.bootstrap_ci` stops once the bounds are as precise as shown, so
+    ``"resamples"`` is the most drawn — each interval's method says how many it drew."""
+    if ci == "auto":
+        return "sequential: stops once each bound's Monte-Carlo error is below half its last shown digit"
+    return "all" if ci == "bootstrap" else None
 
 
 def metrics_document(task: Task, settings: MetricsSettings, reports: dict, *, positive=None, classes=(),
@@ -92,7 +94,8 @@ def metrics_document(task: Task, settings: MetricsSettings, reports: dict, *, po
     doc = {"task": task.value, "n": max(sizes.values()),
            "models": {m: r.to_dict(with_ci=with_ci) for m, r in reports.items()}}
     intervals = {"ci": s.ci, "confidence_level": s.confidence_level if with_ci else None,
-                 "resamples": resamples_setting(s.ci, s.n_resamples) if s.bootstrap else None, "seed": s.seed if s.bootstrap else None,
+                 "resamples": s.n_resamples if s.bootstrap else None,
+                 "resampling": resampling_rule(s.ci) if s.bootstrap else None, "seed": s.seed if s.bootstrap else None,
                  "bootstrap_method": s.bootstrap_method if s.bootstrap else None}
     if task.is_classification:
         # a threshold is a setting only where labels come from the scores

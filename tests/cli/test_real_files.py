@@ -31,7 +31,8 @@ def test_bootstrap_progress_goes_to_stderr_in_tenths(capsys, monkeypatch):
     shares = [int(m) for m in re.findall(r"intervals \(up to 100 bootstrap resamples where no analytic interval "
                                          r"exists\): (\d+) % \(\d+ s\)", err)]
     assert shares and shares == sorted(set(shares)) and shares[-1] == 100
-    assert doc["settings"]["resamples"] == "up to 100"      # under auto the most drawn; each method gives the count
+    assert doc["settings"]["resamples"] == 100               # under auto the most drawn; each method gives the count
+    assert doc["settings"]["resampling"].startswith("sequential")
 
 
 def test_intervals_of_a_small_file_print_no_progress(capsys):
