@@ -34,11 +34,23 @@ def test_model_colors_are_positional_stable_and_okabe_ito():
     assert colors == {"logreg": OKABE_ITO[0], "gbm": OKABE_ITO[1], "rf": OKABE_ITO[2]}
     assert model_colors(["logreg", "gbm", "rf"]) == colors
     assert model_colors(["a", "a", "b"]) == {"a": OKABE_ITO[0], "b": OKABE_ITO[1]}
-    many = model_colors([f"m{i}" for i in range(10)])
-    assert many["m8"] == OKABE_ITO[0]  # past eight the palette repeats
+
+
+def test_ten_or_more_series_never_share_a_colour_and_dash():
+    """Past eight series the palette does not repeat: 12 hues, then the same hues dashed (10, 20 and 48 classes)."""
+    from assess.present.charts.style import series_style
+
+    for n in (10, 20, 48):
+        names = [f"class {i}" for i in range(n)]
+        colors = model_colors(names)
+        looks = {series_style(name, colors) for name in names}
+        assert len(looks) == n
+    ten = model_colors([f"c{i}" for i in range(10)])
+    assert len(set(ten.values())) == 10 and {series_style(c, ten)[1] for c in ten} == {"solid"}
 
 
 # -------------------------------------------------------------------------------------------- confusion matrix --
+
 
 def test_long_class_names_take_two_short_lines_on_the_axes_and_stay_whole_in_the_hover():
     # found on a user walk: "Customer churned within 90 days" on one line took the width of a small matrix
