@@ -46,18 +46,39 @@ class ScoredModel:
     scores_by_class: dict
 
 
+#: The label of a multi-class model's micro-average view: every (row, class) pair as one binary row.
+MICRO_AVERAGE = "micro-average"
+
+
 def binary_view(pred: Predictions, label: str | None = None) -> Predictions:
-    """A binary `Predictions` of a binary model, or of one label of a multi-label model."""
+    """A binary `Predictions` of a binary model; of one label of a multi-label model; or of one class against the
+    rest of a multi-class model (``label`` a class), or of its micro-average (``label`` `MICRO_AVERAGE`: the n·k
+    one-hot rows against the flattened scores, each row's weight repeated k times, as scikit-learn's micro-averaged
+    curves)."""
     if pred.task is Task.BINARY:
         return pred
-    if pred.task is not Task.MULTILABEL:
-        raise AssessError(f"a {pred.task.value} model has no single binary view; use one-vs-rest curves")
+    if pred.task not in (Task.MULTILABEL, Task.MULTICLASS):
+        raise AssessError(f"a {pred.task.value} model has no binary view")
+    k = len(pred.classes)
+    if pred.task is Task.MULTICLASS and label == MICRO_AVERAGE:
+        truth = (pred.y_true[:, None] == np.arange(k)).ravel().astype(np.int8)
+        return replace(pred, task=Task.BINARY, classes=("other class", "true class"), y_true=truth, y_pred=None,
+                       scores=None if pred.scores is None else pred.scores.ravel(),
+                       weight=None if pred.weight is None else np.repeat(pred.weight, k),
+                       fold=None if pred.fold is None else np.repeat(pred.fold, k),
+                       ids=None, group=None, time=None, series=None, horizon=None, origin=None)
     if label not in pred.classes:
-        raise AssessError(f"no label {label!r} (labels: {', '.join(pred.classes)})")
+        what = "label" if pred.task is Task.MULTILABEL else "class"
+        raise AssessError(f"no {what} {label!r} ({what}s: {', '.join(pred.classes)})")
     j = pred.classes.index(label)
-    return replace(pred, task=Task.BINARY, classes=(f"not {label}", label),
-                   y_true=pred.y_true[:, j].astype(np.int8),
-                   y_pred=None if pred.y_pred is None else pred.y_pred[:, j].astype(np.int8),
+    if pred.task is Task.MULTICLASS:
+        truth = pred.y_true == j
+        predicted = None if pred.y_pred is None else (pred.y_pred == j)
+    else:
+        truth = pred.y_true[:, j]
+        predicted = None if pred.y_pred is None else pred.y_pred[:, j]
+    return replace(pred, task=Task.BINARY, classes=(f"not {label}", label), y_true=truth.astype(np.int8),
+                   y_pred=None if predicted is None else predicted.astype(np.int8),
                    scores=None if pred.scores is None else pred.scores[:, j])
 
 

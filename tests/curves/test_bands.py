@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 from sklearn import metrics as skm
@@ -185,3 +186,14 @@ def test_decile_errors_have_student_t_intervals():
         lo, hi = stats.t.interval(0.95, err.size - 1, loc=err.mean(), scale=stats.sem(err))
         assert (low[k], high[k]) == pytest.approx((lo, hi))
         assert counts[k] == err.size
+
+
+def test_trend_is_the_median_error_per_equal_count_bin():
+    rng = np.random.default_rng(2)
+    p = rng.uniform(0, 100, 2000)
+    e = rng.normal(0, 1, 2000) + 0.05 * p
+    x, y, _ = error_trend(p, e, bins=10)
+    bins = pd.qcut(p, 10, labels=False)
+    expected = pd.DataFrame({"b": bins, "p": p, "e": e}).groupby("b").median()
+    np.testing.assert_allclose(x, expected["p"], rtol=1e-12)
+    np.testing.assert_allclose(y, expected["e"], rtol=1e-12)

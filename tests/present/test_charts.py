@@ -359,6 +359,30 @@ def test_ks_chart_marks_the_largest_gap(big):
     assert len(fig.to_json()) <= 100_000
 
 
+def test_pr_gain_and_lift_draw_their_bands(small):
+    counts = small[2]
+    grid = np.linspace(0, 1, 11)
+    band = CurveBand(grid, np.clip(grid - 0.1, 0, 1), np.clip(grid + 0.1, 0, 1), label="95% bootstrap band")
+    for chart, make in ((pr_chart, curves.pr_curve), (gain_chart, curves.gain_curve), (lift_chart, curves.lift_curve)):
+        fig = chart(curves={"A": make(counts["A"])}, bands={"A": band})
+        (shade,) = [t for t in fig.data if t.fill == "toself"]
+        assert shade.name == "A: 95&#37; bootstrap band"   # "%" escaped: drawn as written
+        np.testing.assert_array_equal(shade.y, np.concatenate([band.high, band.low[::-1]]))
+
+
+def test_calibration_chart_draws_each_bins_interval(small):
+    y, scores, _ = small
+    cal = curves.calibration_curve(y, scores["A"])
+    band = curves.calibration_band(y, scores["A"], cal.bin_edges)
+    fig = calibration_chart(curves={"A": cal}, bands={"A": CurveBand(band.x, band.low, band.high,
+                                                                      label="95% Wilson interval")})
+    line = next(t for t in fig.data if t.legendgroup == "A" and t.type == "scatter")
+    filled = cal.nonempty
+    np.testing.assert_allclose(np.asarray(line.y) + np.asarray(line.error_y.array), band.high[filled])
+    np.testing.assert_allclose(np.asarray(line.y) - np.asarray(line.error_y.arrayminus), band.low[filled])
+    assert "bars: 95&#37; Wilson interval" in fig.layout.title.subtitle.text
+
+
 def test_calibration_chart_has_diagonal_ece_and_histogram(small):
     y, scores, _ = small
     cal = curves.calibration_curve(y, scores["A"], n_bins=10)

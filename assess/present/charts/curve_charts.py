@@ -28,7 +28,7 @@ from plotly.subplots import make_subplots
 
 from assess.core.formatting import percent_level, proportion
 from assess.present.charts.style import (LABELS, OKABE_ITO, REFERENCE_COLOR, TEMPLATE, TICK_SIZE, legend_below,
-                                         model_colors, plain, series_style)
+                                         model_colors, plain, rgba, series_style)
 from assess.present.charts.thinning import thin_curve
 from assess.curves import CalibrationResult, CurveResult, ThresholdCounts
 from assess.core.data import Task
@@ -91,11 +91,6 @@ def drawn_indices(x, y, *, max_points: int = MAX_POINTS_PER_CURVE) -> np.ndarray
 
 
 # ----------------------------------------------------------------------------------------------------- helpers --
-
-def _rgba(hex_color: str, alpha: float) -> str:
-    h = hex_color.lstrip("#")
-    return f"rgba({int(h[0:2], 16)},{int(h[2:4], 16)},{int(h[4:6], 16)},{alpha})"
-
 
 def _check_curves(curves, kinds: tuple[str, ...], name: str = "curves") -> dict[str, CurveResult]:
     if not isinstance(curves, Mapping) or not curves:
@@ -191,7 +186,7 @@ def _band_trace(band: CurveBand, color: str, group: str, max_points: int) -> go.
     idx = np.union1d(drawn_indices(x, low, max_points=max_points // 2),
                      drawn_indices(x, high, max_points=max_points // 2))
     return go.Scatter(x=np.concatenate([x[idx], x[idx][::-1]]), y=np.concatenate([high[idx], low[idx][::-1]]),
-                      fill="toself", fillcolor=_rgba(color, 0.18), line=dict(width=0), mode="lines",
+                      fill="toself", fillcolor=rgba(color, 0.18), line=dict(width=0), mode="lines",
                       name=f"{plain(group)}: {plain(band.label)}", legendgroup=plain(group), hoverinfo="skip")
 
 
@@ -366,6 +361,7 @@ def gain_chart(
     colors: Mapping[str, str] | None = None,
     threshold: float | Mapping[str, float] | None = None,
     prevalence: float | None = None,
+    bands: Mapping[str, CurveBand] | None = None,
     max_points: int | None = None,
     drawn: Mapping[str, np.ndarray] | None = None,
     title: str = "Cumulative gain",
@@ -373,7 +369,7 @@ def gain_chart(
     """Cumulative response / gain curves (ISO 4213 6.3.8) with the random diagonal and the perfect model.
 
     The perfect model reaches 100 % at x = ``prevalence`` (default: from the first series' ``counts``; without
-    either, no perfect line).
+    either, no perfect line). ``bands`` shades a band per series.
     """
     named = _check_curves(curves, ("gain",))
     fig = _new_figure("gain", title)
@@ -383,7 +379,7 @@ def gain_chart(
     if prevalence is not None and np.isfinite(prevalence):
         _reference(fig, [0, prevalence, 1], [0, 1, 1], f"Perfect model (prevalence {prevalence:.1%})", dash="dot")
     _curve_traces(fig, kind="gain", curves=named, counts=counts, colors=_colors_for(list(named), colors),
-                  threshold=threshold, max_points=max_points, drawn=drawn)
+                  threshold=threshold, max_points=max_points, bands=bands, drawn=drawn)
     return legend_below(fig)
 
 
@@ -393,16 +389,17 @@ def lift_chart(
     counts: Mapping[str, ThresholdCounts] | None = None,
     colors: Mapping[str, str] | None = None,
     threshold: float | Mapping[str, float] | None = None,
+    bands: Mapping[str, CurveBand] | None = None,
     max_points: int | None = None,
     drawn: Mapping[str, np.ndarray] | None = None,
     title: str = "Lift",
 ) -> go.Figure:
-    """Lift curves (ISO 4213 6.3.9) with the random baseline at 1."""
+    """Lift curves (ISO 4213 6.3.9) with the random baseline at 1; ``bands`` shades a band per series."""
     named = _check_curves(curves, ("lift",))
     fig = _new_figure("lift", title)
     _reference(fig, [0, 1], [1, 1], "Random targeting (lift 1)")
     _curve_traces(fig, kind="lift", curves=named, counts=counts, colors=_colors_for(list(named), colors),
-                  threshold=threshold, max_points=max_points, drawn=drawn)
+                  threshold=threshold, max_points=max_points, bands=bands, drawn=drawn)
     return legend_below(fig)
 
 
@@ -450,12 +447,14 @@ def calibration_chart(
     *,
     curves: Mapping[str, CalibrationResult],
     colors: Mapping[str, str] | None = None,
+    bands: Mapping[str, CurveBand] | None = None,
     histogram: bool = True,
     title: str = "Calibration (reliability)",
 ) -> go.Figure:
     """Reliability diagram: observed frequency against mean predicted probability per bin, one line per model, the
     diagonal of perfect calibration, each model's ECE in the subtitle and legend, and below it (``histogram``) the
-    number of samples per bin. Empty bins are not drawn."""
+    number of samples per bin. Empty bins are not drawn. ``bands`` (per model, one interval per bin, e.g.
+    `assess.curves.calibration_band`) draws each bin's interval as an error bar, named in the hover."""
     if not isinstance(curves, Mapping) or not curves:
         raise TypeError(f"`curves` must be a non-empty mapping of model name -> CalibrationResult "
                         f"(got {type(curves).__name__})")
@@ -476,13 +475,23 @@ def calibration_chart(
         color, dash = series_style(name, colors)
         filled = c.nonempty
         lows, highs = c.bin_edges[:-1][filled], c.bin_edges[1:][filled]
+        y = c.observed_frequency[filled]
+        band = (bands or {}).get(name)
+        error_y, extra = None, ""
+        if band is not None:
+            low, high = np.asarray(band.low)[filled], np.asarray(band.high)[filled]
+            error_y = dict(type="data", array=high - y, arrayminus=y - low, color=color, thickness=1.5, width=4)
+            extra = f"<br>{plain(band.label)} %{{customdata[3]:.1%}}–%{{customdata[4]:.1%}}"
+            custom = np.column_stack([lows, highs, c.counts[filled], low, high])
+        else:
+            custom = np.column_stack([lows, highs, c.counts[filled]])
         fig.add_trace(go.Scatter(
-            x=c.mean_predicted[filled], y=c.observed_frequency[filled], mode="lines+markers",
+            x=c.mean_predicted[filled], y=y, mode="lines+markers",
             name=f"{plain(name)} (ECE {proportion(c.ece)})", legendgroup=plain(name),
-            line=dict(color=color, dash=dash, width=2.5), marker=dict(size=8, color=color),
-            customdata=np.column_stack([lows, highs, c.counts[filled]]),
+            line=dict(color=color, dash=dash, width=2.5), marker=dict(size=8, color=color), error_y=error_y,
+            customdata=custom,
             hovertemplate=("Bin %{customdata[0]:.2f}–%{customdata[1]:.2f}<br>Predicted %{x:.1%} · "
-                           "observed %{y:.1%}<br>%{customdata[2]:,.0f} samples"),
+                           "observed %{y:.1%}<br>%{customdata[2]:,.0f} samples" + extra),
         ), **rows)
         if histogram:
             widths = np.diff(c.bin_edges) / n_models
@@ -491,11 +500,12 @@ def calibration_chart(
                 name=f"{plain(name)}: samples per bin",
                 legendgroup=plain(name), showlegend=False, marker=dict(color=color, line=dict(width=0)), opacity=0.8,
                 hovertemplate="%{y:,.0f} samples<extra>" + plain(name) + "</extra>"), row=2, col=1)
-    fig.update_layout(template=TEMPLATE, hovermode="closest",
-                      title=dict(text=plain(title), subtitle=dict(
-                          text="ECE (expected calibration error): " + " · ".join(
-                              f"{plain(n)} {proportion(c.ece)}" for n, c in zip(names, curves.values()))
-                          if len(names) == 1 else "ECE: expected calibration error (in the legend)")))
+    subtitle = ("ECE (expected calibration error): " + " · ".join(
+        f"{plain(n)} {proportion(c.ece)}" for n, c in zip(names, curves.values()))
+        if len(names) == 1 else "ECE: expected calibration error (in the legend)")
+    if bands:
+        subtitle += f" · bars: {plain(next(iter(bands.values())).label)}"
+    fig.update_layout(template=TEMPLATE, hovermode="closest", title=dict(text=plain(title), subtitle=dict(text=subtitle)))
     fig.update_xaxes(range=[-0.01, 1.01], tickformat=".0%")
     fig.update_yaxes(title=LABELS["observed_frequency"], range=[-0.01, 1.01], tickformat=".0%", **rows)
     if histogram:
@@ -749,7 +759,7 @@ def fold_curves_chart(
             showlegend=i == 0, opacity=0.45, line=dict(color=color, width=1),
             hovertemplate=f"{fold}<br>{_SHORT[kind][0]} %{{x:.1%}} · {_SHORT[kind][1]} %{{y:.3f}}<extra></extra>"))
     fig.add_trace(go.Scatter(x=np.concatenate([grid, grid[::-1]]), y=np.concatenate([high, low[::-1]]),
-                             fill="toself", fillcolor=_rgba(color, 0.2), line=dict(width=0), mode="lines",
+                             fill="toself", fillcolor=rgba(color, 0.2), line=dict(width=0), mode="lines",
                              name=band_label, hoverinfo="skip"))
     areas = np.array([c.area for c in named.values() if c.area is not None], dtype=np.float64)
     label = f"Mean of {len(folds)} folds"

@@ -131,6 +131,16 @@ def model_colors(models: Iterable[str]) -> dict[str, str]:
     return {name: palette[i % len(palette)] for i, name in enumerate(names)}
 
 
+def rgba(hex_color: str, alpha: float) -> str:
+    """A ``#RRGGBB`` colour with opacity ``alpha``, for the fill of a band in its curve's colour.
+
+    >>> rgba("#0072B2", 0.2)
+    'rgba(0,114,178,0.2)'
+    """
+    h = hex_color.lstrip("#")
+    return f"rgba({int(h[0:2], 16)},{int(h[2:4], 16)},{int(h[4:6], 16)},{alpha})"
+
+
 def series_style(name: str, colors: Mapping[str, str]) -> tuple[str, str]:
     """(colour, dash) of one series: averages are black and dashed; every other series in its colour, solid, or —
     among more than eight series — dashed by its place (each twelve the next of `DASHES`)."""
