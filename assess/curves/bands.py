@@ -276,7 +276,9 @@ def error_trend(predicted, error, bins: int = 20, *, confidence_level: float = 0
 
 def decile_errors(y_true, y_pred, edges, *, confidence_level: float = 0.95):
     """Mean absolute error in each bin of ``y_true`` cut at ``edges`` (closed on the left but the last), with the
-    Student t interval of that mean (mean ± t·sd/√n, ddof 1; NaN below two rows). Returns (mae, counts, low, high)."""
+    Student t interval of that mean (mean ± t·sd/√n, ddof 1; NaN below two rows).
+
+    Returns (mae, counts, low, high)."""
     y, p = np.asarray(y_true, dtype=np.float64), np.asarray(y_pred, dtype=np.float64)
     k = len(edges) - 1
     which = np.searchsorted(np.asarray(edges)[1:-1], y, side="right")

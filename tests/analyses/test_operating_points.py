@@ -11,6 +11,7 @@ from sklearn.metrics import multilabel_confusion_matrix, roc_auc_score
 from assess import curves
 from assess.core.data import Predictions, Task
 from assess.core.decision import Decision
+from assess.core.errors import AssessError
 from assess.analyses.operating_points import (binary_matrix, fold_curves, gain_table,
                             multilabel_matrices, one_vs_rest, suggested_thresholds)
 from assess.metrics.threshold import metrics_at
@@ -171,3 +172,25 @@ def test_gain_table_bins_are_whole_rows():
     order = np.argsort(-s, kind="stable")
     np.testing.assert_allclose(table["cumulative_positives"], np.cumsum(y[order])[edges - 1])
     np.testing.assert_allclose(table["top_share"], edges / 1707)
+
+
+def test_multiclass_binary_views_are_one_class_against_the_rest_and_the_micro_average():
+    """scikit-learn oracle: each class's one-vs-rest AUC and AP, and the micro-averaged AUC of the one-hot matrix."""
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    from assess.analyses.operating_points import MICRO_AVERAGE, binary_view, scored_model
+
+    rng = np.random.default_rng(3)
+    proba = rng.dirichlet([1, 1, 1], size=80)
+    codes = rng.integers(0, 3, 80)
+    w = rng.uniform(0.5, 2, 80)
+    pred = Predictions(Task.MULTICLASS, ("a", "b", "c"), codes, None, proba, weight=w, model="m")
+    for j, c in enumerate(pred.classes):
+        sm = scored_model(binary_view(pred, c))
+        assert sm.positive == c
+        assert sm.roc.area == pytest.approx(roc_auc_score(codes == j, proba[:, j], sample_weight=w))
+        assert sm.pr.area == pytest.approx(average_precision_score(codes == j, proba[:, j], sample_weight=w))
+    micro = scored_model(binary_view(pred, MICRO_AVERAGE))
+    assert micro.roc.area == pytest.approx(roc_auc_score(np.eye(3)[codes], proba, average="micro", sample_weight=w))
+    with pytest.raises(AssessError, match="no class 'z'"):
+        binary_view(pred, "z")

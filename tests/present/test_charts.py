@@ -169,6 +169,7 @@ def test_multilabel_grid_has_one_panel_per_label():
 
 from assess import curves  # noqa: E402
 from assess.present.charts import (CurveBand, calibration_chart, drawn_indices, fold_curves_chart, gain_chart,  # noqa: E402
+                           macro_overlay_chart,
                            ks_chart, lift_chart, metric_threshold_chart, ovr_chart, points_per_curve, pr_chart,
                            roc_chart, score_distribution_chart)
 from assess.present.charts.style import REFERENCE_COLOR  # noqa: E402
@@ -515,3 +516,19 @@ def test_a_curve_left_undefined_by_the_data_draws_nothing_and_says_undefined():
 def test_curve_charts_reject_bad_input(call, error, message, small):
     with pytest.raises(error, match=message):
         call(curves.roc_curve(small[2]["A"]))
+
+
+def test_macro_overlay_draws_each_models_macro_average_as_ovr_chart_does():
+    rng = np.random.default_rng(0)
+    per_model = {}
+    for m in ("A", "B"):
+        proba = rng.dirichlet([1, 1, 1], size=60)
+        codes = rng.integers(0, 3, 60)
+        per_model[m] = {c: curves.roc_curve(k)
+                        for c, k in zip("xyz", curves.ovr_threshold_counts(codes, proba))}
+    fig = macro_overlay_chart(per_model=per_model, areas={"A": 0.61, "B": 0.5}, colors=model_colors(["A", "B"]))
+    lines = {t.name: t for t in fig.data if t.legendgroup}
+    assert set(lines) == {"A (macro AUC 0.610)", "B (macro AUC 0.500)"}
+    single = ovr_chart(per_class=per_model["A"]).data[-1]              # the one-model chart's macro-average
+    np.testing.assert_allclose(lines["A (macro AUC 0.610)"].y, single.y)
+    assert lines["B (macro AUC 0.500)"].line.color == OKABE_ITO[1]

@@ -19,6 +19,7 @@ Series names (models, classes, labels), band labels and titles are plain text, d
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -505,7 +506,8 @@ def calibration_chart(
         if len(names) == 1 else "ECE: expected calibration error (in the legend)")
     if bands:
         subtitle += f" · bars: {plain(next(iter(bands.values())).label)}"
-    fig.update_layout(template=TEMPLATE, hovermode="closest", title=dict(text=plain(title), subtitle=dict(text=subtitle)))
+    fig.update_layout(template=TEMPLATE, hovermode="closest",
+                      title=dict(text=plain(title), subtitle=dict(text=subtitle)))
     fig.update_xaxes(range=[-0.01, 1.01], tickformat=".0%")
     fig.update_yaxes(title=LABELS["observed_frequency"], range=[-0.01, 1.01], tickformat=".0%", **rows)
     if histogram:
@@ -657,6 +659,57 @@ def _grid_for(kind: str, grid_points: int) -> np.ndarray:
     return np.linspace(0.0, 1.0, int(grid_points))
 
 
+def _macro_average(per_class: Mapping[str, CurveResult], kind: str, grid_points: int):
+    """(x, y) of the mean of ``per_class`` curves on ``grid_points`` equally spaced x values (PR: of their interpolated
+    precision), a ROC from (0, 0); a class without a curve (NaN) is left out of the mean."""
+    grid = _grid_for(kind, grid_points)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)       # a grid value where every class is NaN stays NaN
+        mean_y = np.nanmean(np.vstack([_on_grid(c, grid) for c in per_class.values()]), axis=0)
+    return _from_origin(kind, grid, mean_y)
+
+
+def macro_overlay_chart(
+    *,
+    per_model: Mapping[str, Mapping[str, CurveResult]],
+    areas: Mapping[str, float] | None = None,
+    colors: Mapping[str, str] | None = None,
+    grid_points: int = 201,
+    title: str | None = None,
+) -> go.Figure:
+    """Several multi-class models' macro-average ROC (or PR) curves on one chart, each in its model's colour: the
+    mean of the model's one-vs-rest curves on a common grid (as in `ovr_chart`), its legend quoting ``areas[model]``
+    (the mean of the per-class areas, from `assess.metrics`) when given. PR: the no-skill line at the mean of the
+    classes' prevalences (the macro-average's chance level)."""
+    if not isinstance(per_model, Mapping) or not per_model:
+        raise TypeError("`per_model` must be a non-empty mapping of model name -> {class: CurveResult}")
+    named = {str(m): _check_curves(per, ("roc", "pr"), name=f"per_model[{m!r}]") for m, per in per_model.items()}
+    kinds = {c.kind for per in named.values() for c in per.values()}
+    if len(kinds) != 1:
+        raise ValueError(f"`per_model` mixes curve kinds {sorted(kinds)}")
+    kind = kinds.pop()
+    area_label = "AUC" if kind == "roc" else "AP"
+    fig = _new_figure(kind, title or f"{'ROC curve' if kind == 'roc' else 'Precision–recall'}, macro-average")
+    if kind == "roc":
+        _reference(fig, [0, 1], [0, 1], "Chance (AUC 0.5)")
+    else:
+        first = next(iter(named.values()))
+        bases = [c.baseline for c in first.values() if c.baseline is not None and np.isfinite(c.baseline)]
+        if bases:
+            _reference(fig, [0, 1], [np.mean(bases)] * 2, f"No skill (mean prevalence {np.mean(bases):.1%})")
+    colors = _colors_for(list(named), colors)
+    for model, per in named.items():
+        x, y = _macro_average(per, kind, grid_points)
+        color, dash = series_style(model, colors)
+        area = None if areas is None else areas.get(model)
+        label = plain(model) + (f" (macro {area_label} {proportion(area)})" if area is not None else "")
+        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=label, legendgroup=plain(model),
+                                 line=dict(color=color, dash=dash, width=2.5),
+                                 hovertemplate=(f"{plain(model)}<br>{_SHORT[kind][0]} %{{x:.1%}} · mean "
+                                                f"{_SHORT[kind][1]} %{{y:.1%}}<extra></extra>")))
+    return legend_below(fig)
+
+
 def ovr_chart(
     *,
     per_class: Mapping[str, CurveResult],
@@ -682,14 +735,12 @@ def ovr_chart(
     series = dict(named)
     if micro is not None:
         series["micro-average"] = _check_curves({"micro-average": micro}, (kind,), name="micro")["micro-average"]
-    grid = _grid_for(kind, grid_points)
-    mean_y = np.nanmean(np.vstack([_on_grid(c, grid) for c in named.values()]), axis=0)
+    grid, mean_y = _macro_average(named, kind, grid_points)
     colors = _colors_for(list(named), colors)
     draw = roc_chart if kind == "roc" else pr_chart
     fig = draw(curves=series, colors=colors, max_points=_budget(max_points, len(series) + 1),
                title=title or ("ROC curve, one class against the rest" if kind == "roc"
                                else "Precision–recall, one class against the rest"))
-    grid, mean_y = _from_origin(kind, grid, mean_y)
     color, dash = series_style("macro-average", colors)
     area_label = "AUC" if kind == "roc" else "AP"
     label = "macro-average" + (f" ({area_label} {proportion(macro_area)})" if macro_area is not None else "")
