@@ -245,8 +245,8 @@ def ks_chart(assessment: Assessment, models: tuple[str, ...], label: str):
     """The Kolmogorov–Smirnov curves of the models."""
     return charts.ks_chart(curves={m: scored(assessment, m, label).ks for m in models},
                            colors=charts.model_colors(assessment.models),
-                           title=_titled("Kolmogorov–Smirnov: how far apart the classes score",
-                                         subject(assessment, label)))
+                           title=_titled("Kolmogorov–Smirnov", about) if (about := subject(assessment, label))
+                           else "Kolmogorov–Smirnov: how far apart the classes score")
 
 
 def _auc(view):

@@ -381,7 +381,7 @@ def test_calibration_chart_draws_each_bins_interval(small):
     filled = cal.nonempty
     np.testing.assert_allclose(np.asarray(line.y) + np.asarray(line.error_y.array), band.high[filled])
     np.testing.assert_allclose(np.asarray(line.y) - np.asarray(line.error_y.arrayminus), band.low[filled])
-    assert "bars: 95&#37; Wilson interval" in fig.layout.title.subtitle.text
+    assert "Bars: 95&#37; Wilson interval" in [t.name for t in fig.data]
 
 
 def test_calibration_chart_has_diagonal_ece_and_histogram(small):

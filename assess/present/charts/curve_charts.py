@@ -504,8 +504,11 @@ def calibration_chart(
     subtitle = ("ECE (expected calibration error): " + " · ".join(
         f"{plain(n)} {proportion(c.ece)}" for n, c in zip(names, curves.values()))
         if len(names) == 1 else "ECE: expected calibration error (in the legend)")
-    if bands:
-        subtitle += f" · bars: {plain(next(iter(bands.values())).label)}"
+    if bands:   # said in the legend, which wraps, where a longer subtitle would be cut at the chart's edge
+        what = plain(next(iter(bands.values())).label)
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=f"Bars: {what}",
+                                 marker=dict(symbol="line-ns-open", size=14, color="#444444", line=dict(width=2))),
+                      **rows)
     fig.update_layout(template=TEMPLATE, hovermode="closest",
                       title=dict(text=plain(title), subtitle=dict(text=subtitle)))
     fig.update_xaxes(range=[-0.01, 1.01], tickformat=".0%")

@@ -128,8 +128,6 @@ def residual_chart(*, models: Mapping[str, tuple], colors: Mapping[str, str] | N
     x_range = _span(*(p for _, p in data.values()))
     y_range = _span(*errors.values())
     fig = new_figure(title, "Predicted (y_pred)", ERROR_LABEL)
-    fig.update_layout(title=dict(subtitle=dict(
-        text=f"Bands: {percent_level(confidence_level)} interval of each bin's median error")))
     for name, (_, p) in data.items():
         _points_or_density(fig, name, p, errors[name], colors[name], x_range, y_range, single=len(data) == 1,
                            hover="predicted %{x:.4g}<br>error %{y:.4g}")
@@ -141,7 +139,8 @@ def residual_chart(*, models: Mapping[str, tuple], colors: Mapping[str, str] | N
                 x=np.concatenate([tx[shown], tx[shown][::-1]]),
                 y=np.concatenate([band.high[shown], band.low[shown][::-1]]), fill="toself",
                 fillcolor=rgba(colors[name], 0.2), line=dict(width=0), mode="lines", hoverinfo="skip",
-                legendgroup=plain(name), name=f"{plain(name)}: {percent_level(confidence_level)} interval of the median"))
+                legendgroup=plain(name),
+                name=f"{plain(name)}: {percent_level(confidence_level)} interval of the median"))
         fig.add_trace(go.Scatter(x=tx, y=ty, mode="lines", name=f"{plain(name)}: median error (trend)",
                                  line=dict(color=colors[name], width=3), legendgroup=plain(name),
                                  customdata=np.column_stack([band.low, band.high]),
@@ -203,5 +202,8 @@ def error_by_decile_chart(*, models: Mapping[str, tuple], colors: Mapping[str, s
                              customdata=np.column_stack([counts, low, high]),
                              hovertemplate=("%{x}<br>MAE %{y:.4g} over %{customdata[0]:,.0f} rows<br>"
                                             f"{level} CI " "%{customdata[1]:.4g}–%{customdata[2]:.4g}")))
-    fig.update_layout(barmode="group", title=dict(subtitle=dict(text=f"Bars: {level} t interval of each mean")))
+    fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=f"Error bars: {level} t interval of each mean",
+                             marker=dict(symbol="line-ns-open", size=14, color="#444444", line=dict(width=2))))
+    # room under the axis for the two-line range labels, which turn 90° on a narrow chart (a PDF page, 1024 px)
+    fig.update_layout(barmode="group", margin=dict(b=150))
     return legend_below(fig)
