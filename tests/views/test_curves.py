@@ -161,6 +161,11 @@ def test_roc_band_and_hull_toggles():
     names = [t.get("name", "") for t in roc["data"]]
     assert any("convex hull" in n for n in names)
     assert any(t.get("fill") for t in roc["data"]), "the band is a filled area"
+    shown = charts_by_title(at)
+    for title in ("Precision–recall curve", "Cumulative gain", "Lift"):   # every curve has its band
+        assert len([t for t in shown[title]["data"] if t.get("fill") == "toself"]) == 3, title   # one per model
+    calibration = shown["Calibration (reliability)"]
+    assert all(t["error_y"]["arrayminus"] for t in calibration["data"] if t.get("mode") == "lines+markers")
 
 
 def test_metric_by_threshold_chart_offers_every_registry_rate():
