@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from assess.analyses.operating_points import suggested_thresholds
+from assess.core.errors import AssessError
 from assess.inputs.assessment import Assessment
 from assess.present import charts
 from assess.present import curves_view as cv
@@ -33,8 +34,14 @@ def bands_toggle(assessment: Assessment, models, label: str) -> dict | None:
     if not st.toggle(BANDS_LABEL, key="roc_band", help="Pointwise: each point's interval holds on its own. Resamples "
                      "the score × class cells within each class."):
         return None
+    out = {}
     with st.spinner("Bootstrapping the curves…"):
-        return {m: cached(cv.bands, assessment, m, label) for m in models}
+        for m in models:
+            try:
+                out[m] = cached(cv.bands, assessment, m, label)
+            except AssessError as exc:   # e.g. a class with no row in the truth: nothing to resample
+                st.caption(md(f"No band for `{m}`: {exc}."))
+    return out
 
 
 def class_overlay_section(assessment: Assessment, curves: cv.Curves, label: str, colors: dict) -> list:

@@ -185,3 +185,20 @@ def test_metric_by_threshold_chart_offers_every_registry_rate():
     assert names == ["Cohen's kappa", "Positive likelihood ratio"]
     chooser.set_value([]).run()
     assert not at.exception
+
+
+def test_multiclass_class_absent_from_the_truth_has_curves_but_says_why_it_has_no_band():
+    """A probability column for a class no row has (c): its one-vs-rest view has no positive to resample."""
+    rng = np.random.default_rng(1)
+    proba = rng.dirichlet([1, 1, 1, 1], size=90).round(4)
+    frame = pd.DataFrame(proba, columns=["proba_a", "proba_b", "proba_c", "proba_d"])
+    frame.insert(0, "y_true", rng.choice(["a", "b", "d"], 90))
+    frame.insert(0, "model", "m")
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    at.file_uploader[0].upload("absent.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    at.switch_page("views/curves.py").run()
+    at.selectbox(key="curves_class").set_value("c").run()
+    at.toggle(key="roc_band").set_value(True).run()
+    assert not at.exception
+    assert any("No band for `m`" in c.value and "both classes" in c.value for c in at.caption)
