@@ -27,7 +27,8 @@ from scipy import stats
 
 from assess.curves.counts import ThresholdCounts, check_binary, rank_scores, read_only, threshold_counts
 
-__all__ = ["Band", "CurveBands", "curve_bands", "wilson_interval", "calibration_band", "error_trend",
+__all__ = ["Band", "CurveBands", "curve_bands", "draw_cells", "curve_values", "wilson_interval", "calibration_band",
+           "median_interval", "error_trend",
            "decile_errors"]
 
 #: A stratum is drawn as one multinomial over its cells when it has at most this many cells, or at least
