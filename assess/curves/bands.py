@@ -28,8 +28,7 @@ from scipy import stats
 from assess.curves.counts import ThresholdCounts, check_binary, rank_scores, read_only, threshold_counts
 
 __all__ = ["Band", "CurveBands", "curve_bands", "draw_cells", "curve_values", "wilson_interval", "calibration_band",
-           "median_interval", "error_trend",
-           "decile_errors"]
+           "median_interval", "error_trend", "decile_errors"]
 
 #: A stratum is drawn as one multinomial over its cells when it has at most this many cells, or at least
 #: ``CELL_DRAW_MIN_MEAN`` rows per cell on average; else its rows are drawn and counted per cell (cheaper then).
