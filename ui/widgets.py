@@ -14,6 +14,7 @@ from streamlit.errors import StreamlitDuplicateElementKey
 from assess.present.charts.style import PRESENTATION_SCALE, presentation
 from assess.present.export import figure_to_pdf, figure_to_png, figure_to_svg, figures_to_pdf
 from assess.core.defaults import DEFAULT_RESAMPLES
+from assess.core.data import Task
 from assess.core.formatting import UNDEFINED, header
 from assess.metrics import GROUPS
 from assess.inputs.assessment import Assessment
@@ -533,6 +534,9 @@ def threshold_control(label: str = "", *, low: float = 0.0, high: float = 1.0) -
 CHANGE_IT = {"curves": "Move the threshold above, or choose where labels come from on the Metrics page.",
              "metrics": "Change it here (Labels from) or with the threshold on the Curves page.",
              None: "Change it with the threshold on the Curves page or with Labels from on the Metrics page."}
+#: A multi-class decision has no threshold (each row takes its highest-scoring class): only the label source changes.
+CHANGE_IT_NO_THRESHOLD = {"metrics": "Change it here (Labels from).",
+                          None: "Change it with Labels from on the Metrics page."}
 
 
 def decision_note(assessment: Assessment, *, page: str | None = None) -> None:
@@ -540,8 +544,9 @@ def decision_note(assessment: Assessment, *, page: str | None = None) -> None:
     first = assessment.predictions()
     sentence = current_decision().describe(assessment.task, has_labels=first.y_pred is not None,
                                            has_scores=first.scores is not None, labels=assessment.classes)
-    st.caption(md(f"{sentence} {CHANGE_IT[page]}"), help="One decision rule is shared by the Metrics, Confusion, Curves and Compare "
-                                         "pages, so their numbers always agree.")
+    where = CHANGE_IT_NO_THRESHOLD if assessment.task is Task.MULTICLASS else CHANGE_IT
+    st.caption(md(f"{sentence} {where[page]}"), help="One decision rule is shared by the Metrics, Confusion, Curves and "
+                                                     "Compare pages, so their numbers always agree.")
 
 
 def choose_metrics(specs, defaults, *, key: str) -> list[str]:

@@ -1,5 +1,7 @@
 """Curves page: the threshold explorer (confusion matrices and metrics follow the threshold), then ROC, PR, gain,
-lift, calibration, score distribution, metric-vs-threshold and KS charts, per-fold curves and the decile table."""
+lift, calibration, score distribution, metric-vs-threshold and KS charts, per-fold curves and the decile table.
+Multi-class: the chosen models overlaid on one class against the rest (or the micro- or macro-average), with the same
+charts but no threshold, then every class of one model."""
 
 import streamlit as st
 
@@ -23,29 +25,31 @@ if not task.is_classification:
             f"{'Clusters' if task is Task.CLUSTERING else 'Errors'} page.")
     st.stop()
 
-models = st.multiselect("Models", list(assessment.models), default=list(assessment.models))
+models = st.multiselect("Models", list(assessment.models), default=list(assessment.models),
+                        help="The models drawn on every chart of this page.")
 if not models:
     st.info("Pick at least one model.")
     st.stop()
 colors = charts.model_colors(assessment.models)  # by position in the file, so a model keeps its colour everywhere
 
-if task is Task.MULTICLASS:   # one-vs-rest curves of one model
-    cw.one_vs_rest_section(assessment, models)
-    st.stop()
-
-# --- binary, or one label of a multi-label task ---------------------------------------------------------------------
+# --- which binary view: the file's own, one label (multi-label), or one class or the micro-average (multi-class) -----
 label = ""
 ml_figures: list = []
-if task is Task.MULTILABEL:
+if task is Task.MULTICLASS:
+    st.subheader("The models on one class against the rest")
+    label = cw.class_choice(assessment)
+    if label == cv.MACRO_AVERAGE:
+        cw.without_scores(assessment, models)
+        figures = cw.macro_section(assessment, models) + cw.all_classes_section(assessment, models)
+        all_charts_button(figures, "curves.pdf", key="curves")
+        st.stop()
+elif task is Task.MULTILABEL:
     ml_figures = per_label_curves_section(assessment, models)
     label_thresholds_section(assessment, models)
     st.subheader("One label at a time")
     label = st.selectbox("Label", list(assessment.classes), help="Multi-label models are explored one label at a time.")
-views = {m: cv.label_view(assessment, m, label) for m in models}
-without = [m for m, v in views.items() if v.scores is None]
-if without:
-    st.info(md("No scores for " + ", ".join(f"`{m}`" for m in without) + ": they have no curves."))
-views = {m: v for m, v in views.items() if v.scores is not None}
+cw.without_scores(assessment, models)
+views = [m for m in models if assessment.predictions(m).scores is not None]
 if not views:
     st.stop()
 try:   # every model's curves from one sort each, thinned once, with the ROC AUC's DeLong interval for the legend
@@ -74,16 +78,10 @@ def explorer() -> None:
     table, formats = cv.explorer_table(curves, threshold)
     data_table(table, formats=formats, headers=cv.explorer_headers(), repeat=("model",))
 
-    t1 = t2 = st.container(horizontal=True)
-    with_band = t1.toggle("ROC: 95% bootstrap band (200 resamples, seed 0)", key="roc_band")
-    with_hull = t2.toggle("ROC: convex hull", key="roc_hull",
-                          help="The best operating points reachable by mixing two thresholds at random.")
-    bands = None
-    if with_band:
-        with st.spinner("Bootstrapping the ROC curves…"):
-            raw = {m: cached(cv.band, assessment, m, label) for m in scored}
-        bands = {m: charts.CurveBand(b.fpr, b.low, b.high, label="95% bootstrap band") for m, b in raw.items()}
-    # Only the ROC chart draws the band and the hull.
+    with st.container(horizontal=True):
+        bands = cw.bands_toggle(assessment, scored, label)
+        with_hull = st.toggle("ROC: convex hull", key="roc_hull",
+                              help="The best operating points reachable by mixing two thresholds at random.")
     shown = list(cv.curve_charts(curves, colors, threshold, bands=bands, hull=with_hull).items())
     detail = st.selectbox("Model for the single-model charts", list(scored), key="detail_model")
     rates = cv.threshold_rates()
@@ -102,7 +100,10 @@ def explorer() -> None:
     st.session_state.setdefault(Key.FIGURES, {})["curves"] = [fig for _, fig in shown]
 
 
-explorer()
+if task is Task.MULTICLASS:   # no threshold: each row is predicted as its highest-scoring class
+    st.session_state.setdefault(Key.FIGURES, {})["curves"] = cw.class_overlay_section(assessment, curves, label, colors)
+else:
+    explorer()
 
 st.subheader("Calibration and separation")
 row = chart_row()
@@ -120,10 +121,9 @@ with row:
     static.append(fig)
     chart(fig, "KS", key=f"ks_{label}", in_row=True)
 
-first_view = next(iter(views.values()))
-if first_view.fold is not None:
+if assessment.predictions(views[0]).fold is not None:
     st.subheader("Per cross-validation fold")
-    fold_model = st.selectbox("Model", list(views), key="fold_model")
+    fold_model = st.selectbox("Model", views, key="fold_model")
     kind = st.radio("Curve", list(cv.FOLD_KINDS), horizontal=True, key="fold_kind", format_func=cv.FOLD_KINDS.get)
     folds = cached(cv.folds, assessment, fold_model, label, kind)
     if len(folds) >= 2:
@@ -140,5 +140,7 @@ data_table(deciles, formats=cv.DECILE_FORMATS, headers=cv.DECILE_HEADERS, repeat
 st.download_button("Gain/lift table CSV", to_csv_bytes(deciles), "gain_lift.csv", "text/csv",
                    icon=":material/download:")
 
+if task is Task.MULTICLASS:
+    static += cw.all_classes_section(assessment, models)
 all_charts_button(ml_figures + st.session_state.setdefault(Key.FIGURES, {}).get("curves", []) + static, "curves.pdf",
                   key="curves")

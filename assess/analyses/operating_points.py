@@ -46,18 +46,39 @@ class ScoredModel:
     scores_by_class: dict
 
 
+#: The label of a multi-class model's micro-average view: every (row, class) pair as one binary row.
+MICRO_AVERAGE = "micro-average"
+
+
 def binary_view(pred: Predictions, label: str | None = None) -> Predictions:
-    """A binary `Predictions` of a binary model, or of one label of a multi-label model."""
+    """A binary `Predictions` of a binary model; of one label of a multi-label model; or of one class against the
+    rest of a multi-class model (``label`` a class), or of its micro-average (``label`` `MICRO_AVERAGE`: the n·k
+    one-hot rows against the flattened scores, each row's weight repeated k times, as scikit-learn's micro-averaged
+    curves)."""
     if pred.task is Task.BINARY:
         return pred
-    if pred.task is not Task.MULTILABEL:
-        raise AssessError(f"a {pred.task.value} model has no single binary view; use one-vs-rest curves")
+    if pred.task not in (Task.MULTILABEL, Task.MULTICLASS):
+        raise AssessError(f"a {pred.task.value} model has no binary view")
+    k = len(pred.classes)
+    if pred.task is Task.MULTICLASS and label == MICRO_AVERAGE:
+        truth = (pred.y_true[:, None] == np.arange(k)).ravel().astype(np.int8)
+        return replace(pred, task=Task.BINARY, classes=("other class", "true class"), y_true=truth, y_pred=None,
+                       scores=None if pred.scores is None else pred.scores.ravel(),
+                       weight=None if pred.weight is None else np.repeat(pred.weight, k),
+                       fold=None if pred.fold is None else np.repeat(pred.fold, k),
+                       ids=None, group=None, time=None, series=None, horizon=None, origin=None)
     if label not in pred.classes:
-        raise AssessError(f"no label {label!r} (labels: {', '.join(pred.classes)})")
+        what = "label" if pred.task is Task.MULTILABEL else "class"
+        raise AssessError(f"no {what} {label!r} ({what}s: {', '.join(pred.classes)})")
     j = pred.classes.index(label)
-    return replace(pred, task=Task.BINARY, classes=(f"not {label}", label),
-                   y_true=pred.y_true[:, j].astype(np.int8),
-                   y_pred=None if pred.y_pred is None else pred.y_pred[:, j].astype(np.int8),
+    if pred.task is Task.MULTICLASS:
+        truth = pred.y_true == j
+        predicted = None if pred.y_pred is None else (pred.y_pred == j)
+    else:
+        truth = pred.y_true[:, j]
+        predicted = None if pred.y_pred is None else pred.y_pred[:, j]
+    return replace(pred, task=Task.BINARY, classes=(f"not {label}", label), y_true=truth.astype(np.int8),
+                   y_pred=None if predicted is None else predicted.astype(np.int8),
                    scores=None if pred.scores is None else pred.scores[:, j])
 
 
@@ -288,7 +309,7 @@ def one_vs_rest(pred: Predictions) -> OneVsRest:
 @dataclass(frozen=True)
 class RocBand:
     """A pointwise bootstrap band of the ROC curve: at each ``fpr`` of the grid, the ``confidence_level`` percentile
-    interval of the best TPR reachable at that false-positive rate, over ``n_resamples`` stratified resamples
+    interval of the best TPR reachable at that false-positive rate, over ``n_resamples`` class-stratified resamples
     (``seed``)."""
 
     fpr: np.ndarray
@@ -299,44 +320,23 @@ class RocBand:
     seed: int
 
 
-def tpr_at_fpr(counts: curves.ThresholdCounts, grid: np.ndarray) -> np.ndarray:
-    r"""The ROC curve read at each false-positive rate of ``grid``: :math:`\max\{TPR_k : FPR_k \le g\}` (the best
-    true-positive rate a threshold reaches without exceeding that false-positive rate; 0 before the first point)."""
-    fpr = np.concatenate([[0.0], counts.fps / counts.n_neg])
-    tpr = np.concatenate([[0.0], counts.tps / counts.n_pos])
-    return tpr[np.searchsorted(fpr, grid, side="right") - 1]
-
-
-def roc_band(pred: Predictions, *, n_resamples: int = 200, confidence_level: float = 0.95, seed: int = 0,
-             grid_points: int = 101) -> RocBand:
-    """Bootstrap band of a binary model's ROC curve, stratified by class (each resample keeps the class counts).
-
-    The scores are sorted once (`assess.curves.rank_scores`); each resample only reweights the rows — its counts
-    are the row multiplicities times any sample weights — so a replicate costs O(n), not a sort. A pointwise band:
-    each FPR's interval holds at ``confidence_level`` on its own, not the whole curve at once.
-    """
+def score_bands(pred: Predictions, *, n_resamples: int = curves.bands.BAND_RESAMPLES, confidence_level: float = 0.95,
+                seed: int = 0, counts: curves.ThresholdCounts | None = None) -> curves.CurveBands:
+    """Bootstrap bands of a binary model's ROC, PR, gain and lift curves (`assess.curves.curve_bands`: resampled
+    score × class cells, so a file of tied scores costs its cells, not its rows). ``counts``: the model's own
+    unweighted counts, whose cells are reused without a new sort."""
     if pred.scores is None:
-        raise AssessError(f"model {pred.model!r} has no scores, so it has no ROC curve to band")
-    if not 0 < confidence_level < 1:
-        raise ValueError(f"'confidence_level' must be in (0, 1) (got {confidence_level})")
-    if not isinstance(n_resamples, int) or n_resamples < 10:
-        raise ValueError(f"'n_resamples' must be an integer >= 10 (got {n_resamples!r})")
+        raise AssessError(f"model {pred.model!r} has no scores, so it has no curve to band")
     y = pred.y_true.astype(bool)
-    positives, negatives = np.flatnonzero(y), np.flatnonzero(~y)
-    if positives.size == 0 or negatives.size == 0:
-        raise AssessError("a ROC band needs both classes in the ground truth")
-    ranking = curves.rank_scores(pred.scores)
-    grid = np.linspace(0.0, 1.0, grid_points)
-    rng = np.random.default_rng(seed)
-    n = y.shape[0]
-    tprs = np.empty((n_resamples, grid_points))
-    for b in range(n_resamples):
-        draws = np.concatenate([rng.choice(positives, positives.size), rng.choice(negatives, negatives.size)])
-        weight = np.bincount(draws, minlength=n).astype(float)
-        if pred.weight is not None:
-            weight *= pred.weight
-        counts = curves.threshold_counts(pred.y_true, pred.scores, sample_weight=weight, ranking=ranking)
-        tprs[b] = tpr_at_fpr(counts, grid)
-    tail = (1 - confidence_level) / 2 * 100
-    low, high = np.percentile(tprs, [tail, 100 - tail], axis=0)
-    return RocBand(grid, low, high, confidence_level, n_resamples, seed)
+    if y.all() or not y.any():
+        raise AssessError("a curve band needs both classes in the ground truth")
+    return curves.curve_bands(y, pred.scores, pred.weight, counts=counts if pred.weight is None else None,
+                              n_resamples=n_resamples, confidence_level=confidence_level, seed=seed)
+
+
+def roc_band(pred: Predictions, *, n_resamples: int = curves.bands.BAND_RESAMPLES, confidence_level: float = 0.95,
+             seed: int = 0) -> RocBand:
+    """The ROC band of :func:`score_bands`. A pointwise band: each FPR's interval holds at ``confidence_level`` on its
+    own, not the whole curve at once."""
+    band = score_bands(pred, n_resamples=n_resamples, confidence_level=confidence_level, seed=seed).roc
+    return RocBand(band.x, band.low, band.high, confidence_level, n_resamples, seed)

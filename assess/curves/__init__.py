@@ -8,6 +8,9 @@ Three layers, each reading only the one below:
 - :mod:`.from_counts` — ROC AUC, average precision, PR AUC, KS and the ROC, precision–recall, gain, lift and KS
   curves, the confusion matrix and operating point at a threshold: vectorised lines over the counts, no new sort.
 - :mod:`.calibration` — the reliability curve with ECE and MCE.
+- :mod:`.bands` — pointwise interval bands: a class-stratified bootstrap over the score × class cells for the ROC,
+  precision–recall, gain and lift curves; Wilson per reliability bin; order-statistic and t intervals of the
+  regression error summaries.
 
 Elsewhere: metric-versus-threshold arrays of every registry metric are
 :func:`assess.metrics.threshold.metric_vs_threshold`; DeLong placements live with the intervals
@@ -15,6 +18,8 @@ Elsewhere: metric-versus-threshold arrays of every registry metric are
 (:func:`assess.present.charts.thinning.thin_curve`).
 """
 
+from assess.curves.bands import (Band, CurveBands, calibration_band, curve_bands, decile_errors, error_trend,
+                                 wilson_interval)
 from assess.curves.calibration import CalibrationResult, calibration_curve
 from assess.curves.counts import (ScoreRanking, ThresholdCounts, micro_threshold_counts, ovr_threshold_counts,
                                   rank_scores, threshold_counts, trapezoid_auc)
@@ -25,4 +30,5 @@ from assess.curves.from_counts import (Confusion, CurveResult, OperatingPoint, a
 __all__ = ["ThresholdCounts", "ScoreRanking", "threshold_counts", "rank_scores", "ovr_threshold_counts",
            "micro_threshold_counts", "trapezoid_auc", "roc_auc", "average_precision", "pr_auc", "ks_statistic",
            "CurveResult", "roc_curve", "pr_curve", "gain_curve", "lift_curve", "ks_curve", "Confusion",
-           "confusion_at_threshold", "OperatingPoint", "operating_point", "CalibrationResult", "calibration_curve"]
+           "confusion_at_threshold", "OperatingPoint", "operating_point", "CalibrationResult", "calibration_curve",
+           "Band", "CurveBands", "curve_bands", "calibration_band", "wilson_interval", "error_trend", "decile_errors"]

@@ -1,6 +1,7 @@
-"""What the Curves page computes and names, Streamlit-free: one model's curves for one label (binary, or one label of
-a multi-label file), their ROC AUC interval and bootstrap band, the per-fold curves, the explorer's and decile table's
-headers, and the decile table itself.
+"""What the Curves page computes and names, Streamlit-free: the models' curves for one label — binary, one label of a
+multi-label file, or one class against the rest (or the micro-average) of a multi-class file — their ROC AUC interval,
+bootstrap bands and calibration intervals, the multi-class macro-average overlay, the per-fold curves, the explorer's
+and decile table's headers, and the decile table itself.
 
 Every function of an assessment takes only hashable settings, so the page can share it through ``ui.state.cached``
 (the key is the function and its arguments).
@@ -15,10 +16,11 @@ import numpy as np
 import pandas as pd
 
 from assess.analyses.label_curves import per_label_curves, per_label_thresholds
-from assess.analyses.operating_points import (binary_matrix, binary_view, fold_curves, gain_table, one_vs_rest,
-                                              roc_band, scored_model)
+from assess.analyses.operating_points import (MICRO_AVERAGE, binary_matrix, binary_view, fold_curves, gain_table,
+                                              one_vs_rest, score_bands, scored_model)
 from assess.core.data import Task
-from assess.core.formatting import count, percent, proportion
+from assess.core.formatting import count, percent, percent_level, proportion
+from assess.curves import calibration_band
 from assess.inputs.assessment import Assessment
 from assess.metrics import evaluate, metrics_for
 from assess.metrics.threshold import metric_vs_threshold, metrics_at, threshold_metric_keys
@@ -26,6 +28,10 @@ from assess.present import charts
 
 #: The curves of a scored model the explorer draws.
 CURVE_KINDS = ("roc", "pr", "gain", "lift")
+#: A multi-class file's averages, offered beside its classes: the micro-average is one binary view of the n·k
+#: (row, class) pairs; the macro-average the mean of the classes' curves (ROC and PR only).
+MACRO_AVERAGE = "macro-average"
+AVERAGES = (MICRO_AVERAGE, MACRO_AVERAGE)
 #: The per-fold chart's curve kinds, by their key.
 FOLD_KINDS = {"roc": "ROC", "pr": "Precision–recall", "gain": "Gain", "lift": "Lift"}
 # Counts whole (positives in a bin cut through tied scores are an expectation: shown rounded), shares as percentages.
@@ -46,7 +52,8 @@ DECILE_FORMATS = {"top_share": lambda share: percent(share, 0), "rows": count, "
 
 
 def label_view(assessment: Assessment, model: str, label: str = ""):
-    """``model``'s predictions as a binary problem: the file's own, or ``label`` against the rest (multi-label)."""
+    """``model``'s predictions as a binary problem: the file's own, ``label`` against the rest (multi-label, or a class
+    of a multi-class file), or the multi-class micro-average (`MICRO_AVERAGE`)."""
     return binary_view(assessment.predictions(model), label or None)
 
 
@@ -60,9 +67,15 @@ def scored(assessment: Assessment, model: str, label: str = ""):
     return scored_model(label_view(assessment, model, label))
 
 
-def band(assessment: Assessment, model: str, label: str = ""):
-    """The ROC curve's 95 % bootstrap band (200 resamples, seed 0)."""
-    return roc_band(label_view(assessment, model, label))
+def has_bands(label: str) -> bool:
+    """Whether a view's rows are independent samples, so a bootstrap of them is one of the data: not the micro-average,
+    whose k rows per sample move together."""
+    return label != MICRO_AVERAGE
+
+
+def bands(assessment: Assessment, model: str, label: str = ""):
+    """The ROC, PR, gain and lift curves' 95 % bootstrap bands (200 resamples of the score × class cells, seed 0)."""
+    return score_bands(label_view(assessment, model, label))
 
 
 def folds(assessment: Assessment, model: str, label: str, kind: str):
@@ -132,22 +145,57 @@ def curves(assessment: Assessment, models: tuple[str, ...], label: str = "") -> 
     drawn = {kind: {m: charts.drawn_indices(getattr(sm, kind).x, getattr(sm, kind).y, max_points=budget)
                     for m, sm in scored_models.items()} for kind in CURVE_KINDS}
     first = next(iter(scored_models.values()))
-    return Curves(scored_models, {m: _auc(v) for m, v in views.items()}, drawn,
+    return Curves(scored_models, {m: _auc(v) for m, v in views.items()} if has_bands(label) else {}, drawn,
                   float(min(np.nanmin(v.scores) for v in views.values())),
                   float(max(np.nanmax(v.scores) for v in views.values())), first.positive, first.negative)
 
 
-def curve_charts(c: Curves, colors: dict, threshold: float, *, bands=None, hull: bool = False) -> dict:
-    """The ROC (with its AUC intervals, optional bootstrap ``bands`` and convex ``hull``), precision–recall, gain and
-    lift charts with each model's operating point at ``threshold``."""
+def subject(assessment: Assessment, label: str) -> str:
+    """What a multi-class view's charts show, for their titles ("" otherwise: the file's own binary problem or one
+    label, which the page names)."""
+    if assessment.task is not Task.MULTICLASS:
+        return ""
+    return "micro-average of the classes" if label == MICRO_AVERAGE else f"class {label} against the rest"
+
+
+def _titled(title: str, about: str) -> str:
+    return f"{title} — {about}" if about else title
+
+
+def curve_charts(c: Curves, colors: dict, threshold: float | None, *, bands=None, hull: bool = False,
+                 about: str = "") -> dict:
+    """The ROC (with its AUC intervals, optional convex ``hull``), precision–recall, gain and lift charts, each with
+    the models' bootstrap ``bands`` ({model: CurveBands}, optional) and operating point at ``threshold`` (None: a
+    multi-class view, which has no threshold); ``about`` (`subject`) ends each title."""
     counts = {m: sm.counts for m, sm in c.scored.items()}
     of = {kind: {m: getattr(sm, kind) for m, sm in c.scored.items()} for kind in CURVE_KINDS}
+    shaded = {kind: None if not bands else {
+        m: charts.CurveBand(getattr(b, kind).x, getattr(b, kind).low, getattr(b, kind).high,
+                            label=f"{percent_level(b.confidence_level)} bootstrap band") for m, b in bands.items()}
+        for kind in CURVE_KINDS}
     common = dict(counts=counts, colors=colors, threshold=threshold)
-    return {"ROC": charts.roc_chart(curves=of["roc"], auc_ci=c.auc_ci, drawn=c.drawn["roc"], bands=bands, hull=hull,
-                                    **common),
-            "Precision–recall": charts.pr_chart(curves=of["pr"], drawn=c.drawn["pr"], **common),
-            "Cumulative gain": charts.gain_chart(curves=of["gain"], drawn=c.drawn["gain"], **common),
-            "Lift": charts.lift_chart(curves=of["lift"], drawn=c.drawn["lift"], **common)}
+    return {"ROC": charts.roc_chart(curves=of["roc"], auc_ci=c.auc_ci, drawn=c.drawn["roc"], bands=shaded["roc"],
+                                    hull=hull, title=_titled("ROC curve", about), **common),
+            "Precision–recall": charts.pr_chart(curves=of["pr"], drawn=c.drawn["pr"], bands=shaded["pr"],
+                                                title=_titled("Precision–recall curve", about), **common),
+            "Cumulative gain": charts.gain_chart(curves=of["gain"], drawn=c.drawn["gain"], bands=shaded["gain"],
+                                                 title=_titled("Cumulative gain", about), **common),
+            "Lift": charts.lift_chart(curves=of["lift"], drawn=c.drawn["lift"], bands=shaded["lift"],
+                                      title=_titled("Lift", about), **common)}
+
+
+#: The macro-average overlay's charts: kind → title.
+MACRO_KINDS = {"roc": "ROC curve, macro-average of the classes",
+               "pr": "Precision–recall, macro-average of the classes"}
+
+
+def macro_chart(assessment: Assessment, models: tuple[str, ...], kind: str):
+    """The multi-class models' macro-average ROC (``kind`` "roc") or PR ("pr") curves overlaid — the mean of each
+    model's one-vs-rest curves on a common grid — each legend with the model's macro area."""
+    ovr = {m: one_vs_rest(assessment.predictions(m)) for m in models}
+    areas = {m: o.macro_roc_auc if kind == "roc" else o.macro_average_precision for m, o in ovr.items()}
+    return charts.macro_overlay_chart(per_model={m: getattr(o, kind) for m, o in ovr.items()}, areas=areas,
+                                      colors=charts.model_colors(assessment.models), title=MACRO_KINDS[kind])
 
 
 def matrix_chart(c: Curves, model: str, threshold: float):
@@ -176,16 +224,29 @@ def distribution_chart(assessment: Assessment, model: str, label: str):
 
 
 def calibration_chart(assessment: Assessment, models: tuple[str, ...], label: str):
-    """The reliability curves of the models that have one (None when none has)."""
-    calibrated = {m: sm.calibration for m in models if (sm := scored(assessment, m, label)).calibration is not None}
-    return charts.calibration_chart(curves=calibrated, colors=charts.model_colors(assessment.models)) \
-        if calibrated else None
+    """The reliability curves of the models that have one (None when none has), each bin with its 95 % Wilson
+    interval where the rows are independent (`has_bands`)."""
+    calibrated = {m: sm for m in models if (sm := scored(assessment, m, label)).calibration is not None}
+    if not calibrated:
+        return None
+    wilson = None
+    if has_bands(label):
+        wilson = {}
+        for m, sm in calibrated.items():
+            view = label_view(assessment, m, label)
+            b = calibration_band(view.y_true, view.scores, sm.calibration.bin_edges, view.weight)
+            wilson[m] = charts.CurveBand(b.x, b.low, b.high, label="95% Wilson interval")
+    return charts.calibration_chart(curves={m: sm.calibration for m, sm in calibrated.items()}, bands=wilson,
+                                    colors=charts.model_colors(assessment.models),
+                                    title=_titled("Calibration (reliability)", subject(assessment, label)))
 
 
 def ks_chart(assessment: Assessment, models: tuple[str, ...], label: str):
     """The Kolmogorov–Smirnov curves of the models."""
     return charts.ks_chart(curves={m: scored(assessment, m, label).ks for m in models},
-                           colors=charts.model_colors(assessment.models))
+                           colors=charts.model_colors(assessment.models),
+                           title=_titled("Kolmogorov–Smirnov", about) if (about := subject(assessment, label))
+                           else "Kolmogorov–Smirnov: how far apart the classes score")
 
 
 def _auc(view):

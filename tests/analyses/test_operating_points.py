@@ -11,6 +11,7 @@ from sklearn.metrics import multilabel_confusion_matrix, roc_auc_score
 from assess import curves
 from assess.core.data import Predictions, Task
 from assess.core.decision import Decision
+from assess.core.errors import AssessError
 from assess.analyses.operating_points import (binary_matrix, fold_curves, gain_table,
                             multilabel_matrices, one_vs_rest, suggested_thresholds)
 from assess.metrics.threshold import metrics_at
@@ -141,21 +142,10 @@ def test_multilabel_thresholds_per_label():
     np.testing.assert_array_equal(got, expected)
 
 
-def test_tpr_at_fpr_reads_the_weighted_roc_like_sklearn():
+def test_roc_band_is_seeded_ordered_and_holds_the_curve():
     from sklearn.metrics import roc_curve
 
-    from assess.analyses.operating_points import tpr_at_fpr
-
-    y, s = data(11, ties=True)
-    w = np.random.default_rng(0).integers(0, 4, len(y)).astype(float)
-    fpr, tpr, _ = roc_curve(y, s, sample_weight=w)
-    grid = np.linspace(0, 1, 57)
-    expected = [tpr[fpr <= g].max() for g in grid]  # best TPR without exceeding the FPR
-    np.testing.assert_allclose(tpr_at_fpr(curves.threshold_counts(y, s, sample_weight=w), grid), expected)
-
-
-def test_roc_band_is_seeded_ordered_and_holds_the_curve():
-    from assess.analyses.operating_points import roc_band, tpr_at_fpr
+    from assess.analyses.operating_points import roc_band
 
     y, s = data(12, n=2000)
     pred = Predictions(Task.BINARY, ("no", "yes"), y, None, s, model="m")
@@ -163,11 +153,12 @@ def test_roc_band_is_seeded_ordered_and_holds_the_curve():
     again = roc_band(pred, n_resamples=100, seed=5)
     np.testing.assert_array_equal(band.low, again.low)
     assert np.all(band.low <= band.high)
-    point = tpr_at_fpr(curves.threshold_counts(y, s), band.fpr)
+    fpr, tpr, _ = roc_curve(y, s)
+    point = np.array([tpr[fpr <= g].max() for g in band.fpr])  # best TPR without exceeding the FPR
     inside = (band.low - 1e-12 <= point) & (point <= band.high + 1e-12)
     assert inside.mean() > 0.95  # the full-data curve sits inside its own pointwise 95 % band almost everywhere
     assert 0 < np.mean(band.high - band.low) < 0.2
-    with pytest.raises(ValueError, match=r"'n_resamples' must be an integer >= 10 \(got 3\)"):
+    with pytest.raises(ValueError, match=r"`n_resamples` must be an integer >= 10 \(got 3\)"):
         roc_band(pred, n_resamples=3)
 
 
@@ -181,3 +172,25 @@ def test_gain_table_bins_are_whole_rows():
     order = np.argsort(-s, kind="stable")
     np.testing.assert_allclose(table["cumulative_positives"], np.cumsum(y[order])[edges - 1])
     np.testing.assert_allclose(table["top_share"], edges / 1707)
+
+
+def test_multiclass_binary_views_are_one_class_against_the_rest_and_the_micro_average():
+    """scikit-learn oracle: each class's one-vs-rest AUC and AP, and the micro-averaged AUC of the one-hot matrix."""
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    from assess.analyses.operating_points import MICRO_AVERAGE, binary_view, scored_model
+
+    rng = np.random.default_rng(3)
+    proba = rng.dirichlet([1, 1, 1], size=80)
+    codes = rng.integers(0, 3, 80)
+    w = rng.uniform(0.5, 2, 80)
+    pred = Predictions(Task.MULTICLASS, ("a", "b", "c"), codes, None, proba, weight=w, model="m")
+    for j, c in enumerate(pred.classes):
+        sm = scored_model(binary_view(pred, c))
+        assert sm.positive == c
+        assert sm.roc.area == pytest.approx(roc_auc_score(codes == j, proba[:, j], sample_weight=w))
+        assert sm.pr.area == pytest.approx(average_precision_score(codes == j, proba[:, j], sample_weight=w))
+    micro = scored_model(binary_view(pred, MICRO_AVERAGE))
+    assert micro.roc.area == pytest.approx(roc_auc_score(np.eye(3)[codes], proba, average="micro", sample_weight=w))
+    with pytest.raises(AssessError, match="no class 'z'"):
+        binary_view(pred, "z")

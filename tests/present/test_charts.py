@@ -34,11 +34,23 @@ def test_model_colors_are_positional_stable_and_okabe_ito():
     assert colors == {"logreg": OKABE_ITO[0], "gbm": OKABE_ITO[1], "rf": OKABE_ITO[2]}
     assert model_colors(["logreg", "gbm", "rf"]) == colors
     assert model_colors(["a", "a", "b"]) == {"a": OKABE_ITO[0], "b": OKABE_ITO[1]}
-    many = model_colors([f"m{i}" for i in range(10)])
-    assert many["m8"] == OKABE_ITO[0]  # past eight the palette repeats
+
+
+def test_ten_or_more_series_never_share_a_colour_and_dash():
+    """Past eight series the palette does not repeat: 12 hues, then the same hues dashed (10, 20 and 48 classes)."""
+    from assess.present.charts.style import series_style
+
+    for n in (10, 20, 48):
+        names = [f"class {i}" for i in range(n)]
+        colors = model_colors(names)
+        looks = {series_style(name, colors) for name in names}
+        assert len(looks) == n
+    ten = model_colors([f"c{i}" for i in range(10)])
+    assert len(set(ten.values())) == 10 and {series_style(c, ten)[1] for c in ten} == {"solid"}
 
 
 # -------------------------------------------------------------------------------------------- confusion matrix --
+
 
 def test_long_class_names_take_two_short_lines_on_the_axes_and_stay_whole_in_the_hover():
     # found on a user walk: "Customer churned within 90 days" on one line took the width of a small matrix
@@ -157,6 +169,7 @@ def test_multilabel_grid_has_one_panel_per_label():
 
 from assess import curves  # noqa: E402
 from assess.present.charts import (CurveBand, calibration_chart, drawn_indices, fold_curves_chart, gain_chart,  # noqa: E402
+                           macro_overlay_chart,
                            ks_chart, lift_chart, metric_threshold_chart, ovr_chart, points_per_curve, pr_chart,
                            roc_chart, score_distribution_chart)
 from assess.present.charts.style import REFERENCE_COLOR  # noqa: E402
@@ -347,6 +360,30 @@ def test_ks_chart_marks_the_largest_gap(big):
     assert len(fig.to_json()) <= 100_000
 
 
+def test_pr_gain_and_lift_draw_their_bands(small):
+    counts = small[2]
+    grid = np.linspace(0, 1, 11)
+    band = CurveBand(grid, np.clip(grid - 0.1, 0, 1), np.clip(grid + 0.1, 0, 1), label="95% bootstrap band")
+    for chart, make in ((pr_chart, curves.pr_curve), (gain_chart, curves.gain_curve), (lift_chart, curves.lift_curve)):
+        fig = chart(curves={"A": make(counts["A"])}, bands={"A": band})
+        (shade,) = [t for t in fig.data if t.fill == "toself"]
+        assert shade.name == "A: 95&#37; bootstrap band"   # "%" escaped: drawn as written
+        np.testing.assert_array_equal(shade.y, np.concatenate([band.high, band.low[::-1]]))
+
+
+def test_calibration_chart_draws_each_bins_interval(small):
+    y, scores, _ = small
+    cal = curves.calibration_curve(y, scores["A"])
+    band = curves.calibration_band(y, scores["A"], cal.bin_edges)
+    fig = calibration_chart(curves={"A": cal}, bands={"A": CurveBand(band.x, band.low, band.high,
+                                                                      label="95% Wilson interval")})
+    line = next(t for t in fig.data if t.legendgroup == "A" and t.type == "scatter")
+    filled = cal.nonempty
+    np.testing.assert_allclose(np.asarray(line.y) + np.asarray(line.error_y.array), band.high[filled])
+    np.testing.assert_allclose(np.asarray(line.y) - np.asarray(line.error_y.arrayminus), band.low[filled])
+    assert "Bars: 95&#37; Wilson interval" in [t.name for t in fig.data]
+
+
 def test_calibration_chart_has_diagonal_ece_and_histogram(small):
     y, scores, _ = small
     cal = curves.calibration_curve(y, scores["A"], n_bins=10)
@@ -479,3 +516,19 @@ def test_a_curve_left_undefined_by_the_data_draws_nothing_and_says_undefined():
 def test_curve_charts_reject_bad_input(call, error, message, small):
     with pytest.raises(error, match=message):
         call(curves.roc_curve(small[2]["A"]))
+
+
+def test_macro_overlay_draws_each_models_macro_average_as_ovr_chart_does():
+    rng = np.random.default_rng(0)
+    per_model = {}
+    for m in ("A", "B"):
+        proba = rng.dirichlet([1, 1, 1], size=60)
+        codes = rng.integers(0, 3, 60)
+        per_model[m] = {c: curves.roc_curve(k)
+                        for c, k in zip("xyz", curves.ovr_threshold_counts(codes, proba))}
+    fig = macro_overlay_chart(per_model=per_model, areas={"A": 0.61, "B": 0.5}, colors=model_colors(["A", "B"]))
+    lines = {t.name: t for t in fig.data if t.legendgroup}
+    assert set(lines) == {"A (macro AUC 0.610)", "B (macro AUC 0.500)"}
+    single = ovr_chart(per_class=per_model["A"]).data[-1]              # the one-model chart's macro-average
+    np.testing.assert_allclose(lines["A (macro AUC 0.610)"].y, single.y)
+    assert lines["B (macro AUC 0.500)"].line.color == OKABE_ITO[1]

@@ -6,8 +6,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import pytest
+from scipy import stats
 
-from assess.present.charts.regression import (DENSITY_ABOVE, error_by_decile_chart, error_distribution_chart, error_trend,
+from assess.present.charts.regression import (DENSITY_ABOVE, error_by_decile_chart, error_distribution_chart,
                                       predicted_actual_chart, residual_chart)
 from assess.present.charts.style import TEMPLATE
 
@@ -45,17 +46,6 @@ def test_above_the_density_threshold_a_million_rows_become_a_small_grid():
     assert len(traces(two, "contour")) == 2                                         # several models: outlines
 
 
-def test_trend_is_the_median_error_per_equal_count_bin():
-    rng = np.random.default_rng(2)
-    p = rng.uniform(0, 100, 2000)
-    e = rng.normal(0, 1, 2000) + 0.05 * p
-    x, y = error_trend(p, e, bins=10)
-    bins = pd.qcut(p, 10, labels=False)
-    expected = pd.DataFrame({"b": bins, "p": p, "e": e}).groupby("b").median()
-    np.testing.assert_allclose(x, expected["p"], rtol=1e-12)
-    np.testing.assert_allclose(y, expected["e"], rtol=1e-12)
-
-
 def test_residual_chart_shows_errors_as_predicted_minus_actual_and_a_zero_line():
     data = models()
     fig = residual_chart(models=data)
@@ -64,6 +54,8 @@ def test_residual_chart_shows_errors_as_predicted_minus_actual_and_a_zero_line()
     assert fig.layout.yaxis.title.text == "Error (predicted − actual)"
     assert [s.y0 for s in fig.layout.shapes] == [0]
     assert len([t for t in traces(fig, "scatter") if "trend" in t.name]) == 2
+    bands = [t for t in traces(fig, "scatter") if t.fill == "toself" and "interval of the median" in t.name]
+    assert len(bands) == 2                                  # each model's trend has its band
 
 
 def test_error_distribution_shares_sum_to_one_and_the_reference_is_normal():
@@ -86,7 +78,11 @@ def test_error_by_decile_matches_pandas():
     expected = frame.groupby("d")["ae"].mean().to_numpy()
     [forest] = [t for t in traces(fig, "bar") if t.name == "forest"]
     np.testing.assert_allclose(forest.y, expected, rtol=1e-12)
-    assert list(forest.customdata) == frame.groupby("d").size().tolist()
+    assert [row[0] for row in forest.customdata] == frame.groupby("d").size().tolist()
+    # each bar's error bar is the t interval of its mean (SciPy oracle)
+    groups = [g.to_numpy() for _, g in frame.groupby("d")["ae"]]
+    lows = [stats.t.interval(0.95, g.size - 1, loc=g.mean(), scale=stats.sem(g))[0] for g in groups]
+    np.testing.assert_allclose(np.asarray(forest.y) - np.asarray(forest.error_y.arrayminus), lows, rtol=1e-9)
 
 
 def test_bad_input_names_the_model():

@@ -10,9 +10,10 @@ from assess.present.charts.clustering import (agreement_chart, cluster_sizes_cha
 from assess.present.charts.comparison import critical_difference_chart, fold_box_chart, difference_chart
 from assess.present.charts.confusion import (confusion_matrix_chart, most_confused_pairs,
                                      multilabel_confusion_chart, normalized_matrix)
-from assess.present.charts.curve_charts import (CurveBand, calibration_chart, drawn_indices, fold_curves_chart, gain_chart,
-                                        ks_chart, lift_chart, metric_threshold_chart, ovr_chart, points_per_curve,
-                                        pr_chart, roc_chart, score_distribution_chart,
+from assess.present.charts.curve_charts import (CurveBand, calibration_chart, drawn_indices, fold_curves_chart,
+                                                gain_chart, ks_chart, lift_chart, macro_overlay_chart,
+                                                metric_threshold_chart, ovr_chart, points_per_curve,
+                                                pr_chart, roc_chart, score_distribution_chart,
                                         with_threshold_line)
 from assess.present.charts.forecast import (error_over_time_chart, forecast_chart, loss_difference_chart,
                                     metric_by_horizon_chart, metric_by_series_chart)
@@ -28,7 +29,8 @@ __all__ = [
     "confusion_matrix_chart", "most_confused_pairs", "multilabel_confusion_chart",
     "normalized_matrix",
     "CurveBand", "calibration_chart", "drawn_indices", "fold_curves_chart", "gain_chart", "ks_chart", "lift_chart",
-    "metric_threshold_chart", "ovr_chart", "points_per_curve", "pr_chart", "roc_chart", "score_distribution_chart",
+    "macro_overlay_chart", "metric_threshold_chart", "ovr_chart", "points_per_curve", "pr_chart", "roc_chart",
+    "score_distribution_chart",
     "with_threshold_line",
     "error_by_decile_chart", "error_distribution_chart", "predicted_actual_chart", "residual_chart",
     "error_over_time_chart", "forecast_chart", "loss_difference_chart", "metric_by_horizon_chart",

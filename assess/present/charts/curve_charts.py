@@ -19,6 +19,7 @@ Series names (models, classes, labels), band labels and titles are plain text, d
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -28,7 +29,7 @@ from plotly.subplots import make_subplots
 
 from assess.core.formatting import percent_level, proportion
 from assess.present.charts.style import (LABELS, OKABE_ITO, REFERENCE_COLOR, TEMPLATE, TICK_SIZE, legend_below,
-                                         model_colors, plain, series_style)
+                                         model_colors, plain, rgba, series_style)
 from assess.present.charts.thinning import thin_curve
 from assess.curves import CalibrationResult, CurveResult, ThresholdCounts
 from assess.core.data import Task
@@ -91,11 +92,6 @@ def drawn_indices(x, y, *, max_points: int = MAX_POINTS_PER_CURVE) -> np.ndarray
 
 
 # ----------------------------------------------------------------------------------------------------- helpers --
-
-def _rgba(hex_color: str, alpha: float) -> str:
-    h = hex_color.lstrip("#")
-    return f"rgba({int(h[0:2], 16)},{int(h[2:4], 16)},{int(h[4:6], 16)},{alpha})"
-
 
 def _check_curves(curves, kinds: tuple[str, ...], name: str = "curves") -> dict[str, CurveResult]:
     if not isinstance(curves, Mapping) or not curves:
@@ -191,7 +187,7 @@ def _band_trace(band: CurveBand, color: str, group: str, max_points: int) -> go.
     idx = np.union1d(drawn_indices(x, low, max_points=max_points // 2),
                      drawn_indices(x, high, max_points=max_points // 2))
     return go.Scatter(x=np.concatenate([x[idx], x[idx][::-1]]), y=np.concatenate([high[idx], low[idx][::-1]]),
-                      fill="toself", fillcolor=_rgba(color, 0.18), line=dict(width=0), mode="lines",
+                      fill="toself", fillcolor=rgba(color, 0.18), line=dict(width=0), mode="lines",
                       name=f"{plain(group)}: {plain(band.label)}", legendgroup=plain(group), hoverinfo="skip")
 
 
@@ -366,6 +362,7 @@ def gain_chart(
     colors: Mapping[str, str] | None = None,
     threshold: float | Mapping[str, float] | None = None,
     prevalence: float | None = None,
+    bands: Mapping[str, CurveBand] | None = None,
     max_points: int | None = None,
     drawn: Mapping[str, np.ndarray] | None = None,
     title: str = "Cumulative gain",
@@ -373,7 +370,7 @@ def gain_chart(
     """Cumulative response / gain curves (ISO 4213 6.3.8) with the random diagonal and the perfect model.
 
     The perfect model reaches 100 % at x = ``prevalence`` (default: from the first series' ``counts``; without
-    either, no perfect line).
+    either, no perfect line). ``bands`` shades a band per series.
     """
     named = _check_curves(curves, ("gain",))
     fig = _new_figure("gain", title)
@@ -383,7 +380,7 @@ def gain_chart(
     if prevalence is not None and np.isfinite(prevalence):
         _reference(fig, [0, prevalence, 1], [0, 1, 1], f"Perfect model (prevalence {prevalence:.1%})", dash="dot")
     _curve_traces(fig, kind="gain", curves=named, counts=counts, colors=_colors_for(list(named), colors),
-                  threshold=threshold, max_points=max_points, drawn=drawn)
+                  threshold=threshold, max_points=max_points, bands=bands, drawn=drawn)
     return legend_below(fig)
 
 
@@ -393,16 +390,17 @@ def lift_chart(
     counts: Mapping[str, ThresholdCounts] | None = None,
     colors: Mapping[str, str] | None = None,
     threshold: float | Mapping[str, float] | None = None,
+    bands: Mapping[str, CurveBand] | None = None,
     max_points: int | None = None,
     drawn: Mapping[str, np.ndarray] | None = None,
     title: str = "Lift",
 ) -> go.Figure:
-    """Lift curves (ISO 4213 6.3.9) with the random baseline at 1."""
+    """Lift curves (ISO 4213 6.3.9) with the random baseline at 1; ``bands`` shades a band per series."""
     named = _check_curves(curves, ("lift",))
     fig = _new_figure("lift", title)
     _reference(fig, [0, 1], [1, 1], "Random targeting (lift 1)")
     _curve_traces(fig, kind="lift", curves=named, counts=counts, colors=_colors_for(list(named), colors),
-                  threshold=threshold, max_points=max_points, drawn=drawn)
+                  threshold=threshold, max_points=max_points, bands=bands, drawn=drawn)
     return legend_below(fig)
 
 
@@ -450,12 +448,14 @@ def calibration_chart(
     *,
     curves: Mapping[str, CalibrationResult],
     colors: Mapping[str, str] | None = None,
+    bands: Mapping[str, CurveBand] | None = None,
     histogram: bool = True,
     title: str = "Calibration (reliability)",
 ) -> go.Figure:
     """Reliability diagram: observed frequency against mean predicted probability per bin, one line per model, the
     diagonal of perfect calibration, each model's ECE in the subtitle and legend, and below it (``histogram``) the
-    number of samples per bin. Empty bins are not drawn."""
+    number of samples per bin. Empty bins are not drawn. ``bands`` (per model, one interval per bin, e.g.
+    `assess.curves.calibration_band`) draws each bin's interval as an error bar, named in the hover."""
     if not isinstance(curves, Mapping) or not curves:
         raise TypeError(f"`curves` must be a non-empty mapping of model name -> CalibrationResult "
                         f"(got {type(curves).__name__})")
@@ -476,13 +476,23 @@ def calibration_chart(
         color, dash = series_style(name, colors)
         filled = c.nonempty
         lows, highs = c.bin_edges[:-1][filled], c.bin_edges[1:][filled]
+        y = c.observed_frequency[filled]
+        band = (bands or {}).get(name)
+        error_y, extra = None, ""
+        if band is not None:
+            low, high = np.asarray(band.low)[filled], np.asarray(band.high)[filled]
+            error_y = dict(type="data", array=high - y, arrayminus=y - low, color=color, thickness=1.5, width=4)
+            extra = f"<br>{plain(band.label)} %{{customdata[3]:.1%}}–%{{customdata[4]:.1%}}"
+            custom = np.column_stack([lows, highs, c.counts[filled], low, high])
+        else:
+            custom = np.column_stack([lows, highs, c.counts[filled]])
         fig.add_trace(go.Scatter(
-            x=c.mean_predicted[filled], y=c.observed_frequency[filled], mode="lines+markers",
+            x=c.mean_predicted[filled], y=y, mode="lines+markers",
             name=f"{plain(name)} (ECE {proportion(c.ece)})", legendgroup=plain(name),
-            line=dict(color=color, dash=dash, width=2.5), marker=dict(size=8, color=color),
-            customdata=np.column_stack([lows, highs, c.counts[filled]]),
+            line=dict(color=color, dash=dash, width=2.5), marker=dict(size=8, color=color), error_y=error_y,
+            customdata=custom,
             hovertemplate=("Bin %{customdata[0]:.2f}–%{customdata[1]:.2f}<br>Predicted %{x:.1%} · "
-                           "observed %{y:.1%}<br>%{customdata[2]:,.0f} samples"),
+                           "observed %{y:.1%}<br>%{customdata[2]:,.0f} samples" + extra),
         ), **rows)
         if histogram:
             widths = np.diff(c.bin_edges) / n_models
@@ -491,11 +501,16 @@ def calibration_chart(
                 name=f"{plain(name)}: samples per bin",
                 legendgroup=plain(name), showlegend=False, marker=dict(color=color, line=dict(width=0)), opacity=0.8,
                 hovertemplate="%{y:,.0f} samples<extra>" + plain(name) + "</extra>"), row=2, col=1)
+    subtitle = ("ECE (expected calibration error): " + " · ".join(
+        f"{plain(n)} {proportion(c.ece)}" for n, c in zip(names, curves.values()))
+        if len(names) == 1 else "ECE: expected calibration error (in the legend)")
+    if bands:   # said in the legend, which wraps, where a longer subtitle would be cut at the chart's edge
+        what = plain(next(iter(bands.values())).label)
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=f"Bars: {what}",
+                                 marker=dict(symbol="line-ns-open", size=14, color="#444444", line=dict(width=2))),
+                      **rows)
     fig.update_layout(template=TEMPLATE, hovermode="closest",
-                      title=dict(text=plain(title), subtitle=dict(
-                          text="ECE (expected calibration error): " + " · ".join(
-                              f"{plain(n)} {proportion(c.ece)}" for n, c in zip(names, curves.values()))
-                          if len(names) == 1 else "ECE: expected calibration error (in the legend)")))
+                      title=dict(text=plain(title), subtitle=dict(text=subtitle)))
     fig.update_xaxes(range=[-0.01, 1.01], tickformat=".0%")
     fig.update_yaxes(title=LABELS["observed_frequency"], range=[-0.01, 1.01], tickformat=".0%", **rows)
     if histogram:
@@ -647,6 +662,57 @@ def _grid_for(kind: str, grid_points: int) -> np.ndarray:
     return np.linspace(0.0, 1.0, int(grid_points))
 
 
+def _macro_average(per_class: Mapping[str, CurveResult], kind: str, grid_points: int):
+    """(x, y) of the mean of ``per_class`` curves on ``grid_points`` equally spaced x values (PR: of their interpolated
+    precision), a ROC from (0, 0); a class without a curve (NaN) is left out of the mean."""
+    grid = _grid_for(kind, grid_points)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)       # a grid value where every class is NaN stays NaN
+        mean_y = np.nanmean(np.vstack([_on_grid(c, grid) for c in per_class.values()]), axis=0)
+    return _from_origin(kind, grid, mean_y)
+
+
+def macro_overlay_chart(
+    *,
+    per_model: Mapping[str, Mapping[str, CurveResult]],
+    areas: Mapping[str, float] | None = None,
+    colors: Mapping[str, str] | None = None,
+    grid_points: int = 201,
+    title: str | None = None,
+) -> go.Figure:
+    """Several multi-class models' macro-average ROC (or PR) curves on one chart, each in its model's colour: the
+    mean of the model's one-vs-rest curves on a common grid (as in `ovr_chart`), its legend quoting ``areas[model]``
+    (the mean of the per-class areas, from `assess.metrics`) when given. PR: the no-skill line at the mean of the
+    classes' prevalences (the macro-average's chance level)."""
+    if not isinstance(per_model, Mapping) or not per_model:
+        raise TypeError("`per_model` must be a non-empty mapping of model name -> {class: CurveResult}")
+    named = {str(m): _check_curves(per, ("roc", "pr"), name=f"per_model[{m!r}]") for m, per in per_model.items()}
+    kinds = {c.kind for per in named.values() for c in per.values()}
+    if len(kinds) != 1:
+        raise ValueError(f"`per_model` mixes curve kinds {sorted(kinds)}")
+    kind = kinds.pop()
+    area_label = "AUC" if kind == "roc" else "AP"
+    fig = _new_figure(kind, title or f"{'ROC curve' if kind == 'roc' else 'Precision–recall'}, macro-average")
+    if kind == "roc":
+        _reference(fig, [0, 1], [0, 1], "Chance (AUC 0.5)")
+    else:
+        first = next(iter(named.values()))
+        bases = [c.baseline for c in first.values() if c.baseline is not None and np.isfinite(c.baseline)]
+        if bases:
+            _reference(fig, [0, 1], [np.mean(bases)] * 2, f"No skill (mean prevalence {np.mean(bases):.1%})")
+    colors = _colors_for(list(named), colors)
+    for model, per in named.items():
+        x, y = _macro_average(per, kind, grid_points)
+        color, dash = series_style(model, colors)
+        area = None if areas is None else areas.get(model)
+        label = plain(model) + (f" (macro {area_label} {proportion(area)})" if area is not None else "")
+        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=label, legendgroup=plain(model),
+                                 line=dict(color=color, dash=dash, width=2.5),
+                                 hovertemplate=(f"{plain(model)}<br>{_SHORT[kind][0]} %{{x:.1%}} · mean "
+                                                f"{_SHORT[kind][1]} %{{y:.1%}}<extra></extra>")))
+    return legend_below(fig)
+
+
 def ovr_chart(
     *,
     per_class: Mapping[str, CurveResult],
@@ -672,14 +738,12 @@ def ovr_chart(
     series = dict(named)
     if micro is not None:
         series["micro-average"] = _check_curves({"micro-average": micro}, (kind,), name="micro")["micro-average"]
-    grid = _grid_for(kind, grid_points)
-    mean_y = np.nanmean(np.vstack([_on_grid(c, grid) for c in named.values()]), axis=0)
+    grid, mean_y = _macro_average(named, kind, grid_points)
     colors = _colors_for(list(named), colors)
     draw = roc_chart if kind == "roc" else pr_chart
     fig = draw(curves=series, colors=colors, max_points=_budget(max_points, len(series) + 1),
                title=title or ("ROC curve, one class against the rest" if kind == "roc"
                                else "Precision–recall, one class against the rest"))
-    grid, mean_y = _from_origin(kind, grid, mean_y)
     color, dash = series_style("macro-average", colors)
     area_label = "AUC" if kind == "roc" else "AP"
     label = "macro-average" + (f" ({area_label} {proportion(macro_area)})" if macro_area is not None else "")
@@ -749,7 +813,7 @@ def fold_curves_chart(
             showlegend=i == 0, opacity=0.45, line=dict(color=color, width=1),
             hovertemplate=f"{fold}<br>{_SHORT[kind][0]} %{{x:.1%}} · {_SHORT[kind][1]} %{{y:.3f}}<extra></extra>"))
     fig.add_trace(go.Scatter(x=np.concatenate([grid, grid[::-1]]), y=np.concatenate([high, low[::-1]]),
-                             fill="toself", fillcolor=_rgba(color, 0.2), line=dict(width=0), mode="lines",
+                             fill="toself", fillcolor=rgba(color, 0.2), line=dict(width=0), mode="lines",
                              name=band_label, hoverinfo="skip"))
     areas = np.array([c.area for c in named.values() if c.area is not None], dtype=np.float64)
     label = f"Mean of {len(folds)} folds"

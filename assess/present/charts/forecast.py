@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 
 from assess.core.formatting import percent_level
 from assess.present.charts.regression import ERROR_LABEL, colors_for, new_figure
-from assess.present.charts.style import REFERENCE_COLOR, legend_below, plain
+from assess.present.charts.style import REFERENCE_COLOR, legend_below, plain, rgba
 
 ACTUAL_COLOR = "#222222"
 
@@ -26,11 +26,6 @@ def _time_figure(title: str, y_title: str) -> go.Figure:
     fig = new_figure(title, "Time", y_title)
     fig.update_layout(hovermode="x unified")
     return fig
-
-
-def _rgba(hex_color: str, alpha: float) -> str:
-    r, g, b = (int(hex_color[i:i + 2], 16) for i in (1, 3, 5))
-    return f"rgba({r},{g},{b},{alpha})"
 
 
 def forecast_chart(*, time, actual, forecasts: Mapping[str, Mapping[str, object]],
@@ -57,7 +52,7 @@ def forecast_chart(*, time, actual, forecasts: Mapping[str, Mapping[str, object]
             lo, hi = np.asarray(f["lower"], dtype=np.float64), np.asarray(f["upper"], dtype=np.float64)
             # The band shares its model's legend entry: one click hides both.
             fig.add_trace(go.Scatter(x=np.concatenate([t, t[::-1]]), y=np.concatenate([hi, lo[::-1]]),
-                                     fill="toself", fillcolor=_rgba(colors[name], 0.15), line=dict(width=0),
+                                     fill="toself", fillcolor=rgba(colors[name], 0.15), line=dict(width=0),
                                      name=f"{plain(name)}: {band}", legendgroup=plain(name), showlegend=False,
                                      hoverinfo="skip"))
             banded = True

@@ -14,8 +14,10 @@ from collections.abc import Mapping
 import numpy as np
 import plotly.graph_objects as go
 
+from assess.core.formatting import percent_level
+from assess.curves import decile_errors, error_trend
 from assess.present.charts.cells import cell_traces
-from assess.present.charts.style import REFERENCE_COLOR, TEMPLATE, legend_below, model_colors, plain
+from assess.present.charts.style import REFERENCE_COLOR, TEMPLATE, legend_below, model_colors, plain, rgba
 
 #: More rows than this (per model) are drawn as a density instead of points.
 DENSITY_ABOVE = 20_000
@@ -115,23 +117,11 @@ def predicted_actual_chart(*, models: Mapping[str, tuple], colors: Mapping[str, 
     return legend_below(fig)
 
 
-def error_trend(predicted: np.ndarray, error: np.ndarray, bins: int = TREND_BINS) -> tuple[np.ndarray, np.ndarray]:
-    """The smoothed trend of the errors: in ``bins`` bins of equal count along the predictions, the median
-    prediction (x) and the median error (y). Bins that tie on a boundary merge."""
-    edges = np.unique(np.quantile(predicted, np.linspace(0, 1, bins + 1)))
-    which = np.clip(np.searchsorted(edges, predicted, side="right") - 1, 0, max(len(edges) - 2, 0))
-    xs, ys = [], []
-    for b in np.unique(which):
-        in_bin = which == b
-        xs.append(float(np.median(predicted[in_bin])))
-        ys.append(float(np.median(error[in_bin])))
-    return np.array(xs), np.array(ys)
-
-
 def residual_chart(*, models: Mapping[str, tuple], colors: Mapping[str, str] | None = None,
-                   title: str = "Errors against the prediction") -> go.Figure:
+                   confidence_level: float = 0.95, title: str = "Errors against the prediction") -> go.Figure:
     """Each row's error (predicted − actual) against its prediction, with each model's smoothed trend (median error
-    in 20 bins of equal count): a trend away from zero is a bias that depends on the level predicted."""
+    in 20 bins of equal count) and its band, the order-statistic interval of each bin's median
+    (`assess.curves.error_trend`): a trend away from zero is a bias that depends on the level predicted."""
     data = _arrays(models)
     colors = colors_for(list(data), colors)
     errors = {name: p - y for name, (y, p) in data.items()}
@@ -142,10 +132,20 @@ def residual_chart(*, models: Mapping[str, tuple], colors: Mapping[str, str] | N
         _points_or_density(fig, name, p, errors[name], colors[name], x_range, y_range, single=len(data) == 1,
                            hover="predicted %{x:.4g}<br>error %{y:.4g}")
     for name, (_, p) in data.items():
-        tx, ty = error_trend(p, errors[name])
+        tx, ty, band = error_trend(p, errors[name], TREND_BINS, confidence_level=confidence_level)
+        shown = np.isfinite(band.low) & np.isfinite(band.high)
+        if shown.any():
+            fig.add_trace(go.Scatter(
+                x=np.concatenate([tx[shown], tx[shown][::-1]]),
+                y=np.concatenate([band.high[shown], band.low[shown][::-1]]), fill="toself",
+                fillcolor=rgba(colors[name], 0.2), line=dict(width=0), mode="lines", hoverinfo="skip",
+                legendgroup=plain(name),
+                name=f"{plain(name)}: {percent_level(confidence_level)} interval of the median"))
         fig.add_trace(go.Scatter(x=tx, y=ty, mode="lines", name=f"{plain(name)}: median error (trend)",
-                                 line=dict(color=colors[name], width=3),
-                                 hovertemplate="predicted ≈ %{x:.4g}<br>median error %{y:.4g}<extra></extra>"))
+                                 line=dict(color=colors[name], width=3), legendgroup=plain(name),
+                                 customdata=np.column_stack([band.low, band.high]),
+                                 hovertemplate=("predicted ≈ %{x:.4g}<br>median error %{y:.4g} "
+                                                "(%{customdata[0]:.4g} to %{customdata[1]:.4g})<extra></extra>")))
     fig.add_hline(y=0, line=dict(color=REFERENCE_COLOR, dash="dash", width=1.5))
     return legend_below(fig)
 
@@ -182,22 +182,28 @@ def error_distribution_chart(*, models: Mapping[str, tuple], colors: Mapping[str
 
 
 def error_by_decile_chart(*, models: Mapping[str, tuple], colors: Mapping[str, str] | None = None,
+                          confidence_level: float = 0.95,
                           title: str = "Mean absolute error by decile of the actual value") -> go.Figure:
     """Bars: each model's mean absolute error within each tenth of the rows ordered by their actual value (deciles
-    of the first model's y_true, the same cut points for every model), so it shows where in the range a model errs."""
+    of the first model's y_true, the same cut points for every model), so it shows where in the range a model errs;
+    each bar's error bar is the Student t interval of that mean (`assess.curves.decile_errors`)."""
     data = _arrays(models)
     colors = colors_for(list(data), colors)
     first = next(iter(data.values()))[0]
     edges = np.quantile(first, np.linspace(0, 1, 11))
     labels = [f"D{i + 1}<br>{edges[i]:.3g}–{edges[i + 1]:.3g}" for i in range(10)]
     fig = new_figure(title, "Decile of the actual value (range)", "Mean absolute error")
+    level = percent_level(confidence_level)
     for name, (y, p) in data.items():
-        which = np.searchsorted(edges[1:-1], y, side="right")
-        err = np.abs(p - y)
-        sums = np.bincount(which, weights=err, minlength=10)
-        counts = np.bincount(which, minlength=10)
-        mae = np.divide(sums, counts, out=np.full(10, np.nan), where=counts > 0)
+        mae, counts, low, high = decile_errors(y, p, edges, confidence_level=confidence_level)
         fig.add_trace(go.Bar(x=labels, y=mae, name=plain(name), marker=dict(color=colors[name]),
-                             customdata=counts, hovertemplate="%{x}<br>MAE %{y:.4g} over %{customdata:,} rows"))
-    fig.update_layout(barmode="group")
+                             error_y=dict(type="data", array=high - mae, arrayminus=mae - low, color="#444444",
+                                          thickness=1.5, width=3),
+                             customdata=np.column_stack([counts, low, high]),
+                             hovertemplate=("%{x}<br>MAE %{y:.4g} over %{customdata[0]:,.0f} rows<br>"
+                                            f"{level} CI " "%{customdata[1]:.4g}–%{customdata[2]:.4g}")))
+    fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=f"Error bars: {level} t interval of each mean",
+                             marker=dict(symbol="line-ns-open", size=14, color="#444444", line=dict(width=2))))
+    # room under the axis for the two-line range labels, which turn 90° on a narrow chart (a PDF page, 1024 px)
+    fig.update_layout(barmode="group", margin=dict(b=150))
     return legend_below(fig)

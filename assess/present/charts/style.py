@@ -109,26 +109,49 @@ pio.templates[TEMPLATE] = _build_template()
 pio.templates[PRESENTATION_TEMPLATE] = _build_template(PRESENTATION_SCALE)
 
 
+#: Past eight series (a 10-class problem's one-vs-rest curves): twelve hues far apart — Okabe–Ito without its yellow,
+#: then five darks of Plotly's Dark24 that no Okabe–Ito colour is near — and after every twelve the next dash, so no two
+#: of 48 series share a look; dark enough to read on a projector.
+EXTENDED: tuple[str, ...] = OKABE_ITO[:7] + ("#862A16", "#6C7C32", "#750D86", "#FB00D1", "#778AAE")
+DASHES: tuple[str, ...] = ("solid", "dash", "dot", "dashdot")
+
+
 def model_colors(models: Iterable[str]) -> dict[str, str]:
     """One colour per model, by position in ``models``: pass the full model list so subsets keep their colours.
 
     A page computes ``model_colors(all_models)`` once and passes it as ``colors=`` to every chart, so "Model B" is
-    vermillion on the ROC, the PR and the calibration chart alike. Past eight models the palette repeats.
+    vermillion on the ROC, the PR and the calibration chart alike. Up to eight names: Okabe–Ito; past eight, the
+    twelve hues of `EXTENDED`, which `series_style` dashes after each twelve (48 distinct looks).
 
     >>> model_colors(["A", "B"])
     {'A': '#0072B2', 'B': '#D55E00'}
     """
     names = list(dict.fromkeys(models))
-    return {name: OKABE_ITO[i % len(OKABE_ITO)] for i, name in enumerate(names)}
+    palette = OKABE_ITO if len(names) <= len(OKABE_ITO) else EXTENDED
+    return {name: palette[i % len(palette)] for i, name in enumerate(names)}
+
+
+def rgba(hex_color: str, alpha: float) -> str:
+    """A ``#RRGGBB`` colour with opacity ``alpha``, for the fill of a band in its curve's colour.
+
+    >>> rgba("#0072B2", 0.2)
+    'rgba(0,114,178,0.2)'
+    """
+    h = hex_color.lstrip("#")
+    return f"rgba({int(h[0:2], 16)},{int(h[2:4], 16)},{int(h[4:6], 16)},{alpha})"
 
 
 def series_style(name: str, colors: Mapping[str, str]) -> tuple[str, str]:
-    """(colour, dash) of one series: averages are black and dashed, every other series solid in its colour."""
+    """(colour, dash) of one series: averages are black and dashed; every other series in its colour, solid, or —
+    among more than eight series — dashed by its place (each twelve the next of `DASHES`)."""
     if name in AVERAGE_STYLES:
         return AVERAGE_STYLES[name]
     if name not in colors:
         raise ValueError(f"no colour for series {name!r}; `colors` has {sorted(colors)}")
-    return colors[name], "solid"
+    if len(colors) <= len(OKABE_ITO):
+        return colors[name], "solid"
+    place = list(colors).index(name)
+    return colors[name], DASHES[(place // len(EXTENDED)) % len(DASHES)]
 
 
 #: plotly.js decodes these entities after it has split a text at its tags (``convertEntities`` in
