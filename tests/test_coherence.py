@@ -128,8 +128,10 @@ ENGINE_TASKS = [t for t in ALL if t not in ("Iris — clustering, 3 clusterings 
 
 @pytest.mark.parametrize("title", ENGINE_TASKS)
 def test_the_duckdb_engine_gives_the_in_memory_numbers_and_intervals(title, files):
-    """Out of core, every value and every interval of ``--ci auto`` that the rows give in memory — or, where the
-    engine draws its bootstrap from other resamples (its 2¹⁶-bin grid), an interval all the same, never none."""
+    """Out of core, every value of ``--ci auto`` that the rows give in memory, and the same interval wherever the
+    engine computes one (the analytic ones: Wilson, DeLong, t, delta method, order statistics — and the label
+    metrics' bootstrap); where it cannot (a bootstrap that needs the rows), a note that says so, never a silent
+    gap."""
     pytest.importorskip("duckdb")
     memory = _asked("metrics", files[title])
     duck = _cli("metrics", files[title], "--ci", "auto", "--engine", "duckdb")
@@ -138,9 +140,17 @@ def test_the_duckdb_engine_gives_the_in_memory_numbers_and_intervals(title, file
             d = duck["models"][model][key]
             m, d = (m, d) if isinstance(m, dict) else ({"value": m}, {"value": d})
             assert _close(m["value"], d["value"], 1e-9), (model, key, m, d)
-            for part in ("low", "high"):
-                assert (m.get(part) is None) == (d.get(part) is None), \
-                    (model, key, part, duck.get("notes", {}).get(model, {}).get(key))
+            if m.get("low") is not None and d.get("low") is None:
+                assert "use --engine memory" in duck.get("notes", {}).get(model, {}).get(key, ""), (model, key)
+            elif m.get("low") is not None and not _drawn_otherwise(duck, model, key):
+                for part in ("low", "high"):
+                    assert _close(m[part], d[part], 1e-9), (model, key, part, m, d)
+
+
+def _drawn_otherwise(duck: dict, model: str, key: str) -> bool:
+    """Whether the engine's interval is a bootstrap of its own draws (the score metrics resample the engine's grouped
+    score table, not the rows: tests/engine/test_bootstrap.py holds it to the in-memory one in distribution)."""
+    return key in ("average_precision", "pr_auc", "ks_statistic")
 
 
 def _close(x, y, rel) -> bool:

@@ -40,13 +40,26 @@ def median_ci(values, *, confidence_level: float = 0.95) -> ConfidenceInterval:
     x = np.asarray(values, dtype=np.float64).ravel()
     n = x.size
     method = IntervalMethod("order-statistic", of="binomial ranks of the median")
-    if n == 0:
+    positions = median_positions(n, confidence_level)
+    if positions is None:
         return ConfidenceInterval(float("nan"), float("nan"), confidence_level, method)
-    alpha = 1.0 - confidence_level
-    lo = _binomial_half_ppf(alpha / 2, n) - 1                     # 0-based position of the lower bound
-    hi = _binomial_half_ppf(1 - alpha / 2, n)                     # and of the upper bound
-    if lo < 0 or hi >= n:
-        return ConfidenceInterval(float("nan"), float("nan"), confidence_level, method)
+    lo, hi = positions
     # two selections, not a sort: the positions are fixed
     part = np.partition(x, (lo, hi))
     return ConfidenceInterval(float(part[lo]), float(part[hi]), confidence_level, method)
+
+
+def median_positions(n: int, confidence_level: float = 0.95) -> tuple[int, int] | None:
+    """The 0-based positions in the sorted values of :func:`median_ci`'s bounds, for ``n`` values; None when the
+    level needs a rank outside 1..n (too few values). An out-of-core engine selects these two order statistics.
+
+    >>> median_positions(20)
+    (5, 14)
+    """
+    confidence_level = check_confidence_level(confidence_level)
+    if n <= 0:
+        return None
+    alpha = 1.0 - confidence_level
+    lo = _binomial_half_ppf(alpha / 2, n) - 1                     # 0-based position of the lower bound
+    hi = _binomial_half_ppf(1 - alpha / 2, n)                     # and of the upper bound
+    return None if lo < 0 or hi >= n else (int(lo), int(hi))
