@@ -158,9 +158,10 @@ def summary_sql(backend, sources: list[Columns], positive: list, shape: SummaryS
     yp = expressions.threshold_code("s", shape.threshold) if shape.labels_from_scores else "yp_raw"
     p_true = expressions.p_true(is_positive(backend, "y", positive), "s")
     w = "w * " if weighted else ""
-    sums = [f"sum({w}{expressions.log_loss(p_true, clip=bool(shape.clip))}) AS log_loss",
-            f"sum({w}{expressions.binary_brier(p_true)}) AS brier"] if has_score else \
-        ["CAST(NULL AS DOUBLE) AS log_loss", "CAST(NULL AS DOUBLE) AS brier"]
+    # each loss with the sum of its squares: the t interval of a mean of per-row losses (`assess.engine.reports`)
+    losses = {"log_loss": expressions.log_loss(p_true, clip=bool(shape.clip)), "brier": expressions.binary_brier(p_true)}
+    sums = [f"sum({w}{x}) AS {k}, sum({w}({x}) * ({x})) AS {k}_sq" for k, x in losses.items()] if has_score else \
+        [f"CAST(NULL AS DOUBLE) AS {k}, CAST(NULL AS DOUBLE) AS {k}_sq" for k in losses]
     if weighted:
         sums += ["count(w) AS w_present", "sum(w) AS w", "sum(w * w) AS w2", "min(w) AS w_min", "max(w) AS w_max"]
     if shape.problems:
@@ -462,6 +463,7 @@ class ModelTable:
     neg_in: np.ndarray | None
     rows_pos: np.ndarray | None     # row counts per key (DeLong's frequencies)
     rows_neg: np.ndarray | None
+    loss_squares: dict | None = None   # {"log_loss"/"brier_score": Σ w·loss²}, with W and Σ w² (the t interval)
 
 
 def _curve_keys(curve: dict, code: int, plan: Plan, weighted: bool):
@@ -550,7 +552,12 @@ def binary_states(cells: pd.DataFrame, curve: dict | None, models: list[str], as
                       brier_sum=float("nan") if reason else float(cells["brier"].to_numpy(np.float64)[mine].sum()),
                       weight_sum=float(w.sum()), proba_reason=reason)
         state = binary.BinaryState(**cell_sums, beta=beta, labels_from=labels_from, cells_sq=cells_sq, **kw)
-        out[model] = ModelTable(state, n_rows, pos_in, neg_in, rows_pos, rows_neg)
+        squares = None
+        if curve is not None and not kw["proba_reason"]:
+            squares = {"log_loss": float(cells["log_loss_sq"].to_numpy(np.float64)[mine].sum()),
+                       "brier_score": float(cells["brier_sq"].to_numpy(np.float64)[mine].sum()),
+                       "weight": float(w.sum()), "weight_sq": float(w2.sum())}
+        out[model] = ModelTable(state, n_rows, pos_in, neg_in, rows_pos, rows_neg, squares)
     return out
 
 

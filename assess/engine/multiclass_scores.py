@@ -10,7 +10,7 @@ Two scans add what :func:`assess.metrics.multiclass.multiclass_state` computes f
 - per model, sums over the rows of the log loss :math:`-\ln \operatorname{clip}(p_{i,y_i})`, the Brier score
   :math:`\sum_k p_{ik}^2 - 2p_{i,y_i} + 1`, the top-k hit (rank of the true class = classes scoring strictly higher
   plus later classes scoring the same, scikit-learn's tie order; `assess.metrics.multiclass.top_k_hits`) and their
-  squared-weight twins, with the checks of the scores (outside [0, 1], rows not summing to 1).
+  squared-weight twins and the sums of the squared losses (the t intervals of the two means), with the checks of the scores (outside [0, 1], rows not summing to 1).
 
 `with_scores` puts them into the label state of `assess.engine.multiclass`, so the registry's score metrics
 (``roc_auc_ovr``, ``roc_auc_ovr_weighted``, ``roc_auc_ovo``, ``log_loss``, ``brier_score``, ``top_k_accuracy``)
@@ -68,9 +68,10 @@ def score_tables(backend, source, assessment, classes, label_table: pd.DataFrame
     rows = (f"SELECT {source.model} AS model, {y} AS y, {weight} AS w, "
             + ", ".join(f"{s[j]} AS s{j}" for j in range(k)) + " FROM predictions")
     with_py = f"SELECT *, {py} AS py FROM ({rows}) AS r"
+    log_loss, brier = expressions.log_loss("py"), expressions.multiclass_brier(sk, "py")
     sums = backend.query(f"""
-        SELECT model, sum(w * {expressions.log_loss("py")}) AS log_loss,
-               sum(w * {expressions.multiclass_brier(sk, "py")}) AS brier,
+        SELECT model, sum(w * {log_loss}) AS log_loss, sum(w * ({log_loss}) * ({log_loss})) AS log_loss_sq,
+               sum(w * {brier}) AS brier, sum(w * ({brier}) * ({brier})) AS brier_sq,
                sum(CASE WHEN ({rank}) < {int(top_k)} THEN w ELSE 0.0 END) AS topk,
                sum(CASE WHEN ({rank}) < {int(top_k)} THEN w * w ELSE 0.0 END) AS topk_sq,
                sum(w) AS w, sum(w * w) AS w_sq, count(*) AS n_rows,
@@ -124,4 +125,5 @@ def with_scores(state, model: str, hist: pd.DataFrame, sums: pd.DataFrame, *, we
         state, ovr=[(c.tps, c.fps) for c in counts], ovr_counts=counts, ovo=ovo,
         log_loss_sum=float(row["log_loss"]), brier_sum=float(row["brier"]), topk_sum=float(row["topk"]),
         weight_sum=float(row["w"]) if weighted else float(n_rows), proba_reason=reason, row_note=row_note,
-        extra={"topk_sq": float(row["topk_sq"]), "weight_sq": float(row["w_sq"])})
+        extra={"topk_sq": float(row["topk_sq"]), "weight_sq": float(row["w_sq"]),
+               "log_loss_sq": float(row["log_loss_sq"]), "brier_sq": float(row["brier_sq"])})

@@ -11,14 +11,19 @@ on that state unchanged.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
+from assess import intervals
+from assess.core.data import Task
 from assess.core.errors import AssessError
 from assess.engine import expressions
 from assess.engine.binary import file_order
 from assess.engine.median import weighted_medians
 from assess.metrics import regression
-from assess.metrics.evaluate import run_metric
+from assess.metrics.evaluate import OF_MEAN, run_metric
+from assess.metrics.registry import get
 
 
 def regression_sums_sql(backend, weighted: bool, median: bool = True) -> str:
@@ -40,6 +45,7 @@ def regression_sums_sql(backend, weighted: bool, median: bool = True) -> str:
     sums = ", ".join(f"sum(w * ({terms[k]})) AS {k}" for k in ("sum_error", "sum_abs", "sum_sq"))
     relative = ", ".join(f"sum(w * ({terms[k]})) AS {k}" for k in ("sum_abs_rel", "sum_sq_rel", "sum_smape"))
     return f"""count(*) AS n_rows, count(y) AS y_present, count(yp) AS yp_present, sum(w) AS w_sum,
+               sum(w * y) AS y_weighted_sum, sum(w * w) AS w_sq_sum,
                sum(CASE WHEN w < 0 THEN 1 ELSE 0 END) AS w_negative,
                sum(CASE WHEN {backend.non_finite('y')} OR {backend.non_finite('yp')} THEN 1 ELSE 0 END) AS non_finite,
                {bad_w} AS w_non_finite,
@@ -53,14 +59,19 @@ def regression_sums_sql(backend, weighted: bool, median: bool = True) -> str:
                sum(CASE WHEN abs(y) + abs(yp) = 0 AND w > 0 THEN 1 ELSE 0 END) AS zero_zero"""
 
 
+def rows_sql(assessment, sources) -> str:
+    """The rows of every model as one relation ``r(model, y, yp, w)`` (w = 1.0 without a weight column)."""
+    w = "CAST({c.weight} AS DOUBLE)" if assessment.roles.weight is not None else "CAST(1.0 AS DOUBLE)"
+    return "(" + "\nUNION ALL\n".join(
+        f"SELECT {c.model} AS model, CAST({c.y_true} AS DOUBLE) AS y, CAST({c.y_pred} AS DOUBLE) AS yp, "
+        f"{w.format(c=c)} AS w FROM predictions" for c in sources) + ") AS r"
+
+
 def regression_table(backend, assessment, sources) -> dict:
     """Per model: the sums (module docstring). ``sources``: `assess.engine.binary.Columns` (y_pred = prediction).
     With weights the median is `assess.engine.median.weighted_medians`: it reads the file once or twice more."""
     weighted = assessment.roles.weight is not None
-    w = "CAST({c.weight} AS DOUBLE)" if weighted else "CAST(1.0 AS DOUBLE)"
-    rows = "(" + "\nUNION ALL\n".join(
-        f"SELECT {c.model} AS model, CAST({c.y_true} AS DOUBLE) AS y, CAST({c.y_pred} AS DOUBLE) AS yp, "
-        f"{w.format(c=c)} AS w FROM predictions" for c in sources) + ") AS r"
+    rows = rows_sql(assessment, sources)
     table = backend.arrays(f"SELECT model, {regression_sums_sql(backend, weighted)} FROM {rows} GROUP BY model")
     if weighted:
         medians = weighted_medians(backend, rows, ["model"])
@@ -117,3 +128,129 @@ def sums_metric(m, state, *, interval_note: str | None = None) -> tuple[float, s
     if interval_note:
         note = "; ".join(x for x in (note, interval_note) if x)
     return value, reason, note
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Analytic intervals: the in-memory methods (`assess.metrics.evaluate.interval_method`) from one more scan's sums
+# ---------------------------------------------------------------------------------------------------------------------
+
+#: The state field each shared part of a row-mean metric sums into (`assess.metrics.regression.row_values`).
+FIELD = {"error": "sum_error", "abs": "sum_abs", "sq": "sum_sq", "abs_rel": "sum_abs_rel", "sq_rel": "sum_sq_rel",
+         "smape": "sum_smape"}
+
+
+def _linear_in_its_term(spec) -> tuple[str, float, float] | None:
+    """(field, α, β) with the metric's per-row value α + β·T of its one row term T (the registry's formula run on
+    one-row states, as `assess.metrics.evaluate._regression_bounds` runs it on every row); None when it is not of
+    that form."""
+    if len(spec.shared) != 1 or spec.shared[0] not in FIELD:
+        return None
+    field = FIELD[spec.shared[0]]
+    probe = np.array([0.0, 1.0, 2.0])
+    with np.errstate(all="ignore"):
+        v = np.asarray(spec.compute(regression.RegressionState(weight_sum=np.ones(3), n=1, batch=True,
+                                                                **{field: probe})), dtype=np.float64)
+    alpha, beta = float(v[0]), float(v[1] - v[0])
+    return (field, alpha, beta) if np.isclose(v[2], alpha + 2 * beta, rtol=1e-12, atol=0) else None
+
+
+def analytic_bounds(backend, rows: str, table: dict, specs, methods: dict, confidence_level: float, *,
+                    weighted: bool) -> tuple[dict, dict]:
+    """The t, delta-method and order-statistic intervals of ``specs`` per model, as in memory
+    (`assess.metrics.evaluate._regression_bounds`), from one scan of sums and, for the median, one selection of two
+    order statistics per model:
+
+    - t: the per-row value v = α + β·T of its term T, so its weighted mean and spread follow from Σw·T and Σw·T²
+      (:func:`assess.intervals.t_interval`, Kish's :math:`n_\\mathrm{eff} = W^2/\\sum w^2`); RMSE, RMSPE and SSE map
+      the interval of their mean as in memory;
+    - delta: the influence function of θ = 1 − A/B (`assess.metrics.regression.delta_pseudo_values`) has mean 0 and
+      weighted variance Var(a)/B² − 2A·Cov(a, b)/B³ + A²·Var(b)/B⁴, from Σw·a, Σw·a², Σw·b, Σw·b², Σw·a·b with
+      a = e² (R²) or (e − ē)² (explained variance) and b = (y − ȳ)², the means ȳ, ē from the first scan;
+    - order statistic: the values at :func:`assess.intervals.median_positions` of the sorted |e| (no weights).
+
+    Returns ({model: {key: (low, high, method)}}, {model: {key: note}})."""
+    inner = {m.key: get(Task.REGRESSION, OF_MEAN[m.key][0]) if m.key in OF_MEAN else m for m in specs}
+    linear = {m.key: _linear_in_its_term(inner[m.key]) for m in specs if methods[m.key] == "t"}
+    fields = sorted({f[0] for f in linear.values() if f})
+    delta = [m.key for m in specs if methods[m.key] == "delta"]
+    models = [str(x) for x in table["model"]]
+    index = {m: i for i, m in enumerate(models)}
+    terms = expressions.regression_terms("y", "yp")
+    select = [f"sum(w * ({terms[f]})) AS {f}, sum(w * ({terms[f]}) * ({terms[f]})) AS {f}_sq" for f in fields]
+    if delta:
+        def per_model(values) -> str:     # each model's own mean, as a literal of the one scan
+            cases = " ".join(f"WHEN {backend.literal(m)} THEN {float(v)!r}" for m, v in zip(table["model"], values))
+            return f"(CASE model {cases} END)"
+        W = table["w_sum"].astype(np.float64)
+        ybar = per_model(table["y_weighted_sum"].astype(np.float64) / W)
+        ebar = per_model(table["sum_error"].astype(np.float64) / W)
+        b = f"((y - {ybar}) * (y - {ybar}))"
+        for name, a in (("r2", "((yp - y) * (yp - y))"), ("explained_variance", f"((yp - y - {ebar}) * (yp - y - {ebar}))")):
+            if name in delta:
+                select.append(f"sum(w * {a}) AS {name}_a, sum(w * {a} * {a}) AS {name}_aa, "
+                              f"sum(w * {a} * {b}) AS {name}_ab")
+        select.append(f"sum(w * {b}) AS delta_b, sum(w * {b} * {b}) AS delta_bb")
+    sums = {}
+    if select:
+        got = backend.arrays(f"SELECT model, {', '.join(select)} FROM {rows} GROUP BY model")
+        sums = {str(m): {k: float(v[i]) for k, v in got.items() if k != "model"} for i, m in enumerate(got["model"])}
+    bounds, notes = {m: {} for m in models}, {m: {} for m in models}
+    for model in models:
+        i = index[model]
+        W, W2, n = float(table["w_sum"][i]), float(table["w_sq_sum"][i]), int(table["n_rows"][i])
+        n_eff = W * W / W2 if W2 > 0 else 0.0
+        got = sums.get(model, {})
+        for m in specs:
+            how = methods[m.key]
+            if how == "t":
+                form = linear.get(m.key)
+                if form is None:
+                    continue
+                field, alpha, beta = form
+                mean_t, second_t = got[field] / W, got[field + "_sq"] / W
+                mean = alpha + beta * mean_t
+                spread = beta * beta * max(second_t - mean_t * mean_t, 0.0)
+                c = intervals.t_interval(mean, spread, n_eff, confidence_level=confidence_level,
+                                         bounds=inner[m.key].range, weighted=weighted)
+                lo, hi, of = c.low, c.high, "mean of per-row values"
+                if m.key in OF_MEAN:
+                    _, finish, of = OF_MEAN[m.key]
+                    lo, hi = finish(lo, W), finish(hi, W)
+                method = replace(c.how, of=of)
+            elif how == "delta":
+                A, Bv = got[f"{m.key}_a"] / W, got["delta_b"] / W
+                if not Bv > 0:
+                    continue
+                var_a = got[f"{m.key}_aa"] / W - A * A
+                var_b = got["delta_bb"] / W - Bv * Bv
+                cov = got[f"{m.key}_ab"] / W - A * Bv
+                spread = var_a / Bv ** 2 - 2 * A * cov / Bv ** 3 + A * A * var_b / Bv ** 4
+                c = intervals.t_interval(1.0 - A / Bv, spread, n_eff, confidence_level=confidence_level,
+                                         bounds=m.range, weighted=weighted)
+                lo, hi = c.low, c.high
+                method = replace(c.how, key="delta-method", of="influence-function pseudo-values")
+            elif how == "order-statistic":
+                positions = intervals.median_positions(n, confidence_level)
+                method = intervals.IntervalMethod("order-statistic", of="binomial ranks of the median")
+                if positions is None:
+                    lo = hi = float("nan")
+                else:
+                    lo, hi = _order_statistics(backend, rows, table["model"][i], positions)
+            else:
+                continue
+            if np.isfinite(lo) and np.isfinite(hi):
+                bounds[model][m.key] = (float(lo), float(hi), method)
+            else:
+                notes[model][m.key] = f"no interval: too few rows for the {method.words} interval"
+    return bounds, notes
+
+
+def _order_statistics(backend, rows: str, model, positions: tuple[int, int]) -> tuple[float, float]:
+    """The values at the two 0-based ``positions`` of one model's sorted |e| (the engine's sort, spilled to disk
+    when it must)."""
+    lo, hi = positions
+    got = backend.arrays(
+        f"SELECT pos, a FROM (SELECT abs(yp - y) AS a, row_number() OVER (ORDER BY abs(yp - y)) - 1 AS pos "
+        f"FROM {rows} WHERE model = {backend.literal(model)}) AS s WHERE pos IN ({int(lo)}, {int(hi)}) ORDER BY pos")
+    values = got["a"].astype(np.float64)
+    return (float(values[0]), float(values[1])) if values.shape[0] == 2 else (float("nan"), float("nan"))

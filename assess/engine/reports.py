@@ -29,7 +29,7 @@ from assess.engine.backends import open_backend
 from assess.engine.source import Source
 from assess.core.errors import AssessError
 from assess.inputs.read import LoadedTable
-from assess.metrics.evaluate import MetricReport, MetricResult, interval_method, run_metric
+from assess.metrics.evaluate import MetricReport, MetricResult, interval_method, no_interval_note, run_metric
 from assess.metrics.registry import applicable, get, metrics_for
 from assess.inputs.assessment import Assessment, describe
 from assess.core.defaults import DEFAULT_RESAMPLES
@@ -130,7 +130,9 @@ def engine_reports(source: Source, engine: str, overrides, *, models=None, keys=
             from assess.engine import regression
 
             table = regression.regression_table(backend, assessment, sources)
-            return _regression_run(table, assessment, engine, models=models, keys=keys, ci=ci)
+            return _regression_run(table, assessment, engine, models=models, keys=keys, ci=ci,
+                                   confidence_level=confidence_level, backend=backend,
+                                   rows=regression.rows_sql(assessment, sources))
         if assessment.task is Task.MULTICLASS:
             from assess.engine import multiclass
 
@@ -230,7 +232,11 @@ def _multiclass_run(table, assessment, engine, overrides, decision, *, models, k
             if state is None:
                 raise AssessError(f"{assessment.table.name}: model {model!r} has empty score cells; every row needs "
                                   "its per-class scores")
-        t = grouped.ModelTable(state, n_rows, None, None, None, None)
+        squares = None
+        if scored is not None and state.proba_reason is None:
+            squares = {"log_loss": state.extra["log_loss_sq"], "brier_score": state.extra["brier_sq"],
+                       "weight": state.weight_sum, "weight_sq": state.extra["weight_sq"]}
+        t = grouped.ModelTable(state, n_rows, None, None, None, None, squares)
         reports[model] = _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted, None,
                                  task=Task.MULTICLASS, classes=classes, k=k, boot=boot)
     rows = sum(n for _, n in states.values())
@@ -258,7 +264,9 @@ def _multilabel_run(states, assessment, engine, decision, *, models, keys, beta,
     return EngineRun(assessment, reports, engine, True, sum(n for _, n in states.values()), 0)
 
 
-def _regression_run(table, assessment, engine, *, models, keys, ci):
+def _regression_run(table, assessment, engine, *, models, keys, ci, confidence_level, backend, rows):
+    """The regression reports from the sums of one scan; the analytic intervals ``ci="auto"`` gives in memory (t,
+    delta method, order statistics: `assess.engine.regression.analytic_bounds`) from one more; no bootstrap."""
     from assess.engine import regression
 
     states = regression.regression_states(table, assessment)
@@ -267,20 +275,33 @@ def _regression_run(table, assessment, engine, *, models, keys, ci):
     if unknown:
         raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(states)})")
     specs = list(applicable(Task.REGRESSION, has_scores=False)) if keys is None else [get(Task.REGRESSION, key) for key in keys]
+    weighted = assessment.roles.weight is not None
+    methods = {m.key: interval_method(m, ci, weighted) for m in specs}
+    analytic = [m for m in specs if methods[m.key] not in (None, "bootstrap")]
+    bounds, notes = regression.analytic_bounds(backend, rows, table, analytic, methods, confidence_level,
+                                               weighted=weighted) if analytic else ({}, {})
     reports = {}
     for model in chosen:
         state, n_rows = states[model]
         results = []
         for m in specs:
-            value, reason, note = regression.sums_metric(
-                m, state, interval_note=None if ci is None else
-                "no bootstrap interval on the out-of-core path yet (use --engine memory)")
-            results.append(MetricResult(m.key, m.name, value, float("nan"), float("nan"), None, reason, note))
+            value, reason, note = regression.sums_metric(m, state)
+            lo = hi = float("nan")
+            method = None
+            if np.isfinite(value) and m.key in bounds.get(model, {}):
+                lo, hi, method = bounds[model][m.key]
+            elif np.isfinite(value) and methods[m.key] is not None:
+                why = notes.get(model, {}).get(m.key) or "no bootstrap interval on the out-of-core path yet (use " \
+                    "--engine memory)"
+                note = "; ".join(x for x in (note, why) if x)
+            elif ci is not None and methods[m.key] is None and m.kind != "count":
+                note = no_interval_note(note, ci, m)
+            results.append(MetricResult(m.key, m.name, value, lo, hi, method, reason, note))
         reports[model] = MetricReport(task=Task.REGRESSION, model=model, n=n_rows, classes=(), results=tuple(results),
-                                      table=None, params=MappingProxyType({}), ci=ci, confidence_level=0.95,
-                                      n_resamples=0, seed=None)
-    rows = sum(n for _, n in states.values())
-    return EngineRun(assessment, reports, engine, True, rows, 0)
+                                      table=None, params=MappingProxyType({}), ci=ci,
+                                      confidence_level=float(confidence_level), n_resamples=0, seed=None)
+    rows_total = sum(n for _, n in states.values())
+    return EngineRun(assessment, reports, engine, True, rows_total, 0)
 
 
 def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, weighted, bounds, *,
@@ -319,6 +340,13 @@ def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, w
                 if bounds:   # the grid's AUC is off by at most the bound: widen the interval by it
                     lo, hi = max(0.0, lo - bounds["roc_auc"]), min(1.0, hi + bounds["roc_auc"])
                     method = intervals.IntervalMethod("delong", detail="score grid, widened by the grid's error bound")
+            elif how[m.key] == "t" and t.loss_squares and m.key in t.loss_squares:
+                # the mean of per-row losses, as `assess.intervals.mean_ci` on the rows: spread Σw·x²/W − mean²
+                sq = t.loss_squares
+                W = sq["weight"]
+                c = intervals.t_interval(value, sq[m.key] / W - value * value, W * W / sq["weight_sq"],
+                                         confidence_level=confidence_level, bounds=m.range, weighted=weighted)
+                lo, hi, method = c.low, c.high, replace(c.how, of="mean of per-row losses")
             elif m.key in boot_bounds:
                 lo, hi, method = boot_bounds[m.key]
             else:

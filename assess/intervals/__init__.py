@@ -67,12 +67,12 @@ from assess.intervals.delong import (DelongPlacements, OvrDelong, auc_interval, 
                                      delong_variance, hand_till_delong, ovr_delong)
 from assess.intervals.interval import METHOD_NAMES, ConfidenceInterval, IntervalMethod, method_name, normal_quantile
 from assess.intervals.mover import mover_ratio, newcombe_difference
-from assess.intervals.proportions import (PROPORTION_METHODS, clopper_pearson, mean_ci, normal, proportion_ci, wilson,
-                                          wilson_bounds)
-from assess.intervals.quantiles import median_ci, quantile_ci
+from assess.intervals.proportions import (PROPORTION_METHODS, clopper_pearson, mean_ci, normal, proportion_ci,
+                                          t_interval, wilson, wilson_bounds)
+from assess.intervals.quantiles import median_ci, quantile_ci, quantile_positions
 
 __all__ = ["ConfidenceInterval", "BootstrapResult", "proportion_ci", "wilson", "clopper_pearson", "normal", "mean_ci",
-           "median_ci", "quantile_ci",
+           "t_interval", "median_ci", "quantile_ci", "quantile_positions",
            "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "auc_interval", "OvrDelong",
            "ovr_delong", "hand_till_delong", "bootstrap_ci", "resample_counts", "draws_cells",
            "PROPORTION_METHODS", "BLOCK_SCHEMES", "BLOCK_RULES", "block_length", "politis_white_block_length",

@@ -129,11 +129,21 @@ def mean_ci(values, *, weights=None, confidence_level: float = 0.95,
         n_eff = total * total / float(np.dot(w, w)) if total > 0 else 0.0
         mean = float(np.dot(w, x)) / total if total > 0 else float("nan")
         spread = float(np.dot(w, (x - mean) ** 2)) / total if total > 0 else float("nan")
-    method = IntervalMethod("t", effective_n=weights is not None)
-    if not n_eff > 1 or not np.isfinite(mean):
+    return t_interval(mean, spread, n_eff, confidence_level=confidence_level, bounds=bounds,
+                      weighted=weights is not None)
+
+
+def t_interval(mean: float, spread: float, n_eff: float, *, confidence_level: float = 0.95,
+               bounds: tuple[float, float] = (-np.inf, np.inf), weighted: bool = False) -> ConfidenceInterval:
+    r"""The interval of :func:`mean_ci` from the moments of the per-row values: their (weighted) ``mean``, their
+    ``spread`` :math:`\hat\sigma_w^2 = \sum_i w_i (x_i - \bar x_w)^2 / \sum_i w_i` and Kish's ``n_eff`` — what an
+    out-of-core engine sums in one scan instead of holding the rows (`assess.engine.regression`)."""
+    confidence_level = check_confidence_level(confidence_level)
+    method = IntervalMethod("t", effective_n=weighted)
+    if not n_eff > 1 or not np.isfinite(mean) or not np.isfinite(spread):
         return ConfidenceInterval(float("nan"), float("nan"), confidence_level, method)
     # scipy.special's t quantile is scipy.stats.t.ppf's own, without loading scipy.stats (a second of start-up)
-    half = float(special.stdtrit(n_eff - 1, 0.5 + confidence_level / 2)) * np.sqrt(spread / (n_eff - 1))
+    half = float(special.stdtrit(n_eff - 1, 0.5 + confidence_level / 2)) * np.sqrt(max(spread, 0.0) / (n_eff - 1))
     low, high = bounds
     return ConfidenceInterval(float(max(low, mean - half)), float(min(high, mean + half)), confidence_level, method)
 

@@ -44,17 +44,29 @@ def quantile_ci(values, p: float, *, confidence_level: float = 0.95, of: str | N
     Binomial(n, p) in place of Binomial(n, 1/2) — scipy's ``quantile_test(x, p=p).confidence_interval()``. NaN when
     no pair of order statistics reaches the level (too few values for that tail: a 99th percentile needs about 300).
     """
-    confidence_level = check_confidence_level(confidence_level)
     x = np.asarray(values, dtype=np.float64).ravel()
-    n = x.size
     method = IntervalMethod("order-statistic", of=of or f"binomial ranks of the {p:g}-quantile")
-    if n == 0:
-        return ConfidenceInterval(float("nan"), float("nan"), confidence_level, method)
-    alpha = 1.0 - confidence_level
-    lo = _binomial_ppf(alpha / 2, n, p) - 1                        # 0-based position of the lower bound
-    hi = _binomial_ppf(1 - alpha / 2, n, p)                        # and of the upper bound
-    if lo < 0 or hi >= n:
-        return ConfidenceInterval(float("nan"), float("nan"), confidence_level, method)
+    positions = quantile_positions(x.size, p, confidence_level)
+    if positions is None:
+        return ConfidenceInterval(float("nan"), float("nan"), check_confidence_level(confidence_level), method)
+    lo, hi = positions
     # two selections, not a sort: the positions are fixed
     part = np.partition(x, (lo, hi))
     return ConfidenceInterval(float(part[lo]), float(part[hi]), confidence_level, method)
+
+
+def quantile_positions(n: int, p: float, confidence_level: float = 0.95) -> tuple[int, int] | None:
+    """The 0-based positions in the sorted values of :func:`quantile_ci`'s bounds for ``n`` values; None when the
+    level needs a rank outside 1..n (too few values). An out-of-core engine selects these two order statistics
+    (`assess.engine.regression`).
+
+    >>> quantile_positions(20, 0.5)
+    (5, 14)
+    """
+    confidence_level = check_confidence_level(confidence_level)
+    if n <= 0:
+        return None
+    alpha = 1.0 - confidence_level
+    lo = _binomial_ppf(alpha / 2, n, p) - 1                        # 0-based position of the lower bound
+    hi = _binomial_ppf(1 - alpha / 2, n, p)                        # and of the upper bound
+    return None if lo < 0 or hi >= n else (int(lo), int(hi))
