@@ -19,7 +19,7 @@ from sklearn.preprocessing import StandardScaler
 @lru_cache(maxsize=None)
 def _frame(n_splits: int, n_repeats: int) -> pd.DataFrame:
     x, y = load_breast_cancer(return_X_y=True)
-    models = {"logreg": make_pipeline(StandardScaler(), LogisticRegression(C=0.05, max_iter=500)),
+    models = {"logreg": make_pipeline(StandardScaler(), LogisticRegression(C=0.05, solver="liblinear")),
               "bayes": GaussianNB()}
     parts = []
     cv = RepeatedStratifiedKFold(n_splits=n_splits, n_repeats=n_repeats, random_state=7)
