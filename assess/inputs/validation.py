@@ -389,9 +389,10 @@ def _check_repeats(c: _Checker, a: _Input) -> None:
     design = f"{n} repeats × {lo} folds" if lo == hi else f"{n} repeats of {lo} to {hi} folds"
     c.note("warning", "repeated_cv",
            f"repeated cross-validation: {design} ({quote(r.repeat)}, {quote(r.fold)}), each sample scored once per "
-           f"repeat, so rows pair by sample id and repeat. Metrics pool the rows of all {n} repeats (every sample "
-           f"counted {n} times); their intervals take those rows as independent and are too narrow — the per-fold "
-           "table's Nadeau–Bengio corrected interval and the cross-validation tests (corrected resampled t"
+           f"repeat{', so rows pair by sample id and repeat' if r.id else ''}. Metrics pool the rows of all {n} "
+           f"repeats (every sample counted {n} times); their intervals take those rows as independent and are too "
+           "narrow — the per-fold table's Nadeau–Bengio corrected interval and the cross-validation tests "
+           "(corrected resampled t"
            + (", 5×2cv" if (n, lo, hi) == (5, 2, 2) else "") + ") account for the repeats",
            column=r.repeat, count=n)
 

@@ -70,6 +70,12 @@ def test_without_a_repeat_column_the_duplicates_say_how_to_read_repeated_cv():
     assert not chosen.errors and chosen.roles.repeat == "run"
 
 
+def test_without_ids_the_design_is_said_without_pairing_by_id():
+    [note] = [p for p in described(repeated_cv_frame().drop(columns="id")).warnings if p.code == "repeated_cv"]
+    assert note.message.startswith("repeated cross-validation: 5 repeats × 2 folds (`repeat`, `fold`), each sample "
+                                   "scored once per repeat. Metrics pool")
+
+
 def test_a_repeat_without_folds_is_said():
     frame = repeated_cv_frame().drop(columns="fold")
     codes = [p.code for p in described(frame).problems]
