@@ -87,7 +87,10 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
     if not isinstance(decision, Decision):
         raise AssessError(f"`decision` must be an assess.core.decision.Decision (got {type(decision).__name__})")
     common = dict(correction=correction, confidence_level=confidence_level, alternative=alternative)
-    on_folds = is_table or spec.data == (FOLDS,) or (spec.per_sample and not spec.compares_errors(_task_of(data)))
+    # paired t and Wilcoxon compare per-sample errors of numeric predictions, but per-fold scores of repeated
+    # cross-validation, whose rows repeat every sample
+    on_folds = is_table or spec.data == (FOLDS,) or (spec.per_sample and (not spec.compares_errors(_task_of(data))
+                                                                          or _repeated(data)))
     if is_table:
         if FOLDS not in spec.data:
             raise AssessError(f"test `{test}` needs per-sample predictions; a fold table has only per-fold scores "
@@ -371,6 +374,15 @@ def _metric_column(table: pd.DataFrame, metric) -> str:
                           f"{', '.join(map(str, table.columns))})")
     raise AssessError(f"the fold table has several metric columns ({', '.join(map(str, candidates))}); choose one "
                       "with `metric`")
+
+
+def _repeated(data) -> bool:
+    """Whether predictions (a mapping, a sequence or arranged) hold more than one repeat of cross-validation."""
+    if isinstance(data, AlignedPredictions):
+        return data.n_repeats > 1
+    preds = data.predictions.values() if isinstance(data, SeparatePredictions) else \
+        data.values() if isinstance(data, dict) else data
+    return any(p.repeat is not None and len(pd.unique(p.repeat)) > 1 for p in preds)
 
 
 def _fold_design(aligned: AlignedPredictions) -> dict:

@@ -102,3 +102,25 @@ def test_all_suitable_tests_of_repeated_cv_are_the_fold_tests(predictions):
     acc = per_fold(frame, lambda g: skm.accuracy_score(g["y_true"], g["y_pred"]))
     paired = next(c for c in found.comparisons if c.test == "paired_t")
     assert paired.result.pvalue == pytest.approx(sps.ttest_rel(acc["logreg"], acc["bayes"]).pvalue, rel=1e-9)
+
+
+def test_paired_t_on_repeated_cv_regression_compares_the_folds_not_the_rows():
+    """Numeric predictions: paired t compares per-sample errors — but rows of repeated CV repeat every sample, so it
+    compares the per-(repeat, fold) MAE instead. Oracle: scikit-learn's MAE per fold, SciPy's ttest_rel."""
+    from sklearn.datasets import load_diabetes
+    from sklearn.linear_model import LinearRegression, Ridge
+    from sklearn.model_selection import RepeatedKFold
+
+    x, y = load_diabetes(return_X_y=True)
+    parts = []
+    for i, (train, test) in enumerate(RepeatedKFold(n_splits=3, n_repeats=2, random_state=0).split(x)):
+        for name, model in (("ols", LinearRegression()), ("ridge", Ridge(alpha=1.0))):
+            parts.append(pd.DataFrame({"id": test, "model": name, "repeat": i // 3, "fold": i % 3, "y_true": y[test],
+                                       "y_pred": model.fit(x[train], y[train]).predict(x[test]).round(4)}))
+    frame = pd.concat(parts, ignore_index=True)
+    assessment = describe(read_table(frame.to_csv(index=False).encode(), name="rcv_regression.csv"))
+    preds = {m: assessment.predictions(m) for m in assessment.models}
+    result = compare(preds, test="paired_t").result
+    mae = per_fold(frame, lambda g: skm.mean_absolute_error(g["y_true"], g["y_pred"]))
+    assert result.n == 6
+    assert result.pvalue == pytest.approx(sps.ttest_rel(mae["ols"], mae["ridge"]).pvalue, rel=1e-9)
