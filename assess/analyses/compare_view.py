@@ -53,9 +53,16 @@ class CompareData:
 
 
 def data_of_predictions(assessment: Assessment) -> CompareData:
+    """The predictions' shape; repeated cross-validation (a ``repeat`` beside the ``fold``) counts its folds per
+    repeat (the most of any repeat) and its repeats."""
     first = assessment.predictions()
-    return CompareData(tuple(assessment.models), len(set(first.fold)) if first.fold is not None else None,
-                       has_groups=assessment.roles.groups != (),
+    n_folds = n_repeats = None
+    if first.fold is not None:
+        blocks = pd.DataFrame({"repeat": first.repeat if first.repeat is not None else "", "fold": first.fold})
+        per_repeat = blocks.drop_duplicates().groupby("repeat")["fold"].nunique()
+        n_folds = int(per_repeat.max())
+        n_repeats = len(per_repeat) if first.repeat is not None else None
+    return CompareData(tuple(assessment.models), n_folds, n_repeats, has_groups=assessment.roles.groups != (),
                        blocks=first.fold is not None or first.series is not None)
 
 
@@ -85,6 +92,14 @@ def questions_for(data: CompareData) -> Questions:
     elif not data.has_groups:
         questions.pop("subgroups", None)
     unavailable = []   # said under the radio instead of failing after Run
+    if data.folds is None and (data.n_repeats or 1) > 1:
+        # repeated cross-validation: every sample is a row once per repeat, so per-sample tests would count it
+        # n_repeats times as if independent; the fold tests compare the repeats' folds (`assess.stats.compare`)
+        why = (f"the rows hold {data.n_repeats} repeats of cross-validation (each sample once per repeat): a "
+               "per-sample test would count every sample that many times; the cross-validation question compares "
+               "the folds")
+        unavailable.extend((QUESTIONS[k], why) for k in questions if k != "cv_folds")
+        questions = {k: v for k, v in questions.items() if k == "cv_folds"}
     if data.folds is None and data.n_folds is None and "cv_folds" in questions:
         questions.pop("cv_folds")
         unavailable.append((QUESTIONS["cv_folds"], "the file has no cross-validation fold column (mark one on the "
@@ -95,7 +110,8 @@ def questions_for(data: CompareData) -> Questions:
                                                          f"{len(data.models)}"))
     if len(data.models) < 2:
         questions = {k: v for k, v in questions.items() if k == "subgroups"}
-    default = ("cv_folds" if data.folds is not None else "two_models" if "two_models" in questions
+    default = ("cv_folds" if data.folds is not None or "cv_folds" in questions and len(questions) == 1
+               else "two_models" if "two_models" in questions
                else next(iter(questions), None))
     return Questions(questions, tuple(unavailable), default)
 

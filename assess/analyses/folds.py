@@ -17,7 +17,9 @@ Either interval is cut to the metric's range (the registry's ``range``: [0, 1] f
 which the symmetric t interval does not know: near a bound it would otherwise promise values the metric cannot
 take. The cut bound is still a bound of a t interval, so its coverage is the t interval's.
 
-The pooled value (all rows at once, as on the Metrics page) is beside them.
+The pooled value (all rows at once, as on the Metrics page) is beside them. On repeated cross-validation each
+(repeat, fold) is one fold — scored as `cross_val_score` scores it — and the pooled value pools the rows of all
+repeats, every sample counted r times (for a mean over rows such as accuracy: the mean of the repeats' values).
 
 Learning curves (:func:`learning_curve`; reference file 004_de86ae8f5c4f03c1.txt §6, "how much we benefit from
 adding more training data"): when predictions come from models trained on growing

@@ -34,7 +34,7 @@ EXIT_STATUS = (f"Exit status: 0 on success; {EXIT_BAD_INPUT} on bad input (a fil
                f"file, the column and an example row; {EXIT_INTERNAL} on an internal error (please report it).")
 
 #: Warnings printed on stderr by every command (all warnings are in `inspect`'s JSON).
-STDERR_WARNINGS = ("inverted_score",)
+STDERR_WARNINGS = ("inverted_score", "repeated_cv")
 
 _ROLE_OPTIONS = (
     ("--y-true", "y_true", "ground-truth column"),
@@ -42,6 +42,7 @@ _ROLE_OPTIONS = (
     ("--model-col", "model", "model-name column (long format: several models, one row per sample and model)"),
     ("--id-col", "id", "sample-id column (pairs rows across models)"),
     ("--fold-col", "fold", "cross-validation fold column"),
+    ("--repeat-col", "repeat", "repeat column of repeated cross-validation (rows pair by sample id and repeat)"),
     ("--weight-col", "weight", "sample-weight column"),
     ("--cluster-col", "cluster", "cluster-assignment column"),
     ("--timestamp-col", "timestamp", "time-stamp column (forecasts)"),

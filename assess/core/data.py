@@ -56,7 +56,8 @@ class Predictions:
       ``features`` the float (n, d) feature columns ``x_*`` of the internal indices (or None).
 
     ``y_pred`` is None when only scores were given: labels then come from a threshold (binary, multilabel) or the
-    argmax (multiclass). ``weight``, ``fold``, ``ids`` and ``group`` are optional per-sample arrays.
+    argmax (multiclass). ``weight``, ``fold``, ``ids`` and ``group`` are optional per-sample arrays; so is ``repeat``
+    (strings), the repeat of repeated cross-validation, whose samples appear once per repeat: (id, repeat) is a row.
 
     Numeric predictions may carry a prediction interval, ``lower``/``upper`` float (n,), with its nominal
     ``interval_level`` (None when the file does not say), and ``target``, the name of what ``y_true`` measures (its
@@ -87,6 +88,7 @@ class Predictions:
     interval_level: float | None = None
     features: np.ndarray | None = None
     clusters: tuple[str, ...] = ()
+    repeat: np.ndarray | None = None
 
     @property
     def n(self) -> int:

@@ -110,7 +110,7 @@ class Assessment:
         key = (self.models[0] if model is None else model, output)
         if key not in self._encoded:
             encoded = self._encode(model, output)
-            for name in ("y_true", "y_pred", "scores", "weight", "fold", "ids", "group", "lower", "upper", "features"):
+            for name in ("y_true", "y_pred", "scores", "weight", "fold", "repeat", "ids", "group", "lower", "upper", "features"):
                 array = getattr(encoded, name)
                 if array is not None:
                     array.flags.writeable = False  # shared by every later call: nobody may change it
@@ -134,6 +134,7 @@ class Assessment:
         extras = dict(
             weight=numeric_column(frame, r.weight) if r.weight else None,
             fold=label_strings(frame[r.fold]).to_numpy(dtype=object) if r.fold else None,
+            repeat=label_strings(frame[r.repeat]).to_numpy(dtype=object) if r.repeat else None,
             ids=None if self._ids is None else self._ids if len(rows) == len(self.frame) else self._ids[rows],
             group=label_strings(frame[r.groups[0]]).to_numpy(dtype=object) if r.groups else None,
             model=model,

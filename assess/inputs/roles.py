@@ -35,7 +35,9 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "id": ("id", "sample_id", "row_id", "sample", "uid", "record_id", "example_id", "row", "index", "row_index",
            "idx", "sample_index", "instance_id", "observation_id", "obs_id"),
     "fold": ("fold", "cv_fold", "fold_id"),
-    "repeat": ("repeat", "repetition", "rep", "run"),
+    # Conservative: a repeat pairs rows by (id, repeat), so only names that say "CV repeat". Not `run` (an MLflow or
+    # W&B run names a trained configuration, i.e. a model) nor `iteration` (a boosting round or an epoch).
+    "repeat": ("repeat", "repetition", "rep", "cv_repeat", "repeat_id", "n_repeat"),
     "weight": ("weight", "sample_weight", "weights"),
     "group": ("group", "subgroup", "slice", "segment"),
     "timestamp": ("timestamp", "time", "date", "datetime", "ds"),
@@ -344,7 +346,8 @@ _ROLE_WORDS = {
     "split": "the train/test split of each row",
 }
 
-_COMMON_PICKERS = (("model", "Model"), ("id", "Sample id"), ("fold", "CV fold"), ("weight", "Sample weight"))
+_COMMON_PICKERS = (("model", "Model"), ("id", "Sample id"), ("fold", "CV fold"), ("repeat", "CV repeat"),
+                   ("weight", "Sample weight"))
 _NUMERIC_PICKERS = (("y_true", "Actual value"), ("y_pred", "Predicted value"), *_COMMON_PICKERS,
                     ("lower", "Interval lower bound"), ("upper", "Interval upper bound"))
 #: The single-column roles a person picks a column for, per task, with their names on the Data page (the other

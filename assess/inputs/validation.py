@@ -137,6 +137,9 @@ def validate(frame: pd.DataFrame, roles: Roles, task: Task, *, classes=(), posit
         _check_some_weight(c, a, weights)
     if r.fold:
         c.missing(r.fold, suffix=" in the fold", level="warning")
+    if r.repeat:
+        c.missing(r.repeat, suffix=" in the repeat", level="warning")
+        _check_repeats(c, a)
 
     if task.is_classification:
         _check_classification(c, a)
@@ -364,6 +367,36 @@ def _check_unused_scores(c: _Checker, a: _Input) -> None:
                "score)", column=unused[0], count=len(unused))
 
 
+def _check_repeats(c: _Checker, a: _Input) -> None:
+    """Repeated cross-validation said once, with its design (r repeats × k folds, from the first model's rows) and
+    what the metrics are on it: rows of all repeats pooled, so every sample counts r times — which the point value
+    bears (for a mean over rows such as accuracy it is the mean of the repeats' values) but an interval over rows
+    does not (it takes the r·n rows as independent)."""
+    r, frame = a.roles, a.frame
+    if not r.fold:
+        c.note("warning", "repeat_without_fold",
+               f"column {quote(r.repeat)} marks repeats but no column marks the cross-validation folds: per-fold "
+               "metrics and the cross-validation tests need a `fold` column (or choose it)", column=r.repeat)
+        return
+    rows = next(iter(a.model_rows.values()), np.arange(len(frame)))
+    repeats, folds = label_codes(frame[r.repeat])[0][rows], label_codes(frame[r.fold])[0][rows]
+    present = (repeats >= 0) & (folds >= 0)                      # code -1: a missing value, warned of above
+    blocks = pd.DataFrame({"repeat": repeats[present], "fold": folds[present]}).drop_duplicates()
+    per_repeat = blocks.groupby("repeat")["fold"].nunique()
+    if len(per_repeat) < 2:
+        return
+    n, lo, hi = len(per_repeat), int(per_repeat.min()), int(per_repeat.max())
+    design = f"{n} repeats × {lo} folds" if lo == hi else f"{n} repeats of {lo} to {hi} folds"
+    c.note("warning", "repeated_cv",
+           f"repeated cross-validation: {design} ({quote(r.repeat)}, {quote(r.fold)}), each sample scored once per "
+           f"repeat{', so rows pair by sample id and repeat' if r.id else ''}. Metrics pool the rows of all {n} "
+           f"repeats (every sample counted {n} times); their intervals take those rows as independent and are too "
+           "narrow — the per-fold table's Nadeau–Bengio corrected interval and the cross-validation tests "
+           "(corrected resampled t"
+           + (", 5×2cv" if (n, lo, hi) == (5, 2, 2) else "") + ") account for the repeats",
+           column=r.repeat, count=n)
+
+
 def _check_some_weight(c: _Checker, a: _Input, weights: np.ndarray) -> None:
     """Every model needs a row of positive weight: a weighted mean over zero total weight is 0/0 for every metric."""
     column = a.roles.weight
@@ -490,13 +523,19 @@ def _check_models(c: _Checker, a: _Input) -> None:
     if r.id:
         c.missing(r.id, suffix=" in the sample id")
         ids = id_codes(frame[r.id])
-        # a row repeats when its (model, id[, split]) codes do: missing model or split is a value of its own, as ""
-        # was; one id in both the train and the test rows is leakage, for the Controls page to report
+        # a row repeats when its (model, id[, split, repeat]) codes do: missing model or split is a value of its own,
+        # as "" was; one id in both the train and the test rows is leakage, for the Controls page to report. Repeated
+        # cross-validation scores each sample once per repeat: its rows pair by (id, repeat).
         keys = {"id": ids, **{role: label_codes(frame[col])[0] for role, col in (("model", r.model),
-                                                                                  ("split", r.split)) if col}}
+                                                                                  ("split", r.split),
+                                                                                  ("repeat", r.repeat)) if col}}
         dup = pd.DataFrame(keys, copy=False).duplicated(keep="first").to_numpy() & (ids >= 0)
-        c.add("error", "duplicate_id", r.id, dup, "duplicate id{s}" + (" within a model" if r.model else ""),
-              suffix="; ids must be unique per model so rows can be paired across models")
+        within = " and ".join(w for w, col in (("model", r.model), ("repeat", r.repeat)) if col)
+        unique = "model and repeat" if r.repeat else "model"
+        c.add("error", "duplicate_id", r.id, dup, "duplicate id{s}" + (f" within a {within}" if within else ""),
+              suffix=f"; ids must be unique per {unique} so rows can be paired across models"
+              + ("; a file of repeated cross-validation (each sample once per repeat) needs a `repeat` column "
+                 "(or choose it): rows then pair by id and repeat" if r.fold and not r.repeat else ""))
     if len(a.models) > 1 and r.model:
         sizes = {m: len(rows) for m, rows in a.model_rows.items()}
         if r.id:

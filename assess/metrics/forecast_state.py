@@ -130,8 +130,8 @@ def subset(pred: Predictions, rows: np.ndarray) -> Predictions:
                             if getattr(pred, f) is not None})
 
 
-_ROW_FIELDS = ("y_true", "y_pred", "scores", "weight", "fold", "ids", "group", "time", "series", "horizon", "origin", "lower",
-               "upper")
+_ROW_FIELDS = ("y_true", "y_pred", "scores", "weight", "fold", "repeat", "ids", "group", "time", "series", "horizon",
+               "origin", "lower", "upper")
 
 
 def _season(pred: Predictions, season: int | None) -> int | None:

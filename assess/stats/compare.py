@@ -87,7 +87,10 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
     if not isinstance(decision, Decision):
         raise AssessError(f"`decision` must be an assess.core.decision.Decision (got {type(decision).__name__})")
     common = dict(correction=correction, confidence_level=confidence_level, alternative=alternative)
-    on_folds = is_table or spec.data == (FOLDS,) or (spec.per_sample and not spec.compares_errors(_task_of(data)))
+    # paired t and Wilcoxon compare per-sample errors of numeric predictions, but per-fold scores of repeated
+    # cross-validation, whose rows repeat every sample
+    on_folds = is_table or spec.data == (FOLDS,) or (spec.per_sample and (not spec.compares_errors(_task_of(data))
+                                                                          or _repeated(data)))
     if is_table:
         if FOLDS not in spec.data:
             raise AssessError(f"test `{test}` needs per-sample predictions; a fold table has only per-fold scores "
@@ -104,6 +107,11 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
     else:
         arranged, design = arrange_predictions(data, models=models)
         runners.check_model_count(test, arranged.models)
+        if isinstance(arranged, AlignedPredictions) and arranged.n_repeats > 1:
+            raise AssessError(f"test `{test}` takes every row as a sample, but the rows hold {arranged.n_repeats} "
+                              "repeats of cross-validation (each sample once per repeat): it would count every "
+                              f"sample {arranged.n_repeats} times as if independent. Compare the folds instead "
+                              "(corrected_resampled_t, or cv_5x2_t for 5 repeats × 2 folds), or keep one repeat")
         if spec.design == PAIRED and design.kind == INDEPENDENT:
             others = ", ".join(k for k, s in TESTS.items() if s.design == INDEPENDENT and PREDICTIONS in s.data)
             raise AssessError(f"test `{test}` compares models on the same samples, but {design.reason}; tests for "
@@ -144,6 +152,8 @@ def fold_table_from_predictions(data, *, models: Sequence[str] | None = None, me
     metric column's name — what the tests then compare, and what a fold box plot should show. The models must
     share their samples (the folds are then the same)."""
     aligned = data if isinstance(data, AlignedPredictions) else align_predictions(data, models=models)
+    if metric is None:   # the headline metric, as the bootstraps default to (`default_metric`)
+        metric, _ = default_metric(aligned.task, all(aligned.scores[m] is not None for m in aligned.models))
     if isinstance(metric, str):
         metric = registry_metric(aligned.task, metric, classes=aligned.classes)
     if not callable(metric):
@@ -197,11 +207,13 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
         names = list(data.models)
         preds = data.predictions if isinstance(data, SeparatePredictions) else None
         has_scores = all((preds[m].scores if preds else data.scores[m]) is not None for m in names)
-        q = question or ("two_models" if len(names) == 2 else "several_models")
+        # repeated cross-validation: the rows repeat every sample, so only its folds are compared
+        repeats = data.n_repeats if isinstance(data, AlignedPredictions) and data.fold is not None else 1
+        q = question or ("cv_folds" if repeats > 1 else "two_models" if len(names) == 2 else "several_models")
         blocks = isinstance(data, AlignedPredictions) and (data.fold is not None or data.series is not None)
         sugg = suggest_tests(question=q, n_models=len(names), data="predictions", task=data.task,
                              has_scores=has_scores, paired=design.kind == PAIRED, blocks=blocks,
-                             weighted=is_weighted(data))
+                             weighted=is_weighted(data), **(_fold_design(data) if repeats > 1 else {}))
     metric_reason = None
     # The bootstraps cannot run without a metric; the other tests keep their own default (correctness, losses).
     if metric is None and not is_table and any(s.test in TESTS and TESTS[s.test].needs == "a metric" for s in sugg):
@@ -362,6 +374,21 @@ def _metric_column(table: pd.DataFrame, metric) -> str:
                           f"{', '.join(map(str, table.columns))})")
     raise AssessError(f"the fold table has several metric columns ({', '.join(map(str, candidates))}); choose one "
                       "with `metric`")
+
+
+def _repeated(data) -> bool:
+    """Whether predictions (a mapping, a sequence or arranged) hold more than one repeat of cross-validation."""
+    if isinstance(data, AlignedPredictions):
+        return data.n_repeats > 1
+    preds = data.predictions.values() if isinstance(data, SeparatePredictions) else \
+        data.values() if isinstance(data, dict) else data
+    return any(p.repeat is not None and len(pd.unique(p.repeat)) > 1 for p in preds)
+
+
+def _fold_design(aligned: AlignedPredictions) -> dict:
+    """``n_folds`` (most per repeat) and ``n_repeats`` of aligned predictions of repeated cross-validation."""
+    blocks = pd.DataFrame({"repeat": aligned.repeat, "fold": aligned.fold}).drop_duplicates()
+    return {"n_folds": int(blocks.groupby("repeat")["fold"].nunique().max()), "n_repeats": aligned.n_repeats}
 
 
 def _subset(pred: Predictions, mask: np.ndarray, name: str) -> Predictions:

@@ -437,7 +437,7 @@ def nemenyi(table, *, higher_is_better: bool = True, alpha: float = 0.05,
 def corrected_resampled_t(a, b, *, test_train_ratio: float | None = None, n_folds: int | None = None,
                           alternative: str = "two-sided", confidence_level: float = 0.95,
                           names: Sequence[str] | None = None, metric: str = "score",
-                          unit: str = "folds") -> TestResult:
+                          unit: str = "folds", ratio_source: str = "given") -> TestResult:
     r"""Nadeau & Bengio (2003) corrected resampled t-test (*Machine Learning* 52:239–281) on J paired scores.
 
     The J scores come from resamples (k folds, possibly repeated r times: J = k·r, Bouckaert & Frank 2004)
@@ -448,6 +448,8 @@ def corrected_resampled_t(a, b, *, test_train_ratio: float | None = None, n_fold
 
     ``test_train_ratio`` is :math:`n_2/n_1`; when None it is :math:`1/(k-1)`, right for k-fold CV, with k =
     ``n_folds`` (the number of folds per repetition) or, when that is also None, k = J (a single k-fold run).
+    A given ratio is said with ``ratio_source`` (how it was found: from a predictions file, the fold sizes), and
+    ``n_folds`` beside it still names the design (r repeats of k folds).
     Effect: the mean difference with the matching interval :math:`\bar d \pm t_{J-1}\sqrt{(1/J + n_2/n_1)s_d^2}`.
 
     On a single k-fold run (J = k) the test is conservative: the correction was derived for random
@@ -460,10 +462,10 @@ def corrected_resampled_t(a, b, *, test_train_ratio: float | None = None, n_fold
     a, b, d = _paired(a, b, "corrected resampled t-test", min_n=2)
     names = model_names(names, 2)
     j = d.size
+    k = j if n_folds is None and test_train_ratio is None else n_folds
+    if k is not None and (isinstance(k, bool) or int(k) != k or k < 2):
+        raise AssessError(f"`n_folds` must be a whole number ≥ 2 (got {n_folds!r})")
     if test_train_ratio is None:
-        k = j if n_folds is None else n_folds
-        if isinstance(k, bool) or int(k) != k or k < 2:
-            raise AssessError(f"`n_folds` must be a whole number ≥ 2 (got {n_folds!r})")
         ratio = 1.0 / (int(k) - 1)
     else:
         ratio = float(test_train_ratio)
@@ -481,8 +483,8 @@ def corrected_resampled_t(a, b, *, test_train_ratio: float | None = None, n_fold
     assumptions = [_normality(d, "differences"),
                    Assumption("test/train size ratio", None,
                               f"n_test/n_train = {significant(ratio)}"
-                              + (" (1/(k−1) for k-fold)" if test_train_ratio is None else " (given)")),
-                   _repeated_cv(j, None if test_train_ratio is not None else (j if n_folds is None else int(n_folds)))]
+                              + (" (1/(k−1) for k-fold)" if test_train_ratio is None else f" ({ratio_source})")),
+                   _repeated_cv(j, None if k is None else int(k))]
     sentence = _difference_sentence(names, metric, mean, low, high, confidence_level, j, unit, p,
                                     "corrected resampled t-test")
     return TestResult(test="corrected_resampled_t", method="Nadeau-Bengio corrected resampled t-test", statistic=t,

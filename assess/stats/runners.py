@@ -358,6 +358,11 @@ def _fold_pairwise(test, fn, min_folds=2, **fixed):
                 and options.get("n_folds") is None:
             fold_level = wide.index.get_level_values("fold") if "fold" in (wide.index.names or []) else wide.index
             options["n_folds"] = int(pd.Index(fold_level).nunique())
+            # scores computed from a predictions file of repeated CV know their folds' sizes: n₂/n₁ from them
+            if table.attrs.get("test_train_ratio") is not None:
+                options.update(test_train_ratio=table.attrs["test_train_ratio"],
+                               ratio_source="from the fold sizes: each fold's rows over the rest of its repeat's, "
+                                            "averaged")
 
         def pair(a, b):
             return fn(wide[a].to_numpy(), wide[b].to_numpy(), alternative=alternative,

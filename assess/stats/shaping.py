@@ -45,7 +45,8 @@ class AlignedPredictions:
 
     ``ids`` is None when the inputs had no ids (then they were aligned by position). ``y_pred``/``scores`` map
     each model to its array (None when the model has none); ``weight`` is the shared sample weight or None.
-    ``design`` is why the models count as paired, when :func:`arrange_predictions` made them. ``time``,
+    ``design`` is why the models count as paired, when :func:`arrange_predictions` made them. ``repeat`` is the
+    repeat of repeated cross-validation (rows are then identified by (id, repeat)). ``time``,
     ``series`` and ``horizon`` are the forecasts' per-sample time stamp, series id and steps ahead (None when the
     file has none; see :class:`assess.core.data.Predictions`), shared by every model; ``target`` names what ``y_true``
     measures.
@@ -65,10 +66,17 @@ class AlignedPredictions:
     series: np.ndarray | None = None
     horizon: np.ndarray | None = None
     target: str | None = None
+    repeat: np.ndarray | None = None
 
     @property
     def n(self) -> int:
         return int(self.y_true.shape[0])
+
+    @property
+    def n_repeats(self) -> int:
+        """How many repeats of cross-validation the rows hold (1 without a ``repeat``): each sample appears once per
+        repeat, so a per-sample test would count it that many times."""
+        return 1 if self.repeat is None else int(len(pd.unique(self.repeat)))
 
 
 def _check_comparable(preds: Mapping[str, Predictions]) -> Predictions:
@@ -96,7 +104,8 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
 
     Checks, each with its own message: same task and classes; unique ids per model; the same set of ids (names
     the first missing id); the same ``y_true`` for each id; the same weights and folds. ``models`` selects and
-    orders models (default: all, in the given order).
+    orders models (default: all, in the given order). Repeated cross-validation (every model has a ``repeat``) scores
+    each sample once per repeat: its rows are identified, and aligned, by (id, repeat).
     """
     preds = _select(_as_mapping(predictions), models)
     names = list(preds)
@@ -109,10 +118,19 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
     order: dict[str, np.ndarray] = {}
     ids = None
     keys = None if with_ids else forecast_keys(preds)
+    with_repeats = [m for m in names if preds[m].repeat is not None]
+    if with_repeats and len(with_repeats) != len(names):
+        lacking = next(m for m in names if preds[m].repeat is None)
+        raise AssessError(f"model `{with_repeats[0]}` has cross-validation repeats but model `{lacking}` has none; "
+                          "give every model a `repeat` or none")
+    repeated = bool(with_repeats) and bool(with_ids)
     if with_ids or keys is not None:
         if keys is not None:
             ids = keys[names[0]].to_numpy()
             base = keys[names[0]]
+        elif repeated:
+            ids = np.asarray(first.ids)
+            base = _id_repeat(first)
         else:
             ids = np.asarray(first.ids)
             unique = _distinct(ids) == ids.shape[0]
@@ -121,11 +139,14 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
             if base is None:
                 order[m] = np.arange(ids.shape[0])     # the first model's unique ids in its order: nothing to look up
                 continue
-            mid = keys[m] if keys is not None else pd.Index(np.asarray(preds[m].ids))
+            mid = (keys[m] if keys is not None else _id_repeat(preds[m]) if repeated
+                   else pd.Index(np.asarray(preds[m].ids)))
             if mid.has_duplicates:
                 dup = mid[mid.duplicated()]
-                raise AssessError(f"model `{m}` has {len(dup)} duplicated sample ids (first: {shown(dup[0])})")
-            unit = "sample ids" if keys is None else f"forecasts ({', '.join(base.names)})"
+                what = "(sample id, repeat) pairs" if repeated else "sample ids"
+                raise AssessError(f"model `{m}` has {len(dup)} duplicated {what} (first: {shown(dup[0])})")
+            unit = ("sample ids" if keys is None and not repeated else "(sample id, repeat) pairs" if repeated
+                    else f"forecasts ({', '.join(base.names)})")
             missing = base.difference(mid, sort=False)
             if len(missing):
                 raise AssessError(f"model `{m}` lacks {len(missing)} {unit} that model `{names[0]}` has "
@@ -156,6 +177,7 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
     y_true = take(first.y_true, names[0])
     weight = take(first.weight, names[0])
     fold = take(first.fold, names[0])
+    repeat = take(first.repeat, names[0])
     for m in names[1:]:
         yt = take(preds[m].y_true, m)
         if not _same(yt, y_true):
@@ -168,6 +190,9 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
         f = take(preds[m].fold, m)
         if f is not None and fold is not None and not np.array_equal(f, fold):
             raise AssessError(f"models `{names[0]}` and `{m}` put samples in different folds")
+        rp = take(preds[m].repeat, m)
+        if rp is not None and repeat is not None and not np.array_equal(rp, repeat):
+            raise AssessError(f"models `{names[0]}` and `{m}` put samples in different repeats")
     when = {}
     for role, word in (("time", "time stamps"), ("series", "series"), ("horizon", "horizons")):
         when[role] = take(getattr(first, role), names[0])
@@ -182,7 +207,12 @@ def align_predictions(predictions: Mapping[str, Predictions] | Sequence[Predicti
                               y_pred={m: take(preds[m].y_pred, m) for m in names},
                               scores={m: take(preds[m].scores, m) for m in names},
                               ids=None if keys is not None else ids, weight=weight,
-                              fold=fold, target=first.target, **when)
+                              fold=fold, repeat=repeat, target=first.target, **when)
+
+
+def _id_repeat(pred: Predictions) -> pd.MultiIndex:
+    """The (sample id, repeat) of each row: what identifies a row of repeated cross-validation."""
+    return pd.MultiIndex.from_arrays([np.asarray(pred.ids), np.asarray(pred.repeat)], names=["id", "repeat"])
 
 
 #: What identifies one forecast, in the order messages name them (`forecast_keys`).
@@ -351,7 +381,8 @@ def separate(aligned: AlignedPredictions) -> SeparatePredictions:
     """Aligned predictions seen model by model (to run a test for independent samples on paired data)."""
     preds = {m: Predictions(aligned.task, aligned.classes, aligned.y_true, aligned.y_pred[m], aligned.scores[m],
                             weight=aligned.weight, fold=aligned.fold, ids=aligned.ids, model=m, time=aligned.time,
-                            series=aligned.series, horizon=aligned.horizon, target=aligned.target)
+                            series=aligned.series, horizon=aligned.horizon, target=aligned.target,
+                            repeat=aligned.repeat)
              for m in aligned.models}
     return SeparatePredictions(aligned.task, aligned.classes, aligned.models, preds)
 
@@ -487,14 +518,20 @@ def fold_scores(aligned: AlignedPredictions, *, metric: Callable, metric_name: s
     ``y`` is the model's scores when ``use_scores``, the predictions themselves for numeric tasks, else its labels
     by ``decision`` (:func:`aligned_labels`). Forecasts without folds but with several series are scored per
     series (the blocks of Friedman's test); ``table.attrs["blocks"]`` says which (``"folds"`` or ``"series"``).
+    Repeated cross-validation is scored per (repeat, fold), the table ``model, repeat, fold, <metric_name>``;
+    ``table.attrs["test_train_ratio"]`` is then the mean over those folds of n_test / n_train, the fold's rows over
+    the rest of its repeat's rows (Nadeau & Bengio 2003's n₂/n₁; 1/(k − 1) for k equal folds).
     """
     blocks, word = aligned.fold, "folds"
     if blocks is None and aligned.series is not None and not aligned.task.is_classification:
         blocks, word = aligned.series, "series"     # forecasts of several series: one block per series
     if blocks is None:
         raise AssessError("the predictions have no folds (`fold` column); fold tests need per-fold scores")
+    # repeated cross-validation: a score per (repeat, fold); groups in the order the file first gives them
+    repeated = aligned.repeat is not None and word == "folds"
+    keys = pd.DataFrame({"repeat": aligned.repeat, "fold": blocks} if repeated else {"fold": blocks})
+    groups = keys.groupby(list(keys.columns), sort=False, dropna=False).indices
     rows = []
-    folds = pd.unique(blocks)
     for m in aligned.models:
         if use_scores:
             y = aligned.scores[m]
@@ -504,13 +541,17 @@ def fold_scores(aligned: AlignedPredictions, *, metric: Callable, metric_name: s
             y = aligned.y_pred[m]           # numeric predictions: the metric takes them as they are
         else:
             y = aligned_labels(aligned, m, decision)
-        for f in folds:
-            mask = blocks == f
-            w = None if aligned.weight is None else aligned.weight[mask]
-            rows.append({"model": m, "fold": f,
-                         metric_name: float(metric(aligned.y_true[mask], np.asarray(y)[mask], sample_weight=w))})
-    table = pd.DataFrame(rows, columns=["model", "fold", metric_name])
+        y = np.asarray(y)
+        for block, idx in groups.items():
+            w = None if aligned.weight is None else aligned.weight[idx]
+            rows.append({"model": m, **dict(zip(keys.columns, block if repeated else (block,))),
+                         metric_name: float(metric(aligned.y_true[idx], y[idx], sample_weight=w))})
+    table = pd.DataFrame(rows, columns=["model", *keys.columns, metric_name])
     table.attrs["blocks"] = word
+    if repeated:   # n₂/n₁ of each fold: its rows over the other rows of its repeat
+        per_repeat = keys.groupby("repeat", sort=False, dropna=False).size()
+        ratios = [idx.size / (per_repeat[r] - idx.size) for (r, _), idx in groups.items() if per_repeat[r] > idx.size]
+        table.attrs["test_train_ratio"] = float(np.mean(ratios)) if ratios else None
     return table
 
 

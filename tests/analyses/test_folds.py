@@ -17,6 +17,7 @@ from assess.cli import main
 from assess.core.errors import AssessError
 from assess.inputs.assessment import describe
 from assess.inputs.read import read_table
+from tests.repeated_cv import repeated_cv_frame
 
 SAMPLES = "assets/samples"
 
@@ -64,6 +65,22 @@ def test_repeated_cv_gives_the_nadeau_bengio_corrected_interval():
     assert row["n_folds"] == 15
     doc = summary.to_dict()
     assert "1/3" in next(iter(doc.values()))["mae"]["folds"]
+
+
+def test_a_repeated_cv_predictions_file_is_scored_per_repeat_and_fold():
+    """RepeatedStratifiedKFold's predictions (each sample id once per repeat): one fold per (repeat, fold), as
+    scikit-learn's cross_val_score gives them, and the pooled value over all repeats' rows."""
+    frame = repeated_cv_frame(n_splits=2, n_repeats=5)
+    summary = fold_metrics(_assessment(frame, "repeated_cv.csv"), keys=["accuracy"])
+    rows = frame[frame["model"] == "bayes"]
+    expected = {f"{r}/{f}": skm.accuracy_score(g["y_true"], g["y_pred"])
+                for (r, f), g in rows.groupby(["repeat", "fold"])}
+    doc = summary.to_dict()["bayes"]["accuracy"]
+    assert doc["folds"] == pytest.approx(expected) and len(expected) == 10
+    assert doc["method"] == "Nadeau–Bengio corrected t (5 × 2-fold)"
+    assert doc["pooled"] == pytest.approx(skm.accuracy_score(rows["y_true"], rows["y_pred"]))
+    per_repeat = [skm.accuracy_score(g["y_true"], g["y_pred"]) for _, g in rows.groupby("repeat")]
+    assert doc["pooled"] == pytest.approx(np.mean(per_repeat))    # equal repeats: pooled = mean of the repeats
 
 
 def test_fold_metrics_needs_a_fold_column():

@@ -401,6 +401,20 @@ def test_checklist_reads_the_ids_by_hand(tmp_path, ids_b, expected):
     assert "every sample id occurs once per model" in rows["leakage"]
 
 
+def test_checklist_of_repeated_cv_counts_repeats_not_duplicates():
+    """Each sample once per repeat is the design of repeated cross-validation, not a leak (a sample twice within one
+    repeat is refused before, `tests/inputs/test_repeated_cv.py`); the design is 5 repeats of 2 folds, not 2 folds."""
+    from assess.present.report.checklist import checklist
+    from tests.repeated_cv import repeated_cv_frame
+
+    frame = repeated_cv_frame(n_splits=2, n_repeats=5)
+    rows = {r.item.key: r.found for r in checklist(describe(read_table(frame.to_csv(index=False).encode(),
+                                                                       name="rcv.csv")), ["logreg", "bayes"])}
+    assert rows["leakage"] == "Checked: every sample id occurs once per model and repeat (no duplicated test rows)."
+    assert rows["cross_validation"] == ("Checked: repeated cross-validation, 5 repeats (repeat) of 2 folds (fold) "
+                                        "for every model.")
+
+
 def test_captions_and_the_operating_sentence_name_a_symbol_class_by_its_role():
     """A positive class named "." read "share of . cases found" in the report's captions and "finds 80% of . cases" in
     its verdict: both now go through `assess.core.formatting.class_phrase`, as the headline sentences do."""

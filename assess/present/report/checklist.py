@@ -116,10 +116,14 @@ def _findings(assessment: Assessment, models: list[str], *, baselines_computed: 
                             "Checked: the models were scored on different sample ids ("
                             + ", ".join(f"{m}: {n:,}" for m, n in distinct.items())
                             + "), so they are compared as independent samples.")
-        repeated = {m: int(len(r) - distinct[m]) for m, r in rows.items()}
-        out["leakage"] = ("Checked: every sample id occurs once per model (no duplicated test rows)."
+        # repeated cross-validation scores each sample once per repeat: a duplicate repeats its (id, repeat)
+        per = "model and repeat" if roles.repeat else "model"
+        rows_per_id = ({m: len(pd.MultiIndex.from_arrays([ids[m], assessment.predictions(m).repeat]).unique())
+                        for m in models} if roles.repeat else distinct)
+        repeated = {m: int(len(r) - rows_per_id[m]) for m, r in rows.items()}
+        out["leakage"] = (f"Checked: every sample id occurs once per {per} (no duplicated test rows)."
                           if not any(repeated.values()) else
-                          "Checked: some sample ids repeat within a model ("
+                          f"Checked: some sample ids repeat within a {per} ("
                           + ", ".join(f"{m}: {n:,} repeats" for m, n in repeated.items() if n)
                           + "); duplicated rows can leak between training and test.")
     else:
@@ -129,7 +133,19 @@ def _findings(assessment: Assessment, models: list[str], *, baselines_computed: 
                             if len(set(sizes.values())) == 1 else
                             "Checked: the models have different numbers of rows ("
                             + ", ".join(f"{m}: {n:,}" for m, n in sizes.items()) + ") and no sample-id column.")
-    if roles.fold:
+    if roles.fold and roles.repeat:
+        # repeated cross-validation: fold labels may recur in every repeat, so a fold is a (repeat, fold)
+        blocks = pd.DataFrame({"repeat": label_codes(frame[roles.repeat])[0],
+                               "fold": label_codes(frame[roles.fold])[0]})
+        designs = {}
+        for m, r in rows.items():
+            per_repeat = blocks.iloc[r].drop_duplicates().groupby("repeat")["fold"].nunique()
+            designs[m] = f"{len(per_repeat):,} repeats ({roles.repeat}) of {per_repeat.max():,} folds ({roles.fold})"
+        out["cross_validation"] = (f"Checked: repeated cross-validation, {next(iter(designs.values()))} for every "
+                                   "model." if len(set(designs.values())) == 1 else
+                                   "Checked: the models have different cross-validation designs ("
+                                   + ", ".join(f"{m}: {d}" for m, d in designs.items()) + ").")
+    elif roles.fold:
         folds = label_codes(frame[roles.fold])[0]   # a code per fold label (-1, a missing fold, counts as one)
         per_model = {m: len(np.unique(folds[r])) for m, r in rows.items()}
         counts = sorted(set(per_model.values()))
