@@ -7,6 +7,7 @@ computed; nothing is recomputed.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -27,6 +28,29 @@ def best_models(reports: dict[str, MetricReport], key: str) -> set[str]:
         return set()
     best = max(values.values()) if direction == "higher" else min(values.values())
     return {m for m, v in values.items() if np.isclose(v, best, rtol=0, atol=1e-12)}
+
+
+def nominal_words(nominal: float | None) -> str:
+    """The level a prediction interval is meant to hold the truth at, for beside its achieved coverage."""
+    return f"nominal {percent_level(nominal)}" if nominal is not None else "nominal level not stated"
+
+
+def coverage_name(name: str, nominal: float | None) -> str:
+    """An interval coverage's name with its nominal level: "Interval coverage (nominal 90%)" — 0.791 alone cannot
+    be judged."""
+    return f"{name} ({nominal_words(nominal)})"
+
+
+def with_nominal(reports: dict[str, MetricReport], nominal: float | None) -> dict[str, MetricReport]:
+    """``reports`` whose interval coverage is named with its ``nominal`` level (`coverage_name`), so every table made
+    of them (side by side, per model, the CSV) shows what the coverage should be beside what it is."""
+    def renamed(report):
+        if "coverage" not in report:
+            return report
+        results = tuple(replace(r, name=coverage_name(r.name, nominal)) if r.key == "coverage" else r
+                        for r in report.results)
+        return replace(report, results=results)
+    return {m: renamed(r) for m, r in reports.items()}
 
 
 #: How the tables say a metric's direction (the registry's ``direction``).
@@ -160,7 +184,8 @@ def _times(value: float) -> str:
             "about 1 in 2": "about half the time"}.get(words, f"{words} times")
 
 
-def _value_sentences(name: str, report: MetricReport, level: float, units: str) -> list[str]:
+def _value_sentences(name: str, report: MetricReport, level: float, units: str,
+                     nominal: float | None = None) -> list[str]:
     """Regression / pooled forecast: the MAE against the mean predictor's, the bias, R², in the units of y_true."""
     out = []
     unit = f" {units}" if units else ""
@@ -193,11 +218,11 @@ def _value_sentences(name: str, report: MetricReport, level: float, units: str) 
         out.append(f"{name} explains {r.value:.0%} of the variation of the truth (R² {number(r.value)}"
                    f"{_interval(r, level)}; 0 is predicting the mean).")
     if report.task is Task.FORECAST:
-        out += _forecast_sentences(name, report, level)
+        out += _forecast_sentences(name, report, level, nominal)
     return out
 
 
-def _forecast_sentences(name: str, report: MetricReport, level: float) -> list[str]:
+def _forecast_sentences(name: str, report: MetricReport, level: float, nominal: float | None) -> list[str]:
     """MASE as "times as far off as the naive forecast" (Hyndman & Koehler 2006) and the interval coverage."""
     out = []
     for key, what in (("mase", "the naive forecast's one step ahead"),
@@ -209,16 +234,19 @@ def _forecast_sentences(name: str, report: MetricReport, level: float) -> list[s
                        f"{f', {percent_level(level)} CI {ci}' if ci else ''}; below 1 is better than it).")
     if "coverage" in report and report["coverage"].defined:
         c = report["coverage"]
-        out.append(f"{name}'s prediction intervals hold the actual value {c.value:.0%} of the time (coverage "
-                   f"{number(c.value)}{_interval(c, level)}).")
+        meant = f", against the {percent_level(nominal)} they are meant to" if nominal is not None else \
+            " (their nominal level is not stated)"
+        out.append(f"{name}'s prediction intervals hold the actual value {c.value:.0%} of the time{meant}; "
+                   f"coverage {number(c.value)}{_interval(c, level)}.")
     return out
 
 
 def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None = None,
-                       units: str = "") -> list[str]:
+                       units: str = "", nominal: float | None = None) -> list[str]:
     """One sentence per model for the headline metrics that were computed, for a stakeholder to read aloud.
 
     ``units``: what y_true is measured in, for regression and forecast sentences (e.g. "mmol/L"); default none.
+    ``nominal``: forecasts, the level the prediction intervals are meant to hold the truth at.
     """
     sentences = []
     for model, report in reports.items():
@@ -259,7 +287,7 @@ def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None
                                  f"{about(b.value)} of each class (balanced accuracy {number(b.value)}"
                                  f"{_interval(b, level)}).")
         elif report.task in (Task.REGRESSION, Task.FORECAST):
-            sentences += _value_sentences(name, report, level, units)
+            sentences += _value_sentences(name, report, level, units, nominal)
         elif report.task is Task.MULTILABEL:
             if "exact_match_ratio" in report and report["exact_match_ratio"].defined:
                 e = report["exact_match_ratio"]

@@ -175,7 +175,7 @@ def plain_lines(text, width: int, lines: int = 2) -> str:
 
 #: One legend entry per row (px, at the legend's 12 px font), and the room the x axis and its title take under the plot.
 LEGEND_ROW = 20
-_AXIS_ROOM = 64
+AXIS_ROOM = 64
 #: Traces that appear in a legend unless told otherwise (heatmaps, contours and annotations do not).
 _LEGEND_TYPES = {"scatter", "scattergl", "bar", "histogram", "box", "violin"}
 
@@ -204,7 +204,7 @@ def legend_below(fig: go.Figure) -> go.Figure:
     meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
     base_height = meta.get("height_without_legend", fig.layout.height or HEIGHT)
     bottom = meta.get("bottom_without_legend", fig.layout.margin.b if fig.layout.margin.b is not None else 60)
-    axis_room = max(bottom, _AXIS_ROOM)
+    axis_room = max(bottom, AXIS_ROOM)
     top = fig.layout.margin.t if fig.layout.margin.t is not None else 70
     plot_height = max(base_height - top - axis_room, 100)
     fig.update_layout(
