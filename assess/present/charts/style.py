@@ -21,6 +21,7 @@ import textwrap
 
 from collections.abc import Iterable, Mapping
 
+import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
@@ -129,6 +130,29 @@ def series_style(name: str, colors: Mapping[str, str]) -> tuple[str, str]:
     if name not in colors:
         raise ValueError(f"no colour for series {name!r}; `colors` has {sorted(colors)}")
     return colors[name], "solid"
+
+
+def log_ticks(low: float, high: float) -> dict:
+    """A log axis from ``low`` to ``high`` (> 0) labelled in full at 1, 2 and 5 of each decade: "10, 20, 50, 100"
+    rather than plotly's D1/D2 ticks, which write every tick between two decades as a bare digit ("2" for 20 training
+    samples); over more than four decades, the decades alone. Numbers from 1 up with thousands separators
+    ("1,000"), below 1 as written ("0.05").
+
+    >>> log_ticks(10, 120)["ticktext"]
+    ['10', '20', '50', '100', '200']
+    """
+    low, high = float(min(low, high)), float(max(low, high))
+    if not (np.isfinite(low) and np.isfinite(high) and low > 0):
+        return dict(type="log")
+    first, last = int(np.floor(np.log10(low))), int(np.ceil(np.log10(high)))
+    steps = (1,) if last - first > 4 else (1, 2, 5)
+    values = [m * 10.0 ** e for e in range(first, last + 1) for m in steps]
+    # the ticks around the data: one step beyond each end, so the axis's own padding still shows a label there
+    inside = [i for i, v in enumerate(values) if low <= v <= high]
+    if inside:
+        values = values[max(0, inside[0] - 1): inside[-1] + 2]
+    text = [f"{v:,.0f}" if v >= 1 else f"{v:.10g}" for v in values]
+    return dict(type="log", tickmode="array", tickvals=values, ticktext=text)
 
 
 #: plotly.js decodes these entities after it has split a text at its tags (``convertEntities`` in
