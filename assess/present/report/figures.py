@@ -37,8 +37,8 @@ MAX_BAND_ROWS = 100_000
 #: Key charts on the summary page: two fit beside each other under the numbers on one A4 or Letter page.
 KEY_CHARTS = 2
 #: Most classes a confusion matrix shows on the summary page, half the text width: the largest ones, the rest pooled
-#: into "other" — at 320 px, five columns of ~45 px hold "1,234" over "12.3%" in the 12 px cell font.
-KEY_CLASSES = 4
+#: into "other" — at 320 px, four columns of ~55 px hold "1,234" over "72.5%" in the 12 px cell font (five were cramped).
+KEY_CLASSES = 3
 
 
 @dataclass(frozen=True)
@@ -194,8 +194,9 @@ def _multiclass(assessment, models, *, colors, decision, confidence_level, seed,
         matrix = confusion_matrix(p.y_true, codes, len(p.classes), p.weight)
         drawn, names, pooled = top_classes_matrix(matrix, list(p.classes), MAX_DRAWN_CLASSES)
         small, small_names, small_pooled = top_classes_matrix(matrix, list(p.classes), KEY_CLASSES)
-        key_figure = charts.confusion_matrix_chart(matrix=small, classes=small_names, normalize="true", title=m,
-                                                   colorbar=False) if small_pooled else None
+        # "other (7)": under a 55 px column "7 other classes" was left out by plotly.js as too wide
+        key_figure = charts.confusion_matrix_chart(matrix=small, classes=small_names[:-1] + [f"other ({small_pooled})"],
+                                                   normalize="true", title=m, colorbar=False) if small_pooled else None
         figures.append(ReportFigure(
             f"confusion_{i}", f"Confusion matrix — {m}",
             "Rows are the true class, columns the predicted class; each cell gives the count and the share of its "
