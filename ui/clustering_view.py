@@ -65,6 +65,9 @@ def render(assessment: Assessment) -> None:
             st.error(md(str(exc)))
             st.stop()
 
+    view = metrics_view(assessment, settings, reports)   # the sentences, and the downloads as `assess metrics` writes
+    for sentence in view.sentences:   # which clustering is best, and what each index says of each, in words
+        st.markdown(md(sentence))
     st.subheader("All clusterings")
     st.caption(("Each index's values, then their confidence intervals on the row below" if ci is not None else
                 "Each index's values") + "; ★ marks the best clustering for each index (↑ higher is better, ↓ lower).")
@@ -78,7 +81,6 @@ def render(assessment: Assessment) -> None:
     st.subheader("Per clustering, with the random baseline")
     per_model_tabs(reports, BASELINE_CAPTION)
 
-    view = metrics_view(assessment, settings, reports)   # the downloads: metrics.json as `assess metrics` writes it
     c1, c2, _ = st.columns(3)
     c1.download_button("Metrics CSV", view.csv, "metrics.csv", "text/csv", icon=":material/download:")
     c2.download_button("Metrics JSON", view.json, "metrics.json", "application/json", icon=":material/download:")

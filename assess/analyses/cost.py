@@ -469,6 +469,8 @@ def headline(assessment: Assessment, costs: dict[str, ModelCost], *, metric: str
              "throughput_per_s": "in throughput", "energy_per_sample_j": "in energy per sample"}[cost_key]
     if not np.isfinite(ratio):
         how = "the cost ratio is undefined (a cost of zero)"
+    elif f"{max(ratio, 1 / ratio):.1f}" == "1.0":   # equal at the shown precision: never "1.0× slower"
+        how = "uses the same energy per sample" if cost_key == "energy_per_sample_j" else f"as fast {where}"
     elif cost_key == "throughput_per_s":     # more samples per second is cheaper
         how = f"{ratio:.1f}× faster" if ratio >= 1 else f"{1 / ratio:.1f}× slower"
         how += f" {where}"

@@ -17,12 +17,13 @@ from assess.core.decision import LABELS, SCORES
 from assess.inputs.assessment import Assessment
 from assess.inputs.columns import quote
 from assess.intervals.interval import METHOD_NAMES
-from assess.metrics import applicable_to, shown_by_default
+from assess.metrics import applicable_to, get, shown_by_default
+from assess.metrics.registry import headline_of
 from assess.metrics.document import MetricsSettings, assessment_document
 from assess.metrics.evaluate import VALUE_TASKS
 from assess.present.export import to_csv_bytes, to_json_bytes
-from assess.present.summary import (FOLD_SPREAD_SUFFIX, comparison_frame, headline_sentences, long_frame,
-                                    per_class_frame, with_fold_spread)
+from assess.present.summary import (FOLD_SPREAD_SUFFIX, best_sentence, comparison_frame, headline_sentences,
+                                    long_frame, per_class_frame, with_fold_spread, with_nominal)
 
 #: The Output choice of a multi-output regression that shows the uniform average over the outputs.
 ALL_OUTPUTS = "All outputs (average)"
@@ -130,6 +131,9 @@ def metrics_view(assessment: Assessment, settings: MetricsSettings, computed: di
                    "by metric; intervals resample the rows of all outputs together.")
         if output == ALL_OUTPUTS and any(r.variance_weighted for r in computed.values()):
             weighted = comparison_frame({m: r.variance_weighted_report for m, r in computed.items()})
+    # the level the prediction intervals are meant to have: the column names', else the page's choice
+    nominal = assessment.predictions().interval_level or settings.interval_level
+    reports = with_nominal(reports, nominal) if task is Task.FORECAST else reports
     per_class = per_class_frame(reports)
     shown, per_class_caption = per_class, None
     if per_class is not None and len(assessment.classes) > PER_CLASS_ROWS:   # the download keeps every class
@@ -139,10 +143,25 @@ def metrics_view(assessment: Assessment, settings: MetricsSettings, computed: di
                              f"{len(assessment.classes):,}, per model; the Per-class CSV below has every class.")
     kind = "forecast" if task is Task.FORECAST else "values" if task in VALUE_TASKS else "classification"
     document = assessment_document(assessment, settings, computed, breakdowns=breakdowns)
-    return MetricsView(reports, caption, tuple(headline_sentences(reports, positive=assessment.positive)),
+    sentences = [best_on_page(assessment, reports)] + headline_sentences(reports, positive=assessment.positive,
+                                                                         nominal=nominal)
+    return MetricsView(reports, caption, tuple(s for s in sentences if s),
                        comparison_frame(reports), weighted, BASELINE_CAPTION[kind], per_class, shown,
                        per_class_caption, to_csv_bytes(long_frame(reports)), to_json_bytes(document),
                        None if per_class is None else to_csv_bytes(per_class))
+
+
+def best_on_page(assessment: Assessment, reports: dict) -> str | None:
+    """The best model on the metric the report ranks by (the task's headline metric, `headline_of`) — the report's
+    own sentence (`assess.present.summary.best_sentence`) — or, when it is not shown, on the first shown metric with
+    a direction; None for one model."""
+    task = assessment.task
+    shown = next(iter(reports.values())).keys if reports else ()
+    for key in (headline_of(assessment), *shown):
+        spec = get(task, key)
+        if key in shown and spec.direction in ("higher", "lower") and spec.kind != "count":
+            return best_sentence(reports, key)
+    return None
 
 
 def pooled(computed: dict) -> dict:

@@ -7,6 +7,7 @@ computed; nothing is recomputed.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -27,6 +28,76 @@ def best_models(reports: dict[str, MetricReport], key: str) -> set[str]:
         return set()
     best = max(values.values()) if direction == "higher" else min(values.values())
     return {m for m, v in values.items() if np.isclose(v, best, rtol=0, atol=1e-12)}
+
+
+def nominal_words(nominal: float | None) -> str:
+    """The level a prediction interval is meant to hold the truth at, for beside its achieved coverage."""
+    return f"nominal {percent_level(nominal)}" if nominal is not None else "nominal level not stated"
+
+
+def coverage_name(name: str, nominal: float | None) -> str:
+    """An interval coverage's name with its nominal level: "Interval coverage (nominal 90%)" — 0.791 alone cannot
+    be judged."""
+    return f"{name} ({nominal_words(nominal)})"
+
+
+def with_nominal(reports: dict[str, MetricReport], nominal: float | None) -> dict[str, MetricReport]:
+    """``reports`` whose interval coverage is named with its ``nominal`` level (`coverage_name`), so every table made
+    of them (side by side, per model, the CSV) shows what the coverage should be beside what it is."""
+    def renamed(report):
+        if "coverage" not in report:
+            return report
+        results = tuple(replace(r, name=coverage_name(r.name, nominal)) if r.key == "coverage" else r
+                        for r in report.results)
+        return replace(report, results=results)
+    return {m: renamed(r) for m, r in reports.items()}
+
+
+def value_with_ci(result) -> str:
+    """"0.993 (0.991–0.995)": a value and its interval, as a sentence quotes it."""
+    ci = bounds(result.low, result.high)
+    return f"{number(result.value)} ({ci})" if ci else number(result.value)
+
+
+def leaders(reports: dict[str, MetricReport], key: str) -> tuple[str, str]:
+    """The best and the runner-up model on ``key`` by its direction (at least two models, all with ``key``)."""
+    direction = get(next(iter(reports.values())).task, key).direction
+    ranked = sorted(reports, key=lambda m: reports[m][key].value, reverse=direction == "higher")
+    return ranked[0], ranked[1]
+
+
+def _in_sentence(name: str) -> str:
+    """A metric's name inside a sentence: "Mean absolute error" → "mean absolute error"; "ROC AUC" stays."""
+    return name[:1].lower() + name[1:] if name[1:2].islower() else name
+
+
+def leader_text(reports: dict[str, MetricReport], key: str) -> str:
+    """The best model on ``key`` against the runner-up, each value with its interval: "gbm is best on ROC AUC:
+    0.993 (0.991–0.995) against 0.981 (0.976–0.986) for forest (95% intervals)" — the report's recommendation and
+    the Metrics page's best-model sentence both say it."""
+    top, runner = leaders(reports, key)
+    r_top, r_runner = reports[top][key], reports[runner][key]
+    level = percent_level(reports[top].confidence_level)
+    shown = bounds(r_top.low, r_top.high) or bounds(r_runner.low, r_runner.high)
+    return (f"{top} is best on {_in_sentence(r_top.name)}: {value_with_ci(r_top)} against "
+            f"{value_with_ci(r_runner)} for {runner}" + (f" ({level} intervals)" if shown else ""))
+
+
+def best_sentence(reports: dict[str, MetricReport], key: str) -> str | None:
+    """Which model is best on ``key`` (the page's headline metric), in one sentence: the leader against the
+    runner-up with their intervals (`leader_text`), or the models that tie; None with fewer than two models or a
+    metric without a direction. Whether the difference is more than chance is a test's to say (Compare page)."""
+    if len(reports) < 2 or not all(key in r and r[key].defined for r in reports.values()):
+        return None
+    best = best_models(reports, key)
+    if not best:
+        return None
+    if len(best) > 1:
+        tied = [m for m in reports if m in best]
+        return (f"{', '.join(tied[:-1])} and {tied[-1]} tie for best on "
+                f"{_in_sentence(reports[tied[0]][key].name)} ({number(reports[tied[0]][key].value)}).")
+    return (f"{leader_text(reports, key)}. Whether the difference is more than chance is for a test to say "
+            "(Compare page).")
 
 
 #: How the tables say a metric's direction (the registry's ``direction``).
@@ -160,7 +231,8 @@ def _times(value: float) -> str:
             "about 1 in 2": "about half the time"}.get(words, f"{words} times")
 
 
-def _value_sentences(name: str, report: MetricReport, level: float, units: str) -> list[str]:
+def _value_sentences(name: str, report: MetricReport, level: float, units: str,
+                     nominal: float | None = None) -> list[str]:
     """Regression / pooled forecast: the MAE against the mean predictor's, the bias, R², in the units of y_true."""
     out = []
     unit = f" {units}" if units else ""
@@ -169,15 +241,16 @@ def _value_sentences(name: str, report: MetricReport, level: float, units: str) 
         m = report["mae"]
         ci = _interval(m, level)
         if report.task is Task.FORECAST:
+            # the naive forecast exists only where a value was seen before (not a series' first rows): its MAE is
+            # scored on those rows, which can be fewer than the model's — said, so the two are not read as alike
             base = m.baselines.get("naive", np.nan)
-            mean = (f"; the naive forecast (the last value seen) is off by {number(base)}{unit}" if np.isfinite(base)
-                    else "")
+            mean = (f"; the naive forecast, the last value seen, is off by {number(base)}{unit} on the rows where it "
+                    "can be formed, which can be fewer than the model's" if np.isfinite(base) else "")
         else:
             base = m.baselines.get("mean", np.nan)
             mean = (f"; the mean predictor (always the mean of y_true) is off by {number(base)}{unit}"
                     if np.isfinite(base) else "")
-        out.append(f"{name}'s {errs} are off by {number(m.value)}{unit} on average (MAE{ci.replace(',', ';', 1)})"
-                   f"{mean}.")
+        out.append(f"{name}'s {errs} are off by {number(m.value)}{unit} on average (MAE{ci}){mean}.")
     if "mean_error" in report and report["mean_error"].defined:
         b = report["mean_error"]
         way = ("over-predicts" if b.value > 0 else "under-predicts" if b.value < 0
@@ -193,32 +266,73 @@ def _value_sentences(name: str, report: MetricReport, level: float, units: str) 
         out.append(f"{name} explains {r.value:.0%} of the variation of the truth (R² {number(r.value)}"
                    f"{_interval(r, level)}; 0 is predicting the mean).")
     if report.task is Task.FORECAST:
-        out += _forecast_sentences(name, report, level)
+        out += _forecast_sentences(name, report, level, nominal)
     return out
 
 
-def _forecast_sentences(name: str, report: MetricReport, level: float) -> list[str]:
-    """MASE as "times as far off as the naive forecast" (Hyndman & Koehler 2006) and the interval coverage."""
+def _forecast_sentences(name: str, report: MetricReport, level: float, nominal: float | None) -> list[str]:
+    """MASE as "times as far off as the naive forecast" (Hyndman & Koehler 2006) and the interval coverage.
+
+    MASE's scale is the naive forecast's mean error over each whole series (every row of its actuals), not over the
+    rows the model forecast: the sentence says so."""
     out = []
-    for key, what in (("mase", "the naive forecast's one step ahead"),
-                      ("mase_seasonal", "the seasonal naive forecast's (the value one season earlier)")):
+    for key, what in (("mase", "the naive forecast one step ahead (the last value seen)"),
+                      ("mase_seasonal", "the seasonal naive forecast (the value one season earlier)")):
         if key in report and report[key].defined:
             m = report[key]
-            ci = bounds(m.low, m.high)
-            out.append(f"{name}'s forecasts are {number(m.value)} times as far off as {what} (MASE"
-                       f"{f', {percent_level(level)} CI {ci}' if ci else ''}; below 1 is better than it).")
+            out.append(f"{name}'s forecasts are {number(m.value)} times as far off as {what} is over each whole "
+                       f"series; below 1 is better than it (MASE{_interval(m, level)}).")
     if "coverage" in report and report["coverage"].defined:
         c = report["coverage"]
-        out.append(f"{name}'s prediction intervals hold the actual value {c.value:.0%} of the time (coverage "
-                   f"{number(c.value)}{_interval(c, level)}).")
+        meant = f", against the {percent_level(nominal)} they are meant to" if nominal is not None else \
+            " (their nominal level is not stated)"
+        out.append(f"{name}'s prediction intervals hold the actual value {c.value:.0%} of the time{meant}; "
+                   f"coverage {number(c.value)}{_interval(c, level)}.")
+    return out
+
+
+#: Kaufman & Rousseeuw (1990, ch. 2, Table 4)'s reading of a mean silhouette: (lower bound, words).
+SILHOUETTE_WORDS = ((0.70, "a strong structure"), (0.50, "a reasonable structure"),
+                    (0.25, "a weak structure that could be artificial"), (-np.inf, "no substantial structure"))
+
+
+def _clustering_sentences(name: str, inner: str, report: MetricReport, level: float) -> list[str]:
+    """What the headline indices say of one clustering, in words: agreement with the reference classes (adjusted
+    Rand index, against the 0 of random clusters of the same sizes), purity as "rows that share their cluster's
+    main class", the normalized mutual information as shared information, and the mean silhouette read by Kaufman &
+    Rousseeuw's bands."""
+    out = []
+    if "adjusted_rand_index" in report and report["adjusted_rand_index"].defined:
+        a = report["adjusted_rand_index"]
+        how = ("matches the reference classes exactly" if a.value >= 1 - 1e-12 else
+               "agrees with the reference classes no better than random clusters of the same sizes" if a.value <= 0
+               else "agrees with the reference classes beyond chance")
+        out.append(f"{name} {how} (adjusted Rand index {number(a.value)}{_interval(a, level)}; 0 is random clusters "
+                   "of the same sizes, 1 the classes exactly).")
+    if "purity" in report and report["purity"].defined:
+        p = report["purity"]
+        out.append(f"In {inner}, {about(p.value)} rows share their "
+                   f"cluster's most common class (purity {number(p.value)}{_interval(p, level)}).")
+    if "normalized_mutual_info" in report and report["normalized_mutual_info"].defined:
+        m = report["normalized_mutual_info"]   # I(C; K) over the mean of H(C) and H(K)
+        out.append(f"{name}'s clusters and the reference classes share {m.value:.0%} of their information "
+                   f"(normalized mutual information {number(m.value)}{_interval(m, level)}; 0 the clusters say "
+                   "nothing of the classes, 1 they are the classes).")
+    if "silhouette" in report and report["silhouette"].defined:
+        s = report["silhouette"]
+        words = next(w for bound, w in SILHOUETTE_WORDS if s.value > bound)
+        out.append(f"On the features alone, {inner} shows {words} "
+                   f"(mean silhouette {number(s.value)}{_interval(s, level)}; 1 compact, well-apart clusters, 0 rows "
+                   "on the borders, below 0 rows closer to another cluster).")
     return out
 
 
 def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None = None,
-                       units: str = "") -> list[str]:
+                       units: str = "", nominal: float | None = None) -> list[str]:
     """One sentence per model for the headline metrics that were computed, for a stakeholder to read aloud.
 
     ``units``: what y_true is measured in, for regression and forecast sentences (e.g. "mmol/L"); default none.
+    ``nominal``: forecasts, the level the prediction intervals are meant to hold the truth at.
     """
     sentences = []
     for model, report in reports.items():
@@ -258,8 +372,10 @@ def headline_sentences(reports: dict[str, MetricReport], *, positive: str | None
                 sentences.append(f"Averaged over the {len(report.classes)} classes, {inner} finds "
                                  f"{about(b.value)} of each class (balanced accuracy {number(b.value)}"
                                  f"{_interval(b, level)}).")
+        elif report.task is Task.CLUSTERING:
+            sentences += _clustering_sentences(f"Clustering {model}", f"clustering {model}", report, level)
         elif report.task in (Task.REGRESSION, Task.FORECAST):
-            sentences += _value_sentences(name, report, level, units)
+            sentences += _value_sentences(name, report, level, units, nominal)
         elif report.task is Task.MULTILABEL:
             if "exact_match_ratio" in report and report["exact_match_ratio"].defined:
                 e = report["exact_match_ratio"]

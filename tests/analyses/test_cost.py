@@ -237,3 +237,24 @@ def test_efficiency_only_for_higher_is_better_metrics():
     from assess.core.data import Task
     assert cost.efficiency_applies(Task.BINARY, "accuracy") and cost.efficiency_applies(Task.REGRESSION, "r2")
     assert not cost.efficiency_applies(Task.REGRESSION, "mae")
+
+
+@pytest.mark.parametrize("latency_b, says", [(1.0, "as fast on mean latency"), (1.04, "as fast on mean latency"),
+                                              (1.2, "1.2× slower on mean latency")])
+def test_headline_calls_equal_latencies_as_fast_not_1_0_times_slower(tmp_path, latency_b, says):
+    """Latencies equal at the shown precision (one decimal of the ratio, 1.04 → "1.0") read "as fast"; a ratio
+    that shows (1.2) is still said. Hand-worked: b = a's predictions with 40 of 200 rows fixed, so b is better."""
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 200)
+    pred_a = np.where(rng.random(200) < 0.7, y, 1 - y)
+    pred_b = pred_a.copy()
+    wrong = np.flatnonzero(pred_a != y)[:40]
+    pred_b[wrong] = y[wrong]
+    frame = pd.DataFrame({"id": np.tile(np.arange(200), 2), "model": np.repeat(["a", "b"], 200),
+                          "y_true": np.tile(y, 2), "y_pred": np.r_[pred_a, pred_b],
+                          "latency_ms": np.r_[np.full(200, 1.0), np.full(200, latency_b)]})
+    assessment = _assessment(frame, tmp_path)
+    line = cost.headline(assessment, cost.cost_from_assessment(assessment, n_resamples=0), metric="accuracy",
+                         models=["a", "b"], cost_key="latency_mean_ms", n_resamples=200)
+    assert line.better == "b"
+    assert says in line.sentence and "1.0×" not in line.sentence, line.sentence

@@ -6,6 +6,7 @@ file. Oracles: the `metrics`/`compare` JSON of the command line, and scikit-lear
 import io
 import json
 import os
+import re
 import stat
 import zipfile
 from html.parser import HTMLParser
@@ -107,8 +108,10 @@ def test_report_numbers_equal_the_metrics_and_compare_json(binary_html, capsys):
 def test_html_is_self_contained_and_shows_every_chart(binary_html):
     assert "<link" not in binary_html and 'src="http' not in binary_html and "@import" not in binary_html
     assert "default-src 'none'" in binary_html  # the page may not fetch anything, even if something tried
-    charts = binary_html.count('<script type="application/json" id="chart-')
-    assert charts >= 12 and binary_html.count("data-figure=") == charts + 2  # + the two key charts of page 1
+    charts = len(re.findall(r'<script type="application/json" id="chart-\d+-data">', binary_html))
+    keys = len(re.findall(r'<script type="application/json" id="chart-\d+-key-data">', binary_html))
+    # + the two key charts of page 1, drawn from their own half-width figures
+    assert charts >= 12 and keys == 2 and binary_html.count("data-figure=") == charts + keys
 
 
 def test_pdf_text_has_names_answers_sections_and_numbers(tmp_path, capsys):

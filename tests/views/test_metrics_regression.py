@@ -51,7 +51,7 @@ def test_regression_bootstrap_intervals_show():
     assert not at.exception
     comparison = joined_table(at, 0, ("metric", "better", "key")).reset_index().set_index("key")
     assert "–" in comparison.loc["mae", "ridge"]           # "value (low–high)"
-    assert "MAE; 95% CI" in " ".join(m.value for m in at.markdown)
+    assert "MAE, 95% CI" in " ".join(m.value for m in at.markdown)
 
 
 FORECAST = "CO₂ and El Niño — monthly forecasts, 3 models, 1–12 months ahead"
@@ -72,7 +72,7 @@ def test_forecast_metrics_by_horizon_and_series_with_forecast_baselines():
     per_model = at.dataframe[1].value
     assert {"naive", "seasonal_naive", "drift"} <= set(per_model.columns) and "mean" not in per_model.columns
     text = " ".join(m.value for m in at.markdown).replace("\\", "")     # md() escapes markdown characters
-    assert "times as far off as the naive forecast's one step ahead (MASE" in text
+    assert "times as far off as the naive forecast one step ahead (the last value seen) is over each whole series" in text
     # By horizon: rows 1..12, a column per model; MAE per horizon equals pandas' groupby
     [metric] = [s for s in at.selectbox if s.label == "Metric"]
     metric.set_value("mae").run()

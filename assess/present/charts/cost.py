@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from assess.present.charts.regression import colors_for, new_figure
-from assess.present.charts.style import REFERENCE_COLOR, legend_below, plain
+from assess.present.charts.style import REFERENCE_COLOR, legend_below, log_ticks, plain
 
 #: Bins of the latency histograms: log-spaced, so a tail ten times slower is as visible as the bulk.
 LATENCY_BINS = 40
@@ -38,8 +38,11 @@ def trade_off_chart(*, points: Sequence, metric_name: str, cost_name: str, color
         fig.add_trace(go.Scatter(x=[p.cost for p in front], y=[p.metric for p in front], mode="lines",
                                  name="Pareto front: no model is better and cheaper",
                                  line=dict(color=REFERENCE_COLOR, dash="dash", width=1.5), hoverinfo="skip"))
-    if log_cost:   # labels at 1, 2 and 5 of each decade: every digit (7 8 9 1 2 3 4 …) crowded the axis at 1024 px
-        fig.update_xaxes(type="log", dtick="D2")
+    costs = [v for p in points for v in (p.cost, p.cost_low, p.cost_high) if np.isfinite(v) and v > 0]
+    if log_cost and costs:   # labels at 1, 2 and 5 of each decade, in full (`log_ticks`)
+        fig.update_xaxes(**log_ticks(min(costs), max(costs)))
+    elif log_cost:
+        fig.update_xaxes(type="log")
     return legend_below(fig)   # beside the plot it took half the width at 1024 px and cut the model labels
 
 
@@ -75,6 +78,6 @@ def latency_distribution_chart(*, latencies: Mapping[str, tuple[np.ndarray, np.n
                                      hovertemplate=f"{plain(name)}: 95th percentile %{{x:.3g}} ms<extra></extra>"))
     fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", line=dict(color=REFERENCE_COLOR, dash="dot"),
                              name="dotted: each model's 95th percentile"))
-    fig.update_xaxes(type="log", dtick="D2")
+    fig.update_xaxes(**log_ticks(lo, hi))
     fig.update_yaxes(tickformat=".0%")
     return legend_below(fig)

@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 
 from assess.core.formatting import percent_level
 from assess.present.charts.cells import cell_axis, cell_layout, cell_traces
-from assess.present.charts.style import OKABE_ITO, REFERENCE_COLOR, TEMPLATE, model_colors, plain
+from assess.present.charts.style import OKABE_ITO, REFERENCE_COLOR, TEMPLATE, log_ticks, model_colors, plain
 
 __all__ = ["slice_forest_chart", "slice_heatmap", "fairness_chart", "fold_metric_chart", "learning_curve_chart"]
 
@@ -173,6 +173,8 @@ def learning_curve_chart(*, points: pd.DataFrame, metric: str, column: str,
     fig.update_layout(template=TEMPLATE, title=dict(text=f"Learning curve: {plain(metric)}",
                                                     subtitle=dict(text="mean over folds with its interval")),
                       legend=dict(orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0))
-    fig.update_xaxes(title=f"Training samples ({plain(column)}, log scale)", type="log")
+    sizes = points["train_size"].to_numpy(dtype=float)
+    fig.update_xaxes(title=f"Training samples ({plain(column)}, log scale)",
+                     **log_ticks(np.nanmin(sizes), np.nanmax(sizes)) if len(sizes) else {"type": "log"})
     fig.update_yaxes(title=plain(metric))
     return fig

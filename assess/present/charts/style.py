@@ -21,6 +21,7 @@ import textwrap
 
 from collections.abc import Iterable, Mapping
 
+import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
@@ -154,6 +155,29 @@ def series_style(name: str, colors: Mapping[str, str]) -> tuple[str, str]:
     return colors[name], DASHES[(place // len(EXTENDED)) % len(DASHES)]
 
 
+def log_ticks(low: float, high: float) -> dict:
+    """A log axis from ``low`` to ``high`` (> 0) labelled in full at 1, 2 and 5 of each decade: "10, 20, 50, 100"
+    rather than plotly's D1/D2 ticks, which write every tick between two decades as a bare digit ("2" for 20 training
+    samples); over more than four decades, the decades alone. Numbers from 1 up with thousands separators
+    ("1,000"), below 1 as written ("0.05").
+
+    >>> log_ticks(10, 120)["ticktext"]
+    ['10', '20', '50', '100', '200']
+    """
+    low, high = float(min(low, high)), float(max(low, high))
+    if not (np.isfinite(low) and np.isfinite(high) and low > 0):
+        return dict(type="log")
+    first, last = int(np.floor(np.log10(low))), int(np.ceil(np.log10(high)))
+    steps = (1,) if last - first > 4 else (1, 2, 5)
+    values = [m * 10.0 ** e for e in range(first, last + 1) for m in steps]
+    # the ticks around the data: one step beyond each end, so the axis's own padding still shows a label there
+    inside = [i for i, v in enumerate(values) if low <= v <= high]
+    if inside:
+        values = values[max(0, inside[0] - 1): inside[-1] + 2]
+    text = [f"{v:,.0f}" if v >= 1 else f"{v:.10g}" for v in values]
+    return dict(type="log", tickmode="array", tickvals=values, ticktext=text)
+
+
 #: plotly.js decodes these entities after it has split a text at its tags (``convertEntities`` in
 #: ``svg_text_utils.js``), so an escaped ``<a>`` is drawn as the characters "<a>", on screen and in an SVG export.
 _PLAIN = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "%": "&#37;", "$": "&#36;"})
@@ -198,7 +222,7 @@ def plain_lines(text, width: int, lines: int = 2) -> str:
 
 #: One legend entry per row (px, at the legend's 12 px font), and the room the x axis and its title take under the plot.
 LEGEND_ROW = 20
-_AXIS_ROOM = 64
+AXIS_ROOM = 64
 #: Traces that appear in a legend unless told otherwise (heatmaps, contours and annotations do not).
 _LEGEND_TYPES = {"scatter", "scattergl", "bar", "histogram", "box", "violin"}
 
@@ -227,7 +251,7 @@ def legend_below(fig: go.Figure) -> go.Figure:
     meta = fig.layout.meta if isinstance(fig.layout.meta, dict) else {}
     base_height = meta.get("height_without_legend", fig.layout.height or HEIGHT)
     bottom = meta.get("bottom_without_legend", fig.layout.margin.b if fig.layout.margin.b is not None else 60)
-    axis_room = max(bottom, _AXIS_ROOM)
+    axis_room = max(bottom, AXIS_ROOM)
     top = fig.layout.margin.t if fig.layout.margin.t is not None else 70
     plot_height = max(base_height - top - axis_room, 100)
     fig.update_layout(

@@ -36,18 +36,23 @@ ROC_BAND_RESAMPLES = 200
 MAX_BAND_ROWS = 100_000
 #: Key charts on the summary page: two fit beside each other under the numbers on one A4 or Letter page.
 KEY_CHARTS = 2
+#: Most classes a confusion matrix shows on the summary page, half the text width: the largest ones, the rest pooled
+#: into "other" — at 320 px, four columns of ~55 px hold "1,234" over "72.5%" in the 12 px cell font (five were cramped).
+KEY_CLASSES = 3
 
 
 @dataclass(frozen=True)
 class ReportFigure:
     """One chart of the report: ``key`` a file-safe id, ``title`` and ``caption`` plain text, ``summary`` True for
-    the summary page's key charts."""
+    the summary page's key charts, drawn there from ``key_figure`` when given."""
 
     key: str
     title: str
     caption: str
     figure: object
     summary: bool = False
+    key_figure: object | None = None   # on the summary page, when it differs (a large matrix pooled to its top classes)
+    key_caption: str = ""              # what the summary page's version leaves out
 
 
 def report_figures(assessment: Assessment, models: Sequence[str], *, decision: Decision = Decision(),
@@ -93,7 +98,11 @@ def _binary(assessment, models, *, colors, decision, confidence_level, seed, auc
             charts.roc_chart(curves={m: s.roc for m, s in scored.items()}, counts=counts, colors=colors,
                              threshold=marked, bands=bands or None, confidence_level=confidence_level,
                              auc_ci={m: r for m, r in (auc_ci or {}).items() if m in scored
-                                     and np.isfinite(r.low)} or None), summary=True))
+                                     and np.isfinite(r.low)} or None), summary=True,
+            # half a page wide on the summary page: no bands, AUCs without intervals (the headline table has them)
+            key_figure=charts.roc_chart(curves={m: s.roc for m, s in scored.items()}, counts=counts, colors=colors,
+                                        threshold=marked),
+            key_caption="The bands and the AUCs' intervals are in the Charts section." if bands or auc_ci else ""))
     for m, p in preds.items():
         if m in scored and from_scores(decision, p):
             matrix, rule = binary_matrix(scored[m].counts, threshold), f"at threshold {threshold:g}"
@@ -184,13 +193,19 @@ def _multiclass(assessment, models, *, colors, decision, confidence_level, seed,
             continue
         matrix = confusion_matrix(p.y_true, codes, len(p.classes), p.weight)
         drawn, names, pooled = top_classes_matrix(matrix, list(p.classes), MAX_DRAWN_CLASSES)
+        small, small_names, small_pooled = top_classes_matrix(matrix, list(p.classes), KEY_CLASSES)
+        # "other (7)": under a 55 px column "7 other classes" was left out by plotly.js as too wide
+        key_figure = charts.confusion_matrix_chart(matrix=small, classes=small_names[:-1] + [f"other ({small_pooled})"],
+                                                   normalize="true", title=m, colorbar=False) if small_pooled else None
         figures.append(ReportFigure(
             f"confusion_{i}", f"Confusion matrix — {m}",
             "Rows are the true class, columns the predicted class; each cell gives the count and the share of its "
             "true class, so the diagonal holds each class's recall"
             + (f"; the {pooled:,} smallest classes are pooled into the last row and column." if pooled else "."),
             charts.confusion_matrix_chart(matrix=drawn, classes=names, normalize="true", title=m),
-            summary=i < 2))
+            summary=i < 2, key_figure=key_figure,
+            key_caption=f"The {KEY_CLASSES} largest classes; the other {small_pooled:,} pooled (every class in the "
+                        "Charts section)." if small_pooled else ""))
         if p.scores is not None:
             ovr = one_vs_rest(p)
             class_colors = charts.model_colors(p.classes)

@@ -23,7 +23,7 @@ from assess.analyses.controls import run_controls
 from assess.core.data import Task
 from assess.core.decision import LABELS, SCORES, Decision
 from assess.core.errors import AssessError
-from assess.core.formatting import bounds, class_phrase, number, p_value, percent_level
+from assess.core.formatting import bounds, class_phrase, number, p_value
 from assess.metrics import MetricReport, get
 from assess.metrics.registry import TASKS, headline_of, slice_test_metric
 from assess.metrics.document import MetricsSettings, compute_metrics, forecast_breakdowns
@@ -34,7 +34,7 @@ from assess.inputs.assessment import Assessment
 from assess.analyses.slices import analyse_slices, default_slice_columns, slice_candidates
 from assess.stats import compare, compare_all
 from assess.stats.registry import PREDICTIONS, TESTS
-from assess.present.summary import best_models
+from assess.present.summary import best_models, leader_text, leaders, value_with_ci
 from assess.core.defaults import DEFAULT_RESAMPLES
 
 #: The metrics of the summary page, by task, in order; those a file lacks (no scores) are skipped.
@@ -344,11 +344,6 @@ def _recommended_comparison(comparisons, primary: str | None, *, weighted: bool 
     return next((c for c in comparisons if c.test == wanted), comparisons[0])
 
 
-def _value_with_ci(result) -> str:
-    ci = bounds(result.low, result.high)
-    return f"{number(result.value)} ({ci})" if ci else number(result.value)
-
-
 def _pair_pvalue(comparison, a: str, b: str) -> float | None:
     """The (adjusted, when corrected) p-value of ``a`` against ``b`` in ``comparison``."""
     if comparison is None:
@@ -382,7 +377,6 @@ def _recommend(assessment, reports, primary, comparison, options) -> Recommendat
     if not reports or primary is None:
         return Recommendation("No recommendation: no metric could be computed for every model.", False, None)
     spec = get(assessment.task, primary)
-    level = percent_level(options.confidence_level)
     if len(reports) == 1:
         model, report = next(iter(reports.items()))
         r = report[primary]
@@ -390,22 +384,20 @@ def _recommend(assessment, reports, primary, comparison, options) -> Recommendat
         base_text = (" against " + ", ".join(f"{number(v)} for the {k.replace('_', ' ')} baseline"
                                              for k, v in base.items())) if base else ""
         operating = _operating_sentence(assessment, report, options)
-        return Recommendation(f"{model}: {spec.name} {_value_with_ci(r)}{base_text}"
+        return Recommendation(f"{model}: {spec.name} {value_with_ci(r)}{base_text}"
                               + (f"; {operating}" if operating else "") + ". With one model there is nothing to "
                               "compare it with; judge it against the baselines and the needs of its use.",
                               True, model)
     best = best_models(reports, primary)
-    ranked = sorted(reports, key=lambda m: reports[m][primary].value, reverse=spec.direction == "higher")
-    top, runner = ranked[0], ranked[1]
-    r_top, r_runner = reports[top][primary], reports[runner][primary]
+    top, runner = leaders(reports, primary)
+    r_top = reports[top][primary]
     p = _pair_pvalue(comparison, top, runner)
     test = comparison.result.method if comparison is not None and comparison.result is not None and \
         not comparison.pairs else (comparison.pairs[0].result.method if comparison is not None and comparison.pairs
                                    else None)
     operating = _operating_sentence(assessment, reports[top], options)
     alpha = 1 - options.confidence_level
-    head = (f"{top}: {spec.name} {_value_with_ci(r_top)} against {_value_with_ci(r_runner)} for {runner}"
-            f" ({level} intervals)")
+    head = leader_text(reports, primary)   # the Metrics page's best-model sentence says the same
     if len(best) > 1:
         return Recommendation(f"The data cannot separate {' and '.join(sorted(best))}: they tie on "
                               f"{spec.name} ({number(r_top.value)}). Choose on other grounds (cost, simplicity, "

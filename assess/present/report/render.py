@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import html
 import io
 import json
 import os
@@ -50,7 +51,7 @@ import numpy as np
 import pandas as pd
 
 from assess.core.errors import AssessError
-from assess.present.charts.style import HEIGHT, TEMPLATE
+from assess.present.charts.style import AXIS_ROOM, HEIGHT, LEGEND_ROW, TEMPLATE, legend_entries, plain_lines
 from assess.present.export import ExportError, browser_path, to_csv_bytes, to_json_bytes
 from assess.inputs.columns import quote
 from assess.core.formatting import UNDEFINED, bounds, code_as_quotes, number, p_value, percent_level, significant
@@ -60,7 +61,7 @@ from assess.present.report.formula import formula_html
 from assess.present.report.model import Report, metrics_settings
 from assess.analyses.slices import MAX_SLICES
 from assess.stats import TESTS
-from assess.present.summary import baseline_text, long_frame
+from assess.present.summary import baseline_text, coverage_name, long_frame
 
 FORMATS = ("pdf", "html", "zip")
 PAPERS = {"a4": "A4", "letter": "letter"}
@@ -98,19 +99,122 @@ def _result_text(result, *, count: bool) -> str:
 
 #: Width of a chart in the report, px: the A4/Letter text width (182 mm at 96 px per inch, less a little).
 CHART_WIDTH = 680
+#: Height a chart of the Charts section may take, px, by paper: two charts and their captions (up to four lines)
+#: fill one page — A4's text height is 263 mm = 994 px, Letter's 245 mm = 927 px, less ~95 px of caption and
+#: spacing per chart. A chart whose plot would be flatter than `MIN_PLOT` to fit keeps its height and a page alone.
+HALF_PAGE = {"a4": 385, "letter": 350}
+MIN_PLOT = 190
+#: A key chart on the summary page: drawn at half the text width (two side by side in the 85 mm columns) at its own
+#: size, not zoomed, so its text prints at the fonts' sizes (12 px ticks = 9 pt); 0.52× zoom made them 4.7 pt.
+KEY_WIDTH = 320
+KEY_HEIGHT = 330
+#: Margin above the plot once the chart's title is left out (the figure caption under it names the chart).
+_TOP = 24
 _SCRIPT_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
-def figure_json(fig) -> str:
-    """The figure as JSON safe inside a ``<script>`` element: the "assess" template pinned (``import streamlit``
-    changes plotly's default), a fixed page width, WebGL traces as SVG traces (they print as vectors).
+def _text_px(text: str) -> float:
+    """Width of ``text`` in the 12 px legend font, px, on the safe side: Liberation Sans averages 5.6 px a character
+    in mixed text (measured), capitals and W/M up to 11 px."""
+    text = html.unescape(re.sub(r"<[^>]+>", "", str(text)))
+    return sum(9.0 if ch.isupper() or ch in "mwMW%@" else 6.0 for ch in text)
+
+
+def _in_legend(trace: dict) -> bool:
+    """Whether a trace's legend entry shows (as `assess.present.charts.style.legend_entries` counts them)."""
+    shown = trace.get("showlegend")
+    return shown is True or (shown is None and bool(trace.get("name"))
+                             and trace.get("type", "scatter") in ("scatter", "scattergl", "bar", "histogram"))
+
+
+def fitted_layout(fig, *, width: int, budget: int, compact: bool = False) -> tuple[dict, list]:
+    """``fig``'s layout and data for a page of the report: ``width`` px wide, its title left out (the caption names
+    it), its plot made lower so that the whole chart takes at most ``budget`` px — unless the plot would then be
+    flatter than `MIN_PLOT`, or a chart without legend (a matrix, whose rows hold text) than 60 % of its height: it
+    then keeps its height.
+
+    A legend under the plot (`assess.present.charts.style.legend_below`) goes in two columns of half the plot's
+    width when every entry fits one, so it takes half the rows. ``compact`` (a key chart, half the text width): one
+    column, names broken into lines that fit it, shaded bands left out of the legend (the
+    caption says where they are named), and a plot down to 60 % of `MIN_PLOT`."""
+    spec = fig.to_plotly_json()
+    layout, data = dict(spec.get("layout", {})), [dict(t) for t in spec["data"]]
+    meta = layout.get("meta") if isinstance(layout.get("meta"), dict) else {}
+    margin = dict(layout.get("margin") or {})
+    top = margin.get("t") if margin.get("t") is not None else 70
+    height = layout.get("height") or meta.get("height_without_legend") or HEIGHT
+    legend = None
+    if "height_without_legend" in meta and any(map(_in_legend, data)):
+        axis_room = max(meta["bottom_without_legend"], AXIS_ROOM)
+        plot = meta["height_without_legend"] - top - axis_room
+        legend = dict(layout.get("legend") or {})
+        if compact:
+            for t in data:
+                if t.get("fill") not in (None, "none") and _in_legend(t):
+                    t["showlegend"] = False
+            # the legend starts at the plot's left edge (~70 px in) and must end inside the chart; 6 px a character
+            chars = max(12, int((width - 140) / 6.0))
+            for t in data:
+                if _in_legend(t):
+                    t["name"] = plain_lines(html.unescape(t["name"]), chars, lines=3)
+            lines = sum(str(t["name"]).count("<br>") + 1 for t in data if _in_legend(t))
+        else:
+            names = [t["name"] for t in data if _in_legend(t)]
+            # half the plot's width (the left margin is up to 90 px with tick labels and axis title): plotly.js
+            # puts the second entry on a row of its own when the two do not fit; an entry's width is its text's
+            # plus ~45 px of symbol and padding
+            text = ((width - 90 - (margin.get("r") if margin.get("r") is not None else 30)) // 2) - 45
+            cols = 2 if max(map(_text_px, names)) <= text else 1
+            lines = -(-len(names) // cols)
+            if cols == 2:
+                legend.update(orientation="h", entrywidth=text, entrywidthmode="pixels")
+        below = axis_room + lines * LEGEND_ROW + 8
+    else:
+        below = margin.get("b") if margin.get("b") is not None else 60
+        plot = height - top - below
+    room = budget - _TOP - below
+    floor = MIN_PLOT * (0.6 if compact else 1) if legend is not None else max(MIN_PLOT, 0.6 * plot)
+    if room < plot and room >= floor:
+        plot = room
+    if legend is not None:    # under the x axis title, in units of the plot's height (as legend_below places it)
+        legend["y"] = -axis_room / plot
+        layout["legend"] = legend
+    if compact:   # an axis title longer than a half-width plot is broken into lines rather than cut at its edge
+        for name, axis in list(layout.items()):
+            text = (axis.get("title") or {}).get("text") if isinstance(axis, dict) and name[1:5] == "axis" else None
+            if text and "<br>" not in text:
+                span = plot if name.startswith("y") else width - 100
+                lines = html.unescape(text)
+                layout[name] = axis | {"title": axis["title"] | {"text": plain_lines(lines, max(10, int(span / 7)))}}
+    title = dict(layout.get("title") or {})
+    title.update(text=None, subtitle=dict(text=None))
+    layout.update(title=title, margin=margin | {"t": _TOP, "b": below}, height=_TOP + plot + below, width=width,
+                  autosize=False)
+    return layout, data
+
+
+def _bands_note(fig, number: int) -> str:
+    """What a key chart's caption says of the shaded bands its compact legend leaves out."""
+    if not any(t.get("fill") not in (None, "none") and _in_legend(t) for t in fig.to_plotly_json()["data"]):
+        return ""
+    return f"Shaded bands are named in the legend of Figure {number} in the Charts section."
+
+
+def subtitle_of(fig) -> str:
+    """The chart's subtitle as plain text (said in the caption once the chart's title is left out)."""
+    text = fig.layout.title.subtitle.text if fig.layout.title and fig.layout.title.subtitle else None
+    return html.unescape(re.sub(r"<[^>]+>", " ", text)).strip() if text else ""
+
+
+def figure_json(fig, *, width: int = CHART_WIDTH, budget: int = HALF_PAGE["a4"], compact: bool = False) -> str:
+    """The figure as JSON safe inside a ``<script>`` element, laid out for the page (`fitted_layout`): the "assess"
+    template pinned (``import streamlit`` changes plotly's default), WebGL traces as SVG traces (they print as
+    vectors).
 
     Works on the figure's plain dict: copying a `go.Figure` re-validates the template, ~0.2 s a chart."""
-    spec = fig.to_plotly_json()
-    layout = dict(spec.get("layout", {}))
-    layout.update(template=_template_json(), width=CHART_WIDTH, height=layout.get("height") or HEIGHT,
-                  autosize=False)
-    data = [trace | {"type": "scatter"} if trace.get("type") == "scattergl" else trace for trace in spec["data"]]
+    layout, data = fitted_layout(fig, width=width, budget=budget, compact=compact)
+    layout["template"] = _template_json()
+    data = [trace | {"type": "scatter"} if trace.get("type") == "scattergl" else trace for trace in data]
     text = plotly.io.json.to_json_plotly({"data": data, "layout": layout}, engine="json")
     return re.sub("[<>&\u2028\u2029]", lambda m: _SCRIPT_ESCAPES[m.group(0)], text)
 
@@ -126,17 +230,25 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
     say = progress or (lambda f, what: None)
     figures = []
     for i, f in enumerate(report.figures):
-        figures.append({"id": f"chart-{i + 1}", "number": i + 1, "title": f.title, "caption": f.caption,
-                        "json": figure_json(f.figure), "summary": f.summary})
+        subtitle = subtitle_of(f.figure)
+        figures.append({"id": f"chart-{i + 1}", "number": i + 1, "title": f.title,
+                        "caption": f.caption + (f" {subtitle[0].upper()}{subtitle[1:]}." if subtitle else ""),
+                        "json": figure_json(f.figure, budget=HALF_PAGE[paper]), "summary": f.summary,
+                        "key_json": figure_json(f.key_figure or f.figure, width=KEY_WIDTH, budget=KEY_HEIGHT,
+                                                compact=True) if f.summary else "",
+                        "key_caption": " ".join(filter(None, (f.key_caption,
+                                                              _bands_note(f.key_figure or f.figure, i + 1))))})
         say((i + 1) / max(1, len(report.figures)), "laying out the charts")
     level = percent_level(report.options.confidence_level)
+    nominal = a.predictions(report.models[0]).interval_level if report.models else None
     headline_rows = []
     for key in report.headline:
         spec = get(task, key)
+        name = coverage_name(spec.name, nominal) if key == "coverage" else spec.name
         cells = [_result_text(r[key], count=spec.kind == "count") for r in report.reports.values()]
         first = next(iter(report.reports.values()))[key]
         base = {b: v for b, v in first.baselines.items() if np.isfinite(v)}
-        headline_rows.append({"name": spec.name, "cells": cells, "direction": {"higher": "higher is better",
+        headline_rows.append({"name": name, "cells": cells, "direction": {"higher": "higher is better",
                               "lower": "lower is better"}.get(spec.direction, ""),
                               "baseline": "; ".join(f"{_label(b)} {number(v)}" for b, v in base.items())})
     metric_tables = []
@@ -145,7 +257,8 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
         for res in r.results:
             spec = get(task, res.key)
             count = spec.kind == "count"
-            rows.append({"name": spec.name, "value": _result_text(res, count=count),
+            rows.append({"name": coverage_name(spec.name, nominal) if res.key == "coverage" else spec.name,
+                         "value": _result_text(res, count=count),
                          "baselines": [baseline_text(res, b, count=count) for b in baseline_columns(task)],
                          "why": res.reason or res.note or ""})
         table = None
@@ -203,7 +316,7 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
                        # the controls' findings name columns as Markdown code; the report prints text as it is
                        "found": code_as_quotes(row.found), "answer": row.answer} for row in report.checklist],
         "settings": settings, "command": report.options.command, "notes": list(report.notes),
-        "plotly_js": plotly.offline.get_plotlyjs() if figures else "",
+        "plotly_js": plotly.offline.get_plotlyjs() if figures else "", "key_width": KEY_WIDTH,
     }
 
 

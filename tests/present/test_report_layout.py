@@ -1,0 +1,109 @@
+"""The report a stakeholder reads (issue 33 §2): charts two to a page where they fit, a summary page whose charts
+print at a readable size whatever the class count, and the nominal level beside every achieved coverage.
+
+Oracles: the page geometry worked by hand (A4 text width 210 − 2 × 14 mm margins = 182 mm, the body 174 mm inside
+its padding; two key charts in columns of (174 − 4) / 2 = 85 mm = 321 px at 96 px per inch; 7 pt = 9.33 px, the
+smallest print size commonly held readable), and page counts read back from the PDF with pypdf."""
+
+import io
+import json
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from pypdf import PdfReader
+
+from assess.inputs.assessment import describe
+from assess.inputs.read import read_table
+from assess.present.report import ReportOptions, build_report, render_pdf
+from assess.present.report.render import context
+
+#: A key chart's column on the summary page, px (85 mm at 96 px per inch), and 7 pt in px.
+COLUMN_PX = 85 / 25.4 * 96
+READABLE_PX = 7 / 72 * 96
+
+
+def _binary_three_models(n=300, seed=0) -> bytes:
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    frames = [pd.DataFrame({"id": np.arange(n), "model": m, "y_true": y,
+                            "score": (1 / (1 + np.exp(-(sep * (2 * y - 1) + rng.normal(0, 1.2, n))))).round(4)})
+              for m, sep in (("logistic", 1.5), ("gradient_boosting", 2.0), ("random_forest", 1.8))]
+    return pd.concat(frames).to_csv(index=False).encode()
+
+
+def _font_sizes(node):
+    """Every font size set in a figure's JSON (layout, template, traces, annotations)."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key.endswith("font") and isinstance(value, dict) and isinstance(value.get("size"), (int, float)):
+                yield value["size"]
+            yield from _font_sizes(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _font_sizes(value)
+
+
+def test_a_three_model_binary_report_lays_its_charts_two_to_a_page():
+    """Before: 24 pages for this file, one chart a page (13 pages of charts for 15 charts)."""
+    report = build_report(describe(read_table(_binary_three_models(), name="three.csv")),
+                          ReportOptions(ci="", tests=("mcnemar",)))
+    pages = [page.extract_text() for page in PdfReader(io.BytesIO(render_pdf(report))).pages]
+    start = next(i for i, text in enumerate(pages) if re.search(r"^Charts$", text, re.M))
+    end = next(i for i, text in enumerate(pages) if i > start and re.search(r"^Significance tests$", text, re.M))
+    figures = len(report.figures)
+    assert figures == 15
+    assert end - start <= math.ceil(figures / 2) + 2, (end - start, figures)
+    assert len(pages) <= 21
+
+
+@pytest.mark.parametrize("classes", [3, 10, 40])
+def test_the_summary_page_matrices_print_readable_text_at_any_class_count(classes):
+    rng = np.random.default_rng(classes)
+    names = [f"class {c}" for c in range(classes)]
+    y = rng.integers(0, classes, 600)
+    rows = [pd.DataFrame({"id": np.arange(600), "model": m, "y_true": [names[i] for i in y],
+                          "y_pred": [names[i] for i in np.where(rng.random(600) < 0.7, y,
+                                                                 rng.integers(0, classes, 600))]})
+            for m in ("alpha", "beta")]
+    report = build_report(describe(read_table(pd.concat(rows).to_csv(index=False).encode(), name="many.csv")),
+                          ReportOptions(ci="", charts=True))
+    key = [f for f in context(report)["figures"] if f["summary"]]
+    assert len(key) == 2
+    for f in key:
+        fig = json.loads(f.get("key_json") or f["json"])   # before: the Charts section's figure, zoomed
+        scale = min(1.0, COLUMN_PX / fig["layout"]["width"])   # a wider chart is shrunk to its column
+        assert min(_font_sizes(fig)) * scale >= READABLE_PX, (classes, min(_font_sizes(fig)), scale)
+        assert fig["layout"]["xaxis"].get("ticktext") is None or len(fig["layout"]["xaxis"]["ticktext"]) <= 5
+        if classes > 5:
+            assert "pooled" in f["key_caption"]
+
+
+FORECASTS = "assets/samples/monthly_forecasts.csv"   # its interval columns are lower_90/upper_90: nominal 90 %
+
+
+def test_coverage_is_shown_beside_its_nominal_level_in_the_report_the_page_and_the_sentence():
+    from pathlib import Path
+
+    from assess.metrics.document import MetricsSettings, compute_metrics
+    from assess.present.metrics_view import metrics_view
+    from assess.present.summary import headline_sentences
+
+    assessment = describe(read_table(Path(__file__).resolve().parents[2] / FORECASTS))
+    assert assessment.predictions().interval_level == 0.9
+    report = build_report(assessment, ReportOptions(ci="", charts=False, tests=("paired_t",)))
+    page = context(report)
+    coverage = [row for row in page["headline"] if row["name"].startswith("Interval coverage")]
+    assert [row["name"] for row in coverage] == ["Interval coverage (nominal 90%)"]
+    rows = [row["name"] for t in page["metric_tables"] for row in t["rows"] if "coverage" in row["name"]]
+    assert rows and set(rows) == {"Interval coverage (nominal 90%)"}
+    settings = MetricsSettings(ci=None)
+    view = metrics_view(assessment, settings, compute_metrics(assessment, settings))
+    assert "Interval coverage (nominal 90%)" in set(view.table["metric"])
+    said = [s for s in view.sentences if "prediction intervals hold" in s]
+    assert said and all("against the 90% they are meant to" in s for s in said), said
+    # a file that does not say its level: the sentence says so rather than leave 0.79 to be judged alone
+    unstated = headline_sentences(report.reports)
+    assert all("nominal level is not stated" in s for s in unstated if "prediction intervals hold" in s)
