@@ -420,6 +420,28 @@ class Headline:
     sentence: str
 
 
+def cost_document(assessment: Assessment, costs: dict[str, ModelCost], *, models, metric: str, decision=None,
+                  confidence_level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> dict:
+    """The ``cost``, ``efficiency`` and ``cost_headline`` entries of the metrics JSON (`assess.cli.cost_section`),
+    which the report's report.json carries too: each model's costs, ``metric`` per millisecond and per joule (null
+    for a lower-is-better metric), and the :func:`headline` sentence — or ``cost_headline_reason`` when its
+    comparison cannot run. ``models``: the models assessed (the metric's values are theirs)."""
+    from assess.metrics.reports import compute_reports
+
+    kwargs = {} if decision is None or not assessment.task.is_classification else {"decision": decision}
+    values = compute_reports(assessment, models=[m for m in costs if m in models or not models], keys=[metric],
+                             **kwargs)
+    per_cost = {m: {f"{metric}_{k}": v for k, v in efficiency(values[m][metric].value, c).items()}
+                for m, c in costs.items() if m in values} if efficiency_applies(assessment.task, metric) else None
+    out = {"cost": {m: c.to_dict() for m, c in costs.items()}, "efficiency": per_cost}
+    try:
+        line = headline(assessment, costs, metric=metric, confidence_level=confidence_level,
+                        n_resamples=n_resamples, seed=seed, **kwargs)
+    except AssessError as exc:   # e.g. a metric the bootstrap comparison does not take: the costs still stand
+        return out | {"cost_headline": None, "cost_headline_reason": str(exc)}
+    return out | {"cost_headline": line.sentence if line else None}
+
+
 def headline(assessment: Assessment, costs: dict[str, ModelCost], *, metric: str, models=None,
              cost_key: str = DEFAULT_COST, decision=None, confidence_level: float = 0.95,
              n_resamples: int = DEFAULT_RESAMPLES,

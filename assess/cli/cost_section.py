@@ -52,17 +52,5 @@ def section(assessment, args, reports, decision=None) -> dict:
     else:
         costs = cost.cost_from_assessment(assessment, models=list(reports), ci=ci, confidence_level=level,
                                           n_resamples=n_resamples, seed=seed)
-    metric = args.cost_metric or headline_of(assessment)
-    from assess.metrics.reports import compute_reports
-    kwargs = {} if decision is None or not assessment.task.is_classification else {"decision": decision}
-    values = compute_reports(assessment, models=[m for m in costs if m in reports or not reports],
-                             keys=[metric], **kwargs)
-    efficiency = {m: {f"{metric}_{k}": v for k, v in cost.efficiency(values[m][metric].value, c).items()}
-                  for m, c in costs.items() if m in values} if cost.efficiency_applies(assessment.task, metric) else None
-    out = {"cost": {m: c.to_dict() for m, c in costs.items()}, "efficiency": efficiency}
-    try:
-        line = cost.headline(assessment, costs, metric=metric, confidence_level=level, n_resamples=n_resamples,
-                             seed=seed, **kwargs)
-    except AssessError as exc:   # e.g. a metric the bootstrap comparison does not take: the costs still stand
-        return out | {"cost_headline": None, "cost_headline_reason": str(exc)}
-    return out | {"cost_headline": line.sentence if line else None}
+    return cost.cost_document(assessment, costs, models=list(reports), metric=args.cost_metric or headline_of(assessment),
+                              decision=decision, confidence_level=level, n_resamples=n_resamples, seed=seed)

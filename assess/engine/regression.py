@@ -166,7 +166,7 @@ def analytic_bounds(backend, rows: str, table: dict, specs, methods: dict, confi
     - delta: the influence function of θ = 1 − A/B (`assess.metrics.regression.delta_pseudo_values`) has mean 0 and
       weighted variance Var(a)/B² − 2A·Cov(a, b)/B³ + A²·Var(b)/B⁴, from Σw·a, Σw·a², Σw·b, Σw·b², Σw·a·b with
       a = e² (R²) or (e − ē)² (explained variance) and b = (y − ȳ)², the means ȳ, ē from the first scan;
-    - order statistic: the values at :func:`assess.intervals.median_positions` of the sorted |e| (no weights).
+    - order statistic: the values at :func:`assess.intervals.quantile_positions` (p = 1/2) of the sorted |e| (no weights).
 
     Returns ({model: {key: (low, high, method)}}, {model: {key: note}})."""
     inner = {m.key: get(Task.REGRESSION, OF_MEAN[m.key][0]) if m.key in OF_MEAN else m for m in specs}
@@ -230,7 +230,7 @@ def analytic_bounds(backend, rows: str, table: dict, specs, methods: dict, confi
                 lo, hi = c.low, c.high
                 method = replace(c.how, key="delta-method", of="influence-function pseudo-values")
             elif how == "order-statistic":
-                positions = intervals.median_positions(n, confidence_level)
+                positions = intervals.quantile_positions(n, 0.5, confidence_level)
                 method = intervals.IntervalMethod("order-statistic", of="binomial ranks of the median")
                 if positions is None:
                     lo = hi = float("nan")

@@ -68,6 +68,7 @@ class RunningCosts:
     table: pd.DataFrame
     sentence: str
     costs: dict
+    document: dict      # the metrics JSON's cost, efficiency and cost_headline (`assess.analyses.cost.cost_document`)
 
 
 def misclassification_costs(assessment: Assessment, models: Sequence[str], matrix, *, decision: Decision,
@@ -130,18 +131,16 @@ def _sentence(rows: list[DecisionCost]) -> str:
 
 
 def running_costs(assessment: Assessment, models: Sequence[str], *, decision: Decision, confidence_level: float,
-                  n_resamples: int, seed: int) -> RunningCosts | None:
+                  n_resamples: int, seed: int, ci: str | None = "auto") -> RunningCosts | None:
     """The cost table and headline of the Cost page (:mod:`assess.analyses.cost`), or None when the file measured no cost."""
     if not cost.has_cost(assessment):
         return None
-    costs = cost.cost_from_assessment(assessment, models=list(models), confidence_level=confidence_level,
+    costs = cost.cost_from_assessment(assessment, models=list(models), ci=ci, confidence_level=confidence_level,
                                       n_resamples=n_resamples, seed=seed)
     metric = headline_of(assessment)
-    kwargs = {"decision": decision} if assessment.task.is_classification else {}
-    try:
-        line = cost.headline(assessment, costs, metric=metric, confidence_level=confidence_level,
-                             n_resamples=n_resamples, seed=seed, **kwargs)
-        sentence = line.sentence if line is not None else ""
-    except AssessError as exc:      # the comparison behind the sentence cannot run: the costs still stand
-        sentence = f"No comparison of cost and {metric}: {exc}"
-    return RunningCosts(cost.cost_frame(costs), sentence, costs)
+    document = cost.cost_document(assessment, costs, models=list(models), metric=metric, decision=decision,
+                                  confidence_level=confidence_level, n_resamples=n_resamples, seed=seed)
+    sentence = document["cost_headline"] or ""
+    if document.get("cost_headline_reason"):   # the comparison behind the sentence cannot run: the costs still stand
+        sentence = f"No comparison of cost and {metric}: {document['cost_headline_reason']}"
+    return RunningCosts(cost.cost_frame(costs), sentence, costs, document)

@@ -253,9 +253,10 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
             notes.append(str(exc)[0].upper() + str(exc)[1:] + ".")
     if source is None:
         try:
+            # as `metrics`: the costs always have intervals, analytic where they apply, unless ci is "bootstrap"
             running = running_costs(assessment, models, decision=options.decision,
                                     confidence_level=options.confidence_level, n_resamples=options.n_resamples,
-                                    seed=options.seed)
+                                    seed=options.seed, ci="bootstrap" if options.ci == "bootstrap" else "auto")
         except AssessError as exc:
             notes.append(f"No computational costs: {exc}.")
     slices = None

@@ -51,7 +51,7 @@ import numpy as np
 import pandas as pd
 
 from assess.core.errors import AssessError
-from assess.present.charts.style import AXIS_ROOM, HEIGHT, LEGEND_ROW, TEMPLATE, legend_entries, plain_lines
+from assess.present.charts.style import AXIS_ROOM, HEIGHT, LEGEND_ROW, TEMPLATE, plain_lines
 from assess.present.export import ExportError, browser_path, to_csv_bytes, to_json_bytes
 from assess.inputs.columns import quote
 from assess.core.formatting import UNDEFINED, bounds, code_as_quotes, number, p_value, percent_level, significant
@@ -427,8 +427,9 @@ def _metrics_document(report: Report) -> dict:
     a = report.assessment
     if not report.reports:   # a task without metrics
         return {"task": a.task.value, "models": {}, "undefined": {}}
-    return assessment_document(a, metrics_settings(report.options), report.outputs or dict(report.reports),
-                               breakdowns=report.breakdowns)
+    doc = assessment_document(a, metrics_settings(report.options), report.outputs or dict(report.reports),
+                              breakdowns=report.breakdowns)
+    return doc | report.running.document if report.running is not None else doc
 
 
 def _costs_document(report: Report) -> dict | None:
