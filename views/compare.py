@@ -5,8 +5,8 @@ corrected p-values, assumptions, one plain sentence, and the charts that show it
 import streamlit as st
 
 from assess.analyses.compare_view import (DESIGN_WORDS, critical_difference, data_of_folds, data_of_predictions,
-                                          effects, fold_scores, plan, prediction_plan, questions_for, run_all,
-                                          run_test, test_title)
+                                          effects, fold_scores, output_choices, plan, prediction_plan, questions_for,
+                                          run_all, run_test, test_title)
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
 from assess.inputs.read import ACCEPTED_EXTENSIONS
@@ -63,10 +63,10 @@ if len(models) < needed:
     st.stop()
 
 # --- the design and the tests ----------------------------------------------------------------------------------------
-output = None
-if assessment is not None and assessment.outputs:
-    output = st.selectbox("Output", list(assessment.outputs), key="compare_output",
-                          help="This file predicts several targets; the tests compare the models on one at a time.")
+outputs = {} if assessment is None else output_choices(assessment)
+output = st.selectbox("Output", list(outputs), format_func=outputs.get, key="compare_output",
+                      help="This file predicts several targets: the tests compare the models on their average (as "
+                           "the Metrics page and the report do) or on one output.") if outputs else None
 try:
     chosen = tuple(models)
     found = (plan(None, data, question, chosen, None, metric) if assessment is None

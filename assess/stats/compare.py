@@ -32,7 +32,7 @@ from assess.stats.bridge import registry_metric
 from assess.stats.corrections import CORRECTIONS
 from assess.stats.registry import FOLDS, OMNIBUS, PREDICTIONS, TEST_NAMES, TESTS, TestSpec
 from assess.stats.shaping import (AlignedPredictions, SeparatePredictions, align_predictions, arrange_predictions,
-                                  fold_design, fold_scores, fold_table)
+                                  fold_design, fold_scores, fold_table, sample_losses)
 from assess.stats.suggest import suggest_tests, wilcoxon_out_of_reach
 
 #: What to run instead when a test for independent samples meets paired data, by what the test needs.
@@ -60,7 +60,8 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         assumption marked as not met.
     models : which models, in order (default: all). Pairs are (A, B) in this order; A − B is the effect's sign.
     metric : for a fold table, the metric column (may be omitted when the table has exactly one); for
-        predictions (bootstraps, fold tests on predictions with folds), a metric key of the registry (``"f1"``,
+        predictions (bootstraps — default the task's headline metric, as `compare_all` — and fold tests on
+        predictions with folds), a metric key of the registry (``"f1"``,
         ``"roc_auc"``: see :func:`assess.stats.bridge.registry_metric`) or any callable
         ``f(y_true, y, sample_weight=None)`` — ``y`` is the scores when ``metric.uses_scores`` is true, else the
         labels; with ``metric.vectorized`` true it takes a 2-D ``sample_weight`` (see
@@ -110,6 +111,8 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
                               f"independent samples: {others}")
         if spec.uses_decision:
             options["decision"] = decision
+        if metric is None and spec.needs == "a metric":   # as `compare_all` and the Compare page: the headline
+            metric = default_metric(arranged.task, _has_scores(arranged))[0]
         result = spec.runner(arranged, models=models, metric=metric, **common, **options)
         if not spec.weighted and is_weighted(arranged):
             result = dataclasses.replace(result, sentence=f"{result.sentence} {UNWEIGHTED_CAUTION}")
@@ -127,6 +130,13 @@ def is_weighted(data) -> bool:
         return data.weight is not None
     predictions = data.predictions if isinstance(data, SeparatePredictions) else data
     return any(p.weight is not None for p in predictions.values())
+
+
+def _has_scores(arranged: AlignedPredictions | SeparatePredictions) -> bool:
+    """Whether every model of arranged predictions has scores."""
+    if isinstance(arranged, SeparatePredictions):
+        return all(p.scores is not None for p in arranged.predictions.values())
+    return all(arranged.scores[m] is not None for m in arranged.models)
 
 
 def _task_of(data) -> Task | None:
@@ -195,8 +205,7 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
         if isinstance(metric, str):
             get(data.task, metric)   # an unknown key is the user's error, not a bootstrap "skipped" in silence
         names = list(data.models)
-        preds = data.predictions if isinstance(data, SeparatePredictions) else None
-        has_scores = all((preds[m].scores if preds else data.scores[m]) is not None for m in names)
+        has_scores = _has_scores(data)
         q = question or ("two_models" if len(names) == 2 else "several_models")
         blocks = isinstance(data, AlignedPredictions) and (data.fold is not None or data.series is not None)
         sugg = suggest_tests(question=q, n_models=len(names), data="predictions", task=data.task,
@@ -296,7 +305,7 @@ def compare_subgroups(predictions: Predictions, *, test: str = "chi2", groups=No
                           f"{predictions.task.value}); use chi2 or fisher_exact")
     if predictions.y_pred is None:
         raise AssessError(f"model `{predictions.model}` has no predictions (y_pred)")
-    errors = np.abs(np.asarray(predictions.y_true, dtype=float) - np.asarray(predictions.y_pred, dtype=float))
+    errors = sample_losses(predictions, loss="absolute")   # a multi-output row: the mean over its outputs
     by_group = {g: errors[labels == g] for g in names}
     fn = folds.anova if test == "anova" else folds.kruskal
     omnibus = fn(*by_group.values(), confidence_level=confidence_level, names=names, metric="absolute error")

@@ -378,7 +378,7 @@ def test_compare_errors_are_specific():
     with pytest.raises(AssessError, match=r"test `mcnemar` compares per-sample correctness; `metric` does not apply"):
         compare(preds, test="mcnemar", metric=accuracy)
     with pytest.raises(AssessError, match=r"test `paired_bootstrap` needs `metric`: a metric key or a function"):
-        compare(preds, test="paired_bootstrap", metric=None)
+        compare(preds, test="paired_bootstrap", metric=42)
     with pytest.raises(AssessError, match=r"the fold table has several metric columns \(accuracy, f1\); choose one "
                                           r"with `metric`"):
         compare(df, test="friedman")
@@ -433,3 +433,15 @@ def test_run_all_on_five_paired_folds_offers_no_wilcoxon_and_says_why():
     assert "wilcoxon" not in tests and "anova" not in tests and "kruskal" not in tests
     assert five.skipped["wilcoxon"] == ("the Wilcoxon signed-rank test cannot reach 5 % significance on 5 paired "
                                         "folds: its smallest two-sided p-value is 2/2^5 = 0.0625")
+
+
+def test_the_bootstrap_without_a_metric_compares_the_headline_metric_as_compare_all_does():
+    """`compare --test paired_bootstrap` without --metric refused to run while `--test all` and the report compare
+    the task's headline metric (mean absolute error for numbers): one default for every surface."""
+    rng = np.random.default_rng(4)
+    y = rng.normal(size=40)
+    preds = {m: Predictions(Task.REGRESSION, (), y, y + rng.normal(0, s, 40), model=m) for m, s in (("a", 1), ("b", 2))}
+    found = compare(preds, test="paired_bootstrap", n_resamples=200).result
+    assert found.details.metric == "mae"
+    assert found.effect.value == pytest.approx(np.mean(np.abs(preds["a"].y_pred - y))
+                                               - np.mean(np.abs(preds["b"].y_pred - y)))

@@ -202,3 +202,34 @@ def test_two_models_picked_for_several_models_is_a_warning_not_a_failure(page):
     models.set_value(models.value[:2]).run()
     assert not page.exception and not page.error
     assert "needs at least 3 models (got 2)" in page.warning[0].value.replace("\\", "")
+
+
+def test_multi_output_cli_page_and_report_verdict_give_one_test_p_value_and_winner(tmp_path, capsys):
+    """Issue 33 §1.1: `compare`, the Compare page and the report's verdict tested the first output while `metrics`
+    and the report's headline averaged the outputs. Now all three test the average: the same test, p-value and
+    sentence (so the same winner), b — whose average MAE (0.5) beats a's (5.0), as the recommendation says."""
+    from assess.cli import main
+    from assess.inputs.assessment import describe
+    from assess.inputs.read import read_table
+    from assess.present.report.model import ReportOptions, build_report
+    from tests.stats.test_outputs import ISSUE_FILE
+
+    report = build_report(describe(read_table(ISSUE_FILE.encode(), name="two_outputs.csv")),
+                          ReportOptions(charts=False))
+    verdict = report.comparisons[0]
+    assert report.verdict == verdict.sentence and report.recommendation.best == "b"
+    path = tmp_path / "two_outputs.csv"
+    path.write_text(ISSUE_FILE)
+    assert main(["compare", str(path), "--test", verdict.test]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    at.file_uploader[0].upload("two_outputs.csv", ISSUE_FILE.encode(), "text/csv").run()
+    at.switch_page("views/compare.py").run()
+    choose(at, "Test", verdict.test)
+    run_test(at)
+    page = at.dataframe[1].value
+    assert cli["test"] == verdict.test and cli["pvalue"] == pytest.approx(verdict.result.pvalue)
+    assert page["pvalue"].iloc[0] == pytest.approx(verdict.result.pvalue)
+    assert cli["sentence"] == read(at.success[0]) == report.verdict
+    assert report.verdict.startswith("b's ")

@@ -34,6 +34,7 @@ from assess.inputs.assessment import Assessment
 from assess.analyses.slices import analyse_slices, default_slice_columns, slice_candidates
 from assess.stats import compare, compare_all
 from assess.stats.registry import PREDICTIONS, TESTS
+from assess.stats.inputs import comparison_predictions
 from assess.present.summary import best_models
 from assess.core.defaults import DEFAULT_RESAMPLES
 
@@ -290,7 +291,7 @@ def _tests(assessment, models, options, reports):
     The bootstraps draw the report's resamples with its seed (``compare --n-resamples R --seed S``)."""
     if len(models) < 2 or not reports:
         return (), {}, None
-    preds = {m: assessment.predictions(m) for m in models}
+    preds = comparison_predictions(assessment, models)   # a multi-output file: the average, as the headline
     resampling = {"n_resamples": options.n_resamples, "seed": options.seed}
     if options.tests is None:
         result = compare_all(preds, models=list(models), metric=options.test_metric, correction=options.correction,
