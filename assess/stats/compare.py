@@ -25,14 +25,15 @@ from assess.core.decision import Decision
 from assess.core.errors import AssessError
 from assess.metrics.registry import get, headline
 from assess.stats import folds, runners
-from assess.stats._common import check_alternative, check_confidence_level
+from assess.stats._common import check_alternative, check_confidence_level, metric_words
 from assess.stats._result import (INDEPENDENT, INDEPENDENT_SAMPLES, PAIRED, Assumption, Comparison, ComparisonSet,
                                   Design, TestResult)
 from assess.stats.bridge import registry_metric
 from assess.stats.corrections import CORRECTIONS
 from assess.stats.registry import FOLDS, OMNIBUS, PREDICTIONS, TEST_NAMES, TESTS, TestSpec
 from assess.stats.shaping import (AlignedPredictions, SeparatePredictions, align_predictions, arrange_predictions,
-                                  fold_design, fold_scores, fold_table, sample_losses)
+                                  fold_design, fold_scores, fold_table, loss_label, resolve_loss,
+                                  sample_losses)
 from assess.stats.suggest import suggest_tests, wilcoxon_out_of_reach
 
 #: What to run instead when a test for independent samples meets paired data, by what the test needs.
@@ -102,6 +103,7 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         design = fold_design(table, metric=metric_name)
         result = spec.runner(table, models=list(dict.fromkeys(table["model"])), metric=metric_name, **common,
                              **options)
+        metric = metric_name
     else:
         arranged, design = arrange_predictions(data, models=models)
         runners.check_model_count(test, arranged.models)
@@ -116,7 +118,23 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         result = spec.runner(arranged, models=models, metric=metric, **common, **options)
         if not spec.weighted and is_weighted(arranged):
             result = dataclasses.replace(result, sentence=f"{result.sentence} {UNWEIGHTED_CAUTION}")
-    return with_design(result, spec, design, on_folds)
+    what = compared_quantity(spec, metric, options, None if on_folds else _task_of(data),
+                             None if on_folds else _has_scores(arranged))
+    return with_design(result, spec, design, on_folds, what=what)
+
+
+def compared_quantity(spec: TestSpec, metric=None, options: dict | None = None, task: Task | None = None,
+                      has_scores: bool | None = None) -> str:
+    """What a test compares, in words: accuracy for the tests of right and wrong, ROC AUC for DeLong's, the metric
+    (a fold table's column, a metric key in the registry's words), the per-sample loss for the tests of losses."""
+    if spec.needs == "labels":
+        return "per-label accuracy" if spec.key == "mcnemar_per_label" else "accuracy"
+    if spec.needs == "scores":
+        return "ROC AUC"
+    if task is None or spec.needs == "a metric":   # a fold table, or per-fold scores computed from predictions
+        return metric_words(getattr(metric, "__name__", metric) if metric is not None else "the metric")
+    loss = (options or {}).get("loss", spec.option("loss").default)
+    return loss_label(resolve_loss(task, loss, has_scores=bool(has_scores)))
 
 
 UNWEIGHTED_CAUTION = ("Caution: this test counts every row once, without the file's sample weights, so its values "
@@ -380,9 +398,16 @@ def _subset(pred: Predictions, mask: np.ndarray, name: str) -> Predictions:
                        weight=take(pred.weight), fold=take(pred.fold), ids=take(pred.ids), model=name)
 
 
-def with_design(result: Comparison, spec: TestSpec, design: Design, folds_data: bool) -> Comparison:
+def with_design(result: Comparison, spec: TestSpec, design: Design, folds_data: bool, *,
+                what: str | None = None) -> Comparison:
     """The comparison with its design; for a test for independent samples, its independence assumption filled in
-    from the design (met, not met with the paired test to use instead, or unknown for same-id folds)."""
+    from the design (met, not met with the paired test to use instead, or unknown for same-id folds). The pairs'
+    summary of 3+ models ("2 of 3 pairs differ …", which the report quotes as its verdict) leads with the test and
+    ``what`` it compares (default `compared_quantity` of the spec: accuracy, ROC AUC) — it named neither."""
+    if result.result is None and result.pairs and spec.key != "better_than_random":
+        what = what or compared_quantity(spec)
+        result = dataclasses.replace(result, sentence=f"{spec.title} on {what}: {result.sentence[:1].lower()}"
+                                                      f"{result.sentence[1:]}")
     if spec.design == INDEPENDENT:
         if design.kind == INDEPENDENT:
             stated = Assumption(INDEPENDENT_SAMPLES, True, design.reason)

@@ -445,3 +445,32 @@ def test_the_bootstrap_without_a_metric_compares_the_headline_metric_as_compare_
     assert found.details.metric == "mae"
     assert found.effect.value == pytest.approx(np.mean(np.abs(preds["a"].y_pred - y))
                                                - np.mean(np.abs(preds["b"].y_pred - y)))
+
+
+def _regression_models(k=3, n=60, seed=5):
+    rng = np.random.default_rng(seed)
+    y = rng.normal(size=n)
+    return {m: Predictions(Task.REGRESSION, (), y, y + rng.normal(0, 1 + 0.3 * i, n), model=m)
+            for i, m in enumerate("ABC"[:k])}
+
+
+@pytest.mark.parametrize("data, test, options, lead", [
+    ("binary", "mcnemar", {}, "McNemar's test on accuracy: "),
+    ("binary", "delong", {}, "DeLong's test on ROC AUC: "),
+    ("binary", "paired_bootstrap", {"metric": "f1", "n_resamples": 50}, "Paired bootstrap on F1 score: "),
+    ("binary", "welch_t", {"loss": "zero_one"}, "Welch's t-test on error rate (0/1 loss): "),
+    ("regression", "paired_t", {}, "Paired t-test on absolute error: "),
+    ("regression", "diebold_mariano", {}, "Diebold–Mariano test on squared error: "),
+    ("folds", "paired_t", {"metric": "f1"}, "Paired t-test on F1 score: "),   # a column named by a key
+])
+def test_the_summary_of_three_models_names_the_test_and_what_it_compares(data, test, options, lead):
+    """Issue 33 §2: with more than two models the report's verdict — the pairs' summary — said '2 of 3 pairs differ
+    significantly …' without the test or the metric; a reader could not tell ROC AUC from accuracy."""
+    found = {"binary": lambda: binary_models()[0], "regression": _regression_models, "folds": fold_frame}[data]()
+    result = compare(found, test=test, **options)
+    assert result.result is None and len(result.pairs) == 3
+    assert result.sentence.startswith(lead), result.sentence
+    assert "pairs differ significantly" in result.sentence or "no pair of models differs" in result.sentence
+    two = compare(found if data == "folds" else dict(list(found.items())[:2]), test=test,
+                  models=["A", "B"], **options)
+    assert not two.sentence.startswith(lead)       # one pair's own sentence names its test in the verdict
