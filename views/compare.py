@@ -111,14 +111,14 @@ for clicked, page, key, why in ((run_every, ALL_TESTS, all_params, "Running ever
         except (AssessError, ValueError) as exc:
             keep_result(page, key, None)
             st.error(md(str(exc)))
-show_every(kept_result(ALL_TESTS, all_params))
+metric_title = metric if data.folds is not None or metric is None else get(assessment.task, metric).name
+show_every(kept_result(ALL_TESTS, all_params), metric_title)
 result = kept_result(ONE_TEST, params)
 if result is None:
     st.stop()
 figures = show_result(result, confidence_level)
 
 # --- charts --------------------------------------------------------------------------------------------------------
-metric_title = metric if data.folds is not None or metric is None else get(assessment.task, metric).name
 details = critical_difference(result)
 if details is not None:
     figures.append(charts.critical_difference_chart(average_ranks=details.average_ranks,

@@ -4,8 +4,10 @@ FILE is a predictions file or a tidy table of per-fold scores (``model``, ``fold
 same sample ids are compared as paired samples; models with disjoint ids (different test sets) as independent
 samples — the JSON says which design was assumed and why (``design``, ``design_reason``). Two models give one result;
 more give the omnibus test (where there is one) and every pair with adjusted p-values under ``"pairs"``.
-``--test all`` runs every test that suits the data and their design. ``--test`` and every test option flag come from
-the test registry (:data:`assess.stats.TESTS`).
+``--test all`` runs every test that suits the data and their design, with one ``"verdict"`` by the rule of
+:mod:`assess.stats.verdict` (the report's verdict). A multi-output regression is compared on the average over its
+outputs, ``--output NAME`` on one (`assess.stats.inputs.comparison_predictions`). ``--test`` and every test option
+flag come from the test registry (:data:`assess.stats.TESTS`).
 """
 
 from __future__ import annotations

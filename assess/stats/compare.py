@@ -35,6 +35,7 @@ from assess.stats.shaping import (AlignedPredictions, SeparatePredictions, align
                                   fold_design, fold_scores, fold_table, loss_label, resolve_loss,
                                   sample_losses)
 from assess.stats.suggest import suggest_tests, wilcoxon_out_of_reach
+from assess.stats.verdict import one_verdict
 
 #: What to run instead when a test for independent samples meets paired data, by what the test needs.
 _PAIRED_INSTEAD = {"labels": "McNemar (two models) or Cochran's Q", "scores": "DeLong (delong)",
@@ -200,7 +201,8 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
     The question defaults to ``"cv_folds"`` for a fold table, else ``"two_models"`` or ``"several_models"`` by the
     number of models; the design (paired or independent) comes from the data and is reported with its reason.
     Options (and the ``decision``) apply to the tests that take them. A suggested test that cannot run on these data (e.g. a bootstrap
-    without a metric) is listed in ``skipped`` with the reason.
+    without a metric) is listed in ``skipped`` with the reason. ``verdict`` is the one answer
+    (:mod:`assess.stats.verdict`): the test it follows by a stated rule, why, and the pairs the tests disagree on.
     """
     is_table = isinstance(data, pd.DataFrame)
     if is_table:
@@ -252,8 +254,11 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
                                    **opts))
         except AssessError as exc:
             skipped[s.test] = str(exc)
+    verdict = one_verdict(results, metric=getattr(metric, "__name__", metric),
+                          folds=is_table or question == "cv_folds", weighted=not is_table and is_weighted(data),
+                          confidence_level=confidence_level)
     return ComparisonSet(comparisons=tuple(results), suggestions=sugg, skipped=skipped, design=design,
-                         metric=metric if metric_reason else None, metric_reason=metric_reason)
+                         metric=metric if metric_reason else None, metric_reason=metric_reason, verdict=verdict)
 
 
 #: Why the bootstrap compares the task's headline metric (:func:`assess.metrics.registry.headline`) when no metric
