@@ -35,8 +35,9 @@ def registry_metric(task: Task | str, key: str, *, classes: Sequence[str], beta:
     matrix product, a label metric from the replicate's cells :math:`\sum_i w_{ri}[y_i = a][\hat y_i = b]`, a score
     metric (ROC AUC, average precision, log loss, …) from the replicate's class counts per distinct score through one
     sort of the scores. A numeric metric of ``y_true`` with K columns (a multi-output regression) is the uniform
-    average of the K outputs' values, as `assess.metrics.multioutput` averages them. ``f.prepare(y_true, y)`` does the per-model work (the sort, the cell codes) once and returns
-    the function of the weights, so a bootstrap over many chunks of replicates sorts each model's scores once.
+    average of the K outputs' values, as `assess.metrics.multioutput` averages them. ``f.prepare(y_true, y)`` does
+    the per-model work (the sort, the cell codes) once and returns the function of the weights, so a bootstrap over
+    many chunks of replicates sorts each model's scores once.
     """
     from assess.metrics.evaluate import evaluate
     from assess.metrics.registry import get

@@ -33,7 +33,7 @@ def issue_assessment():
 
 
 def row_losses(output=None):
-    """Each model's absolute errors per row: of one output, or the mean over u and v — worked by hand from the file."""
+    """Each model's absolute errors per row: of one output, or the mean over u and v, worked by hand from the file."""
     frame = pd.read_csv(io.StringIO(ISSUE_FILE))
     out = {}
     for model, rows in frame.groupby("model"):
