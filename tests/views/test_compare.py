@@ -212,6 +212,7 @@ def test_multi_output_cli_page_and_report_verdict_give_one_test_p_value_and_winn
     from assess.inputs.assessment import describe
     from assess.inputs.read import read_table
     from assess.present.report.model import ReportOptions, build_report
+    from assess.analyses.compare_view import test_title
     from tests.stats.test_outputs import ISSUE_FILE
 
     report = build_report(describe(read_table(ISSUE_FILE.encode(), name="two_outputs.csv")),
@@ -235,6 +236,10 @@ def test_multi_output_cli_page_and_report_verdict_give_one_test_p_value_and_winn
     assert page["pvalue"].iloc[0] == pytest.approx(verdict.result.pvalue)
     assert cli["sentence"] == read(at.success[0]) == verdict.sentence
     assert report.verdict.startswith("b's ")
+    [every] = [b for b in at.button if b.label == "Run all suitable tests"]
+    every.click().run()
+    shown = read(at.success[0]) + " " + read(at.warning[0])   # "Run all": the verdict, then where tests disagree
+    assert shown == f"Verdict ({test_title(verdict.test)}): {report.verdict}"
 
 
 def test_run_all_on_folds_gives_one_verdict_the_disagreement_assumptions_and_the_cd_diagram(page):
