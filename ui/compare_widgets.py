@@ -7,14 +7,15 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from assess.analyses.compare_view import (DESIGN_WORDS, CompareData, default_metric, horizon_tables, metric_choices,
-                                          result_table, test_title)
+from assess.analyses.compare_view import (DESIGN_WORDS, CompareData, critical_difference, default_metric,
+                                          horizon_tables, metric_choices, result_table, test_title)
 from assess.core.formatting import count, percent_level
+from assess.present import charts
 from assess.present.export import to_csv_bytes
 from assess.stats import CORRECTIONS, suggestions_frame
 from ui.multilabel_views import per_label_test_tables
 from ui.state import cached, md
-from ui.widgets import data_table, text_column_width
+from ui.widgets import chart, data_table, text_column_width
 
 
 def option_widgets(spec, data_kind: str, task, from_data: dict) -> dict:
@@ -65,10 +66,7 @@ def show_result(result, confidence_level: float) -> list:
     checked = result.checked
     if checked is not None and checked.assumptions:
         st.markdown("**Assumptions**")
-        for a in checked.assumptions:
-            mark = (":green[:material/check_circle:]" if a.met else ":orange[:material/warning:]" if a.met is False
-                    else ":material/info:")
-            st.markdown(f"{mark} " + md(f"{a.name}: {a.detail}"))
+        assumptions(checked)
 
     by_horizon = horizon_tables(result)
     if by_horizon:
@@ -146,13 +144,39 @@ def suitable_tests(suggestions) -> None:
                                                                   "under the Test box")})
 
 
-def show_every(every) -> None:
-    """What "Run all suitable tests" found, with its CSV."""
+def assumptions(checked) -> None:
+    """Each assumption of a test result, marked met, not met or cannot tell, with what was checked."""
+    for a in checked.assumptions:
+        mark = (":green[:material/check_circle:]" if a.met else ":orange[:material/warning:]" if a.met is False
+                else ":material/info:")
+        st.markdown(f"{mark} " + md(f"{a.name}: {a.detail}"))
+
+
+def show_every(every, metric_title: str | None) -> None:
+    """What "Run all suitable tests" found: one verdict — the test it follows and why, and where the other tests
+    disagree (`assess.stats.verdict`) — then each test's sentence and assumptions, the critical difference diagram
+    when Friedman's test ran, and the CSV."""
     if every is None:
         return
     st.subheader("Every suitable test")
+    if every.verdict is not None:
+        st.success(md(f"Verdict ({test_title(every.verdict.test)}): {every.verdict.sentence}"),
+                   icon=":material/gavel:")
+        st.caption(md(f"Why this test: {every.verdict.reason}."))
+        if every.verdict.disagreement:
+            st.warning(md(every.verdict.disagreement), icon=":material/call_split:")
     for comparison in every.comparisons:
         st.markdown(f"**{md(test_title(comparison.test))}** — " + md(comparison.sentence))
+        checked = comparison.checked
+        if checked is not None and checked.assumptions:
+            with st.expander(f"Assumptions of the {test_title(comparison.test)}"):
+                assumptions(checked)
+        details = critical_difference(comparison)
+        if details is not None:
+            chart(charts.critical_difference_chart(
+                average_ranks=details.average_ranks, critical_difference=details.critical_difference,
+                title="Critical difference diagram" + (f" — {metric_title}" if metric_title else "")),
+                "Critical difference", key="cd_every")
     for test_name, reason in every.skipped.items():
         st.caption(md(f"{test_title(test_name)} was not run: {reason}"))
     if every.comparisons:

@@ -5,8 +5,8 @@ corrected p-values, assumptions, one plain sentence, and the charts that show it
 import streamlit as st
 
 from assess.analyses.compare_view import (DESIGN_WORDS, critical_difference, data_of_folds, data_of_predictions,
-                                          effects, fold_scores, plan, prediction_plan, questions_for, run_all,
-                                          run_test, test_title)
+                                          effects, fold_scores, output_choices, plan, prediction_plan, questions_for,
+                                          run_all, run_test, test_title)
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
 from assess.inputs.read import ACCEPTED_EXTENSIONS
@@ -63,10 +63,10 @@ if len(models) < needed:
     st.stop()
 
 # --- the design and the tests ----------------------------------------------------------------------------------------
-output = None
-if assessment is not None and assessment.outputs:
-    output = st.selectbox("Output", list(assessment.outputs), key="compare_output",
-                          help="This file predicts several targets; the tests compare the models on one at a time.")
+outputs = {} if assessment is None else output_choices(assessment)
+output = st.selectbox("Output", list(outputs), format_func=outputs.get, key="compare_output",
+                      help="This file predicts several targets: the tests compare the models on their average (as "
+                           "the Metrics page and the report do) or on one output.") if outputs else None
 try:
     chosen = tuple(models)
     found = (plan(None, data, question, chosen, None, metric) if assessment is None
@@ -111,14 +111,14 @@ for clicked, page, key, why in ((run_every, ALL_TESTS, all_params, "Running ever
         except (AssessError, ValueError) as exc:
             keep_result(page, key, None)
             st.error(md(str(exc)))
-show_every(kept_result(ALL_TESTS, all_params))
+metric_title = metric if data.folds is not None or metric is None else get(assessment.task, metric).name
+show_every(kept_result(ALL_TESTS, all_params), metric_title)
 result = kept_result(ONE_TEST, params)
 if result is None:
     st.stop()
 figures = show_result(result, confidence_level)
 
 # --- charts --------------------------------------------------------------------------------------------------------
-metric_title = metric if data.folds is not None or metric is None else get(assessment.task, metric).name
 details = critical_difference(result)
 if details is not None:
     figures.append(charts.critical_difference_chart(average_ranks=details.average_ranks,

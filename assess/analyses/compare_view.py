@@ -22,6 +22,7 @@ from assess.stats import (INDEPENDENT, PAIRED, QUESTIONS, TESTS, Design, compare
                           data_design, fold_table_from_predictions, suggest_tests)
 from assess.stats.compare import is_weighted
 from assess.stats.folds import FriedmanDetails
+from assess.stats.inputs import comparison_predictions
 from assess.stats.scores import DieboldMarianoDetails
 
 DESIGN_WORDS = {PAIRED: "Paired samples", INDEPENDENT: "Independent samples"}
@@ -116,6 +117,14 @@ def questions_for(data: CompareData) -> Questions:
     return Questions(questions, tuple(unavailable), default)
 
 
+def output_choices(assessment: Assessment) -> dict[str | None, str]:
+    """{output: words} of a multi-output regression — None, the average over the outputs (what the metrics and the
+    report give), first — else empty (`assess.stats.inputs.comparison_predictions`)."""
+    if not assessment.outputs:
+        return {}
+    return {None: f"Average over the {len(assessment.outputs)} outputs", **{o: o for o in assessment.outputs}}
+
+
 def metric_choices(assessment: Assessment) -> dict[str, str]:
     """{key: name} of the metrics the tests compare; empty for a task whose metrics are not in the registry yet."""
     try:
@@ -153,7 +162,7 @@ def plan(assessment: Assessment | None, data: CompareData, question: str, models
          output: str | None, metric: str | None) -> Plan:
     """Design and suitable tests of ``models`` for ``question``; an `AssessError` says why the data have no design,
     ``no_tests`` why no test suits them."""
-    predictions = None if assessment is None else {m: assessment.predictions(m, output=output) for m in models}
+    predictions = None if assessment is None else comparison_predictions(assessment, models, output=output)
     if question == "subgroups":
         design = Design(INDEPENDENT, "subgroups are disjoint sets of samples")
     else:

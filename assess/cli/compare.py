@@ -4,8 +4,10 @@ FILE is a predictions file or a tidy table of per-fold scores (``model``, ``fold
 same sample ids are compared as paired samples; models with disjoint ids (different test sets) as independent
 samples — the JSON says which design was assumed and why (``design``, ``design_reason``). Two models give one result;
 more give the omnibus test (where there is one) and every pair with adjusted p-values under ``"pairs"``.
-``--test all`` runs every test that suits the data and their design. ``--test`` and every test option flag come from
-the test registry (:data:`assess.stats.TESTS`).
+``--test all`` runs every test that suits the data and their design, with one ``"verdict"`` by the rule of
+:mod:`assess.stats.verdict` (the report's verdict). A multi-output regression is compared on the average over its
+outputs, ``--output NAME`` on one (`assess.stats.inputs.comparison_predictions`). ``--test`` and every test option
+flag come from the test registry (:data:`assess.stats.TESTS`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from assess.core.decision import Decision
 from assess.core.errors import AssessError
 from assess.stats import CORRECTIONS, TEST_NAMES, TESTS, cli_options, compare, compare_all
 from assess.present.settings import CONFIDENCE_LEVEL, ranged
-from assess.stats.inputs import is_fold_table, read_fold_table
+from assess.stats.inputs import comparison_predictions, is_fold_table, read_fold_table
 
 
 def _test_list() -> str:
@@ -39,6 +41,9 @@ def add_parser(sub) -> None:
     parser.add_argument("--test", required=True, choices=[*TEST_NAMES, "all"], help="the test to run")
     parser.add_argument("--models", nargs="+", metavar="M", help="models to compare (default: all)")
     parser.add_argument("--metric", help="metric key (predictions) or metric column (fold table) the test compares")
+    parser.add_argument("--output", metavar="NAME",
+                        help="multi-output regression: compare the models on this output alone (default: on the "
+                             "average over the outputs, the value `metrics` and the report give)")
     parser.add_argument("--correction", choices=["auto", *CORRECTIONS], default="auto",
                         help="multiple-comparison correction of the pairs (default: holm; nemenyi for friedman)")
     add_option_flags(parser)
@@ -98,6 +103,9 @@ def comparison_data(args):
         frame, metrics = read_fold_table(table)
         if args.metric and args.metric not in metrics:
             raise AssessError(f"{table.name}: no metric column {args.metric!r} (metric columns: {', '.join(metrics)})")
+        if args.output:
+            raise AssessError(f"{table.name}: --output names an output of a multi-output predictions file; a fold "
+                              "table has metric columns (choose one with --metric)")
         return frame, args.metric or metrics[0], Decision()
     assessment = load_assessment(args, table)
     if assessment.errors:
@@ -110,7 +118,7 @@ def comparison_data(args):
     unknown = [m for m in models if m not in assessment.models]
     if unknown:
         raise AssessError(f"{assessment.table.name}: no model {unknown[0]!r} (models: {', '.join(assessment.models)})")
-    preds = {m: assessment.predictions(m) for m in models}
+    preds = comparison_predictions(assessment, models, output=args.output)
     return preds, args.metric, decision_from_args(args, assessment.task, assessment.classes)
 
 

@@ -306,18 +306,21 @@ class ComparisonSet:
     design: Design | None = None
     metric: str | None = None         # the metric chosen for the metric tests when none was given …
     metric_reason: str | None = None  # … and why (None when the caller chose it)
+    verdict: Any = None               # assess.stats.verdict.Verdict: the one answer, and where the tests disagree
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "skipped", MappingProxyType(dict(self.skipped)))
 
     def to_dict(self) -> dict[str, Any]:
         """``{"tests": [Comparison.to_dict() + {"why"}, ...], "skipped": {test: reason}, "design",
-        "design_reason"}``."""
+        "design_reason", "verdict": {"test", "reason", "sentence", "disagreements": [{"models", "significant",
+        "not_significant"}], "disagreement"}}``."""
         why = {s.test: s.why for s in self.suggestions}
         return {"tests": [{**c.to_dict(), "why": why.get(c.test)} for c in self.comparisons],
                 "skipped": dict(self.skipped),
                 "design": None if self.design is None else self.design.kind,
                 "design_reason": None if self.design is None else self.design.reason,
+                "verdict": None if self.verdict is None else self.verdict.to_dict(),
                 **({"metric": self.metric, "metric_reason": self.metric_reason} if self.metric_reason else {})}
 
 

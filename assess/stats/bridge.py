@@ -34,8 +34,10 @@ def registry_metric(task: Task | str, key: str, *, classes: Sequence[str], beta:
     (:mod:`assess.metrics.resampling`): e.g. :math:`\mathrm{mae}_r = \sum_i w_{ri}|e_i| / \sum_i w_{ri}` in one
     matrix product, a label metric from the replicate's cells :math:`\sum_i w_{ri}[y_i = a][\hat y_i = b]`, a score
     metric (ROC AUC, average precision, log loss, …) from the replicate's class counts per distinct score through one
-    sort of the scores. ``f.prepare(y_true, y)`` does the per-model work (the sort, the cell codes) once and returns
-    the function of the weights, so a bootstrap over many chunks of replicates sorts each model's scores once.
+    sort of the scores. A numeric metric of ``y_true`` with K columns (a multi-output regression) is the uniform
+    average of the K outputs' values, as `assess.metrics.multioutput` averages them. ``f.prepare(y_true, y)`` does
+    the per-model work (the sort, the cell codes) once and returns the function of the weights, so a bootstrap over
+    many chunks of replicates sorts each model's scores once.
     """
     from assess.metrics.evaluate import evaluate
     from assess.metrics.registry import get
@@ -60,6 +62,9 @@ def registry_metric(task: Task | str, key: str, *, classes: Sequence[str], beta:
 
     def metric(y_true, y, sample_weight=None):
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        if numeric and np.ndim(y_true) == 2:   # K outputs: the uniform average of their values (NaN if one is)
+            return np.mean([metric(np.asarray(y_true)[:, k], np.asarray(y)[:, k], w)
+                            for k in range(np.shape(y_true)[1])], axis=0)
         if prepare is not None and w is not None and w.ndim == 2:
             return prepare(np.asarray(y_true), np.asarray(y))(w)
         pred = Predictions(task, classes, np.asarray(y_true), None if uses_scores else np.asarray(y),
@@ -188,6 +193,9 @@ def _numeric_rows(spec, y_true: np.ndarray, y_pred: np.ndarray):
     from assess.metrics import regression, resampling
 
     y_true, y_pred = np.asarray(y_true, dtype=float), np.asarray(y_pred, dtype=float)
+    if y_true.ndim == 2:   # K outputs: the uniform average of the outputs' values, replicate by replicate
+        outputs = [_numeric_rows(spec, y_true[:, k], y_pred[:, k]) for k in range(y_true.shape[1])]
+        return lambda weights: np.mean([rows(weights) for rows in outputs], axis=0)
     state = regression.regression_state(y_true, y_pred, None, parts=spec.shared)
     statistic, _ = resampling.regression_statistic(state, [spec], y_true, y_pred, None)
     return _quietly(statistic)

@@ -25,15 +25,17 @@ from assess.core.decision import Decision
 from assess.core.errors import AssessError
 from assess.metrics.registry import get, headline
 from assess.stats import folds, runners
-from assess.stats._common import check_alternative, check_confidence_level
+from assess.stats._common import check_alternative, check_confidence_level, metric_words
 from assess.stats._result import (INDEPENDENT, INDEPENDENT_SAMPLES, PAIRED, Assumption, Comparison, ComparisonSet,
                                   Design, TestResult)
 from assess.stats.bridge import registry_metric
 from assess.stats.corrections import CORRECTIONS
 from assess.stats.registry import FOLDS, OMNIBUS, PREDICTIONS, TEST_NAMES, TESTS, TestSpec
 from assess.stats.shaping import (AlignedPredictions, SeparatePredictions, align_predictions, arrange_predictions,
-                                  fold_design, fold_scores, fold_table)
+                                  fold_design, fold_scores, fold_table, loss_label, resolve_loss,
+                                  sample_losses)
 from assess.stats.suggest import suggest_tests, wilcoxon_out_of_reach
+from assess.stats.verdict import one_verdict
 
 #: What to run instead when a test for independent samples meets paired data, by what the test needs.
 _PAIRED_INSTEAD = {"labels": "McNemar (two models) or Cochran's Q", "scores": "DeLong (delong)",
@@ -60,7 +62,8 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         assumption marked as not met.
     models : which models, in order (default: all). Pairs are (A, B) in this order; A − B is the effect's sign.
     metric : for a fold table, the metric column (may be omitted when the table has exactly one); for
-        predictions (bootstraps, fold tests on predictions with folds), a metric key of the registry (``"f1"``,
+        predictions (bootstraps — default the task's headline metric, as `compare_all` — and fold tests on
+        predictions with folds), a metric key of the registry (``"f1"``,
         ``"roc_auc"``: see :func:`assess.stats.bridge.registry_metric`) or any callable
         ``f(y_true, y, sample_weight=None)`` — ``y`` is the scores when ``metric.uses_scores`` is true, else the
         labels; with ``metric.vectorized`` true it takes a 2-D ``sample_weight`` (see
@@ -104,6 +107,7 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
         design = fold_design(table, metric=metric_name)
         result = spec.runner(table, models=list(dict.fromkeys(table["model"])), metric=metric_name, **common,
                              **options)
+        metric = metric_name
     else:
         arranged, design = arrange_predictions(data, models=models)
         runners.check_model_count(test, arranged.models)
@@ -118,10 +122,28 @@ def compare(data, *, test: str, models: Sequence[str] | None = None, metric: str
                               f"independent samples: {others}")
         if spec.uses_decision:
             options["decision"] = decision
+        if metric is None and spec.needs == "a metric":   # as `compare_all` and the Compare page: the headline
+            metric = default_metric(arranged.task, _has_scores(arranged))[0]
         result = spec.runner(arranged, models=models, metric=metric, **common, **options)
         if not spec.weighted and is_weighted(arranged):
             result = dataclasses.replace(result, sentence=f"{result.sentence} {UNWEIGHTED_CAUTION}")
-    return with_design(result, spec, design, on_folds)
+    what = compared_quantity(spec, metric, options, None if on_folds else _task_of(data),
+                             None if on_folds else _has_scores(arranged))
+    return with_design(result, spec, design, on_folds, what=what)
+
+
+def compared_quantity(spec: TestSpec, metric=None, options: dict | None = None, task: Task | None = None,
+                      has_scores: bool | None = None) -> str:
+    """What a test compares, in words: accuracy for the tests of right and wrong, ROC AUC for DeLong's, the metric
+    (a fold table's column, a metric key in the registry's words), the per-sample loss for the tests of losses."""
+    if spec.needs == "labels":
+        return "per-label accuracy" if spec.key == "mcnemar_per_label" else "accuracy"
+    if spec.needs == "scores":
+        return "ROC AUC"
+    if task is None or spec.needs == "a metric":   # a fold table, or per-fold scores computed from predictions
+        return metric_words(getattr(metric, "__name__", metric) if metric is not None else "the metric")
+    loss = (options or {}).get("loss", spec.option("loss").default)
+    return loss_label(resolve_loss(task, loss, has_scores=bool(has_scores)))
 
 
 UNWEIGHTED_CAUTION = ("Caution: this test counts every row once, without the file's sample weights, so its values "
@@ -135,6 +157,13 @@ def is_weighted(data) -> bool:
         return data.weight is not None
     predictions = data.predictions if isinstance(data, SeparatePredictions) else data
     return any(p.weight is not None for p in predictions.values())
+
+
+def _has_scores(arranged: AlignedPredictions | SeparatePredictions) -> bool:
+    """Whether every model of arranged predictions has scores."""
+    if isinstance(arranged, SeparatePredictions):
+        return all(p.scores is not None for p in arranged.predictions.values())
+    return all(arranged.scores[m] is not None for m in arranged.models)
 
 
 def _task_of(data) -> Task | None:
@@ -182,7 +211,8 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
     The question defaults to ``"cv_folds"`` for a fold table, else ``"two_models"`` or ``"several_models"`` by the
     number of models; the design (paired or independent) comes from the data and is reported with its reason.
     Options (and the ``decision``) apply to the tests that take them. A suggested test that cannot run on these data (e.g. a bootstrap
-    without a metric) is listed in ``skipped`` with the reason.
+    without a metric) is listed in ``skipped`` with the reason. ``verdict`` is the one answer
+    (:mod:`assess.stats.verdict`): the test it follows by a stated rule, why, and the pairs the tests disagree on.
     """
     is_table = isinstance(data, pd.DataFrame)
     if is_table:
@@ -205,8 +235,7 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
         if isinstance(metric, str):
             get(data.task, metric)   # an unknown key is the user's error, not a bootstrap "skipped" in silence
         names = list(data.models)
-        preds = data.predictions if isinstance(data, SeparatePredictions) else None
-        has_scores = all((preds[m].scores if preds else data.scores[m]) is not None for m in names)
+        has_scores = _has_scores(data)
         # repeated cross-validation: the rows repeat every sample, so only its folds are compared
         repeats = data.n_repeats if isinstance(data, AlignedPredictions) and data.fold is not None else 1
         q = question or ("cv_folds" if repeats > 1 else "two_models" if len(names) == 2 else "several_models")
@@ -237,8 +266,11 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
                                    **opts))
         except AssessError as exc:
             skipped[s.test] = str(exc)
+    verdict = one_verdict(results, metric=getattr(metric, "__name__", metric),
+                          folds=is_table or question == "cv_folds", weighted=not is_table and is_weighted(data),
+                          confidence_level=confidence_level)
     return ComparisonSet(comparisons=tuple(results), suggestions=sugg, skipped=skipped, design=design,
-                         metric=metric if metric_reason else None, metric_reason=metric_reason)
+                         metric=metric if metric_reason else None, metric_reason=metric_reason, verdict=verdict)
 
 
 #: Why the bootstrap compares the task's headline metric (:func:`assess.metrics.registry.headline`) when no metric
@@ -308,7 +340,7 @@ def compare_subgroups(predictions: Predictions, *, test: str = "chi2", groups=No
                           f"{predictions.task.value}); use chi2 or fisher_exact")
     if predictions.y_pred is None:
         raise AssessError(f"model `{predictions.model}` has no predictions (y_pred)")
-    errors = np.abs(np.asarray(predictions.y_true, dtype=float) - np.asarray(predictions.y_pred, dtype=float))
+    errors = sample_losses(predictions, loss="absolute")   # a multi-output row: the mean over its outputs
     by_group = {g: errors[labels == g] for g in names}
     fn = folds.anova if test == "anova" else folds.kruskal
     omnibus = fn(*by_group.values(), confidence_level=confidence_level, names=names, metric="absolute error")
@@ -398,9 +430,16 @@ def _subset(pred: Predictions, mask: np.ndarray, name: str) -> Predictions:
                        weight=take(pred.weight), fold=take(pred.fold), ids=take(pred.ids), model=name)
 
 
-def with_design(result: Comparison, spec: TestSpec, design: Design, folds_data: bool) -> Comparison:
+def with_design(result: Comparison, spec: TestSpec, design: Design, folds_data: bool, *,
+                what: str | None = None) -> Comparison:
     """The comparison with its design; for a test for independent samples, its independence assumption filled in
-    from the design (met, not met with the paired test to use instead, or unknown for same-id folds)."""
+    from the design (met, not met with the paired test to use instead, or unknown for same-id folds). The pairs'
+    summary of 3+ models ("2 of 3 pairs differ …", which the report quotes as its verdict) leads with the test and
+    ``what`` it compares (default `compared_quantity` of the spec: accuracy, ROC AUC) — it named neither."""
+    if result.result is None and result.pairs and spec.key != "better_than_random":
+        what = what or compared_quantity(spec)
+        result = dataclasses.replace(result, sentence=f"{spec.title} on {what}: {result.sentence[:1].lower()}"
+                                                      f"{result.sentence[1:]}")
     if spec.design == INDEPENDENT:
         if design.kind == INDEPENDENT:
             stated = Assumption(INDEPENDENT_SAMPLES, True, design.reason)

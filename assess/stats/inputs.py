@@ -7,10 +7,14 @@ checks such a table; `is_fold_table` tells it apart from a predictions file (no 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
+from assess.core.data import Predictions
 from assess.core.errors import InputError
+from assess.inputs.assessment import Assessment
 from assess.inputs.columns import normalise_name, quote
 from assess.inputs.read import LoadedTable
 from assess.inputs.roles import detect_roles
@@ -75,3 +79,25 @@ def read_fold_table(table: LoadedTable) -> tuple[pd.DataFrame, list[str]]:
                          f"(first repeat at row {row + 1})", file=name, column=keys["fold"])
     out["model"] = out["model"].astype(str)
     return out, metrics
+
+
+def comparison_predictions(assessment: Assessment, models, *, output: str | None = None) -> dict[str, Predictions]:
+    """{model: Predictions} as the tests compare them — one home for the command line, the Compare page and the
+    report, so the three test the same thing.
+
+    A multi-output regression is compared on the uniform average over its outputs by default, the value ``metrics``
+    and the report's headline give (`assess.metrics.multioutput`): ``y_true``/``y_pred`` hold one column per output,
+    shape (n, K), so a per-row loss is the mean of the outputs' losses, :math:`\\ell_i = \\frac1K \\sum_k |y_{ik} -
+    \\hat y_{ik}|`, whose mean over rows is the average MAE (every paired test of losses applies), and a metric is the
+    mean of the outputs' metrics (`assess.stats.bridge.registry_metric`). ``target`` is then the tuple of the
+    outputs' ground-truth columns (the sentences say the units are averaged over them). ``output`` names one output
+    to compare the models on it alone."""
+    if not assessment.outputs or output is not None:
+        return {m: assessment.predictions(m, output=output) for m in models}
+    out = {}
+    for m in models:
+        parts = [assessment.predictions(m, output=o) for o in assessment.outputs]
+        out[m] = replace(parts[0], y_true=np.column_stack([p.y_true for p in parts]),
+                         y_pred=np.column_stack([p.y_pred for p in parts]), lower=None, upper=None,
+                         target=tuple(p.target for p in parts))
+    return out

@@ -21,7 +21,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from assess.core.errors import AssessError
-from assess.core.formatting import confidence_interval, count, p_value, significant
+from assess.core.formatting import confidence_interval, count, listing, p_value, significant
 from assess.intervals import ConfidenceInterval, IntervalMethod, delong_placements, delong_variance
 from assess.stats._common import (NORMAL, StudentT, alpha_of, as_bool_vector, as_float_vector, check_alternative,
                                   check_choice, check_confidence_level, check_same_length, interval, metric_words,
@@ -723,8 +723,14 @@ def dm_core(d: np.ndarray, h: int, *, harvey_correction: bool, alternative: str,
 
 
 def forecast_losses(y_true, pred_a, pred_b, loss: str) -> tuple[np.ndarray, np.ndarray]:
-    """Two forecasts' per-row losses, squared or absolute errors, after checking the three arrays."""
+    """Two forecasts' per-row losses, squared or absolute errors, after checking the three arrays. Arrays of shape
+    (n, K) are the K outputs of a multi-output regression: a row's loss is the mean over its outputs (as
+    `assess.stats.shaping.sample_losses`)."""
     check_choice("loss", loss, ("squared", "absolute"))
+    if np.ndim(y_true) == 2:
+        columns = [forecast_losses(np.asarray(y_true)[:, k], np.asarray(pred_a)[:, k], np.asarray(pred_b)[:, k], loss)
+                   for k in range(np.shape(y_true)[1])]
+        return tuple(np.mean([c[i] for c in columns], axis=0) for i in (0, 1))
     y = as_float_vector(y_true, "y_true")
     fa = as_float_vector(pred_a, "pred_a")
     fb = as_float_vector(pred_b, "pred_b")
@@ -734,10 +740,14 @@ def forecast_losses(y_true, pred_a, pred_b, loss: str) -> tuple[np.ndarray, np.n
     return (ea * ea, eb * eb) if loss == "squared" else (np.abs(ea), np.abs(eb))
 
 
-def units_of(target: str | None, power: int = 1) -> str:
-    """The units of ``y_true`` for sentences, named by its column (``power`` 2: squared, 0: none)."""
+def units_of(target: str | tuple[str, ...] | None, power: int = 1) -> str:
+    """The units of ``y_true`` for sentences, named by its column (``power`` 2: squared, 0: none); a tuple of
+    columns is a multi-output regression compared on the average over its outputs
+    (`assess.stats.inputs.comparison_predictions`)."""
     if power == 0:
         return ""
+    if isinstance(target, tuple):
+        return f"{'squared units' if power == 2 else 'units'} averaged over outputs {listing(target)}"
     units = f"{target} units" if target else "units of y_true"
     return f"squared {units}" if power == 2 else units
 

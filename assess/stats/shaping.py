@@ -419,7 +419,9 @@ def sample_losses(pred: Predictions, *, loss: str = "auto", decision: Decision =
     - ``"brier"`` (scores as probabilities): binary :math:`(s_i - y_i)^2`, multi-class
       :math:`\sum_k (p_{ik} - [y_i = k])^2`, multi-label the mean over labels of :math:`(p_{il} - y_{il})^2` —
       mean = ``brier_score`` (binary, multi-class);
-    - ``"absolute"`` / ``"squared"`` (regression, forecasts): :math:`|y_i - \hat y_i|`, :math:`(y_i - \hat y_i)^2`;
+    - ``"absolute"`` / ``"squared"`` (regression, forecasts): :math:`|y_i - \hat y_i|`, :math:`(y_i - \hat y_i)^2`
+      — averaged over the outputs of a multi-output regression (``y_true`` of shape (n, K)), so the mean is the
+      outputs' average MAE or MSE (`assess.stats.inputs.comparison_predictions`);
     - ``"auto"``: see :func:`resolve_loss`.
     """
     if loss not in LOSSES:
@@ -443,7 +445,9 @@ def sample_losses(pred: Predictions, *, loss: str = "auto", decision: Decision =
         raise AssessError(f"the {loss} error needs numeric predictions (task is {pred.task.value}); use zero_one "
                           "or brier")
     e = np.asarray(pred.y_true, dtype=float) - np.asarray(pred.y_pred, dtype=float)
-    return np.abs(e) if loss == "absolute" else e * e
+    losses = np.abs(e) if loss == "absolute" else e * e
+    # several outputs (n, K): the row's loss is the mean over its outputs, so the mean loss is the outputs' average
+    return losses.mean(axis=1) if losses.ndim == 2 else losses
 
 
 def loss_label(loss: str) -> str:

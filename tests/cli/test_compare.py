@@ -199,3 +199,22 @@ def test_paired_t_on_per_sample_squared_errors_from_the_cli(capsys):
     assert doc["statistic"] == pytest.approx(ref.statistic, rel=1e-10)
     assert doc["pvalue"] == pytest.approx(ref.pvalue, rel=1e-9)
     assert "(squared y_true units)" in doc["sentence"]
+
+
+def test_a_multi_output_file_is_compared_on_the_average_and_on_one_output_with_output(capsys, tmp_path):
+    """Issue 33 §1.1: `metrics` gives MAE a = 5.0, b = 0.5 (the average over outputs u and v); `compare` said a is
+    better, testing output u alone. Oracle: SciPy's paired t-test of the per-row absolute errors worked by hand."""
+    from tests.stats.test_outputs import ISSUE_FILE, row_losses
+
+    path = tmp_path / "two_outputs.csv"
+    path.write_text(ISSUE_FILE)
+    code, doc, _ = run(capsys, str(path), "--test", "paired_t")
+    losses = row_losses()
+    assert code == 0 and doc["pvalue"] == pytest.approx(sps.ttest_rel(losses["a"], losses["b"]).pvalue)
+    assert doc["effect"]["value"] == pytest.approx(4.5) and doc["sentence"].startswith("b's predictions")
+    code, doc, _ = run(capsys, str(path), "--test", "paired_t", "--output", "u")
+    losses = row_losses("u")
+    assert code == 0 and doc["pvalue"] == pytest.approx(sps.ttest_rel(losses["a"], losses["b"]).pvalue)
+    assert doc["sentence"].startswith("a's predictions are off by 1.00 (y_true_u units)")
+    code, _, err = run(capsys, str(path), "--test", "paired_t", "--output", "w")
+    assert code != 0 and "no output `w`" in err

@@ -414,7 +414,8 @@ def test_compare_page_tests_the_chosen_output():
     at = _upload(frame).switch_page("views/compare.py").run()
     assert not at.exception
     [output] = [s for s in at.selectbox if s.label == "Output"]
-    assert output.options == ["price", "volume", "share"]
+    assert output.options == ["Average over the 3 outputs", "price", "volume", "share"]   # the average first
+    assert output.value is None
     ridge, forest = (frame[frame.model == m] for m in ("ridge", "forest"))
     for name in ("volume", "share"):
         choose(at, "Output", name)

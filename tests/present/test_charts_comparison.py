@@ -8,6 +8,7 @@ import pytest
 
 from assess.intervals import ConfidenceInterval
 from assess.present import charts
+from assess.present.charts.style import plain
 from assess.stats import Effect
 
 
@@ -72,6 +73,7 @@ def test_forest_plot_draws_the_line_where_the_effect_says_nothing(name, value, l
     [vline] = [s for s in fig.layout.shapes if s.type == "line"]
     assert vline.x0 == vline.x1 == line
     assert fig.layout.title.subtitle.text.endswith(words)
+    assert fig.layout.xaxis.title.text == plain(name)   # the axis names the effect, never "difference" for a V
 
 
 def test_forest_plot_of_an_effect_with_no_null_value_draws_no_line():

@@ -378,7 +378,7 @@ def test_compare_errors_are_specific():
     with pytest.raises(AssessError, match=r"test `mcnemar` compares per-sample correctness; `metric` does not apply"):
         compare(preds, test="mcnemar", metric=accuracy)
     with pytest.raises(AssessError, match=r"test `paired_bootstrap` needs `metric`: a metric key or a function"):
-        compare(preds, test="paired_bootstrap", metric=None)
+        compare(preds, test="paired_bootstrap", metric=42)
     with pytest.raises(AssessError, match=r"the fold table has several metric columns \(accuracy, f1\); choose one "
                                           r"with `metric`"):
         compare(df, test="friedman")
@@ -433,3 +433,44 @@ def test_run_all_on_five_paired_folds_offers_no_wilcoxon_and_says_why():
     assert "wilcoxon" not in tests and "anova" not in tests and "kruskal" not in tests
     assert five.skipped["wilcoxon"] == ("the Wilcoxon signed-rank test cannot reach 5 % significance on 5 paired "
                                         "folds: its smallest two-sided p-value is 2/2^5 = 0.0625")
+
+
+def test_the_bootstrap_without_a_metric_compares_the_headline_metric_as_compare_all_does():
+    """`compare --test paired_bootstrap` without --metric refused to run while `--test all` and the report compare
+    the task's headline metric (mean absolute error for numbers): one default for every surface."""
+    rng = np.random.default_rng(4)
+    y = rng.normal(size=40)
+    preds = {m: Predictions(Task.REGRESSION, (), y, y + rng.normal(0, s, 40), model=m) for m, s in (("a", 1), ("b", 2))}
+    found = compare(preds, test="paired_bootstrap", n_resamples=200).result
+    assert found.details.metric == "mae"
+    assert found.effect.value == pytest.approx(np.mean(np.abs(preds["a"].y_pred - y))
+                                               - np.mean(np.abs(preds["b"].y_pred - y)))
+
+
+def _regression_models(k=3, n=60, seed=5):
+    rng = np.random.default_rng(seed)
+    y = rng.normal(size=n)
+    return {m: Predictions(Task.REGRESSION, (), y, y + rng.normal(0, 1 + 0.3 * i, n), model=m)
+            for i, m in enumerate("ABC"[:k])}
+
+
+@pytest.mark.parametrize("data, test, options, lead", [
+    ("binary", "mcnemar", {}, "McNemar's test on accuracy: "),
+    ("binary", "delong", {}, "DeLong's test on ROC AUC: "),
+    ("binary", "paired_bootstrap", {"metric": "f1", "n_resamples": 50}, "Paired bootstrap on F1 score: "),
+    ("binary", "welch_t", {"loss": "zero_one"}, "Welch's t-test on error rate (0/1 loss): "),
+    ("regression", "paired_t", {}, "Paired t-test on absolute error: "),
+    ("regression", "diebold_mariano", {}, "Diebold–Mariano test on squared error: "),
+    ("folds", "paired_t", {"metric": "f1"}, "Paired t-test on F1 score: "),   # a column named by a key
+])
+def test_the_summary_of_three_models_names_the_test_and_what_it_compares(data, test, options, lead):
+    """Issue 33 §2: with more than two models the report's verdict — the pairs' summary — said '2 of 3 pairs differ
+    significantly …' without the test or the metric; a reader could not tell ROC AUC from accuracy."""
+    found = {"binary": lambda: binary_models()[0], "regression": _regression_models, "folds": fold_frame}[data]()
+    result = compare(found, test=test, **options)
+    assert result.result is None and len(result.pairs) == 3
+    assert result.sentence.startswith(lead), result.sentence
+    assert "pairs differ significantly" in result.sentence or "no pair of models differs" in result.sentence
+    two = compare(found if data == "folds" else dict(list(found.items())[:2]), test=test,
+                  models=["A", "B"], **options)
+    assert not two.sentence.startswith(lead)       # one pair's own sentence names its test in the verdict

@@ -202,3 +202,73 @@ def test_two_models_picked_for_several_models_is_a_warning_not_a_failure(page):
     models.set_value(models.value[:2]).run()
     assert not page.exception and not page.error
     assert "needs at least 3 models (got 2)" in page.warning[0].value.replace("\\", "")
+
+
+def test_multi_output_cli_page_and_report_verdict_give_one_test_p_value_and_winner(tmp_path, capsys):
+    """Issue 33 §1.1: `compare`, the Compare page and the report's verdict tested the first output while `metrics`
+    and the report's headline averaged the outputs. Now all three test the average: the same test, p-value and
+    sentence (so the same winner), b — whose average MAE (0.5) beats a's (5.0), as the recommendation says."""
+    from assess.cli import main
+    from assess.inputs.assessment import describe
+    from assess.inputs.read import read_table
+    from assess.present.report.model import ReportOptions, build_report
+    from assess.analyses.compare_view import test_title
+    from tests.stats.test_outputs import ISSUE_FILE
+
+    report = build_report(describe(read_table(ISSUE_FILE.encode(), name="two_outputs.csv")),
+                          ReportOptions(charts=False))
+    verdict = report.comparisons[0]
+    assert report.verdict.startswith(verdict.sentence) and report.recommendation.best == "b"
+    path = tmp_path / "two_outputs.csv"
+    path.write_text(ISSUE_FILE)
+    assert main(["compare", str(path), "--test", "all"]) == 0
+    assert json.loads(capsys.readouterr().out)["verdict"]["text"] == report.verdict   # the same one verdict
+    assert main(["compare", str(path), "--test", verdict.test]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    at.file_uploader[0].upload("two_outputs.csv", ISSUE_FILE.encode(), "text/csv").run()
+    at.switch_page("views/compare.py").run()
+    choose(at, "Test", verdict.test)
+    run_test(at)
+    page = at.dataframe[1].value
+    assert cli["test"] == verdict.test and cli["pvalue"] == pytest.approx(verdict.result.pvalue)
+    assert page["pvalue"].iloc[0] == pytest.approx(verdict.result.pvalue)
+    assert cli["sentence"] == read(at.success[0]) == verdict.sentence
+    assert report.verdict.startswith("b's ")
+    [every] = [b for b in at.button if b.label == "Run all suitable tests"]
+    every.click().run()
+    shown = read(at.success[0]) + " " + read(at.warning[0])   # "Run all": the verdict, then where tests disagree
+    assert shown == f"Verdict ({test_title(verdict.test)}): {report.verdict}"
+
+
+def test_run_all_on_folds_gives_one_verdict_the_disagreement_assumptions_and_the_cd_diagram(page):
+    """Issue 33 §1.4: on 3 models × 5 folds Friedman said 1 of 3 pairs differ and the paired t-tests 3 of 3, with no
+    one answer; "Run all" showed neither the assumptions nor the critical difference diagram. The verdict follows
+    Friedman (the test for k ≥ 3 models on the same folds) and names the pairs the t-tests call otherwise. Oracle for
+    the disagreement: SciPy's Friedman test and paired t-tests on the same table."""
+    rng = np.random.default_rng(1)
+    rows = []
+    for f in range(5):
+        base = rng.normal(0.8, 0.03)
+        rows += [{"model": m, "fold": f, "auc": base + 0.012 * j + rng.normal(0, 0.004)} for j, m in enumerate("ABC")]
+    frame = pd.DataFrame(rows)
+    wide = frame.pivot(index="fold", columns="model", values="auc")
+    assert sps.friedmanchisquare(*(wide[m] for m in "ABC")).pvalue < 0.05
+    assert all(sps.ttest_rel(wide[a], wide[b]).pvalue < 0.05 / 3 for a, b in (("A", "B"), ("B", "C")))
+    [source] = [r for r in page.radio if r.label == "Compare models from"]
+    source.set_value("per-fold scores I upload").run()
+    page.file_uploader(key="fold_upload").upload("cv.csv", frame.to_csv(index=False).encode(), "text/csv").run()
+    [button] = [b for b in page.button if b.label == "Run all suitable tests"]
+    button.click().run()
+    assert not page.exception
+    verdict = read(page.success[0])
+    assert verdict.startswith("Verdict (Friedman test with Nemenyi post-hoc): Over 5 folds, C ranks best on auc")
+    assert any("three or more models over the same folds" in read(c) for c in page.caption)
+    [disagreement] = [read(w) for w in page.warning]
+    assert disagreement.startswith("The tests disagree on A vs B: significant by the corrected resampled t-test and "
+                                   "the paired t-test, not by the Friedman test with Nemenyi post-hoc")
+    labels = [e.label for e in page.expander]
+    assert "Assumptions of the Paired t-test" in labels and "Assumptions of the Friedman test with Nemenyi post-hoc" \
+        in labels
+    assert any(t.startswith("Critical difference diagram — auc") for t in chart_titles(page))

@@ -34,6 +34,8 @@ from assess.inputs.assessment import Assessment
 from assess.analyses.slices import analyse_slices, default_slice_columns, slice_candidates
 from assess.stats import compare, compare_all
 from assess.stats.registry import PREDICTIONS, TESTS
+from assess.stats.inputs import comparison_predictions
+from assess.stats.verdict import one_verdict
 from assess.present.summary import best_models, leader_text, leaders, value_with_ci
 from assess.core.defaults import DEFAULT_RESAMPLES
 
@@ -46,8 +48,6 @@ HEADLINE = {
     Task.FORECAST: ("mae", "rmse", "mase", "coverage"),
     Task.CLUSTERING: ("adjusted_rand_index", "normalized_mutual_info", "purity", "silhouette"),
 }
-#: Which test answers "is the best model better?" for a primary metric, when it was run.
-TEST_FOR_METRIC = {"roc_auc": "delong"}
 #: Library versions named on the summary page.
 LIBRARIES = ("numpy", "pandas", "scipy", "scikit-learn", "plotly", "kaleido", "jinja2")
 
@@ -222,10 +222,11 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
     # the recommendation ranks models by the task's headline metric, when every model has it
     primary = headline_of(assessment) if assessment.task in TASKS else None
     primary = primary if reports and all(primary in r and r[primary].defined for r in reports.values()) else None
-    weighted = bool(assessment.roles.weight)
-    recommended = _recommended_comparison(comparisons, primary, weighted=weighted and options.test_metric in
-                                          (None, primary))
-    verdict = recommended.sentence if recommended is not None else (
+    # one verdict by the rule of `assess.stats.verdict`, as `compare --test all` and the Compare page give it
+    found = one_verdict(comparisons, metric=options.test_metric or primary, weighted=bool(assessment.roles.weight),
+                        confidence_level=options.confidence_level)
+    recommended = next(c for c in comparisons if c.test == found.test) if found is not None else None
+    verdict = found.text if found is not None else (
         "No significance test: there is one model." if len(models) == 1 else
         "No significance test could be run on these data" + (f" ({next(iter(skipped.values()))})" if skipped
                                                               else "") + ".")
@@ -314,7 +315,7 @@ def _tests(assessment, models, options, reports):
     The bootstraps draw the report's resamples with its seed (``compare --n-resamples R --seed S``)."""
     if len(models) < 2 or not reports:
         return (), {}, None
-    preds = {m: assessment.predictions(m) for m in models}
+    preds = comparison_predictions(assessment, models)   # a multi-output file: the average, as the headline
     resampling = {"n_resamples": options.n_resamples, "seed": options.seed}
     if options.tests is None:
         result = compare_all(preds, models=list(models), metric=options.test_metric, correction=options.correction,
@@ -332,17 +333,6 @@ def _tests(assessment, models, options, reports):
     return tuple(done), skipped, done[0].design if done else None
 
 
-def _recommended_comparison(comparisons, primary: str | None, *, weighted: bool = False):
-    """The comparison the verdict quotes: the test made for the primary metric (DeLong for ROC AUC), else the first.
-    ``weighted`` (the file gives sample weights, and the bootstrap compares the primary metric): the paired
-    bootstrap, which takes the weights, in place of a test that counts every row once — its values then agree with
-    the weighted metrics of the headline table (DeLong's AUCs on a weighted file did not)."""
-    if not comparisons:
-        return None
-    wanted = TEST_FOR_METRIC.get(primary or "")
-    if weighted and wanted is not None and not TESTS[wanted].weighted:
-        wanted = next((c.test for c in comparisons if c.test == "paired_bootstrap"), wanted)
-    return next((c for c in comparisons if c.test == wanted), comparisons[0])
 
 
 def _pair_pvalue(comparison, a: str, b: str) -> float | None:
