@@ -20,13 +20,16 @@ project uses); it is never a requirement of the project. When it cannot be made 
 skipped with a message and our times are still printed. MLflow's ``evaluate`` is not compared: its install (MLflow
 with its server, SQLAlchemy, Flask, …) is an order of magnitude larger and was left out.
 
-The machine may be shared: the load average and core count are printed with the results.
+The machine may be shared: each time is printed as wall seconds and, in brackets, the CPU seconds of the process and
+the children it waited for (Chromium's print included), which other people's load does not inflate; each file's line
+is printed as soon as it is measured, with the load average then.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -63,13 +66,18 @@ def peer_python() -> Path | None:
         return None
 
 
-def timed(args: list, env: dict | None = None) -> float:
+def timed(args: list, env: dict | None = None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of a command: the CPU time (user + system, of the process and the children it
+    waited for — the PDF's Chromium included) does not grow with other people's load on a shared machine."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(args, cwd=ROOT, check=True, stdout=subprocess.DEVNULL, env=env)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def ours(path: Path, out: Path, profile: Path | None = None) -> float:
+def ours(path: Path, out: Path, profile: Path | None = None) -> tuple[float, float]:
     """Wall time of ``python -m assess report FILE --out OUT --quiet`` in a fresh process."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     head = [sys.executable, "-m", "assess"]
@@ -91,7 +99,11 @@ def main() -> None:
     options = parser.parse_args()
     options.dir.mkdir(parents=True, exist_ok=True)
     python = None if options.no_peer else peer_python()
-    results = []
+    print(f"{os.cpu_count()} cores; best of {options.repeats}; Evidently {'0.7.23' if python else 'not run'}; "
+          "each line ends with the load average (1, 5, 15 min) when it was measured")
+    print("  seconds: wall (CPU of the process and its children); ratios: ours / Evidently, wall (CPU); goal <= 1")
+    print(f"  {'file':<11} {'rows/model':>10} {'ours html':>14} {'ours pdf':>14} {'Evidently':>14} "
+          f"{'html/peer':>12} {'pdf/peer':>12}", flush=True)
     for task in options.only:
         make, rows = FILES[task]
         rows = int(rows * options.scale)
@@ -105,23 +117,22 @@ def main() -> None:
                 pdf.append(ours(path, options.dir / f"ours-{task}.pdf"))
             if python:
                 peer.append(timed([python, PEER, path, task, options.dir]))
+        line(task, rows, min(html), min(pdf) if pdf else None, min(peer) if peer else None)
         if options.profile:
             options.profile.mkdir(parents=True, exist_ok=True)
             ours(path, options.dir / f"ours-{task}.html", profile=options.profile / f"{task}-html.txt")
-        results.append((task, rows, min(html), min(pdf) if pdf else None, min(peer) if peer else None))
-        print(f"  ... {task} done", file=sys.stderr, flush=True)
-    load = os.getloadavg()
-    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores; best of "
-          f"{options.repeats}; Evidently {'0.7.23' if python else 'not run'}")
-    print(f"  {'file':<11} {'rows/model':>10} {'ours html':>10} {'ours pdf':>10} {'Evidently':>10} "
-          f"{'html/peer':>10} {'pdf/peer':>9}   (goal <= 1)")
-    for task, rows, html, pdf, peer in results:
-        def cell(x):
-            return f"{x:9.1f}s" if x is not None else f"{'-':>10}"
 
-        def ratio(x):
-            return f"{x / peer:9.2f}x" if x is not None and peer else f"{'-':>10}"
-        print(f"  {task:<11} {rows:>10,} {cell(html)} {cell(pdf)} {cell(peer)} {ratio(html)} {ratio(pdf)}")
+
+def line(task: str, rows: int, html: tuple, pdf: tuple | None, peer: tuple | None) -> None:
+    """One file's figures: each time as wall seconds (CPU seconds), each ratio of wall times (of CPU times)."""
+    def cell(x):
+        return f"{x[0]:6.1f} ({x[1]:5.1f})" if x is not None else f"{'-':>14}"
+
+    def ratio(x):
+        return (f"{x[0] / peer[0]:5.2f} ({x[1] / peer[1]:4.2f})" if x is not None and peer else f"{'-':>12}")
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"  {task:<11} {rows:>10,} {cell(html)} {cell(pdf)} {cell(peer)} {ratio(html)} {ratio(pdf)}   load {load}",
+          flush=True)
 
 
 if __name__ == "__main__":
