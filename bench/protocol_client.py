@@ -29,9 +29,11 @@ XSRF_COOKIE = "_streamlit_xsrf"
 @dataclass
 class Run:
     """What one run of a page sent: its elements' text (to check the page is the expected one), its Plotly charts,
-    the bytes received, and the widgets it showed (label → id, and a radio's options)."""
+    the bytes received, the widgets it showed (label → id, and a radio's options), and when each element arrived
+    (``timeline``: `time.perf_counter`, element kind such as ``dataframe``, its text or "")."""
 
     text: list[str] = field(default_factory=list)
+    timeline: list[tuple[float, str, str]] = field(default_factory=list)
     charts: int = 0
     received: int = 0
     widgets: dict[str, str] = field(default_factory=dict)
@@ -112,10 +114,13 @@ class Session:
         if kind == "plotly_chart":
             run.charts += 1
         part = getattr(element, kind, None) if kind else None
+        shown = ""
         for name in ("body", "label", "text"):
             value = getattr(part, name, None)
             if isinstance(value, str) and value:
                 run.text.append(value)
+                shown = shown or value
+        run.timeline.append((time.perf_counter(), kind or "", shown))
         widget_id = getattr(part, "id", None)
         label = getattr(part, "label", None)
         if isinstance(widget_id, str) and widget_id and isinstance(label, str):

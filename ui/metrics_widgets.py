@@ -9,13 +9,16 @@ import streamlit as st
 
 from assess.core.data import Task
 from assess.core.decision import LABELS, SCORES
-from assess.core.formatting import count, percent_level, proportion
+from assess.core.formatting import count, listing, percent_level, proportion
+from assess.core.progress import Progress
 from assess.inputs.assessment import Assessment
-from assess.metrics import table_for
+from assess.metrics import get, table_for
+from assess.metrics.document import MetricsSettings, compute_metrics
 from assess.present import metrics_view as mv
 from assess.present.settings import BETA
-from ui.state import Key, current_decision, set_decision
-from ui.widgets import data_table
+from assess.present.summary import comparison_frame
+from ui.state import Key, cached, current_decision, set_decision
+from ui.widgets import comparison_config, data_table
 
 
 def decision_settings(assessment: Assessment, asks: mv.Questions) -> tuple[float, int]:
@@ -75,3 +78,33 @@ def definitions(specs, chosen, task: Task) -> None:
         if table_for(task):
             st.markdown("**Per-class / per-label table:** " + " · ".join(f"*{c.name}* — {c.meaning}"
                                                                          for c in table_for(task)))
+
+
+def values_first(assessment: Assessment, settings: MetricsSettings):
+    """A large file's table while its bootstrap runs (issue 32: first metrics within 3 s): the values (well under a
+    second at 1e6 rows), then the intervals that come from a formula (Wilson, DeLong, t — as fast as the values);
+    also shown to every other session waiting for the same shared bootstrap (ui/store.py). Returns the placeholder,
+    for the page to empty once the full table is drawn."""
+    preview = st.empty()
+    try:
+        quick = cached(compute_metrics, assessment, replace(settings, ci=None), progress=Progress())
+    except ValueError:   # the same error follows from the full computation, which shows it
+        return preview
+    _preview(preview, quick, "Values first; the intervals follow in a few seconds.")
+    closed = mv.closed_form_keys(assessment, settings)
+    if closed:
+        try:
+            first = cached(compute_metrics, assessment, replace(settings, keys=closed), progress=Progress())
+        except ValueError:
+            return preview
+        later = [get(assessment.task, k).name for k in settings.keys or () if k not in closed]
+        _preview(preview, mv.with_intervals(quick, first), "Values with the intervals that come from a formula; the "
+                 f"bootstrap intervals of {listing(later)} follow." if later else "Values with their intervals.")
+    return preview
+
+
+def _preview(place, reports: dict, caption: str) -> None:
+    table = comparison_frame(mv.pooled(reports))
+    with place.container():
+        st.caption(caption)
+        data_table(table, config=comparison_config(table))

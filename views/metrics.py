@@ -4,7 +4,6 @@ Classification shows its decision widgets (labels from, threshold, β, k); regre
 applies to them (assess/present/metrics_view.py says which). The numbers and the JSON download are those of
 ``python -m assess metrics`` for the same settings (assess/metrics/document.py)."""
 
-from dataclasses import replace
 
 import streamlit as st
 
@@ -14,7 +13,7 @@ from assess.core.formatting import percent_level
 from assess.core.progress import Progress
 from assess.metrics.document import MetricsSettings, compute_metrics, forecast_breakdowns
 from assess.present import metrics_view as mv
-from assess.present.summary import breakdown_table, comparison_frame
+from assess.present.summary import breakdown_table
 from ui import clustering_view, data_directory
 from ui import metrics_widgets as ms
 from ui.state import cached, current_decision, md, require_assessment
@@ -64,19 +63,8 @@ settings = MetricsSettings(tuple(models), tuple(chosen), current_decision(), flo
                            int(n_resamples), int(seed), bootstrap_method, season if forecast else None,
                            interval_level if forecast else None)
 bootstrapping = ci in ("bootstrap", "auto")
-preview = st.empty()
-if bootstrapping and asks.large:
-    # The values take well under a second even at 1e6 rows: shown while the intervals are resampled — also to every
-    # other session waiting for the same shared bootstrap (ui/store.py), not only to the one running it.
-    try:
-        quick = cached(compute_metrics, assessment, replace(settings, ci=None), progress=Progress())
-    except ValueError:   # the same error follows from the full computation below, which shows it
-        quick = None
-    if quick is not None:
-        with preview.container():
-            st.caption("Values first; the intervals follow in a few seconds.")
-            quick_table = comparison_frame(mv.pooled(quick))
-            data_table(quick_table, config=comparison_config(quick_table))
+# a large file: its values, then the intervals from a formula, while the bootstrap runs (ui/metrics_widgets.py)
+preview = ms.values_first(assessment, settings) if bootstrapping and asks.large else st.empty()
 bar = st.progress(0.0, text="Computing…") if bootstrapping else None
 try:
     computed = cached(compute_metrics, assessment, settings, progress=Progress(

@@ -8,7 +8,7 @@ horizons and series: `assess.metrics.document.forecast_breakdowns`) and renders 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
@@ -20,7 +20,7 @@ from assess.intervals.interval import METHOD_NAMES
 from assess.metrics import applicable_to, get, shown_by_default
 from assess.metrics.registry import headline_of
 from assess.metrics.document import MetricsSettings, assessment_document
-from assess.metrics.evaluate import VALUE_TASKS
+from assess.metrics.evaluate import VALUE_TASKS, interval_method
 from assess.present.export import to_csv_bytes, to_json_bytes
 from assess.present.summary import (FOLD_SPREAD_SUFFIX, best_sentence, comparison_frame, headline_sentences,
                                     long_frame, per_class_frame, with_fold_spread, with_nominal)
@@ -98,6 +98,31 @@ def questions(assessment: Assessment) -> Questions:
     return Questions(applicable_to(first), frozenset(shown_by_default(assessment.task)), first.scores is not None,
                      first.y_pred is not None, first.lower is not None and first.upper is not None,
                      assessment.task in VALUE_TASKS, first.n > LARGE_ROWS)
+
+
+def closed_form_keys(assessment: Assessment, settings: MetricsSettings) -> tuple[str, ...]:
+    """The chosen metrics whose interval under ``settings.ci`` comes from a formula (Wilson, DeLong, t, delta,
+    order statistics), not from resampling: at 1e6 rows they take about as long as the values, while one bootstrapped
+    metric (average precision) takes tens of seconds — so a large file's page can show these first. Empty when every
+    interval is resampled (forecasts' block bootstrap, ``ci="bootstrap"``) or none is."""
+    weighted = bool(assessment.roles.weight)
+    keys = settings.keys if settings.keys is not None else tuple(s.key for s in applicable_to(assessment))
+    methods = {k: interval_method(get(assessment.task, k), settings.ci, weighted, rows=True) for k in keys}
+    if "bootstrap" not in methods.values():
+        return ()
+    return tuple(k for k, method in methods.items() if method not in (None, "bootstrap"))
+
+
+def with_intervals(values: dict, intervals: dict) -> dict:
+    """{model: MetricReport}: the reports of ``values`` (`compute_metrics` without intervals) with the results of
+    ``intervals`` (a computation of some of the keys with intervals) in place of theirs — the rest keep their value
+    and no interval yet."""
+    out = {}
+    for model, report in pooled(values).items():
+        done = pooled(intervals).get(model)
+        out[model] = report if done is None else replace(
+            report, ci=done.ci, results=tuple(done[r.key] if r.key in done else r for r in report.results))
+    return out
 
 
 @dataclass(frozen=True)

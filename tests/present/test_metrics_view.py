@@ -76,3 +76,31 @@ def test_questions_follow_the_file(name):
     assert asks.has_scores == (first.scores is not None) and asks.values_task == (a.task is Task.REGRESSION)
     assert all(s.task is a.task for s in asks.specs) and asks.defaults <= {s.key for s in asks.specs} | {
         "top_k_accuracy", "roc_auc_ovr", "log_loss", "brier_score"}
+
+
+def test_a_large_files_closed_form_intervals_come_before_its_bootstrap():
+    """The page's second pass (ui/metrics_widgets.values_first): the chosen metrics whose auto interval is a formula —
+    Wilson for accuracy, DeLong for ROC AUC — and not average precision (bootstrapped) or a count (no interval);
+    merged into the values, accuracy carries statsmodels' Wilson interval and average precision none yet."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    a = describe(read_table(SAMPLES / "breast_cancer_binary.csv"))
+    keys = ("tp", "accuracy", "roc_auc", "average_precision")
+    settings = MetricsSettings(tuple(a.models), keys, ci="auto", n_resamples=200)
+    assert mv.closed_form_keys(a, settings) == ("accuracy", "roc_auc")
+    assert mv.closed_form_keys(a, MetricsSettings(tuple(a.models), keys, ci="bootstrap")) == ()   # all resampled
+    assert mv.closed_form_keys(a, MetricsSettings(tuple(a.models), ("accuracy",), ci="auto")) == ()  # none is
+
+    values = compute_metrics(a, MetricsSettings(tuple(a.models), keys))
+    first = compute_metrics(a, MetricsSettings(tuple(a.models), ("accuracy", "roc_auc"), ci="auto"))
+    merged = mv.with_intervals(values, first)
+    for model, report in merged.items():
+        assert report.keys == keys
+        p = a.predictions(model)
+        correct = int(((p.scores >= 0.5).astype(int) == p.y_true).sum())
+        low, high = proportion_confint(correct, len(p.y_true), alpha=0.05, method="wilson")
+        assert report["accuracy"].value == pytest.approx(correct / len(p.y_true))
+        assert (report["accuracy"].low, report["accuracy"].high) == pytest.approx((low, high))
+        assert report["roc_auc"].low < report["roc_auc"].value < report["roc_auc"].high
+        ap = report["average_precision"]
+        assert ap.value == values[model]["average_precision"].value and not ap.low == ap.low   # NaN: not yet
