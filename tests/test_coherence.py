@@ -292,3 +292,15 @@ def test_a_two_slice_chi_square_is_one_number_for_the_omnibus_and_the_slice_agai
         omnibus = analysis.omnibus[analysis.omnibus.model == model]
         assert len(tests) == 2 and len(omnibus) == 1
         assert tests.pvalue.to_numpy() == pytest.approx([omnibus.pvalue.iloc[0]] * 2, rel=1e-12)
+
+
+def test_the_engines_run_all_gives_the_in_memory_verdict(files):
+    """``compare --test all`` out of core runs the tests the engine can and gives the verdict by the same rule: on the
+    binary sample, DeLong's test of ROC AUC in both, with the same sentence."""
+    pytest.importorskip("duckdb")
+    path = SAMPLE_FILES["Breast cancer — binary, 3 models, 5 folds"]
+    memory = _cli("compare", path, "--test", "all")
+    duck = _cli("compare", path, "--test", "all", "--engine", "duckdb")
+    assert duck["verdict"] is not None
+    assert duck["verdict"]["test"] == memory["verdict"]["test"] == "delong"
+    assert duck["verdict"]["sentence"] == memory["verdict"]["sentence"]

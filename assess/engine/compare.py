@@ -44,10 +44,12 @@ from assess.engine import expressions
 from assess.engine.backends import DEFAULT_PERFECT_HASH_BITS, open_backend
 from assess.engine.reports import head_assessment
 from assess.engine.source import Source
+from assess.metrics.registry import headline_of
 from assess.stats import Comparison, ComparisonSet, Design, counts, runners, scores
 from assess.stats.compare import checked_arguments, checked_options, with_design
 from assess.stats.registry import INDEPENDENT, PREDICTIONS, TESTS
 from assess.stats.shaping import DISJOINT_IDS_DESIGN, same_ids_design, same_rows_design
+from assess.stats.verdict import one_verdict
 from assess.stats.suggest import suggest_tests
 
 #: The tests the engines run from grouped tables.
@@ -496,5 +498,9 @@ def engine_compare_all(source: Source, engine: str, overrides, *, models=None, t
                                        spark_master=spark_master))
         except AssessError as exc:
             skipped[test] = str(exc)
+    # the one verdict of `assess.stats.compare_all`, by the same rule (the headline metric when none was named), from
+    # the tests that ran here
+    verdict = one_verdict(done, metric=(options or {}).get("metric") or headline_of(assessment),
+                          weighted=bool(r.weight), confidence_level=confidence_level)
     return ComparisonSet(comparisons=tuple(done), suggestions=suggestions, skipped=skipped,
-                         design=done[0].design if done else None)
+                         design=done[0].design if done else None, verdict=verdict)
