@@ -304,3 +304,19 @@ def test_the_engines_run_all_gives_the_in_memory_verdict(files):
     assert duck["verdict"] is not None
     assert duck["verdict"]["test"] == memory["verdict"]["test"] == "delong"
     assert duck["verdict"]["sentence"] == memory["verdict"]["sentence"]
+
+
+@pytest.mark.parametrize("title", ["Breast cancer — learning curve, 2 models, 6 training sizes",
+                                   "binary, weights, yes/no, slices, folds", "Wine — multi-class, 2 models",
+                                   "Diabetes — regression, 3 models, 5 folds"])
+def test_an_interval_does_not_depend_on_which_other_metrics_were_asked(title, files):
+    """The Metrics page asks for the metrics a user picked, the command line for all of them: each metric's interval
+    must be the same either way — its bootstrap draws the same resamples and stops by its own precision, never by
+    another metric's."""
+    every = _asked("metrics", files[title])["models"]
+    keys = sorted({k for r in every.values() for k, v in r.items() if isinstance(v, dict) and v.get("low") is not None})
+    for part in (keys[::2], keys[1::2]):      # two halves: each metric asked with other company than all of them
+        alone = _cli("metrics", files[title], "--ci", "auto", "--metrics", *part)["models"]
+        for model, report in every.items():
+            for key in part:
+                assert alone[model][key] == report[key], (model, key)
