@@ -582,11 +582,13 @@ def resampled_pr_auc(r):
 
 
 def resampled_ks_statistic(r):
-    r""":math:`\max(0, \max_u (\mathrm{TPR} - \mathrm{FPR}), \max_v (\mathrm{FPR} - \mathrm{TPR}))` at the ends of
-    the groups holding a positive u / a negative v (where each gap can peak); NaN without both classes."""
-    up = (r.tp_end / r.P[:, None] - r.fp_end / r.N[:, None]).max(axis=1, initial=0.0)
-    down = (r.neg_fp_end / r.N[:, None] - r.neg_tp_end / r.P[:, None]).max(axis=1, initial=0.0)
-    return np.where(r.both, np.maximum(up, down), np.nan)
+    r""":math:`\max_g |T_g/P^* - F_g/N^*|` over the resampled cumulative counts at the end of every score group
+    (``r.cumulative``: one running count per class, read at the group ends — a (b, D) gather, no per-unit arrays);
+    NaN without both classes."""
+    tps, fps = r.cumulative
+    gap = tps * (1.0 / r.P)[:, None]
+    gap -= fps * (1.0 / r.N)[:, None]
+    return np.where(r.both, np.maximum(gap.max(axis=1), -gap.min(axis=1)), np.nan)
 
 
 def resampled_log_loss(r):

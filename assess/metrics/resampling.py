@@ -104,7 +104,8 @@ class ResampledRanks:
     - per *positive unit* u (a positive cell without weights, a score group holding a positive with weights):
       ``pos_weight`` its resampled weight, ``tp_end``/``fp_end`` the cumulative counts through its score group and
       ``tp_before``/``fp_before`` through the group before (0 before the first);
-    - ``neg_tp_end``/``neg_fp_end`` the same "through" counts at each negative unit;
+    - ``cumulative`` — the (b, D) resampled cumulative counts at the end of every score group (integers without
+      weights), which KS reads: TPR − FPR can only peak at a group's end;
     - :meth:`negatives_above` — :math:`\sum_u w_u\,(F_{\text{before}} + F_{\text{end}})/2`, the Mann–Whitney
       count of negatives scoring above a positive (ties one half);
     - ``loss_sums`` — the (b, 2) resampled sums of per-row log loss and squared error (None when the scores are
@@ -114,8 +115,7 @@ class ResampledRanks:
       ``resampled`` formula).
 
     A group that drew no row in a resample repeats the cumulative counts of the group before it — exactly the curve
-    of the resample, without a forward fill. TPR − FPR can only peak at the end of a group holding a positive and
-    FPR − TPR at one holding a negative, which is why the unit arrays suffice for KS.
+    of the resample, without a forward fill.
 
     Each array is the layout's method of the same name (:class:`_Cells` without weights, :class:`_WeightedRows`
     with), run once per chunk and kept: metrics asked for together share their intermediates.
@@ -156,7 +156,7 @@ class ResampledRanks:
         """The chunk as a batch state for ``compute``. Its cells are NaN: a score metric reads the counts at every
         distinct score (``tps``/``fps``, shape (b, D)) and the loss sums, never the cells at one threshold."""
         def make():
-            tps, fps = self._layout.cumulative(self._c, self)
+            tps, fps = (a.astype(np.float64, copy=False) for a in self.cumulative)
             sums = self.loss_sums
             st = self._state
             return binary.BinaryState(
@@ -247,12 +247,6 @@ class _Cells:
     def fp_before(self, c, v):
         return np.take(v.Cn, self.F_prev[self.gp], axis=1)
 
-    def neg_tp_end(self, c, v):
-        return np.take(v.Cp, self.T[self.gn], axis=1)
-
-    def neg_fp_end(self, c, v):
-        return np.take(v.Cn, self.F[self.gn], axis=1)
-
     def negatives_above(self, c, v):
         def dot(a, b):
             return np.einsum("ij,ij->i", a, b, dtype=np.int64).astype(np.float64)
@@ -267,8 +261,8 @@ class _Cells:
             return None
         return v.cp.astype(np.float64) @ self.losses[0] + v.cn.astype(np.float64) @ self.losses[1]
 
-    def cumulative(self, c, v):
-        return np.take(v.Cp, self.T, axis=1).astype(np.float64), np.take(v.Cn, self.F, axis=1).astype(np.float64)
+    def cumulative(self, c, v):     # integer running counts at the group ends (a float copy: one more pass)
+        return np.take(v.Cp, self.T, axis=1), np.take(v.Cn, self.F, axis=1)
 
 
 class _WeightedRows:
@@ -287,7 +281,6 @@ class _WeightedRows:
             l1, l2 = binary.per_row_losses(y[order], scores[order])
             self.losses = np.column_stack([l1, l2]) * weight[order][:, None]
         self.gp = np.flatnonzero(np.bincount(self.g_pos, minlength=self.D) > 0)     # groups holding a positive
-        self.gn = np.flatnonzero(np.bincount(self.g_neg, minlength=self.D) > 0)     # groups holding a negative
 
     def pos(self, c, v):
         return _bincount_rows(self.g_pos, c[:, :self.n_pos] * self.w_pos, self.D)
@@ -325,12 +318,6 @@ class _WeightedRows:
 
     def fp_before(self, c, v):
         return np.take(v.F, self.gp, axis=1)
-
-    def neg_tp_end(self, c, v):
-        return np.take(v.T, self.gn + 1, axis=1)
-
-    def neg_fp_end(self, c, v):
-        return np.take(v.F, self.gn + 1, axis=1)
 
     def negatives_above(self, c, v):
         return np.einsum("ij,ij->i", v.pos_weight, (v.fp_before + v.fp_end) / 2.0)
