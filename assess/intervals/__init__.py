@@ -63,8 +63,8 @@ see the notes above :func:`block_length`.
 from assess.intervals.blocks import (BLOCK_RULES, BLOCK_SCHEMES, block_bootstrap_ci, block_bootstrap_mean_ci,
                                      block_indices, block_length, long_run_variance, politis_white_block_length)
 from assess.intervals.bootstrap import BootstrapResult, bootstrap_ci, draws_cells, resample_counts
-from assess.intervals.delong import (DelongPlacements, OvrDelong, auc_interval, delong_ci, delong_placements,
-                                     delong_variance, hand_till_delong, ovr_delong)
+from assess.intervals.delong import (DelongPlacements, OvrDelong, auc_interval, delong_ci, delong_grouped,
+                                     delong_placements, delong_variance, hand_till_delong, ovr_delong)
 from assess.intervals.interval import METHOD_NAMES, ConfidenceInterval, IntervalMethod, method_name, normal_quantile
 from assess.intervals.proportions import PROPORTION_METHODS, clopper_pearson, mean_ci, normal, proportion_ci, wilson
 from assess.intervals.precision_area import precision_area_ci, precision_area_variance
@@ -72,7 +72,7 @@ from assess.intervals.quantiles import median_ci
 
 __all__ = ["ConfidenceInterval", "BootstrapResult", "proportion_ci", "wilson", "clopper_pearson", "normal", "mean_ci",
            "median_ci", "precision_area_ci", "precision_area_variance",
-           "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "auc_interval", "OvrDelong",
+           "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "delong_grouped", "auc_interval", "OvrDelong",
            "ovr_delong", "hand_till_delong", "bootstrap_ci", "resample_counts", "draws_cells",
            "PROPORTION_METHODS", "BLOCK_SCHEMES", "BLOCK_RULES", "block_length", "politis_white_block_length",
            "block_indices", "block_bootstrap_ci", "long_run_variance",

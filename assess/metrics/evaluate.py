@@ -519,9 +519,10 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
             # Kish's effective n stands in for n whenever rows are weighted (module docstring of assess.intervals)
             bounds[m.key] = (c.low, c.high, replace(c.how, effective_n=weight is not None))
         elif how == "delong" and task == Task.BINARY:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                c = intervals.delong_ci(y, s, confidence_level=confidence_level)
+            # from the grouped counts of the one sort: no second sort of the rows
+            auc, variance = intervals.delong_grouped(np.diff(state.counts.tps, prepend=0.0),
+                                                     np.diff(state.counts.fps, prepend=0.0))
+            c = intervals.auc_interval(auc, variance, confidence_level, "delong")
             bounds[m.key] = (c.low, c.high, c.how)
         elif how == "delong":
             c = _multiclass_delong(m.key, y, s, rankings, delong, confidence_level)
