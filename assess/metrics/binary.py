@@ -582,13 +582,17 @@ def resampled_pr_auc(r):
 
 
 def resampled_ks_statistic(r):
-    r""":math:`\max_g |T_g/P^* - F_g/N^*|` over the resampled cumulative counts at the end of every score group
-    (``r.cumulative``: one running count per class, read at the group ends — a (b, D) gather, no per-unit arrays);
-    NaN without both classes."""
-    tps, fps = r.cumulative
-    gap = tps * (1.0 / r.P)[:, None]
-    gap -= fps * (1.0 / r.N)[:, None]
-    return np.where(r.both, np.maximum(gap.max(axis=1), -gap.min(axis=1)), np.nan)
+    r""":math:`\max(0, \max_u (T_u/P^* - F_u/N^*), \max_v (F_v/N^* - T_v/P^*))` over the resampled cumulative
+    counts at the group ends u, v where each gap can peak (``r.ks_up``, ``r.ks_down``; a (b, ·) gather of the
+    running counts each); NaN without both classes."""
+    inv_p, inv_n = (1.0 / r.P)[:, None], (1.0 / r.N)[:, None]
+    tps, fps = r.ks_up
+    up = tps * inv_p
+    up -= fps * inv_n
+    tps, fps = r.ks_down
+    down = fps * inv_n
+    down -= tps * inv_p
+    return np.where(r.both, np.maximum(up.max(axis=1, initial=0.0), down.max(axis=1, initial=0.0)), np.nan)
 
 
 def resampled_log_loss(r):

@@ -104,8 +104,8 @@ class ResampledRanks:
     - per *positive unit* u (a positive cell without weights, a score group holding a positive with weights):
       ``pos_weight`` its resampled weight, ``tp_end``/``fp_end`` the cumulative counts through its score group and
       ``tp_before``/``fp_before`` through the group before (0 before the first);
-    - ``cumulative`` — the (b, D) resampled cumulative counts at the end of every score group (integers without
-      weights), which KS reads: TPR − FPR can only peak at a group's end;
+    - ``ks_up``/``ks_down`` — the resampled cumulative counts (TP, FP) at the ends of the groups where TPR − FPR /
+      FPR − TPR can peak (:func:`_ks_ends`), which is all KS reads;
     - :meth:`negatives_above` — :math:`\sum_u w_u\,(F_{\text{before}} + F_{\text{end}})/2`, the Mann–Whitney
       count of negatives scoring above a positive (ties one half);
     - ``loss_sums`` — the (b, 2) resampled sums of per-row log loss and squared error (None when the scores are
@@ -156,7 +156,7 @@ class ResampledRanks:
         """The chunk as a batch state for ``compute``. Its cells are NaN: a score metric reads the counts at every
         distinct score (``tps``/``fps``, shape (b, D)) and the loss sums, never the cells at one threshold."""
         def make():
-            tps, fps = (a.astype(np.float64, copy=False) for a in self.cumulative)
+            tps, fps = self._layout.cumulative(self._c, self)
             sums = self.loss_sums
             st = self._state
             return binary.BinaryState(
@@ -165,6 +165,17 @@ class ResampledRanks:
                 brier_sum=None if sums is None else sums[:, 1], weight_sum=self.P + self.N,
                 proba_reason=st.proba_reason, batch=True)
         return self._get("batch_state", make)
+
+
+def _ks_ends(holds_pos: np.ndarray, holds_neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The score groups at whose end TPR − FPR (first) and FPR − TPR (second) can peak, in every resample: a group
+    holding a positive followed by one holding a negative (or last), and the reverse. Exact for any resample: going
+    down the scores, a group without positives cannot raise TPR − FPR, so a peak there is also one at the group
+    before (back to a group holding a positive, followed by this one holding a negative), and a group followed by
+    one without negatives cannot lower it, so the peak carries on to the next (forward to a group followed by one
+    holding a negative, or the last). On 1e6 distinct scores: about a fifth of the groups for each."""
+    after_neg, after_pos = np.append(holds_neg[1:], True), np.append(holds_pos[1:], True)
+    return np.flatnonzero(holds_pos & after_neg), np.flatnonzero(holds_neg & after_pos)
 
 
 class _Cells:
@@ -202,6 +213,8 @@ class _Cells:
         self.F = F = np.cumsum(neg_cells)
         self.T_prev, self.F_prev = np.concatenate(([0], T[:-1])), np.concatenate(([0], F[:-1]))
         self.ties = bool(np.any((pos_per > 0) & (neg_per > 0)))
+        up, down = _ks_ends(pos_per > 0, neg_per > 0)
+        self.up, self.down = (T[up], F[up]), (T[down], F[down])
         # a resample's running count is at most 255 per row (uint8 Poisson counts, summed per cell)
         self.dt = np.int32 if int(self.frequencies.sum()) * 255 < 2**31 else np.int64
         self.losses = None
@@ -261,8 +274,14 @@ class _Cells:
             return None
         return v.cp.astype(np.float64) @ self.losses[0] + v.cn.astype(np.float64) @ self.losses[1]
 
-    def cumulative(self, c, v):     # integer running counts at the group ends (a float copy: one more pass)
-        return np.take(v.Cp, self.T, axis=1), np.take(v.Cn, self.F, axis=1)
+    def cumulative(self, c, v):
+        return np.take(v.Cp, self.T, axis=1).astype(np.float64), np.take(v.Cn, self.F, axis=1).astype(np.float64)
+
+    def ks_up(self, c, v):          # integer running counts (a float copy: one more pass)
+        return np.take(v.Cp, self.up[0], axis=1), np.take(v.Cn, self.up[1], axis=1)
+
+    def ks_down(self, c, v):
+        return np.take(v.Cp, self.down[0], axis=1), np.take(v.Cn, self.down[1], axis=1)
 
 
 class _WeightedRows:
@@ -280,7 +299,9 @@ class _WeightedRows:
         if probs_ok:
             l1, l2 = binary.per_row_losses(y[order], scores[order])
             self.losses = np.column_stack([l1, l2]) * weight[order][:, None]
-        self.gp = np.flatnonzero(np.bincount(self.g_pos, minlength=self.D) > 0)     # groups holding a positive
+        holds_pos = np.bincount(self.g_pos, minlength=self.D) > 0
+        self.gp = np.flatnonzero(holds_pos)                                          # groups holding a positive
+        self.up, self.down = (g + 1 for g in _ks_ends(holds_pos, np.bincount(self.g_neg, minlength=self.D) > 0))
 
     def pos(self, c, v):
         return _bincount_rows(self.g_pos, c[:, :self.n_pos] * self.w_pos, self.D)
@@ -327,6 +348,12 @@ class _WeightedRows:
 
     def cumulative(self, c, v):
         return v.T[:, 1:], v.F[:, 1:]
+
+    def ks_up(self, c, v):
+        return np.take(v.T, self.up, axis=1), np.take(v.F, self.up, axis=1)
+
+    def ks_down(self, c, v):
+        return np.take(v.T, self.down, axis=1), np.take(v.F, self.down, axis=1)
 
 
 def binary_score_statistic(state: binary.BinaryState, specs, y, scores, weight, ranking=None):
