@@ -409,7 +409,8 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
         the bootstrap, which the method string says); ``"bootstrap"`` to every metric except counts; ``"auto"``
         picks Wilson for proportions, DeLong for the ROC AUCs of unweighted rows, the
         Student-t interval of a mean (:func:`assess.intervals.mean_ci`) for log loss and the Brier score (means of
-        per-row losses) and the regression errors, the delta method for R² and explained variance, order
+        per-row losses) and the regression errors, the delta method for R² and explained variance and for the
+        average precision and PR AUC of mostly distinct scores (:func:`assess.intervals.precision_area_ci`), order
         statistics for the median absolute error, and the bootstrap for the rest (:func:`interval_method`).
         Counts (tp, fp, …, n) and the maximum error get no interval.
     confidence_level : float, default 0.95
