@@ -1,14 +1,10 @@
-"""``metrics --ci auto`` against ``metrics`` on a 5-class file (2 models made by scikit-learn); prints the ratio
-measured in one run, and the one-vs-one AUC of a many-class file.
+"""The 5-class file of the interval benchmark (`multiclass_file`, used by bench/bench_ci_speed.py, which times
+``metrics --ci auto`` against ``metrics`` on it at 1e5 and 1e6 rows per model) and the one-vs-one AUC of a
+many-class file: the seconds of Hand & Till's k² pairwise AUCs alone and of ``evaluate(keys=["roc_auc_ovo"],
+ci="auto")`` whole (DeLong interval included).
 
-    .venv/bin/python bench/bench_multiclass_ci.py                  # 5 classes, 1e5 rows per model
-    .venv/bin/python bench/bench_multiclass_ci.py --rows 20000 --classes-many 1500
-
-1. the command ``python -m assess metrics FILE --quiet`` and the same with ``--ci auto``, end to end (reading the
-   CSV included), best of ``--repeats`` each, run alternately so load changes hit both; the ratio is the goal of
-   issue 32 (``--ci auto`` within 3x of the values);
-2. on ``--classes-many`` classes, the seconds of Hand & Till's k² pairwise AUCs alone and of
-   ``evaluate(keys=["roc_auc_ovo"])`` whole.
+    .venv/bin/python bench/bench_multiclass_ci.py                  # 1,500 classes, 20,000 rows
+    .venv/bin/python bench/bench_multiclass_ci.py --rows-many 5000 --classes-many 300
 
 The file: ``make_classification`` (5 classes, 10 informative features), a logistic regression and a Gaussian naive
 Bayes fitted on a separate half, their ``predict_proba`` rounded to 6 decimals in long format (``model`` column, ``id``
@@ -19,9 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
-import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -59,13 +53,6 @@ def multiclass_file(path: Path, rows: int, classes: int = 5, seed: int = 0) -> N
     pd.concat(frames).to_csv(path, index=False)
 
 
-def command(path: Path, *extra: str) -> float:
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "assess", "metrics", str(path), "--quiet", *extra], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    return time.perf_counter() - start
-
-
 def many_classes(rows: int, classes: int, seed: int = 0) -> tuple[float, float]:
     """Seconds of the pairwise AUC matrix alone (`assess.metrics.multiclass.ovo_matrix`, the one sort per column
     given) and of ``evaluate(keys=["roc_auc_ovo"])`` whole (the sorts and the per-class table included) on
@@ -83,32 +70,19 @@ def many_classes(rows: int, classes: int, seed: int = 0) -> tuple[float, float]:
     pairs = time.perf_counter() - start
     pred = Predictions(Task.MULTICLASS, tuple(f"c{c}" for c in range(classes)), y, None, scores)
     start = time.perf_counter()
-    evaluate(pred, ["roc_auc_ovo"], baselines=False)
+    evaluate(pred, ["roc_auc_ovo"], ci="auto", baselines=False)
     return pairs, time.perf_counter() - start
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=100_000, help="rows per model")
-    parser.add_argument("--repeats", type=int, default=1, help="runs of each; the best counts")
     parser.add_argument("--classes-many", type=int, default=1500)
     parser.add_argument("--rows-many", type=int, default=20_000)
     options = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "multiclass.csv"
-        multiclass_file(path, options.rows)
-        plain, auto = [], []
-        for _ in range(options.repeats):
-            plain.append(command(path))
-            auto.append(command(path, "--ci", "auto"))
-    print(f"load average {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} cores; best of {options.repeats}, "
-          f"alternating")
-    print(f"  5 classes, {options.rows:,} rows per model, 2 models:  metrics {min(plain):7.2f} s   "
-          f"metrics --ci auto {min(auto):7.2f} s   ratio {min(auto) / min(plain):.2f}")
-    if options.classes_many:
-        pairs, whole = many_classes(options.rows_many, options.classes_many)
-        print(f"  one-vs-one AUC, {options.classes_many:,} classes x {options.rows_many:,} rows: pairwise AUC matrix "
-              f"{pairs:.2f} s, evaluate(['roc_auc_ovo']) {whole:.2f} s")
+    pairs, whole = many_classes(options.rows_many, options.classes_many)
+    print(f"load average {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} cores")
+    print(f"  one-vs-one AUC, {options.classes_many:,} classes x {options.rows_many:,} rows: pairwise AUC matrix "
+          f"{pairs:.2f} s, evaluate(['roc_auc_ovo'], ci='auto') {whole:.2f} s")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,10 @@ Means of per-row values (log loss, Brier score): :func:`mean_ci`, the Student-t 
 Kish's effective sample size for weights; R² and explained variance take it on their delta-method pseudo-values
 (:func:`assess.metrics.regression.delta_pseudo_values`).
 
+Average precision and PR AUC of mostly distinct scores: :func:`precision_area_ci`, the delta-method interval from
+the influence functions of the precision curve on the grouped counts of the one sort, logit scale (module
+:mod:`assess.intervals.precision_area`).
+
 Median (the median absolute error): :func:`median_ci`, the distribution-free interval between two order statistics
 whose ranks are binomial quantiles (no bootstrap).
 
@@ -63,17 +67,20 @@ see the notes above :func:`block_length`.
 from assess.intervals.blocks import (BLOCK_RULES, BLOCK_SCHEMES, block_bootstrap_ci, block_bootstrap_mean_ci,
                                      block_indices, block_length, long_run_variance, politis_white_block_length)
 from assess.intervals.bootstrap import BootstrapResult, bootstrap_ci, draws_cells, resample_counts
-from assess.intervals.delong import (DelongPlacements, OvrDelong, auc_interval, delong_ci, delong_placements,
-                                     delong_variance, hand_till_delong, ovr_delong)
+from assess.intervals.delong import (DelongPlacements, OvrDelong, auc_interval, delong_ci, delong_grouped,
+                                     delong_placements, delong_variance, hand_till_delong, ovr_delong)
 from assess.intervals.interval import METHOD_NAMES, ConfidenceInterval, IntervalMethod, method_name, normal_quantile
 from assess.intervals.mover import mover_ratio, newcombe_difference
+from assess.intervals.precision_area import precision_area_ci, precision_area_variance
 from assess.intervals.proportions import (PROPORTION_METHODS, clopper_pearson, mean_ci, normal, proportion_ci,
                                           t_interval, wilson, wilson_bounds)
 from assess.intervals.quantiles import median_ci, quantile_ci, quantile_positions
 
 __all__ = ["ConfidenceInterval", "BootstrapResult", "proportion_ci", "wilson", "clopper_pearson", "normal", "mean_ci",
-           "t_interval", "median_ci", "quantile_ci", "quantile_positions",
-           "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "auc_interval", "OvrDelong",
+           "t_interval", "median_ci", "quantile_ci", "quantile_positions", "precision_area_ci",
+           "precision_area_variance",
+           "DelongPlacements", "delong_placements", "delong_variance", "delong_ci", "delong_grouped", "auc_interval",
+           "OvrDelong",
            "ovr_delong", "hand_till_delong", "bootstrap_ci", "resample_counts", "draws_cells",
            "PROPORTION_METHODS", "BLOCK_SCHEMES", "BLOCK_RULES", "block_length", "politis_white_block_length",
            "block_indices", "block_bootstrap_ci", "long_run_variance",

@@ -106,21 +106,25 @@ def _rows_draw(rng: np.random.Generator, b: int, m: int, scheme: str) -> np.ndar
     return np.bincount(idx.ravel(), minlength=b * m).reshape(b, m)
 
 
-def _per_cell(rows: np.ndarray, f: np.ndarray) -> np.ndarray:
-    """Row counts (b, Σf) summed into the cells of frequencies ``f`` (each cell's rows consecutive)."""
+def _per_cell(f: np.ndarray):
+    """Row counts (b, Σf) summed into the cells of frequencies ``f`` (each cell's rows consecutive), as a function
+    made once per bootstrap: the cell starts are the same for every chunk."""
     if (f == 1).all():
-        return rows
-    out = np.zeros((rows.shape[0], f.shape[0]), dtype=np.int64)
+        return lambda rows: rows
     live = f > 0
     starts = np.concatenate(([0], np.cumsum(f)[:-1]))[live]
-    out[:, live] = np.add.reduceat(rows, starts, axis=1, dtype=np.int64)
-    return out
+
+    def summed(rows):
+        out = np.zeros((rows.shape[0], f.shape[0]), dtype=np.int64)
+        out[:, live] = np.add.reduceat(rows, starts, axis=1, dtype=np.int64)
+        return out
+    return summed
 
 
-def resample_counts(rng: np.random.Generator, b: int, groups, *, frequencies=None, scheme="auto",
-                    contiguous=True, R=None) -> np.ndarray:
-    """A (b, R) matrix of resample counts: row r drawn ``counts[j, r]`` times in resample j (stratified). With
-    ``frequencies``, r is a cell of that many samples: see :data:`CELL_DRAW_MAX_CELLS` for how it is drawn."""
+def _drawer(groups, *, frequencies=None, scheme="auto", contiguous=True, R=None):
+    """``draw(rng, b)`` -> the (b, R) counts of :func:`resample_counts`, its per-stratum sizes, schemes and cell
+    layouts worked out once (a bootstrap draws a chunk at a time: summing a million frequencies per chunk cost as
+    much as drawing it)."""
     R = R if R is not None else sum(g.size for g in groups)
     sizes = [int(frequencies[g].sum()) if frequencies is not None else g.size for g in groups]
     schemes = [_scheme_for(size, scheme, g.size if frequencies is not None else None)
@@ -128,23 +132,38 @@ def resample_counts(rng: np.random.Generator, b: int, groups, *, frequencies=Non
     if all(s == "poisson" for s in schemes):
         # independent per row: strata need no separate draws
         if frequencies is None:
-            return _poisson_counts(rng, (b, R))
-        return _per_cell(_poisson_counts(rng, (b, int(frequencies.sum()))), frequencies)
-    out = np.zeros((b, R), dtype=np.int64)
+            return lambda rng, b: _poisson_counts(rng, (b, R))
+        total, cells = int(frequencies.sum()), _per_cell(frequencies)
+        return lambda rng, b: cells(_poisson_counts(rng, (b, total)))
+    plans = []
     for g, sch, size in zip(groups, schemes, sizes):
-        m = g.size
         if frequencies is None:
-            block = _rows_draw(rng, b, m, sch)
-        elif draws_cells(m, size):
+            plans.append((g, lambda rng, b, m=g.size, sch=sch: _rows_draw(rng, b, m, sch)))
+        elif draws_cells(g.size, size):
             f = frequencies[g].astype(np.float64)
-            block = rng.multinomial(size, f / f.sum(), size=b) if size > 0 else np.zeros((b, m), np.int64)
+            share = f / f.sum() if size > 0 else None
+            plans.append((g, lambda rng, b, m=g.size, size=size, share=share:
+                          rng.multinomial(size, share, size=b) if size > 0 else np.zeros((b, m), np.int64)))
         else:
-            block = _per_cell(_rows_draw(rng, b, size, sch), frequencies[g])
-        if contiguous:
-            out[:, g[0]:g[0] + m] = block
-        else:
-            out[:, g] = block
-    return out
+            plans.append((g, lambda rng, b, size=size, sch=sch, cells=_per_cell(frequencies[g]):
+                          cells(_rows_draw(rng, b, size, sch))))
+
+    def draw(rng, b):
+        out = np.zeros((b, R), dtype=np.int64)
+        for g, block in plans:
+            if contiguous:
+                out[:, g[0]:g[0] + g.size] = block(rng, b)
+            else:
+                out[:, g] = block(rng, b)
+        return out
+    return draw
+
+
+def resample_counts(rng: np.random.Generator, b: int, groups, *, frequencies=None, scheme="auto",
+                    contiguous=True, R=None) -> np.ndarray:
+    """A (b, R) matrix of resample counts: row r drawn ``counts[j, r]`` times in resample j (stratified). With
+    ``frequencies``, r is a cell of that many samples: see :data:`CELL_DRAW_MAX_CELLS` for how it is drawn."""
+    return _drawer(groups, frequencies=frequencies, scheme=scheme, contiguous=contiguous, R=R)(rng, b)
 
 
 @dataclass(frozen=True, eq=False)
@@ -365,11 +384,11 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
     levels = (alpha / 2, 1 - alpha / 2)
     sequential = sequential and method == "percentile"
     done, errors, stopped_below = 0, None, None
+    draw = _drawer(groups, frequencies=frequencies, scheme=scheme, contiguous=contiguous, R=R)
     for checkpoint in _checkpoints(n_resamples, sequential):
         while done < checkpoint:     # chunks end at the checkpoints, so where they fall never depends on chunk size
             bb = min(b, checkpoint - done)
-            counts = resample_counts(rng, bb, groups, frequencies=frequencies, scheme=scheme,
-                                     contiguous=contiguous, R=R)
+            counts = draw(rng, bb)
             est[done:done + bb] = as_columns(statistic(counts))
             done += bb
             if progress is not None:

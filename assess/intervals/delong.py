@@ -93,6 +93,27 @@ def delong_variance(v10: np.ndarray, v01: np.ndarray) -> tuple[float, float]:
     return float(np.mean(v10)), float(np.var(v10, ddof=1) / m + np.var(v01, ddof=1) / n)
 
 
+def delong_grouped(positives, negatives) -> tuple[float, float]:
+    r"""AUC and DeLong variance from the rows of each class per distinct score, in decreasing score order (the
+    grouped table of the one sort; unweighted): every row of a group shares its placement,
+    :math:`V_{10} = (\text{negatives below} + \tfrac12\,\text{negatives tied}) / n` for a positive and
+    :math:`V_{01} = (\text{positives above} + \tfrac12\,\text{positives tied}) / m` for a negative, so
+    :func:`delong_variance`'s sample variances are count-weighted sums over the D groups — O(D), no sort of the
+    rows. NaN variance when a class has fewer than 2 rows."""
+    p = np.asarray(positives, dtype=np.float64)
+    q = np.asarray(negatives, dtype=np.float64)
+    m, n = float(p.sum()), float(q.sum())
+    if m == 0 or n == 0:
+        return float("nan"), float("nan")
+    v10 = (n - np.cumsum(q) + 0.5 * q) / n
+    v01 = (np.cumsum(p) - 0.5 * p) / m
+    auc = float(np.dot(p, v10) / m)
+    if m < 2 or n < 2:
+        return auc, float("nan")
+    # both placements average the AUC: Σ p·v10 / m = Σ q·v01 / n
+    return auc, float(np.dot(p, (v10 - auc) ** 2) / (m * (m - 1)) + np.dot(q, (v01 - auc) ** 2) / (n * (n - 1)))
+
+
 def auc_interval(auc: float, variance: float, confidence_level: float, how) -> ConfidenceInterval:
     r"""The normal interval :math:`\mathrm{AUC} \pm z\sqrt{\widehat{\mathrm{Var}}}` truncated to [0, 1] (pROC's
     ``ci.auc``); NaN bounds when the variance is not finite."""

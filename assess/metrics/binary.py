@@ -582,11 +582,17 @@ def resampled_pr_auc(r):
 
 
 def resampled_ks_statistic(r):
-    r""":math:`\max(0, \max_u (\mathrm{TPR} - \mathrm{FPR}), \max_v (\mathrm{FPR} - \mathrm{TPR}))` at the ends of
-    the groups holding a positive u / a negative v (where each gap can peak); NaN without both classes."""
-    up = (r.tp_end / r.P[:, None] - r.fp_end / r.N[:, None]).max(axis=1, initial=0.0)
-    down = (r.neg_fp_end / r.N[:, None] - r.neg_tp_end / r.P[:, None]).max(axis=1, initial=0.0)
-    return np.where(r.both, np.maximum(up, down), np.nan)
+    r""":math:`\max(0, \max_u (T_u/P^* - F_u/N^*), \max_v (F_v/N^* - T_v/P^*))` over the resampled cumulative
+    counts at the group ends u, v where each gap can peak (``r.ks_up``, ``r.ks_down``; a (b, ·) gather of the
+    running counts each); NaN without both classes."""
+    inv_p, inv_n = (1.0 / r.P)[:, None], (1.0 / r.N)[:, None]
+    tps, fps = r.ks_up
+    up = tps * inv_p
+    up -= fps * inv_n
+    tps, fps = r.ks_down
+    down = fps * inv_n
+    down -= tps * inv_p
+    return np.where(r.both, np.maximum(up.max(axis=1, initial=0.0), down.max(axis=1, initial=0.0)), np.nan)
 
 
 def resampled_log_loss(r):

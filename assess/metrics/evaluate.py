@@ -299,7 +299,9 @@ def interval_method(spec: MetricSpec, ci: str | None, weighted: bool, *, rows: b
 
     ``rows``: the caller holds the rows, which the multi-class DeLong intervals (one-vs-rest, one-vs-one) read; the
     out-of-core engine's grouped tables give the binary one only, so without rows a multi-class AUC is bootstrapped
-    under "auto" and gets no "delong" interval."""
+    under "auto" and gets no "delong" interval. With rows, the binary average precision and PR AUC of unweighted
+    rows get "delta" (:func:`assess.intervals.precision_area_ci`) — which :func:`evaluate` turns back into the
+    bootstrap when the scores are tied (:func:`assess.intervals.precision_area.applies`)."""
     if ci is None or spec.kind in ("count", "maximum"):
         return None
     delong = spec.kind == "auc" and (spec.task == Task.BINARY or rows)
@@ -312,7 +314,8 @@ def interval_method(spec: MetricSpec, ci: str | None, weighted: bool, *, rows: b
             return "bootstrap"      # autocorrelated rows: the block bootstrap (`_forecast_bounds`)
         if spec.kind == "row_mean":
             return "t"
-        if spec.kind == "delta":
+        if spec.kind == "delta" or (spec.task == Task.BINARY and spec.key in PRECISION_AREAS and rows
+                                    and not weighted):
             return "delta"
         if spec.kind == "median" and not weighted:
             return "order-statistic"
@@ -326,6 +329,8 @@ def interval_method(spec: MetricSpec, ci: str | None, weighted: bool, *, rows: b
     return "bootstrap"
 
 
+#: The binary areas under the precision curve with a delta-method interval (`assess.intervals.precision_area`).
+PRECISION_AREAS = intervals.precision_area.AREAS
 #: Why a defined AUC has no DeLong interval: the variance of the placements needs two rows per class (per side).
 NO_DELONG = "no DeLong interval: a class has fewer than 2 rows, so its placements have no variance estimate"
 #: What the DeLong interval of a multi-class AUC is of: the words of its method (`intervals.IntervalMethod.of`).
@@ -404,7 +409,8 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
         the bootstrap, which the method string says); ``"bootstrap"`` to every metric except counts; ``"auto"``
         picks Wilson for proportions, DeLong for the ROC AUCs of unweighted rows, the
         Student-t interval of a mean (:func:`assess.intervals.mean_ci`) for log loss and the Brier score (means of
-        per-row losses) and the regression errors, the delta method for R² and explained variance, order
+        per-row losses) and the regression errors, the delta method for R² and explained variance and for the
+        average precision and PR AUC of mostly distinct scores (:func:`assess.intervals.precision_area_ci`), order
         statistics for the median absolute error, and the bootstrap for the rest (:func:`interval_method`).
         Counts (tp, fp, …, n) and the maximum error get no interval.
     confidence_level : float, default 0.95
@@ -465,6 +471,12 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     rankings = None
     if task == Task.BINARY:
         state = binary.binary_state(pred.y_true, yp, s, weight, labels_from=labels_from, beta=beta)
+        if state.counts is not None and any(methods[m.key] == "delta" for m in specs):
+            # tied scores: the delta method's normal shape fails there, and the grouped bootstrap is cheap
+            groups = np.diff(state.counts.tps, prepend=0.0), np.diff(state.counts.fps, prepend=0.0)
+            if not intervals.precision_area.applies(*groups):
+                methods.update({m.key: "bootstrap" for m in specs if methods[m.key] == "delta"})
+                boot_specs = [m for m in specs if methods[m.key] == "bootstrap"]
 
         def point_state_for(y_pred, scores):
             return binary.binary_state(pred.y_true, y_pred, scores, weight, labels_from=labels_from, beta=beta)
@@ -508,12 +520,18 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
             # Kish's effective n stands in for n whenever rows are weighted (module docstring of assess.intervals)
             bounds[m.key] = (c.low, c.high, replace(c.how, effective_n=weight is not None))
         elif how == "delong" and task == Task.BINARY:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                c = intervals.delong_ci(y, s, confidence_level=confidence_level)
+            # from the grouped counts of the one sort: no second sort of the rows
+            auc, variance = intervals.delong_grouped(np.diff(state.counts.tps, prepend=0.0),
+                                                     np.diff(state.counts.fps, prepend=0.0))
+            c = intervals.auc_interval(auc, variance, confidence_level, "delong")
             bounds[m.key] = (c.low, c.high, c.how)
         elif how == "delong":
             c = _multiclass_delong(m.key, y, s, rankings, delong, confidence_level)
+            bounds[m.key] = (c.low, c.high, c.how)
+        elif how == "delta":
+            c = intervals.precision_area_ci(np.diff(state.counts.tps, prepend=0.0),
+                                            np.diff(state.counts.fps, prepend=0.0), area=m.key,
+                                            confidence_level=confidence_level)
             bounds[m.key] = (c.low, c.high, c.how)
         elif how == "t":
             c = intervals.mean_ci(_row_losses(task, y, s, losses)[m.key], weights=weight,

@@ -104,7 +104,8 @@ class ResampledRanks:
     - per *positive unit* u (a positive cell without weights, a score group holding a positive with weights):
       ``pos_weight`` its resampled weight, ``tp_end``/``fp_end`` the cumulative counts through its score group and
       ``tp_before``/``fp_before`` through the group before (0 before the first);
-    - ``neg_tp_end``/``neg_fp_end`` the same "through" counts at each negative unit;
+    - ``ks_up``/``ks_down`` — the resampled cumulative counts (TP, FP) at the ends of the groups where TPR − FPR /
+      FPR − TPR can peak (:func:`_ks_ends`), which is all KS reads;
     - :meth:`negatives_above` — :math:`\sum_u w_u\,(F_{\text{before}} + F_{\text{end}})/2`, the Mann–Whitney
       count of negatives scoring above a positive (ties one half);
     - ``loss_sums`` — the (b, 2) resampled sums of per-row log loss and squared error (None when the scores are
@@ -114,8 +115,7 @@ class ResampledRanks:
       ``resampled`` formula).
 
     A group that drew no row in a resample repeats the cumulative counts of the group before it — exactly the curve
-    of the resample, without a forward fill. TPR − FPR can only peak at the end of a group holding a positive and
-    FPR − TPR at one holding a negative, which is why the unit arrays suffice for KS.
+    of the resample, without a forward fill.
 
     Each array is the layout's method of the same name (:class:`_Cells` without weights, :class:`_WeightedRows`
     with), run once per chunk and kept: metrics asked for together share their intermediates.
@@ -167,6 +167,17 @@ class ResampledRanks:
         return self._get("batch_state", make)
 
 
+def _ks_ends(holds_pos: np.ndarray, holds_neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The score groups at whose end TPR − FPR (first) and FPR − TPR (second) can peak, in every resample: a group
+    holding a positive followed by one holding a negative (or last), and the reverse. Exact for any resample: going
+    down the scores, a group without positives cannot raise TPR − FPR, so a peak there is also one at the group
+    before (back to a group holding a positive, followed by this one holding a negative), and a group followed by
+    one without negatives cannot lower it, so the peak carries on to the next (forward to a group followed by one
+    holding a negative, or the last). On 1e6 distinct scores: about a fifth of the groups for each."""
+    after_neg, after_pos = np.append(holds_neg[1:], True), np.append(holds_pos[1:], True)
+    return np.flatnonzero(holds_pos & after_neg), np.flatnonzero(holds_neg & after_pos)
+
+
 class _Cells:
     r"""Unweighted layout: the rows grouped into *cells*, one per distinct score and class that holds rows (the
     grouped table of the one sort, :class:`~assess.curves.ThresholdCounts`), the positive cells in decreasing score
@@ -202,6 +213,8 @@ class _Cells:
         self.F = F = np.cumsum(neg_cells)
         self.T_prev, self.F_prev = np.concatenate(([0], T[:-1])), np.concatenate(([0], F[:-1]))
         self.ties = bool(np.any((pos_per > 0) & (neg_per > 0)))
+        up, down = _ks_ends(pos_per > 0, neg_per > 0)
+        self.up, self.down = (T[up], F[up]), (T[down], F[down])
         # a resample's running count is at most 255 per row (uint8 Poisson counts, summed per cell)
         self.dt = np.int32 if int(self.frequencies.sum()) * 255 < 2**31 else np.int64
         self.losses = None
@@ -247,12 +260,6 @@ class _Cells:
     def fp_before(self, c, v):
         return np.take(v.Cn, self.F_prev[self.gp], axis=1)
 
-    def neg_tp_end(self, c, v):
-        return np.take(v.Cp, self.T[self.gn], axis=1)
-
-    def neg_fp_end(self, c, v):
-        return np.take(v.Cn, self.F[self.gn], axis=1)
-
     def negatives_above(self, c, v):
         def dot(a, b):
             return np.einsum("ij,ij->i", a, b, dtype=np.int64).astype(np.float64)
@@ -270,6 +277,12 @@ class _Cells:
     def cumulative(self, c, v):
         return np.take(v.Cp, self.T, axis=1).astype(np.float64), np.take(v.Cn, self.F, axis=1).astype(np.float64)
 
+    def ks_up(self, c, v):          # integer running counts (a float copy: one more pass)
+        return np.take(v.Cp, self.up[0], axis=1), np.take(v.Cn, self.up[1], axis=1)
+
+    def ks_down(self, c, v):
+        return np.take(v.Cp, self.down[0], axis=1), np.take(v.Cn, self.down[1], axis=1)
+
 
 class _WeightedRows:
     """Weighted layout: the real rows, positives first (each class in input order), each mapped to its score group
@@ -286,8 +299,9 @@ class _WeightedRows:
         if probs_ok:
             l1, l2 = binary.per_row_losses(y[order], scores[order])
             self.losses = np.column_stack([l1, l2]) * weight[order][:, None]
-        self.gp = np.flatnonzero(np.bincount(self.g_pos, minlength=self.D) > 0)     # groups holding a positive
-        self.gn = np.flatnonzero(np.bincount(self.g_neg, minlength=self.D) > 0)     # groups holding a negative
+        holds_pos = np.bincount(self.g_pos, minlength=self.D) > 0
+        self.gp = np.flatnonzero(holds_pos)                                          # groups holding a positive
+        self.up, self.down = (g + 1 for g in _ks_ends(holds_pos, np.bincount(self.g_neg, minlength=self.D) > 0))
 
     def pos(self, c, v):
         return _bincount_rows(self.g_pos, c[:, :self.n_pos] * self.w_pos, self.D)
@@ -326,12 +340,6 @@ class _WeightedRows:
     def fp_before(self, c, v):
         return np.take(v.F, self.gp, axis=1)
 
-    def neg_tp_end(self, c, v):
-        return np.take(v.T, self.gn + 1, axis=1)
-
-    def neg_fp_end(self, c, v):
-        return np.take(v.F, self.gn + 1, axis=1)
-
     def negatives_above(self, c, v):
         return np.einsum("ij,ij->i", v.pos_weight, (v.fp_before + v.fp_end) / 2.0)
 
@@ -340,6 +348,12 @@ class _WeightedRows:
 
     def cumulative(self, c, v):
         return v.T[:, 1:], v.F[:, 1:]
+
+    def ks_up(self, c, v):
+        return np.take(v.T, self.up, axis=1), np.take(v.F, self.up, axis=1)
+
+    def ks_down(self, c, v):
+        return np.take(v.T, self.down, axis=1), np.take(v.F, self.down, axis=1)
 
 
 def binary_score_statistic(state: binary.BinaryState, specs, y, scores, weight, ranking=None):

@@ -252,20 +252,22 @@ RANK_KEYS = ["average_precision", "pr_auc", "ks_statistic"]
 
 
 def test_auto_stops_the_rank_bootstrap_early_on_a_large_file_and_says_so():
-    """200,000 rows of distinct scores: the rank metrics' bootstrap distributions are narrow (interval widths under
+    """200,000 rows of distinct scores: the KS statistic's bootstrap distribution is narrow (interval width under
     0.01), so under "auto" the sequential rule stops before its maximum of 1,000, at one of its looks (200, 300,
-    450, 700), with every bound's Monte-Carlo error below 0.0005; the same call twice gives the same output."""
+    450, 700), with every bound's Monte-Carlo error below 0.0005; the same call twice gives the same output. Average
+    precision and PR AUC of such scores are not resampled at all (the delta method,
+    tests/intervals/test_precision_area.py)."""
     p = _binary(n=200_000, seed=9)
     a = evaluate(p, keys=RANK_KEYS, ci="auto", baselines=False)
     b = evaluate(p, keys=RANK_KEYS, ci="auto", baselines=False)
     assert a.to_dict(with_ci=True) == b.to_dict(with_ci=True)
-    used = a[RANK_KEYS[0]].how.n_resamples
-    assert used in (200, 300, 450, 700)
-    for key in RANK_KEYS:           # one run: one stop for all three
-        how = a[key].how
-        assert how.n_resamples == used and how.stopped_below == 0.0005 and how.mc_error < 0.0005
-        assert a[key].method.startswith(f"bootstrap-percentile ({used} resamples, seed 0, ")
-        assert "stopped: Monte-Carlo error of the bounds" in a[key].method
+    how = a["ks_statistic"].how
+    assert how.n_resamples in (200, 300, 450, 700)
+    assert how.stopped_below == 0.0005 and how.mc_error < 0.0005
+    assert a["ks_statistic"].method.startswith(f"bootstrap-percentile ({how.n_resamples} resamples, seed 0, ")
+    assert "stopped: Monte-Carlo error of the bounds" in a["ks_statistic"].method
+    assert [a[key].how.key for key in RANK_KEYS[:2]] == ["delta-method", "delta-method"]
+    for key in RANK_KEYS:
         assert a[key].low <= a[key].value <= a[key].high
     explicit = evaluate(p, keys=RANK_KEYS, ci="bootstrap", baselines=False)
     assert all(explicit[k].how.n_resamples == 1000 and explicit[k].how.mc_error is None for k in RANK_KEYS)

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from scipy import stats as sps
 
-from assess.core.data import Predictions, Task
+from assess.core.data import Predictions
 from assess.stats import compare, compare_all
 from assess.stats.verdict import primary_comparison
 from tests.stats.test_compare import binary_models
