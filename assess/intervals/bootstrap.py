@@ -266,16 +266,15 @@ def _bounds_mc_error(est: np.ndarray, levels) -> np.ndarray:
     return out
 
 
-def _settled(est: np.ndarray, levels) -> tuple[bool, np.ndarray, np.ndarray]:
-    """Whether every column's bounds are within their display tolerance (the smaller of its two bounds'); the
-    columns' errors and tolerances (NaN for a column without an interval)."""
+def _column_errors(est: np.ndarray, levels) -> tuple[np.ndarray, np.ndarray]:
+    """Per column: the larger Monte-Carlo error of its two percentile bounds and their display tolerance (the
+    smaller of its two bounds'); NaN for a column without an interval (under 2 finite values)."""
     errors = _bounds_mc_error(est, levels)
     tols = np.full(est.shape[1], np.nan)
     for j in np.flatnonzero(~np.isnan(errors)):
         fin = est[np.isfinite(est[:, j]), j]
         tols[j] = min(display_tolerance(b) for b in np.quantile(fin, levels))
-    live = ~np.isnan(errors)
-    return bool(np.all(errors[live] < tols[live])), errors, tols
+    return errors, tols
 
 
 def _bca_bounds(est, point, jack, jw, confidence_level):
@@ -338,10 +337,13 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
         Upper bound on b × R per chunk (memory).
     sequential : bool, default False
         Resample only as much as the shown bounds need (percentile intervals): at 200 resamples, then at every
-        1.5-fold more (:func:`_checkpoints`), stop once the Monte-Carlo standard error of each bound of every
-        column (:func:`maritz_jarrett_se`) is below half a unit of its last shown decimal (:func:`display_tolerance`),
-        else go on to ``n_resamples``. The checkpoints and the errors depend on the seed and the data only, so the
-        same seed gives the same stop and the same bounds. Each interval's method records the resamples used, the
+        1.5-fold more (:func:`_checkpoints`), each column stops once the Monte-Carlo standard error of both its
+        bounds (:func:`maritz_jarrett_se`) is below half a unit of their last shown decimal (:func:`display_tolerance`),
+        else at ``n_resamples``; drawing goes on while a column is still open. A column's interval is read from its
+        own first resamples only, so it is the same whichever other columns are computed with it (the Metrics page
+        asks for the metrics a user picked, the command line for all). The checkpoints and the errors depend on the
+        seed and the data only, so the same seed gives the same stop and the same bounds. Each interval's method
+        records the resamples used, the
         larger error of its bounds (``mc_error``) and, when the rule stopped early, the tolerance it met
         (``stopped_below``). BCa runs to ``n_resamples`` (its bounds sit at quantiles known only after the
         jackknife).
@@ -383,7 +385,10 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
     alpha = 1 - confidence_level
     levels = (alpha / 2, 1 - alpha / 2)
     sequential = sequential and method == "percentile"
-    done, errors, stopped_below = 0, None, None
+    done, errors = 0, None
+    # per column: the resamples it stopped at, its bounds' error and the tolerance it met there (NaN: ran to the end)
+    stop_at = np.zeros(m, dtype=np.int64)
+    stop_errors, stopped_below = np.full(m, np.nan), np.full(m, np.nan)
     draw = _drawer(groups, frequencies=frequencies, scheme=scheme, contiguous=contiguous, R=R)
     for checkpoint in _checkpoints(n_resamples, sequential):
         while done < checkpoint:     # chunks end at the checkpoints, so where they fall never depends on chunk size
@@ -393,11 +398,19 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
             done += bb
             if progress is not None:
                 progress(done / n_resamples)
-        if sequential:
-            settled, errors, tols = _settled(est[:done], levels)
-            if settled and done < n_resamples:
-                stopped_below = tols
+        if sequential and done < n_resamples:
+            open_ = np.flatnonzero(stop_at == 0)
+            errors, tols = _column_errors(est[:done, open_], levels)
+            # a column without an interval yet (under 2 finite values) has nothing to refine: it stops too
+            settled = np.isnan(errors) | (errors < tols)
+            stop_at[open_[settled]] = done
+            stop_errors[open_[settled]], stopped_below[open_[settled]] = errors[settled], tols[settled]
+            if not (stop_at == 0).any():
                 break
+    still = stop_at == 0
+    stop_at[still] = done
+    if sequential and still.any():
+        stop_errors[still] = _column_errors(est[:done, still], levels)[0]
     if done < n_resamples:
         est = est[:done]
         if progress is not None:
@@ -405,12 +418,12 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
     used = sorted({_scheme_for(int(frequencies[g].sum()) if frequencies is not None else g.size, scheme,
                                g.size if frequencies is not None else None) for g in groups})
     scheme_used = "+".join(used)
-    undefined = (~np.isfinite(est)).sum(axis=0)
+    undefined = np.array([int((~np.isfinite(est[:stop_at[j], j])).sum()) for j in range(m)], dtype=np.int64)
     intervals = []
     if method == "bca":
         jack, jw = _jackknife(statistic, R, groups, frequencies, rng, chunk_cells)
     for j in range(m):
-        col = est[:, j]
+        col = est[:stop_at[j], j]
         fin = col[np.isfinite(col)]
         if fin.size < 2:
             lo = hi = float("nan")
@@ -418,8 +431,9 @@ def bootstrap_ci(statistic: Callable[[np.ndarray], np.ndarray], *, n: int | None
             lo, hi = (float(v) for v in np.quantile(fin, levels))
         else:
             lo, hi = _bca_bounds(col, point[j], jack[:, j], jw, confidence_level)
-        mc = float(errors[j]) if errors is not None and np.isfinite(errors[j]) else None
+        mc = float(stop_errors[j]) if sequential and np.isfinite(stop_errors[j]) else None
+        below = float(stopped_below[j]) if mc is not None and np.isfinite(stopped_below[j]) else None
         intervals.append(ConfidenceInterval(lo, hi, confidence_level, IntervalMethod(
-            f"bootstrap-{method}", n_resamples=done, scheme=scheme_used, dropped=int(undefined[j]), mc_error=mc,
-            stopped_below=float(stopped_below[j]) if mc is not None and stopped_below is not None else None)))
+            f"bootstrap-{method}", n_resamples=int(stop_at[j]), scheme=scheme_used,
+            dropped=int(undefined[j]), mc_error=mc, stopped_below=below)))
     return BootstrapResult(point, est, tuple(intervals), undefined, done, seed, scheme_used, method)
