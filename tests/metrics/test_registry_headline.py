@@ -64,7 +64,8 @@ def test_every_surface_picks_the_headline(files, monkeypatch):
     asked = []
     monkeypatch.setattr(costs.cost, "headline", lambda a, c, *, metric, **kw: asked.append(metric))
     costs.running_costs(binary, binary.models, decision=Decision(), confidence_level=0.95, n_resamples=100, seed=0)
-    args = argparse.Namespace(cost_metric=None, cost_table=None, confidence_level=0.95, n_resamples=100, seed=0)
+    args = argparse.Namespace(cost_metric=None, cost_table=None, confidence_level=0.95, n_resamples=100, seed=0,
+                              ci=None)
     try:
         cost_section.section(binary, args, {m: None for m in binary.models}, None)
     except Exception:   # the section goes on to compute; only the metric it chose matters here
