@@ -53,7 +53,8 @@ from assess.intervals.interval import ConfidenceInterval, IntervalMethod, check_
 from assess.intervals.proportions import clopper_pearson_bounds
 from assess.metrics._common import note, note_undefined
 
-__all__ = ["INTERVAL", "NOISE_MULTIPLE", "bin_totals", "ece", "ece_interval", "noise_floor", "squared_weights"]
+__all__ = ["INTERVAL", "NOISE_MULTIPLE", "bin_totals", "ece", "ece_interval", "noise_floor", "resampled_ece",
+           "squared_weights"]
 
 #: The key of :func:`ece_interval`'s :class:`~assess.intervals.IntervalMethod`: already words, as tables show it.
 INTERVAL = "simultaneous Clopper–Pearson bins"
@@ -164,3 +165,20 @@ def ece(s):
                       "average on these bins from noise alone: the binned ECE runs high there (compare models by "
                       "their difference)")
     return value
+
+
+def resampled_ece(r):
+    r"""ECE of a chunk of resamples (:class:`~assess.metrics.resampling.ResampledRanks`), for the paired bootstrap
+    of two models' difference (``compare --test paired_bootstrap --metric ece``; the metric's own interval is never
+    bootstrapped, module docstring): the formula on the resampled cumulative counts per distinct score, over the
+    resampled total weight; NaN when the scores are not probabilities or a resample has no weight. The distinct
+    scores are the point state's: a resample only reweights its groups (`ResampledRanks` keeps that state as
+    ``_state``, read here until the shared resampling module gives its batch state the point's distinct scores)."""
+    point = r._state
+    if point.proba_reason:
+        return np.full(r.b, np.nan)
+    batch = r.batch_state()
+    tps, fps = batch.tps, batch.fps
+    n = tps[:, -1] + fps[:, -1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n > 0, _gaps(point.counts.thresholds, tps, fps) / np.where(n > 0, n, 1.0), np.nan)

@@ -184,17 +184,18 @@ _T = ("threshold",)
 
 
 def _b(key, name, latex, meaning, source, *, direction="higher", rng=(0.0, 1.0), kind="other",
-       group="Threshold metrics", needs="labels", params=_T, baseline="simulated", prop=None, fn=None):
+       group="Threshold metrics", needs="labels", params=_T, baseline="simulated", prop=None, fn=None,
+       resampled=None):
     proportion = None
     if prop is not None:
         num, den, num_txt, den_txt = prop
         proportion = Proportion(num_txt, den_txt, _bin_prop(num, den))
         kind = "proportion"
-    # A score metric's resample formula sits beside it in binary.py as resampled_<key> (see MetricSpec); ``fn``: the
-    # function of a metric of its own module.
+    # A score metric's resample formula sits beside it in binary.py as resampled_<key> (see MetricSpec), or is given
+    # with the function of a metric of its own module (``fn``, ``resampled``).
     return MetricSpec(key, name, _BIN, needs, direction, rng, latex, meaning, source, kind, group, params,
                       fn or getattr(binary, key), baseline, proportion,
-                      getattr(binary, f"resampled_{key}", None) if needs != "labels" else None)
+                      resampled or (getattr(binary, f"resampled_{key}", None) if needs != "labels" else None))
 
 
 _INF = (0.0, float("inf"))
@@ -303,7 +304,7 @@ BINARY = (
        "bins, each bin's gap between its mean score and its fraction of positives, weighted by its rows (0 = "
        "calibrated).", "Naeini et al. (2015); Guo et al. (2017); the calibration chart's bins", direction="lower",
        kind="binned", group="Probabilistic", needs="probabilities", params=(), baseline="scores",
-       fn=calibration_error.ece),
+       fn=calibration_error.ece, resampled=calibration_error.resampled_ece),
     _b("kl_divergence", "KL divergence", r"\sum_c P(c) \ln \frac{P(c)}{Q(c)}",
        "How far the predicted class mix is from the true class mix (nats; 0 = same mix).", f"{ISO} 6.2.7, 6.3.5",
        direction="lower", rng=_INF, group="Distribution"),

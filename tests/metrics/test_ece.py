@@ -18,7 +18,8 @@ from assess.cli import main
 from assess.core.data import Predictions, Task
 from assess.inputs.assessment import describe
 from assess.inputs.read import read_table
-from assess.metrics import calibration_error
+from assess.metrics import calibration_error, get, resampling
+from assess.metrics.binary import binary_state
 from assess.metrics.evaluate import evaluate
 from assess.present import metrics_view as mv
 from tests.conftest import ROOT
@@ -163,6 +164,32 @@ def test_interval_is_the_worst_case_over_statsmodels_clopper_pearson_bins(weight
                         + f" (Bonferroni over {f.sum()} bins), conditional on the scores")
     assert r.how.words == ("Simultaneous Clopper–Pearson bins, " + ("Kish effective n, " if weighted else "")
                            + "conditional on the scores")
+
+
+def test_a_resample_is_the_formula_on_the_reweighted_rows():
+    """Each resample's ECE is the numpy formula on the rows weighted by their draw counts (the weighted layout
+    lays rows out positives first)."""
+    y, s = sample(300, 7)
+    w = np.ones(300)
+    spec = get(Task.BINARY, "ece")
+    state = binary_state(y, (s >= 0.5).astype(np.int8), s, w)
+    stat, _ = resampling.binary_score_statistic(state, [spec], y == 1, s, w)
+    order = np.concatenate([np.flatnonzero(y == 1), np.flatnonzero(y == 0)])
+    draws = np.random.default_rng(8).poisson(1.0, size=(4, 300)).astype(np.uint8)
+    got = np.asarray(stat(draws)).reshape(4)
+    for b in range(4):
+        assert got[b] == pytest.approx(numpy_ece(y[order], s[order], draws[b].astype(float)), abs=1e-12)
+
+
+def test_paired_bootstrap_of_two_models_difference_is_defined():
+    """``compare --test paired_bootstrap --metric ece`` resamples the ECE (`resampled_ece`); without it every
+    resample is undefined and the p-values null."""
+    from tests.engine.test_engine import run_cli
+
+    code, doc, err = run_cli("compare", ROOT / "assets/samples/breast_cancer_binary.csv", "--test", "paired_bootstrap",
+                             "--metric", "ece", "--resamples", "200")
+    assert code == 0, err
+    assert len(doc["pairs"]) == 3 and all(0 < p["pvalue"] <= 1 for p in doc["pairs"])
 
 
 def test_bootstrap_asked_gives_the_same_interval_and_says_why():
