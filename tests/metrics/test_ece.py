@@ -212,6 +212,12 @@ def test_breast_cancer_sample_intervals_hold_their_estimates():
     assert set(doc["models"]) == {"logistic", "tree", "naive_bayes_3f"}
     for model, got in doc["models"].items():
         assert got["ece"]["low"] <= got["ece"]["value"] <= got["ece"]["high"], model
+    # the out-of-core engine's grouped table gives the same interval
+    code, grouped, err = run_cli("metrics", ROOT / "assets/samples/breast_cancer_binary.csv", "--ci", "auto",
+                                 "--metrics", "ece", "--engine", "duckdb")
+    assert code == 0, err
+    for model, got in doc["models"].items():
+        assert grouped["models"][model]["ece"] == pytest.approx(got["ece"], abs=1e-12), model
 
 
 def test_cli_report_and_metrics_page_carry_ece(tmp_path, capsys):
