@@ -56,8 +56,9 @@ from assess.metrics._common import note, note_undefined
 __all__ = ["INTERVAL", "NOISE_MULTIPLE", "bin_totals", "ece", "ece_interval", "noise_floor", "resampled_ece",
            "squared_weights"]
 
-#: The key of :func:`ece_interval`'s :class:`~assess.intervals.IntervalMethod`: already words, as tables show it.
-INTERVAL = "simultaneous Clopper–Pearson bins"
+#: The key of :func:`ece_interval`'s :class:`~assess.intervals.IntervalMethod` (its words: "Simultaneous
+#: Clopper–Pearson bins", :data:`~assess.intervals.METHOD_NAMES`).
+INTERVAL = "simultaneous-clopper-pearson-bins"
 
 
 def _starts(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

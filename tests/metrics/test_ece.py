@@ -160,7 +160,7 @@ def test_interval_is_the_worst_case_over_statsmodels_clopper_pearson_bins(weight
     r = evaluate(binary(y, s, w if weighted else None), ["ece"], ci="auto", baselines=False)["ece"]
     assert (r.low, r.high) == (pytest.approx(expected_low, abs=1e-12), pytest.approx(expected_high, abs=1e-12))
     assert expected_low > 0   # the model is off: some bin's mean score lies outside its interval
-    assert r.method == ("simultaneous Clopper–Pearson bins" + (" (Kish effective n)" if weighted else "")
+    assert r.method == ("simultaneous-clopper-pearson-bins" + (" (Kish effective n)" if weighted else "")
                         + f" (Bonferroni over {f.sum()} bins), conditional on the scores")
     assert r.how.words == ("Simultaneous Clopper–Pearson bins, " + ("Kish effective n, " if weighted else "")
                            + "conditional on the scores")

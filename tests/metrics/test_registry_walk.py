@@ -187,7 +187,7 @@ def test_every_binary_entry_reaches_every_surface(spec, binary_reports):
     assert np.isfinite(result.value)
     assert set(result.baselines) == {"majority", "stratified", "uniform"}
     if spec.kind == "binned":   # the ECE: never bootstrapped (assess.metrics.calibration_error), and says so
-        assert result.method.startswith("simultaneous Clopper–Pearson bins") and "not bootstrapped" in result.note
+        assert result.method.startswith("simultaneous-clopper-pearson-bins") and "not bootstrapped" in result.note
     elif spec.kind != "count":
         assert result.method and result.method.startswith("bootstrap")
     if spec.needs == "labels" and "threshold" in spec.params:
