@@ -29,7 +29,9 @@ from assess.engine.backends import open_backend
 from assess.engine.source import Source
 from assess.core.errors import AssessError
 from assess.inputs.read import LoadedTable
-from assess.metrics.evaluate import MetricReport, MetricResult, interval_method, no_interval_note, run_metric
+from assess.metrics import calibration_error
+from assess.metrics.evaluate import (BINNED_NOT_BOOTSTRAPPED, MetricReport, MetricResult, interval_method,
+                                     no_interval_note, run_metric)
 from assess.metrics.registry import applicable, get, metrics_for
 from assess.inputs.assessment import Assessment, describe
 from assess.core.defaults import DEFAULT_RESAMPLES
@@ -347,6 +349,14 @@ def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, w
                 c = intervals.t_interval(value, sq[m.key] / W - value * value, W * W / sq["weight_sq"],
                                          confidence_level=confidence_level, bounds=m.range, weighted=weighted)
                 lo, hi, method = c.low, c.high, replace(c.how, of="mean of per-row losses")
+            elif how[m.key] == "simultaneous-bins" and not weighted:
+                c = calibration_error.ece_interval(state.counts, confidence_level=confidence_level)
+                lo, hi, method = c.low, c.high, c.how
+                if ci == "bootstrap":
+                    note = "; ".join(x for x in (note, BINNED_NOT_BOOTSTRAPPED) if x)
+            elif how[m.key] == "simultaneous-bins":
+                note = "; ".join(x for x in (note, "no interval out of core for weighted rows: the grouped table has "
+                                             "no sums of squared weights per bin (use --engine memory)") if x)
             elif m.key in boot_bounds:
                 lo, hi, method = boot_bounds[m.key]
             else:

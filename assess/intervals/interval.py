@@ -17,6 +17,7 @@ METHOD_NAMES = {
     "t-interval": "Student t",
     "delta-method": "Delta method",
     "order-statistic": "Order statistics",
+    "simultaneous-clopper-pearson-bins": "Simultaneous Clopper–Pearson bins",
     "block-t": "Block t",
     "bootstrap-percentile": "Bootstrap percentile",
     "bootstrap-bca": "Bootstrap BCa",

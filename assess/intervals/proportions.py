@@ -75,6 +75,19 @@ def clopper_pearson(x, n, *, confidence_level: float = 0.95, n_eff: float | None
     return ConfidenceInterval(low, high, confidence_level, "clopper-pearson")
 
 
+def clopper_pearson_bounds(x, n, *, confidence_level: float = 0.95):
+    """The Clopper–Pearson interval of :func:`clopper_pearson` on arrays: ``(low, high)`` of x / n elementwise (NaN
+    where n <= 0; an effective n is given as ``n`` with ``x = p * n_eff``). ``scipy.special.betaincinv`` is the beta
+    quantile of ``scipy.stats.beta.ppf``."""
+    x, n = np.asarray(x, dtype=np.float64), np.asarray(n, dtype=np.float64)
+    a = 1 - check_confidence_level(confidence_level)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        low = np.where(x <= 0, 0.0, special.betaincinv(x, n - x + 1, a / 2))
+        high = np.where(x >= n, 1.0, special.betaincinv(x + 1, n - x, 1 - a / 2))
+    nan = np.where(n > 0, 0.0, np.nan)
+    return low + nan, high + nan
+
+
 def normal(x, n, *, confidence_level: float = 0.95, n_eff: float | None = None) -> ConfidenceInterval:
     r"""Normal (CLT, Wald) interval of a proportion, the interval of an error rate in Iocchi's slides (reference 002):
 

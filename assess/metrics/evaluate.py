@@ -19,7 +19,8 @@ from assess import curves, intervals
 from assess.core.data import Predictions, Task
 from assess.core.decision import Decision, predicted_labels
 from assess.core.warnings import UndefinedMetricWarning
-from assess.metrics import binary, clustering, forecast_state, multiclass, multilabel, regression, resampling
+from assess.metrics import (binary, calibration_error, clustering, forecast_state, multiclass, multilabel, regression,
+                            resampling)
 from assess.metrics._common import ScoreNote, check_finite, check_weight
 from assess.metrics.baselines import baseline_columns, baseline_values, regression_baselines
 from assess.metrics.forecast_baselines import BASELINES
@@ -292,10 +293,11 @@ MAXIMUM_NO_INTERVAL = ("no interval: the bootstrap of a maximum is inconsistent 
 def interval_method(spec: MetricSpec, ci: str | None, weighted: bool, *, rows: bool = False) -> str | None:
     """The interval method a metric gets for the asked ``ci``: "auto" picks Wilson for proportions, DeLong for the
     ROC AUCs of unweighted rows, t for row means (regression: the mean-type errors, their roots and totals), the
-    delta method for R² and explained variance, order statistics for the unweighted median absolute error and the
-    bootstrap otherwise (forecasts: every metric, resampled in blocks); a named method applies where it can (a
-    proportion method to proportions, DeLong to AUCs, the bootstrap to all); None for no interval — counts, and the
-    maximum error (:data:`MAXIMUM_NO_INTERVAL`).
+    delta method for R² and explained variance, order statistics for the unweighted median absolute error,
+    simultaneous Clopper–Pearson intervals of the bins for the ECE and the bootstrap otherwise (forecasts: every
+    metric, resampled in blocks); a named method applies where it can (a proportion method to proportions, DeLong
+    to AUCs, the bootstrap to all but the ECE, which keeps its own: :data:`BINNED_NOT_BOOTSTRAPPED`); None for no
+    interval — counts, and the maximum error (:data:`MAXIMUM_NO_INTERVAL`).
 
     ``rows``: the caller holds the rows, which the multi-class DeLong intervals (one-vs-rest, one-vs-one) read; the
     out-of-core engine's grouped tables give the binary one only, so without rows a multi-class AUC is bootstrapped
@@ -304,6 +306,8 @@ def interval_method(spec: MetricSpec, ci: str | None, weighted: bool, *, rows: b
     bootstrap when the scores are tied (:func:`assess.intervals.precision_area.applies`)."""
     if ci is None or spec.kind in ("count", "maximum"):
         return None
+    if spec.kind == "binned":
+        return "simultaneous-bins" if ci in ("auto", "bootstrap") else None
     delong = spec.kind == "auc" and (spec.task == Task.BINARY or rows)
     if ci == "auto":
         if spec.kind == "proportion":
@@ -331,6 +335,11 @@ def interval_method(spec: MetricSpec, ci: str | None, weighted: bool, *, rows: b
 
 #: The binary areas under the precision curve with a delta-method interval (`assess.intervals.precision_area`).
 PRECISION_AREAS = intervals.precision_area.AREAS
+#: Why ``ci="bootstrap"`` gives the ECE its simultaneous Clopper–Pearson interval
+#: (:mod:`assess.metrics.calibration_error`).
+BINNED_NOT_BOOTSTRAPPED = ("not bootstrapped: the percentile bootstrap of the binned ECE misses the true value near "
+                           "calibration (the plug-in ECE is biased upward there), so its interval is the simultaneous "
+                           "Clopper–Pearson one of the bins")
 #: Why a defined AUC has no DeLong interval: the variance of the placements needs two rows per class (per side).
 NO_DELONG = "no DeLong interval: a class has fewer than 2 rows, so its placements have no variance estimate"
 #: What the DeLong interval of a multi-class AUC is of: the words of its method (`intervals.IntervalMethod.of`).
@@ -406,12 +415,14 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
     ci : {None, "wilson", "clopper-pearson", "normal", "delong", "bootstrap", "auto"}
         Interval method. A proportion method applies to proportion metrics only, ``"delong"`` to the ROC AUCs
         only (binary; multi-class one-vs-rest and one-vs-one: :func:`_multiclass_delong`; weighted data fall back to
-        the bootstrap, which the method string says); ``"bootstrap"`` to every metric except counts; ``"auto"``
-        picks Wilson for proportions, DeLong for the ROC AUCs of unweighted rows, the
+        the bootstrap, which the method string says); ``"bootstrap"`` to every metric except counts and the ECE;
+        ``"auto"`` picks Wilson for proportions, DeLong for the ROC AUCs of unweighted rows, the
         Student-t interval of a mean (:func:`assess.intervals.mean_ci`) for log loss and the Brier score (means of
         per-row losses) and the regression errors, the delta method for R² and explained variance and for the
         average precision and PR AUC of mostly distinct scores (:func:`assess.intervals.precision_area_ci`), order
-        statistics for the median absolute error, and the bootstrap for the rest (:func:`interval_method`).
+        statistics for the median absolute error, and the bootstrap for the rest (:func:`interval_method`). The ECE
+        gets simultaneous Clopper–Pearson intervals of its bins under both
+        (:func:`assess.metrics.calibration_error.ece_interval`; :data:`BINNED_NOT_BOOTSTRAPPED`).
         Counts (tp, fp, …, n) and the maximum error get no interval.
     confidence_level : float, default 0.95
     resamples, seed : bootstrap settings (reported in each result's ``method``). Under ``"auto"`` ``n_resamples`` is
@@ -537,6 +548,10 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
             c = intervals.mean_ci(_row_losses(task, y, s, losses)[m.key], weights=weight,
                                   confidence_level=confidence_level, bounds=m.range)
             bounds[m.key] = (c.low, c.high, replace(c.how, of="mean of per-row losses"))
+        elif how == "simultaneous-bins":
+            c = calibration_error.ece_interval(state.counts, confidence_level=confidence_level, squares=None
+                                               if weight is None else calibration_error.squared_weights(s, weight))
+            bounds[m.key] = (c.low, c.high, c.how)
     if boot_specs:
         bounds.update(_bootstrap(task, state, boot_specs, values, y, yp, s, weight, rankings, n_resamples=n_resamples,
                                  confidence_level=confidence_level, seed=seed, progress=progress,
@@ -559,6 +574,8 @@ def evaluate(pred: Predictions, keys=None, *, decision: Decision = Decision(), b
             note_ = "; ".join(x for x in (note_, no_bootstrap) if x)
         if methods[m.key] == "delong" and np.isfinite(v) and not np.isfinite(lo):
             note_ = "; ".join(x for x in (note_, NO_DELONG) if x)
+        if methods[m.key] == "simultaneous-bins" and ci == "bootstrap" and np.isfinite(v):
+            note_ = "; ".join(x for x in (note_, BINNED_NOT_BOOTSTRAPPED) if x)
         bl = base.get(m.key)
         counts = tuple(float(c) for c in m.proportion.counts(state)[:2]) if m.proportion else None
         results.append(MetricResult(m.key, m.named(beta=beta, k=k), v, lo, hi, how, reason, note_,

@@ -5,9 +5,11 @@ it needs (labels, scores or probabilities), which way is better, its range, how 
 (``kind``: ``"count"`` — no interval; ``"proportion"`` — Wilson / Clopper–Pearson / normal from
 :attr:`MetricSpec.proportion`; ``"auc"`` — DeLong; ``"row_mean"`` — a mean of per-row losses, Student-t;
 ``"delta"`` — the delta method (R², explained variance); ``"median"`` — order statistics (median absolute
-error); ``"maximum"`` — none, the bootstrap of a maximum cannot cover; ``"other"`` — bootstrap), where the UI shows
-it (``group``), the parameters it reads (``beta``, ``k``, ``threshold``), how its ISO 5.3.13 baselines are obtained
-(``baseline``) and the function that computes it from the task's shared state.
+error); ``"binned"`` — simultaneous Clopper–Pearson intervals of the score bins (ECE,
+:func:`~assess.metrics.calibration_error.ece_interval`); ``"maximum"`` — none, the bootstrap of a maximum cannot
+cover; ``"other"`` — bootstrap), where the UI shows it (``group``), the parameters it reads (``beta``, ``k``,
+``threshold``), how its ISO 5.3.13 baselines are obtained (``baseline``) and the function that computes it from the
+task's shared state.
 
 List metrics with :func:`metrics_for` (by task, optionally group / needs) and look one up with :func:`get`:
 
@@ -301,8 +303,8 @@ BINARY = (
        "How far the predicted probabilities are from the observed share of positives: over 10 equal-width score "
        "bins, each bin's gap between its mean score and its fraction of positives, weighted by its rows (0 = "
        "calibrated).", "Naeini et al. (2015); Guo et al. (2017); the calibration chart's bins", direction="lower",
-       group="Probabilistic", needs="probabilities", params=(), baseline="scores", fn=calibration_error.ece,
-       resampled=calibration_error.resampled_ece),
+       kind="binned", group="Probabilistic", needs="probabilities", params=(), baseline="scores",
+       fn=calibration_error.ece, resampled=calibration_error.resampled_ece),
     _b("kl_divergence", "KL divergence", r"\sum_c P(c) \ln \frac{P(c)}{Q(c)}",
        "How far the predicted class mix is from the true class mix (nats; 0 = same mix).", f"{ISO} 6.2.7, 6.3.5",
        direction="lower", rng=_INF, group="Distribution"),

@@ -210,7 +210,7 @@ def test_registry_entry_is_complete(spec):
     assert spec.name and spec.latex and spec.meaning and spec.source
     assert spec.direction in ("higher", "lower", "none")
     assert spec.needs in ("labels", "scores", "probabilities")
-    assert spec.kind in ("count", "proportion", "auc", "row_mean", "other")
+    assert spec.kind in ("count", "proportion", "auc", "row_mean", "binned", "other")
     assert spec.group in GROUPS
     assert set(spec.params) <= {"beta", "k", "threshold"}
     assert spec.range[0] < spec.range[1]

@@ -32,7 +32,7 @@ def test_applicable_per_task_by_hand():
     binary_scores = {m.key for m in applicable(Task.BINARY, has_scores=True)}
     assert {"accuracy", "f1", "tp"} <= binary_labels and not {"roc_auc", "log_loss", "brier_score"} & binary_labels
     assert binary_scores - binary_labels == {"roc_auc", "average_precision", "pr_auc", "ks_statistic", "log_loss",
-                                             "brier_score"}
+                                             "brier_score", "ece"}
     forecast = {m.key for m in applicable(Task.FORECAST, has_scores=False)}
     with_interval = {m.key for m in applicable(Task.FORECAST, has_scores=False, has_intervals=True)}
     assert with_interval - forecast == {"coverage", "interval_width", "winkler_score", "pinball_loss"}

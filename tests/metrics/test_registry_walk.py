@@ -186,14 +186,16 @@ def test_every_binary_entry_reaches_every_surface(spec, binary_reports):
     result = binary_reports[spec.key]
     assert np.isfinite(result.value)
     assert set(result.baselines) == {"majority", "stratified", "uniform"}
-    if spec.kind != "count":
+    if spec.kind == "binned":   # the ECE: never bootstrapped (assess.metrics.calibration_error), and says so
+        assert result.method.startswith("simultaneous-clopper-pearson-bins") and "not bootstrapped" in result.note
+    elif spec.kind != "count":
         assert result.method and result.method.startswith("bootstrap")
     if spec.needs == "labels" and "threshold" in spec.params:
         assert spec.key in threshold_metric_keys()
     if spec.needs != "labels":
         # a score metric is resampled by its own formula (fast) or by compute on resampled counts — never by name
         assert spec.resampled is None or callable(spec.resampled)
-        # beside its point formula: binary.py's resampled_<key>, or that of the metric's own module (ece)
+        # beside its point formula: binary.py's resampled_<key>, or that of the metric's own module
         home = sys.modules[spec.compute.__module__]
         assert spec.resampled is getattr(home, f"resampled_{spec.key}", None)
 
