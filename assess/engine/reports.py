@@ -312,7 +312,14 @@ def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, w
     bootstrap intervals (`assess.engine.bootstrap`)."""
     state = t.state
     computed = {m.key: run_metric(m.compute, state) for m in specs}
-    how = {m.key: interval_method(m, ci, weighted) for m in specs}
+    # the exact grouped table holds what the in-memory rows give the precision areas' delta method: the counts of
+    # each class per distinct score (`assess.metrics.evaluate.evaluate`, with its fallback to the bootstrap on ties)
+    exact_scores = task == Task.BINARY and exact and getattr(state, "counts", None) is not None
+    how = {m.key: interval_method(m, ci, weighted, rows=exact_scores) for m in specs}
+    if any(v == "delta" for v in how.values()):
+        groups = np.diff(state.counts.tps, prepend=0.0), np.diff(state.counts.fps, prepend=0.0)
+        if not intervals.precision_area.applies(*groups):
+            how.update({k: "bootstrap" for k, v in how.items() if v == "delta"})
     boot = boot or (DEFAULT_RESAMPLES, 0, "percentile")
     boot_specs = [m for m in specs if how[m.key] == "bootstrap" and np.isfinite(computed[m.key][0])]
     boot_bounds, boot_notes = {}, {}
@@ -342,6 +349,9 @@ def _report(t, model, assessment, specs, decision, beta, ci, confidence_level, w
                 if bounds:   # the grid's AUC is off by at most the bound: widen the interval by it
                     lo, hi = max(0.0, lo - bounds["roc_auc"]), min(1.0, hi + bounds["roc_auc"])
                     method = intervals.IntervalMethod("delong", detail="score grid, widened by the grid's error bound")
+            elif how[m.key] == "delta":
+                c = intervals.precision_area_ci(*groups, area=m.key, confidence_level=confidence_level)
+                lo, hi, method = c.low, c.high, c.how
             elif how[m.key] == "t" and t.loss_squares and m.key in t.loss_squares:
                 # the mean of per-row losses, as `assess.intervals.mean_ci` on the rows: spread Σw·x²/W − mean²
                 sq = t.loss_squares

@@ -81,3 +81,24 @@ def test_the_log_loss_interval_out_of_core_is_the_t_interval_of_the_per_row_loss
         pytest.approx(_t_oracle(-np.log(p_true), ones), rel=1e-9)
     assert (report["brier_score"]["low"], report["brier_score"]["high"]) == \
         pytest.approx(_t_oracle((p - y) ** 2, ones), rel=1e-9)
+
+
+def test_the_precision_areas_of_distinct_scores_get_the_in_memory_delta_method_interval(tmp_path):
+    """On mostly distinct scores ``auto`` gives average precision and PR AUC the delta-method interval of
+    `assess.intervals.precision_area_ci` in memory; the engine's exact grouped table holds the same per-score counts,
+    so out of core the interval is the same (it was a bootstrap of other draws). Oracle: the in-memory run, whose
+    interval is checked against scikit-learn's areas in tests/intervals/test_precision_area.py."""
+    rng = np.random.default_rng(9)
+    n = 6000
+    y = rng.random(n) < 0.4
+    s = 1 / (1 + np.exp(-(rng.normal(0, 1, n) + 1.0 * (2 * y - 1))))
+    path = tmp_path / "distinct.csv"
+    pd.DataFrame({"y_true": y.astype(int), "score": s}).to_csv(path, index=False)
+    keys = ("average_precision", "pr_auc")
+    runs = [run_cli("metrics", path, "--engine", engine, "--ci", "auto", "--quiet", "--metrics", *keys)
+            for engine in ("memory", "duckdb")]
+    assert all(code == 0 for code, _, _ in runs), runs[1][2]
+    [memory], [duck] = (list(out["models"].values()) for _, out, _ in runs)
+    for key in keys:
+        assert (duck[key]["low"], duck[key]["high"]) == pytest.approx((memory[key]["low"], memory[key]["high"]),
+                                                                      rel=1e-9), key
