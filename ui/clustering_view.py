@@ -40,8 +40,9 @@ def render(assessment: Assessment) -> None:
         + (f"Internal indices read the {len(assessment.roles.features)} feature columns `x_*`."
            if has_features else "The file has no feature columns `x_*`: the internal indices are left out.")))
 
+    # full width, as the other tasks' Models: in a third of the page at 1024 px a second name was cut, a third hidden
+    models = st.multiselect("Clusterings", list(assessment.models), default=list(assessment.models))
     left, mid, right = st.columns(3)
-    models = left.multiselect("Clusterings", list(assessment.models), default=list(assessment.models))
     ci = CI_CHOICES[left.selectbox("Confidence interval", list(CI_CHOICES),
                                    help="External indices: rows resampled i.i.d. (a multinomial draw over the "
                                         "contingency cells). Silhouette: the mean per-row silhouette resampled, or "

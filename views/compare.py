@@ -86,7 +86,7 @@ tests = [s.test for s in found.suggestions]
 test = st.selectbox("Test", tests, index=tests.index(found.recommended), format_func=test_title)
 spec, task = TESTS[test], None if assessment is None else assessment.task
 st.caption(md(f"{spec.title} — {spec.doc} ({spec.reference}). Why this test: "
-              f"{next(s.why for s in found.suggestions if s.test == test)}"))
+              f"{next(s.why for s in found.suggestions if s.test == test)}."))
 options = option_widgets(spec, found.data_kind, task, {"higher_is_better": found.higher_is_better})
 
 b1, b2 = st.columns([1, 3])

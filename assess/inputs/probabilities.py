@@ -86,4 +86,18 @@ def rows_not_summing_to_one(scores, subject: str, *, tolerance: float = SUM_TOLE
     hits, rows = _rows(off, positions)
     count = int(off.sum())
     return Finding(count, rows, _sentence(subject, count, "row{s} whose class probabilities do not sum to 1", rows[0],
-                                          f"sum {total[hits[0]]:.4g}"))
+                                          f"sum {_off_one(total[hits[0]])}"))
+
+
+def _off_one(total: float) -> str:
+    """``total`` with the fewest significant digits (4 at least) that do not round it to 1: a row off by 1e-6 read
+    `sum 1` under a sentence saying it does not sum to 1.
+
+    >>> _off_one(1.2), _off_one(0.999999), _off_one(1.0000004)
+    ('1.2', '0.999999', '1.0000004')
+    """
+    for digits in range(4, 18):
+        text = f"{total:.{digits}g}"
+        if float(text) != 1:
+            return text
+    return repr(float(total))

@@ -322,8 +322,8 @@ def _clustering_sentences(name: str, inner: str, report: MetricReport, level: fl
         s = report["silhouette"]
         words = next(w for bound, w in SILHOUETTE_WORDS if s.value > bound)
         out.append(f"On the features alone, {inner} shows {words} "
-                   f"(mean silhouette {number(s.value)}{_interval(s, level)}; 1 compact, well-apart clusters, 0 rows "
-                   "on the borders, below 0 rows closer to another cluster).")
+                   f"(mean silhouette {number(s.value)}{_interval(s, level)}; 1 is compact, well-apart clusters, 0 "
+                   "rows on the borders between clusters, below 0 rows closer to another cluster).")
     return out
 
 

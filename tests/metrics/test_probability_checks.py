@@ -76,3 +76,13 @@ def test_the_calibration_curve_and_the_brier_loss_use_the_one_check():
     pred = Predictions(Task.BINARY, ("n", "p"), np.array([0, 1, 1, 0], dtype=np.int8), None, scores, model="A")
     with pytest.raises(AssessError, match=r"the scores of model `A` has 2 values outside \[0, 1\] \(first at row 2"):
         sample_losses(pred, loss="brier")
+
+
+def test_a_row_just_off_one_shows_the_digits_that_are_off():
+    """The wine sample's probabilities, written with 6 decimals, sum to 0.999999 on some rows: the log-loss note once
+    read "do not sum to 1 (first at row 8: `sum 1`)". The hand-made row 2 below sums to 0.999999 (0.5 + 0.499999)."""
+    from assess.inputs.probabilities import rows_not_summing_to_one
+    scores = np.array([[0.5, 0.5], [0.5, 0.499999]])
+    found = rows_not_summing_to_one(scores, "the score table", tolerance=1e-8)
+    assert found.message == "the score table has 1 row whose class probabilities do not sum to 1 (row 2: " \
+                            "`sum 0.999999`)"

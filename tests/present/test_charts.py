@@ -532,3 +532,14 @@ def test_macro_overlay_draws_each_models_macro_average_as_ovr_chart_does():
     single = ovr_chart(per_class=per_model["A"]).data[-1]              # the one-model chart's macro-average
     np.testing.assert_allclose(lines["A (macro AUC 0.610)"].y, single.y)
     assert lines["B (macro AUC 0.500)"].line.color == OKABE_ITO[1]
+
+
+def test_several_no_skill_lines_are_named_for_any_curve_not_only_a_class():
+    """Issue-33 walk: the multi-label Curves page's PR chart said "each class's prevalence" for labels. Two curves with
+    prevalences 1/4 and 1/2 (hand-made) give two no-skill lines under one entry that names neither class nor label."""
+    a = curves.pr_curve(curves.threshold_counts(np.array([1, 0, 0, 0]), np.array([0.9, 0.1, 0.2, 0.3])))
+    b = curves.pr_curve(curves.threshold_counts(np.array([1, 1, 0, 0]), np.array([0.9, 0.8, 0.2, 0.3])))
+    fig = pr_chart(curves={"even": a, "prime": b})
+    no_skill = [t for t in fig.data if t.legendgroup == "no-skill"]
+    assert sorted(t.y[0] for t in no_skill) == [0.25, 0.5]
+    assert [t.name for t in no_skill if t.showlegend] == ["No skill (each curve's prevalence)"]

@@ -493,3 +493,25 @@ def test_the_report_says_its_resamples_are_a_maximum_when_auto_stops_early(binar
     """Under ci=auto a bootstrap stops once its bounds are as precise as shown: the facts say "up to"."""
     text = " ".join(" ".join(parse(binary_html).text).split())
     assert "method auto, up to 200 bootstrap resamples (fewer once the bounds are as precise as shown" in text
+
+
+@pytest.fixture(scope="module")
+def wine_report():
+    return build_report(describe(read_table((ROOT / "assets/samples/wine_multiclass.csv").read_bytes(),
+                                            name="wine.csv")), ReportOptions(ci="", n_resamples=100))
+
+
+def test_the_per_class_table_reads_as_the_metrics_page_headers(wine_report):
+    """The per-class table once showed its raw keys turned to words ("Roc auc"); the headers are the registry's names,
+    as written by hand here (the Metrics page's per-class table shows the same)."""
+    rows = parse(render_html(wine_report)).rows
+    header = next(r for r in rows if "Specificity" in r and "Support" in r)
+    assert header[-2:] == ["ROC AUC (vs rest)", "Average precision (vs rest)"]
+    assert not any(cell in ("Roc auc", "Roc auc (vs rest)") for row in rows for cell in row)
+
+
+def test_the_one_vs_rest_captions_read_as_sentences(wine_report):
+    """Issue-33 walk: the caption read "One Precision–recall curve per class" (a capital mid-sentence)."""
+    captions = [f.caption for f in wine_report.figures if f.key.startswith("ovr_")]
+    assert any(c.startswith("One precision–recall curve per class") for c in captions)
+    assert any(c.startswith("One ROC curve per class") for c in captions)

@@ -80,6 +80,9 @@ def test_clustering_indices_are_said_in_plain_words():
     band = "a strong structure" if sil > 0.7 else "a reasonable structure" if sil > 0.5 else \
         "a weak structure that could be artificial" if sil > 0.25 else "no substantial structure"
     assert f"shows {band} (mean silhouette {sil:.3f}" in text
+    # the scale, read as the adjusted Rand index's is ("0 is …, 1 …"); it once read "; 1 compact, well-apart clusters"
+    assert "; 1 is compact, well-apart clusters, 0 rows on the borders between clusters, below 0 rows closer to " \
+           "another cluster)." in text
     assert LONG not in text and "True" not in text
 
 

@@ -49,6 +49,13 @@ def test_metrics_page_shows_the_indices_of_every_clustering():
     assert [b.label for b in at.get("download_button")][:2] == ["Metrics CSV", "Metrics JSON"]
 
 
+def test_the_clusterings_picker_spans_the_page():
+    """Issue-33 walk: in a third of the page at 1024 px the picker showed "kmeans", "agg…" and hid the third name."""
+    at = open_app("views/metrics.py", sample=SAMPLE)
+    assert "Clusterings" in [m.label for m in at.multiselect]
+    assert not any(m.label == "Clusterings" for column in at.columns for m in column.multiselect)
+
+
 def test_clusters_page_draws_the_contingency_table_and_every_chart():
     at = open_app("views/clusters.py", sample=SAMPLE)
     assert not at.exception

@@ -272,3 +272,9 @@ def test_run_all_on_folds_gives_one_verdict_the_disagreement_assumptions_and_the
     assert "Assumptions of the Paired t-test" in labels and "Assumptions of the Friedman test with Nemenyi post-hoc" \
         in labels
     assert any(t.startswith("Critical difference diagram — auc") for t in chart_titles(page))
+
+
+def test_the_why_caption_ends_as_a_sentence(page):
+    """Issue-33 walk: the caption under the Test select stopped mid-air ("… exact binomial test on the disagreements")."""
+    [caption] = [c.value.replace("\\", "") for c in page.caption if "Why this test" in c.value]
+    assert caption.endswith("on the disagreements.")

@@ -346,7 +346,7 @@ def pr_chart(
     # One legend entry for the no-skill lines however many classes (one-vs-rest) have their own prevalence.
     bases = sorted({c.baseline for c in named.values() if c.baseline is not None and np.isfinite(c.baseline)})
     for i, base in enumerate(bases):
-        label = f"No skill (prevalence {base:.1%})" if len(bases) == 1 else "No skill (each class's prevalence)"
+        label = f"No skill (prevalence {base:.1%})" if len(bases) == 1 else "No skill (each curve's prevalence)"
         _reference(fig, [0, 1], [base, base], label, showlegend=i == 0, legendgroup="no-skill")
     _curve_traces(fig, kind="pr", curves=named, counts=counts, colors=_colors_for(list(named), colors),
                   threshold=threshold, max_points=max_points, cis=ap_ci, confidence_level=confidence_level, bands=bands,

@@ -214,7 +214,7 @@ def _multiclass(assessment, models, *, colors, decision, confidence_level, seed,
                                                 ovr.macro_average_precision)):
                 figures.append(ReportFigure(
                     f"ovr_{kind[:3].lower()}_{i}", f"{kind}, one class against the rest — {m}",
-                    f"One {kind} curve per class, that class against all others, with the micro-average (every "
+                    f"One {'ROC' if kind == 'ROC' else kind.lower()} curve per class, that class against all others, with the micro-average (every "
                     "decision pooled) and the macro-average area (the mean over classes).",
                     charts.ovr_chart(per_class=curves_, micro=micro, macro_area=area, colors=class_colors,
                                      title=f"{kind}, one class against the rest — {m}"),

@@ -55,7 +55,7 @@ from assess.present.charts.style import AXIS_ROOM, HEIGHT, LEGEND_ROW, TEMPLATE,
 from assess.present.export import ExportError, browser_path, to_csv_bytes, to_json_bytes
 from assess.inputs.columns import quote
 from assess.core.formatting import UNDEFINED, bounds, code_as_quotes, number, p_value, percent_level, significant
-from assess.metrics import baseline_columns, get
+from assess.metrics import baseline_columns, get, table_for
 from assess.metrics.document import assessment_document
 from assess.present.report.formula import formula_html
 from assess.present.report.model import Report, metrics_settings
@@ -264,7 +264,8 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
         table = None
         if r.table is not None and len(r.table):
             frame = r.table.reset_index() if not isinstance(r.table.index, pd.RangeIndex) else r.table
-            table = {"columns": [_label(c) for c in frame.columns],
+            names = {c.key: c.name for c in table_for(task)}   # the Metrics page's headers, not the raw keys
+            table = {"columns": [names.get(str(c), _label(c)) for c in frame.columns],
                      "rows": [[_cell(v, count=str(c) in ("support", "tp", "fp", "fn", "tn", "n")) for c, v in
                                zip(frame.columns, row)] for row in frame.itertuples(index=False, name=None)]}
         metric_tables.append({"model": model, "n": f"{r.n:,}", "rows": rows, "per_class": table,
