@@ -93,6 +93,9 @@ def multiclass_sample() -> pd.DataFrame:
     frames = []
     for name, model in models.items():
         proba = np.round(out_of_fold(model, X, y, folds), 6)
+        # the last class takes what the others leave, so each written row sums to 1 (rounding each of three to 6
+        # decimals left 43 rows at 0.999999 or 1.000001, which the log loss rightly notes as not summing to 1)
+        proba[:, -1] = np.round(1.0 - proba[:, :-1].sum(axis=1), 6)
         frame = pd.DataFrame({"id": np.arange(1, len(y) + 1), "model": name, "fold": folds + 1,
                               "y_true": cultivars[y], "y_pred": cultivars[proba.argmax(axis=1)]})
         for k, cultivar in enumerate(cultivars):
@@ -354,6 +357,9 @@ def learning_curve_sample() -> pd.DataFrame:
                 "fold": folds + 1, "y_true": names[y],
                 "y_pred": np.where(p_malignant >= 0.5, "malignant", "benign"), "score": np.round(p_malignant, 6),
             }))
+    return pd.concat(frames, ignore_index=True)
+
+
 def clustering_sample() -> pd.DataFrame:
     """Iris (150 flowers, three species): k-means, agglomerative (Ward) and Gaussian-mixture clusterings of the
     standardised measurements into 3 clusters, in long format (one row per flower and clustering), with the species
