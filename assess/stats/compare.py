@@ -254,6 +254,15 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
         if s.test not in TESTS:
             skipped[s.test] = "not a model comparison"
             continue
+        if (s.test == "paired_bootstrap" and metric == "roc_auc" and not is_table and not is_weighted(data)
+                and any(r.test == "delong" for r in results)):
+            # Unweighted ROC AUC: DeLong's test (run above) answers the same question — the same AUC difference on
+            # the same samples — analytically, its variance the exact U-statistic one (DeLong et al. 1988), where
+            # the bootstrap would ask it again at ~1,000× the cost. Sample weights keep the bootstrap: DeLong's test
+            # counts every row once, so only the bootstrap compares the weighted AUCs.
+            skipped[s.test] = ("DeLong's test above compares the same ROC AUC difference analytically; "
+                               "the paired bootstrap would ask the same question again at about 1,000× the cost")
+            continue
         spec = TESTS[s.test]
         kind = FOLDS if is_table else PREDICTIONS
         allowed = {o.name for o in spec.options_for(kind, None if is_table else data.task)}
