@@ -211,7 +211,8 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
     The question defaults to ``"cv_folds"`` for a fold table, else ``"two_models"`` or ``"several_models"`` by the
     number of models; the design (paired or independent) comes from the data and is reported with its reason.
     Options (and the ``decision``) apply to the tests that take them. A suggested test that cannot run on these data (e.g. a bootstrap
-    without a metric) is listed in ``skipped`` with the reason. ``verdict`` is the one answer
+    without a metric) is listed in ``skipped`` with the reason, and so is the paired bootstrap of an unweighted ROC AUC
+    once DeLong's test has answered the same question analytically. ``verdict`` is the one answer
     (:mod:`assess.stats.verdict`): the test it follows by a stated rule, why, and the pairs the tests disagree on.
     """
     is_table = isinstance(data, pd.DataFrame)
