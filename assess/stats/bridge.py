@@ -136,10 +136,12 @@ def _classification_rows(task, spec, classes, beta, k, uses_scores, y_true: np.n
 
         def rows(w):
             if w.dtype.kind in "iu" and w.size:
-                lo, hi = int(w.min()), int(w.max())
-                if lo >= 0 and hi <= 255:      # bytes: the gather in score order reads an eighth of the memory
-                    return counted(np.take(w.astype(np.uint8), virtual, axis=1))
-                if lo >= 0 and int(w.sum(axis=1).max()) <= 255 * n:   # the layout's int32 running counts hold
+                # Both bounds in one pass (the counts are new in each chunk, so the check stays per chunk, but one
+                # pass not two): read as unsigned, a negative count is at least 2^63, so max ≤ 255 ⇔ 0 ≤ w ≤ 255.
+                u = w.view(np.dtype(f"u{w.dtype.itemsize}"))
+                if int(u.max()) <= 255:        # bytes: the gather in score order reads an eighth of the memory
+                    return counted(np.take(u.astype(np.uint8), virtual, axis=1))
+                if int(w.min()) >= 0 and int(w.sum(axis=1).max()) <= 255 * n:   # the int32 running counts hold
                     return counted(np.take(w, virtual, axis=1))
             if not weighted:
                 weighted.append(resampling.binary_score_statistic(state, [spec], yt, s, ones,

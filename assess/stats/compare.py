@@ -211,7 +211,8 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
     The question defaults to ``"cv_folds"`` for a fold table, else ``"two_models"`` or ``"several_models"`` by the
     number of models; the design (paired or independent) comes from the data and is reported with its reason.
     Options (and the ``decision``) apply to the tests that take them. A suggested test that cannot run on these data (e.g. a bootstrap
-    without a metric) is listed in ``skipped`` with the reason. ``verdict`` is the one answer
+    without a metric) is listed in ``skipped`` with the reason, and so is the paired bootstrap of an unweighted ROC AUC
+    once DeLong's test has answered the same question analytically. ``verdict`` is the one answer
     (:mod:`assess.stats.verdict`): the test it follows by a stated rule, why, and the pairs the tests disagree on.
     """
     is_table = isinstance(data, pd.DataFrame)
@@ -253,6 +254,15 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
     for s in sugg:
         if s.test not in TESTS:
             skipped[s.test] = "not a model comparison"
+            continue
+        if (s.test == "paired_bootstrap" and metric == "roc_auc" and not is_table and not is_weighted(data)
+                and any(r.test == "delong" for r in results)):
+            # Unweighted ROC AUC: DeLong's test (run above) answers the same question — the same AUC difference on
+            # the same samples — analytically, its variance the exact U-statistic one (DeLong et al. 1988), where
+            # the bootstrap would ask it again at ~1,000× the cost. Sample weights keep the bootstrap: DeLong's test
+            # counts every row once, so only the bootstrap compares the weighted AUCs.
+            skipped[s.test] = ("DeLong's test above compares the same ROC AUC difference analytically; "
+                               "the paired bootstrap would ask the same question again at about 1,000× the cost")
             continue
         spec = TESTS[s.test]
         kind = FOLDS if is_table else PREDICTIONS

@@ -365,12 +365,20 @@ def test_clustering_report_has_its_metrics_charts_and_a_test_verdict():
     assert report.decision_text() == "not applicable (cluster assignments)"
 
 
-def test_the_report_bootstrap_draws_its_resamples_and_equals_compare_json(binary_html, capsys):
+def test_the_report_bootstrap_draws_its_resamples_and_equals_compare_json(binary_html, capsys, tmp_path):
     """The paired bootstrap of the report (200 resamples, seed 0) is `compare --test paired_bootstrap` with the
-    same resamples and seed, number for number (the report's resamples once stopped at the metrics)."""
+    same resamples and seed, number for number (the report's resamples once stopped at the metrics). By default
+    (every suited test, ROC AUC unweighted) the report runs DeLong's test and lists the bootstrap of the same AUC
+    difference as skipped, with the reason; asked for by name, the bootstrap runs."""
     compare = cli_json(capsys, "compare", BINARY, "--test", "paired_bootstrap", "--metric", "roc_auc",
                        "--resamples", "200", "--seed", "0")
-    text = " ".join(" ".join(parse(binary_html).text).split())
+    default_text = " ".join(" ".join(parse(binary_html).text).split())
+    assert " ".join(compare["sentence"].split()) not in default_text
+    assert "paired_bootstrap: DeLong's test above compares the same ROC AUC difference analytically" in default_text
+    out = tmp_path / "boot.html"
+    assert main(["report", BINARY, "--out", str(out), "--resamples", "200", "--tests", "paired_bootstrap",
+                 "--test-metric", "roc_auc"]) == 0
+    text = " ".join(" ".join(parse(out.read_text(encoding="utf-8")).text).split())
     assert " ".join(compare["sentence"].split()) in text
     default = cli_json(capsys, "compare", BINARY, "--test", "paired_bootstrap", "--metric", "roc_auc")
     assert default["sentence"] != compare["sentence"]            # 1,000 resamples read differently: the test can fail

@@ -142,3 +142,19 @@ def test_unpaired_bootstrap_vectorised_equals_per_replicate():
     assert fast.pvalue == slow.pvalue
     assert (fast.statistic, fast.effect.interval.low, fast.effect.interval.high) == pytest.approx(
         (slow.statistic, slow.effect.interval.low, slow.effect.interval.high), abs=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint16])
+def test_binary_score_counts_of_any_integer_type_and_size_equal_scikit_learn(dtype):
+    """The binary score path picks its layout from the counts' range (bytes, int32 running counts, or the weighted
+    rows) by one unsigned pass: counts within a byte, counts above 255, and one row with a zero, of any integer type,
+    give scikit-learn's weighted ROC AUC and average precision."""
+    rng = np.random.default_rng(12)
+    y, _, s, classes = _cases(rng)[Task.BINARY]
+    small = rng.multinomial(N, np.ones(N) / N, size=3)
+    large = small * 300                                   # above a byte: the int32 running counts
+    for counts in (small.astype(dtype), large.astype(dtype)):
+        for key, fn in {"roc_auc": roc_auc_score, "average_precision": average_precision_score}.items():
+            batch = registry_metric(Task.BINARY, key, classes=classes).prepare(y, s)(counts)
+            np.testing.assert_allclose(batch, [fn(y, s, sample_weight=w) for w in counts], rtol=1e-12,
+                                       err_msg=f"{key} {counts.max()}")

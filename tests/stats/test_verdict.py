@@ -44,12 +44,22 @@ def test_three_models_on_folds_follow_friedman_and_name_the_pairs_the_t_tests_ca
 
 
 def test_roc_auc_follows_delong_and_weights_follow_the_paired_bootstrap():
+    """Unweighted ROC AUC: DeLong's test runs and the paired bootstrap of the same AUC difference is skipped with
+    the reason; with sample weights DeLong does not compare the weighted AUCs, so the bootstrap runs and decides.
+    Another metric (accuracy) keeps the bootstrap alongside DeLong."""
     preds, _, _ = binary_models()
-    assert compare_all(preds, n_resamples=100).verdict.test == "delong"          # ROC AUC, the binary headline
+    found = compare_all(preds, n_resamples=100)
+    assert found.verdict.test == "delong"          # ROC AUC, the binary headline
+    assert [c.test for c in found.comparisons] == ["cochran_q", "mcnemar", "delong"]
+    assert "DeLong's test above compares the same ROC AUC difference" in found.skipped["paired_bootstrap"]
     weighted = {m: Predictions(p.task, p.classes, p.y_true, p.y_pred, p.scores, ids=p.ids, model=m,
                                weight=np.where(np.asarray(p.ids) < "s2", 2.0, 1.0)) for m, p in preds.items()}
-    verdict = compare_all(weighted, n_resamples=100).verdict
-    assert verdict.test == "paired_bootstrap" and "sample weights" in verdict.reason
+    found = compare_all(weighted, n_resamples=100)
+    assert found.verdict.test == "paired_bootstrap" and "sample weights" in found.verdict.reason
+    assert "paired_bootstrap" not in found.skipped
+    other = compare_all(preds, metric="accuracy", n_resamples=100)
+    assert [c.test for c in other.comparisons] == ["cochran_q", "mcnemar", "delong", "paired_bootstrap"]
+    assert not other.skipped
 
 
 @pytest.mark.parametrize("skewed, expected", [(False, "paired_t"), (True, "wilcoxon")])
