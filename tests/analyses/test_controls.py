@@ -29,7 +29,7 @@ BINARY = SAMPLES / "breast_cancer_binary.csv"
 labels = st.lists(st.sampled_from("abc"), min_size=2, max_size=40)
 
 
-@settings(max_examples=80)
+@settings(max_examples=30)   # a closed formula against sklearn: 30 derandomised lists of 2–40 labels suffice
 @given(labels, st.data())
 @example(["a", "a"], None)             # one label throughout: p_e = 1, κ undefined (sklearn gives nan too)
 def test_cohen_kappa_matches_sklearn(a, data):

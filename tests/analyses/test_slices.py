@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 from scipy import stats as sps
 from sklearn import metrics as skm
 from statsmodels.stats.multitest import multipletests
@@ -252,7 +252,10 @@ FAIRLEARN = {
 }
 
 
-@settings(max_examples=40)
+# Six derandomised examples cover 2, 3 and 4 groups, weighted and not; the pinned one adds 4 groups weighted. Each
+# example costs about a second of fairlearn's MetricFrame machinery (six calls), so 40 examples took 25-50 s.
+@settings(max_examples=6)
+@example(seed=7, groups=4, weighted=True)
 @given(seed=st.integers(0, 10_000), groups=st.integers(2, 4), weighted=st.booleans())
 def test_fairness_gaps_match_fairlearn(seed, groups, weighted):
     rng = np.random.default_rng(seed)

@@ -33,40 +33,46 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app():
-    """A fresh server, started as README starts it (`make run`) on a free port; its URL while the block runs."""
-    port = _free_port()
+def running_apps(count: int):
+    """``count`` fresh servers, each started as README starts it (`make run`) on a free port, all at once (a start is
+    mostly waiting on imports: two together take little longer than one); their URLs while the block runs."""
     ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / f"app-{port}.log", "w")
-    proc = subprocess.Popen(["make", "run", f"PORT={port}"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True, env={**os.environ, "BROWSER": "none"})
-    url = f"http://localhost:{port}"
-    deadline = time.monotonic() + 180
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.read() == b"ok":
-                    break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            log.flush()
-            raise RuntimeError(f"the app did not start: {log.name}")
-        time.sleep(0.5)
+    servers = []
     try:
-        yield url
+        for _ in range(count):
+            port = _free_port()
+            log = open(ARTIFACTS / f"app-{port}.log", "w")
+            proc = subprocess.Popen(["make", "run", f"PORT={port}"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                    start_new_session=True, env={**os.environ, "BROWSER": "none"})
+            servers.append((proc, log, f"http://localhost:{port}"))
+        deadline = time.monotonic() + 180
+        for proc, log, url in servers:
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                        if r.read() == b"ok":
+                            break
+                except OSError:
+                    pass
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    log.flush()
+                    raise RuntimeError(f"the app did not start: {log.name}")
+                time.sleep(0.5)
+        yield [url for _, _, url in servers]
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-        log.close()
+        for proc, log, _ in servers:
+            os.killpg(proc.pid, signal.SIGTERM)
+        for proc, log, _ in servers:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+            log.close()
 
 
 @pytest.fixture(scope="session")
 def app_url():
-    with running_app() as url:
+    with running_apps(1) as [url]:
         yield url
 
 

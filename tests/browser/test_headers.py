@@ -60,7 +60,10 @@ def test_another_site_cannot_show_the_app_in_a_frame(browser, app_url):
             page.goto(f"{site}/self")      # the control: a frame of the site's own page shows
             page.frame_locator("#f").locator("#mine").wait_for(timeout=10_000)
             page.goto(f"{site}/")
-            page.wait_for_timeout(3_000)
+            for _ in range(100):           # the refusal is logged within a second or so: wait for it, not 3 s flat
+                if any("frame-ancestors" in text or "X-Frame-Options" in text for text in refusals):
+                    break
+                page.wait_for_timeout(100)
             framed = next(f for f in page.frames if f != page.main_frame)
             assert framed.locator('[data-testid="stApp"]').count() == 0
             assert any("frame-ancestors" in text or "X-Frame-Options" in text for text in refusals), refusals

@@ -16,6 +16,21 @@ from tests.browser.test_layout import context, layout_url  # noqa: F401  (fixtur
 
 pytestmark = pytest.mark.browser
 
+
+@pytest.fixture(scope="module")
+def opened(context, layout_url):  # noqa: F811
+    """``opened(sample, name)``: that page, loaded once for the file and shared by the tests that measure its tables —
+    they resize the window and read the page, which changes nothing Streamlit keeps; a page load is 5–15 s on a busy
+    machine, and 14 tests here read 9 pages. A test that clicks (a model's tab) is the page's last user."""
+    pages = {}
+
+    def get(sample, name):
+        if (sample, name) not in pages:
+            pages[(sample, name)] = open_page(context, layout_url, sample, name)
+        return pages[(sample, name)]
+
+    return get
+
 IRIS = "Iris"
 
 #: The table after the heading ``name``: pixels it hides to the right of its frame (0 when every column shows).
@@ -39,11 +54,10 @@ def hidden_at_every_width(page, heading: str) -> dict[int, float | None]:
     return hidden
 
 
-def test_all_clusterings_table_fits_every_width(context, layout_url):  # noqa: F811
-    page = open_page(context, layout_url, IRIS, "Metrics")
+def test_all_clusterings_table_fits_every_width(opened):  # noqa: F811
+    page = opened(IRIS, "Metrics")
     page.get_by_role("heading", name="All clusterings").wait_for()
     hidden = hidden_at_every_width(page, "All clusterings")
-    page.close()
     assert all(px is not None for px in hidden.values()), hidden   # the table was found at every width
     assert {width: px for width, px in hidden.items() if px > 1} == {}
 
@@ -62,11 +76,10 @@ WIDE_TABLES = [("Breast cancer", "Controls", "Checklist"),
 
 
 @pytest.mark.parametrize("sample, page_name, heading", WIDE_TABLES)
-def test_wide_tables_fit_1024(context, layout_url, sample, page_name, heading):  # noqa: F811
-    page = open_page(context, layout_url, sample, page_name)
+def test_wide_tables_fit_1024(opened, sample, page_name, heading):  # noqa: F811
+    page = opened(sample, page_name)
     page.get_by_role("heading", name=heading).wait_for()
     hidden = [t["right"] for t in tables_under(page, heading, 1024)]
-    page.close()
     assert all(px <= 1 for px in hidden), f"{page_name}: {hidden} px of {heading!r} hidden to the right at 1024 px"
 
 
@@ -140,7 +153,8 @@ def tables_under(page, heading: str, width: int) -> list[dict]:
 def test_a_split_table_takes_fewer_parts_where_the_page_is_wider(context, layout_url, sample, page_name,
                                                                   heading):  # noqa: F811
     """Split to fit 1024 px, the same table on a wider page shows in fewer parts (or whole) — one layout in view at
-    each width, every part fitting its frame, no value cut."""
+    each width, every part fitting its frame, no value cut. A page of its own: on the page the other tests had read,
+    the Slices table was not found at 1024 px once (not understood yet)."""
     page = open_page(context, layout_url, sample, page_name)
     page.get_by_role("heading", name=heading).wait_for()
     seen = {width: tables_under(page, heading, width) for width in (1024, 1440, 1024)}
@@ -152,12 +166,11 @@ def test_a_split_table_takes_fewer_parts_where_the_page_is_wider(context, layout
 
 
 @pytest.mark.parametrize("width", (1024, 1440))
-def test_controls_checklist_reads_whole_and_shift_tables_fit(context, layout_url, width):  # noqa: F811
-    page = open_page(context, layout_url, "Breast cancer", "Controls")
+def test_controls_checklist_reads_whole_and_shift_tables_fit(opened, width):  # noqa: F811
+    page = opened("Breast cancer", "Controls")
     page.get_by_role("heading", name="Checklist").wait_for()
     checklist = tables_under(page, "Checklist", width)
     shift = tables_under(page, "Distribution shift across fold", width)
-    page.close()
     assert len(checklist) == 1
     assert checklist[0]["right"] <= 1 and checklist[0]["below"] <= 1, checklist
     assert checklist[0]["cut"] == [], checklist              # every sentence whole, without hovering
@@ -169,10 +182,10 @@ PER_MODEL = "Per model, with ISO 5.3.13 baselines"
 
 
 @pytest.mark.parametrize("sample", ["Breast cancer", "Wine", "Diabetes"])
-def test_per_model_tables_fit_1024_with_every_value_whole(context, layout_url, sample):  # noqa: F811
+def test_per_model_tables_fit_1024_with_every_value_whole(opened, sample):  # noqa: F811
     """Each model's tab: metric, value with its interval in one cell, baselines — nothing hidden to the right (111 px
     on the binary sample and 160 on Wine before value and interval shared a column), no value or name cut."""
-    page = open_page(context, layout_url, sample, "Metrics")
+    page = opened(sample, "Metrics")     # the last user of this page in the file: the test changes its tab
     page.get_by_role("heading", name=PER_MODEL).wait_for()
     found = {}
     tabs = page.get_by_role("tab")
@@ -180,7 +193,6 @@ def test_per_model_tables_fit_1024_with_every_value_whole(context, layout_url, s
         tabs.nth(i).click()
         page.wait_for_timeout(1500)   # the tab's grid lays out (tables_under does not wait at an unchanged size)
         found[tabs.nth(i).inner_text()] = tables_under(page, PER_MODEL, 1024)
-    page.close()
     assert len(found) >= 2, found
     for model, tables in found.items():
         assert len(tables) == 1, (model, tables)
