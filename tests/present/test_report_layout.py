@@ -107,3 +107,18 @@ def test_coverage_is_shown_beside_its_nominal_level_in_the_report_the_page_and_t
     # a file that does not say its level: the sentence says so rather than leave 0.79 to be judged alone
     unstated = headline_sentences(report.reports)
     assert all("nominal level is not stated" in s for s in unstated if "prediction intervals hold" in s)
+
+
+def test_test_headings_and_the_design_read_without_nested_brackets_or_two_colons(tmp_path):
+    """The walk of the reports found "McNemar's test (McNemar exact (binomial))" and "Design: paired: every model…";
+    the method follows the test's name after a dash, and the design's kind its reason."""
+    from assess.cli import main
+    from tests.conftest import ROOT
+
+    out = tmp_path / "r.html"
+    assert main(["report", str(ROOT / "assets/samples/breast_cancer_binary.csv"), "--out", str(out), "--quiet",
+                 "--tests", "mcnemar"]) == 0
+    html = out.read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>", "", html)
+    assert "McNemar exact (binomial))" not in text and "Design: paired:" not in text
+    assert re.search(r"McNemar.{0,40}— McNemar exact \(binomial\)", text)

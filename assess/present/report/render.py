@@ -292,7 +292,7 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
         tests.append({"name": spec.title if spec is not None else c.test,
                       "method": c.result.method if c.result is not None else (checked.method if checked else ""),
                       "p": p_value(c.result.pvalue, alpha) if c.result is not None else "",
-                      "design": f"{c.design.kind}: {c.design.reason}" if c.design is not None else "",
+                      "design": f"{c.design.kind} — {c.design.reason}" if c.design is not None else "",
                       "correction": c.correction or "none",
                       "assumptions": [{"name": s.name, "met": {True: "met", False: "not met", None: "cannot tell"}[
                           s.met], "detail": s.detail} for s in (checked.assumptions if checked else ())],
@@ -312,7 +312,8 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
         "key_figures": [f for f in figures if f["summary"]], "metric_tables": metric_tables,
         "baseline_names": [_label(b) for b in baseline_columns(task)] if report.reports else [],
         "definitions": definitions, "tests": tests, "skipped": dict(report.skipped),
-        "design": f"{report.design.kind}: {report.design.reason}" if report.design is not None else "",
+        # "paired — every model …": a colon after "Design:" read "Design: paired: every model …"
+        "design": f"{report.design.kind} — {report.design.reason}" if report.design is not None else "",
         "checklist": [{"clause": row.item.clause, "title": row.item.title, "question": row.item.question,
                        # the controls' findings name columns as Markdown code; the report prints text as it is
                        "found": code_as_quotes(row.found), "answer": row.answer} for row in report.checklist],
