@@ -22,7 +22,7 @@ from assess.engine import expressions
 from assess.engine.binary import file_order
 from assess.engine.median import weighted_medians
 from assess.metrics import regression
-from assess.metrics.evaluate import OF_MEAN, run_metric
+from assess.metrics.evaluate import OF_MEAN, mean_interval_of, run_metric
 from assess.metrics.registry import get
 
 
@@ -210,13 +210,9 @@ def analytic_bounds(backend, rows: str, table: dict, specs, methods: dict, confi
                 mean_t, second_t = got[field] / W, got[field + "_sq"] / W
                 mean = alpha + beta * mean_t
                 spread = beta * beta * max(second_t - mean_t * mean_t, 0.0)
-                c = intervals.t_interval(mean, spread, n_eff, confidence_level=confidence_level,
-                                         bounds=inner[m.key].range, weighted=weighted)
-                lo, hi, of = c.low, c.high, "mean of per-row values"
-                if m.key in OF_MEAN:
-                    _, finish, of = OF_MEAN[m.key]
-                    lo, hi = finish(lo, W), finish(hi, W)
-                method = replace(c.how, of=of)
+                lo, hi, method = mean_interval_of(m.key, intervals.t_interval(
+                    mean, spread, n_eff, confidence_level=confidence_level, bounds=inner[m.key].range,
+                    weighted=weighted), W)
             elif how == "delta":
                 A, Bv = got[f"{m.key}_a"] / W, got["delta_b"] / W
                 if not Bv > 0:

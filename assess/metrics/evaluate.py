@@ -670,13 +670,8 @@ def _regression_bounds(specs, methods, y, yp, weight, confidence_level
                 warnings.simplefilter("ignore")
                 with np.errstate(all="ignore"):
                     per_row = np.asarray(inner[m.key].compute(rows), dtype=np.float64)
-            c = intervals.mean_ci(per_row, weights=weight, confidence_level=confidence_level,
-                                  bounds=inner[m.key].range)
-            lo, hi, of = c.low, c.high, "mean of per-row values"
-            if m.key in OF_MEAN:
-                _, finish, of = OF_MEAN[m.key]
-                lo, hi = finish(lo, W), finish(hi, W)
-            method = replace(c.how, of=of)
+            lo, hi, method = mean_interval_of(m.key, intervals.mean_ci(
+                per_row, weights=weight, confidence_level=confidence_level, bounds=inner[m.key].range), W)
         elif how == "delta":
             c = intervals.mean_ci(regression.delta_pseudo_values(m.key, y, yp, weight), weights=weight,
                                   confidence_level=confidence_level, bounds=m.range)
@@ -689,6 +684,17 @@ def _regression_bounds(specs, methods, y, yp, weight, confidence_level
         else:
             notes[m.key] = f"no interval: too few rows for the {method.words} interval"
     return out, notes
+
+
+def mean_interval_of(key: str, c: intervals.ConfidenceInterval, W: float):
+    """(low, high, method) of a row-mean metric from the t interval ``c`` of its inner mean: RMSE, RMSPE and SSE
+    through their increasing function of the mean (:data:`OF_MEAN`; ``W`` the total weight), the others as they
+    are — shared by the rows' path and the engine's sums (`assess.engine.regression.analytic_bounds`)."""
+    lo, hi, of = c.low, c.high, "mean of per-row values"
+    if key in OF_MEAN:
+        _, finish, of = OF_MEAN[key]
+        lo, hi = finish(lo, W), finish(hi, W)
+    return lo, hi, replace(c.how, of=of)
 
 
 def _evaluate_values(pred: Predictions, specs, weight, *, ci, confidence_level, n_resamples, seed, progress, baselines,
