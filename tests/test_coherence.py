@@ -256,7 +256,7 @@ def test_a_multi_output_comparison_tests_the_average_that_metrics_reports(files)
     assert result["effect"]["value"] == pytest.approx(mae["a"] - mae["b"], rel=1e-9)
     report = _asked("report", path)
     assert report["verdict"].startswith("b's mean absolute error is lower than a's"), report["verdict"]
-    assert report["recommendation"].startswith("Recommended: b is best on mean absolute error"), \
+    assert report["recommendation"].startswith("Model b is best on mean absolute error"), \
         report["recommendation"]
 
 

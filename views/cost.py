@@ -63,7 +63,7 @@ st.subheader("Cost per model")
 data_table(cost.cost_frame(costs, efficiency_by_model=efficiency, metric_name=names[metric]),
            repeat=("Model",))   # a column per cost: several tables at 1024 px, each naming its models
 per_batch = any(c.per_batch for c in costs.values())
-st.caption(md("Values with 95 % bootstrap intervals (1,000 resamples, seed 0). "
+st.caption(md("Values with 95% bootstrap intervals (1,000 resamples, seed 0). "
               + ("Latencies were measured per batch: each sample's share is the batch's latency divided by "
                  "`batch_size`. " if per_batch else "")
               + "Throughput is 1000 / mean latency: samples per second run back to back. Efficiency is the metric "
@@ -76,7 +76,7 @@ fig = trade_off_chart(points=points, metric_name=names[metric], cost_name=cost.C
                       title=f"{names[metric]} against {cost.COST_NAMES[cost_key].lower()}")
 figures.append(fig)
 chart(fig, "Accuracy–cost trade-off", key="cost_trade_off")
-st.caption("Filled markers are on the Pareto front: no other model is both better and cheaper. Bars are 95 % "
+st.caption("Filled markers are on the Pareto front: no other model is both better and cheaper. Bars are 95% "
            "intervals.")
 latency_models = {m: (c.latencies, c.weights) for m, c in costs.items() if "latency_p95_ms" in c}
 if latency_models:

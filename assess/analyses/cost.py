@@ -69,8 +69,8 @@ COST_NAMES = {
 COST_MEANINGS = {
     "latency_mean_ms": "Total prediction time divided by the number of samples (ISO 4213 6.6.2).",
     "latency_p50_ms": "Half of the samples took at most this long (6.6.2).",
-    "latency_p95_ms": "95 % of the samples took at most this long: the tail users notice (6.6.2).",
-    "latency_p99_ms": "99 % of the samples took at most this long (6.6.2).",
+    "latency_p95_ms": "95% of the samples took at most this long: the tail users notice (6.6.2).",
+    "latency_p99_ms": "99% of the samples took at most this long (6.6.2).",
     "throughput_per_s": "Samples per second when run back to back: 1000 / mean latency (6.6.3).",
     "energy_per_sample_j": "Total energy divided by the number of samples (6.6.5).",
 }

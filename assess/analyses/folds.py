@@ -42,7 +42,7 @@ from scipy import stats as sps
 from assess import intervals
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
-from assess.core.formatting import percent_level
+from assess.core.formatting import name_in_sentence, percent_level
 from assess.inputs.assessment import Assessment
 from assess.inputs.columns import label_strings, numeric_column, quote
 from assess.metrics.breakdown import evaluate_groups
@@ -244,7 +244,8 @@ def _trend(table: pd.DataFrame, spec, last: int, confidence_level: float) -> dic
     improving = low > 0 if better_up else high < 0
     worsening = high < 0 if better_up else low > 0
     span = f"from {used[0]:,.0f} to {used[-1]:,.0f} training samples"
-    gain = f"{slope:+.3g} {spec.name} per doubling ({percent_level(confidence_level)} CI {low:+.3g} to {high:+.3g})"
+    gain = (f"{slope:+.3g} {name_in_sentence(spec.name)} per doubling "
+            f"({percent_level(confidence_level)} CI {low:+.3g} to {high:+.3g})")
     if improving:
         verdict = f"Still improving {span}: {gain}; more data is likely to help."
     elif worsening:

@@ -592,11 +592,11 @@ NEAR_ZERO = {
     "difference": "the largest of the group pairs' Newcombe intervals, so it holds the estimate; near 0 (rates almost "
                   "equal) a largest difference is biased upward, so the lower bound is 0 wherever the pairs' "
                   "simultaneous (Bonferroni) intervals cannot tell the gap from 0: at no gap the interval then covers "
-                  "0 at least 97.5 % of the time for a 95 % interval",
+                  "0 at least 97.5% of the time for a 95% interval",
     "ratio": "the smallest of the group pairs' log-scale MOVER intervals, so it holds the estimate; near 1 (rates "
              "almost equal) a smallest ratio is biased downward, so the upper bound is 1 wherever the pairs' "
              "simultaneous (Bonferroni) intervals cannot tell the ratio from 1: at equal rates the interval then "
-             "covers 1 at least 97.5 % of the time for a 95 % interval",
+             "covers 1 at least 97.5% of the time for a 95% interval",
 }
 
 

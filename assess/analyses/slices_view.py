@@ -13,7 +13,7 @@ import pandas as pd
 from assess.analyses.slices import FairnessReport, SliceAnalysis, fairness_gaps, slice_values
 from assess.core.data import Task
 from assess.core.decision import Decision
-from assess.core.formatting import UNDEFINED, bounds, number, p_value
+from assess.core.formatting import UNDEFINED, bounds, name_in_sentence, number, p_value
 from assess.inputs.assessment import Assessment
 from assess.intervals import method_name
 from assess.metrics.registry import TASKS, applicable_to, get
@@ -68,9 +68,11 @@ def slice_report(analysis: SliceAnalysis, task: Task, model: str, metric: str, m
         parts = [f"{r.slice} {number(r.value)} ("
                  + (f"adjusted {p_value(r.p_adjusted, alpha)}" if _tested(r.p_adjusted) else "not tested") + ")"
                  for r in worst.itertuples(index=False)]
-        sentence = f"Worst slices of {model} by {spec.name} (all rows: {number(overall)}): " + "; ".join(parts) + "."
+        sentence = (f"Worst slices of model {model} by {name_in_sentence(spec.name)} (all rows: {number(overall)}): "
+                    + "; ".join(parts) + ".")
     elif np.isfinite(overall):
-        sentence = f"No slice of {model} has a worse {spec.name} than all rows ({number(overall)})."
+        sentence = (f"No slice of model {model} has a worse {name_in_sentence(spec.name)} than all rows "
+                    f"({number(overall)}).")
 
     every_worst = None
     models = list(dict.fromkeys(analysis.metrics["model"]))

@@ -182,6 +182,17 @@ def in_words(text: str) -> str:
     return UNDEFINED_IN_WORDS if text == UNDEFINED else text
 
 
+def name_in_sentence(name: str) -> str:
+    """A display name (a metric's) inside a sentence: an ordinary first word is lower-cased, an acronym or a name kept —
+    the second letter decides, so "Accuracy" → "accuracy", "Mean absolute error" → "mean absolute error", "ROC AUC",
+    "F1 score" and "R²" stay as they are.
+
+    >>> name_in_sentence("Accuracy"), name_in_sentence("ROC AUC"), name_in_sentence("F1 score")
+    ('accuracy', 'ROC AUC', 'F1 score')
+    """
+    return name[:1].lower() + name[1:] if name[1:2].islower() else name
+
+
 def p_value(p, alpha: float = 0.05, *, cell: bool = False) -> str:
     """A p-value for reading: "p = 0.003", "p < 0.001" in a sentence, "0.003", "< 0.001" in a table ``cell``; two
     significant digits, more where two would round it across ``alpha`` (0.0499 reads "p = 0.0499", never

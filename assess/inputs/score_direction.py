@@ -146,7 +146,7 @@ def check_score_direction(frame: pd.DataFrame, roles: Roles, task: Task, *, clas
         problems.append(Problem(
             "warning", "inverted_score",
             f"the score {read}{who} looks inverted: its ROC AUC for the positive class {quote(positive)} is "
-            f"{auc:.2f} (95 % interval {max(auc - _Z95 * se, 0):.2f}–{auc + _Z95 * se:.2f}), so it ranks the other "
+            f"{auc:.2f} (95% interval {max(auc - _Z95 * se, 0):.2f}–{auc + _Z95 * se:.2f}), so it ranks the other "
             f"class higher. If it is the probability of the other class, {fix}; if the positive class is wrong, "
             "choose the other one", column=column, count=int(ok.sum())))
     return problems

@@ -283,10 +283,10 @@ def run_metric(fn, state):
 
 
 #: Why a maximum gets no interval, whatever was asked: a resample's maximum never exceeds the sample's, and equals it
-#: with probability 1 − (1 − 1/n)ⁿ → 1 − 1/e ≈ 63 %, so its percentiles cannot reach the population maximum above it
+#: with probability 1 − (1 − 1/n)ⁿ → 1 − 1/e ≈ 63%, so its percentiles cannot reach the population maximum above it
 #: (Bickel & Freedman 1981, §6; Efron & Tibshirani 1993, §7.4).
 MAXIMUM_NO_INTERVAL = ("no interval: the bootstrap of a maximum is inconsistent (a resample's maximum never exceeds "
-                       "the largest error observed and equals it in about 63 % of resamples), so it cannot cover; no "
+                       "the largest error observed and equals it in about 63% of resamples), so it cannot cover; no "
                        "distribution-free interval of a maximum exists")
 
 

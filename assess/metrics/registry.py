@@ -529,7 +529,7 @@ def _regression(task: Task) -> tuple[MetricSpec, ...]:
           f"{QAHTAN}, l∞; {SKL}.max_error", "Errors", ("max",)),
         r("median_absolute_error", "Median absolute error", r"\operatorname{median}_w |\hat y_i - y_i|",
           "Half the errors are smaller than this, in the units of y_true; not moved by a few outliers. Weighted: "
-          "the 50 % quantile by the averaged inverted CDF (numpy.median without weights; scikit-learn's "
+          "the 50% quantile by the averaged inverted CDF (numpy.median without weights; scikit-learn's "
           "median_absolute_error with sample_weight).", f"{REF003}, MedAE; {SKL}.median_absolute_error", "Errors",
           ("median",)),
         r("mean_error", "Mean error (bias)", r"\frac{1}{W}\sum_i w_i (\hat y_i - y_i)",
@@ -537,7 +537,7 @@ def _regression(task: Task) -> tuple[MetricSpec, ...]:
           "under-predicts, 0 when unbiased.", f"{REF003} (e_t(1) with the sign reversed)", "Errors", ("error",),
           direction="none", rng=_REAL),
         r("mape", "Mean absolute percentage error", r"\frac{1}{W}\sum_i w_i \left|\frac{\hat y_i - y_i}{y_i}\right|",
-          "Average error relative to the true value, as a fraction (0.12 = 12 %); undefined when some y_true is 0.",
+          "Average error relative to the true value, as a fraction (0.12 = 12%); undefined when some y_true is 0.",
           f"{REF002}; {REF003} (×100)", "Relative errors", ("abs_rel",)),
         r("smape", "Symmetric MAPE", r"\frac{1}{W}\sum_i w_i \frac{2|\hat y_i - y_i|}{|y_i| + |\hat y_i|}",
           "Error relative to the mean of the true and predicted sizes, as a fraction from 0 to 2 (rows with "
@@ -586,7 +586,7 @@ def _forecast_only() -> tuple[MetricSpec, ...]:
           "time stamps (monthly 12, quarterly 4, …) or given.", f"{HK} §5.8", "Scaled errors", ("scaled_seasonal",),
           params=("season",)),
         f("coverage", "Interval coverage", r"\frac1W\sum_i w_i [l_i \le y_i \le u_i]",
-          "Share of true values inside the prediction interval; compare with its nominal level (0.9 for a 90 % "
+          "Share of true values inside the prediction interval; compare with its nominal level (0.9 for a 90% "
           "interval).", "Hyndman & Athanasopoulos, FPP3 §5.5", "Prediction intervals", ("interval",),
           needs="intervals", direction="none"),
         f("interval_width", "Mean interval width", r"\frac1W\sum_i w_i (u_i - l_i)",

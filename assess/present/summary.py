@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from assess.core.data import Task
-from assess.core.formatting import UNDEFINED, bounds, class_phrase, number, percent_level
+from assess.core.formatting import UNDEFINED, bounds, class_phrase, name_in_sentence, number, percent_level
 from assess.intervals import method_name
 from assess.metrics import MetricReport, baseline_columns, get
 
@@ -66,21 +66,17 @@ def leaders(reports: dict[str, MetricReport], key: str) -> tuple[str, str]:
     return ranked[0], ranked[1]
 
 
-def _in_sentence(name: str) -> str:
-    """A metric's name inside a sentence: "Mean absolute error" → "mean absolute error"; "ROC AUC" stays."""
-    return name[:1].lower() + name[1:] if name[1:2].islower() else name
-
-
 def leader_text(reports: dict[str, MetricReport], key: str) -> str:
-    """The best model on ``key`` against the runner-up, each value with its interval: "gbm is best on ROC AUC:
-    0.993 (0.991–0.995) against 0.981 (0.976–0.986) for forest (95% intervals)" — the report's recommendation and
-    the Metrics page's best-model sentence both say it."""
+    """The best model on ``key`` against the runner-up, each value with its interval: "Model gbm is best on ROC AUC:
+    0.993 (0.991–0.995) against 0.981 (0.976–0.986) for model forest (95% intervals)" — the report's recommendation
+    and the Metrics page's best-model sentence both say it. "Model" names each as one, as `headline_sentences` do: a
+    bare name starts no sentence ("logistic is best…") and a model called 1 or True never reads as a number."""
     top, runner = leaders(reports, key)
     r_top, r_runner = reports[top][key], reports[runner][key]
     level = percent_level(reports[top].confidence_level)
     shown = bounds(r_top.low, r_top.high) or bounds(r_runner.low, r_runner.high)
-    return (f"{top} is best on {_in_sentence(r_top.name)}: {value_with_ci(r_top)} against "
-            f"{value_with_ci(r_runner)} for {runner}" + (f" ({level} intervals)" if shown else ""))
+    return (f"Model {top} is best on {name_in_sentence(r_top.name)}: {value_with_ci(r_top)} against "
+            f"{value_with_ci(r_runner)} for model {runner}" + (f" ({level} intervals)" if shown else ""))
 
 
 def best_sentence(reports: dict[str, MetricReport], key: str) -> str | None:
@@ -94,8 +90,8 @@ def best_sentence(reports: dict[str, MetricReport], key: str) -> str | None:
         return None
     if len(best) > 1:
         tied = [m for m in reports if m in best]
-        return (f"{', '.join(tied[:-1])} and {tied[-1]} tie for best on "
-                f"{_in_sentence(reports[tied[0]][key].name)} ({number(reports[tied[0]][key].value)}).")
+        return (f"Models {', '.join(tied[:-1])} and {tied[-1]} tie for best on "
+                f"{name_in_sentence(reports[tied[0]][key].name)} ({number(reports[tied[0]][key].value)}).")
     return (f"{leader_text(reports, key)}. Whether the difference is more than chance is for a test to say "
             "(Compare page).")
 

@@ -11,7 +11,7 @@ import numpy as np
 from scipy import special
 
 from assess.core.errors import AssessError
-from assess.core.formatting import UNDEFINED_IN_WORDS, counted, p_value, percent_level
+from assess.core.formatting import UNDEFINED_IN_WORDS, counted, name_in_sentence, p_value, percent_level
 from assess.stats._result import ALTERNATIVES
 
 # --------------------------------------------------------------------------------------------------- validation
@@ -183,7 +183,7 @@ def metric_words(name) -> str:
             words = get(task, str(name)).name
         except (ValueError, KeyError, AssessError):
             continue
-        return words[:1].lower() + words[1:] if words[1:2].islower() else words
+        return name_in_sentence(words)
     return str(name)
 
 

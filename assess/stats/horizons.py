@@ -86,11 +86,11 @@ def diebold_mariano_by_horizon(y_true, pred_a, pred_b, *, horizon=None, series=N
     big_h = int(max(horizons))
     pooled = _mean_per_time(frame)
     if len(pooled) < 3 or big_h >= len(pooled):
-        raise AssessError(f"Diebold-Mariano needs more than h = {big_h} time points and at least 3 "
+        raise AssessError(f"Diebold–Mariano needs more than h = {big_h} time points and at least 3 "
                           f"(got {len(pooled)})")
     core = dm_core(pooled["d"].to_numpy(), big_h, **common)
     if math.isnan(core.statistic):
-        warn_undefined("Diebold-Mariano is undefined: the loss differential is zero throughout")
+        warn_undefined("Diebold–Mariano is undefined: the loss differential is zero throughout")
     single = len(horizons) == 1 and not several
     pooling = ("one horizon and one series: the loss differentials in time order" if single else
                f"mean loss differential per time point over {counted(len(horizons), 'horizon')} and "
@@ -101,7 +101,7 @@ def diebold_mariano_by_horizon(y_true, pred_a, pred_b, *, horizon=None, series=N
              f" over {counted(len(horizons), 'horizon')}" + (f" and {frame['series'].nunique()} series" if several
                                                             else "") + f", {count(len(frame))} forecasts")
     lead = loss_lead(names, loss, target, core.mean, core.low, core.high, confidence_level, where)
-    sentence = f"{lead}; {verdict(core.pvalue, alpha, 'Diebold-Mariano')}."
+    sentence = f"{lead}; {verdict(core.pvalue, alpha, 'Diebold–Mariano')}."
     if not single:
         sentence += " " + _horizon_summary(names, by_horizon, alpha, len(horizons))
     assumptions = [
@@ -112,13 +112,13 @@ def diebold_mariano_by_horizon(y_true, pred_a, pred_b, *, horizon=None, series=N
                    "forecasts ordered by their time stamps" if time is not None else
                    "no time stamps: the rows of each series and horizon are taken in file order"),
     ]
-    method = ("Diebold-Mariano" + (" with Harvey-Leybourne-Newbold correction" if harvey_correction else "")
+    method = ("Diebold–Mariano" + (" with Harvey–Leybourne–Newbold correction" if harvey_correction else "")
               + ("" if single else ", per horizon, pooled by time point"))
     return TestResult(test="diebold_mariano", method=method, statistic=core.statistic, pvalue=core.pvalue,
                       df=core.df, alternative=alternative,
                       effect=Effect(f"mean {word} difference (A - B)" + ("" if single else ", per time point"),
                                     core.mean, ConfidenceInterval(core.low, core.high, confidence_level,
-                                                                  "t (Harvey-Leybourne-Newbold)" if harvey_correction
+                                                                  "t (Harvey–Leybourne–Newbold)" if harvey_correction
                                                                   else "normal")),
                       assumptions=assumptions, sentence=sentence, n=len(pooled), models=names,
                       details=DieboldMarianoDetails(loss, big_h, core.h_used, float(frame["la"].mean()),
@@ -164,7 +164,7 @@ def _times(time, frame: pd.DataFrame) -> np.ndarray:
     if missing.any():
         i = int(frame.index[np.flatnonzero(missing)[0]])
         raise AssessError(f"the time stamp is missing for {int(missing.sum())} forecasts (first at row {i}); "
-                          "Diebold-Mariano orders forecasts in time")
+                          "Diebold–Mariano orders forecasts in time")
     return values.to_numpy()
 
 

@@ -197,12 +197,12 @@ def diebold_mariano(aligned: AlignedPredictions, *, models, metric, correction, 
     (:func:`assess.stats.horizons.diebold_mariano_by_horizon`); otherwise one test in time order (file order
     without time stamps) at horizon ``h`` (default 1)."""
     if aligned.task not in (Task.REGRESSION, Task.FORECAST):
-        raise AssessError(f"Diebold-Mariano compares numeric forecasts (task is {aligned.task.value})")
+        raise AssessError(f"Diebold–Mariano compares numeric forecasts (task is {aligned.task.value})")
     if metric is not None:
         raise AssessError(f"test `diebold_mariano` uses `loss`, not `metric` (got metric={metric!r})")
     for m in aligned.models:
         if aligned.y_pred[m] is None:
-            raise AssessError(f"Diebold-Mariano needs forecasts; model `{m}` has none")
+            raise AssessError(f"Diebold–Mariano needs forecasts; model `{m}` has none")
     grouped = aligned.horizon is not None or aligned.series is not None
     order = _time_order(aligned.time) if not grouped else slice(None)
 
@@ -226,13 +226,13 @@ def _time_order(time) -> np.ndarray | slice:
     stamps = pd.Series(np.asarray(time))
     if stamps.isna().any():
         raise AssessError(f"the time stamp is missing for {int(stamps.isna().sum())} forecasts (first at row "
-                          f"{int(np.flatnonzero(stamps.isna().to_numpy())[0])}); Diebold-Mariano orders forecasts "
+                          f"{int(np.flatnonzero(stamps.isna().to_numpy())[0])}); Diebold–Mariano orders forecasts "
                           "in time")
     dup = stamps.duplicated().to_numpy()
     if dup.any():
         i = int(np.flatnonzero(dup)[0])
         raise AssessError(f"time {stamps.iloc[i]!r} has two forecasts (row {i}); with one series and one horizon "
-                          "Diebold-Mariano needs one forecast per time point (add a `series` or `horizon` column)")
+                          "Diebold–Mariano needs one forecast per time point (add a `series` or `horizon` column)")
     return np.argsort(stamps.to_numpy(), kind="stable")
 
 

@@ -812,12 +812,12 @@ def diebold_mariano(y_true, pred_a, pred_b, *, loss: str = "squared", h: int = 1
         raise AssessError(f"`h` must be a whole number ≥ 1 (got {h!r})")
     h = int(h)
     if n < 3 or h >= n:
-        raise AssessError(f"Diebold-Mariano needs more than h = {h} forecasts and at least 3 (got {n})")
+        raise AssessError(f"Diebold–Mariano needs more than h = {h} forecasts and at least 3 (got {n})")
     names = model_names(names, 2)
     core = dm_core(la - lb, h, harvey_correction=harvey_correction, alternative=alternative,
                    confidence_level=confidence_level)
     if math.isnan(core.statistic):
-        warn_undefined("Diebold-Mariano is undefined: the loss differential is zero throughout")
+        warn_undefined("Diebold–Mariano is undefined: the loss differential is zero throughout")
     word = loss_words(loss, target)[0]
     assumptions = [Assumption("stationary loss differential", None,
                               "the loss differential is assumed covariance-stationary"),
@@ -826,13 +826,13 @@ def diebold_mariano(y_true, pred_a, pred_b, *, loss: str = "squared", h: int = 1
                                                                   " was not positive; fell back to h = 1"))]
     lead = loss_lead(names, loss, target, core.mean, core.low, core.high, confidence_level,
                      f" over {count(n)} forecasts")
-    method = "Diebold-Mariano" + (" with Harvey-Leybourne-Newbold correction" if harvey_correction else "")
-    sentence = f"{lead}; {verdict(core.pvalue, alpha_of(confidence_level), 'Diebold-Mariano')}."
+    method = "Diebold–Mariano" + (" with Harvey–Leybourne–Newbold correction" if harvey_correction else "")
+    sentence = f"{lead}; {verdict(core.pvalue, alpha_of(confidence_level), 'Diebold–Mariano')}."
     return TestResult(test="diebold_mariano", method=method, statistic=core.statistic, pvalue=core.pvalue,
                       df=core.df, alternative=alternative,
                       effect=Effect(f"mean {word} difference (A - B)", core.mean,
                                     ConfidenceInterval(core.low, core.high, confidence_level,
-                                                       "t (Harvey-Leybourne-Newbold)" if harvey_correction
+                                                       "t (Harvey–Leybourne–Newbold)" if harvey_correction
                                                        else "normal")),
                       assumptions=assumptions, sentence=sentence, n=n, models=names,
                       details=DieboldMarianoDetails(loss, h, core.h_used, float(la.mean()), float(lb.mean())))

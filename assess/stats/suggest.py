@@ -211,5 +211,5 @@ def wilcoxon_out_of_reach(n_folds: int | None, n_repeats: int | None = None) -> 
     m = n_folds * (n_repeats or 1)
     if m >= 6:
         return None
-    return (f"the Wilcoxon signed-rank test cannot reach 5 % significance on {m} paired fold"
+    return (f"the Wilcoxon signed-rank test cannot reach 5% significance on {m} paired fold"
             f"{'s' if m != 1 else ''}: its smallest two-sided p-value is 2/2^{m} = {2 / 2 ** m:.4g}")

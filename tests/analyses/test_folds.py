@@ -111,7 +111,8 @@ def test_learning_curve_points_and_slope_match_sklearn_and_linregress():
     half = sps.t.ppf(0.975, len(y) - 2) * fit.stderr
     assert (trend["low"], trend["high"]) == pytest.approx((fit.slope - half, fit.slope + half))
     assert trend["sizes"] == [float(s) for s in last]
-    assert "per doubling" in trend["verdict"]
+    # the metric's name mid-sentence in lower case, as the product's other sentences say it (was "Accuracy")
+    assert f"{fit.slope:+.3g} accuracy per doubling (95% CI " in trend["verdict"]
 
 
 def test_learning_curve_says_still_improving_on_a_curve_that_still_rises():

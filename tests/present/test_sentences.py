@@ -19,20 +19,20 @@ from assess.metrics.document import MetricsSettings, compute_metrics
 from assess.metrics.reports import compute_reports
 from assess.present.charts.slices import learning_curve_chart
 from assess.present.metrics_view import metrics_view
-from assess.present.report import ReportOptions, build_report
+from assess.present.report import ReportOptions, build_report, render_html
 from assess.present.summary import headline_sentences
 
 ROOT = Path(__file__).resolve().parents[2]
 LONG = "a very long class name that goes on well past any sensible width"
 
 
-def _binary(positive: str) -> bytes:
+def _binary(positive: str, models: tuple[str, str] = ("plain", "sharp")) -> bytes:
     rng = np.random.default_rng(3)
     y = rng.integers(0, 2, 300)
     labels = np.where(y == 1, positive, "other")
     return pd.concat([pd.DataFrame({"id": np.arange(300), "model": m, "y_true": labels,
                                     "score": np.clip(y * sep + rng.random(300) * (1 - sep), 0, 1).round(4)})
-                      for m, sep in (("plain", 0.2), ("sharp", 0.45))]).to_csv(index=False).encode()
+                      for m, sep in zip(models, (0.2, 0.45))]).to_csv(index=False).encode()
 
 
 @pytest.mark.parametrize("positive", ["1", "True", LONG])
@@ -44,13 +44,36 @@ def test_the_metrics_page_says_which_model_is_best_in_the_reports_words(positive
     auc = {m: skm.roc_auc_score(g["y_true"] == positive, g["score"]) for m, g in frame.groupby("model")}
     best, other = sorted(auc, key=auc.get, reverse=True)
     said = view.sentences[0]
-    assert said.startswith(f"{best} is best on ROC AUC: {auc[best]:.3f} (") and f"for {other} (95% intervals)" in said
+    assert said.startswith(f"Model {best} is best on ROC AUC: {auc[best]:.3f} (") and \
+        f"for model {other} (95% intervals)" in said
     # the sentence names models, never the class (a class "1" must not be confused with the numbers' digits)
     assert "more than chance" in said and not re.search(rf"(?<![\w.]){re.escape(positive)}(?![\w.])", said)
     # the report's recommendation says the same words (one function): compare its leading clause
     report = build_report(assessment, ReportOptions(ci="auto", n_resamples=100, charts=False, tests=("delong",)))
     head = said.split(". Whether")[0]
     assert head.replace("(95% intervals)", "") in report.recommendation.text.replace("(95% intervals)", "")
+
+
+@pytest.mark.parametrize("weak, strong", [("True", "1"), ("1", LONG)])
+def test_the_best_model_sentence_and_the_recommendation_name_the_model_as_one(weak, strong):
+    """A model called 1, True or a long name reads as a model: "Model 1 is best on ROC AUC…", never a bare "1 is best"
+    opening a sentence; the report's recommendation sits under its heading "Recommendation." without repeating the
+    word ("Recommendation. Recommended: …" before). Oracle: scikit-learn's ROC AUC of each model."""
+    data = _binary("yes", (weak, strong))
+    assessment = describe(read_table(data, name="named.csv"))
+    settings = MetricsSettings(ci="auto", n_resamples=100)
+    said = metrics_view(assessment, settings, compute_metrics(assessment, settings)).sentences[0]
+    frame = pd.read_csv(__import__("io").BytesIO(data), dtype={"model": str})
+    auc = {m: skm.roc_auc_score(g["y_true"] == "yes", g["score"]) for m, g in frame.groupby("model")}
+    assert auc[strong] > auc[weak]                       # the data are made so
+    assert said.startswith(f"Model {strong} is best on ROC AUC: {auc[strong]:.3f} (")
+    assert f" for model {weak} (95% intervals)" in said
+    report = build_report(assessment, ReportOptions(ci="auto", n_resamples=100, charts=False, tests=("delong",)))
+    assert report.recommendation.separated and report.recommendation.best == strong
+    assert report.recommendation.text.startswith(f"Model {strong} is best on ROC AUC: {auc[strong]:.3f} (")
+    assert f"It beats model {weak} (" in report.recommendation.text
+    shown = re.sub(r"<[^>]+>", " ", render_html(report))
+    assert shown.count("Recommendation.") == 1 and "Recommended" not in shown
 
 
 def _clusters() -> tuple[bytes, pd.DataFrame]:

@@ -431,7 +431,7 @@ def test_run_all_on_five_paired_folds_offers_no_wilcoxon_and_says_why():
     five = compare_all(fold_frame(k=3, folds=5), metric="accuracy")
     tests = [c.test for c in five.comparisons]
     assert "wilcoxon" not in tests and "anova" not in tests and "kruskal" not in tests
-    assert five.skipped["wilcoxon"] == ("the Wilcoxon signed-rank test cannot reach 5 % significance on 5 paired "
+    assert five.skipped["wilcoxon"] == ("the Wilcoxon signed-rank test cannot reach 5% significance on 5 paired "
                                         "folds: its smallest two-sided p-value is 2/2^5 = 0.0625")
 
 

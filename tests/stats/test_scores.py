@@ -244,6 +244,9 @@ def test_dm_formula_at_horizon_three():
     assert plain.statistic == pytest.approx(dm, rel=1e-10)
     assert plain.pvalue == pytest.approx(2 * sps.norm.sf(abs(dm)), rel=1e-9)
     assert plain.df is None
+    # the names as the literature writes them, with en dashes (the report had both spellings on one page)
+    assert res.method == "Diebold–Mariano with Harvey–Leybourne–Newbold correction"
+    assert plain.method == "Diebold–Mariano"
 
 
 def test_dm_falls_back_to_horizon_one_when_the_variance_is_not_positive():
@@ -259,7 +262,7 @@ def test_dm_falls_back_to_horizon_one_when_the_variance_is_not_positive():
 
 def test_dm_rejects_bad_horizon_and_loss():
     y = np.arange(5.0)
-    with pytest.raises(AssessError, match=r"Diebold-Mariano needs more than h = 5 forecasts and at least 3 \(got 5\)"):
+    with pytest.raises(AssessError, match=r"Diebold–Mariano needs more than h = 5 forecasts and at least 3 \(got 5\)"):
         diebold_mariano(y, y, y, h=5)
     with pytest.raises(AssessError, match=r"`h` must be a whole number ≥ 1 \(got 0\)"):
         diebold_mariano(y, y, y, h=0)

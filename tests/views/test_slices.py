@@ -49,9 +49,11 @@ def test_binary_sample_by_group():
     by_group = {g: accuracy_score(r.y_true, r.y_pred) for g, r in tree.groupby("group")}
     assert every.loc["tree", "Worst slice"] == min(by_group, key=by_group.get)
     assert every.loc["tree", "Accuracy"] == f"{min(by_group.values()):.3f}"
-    # no raw keys on screen: the metric's display name, never `accuracy`; the fairness gaps by their display names,
-    # not fairlearn's function names ("Demographic parity difference", not demographic_parity_difference)
-    assert not any("accuracy" in m.value for m in at.markdown)
+    # no raw keys on screen: the metric's display name, lower-cased mid-sentence as the product's other sentences
+    # say it ("by accuracy", not "by Accuracy"), never the key `accuracy` in code; the fairness gaps by their display
+    # names, not fairlearn's function names ("Demographic parity difference", not demographic_parity_difference)
+    assert not any("`accuracy`" in m.value for m in at.markdown)
+    assert worst[0].startswith(r"Worst slices of model logistic by accuracy \(all rows")
     [gaps] = [d.value for d in at.dataframe if "Gap" in d.value.columns]
     assert "Demographic parity difference" in set(gaps["Gap"]) and not gaps["Gap"].str.contains("_").any()
 

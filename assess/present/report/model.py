@@ -23,7 +23,7 @@ from assess.analyses.controls import run_controls
 from assess.core.data import Task
 from assess.core.decision import LABELS, SCORES, Decision
 from assess.core.errors import AssessError
-from assess.core.formatting import bounds, class_phrase, number, p_value
+from assess.core.formatting import bounds, class_phrase, name_in_sentence, number, p_value
 from assess.metrics import MetricReport, get
 from assess.metrics.registry import TASKS, headline_of, slice_test_metric
 from assess.metrics.document import MetricsSettings, compute_metrics, forecast_breakdowns
@@ -375,7 +375,7 @@ def _recommend(assessment, reports, primary, comparison, options) -> Recommendat
         base_text = (" against " + ", ".join(f"{number(v)} for the {k.replace('_', ' ')} baseline"
                                              for k, v in base.items())) if base else ""
         operating = _operating_sentence(assessment, report, options)
-        return Recommendation(f"{model}: {spec.name} {value_with_ci(r)}{base_text}"
+        return Recommendation(f"Model {model}'s {name_in_sentence(spec.name)} is {value_with_ci(r)}{base_text}"
                               + (f"; {operating}" if operating else "") + ". With one model there is nothing to "
                               "compare it with; judge it against the baselines and the needs of its use.",
                               True, model)
@@ -390,15 +390,17 @@ def _recommend(assessment, reports, primary, comparison, options) -> Recommendat
     alpha = 1 - options.confidence_level
     head = leader_text(reports, primary)   # the Metrics page's best-model sentence says the same
     if len(best) > 1:
-        return Recommendation(f"The data cannot separate {' and '.join(sorted(best))}: they tie on "
-                              f"{spec.name} ({number(r_top.value)}). Choose on other grounds (cost, simplicity, "
-                              "calibration) or collect more data.", False, None)
+        return Recommendation(f"The data cannot separate models {' and '.join(sorted(best))}: they tie on "
+                              f"{name_in_sentence(spec.name)} ({number(r_top.value)}). Choose on other grounds "
+                              "(cost, simplicity, calibration) or collect more data.", False, None)
     if p is not None and np.isfinite(p) and p < alpha:
-        return Recommendation(f"Recommended: {head}" + (f"; {operating}" if operating else "")
-                              + f". It beats {runner}" + (f" ({test}, {p_value(p, alpha)})" if test else "")
+        # no "Recommended:" lead: the report's heading says "Recommendation." and `separated` marks it in the JSON
+        return Recommendation(head + (f"; {operating}" if operating else "")
+                              + f". It beats model {runner}" + (f" ({test}, {p_value(p, alpha)})" if test else "")
                               + ".", True, top)
     why = (f"{test}, {p_value(p, alpha)}" if p is not None and np.isfinite(p) and test else
            "no test compared them")
-    return Recommendation(f"The data cannot separate {top} from {runner} ({why}): {head}. The difference may be "
+    return Recommendation(f"The data cannot separate model {top} from model {runner} ({why}): "
+                          f"{head[:1].lower() + head[1:]}. The difference may be "
                           "chance; do not crown a winner on these data — collect more, or choose on other grounds "
                           "(cost, simplicity, calibration).", False, None)
