@@ -39,6 +39,10 @@ KEY_CHARTS = 2
 #: Most classes a confusion matrix shows on the summary page, half the text width: the largest ones, the rest pooled
 #: into "other" — at 320 px, four columns of ~55 px hold "1,234" over "72.5%" in the 12 px cell font (five were cramped).
 KEY_CLASSES = 3
+#: Most labels the summary page's per-label confusion grid shows, in one row across the full text width (655 px):
+#: ~100 px a panel holds "multiple_of_3" (78 px at 6 px a character) and "1,234" over "72.5%" in its 2 columns.
+#: Beyond it the most frequent labels are shown, every label in the Charts section.
+KEY_LABELS = 5
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,7 @@ class ReportFigure:
     summary: bool = False
     key_figure: object | None = None   # on the summary page, when it differs (a large matrix pooled to its top classes)
     key_caption: str = ""              # what the summary page's version leaves out
+    wide: bool = False                 # on the summary page across both columns (a grid of several panels)
 
 
 def report_figures(assessment: Assessment, models: Sequence[str], *, decision: Decision = Decision(),
@@ -232,12 +237,24 @@ def _multilabel(assessment, models, *, colors, decision, confidence_level, seed,
             matrices = multilabel_matrices(p, decision)
         except AssessError:
             continue
+        labels = list(p.classes)
+        # a grid of 2×2 panels: more than two at half the text width left ~50 px a panel, where the labels' titles
+        # ran into each other and the counts out of their cells — so the summary page draws the grid full width, in
+        # one row of the `KEY_LABELS` most frequent labels (true presences, FN + TP), and holds that one chart
+        wide = len(labels) > 2
+        shown = sorted(np.argsort(-np.asarray(matrices)[:, 1, :].sum(axis=1), kind="stable")[:KEY_LABELS])
         figures.append(ReportFigure(
             f"labels_{i}", f"Confusion per label — {m}", "One 2×2 matrix per label: rows the truth (label absent, "
             "present), columns the prediction; the share is of the true row, so the diagonal holds the recall of "
             "absence and presence.",
-            charts.multilabel_confusion_chart(matrices=matrices, labels=list(p.classes), normalize="true",
-                                              title=f"Confusion per label — {m}"), summary=i < 2))
+            charts.multilabel_confusion_chart(matrices=matrices, labels=labels, normalize="true",
+                                              title=f"Confusion per label — {m}"),
+            summary=i == 0 if wide else i < 2, wide=wide,
+            key_figure=charts.multilabel_confusion_chart(
+                matrices=np.asarray(matrices)[shown], labels=[labels[j] for j in shown], normalize="true",
+                title=f"Confusion per label — {m}", columns=len(shown)) if wide else None,
+            key_caption=f"The {KEY_LABELS} most frequent labels (every label in the Charts section)."
+                        if len(labels) > KEY_LABELS else ""))
         progress((i + 1) / len(models))
     return figures
 

@@ -107,6 +107,8 @@ MIN_PLOT = 190
 #: A key chart on the summary page: drawn at half the text width (two side by side in the 85 mm columns) at its own
 #: size, not zoomed, so its text prints at the fonts' sizes (12 px ticks = 9 pt); 0.52× zoom made them 4.7 pt.
 KEY_WIDTH = 320
+#: A wide key chart (`ReportFigure.wide`) spans both columns and the 4 mm gap between them: 174 mm = 655 px.
+KEY_WIDE_WIDTH = 655
 KEY_HEIGHT = 330
 #: Margin above the plot once the chart's title is left out (the figure caption under it names the chart).
 _TOP = 24
@@ -234,8 +236,9 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
         figures.append({"id": f"chart-{i + 1}", "number": i + 1, "title": f.title,
                         "caption": f.caption + (f" {subtitle[0].upper()}{subtitle[1:]}." if subtitle else ""),
                         "json": figure_json(f.figure, budget=HALF_PAGE[paper]), "summary": f.summary,
-                        "key_json": figure_json(f.key_figure or f.figure, width=KEY_WIDTH, budget=KEY_HEIGHT,
-                                                compact=True) if f.summary else "",
+                        "key_json": figure_json(f.key_figure or f.figure, budget=KEY_HEIGHT, compact=True,
+                                                width=KEY_WIDE_WIDTH if f.wide else KEY_WIDTH)
+                        if f.summary else "", "wide": f.wide,
                         "key_caption": " ".join(filter(None, (f.key_caption,
                                                               _bands_note(f.key_figure or f.figure, i + 1))))})
         say((i + 1) / max(1, len(report.figures)), "laying out the charts")
@@ -319,6 +322,7 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
                        "found": code_as_quotes(row.found), "answer": row.answer} for row in report.checklist],
         "settings": settings, "command": report.options.command, "notes": list(report.notes),
         "plotly_js": plotly.offline.get_plotlyjs() if figures else "", "key_width": KEY_WIDTH,
+        "key_wide_width": KEY_WIDE_WIDTH,
     }
 
 
