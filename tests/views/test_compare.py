@@ -290,3 +290,16 @@ def test_the_why_caption_ends_as_a_sentence(page):
     metric.set_value("accuracy").run()                        # McNemar's test first
     [caption] = [c.value.replace("\\", "") for c in page.caption if "Why this test" in c.value]
     assert caption.endswith("on the disagreements.")
+
+
+def test_suitable_tests_wrap_their_reasons_within_1024(page):
+    """Walk at 1024 px: the "Why" column was cut at the table's edge and the table scrolled sideways. The reasons
+    wrap instead: the columns together fit the table's room at 1024 px and the rows are tall enough for the longest
+    reason's lines (the grid's line pitch, 18.2 px after a 13 px first line and 3 px above and below, measured)."""
+    from ui import widgets
+
+    [table] = [t for t in page.dataframe if list(t.value.columns) == ["test", "kind", "recommended", "why"]]
+    columns = json.loads(table.proto.columns)
+    assert sum(columns[c]["width"] for c in ("test", "kind", "recommended", "why")) <= widgets.TABLE_FIT_PX
+    lines = max(widgets.wrapped_lines(why, columns["why"]["width"]) for why in table.value["why"])
+    assert lines > 1 and table.proto.row_height >= 13 + 18.2 * (lines - 1) + 6
