@@ -134,14 +134,13 @@ def settings_widgets(data: CompareData, question: str, assessment) -> tuple:
 
 def suitable_tests(suggestions) -> None:
     """The suitable tests as a table. The test, its kind and the tick as narrow as their text (a "small" tick column
-    cut its header to "Recommen" at 1024 px), the rest for the reason, which the caption under "Test" gives in full
-    for the chosen test."""
+    cut its header to "Recommen" at 1024 px), the rest for the reason, wrapped: each reason is read whole (cut to the
+    table's edge, it pushed the table into scrolling sideways at 1024 px)."""
     st.subheader("Suitable tests")
-    data_table(suggestions_frame(suggestions).assign(test=lambda f: f["test"].map(test_title)), shrink=("why",),
+    data_table(suggestions_frame(suggestions).assign(test=lambda f: f["test"].map(test_title)), wrap=("why",),
                config={"recommended": st.column_config.CheckboxColumn(
                            "Recommended", width=text_column_width([], header="Recommended")),
-                       "why": st.column_config.Column("Why", help="Why the test fits; the chosen test's reason is "
-                                                                  "under the Test box")})
+                       "why": st.column_config.Column("Why", help="Why the test fits")})
 
 
 def assumptions(checked) -> None:

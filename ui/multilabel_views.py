@@ -16,7 +16,7 @@ from assess.inputs.assessment import Assessment
 from assess.present import charts, curves_view
 from assess.stats.multilabel import CORRECTION_NAMES, PerLabelMcNemarDetails
 from ui.state import cached, current_decision, md, set_decision
-from ui.widgets import chart, data_table
+from ui.widgets import chart, chart_row, data_table
 
 #: Curves drawn at once: past eight the Okabe–Ito palette repeats and the curves cannot be told apart; the micro and
 #: macro averages always use every label.
@@ -43,25 +43,24 @@ def per_label_curves_section(assessment: Assessment, models: list[str]) -> list:
         shown = labels
     ovr = cached(curves_view.label_curves, assessment, model)
     colors = charts.model_colors(labels)  # by label position, so a label keeps its colour on both charts
-    figures = []
-    left, right = st.columns(2)
-    for where, (kind, per_label, micro, area) in zip((left, right), (
-            ("ROC", ovr.roc, ovr.micro_roc, ovr.macro_roc_auc),
-            ("Precision–recall", ovr.pr, ovr.micro_pr, ovr.macro_average_precision))):
+    # Each chart in a cell of its own, as on the binary page (`chart_row`): side by side where the page has the room,
+    # one per row below it — two half-page columns at 1024 px cut the titles and the x-axis titles.
+    drawn_by_kind, missing = {}, {}
+    for kind, per_label, micro, area in (("ROC", ovr.roc, ovr.micro_roc, ovr.macro_roc_auc),
+                                         ("Precision–recall", ovr.pr, ovr.micro_pr, ovr.macro_average_precision)):
         drawn = {label: per_label[label] for label in shown if np.isfinite(per_label[label].area)}
-        missing = [label for label in shown if label not in drawn]
-        with where:
-            if missing:
-                st.caption(md("No curve for " + ", ".join(f"`{m}`" for m in missing)
-                              + ": the label never occurs in the truth."))
-            if not drawn:
-                continue
-            fig = charts.per_label_curves_chart(per_label=drawn, micro=micro,
-                                                macro_area=area if np.isfinite(area) else None, colors=colors,
-                                                title=f"{kind} per label — {model}")
-            figures.append(fig)
-            chart(fig, f"{kind} per label", key=f"ml_{kind}")
-    return figures
+        missing |= dict.fromkeys(label for label in shown if label not in drawn)
+        if drawn:
+            drawn_by_kind[kind] = charts.per_label_curves_chart(
+                per_label=drawn, micro=micro, macro_area=area if np.isfinite(area) else None, colors=colors,
+                title=f"{kind} per label — {model}")
+    if missing:
+        st.caption(md("No curve for " + ", ".join(f"`{m}`" for m in missing)
+                      + ": the label never occurs in the truth."))
+    with chart_row():
+        for kind, fig in drawn_by_kind.items():
+            chart(fig, f"{kind} per label", key=f"ml_{kind}", in_row=True)
+    return list(drawn_by_kind.values())
 
 
 def label_sets_section(assessment: Assessment, models: list[str], decision: Decision) -> list:

@@ -176,7 +176,8 @@ def plan(assessment: Assessment | None, data: CompareData, question: str, models
             paired=design.kind == PAIRED, task=None if assessment is None else assessment.task,
             has_scores=predictions is not None and all(p.scores is not None for p in predictions.values()),
             n_folds=data.n_folds, n_repeats=data.n_repeats, blocks=data.blocks,
-            weighted=predictions is not None and is_weighted(predictions))
+            weighted=predictions is not None and is_weighted(predictions),
+            metric=metric if data.folds is None else None)   # a fold table's metric is a column, not a key
     except AssessError as exc:
         no_tests = str(exc)
     higher = data.folds is not None or metric is None or get(assessment.task, metric).direction != "lower"

@@ -481,7 +481,8 @@ def engine_compare_all(source: Source, engine: str, overrides, *, models=None, t
                                                          any(wm.score for wm in r.wide_models))
     suggestions = suggest_tests(question="two_models" if len(names) == 2 else "several_models",
                                 n_models=len(names), data="predictions", task=assessment.task, has_scores=has_scores,
-                                paired=True, blocks=bool(r.fold or r.series), weighted=bool(r.weight))
+                                paired=True, blocks=bool(r.fold or r.series), weighted=bool(r.weight),
+                                metric=(options or {}).get("metric") or headline_of(assessment))
     wanted = list(tests) if tests is not None else [s.test for s in suggestions]
     done, skipped = [], {}
     for test in wanted:

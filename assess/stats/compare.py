@@ -241,9 +241,13 @@ def compare_all(data, *, models: Sequence[str] | None = None, metric: str | Call
         repeats = data.n_repeats if isinstance(data, AlignedPredictions) and data.fold is not None else 1
         q = question or ("cv_folds" if repeats > 1 else "two_models" if len(names) == 2 else "several_models")
         blocks = isinstance(data, AlignedPredictions) and (data.fold is not None or data.series is not None)
+        # the first choice tests the metric compared: the one named, else the headline the bootstraps fall back to
+        led_by = metric if isinstance(metric, str) else headline(data.task, has_scores=has_scores) if metric is None \
+            else None
         sugg = suggest_tests(question=q, n_models=len(names), data="predictions", task=data.task,
                              has_scores=has_scores, paired=design.kind == PAIRED, blocks=blocks,
-                             weighted=is_weighted(data), **(_fold_design(data) if repeats > 1 else {}))
+                             weighted=is_weighted(data), metric=led_by,
+                             **(_fold_design(data) if repeats > 1 else {}))
     metric_reason = None
     # The bootstraps cannot run without a metric; the other tests keep their own default (correctness, losses).
     if metric is None and not is_table and any(s.test in TESTS and TESTS[s.test].needs == "a metric" for s in sugg):

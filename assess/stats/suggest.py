@@ -10,7 +10,7 @@ k-fold CV give the fold differences these tests use). Whether a test is pairwise
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pandas as pd
 
@@ -45,7 +45,8 @@ class Suggestion:
 
 def suggest_tests(*, question: str, n_models: int, data: str = "predictions", paired: bool = True,
                   task: Task | str | None = None, has_scores: bool = False, n_folds: int | None = None,
-                  n_repeats: int | None = None, blocks: bool = False, weighted: bool = False) -> tuple[Suggestion, ...]:
+                  n_repeats: int | None = None, blocks: bool = False, weighted: bool = False,
+                  metric: str | None = None) -> tuple[Suggestion, ...]:
     """The tests that suit a question on data of a given shape, first choice first, each with why.
 
     Parameters
@@ -61,6 +62,8 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
         can rank k ≥ 3 models per block.
     weighted : the rows carry sample weights: per-sample predictions on the same samples then get the paired
         bootstrap first, the one paired test that takes them (the others count every row once).
+    metric : the metric key compared (the page's Metric box, ``--metric``, else the headline): per-sample
+        classification predictions then get first the test of that metric (:func:`_metric_lead`).
     """
     if question not in QUESTIONS:
         raise AssessError(f"`question` must be one of {', '.join(repr(q) for q in QUESTIONS)} (got {question!r})")
@@ -160,6 +163,7 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
             add("mann_whitney", "per-sample losses on different test sets: does one model's loss tend to be lower? "
                                 "(rank-based)")
             add("welch_t", "mean per-sample loss on different test sets, unequal variances allowed")
+            return _metric_lead(tuple(out), metric, paired=False, weighted=weighted)
         else:
             add("mann_whitney", "per-sample absolute errors on different test sets (rank-based, no normality "
                                 "needed)")
@@ -180,6 +184,7 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
         if has_scores and (task is None or task == Task.BINARY):
             add("delong", "ROC AUCs on the same samples, their correlation accounted for")
         add("paired_bootstrap", "any metric (F1, AUC, …) on the same samples, no distributional assumption")
+        return _metric_lead(tuple(out), metric, paired=True, weighted=weighted)
     else:
         if task == Task.FORECAST:
             add("diebold_mariano", "forecasts of the same targets: loss differentials per horizon in time order, "
@@ -196,6 +201,28 @@ def suggest_tests(*, question: str, n_models: int, data: str = "predictions", pa
                 add("friedman", "k models over the same folds: ranks of the MAE per fold, Nemenyi critical "
                                 "difference")
     return tuple(out)
+
+
+#: The metrics the right/wrong tests (McNemar, Cochran's Q, chi-squared, Fisher) compare: the share of samples right.
+_CORRECTNESS_METRICS = ("accuracy", "exact_match_ratio")
+
+
+def _metric_lead(suggestions: tuple[Suggestion, ...], metric: str | None, *, paired: bool,
+                 weighted: bool) -> tuple[Suggestion, ...]:
+    """The suggestions of per-sample classification predictions with the test of ``metric`` first (recommended):
+    DeLong's test for ROC AUC, the bootstrap for a metric no other suggested test compares; accuracy keeps the
+    right/wrong tests first. A first choice that tests another quantity than the metric shown would answer another
+    question (the walk found McNemar recommended under "ROC AUC"). Weighted rows keep the weighted bootstrap first:
+    it alone compares the weighted metric."""
+    if metric is None or weighted or metric in _CORRECTNESS_METRICS:
+        return suggestions
+    delong, bootstrap = ("delong", "paired_bootstrap") if paired else ("unpaired_delong", "unpaired_bootstrap")
+    tests = [s.test for s in suggestions]
+    lead = delong if metric == "roc_auc" and delong in tests else bootstrap
+    if lead not in tests:
+        return suggestions
+    ordered = sorted(suggestions, key=lambda s: s.test != lead)    # stable: the others keep their order
+    return tuple(replace(s, recommended=i == 0) for i, s in enumerate(ordered))
 
 
 def suggestions_frame(suggestions: tuple[Suggestion, ...]) -> pd.DataFrame:

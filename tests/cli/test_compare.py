@@ -128,7 +128,8 @@ def test_models_on_different_test_sets_are_compared_as_independent_samples(capsy
     assert code == 0 and doc["design"] == "independent" and "no sample id is shared" in doc["design_reason"]
     assert doc["pvalue"] == pytest.approx(sps.chi2_contingency(table, correction=False).pvalue, rel=1e-12)
     code, doc, _ = run(capsys, str(path), "--test", "all", "--metric", "f1", "--resamples", "200")
-    assert [t["test"] for t in doc["tests"]] == ["chi2", "fisher_exact", "unpaired_delong", "unpaired_bootstrap",
+    # F1 is compared: the bootstrap, the one suggested test of F1, comes first
+    assert [t["test"] for t in doc["tests"]] == ["unpaired_bootstrap", "chi2", "fisher_exact", "unpaired_delong",
                                                  "mann_whitney", "welch_t"]
     assert doc["design"] == "independent"
     code, doc, err = run(capsys, str(path), "--test", "mcnemar")

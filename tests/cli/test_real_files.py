@@ -66,7 +66,7 @@ def test_compare_all_names_the_metric_it_chose_for_the_bootstrap(capsys):
     assert doc["metric"] == "roc_auc" and "ROC AUC" in doc["metric_reason"]
     # unweighted ROC AUC: DeLong's test answers it, the bootstrap of the same difference is skipped with the reason
     assert "DeLong's test above compares the same ROC AUC difference" in doc["skipped"]["paired_bootstrap"]
-    assert [t["test"] for t in doc["tests"]][-1] == "delong"
+    assert [t["test"] for t in doc["tests"]][0] == "delong"    # the test of the metric compared comes first
     code, explicit, _ = run(capsys, "compare", BINARY, "--test", "paired_bootstrap", "--metric", "roc_auc")
     # and the bootstrap's observed difference is scikit-learn's difference of AUCs
     data = pd.read_csv(BINARY)

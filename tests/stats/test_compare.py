@@ -147,6 +147,23 @@ def test_suggestions_for_two_models_on_one_test_set():
     assert all(x.why for x in s)
 
 
+def test_the_first_choice_tests_the_metric_compared():
+    """DeLong's test for ROC AUC, McNemar's (right/wrong: accuracy) for accuracy, the bootstrap for any other metric;
+    sample weights keep the weighted bootstrap first whatever the metric."""
+    def order(metric, **kw):
+        s = suggest_tests(question="two_models", n_models=2, task=Task.BINARY, has_scores=True, metric=metric, **kw)
+        assert [x.recommended for x in s] == [True] + [False] * (len(s) - 1)
+        return [x.test for x in s]
+    assert order("roc_auc") == ["delong", "mcnemar", "paired_bootstrap"]
+    assert order("accuracy") == order(None) == ["mcnemar", "delong", "paired_bootstrap"]
+    assert order("f1") == ["paired_bootstrap", "mcnemar", "delong"]
+    assert order("roc_auc", weighted=True)[0] == "paired_bootstrap"
+    assert [x.test for x in suggest_tests(question="two_models", n_models=2, task=Task.BINARY, has_scores=True,
+                                          paired=False, metric="roc_auc")][:2] == ["unpaired_delong", "chi2"]
+    assert suggest_tests(question="several_models", n_models=3, task=Task.BINARY, has_scores=True,
+                         metric="accuracy")[0].test == "cochran_q"
+
+
 def test_suggestions_for_several_models_and_folds():
     assert suggest_tests(question="several_models", n_models=4)[0].test == "cochran_q"
     folds = [x.test for x in suggest_tests(question="cv_folds", n_models=4, data="folds")]

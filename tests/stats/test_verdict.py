@@ -50,7 +50,7 @@ def test_roc_auc_follows_delong_and_weights_follow_the_paired_bootstrap():
     preds, _, _ = binary_models()
     found = compare_all(preds, n_resamples=100)
     assert found.verdict.test == "delong"          # ROC AUC, the binary headline
-    assert [c.test for c in found.comparisons] == ["cochran_q", "mcnemar", "delong"]
+    assert [c.test for c in found.comparisons] == ["delong", "cochran_q", "mcnemar"]   # the metric's test first
     assert "DeLong's test above compares the same ROC AUC difference" in found.skipped["paired_bootstrap"]
     weighted = {m: Predictions(p.task, p.classes, p.y_true, p.y_pred, p.scores, ids=p.ids, model=m,
                                weight=np.where(np.asarray(p.ids) < "s2", 2.0, 1.0)) for m, p in preds.items()}

@@ -28,7 +28,13 @@ def chart_titles(at):
     return [json.loads(e.proto.spec)["layout"]["title"]["text"] for e in at.get("plotly_chart")]
 
 
-def test_mcnemar_between_two_models(page):
+def test_the_recommended_test_follows_the_metric_then_mcnemar_between_two_models(page):
+    """The breast-cancer sample opens on ROC AUC: DeLong's test, the test of ROC AUCs, is preselected (McNemar's
+    compares accuracy); on accuracy McNemar's is."""
+    [metric] = [s for s in page.selectbox if s.label == "Metric"]
+    [test] = [s for s in page.selectbox if s.label == "Test"]
+    assert (metric.value, test.value) == ("roc_auc", "delong")
+    metric.set_value("accuracy").run()
     [test] = [s for s in page.selectbox if s.label == "Test"]
     assert test.value == "mcnemar"
     run_test(page)
@@ -88,6 +94,8 @@ def test_omnibus_and_pairs_table_shows_dashes_never_none(page):
 
     [question] = [r for r in page.radio if r.label == "Question"]
     question.set_value("several_models").run()
+    [metric] = [s for s in page.selectbox if s.label == "Metric"]
+    metric.set_value("accuracy").run()                        # Cochran's Q, the test of accuracy, comes first
     run_test(page)
     table = page.dataframe[1].value
     data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv")
@@ -130,7 +138,9 @@ def test_two_test_sets_are_compared_as_independent_samples():
     [design] = [i.value for i in at.info if "samples" in i.value]
     assert design.startswith("**Independent samples**: ") and "no sample id is shared" in design
     [test] = [s for s in at.selectbox if s.label == "Test"]
-    assert test.value == "chi2" and "McNemar's test" not in test.options
+    # ROC AUC, the headline of scores: DeLong's test for independent samples first
+    assert test.value == "unpaired_delong" and "McNemar's test" not in test.options
+    assert test.options[0] == "DeLong's test for independent samples"
     test.set_value("welch_t").run()
     [loss] = [s for s in at.selectbox if s.label == "Per-sample loss"]
     loss.set_value("zero_one").run()
@@ -276,5 +286,20 @@ def test_run_all_on_folds_gives_one_verdict_the_disagreement_assumptions_and_the
 
 def test_the_why_caption_ends_as_a_sentence(page):
     """Issue-33 walk: the caption under the Test select stopped mid-air ("… exact binomial test on the disagreements")."""
+    [metric] = [s for s in page.selectbox if s.label == "Metric"]
+    metric.set_value("accuracy").run()                        # McNemar's test first
     [caption] = [c.value.replace("\\", "") for c in page.caption if "Why this test" in c.value]
     assert caption.endswith("on the disagreements.")
+
+
+def test_suitable_tests_wrap_their_reasons_within_1024(page):
+    """Walk at 1024 px: the "Why" column was cut at the table's edge and the table scrolled sideways. The reasons
+    wrap instead: the columns together fit the table's room at 1024 px and the rows are tall enough for the longest
+    reason's lines (the grid's line pitch, 18.2 px after a 13 px first line and 3 px above and below, measured)."""
+    from ui import widgets
+
+    [table] = [t for t in page.dataframe if list(t.value.columns) == ["test", "kind", "recommended", "why"]]
+    columns = json.loads(table.proto.columns)
+    assert sum(columns[c]["width"] for c in ("test", "kind", "recommended", "why")) <= widgets.TABLE_FIT_PX
+    lines = max(widgets.wrapped_lines(why, columns["why"]["width"]) for why in table.value["why"])
+    assert lines > 1 and table.proto.row_height >= 13 + 18.2 * (lines - 1) + 6

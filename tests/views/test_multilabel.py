@@ -160,3 +160,30 @@ def test_compare_page_draws_the_per_label_differences():
     forest = [s for t, s in specs(at).items() if t.startswith("Accuracy difference per label")][0]
     np.testing.assert_allclose(values(forest["data"][0]["x"]), expected)
     assert list(forest["data"][0]["y"]) == LABELS
+
+
+def test_per_label_curves_wrap_like_the_binary_charts():
+    """Walk at 1024 px: the per-label ROC and PR charts sat in two half-page columns, their titles and x-axis titles
+    cut and their download buttons out of line. They follow the binary charts' rule now (`ui.widgets.chart_row`): a
+    fixed-width cell each in a row that wraps, so below two charts' width they stack."""
+    at = open_app("views/curves.py", sample=SAMPLE)
+
+    def places(node, path=()):
+        for child in getattr(node, "children", {}).values():
+            if getattr(child, "type", None) == "plotly_chart":
+                yield json.loads(child.proto.spec)["layout"]["title"]["text"], (None, None, *path)[-2:]
+            yield from places(child, (*path, child))
+
+    def layout(row, cell):   # (the row's direction, whether it wraps, the cell's width): None where it has none
+        def field(block, name):
+            proto = getattr(block, "proto", None)   # a column's proto is a `Column`, without these fields
+            fields = proto.DESCRIPTOR.fields_by_name if proto is not None else {}
+            return getattr(proto, name) if name in fields and proto.HasField(name) else None
+        row_flex = field(row, "flex_container")
+        return (row_flex and row_flex.direction, row_flex and row_flex.wrap, str(field(cell, "width_config")))
+
+    found = {title: layout(*path) for title, path in places(at._tree)}
+    binary_roc = next(v for t, v in found.items() if t.startswith("ROC") and "per label" not in t)
+    assert binary_roc[1] and "pixel_width" in binary_roc[2]          # the binary rule: a wrapping row, fixed cells
+    per_label = [v for t, v in found.items() if " per label — " in t and not t.startswith("Confusion")]
+    assert len(per_label) == 2 and all(v == binary_roc for v in per_label)
