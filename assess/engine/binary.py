@@ -604,23 +604,12 @@ def grid_bounds(t: ModelTable) -> dict[str, float]:
 
 
 def delong_from_table(t: ModelTable, confidence_level: float) -> tuple[float, float]:
-    r"""DeLong interval of the ROC AUC from the grouped table (unweighted rows): every row of a score key shares one
-    placement value — :math:`V_{10} = (\text{negatives below} + \tfrac12 \text{negatives tied}) / n` for a
-    positive, :math:`V_{01} = (\text{positives above} + \tfrac12 \text{positives tied}) / m` for a negative — so
-    the sample variances of :func:`assess.intervals.delong_variance` are frequency-weighted variances over the keys
-    (keys descending here). :math:`\mathrm{AUC} \pm z\sqrt{S_{10}/m + S_{01}/n}`, truncated to [0, 1]."""
-    fp, fn = t.rows_pos, t.rows_neg
-    m, n = float(fp.sum()), float(fn.sum())
-    if m < 2 or n < 2:
+    """DeLong interval of the ROC AUC from the grouped table (unweighted rows, keys descending): the AUC and variance
+    of :func:`assess.intervals.delong_grouped` — the in-memory path's own — :math:`\\mathrm{AUC} \\pm z\\,\\mathrm{se}`,
+    truncated to [0, 1]; NaN with fewer than 2 rows in a class."""
+    auc, variance = intervals.delong_grouped(t.rows_pos, t.rows_neg)
+    if not np.isfinite(variance):
         return float("nan"), float("nan")
-    neg_below = n - np.cumsum(fn)                     # keys descending: negatives at lower keys
-    pos_above = np.cumsum(fp) - fp
-    v10 = (neg_below + 0.5 * fn) / n
-    v01 = (pos_above + 0.5 * fp) / m
-    auc = float(np.dot(fp, v10) / m)
-    s10 = float(np.dot(fp, (v10 - auc) ** 2) / (m - 1))
-    mean01 = float(np.dot(fn, v01) / n)
-    s01 = float(np.dot(fn, (v01 - mean01) ** 2) / (n - 1))
     z = intervals.normal_quantile(confidence_level)
-    se = np.sqrt(s10 / m + s01 / n)
+    se = float(np.sqrt(variance))
     return max(0.0, auc - z * se), min(1.0, auc + z * se)

@@ -4,7 +4,7 @@ Kish's effective sample size; see the package docstring for the formulas' source
 from __future__ import annotations
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from assess.intervals.interval import ConfidenceInterval, IntervalMethod, check_confidence_level, normal_quantile
 
@@ -67,12 +67,8 @@ def clopper_pearson(x, n, *, confidence_level: float = 0.95, n_eff: float | None
     """
     confidence_level = check_confidence_level(confidence_level)
     x, n = _prop_args(x, n, n_eff)
-    if n <= 0:
-        return ConfidenceInterval(float("nan"), float("nan"), confidence_level, "clopper-pearson")
-    a = 1 - confidence_level
-    low = 0.0 if x <= 0 else float(stats.beta.ppf(a / 2, x, n - x + 1))
-    high = 1.0 if x >= n else float(stats.beta.ppf(1 - a / 2, x + 1, n - x))
-    return ConfidenceInterval(low, high, confidence_level, "clopper-pearson")
+    low, high = clopper_pearson_bounds(x, n, confidence_level=confidence_level)
+    return ConfidenceInterval(float(low), float(high), confidence_level, "clopper-pearson")
 
 
 def clopper_pearson_bounds(x, n, *, confidence_level: float = 0.95):
