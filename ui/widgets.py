@@ -440,12 +440,21 @@ def value_with_interval(frame: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
+#: The per-metric part of a bootstrap's method words (`assess.intervals.IntervalMethod`): its bounds' Monte-Carlo error.
+_MC_ERROR = re.compile(r" \((?:stopped: )?(Monte-Carlo error of the bounds [^)]*)\)")
+
+
 def interval_methods(frame: pd.DataFrame) -> str:
     """How the intervals of a `model_frame` were computed, in one sentence: each method with its metrics, the most
     common one "for the others" ("" when no metric has an interval)."""
     metrics_by_method: dict[str, list[str]] = {}
     for metric, method in zip(frame["metric"], frame["method"]):
         if method:
+            # each bootstrap column stops on its own precision, so its Monte-Carlo error is the metric's own: group
+            # by the method without it and give it beside the metric, not one "Bootstrap percentile, …" per metric
+            found = _MC_ERROR.search(method)
+            if found:
+                method, metric = method[:found.start()] + method[found.end():], f"{metric} ({found.group(1)})"
             metrics_by_method.setdefault(method, []).append(metric)
     if not metrics_by_method:
         return ""

@@ -330,3 +330,18 @@ def test_the_widget_modules_examples_hold():
 
     result = doctest.testmod(widgets)
     assert result.attempted >= 4 and not result.failed
+
+
+def test_bootstraps_stopped_each_on_its_own_precision_read_as_one_method():
+    """Each bootstrap column stops on its own precision, so each carries its own Monte-Carlo error: the caption
+    names the method once and gives each metric's error beside it (it repeated "Bootstrap percentile, 1,000
+    resamples (…)" once per metric)."""
+    frame = pd.DataFrame({
+        "metric": ["F1 score", "Balanced accuracy", "ROC AUC", "Accuracy", "Precision", "Recall (sensitivity)"],
+        "method": ["Bootstrap percentile, 1,000 resamples (Monte-Carlo error of the bounds 0.0013)",
+                   "Bootstrap percentile, 1,000 resamples (stopped: Monte-Carlo error of the bounds 0.00041 < 0.0005)",
+                   "DeLong", "Wilson score", "Wilson score", "Wilson score"]})
+    assert widgets.interval_methods(frame) == (
+        "Intervals: Bootstrap percentile, 1,000 resamples for F1 score (Monte-Carlo error of the bounds 0.0013), "
+        "Balanced accuracy (Monte-Carlo error of the bounds 0.00041 < 0.0005); DeLong for ROC AUC; Wilson score "
+        "for the others.")
