@@ -103,7 +103,7 @@ def run(args) -> int:
         raise AssessError("plan needs a question: --metric K --expected P --half-width H (precision), --test "
                           "mcnemar|two-proportions|delong with its figures (a difference), or a FILE")
     if args.format == "text":
-        print(plan.sentence or describe(plan))
+        print(planning.plan_sentence(plan))
     else:
         print_json(plan.to_dict())
     return 0
@@ -142,12 +142,3 @@ def _from_file(args):
     decision = decision_from_args(args, assessment.task, assessment.classes)
     return planning.plan_from_file(assessment, args.models, metric=args.metric, decision=decision, power=args.power,
                                    alpha=args.alpha)
-
-
-def describe(plan) -> str:
-    """The text form of a plan without a file: the rows, or why there is no number."""
-    from assess.core.formatting import count
-
-    if plan.n is None:
-        return f"No number of rows: {plan.reason}."
-    return f"{count(plan.n)} labelled rows ({plan.method})."

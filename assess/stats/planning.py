@@ -28,7 +28,7 @@ from scipy import optimize
 from assess.core.data import Task
 from assess.core.decision import Decision
 from assess.core.errors import AssessError
-from assess.core.formatting import class_phrase, count
+from assess.core.formatting import class_phrase, count, counted, percent, significant
 from assess.intervals import wilson_bounds
 from assess.intervals.proportions import clopper_pearson_bounds
 from assess.intervals.interval import check_confidence_level, normal_quantile
@@ -200,8 +200,8 @@ def mcnemar_rows(p10: float, p01: float, *, power: float = 0.8, alpha: float = 0
     za, zb = _z(alpha, power)
     inputs = {"test": "mcnemar", "p10": p10, "p01": p01, "power": power, "alpha": alpha}
     if p10 == p01:
-        return Plan(None, "connor", inputs, reason="--p10 equals --p01: the models' accuracies do not differ, so no "
-                                                   "number of rows detects a difference")
+        return Plan(None, "connor", inputs, reason="the two models are expected to be equally accurate (each alone right on "
+                                                   "as many rows), so no number of rows detects a difference")
     return Plan(math.ceil(connor_rows(p10, p01, za, zb) - 1e-9), "connor", inputs)
 
 
@@ -220,7 +220,7 @@ def two_proportions_rows(p1: float, p2: float, *, power: float = 0.8, alpha: flo
     h = abs(2 * math.asin(math.sqrt(p1)) - 2 * math.asin(math.sqrt(p2)))
     if h == 0:
         return Plan(None, "two-proportions (arcsine)", inputs,
-                    reason="--p1 equals --p2: no number of rows detects a difference")
+                    reason="the two accuracies are the same: no number of rows detects a difference")
 
     def shortfall(n):
         shift = h * math.sqrt(n / 2)
@@ -262,7 +262,7 @@ def correlated_aucs_rows(auc1: float, auc2: float, *, correlation: float, preval
     inputs = {"test": "delong", "auc1": auc1, "auc2": auc2, "correlation": correlation, "prevalence": prevalence,
               "power": power, "alpha": alpha}
     if auc1 == auc2:
-        return Plan(None, "obuchowski", inputs, reason="--auc1 equals --auc2: no number of rows detects a difference")
+        return Plan(None, "obuchowski", inputs, reason="the two ROC AUCs are the same: no number of rows detects a difference")
     ratio = (1 - prevalence) / prevalence
     v1, v2 = obuchowski_variance(auc1, ratio), obuchowski_variance(auc2, ratio)
     v_alt = v1 + v2 - 2 * correlation * math.sqrt(v1 * v2)
@@ -414,3 +414,38 @@ def meeting_sentence(plan: Plan, metric: str, classes=(), power: float = 0.8) ->
     if plan.n <= plan.n_file:
         return f"{first}; the observed {amount(observed, False)} would need about {_rows(plan.n)}, fewer than you have."
     return f"{first}; the observed {amount(observed, False)} would need about {_rows(plan.n)}."
+
+
+def plan_sentence(plan: Plan) -> str:
+    """A plan without a file in one sentence (the file-based plan has its meeting sentence): the rows and what they
+    give, or why no number of rows does."""
+    if plan.sentence:
+        return plan.sentence
+    if plan.n is None:
+        return f"No number of rows answers this: {plan.reason}."
+    i = plan.inputs
+    rows = counted(plan.n, "labelled row")
+    if plan.method == "hanley-mcneil":
+        return (f"{rows} ({percent(i['prevalence'], 0)} positive) give a {percent(i['confidence_level'], 0)} "
+                f"interval of ±{significant(i['half_width'], 2)} around a ROC AUC of {significant(i['expected'], 3)} "
+                "(Hanley & McNeil 1982).")
+    if plan.method.endswith("interval half-width"):
+        from assess.metrics import get
+
+        name = {"wilson": "Wilson", "wald": "Wald", "clopper-pearson": "Clopper–Pearson"}[plan.method.split()[0]]
+        metric = get(Task.BINARY, i["metric"]).name.split(" (")[0].lower()
+        rows_of = "" if i["metric"] in ("accuracy", "error_rate") else f" (the rows {metric} is computed on)"
+        article = "an" if metric[0] in "aeio" else "a"
+        return (f"{rows}{rows_of} give a {percent(i['confidence_level'], 0)} {name} interval of ±"
+                f"{_points(i['half_width'], about=False)} points around {article} {metric} of {percent(i['expected'])}.")
+    level = f"with {percent(i['power'], 0)} power at the {percent(i['alpha'], 0)} level"
+    if plan.method == "connor":
+        return (f"{rows}, each scored by both models, detect accuracies {_points(i['p10'] - i['p01'], about=False)} "
+                f"points apart {level} (McNemar's test; one model alone right on {percent(i['p10'])} of the rows, "
+                f"the other on {percent(i['p01'])}; Connor 1987).")
+    if plan.method.startswith("two-proportions"):
+        return (f"{rows}, {count(plan.extra['n_per_group'])} per model on separate rows, detect accuracies of "
+                f"{percent(i['p1'])} and {percent(i['p2'])} {level} (two-proportion test).")
+    return (f"{rows} ({count(plan.extra['n_positive'])} positive) detect ROC AUCs of {significant(i['auc1'], 3)} and "
+            f"{significant(i['auc2'], 3)} {level} (DeLong's test, the two AUCs correlated {significant(i['correlation'], 2)};"
+            " Obuchowski & McClish 1997).")

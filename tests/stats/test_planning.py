@@ -258,3 +258,16 @@ def test_regression_plan_matches_statsmodels_one_sample_power():
 def test_models_that_always_agree_give_no_n_and_say_why():
     plan = planning.plan_from_file(_assess(_paired_file(100, 0, 0)))
     assert plan.n is None and "same rows" in plan.reason and plan.to_dict()["n_file"] == 100
+
+
+def test_plan_sentences_say_the_rows_and_what_they_give():
+    assert planning.plan_sentence(planning.rows_for_half_width(0.9, 0.02)) == (
+        "868 labelled rows give a 95% Wilson interval of ±2.0 points around an accuracy of 90.0%.")
+    assert planning.plan_sentence(planning.rows_for_half_width(0.9, 0.02, metric="recall")).startswith(
+        "868 labelled rows (the rows recall is computed on) give")
+    assert planning.plan_sentence(planning.mcnemar_rows(0.10, 0.05)).startswith(
+        "469 labelled rows, each scored by both models, detect accuracies 5.0 points apart with 80% power at the 5% "
+        "level")
+    assert planning.plan_sentence(planning.two_proportions_rows(0.9, 0.85)).startswith(
+        "1,362 labelled rows, 681 per model on separate rows")
+    assert planning.plan_sentence(planning.mcnemar_rows(0.1, 0.1)).startswith("No number of rows answers this: ")
