@@ -192,16 +192,16 @@ def connor_rows(p10: float, p01: float, za: float, zb: float) -> float:
 def mcnemar_rows(p10: float, p01: float, *, power: float = 0.8, alpha: float = 0.05) -> Plan:
     """Paired rows for McNemar's test to detect accuracies differing by ``p10 − p01`` (the expected shares of rows
     model A gets right and B wrong, and the reverse) — :func:`connor_rows`, rounded up."""
-    p10 = _probability("--p10", p10, open_interval=False)
-    p01 = _probability("--p01", p01, open_interval=False)
+    p10 = _probability("the share of rows only model A gets right (p10)", p10, open_interval=False)
+    p01 = _probability("the share of rows only model B gets right (p01)", p01, open_interval=False)
     if p10 + p01 > 1:
-        raise AssessError(f"--p10 and --p01 are shares of the same rows: their sum must be at most 1 "
-                          f"(got {p10 + p01:g})")
+        raise AssessError(f"the shares of rows only model A and only model B get right (p10, p01) are of the same "
+                          f"rows: their sum must be at most 1 (got {p10 + p01:g})")
     za, zb = _z(alpha, power)
     inputs = {"test": "mcnemar", "p10": p10, "p01": p01, "power": power, "alpha": alpha}
     if p10 == p01:
-        return Plan(None, "connor", inputs, reason="the two models are expected to be equally accurate (each alone right on "
-                                                   "as many rows), so no number of rows detects a difference")
+        return Plan(None, "connor", inputs, reason="the two models are expected to be equally accurate (each alone "
+                                                   "right on as many rows), so no number of rows detects a difference")
     return Plan(math.ceil(connor_rows(p10, p01, za, zb) - 1e-9), "connor", inputs)
 
 
@@ -213,8 +213,8 @@ def two_proportions_rows(p1: float, p2: float, *, power: float = 0.8, alpha: flo
     .. math:: \Phi\left(|h|\sqrt{n/2} - z_a\right) + \Phi\left(-|h|\sqrt{n/2} - z_a\right) \ge 1 - \beta
 
     (statsmodels' ``NormalIndPower``). ``n`` is both groups together; ``n_per_group`` beside it."""
-    p1 = _probability("--p1", p1)
-    p2 = _probability("--p2", p2)
+    p1 = _probability("the accuracy of model A (p1)", p1)
+    p2 = _probability("the accuracy of model B (p2)", p2)
     za, zb = _z(alpha, power)
     inputs = {"test": "two-proportions", "p1": p1, "p2": p2, "power": power, "alpha": alpha}
     h = abs(2 * math.asin(math.sqrt(p1)) - 2 * math.asin(math.sqrt(p2)))
@@ -253,8 +253,8 @@ def correlated_aucs_rows(auc1: float, auc2: float, *, correlation: float, preval
     (:func:`obuchowski_variance`; :math:`V_0` under H0, both AUCs :math:`A_1`), ``correlation`` r the correlation of
     the two AUC estimates (the observed one is DeLong's; 0.3–0.6 is usual for two models scoring the same cases), and
     the total :math:`n = n_A / \pi` rounded up."""
-    auc1 = _probability("--auc1", auc1)
-    auc2 = _probability("--auc2", auc2)
+    auc1 = _probability("the ROC AUC of model A", auc1)
+    auc2 = _probability("the ROC AUC of model B", auc2)
     prevalence = _probability("the prevalence", prevalence)
     if not -1 < correlation < 1:
         raise AssessError(f"the correlation of the two AUCs must be between −1 and 1 (got {correlation:g})")
@@ -262,7 +262,8 @@ def correlated_aucs_rows(auc1: float, auc2: float, *, correlation: float, preval
     inputs = {"test": "delong", "auc1": auc1, "auc2": auc2, "correlation": correlation, "prevalence": prevalence,
               "power": power, "alpha": alpha}
     if auc1 == auc2:
-        return Plan(None, "obuchowski", inputs, reason="the two ROC AUCs are the same: no number of rows detects a difference")
+        return Plan(None, "obuchowski", inputs,
+                    reason="the two ROC AUCs are the same: no number of rows detects a difference")
     ratio = (1 - prevalence) / prevalence
     v1, v2 = obuchowski_variance(auc1, ratio), obuchowski_variance(auc2, ratio)
     v_alt = v1 + v2 - 2 * correlation * math.sqrt(v1 * v2)
@@ -437,7 +438,8 @@ def plan_sentence(plan: Plan) -> str:
         rows_of = "" if i["metric"] in ("accuracy", "error_rate") else f" (the rows {metric} is computed on)"
         article = "an" if metric[0] in "aeio" else "a"
         return (f"{rows}{rows_of} give a {percent(i['confidence_level'], 0)} {name} interval of ±"
-                f"{_points(i['half_width'], about=False)} points around {article} {metric} of {percent(i['expected'])}.")
+                f"{_points(i['half_width'], about=False)} points around {article} {metric} of "
+                f"{percent(i['expected'])}.")
     level = f"with {percent(i['power'], 0)} power at the {percent(i['alpha'], 0)} level"
     if plan.method == "connor":
         return (f"{rows}, each scored by both models, detect accuracies {_points(i['p10'] - i['p01'], about=False)} "
@@ -447,5 +449,5 @@ def plan_sentence(plan: Plan) -> str:
         return (f"{rows}, {count(plan.extra['n_per_group'])} per model on separate rows, detect accuracies of "
                 f"{percent(i['p1'])} and {percent(i['p2'])} {level} (two-proportion test).")
     return (f"{rows} ({count(plan.extra['n_positive'])} positive) detect ROC AUCs of {significant(i['auc1'], 3)} and "
-            f"{significant(i['auc2'], 3)} {level} (DeLong's test, the two AUCs correlated {significant(i['correlation'], 2)};"
-            " Obuchowski & McClish 1997).")
+            f"{significant(i['auc2'], 3)} {level} (DeLong's test, the two AUCs correlated "
+            f"{significant(i['correlation'], 2)}; Obuchowski & McClish 1997).")
