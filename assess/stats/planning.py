@@ -38,7 +38,8 @@ HALF_WIDTH_METHODS = ("wilson", "wald", "clopper-pearson")
 #: Metrics :func:`plan_from_file` compares two models on, per task (the first is the default).
 FILE_METRICS = {Task.BINARY: ("accuracy", "roc_auc"), Task.MULTICLASS: ("accuracy",),
                 Task.MULTILABEL: ("accuracy",), Task.REGRESSION: ("mae",), Task.FORECAST: ("mae",)}
-_METRIC_WORDS = {"accuracy": "accuracy", "roc_auc": "ROC AUC", "mae": "mean absolute error"}
+_METRIC_WORDS = {"accuracy": "accuracy", "roc_auc": "ROC AUC", "mae": "mean absolute error",
+                 "exact_match": "exact-match ratio (every label right)"}
 _NORMAL = NormalDist()
 _LARGEST_N = 10 ** 12   # the search for n gives up beyond this: a half-width no realistic test set reaches
 
@@ -352,7 +353,9 @@ def plan_from_file(assessment, models=None, *, metric: str | None = None, decisi
     n_needed = math.ceil(needed - 1e-9) if math.isfinite(needed) else None
     plan = Plan(n_needed, method, inputs, detectable_difference=detectable, observed_difference=observed, n_file=n,
                 reason=None if n_needed else "the observed difference is 0: no number of rows detects it")
-    return Plan(**{**plan.__dict__, "sentence": meeting_sentence(plan, metric, aligned.classes, power)})
+    # a multi-label row is right when every label is (`correctness_table`): its accuracy is the exact-match ratio
+    words = "exact_match" if task is Task.MULTILABEL else metric
+    return Plan(**{**plan.__dict__, "sentence": meeting_sentence(plan, words, aligned.classes, power)})
 
 
 def aligned_model(aligned, model):

@@ -271,3 +271,18 @@ def test_plan_sentences_say_the_rows_and_what_they_give():
     assert planning.plan_sentence(planning.two_proportions_rows(0.9, 0.85)).startswith(
         "1,362 labelled rows, 681 per model on separate rows")
     assert planning.plan_sentence(planning.mcnemar_rows(0.1, 0.1)).startswith("No number of rows answers this: ")
+
+
+def test_a_multilabel_file_is_planned_on_its_exact_match_ratio():
+    # two models on 200 rows of two labels; a row is right only when both labels are (A alone right on 20 rows,
+    # B alone on 5): the discordance Connor's formula takes is that of whole rows
+    rng = np.random.default_rng(2)
+    truth = rng.integers(0, 2, (200, 2))
+    a, b = truth.copy(), truth.copy()
+    b[:20, 0] ^= 1   # B wrong on rows 0–19
+    a[20:25, 1] ^= 1  # A wrong on rows 20–24
+    frame = pd.concat([pd.DataFrame({"id": range(200), "model": m, "true_x": truth[:, 0], "true_y": truth[:, 1],
+                                     "pred_x": p[:, 0], "pred_y": p[:, 1]}) for m, p in (("A", a), ("B", b))])
+    plan = planning.plan_from_file(_assess(frame))
+    assert plan.inputs["p10"] == pytest.approx(20 / 200) and plan.inputs["p01"] == pytest.approx(5 / 200)
+    assert "in exact-match ratio (every label right) between these models" in plan.sentence
