@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from assess.core.errors import AssessError
+from assess.inputs.columns import quote
 from assess.stats import planning
 from ui.state import cached, current_decision, md
 
@@ -49,7 +50,7 @@ def _from_file(assessment, models, metric, power, alpha) -> dict:
         return {}
     st.markdown("**This test set**")
     st.markdown(md(planning.plan_sentence(plan)))
-    st.caption(md(f"Between `{models[0]}` and `{models[1]}`, holding {FILE_METHODS[plan.method]}."))
+    st.caption(md(f"Between {quote(models[0])} and {quote(models[1])}, holding {FILE_METHODS[plan.method]}."))
     return plan.inputs
 
 
