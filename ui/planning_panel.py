@@ -73,7 +73,9 @@ def _precision() -> None:
 
 def _difference(observed: dict, power: float, alpha: float) -> None:
     st.markdown("**Rows to detect a difference between two models**")
-    design = st.radio("Compare", [SAME_ROWS, SEPARATE_ROWS, TWO_AUCS], key="plan_design", horizontal=True)
+    # planned from the file on ROC AUC (Compare on its default metric): start from the two AUCs it observed
+    design = st.radio("Compare", [SAME_ROWS, SEPARATE_ROWS, TWO_AUCS], index=2 if "auc_a" in observed else 0,
+                      key="plan_design", horizontal=True)
     cells = iter(st.columns(4 if design == TWO_AUCS else 2))
 
     def figure(label, key, fallback, low=0.01, high=0.99, step=0.01):

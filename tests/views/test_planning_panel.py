@@ -49,3 +49,5 @@ def test_compare_page_plans_on_its_metric_roc_auc():
     text, _ = panel_text(at)
     assert "in ROC AUC for malignant between these models" in text
     assert "None" not in text and "_" not in text
+    # the difference form starts from the two AUCs and their correlation observed in the file (logistic vs tree)
+    assert "labelled rows" in text and "detect ROC AUCs of 0.990 and 0.950" in text
