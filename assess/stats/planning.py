@@ -339,7 +339,7 @@ def plan_from_file(assessment, models=None, *, metric: str | None = None, decisi
                        "positive": str(aligned.classes[1])}
             method = "delong variance"
         else:
-            losses = [sample_losses(p, loss="absolute") for p in (aligned_model(aligned, m) for m in models)]
+            losses = [sample_losses(p, loss="absolute") for p in (_aligned_model(aligned, m) for m in models)]
             diff = losses[0] - losses[1]
             variance = float(np.var(diff, ddof=1)) / n if n > 1 else math.nan
             observed = float(diff.mean())
@@ -358,7 +358,7 @@ def plan_from_file(assessment, models=None, *, metric: str | None = None, decisi
     return Plan(**{**plan.__dict__, "sentence": meeting_sentence(plan, words, aligned.classes, power)})
 
 
-def aligned_model(aligned, model):
+def _aligned_model(aligned, model):
     """One model's `Predictions` out of aligned ones (its losses are computed on the shared row order)."""
     from assess.stats.shaping import separate
 
