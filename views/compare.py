@@ -16,6 +16,7 @@ from assess.present.export import to_csv_bytes, to_json_bytes
 from assess.stats import PAIRED, TESTS
 from assess.stats.inputs import read_fold_table
 from ui.compare_widgets import option_widgets, settings_widgets, show_every, show_result, suitable_tests
+from ui.planning_panel import planning_panel
 from ui.state import (cached, current_decision, fingerprint, keep_result, kept_result, md, read_upload,
                       require_assessment)
 from ui.widgets import all_charts_button, chart, decision_note
@@ -88,7 +89,7 @@ spec, task = TESTS[test], None if assessment is None else assessment.task
 st.caption(md(f"{spec.title} — {spec.doc} ({spec.reference}). Why this test: "
               f"{next(s.why for s in found.suggestions if s.test == test)}."))
 options = option_widgets(spec, found.data_kind, task, {"higher_is_better": found.higher_is_better})
-
+planning_panel(assessment, models, metric)
 b1, b2 = st.columns([1, 3])
 run_clicked = b1.button("Run test", type="primary", icon=":material/play_arrow:")
 run_every = question != "subgroups" and b2.button("Run all suitable tests", icon=":material/playlist_play:",

@@ -16,6 +16,7 @@ from assess.present import metrics_view as mv
 from assess.present.summary import breakdown_table
 from ui import clustering_view, data_directory
 from ui import metrics_widgets as ms
+from ui.planning_panel import planning_panel
 from ui.state import cached, current_decision, md, require_assessment
 from ui.widgets import (choose_metrics, comparison_config, data_table, decision_note, per_model_tabs,
                         resampling_inputs, throttled)
@@ -135,3 +136,4 @@ if view.per_class_csv is not None:
     c3.download_button("Per-class CSV", view.per_class_csv, "per_class.csv", "text/csv", icon=":material/download:")
 
 ms.definitions(asks.specs, chosen, task)
+planning_panel(assessment, models)

@@ -54,8 +54,9 @@ _ROLE_OPTIONS = (
 )
 
 
-def add_input_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="predictions file: CSV/TSV/TXT, Parquet, .xlsx or JSON Lines (optionally .gz/.zip)")
+def add_input_options(parser: argparse.ArgumentParser, *, file_optional: bool = False) -> None:
+    parser.add_argument("file", nargs="?" if file_optional else None,
+                        help="predictions file: CSV/TSV/TXT, Parquet, .xlsx or JSON Lines (optionally .gz/.zip)")
     parser.add_argument("--task", choices=[t.value for t in Task], help="override the recognised task")
     for flag, _, text in _ROLE_OPTIONS:
         parser.add_argument(flag, metavar="C", help=text)
