@@ -91,10 +91,11 @@ def test_the_test_reference_has_every_test(site):
 
 
 def _commands(text: str) -> list[str]:
-    """Each `python -m assess …` command of a page's code blocks, continuation lines joined, comments dropped."""
+    """Each `python -m assess …` (or installed `assess …`) command of a page's code blocks, continuation lines
+    joined, comments dropped."""
     blocks = re.findall(r"```[a-z]*\n(.*?)```", text, flags=re.S)
     lines = "\n".join(blocks).replace("\\\n", " ").splitlines()
-    command = re.compile(r"^(?:\$ )?(?:[A-Z_]+=\S+ )*(?:\.venv/bin/)?python -m assess (.*)$")
+    command = re.compile(r"^(?:\$ )?(?:[A-Z_]+=\S+ )*(?:(?:\.venv/bin/)?python -m assess|assess) (.*)$")
     return [m.group(1).split(" #")[0] for m in map(command.match, lines) if m]
 
 
