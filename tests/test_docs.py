@@ -18,7 +18,6 @@ PAGES = sorted((ROOT / "docs").rglob("*.md"))
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
     """The site built as `make docs` serves it, into a temporary directory. Strict: a warning aborts the build."""
-    pytest.importorskip("material")
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 
