@@ -33,6 +33,8 @@ AUTO_INTERVAL = {None: "none", "wilson": "Wilson score", "delong": "DeLong", "t"
                  "delta": "Delta method", "order-statistic": "Order statistics",
                  "simultaneous-bins": "Simultaneous Clopper–Pearson bins", "bootstrap": "Bootstrap percentile"}
 DIRECTION = {"higher": "higher", "lower": "lower", "none": "neither (it describes the data)"}
+#: The class of an entry's line of facts (key, direction, …), whose code spans docs/stylesheets/extra.css keeps whole.
+FACTS = "{: .facts }"
 NEEDS = {"labels": "predicted labels", "scores": "scores", "probabilities": "probabilities",
          "values": "numeric predictions", "intervals": "prediction intervals", "reference": "reference classes",
          "features": "feature columns"}
@@ -40,7 +42,7 @@ NEEDS = {"labels": "predicted labels", "scores": "scores", "probabilities": "pro
 
 def _cell(text) -> str:
     """A Markdown table cell: escaped (the registry's text is plain), no pipe or line break to end the cell."""
-    return html.escape(" ".join(str(text).split())).replace("|", "&#124;")
+    return html.escape(" ".join(str(text).split()), quote=False).replace("|", "&#124;")
 
 
 def _formula(latex: str) -> str:
@@ -77,7 +79,7 @@ def metrics_page() -> str:
                         _cell(m.meaning), "",
                         f"*Key* `{m.key}` · *Better* {DIRECTION[m.direction]} · *Range* "
                         f"[{_number(m.range[0])}, {_number(m.range[1])}] · *Needs* {NEEDS.get(m.needs, m.needs)} · "
-                        f"*Interval* {method} · *Source* {_cell(m.source)}", ""]
+                        f"*Interval* {method} · *Source* {_cell(m.source)}", FACTS, ""]
     return "\n".join(out)
 
 
@@ -88,14 +90,15 @@ def tests_page() -> str:
            "Every test `compare --test KEY` and the Compare page run, from the test registry. *Design*: paired tests "
            "need the same samples for every model, independent ones different samples. *Kind*: pairwise tests "
            "compare two models at a time (corrected over the pairs), omnibus tests all models at once. This page "
-           "is generated from the registry when the site is built.", "",
-           "| Test | Key | Question | Design | Kind | Uses | Options | Source |", "|---|---|---|---|---|---|---|---|"]
+           "is generated from the registry when the site is built.", ""]
     for spec in TESTS.values():
         options = ", ".join(f"`--{o.flag.lstrip('-') if o.flag else o.name.replace('_', '-')}`"
-                            for o in spec.options) or "—"
-        out.append(f"| {_cell(spec.title)} | `{spec.key}` | {_cell(spec.doc)} | {spec.design} | {spec.kind} | "
-                   f"{_cell(spec.needs)} | {options} | {_cell(spec.reference)} |")
-    return "\n".join(out) + "\n"
+                            for o in spec.options) or "none"
+        question = spec.doc[:1].upper() + spec.doc[1:]
+        out += [f"## {_cell(spec.title)} {{#{spec.key}}}", "", _cell(question), "",
+                f"*Key* `{spec.key}` · *Design* {spec.design} · *Kind* {spec.kind} · *Uses* {_cell(spec.needs)} · "
+                f"*Options* {options} · *Source* {_cell(spec.reference)}", FACTS, ""]
+    return "\n".join(out)
 
 
 def _values(action: argparse.Action) -> str:
