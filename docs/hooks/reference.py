@@ -21,8 +21,6 @@ from pathlib import Path
 from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:       # `mkdocs build` from the repository: the package is the folder beside docs/
-    sys.path.insert(0, str(ROOT))
 
 #: The task names of the reference, in the registry's task order (the pages call the tasks so).
 TASK_TITLES = {"binary": "Binary classification", "multiclass": "Multi-class classification",
@@ -151,6 +149,10 @@ GENERATED = {"reference/metrics.md": metrics_page, "reference/tests.md": tests_p
 
 
 def on_files(files, config):
+    # The package is the folder beside docs/, whatever the working directory (MkDocs restores sys.path after loading
+    # a hook, so this is done here, at build time).
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
     for uri, page in GENERATED.items():
         files.append(File.generated(config, uri, content=page()))
     for png in sorted((ROOT / "assets" / "screenshots").glob("*.png")):
