@@ -123,12 +123,20 @@ def test_the_readme_is_a_newcomers_page():
     assert "assets/screenshots/" in readme and "](docs/" in readme
 
 
+HISTORY = re.compile(r"\bused to\b|\bformer(?:ly)?\b|\bno longer\b|\(before:|\bit replaces\b", flags=re.I)
+
+
 @pytest.mark.parametrize("path", [ROOT / "README.md", *PAGES], ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_page_narrates_history(path):
     """A manual says what is, not what was: no "used to", "former name", "no longer", "before:"."""
-    found = re.findall(r"\bused to\b|\bformer(?:ly)?\b|\bno longer\b|\(before:|\bit replaces\b",
-                       path.read_text(), flags=re.I)
-    assert not found, found
+    assert not HISTORY.findall(path.read_text())
+
+
+def test_no_generated_page_narrates_history(site):
+    """The generated pages too: the registry's texts and every option's help, which the reference quotes."""
+    for page in ("metrics", "tests", "cli"):
+        text = html.unescape((site / "reference" / page / "index.html").read_text())
+        assert not HISTORY.findall(text), page
 
 
 def test_make_docs_serves_the_manual():
