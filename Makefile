@@ -5,7 +5,7 @@ ADDRESS ?= localhost
 PYTEST_ARGS ?=
 export PYTEST_ARGS   # scripts/test.sh reads it from the environment, quoting intact
 
-.PHONY: run test setup samples bench
+.PHONY: run test setup samples bench docs
 
 run:
 	@scripts/setup.sh run
@@ -24,3 +24,10 @@ samples:
 bench:
 	@scripts/setup.sh test
 	for f in bench/bench_*.py; do echo "== $$f"; PYTHONPATH=. .venv/bin/python $$f || exit 1; done
+
+# The manual (docs/, mkdocs-material) on http://localhost:8000, rebuilt on every change; `make test` builds it with
+# --strict (tests/test_docs.py). DOCS_PORT=8001 serves it elsewhere.
+DOCS_PORT ?= 8000
+docs:
+	@scripts/setup.sh test
+	NO_MKDOCS_2_WARNING=1 .venv/bin/python -m mkdocs serve --dev-addr $(ADDRESS):$(DOCS_PORT)

@@ -127,7 +127,7 @@ def start_app(port: int, ttl: int, profile: str | None = None, log: str | None =
     profile charged the tidy-up thread 23 s;
     ``cpus``: the server (and py-spy) runs on these CPUs only (`--pin`)."""
     # MALLOC_ARENA_MAX as `make run` sets it (an operator's own value wins): the memory after the sessions closed
-    # depends on it (README, "Memory returns when people leave")
+    # depends on it (docs/deployment.md, "Sessions and memory")
     env = {"MALLOC_ARENA_MAX": "2", **os.environ, "BROWSER": "none",
            "STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(ttl), "ASSESS_RESULTS_IDLE_S": str(idle)}
     command = [sys.executable, "-m", "streamlit", "run", "serve.py", "--server.port", str(port)]

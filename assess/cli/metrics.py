@@ -61,8 +61,7 @@ def add_parser(sub) -> None:
     parser.add_argument("--ci", choices=[m for m in CI_METHODS if m], help="confidence-interval method")
     parser.add_argument("--confidence-level", "--ci-level", dest="confidence_level", type=ranged(CONFIDENCE_LEVEL),
                         default=0.95, help=f"confidence level of the intervals, {CONFIDENCE_LEVEL} (default 0.95); "
-                                           "--ci-level, its former name, is "
-                             "the same option")
+                                           "--ci-level is the same option")
     parser.add_argument("--resamples", dest="n_resamples", type=ranged(RESAMPLES), default=DEFAULT_RESAMPLES,
                         help=f"bootstrap resamples, {RESAMPLES} (default {DEFAULT_RESAMPLES:,}); under --ci auto the "
                              "most drawn: a bootstrap stops once its bounds are as precise as shown")

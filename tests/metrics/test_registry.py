@@ -26,7 +26,7 @@ SPEC_KEYS = {
     Task.BINARY: set("""tp fp tn fn n prevalence accuracy error_rate precision recall specificity fpr fnr npv fdr
         false_omission_rate f1 fbeta balanced_accuracy mcc cohen_kappa informedness markedness lr_plus lr_minus
         diagnostic_odds_ratio roc_auc average_precision pr_auc log_loss brier_score ks_statistic
-        kl_divergence""".split()) | {"ece"},   # ece: beyond SPEC's list (issue 33 §2), documented in the README
+        kl_divergence""".split()) | {"ece"},   # ece: beyond SPEC's list (issue 33 §2), in docs/tasks/binary.md
     Task.MULTICLASS: set("""accuracy error_rate balanced_accuracy precision_macro precision_micro precision_weighted
         recall_macro recall_micro recall_weighted f1_macro f1_micro f1_weighted fbeta_macro fbeta_micro fbeta_weighted
         cohen_kappa mcc top_k_accuracy roc_auc_ovr roc_auc_ovr_weighted roc_auc_ovo log_loss brier_score
