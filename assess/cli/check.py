@@ -10,12 +10,12 @@ model, a ``<failure>`` with the reason) that CI systems display. ``--config`` su
 
 from __future__ import annotations
 
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from assess.cli import SUMMARIES
-from assess.cli.common import (EXIT_BAD_INPUT, EXIT_INTERNAL, add_decision_options, add_input_options,
+from assess.cli.common import EXIT_STATUS as COMMON_EXIT_STATUS
+from assess.cli.common import (add_decision_options, add_input_options,
                                decision_from_args, followed, load_assessment, print_json)
 from assess.core.defaults import DEFAULT_RESAMPLES
 from assess.core.errors import AssessError
@@ -23,10 +23,9 @@ from assess.present.settings import BETA, CONFIDENCE_LEVEL, K, RESAMPLES, SEED, 
 
 #: A requirement that fails.
 EXIT_FAILED = 1
-EXIT_STATUS = (f"Exit status: 0 when every requirement holds for every chosen model; {EXIT_FAILED} when one fails; "
-               f"{EXIT_BAD_INPUT} on bad input (an unreadable requirement, an unknown metric key, model, column or "
-               "option value, a file that cannot be read, or data with blocking problems), with one line on stderr; "
-               f"{EXIT_INTERNAL} on an internal error (please report it).")
+#: The shared convention, and the gate's own status: 0 means every requirement holds for every chosen model.
+EXIT_STATUS = (f"{COMMON_EXIT_STATUS} Here 0 means every requirement holds for every chosen model, {EXIT_FAILED} "
+               "that one fails; an unreadable requirement or an unknown metric key is bad input.")
 
 
 def add_parser(sub) -> None:
