@@ -221,6 +221,9 @@ def check_requirements(assessment: Assessment, requirements, *, models=None, lev
                 rows.append(_better(assessment, req, model, result, reports, decision, alpha))
             else:
                 rows.append(_bound(req, model, result, level))
+    if not rows:   # better(KEY, M) with M the only chosen model: nothing was checked, which is no pass
+        raise AssessError(f"no requirement applies to the chosen model(s) {', '.join(chosen)}: a model is not "
+                          "compared with itself")
     return GateReport(tuple(rows), level, alpha)
 
 

@@ -1,9 +1,10 @@
-"""The headless command line: ``python -m assess inspect|metrics|compare|controls|report FILE …``.
+"""The headless command line: ``python -m assess inspect|metrics|compare|controls|report|check FILE …``.
 
 Every subcommand prints JSON (or the format asked for) on stdout. Exit status (`assess.cli.common.EXIT_STATUS`, the
 epilog of every subcommand's ``--help``): 0 on success; 2 on bad input — a file that cannot be read, an unknown
 column, model, metric key or option value, or data with blocking problems — with one line on stderr naming the file,
-the column and an example row; 70 on an internal error. Nothing prints a traceback.
+the column and an example row; 70 on an internal error; ``check`` exits 1 when a requirement fails. Nothing prints a
+traceback.
 
 Bad input is what the package raises as its own `AssessError` (and `InputError`), an `OSError` on a file the user
 named (a missing ``--out`` folder), or a usage error of argparse (an option value out of its range,

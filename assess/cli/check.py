@@ -81,10 +81,10 @@ def run(args) -> int:
 
 def print_table(report) -> None:
     """Requirement × model: value, interval, verdict; then one line with the count that failed."""
-    from assess.core.formatting import bounds, number
+    from assess.core.formatting import UNDEFINED, bounds, number
 
     header = ("Requirement", "Model", "Value", "Interval", "Verdict")
-    lines = [(r.requirement, r.model, number(r.value), bounds(r.low, r.high), r.message) for r in report.rows]
+    lines = [(r.requirement, r.model, number(r.value), bounds(r.low, r.high) or UNDEFINED, r.message) for r in report.rows]
     widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(header[:-1])]
     for line in (header, *lines):
         print("  ".join(cell.ljust(w) for cell, w in zip(line, widths)) + "  " + line[-1])

@@ -54,9 +54,11 @@ def test_exit_0_when_every_requirement_holds_and_1_when_one_fails(capsys):
     ("better(roc_auc, forest)", "no model 'forest'"),
     ("better(tp, baseline)", "tp has no better direction"),
     ("low(recall) >= high", "cannot read the requirement"),
+    ("better(f1, tree) --models tree", "no requirement applies to the chosen model(s) tree"),
 ])
 def test_bad_requirements_exit_2_with_one_line_naming_them(capsys, requirement, says):
-    code, out, err = run(capsys, "check", BINARY, "--require", requirement)
+    requirement, *more = requirement.split(" --models ")
+    code, out, err = run(capsys, "check", BINARY, "--require", requirement, *(["--models", *more] if more else []))
     assert code == 2 and out == ""
     assert err.startswith("error: ") and says in err and err.count("\n") == 1
 
@@ -100,6 +102,8 @@ def test_an_undefined_value_fails_with_its_reason(capsys, tmp_path):
     (row,) = doc["rows"]
     assert code == 1 and row["value"] is None and not row["passed"]
     assert row["message"].startswith("fails: undefined (") and "predict" in row["message"]
+    code, out, _ = run(capsys, "check", str(path), "--require", "precision>=0.1")
+    assert code == 1 and "precision >= 0.1  p      —      —         fails: undefined (no predicted positives" in out
 
 
 def test_junit_xml_has_one_case_per_requirement_and_model_and_a_failure_for_each_that_fails(capsys, tmp_path):
