@@ -196,12 +196,12 @@ def check_requirements(assessment: Assessment, requirements, *, models=None, lev
             continue
         if spec.direction not in ("higher", "lower"):
             raise AssessError(f"{req.text!r}: {req.key} has no better direction (it is a count or a descriptive "
-                              "value); require a bound instead, e.g. " f"'{req.key}>=…'")
+                              f"value); require a bound instead, e.g. '{req.key}>=…'")
         if req.other != BASELINE or BASELINE in assessment.models:
             if req.other not in assessment.models:
                 raise AssessError(f"{req.text!r}: no model {req.other!r} (models: {', '.join(assessment.models)}; "
                                   f"or '{BASELINE}')")
-        elif task not in (Task.BINARY, Task.MULTICLASS, Task.MULTILABEL, Task.REGRESSION):
+        elif task not in _BASELINE_NAMES:
             raise AssessError(f"{req.text!r}: a {task.value} file has no deterministic baseline predictor to test "
                               "against; name one of its models instead")
     others = [r.other for r in parsed if r.kind == "better" and r.other in assessment.models]

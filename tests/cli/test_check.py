@@ -69,12 +69,14 @@ def test_no_requirement_is_bad_input(capsys):
 
 
 def test_values_and_intervals_equal_metrics_ci_auto(capsys):
+    # analytic intervals (DeLong, Wilson, t) and a bootstrapped one (F1), on a subset of the models
     code, doc, _ = check_json(capsys, BINARY, "--require", "roc_auc>=0.5", "--require", "low(recall)>=0.5",
-                              "--require", "high(brier_score)<=0.5")
+                              "--require", "high(brier_score)<=0.5", "--require", "low(f1)>=0.5", "--models", "tree",
+                              "logistic")
     assert code == 0 and doc["passed"] is True
-    _, out, _ = run(capsys, "metrics", BINARY, "--ci", "auto", "--metrics", "roc_auc", "recall", "brier_score")
+    _, out, _ = run(capsys, "metrics", BINARY, "--ci", "auto", "--metrics", "roc_auc", "recall", "brier_score", "f1")
     metrics = json.loads(out)["models"]
-    assert len(doc["rows"]) == 9
+    assert len(doc["rows"]) == 8 and "bootstrap" in doc["rows"][-1]["interval_method"]
     for row in doc["rows"]:
         expected = metrics[row["model"]][row["key"]]
         assert (row["value"], row["low"], row["high"]) == (expected["value"], expected["low"], expected["high"])
