@@ -11,6 +11,9 @@ from assess.cli import main
 from assess.core.errors import AssessError
 from assess.integrations import mlflow as to_mlflow
 
+# MLflow's SQLite store trips SQLAlchemy 2.1's deprecation of `noload`: theirs, not ours
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:mlflow")
+
 ROOT = Path(__file__).resolve().parents[2]
 BINARY = str(ROOT / "assets/samples/breast_cancer_binary.csv")
 
