@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("out-of-core engines", ("assess.engine.*",)),
     ("analyses", ("assess.analyses.*",)),
     ("presentation", ("assess.present.*",)),
+    ("integrations", ("assess.integrations.*",)),
     ("command line", ("assess.cli.*", "assess.__main__")),
     ("user interface", ("ui.*", "views.*", "app", "serve")),
 )

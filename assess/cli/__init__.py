@@ -1,9 +1,10 @@
-"""The headless command line: ``python -m assess inspect|metrics|compare|controls|report FILE …``.
+"""The headless command line: ``python -m assess inspect|metrics|compare|controls|report|check FILE …``.
 
 Every subcommand prints JSON (or the format asked for) on stdout. Exit status (`assess.cli.common.EXIT_STATUS`, the
 epilog of every subcommand's ``--help``): 0 on success; 2 on bad input — a file that cannot be read, an unknown
 column, model, metric key or option value, or data with blocking problems — with one line on stderr naming the file,
-the column and an example row; 70 on an internal error. Nothing prints a traceback.
+the column and an example row; 70 on an internal error; ``check`` exits 1 when a requirement fails. Nothing prints a
+traceback.
 
 Bad input is what the package raises as its own `AssessError` (and `InputError`), an `OSError` on a file the user
 named (a missing ``--out`` folder), or a usage error of argparse (an option value out of its range,
@@ -23,7 +24,7 @@ from assess.cli.wording import for_cli
 from assess.core.errors import MAX_MESSAGE, AssessError, shorten
 
 #: Subcommand modules under assess.cli; each defines ``add_parser(subparsers)`` and ``run(args) -> int``.
-SUBCOMMANDS = ("inspect", "metrics", "compare", "controls", "report", "plan")
+SUBCOMMANDS = ("inspect", "metrics", "compare", "controls", "report", "plan", "check")
 #: One line per subcommand for ``python -m assess --help``, kept here so that help imports none of them: building a
 #: subcommand's parser imports its module (pandas, and for compare the test registry with SciPy), which takes
 #: seconds; only the subcommand being run is built (`build_parser`).
@@ -35,6 +36,8 @@ SUMMARIES = {
                 "distribution shift",
     "report": "the assessment report (ISO 4213 clause 8) as PDF, self-contained HTML or a ZIP of tables",
     "plan": "how many labelled rows a precision or a difference needs, and what FILE's rows can detect",
+    "check": "gates for pipelines: exit 1 when a requirement on the metrics fails (roc_auc>=0.85, low(recall)>=0.7, "
+             "better(roc_auc, baseline))",
 }
 
 

@@ -79,6 +79,10 @@ def add_parser(sub) -> None:
     slices_cli.add_options(parser)
     cost_section.add_options(parser)
     add_engine_options(parser)
+    parser.add_argument("--mlflow-run", metavar="ID",
+                        help="also log every metric (with --ci, its bounds as KEY_low, KEY_high), the settings and this "
+                             "JSON to the MLflow run ID, on the tracking server of MLFLOW_TRACKING_URI (needs "
+                             "assess[mlflow])")
     parser.set_defaults(run=followed(run))
 
 
@@ -95,9 +99,11 @@ def run(args) -> int:
         decision = decision_from_args(args, Task.BINARY)
         doing(f"computing the metrics out of core ({engine})")
         engine_run = run_engine_metrics(args, engine, decision, overrides_from_args(args))
+        doc = engine_metrics_doc(engine_run, metrics_settings(args, decision))
+        _to_mlflow(args, doc)
         if args.format != "json":
             return _write_table(engine_run.reports, args)
-        print_json(engine_metrics_doc(engine_run, metrics_settings(args, decision)))
+        print_json(doc)
         return 0
     assessment = load_assessment(args)
     if assessment.errors:
@@ -120,7 +126,7 @@ def run(args) -> int:
     settings = metrics_settings(args, decision)
     computed = compute_metrics(assessment, settings, progress=progress)
     reports = {m: r.average for m, r in computed.items()} if assessment.outputs else computed
-    if args.format != "json":
+    if args.format != "json" and not args.mlflow_run:
         return _write_table(reports, args, computed if assessment.outputs else None)
     breakdowns = forecast_breakdowns(assessment, settings, tuple(reports)) \
         if assessment.task is Task.FORECAST else None
@@ -128,8 +134,20 @@ def run(args) -> int:
     slices_cli.extend(doc, assessment, args, decision, list(reports))
     if cost_section.wanted(assessment, args):  # ISO 4213 6.6: latency, throughput, energy, efficiency
         doc |= cost_section.section(assessment, args, reports, decision)
+    _to_mlflow(args, doc)
+    if args.format != "json":
+        return _write_table(reports, args, computed if assessment.outputs else None)
     print_json(json_ready(doc))
     return 0
+
+
+def _to_mlflow(args, doc: dict) -> None:
+    """``--mlflow-run``: the document logged to that run (`assess.integrations.mlflow`)."""
+    if args.mlflow_run:
+        from assess.integrations.mlflow import log
+
+        doing(f"logging to MLflow run {args.mlflow_run}")
+        log(json_ready(doc), args.mlflow_run)
 
 
 def metrics_settings(args, decision):

@@ -59,6 +59,10 @@ def add_parser(sub) -> None:
     parser.add_argument("--title", help="the report's title")
     add_decision_options(parser)
     add_engine_options(parser)
+    parser.add_argument("--mlflow-run", metavar="ID",
+                        help="also log the report's metrics (with their bounds as KEY_low, KEY_high), its settings and "
+                             "the report file to the MLflow run ID, on the tracking server of MLFLOW_TRACKING_URI "
+                             "(needs assess[mlflow])")
     parser.set_defaults(run=followed(run))
 
 
@@ -123,4 +127,10 @@ def run(args) -> int:
     write_report(report, args.out, paper=args.paper or settings.paper,
                  progress=lambda f, what: progress(0.98, what))
     print(f"wrote {args.out} ({fmt.upper()})", file=sys.stderr)
+    if args.mlflow_run:
+        from assess.integrations.mlflow import log
+        from assess.present.report.render import report_document
+
+        log(report_document(report)["metrics"], args.mlflow_run, artifacts=[args.out])
+        print(f"logged to MLflow run {args.mlflow_run}", file=sys.stderr)
     return 0

@@ -15,10 +15,13 @@ Format (version 1)::
      "decision": {"labels_from": "auto" | "labels" | "scores", "threshold": 0.5, "label_thresholds": {"news": 0.3}},
      "models": [...] | null, "metrics": [...] | null, "ci": "auto", "confidence_level": 0.95, "resamples": 1000,
      "seed": 0, "beta": 1.0, "k": 2, "tests": [...] | null, "test_metric": null, "correction": "auto",
-     "costs": [[0, 1], [5, 0]] | null, "checklist": {"representativeness": "…"}, "paper": "a4", "title": "…"}
+     "costs": [[0, 1], [5, 0]] | null, "checklist": {"representativeness": "…"}, "paper": "a4", "title": "…",
+     "requirements": ["roc_auc>=0.85", "low(recall)>=0.7", "better(roc_auc, baseline)"] | null}
 
 ``costs`` is the cost of each decision, rows the true class and columns the predicted class, in the order of the
 file's classes (binary: the other class, then the positive one); the report then has a costs section.
+``requirements`` are the gates of ``python -m assess check`` (`assess.analyses.gates`: the grammar there), read with
+its parser, so a requirement the command would refuse is refused here.
 
 Every key but ``format`` and ``version`` is optional. One schema serves the app (Data page upload) and the command
 line (``--config``), checked in two steps (issue 31):
@@ -267,6 +270,7 @@ class Settings:
     checklist: Mapping[str, str] = field(default_factory=dict)
     paper: str = "a4"
     title: str = "Model assessment report"
+    requirements: tuple[str, ...] | None = None
 
     # --- JSON ------------------------------------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -283,6 +287,7 @@ class Settings:
             "test_metric": self.test_metric, "correction": self.correction,
             "costs": [list(row) for row in self.costs] if self.costs else None,
             "checklist": {k: v for k, v in self.checklist.items() if v}, "paper": self.paper, "title": self.title,
+            "requirements": list(self.requirements) if self.requirements else None,
         }
 
     def to_json(self) -> str:
@@ -311,7 +316,7 @@ class Settings:
                       f"{VERSION}; save the settings again from the app")
         known = {"format", "version", "task", "roles", "positive", "class_order", "display_names", "decision",
                  "models", "metrics", "ci", "confidence_level", "resamples", "seed", "beta", "k", "tests",
-                 "test_metric", "correction", "costs", "checklist", "paper", "title"}
+                 "test_metric", "correction", "costs", "checklist", "paper", "title", "requirements"}
         unknown = sorted(set(doc) - known)
         if unknown:
             raise bad(f"unknown key {_shown(unknown[0])} (keys: {', '.join(sorted(known))})")
@@ -427,6 +432,18 @@ class Settings:
             kw["title"] = text("title", doc["title"])
             if len(kw["title"]) > MAX_TITLE:
                 raise bad(f"'title' is {len(kw['title']):,} characters long; at most {MAX_TITLE}")
+        if doc.get("requirements") is not None:
+            from assess.analyses.gates import parse_requirement
+
+            given = doc["requirements"]
+            if not isinstance(given, list) or not all(isinstance(r, str) for r in given):
+                raise bad(f"'requirements' must be a list of texts such as \"roc_auc>=0.85\" (got {_shown(given)})")
+            for text_ in given:
+                try:
+                    parse_requirement(text_)
+                except AssessError as exc:
+                    raise bad(f"'requirements': {exc}") from None
+            kw["requirements"] = tuple(given) or None
         return cls(**kw)
 
     @classmethod
@@ -592,7 +609,7 @@ class Settings:
 _ARG_FIELDS = (("models", "models"), ("metrics", "metrics"), ("ci", "ci"), ("confidence_level", "confidence_level"),
                ("n_resamples", "n_resamples"), ("seed", "seed"), ("beta", "beta"), ("k", "k"),
                ("correction", "correction"), ("tests", "tests"), ("test_metric", "test_metric"),
-               ("metric", "test_metric"), ("title", "title"))
+               ("metric", "test_metric"), ("title", "title"), ("requirements", "requirements"))
 #: argparse defaults of those options in the commands (a value equal to its default counts as not given).
 #: Options that are test options in ``compare`` (given only by its own flags).
 _TEST_OPTIONS = {"seed", "n_resamples"}
@@ -636,7 +653,7 @@ def _fill(args: argparse.Namespace, settings: Settings) -> None:
         value = getattr(settings, name)
         if value is not None:
             setattr(args, attr, list(value) if isinstance(value, tuple) else value)
-        elif attr in ("models", "metrics", "tests", "test_metric", "metric"):  # fitted away: the command's default
+        elif attr in ("models", "metrics", "tests", "test_metric", "metric", "requirements"):  # fitted away: the command's default
             setattr(args, attr, None)
     args._settings = settings
 

@@ -217,7 +217,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_
                     max_leaves=12)
 KEYS = ("task", "roles", "positive", "class_order", "display_names", "decision", "models", "metrics", "ci",
         "confidence_level", "resamples", "seed", "beta", "k", "tests", "test_metric", "correction", "costs",
-        "checklist", "paper", "title")
+        "checklist", "paper", "title", "requirements")
 NESTED = {"decision": ("labels_from", "threshold", "label_thresholds"), "display_names": ("models", "classes"),
           "roles": ("y_true", "score", "class_scores", "groups"), "checklist": ("context", "baselines")}
 

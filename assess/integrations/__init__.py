@@ -1,0 +1,1 @@
+"""Hand-offs to other tools (MLflow): optional, each imported only when used."""
