@@ -21,9 +21,11 @@ copied: ``Assessment.inputs``.
 from __future__ import annotations
 
 import argparse
+import functools
 import html
 import io
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -35,6 +37,7 @@ from assess.cli import slices as slices_cli
 from assess.cli.common import decision_from_args, json_ready, load_assessment, read_input
 from assess.cli.engine import UNCAPPED
 from assess.cli.metrics import metrics_settings
+from assess.cli.wording import for_cli
 from assess.core.data import Task
 from assess.core.defaults import DEFAULT_RESAMPLES
 from assess.core.errors import AssessError
@@ -52,6 +55,37 @@ TABLE_NAME = "DataFrame"
 _PLACEHOLDER = "data"
 
 
+#: The command line's flags in its messages, as this API's keywords (the rest: ``--y-true`` is ``y_true=…``).
+_KEYWORDS = (("--score CLASS=COLUMN …", "score={CLASS: COLUMN, …}"), ("--score CLASS=COLUMN", "score={CLASS: COLUMN}"),
+             ("--score COLUMN", "score=COLUMN"), ("--confidence-level", "level=…"), ("--slice", "slices=…"))
+
+
+def for_api(message: str) -> str:
+    """A message of the package in this API's words: the Data page's "choose it" becomes the option that does it
+    (`assess.cli.wording.for_cli`), and each command-line flag the keyword that sets it here.
+
+    >>> for_api("no ground-truth column found: name one `y_true`, or choose it as the Ground truth below")
+    'no ground-truth column found: name one `y_true`, or name it with y_true=…'
+    """
+    message = for_cli(message)
+    for flag, keyword in _KEYWORDS:
+        message = message.replace(flag, keyword)
+    return re.sub(r"(?<![\w-])--([a-z][a-z0-9-]*)", lambda m: f"{m[1].replace('-', '_')}=…", message)
+
+
+def _worded(function):
+    """``function`` whose `AssessError` speaks this API's words (`for_api`), its type kept."""
+    @functools.wraps(function)
+    def worded(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except AssessError as exc:
+            exc.args = (for_api(str(exc)), *exc.args[1:])
+            raise
+    return worded
+
+
+@_worded
 def evaluate(data, *, y_true: str | None = None, score: str | Sequence[str] | Mapping[str, str] | None = None,
              y_pred: str | None = None, model_col: str | None = None, id_col: str | None = None,
              fold_col: str | None = None, repeat_col: str | None = None, weight_col: str | None = None,
@@ -73,7 +107,7 @@ def evaluate(data, *, y_true: str | None = None, score: str | Sequence[str] | Ma
     Undetected roles are found by the column names SPEC lists (``y_true``, ``y_pred``, ``score``, ``model`` …).
 
     Raises `assess.AssessError` (bad input: a column the table lacks, data with blocking problems) with the
-    command line's message.
+    command line's message, its flags named as these keywords (`for_api`).
 
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"y_true": [0, 0, 1, 1, 0, 1], "score": [0.1, 0.6, 0.4, 0.9, 0.2, 0.8]})
@@ -115,8 +149,8 @@ class Assessment:
     """One predictions table assessed: its task, classes and models (``evaluate`` builds it), and methods that give
     the metrics with intervals, the per-class table, the significance tests, slices, charts and the report.
 
-    Methods that compute cache nothing but the metric reports (by their settings), so ``_repr_html_`` after
-    ``metrics()`` costs no second bootstrap. ``inputs`` is the internal boundary object every surface consumes
+    The metric reports (by their settings) and the charts are kept once computed, so ``_repr_html_`` after
+    ``metrics()`` costs no second bootstrap and a second ``figure`` no second drawing. ``inputs`` is the internal boundary object every surface consumes
     (`assess.inputs.assessment.Assessment`).
     """
 
@@ -125,6 +159,7 @@ class Assessment:
         self._options = dict(options)   # the command-line options `evaluate` was given, by argparse dest
         self._decision = decision
         self._reports_cache: dict = {}
+        self._figures_cache: dict = {}
 
     # --- what was read -------------------------------------------------------------------------------------------
     @property
@@ -159,6 +194,7 @@ class Assessment:
                 f"model{'s' if len(self.models) != 1 else ''}, {self.n:,} rows>")
 
     # --- metrics -------------------------------------------------------------------------------------------------
+    @_worded
     def document(self, ci: str | None = "auto", metrics: Sequence[str] | None = None, *,
                  models: Sequence[str] | None = None, level: float = 0.95, resamples: int = DEFAULT_RESAMPLES,
                  seed: int = 0, beta: float = 1.0, k: int = 2, bootstrap_method: str = "percentile",
@@ -197,6 +233,7 @@ class Assessment:
             doc |= cost_section.section(inner, args, reports, decision)
         return json_ready(doc)
 
+    @_worded
     def metrics(self, ci: str | None = "auto", metrics: Sequence[str] | None = None, *,
                 models: Sequence[str] | None = None, level: float = 0.95, resamples: int = DEFAULT_RESAMPLES,
                 seed: int = 0, beta: float = 1.0, k: int = 2, bootstrap_method: str = "percentile",
@@ -208,8 +245,8 @@ class Assessment:
         >>> import pandas as pd
         >>> a = evaluate(pd.DataFrame({"y_true": [0, 0, 1, 1], "y_pred": [0, 1, 1, 1]}), name="m.csv")
         >>> a.metrics(ci="wilson", metrics=["recall"])[["model", "metric", "name", "value", "method"]]
-          model  metric    name  value  method
-        0     m  recall  Recall    1.0  wilson
+          model  metric                  name  value  method
+        0     m  recall  Recall (sensitivity)    1.0  wilson
         """
         args = self._metric_args(ci=ci, metrics=metrics, models=models, level=level, resamples=resamples, seed=seed,
                                  beta=beta, k=k, bootstrap_method=bootstrap_method, season=season,
@@ -219,6 +256,7 @@ class Assessment:
         frame = long_frame(self._reports(args)).rename(columns={"key": "metric"})
         return frame[["model", "metric", "name", "value", "low", "high", "method", "reason"]]
 
+    @_worded
     def per_class(self, *, models: Sequence[str] | None = None, beta: float = 1.0) -> pd.DataFrame:
         """The per-class (multi-class) or per-label (multi-label) table of every model, one row per model and class
         (label): what ``metrics``' JSON holds under ``"per_class"`` (``"per_label"``), the Metrics page and the
@@ -232,6 +270,7 @@ class Assessment:
         return frame
 
     # --- tests ---------------------------------------------------------------------------------------------------
+    @_worded
     def compare(self, test: str = "auto", *, models: Sequence[str] | None = None, metric: str | None = None,
                 correction: str = "auto", alternative: str = "two-sided", level: float = 0.95,
                 output: str | None = None, **options):
@@ -262,6 +301,7 @@ class Assessment:
         return compare(data, test=args.test, correction=args.correction, alternative=args.alternative, **common,
                        **options)
 
+    @_worded
     def slices(self, by: str | Sequence[str], *, metrics: Sequence[str] | None = None,
                test: Sequence[str] | None = None, models: Sequence[str] | None = None, min_size: int | None = None,
                ci: str | None = "auto", level: float = 0.95, resamples: int = DEFAULT_RESAMPLES,
@@ -291,6 +331,7 @@ class Assessment:
         return frame
 
     # --- charts and the report -----------------------------------------------------------------------------------
+    @_worded
     def figure(self, kind: str, model: str | None = None, *, level: float = 0.95, seed: int = 0):
         """A chart of the report as a Plotly figure (the house template, `assess.present.charts.style`): ``"roc"``,
         ``"pr"``, ``"gain"``, ``"lift"``, ``"calibration"``, ``"ks"``, ``"confusion"`` … as the file's task has
@@ -305,13 +346,14 @@ class Assessment:
         if model is not None and model not in inner.models:
             raise AssessError(f"{self.name}: no model {model!r} (models: {', '.join(inner.models)})")
         kind = _FIGURE_ALIASES.get(inner.task, {}).get(kind, kind)
-        # the report's ROC legend gives each AUC with the interval of `metrics --ci auto`
-        auc = None
-        if inner.task is Task.BINARY:
-            reports = self._reports(self._metric_args(ci="auto", level=level, seed=seed))
-            auc = {m: r["roc_auc"] for m, r in reports.items() if "roc_auc" in r}
-        figures = report_figures(inner, list(inner.models), decision=self._decision, confidence_level=level,
-                                 seed=seed, auc_ci=auc)
+        if (level, seed) not in self._figures_cache:   # every chart of the report at once: keep them for the next
+            auc = None   # the report's ROC legend gives each AUC with the interval of `metrics --ci auto`
+            if inner.task is Task.BINARY:
+                reports = self._reports(self._metric_args(ci="auto", level=level, seed=seed))
+                auc = {m: r["roc_auc"] for m, r in reports.items() if "roc_auc" in r}
+            self._figures_cache[level, seed] = report_figures(inner, list(inner.models), decision=self._decision,
+                                                              confidence_level=level, seed=seed, auc_ci=auc)
+        figures = self._figures_cache[level, seed]
         kinds = {}
         for f in figures:   # a chart per model is titled "… — model" and keyed "<kind>_<model or index>"
             owner = next((m for m in inner.models if f.title.endswith(f"— {m}")), None)
@@ -331,6 +373,7 @@ class Assessment:
                               f"{', '.join(found)})")
         return found[model]
 
+    @_worded
     def report(self, path: str | os.PathLike, *, title: str | None = None, paper: str | None = None,
                models: Sequence[str] | None = None, metrics: Sequence[str] | None = None, ci: str | None = None,
                level: float | None = None, resamples: int | None = None, seed: int | None = None,

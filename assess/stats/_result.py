@@ -324,12 +324,15 @@ class ComparisonSet:
                 **({"metric": self.metric, "metric_reason": self.metric_reason} if self.metric_reason else {})}
 
     def to_frame(self) -> pd.DataFrame:
-        """Every test's :meth:`Comparison.to_frame` rows stacked, in the order the tests ran, with ``verdict`` True
-        on the rows of the test the verdict follows; no rows, the same columns, when no test could run (``skipped``
-        says why)."""
+        """Every test's :meth:`Comparison.to_frame` rows stacked, in the order the tests ran, under a first column
+        ``comparison`` (the test run: Cochran's Q's rows hold its omnibus row and its McNemar pairs), with
+        ``verdict`` True on the rows of the test the verdict follows; no rows, the same columns, when no test could
+        run (``skipped`` says why)."""
         followed = self.verdict.test if self.verdict is not None else None
-        frames = [c.to_frame().assign(verdict=c.test == followed) for c in self.comparisons]
-        return pd.concat(frames or [Comparison("", (), None).to_frame().assign(verdict=False)], ignore_index=True)
+        frames = [c.to_frame().assign(comparison=c.test, verdict=c.test == followed) for c in self.comparisons]
+        frame = pd.concat(frames or [Comparison("", (), None).to_frame().assign(comparison="", verdict=False)],
+                          ignore_index=True)
+        return frame[["comparison", *frame.columns.drop("comparison")]]
 
 
 def jsonable(value: Any) -> Any:
