@@ -21,11 +21,13 @@ copied: ``Assessment.inputs``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import html
 import io
 import os
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -107,7 +109,8 @@ def evaluate(data, *, y_true: str | None = None, score: str | Sequence[str] | Ma
     Undetected roles are found by the column names SPEC lists (``y_true``, ``y_pred``, ``score``, ``model`` …).
 
     Raises `assess.AssessError` (bad input: a column the table lacks, data with blocking problems) with the
-    command line's message, its flags named as these keywords (`for_api`).
+    command line's message, its flags named as these keywords (`for_api`); what the command warns of on stderr (a
+    score that looks inverted, settings that do not apply to this table) is a `UserWarning` in the same words.
 
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"y_true": [0, 0, 1, 1, 0, 1], "score": [0.1, 0.6, 0.4, 0.9, 0.2, 0.8]})
@@ -138,8 +141,12 @@ def evaluate(data, *, y_true: str | None = None, score: str | Sequence[str] | Ma
     vars(args).update(inputs)
     if task is not None and task not in {t.value for t in Task}:
         raise AssessError(f"task: {task!r} is not one of {', '.join(t.value for t in Task)}")
-    table = read_input(args) if path is not None else _frame_table(data, name)
-    inner = load_assessment(args, table)
+    said = io.StringIO()   # the command's warning lines (an inverted score, settings that do not apply) on stderr
+    with contextlib.redirect_stderr(said):
+        table = read_input(args) if path is not None else _frame_table(data, name)
+        inner = load_assessment(args, table)
+    for line in said.getvalue().splitlines():   # … are a notebook's warnings, in this API's words
+        warnings.warn(for_api(line.removeprefix("warning: ")), UserWarning, stacklevel=3)
     if inner.errors:
         raise AssessError(f"{inner.table.name}: {inner.errors[0].message}")
     return Assessment(inner, inputs, decision_from_args(args, inner.task, inner.classes))
@@ -345,7 +352,6 @@ class Assessment:
         seed = _ranged("seed", seed, SEED)
         if model is not None and model not in inner.models:
             raise AssessError(f"{self.name}: no model {model!r} (models: {', '.join(inner.models)})")
-        kind = _FIGURE_ALIASES.get(inner.task, {}).get(kind, kind)
         if (level, seed) not in self._figures_cache:   # every chart of the report at once: keep them for the next
             auc = None   # the report's ROC legend gives each AUC with the interval of `metrics --ci auto`
             if inner.task is Task.BINARY:
@@ -354,12 +360,12 @@ class Assessment:
             self._figures_cache[level, seed] = report_figures(inner, list(inner.models), decision=self._decision,
                                                               confidence_level=level, seed=seed, auc_ci=auc)
         figures = self._figures_cache[level, seed]
-        kinds = {}
+        kinds, aliases = {}, _FIGURE_ALIASES.get(inner.task, {})
         for f in figures:   # a chart per model is titled "… — model" and keyed "<kind>_<model or index>"
             owner = next((m for m in inner.models if f.title.endswith(f"— {m}")), None)
             stem = f.key if owner is None else f.key.rpartition("_")[0] if not f.key.endswith(f"_{owner}") \
                 else f.key[: -len(owner) - 1]
-            kinds.setdefault(stem, {})[owner] = f.figure
+            kinds.setdefault(aliases.get(stem, stem), {})[owner] = f.figure
         if kind not in kinds:
             raise AssessError(f"{self.name}: no {kind!r} chart for a {inner.task.label} file (charts: "
                               f"{', '.join(kinds) or 'none'})")
@@ -476,8 +482,9 @@ class Assessment:
         return {m: r.average for m, r in computed.items()} if self.inputs.outputs else computed
 
 
-#: Chart names of `Assessment.figure` that are another key in the report for a task.
-_FIGURE_ALIASES = {Task.MULTICLASS: {"roc": "ovr_roc", "pr": "ovr_pre"}, Task.MULTILABEL: {"confusion": "labels"}}
+#: The report's keys of some charts, by task, and the name `Assessment.figure` gives them (the chart that task has
+#: under that name).
+_FIGURE_ALIASES = {Task.MULTICLASS: {"ovr_roc": "roc", "ovr_pre": "pr"}, Task.MULTILABEL: {"labels": "confusion"}}
 
 
 def _parsed(command: str) -> argparse.Namespace:

@@ -14,6 +14,7 @@ import json
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -233,3 +234,15 @@ def test_import_assess_loads_the_api_only_when_used():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout
     assert out.split() == ["False", "False"]   # `python -m assess --help` starts as fast as before
     assert assess.evaluate is api_module.evaluate and assess.Assessment is api_module.Assessment
+
+
+def test_the_commands_warnings_are_python_warnings_in_the_apis_words():
+    # hand-made: positives score 0.6 + x, negatives x, x in [0, 0.4]: ROC AUC 1; the file holds 1 − that score
+    truth = np.tile([0, 1], 50)
+    frame = pd.DataFrame({"y_true": truth, "score": 1 - (truth * 0.6 + np.linspace(0, 0.4, 100))})
+    with pytest.warns(UserWarning, match=r"looks inverted.*flip it with flip_score=…"):
+        assess.evaluate(frame)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # flipped: nothing to warn of
+        flipped = assess.evaluate(frame, flip_score=True)
+    assert flipped.document(ci=None, metrics=["roc_auc"])["models"]["DataFrame"]["roc_auc"] == 1.0
