@@ -157,8 +157,8 @@ class Assessment:
     the metrics with intervals, the per-class table, the significance tests, slices, charts and the report.
 
     The metric reports (by their settings) and the charts are kept once computed, so ``_repr_html_`` after
-    ``metrics()`` costs no second bootstrap and a second ``figure`` no second drawing. ``inputs`` is the internal boundary object every surface consumes
-    (`assess.inputs.assessment.Assessment`).
+    ``metrics()`` costs no second bootstrap and a second ``figure`` no second drawing. ``inputs`` is the internal
+    boundary object every surface consumes (`assess.inputs.assessment.Assessment`).
     """
 
     def __init__(self, inputs: Inputs, options: Mapping[str, object], decision) -> None:
@@ -203,14 +203,14 @@ class Assessment:
     # --- metrics -------------------------------------------------------------------------------------------------
     @_worded
     def document(self, ci: str | None = "auto", metrics: Sequence[str] | None = None, *,
-                 models: Sequence[str] | None = None, level: float = 0.95, resamples: int = DEFAULT_RESAMPLES,
+                 models: Sequence[str] | None = None, level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
                  seed: int = 0, beta: float = 1.0, k: int = 2, bootstrap_method: str = "percentile",
                  season: int | None = None, interval_level: float | None = None,
                  slices: str | Sequence[str] | None = None, slice_test: Sequence[str] | None = None,
                  min_slice_size: int | None = None, by_fold: bool = False, cost_table: str | None = None,
                  cost_metric: str | None = None) -> dict:
         """The dict ``python -m assess metrics FILE --format json`` writes with the same options (``ci`` is
-        ``--ci``, None for none; ``level`` ``--confidence-level``; ``resamples`` ``--resamples``; ``slices``
+        ``--ci``, None for none; ``level`` ``--confidence-level``; ``n_resamples`` ``--resamples``; ``slices``
         ``--slice``; the others their flags' names): ``{"task", "n", "models": {model: {key: {"value", "low",
         "high"}}}, "settings", "undefined", …}`` — undefined values are None with their reason under ``"undefined"``.
 
@@ -220,7 +220,7 @@ class Assessment:
         >>> doc["models"]["m"]["recall"]["value"], round(doc["models"]["m"]["precision"]["value"], 4)
         (1.0, 0.6667)
         """
-        args = self._metric_args(ci=ci, metrics=metrics, models=models, level=level, resamples=resamples, seed=seed,
+        args = self._metric_args(ci=ci, metrics=metrics, models=models, level=level, n_resamples=n_resamples, seed=seed,
                                  beta=beta, k=k, bootstrap_method=bootstrap_method, season=season,
                                  interval_level=interval_level, slices=[slices] if isinstance(slices, str) else slices,
                                  slice_test=_names(slice_test), min_slice_size=min_slice_size, by_fold=bool(by_fold),
@@ -242,7 +242,7 @@ class Assessment:
 
     @_worded
     def metrics(self, ci: str | None = "auto", metrics: Sequence[str] | None = None, *,
-                models: Sequence[str] | None = None, level: float = 0.95, resamples: int = DEFAULT_RESAMPLES,
+                models: Sequence[str] | None = None, level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
                 seed: int = 0, beta: float = 1.0, k: int = 2, bootstrap_method: str = "percentile",
                 season: int | None = None, interval_level: float | None = None) -> pd.DataFrame:
         """Every metric of every model as a tidy table: ``model, metric`` (the registry key), ``name`` (its display
@@ -255,7 +255,7 @@ class Assessment:
           model  metric                  name  value  method
         0     m  recall  Recall (sensitivity)    1.0  wilson
         """
-        args = self._metric_args(ci=ci, metrics=metrics, models=models, level=level, resamples=resamples, seed=seed,
+        args = self._metric_args(ci=ci, metrics=metrics, models=models, level=level, n_resamples=n_resamples, seed=seed,
                                  beta=beta, k=k, bootstrap_method=bootstrap_method, season=season,
                                  interval_level=interval_level)
         from assess.present.summary import long_frame
@@ -311,7 +311,7 @@ class Assessment:
     @_worded
     def slices(self, by: str | Sequence[str], *, metrics: Sequence[str] | None = None,
                test: Sequence[str] | None = None, models: Sequence[str] | None = None, min_size: int | None = None,
-               ci: str | None = "auto", level: float = 0.95, resamples: int = DEFAULT_RESAMPLES,
+               ci: str | None = "auto", level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
                seed: int = 0) -> pd.DataFrame:
         """Every metric per slice of column ``by`` (several columns are crossed), as ``metrics --slice`` computes
         them: one row per model, slice and metric with ``n``, ``value, low, high, method``, the ``overall`` value
@@ -320,7 +320,7 @@ class Assessment:
         the slices) and ``worse``. ``frame.attrs`` holds the omnibus tests (``"omnibus"``) and the notes."""
         from assess.analyses.slices import MIN_SLICE_SIZE, analyse_slices
 
-        args = self._metric_args(ci=ci, metrics=metrics, models=models, level=level, resamples=resamples, seed=seed,
+        args = self._metric_args(ci=ci, metrics=metrics, models=models, level=level, n_resamples=n_resamples, seed=seed,
                                  slices=[by] if isinstance(by, str) else list(by), slice_test=_names(test),
                                  min_slice_size=min_size)
         inner = self.inputs
@@ -382,7 +382,7 @@ class Assessment:
     @_worded
     def report(self, path: str | os.PathLike, *, title: str | None = None, paper: str | None = None,
                models: Sequence[str] | None = None, metrics: Sequence[str] | None = None, ci: str | None = None,
-               level: float | None = None, resamples: int | None = None, seed: int | None = None,
+               level: float | None = None, n_resamples: int | None = None, seed: int | None = None,
                tests: Sequence[str] | None = None, test_metric: str | None = None,
                correction: str | None = None) -> Path:
         """Write the assessment report ``python -m assess report`` writes with the same options — PDF, HTML or a
@@ -393,7 +393,7 @@ class Assessment:
         from assess.present.settings import settings_from_args
 
         fmt = format_of(path)
-        checked = {"confidence_level": (level, CONFIDENCE_LEVEL), "n_resamples": (resamples, RESAMPLES),
+        checked = {"confidence_level": (level, CONFIDENCE_LEVEL), "n_resamples": (n_resamples, RESAMPLES),
                    "seed": (seed, SEED)}
         args = self._args("report", out=os.fspath(path), title=title, paper=paper, models=_names(models),
                           metrics=_names(metrics), ci=_ci(ci), tests=_names(tests), test_metric=test_metric,
@@ -450,7 +450,7 @@ class Assessment:
             fit_args(args, self.inputs)
         return args
 
-    def _metric_args(self, *, ci="auto", metrics=None, models=None, level=0.95, resamples=DEFAULT_RESAMPLES, seed=0,
+    def _metric_args(self, *, ci="auto", metrics=None, models=None, level=0.95, n_resamples=DEFAULT_RESAMPLES, seed=0,
                      beta=1.0, k=2, bootstrap_method="percentile", **rest) -> argparse.Namespace:
         """``metrics``' options, each checked as its flag is (the ranges of `assess.present.settings`)."""
         from assess.metrics import get
@@ -459,7 +459,7 @@ class Assessment:
             raise AssessError(f"bootstrap_method: {bootstrap_method!r} is not one of percentile, bca")
         args = self._args("metrics", ci=_ci(ci), metrics=_names(metrics), models=_names(models),
                           confidence_level=_ranged("level", level, CONFIDENCE_LEVEL),
-                          n_resamples=_ranged("resamples", resamples, RESAMPLES), seed=_ranged("seed", seed, SEED),
+                          n_resamples=_ranged("n_resamples", n_resamples, RESAMPLES), seed=_ranged("seed", seed, SEED),
                           beta=_ranged("beta", beta, BETA), k=_ranged("k", k, K), bootstrap_method=bootstrap_method,
                           **rest)
         for key in args.metrics or ():

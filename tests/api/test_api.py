@@ -70,7 +70,7 @@ def test_the_document_is_the_metrics_json_of_the_command_line_on_every_sample(pa
         assert code == 2 and err == f"error: {str(refused.value).replace('y_true=…', '--y-true')}\n"
         assert "or name it with y_true=…" in str(refused.value)
         return
-    assert assess.evaluate(path).document(ci="auto", metrics=keys, resamples=RESAMPLES) == expected
+    assert assess.evaluate(path).document(ci="auto", metrics=keys, n_resamples=RESAMPLES) == expected
 
 
 def test_a_dataframe_and_a_pyarrow_table_give_the_numbers_of_their_file(capsys):
@@ -138,7 +138,7 @@ def test_a_named_test_is_that_test_as_statsmodels_computes_it(binary):
 def test_slices_are_the_slices_of_the_metrics_json(binary, capsys):
     _, doc, _ = cli_json(capsys, "metrics", BINARY, "--slice", "group", "--metrics", "recall", "--ci", "auto",
                          "--resamples", str(RESAMPLES))
-    frame = binary.slices("group", metrics=["recall"], resamples=RESAMPLES)
+    frame = binary.slices("group", metrics=["recall"], n_resamples=RESAMPLES)
     for row in frame.to_dict("records"):
         expected = doc["slices"]["by_model"][row["model"]][row["slice"]]
         assert row["n"] == expected["n"]
