@@ -104,8 +104,8 @@ def evaluate(data, *, y_true: str | None = None, score: str | Sequence[str] | Ma
     table with ``.to_pandas()`` (pyarrow, polars). The keyword options are those of ``python -m assess metrics``
     (``--y-true`` is ``y_true``, ``--model-col`` is ``model_col`` …): ``score`` one column, or a mapping class → column
     of per-class probabilities; ``group_col`` one column or several; ``label_threshold`` a mapping label →
-    threshold (multi-label); ``config`` a settings file saved from the app, whose roles and options fill what is not
-    given here; ``name`` the table's name in messages and the report (a DataFrame's default: ``"DataFrame"``).
+    threshold (multi-label); ``config`` a settings file saved from the app, whose roles fill what is not given here
+    and whose options fill the methods' options left at None or their default, as ``--config`` fills flags not given; ``name`` the table's name in messages and the report (a DataFrame's default: ``"DataFrame"``).
     Undetected roles are found by the column names SPEC lists (``y_true``, ``y_pred``, ``score``, ``model`` …).
 
     Raises `assess.AssessError` (bad input: a column the table lacks, data with blocking problems) with the
@@ -286,11 +286,11 @@ class Assessment:
         (``"mcnemar"``, ``"delong"``, ``"paired_bootstrap"`` …) runs that one (an `assess.stats.Comparison`).
         ``options`` are the tests' own options (``n_resamples=…``, ``exact=True`` …). Both results have
         ``.to_dict()`` (the command's JSON) and ``.to_frame()``."""
-        from assess.stats import compare, compare_all
+        from assess.stats import CORRECTIONS, compare, compare_all
         from assess.stats.inputs import comparison_predictions
 
         args = self._args("compare", test="all" if test == "auto" else test, models=_names(models), metric=metric,
-                          correction=correction, alternative=alternative,
+                          correction=_choice("correction", correction, ("auto", *CORRECTIONS)), alternative=alternative,
                           confidence_level=_ranged("level", level, CONFIDENCE_LEVEL), output=output)
         inner = self.inputs
         if len(inner.models) < 2:
@@ -391,8 +391,11 @@ class Assessment:
         from assess.cli.report import options_from_args
         from assess.present.report import build_report, format_of, write_report
         from assess.present.settings import settings_from_args
+        from assess.stats import CORRECTIONS, TEST_NAMES
 
         fmt = format_of(path)
+        _choice("tests", tests, TEST_NAMES)
+        _choice("correction", correction, ("auto", *CORRECTIONS))
         checked = {"confidence_level": (level, CONFIDENCE_LEVEL), "n_resamples": (n_resamples, RESAMPLES),
                    "seed": (seed, SEED)}
         args = self._args("report", out=os.fspath(path), title=title, paper=paper, models=_names(models),
@@ -455,8 +458,7 @@ class Assessment:
         """``metrics``' options, each checked as its flag is (the ranges of `assess.present.settings`)."""
         from assess.metrics import get
 
-        if bootstrap_method not in ("percentile", "bca"):
-            raise AssessError(f"bootstrap_method: {bootstrap_method!r} is not one of percentile, bca")
+        _choice("bootstrap_method", bootstrap_method, ("percentile", "bca"))
         args = self._args("metrics", ci=_ci(ci), metrics=_names(metrics), models=_names(models),
                           confidence_level=_ranged("level", level, CONFIDENCE_LEVEL),
                           n_resamples=_ranged("n_resamples", n_resamples, RESAMPLES), seed=_ranged("seed", seed, SEED),
@@ -507,7 +509,8 @@ def _frame_table(data, name: str):
     try:
         frame.to_parquet(buffer, index=False)
     except (ValueError, TypeError, NotImplementedError) as exc:   # pyarrow's ArrowInvalid, ArrowTypeError …
-        raise AssessError(f"{name}: cannot be read as a table ({' '.join(str(exc).split())[:200]})") from None
+        detail = "; ".join(" ".join(str(a).split()) for a in exc.args)   # a column mixing numbers and text …
+        raise AssessError(f"{name}: cannot be read as a table: {detail}") from None
     return read_table(buffer.getvalue(), name=name, limits=Limits.from_env(UNCAPPED | dict(os.environ)))
 
 
@@ -526,6 +529,14 @@ def _ci(ci: str | None) -> str | None:
     if ci not in CI_METHODS:
         raise AssessError(f"ci: {ci!r} is not one of {', '.join(m for m in CI_METHODS if m)} or None")
     return ci
+
+
+def _choice(name: str, value, allowed: Sequence[str]):
+    """``value`` (or each of a list) one of ``allowed``, as the flag's ``choices`` require; None passes."""
+    for one in [] if value is None else [value] if isinstance(value, str) else value:
+        if one not in allowed:
+            raise AssessError(f"{name}: {one!r} is not one of {', '.join(allowed)}")
+    return value
 
 
 def _text(value) -> str | None:

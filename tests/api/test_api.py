@@ -207,8 +207,26 @@ def test_evaluate_refuses_bad_options_with_the_ranges_of_the_flags(binary):
         binary.metrics(ci="exact")
     with pytest.raises(assess.AssessError, match="no metric|not a metric|unknown"):
         binary.metrics(metrics=["nope"])
+    with pytest.raises(assess.AssessError, match="correction: 'nope' is not one of auto, bonferroni"):
+        binary.compare(correction="nope")
+    with pytest.raises(assess.AssessError, match="tests: 'nope' is not one of mcnemar"):
+        binary.report("report.html", tests=["nope"])
+    with pytest.raises(assess.AssessError, match="DataFrame: cannot be read as a table: .*column y_true"):
+        assess.evaluate(pd.DataFrame({"y_true": [1, "a"], "y_pred": [1, 0]}))   # numbers and text in one column
     with pytest.raises(TypeError, match="path, a pandas DataFrame"):
         assess.evaluate([1, 2, 3])
+
+
+def test_a_settings_file_applies_as_with_config(tmp_path, capsys):
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"format": "assess-settings", "version": 1, "ci": "wilson",
+                                    "display_names": {"models": {"tree": "Decision tree"}},
+                                    "metrics": ["recall", "precision"]}))
+    _, expected, _ = cli_json(capsys, "metrics", BINARY, "--config", str(settings))
+    a = assess.evaluate(BINARY, config=settings)
+    assert "Decision tree" in a.models and a.document(ci=None) == expected   # None: the settings' interval
+    assert expected["settings"]["ci"] == "wilson" and set(expected["models"]["Decision tree"]) == {"recall",
+                                                                                                   "precision"}
 
 
 def test_the_docstring_examples_run():
