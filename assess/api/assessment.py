@@ -413,6 +413,7 @@ class Assessment:
         (``ci="auto"``), and the verdict of the significance tests when there are two models or more. Every name
         from the table is escaped: a model called ``<script>`` is shown, never run."""
         from assess.present.report.model import HEADLINE
+        from assess.present.summary import with_nominal
 
         e = html.escape
         inner = self.inputs
@@ -420,6 +421,8 @@ class Assessment:
         parts = [f"<div class='assess-summary'><p><strong>{e(self.name)}</strong>: {e(inner.task.label)}, "
                  f"{count:,} model{'s' if count != 1 else ''}, {self.n:,} rows</p>"]
         reports = self._reports(self._metric_args(ci="auto")) if inner.task in HEADLINE else {}
+        if inner.task is Task.FORECAST:   # "Interval coverage (nominal 90%)", as the Metrics page names it
+            reports = with_nominal(reports, inner.predictions().interval_level)
         keys = [k for k in HEADLINE.get(inner.task, ()) if reports and all(k in r and r[k].defined
                                                                           for r in reports.values())]
         if keys:

@@ -268,3 +268,15 @@ def test_the_commands_warnings_are_python_warnings_in_the_apis_words():
         warnings.simplefilter("error")   # flipped: nothing to warn of
         flipped = assess.evaluate(frame, flip_score=True)
     assert flipped.document(ci=None, metrics=["roc_auc"])["models"]["DataFrame"]["roc_auc"] == 1.0
+
+
+def test_the_jupyter_summary_names_the_nominal_level_of_a_forecasts_coverage():
+    # hand-worked: intervals y_pred ± 1 around forecasts off by 0.5, −0.5 and 2: every third misses, coverage 16/24
+    months = pd.date_range("2020-01", periods=24, freq="MS").strftime("%Y-%m")
+    truth = np.arange(24.0)
+    pred = truth + np.tile([0.5, -0.5, 2.0], 8)
+    frame = pd.DataFrame({"timestamp": months, "y_true": truth, "y_pred": pred, "lower_90": pred - 1,
+                          "upper_90": pred + 1})
+    shown = assess.evaluate(frame, task="forecast")._repr_html_()
+    assert "<th>Interval coverage (nominal 90%)</th>" in shown
+    assert re.search(r"<td>0\.667 <small>", shown)
