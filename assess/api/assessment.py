@@ -41,6 +41,7 @@ from assess.cli.engine import UNCAPPED
 from assess.cli.metrics import metrics_settings
 from assess.cli.wording import for_cli
 from assess.core.data import Task
+from assess.core.decision import SOURCES
 from assess.core.defaults import DEFAULT_RESAMPLES
 from assess.core.errors import AssessError
 from assess.core.formatting import bounds, number, percent_level
@@ -105,8 +106,9 @@ def evaluate(data, *, y_true: str | None = None, score: str | Sequence[str] | Ma
     (``--y-true`` is ``y_true``, ``--model-col`` is ``model_col`` …): ``score`` one column, or a mapping class → column
     of per-class probabilities; ``group_col`` one column or several; ``label_threshold`` a mapping label →
     threshold (multi-label); ``config`` a settings file saved from the app, whose roles fill what is not given here
-    and whose options fill the methods' options left at None or their default, as ``--config`` fills flags not given; ``name`` the table's name in messages and the report (a DataFrame's default: ``"DataFrame"``).
-    Undetected roles are found by the column names SPEC lists (``y_true``, ``y_pred``, ``score``, ``model`` …).
+    and whose options fill the methods' options left at None or their default, as ``--config`` fills flags not
+    given; ``name`` the table's name in messages and the report (a DataFrame's default: ``"DataFrame"``). Undetected
+    roles are found by the column names SPEC lists (``y_true``, ``y_pred``, ``score``, ``model`` …).
 
     Raises `assess.AssessError` (bad input: a column the table lacks, data with blocking problems) with the
     command line's message, its flags named as these keywords (`for_api`); what the command warns of on stderr (a
@@ -139,8 +141,9 @@ def evaluate(data, *, y_true: str | None = None, score: str | Sequence[str] | Ma
               "label_threshold": [f"{k}={v}" for k, v in label_threshold.items()] if label_threshold else None}
     args = _parsed("metrics")
     vars(args).update(inputs)
-    if task is not None and task not in {t.value for t in Task}:
-        raise AssessError(f"task: {task!r} is not one of {', '.join(t.value for t in Task)}")
+    _choice("task", task, [t.value for t in Task])
+    _choice("labels_from", labels_from, SOURCES)
+    _choice("decimal", decimal, (".", ","))
     said = io.StringIO()   # the command's warning lines (an inverted score, settings that do not apply) on stderr
     with contextlib.redirect_stderr(said):
         table = read_input(args) if path is not None else _frame_table(data, name)

@@ -217,6 +217,8 @@ def test_evaluate_refuses_bad_options_with_the_ranges_of_the_flags(binary):
         binary.report("report.html", tests=["nope"])
     with pytest.raises(assess.AssessError, match="DataFrame: cannot be read as a table: .*column y_true"):
         assess.evaluate(pd.DataFrame({"y_true": [1, "a"], "y_pred": [1, 0]}))   # numbers and text in one column
+    with pytest.raises(assess.AssessError, match="labels_from: 'score' is not one of auto, labels, scores"):
+        assess.evaluate(BINARY, labels_from="score")
     with pytest.raises(TypeError, match="path, a pandas DataFrame"):
         assess.evaluate([1, 2, 3])
 
