@@ -32,7 +32,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("analyses", ("assess.analyses.*",)),
     ("presentation", ("assess.present.*",)),
     ("integrations", ("assess.integrations.*",)),
-    ("command line", ("assess.cli.*", "assess.__main__")),
+    # the notebook API beside the command line: it reads a table and builds each command's options as the command does
+    ("command line", ("assess.cli.*", "assess.__main__", "assess.api.*")),
     ("user interface", ("ui.*", "views.*", "app", "serve")),
 )
 #: The user interface and the command line are two front ends over the same package: neither imports the other

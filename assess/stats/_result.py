@@ -323,6 +323,17 @@ class ComparisonSet:
                 "verdict": None if self.verdict is None else self.verdict.to_dict(),
                 **({"metric": self.metric, "metric_reason": self.metric_reason} if self.metric_reason else {})}
 
+    def to_frame(self) -> pd.DataFrame:
+        """Every test's :meth:`Comparison.to_frame` rows stacked, in the order the tests ran, under a first column
+        ``comparison`` (the test run: Cochran's Q's rows hold its omnibus row and its McNemar pairs), with
+        ``verdict`` True on the rows of the test the verdict follows; no rows, the same columns, when no test could
+        run (``skipped`` says why)."""
+        followed = self.verdict.test if self.verdict is not None else None
+        frames = [c.to_frame().assign(comparison=c.test, verdict=c.test == followed) for c in self.comparisons]
+        frame = pd.concat(frames or [Comparison("", (), None).to_frame().assign(comparison="", verdict=False)],
+                          ignore_index=True)
+        return frame[["comparison", *frame.columns.drop("comparison")]]
+
 
 def jsonable(value: Any) -> Any:
     """The one JSON conversion of the stats results: numbers, arrays, Series, DataFrames, mappings, sequences and
