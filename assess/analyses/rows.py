@@ -222,7 +222,8 @@ def largest_errors(assessment: Assessment, model: str, *, output: str | None = N
     kept = np.flatnonzero(np.isfinite(size))
     order = kept[np.argsort(-size[kept], kind="stable")]
     dropped = len(size) - len(kept)
-    note = f"{dropped:,} rows without both an actual and a predicted value are left out." if dropped else ""
+    note = (f"{dropped:,} row{'s' if dropped != 1 else ''} without both an actual and a predicted value "
+            f"{'are' if dropped != 1 else 'is'} left out.") if dropped else ""
     return _selected(assessment, f"{model}: largest errors", computed, positions, order, note)
 
 
