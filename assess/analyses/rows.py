@@ -24,16 +24,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from assess.analyses.slices import SliceAnalysis, slice_values
 from assess.core.data import Task
 from assess.core.decision import Decision, predicted_labels
 from assess.core.errors import AssessError
 from assess.inputs.assessment import Assessment
 from assess.inputs.columns import quote
+
+if TYPE_CHECKING:   # the slice analysis (and its tests, SciPy) is imported only when a worst slice is asked for
+    from assess.analyses.slices import SliceAnalysis
 
 __all__ = ["Rows", "rows_at", "cell_rows", "confidently_wrong", "largest_errors", "worst_slice_rows", "page",
            "cell_choices", "matching", "all_matching", "DEFAULT_ORDER", "HEADERS"]
@@ -231,6 +234,8 @@ def worst_slice_rows(assessment: Assessment, analysis: SliceAnalysis, model: str
                      decision: Decision = Decision(), output: str | None = None) -> Rows:
     """The rows of the slice with the worst ``key`` for ``model`` in ``analysis`` (by the metric's direction), in
     file order."""
+    from assess.analyses.slices import slice_values
+
     worst = analysis.worst(model, key, 1)
     if worst.empty:
         raise AssessError(f"no slice of model {quote(model)} has a value of {quote(key)}")
