@@ -57,13 +57,15 @@ class Rows:
     ``abs_error`` for numbers, ``confidence_wrong`` for the confidently wrong); ``other``: the file's columns that
     play no prediction role (features, groups, time stamps …) as (shown name, file column), read from ``frame``
     page by page — a file column named like a computed one is shown as "<name> (file)"; ``title``: what was
-    selected, in words; ``note``: what the reader should know (empty when nothing)."""
+    selected, in words; ``order``: the default order, in words; ``note``: what the reader should know (empty when
+    nothing)."""
 
     title: str
     positions: np.ndarray
     computed: pd.DataFrame
     frame: pd.DataFrame
     other: tuple[tuple[str, object], ...]
+    order: str = "file order"
     note: str = ""
 
     @property
@@ -128,9 +130,9 @@ def _model_columns(assessment: Assessment, model: str, decision: Decision, outpu
     return pd.DataFrame(columns), positions, codes, pred
 
 
-def _selected(assessment, title, computed, positions, order, note="") -> Rows:
+def _selected(assessment, title, computed, positions, order, in_words="file order", note="") -> Rows:
     return Rows(title, positions[order], computed.iloc[order].reset_index(drop=True), assessment.frame,
-                _other_columns(assessment, set(computed.columns)), note)
+                _other_columns(assessment, set(computed.columns)), in_words, note)
 
 
 def rows_at(assessment: Assessment, model: str, where=None, *, decision: Decision = Decision(),
@@ -209,10 +211,11 @@ def confidently_wrong(assessment: Assessment, model: str, *, decision: Decision 
     wrong = np.flatnonzero(codes != y)
     # most confident first; NaN scores last; ties keep file order
     order = wrong[np.argsort(np.where(np.isnan(confidence[wrong]), np.inf, -confidence[wrong]), kind="stable")]
-    note = ("Binary: how far the score lies past the threshold on the wrong side (score − threshold for a true "
-            "negative, threshold − score for a true positive)." if task is Task.BINARY else
-            "The highest score given to a class other than the true one.")
-    return _selected(assessment, f"{model}: most confidently wrong", computed, positions, order, note)
+    note = ("Confidence in the wrong answer: how far the score lies past the threshold on the wrong side (score − "
+            "threshold for a true negative, threshold − score for a true positive)." if task is Task.BINARY else
+            "Confidence in the wrong answer: the highest score given to a class other than the true one.")
+    return _selected(assessment, f"{model}: most confidently wrong", computed, positions, order,
+                     "most confidently wrong first", note)
 
 
 def largest_errors(assessment: Assessment, model: str, *, output: str | None = None) -> Rows:
@@ -227,7 +230,8 @@ def largest_errors(assessment: Assessment, model: str, *, output: str | None = N
     dropped = len(size) - len(kept)
     note = (f"{dropped:,} row{'s' if dropped != 1 else ''} without both an actual and a predicted value "
             f"{'are' if dropped != 1 else 'is'} left out.") if dropped else ""
-    return _selected(assessment, f"{model}: largest errors", computed, positions, order, note)
+    return _selected(assessment, f"{model}: largest errors", computed, positions, order, "largest error first",
+                     note)
 
 
 def worst_slice_rows(assessment: Assessment, analysis: SliceAnalysis, model: str, key: str, *,
