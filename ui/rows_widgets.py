@@ -20,6 +20,8 @@ from ui.state import cached, md
 from ui.widgets import data_table
 
 PAGE_SIZES = (25, 50, 100)
+#: Most confusion cells offered (a file of 1,500 classes can have a million non-empty cells): the largest errors first.
+MOST_CELLS = 500
 #: Number columns shown with 4 significant digits (the file's own columns are shown as they are).
 _FOUR_DIGITS = ("score", "error", "abs_error", "confidence_wrong")
 
@@ -77,10 +79,12 @@ def confusion_cell_rows(assessment: Assessment, models, decision: Decision) -> N
     left, right = st.columns(2)
     with left:
         model = _model(models, "cell_rows")
-    cells = cached(selections.cell_choices, assessment, model, decision=decision)
+    cells = cached(selections.cell_choices, assessment, model, decision=decision, most=MOST_CELLS)
     with right:
         true, predicted, _ = st.selectbox("Cell", cells, key=f"cell_rows_cell_{model}",
-                                          format_func=lambda c: f"True {c[0]}, predicted {c[1]} ({count(c[2])})")
+                                          format_func=lambda c: f"True {c[0]}, predicted {c[1]} ({count(c[2])})",
+                                          help=f"The errors first, the largest first (up to {MOST_CELLS} cells); "
+                                               "counts are rows, unweighted.")
     rows = cached(selections.cell_rows, assessment, model, true, predicted, decision=decision)
     rows_table(rows, key="cell_rows", filename="confusion_cell_rows.csv")
 

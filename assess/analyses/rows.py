@@ -23,7 +23,7 @@ for them. :func:`page` returns one page of it and the number of rows that match.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -43,6 +43,8 @@ __all__ = ["Rows", "rows_at", "cell_rows", "confidently_wrong", "largest_errors"
 
 #: The sort choice that keeps a selection's own order (most confidently wrong first, largest error first, file order).
 DEFAULT_ORDER = None
+#: How many filters' matches a selection keeps (each at most an index per row).
+KEPT_FILTERS = 4
 #: Headers of the computed columns (the file's own columns keep their names).
 HEADERS = {"row": "Row", "id": "ID", "model": "Model", "truth": "True value", "prediction": "Prediction",
            "score": "Score", "error": "Error (predicted − actual)", "abs_error": "Absolute error",
@@ -67,6 +69,8 @@ class Rows:
     other: tuple[tuple[str, object], ...]
     order: str = "file order"
     note: str = ""
+    #: the last few filters' matches (:func:`matching`): paging through a filtered million rows rescans nothing
+    _matches: dict = field(default_factory=dict, init=False, repr=False)
 
     @property
     def total(self) -> int:
@@ -114,11 +118,13 @@ def _model_columns(assessment: Assessment, model: str, decision: Decision, outpu
     columns: dict[str, object] = {"row": positions + 1}
     if pred.ids is not None:
         columns["id"] = np.asarray(pred.ids)
-    columns["model"] = np.full(pred.n, model, dtype=object)
+    # categories, not a string per row: a million rows' labels are then codes (sorting follows the class order)
+    columns["model"] = pd.Categorical.from_codes(np.zeros(pred.n, dtype=np.int8), [model])
     if task.is_classification:
         codes = predicted_labels(task, pred.y_pred, pred.scores, decision, labels=pred.classes, model=model)
-        names = np.asarray(pred.classes, dtype=object)
-        columns["truth"], columns["prediction"] = names[pred.y_true], names[codes]
+        names = pd.Index(pred.classes, dtype=object)
+        columns["truth"] = pd.Categorical.from_codes(pred.y_true.astype(np.int64), names)
+        columns["prediction"] = pd.Categorical.from_codes(np.asarray(codes, dtype=np.int64), names)
         if pred.scores is not None:
             # binary: the score itself (higher = more positive); multi-class: the score of the predicted class
             columns["score"] = pred.scores if task is Task.BINARY else pred.scores[np.arange(pred.n), codes]
@@ -178,15 +184,17 @@ def cell_rows(assessment: Assessment, model: str, true_class: str, predicted_cla
                      order)
 
 
-def cell_choices(assessment: Assessment, model: str, *, decision: Decision = Decision()) -> list[tuple[str, str, int]]:
-    """Every non-empty cell of ``model``'s confusion matrix at ``decision`` as (true, predicted, rows), the errors
-    first (largest first), then the diagonal."""
+def cell_choices(assessment: Assessment, model: str, *, decision: Decision = Decision(),
+                 most: int | None = None) -> list[tuple[str, str, int]]:
+    """The non-empty cells of ``model``'s confusion matrix at ``decision`` as (true, predicted, rows), the errors
+    first (largest first), then the diagonal; the first ``most`` of them (all when None). Rows are counted
+    unweighted: a cell's rows are what is listed."""
     _, _, codes, pred = _model_columns(assessment, model, decision, None)
     k = len(pred.classes)
     counts = np.bincount(pred.y_true.astype(np.int64) * k + codes.astype(np.int64), minlength=k * k).reshape(k, k)
     cells = [(pred.classes[i], pred.classes[j], int(counts[i, j])) for i in range(k) for j in range(k)
              if counts[i, j]]
-    return sorted(cells, key=lambda c: (c[0] == c[1], -c[2]))
+    return sorted(cells, key=lambda c: (c[0] == c[1], -c[2]))[:most]
 
 
 def confidently_wrong(assessment: Assessment, model: str, *, decision: Decision = Decision()) -> Rows:
@@ -267,11 +275,21 @@ def matching(rows: Rows, contains: str = "") -> np.ndarray:
     text = str(contains).strip().casefold()
     if not text:
         return everything
+    if text in rows._matches:
+        return rows._matches[text]
     hit = np.zeros(rows.total, dtype=bool)
     for name in rows.columns:
         values = _column(rows, name, everything)
-        hit |= values.astype(str).str.casefold().str.contains(text, regex=False).to_numpy()
-    return np.flatnonzero(hit)
+        if isinstance(values.dtype, pd.CategoricalDtype):   # each category's text once, not each row's
+            named = np.asarray(values.cat.categories.astype(str).str.contains(text, case=False, regex=False))
+            codes = values.cat.codes.to_numpy()
+            hit |= (codes >= 0) & named[codes]
+        else:
+            hit |= values.astype(str).str.contains(text, case=False, regex=False).to_numpy(dtype=bool)
+    if len(rows._matches) >= KEPT_FILTERS:
+        rows._matches.pop(next(iter(rows._matches)))
+    rows._matches[text] = found = np.flatnonzero(hit)
+    return found
 
 
 def page(rows: Rows, number: int = 1, size: int = 50, *, sort: str | None = DEFAULT_ORDER, descending: bool = False,
