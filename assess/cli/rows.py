@@ -1,10 +1,13 @@
-"""``python -m assess rows FILE (--cell TRUE,PRED | --worst N) [--model M]``: the rows behind a number
-(`assess.analyses.rows`), as JSON or CSV.
+"""``python -m assess rows FILE (--cell TRUE,PRED | --worst N | --worst-slice COL…) [--model M]``: the rows behind a
+number (`assess.analyses.rows`), as JSON or CSV.
 
 - ``--cell TRUE,PRED`` (binary, multi-class): every row the confusion matrix counts in that cell, at the decision the
   flags describe (as ``metrics``: ``--labels-from``, ``--threshold``), in file order;
 - ``--worst N``: the N most confidently wrong rows (binary, multi-class; the model needs scores) or the N largest
-  errors (regression, forecasts; ``--output`` names a multi-output file's output).
+  errors (regression, forecasts; ``--output`` names a multi-output file's output);
+- ``--worst-slice COL [COL …]``: the rows of the slice (a value of COL, or of the columns crossed) with the worst
+  ``--metric`` (default: the slice-test metric of the task, accuracy or MAE), as the Slices page and the report name
+  it (`assess.analyses.slices.SliceAnalysis.worst`), in file order.
 
 JSON: ``{"file", "task", "selection", "models": {model: {"title", "total", "note", "rows": [{"row", "id", "model",
 "truth", "prediction", "score", "error", "abs_error", "confidence_wrong", <the file's other columns>}]}}}`` (the keys
@@ -35,6 +38,10 @@ def add_parser(sub) -> None:
                        help="the rows of one confusion cell: true class, a comma, predicted class")
     which.add_argument("--worst", type=whole(1), metavar="N",
                        help="the N most confidently wrong rows (classification) or largest errors (numbers)")
+    which.add_argument("--worst-slice", nargs="+", metavar="COL",
+                       help="the rows of the slice of COL (several columns: crossed) with the worst --metric")
+    parser.add_argument("--metric", metavar="KEY",
+                        help="--worst-slice: the metric that ranks the slices (default: accuracy, or MAE for numbers)")
     parser.add_argument("--model", nargs="+", metavar="M", dest="models", help="only these models (default: all)")
     parser.add_argument("--output", metavar="NAME", help="multi-output regression: the output (default: the first)")
     parser.add_argument("--format", choices=["json", "csv"], default="json")
@@ -55,7 +62,7 @@ def split_cell(text: str, classes) -> tuple[str, str]:
 
 
 def run(args) -> int:
-    from assess.analyses import rows as analysis
+    from assess.analyses import rows as selections
     from assess.present.export import to_csv_bytes, to_json_bytes
 
     assessment = load_assessment(args)
@@ -67,18 +74,31 @@ def run(args) -> int:
         raise AssessError(f"--cell applies to binary and multi-class files; this file is {assessment.task.label} "
                           "(--worst N gives its largest errors)")
     doing("selecting the rows")
+    ranked = key = None
+    if args.worst_slice:
+        from assess.analyses.slices import analyse_slices
+        from assess.metrics.registry import slice_test_metric
+
+        key = args.metric or slice_test_metric(assessment.task)
+        # the metric on each slice, no interval and no test: only which slice is worst is asked
+        ranked = analyse_slices(assessment, args.worst_slice, models=models, keys=[key], test_keys=[],
+                                decision=decision, ci=None)
     found = {}
     for model in models:
-        if args.cell is not None:
+        if ranked is not None:
+            selected = selections.worst_slice_rows(assessment, ranked, model, key, decision=decision,
+                                                    output=args.output)
+            frame, _ = selections.page(selected, 1, max(selected.total, 1))
+        elif args.cell is not None:
             true, pred = split_cell(args.cell, assessment.classes)
-            selected = analysis.cell_rows(assessment, model, true, pred, decision=decision)
-            frame, _ = analysis.page(selected, 1, max(selected.total, 1))
+            selected = selections.cell_rows(assessment, model, true, pred, decision=decision)
+            frame, _ = selections.page(selected, 1, max(selected.total, 1))
         elif assessment.task.is_classification:
-            selected = analysis.confidently_wrong(assessment, model, decision=decision)
-            frame, _ = analysis.page(selected, 1, args.worst)
+            selected = selections.confidently_wrong(assessment, model, decision=decision)
+            frame, _ = selections.page(selected, 1, args.worst)
         else:
-            selected = analysis.largest_errors(assessment, model, output=args.output)
-            frame, _ = analysis.page(selected, 1, args.worst)
+            selected = selections.largest_errors(assessment, model, output=args.output)
+            frame, _ = selections.page(selected, 1, args.worst)
         found[model] = selected, frame
     if args.format == "csv":
         import pandas as pd
@@ -86,7 +106,8 @@ def run(args) -> int:
         sys.stdout.write(to_csv_bytes(pd.concat([f for _, f in found.values()], ignore_index=True)).decode("utf-8"))
         return 0
     doc = {"file": assessment.table.name, "task": assessment.task.value,
-           "selection": {"cell": args.cell} if args.cell is not None else {"worst": args.worst},
+           "selection": {"cell": args.cell} if args.cell is not None else {"worst": args.worst} if args.worst
+           else {"worst_slice": args.worst_slice, "metric": key},
            "models": {m: {"title": s.title, "total": s.total, "note": s.note, "rows": f}
                       for m, (s, f) in found.items()}}
     sys.stdout.write(to_json_bytes(doc).decode("utf-8") + "\n")

@@ -73,3 +73,18 @@ def test_bad_input_exits_2_with_one_line(argv, message, capsys):
     assert main(["rows", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_worst_slice_rows_are_the_group_with_the_lowest_accuracy(capsys):
+    data = pd.read_csv(BINARY).query("model == 'tree'")
+    accuracy = (data.y_true == data.y_pred).groupby(data.group).mean()     # pandas, by hand
+    worst = accuracy.idxmin()
+    doc = run_json(capsys, BINARY, "--worst-slice", "group", "--model", "tree")
+    found = doc["models"]["tree"]
+    assert doc["selection"] == {"worst_slice": ["group"], "metric": "accuracy"}
+    assert [r["id"] for r in found["rows"]] == data.id[data.group == worst].tolist() and found["total"] > 0
+    # by MAE on a regression file: the fold whose mean absolute error is largest
+    data = pd.read_csv(REGRESSION).query("model == 'ridge'")
+    mae = (data.y_pred - data.y_true).abs().groupby(data.fold).mean()
+    doc = run_json(capsys, REGRESSION, "--worst-slice", "fold", "--model", "ridge", "--metric", "mae")
+    assert {r["fold"] for r in doc["models"]["ridge"]["rows"]} == {mae.idxmax()}
