@@ -39,7 +39,7 @@ def test_every_binary_cell_at_a_threshold_holds_scikit_learns_count(capsys):
 
 def test_worst_rows_binary_and_regression(capsys):
     data = pd.read_csv(BINARY).query("model == 'tree'").reset_index(drop=True)
-    # labels from y_pred (the default decision); how confidently wrong: score − 0.5 for benign, 0.5 − score otherwise
+    # labels from y_pred (the default decision); confidence: score − 0.5 for benign, 0.5 − score otherwise
     wrong = data[data.y_pred != data.y_true]
     confidence = np.where(wrong.y_true == "malignant", 0.5 - wrong.score, wrong.score - 0.5)
     expected = wrong.id.to_numpy()[np.argsort(-confidence, kind="stable")][:5].tolist()
