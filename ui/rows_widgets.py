@@ -32,12 +32,14 @@ def rows_table(rows: selections.Rows, *, key: str, filename: str = "rows.csv") -
     if rows.note:
         st.caption(md(rows.note))
     names = {c: selections.HEADERS.get(c, c) for c in rows.columns}
-    left, mid, right, size_at = st.columns([3, 3, 2, 2], vertical_alignment="bottom")
+    # the direction is part of the sort choice: a toggle beside it was cut to "Descen…" at 1024 px
+    left, mid, size_at = st.columns([3, 4, 2], vertical_alignment="bottom")
     contains = left.text_input("Filter", key=f"{key}_filter", placeholder="Text in any column",
                                help="Keeps the rows where some column contains this text (upper or lower case alike).")
-    sort = mid.selectbox("Sort by", [None, *rows.columns], key=f"{key}_sort",
-                         format_func=lambda c: rows.order[:1].upper() + rows.order[1:] if c is None else names[c])
-    descending = right.toggle("Descending", key=f"{key}_descending", disabled=sort is None)
+    sort, descending = mid.selectbox(
+        "Sort by", [(None, False), *((c, down) for c in rows.columns for down in (False, True))], key=f"{key}_sort",
+        format_func=lambda o: rows.order[:1].upper() + rows.order[1:] if o[0] is None
+        else f"{names[o[0]]}, {'descending' if o[1] else 'ascending'}")
     size = size_at.selectbox("Rows per page", PAGE_SIZES, key=f"{key}_size", format_func=count)
     number = st.session_state.get(f"{key}_page", 1)
     try:
@@ -54,7 +56,7 @@ def rows_table(rows: selections.Rows, *, key: str, filename: str = "rows.csv") -
         return
     first = (number - 1) * size + 1
     of = f"{count(total)} matching the filter (of {count(rows.total)})" if contains.strip() else count(total)
-    order = rows.order if sort is None else f"sorted by {names[sort]}"
+    order = rows.order if sort is None else f"sorted by {names[sort]}, {'descending' if descending else 'ascending'}"
     st.caption(md(f"Rows {count(first)}–{count(first + len(frame) - 1)} of {of}, {order}."))
     data_table(frame, headers=names, config={"model": None},
                formats={"row": count, **{c: (lambda v: significant(v, 4, cell=True)) for c in _FOUR_DIGITS}})

@@ -48,7 +48,7 @@ KEPT_FILTERS = 4
 #: Headers of the computed columns (the file's own columns keep their names).
 HEADERS = {"row": "Row", "id": "ID", "model": "Model", "truth": "True value", "prediction": "Prediction",
            "score": "Score", "error": "Error (predicted − actual)", "abs_error": "Absolute error",
-           "confidence_wrong": "Confidence in the wrong answer"}
+           "confidence_wrong": "Confidence (wrong)"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -219,9 +219,9 @@ def confidently_wrong(assessment: Assessment, model: str, *, decision: Decision 
     wrong = np.flatnonzero(codes != y)
     # most confident first; NaN scores last; ties keep file order
     order = wrong[np.argsort(np.where(np.isnan(confidence[wrong]), np.inf, -confidence[wrong]), kind="stable")]
-    note = ("Confidence in the wrong answer: how far the score lies past the threshold on the wrong side (score − "
+    note = ("Confidence (wrong): how far the score lies past the threshold on the wrong side (score − "
             "threshold for a true negative, threshold − score for a true positive)." if task is Task.BINARY else
-            "Confidence in the wrong answer: the highest score given to a class other than the true one.")
+            "Confidence (wrong): the highest score given to a class other than the true one.")
     return _selected(assessment, f"{model}: most confidently wrong", computed, positions, order,
                      "most confidently wrong first", note)
 

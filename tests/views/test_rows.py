@@ -69,7 +69,7 @@ def test_errors_page_shows_the_largest_errors_first():
     shown = _table(at)
     assert len(shown) == 25 and shown["id"].tolist() == data.id.to_numpy()[order[:25]].tolist()
     [sort] = [s for s in at.selectbox if s.label == "Sort by"]
-    sort.set_value("error").run()
+    sort.set_value(("error", False)).run()
     assert _table(at)["error"].tolist() == sorted(error)[:25]
 
 
