@@ -1,7 +1,12 @@
 """The rows behind a number on a page: `rows_table` shows a selection of `assess.analyses.rows` one page at a time —
 sorted, filtered and paged on the server, so the browser never receives more than the page it shows — with a CSV of
 every matching row (formula injection neutralised); the sections the Confusion, Metrics and Errors pages call pick
-the selection (a confusion cell, the most confidently wrong, the largest errors)."""
+the selection (a confusion cell, the most confidently wrong, the largest errors).
+
+Any other set of rows — a period of time, a fold — is a mask over a model's rows::
+
+    rows_table(cached(rows_at, assessment, model, mask, decision=decision), key="period_rows")
+"""
 
 from __future__ import annotations
 

@@ -166,6 +166,11 @@ def test_paging_sizes_totals_sorting_and_filter(tmp_path):
     assert len(all_matching(rows, contains="south")) == n - len(range(0, n, 3))
     mask = np.arange(n) >= 20
     assert page(rows_at(a, a.models[0], mask), 1, 10)[0]["row"].tolist() == [21, 22, 23]
+    assert page(rows_at(a, a.models[0], np.array([5, 2])), 1, 10)[0]["row"].tolist() == [6, 3]   # positions, in order
+    with pytest.raises(AssessError, match="outside"):
+        rows_at(a, a.models[0], np.array([n]))
+    with pytest.raises(AssessError, match="row mask has 3 entries"):
+        rows_at(a, a.models[0], np.ones(3, dtype=bool))
     with pytest.raises(AssessError, match="page number"):
         page(rows, 0, 10)
     with pytest.raises(AssessError, match="no column"):
