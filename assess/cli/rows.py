@@ -17,11 +17,12 @@ in one table, text cells neutralised against formula injection.
 
 from __future__ import annotations
 
+import json
 import sys
 
 from assess.cli import SUMMARIES
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, followed,
-                               load_assessment)
+                               load_assessment, print_json)
 from assess.cli.option_values import whole
 from assess.cli.progress import doing
 from assess.core.errors import AssessError
@@ -110,5 +111,6 @@ def run(args) -> int:
            else {"worst_slice": args.worst_slice, "metric": key},
            "models": {m: {"title": s.title, "total": s.total, "note": s.note, "rows": f}
                       for m, (s, f) in found.items()}}
-    sys.stdout.write(to_json_bytes(doc).decode("utf-8") + "\n")
+    # to_json_bytes reads the file's own cells (dates, numpy values) as JSON; printed indented as every command's JSON
+    print_json(json.loads(to_json_bytes(doc)))
     return 0
