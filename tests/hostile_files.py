@@ -160,6 +160,20 @@ def zero_weights():
     return "zero_weights.csv", b"y_true,y_pred,score,weight\n" + rows
 
 
+#: Cells that Markdown, HTML, KaTeX or a spreadsheet would act on: a page must show each as the text it is.
+MARKUP_CELLS = ("<b>bold</b>", "**strong** [click](https://evil.example)", "$x^2$ :smile:",
+                '=HYPERLINK("https://evil.example","open")', "<script>alert(1)</script>")
+
+
+def markup_cells():
+    """A binary file whose id and feature cells are `MARKUP_CELLS` (each row's id one of them, numbered)."""
+    n = 40
+    frame = pd.DataFrame({"id": [f"{MARKUP_CELLS[i % 5]} #{i}" for i in range(n)], "y_true": [i % 2 for i in range(n)],
+                          "score": [round(((i * 7) % 10) / 10, 1) for i in range(n)],
+                          "note": [MARKUP_CELLS[(i + 2) % 5] for i in range(n)]})
+    return "markup_cells.csv", frame.to_csv(index=False).encode()
+
+
 READER_CASES = [zip_bad_crc, zip_encrypted, zip_unsupported_method, xlsx_truncated_sheet, xlsx_billion_laughs,
                 parquet_nested, jsonl_deep, jsonl_long_integer, csv_field_over_limit, csv_many_columns, utf16_odd]
 

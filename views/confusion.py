@@ -14,6 +14,7 @@ from assess.core.formatting import count, percent, significant
 from assess.present import charts
 from assess.present.export import to_csv_bytes
 from ui.multilabel_views import label_sets_section
+from ui.rows_widgets import confusion_cell_rows
 from ui.state import cached, current_decision, md, require_assessment
 from ui.widgets import all_charts_button, chart, chart_cell, chart_row, data_table, decision_note
 
@@ -108,4 +109,6 @@ if tables:
                    wrap=("true_class", "predicted_class"))
         st.download_button("Confused pairs CSV", to_csv_bytes(pairs), "confused_pairs.csv", "text/csv",
                            icon=":material/download:")
+st.subheader("Rows behind a cell")
+confusion_cell_rows(assessment, [m.model for m in found.models], decision)
 all_charts_button(figures, "confusion.pdf", key="confusion")

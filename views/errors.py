@@ -11,6 +11,7 @@ from assess.analyses.folds import fold_metrics
 from assess.analyses.forecast_rows import LOSSES
 from assess.core.data import Task
 from assess.metrics.registry import get
+from ui.rows_widgets import largest_error_rows
 from ui.state import cached, md, require_assessment
 from ui.widgets import all_charts_button, chart, chart_row
 
@@ -140,4 +141,5 @@ if assessment.roles.fold and not assessment.outputs:  # beside the Curves page's
                             colors=colors)
     figures.append(fig)
     chart(fig, "Errors per fold", key="errors_folds")
+largest_error_rows(assessment, models, output)
 all_charts_button(figures, "errors.pdf", key="errors")

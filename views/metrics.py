@@ -17,6 +17,7 @@ from assess.present.summary import breakdown_table
 from ui import clustering_view, data_directory
 from ui import metrics_widgets as ms
 from ui.planning_panel import planning_panel
+from ui.rows_widgets import confidently_wrong_rows
 from ui.state import cached, current_decision, md, require_assessment
 from ui.widgets import (choose_metrics, comparison_config, data_table, decision_note, per_model_tabs,
                         resampling_inputs, throttled)
@@ -135,5 +136,6 @@ c2.download_button("Metrics JSON", view.json, "metrics.json", "application/json"
 if view.per_class_csv is not None:
     c3.download_button("Per-class CSV", view.per_class_csv, "per_class.csv", "text/csv", icon=":material/download:")
 
+confidently_wrong_rows(assessment, models, settings.decision)
 ms.definitions(asks.specs, chosen, task)
 planning_panel(assessment, models)

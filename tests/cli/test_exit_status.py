@@ -8,7 +8,8 @@ from tests.conftest import ROOT
 #: Each subcommand with the options it requires besides the file.
 COMMANDS = {"inspect": [], "metrics": [], "compare": ["--test", "mcnemar"], "controls": [],
             "report": ["--out", "never_written.html"], "plan": [],
-            "check": ["--require", "accuracy>=0.5"]}  # every case here fails before the report is written
+            "check": ["--require", "accuracy>=0.5"],
+            "rows": ["--worst", "3"]}  # every case here fails before the report is written
 
 
 def test_every_subcommand_is_covered():

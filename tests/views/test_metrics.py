@@ -43,7 +43,7 @@ def test_binary_sample_table_sentences_and_downloads(metrics_page):
     sentences = [m.value for m in at.markdown if "recall is" in m.value]
     assert len(sentences) == 3 and "malignant cases" in sentences[0]
     labels = [b.label for b in at.get("download_button")]
-    assert labels == ["Metrics CSV", "Metrics JSON"]
+    assert labels == ["Metrics CSV", "Metrics JSON", "Rows CSV"]   # the last: the most confidently wrong rows
 
 
 def test_change_ci_method_and_metric(metrics_page):
