@@ -312,6 +312,26 @@ class Assessment:
                        **options)
 
     @_worded
+    def check(self, requirements: str | Sequence[str], *, models: Sequence[str] | None = None, level: float = 0.95,
+              n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0, beta: float = 1.0, k: int = 2):
+        """Gates for pipelines, as ``python -m assess check``: each requirement (``"roc_auc>=0.85"``,
+        ``"low(recall)>=0.7"``, ``"better(roc_auc, baseline)"``) for every model, by the same function. Returns an
+        `assess.analyses.gates.GateReport`: ``.passed``, ``.rows``, ``.to_frame()`` and ``.to_dict()`` (the command's
+        JSON).
+
+        >>> a = evaluate(pd.DataFrame({"y_true": [0, 0, 1, 1], "y_pred": [0, 1, 1, 1]}), name="m.csv")
+        >>> report = a.check(["accuracy>=0.7", "low(accuracy)>=0.7"])
+        >>> [row.passed for row in report.rows]
+        [True, False]
+        """
+        from assess.analyses.gates import check_requirements
+
+        chosen = [requirements] if isinstance(requirements, str) else list(requirements)
+        return check_requirements(self.inputs, chosen, models=_names(models),
+                                  level=_ranged("level", level, CONFIDENCE_LEVEL), decision=self._decision,
+                                  beta=beta, k=k, n_resamples=n_resamples, seed=seed)
+
+    @_worded
     def slices(self, by: str | Sequence[str], *, metrics: Sequence[str] | None = None,
                test: Sequence[str] | None = None, models: Sequence[str] | None = None, min_size: int | None = None,
                ci: str | None = "auto", level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,

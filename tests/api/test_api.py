@@ -282,3 +282,21 @@ def test_the_jupyter_summary_names_the_nominal_level_of_a_forecasts_coverage():
     shown = assess.evaluate(frame, task="forecast")._repr_html_()
     assert "<th>Interval coverage (nominal 90%)</th>" in shown
     assert re.search(r"<td>0\.667 <small>", shown)
+
+
+def test_check_is_the_check_command(binary, capsys):
+    """`Assessment.check` and ``python -m assess check`` give the same verdicts through one function; the AUC
+    requirement's verdicts are the ones scikit-learn's ROC AUC gives against the bar."""
+    requirements = ["roc_auc>=0.9", "low(recall)>=0.7", "better(roc_auc, baseline)"]
+    code = main(["check", BINARY, "--format", "json", *(a for r in requirements for a in ("--require", r))])
+    expected = json.loads(capsys.readouterr().out)
+    report = binary.check(requirements)
+    assert code == 1 and not report.passed
+    assert json.loads(json.dumps(report.to_dict())) == {k: v for k, v in expected.items() if k not in ("file", "task")}
+    rows = pd.read_csv(BINARY)
+    bound_rows = report.to_frame().query("requirement == 'roc_auc >= 0.9'")
+    assert sorted(bound_rows.model) == sorted(binary.models)
+    for model, passed in zip(bound_rows.model, bound_rows.passed):
+        of_model = rows[rows.model == model]
+        auc = roc_auc_score(of_model.y_true == binary.positive, of_model.score)
+        assert passed == (auc >= 0.9)
