@@ -199,3 +199,34 @@ def test_files_without_time_and_bad_input_are_refused_with_the_reason():
         parse_reference("2024-01-01:soon")
     with pytest.raises(AssessError, match="no row falls in"):
         over_time(with_time, reference=parse_reference("2030-01-01:2030-02-01"))
+
+
+def test_cli_by_time_adds_the_documented_object(tmp_path, capsys):
+    import json
+
+    from assess.analyses.over_time import PERIODS
+    from assess.cli import main
+    from assess.cli.over_time import PERIOD_CHOICES
+
+    assert PERIOD_CHOICES == tuple(PERIODS)
+    path = tmp_path / "p.csv"
+    _binary_frame(seed=8).to_csv(path, index=False)
+    assert main(["metrics", str(path), "--metrics", "accuracy", "roc_auc", "--by-time", "month",
+                 "--reference", "2024-01-01:2024-02-29"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    (model, periods), = doc["by_time"].items()
+    assert list(periods)[:3] == ["2024-01-01", "2024-02-01", "2024-03-01"] and len(periods) == 6
+    for start, period in periods.items():
+        assert set(period) == {"n", "n_labelled", "observed", "change"}
+        assert set(period["observed"]) == {"accuracy", "roc_auc"}
+        assert all(set(v) == {"value", "low", "high"} for v in period["observed"].values())
+        reference = start < "2024-03-01"
+        assert (period["change"] == {}) == reference
+        if not reference:
+            assert all(set(v) == {"difference", "low", "high", "pvalue", "p_adjusted"}
+                       for v in period["change"].values())
+    assert doc["by_time_settings"]["reference"] == "the reference period 2024-01-01 to 2024-02-29"
+    assert sum(p["n"] for p in periods.values()) == doc["n"]
+    assert main(["metrics", str(path), "--by-time", "fortnight"]) == 2
+    assert "--by-time must be one of" in capsys.readouterr().err
+    assert main(["metrics", str(path), "--reference", "first"]) == 2
