@@ -234,6 +234,7 @@ class OverTime:
     ``sentence``, ``reason`` (why not tested).
     """
 
+    task: Task
     column: str
     period: str | int
     reference: Reference
@@ -382,7 +383,7 @@ def over_time(assessment: Assessment, period="month", *, reference: Reference = 
     changes = pd.DataFrame(change_rows, columns=["model", "period", "metric", "test", "value", "reference_value",
                                                  "difference", "low", "high", "pvalue", "p_adjusted", "worse",
                                                  "reason", "sentence"])
-    return OverTime(column, period, reference, _reference_words(reference, starts, period), tuple(keys), periods,
+    return OverTime(task, column, period, reference, _reference_words(reference, starts, period), tuple(keys), periods,
                     metrics, changes, float(confidence_level))
 
 
