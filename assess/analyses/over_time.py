@@ -62,7 +62,7 @@ from assess.stats.counts import chi2_independence, fisher_exact
 from assess.stats.scores import unpaired_bootstrap, unpaired_delong
 
 __all__ = ["PERIODS", "OverTime", "Reference", "over_time", "parse_reference", "time_column", "has_time",
-           "default_keys", "MAX_PERIODS"]
+           "default_keys", "default_period", "MAX_PERIODS"]
 
 #: Calendar periods and their pandas period frequency (weeks run Monday to Sunday, as ISO 8601 weeks).
 PERIODS = {"day": "D", "week": "W-SUN", "month": "M", "quarter": "Q"}
@@ -93,6 +93,23 @@ def default_keys(assessment: Assessment) -> tuple[str, ...]:
     and the task's headline metric (the binary ROC AUC when the file has scores)."""
     has_scores = assessment.predictions().scores is not None
     return tuple(dict.fromkeys((slice_test_metric(assessment.task), headline(assessment.task, has_scores=has_scores))))
+
+
+#: The fewest periods a default period gives: fewer is no trend; a coarser period is chosen while it gives this many.
+MIN_DEFAULT_PERIODS = 4
+#: The windows of step-number time stamps, or of stamps too close together for four days.
+DEFAULT_WINDOWS = 8
+
+
+def default_period(assessment: Assessment):
+    """The period the report (and the page first) uses: the coarsest of quarter, month, week and day giving at least
+    `MIN_DEFAULT_PERIODS` periods, else `DEFAULT_WINDOWS` equal-size windows."""
+    stamps, dated = _stamps(assessment.frame[time_column(assessment)], time_column(assessment))
+    if dated:
+        for period in ("quarter", "month", "week", "day"):
+            if pd.Series(stamps).dt.to_period(PERIODS[period]).nunique() >= MIN_DEFAULT_PERIODS:
+                return period
+    return DEFAULT_WINDOWS
 
 
 @dataclass(frozen=True)
