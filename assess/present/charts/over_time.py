@@ -66,7 +66,7 @@ def over_time_chart(*, metrics: pd.DataFrame, periods: pd.DataFrame, changes: pd
     fig.add_trace(go.Bar(x=x, y=n, name="rows per period", marker_color=np.where(in_reference, REFERENCE_COLOR,
                                                                                     rgba(color, 0.55)).tolist(),
                          hovertemplate="%{x}<br>%{y:,} rows<extra></extra>", showlegend=False), row=2, col=1)
-    fig.update_layout(template=TEMPLATE, height=540, bargap=0.15, margin=dict(t=110),
+    fig.update_layout(template=TEMPLATE, height=540, bargap=0.15,
                       title=dict(text=f"{plain(metric)} per {plain(period_name)} — {plain(model)}",
                                  subtitle=dict(text=f"band: {level} interval; dashed: the reference; grey bars: "
                                                     "reference periods")),
