@@ -30,12 +30,15 @@ with left:
                           format_func=names.get, key="time_metric")
     model = st.selectbox("Model", list(assessment.models), format_func=str, key="time_model")
 with mid:
-    period_label = st.selectbox("Period", list(ov.PERIOD_CHOICES), index=2, key="time_period",
+    first = cached(ov.default_period, assessment, light=True)     # the coarsest period giving ≥ 4 of them
+    period_label = st.selectbox("Period", list(ov.PERIOD_CHOICES), key="time_period",
+                                index=list(ov.PERIOD_CHOICES.values()).index(first if isinstance(first, str)
+                                                                             else "windows"),
                                 help="Calendar periods of the time stamps, or windows of equal row counts in time "
                                      "order (for step-number stamps, or when rows are unevenly spread).")
     period = ov.PERIOD_CHOICES[period_label]
     if period == "windows":
-        period = int(st.number_input("Windows", 2, 400, 8, key="time_windows"))
+        period = int(st.number_input("Windows", 2, 400, ov.DEFAULT_WINDOWS, key="time_windows"))
     level = float(st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95,
                                    format_func=percent_level, key="time_level"))
 with right:

@@ -79,8 +79,9 @@ _POSITIVE_METRICS = {"precision", "recall", "f1", "fbeta", "npv", "fpr", "fnr", 
 
 
 def time_column(assessment: Assessment) -> str | None:
-    """The file's time-stamp column when its task has an over-time view, else None."""
-    return assessment.roles.timestamp if assessment.task in TASKS else None
+    """The file's time-stamp column when its task has an over-time view, else None (a multi-output regression too:
+    its metrics are per output, and the view follows one metric of one prediction)."""
+    return assessment.roles.timestamp if assessment.task in TASKS and not assessment.outputs else None
 
 
 def has_time(assessment: Assessment | None) -> bool:
@@ -308,7 +309,8 @@ def over_time(assessment: Assessment, period="month", *, reference: Reference = 
     ``reference``."""
     column = time_column(assessment)
     if column is None:
-        why = (f"its task is {assessment.task.label}" if assessment.roles.timestamp
+        why = ("it has several outputs" if assessment.outputs and assessment.roles.timestamp
+               else f"its task is {assessment.task.label}" if assessment.roles.timestamp
                else "it has no time-stamp column (name one `timestamp` or `date`, or choose it on the Data page)")
         raise AssessError(f"{assessment.table.name}: no over-time view: {why}")
     task = assessment.task

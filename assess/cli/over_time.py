@@ -52,6 +52,7 @@ def extend(doc: dict, assessment, args, decision, models) -> None:
                        models=models, keys=args.metrics, decision=decision, ci=args.ci or "auto",
                        confidence_level=args.confidence_level, n_resamples=args.n_resamples, seed=args.seed,
                        test_resamples=args.n_resamples)
+    # a period's unlabelled rows get "estimated" beside "observed" once an estimator is passed: to_dict(estimated=…)
     doc["by_time"] = result.to_dict()
     doc["by_time_settings"] = {"column": result.column, "period": result.period, "reference": result.reference_words,
                                "metrics": list(result.keys), "correction": "fdr_bh"}

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from assess.analyses.over_time import PERIODS, OverTime, Reference, default_keys, time_column
+from assess.analyses.over_time import (DEFAULT_WINDOWS, PERIODS, OverTime, Reference, default_keys, default_period,
+                                        time_column)
 from assess.core.formatting import bounds, number, p_value
 from assess.inputs.assessment import Assessment
 from assess.metrics.registry import applicable_to, get

@@ -230,3 +230,30 @@ def test_cli_by_time_adds_the_documented_object(tmp_path, capsys):
     assert main(["metrics", str(path), "--by-time", "fortnight"]) == 2
     assert "--by-time must be one of" in capsys.readouterr().err
     assert main(["metrics", str(path), "--reference", "first"]) == 2
+
+
+def test_multiclass_metrics_per_period_and_their_bootstrap_change():
+    rng = np.random.default_rng(9)
+    n = 900
+    date = np.sort(rng.choice(pd.date_range("2024-01-01", "2024-03-31").to_numpy(), n))
+    y = rng.choice(["cat", "dog", "cow"], n)
+    wrong = rng.random(n) < np.where(date >= np.datetime64("2024-03-01"), 0.5, 0.15)
+    frame = pd.DataFrame({"date": pd.DatetimeIndex(date).strftime("%Y-%m-%d"), "y_true": y,
+                          "y_pred": np.where(wrong, rng.choice(["cat", "dog", "cow"], n), y)})
+    result = over_time(_assessment(frame), "month", keys=["accuracy", "f1_macro"], ci=None, test_resamples=300)
+    got = result.metrics.set_index(["period", "metric"])["value"]
+    for start, rows in _months(frame):
+        assert got[(start, "f1_macro")] == pytest.approx(skm.f1_score(rows.y_true, rows.y_pred, average="macro"))
+    f1 = result.changes[result.changes["metric"] == "f1_macro"]
+    assert list(f1["test"]) == ["unpaired bootstrap (300 resamples)"] * 2
+    march = f1.iloc[-1]
+    assert march.low <= march.difference <= march.high and march.worse and march.p_adjusted < 0.05
+
+
+def test_step_number_stamps_take_windows_not_calendar_periods():
+    frame = _binary_frame().assign(date=np.arange(1_200) // 10)      # step numbers, 10 rows each
+    assessment = _assessment(frame)
+    with pytest.raises(AssessError, match="step numbers, not dates"):
+        over_time(assessment, "month")
+    result = over_time(assessment, 3, keys=["accuracy"], ci=None)
+    assert result.periods["n"].tolist() == [400, 400, 400] and result.periods["key"].tolist() == ["0", "40", "80"]

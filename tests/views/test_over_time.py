@@ -13,6 +13,8 @@ SAMPLE = next(title for title, file in SAMPLES.items() if file == "churn_over_ti
 def test_churn_sample_month_by_month():
     at = open_app("views/over_time.py", sample=SAMPLE)
     assert not at.exception and not at.error
+    assert at.selectbox(key="time_period").value == "Quarter"     # the coarsest period giving ≥ 4 of them
+    at.selectbox(key="time_period").set_value("Month")
     at.selectbox(key="time_metric").set_value("accuracy")
     at.selectbox(key="time_model").set_value("logistic").run()
     assert not at.exception and not at.error
