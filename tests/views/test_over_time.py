@@ -45,3 +45,15 @@ def test_a_file_without_time_stamps_is_told_why():
     at = open_app("views/over_time.py")
     assert not at.exception
     assert any("needs a time-stamp column" in i.value for i in at.info)
+
+
+def test_a_date_range_reference():
+    at = open_app("views/over_time.py", sample=SAMPLE)
+    at.selectbox(key="time_period").set_value("Month")
+    at.selectbox(key="time_reference").set_value("A date range").run()
+    assert not at.exception and not at.error
+    assert at.date_input(key="time_range").value == (pd.Timestamp("2024-01-01").date(),
+                                                     pd.Timestamp("2024-04-01").date())   # a quarter of the span
+    table = joined_table(at, 0, "Period")
+    assert list(table.index[table["Change"] == "reference"]) == ["2024-01-01", "2024-02-01", "2024-03-01"]
+    assert any("the reference period 2024-01-01 to 2024-04-01" in c.value.replace("\\", "") for c in at.caption)
