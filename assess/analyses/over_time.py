@@ -289,7 +289,7 @@ class OverTime:
     def sentences(self, model: str, metric: str) -> list[str]:
         """The change sentences of one model and metric, in time order (tested periods only)."""
         rows = self.changes[(self.changes["model"] == model) & (self.changes["metric"] == metric)]
-        return [s for s in rows["sentence"] if s]
+        return [s for s in rows["sentence"] if isinstance(s, str)]     # untested periods have none (NaN)
 
 
 def _num(v):
@@ -525,5 +525,8 @@ def _sentence(row: dict, spec, reference_words: str, assessment: Assessment, con
     alpha = round(1.0 - confidence_level, 12)      # 0.95 → 0.05, free of binary noise
     word = "significant" if row["p_adjusted"] < alpha else "not significant"
     adjusted = p_value(row["p_adjusted"], alpha).removeprefix("p ")
+    if noun == "change":       # the same value: nothing to call a drop or a rise
+        return (f"In {row['_words']} {name} {verb} {number(value)}{interval}, as in {reference_words}; adjusted p "
+                f"{adjusted}.")
     return (f"In {row['_words']} {name} {verb} {number(value)}{interval} from {number(ref)} in {reference_words}; "
             f"the {noun} is {word}, adjusted p {adjusted}.")

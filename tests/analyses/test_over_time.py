@@ -257,3 +257,15 @@ def test_step_number_stamps_take_windows_not_calendar_periods():
         over_time(assessment, "month")
     result = over_time(assessment, 3, keys=["accuracy"], ci=None)
     assert result.periods["n"].tolist() == [400, 400, 400] and result.periods["key"].tolist() == ["0", "40", "80"]
+
+
+def test_an_unchanged_value_is_said_so_and_an_undefined_test_has_its_reason():
+    frame = _binary_frame(n=300).assign(y_pred=lambda f: f["y_true"])          # right every time
+    frame["score"] = np.where(frame["y_true"] == "yes", 0.9, 0.1)
+    result = over_time(_assessment(frame), "month", keys=["accuracy", "roc_auc"])
+    accuracy = result.changes[result.changes["metric"] == "accuracy"].iloc[0]
+    assert accuracy.sentence.startswith("In February 2024 accuracy stayed at 1.000 (") and \
+        ", as in the first period (January 2024); adjusted p = 1." in accuracy.sentence
+    auc = result.changes[result.changes["metric"] == "roc_auc"].iloc[0]
+    assert np.isnan(auc.pvalue) and auc.reason and not isinstance(auc.sentence, str)   # DeLong: both variances 0
+    assert result.sentences("over_time", "roc_auc") == []

@@ -327,7 +327,7 @@ def _over_time(assessment: Assessment, models, options) -> OverTimeFindings:
     for model in models:
         found = result.changes[(result.changes["model"] == model) & (result.changes["p_adjusted"] < alpha)]
         # the report has every model: each sentence says whose it is
-        sentences += [f"Model {model}: {s}" for s in found["sentence"] if s][:OVER_TIME_SENTENCES]
+        sentences += [f"Model {model}: {s}" for s in found["sentence"] if isinstance(s, str)][:OVER_TIME_SENTENCES]
     return OverTimeFindings(result.column, period if isinstance(period, str) else f"{period} windows", key,
                             get(assessment.task, key).name, result.reference_words, tuple(rows), tuple(sentences))
 
