@@ -53,7 +53,7 @@ from assess.inputs.columns import quote
 from assess.intervals.mover import newcombe_difference
 from assess.intervals.proportions import wilson_bounds
 from assess.metrics.breakdown import evaluate_groups
-from assess.metrics.evaluate import evaluate
+from assess.metrics.evaluate import MetricResult, evaluate
 from assess.metrics.forecast_state import coded_series, forecast_context, subset
 from assess.metrics.registry import get, headline, slice_test_metric
 from assess.stats.bridge import registry_metric
@@ -353,21 +353,29 @@ def over_time(assessment: Assessment, period="month", *, reference: Reference = 
         if not in_reference.any():
             raise AssessError(f"model {quote(model)}: no row falls in "
                               f"{_reference_words(reference, starts, period)}")
-        ref_idx = np.flatnonzero(in_reference)
+        labelled = truth[rows]
+        # the rows the predictions hold: every row, or (once unlabelled rows are a state of the file) the labelled
+        # ones in file order; the periods count every row
+        scored = _scored(pred.n, labelled, model)
+        scored_codes, ref_idx = codes[scored], np.flatnonzero(in_reference[scored])
+        if not ref_idx.size:
+            raise AssessError(f"model {quote(model)}: no labelled row falls in "
+                              f"{_reference_words(reference, starts, period)}")
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             groups = {int(g): (idx, report) for g, idx, report in
-                      evaluate_groups(pred, codes, keys, context=context, **options)}
+                      evaluate_groups(pred, scored_codes, keys, context=context, **options)}
             # the reference's counts, for the two-proportion tests of periods outside it
             ref_report = evaluate(subset(pred, ref_idx), keys, baselines=False, **{**options, "ci": None}) \
                 if task is not Task.FORECAST else None
-        labelled = truth[rows]
+        sizes = np.bincount(codes, minlength=len(starts))
+        labelled_sizes = np.bincount(codes, weights=labelled, minlength=len(starts))
         for i, start in enumerate(starts):
-            idx, report = groups[i]
             period_rows.append({"model": model, "period": start, "key": period_key(start),
-                                "words": period_words(start, period), "n": idx.size,
-                                "n_labelled": int(labelled[idx].sum()), "reference": bool(reference_period[i])})
-            for r in report.results:
+                                "words": period_words(start, period), "n": int(sizes[i]),
+                                "n_labelled": int(labelled_sizes[i]), "reference": bool(reference_period[i])})
+            results = groups[i][1].results if i in groups else [_no_truth(get(task, key)) for key in keys]
+            for r in results:
                 metric_rows.append({"model": model, "period": start, "metric": r.key, "name": r.name,
                                     "value": r.value, "low": r.low, "high": r.high, "method": r.method,
                                     "reason": r.reason})
@@ -376,6 +384,10 @@ def over_time(assessment: Assessment, period="month", *, reference: Reference = 
             rows_k = []
             for i, start in enumerate(starts):
                 if reference_period[i]:
+                    continue
+                if i not in groups:
+                    rows_k.append({"model": model, "period": start, "metric": key, **_EMPTY,
+                                   "reason": NO_TRUTH, "_words": "", "_low": math.nan, "_high": math.nan})
                     continue
                 idx, report = groups[i]
                 others = np.setdiff1d(ref_idx, idx, assume_unique=True)
@@ -404,6 +416,24 @@ def over_time(assessment: Assessment, period="month", *, reference: Reference = 
                                                  "reason", "sentence"])
     return OverTime(task, column, period, reference, _reference_words(reference, starts, period), tuple(keys), periods,
                     metrics, changes, float(confidence_level))
+
+
+#: Why a period without a labelled row has no observed metric (its performance can only be estimated).
+NO_TRUTH = "no row of this period has a ground truth"
+
+
+def _no_truth(spec) -> MetricResult:
+    return MetricResult(spec.key, spec.name, math.nan, reason=NO_TRUTH)
+
+
+def _scored(n: int, labelled: np.ndarray, model: str) -> np.ndarray:
+    """Positions, among a model's rows, of the rows its predictions hold: all of them, or the labelled ones."""
+    if n == labelled.size:
+        return np.arange(n)
+    if n == int(labelled.sum()):
+        return np.flatnonzero(labelled)
+    raise AssessError(f"model {quote(model)}: its predictions hold {n:,} rows, but it has {labelled.size:,} rows "
+                      f"({int(labelled.sum()):,} labelled)")
 
 
 def _labelled(assessment: Assessment) -> np.ndarray:

@@ -269,3 +269,32 @@ def test_an_unchanged_value_is_said_so_and_an_undefined_test_has_its_reason():
     auc = result.changes[result.changes["metric"] == "roc_auc"].iloc[0]
     assert np.isnan(auc.pvalue) and auc.reason and not isinstance(auc.sentence, str)   # DeLong: both variances 0
     assert result.sentences("over_time", "roc_auc") == []
+
+
+def test_unlabelled_rows_are_counted_and_left_out_of_the_observed_metrics():
+    """Once empty truth is a state of the file (issue 35 §3, another branch), a model's predictions hold its labelled
+    rows: simulated here by emptying the truth of the last month's rows and some of February's after the file was
+    read, and giving the assessment predictions of the labelled rows only."""
+    frame = _binary_frame(seed=10)
+    assessment = _assessment(frame)
+    pred = assessment.predictions()
+    months = pd.to_datetime(frame["date"]).dt.month.to_numpy()
+    unlabelled = (months == 6) | ((months == 2) & (np.arange(len(frame)) % 2 == 0))
+    assessment.frame.loc[unlabelled, "y_true"] = np.nan
+    kept = subset(pred, np.flatnonzero(~unlabelled))
+    object.__setattr__(assessment, "predictions", lambda model=None, output=None: kept)
+    result = over_time(assessment, "month", keys=["accuracy"])
+    periods = result.periods.set_index("key")
+    assert periods.loc["2024-02-01", "n"] == (months == 2).sum()
+    assert periods.loc["2024-02-01", "n_labelled"] == ((months == 2) & ~unlabelled).sum()
+    assert periods.loc["2024-06-01", "n_labelled"] == 0
+    values = result.metrics.set_index("period")
+    feb = frame[(months == 2) & ~unlabelled]
+    assert values.loc[pd.Timestamp("2024-02-01"), "value"] == pytest.approx(skm.accuracy_score(feb.y_true,
+                                                                                               feb.y_pred))
+    june = values.loc[pd.Timestamp("2024-06-01")]
+    assert np.isnan(june["value"]) and june["reason"] == "no row of this period has a ground truth"
+    asked = []
+    result.to_dict(estimated=lambda m, p: asked.append(p) or {"accuracy": {"value": 0.5, "low": 0.4, "high": 0.6}})
+    assert asked == ["2024-02-01", "2024-06-01"]
+    assert result.to_dict(estimated=lambda m, p: {"accuracy": {}})[pred.model]["2024-06-01"]["estimated"]
