@@ -4,7 +4,8 @@ file's time stamps with its interval, the rows per period, and a change test of 
 
 import streamlit as st
 
-from assess.analyses.over_time import has_time, over_time
+from assess.analyses.over_time import DEFAULT_WINDOWS, default_keys, default_period, has_time, over_time
+from assess.analyses.slices_view import metric_choices
 from assess.core.errors import AssessError
 from assess.core.formatting import percent_level
 from assess.inputs.columns import quote
@@ -20,8 +21,8 @@ if not has_time(assessment):
             f"{'' if assessment.roles.timestamp else ' and it has none'}.")
     st.stop()
 
-names = cached(ov.metric_choices, assessment, light=True)
-defaults = [k for k in cached(ov.default_keys, assessment, light=True) if k in names]
+names = cached(metric_choices, assessment, light=True)   # as the Slices page: no counts, no interval scores
+defaults = [k for k in cached(default_keys, assessment, light=True) if k in names]
 
 # --- settings ------------------------------------------------------------------------------------------------------
 left, mid, right = st.columns(3)
@@ -30,7 +31,7 @@ with left:
                           format_func=names.get, key="time_metric")
     model = st.selectbox("Model", list(assessment.models), format_func=str, key="time_model")
 with mid:
-    first = cached(ov.default_period, assessment, light=True)     # the coarsest period giving ≥ 4 of them
+    first = cached(default_period, assessment, light=True)     # the coarsest period giving ≥ 4 of them
     period_label = st.selectbox("Period", list(ov.PERIOD_CHOICES), key="time_period",
                                 index=list(ov.PERIOD_CHOICES.values()).index(first if isinstance(first, str)
                                                                              else "windows"),
@@ -38,7 +39,7 @@ with mid:
                                      "order (for step-number stamps, or when rows are unevenly spread).")
     period = ov.PERIOD_CHOICES[period_label]
     if period == "windows":
-        period = int(st.number_input("Windows", 2, 400, ov.DEFAULT_WINDOWS, key="time_windows"))
+        period = int(st.number_input("Windows", 2, 400, DEFAULT_WINDOWS, key="time_windows"))
     level = float(st.select_slider("Confidence level", [0.80, 0.90, 0.95, 0.99], value=0.95,
                                    format_func=percent_level, key="time_level"))
 with right:

@@ -18,7 +18,8 @@ its outputs, with ``"outputs"`` (their names), ``"by_output"`` (model → output
 file adds its per-class (per-label) table, the one the Metrics page and the report show: under ``"per_class"``
 (``"per_label"``) in the JSON, and in the CSV as rows after the metrics' with a ``class`` (``label``) column. The numbers come from
 `assess.metrics.document` (`compute_metrics`, `forecast_breakdowns`, `metrics_document`), as the Metrics page's
-download is.
+download is. ``--slice``/``--by-fold`` add their keys (`assess.cli.slices`), ``--by-time`` adds ``"by_time"``
+(`assess.cli.over_time`).
 """
 
 from __future__ import annotations

@@ -7,11 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from assess.analyses.over_time import (DEFAULT_WINDOWS, PERIODS, OverTime, Reference, default_keys, default_period,
-                                        time_column)
+from assess.analyses.over_time import PERIODS, OverTime, Reference, time_column
 from assess.core.formatting import bounds, number, p_value
 from assess.inputs.assessment import Assessment
-from assess.metrics.registry import applicable_to, get
+from assess.metrics.registry import get
 from assess.present.charts.over_time import over_time_chart
 
 #: The period choices in words → the `over_time` period (windows: a number chosen beside).
@@ -24,11 +23,6 @@ CHANGE_CAPTION = ("Each period is compared with the reference (its own rows left
                   "difference for proportions, DeLong's test for independent samples for the ROC AUC, a two-sample "
                   "bootstrap of the difference for other metrics. Adjusted p: Benjamini–Hochberg false discovery rate "
                   "across the periods (ISO/IEC TS 4213 7.10.3). Rows within a period are treated as independent.")
-
-
-def metric_choices(assessment: Assessment) -> dict[str, str]:
-    """{key: name} of the metrics a file can follow over time: what it can answer, no counts, no interval scores."""
-    return {s.key: s.name for s in applicable_to(assessment) if s.kind != "count" and s.needs != "intervals"}
 
 
 def reference_of(choice: str, k: int = 2, start=None, end=None) -> Reference:
