@@ -175,7 +175,10 @@ def _stamps(values: pd.Series, name: str) -> tuple[np.ndarray, bool]:
     else:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            parsed = pd.to_datetime(distinct.astype(str), errors="coerce", format="mixed", utc=False)
+            try:
+                parsed = pd.to_datetime(distinct.astype(str), errors="coerce", format="mixed")
+            except ValueError:     # offsets that differ (+02:00 and -05:00): one clock for all, UTC's
+                parsed = pd.to_datetime(distinct.astype(str), errors="coerce", format="mixed", utc=True)
     if isinstance(parsed.dtype, pd.DatetimeTZDtype):
         parsed = parsed.dt.tz_localize(None)
     bad = parsed.isna().to_numpy()[codes]

@@ -298,3 +298,12 @@ def test_unlabelled_rows_are_counted_and_left_out_of_the_observed_metrics():
     result.to_dict(estimated=lambda m, p: asked.append(p) or {"accuracy": {"value": 0.5, "low": 0.4, "high": 0.6}})
     assert asked == ["2024-02-01", "2024-06-01"]
     assert result.to_dict(estimated=lambda m, p: {"accuracy": {}})[pred.model]["2024-06-01"]["estimated"]
+
+
+def test_stamps_with_different_utc_offsets_are_read_on_one_clock():
+    frame = _binary_frame(n=200)
+    frame["date"] = ["2024-01-31T23:30:00-02:00", "2024-03-05T10:00:00+01:00"] * 100   # the first is 1 Feb UTC
+    result = over_time(_assessment(frame), "month", keys=["accuracy"], ci=None)
+    assert result.periods["key"].tolist() == ["2024-02-01", "2024-03-01"] and result.periods["n"].tolist() == [100, 100]
+    with pytest.raises(AssessError, match=r"1 value\(s\) are not dates \(row 1: 'soon'\)"):
+        over_time(_assessment(frame.assign(date=["soon"] + ["2024-01-01"] * 199)))
