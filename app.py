@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from assess.analyses.over_time import has_time
 from assess.core.data import Task
 from assess.core.formatting import counted
 from ui.data_directory import sidebar_lines
@@ -32,6 +33,8 @@ pages = {
                st.Page("views/errors.py", title="Errors", icon=":material/scatter_plot:", visibility=numeric_only),
                st.Page("views/slices.py", title="Slices", icon=":material/splitscreen:",
                        visibility="hidden" if clustering else "visible"),
+               st.Page("views/over_time.py", title="Over time", icon=":material/timeline:",
+                       visibility="visible" if has_time(loaded) else "hidden"),
                st.Page("views/clusters.py", title="Clusters", icon=":material/bubble_chart:",
                        visibility="visible" if clustering else "hidden")],
     "Compare": [st.Page("views/compare.py", title="Compare", icon=":material/compare_arrows:")],

@@ -387,6 +387,34 @@ def clustering_sample() -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+def churn_over_time_sample() -> pd.DataFrame:
+    """Customer churn scored daily through 2024 by two models (one row per customer and model, a `date` column):
+    in July a pricing change alters who churns, the signal both models learned weakens and their accuracy and ROC
+    AUC drop visibly — the Over time page's change tests find it. Simulated (seeded): a latent churn propensity
+    drives the truth; each model's score is that propensity seen through its own noise, and after 1 July 2024 half
+    of the propensity is replaced by a cause the models never saw."""
+    rng = np.random.default_rng(SEED)
+    days = pd.date_range("2024-01-01", "2024-12-31", freq="D")
+    n = 3_000
+    date = np.sort(rng.choice(days.to_numpy(), size=n))
+    after = date >= np.datetime64("2024-07-01")
+    seen = rng.normal(size=n)                                   # what the models learned from
+    unseen = rng.normal(size=n)                                 # the new cause of churn from July
+    propensity = np.where(after, 0.5 * seen + 0.87 * unseen, seen)
+    churned = rng.random(n) < 1 / (1 + np.exp(-(2.2 * propensity - 1.2)))
+    tenure = np.clip(np.round(rng.gamma(2.0, 14.0, size=n) - 3 * seen), 1, 120).astype(int)
+    plan = rng.choice(["basic", "plus", "premium"], size=n, p=[0.5, 0.35, 0.15])
+    frames = []
+    for name, noise in (("gradient_boosting", 0.45), ("logistic", 0.7)):
+        logit = 2.2 * (seen + rng.normal(0, noise, size=n)) - 1.2
+        score = np.round(1 / (1 + np.exp(-logit)), 4)
+        frames.append(pd.DataFrame({
+            "id": np.arange(1, n + 1), "model": name, "date": pd.DatetimeIndex(date).strftime("%Y-%m-%d"),
+            "y_true": np.where(churned, "yes", "no"), "y_pred": np.where(score >= 0.5, "yes", "no"), "score": score,
+            "tenure_months": tenure, "plan": plan}))
+    return pd.concat(frames, ignore_index=True)
+
+
 SAMPLES = {
     "breast_cancer_binary.csv": binary_sample,
     "wine_multiclass.csv": multiclass_sample,
@@ -398,6 +426,7 @@ SAMPLES = {
     "breast_cancer_train_ids.csv": training_ids_sample,
     "digits_multilabel.csv": multilabel_sample,
     "iris_clustering.csv": clustering_sample,
+    "churn_over_time.csv": churn_over_time_sample,
 }
 
 if __name__ == "__main__":

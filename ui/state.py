@@ -36,6 +36,7 @@ SAMPLES = {
     "Breast cancer with measured latencies — binary, 4 models": "breast_cancer_latency.csv",
     "Digits — multi-label, 5 properties, 2 models, 5 folds": "digits_multilabel.csv",
     "Iris — clustering, 3 clusterings with species and features": "iris_clustering.csv",
+    "Customer churn over 2024 — binary, 2 models, daily dates, a drop from July": "churn_over_time.csv",
 }
 DEFAULT_SAMPLE = next(iter(SAMPLES))
 DATA_PAGE = "views/data.py"

@@ -341,8 +341,8 @@ def _tests(pred: Predictions, key: str, tested, overall, *, decision, confidence
                                              model=pred.model), dtype=bool)
         losses = (np.asarray(pred.y_true, dtype=bool) != labels).mean(axis=1)
     lower_better = spec.direction == "lower"
-    cells_metric = _cells_metric(pred, spec)
-    labels = _metric_input(pred, cells_metric, decision) if cells_metric is not None else None
+    by_cells = cells_metric(pred, spec)
+    labels = metric_input(pred, by_cells, decision) if by_cells is not None else None
     rows = []
     everything = np.arange(pred.n)
     for g, idx, report in tested:
@@ -386,8 +386,8 @@ def _tests(pred: Predictions, key: str, tested, overall, *, decision, confidence
             row |= {"test": TEST_NAMES["delong"], "statistic": res.statistic, "pvalue": res.pvalue,
                     "rest": r.value - res.effect.value, "low": res.effect.interval.low,
                     "high": res.effect.interval.high}
-        elif cells_metric is not None and not weighted:
-            res = _cells_bootstrap(pred, cells_metric, labels, idx, rest_idx, n_resamples=n_resamples,
+        elif by_cells is not None and not weighted:
+            res = cells_bootstrap(pred, by_cells, labels, idx, rest_idx, n_resamples=n_resamples,
                                    confidence_level=confidence_level, seed=seed)
             if res is None:
                 continue
@@ -395,10 +395,10 @@ def _tests(pred: Predictions, key: str, tested, overall, *, decision, confidence
             row |= {"test": f"{TEST_NAMES['bootstrap']} ({n_resamples:,} resamples)", "statistic": difference,
                     "pvalue": p, "rest": r.value - difference, "low": low, "high": high}
         else:
-            if pred.task is Task.FORECAST and spec.group not in _REGRESSION_GROUPS:
+            if pred.task is Task.FORECAST and spec.group not in REGRESSION_GROUPS:
                 continue        # MASE and the interval scores need the series' context: no bootstrap slice test
-            metric = _cells_metric(pred, spec) or registry_metric(pred.task, key, classes=pred.classes)
-            y = _metric_input(pred, metric, decision)
+            metric = cells_metric(pred, spec) or registry_metric(pred.task, key, classes=pred.classes)
+            y = metric_input(pred, metric, decision)
             w = None if pred.weight is None else np.asarray(pred.weight)
             # A metric evaluated once per resample (score metrics other than the ROC AUC) gets fewer resamples.
             b = n_resamples if metric.vectorized else min(n_resamples, SLOW_RESAMPLES)
@@ -441,10 +441,10 @@ def _tests(pred: Predictions, key: str, tested, overall, *, decision, confidence
     return rows, omnibus
 
 
-_REGRESSION_GROUPS = {s.group for s in metrics_for(Task.REGRESSION)}
+REGRESSION_GROUPS = {s.group for s in metrics_for(Task.REGRESSION)}
 
 
-def _cells_metric(pred: Predictions, spec):
+def cells_metric(pred: Predictions, spec):
     """A binary or multi-class label metric as a vectorised callable for the bootstrap: a (b, n) matrix of resample
     weights gives the b confusion matrices in one bincount, and the registry formula runs on them as a batch."""
     if spec.needs != "labels" or pred.task not in (Task.BINARY, Task.MULTICLASS):
@@ -473,7 +473,7 @@ def _cells_metric(pred: Predictions, spec):
     return metric
 
 
-def _cells_bootstrap(pred: Predictions, metric, labels: np.ndarray, idx: np.ndarray, rest_idx: np.ndarray, *,
+def cells_bootstrap(pred: Predictions, metric, labels: np.ndarray, idx: np.ndarray, rest_idx: np.ndarray, *,
                      n_resamples: int, confidence_level: float, seed: int):
     """The two-sample bootstrap of a label metric's difference slice − rest, exact and independent of n: the rows
     of a group differ only by their confusion cell, so resampling the slice's rows (and, independently, the rest's)
@@ -505,7 +505,7 @@ def _cells_bootstrap(pred: Predictions, metric, labels: np.ndarray, idx: np.ndar
     return observed, p, low, high
 
 
-def _metric_input(pred: Predictions, metric, decision: Decision) -> np.ndarray:
+def metric_input(pred: Predictions, metric, decision: Decision) -> np.ndarray:
     """What :func:`registry_metric`'s callable takes of a model: scores, numeric predictions or decided labels."""
     if getattr(metric, "uses_scores", False):
         if pred.scores is None:

@@ -18,7 +18,8 @@ its outputs, with ``"outputs"`` (their names), ``"by_output"`` (model → output
 file adds its per-class (per-label) table, the one the Metrics page and the report show: under ``"per_class"``
 (``"per_label"``) in the JSON, and in the CSV as rows after the metrics' with a ``class`` (``label``) column. The numbers come from
 `assess.metrics.document` (`compute_metrics`, `forecast_breakdowns`, `metrics_document`), as the Metrics page's
-download is.
+download is. ``--slice``/``--by-fold`` add their keys (`assess.cli.slices`), ``--by-time`` adds ``"by_time"``
+(`assess.cli.over_time`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import sys
 import pandas as pd
 
 from assess.cli import SUMMARIES, cost_section
+from assess.cli import over_time as over_time_cli
 from assess.cli import slices as slices_cli
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, config_out_of_core,
                                decision_from_args, followed, is_large, json_ready, load_assessment,
@@ -77,6 +79,7 @@ def add_parser(sub) -> None:
     parser.add_argument("--format", choices=["json", "csv", "table"], default="json")
     add_decision_options(parser)
     slices_cli.add_options(parser)
+    over_time_cli.add_options(parser)
     cost_section.add_options(parser)
     add_engine_options(parser)
     parser.add_argument("--mlflow-run", metavar="ID",
@@ -87,13 +90,13 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    if (args.slices or args.by_fold) and args.format != "json":
-        raise AssessError("--slice and --by-fold add keys to the JSON output; use --format json")
+    if (args.slices or args.by_fold or args.by_time) and args.format != "json":
+        raise AssessError("--slice, --by-fold and --by-time add keys to the JSON output; use --format json")
     engine = chosen_engine(args)
     if engine != "memory":   # out of core (assess.engine): binary files, JSON
-        if args.slices or args.by_fold:
-            raise AssessError(f"--slice and --by-fold need the in-memory engine (--engine memory); the {engine} "
-                              "engine computes the pooled metrics only")
+        if args.slices or args.by_fold or args.by_time:
+            raise AssessError(f"--slice, --by-fold and --by-time need the in-memory engine (--engine memory); the "
+                              f"{engine} engine computes the pooled metrics only")
         config_out_of_core(args, engine)
         # the decision flags are checked against the task the engine recognises (binary/multi-class alike here)
         decision = decision_from_args(args, Task.BINARY)
@@ -132,6 +135,7 @@ def run(args) -> int:
         if assessment.task is Task.FORECAST else None
     doc = assessment_document(assessment, settings, computed, breakdowns=breakdowns)
     slices_cli.extend(doc, assessment, args, decision, list(reports))
+    over_time_cli.extend(doc, assessment, args, decision, list(reports))
     if cost_section.wanted(assessment, args):  # ISO 4213 6.6: latency, throughput, energy, efficiency
         doc |= cost_section.section(assessment, args, reports, decision)
     _to_mlflow(args, doc)

@@ -60,8 +60,14 @@ def infer_task(frame: pd.DataFrame, roles: Roles) -> tuple[Task, str]:
         what = ("non-integer values" if np.any(v != np.round(v))
                 else f"{len(np.unique(v)):,} distinct integers (more than {MAX_CLASSES})")
         if roles.timestamp:
-            return Task.FORECAST, (f"{quote(roles.y_true)} is numeric with {what}, and {quote(roles.timestamp)} "
-                                   "orders the rows in time")
+            shared = _stamps_shared(frame, roles)
+            if not shared:
+                return Task.FORECAST, (f"{quote(roles.y_true)} is numeric with {what}, and "
+                                       f"{quote(roles.timestamp)} orders the rows in time")
+            return Task.REGRESSION, (f"{quote(roles.y_true)} is numeric with {what}; {quote(roles.timestamp)} "
+                                     f"dates the rows but {shared:,} rows share a time stamp with an earlier row of "
+                                     "their model, so they are predictions made over time, not one forecast per "
+                                     "time step")
         return Task.REGRESSION, f"{quote(roles.y_true)} is numeric with {what}"
     classes = sort_labels(label_values(frame, roles.y_true))
     listed = ", ".join(map(shorten, classes[:6])) + (" …" if len(classes) > 6 else "")
@@ -145,3 +151,14 @@ def _numbers_with_stray_text(col: pd.Series, share: float = 0.95) -> pd.Series |
         return None
     numbers = parsed.dropna()
     return numbers if is_continuous(numbers) else None
+
+
+def _stamps_shared(frame: pd.DataFrame, roles: Roles) -> int:
+    """Rows whose time stamp repeats within their model — 0 when every time has at most one row per model (and
+    series): a forecast. A forecast with a horizon or origin column repeats its target times by design (each is
+    forecast from several origins), so it counts as 0 then."""
+    if roles.horizon or roles.origin:
+        return 0
+    keys = [c for c in (roles.model, roles.series, roles.timestamp) if c]
+    return int(frame.duplicated(subset=keys).sum())
+

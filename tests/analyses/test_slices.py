@@ -468,7 +468,7 @@ def test_each_slices_interval_is_the_one_layers_interval_on_its_rows():
 def test_the_grouped_cells_bootstrap_equals_the_row_bootstrap_given_the_same_counts():
     """A slice test's label metric is resampled as counts of the k² confusion cells; given the counts of a row
     bootstrap, summed per cell, it is exactly scikit-learn's metric on the rows weighted by those counts."""
-    from assess.analyses.slices import _cells_metric
+    from assess.analyses.slices import cells_metric
     from assess.metrics.registry import get
     rng = np.random.default_rng(9)
     n, b = 300, 40
@@ -477,7 +477,7 @@ def test_the_grouped_cells_bootstrap_equals_the_row_bootstrap_given_the_same_cou
     counts = rng.multinomial(n, np.full(n, 1 / n), size=b)                 # (b, n) row-bootstrap counts
     cells = np.zeros((b, 9))
     np.add.at(cells, (slice(None), y * 3 + yp), counts)                    # the same counts per (true, predicted)
-    metric = _cells_metric(pred, get(Task.MULTICLASS, "f1_macro"))
+    metric = cells_metric(pred, get(Task.MULTICLASS, "f1_macro"))
     y_cells, p_cells = np.divmod(np.arange(9), 3)
     grouped = metric(y_cells, p_cells, sample_weight=cells)
     rows = metric(y, yp, sample_weight=counts)

@@ -11,7 +11,8 @@ from tests.conftest import open_app
 from ui.state import SAMPLES
 
 PAGES = ("views/data.py", "views/metrics.py", "views/confusion.py", "views/curves.py", "views/compare.py",
-         "views/slices.py", "views/cost.py", "views/controls.py", "views/clusters.py", "views/report.py")
+         "views/slices.py", "views/over_time.py", "views/cost.py", "views/controls.py", "views/clusters.py",
+         "views/report.py")
 
 
 @pytest.fixture(scope="module", params=list(SAMPLES))

@@ -45,7 +45,7 @@ CASES = {
                            .assign(y_true=[f"c{j}" for j in RNG.integers(0, 1500, 20)])),
 }
 PAGES = ("views/data.py", "views/metrics.py", "views/confusion.py", "views/curves.py", "views/compare.py", "views/slices.py",
-         "views/cost.py", "views/controls.py")
+         "views/over_time.py", "views/cost.py", "views/controls.py")
 
 
 @pytest.fixture(scope="module", params=sorted(CASES))

@@ -31,6 +31,7 @@ from assess.present.report.checklist import ChecklistRow, checklist
 from assess.present.report.costs import MisclassificationCosts, RunningCosts, misclassification_costs, running_costs
 from assess.present.report.figures import ReportFigure, report_figures, with_key_model
 from assess.inputs.assessment import Assessment
+from assess.analyses.over_time import default_keys, default_period, has_time, over_time
 from assess.analyses.slices import analyse_slices, default_slice_columns, slice_candidates
 from assess.stats import compare, compare_all
 from assess.stats.registry import PREDICTIONS, TESTS
@@ -97,6 +98,21 @@ class SliceFindings:
     declared: bool = True         # False: no subgroups declared; the column the Slices page would choose
 
 
+@dataclass(frozen=True)
+class OverTimeFindings:
+    """Performance over time (issue 35): each model's ``key`` per ``period`` of the time stamps in ``column`` with its
+    interval, the change against the first period (Benjamini–Hochberg adjusted across the periods), and the
+    sentences of the periods whose change is significant."""
+
+    column: str
+    period: str
+    key: str
+    name: str
+    reference: str
+    rows: tuple[Mapping, ...]     # model, period, n, n_labelled, value, low, high, difference, p_adjusted
+    sentences: tuple[str, ...]
+
+
 @dataclass(frozen=True, eq=False)
 class Report:
     assessment: Assessment
@@ -118,6 +134,7 @@ class Report:
     misclassification: MisclassificationCosts | None = None   # only when the options state a cost matrix
     running: RunningCosts | None = None                       # only when the file measured latency or energy
     slices: SliceFindings | None = None                       # only when the file has subgroup columns
+    over_time: OverTimeFindings | None = None                 # only when the file has time stamps
     # what ``metrics`` prints beside "models", from the same calls (`assess.metrics.document`): each output and the
     # variance-weighted averages of a multi-output file ({model: OutputsReport}), a forecast's per-horizon and
     # per-series frame
@@ -268,9 +285,51 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
             notes.append(f"No subgroup section: {exc}.")
     elif assessment.roles.groups and source is not None:
         notes.append("No subgroup section: slices need the file's rows (run the report with --engine memory).")
+    timed = None
+    if source is None and reports and has_time(assessment):
+        say(0.96, "performance over time")
+        try:
+            timed = _over_time(assessment, models, options)
+        except AssessError as exc:
+            notes.append(f"No over-time section: {exc}.")
+    elif source is not None and assessment.roles.timestamp:
+        notes.append("No over-time section: it needs the file's rows (run the report with --engine memory).")
     say(0.98, "layout")
     return replace(report, notes=tuple(notes), misclassification=misclassification, running=running, slices=slices,
-                   outputs=outputs, breakdowns=breakdowns)
+                   outputs=outputs, breakdowns=breakdowns, over_time=timed)
+
+
+#: Most change sentences per model in the report (the table has every period).
+OVER_TIME_SENTENCES = 4
+
+
+def _over_time(assessment: Assessment, models, options) -> OverTimeFindings:
+    """The over-time section: the Over time page's first view (`default_period`, the first period as reference)
+    for the metric of the slices section (accuracy, MAE), intervals as the report's metrics (``ci`` "auto" unless
+    none was asked for), the tests drawing the report's resamples with its seed."""
+    key = default_keys(assessment)[0]
+    period = default_period(assessment)
+    result = over_time(assessment, period, models=list(models), keys=[key], decision=options.decision,
+                       ci=options.ci or "auto", confidence_level=options.confidence_level,
+                       n_resamples=options.n_resamples, seed=options.seed, test_resamples=options.n_resamples)
+    changes = result.changes.set_index(["model", "period"])
+    rows, sentences = [], []
+    values = result.metrics.set_index(["model", "period"])
+    for p in result.periods.itertuples(index=False):
+        v = values.loc[(p.model, p.period)]
+        c = changes.loc[(p.model, p.period)] if (p.model, p.period) in changes.index else None
+        rows.append({"model": p.model, "period": p.key, "n": int(p.n), "n_labelled": int(p.n_labelled),
+                     "value": float(v["value"]), "low": float(v["low"]), "high": float(v["high"]),
+                     "reference": bool(p.reference),
+                     "difference": float("nan") if c is None else float(c["difference"]),
+                     "p_adjusted": float("nan") if c is None else float(c["p_adjusted"])})
+    alpha = round(1 - options.confidence_level, 12)
+    for model in models:
+        found = result.changes[(result.changes["model"] == model) & (result.changes["p_adjusted"] < alpha)]
+        # the report has every model: each sentence says whose it is
+        sentences += [f"Model {model}: {s}" for s in found["sentence"] if isinstance(s, str)][:OVER_TIME_SENTENCES]
+    return OverTimeFindings(result.column, period if isinstance(period, str) else f"{period} windows", key,
+                            get(assessment.task, key).name, result.reference_words, tuple(rows), tuple(sentences))
 
 
 def _slices(assessment: Assessment, models, options) -> SliceFindings | None:

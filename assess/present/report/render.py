@@ -302,7 +302,7 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
                       "sentence": c.sentence, "pairs": pairs})
     settings = json.dumps(report.options.settings, indent=2, ensure_ascii=False) if report.options.settings else ""
     return {
-        "costs": _costs_context(report), "slices": _slices_context(report),
+        "costs": _costs_context(report), "slices": _slices_context(report), "over_time": _over_time_context(report),
         "title": report.options.title, "paper": PAPERS[paper], "created": report.created,
         "file": a.table.name, "sha256": a.table.sha256, "rows": f"{report.n_rows:,}", "task": a.task.value,
         # in quotes: a class named "." read "positive class: ." in the header
@@ -343,6 +343,25 @@ def _slices_context(report: Report) -> dict | None:
                       "overall": number(r["overall"]),
                       "p": p_value(r["p_adjusted"], _alpha(report)) if np.isfinite(r["p_adjusted"]) else
                       f"not tested (under {sl.min_size:,} rows)"} for r in sl.rows]}
+
+
+def _over_time_context(report: Report) -> dict | None:
+    """The over-time section: every model's metric per period with its interval, its change against the reference
+    and the adjusted p, and the sentences of the significant changes."""
+    ot = report.over_time
+    if ot is None:
+        return None
+    alpha = _alpha(report)
+    return {"column": ot.column, "period": ot.period, "metric": ot.name, "reference": ot.reference,
+            "sentences": list(ot.sentences),
+            "rows": [{"model": r["model"], "period": r["period"], "n": f"{r['n']:,}",
+                      "labelled": f"{r['n_labelled']:,}",
+                      "value": number(r["value"]) if np.isfinite(r["value"]) else "undefined",
+                      "interval": bounds(r["low"], r["high"]) or "—",
+                      "change": "reference" if r["reference"] else
+                      (number(r["difference"]) if np.isfinite(r["difference"]) else "not tested"),
+                      "p": p_value(r["p_adjusted"], alpha, cell=True) if np.isfinite(r["p_adjusted"]) else "—"}
+                     for r in ot.rows]}
 
 
 def _costs_context(report: Report) -> dict | None:
@@ -424,6 +443,11 @@ def report_document(report: Report) -> dict:
             "min_size": report.slices.min_size,
             "worst": [{k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in r.items()}
                       for r in report.slices.rows]},
+        "over_time": None if report.over_time is None else {
+            "column": report.over_time.column, "period": report.over_time.period, "metric": report.over_time.key,
+            "reference": report.over_time.reference, "sentences": list(report.over_time.sentences),
+            "periods": [{k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in r.items()}
+                        for r in report.over_time.rows]},
     }
 
 
