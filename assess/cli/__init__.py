@@ -23,7 +23,7 @@ from assess.cli.wording import for_cli
 from assess.core.errors import MAX_MESSAGE, AssessError, shorten
 
 #: Subcommand modules under assess.cli; each defines ``add_parser(subparsers)`` and ``run(args) -> int``.
-SUBCOMMANDS = ("inspect", "metrics", "compare", "controls", "report")
+SUBCOMMANDS = ("inspect", "metrics", "compare", "controls", "report", "slices")
 #: One line per subcommand for ``python -m assess --help``, kept here so that help imports none of them: building a
 #: subcommand's parser imports its module (pandas, and for compare the test registry with SciPy), which takes
 #: seconds; only the subcommand being run is built (`build_parser`).
@@ -34,6 +34,7 @@ SUMMARIES = {
     "controls": "the ISO 5.3 controls the app can check: train/test overlap, leakage, annotator agreement, "
                 "distribution shift",
     "report": "the assessment report (ISO 4213 clause 8) as PDF, self-contained HTML or a ZIP of tables",
+    "slices": "the metric per slice with tests, and with --discover the weak slices found without being told",
 }
 
 

@@ -7,7 +7,8 @@ from tests.conftest import ROOT
 
 #: Each subcommand with the options it requires besides the file.
 COMMANDS = {"inspect": [], "metrics": [], "compare": ["--test", "mcnemar"], "controls": [],
-            "report": ["--out", "never_written.html"]}  # every case here fails before the report is written
+            "report": ["--out", "never_written.html"],  # every case here fails before the report is written
+            "slices": ["--discover"]}
 
 
 def test_every_subcommand_is_covered():
