@@ -372,7 +372,8 @@ class Discovery:
     ``value``/``low``/``high`` (the metric on the slice with the registry's interval), ``method``, ``rest``,
     ``difference`` (slice − rest) with ``difference_low``/``difference_high``, ``test``, ``pvalue``,
     ``p_adjusted`` (BH over every slice looked at) and ``discovered`` (p_adjusted ≤ 1 − level).
-    ``looked_at``: the candidates in the correction (tested, plus pruned at p = 1); ``pvalues`` their p-values."""
+    ``looked_at``: the candidates in the correction (tested, plus pruned at p = 1); ``pvalues`` their p-values;
+    ``overall`` the metric on all the model's rows."""
 
     model: str
     key: str
@@ -384,6 +385,7 @@ class Discovery:
     looked_at: int
     slices: pd.DataFrame
     pvalues: np.ndarray
+    overall: float
 
     @property
     def discovered(self) -> pd.DataFrame:
@@ -463,7 +465,7 @@ def discover(assessment: Assessment, model: str | None = None, *, key: str | Non
                                            "test", "statistic", "pvalue", "p_adjusted"])
     table["discovered"] = (table["p_adjusted"] <= alpha) & np.isfinite(table["value"].astype(float))
     return Discovery(model, key, spec.name, tuple(columns), min_size, max_conditions, float(confidence_level),
-                     int(p.size), table, p)
+                     int(p.size), table, p, float(x.sum() / d.sum()) if d.sum() > 0 else math.nan)
 
 
 def _describe(pred, key, mask, x, d, proportion, pvalue, decision, confidence_level) -> dict:
