@@ -58,7 +58,8 @@ from assess.analyses.slices import MAX_SLICES, MIN_SLICE_SIZE, MISSING
 from assess.core.data import Predictions, Task
 from assess.core.decision import Decision, predicted_labels
 from assess.core.errors import AssessError
-from assess.inputs.assessment import Assessment
+from assess.analyses.folds import train_size_column
+from assess.inputs.assessment import Assessment, annotator_columns
 from assess.inputs.columns import label_codes, quote
 from assess.metrics import binary, multiclass, regression
 from assess.metrics.evaluate import OF_MEAN, evaluate
@@ -168,10 +169,13 @@ def row_terms(pred: Predictions, key: str, decision: Decision = Decision()) -> t
 
 def discovery_columns(assessment: Assessment) -> list[str]:
     """The columns a search may condition on by default: every column that is no prediction's (not the truth,
-    predictions, scores, ids, folds, times …; declared subgroups and features included) with at least 2 values —
+    predictions, scores, ids, folds, times, other annotators' labels, a training size …; declared subgroups and
+    features included) with at least 2 values —
     numbers any number of them (they are binned), other values at most `MAX_SLICES` (more is an id or free text)."""
     roles, frame = assessment.roles, assessment.frame
     taken = roles.used_columns() - set(roles.groups) - set(roles.features)
+    # another annotator's labels and a learning curve's training size have views of their own (as for the slices)
+    taken |= {c for _, c in annotator_columns(assessment)} | {train_size_column(assessment)}
     out = []
     for c in frame.columns:
         if c in taken:

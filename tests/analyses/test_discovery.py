@@ -14,7 +14,7 @@ from scipy import stats as sps
 from sklearn import metrics as skm
 from statsmodels.stats.multitest import multipletests
 
-from assess.analyses.discovery import SCORE_WEIGHT, condition_codes, discover, lattice_search
+from assess.analyses.discovery import SCORE_WEIGHT, condition_codes, discover, discovery_columns, lattice_search
 from assess.cli import main
 from assess.core.errors import AssessError
 from assess.inputs.assessment import describe
@@ -202,3 +202,13 @@ def test_cli_prints_the_discovered_slices_worst_first(tmp_path, capsys):
             "p_adjusted"} <= set(found[0])
     assert all(f["p_adjusted"] <= 0.05 for f in found)
     assert doc["search"]["planted"]["looked_at"] > 0
+
+
+def test_the_default_columns_leave_out_predictions_and_other_annotators_labels():
+    rng = np.random.default_rng(1)
+    n = 300
+    frame = pd.DataFrame({"id": np.arange(n), "y_true": rng.integers(0, 2, n), "y_pred": rng.integers(0, 2, n),
+                          "y_true_reader_a": rng.integers(0, 2, n), "y_true_reader_b": rng.integers(0, 2, n),
+                          "site": rng.choice(list("AB"), n),
+                          "age": rng.uniform(0, 90, n), "constant": 1})
+    assert discovery_columns(_assessment(frame)) == ["site", "age"]
