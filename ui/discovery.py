@@ -55,7 +55,7 @@ def find_weak_slices(assessment, model: str, metric: str, decision, level: float
         spec = get(assessment.task, key)
         fig = slice_forest_chart(rows=found.discovered.rename(columns={"label": "slice"}), overall=found.overall,
                                  metric=spec.name, model=model, min_size=found.min_size, confidence_level=level,
-                                 higher_is_better=spec.direction != "lower")
+                                 higher_is_better=spec.direction != "lower", what="of the weak slices found")
         figures.append(fig)
         chart(fig, f"Weak slices by {spec.name}", key="discover_forest")
         data_table(found_table(found), repeat=("Slice",), headers={"p": "p-value (one-sided)"})
