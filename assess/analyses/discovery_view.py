@@ -26,7 +26,7 @@ def found_sentence(found: Discovery) -> str:
                 f"(Benjamini–Hochberg, false discovery rate {alpha:g}). ")
     if not k:
         return searched + "None is worse than the rest beyond what chance explains across that many slices."
-    return searched + f"{k:,} slice{' is' if k == 1 else 's are'} worse, worst first:"
+    return searched + ("1 slice is worse:" if k == 1 else f"{k:,} slices are worse, worst first:")
 
 
 def found_table(found: Discovery) -> pd.DataFrame:
