@@ -226,3 +226,15 @@ def test_the_default_columns_leave_out_predictions_and_other_annotators_labels()
                           "site": rng.choice(list("AB"), n),
                           "age": rng.uniform(0, 90, n), "constant": 1})
     assert discovery_columns(_assessment(frame)) == ["site", "age"]
+
+
+def test_cli_slices_needs_a_column_or_the_search(tmp_path, capsys):
+    path = tmp_path / "plain.csv"
+    _planted(n=300).to_csv(path, index=False)
+    assert main(["slices", str(path), "--quiet"]) == 2
+    assert "--discover" in capsys.readouterr().err
+    assert main(["slices", str(path), "--slice", "site", "--discover", "--max-conditions", "1", "--quiet"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["slices"]["columns"] == ["site"] and doc["search"]["plain"]["max_conditions"] == 1
+    assert main(["slices", str(path), "--discover", "--metric", "f1", "--quiet"]) == 2
+    assert "mean over rows" in capsys.readouterr().err
