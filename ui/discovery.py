@@ -27,6 +27,10 @@ def find_weak_slices(assessment, model: str, metric: str, decision, level: float
     choices = discoverable(assessment.task)
     key = metric if metric in choices else slice_test_metric(assessment.task)
     columns = cached(discovery_columns, assessment)
+    if not columns:
+        st.info("This file has no column to search besides the predictions (ids, folds, times and the like are "
+                "left out).")
+        return
     n = len(assessment.model_rows[model])
     left, mid, right = st.columns(3)
     with left:

@@ -147,3 +147,10 @@ def test_find_weak_slices_searches_the_other_columns():
     assert row["Rows"] == f"{len(medium):,}"
     assert adjusted["medium"] < 0.001 and row["Adjusted p (BH)"] == "< 0.001"
     assert all(adjusted[g] > 0.05 for g in ("large", "small")) and len(found) == 1
+
+
+def test_find_weak_slices_says_when_there_is_nothing_to_search():
+    at = open_app("views/slices.py", sample="Diabetes — regression, 3 models, 5 folds")
+    at.toggle(key="discover_on").set_value(True).run()
+    assert not at.exception and not at.error
+    assert any(i.value.startswith("This file has no column to search") for i in at.info)
