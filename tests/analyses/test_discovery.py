@@ -238,3 +238,25 @@ def test_cli_slices_needs_a_column_or_the_search(tmp_path, capsys):
     assert doc["slices"]["columns"] == ["site"] and doc["search"]["plain"]["max_conditions"] == 1
     assert main(["slices", str(path), "--discover", "--metric", "f1", "--quiet"]) == 2
     assert "mean over rows" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sample, key, oracle", [
+    ("wine_multiclass.csv", "error_rate", lambda y, p, s: 1 - skm.accuracy_score(y, p)),
+    ("wine_multiclass.csv", "log_loss", lambda y, p, s: skm.log_loss(y, s)),
+    ("breast_cancer_binary.csv", "recall", lambda y, p, s: skm.recall_score(y, p)),
+    ("breast_cancer_binary.csv", "specificity", lambda y, p, s: skm.recall_score(y, p, pos_label=0)),
+    ("digits_multilabel.csv", "hamming_loss", lambda y, p, s: skm.hamming_loss(y, p)),
+])
+def test_per_row_terms_sum_to_the_metric(sample, key, oracle):
+    """Σ x / Σ d over all rows is the metric (scikit-learn on the encoded arrays): the per-row terms the search sums
+    per slice are the registry's formula one row at a time."""
+    from assess.core.decision import predicted_labels
+    from assess.analyses.discovery import row_terms
+    from tests.conftest import ROOT
+
+    assessment = describe(read_table((ROOT / "assets/samples" / sample).read_bytes(), name=sample))
+    pred = assessment.predictions(assessment.models[0])
+    x, d, _ = row_terms(pred, key)
+    labels = predicted_labels(pred.task, pred.y_pred, pred.scores, labels=pred.classes, model=pred.model)
+    scores = None if pred.scores is None else np.asarray(pred.scores)
+    assert x.sum() / d.sum() == pytest.approx(oracle(np.asarray(pred.y_true), np.asarray(labels), scores), rel=1e-9)
