@@ -289,6 +289,8 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
             notes.append(f"No weak-slice search: {exc}.")
     elif assessment.roles.groups and source is not None:
         notes.append("No subgroup section: slices need the file's rows (run the report with --engine memory).")
+    if source is not None and assessment.task in TASKS and discovery_columns(assessment):
+        notes.append("No weak-slice search: it needs the file's rows (run the report with --engine memory).")
     say(0.98, "layout")
     return replace(report, notes=tuple(notes), misclassification=misclassification, running=running, slices=slices,
                    found=found, outputs=outputs, breakdowns=breakdowns)
