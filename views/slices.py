@@ -5,16 +5,15 @@ import streamlit as st
 
 from assess.analyses.folds import fold_metrics, learning_curve, train_size_column
 from assess.analyses.slices import MAX_SLICES, MIN_SLICE_SIZE, analyse_slices, default_slice_columns, slice_candidates
-from assess.analyses.slices_view import (fairness_table, fairness_view, fold_table, metric_choices, slice_report,
-                                         sliceable)
+from assess.analyses.slices_view import fold_table, metric_choices, slice_report, sliceable
 from assess.core.data import Task
 from assess.core.errors import AssessError
 from assess.core.formatting import percent_level
-from assess.inputs.columns import quote
 from assess.metrics.registry import get, slice_test_metric
 from assess.present import charts
-from assess.present.charts.slices import (fairness_chart, fold_metric_chart, learning_curve_chart, slice_forest_chart,
-                                          slice_heatmap)
+from assess.present.charts.slices import fold_metric_chart, learning_curve_chart, slice_forest_chart, slice_heatmap
+from ui.discovery import find_weak_slices
+from ui.slices_widgets import fairness_section
 from ui.state import cached, current_decision, md, require_assessment
 from ui.widgets import all_charts_button, chart, data_table, decision_note
 
@@ -99,24 +98,9 @@ else:
                "AUC, a two-sample bootstrap for other metrics. Adjusted p: Benjamini–Hochberg false discovery rate "
                "across the slices (ISO/IEC TS 4213 7.10.3).")
 
-    if task is not Task.BINARY:
-        st.caption("Fairness gaps (demographic parity, equalised odds) compare the rates of a binary decision; this "
-                   f"file's task is {task.label}.")
-    elif len(analysis.columns) > 1:
-        st.caption("Fairness gaps need one slice column, the protected attribute; choose a single column to see them.")
-    if task is Task.BINARY and len(analysis.columns) == 1:
-        st.subheader("Fairness gaps")
-        st.caption(md(f"If the column {quote(analysis.columns[0])} is a protected attribute: the selection rate, "
-                      "true positive rate and false positive rate per group and fairlearn's summaries — "
-                      "difference = largest − smallest group value, ratio = smallest / largest (demographic parity: "
-                      "selection rate; equal opportunity: TPR; equalised odds: the worse of TPR and FPR). Intervals: "
-                      "bootstrap within each group."))
-        fairness = cached(fairness_view, assessment, model, analysis.columns[0], decision, level)
-        if fairness is not None:
-            fig = fairness_chart(by_group=fairness.by_group, column=analysis.columns[0], model=model)
-            figures.append(fig)
-            chart(fig, "Fairness rates", key="fairness")
-            data_table(fairness_table(fairness))
+    fairness_section(assessment, analysis, model, decision, level, figures)
+
+find_weak_slices(assessment, model, metric, decision, level, figures)
 
 if assessment.roles.fold:
     st.subheader("Across cross-validation folds")

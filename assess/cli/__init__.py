@@ -24,7 +24,7 @@ from assess.cli.wording import for_cli
 from assess.core.errors import MAX_MESSAGE, AssessError, shorten
 
 #: Subcommand modules under assess.cli; each defines ``add_parser(subparsers)`` and ``run(args) -> int``.
-SUBCOMMANDS = ("inspect", "metrics", "compare", "controls", "report", "plan", "check", "rows")
+SUBCOMMANDS = ("inspect", "metrics", "compare", "controls", "report", "plan", "check", "rows", "slices")
 #: One line per subcommand for ``python -m assess --help``, kept here so that help imports none of them: building a
 #: subcommand's parser imports its module (pandas, and for compare the test registry with SciPy), which takes
 #: seconds; only the subcommand being run is built (`build_parser`).
@@ -39,6 +39,7 @@ SUMMARIES = {
     "check": "gates for pipelines: exit 1 when a requirement on the metrics fails (roc_auc>=0.85, low(recall)>=0.7, "
              "better(roc_auc, baseline))",
     "rows": "the rows behind a number: a confusion cell's, the most confidently wrong, the largest errors",
+    "slices": "the metric per slice with tests, and with --discover the weak slices found without being told",
 }
 
 

@@ -1,4 +1,14 @@
-"""``assess metrics FILE --slice COL [--slice COL2] --by-fold``: metrics per slice, fairness gaps, per-fold spread and
+"""``python -m assess slices FILE [--slice COL …] [--discover …]`` and ``assess metrics FILE --slice COL [--slice COL2]
+--by-fold``.
+
+``slices`` prints ``{"task", "metric", "slices": …, "discovered": [...], "search": {...}}``: ``"slices"`` the declared
+slices' analysis below (with ``--slice``, or the file's subgroup columns), and with ``--discover`` the weak slices
+found by :func:`assess.analyses.discovery.discover` — ``"discovered": [{"model", "metric", "conditions": {"column":
+"value or [low, high)"}, "n", "value", "low", "high", "rest", "difference", "difference_low", "difference_high",
+"test", "pvalue", "p_adjusted"}]``, worst (highest SliceLine score) first, every model's — and ``"search"`` what was
+searched (columns, conditions, minimum size, candidates in the Benjamini–Hochberg correction per model).
+
+``metrics --slice`` and ``--by-fold``: metrics per slice, fairness gaps, per-fold spread and
 the learning curve, added to the ``metrics`` JSON under their own keys.
 
 - ``"slices"`` (with ``--slice``; several ``--slice`` flags cross their columns): ``{"columns", "min_size",
@@ -19,7 +29,13 @@ the learning curve, added to the ``metrics`` JSON under their own keys.
 
 from __future__ import annotations
 
+from assess.cli import SUMMARIES
+from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, decision_from_args, followed,
+                               load_assessment, print_json)
+from assess.cli.option_values import whole
 from assess.core.data import Task
+from assess.core.errors import AssessError
+from assess.present.settings import CONFIDENCE_LEVEL, ranged
 
 #: ``--min-slice-size``'s default as its help states it: `assess.analyses.slices.MIN_SLICE_SIZE` (the help cannot import that
 #: module, whose tests pull in all of assess.stats — ~0.15 s of every ``metrics`` run's start; a test keeps the two
@@ -77,3 +93,66 @@ def extend(doc: dict, assessment, args, decision, models) -> None:
             doc["learning_curve"] = {"column": curve.column, "metric": curve.key,
                                      "points": curve.points.to_dict("records"),
                                      "trend": {r.pop("model"): r for r in curve.trend.to_dict("records")}}
+
+
+def add_parser(sub) -> None:
+    parser = sub.add_parser("slices", help=SUMMARIES["slices"],
+                            description="The metric per declared slice with tests (--slice, or the file's subgroup "
+                                        "columns) and, with --discover, the slices much worse than the rest found "
+                                        "by a SliceLine search over the other columns, tested with Benjamini–"
+                                        "Hochberg control across every slice looked at.",
+                            epilog=EXIT_STATUS)
+    add_input_options(parser)
+    parser.add_argument("--slice", action="append", metavar="COL", dest="slices",
+                        help="a declared slice column (repeat to cross several)")
+    parser.add_argument("--discover", action="store_true", help="search for weak slices")
+    parser.add_argument("--features", nargs="+", metavar="COL",
+                        help="columns the search may condition on (default: every column besides the predictions)")
+    parser.add_argument("--max-conditions", type=int, choices=(1, 2, 3), default=2,
+                        help="conditions per slice (default 2)")
+    parser.add_argument("--min-size", type=whole(2), metavar="N",
+                        help="fewest rows of a slice (default: 1%% of the rows, at least 30)")
+    parser.add_argument("--metric", metavar="KEY",
+                        help="the metric (default: accuracy for classification, mae for numbers); the search takes "
+                             "a mean over rows (accuracy, recall, log loss, mae …)")
+    parser.add_argument("--models", nargs="+", metavar="M", help="only these models (default: all)")
+    parser.add_argument("--confidence-level", dest="confidence_level", type=ranged(CONFIDENCE_LEVEL), default=0.95,
+                        help=f"confidence level; 1 − it is the false discovery rate, {CONFIDENCE_LEVEL} "
+                             "(default 0.95)")
+    add_decision_options(parser)
+    parser.set_defaults(run=followed(run_slices))
+
+
+def run_slices(args) -> int:
+    from assess.analyses.discovery import discover
+    from assess.analyses.slices import MIN_SLICE_SIZE, analyse_slices
+    from assess.metrics.registry import slice_test_metric
+
+    assessment = load_assessment(args)
+    if assessment.errors:
+        raise AssessError(f"{assessment.table.name}: {assessment.errors[0].message}")
+    declared = args.slices or list(assessment.roles.groups)
+    if not declared and not args.discover:
+        raise AssessError(f"{assessment.table.name}: name a slice column (--slice COL) or search for weak slices "
+                          "(--discover)")
+    decision = decision_from_args(args, assessment.task, assessment.classes)
+    key = args.metric or slice_test_metric(assessment.task)
+    models = args.models or list(assessment.models)
+    doc: dict = {"task": assessment.task.value, "metric": key}
+    if declared:
+        doc["slices"] = analyse_slices(assessment, declared, models=models, keys=[key], test_keys=[key],
+                                       decision=decision, ci="auto", confidence_level=args.confidence_level,
+                                       min_size=args.min_size or MIN_SLICE_SIZE).to_dict()
+    if args.discover:
+        found, search = [], {}
+        for m in models:
+            d = discover(assessment, m, key=key, columns=args.features, max_conditions=args.max_conditions,
+                         min_size=args.min_size, decision=decision, confidence_level=args.confidence_level)
+            found += d.to_list()
+            search[m] = {"columns": list(d.columns), "max_conditions": d.max_conditions, "min_size": d.min_size,
+                         "looked_at": d.looked_at, "correction": "Benjamini–Hochberg over every slice looked at",
+                         "false_discovery_rate": round(1 - d.confidence_level, 10)}
+        doc["discovered"] = found
+        doc["search"] = search
+    print_json(doc)
+    return 0

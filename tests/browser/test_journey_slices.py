@@ -4,7 +4,7 @@ real button → a valid PDF whose text has the chart's title and the slice → s
 import pytest
 from pypdf import PdfReader
 
-from tests.browser.conftest import ARTIFACTS, wait_idle
+from tests.browser.conftest import ARTIFACTS, choose, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -34,3 +34,28 @@ def test_slices_worst_slice_and_pdf(page):
     pdf_text = PdfReader(path).pages[0].extract_text()
     assert "Accuracy per slice" in pdf_text and "logistic" in pdf_text and "large" in pdf_text
     page.screenshot(path=str(ARTIFACTS / "journey_slices.png"), full_page=True)
+
+
+def test_find_weak_slices_and_their_pdf(page):
+    """Slices → naive Bayes → Find weak slices → Search: the sample's `group = medium` is found (its accuracy 0.742
+    by scikit-learn, tests/views/test_slices.py) → its chart as PDF through the real button."""
+    page.get_by_role("heading", name="Task and roles").wait_for()
+    page.get_by_role("link", name="Slices").click()
+    page.get_by_role("heading", name="Where the model fails").wait_for(timeout=120_000)
+    wait_idle(page)
+    choose(page, "Model", "naive_bayes_3f")
+    wait_idle(page)
+    page.get_by_role("heading", name="Find weak slices").wait_for(timeout=60_000)
+    page.get_by_text("Search", exact=True).click()
+    found = page.get_by_text("1 slice is worse", exact=False).first
+    found.wait_for(timeout=60_000)
+    assert "3 slices were looked at" in found.inner_text()
+    wait_idle(page)
+    with page.expect_download(timeout=120_000) as info:
+        page.locator('.st-key-pdf_discover_forest[data-stale="false"] button').first.click()
+    path = ARTIFACTS / "weak_slices_from_browser.pdf"
+    info.value.save_as(path)
+    assert path.read_bytes().startswith(b"%PDF")
+    pdf_text = PdfReader(path).pages[0].extract_text()
+    assert "Accuracy of the weak slices found — naive_bayes_3f" in pdf_text and "group = medium" in pdf_text and "naive_bayes_3f" in pdf_text
+    page.screenshot(path=str(ARTIFACTS / "journey_weak_slices.png"), full_page=True)

@@ -9,7 +9,8 @@ from tests.conftest import ROOT
 COMMANDS = {"inspect": [], "metrics": [], "compare": ["--test", "mcnemar"], "controls": [],
             "report": ["--out", "never_written.html"], "plan": [],
             "check": ["--require", "accuracy>=0.5"],
-            "rows": ["--worst", "3"]}  # every case here fails before the report is written
+            "rows": ["--worst", "3"],
+            "slices": ["--discover"]}  # every case here fails before the report is written
 
 
 def test_every_subcommand_is_covered():

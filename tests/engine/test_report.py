@@ -58,6 +58,7 @@ def test_the_html_report_says_what_was_left_out(tmp_path):
     html = out.read_text(encoding="utf-8")
     assert "Assessed out of core (duckdb, 1,707 rows)" in html
     assert "Charts and the data controls need the rows" in html
+    assert "No weak-slice search: it needs the file" in html
 
 
 def test_the_out_of_core_report_refuses_other_tasks_clearly(tmp_path):

@@ -96,3 +96,27 @@ def test_without_declared_subgroups_the_report_slices_as_the_slices_page_opens()
 def test_a_declared_subgroup_is_not_announced_as_chosen():
     report = report_of(binary_with_groups())
     assert report.slices.declared and "No subgroups were declared" not in render_html(report)
+
+
+def test_slices_found_without_being_told_stand_beside_the_declared_ones():
+    """The file declares no subgroup, yet model `a` guesses where region is "<b>North</b>" and size is large: the
+    search finds that slice first; its value is scikit-learn's accuracy on those rows, and it stays text."""
+    rng = np.random.default_rng(9)
+    n = 3000
+    y = rng.integers(0, 2, n)
+    region = rng.choice(["<b>North</b>", "South", "East"], n)
+    size = rng.uniform(0, 100, n).round(2)
+    weak = (region == "<b>North</b>") & (size >= np.quantile(size, 0.8))
+    pred = np.where(weak, rng.integers(0, 2, n), np.where(rng.random(n) < 0.9, y, 1 - y))
+    frame = pd.DataFrame({"y_true": y, "y_pred": pred, "region": region, "size": size})
+    report = report_of(frame)
+    first = report.found.rows[0]
+    low, high = np.quantile(size, [0.8, 1.0])
+    assert first["slice"] == f"region = <b>North</b> and size = [{low:.4g}, {high:.4g}]"
+    assert first["value"] == pytest.approx(accuracy_score(y[weak], pred[weak]), abs=1e-12)
+    assert first["n"] == int(weak.sum()) and first["p_adjusted"] < 0.05
+    html = render_html(report)
+    assert "Slices found without being told" in html and "region = &lt;b&gt;North&lt;/b&gt; and size" in html
+    archive = zipfile.ZipFile(io.BytesIO(render_zip(report)))
+    assert "found_slices.csv" in archive.namelist()
+    assert json.loads(archive.read("report.json"))["found_slices"]["found"][0]["slice"] == first["slice"]

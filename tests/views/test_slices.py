@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import accuracy_score, mean_absolute_error
 
-from tests.conftest import ROOT, open_app
+from tests.conftest import ROOT, joined_table, open_app
 
 
 def _subheaders(at):
@@ -25,7 +25,7 @@ def test_binary_sample_by_group():
     at = open_app("views/slices.py")
     assert not at.exception and not at.error
     assert at.multiselect(key="slice_columns").value == ["group"]
-    assert _subheaders(at) == ["Where the model fails", "Tests across slices", "Fairness gaps",
+    assert _subheaders(at) == ["Where the model fails", "Tests across slices", "Fairness gaps", "Find weak slices",
                                "Across cross-validation folds"]
     table = slice_tests(at)
     data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv")
@@ -116,3 +116,41 @@ def test_errors_page_shows_the_error_per_fold_beside_the_curves_per_fold():
         import base64
         y = np.frombuffer(base64.b64decode(y["bdata"]), dtype=y["dtype"])
     assert np.allclose(sorted(y), sorted(expected))
+
+
+def test_find_weak_slices_searches_the_other_columns():
+    """The sample's only other column is `group`: naive Bayes is worst where it is "medium". The found slice's
+    accuracy is scikit-learn's, its p SciPy's one-sided Fisher test against the rest, and the adjustment statsmodels'
+    Benjamini–Hochberg over the three groups looked at."""
+    from scipy.stats import fisher_exact
+    from statsmodels.stats.multitest import multipletests
+
+    at = open_app("views/slices.py")
+    at.selectbox(key="slice_model").set_value("naive_bayes_3f").run()
+    at.toggle(key="discover_on").set_value(True).run()
+    assert not at.exception and not at.error
+    [sentence] = [m.value for m in at.markdown if m.value.startswith("Searched")]
+    assert "3 slices were looked at" in sentence and "1 slice is worse" in sentence
+    first = next(i for i, d in enumerate(at.dataframe)
+                 if "Slice" in d.value.columns and d.value["Slice"].str.startswith("group = ").any())
+    found = joined_table(at, first, "Slice").reset_index()
+    data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv")
+    nb = data[data.model == "naive_bayes_3f"]
+    right = nb.y_true == nb.y_pred
+    p = {g: fisher_exact([[right[nb.group == g].sum(), (~right)[nb.group == g].sum()],
+                          [right[nb.group != g].sum(), (~right)[nb.group != g].sum()]], alternative="less")[1]
+         for g in ("large", "medium", "small")}
+    adjusted = dict(zip(p, multipletests(list(p.values()), method="fdr_bh")[1]))
+    row = found.set_index("Slice").loc["group = medium"]
+    medium = nb[nb.group == "medium"]
+    assert row["Accuracy"] == f"{accuracy_score(medium.y_true, medium.y_pred):.3f}"
+    assert row["Rows"] == f"{len(medium):,}"
+    assert adjusted["medium"] < 0.001 and row["Adjusted p (BH)"] == "< 0.001"
+    assert all(adjusted[g] > 0.05 for g in ("large", "small")) and len(found) == 1
+
+
+def test_find_weak_slices_says_when_there_is_nothing_to_search():
+    at = open_app("views/slices.py", sample="Diabetes — regression, 3 models, 5 folds")
+    at.toggle(key="discover_on").set_value(True).run()
+    assert not at.exception and not at.error
+    assert any(i.value.startswith("This file has no column to search") for i in at.info)

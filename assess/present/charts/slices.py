@@ -24,10 +24,11 @@ _SMALL_COLOR = "#9A9A9A"   # slices below the minimum size: grey, hollow — vis
 
 
 def slice_forest_chart(*, rows: pd.DataFrame, overall: float, metric: str, model: str, min_size: int,
-                       confidence_level: float, higher_is_better: bool = True) -> go.Figure:
+                       confidence_level: float, higher_is_better: bool = True, what: str = "per slice") -> go.Figure:
     """Forest plot of one model's metric per slice: value and interval per slice, sorted worst first, the overall
     value as a dashed line, slices below ``min_size`` rows hollow and grey (reported, not tested). ``rows`` has
-    ``slice``, ``n``, ``value``, ``low``, ``high`` (and ``p_adjusted`` when tested)."""
+    ``slice``, ``n``, ``value``, ``low``, ``high`` (and ``p_adjusted`` when tested); ``what`` follows the metric in
+    the title ("Accuracy per slice", "Accuracy of the weak slices found")."""
     if rows.empty:
         raise ValueError("`rows` is empty: there is no slice to draw")
     data = rows.copy()
@@ -59,7 +60,7 @@ def slice_forest_chart(*, rows: pd.DataFrame, overall: float, metric: str, model
                            "%{customdata[0]:.4g} to %{customdata[1]:.4g}<br>adjusted p %{customdata[2]:.3g}"
                            "<extra></extra>")))
     fig.update_layout(template=TEMPLATE, height=max(320, 170 + 42 * len(labels)),
-                      title=dict(text=f"{plain(metric)} per slice — {plain(model)}",
+                      title=dict(text=f"{plain(metric)} {what} — {plain(model)}",
                                  subtitle=dict(text=f"worst first; {percent_level(confidence_level)} intervals; "
                                                     "dashed: all rows")),
                       legend=dict(orientation="h", yanchor="top", y=-0.18, xanchor="left", x=0))

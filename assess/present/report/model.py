@@ -32,6 +32,7 @@ from assess.present.report.costs import MisclassificationCosts, RunningCosts, mi
 from assess.present.report.figures import ReportFigure, report_figures, with_key_model
 from assess.inputs.assessment import Assessment
 from assess.analyses.over_time import default_keys, default_period, has_time, over_time
+from assess.analyses.discovery import discover, discovery_columns
 from assess.analyses.slices import analyse_slices, default_slice_columns, slice_candidates
 from assess.stats import compare, compare_all
 from assess.stats.registry import PREDICTIONS, TESTS
@@ -113,6 +114,21 @@ class OverTimeFindings:
     sentences: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class FoundSlices:
+    """Slices found without being told (:func:`assess.analyses.discovery.discover`, the default search): per model
+    the discovered slices, worst first — ``model``, ``slice`` (its conditions in words), ``n``, ``value``, ``low``,
+    ``high``, ``rest``, ``difference`` with ``difference_low``/``difference_high``, ``p_adjusted`` (Benjamini–Hochberg
+    over every slice looked at) — and how many slices each model's search looked at."""
+
+    key: str
+    name: str
+    rows: tuple[Mapping, ...]
+    looked_at: Mapping[str, int]
+    min_size: int
+    max_conditions: int
+
+
 @dataclass(frozen=True, eq=False)
 class Report:
     assessment: Assessment
@@ -135,6 +151,7 @@ class Report:
     running: RunningCosts | None = None                       # only when the file measured latency or energy
     slices: SliceFindings | None = None                       # only when the file has subgroup columns
     over_time: OverTimeFindings | None = None                 # only when the file has time stamps
+    found: FoundSlices | None = None                          # weak slices found by the search (rows in memory)
     # what ``metrics`` prints beside "models", from the same calls (`assess.metrics.document`): each output and the
     # variance-weighted averages of a multi-output file ({model: OutputsReport}), a forecast's per-horizon and
     # per-series frame
@@ -277,12 +294,16 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
                                     seed=options.seed, ci="bootstrap" if options.ci == "bootstrap" else "auto")
         except AssessError as exc:
             notes.append(f"No computational costs: {exc}.")
-    slices = None
+    slices = found = None
     if source is None and reports:
         try:
             slices = _slices(assessment, models, options)
         except AssessError as exc:
             notes.append(f"No subgroup section: {exc}.")
+        try:
+            found = _found(assessment, models, options)
+        except AssessError as exc:
+            notes.append(f"No weak-slice search: {exc}.")
     elif assessment.roles.groups and source is not None:
         notes.append("No subgroup section: slices need the file's rows (run the report with --engine memory).")
     timed = None
@@ -294,9 +315,11 @@ def build_report(assessment: Assessment, options: ReportOptions = ReportOptions(
             notes.append(f"No over-time section: {exc}.")
     elif source is not None and assessment.roles.timestamp:
         notes.append("No over-time section: it needs the file's rows (run the report with --engine memory).")
+    if source is not None and assessment.task in TASKS and discovery_columns(assessment):
+        notes.append("No weak-slice search: it needs the file's rows (run the report with --engine memory).")
     say(0.98, "layout")
     return replace(report, notes=tuple(notes), misclassification=misclassification, running=running, slices=slices,
-                   outputs=outputs, breakdowns=breakdowns, over_time=timed)
+                   found=found, outputs=outputs, breakdowns=breakdowns, over_time=timed)
 
 
 #: Most change sentences per model in the report (the table has every period).
@@ -358,6 +381,29 @@ def _slices(assessment: Assessment, models, options) -> SliceFindings | None:
         return None
     return SliceFindings(tuple(columns), key, get(assessment.task, key).name, tuple(rows), analysis.min_size,
                          declared)
+
+
+#: Discovered slices the report lists per model, worst first (the Slices page lists them all).
+FOUND_PER_MODEL = 5
+
+
+def _found(assessment: Assessment, models, options) -> FoundSlices | None:
+    """Each model's weak slices found by the default search of the Slices page's "Find weak slices" (every other
+    column, up to two conditions, the task's slice metric); None when the task is not sliced or no column is left."""
+    key = slice_test_metric(assessment.task)
+    if key is None or assessment.task not in TASKS or not discovery_columns(assessment):
+        return None
+    rows, looked, found = [], {}, None
+    for model in models:
+        found = discover(assessment, model, key=key, decision=options.decision,
+                         confidence_level=options.confidence_level)
+        looked[model] = found.looked_at
+        for r in found.discovered.head(FOUND_PER_MODEL).to_dict("records"):
+            rows.append({"model": model, "slice": r["label"], **{k: r[k] for k in (
+                "n", "value", "low", "high", "rest", "difference", "difference_low", "difference_high",
+                "p_adjusted")}})
+    return FoundSlices(key, get(assessment.task, key).name, tuple(rows), looked, found.min_size,
+                       found.max_conditions)
 
 
 def _controls(assessment, options) -> tuple:

@@ -54,7 +54,8 @@ from assess.core.errors import AssessError
 from assess.present.charts.style import AXIS_ROOM, HEIGHT, LEGEND_ROW, TEMPLATE, plain_lines
 from assess.present.export import ExportError, browser_path, to_csv_bytes, to_json_bytes
 from assess.inputs.columns import quote
-from assess.core.formatting import UNDEFINED, bounds, code_as_quotes, number, p_value, percent_level, significant
+from assess.core.formatting import (UNDEFINED, bounds, code_as_quotes, name_in_sentence, number, p_value,
+                                    percent_level, significant)
 from assess.metrics import baseline_columns, get, table_for
 from assess.metrics.document import assessment_document
 from assess.present.report.formula import formula_html
@@ -303,6 +304,7 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
     settings = json.dumps(report.options.settings, indent=2, ensure_ascii=False) if report.options.settings else ""
     return {
         "costs": _costs_context(report), "slices": _slices_context(report), "over_time": _over_time_context(report),
+        "found": _found_context(report),
         "title": report.options.title, "paper": PAPERS[paper], "created": report.created,
         "file": a.table.name, "sha256": a.table.sha256, "rows": f"{report.n_rows:,}", "task": a.task.value,
         # in quotes: a class named "." read "positive class: ." in the header
@@ -362,6 +364,23 @@ def _over_time_context(report: Report) -> dict | None:
                       (number(r["difference"]) if np.isfinite(r["difference"]) else "not tested"),
                       "p": p_value(r["p_adjusted"], alpha, cell=True) if np.isfinite(r["p_adjusted"]) else "—"}
                      for r in ot.rows]}
+
+def _found_context(report: Report) -> dict | None:
+    """The weak slices found by the search, each with its interval, the rest's value, the difference with its
+    interval and its adjusted p; with how many slices were looked at."""
+    fs = report.found
+    if fs is None:
+        return None
+    alpha = _alpha(report)
+    looked = sum(fs.looked_at.values())
+    return {"metric": fs.name, "metric_in_sentence": name_in_sentence(fs.name), "min_size": f"{fs.min_size:,}",
+            "max_conditions": fs.max_conditions,
+            "looked_at": f"{looked:,}", "level": f"{alpha:g}",
+            "rows": [{"model": r["model"], "slice": r["slice"], "n": f"{r['n']:,}", "value": number(r["value"]),
+                      "interval": bounds(r["low"], r["high"]), "rest": number(r["rest"]),
+                      "difference": number(r["difference"]),
+                      "difference_interval": bounds(r["difference_low"], r["difference_high"]),
+                      "p": p_value(r["p_adjusted"], alpha)} for r in fs.rows]}
 
 
 def _costs_context(report: Report) -> dict | None:
@@ -448,6 +467,11 @@ def report_document(report: Report) -> dict:
             "reference": report.over_time.reference, "sentences": list(report.over_time.sentences),
             "periods": [{k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in r.items()}
                         for r in report.over_time.rows]},
+        "found_slices": None if report.found is None else {
+            "metric": report.found.key, "min_size": report.found.min_size,
+            "max_conditions": report.found.max_conditions, "looked_at": dict(report.found.looked_at),
+            "found": [{k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in r.items()}
+                      for r in report.found.rows]},
     }
 
 
@@ -504,6 +528,8 @@ def render_zip(report: Report) -> bytes:
             z.writestr("running_costs.csv", to_csv_bytes(report.running.table))
         if report.slices is not None:
             z.writestr("worst_slices.csv", to_csv_bytes(pd.DataFrame(list(report.slices.rows))))
+        if report.found is not None and report.found.rows:
+            z.writestr("found_slices.csv", to_csv_bytes(pd.DataFrame(list(report.found.rows))))
         z.writestr("checklist.csv", to_csv_bytes(pd.DataFrame(
             [{"clause": r.item.clause, "item": r.item.title, "checked_by_the_app": r.found, "answer": r.answer}
              for r in report.checklist])))
