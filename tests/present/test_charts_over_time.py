@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from assess.present.charts.over_time import over_time_chart
-from assess.present.charts.style import REFERENCE_COLOR, TEMPLATE
+from assess.present.charts.style import REFERENCE_COLOR
 
 PERIODS = pd.to_datetime(["2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01"])
 

@@ -365,6 +365,7 @@ def _over_time_context(report: Report) -> dict | None:
                       "p": p_value(r["p_adjusted"], alpha, cell=True) if np.isfinite(r["p_adjusted"]) else "—"}
                      for r in ot.rows]}
 
+
 def _found_context(report: Report) -> dict | None:
     """The weak slices found by the search, each with its interval, the rest's value, the difference with its
     interval and its adjusted p; with how many slices were looked at."""
