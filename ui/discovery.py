@@ -10,6 +10,7 @@ from assess.analyses.discovery_view import found_sentence, found_table
 from assess.core.errors import AssessError
 from assess.metrics.registry import get, slice_test_metric
 from assess.present.charts.slices import slice_forest_chart
+from ui.rows_widgets import found_slice_rows
 from ui.state import cached, md
 from ui.widgets import chart, data_table
 
@@ -63,6 +64,7 @@ def find_weak_slices(assessment, model: str, metric: str, decision, level: float
         figures.append(fig)
         chart(fig, f"Weak slices by {spec.name}", key="discover_forest")
         data_table(found_table(found), repeat=("Slice",), headers={"p": "p-value (one-sided)"})
+        found_slice_rows(assessment, found, decision)
     st.caption("Ranked by SliceLine's score (how much worse, weighed by size; Sagadeeva & Boehm 2021). Each slice "
                "is tested against the rest, one-sided: Fisher's exact test for proportions, Welch's t-test for mean "
                "losses; the adjusted p corrects across every slice the search looked at.")

@@ -116,3 +116,35 @@ def largest_error_rows(assessment: Assessment, models, output: str | None) -> No
     model = _model(models, "error_rows")
     rows_table(cached(selections.largest_errors, assessment, model, output=output), key="error_rows",
                filename="largest_errors.csv")
+
+
+def period_rows(assessment: Assessment, result, model: str, decision: Decision) -> None:
+    """The Over time page's drill-down: choose a period (with its row count), see its rows."""
+    from assess.analyses.over_time import period_positions
+
+    periods = result.periods[result.periods["model"] == model].reset_index(drop=True)
+    if not len(periods):
+        return
+    st.subheader("Rows of a period")
+    at = st.selectbox("Rows of the period", range(len(periods)), key=f"period_rows_period_{model}",
+                      format_func=lambda i: f"{_capital(periods['words'][i])} ({count(periods['n'][i])} rows)")
+    positions = cached(period_positions, assessment, model, result.period, periods["period"][at])
+    rows = cached(selections.rows_at, assessment, model, positions, decision=decision,
+                  title=f"{model}: {_capital(periods['words'][at])}")
+    rows_table(rows, key="period_rows", filename=f"rows_{periods['key'][at]}.csv")
+
+
+def found_slice_rows(assessment: Assessment, found, decision: Decision) -> None:
+    """The Slices page's drill-down under "Find weak slices": choose a found slice, see its rows."""
+    slices = found.discovered.reset_index(drop=True)
+    if not len(slices):
+        return
+    at = st.selectbox("Rows of a found slice", range(len(slices)), key="found_rows_slice",
+                      format_func=lambda i: f"{slices['label'][i]} ({count(slices['n'][i])} rows)")
+    rows = cached(selections.rows_at, assessment, found.model, slices["positions"][at], decision=decision,
+                  title=f"{found.model}: {slices['label'][at]}")
+    rows_table(rows, key="found_rows", filename="weak_slice_rows.csv")
+
+
+def _capital(words: str) -> str:
+    return words[:1].upper() + words[1:]

@@ -379,7 +379,8 @@ class Discovery:
     ``label`` ("age = [60, 80) and site = B"), ``n`` (rows), ``size`` (rows in the metric's denominator), ``score``,
     ``value``/``low``/``high`` (the metric on the slice with the registry's interval), ``method``, ``rest``,
     ``difference`` (slice − rest) with ``difference_low``/``difference_high``, ``test``, ``pvalue``,
-    ``p_adjusted`` (BH over every slice looked at) and ``discovered`` (p_adjusted ≤ 1 − level).
+    ``p_adjusted`` (BH over every slice looked at), ``positions`` (the slice's rows among the model's predictions, as
+    `assess.analyses.rows.rows_at` takes them) and ``discovered`` (p_adjusted ≤ 1 − level).
     ``looked_at``: the candidates in the correction (tested, plus pruned at p = 1); ``pvalues`` their p-values;
     ``overall`` the metric on all the model's rows."""
 
@@ -467,10 +468,10 @@ def discover(assessment: Assessment, model: str | None = None, *, key: str | Non
                         "label": " and ".join(f"{c} = {v}" for c, v in conditions.items()),
                         "n": idx.size, "size": float(d[idx].sum()), "score": score,
                         **_describe(pred, key, mask, x, d, proportion, float(p[at]), decision, confidence_level),
-                        "p_adjusted": float(adjusted[at])})
+                        "p_adjusted": float(adjusted[at]), "positions": idx})
     table = pd.DataFrame(records, columns=["conditions", "label", "n", "size", "score", "value", "low", "high",
                                            "method", "rest", "difference", "difference_low", "difference_high",
-                                           "test", "statistic", "pvalue", "p_adjusted"])
+                                           "test", "statistic", "pvalue", "p_adjusted", "positions"])
     table["discovered"] = (table["p_adjusted"] <= alpha) & np.isfinite(table["value"].astype(float))
     return Discovery(model, key, spec.name, tuple(columns), min_size, max_conditions, float(confidence_level),
                      int(p.size), table, p, float(x.sum() / d.sum()) if d.sum() > 0 else math.nan)

@@ -425,6 +425,22 @@ def over_time(assessment: Assessment, period="month", *, reference: Reference = 
 NO_TRUTH = "no row of this period has a ground truth"
 
 
+def period_positions(assessment: Assessment, model: str, period, start) -> np.ndarray:
+    """The positions, among ``model``'s predictions (as `assess.analyses.rows.rows_at` takes them), of the rows of
+    the period that begins at ``start`` (a period start of :func:`over_time`'s ``periods``), for its drill-down."""
+    column = time_column(assessment)
+    if column is None:
+        raise AssessError(f"{assessment.table.name}: no time-stamp column")
+    stamps, dated = _stamps(assessment.frame[column], column)
+    rows = assessment.model_rows[model]
+    codes, starts = _periods(stamps[rows], dated, period)
+    keys = [period_key(s) for s in starts]
+    if period_key(start) not in keys:
+        raise AssessError(f"model {quote(model)} has no rows in the period beginning {period_key(start)}")
+    scored = _scored(assessment.predictions(model).n, _labelled(assessment)[rows], model)
+    return np.flatnonzero(codes[scored] == keys.index(period_key(start)))
+
+
 def _no_truth(spec) -> MetricResult:
     return MetricResult(spec.key, spec.name, math.nan, reason=NO_TRUTH)
 

@@ -57,3 +57,22 @@ def test_a_date_range_reference():
     table = joined_table(at, 0, "Period")
     assert list(table.index[table["Change"] == "reference"]) == ["2024-01-01", "2024-02-01", "2024-03-01"]
     assert any("the reference period 2024-01-01 to 2024-04-01" in c.value.replace("\\", "") for c in at.caption)
+
+
+def test_a_periods_drill_down_shows_exactly_that_periods_rows():
+    """The rows behind a period's number (issue 35): the rows a month's accuracy counts, by pandas on the file."""
+    import re
+
+    at = open_app("views/over_time.py", sample=SAMPLE)
+    at.selectbox(key="time_period").set_value("Month")
+    at.selectbox(key="time_model").set_value("logistic").run()
+    [period] = [s for s in at.selectbox if s.key == "period_rows_period_logistic"]
+    data = pd.read_csv(ROOT / "assets/samples/churn_over_time.csv").query("model == 'logistic'")
+    july = data[pd.to_datetime(data.date).dt.to_period("M") == pd.Period("2024-07")]
+    label = next(o for o in period.options if o.startswith("July 2024"))
+    assert label == f"July 2024 ({len(july):,} rows)"
+    period.set_value(period.options.index(label)).run()
+    assert not at.exception and not at.error
+    caption = next(re.sub(r"\\(.)", r"\1", c.value) for c in at.caption if c.value.startswith("Rows "))
+    assert caption.startswith(f"Rows 1–25 of {len(july):,}")
+    assert at.dataframe[-1].value["id"].tolist() == july.id.head(25).tolist()

@@ -147,6 +147,13 @@ def test_find_weak_slices_searches_the_other_columns():
     assert row["Rows"] == f"{len(medium):,}"
     assert adjusted["medium"] < 0.001 and row["Adjusted p (BH)"] == "< 0.001"
     assert all(adjusted[g] > 0.05 for g in ("large", "small")) and len(found) == 1
+    # the found slice's rows (issue 36 → 35's drill-down): exactly the file's rows of naive Bayes in group medium
+    [pick] = [s for s in at.selectbox if s.key == "found_rows_slice"]
+    assert pick.options == [f"group = medium ({len(medium):,} rows)"]
+    caption = next(c.value.replace("\\", "") for c in at.caption if c.value.startswith("Rows "))
+    assert caption.startswith(f"Rows 1–25 of {len(medium):,}")
+    [shown] = [d.value for d in at.dataframe if "id" in d.value.columns]
+    assert shown["id"].tolist() == medium.id.head(25).tolist()
 
 
 def test_find_weak_slices_says_when_there_is_nothing_to_search():
