@@ -34,8 +34,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from assess.cli import build_parser, cost_section
-from assess.cli import slices as slices_cli
+from assess.cli import build_parser
 from assess.cli.common import decision_from_args, json_ready, load_assessment, read_input
 from assess.cli.engine import UNCAPPED
 from assess.cli.metrics import metrics_settings
@@ -229,19 +228,11 @@ class Assessment:
                                  slice_test=_names(slice_test), min_slice_size=min_slice_size, by_fold=bool(by_fold),
                                  cost_table=None if cost_table is None else os.fspath(cost_table),
                                  cost_metric=cost_metric)
-        # `assess.cli.metrics.run`'s in-memory steps, in its order (tests/api: equal to its JSON on every sample)
-        from assess.metrics.document import assessment_document, forecast_breakdowns
+        from assess.cli import metrics as metrics_cli
 
         inner, decision = self.inputs, decision_from_args(args, self.inputs.task, self.inputs.classes)
         settings = metrics_settings(args, decision)
-        computed = self._computed(settings)
-        reports = {m: r.average for m, r in computed.items()} if inner.outputs else computed
-        breakdowns = forecast_breakdowns(inner, settings, tuple(reports)) if inner.task is Task.FORECAST else None
-        doc = assessment_document(inner, settings, computed, breakdowns=breakdowns)
-        slices_cli.extend(doc, inner, args, decision, list(reports))
-        if cost_section.wanted(inner, args):
-            doc |= cost_section.section(inner, args, reports, decision)
-        return json_ready(doc)
+        return json_ready(metrics_cli.document(inner, args, settings, self._computed(settings), decision))
 
     @_worded
     def metrics(self, ci: str | None = "auto", metrics: Sequence[str] | None = None, *,

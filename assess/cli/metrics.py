@@ -131,6 +131,19 @@ def run(args) -> int:
     reports = {m: r.average for m, r in computed.items()} if assessment.outputs else computed
     if args.format != "json" and not args.mlflow_run:
         return _write_table(reports, args, computed if assessment.outputs else None)
+    doc = document(assessment, args, settings, computed, decision)
+    _to_mlflow(args, doc)
+    if args.format != "json":
+        return _write_table(reports, args, computed if assessment.outputs else None)
+    print_json(json_ready(doc))
+    return 0
+
+
+def document(assessment, args, settings, computed: dict, decision) -> dict:
+    """The metrics document of an in-memory assessment (``--format json``) from its ``computed`` reports: the
+    metrics, the forecast breakdowns, and the slices, folds, periods and costs the options ask for. The one home of
+    these steps for the command and `assess.Assessment.document`."""
+    reports = {m: r.average for m, r in computed.items()} if assessment.outputs else computed
     breakdowns = forecast_breakdowns(assessment, settings, tuple(reports)) \
         if assessment.task is Task.FORECAST else None
     doc = assessment_document(assessment, settings, computed, breakdowns=breakdowns)
@@ -138,11 +151,7 @@ def run(args) -> int:
     over_time_cli.extend(doc, assessment, args, decision, list(reports))
     if cost_section.wanted(assessment, args):  # ISO 4213 6.6: latency, throughput, energy, efficiency
         doc |= cost_section.section(assessment, args, reports, decision)
-    _to_mlflow(args, doc)
-    if args.format != "json":
-        return _write_table(reports, args, computed if assessment.outputs else None)
-    print_json(json_ready(doc))
-    return 0
+    return doc
 
 
 def _to_mlflow(args, doc: dict) -> None:
