@@ -19,12 +19,16 @@ The input distribution may shift (that is what the estimate follows); the link f
 
 Calibration (the estimate is only as good as :math:`\hat p`): the labelled rows' expected calibration error and its
 simultaneous Clopper–Pearson interval (`assess.metrics.calibration_error.ece_interval`, one-vs-rest per class at level
-:math:`1 - \alpha/k` for k classes) decide. When an interval excludes 0 the scores are miscalibrated beyond noise and
-are recalibrated on the labelled rows: by isotonic regression (scikit-learn's ``IsotonicRegression``) from
+:math:`1 - \alpha/k` for k classes) decide. The scores are kept as they are only when every interval lies within
+`ECE_TOLERANCE` (shown calibrated). When an interval excludes 0 they are miscalibrated beyond noise and are
+recalibrated on the labelled rows: by isotonic regression (scikit-learn's ``IsotonicRegression``) from
 `ISOTONIC_MIN_ROWS` labelled rows on — it is free of shape assumptions but overfits smaller sets (scikit-learn's user
 guide on calibration) — and otherwise by Platt scaling on the logit of the score, :math:`\sigma(a\,\mathrm{logit}(s)
 + b)` fitted by maximum likelihood (identity at :math:`a = 1, b = 0`; the two-parameter logistic regression that
-scikit-learn's ``LogisticRegression(penalty=None)`` fits, here by Newton steps over all resamples at once).
+scikit-learn's ``LogisticRegression(penalty=None)`` fits, here by Newton steps over all resamples at once). When the
+labelled rows are too few to tell (an interval neither excludes 0 nor lies within the tolerance — the simultaneous
+interval is conservative, and 120 rows of a forest's under-confident scores, ECE 0.18, still include 0), Platt
+scaling too: it includes the identity, so calibrated scores lose little, and its uncertainty is in the interval.
 Multi-class scores are recalibrated class by class (one-vs-rest) and renormalised to sum to 1.
 
 Interval: a prediction interval for the metric the unlabelled rows will show once their labels arrive. Each resample
@@ -42,20 +46,26 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from scipy.special import expit
 
 from assess.core.data import Task
+from assess.core.decision import Decision, predicted_labels
 from assess.core.errors import AssessError
 from assess.curves.counts import threshold_counts
 from assess.intervals.bootstrap import bootstrap_ci
 from assess.metrics.calibration_error import bin_totals, ece_interval
 
-__all__ = ["ASSUMPTION", "BINARY_KEYS", "ISOTONIC_MIN_ROWS", "MULTICLASS_KEYS", "Estimate", "backtest", "estimate",
-           "estimate_predictions"]
+__all__ = ["ASSUMPTION", "BINARY_KEYS", "ECE_TOLERANCE", "ISOTONIC_MIN_ROWS", "MULTICLASS_KEYS", "Estimate", "backtest", "estimate",
+           "estimate_predictions", "estimated_section"]
 
 BINARY_KEYS = ("accuracy", "precision", "recall", "f1", "roc_auc")
 MULTICLASS_KEYS = ("accuracy", "precision_macro", "recall_macro", "f1_macro", "roc_auc_ovr")
 #: From this many labelled rows on, miscalibrated scores are recalibrated by isotonic regression, below by Platt.
 ISOTONIC_MIN_ROWS = 1_000
+#: The scores are kept as they are only when their ECE interval lies within this (they are shown calibrated); an
+#: interval that excludes 0 means miscalibration beyond noise, and one that does neither (too few rows to tell) gets
+#: Platt scaling, whose two parameters include the identity.
+ECE_TOLERANCE = 0.05
 ASSUMPTION = ("no concept drift: the chance of each class given the score, P(y | score), is the same on the unlabelled "
               "rows as on the labelled rows the calibration was checked on")
 _CALIBRATIONS = ("auto", "none", "platt", "isotonic")
@@ -104,24 +114,41 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.log(q) - np.log1p(-q)
 
 
-def _platt(x: np.ndarray, y: np.ndarray, w: np.ndarray, iterations: int = 30) -> np.ndarray:
+def _platt(x: np.ndarray, y: np.ndarray, w: np.ndarray, iterations: int = 50) -> np.ndarray:
     r"""(b, 2) maximum-likelihood :math:`(a, c)` of :math:`P(y=1) = \sigma(a x + c)` for each row of weights ``w``
-    (b, n): Newton's method from the identity, all resamples at once. A tiny ridge (1e-9 × Σw) keeps the 2 × 2 system
-    solvable when a resample separates the classes."""
+    (b, n): Newton's method from the identity, all resamples at once, each step halved until the weighted negative
+    log-likelihood :math:`\sum_i w_i (\log(1 + e^{z_i}) - y_i z_i)` does not rise (scores of exactly 0 or 1 put the
+    logits far out, where a full step overshoots). A tiny ridge (1e-9 × Σw) keeps the 2 × 2 system solvable when a
+    resample separates the classes."""
     b = w.shape[0]
     theta = np.tile([1.0, 0.0], (b, 1))
     ridge = 1e-9 * w.sum(axis=1) + 1e-12
+
+    def loss(th, rows=slice(None)):
+        z = th[:, :1] * x + th[:, 1:]
+        return (w[rows] * (np.logaddexp(0.0, z) - y * z)).sum(axis=1)
+
+    current = loss(theta)
     for _ in range(iterations):
-        mu = 1.0 / (1.0 + np.exp(-(theta[:, :1] * x + theta[:, 1:])))
-        r = w * (y - mu)
-        v = w * mu * (1 - mu)
+        mu = expit(theta[:, :1] * x + theta[:, 1:])
+        r, v = w * (y - mu), w * mu * (1 - mu)
         g = np.stack([r @ x, r.sum(axis=1)], axis=1)
         haa, hac, hcc = v @ (x * x) + ridge, v @ x, v.sum(axis=1) + ridge
         det = haa * hcc - hac * hac
         step = np.stack([(hcc * g[:, 0] - hac * g[:, 1]) / det, (haa * g[:, 1] - hac * g[:, 0]) / det], axis=1)
-        theta = theta + np.clip(step, -10, 10)
-        if np.abs(step).max() < 1e-10:
+        if np.abs(step).max() < 1e-8:
             break
+        t, pending = np.ones(b), np.arange(b)
+        for _ in range(40):   # halve the step of the resamples whose loss would rise, and only theirs
+            trial = loss(theta[pending] + t[pending, None] * step[pending], pending)
+            fine = trial <= current[pending] + 1e-10 * np.abs(current[pending])
+            current[pending[fine]] = trial[fine]
+            t[pending[~fine]] /= 2
+            pending = pending[~fine]
+            if not pending.size:
+                break
+        t[pending] = 0.0      # no step lowers it: at the optimum to rounding
+        theta = theta + t[:, None] * step
     return theta
 
 
@@ -133,7 +160,7 @@ def _calibrators(method: str, y_onehot: np.ndarray, p: np.ndarray, w: np.ndarray
         y, s = y_onehot[:, j].astype(np.float64), p[:, j]
         if method == "platt":
             theta = _platt(_logit(s), y, w)
-            fits.append(lambda t, th=theta: 1.0 / (1.0 + np.exp(-(th[:, :1] * _logit(t) + th[:, 1:]))))
+            fits.append(lambda t, th=theta: expit(th[:, :1] * _logit(t) + th[:, 1:]))
         else:
             from sklearn.isotonic import IsotonicRegression
             models = [IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(s, y, sample_weight=row)
@@ -279,30 +306,60 @@ def estimate(y_labelled, p_labelled, p_unlabelled, *, classes, keys=None, level:
 
 
 def _decide(calibration: str, miscalibrated: bool, n: int, eces, cis, level: float) -> tuple[str, str]:
-    worst = int(np.argmax(eces))
+    worst = int(np.argmax([hi for _, hi in cis]))
     said = f"ECE {eces[worst]:.3f} ({cis[worst][0]:.3f}–{cis[worst][1]:.3f}, {level:.0%} simultaneous)"
     if calibration != "auto":
         return calibration, f"{calibration} chosen ({said} on the labelled rows)"
-    if not miscalibrated:
-        return "none", f"the scores are calibrated within noise on the labelled rows: {said} includes 0"
-    if n >= ISOTONIC_MIN_ROWS:
+    if miscalibrated and n >= ISOTONIC_MIN_ROWS:
         return "isotonic", (f"the scores are miscalibrated on the labelled rows: {said} excludes 0; isotonic "
                             f"regression on {n:,} labelled rows (enough for its free shape)")
-    return "platt", (f"the scores are miscalibrated on the labelled rows: {said} excludes 0; Platt scaling, as "
-                     f"{n:,} labelled rows are fewer than the {ISOTONIC_MIN_ROWS:,} isotonic regression needs")
+    if miscalibrated:
+        return "platt", (f"the scores are miscalibrated on the labelled rows: {said} excludes 0; Platt scaling, as "
+                         f"{n:,} labelled rows are fewer than the {ISOTONIC_MIN_ROWS:,} isotonic regression needs")
+    if max(hi for _, hi in cis) <= ECE_TOLERANCE:
+        return "none", f"the scores are calibrated on the labelled rows: {said} is within {ECE_TOLERANCE:g}"
+    return "platt", (f"{n:,} labelled rows cannot show the scores calibrated ({said} reaches above "
+                     f"{ECE_TOLERANCE:g}): Platt scaling, which keeps calibrated scores nearly as they are and "
+                     "carries its own uncertainty into the interval")
 
 
-def estimate_predictions(labelled, unlabelled, **options) -> Estimate:
+def estimate_predictions(labelled, unlabelled, decision: Decision = Decision(), **options) -> Estimate:
     """`estimate` from two `assess.core.data.Predictions` of one model: its labelled rows and its unlabelled ones
-    (`assess.inputs.assessment.Assessment.unlabelled_predictions`); the unlabelled rows' predicted labels are the
-    file's when it has them. Weights are not used (every row counts once)."""
-    if labelled.task not in (Task.BINARY, Task.MULTICLASS) or labelled.scores is None:
+    (`assess.inputs.assessment.Assessment.unlabelled_predictions`), the unlabelled rows' predicted labels by
+    ``decision`` as every metric's are (`assess.core.decision.predicted_labels`). Weights are not used (every row
+    counts once)."""
+    if labelled.task not in (Task.BINARY, Task.MULTICLASS) or labelled.scores is None \
+            or unlabelled.scores is None:
         raise AssessError("CBPE needs a binary or multi-class file with probability scores")
     if labelled.task is Task.MULTICLASS and (labelled.y_true < 0).any():
         raise AssessError("CBPE needs every labelled row's class among the scored classes")
-    predicted = unlabelled.y_pred if unlabelled.y_pred is not None and (unlabelled.y_pred >= 0).all() else None
+    predicted = predicted_labels(unlabelled.task, unlabelled.y_pred, unlabelled.scores, decision,
+                                 model=unlabelled.model)
+    if (predicted < 0).any():
+        raise AssessError("CBPE needs every unlabelled row's predicted label among the classes")
     return estimate(labelled.y_true, labelled.scores, unlabelled.scores, classes=labelled.classes,
                     predicted=predicted, **options)
+
+
+def estimated_section(assessment, models, *, decision: Decision = Decision(), level: float = 0.95,
+                      resamples: int = 1000, seed: int = 0) -> dict:
+    """The metrics JSON's part for a file with unlabelled rows: ``"n_unlabelled"``, ``"estimated": {model:
+    Estimate.as_json() or null}`` and, for each null, its reason under ``"undefined_estimated"``; {} when every row
+    is labelled."""
+    if not assessment.n_unlabelled:
+        return {}
+    estimated, undefined = {}, {}
+    for model in models:
+        unlabelled = assessment.unlabelled_predictions(model)
+        try:
+            if unlabelled is None:
+                raise AssessError("the model has no unlabelled rows")
+            estimated[model] = estimate_predictions(assessment.predictions(model), unlabelled, decision, level=level,
+                                                    resamples=resamples, seed=seed).as_json()
+        except AssessError as exc:
+            estimated[model], undefined[model] = None, str(exc)
+    return {"n_unlabelled": assessment.n_unlabelled, "estimated": estimated} \
+        | ({"undefined_estimated": undefined} if undefined else {})
 
 
 def backtest(y, p, groups, *, classes, keys=None, level: float = 0.95, resamples: int = 200, seed: int = 0,
