@@ -88,7 +88,7 @@ class Estimate:
     calibration_reason: str
     ece: tuple[float, ...]
     ece_interval: tuple[tuple[float, float], ...]
-    resamples: int
+    n_resamples: int
     seed: int
 
     def as_json(self) -> dict:
@@ -100,7 +100,7 @@ class Estimate:
                for k, v in self.values.items()}
         return {**out, "n_unlabelled": self.n_unlabelled, "n_labelled": self.n_labelled, "confidence_level": self.level,
                 "method": f"CBPE; bootstrap of the calibration rows with labels drawn for the unlabelled rows, "
-                          f"{self.resamples:,} resamples, seed {self.seed}",
+                          f"{self.n_resamples:,} resamples, seed {self.seed}",
                 "calibration": {"method": self.calibration, "reason": self.calibration_reason,
                                 "ece": [num(e) for e in self.ece],
                                 "ece_interval": [[num(lo), num(hi)] for lo, hi in self.ece_interval]},
@@ -256,7 +256,7 @@ def _as_matrix(p, k: int, name: str) -> np.ndarray:
 
 
 def estimate(y_labelled, p_labelled, p_unlabelled, *, classes, keys=None, level: float = 0.95,
-             resamples: int = 1000, seed: int = 0, calibration: str = "auto", predicted=None) -> Estimate:
+             n_resamples: int = 1000, seed: int = 0, calibration: str = "auto", predicted=None) -> Estimate:
     """CBPE of ``keys`` (default: `BINARY_KEYS` or `MULTICLASS_KEYS`) on the unlabelled rows (module docstring).
 
     ``y_labelled``: class codes 0..k−1 of the labelled rows (binary: 1 = positive); ``p_labelled``/``p_unlabelled``:
@@ -298,11 +298,11 @@ def estimate(y_labelled, p_labelled, p_unlabelled, *, classes, keys=None, level:
 
     # without recalibration the labelled rows play no part in a resample: one stands for them all (not drawn n times)
     rows = n if method != "none" else 1
-    result = bootstrap_ci(statistic, n=rows, point=point, n_resamples=resamples, confidence_level=level, seed=seed,
+    result = bootstrap_ci(statistic, n=rows, point=point, n_resamples=n_resamples, confidence_level=level, seed=seed,
                           chunk_cells=rows * max(1, _CHUNK // (m * k)))
     return Estimate({key: float(v) for key, v in zip(keys, point)},
                     {key: (ci.low, ci.high) for key, ci in zip(keys, result.intervals)}, level, n, m, method, reason,
-                    eces, ece_cis, int(resamples), int(seed))
+                    eces, ece_cis, int(n_resamples), int(seed))
 
 
 def _decide(calibration: str, miscalibrated: bool, n: int, eces, cis, level: float) -> tuple[str, str]:
@@ -342,7 +342,7 @@ def estimate_predictions(labelled, unlabelled, decision: Decision = Decision(), 
 
 
 def estimated_section(assessment, models, *, decision: Decision = Decision(), level: float = 0.95,
-                      resamples: int = 1000, seed: int = 0) -> dict:
+                      n_resamples: int = 1000, seed: int = 0) -> dict:
     """The metrics JSON's part for a file with unlabelled rows: ``"n_unlabelled"``, ``"estimated": {model:
     Estimate.as_json() or null}`` and, for each null, its reason under ``"undefined_estimated"``; {} when every row
     is labelled."""
@@ -355,14 +355,14 @@ def estimated_section(assessment, models, *, decision: Decision = Decision(), le
             if unlabelled is None:
                 raise AssessError("the model has no unlabelled rows")
             estimated[model] = estimate_predictions(assessment.predictions(model), unlabelled, decision, level=level,
-                                                    resamples=resamples, seed=seed).as_json()
+                                                    n_resamples=n_resamples, seed=seed).as_json()
         except AssessError as exc:
             estimated[model], undefined[model] = None, str(exc)
     return {"n_unlabelled": assessment.n_unlabelled, "estimated": estimated} \
         | ({"undefined_estimated": undefined} if undefined else {})
 
 
-def backtest(y, p, groups, *, classes, keys=None, level: float = 0.95, resamples: int = 200, seed: int = 0,
+def backtest(y, p, groups, *, classes, keys=None, level: float = 0.95, n_resamples: int = 200, seed: int = 0,
              calibration: str = "auto", predicted=None) -> pd.DataFrame:
     """How close CBPE comes on labelled history: each group (a period, a chunk of rows) is estimated as if its labels
     were missing, calibrated on the labelled rows of every *other* group, and set beside the metric its labels give.
@@ -384,7 +384,7 @@ def backtest(y, p, groups, *, classes, keys=None, level: float = 0.95, resamples
         if inside.all():
             raise AssessError("a backtest needs at least two groups: the others calibrate the one estimated")
         est = estimate(y[~inside], p[~inside], p[inside], classes=classes, keys=keys, level=level,
-                       resamples=resamples, seed=seed, calibration=calibration, predicted=predicted[inside])
+                       n_resamples=n_resamples, seed=seed, calibration=calibration, predicted=predicted[inside])
         realised = _metrics(np.eye(k)[y[inside]][None], predicted[inside], p[inside], keys)[0]
         for key, value in zip(keys, realised):
             low, high = est.intervals[key]

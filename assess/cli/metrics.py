@@ -132,7 +132,7 @@ def run(args) -> int:
     doc = assessment_document(assessment, settings, computed, breakdowns=breakdowns)
     slices_cli.extend(doc, assessment, args, decision, list(reports))
     doc |= estimated_section(assessment, list(reports), decision=decision, level=args.confidence_level,
-                             resamples=args.n_resamples, seed=args.seed)   # rows without labels: CBPE (issue 35)
+                             n_resamples=args.n_resamples, seed=args.seed)   # rows without labels: CBPE (issue 35)
     if cost_section.wanted(assessment, args):  # ISO 4213 6.6: latency, throughput, energy, efficiency
         doc |= cost_section.section(assessment, args, reports, decision)
     print_json(json_ready(doc))

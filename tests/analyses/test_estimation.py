@@ -48,7 +48,7 @@ def test_hand_worked_expected_cells():
     + .1 = .6, E TN = .7 + .8 + .9 = 2.4. Accuracy 4.1/5 = .82, precision 1.7/2 = .85, recall 1.7/2.3, F1 3.4/4.3;
     AUC Σ_g N_g (P_above + P_g/2) / (P N) = (.1·.45 + .2·1.3 + .7·1.85 + .8·2.1 + .9·2.25) / (2.3 · 2.7) = 5.305/6.21."""
     p = np.array([0.9, 0.8, 0.3, 0.2, 0.1])
-    e = estimate([0, 1, 1, 0], [0.2, 0.7, 0.6, 0.4], p, classes=BINARY, calibration="none", resamples=50)
+    e = estimate([0, 1, 1, 0], [0.2, 0.7, 0.6, 0.4], p, classes=BINARY, calibration="none", n_resamples=50)
     assert e.values == pytest.approx(dict(accuracy=0.82, precision=0.85, recall=1.7 / 2.3, f1=3.4 / 4.3,
                                           roc_auc=5.305 / 6.21))
     assert e.values == pytest.approx(soft_metrics(np.column_stack([1 - p, p]), (p >= 0.5).astype(int)))
@@ -62,7 +62,7 @@ def test_multiclass_equals_scikit_learn_on_the_expected_labels_and_given_predict
     p = rng.dirichlet([1, 2, 3], 200)
     predicted = rng.integers(0, 3, 200)          # the file's own labels need not be the argmax
     e = estimate(rng.integers(0, 3, 50), rng.dirichlet([1, 1, 1], 50), p, classes=("a", "b", "c"),
-                 calibration="none", resamples=50, predicted=predicted)
+                 calibration="none", n_resamples=50, predicted=predicted)
     assert e.values == pytest.approx(soft_metrics(p, predicted))
 
 
@@ -73,15 +73,16 @@ def test_platt_scaling_is_scikit_learns_logistic_regression_on_the_logit():
     logit = lambda q: np.log(q / (1 - q))   # noqa: E731
     fit = LogisticRegression(C=np.inf, tol=1e-10, max_iter=1000).fit(logit(p_lab)[:, None], y)
     q = fit.predict_proba(logit(p_unl)[:, None])[:, 1]
-    e = estimate(y, p_lab, p_unl, classes=BINARY, calibration="platt", resamples=50, predicted=p_unl >= 0.5)
+    e = estimate(y, p_lab, p_unl, classes=BINARY, calibration="platt", n_resamples=50, predicted=p_unl >= 0.5)
     expected = soft_metrics(np.column_stack([1 - q, q]), (p_unl >= 0.5).astype(int))
-    expected["roc_auc"] = estimate([0, 1], [.5, .5], q, classes=BINARY, calibration="none", resamples=10,
+    expected["roc_auc"] = estimate([0, 1], [.5, .5], q, classes=BINARY, calibration="none", n_resamples=10,
                                    ).values["roc_auc"]  # same ranking: q is increasing in p_unl
     assert e.calibration == "platt" and e.values == pytest.approx(expected, abs=1e-6)
 
 
-@pytest.mark.parametrize("calibration,reps,resamples", [("none", 50, 200), ("auto", 40, 100)])
-def test_calibrated_scores_intervals_cover_the_realised_metric_at_about_the_nominal_rate(calibration, reps, resamples):
+@pytest.mark.parametrize("calibration,reps,n_resamples", [("none", 50, 200), ("auto", 40, 100)])
+def test_calibrated_scores_intervals_cover_the_realised_metric_at_about_the_nominal_rate(calibration, reps,
+                                                                                          n_resamples):
     """Seeded simulation: calibrated scores, labels drawn from them and hidden; 95 % intervals hold the metric the
     hidden labels give in about 95 % of the files — with the scores taken as they are, and as by default (300
     labelled rows cannot show an ECE within 0.05, so Platt scaling is fitted and resampled)."""
@@ -90,7 +91,7 @@ def test_calibrated_scores_intervals_cover_the_realised_metric_at_about_the_nomi
     for _ in range(reps):
         p = rng.beta(1.5, 1.5, 500)
         y = (rng.random(500) < p).astype(int)
-        e = estimate(y[:300], p[:300], p[300:], classes=BINARY, resamples=resamples, calibration=calibration,
+        e = estimate(y[:300], p[:300], p[300:], classes=BINARY, n_resamples=n_resamples, calibration=calibration,
                      seed=int(rng.integers(1 << 30)))
         truth = realised(y[300:], p[300:], (p[300:] >= 0.5).astype(int))
         for key, value in truth.items():
@@ -110,8 +111,8 @@ def test_miscalibrated_scores_are_biased_without_recalibration_and_not_with_it()
     s = truth_p ** 3
     predicted = (s[2000:] >= 0.5).astype(int)
     real = realised(y[2000:], s[2000:], predicted)
-    raw = estimate(y[:2000], s[:2000], s[2000:], classes=BINARY, calibration="none", resamples=200)
-    fixed = estimate(y[:2000], s[:2000], s[2000:], classes=BINARY, resamples=200)
+    raw = estimate(y[:2000], s[:2000], s[2000:], classes=BINARY, calibration="none", n_resamples=200)
+    fixed = estimate(y[:2000], s[:2000], s[2000:], classes=BINARY, n_resamples=200)
     assert fixed.calibration == "isotonic" and "excludes 0" in fixed.calibration_reason
     for key in ("accuracy", "precision", "roc_auc"):
         assert abs(raw.values[key] - real[key]) > 0.05, (key, raw.values[key], real[key])
@@ -124,7 +125,7 @@ def test_multiclass_simulation_interval_holds_the_realised_values():
     rng = np.random.default_rng(8)
     p = rng.dirichlet([2, 2, 2, 2], 1500)
     y = (rng.random(1500)[:, None] > np.cumsum(p, axis=1)).sum(axis=1)
-    e = estimate(y[:1000], p[:1000], p[1000:], classes=tuple("abcd"), resamples=200)
+    e = estimate(y[:1000], p[:1000], p[1000:], classes=tuple("abcd"), n_resamples=200)
     real = realised(y[1000:], p[1000:], p[1000:].argmax(axis=1))
     assert e.calibration in ("none", "platt")   # 1,000 rows of 4 classes cannot show an ECE within 0.05
     for key, value in real.items():
@@ -136,7 +137,7 @@ def test_backtest_by_equal_chunks_sets_estimates_beside_scikit_learns_realised_v
     p = rng.beta(2, 2, 900)
     y = (rng.random(900) < p).astype(int)
     chunks = np.repeat([1, 2, 3], 300)
-    table = backtest(y, p, chunks, classes=BINARY, resamples=100)
+    table = backtest(y, p, chunks, classes=BINARY, n_resamples=100)
     assert table["group"].unique().tolist() == [1, 2, 3] and (table["n"] == 300).all()
     for g in (1, 2, 3):
         inside = chunks == g
@@ -144,7 +145,7 @@ def test_backtest_by_equal_chunks_sets_estimates_beside_scikit_learns_realised_v
         rows = table[table["group"] == g].set_index("key")
         assert rows["realised"].to_dict() == pytest.approx(real)
         # estimated as if the chunk's labels were missing: calibrated on the other chunks only
-        alone = estimate(y[~inside], p[~inside], p[inside], classes=BINARY, resamples=100)
+        alone = estimate(y[~inside], p[~inside], p[inside], classes=BINARY, n_resamples=100)
         assert rows["estimated"].to_dict() == pytest.approx(alone.values)
     assert ((table["low"] <= table["realised"]) & (table["realised"] <= table["high"])).mean() >= 0.8
 
