@@ -46,7 +46,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.special import expit
+from scipy import sparse, special
 
 from assess.core.data import Task
 from assess.core.decision import Decision, predicted_labels
@@ -55,8 +55,8 @@ from assess.curves.counts import threshold_counts
 from assess.intervals.bootstrap import bootstrap_ci
 from assess.metrics.calibration_error import bin_totals, ece_interval
 
-__all__ = ["ASSUMPTION", "BINARY_KEYS", "ECE_TOLERANCE", "ISOTONIC_MIN_ROWS", "MULTICLASS_KEYS", "Estimate", "backtest", "estimate",
-           "estimate_predictions", "estimated_section"]
+__all__ = ["ASSUMPTION", "BINARY_KEYS", "ECE_TOLERANCE", "ISOTONIC_MIN_ROWS", "MULTICLASS_KEYS", "Estimate",
+           "backtest", "estimate", "estimate_predictions", "estimated_section"]
 
 BINARY_KEYS = ("accuracy", "precision", "recall", "f1", "roc_auc")
 MULTICLASS_KEYS = ("accuracy", "precision_macro", "recall_macro", "f1_macro", "roc_auc_ovr")
@@ -70,7 +70,7 @@ ASSUMPTION = ("no concept drift: the chance of each class given the score, P(y |
               "rows as on the labelled rows the calibration was checked on")
 _CALIBRATIONS = ("auto", "none", "platt", "isotonic")
 _EPS = 1e-6
-_CHUNK = 4_000_000   # most label draws (rows × classes × resamples) held at once
+_CHUNK = 4_000_000   # most label draws (rows × classes × resamples), or resample counts, held at once
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ def _platt(x: np.ndarray, y: np.ndarray, w: np.ndarray, iterations: int = 50) ->
 
     current = loss(theta)
     for _ in range(iterations):
-        mu = expit(theta[:, :1] * x + theta[:, 1:])
+        mu = special.expit(theta[:, :1] * x + theta[:, 1:])
         r, v = w * (y - mu), w * mu * (1 - mu)
         g = np.stack([r @ x, r.sum(axis=1)], axis=1)
         haa, hac, hcc = v @ (x * x) + ridge, v @ x, v.sum(axis=1) + ridge
@@ -152,19 +152,40 @@ def _platt(x: np.ndarray, y: np.ndarray, w: np.ndarray, iterations: int = 50) ->
     return theta
 
 
+def _by_score(s: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(distinct scores (U,), weight of the positives at each (b, U), weight of the negatives (b, U)): both fits
+    depend on the rows only through these sums — the likelihood is a sum over rows, and isotonic regression pools
+    tied scores first — so a file's 900,000 labelled rows of 4-decimal scores are fitted as 10,001 points."""
+    u, inverse = np.unique(s, return_inverse=True)
+    onehot = sparse.csr_matrix((np.ones(s.size), (inverse, np.arange(s.size))), shape=(u.size, s.size))
+    pos = np.asarray(onehot @ (w * y).T).T
+    return u, pos, np.asarray(onehot @ w.T).T - pos
+
+
 def _calibrators(method: str, y_onehot: np.ndarray, p: np.ndarray, w: np.ndarray):
     """For each class column j of ``p`` (n, k) and each row of weights ``w`` (b, n): a function mapping scores (m,)
     to recalibrated probabilities (b, m)."""
     fits = []
     for j in range(p.shape[1]):
-        y, s = y_onehot[:, j].astype(np.float64), p[:, j]
+        y = y_onehot[:, j].astype(np.float64)
+        u, pos, neg = _by_score(p[:, j], y, w)
         if method == "platt":
-            theta = _platt(_logit(s), y, w)
-            fits.append(lambda t, th=theta: expit(th[:, :1] * _logit(t) + th[:, 1:]))
+            if 2 * u.size < len(y):   # each distinct score twice: once as the positives' point, once as the negatives'
+                x, w_fit = np.r_[_logit(u), _logit(u)], np.hstack([pos, neg])
+                y = np.r_[np.ones(u.size), np.zeros(u.size)]
+            else:                     # (nearly) all scores distinct: the rows themselves are fewer points
+                x, w_fit = _logit(p[:, j]), w
+            theta = _platt(x, y, w_fit)
+            fits.append(lambda t, th=theta: special.expit(th[:, :1] * _logit(t) + th[:, 1:]))
         else:
+            # imported here: scikit-learn loads scipy.stats, which the command line defers (assess.cli.lazy_imports)
             from sklearn.isotonic import IsotonicRegression
-            models = [IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(s, y, sample_weight=row)
-                      if row.sum() > 0 else None for row in w]
+            total = pos + neg
+            models = []
+            for row_pos, row_total in zip(pos, total):
+                seen = row_total > 0
+                models.append(IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(
+                    u[seen], row_pos[seen] / row_total[seen], sample_weight=row_total[seen]) if seen.any() else None)
             fits.append(lambda t, ms=models: np.stack([m.predict(t) if m is not None else np.full(t.shape, np.nan)
                                                        for m in ms]))
     return fits
@@ -298,8 +319,9 @@ def estimate(y_labelled, p_labelled, p_unlabelled, *, classes, keys=None, level:
 
     # without recalibration the labelled rows play no part in a resample: one stands for them all (not drawn n times)
     rows = n if method != "none" else 1
+    per_chunk = max(1, min(_CHUNK // (m * k), _CHUNK // rows))   # resamples whose draws and counts fit in memory
     result = bootstrap_ci(statistic, n=rows, point=point, n_resamples=n_resamples, confidence_level=level, seed=seed,
-                          chunk_cells=rows * max(1, _CHUNK // (m * k)))
+                          chunk_cells=rows * per_chunk)
     return Estimate({key: float(v) for key, v in zip(keys, point)},
                     {key: (ci.low, ci.high) for key, ci in zip(keys, result.intervals)}, level, n, m, method, reason,
                     eces, ece_cis, int(n_resamples), int(seed))

@@ -30,7 +30,6 @@ import sys
 
 import pandas as pd
 
-from assess.analyses.estimation import estimated_section
 from assess.cli import SUMMARIES, cost_section
 from assess.cli import slices as slices_cli
 from assess.cli.common import (EXIT_STATUS, add_decision_options, add_input_options, config_out_of_core,
@@ -131,8 +130,10 @@ def run(args) -> int:
         if assessment.task is Task.FORECAST else None
     doc = assessment_document(assessment, settings, computed, breakdowns=breakdowns)
     slices_cli.extend(doc, assessment, args, decision, list(reports))
-    doc |= estimated_section(assessment, list(reports), decision=decision, level=args.confidence_level,
-                             n_resamples=args.n_resamples, seed=args.seed)   # rows without labels: CBPE (issue 35)
+    if assessment.n_unlabelled:   # rows without labels: their CBPE estimate (issue 35)
+        from assess.analyses.estimation import estimated_section   # only then: it needs scikit-learn and SciPy
+        doc |= estimated_section(assessment, list(reports), decision=decision, level=args.confidence_level,
+                                 n_resamples=args.n_resamples, seed=args.seed)
     if cost_section.wanted(assessment, args):  # ISO 4213 6.6: latency, throughput, energy, efficiency
         doc |= cost_section.section(assessment, args, reports, decision)
     print_json(json_ready(doc))

@@ -39,10 +39,10 @@ def heading(assessment: Assessment) -> str:
 
 
 def assumption(level: float) -> str:
-    return (f"Confidence-based performance estimation (CBPE): each unlabelled row counts in the confusion matrix by its "
-            f"calibrated probability of each class. It assumes {ASSUMPTION}. Intervals: {percent_level(level)} "
-            "prediction intervals of the value the rows will show once their labels arrive (the calibration refitted on "
-            "bootstrap resamples of the labelled rows, the unlabelled rows' labels drawn from it).")
+    return (f"Confidence-based performance estimation (CBPE): each unlabelled row counts in the confusion matrix by "
+            f"its calibrated probability of each class. It assumes {ASSUMPTION}. Intervals: {percent_level(level)} "
+            "prediction intervals of the value the rows will show once their labels arrive (the calibration refitted "
+            "on bootstrap resamples of the labelled rows, the unlabelled rows' labels drawn from it).")
 
 
 def estimate_view(assessment: Assessment, model: str, decision: Decision = Decision(), *, level: float = 0.95,

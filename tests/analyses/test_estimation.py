@@ -46,7 +46,8 @@ def realised(y, p, predicted) -> dict:
 def test_hand_worked_expected_cells():
     """Scores .9 .8 .3 .2 .1, predicted positive at ≥ 0.5: E TP = .9 + .8 = 1.7, E FP = .1 + .2 = .3, E FN = .3 + .2
     + .1 = .6, E TN = .7 + .8 + .9 = 2.4. Accuracy 4.1/5 = .82, precision 1.7/2 = .85, recall 1.7/2.3, F1 3.4/4.3;
-    AUC Σ_g N_g (P_above + P_g/2) / (P N) = (.1·.45 + .2·1.3 + .7·1.85 + .8·2.1 + .9·2.25) / (2.3 · 2.7) = 5.305/6.21."""
+    AUC Σ_g N_g (P_above + P_g/2) / (P N)
+    = (.1·.45 + .2·1.3 + .7·1.85 + .8·2.1 + .9·2.25) / (2.3 · 2.7) = 5.305/6.21."""
     p = np.array([0.9, 0.8, 0.3, 0.2, 0.1])
     e = estimate([0, 1, 1, 0], [0.2, 0.7, 0.6, 0.4], p, classes=BINARY, calibration="none", n_resamples=50)
     assert e.values == pytest.approx(dict(accuracy=0.82, precision=0.85, recall=1.7 / 2.3, f1=3.4 / 4.3,

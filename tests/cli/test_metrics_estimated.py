@@ -1,5 +1,6 @@
-"""`python -m assess metrics` on a file with unlabelled rows (issue 35 §3): the metrics of the labelled rows (scikit-learn
-on those rows), ``n_unlabelled`` and the CBPE estimate per model, checked against the labels hidden from it."""
+"""`python -m assess metrics` on a file with unlabelled rows (issue 35 §3): the metrics of the labelled rows
+(scikit-learn on those rows), ``n_unlabelled`` and the CBPE estimate per model, checked against the labels hidden
+from it."""
 
 import json
 from pathlib import Path

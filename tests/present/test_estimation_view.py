@@ -29,7 +29,7 @@ def test_chunks_are_equal_in_file_order_and_named_by_their_rows():
     assert chunk_names(chunks) == ["rows 1–60", "rows 61–120", "rows 121–180", "rows 181–240", "rows 241–300"]
     assert np.bincount(backtest_chunks(120)).tolist() == [60, 60]    # at least 50 rows a chunk
     assert backtest_chunks(99).size == 0
-    assert chunk_names(backtest_chunks(1_234))[0] == "rows 1–247"   # row i in chunk ⌊5i / 1,234⌋ = 0 for i ≤ 246
+    assert chunk_names(backtest_chunks(1_234))[0] == "rows 1–247"   # chunk ⌊5i / 1,234⌋ = 0 for i ≤ 246
 
 
 def test_estimate_table_and_backtest_chart():
