@@ -265,14 +265,22 @@ def _mean(per_class: np.ndarray) -> np.ndarray:
 
 # --- the estimate --------------------------------------------------------------------------------------------------
 
-def _as_matrix(p, k: int, name: str) -> np.ndarray:
+def _as_matrix(p, k: int, which: str) -> np.ndarray:
+    """(n, k) class probabilities from P(positive) (n,) or (n, k); multi-class rows renormalised to sum to 1 (a
+    row's expected cells must add up to one row; validation warns of rows that do not), a row of zeros read as
+    uniform."""
     p = np.asarray(p, dtype=np.float64)
     if k == 2 and p.ndim == 1:
         p = np.column_stack([1.0 - p, p])
     if p.ndim != 2 or p.shape[1] != k:
-        raise ValueError(f"`{name}` must be P(positive) (n,) for two classes or (n, {k}) probabilities")
+        raise ValueError(f"the {which} rows' scores must be P(positive) (n,) for two classes or (n, {k}) "
+                         "probabilities")
     if not np.isfinite(p).all() or (p < 0).any() or (p > 1).any():
-        raise AssessError(f"CBPE needs probabilities in [0, 1]; `{name}` has values outside it or missing")
+        raise AssessError(f"CBPE needs probabilities in [0, 1], and the {which} rows' scores have values outside it "
+                          "or missing")
+    if k > 2:
+        total = p.sum(axis=1, keepdims=True)
+        p = np.divide(p, total, out=np.full_like(p, 1.0 / k), where=total > 0)
     return p
 
 
@@ -290,7 +298,7 @@ def estimate(y_labelled, p_labelled, p_unlabelled, *, classes, keys=None, level:
     k = len(classes)
     keys = tuple(keys or (BINARY_KEYS if k == 2 else MULTICLASS_KEYS))
     y = np.asarray(y_labelled, dtype=np.int64)
-    p_lab, p_unl = _as_matrix(p_labelled, k, "p_labelled"), _as_matrix(p_unlabelled, k, "p_unlabelled")
+    p_lab, p_unl = _as_matrix(p_labelled, k, "labelled"), _as_matrix(p_unlabelled, k, "unlabelled")
     n, m = len(y), len(p_unl)
     if n == 0 or m == 0:
         raise AssessError("CBPE needs labelled rows (to check the calibration on) and unlabelled rows (to estimate)")
@@ -395,7 +403,7 @@ def backtest(y, p, groups, *, classes, keys=None, level: float = 0.95, n_resampl
     k = len(classes)
     keys = tuple(keys or (BINARY_KEYS if k == 2 else MULTICLASS_KEYS))
     y = np.asarray(y, dtype=np.int64)
-    p = _as_matrix(p, k, "p")
+    p = _as_matrix(p, k, "labelled")
     if predicted is None:
         predicted = (p[:, 1] >= 0.5).astype(np.int64) if k == 2 else p.argmax(axis=1)
     predicted = np.asarray(predicted, dtype=np.int64)

@@ -152,9 +152,17 @@ def test_backtest_by_equal_chunks_sets_estimates_beside_scikit_learns_realised_v
 
 
 def test_refusals():
-    with pytest.raises(AssessError, match="probabilities in"):
+    with pytest.raises(AssessError, match=r"probabilities in \[0, 1\], and the labelled rows' scores"):
         estimate([0, 1], [0.2, 1.7], [0.5], classes=BINARY)
     with pytest.raises(AssessError, match="labelled rows"):
         estimate([], [], [0.5], classes=BINARY)
     with pytest.raises(ValueError, match="calibration"):
         estimate([0, 1], [0.2, 0.7], [0.5], classes=BINARY, calibration="beta")
+
+
+def test_multiclass_rows_not_summing_to_one_are_renormalised():
+    """A row's expected cells add up to one row: probabilities (.2, .2, .4) count as (.25, .25, .5) — scikit-learn on
+    the renormalised soft data set."""
+    p = np.array([[0.2, 0.2, 0.4], [0.1, 0.6, 0.1], [0.5, 0.25, 0.25], [0.3, 0.3, 0.4]])
+    e = estimate([0, 1, 2], np.eye(3), p, classes=("a", "b", "c"), calibration="none", n_resamples=20)
+    assert e.values == pytest.approx(soft_metrics(p / p.sum(axis=1, keepdims=True), p.argmax(axis=1)))
