@@ -21,9 +21,10 @@ def section(assessment: Assessment, settings: MetricsSettings, models) -> None:
     st.subheader(ev.heading(assessment))
     st.caption(md(ev.assumption(settings.confidence_level)))
     options = dict(level=settings.confidence_level, n_resamples=settings.n_resamples, seed=settings.seed)
-    for model, tab in zip(models, st.tabs([md(model) for model in models])):
+    views = [cached(ev.estimate_view, assessment, model, settings.decision, **options) for model in models]
+    for view, tab in zip(views, st.tabs([md(model) for model in models])):
+        model = view.model
         with tab:
-            view = cached(ev.estimate_view, assessment, model, settings.decision, **options)
             if view.undefined:
                 st.info(md(f"No estimate for {model}: {view.undefined}."))
                 continue
@@ -40,3 +41,5 @@ def section(assessment: Assessment, settings: MetricsSettings, models) -> None:
                                       "calibrated on the other chunks, beside the value its labels give.")
             chart(backtest_chart(history, metric=shown, model=model, confidence_level=settings.confidence_level),
                   f"Estimated vs realised {shown}", key=f"backtest_{model}")
+    st.download_button("Estimates JSON", ev.estimates_json(assessment, views), "estimates.json", "application/json",
+                       icon=":material/download:")

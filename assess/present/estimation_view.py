@@ -5,6 +5,7 @@ draws them."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,7 +18,8 @@ from assess.core.formatting import bounds, count, number, percent_level
 from assess.inputs.assessment import Assessment
 from assess.metrics import get
 
-__all__ = ["EstimateView", "assumption", "backtest_chunks", "backtest_table", "chunk_names", "estimate_view", "heading"]
+__all__ = ["EstimateView", "assumption", "backtest_chunks", "backtest_table", "chunk_names", "estimate_view",
+           "estimates_json", "heading"]
 
 #: The backtest's chunks of labelled rows, at most, and the fewest rows a chunk may have.
 CHUNKS, MIN_CHUNK_ROWS = 5, 50
@@ -32,6 +34,7 @@ class EstimateView:
     table: pd.DataFrame | None
     calibration: str
     undefined: str | None = None
+    json: dict | None = None   # `Estimate.as_json`, as the command line's metrics JSON gives it under "estimated"
 
 
 def heading(assessment: Assessment) -> str:
@@ -56,7 +59,15 @@ def estimate_view(assessment: Assessment, model: str, decision: Decision = Decis
                                    n_resamples=n_resamples, seed=seed)
     except AssessError as exc:
         return EstimateView(model, None, "", str(exc))
-    return EstimateView(model, _table(assessment, est), _calibration_sentence(est))
+    return EstimateView(model, _table(assessment, est), _calibration_sentence(est), json=est.as_json())
+
+
+def estimates_json(assessment: Assessment, views) -> str:
+    """The download of the page's estimates: ``n_unlabelled``, ``estimated`` ({model: as the command line's metrics
+    JSON has it, or null}) and ``undefined_estimated`` (the reasons of the nulls)."""
+    doc = {"n_unlabelled": assessment.n_unlabelled, "estimated": {v.model: v.json for v in views}}
+    undefined = {v.model: v.undefined for v in views if v.undefined}
+    return json.dumps(doc | ({"undefined_estimated": undefined} if undefined else {}), indent=2)
 
 
 def _table(assessment: Assessment, est: Estimate) -> pd.DataFrame:

@@ -2,6 +2,8 @@
 assess/present/charts/estimation.py): the backtest's equal chunks in file order, their names, the table of one
 model's estimate, and the chart's traces and plain text."""
 
+import json
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -11,7 +13,9 @@ from assess.inputs.assessment import describe
 from assess.inputs.read import read_table
 from assess.present.charts.estimation import backtest_chart
 from assess.present.charts.style import TEMPLATE
-from assess.present.estimation_view import backtest_chunks, backtest_table, chunk_names, estimate_view, heading
+from assess.analyses.estimation import estimated_section
+from assess.present.estimation_view import (backtest_chunks, backtest_table, chunk_names, estimate_view, estimates_json,
+                                            heading)
 
 
 def unlabelled_file(n=400, hidden=100, seed=1):
@@ -48,3 +52,15 @@ def test_estimate_table_and_backtest_chart():
                                                                               "realised (labels)"]
     assert "<b>m</b>" not in fig.layout.title.text            # the model's name is text, not markup
     assert list(fig.data[1].y) == history.loc[history["metric"] == "Accuracy", "realised"].tolist()
+
+
+def test_the_pages_estimates_json_is_the_command_lines():
+    """The Metrics page's "Estimates JSON" holds what ``python -m assess metrics`` puts under n_unlabelled,
+    estimated and undefined_estimated for the same settings."""
+    a, _ = unlabelled_file()
+    views = [estimate_view(a, "<b>m</b>", n_resamples=100)]
+    cli = estimated_section(a, ["<b>m</b>"], n_resamples=100)
+    assert json.loads(estimates_json(a, views)) == json.loads(json.dumps(cli))
+    no_scores = describe(read_table(b"y_true,y_pred\n1,1\n0,0\n,1\n", name="labels.csv"))
+    views = [estimate_view(no_scores, "labels")]
+    assert json.loads(estimates_json(no_scores, views)) == estimated_section(no_scores, ["labels"])

@@ -33,3 +33,4 @@ def test_unlabelled_rows_on_the_data_and_metrics_pages():
     assert any(c.value.startswith("Scores recalibrated by Platt scaling on 300 labelled rows") or
                c.value.startswith("Scores used as they are on 300 labelled rows") for c in at.caption)
     assert [s.label for s in at.selectbox if s.label == "Backtest metric"] == ["Backtest metric"]
+    assert "Estimates JSON" in [b.label for b in at.get("download_button")]
