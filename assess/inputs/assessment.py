@@ -61,6 +61,14 @@ class Assessment:
             return None
         return replace(self._unlabelled.predictions(model), y_true=None)
 
+    def unlabelled_frame(self, model: str | None = None) -> pd.DataFrame | None:
+        """One model's unlabelled rows with every column of the file (time stamps, features …), row for row as
+        `unlabelled_predictions` encodes them; None when the model has none."""
+        if self.unlabelled is None:
+            return None
+        rows = self._unlabelled.model_rows.get(self.models[0] if model is None else model)
+        return None if rows is None or not len(rows) else self.unlabelled.frame.iloc[rows]
+
     @cached_property
     def _unlabelled(self) -> Assessment:
         """The unlabelled rows as an assessment of their own (no problems: `describe` checked them with the rest),
