@@ -295,7 +295,8 @@ def test_unlabelled_rows_of_a_long_file_stay_with_their_model():
     assert a.predictions("m").y_true.tolist() == [0, 1] and a.predictions("n").y_true.tolist() == [1, 2]
     assert a.unlabelled_predictions("m").scores.tolist() == [[.2, .2, .6]]
     assert a.unlabelled_predictions("n").scores.tolist() == [[.5, .3, .2], [.1, .1, .8]]
-    assert a.unlabelled_frame("n")["proba_a"].tolist() == [.5, .1] and a.unlabelled_frame("m")["model"].tolist() == ["m"]
+    assert a.unlabelled_frame("n")["proba_a"].tolist() == [.5, .1]
+    assert a.unlabelled_frame("m")["model"].tolist() == ["m"]
 
 
 def test_a_file_without_any_label_is_an_error():
