@@ -14,7 +14,7 @@ from assess.core.progress import Progress
 from assess.metrics.document import MetricsSettings, compute_metrics, forecast_breakdowns
 from assess.present import metrics_view as mv
 from assess.present.summary import breakdown_table
-from ui import clustering_view, data_directory
+from ui import clustering_view, data_directory, estimation_widgets
 from ui import metrics_widgets as ms
 from ui.planning_panel import planning_panel
 from ui.rows_widgets import confidently_wrong_rows
@@ -114,6 +114,7 @@ if view.weighted is not None:
     data_table(view.weighted, config=comparison_config(view.weighted))
 st.subheader("Per model, with ISO 5.3.13 baselines")
 per_model_tabs(view.reports, view.baseline_caption)
+estimation_widgets.section(assessment, settings, models)   # rows without labels: CBPE (issue 35)
 
 if forecast:
     st.subheader("By horizon and by series")

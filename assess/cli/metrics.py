@@ -10,7 +10,10 @@ give the 13 SPEC regression keys; forecasts add ``mase``, ``mase_seasonal`` and,
 horizon and per series: ``"by_horizon": {model: {horizon: {key: value}}}`` and ``"by_series": {model: {series: {key:
 value}}}`` (with ``--ci``, ``{value, low, high}`` as above; horizons as strings, "1", "2", …); a file without a
 horizon (or series) column has ``"by_horizon": null`` (``"by_series": null``) and the reason under
-``"undefined_breakdowns"``. A multi-output
+``"undefined_breakdowns"``. A binary or multi-class file with unlabelled rows (an empty truth) adds ``"n_unlabelled"``
+and ``"estimated": {model: {key: {value, low, high}, "calibration", "assumption", …}}``, the CBPE estimate of
+accuracy, precision, recall, F1 and ROC AUC on those rows (`assess.analyses.estimation`; null with the reason under
+``"undefined_estimated"`` for a model without probability scores). A multi-output
 regression file (column pairs ``y_true_<name>``/``y_pred_<name>``) gives under ``"models"`` the uniform average over
 its outputs, with ``"outputs"`` (their names), ``"by_output"`` (model → output → key → value),
 ``"variance_weighted"`` (model → ``r2``/``explained_variance``) and, when some per-output value is null,
@@ -149,6 +152,10 @@ def document(assessment, args, settings, computed: dict, decision) -> dict:
     doc = assessment_document(assessment, settings, computed, breakdowns=breakdowns)
     slices_cli.extend(doc, assessment, args, decision, list(reports))
     over_time_cli.extend(doc, assessment, args, decision, list(reports))
+    if assessment.n_unlabelled:   # rows without labels: their CBPE estimate (issue 35)
+        from assess.analyses.estimation import estimated_section   # only then: it needs scikit-learn and SciPy
+        doc |= estimated_section(assessment, list(reports), decision=decision, level=args.confidence_level,
+                                 n_resamples=args.n_resamples, seed=args.seed)
     if cost_section.wanted(assessment, args):  # ISO 4213 6.6: latency, throughput, energy, efficiency
         doc |= cost_section.section(assessment, args, reports, decision)
     return doc

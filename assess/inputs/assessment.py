@@ -42,6 +42,38 @@ class Assessment:
     models: tuple[str, ...]
     problems: tuple[Problem, ...] = ()
     names: DisplayNames = DisplayNames()  # models, classes and positive above carry these display names
+    #: the rows of a classification file whose truth is empty (`unlabelled_rows`), set aside by `describe`: ``table``
+    #: holds the labelled rows only, so every metric, chart and test reads those; None when every row is labelled
+    unlabelled: LoadedTable | None = None
+
+    @property
+    def n_unlabelled(self) -> int:
+        return 0 if self.unlabelled is None else int(len(self.unlabelled.frame))
+
+    def unlabelled_predictions(self, model: str | None = None) -> Predictions | None:
+        """One model's unlabelled rows encoded as `predictions` encodes its labelled ones (scores, predicted labels,
+        ids, in the same class order), with ``y_true`` None: their labels have not arrived. None when the model has
+        no unlabelled row."""
+        if self.unlabelled is None:
+            return None
+        rows = self._unlabelled.model_rows.get(self.models[0] if model is None else model)
+        if rows is None or not len(rows):
+            return None
+        return replace(self._unlabelled.predictions(model), y_true=None)
+
+    def unlabelled_frame(self, model: str | None = None) -> pd.DataFrame | None:
+        """One model's unlabelled rows with every column of the file (time stamps, features …), row for row as
+        `unlabelled_predictions` encodes them; None when the model has none."""
+        if self.unlabelled is None:
+            return None
+        rows = self._unlabelled.model_rows.get(self.models[0] if model is None else model)
+        return None if rows is None or not len(rows) else self.unlabelled.frame.iloc[rows]
+
+    @cached_property
+    def _unlabelled(self) -> Assessment:
+        """The unlabelled rows as an assessment of their own (no problems: `describe` checked them with the rest),
+        so that they are encoded by the one `_encode`; its ``y_true`` is never read."""
+        return replace(self, table=self.unlabelled, unlabelled=None, problems=())
 
     @property
     def frame(self) -> pd.DataFrame:
@@ -226,7 +258,8 @@ class Assessment:
         return {
             "file": self.table.name, "sha256": self.table.sha256, "format": self.table.format,
             "compression": self.table.compression, "delimiter": self.table.delimiter, "decimal": self.table.decimal,
-            "sheet": self.table.sheet, "rows": int(len(self.frame)), "columns": [str(c) for c in self.frame.columns],
+            "sheet": self.table.sheet, "rows": int(len(self.frame)) + self.n_unlabelled,
+            "n_unlabelled": self.n_unlabelled, "columns": [str(c) for c in self.frame.columns],
             "notes": list(self.table.notes), "task": self.task.value, "task_reason": self.task_reason,
             "roles": self.roles.table(), "positive": self.positive, "positive_reason": self.positive_reason,
             "classes": list(self.classes), "models": list(self.models), "outputs": list(self.outputs),
@@ -296,8 +329,8 @@ def describe(table: LoadedTable, overrides: Overrides | None = None) -> Assessme
             positive, positive_reason = infer_positive(frame, roles.y_true, classes)
 
     if roles.model:   # the model column read once: its names and each one's rows
-        codes, models = table.label_codes(roles.model)
-        model_rows = rows_by_code(codes, models)
+        model_codes, models = table.label_codes(roles.model)
+        model_rows = rows_by_code(model_codes, models)
     else:
         models = tuple(wm.name for wm in roles.wide_models) if roles.wide_models else (table.stem,)
         model_rows = _model_rows(frame, roles, models)
@@ -309,12 +342,26 @@ def describe(table: LoadedTable, overrides: Overrides | None = None) -> Assessme
         models = tuple(names.model(m) for m in models)
         classes = [names.cls(c) for c in classes]
         positive = None if positive is None else names.cls(positive)
+    unlabelled = None
+    empty = frame[roles.y_true].isna().to_numpy() if task in (Task.BINARY, Task.MULTICLASS) and roles.y_true \
+        else None
+    if empty is not None and empty.any() and not empty.all():   # all empty: an error (validation), kept whole
+        unlabelled, table = _rows_of(table, empty), _rows_of(table, ~empty)
+        frame = table.frame
+        if roles.model:
+            model_rows = rows_by_code(model_codes[~empty], tuple(model_rows))   # the file's model names, in order
     assessment = Assessment(table, roles, task, task_reason, tuple(classes), positive, positive_reason, models,
-                            tuple(problems), names)
+                            tuple(problems), names, unlabelled)
     # the rows found above, by display name, as `Assessment.model_rows` would find them again (cached_property)
     assessment.__dict__["model_rows"] = {names.model(m): rows for m, rows in model_rows.items()} \
         if roles.model else _model_rows(frame, roles, assessment.models, names)
     return assessment
+
+
+def _rows_of(table: LoadedTable, mask: np.ndarray) -> LoadedTable:
+    """The rows of ``table`` where ``mask`` holds, renumbered from 0, with the label codes found while reading."""
+    coded = {col: (codes[mask], labels) for col, (codes, labels) in table.coded.items()}
+    return replace(table, frame=table.frame.loc[mask].reset_index(drop=True), coded=coded)
 
 
 def _model_rows(frame: pd.DataFrame, roles: Roles, models: tuple[str, ...],

@@ -21,7 +21,10 @@ from assess.inputs.probabilities import outside_unit_interval, rows_not_summing_
 from assess.inputs.roles import Roles
 from assess.inputs.score_direction import check_score_direction
 
-__all__ = ["Problem", "validate", "MIN_ROWS_NORMAL", "MAX_ASSESSED_CLASSES"]
+__all__ = ["Problem", "validate", "MIN_ROWS_NORMAL", "MAX_ASSESSED_CLASSES", "UNLABELLED"]
+
+#: The code of the warning that counts the unlabelled rows of a classification file (an empty ground truth).
+UNLABELLED = "unlabelled_rows"
 
 #: Below this many rows a normal-approximation interval (Wilson, CLT) is unreliable (ISO 4213 7.8, Iocchi slides).
 MIN_ROWS_NORMAL = 30
@@ -242,6 +245,23 @@ def _check_clustering(c: _Checker, a: _Input) -> None:
                    "indices (ARI, AMI)", column=col, count=k)
 
 
+def _check_labelled(c: _Checker, column) -> None:
+    """A row with an empty truth is *unlabelled* (its label has not arrived): `assess.inputs.assessment.describe`
+    sets it aside, every metric reads the labelled rows, and `assess.analyses.estimation` estimates the unlabelled
+    rows' performance from their scores. A warning counts them; a file with no labelled row at all is an error, since
+    nothing can be measured and the scores' calibration, which the estimate rests on, cannot be checked."""
+    empty = c.frame[column].isna().to_numpy()
+    if empty.size and empty.all():
+        c.note("error", "no_labelled_rows", f"column {quote(column)} is empty in every row: no row is labelled, so "
+                                            "nothing can be measured, and estimating the performance needs labelled "
+                                            "rows to check the scores' calibration on", column=column,
+               count=int(empty.size), rows=tuple(range(1, min(empty.size, _SHOW_ROWS) + 1)))
+        return
+    c.add("warning", UNLABELLED, column, empty, "empty value{s}",
+          suffix=" in the ground truth: unlabelled rows, left out of every measured metric (their performance is "
+                 "estimated from the scores where the file has probabilities)")
+
+
 def _check_classification(c: _Checker, a: _Input) -> None:
     r, task = a.roles, a.task
     if task is Task.MULTILABEL and r.true_labels:
@@ -257,7 +277,7 @@ def _check_classification(c: _Checker, a: _Input) -> None:
         return
 
     if task is not Task.MULTILABEL:  # in label-set files an empty cell is the empty set, a legitimate value
-        c.missing(r.y_true, suffix=" in the ground truth; every evaluated row needs its true label")
+        _check_labelled(c, r.y_true)
     pred_cols = [wm.y_pred for wm in r.wide_models if wm.y_pred] or ([r.y_pred] if r.y_pred else [])
     score_cols = [wm.score for wm in r.wide_models if wm.score] or ([r.score] if r.score else [])
     if not pred_cols and not score_cols and not r.class_scores:

@@ -45,11 +45,10 @@ def test_inspect_task_change_by_role(capsys, tmp_path):
 
 def test_blocking_problems_exit_2_with_json_and_one_line(capsys, tmp_path):
     path = tmp_path / "p.csv"
-    path.write_text("y_true,y_pred\n1,1\n,0\n")
+    path.write_text("y_true,y_pred\n1,1\n0,\n")
     code, out, err = run(capsys, "inspect", str(path))
     assert code == 2 and json.loads(out)["problems"][0]["code"] == "missing_values"
-    assert err == "error: p.csv: column `y_true` has 1 missing value (row 2) in the ground truth; every evaluated " \
-                  "row needs its true label\n"
+    assert err == "error: p.csv: column `y_pred` has 1 missing value (row 2) in the predicted label\n"
 
 
 @pytest.mark.parametrize("content,message", [

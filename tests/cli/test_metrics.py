@@ -88,10 +88,9 @@ def test_bad_metric_key_and_blocking_error(capsys, tmp_path):
     assert main(["metrics", WINE, "--metrics", "nope"]) == 2
     assert capsys.readouterr().err.startswith("error: unknown multiclass metric 'nope'; valid keys: accuracy")
     path = tmp_path / "gap.csv"
-    path.write_text("y_true,y_pred\n1,1\n,0\n")
+    path.write_text("y_true,y_pred\n1,1\n0,\n")
     assert main(["metrics", str(path)]) == 2
-    assert capsys.readouterr().err == ("error: gap.csv: column `y_true` has 1 missing value (row 2) in the ground "
-                                       "truth; every evaluated row needs its true label\n")
+    assert capsys.readouterr().err == "error: gap.csv: column `y_pred` has 1 missing value (row 2) in the predicted label\n"
 
 
 REGRESSION_KEYS = ["mae", "mse", "rmse", "sse", "max_error", "median_absolute_error", "mean_error", "mape", "smape",

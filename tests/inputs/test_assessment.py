@@ -267,14 +267,42 @@ def problem(a, code):
     return found[0]
 
 
-def test_missing_ground_truth_is_an_error_with_rows():
-    frame = binary_frame().astype({"y_true": object})
+def test_empty_ground_truth_makes_rows_unlabelled_set_aside_from_the_labelled_ones():
+    """Issue 35 §3: an empty truth is a state (the label has not arrived), counted in a warning; every metric reads
+    the labelled rows, and the unlabelled rows' scores, predictions and ids are encoded for estimation."""
+    frame = binary_frame(id=[f"r{i}" for i in range(60)]).astype({"y_true": object})
     frame.loc[[4, 9, 11], "y_true"] = None
     a = frame_csv(frame)
-    p = problem(a, "missing_values")
-    assert (p.level, p.column, p.count, p.rows) == ("error", "y_true", 3, (5, 10, 12))
-    assert p.message == ("column `y_true` has 3 missing values (first at row 5) in the ground truth; every evaluated "
-                         "row needs its true label")
+    assert not a.errors
+    p = problem(a, "unlabelled_rows")
+    assert (p.level, p.column, p.count, p.rows) == ("warning", "y_true", 3, (5, 10, 12))
+    assert p.message.startswith("column `y_true` has 3 empty values (first at row 5) in the ground truth: unlabelled")
+    labelled = frame.drop(index=[4, 9, 11])
+    got = a.predictions()
+    assert got.n == 57 and got.y_true.tolist() == labelled["y_true"].astype(int).tolist()
+    assert got.scores.tolist() == labelled["score"].tolist()
+    assert a.n_unlabelled == 3 and a.to_dict()["n_unlabelled"] == 3 and a.to_dict()["rows"] == 60
+    u = a.unlabelled_predictions()
+    assert u.y_true is None and u.ids.tolist() == ["r4", "r9", "r11"]
+    assert u.scores.tolist() == frame.loc[[4, 9, 11], "score"].tolist()
+    assert u.y_pred.tolist() == frame.loc[[4, 9, 11], "y_pred"].tolist()
+
+
+def test_unlabelled_rows_of_a_long_file_stay_with_their_model():
+    a = assess_csv("model,y_true,proba_a,proba_b,proba_c\nm,a,.7,.2,.1\nn,b,.1,.8,.1\nm,,.2,.2,.6\nn,c,.1,.1,.8\n"
+                   "m,b,.3,.4,.3\nn,,.5,.3,.2\nn,,.1,.1,.8\n")
+    assert a.task is Task.MULTICLASS and a.n_unlabelled == 3
+    assert a.predictions("m").y_true.tolist() == [0, 1] and a.predictions("n").y_true.tolist() == [1, 2]
+    assert a.unlabelled_predictions("m").scores.tolist() == [[.2, .2, .6]]
+    assert a.unlabelled_predictions("n").scores.tolist() == [[.5, .3, .2], [.1, .1, .8]]
+    assert a.unlabelled_frame("n")["proba_a"].tolist() == [.5, .1]
+    assert a.unlabelled_frame("m")["model"].tolist() == ["m"]
+
+
+def test_a_file_without_any_label_is_an_error():
+    a = assess_csv("y_true,score\n,0.4\n,0.7\n")
+    p = problem(a, "no_labelled_rows")
+    assert (p.level, p.count) == ("error", 2) and "no row is labelled" in p.message
     with pytest.raises(AssessError, match="fix the errors before assessing"):
         a.predictions()
 

@@ -85,7 +85,7 @@ def test_multiclass_sample_has_per_class_table():
 def test_guard_when_data_has_errors():
     at = open_app()
     at.radio[0].set_value("Upload a file").run()
-    at.file_uploader[0].upload("bad.csv", b"y_true,y_pred\n1,0\n,1\n", "text/csv").run()
+    at.file_uploader[0].upload("bad.csv", b"y_true,y_pred\n1,0\n0,\n", "text/csv").run()
     at.switch_page("views/metrics.py").run()
     assert [i.value for i in at.info] == ["Load a predictions file without blocking errors first."]
     assert [t.value for t in at.title] == ["Metrics"]       # the page keeps its title above the guard

@@ -1,0 +1,45 @@
+"""The Metrics page's section on unlabelled rows (issue 35 §3): "Estimated on N unlabelled rows" per model, with its
+intervals, the assumption and the calibration, then the backtest chart on labelled history. What it shows comes from
+assess/present/estimation_view.py."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from assess.inputs.assessment import Assessment
+from assess.metrics.document import MetricsSettings
+from assess.present import estimation_view as ev
+from assess.present.charts.estimation import backtest_chart
+from ui.state import cached, md
+from ui.widgets import chart, data_table
+
+
+def section(assessment: Assessment, settings: MetricsSettings, models) -> None:
+    """Nothing for a file whose rows are all labelled."""
+    if not assessment.n_unlabelled:
+        return
+    st.subheader(ev.heading(assessment))
+    st.caption(md(ev.assumption(settings.confidence_level)))
+    options = dict(level=settings.confidence_level, n_resamples=settings.n_resamples, seed=settings.seed)
+    views = [cached(ev.estimate_view, assessment, model, settings.decision, **options) for model in models]
+    for view, tab in zip(views, st.tabs([md(model) for model in models])):
+        model = view.model
+        with tab:
+            if view.undefined:
+                st.info(md(f"No estimate for {model}: {view.undefined}."))
+                continue
+            data_table(view.table, height="content")
+            st.caption(md(view.calibration))
+            history = cached(ev.backtest_table, assessment, model, settings.decision,
+                             level=settings.confidence_level, n_resamples=200, seed=settings.seed)
+            if history is None:
+                st.caption("Too few labelled rows for a backtest (two chunks of 50 rows at least).")
+                continue
+            metrics = list(dict.fromkeys(history["metric"]))
+            shown = st.selectbox("Backtest metric", metrics, key=f"backtest_metric_{model}",
+                                 help="Each chunk of labelled rows estimated as if its labels were missing, "
+                                      "calibrated on the other chunks, beside the value its labels give.")
+            chart(backtest_chart(history, metric=shown, model=model, confidence_level=settings.confidence_level),
+                  f"Estimated vs realised {shown}", key=f"backtest_{model}")
+    st.download_button("Estimates JSON", ev.estimates_json(assessment, views), "estimates.json", "application/json",
+                       icon=":material/download:")
