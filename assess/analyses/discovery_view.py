@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from assess.analyses.discovery import Discovery
-from assess.core.formatting import bounds, name_in_sentence, number, p_value
+from assess.core.formatting import UNDEFINED, bounds, name_in_sentence, number, p_value
 
 
 def _signed(v: float) -> str:
@@ -39,6 +39,6 @@ def found_table(found: Discovery) -> pd.DataFrame:
         "Rest of the rows": d["rest"].map(number), "Difference": d["difference"].map(_signed),
         "Interval of the difference": [bounds(lo, hi) for lo, hi in zip(d["difference_low"], d["difference_high"])],
         "Test": d["test"],
-        "p": d["pvalue"].map(lambda p: p_value(p, alpha, cell=True) if np.isfinite(p) else "—"),
+        "p": d["pvalue"].map(lambda p: p_value(p, alpha, cell=True) if np.isfinite(p) else UNDEFINED),
         "Adjusted p (BH)": d["p_adjusted"].map(lambda p: p_value(p, alpha, cell=True)),
     })

@@ -51,6 +51,7 @@ from scipy import sparse, special
 from assess.core.data import Task
 from assess.core.decision import Decision, predicted_labels
 from assess.core.errors import AssessError
+from assess.core.formatting import percent_level
 from assess.curves.counts import threshold_counts
 from assess.intervals.bootstrap import bootstrap_ci
 from assess.metrics.calibration_error import bin_totals, ece_interval
@@ -337,7 +338,7 @@ def estimate(y_labelled, p_labelled, p_unlabelled, *, classes, keys=None, level:
 
 def _decide(calibration: str, miscalibrated: bool, n: int, eces, cis, level: float) -> tuple[str, str]:
     worst = int(np.argmax([hi for _, hi in cis]))
-    said = f"ECE {eces[worst]:.3f} ({cis[worst][0]:.3f}–{cis[worst][1]:.3f}, {level:.0%} simultaneous)"
+    said = f"ECE {eces[worst]:.3f} ({cis[worst][0]:.3f}–{cis[worst][1]:.3f}, {percent_level(level)} simultaneous)"
     if calibration != "auto":
         return calibration, f"{calibration} chosen ({said} on the labelled rows)"
     if miscalibrated and n >= ISOTONIC_MIN_ROWS:

@@ -43,7 +43,7 @@ from assess.core.data import Predictions, Task
 from assess.core.decision import Decision
 from assess.core.defaults import DEFAULT_RESAMPLES
 from assess.core.errors import AssessError
-from assess.core.formatting import number, p_value
+from assess.core.formatting import number, p_value, percent_level
 from assess.inputs.assessment import Assessment
 
 #: The comparison operators, longest first so ``>=`` is not read as ``>``.
@@ -235,7 +235,7 @@ def _bound(req: Requirement, model: str, result, level: float) -> GateRow:
         if not math.isfinite(result.value):
             why = result.reason or "the value is undefined"
         else:
-            why = f"no {level:.0%} interval could be computed for {req.key}"
+            why = f"no {percent_level(level)} interval could be computed for {req.key}"
         return GateRow(**common, passed=False, message=f"fails: undefined ({why})")
     holds = bool(OPERATORS[req.op](read, req.threshold))
     what = "value" if req.kind == "value" else f"{'lower' if req.kind == 'low' else 'upper'} bound"

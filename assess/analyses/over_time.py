@@ -35,8 +35,8 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -265,6 +265,8 @@ class OverTime:
     metrics: pd.DataFrame
     changes: pd.DataFrame
     confidence_level: float
+    #: Each model's unlabelled rows' period keys, row for row as `Assessment.unlabelled_predictions` holds them
+    unlabelled_periods: Mapping[str, np.ndarray] = field(default_factory=dict)
 
     def to_dict(self, estimated: Callable[[str, str], dict | None] | None = None) -> dict:
         """``{model: {period start: {"n", "n_labelled", "observed": {key: {value, low, high}}, "change": {key:
@@ -333,11 +335,12 @@ def over_time(assessment: Assessment, period="month", *, reference: Reference = 
     options = dict(ci=ci, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed)
     if task.is_classification:
         options["decision"] = decision
-    period_rows, metric_rows, change_rows = [], [], []
+    period_rows, metric_rows, change_rows, unlabelled_periods = [], [], [], {}
     for model in chosen:
         rows = assessment.model_rows[model]
         pred = assessment.predictions(model)
-        codes, starts = _periods(stamps[rows], dated, period)
+        model_stamps, labelled = _model_stamps(assessment, model, column, stamps, truth)
+        codes, starts = _periods(model_stamps, dated, period)
         if len(starts) > MAX_PERIODS:
             raise AssessError(f"{len(starts):,} periods of a {period} are too many to show and test (at most "
                               f"{MAX_PERIODS:,}); choose a longer period")
@@ -350,15 +353,14 @@ def over_time(assessment: Assessment, period="month", *, reference: Reference = 
             reference_period = np.arange(len(starts)) < reference.first
         else:
             end = reference.end + pd.Timedelta(days=1)
-            model_stamps = stamps[rows]
             in_reference = (model_stamps >= reference.start.to_datetime64()) & (model_stamps < end.to_datetime64())
             reference_period = np.array([bool(in_reference[codes == i].all()) for i in range(len(starts))])
         if not in_reference.any():
             raise AssessError(f"model {quote(model)}: no row falls in "
                               f"{_reference_words(reference, starts, period)}")
-        labelled = truth[rows]
-        # the rows the predictions hold: every row, or (once unlabelled rows are a state of the file) the labelled
-        # ones in file order; the periods count every row
+        # the rows the predictions hold: the labelled ones; the periods count every row, the unlabelled too
+        if (~labelled).any():
+            unlabelled_periods[model] = np.array([period_key(s) for s in starts])[codes[~labelled]]
         scored = _scored(pred.n, labelled, model)
         scored_codes, ref_idx = codes[scored], np.flatnonzero(in_reference[scored])
         if not ref_idx.size:
@@ -418,7 +420,7 @@ def over_time(assessment: Assessment, period="month", *, reference: Reference = 
                                                  "difference", "low", "high", "pvalue", "p_adjusted", "worse",
                                                  "reason", "sentence"])
     return OverTime(task, column, period, reference, _reference_words(reference, starts, period), tuple(keys), periods,
-                    metrics, changes, float(confidence_level))
+                    metrics, changes, float(confidence_level), unlabelled_periods)
 
 
 #: Why a period without a labelled row has no observed metric (its performance can only be estimated).
@@ -432,13 +434,28 @@ def period_positions(assessment: Assessment, model: str, period, start) -> np.nd
     if column is None:
         raise AssessError(f"{assessment.table.name}: no time-stamp column")
     stamps, dated = _stamps(assessment.frame[column], column)
-    rows = assessment.model_rows[model]
-    codes, starts = _periods(stamps[rows], dated, period)
+    model_stamps, labelled = _model_stamps(assessment, model, column, stamps, _labelled(assessment))
+    codes, starts = _periods(model_stamps, dated, period)
     keys = [period_key(s) for s in starts]
     if period_key(start) not in keys:
         raise AssessError(f"model {quote(model)} has no rows in the period beginning {period_key(start)}")
-    scored = _scored(assessment.predictions(model).n, _labelled(assessment)[rows], model)
+    scored = _scored(assessment.predictions(model).n, labelled, model)
     return np.flatnonzero(codes[scored] == keys.index(period_key(start)))
+
+
+def _model_stamps(assessment: Assessment, model: str, column: str, stamps: np.ndarray, truth: np.ndarray):
+    """(stamps, labelled) of every row of ``model``: its rows of the file's table, then its unlabelled rows (rows
+    without a ground truth, which the assessment sets apart; `Assessment.unlabelled_frame`), so that a period of
+    predictions whose labels have not arrived is a period too."""
+    rows = assessment.model_rows[model]
+    unlabelled = assessment.unlabelled_frame(model)
+    if unlabelled is None or not len(unlabelled):
+        return stamps[rows], truth[rows]
+    later = _stamps(unlabelled[column], column)[0]
+    if later.dtype != stamps.dtype:
+        raise AssessError(f"time-stamp column {quote(column)}: the rows without a ground truth hold "
+                          f"{'dates' if later.dtype.kind == 'M' else 'numbers'}, the others not")
+    return np.concatenate([stamps[rows], later]), np.r_[truth[rows], np.zeros(later.size, bool)]
 
 
 def _no_truth(spec) -> MetricResult:

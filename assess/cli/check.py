@@ -81,7 +81,7 @@ def run(args) -> int:
 
 def print_table(report) -> None:
     """Requirement × model: value, interval, verdict; then one line with the count that failed."""
-    from assess.core.formatting import UNDEFINED, bounds, number
+    from assess.core.formatting import UNDEFINED, bounds, number, percent_level
 
     header = ("Requirement", "Model", "Value", "Interval", "Verdict")
     lines = [(r.requirement, r.model, number(r.value), bounds(r.low, r.high) or UNDEFINED, r.message) for r in report.rows]
@@ -90,7 +90,7 @@ def print_table(report) -> None:
         print("  ".join(cell.ljust(w) for cell, w in zip(line, widths)) + "  " + line[-1])
     failed = len(report.failed)
     print(f"\n{'PASSED' if report.passed else 'FAILED'}: {len(report.rows) - failed:,} of {len(report.rows):,} "
-          f"checks hold ({report.confidence_level:.0%} intervals; better() at p < {report.alpha:g})")
+          f"checks hold ({percent_level(report.confidence_level)} intervals; better() at p < {report.alpha:g})")
 
 
 def write_junit(report, path: str, *, name: str) -> None:

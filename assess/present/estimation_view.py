@@ -14,7 +14,7 @@ import pandas as pd
 from assess.analyses.estimation import ASSUMPTION, Estimate, backtest, estimate_predictions
 from assess.core.decision import Decision, predicted_labels
 from assess.core.errors import AssessError
-from assess.core.formatting import bounds, count, number, percent_level
+from assess.core.formatting import UNDEFINED, bounds, count, number, percent_level
 from assess.inputs.assessment import Assessment
 from assess.metrics import get
 
@@ -72,7 +72,7 @@ def estimates_json(assessment: Assessment, views) -> str:
 
 def _table(assessment: Assessment, est: Estimate) -> pd.DataFrame:
     rows = [dict(metric=get(assessment.task, key).name, estimate=number(value),
-                 interval=bounds(*est.intervals[key]) or "—") for key, value in est.values.items()]
+                 interval=bounds(*est.intervals[key]) or UNDEFINED) for key, value in est.values.items()]
     return pd.DataFrame(rows)
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from assess.analyses.over_time import PERIODS, OverTime, Reference, time_column
-from assess.core.formatting import bounds, number, p_value
+from assess.core.formatting import UNDEFINED, bounds, number, p_value
 from assess.inputs.assessment import Assessment
 from assess.metrics.registry import get
 from assess.present.charts.over_time import over_time_chart
@@ -60,13 +60,13 @@ def change_table(result: OverTime, model: str, metric: str) -> pd.DataFrame:
         tested = c is not None and np.isfinite(c["pvalue"])
         rows.append({
             "Period": p["key"], "Rows": f"{int(p['n']):,}", "Labelled": f"{int(p['n_labelled']):,}",
-            "Value": number(v["value"]) if np.isfinite(v["value"]) else "undefined",
-            "Interval": bounds(v["low"], v["high"]) or "—",
+            "Value": number(v["value"]) if np.isfinite(v["value"]) else UNDEFINED,
+            "Interval": bounds(v["low"], v["high"]) or UNDEFINED,
             "Change": "reference" if p["reference"] else (number(c["difference"]) if tested else "not tested"),
-            "Change interval": bounds(c["low"], c["high"]) or "—" if tested else "—",
-            "Test": c["test"] if tested else (c["reason"] if c is not None and c["reason"] else "—"),
-            "p-value": p_value(c["pvalue"], alpha, cell=True) if tested else "—",
-            "Adjusted p": p_value(c["p_adjusted"], alpha, cell=True) if tested else "—"})
+            "Change interval": bounds(c["low"], c["high"]) or UNDEFINED if tested else UNDEFINED,
+            "Test": c["test"] if tested else (c["reason"] if c is not None and c["reason"] else UNDEFINED),
+            "p-value": p_value(c["pvalue"], alpha, cell=True) if tested else UNDEFINED,
+            "Adjusted p": p_value(c["p_adjusted"], alpha, cell=True) if tested else UNDEFINED})
     return pd.DataFrame(rows)
 
 

@@ -73,3 +73,24 @@ def test_a_fully_labelled_file_has_no_estimate(capsys):
     doc = run_json(capsys, str(SAMPLES / "breast_cancer_binary.csv"), "--models", "logistic")
     assert "estimated" not in doc and "n_unlabelled" not in doc
     assert np.isfinite(doc["models"]["logistic"]["accuracy"])
+
+
+def test_by_time_counts_unlabelled_rows_in_their_periods_and_estimates_them(capsys, tmp_path):
+    """`--by-time` on the churn sample with November and December's labels not yet arrived: those months count
+    their rows (pandas) with none labelled, have no observed value, and their estimate is the file's own CBPE
+    estimate when every unlabelled row falls in one period (one answer per question); labelled months have none."""
+    data = pd.read_csv(SAMPLES / "churn_over_time.csv")
+    late = data.date >= "2024-12-01"
+    blanked = data.assign(y_true=data.y_true.where(~late))
+    path = tmp_path / "churn_unlabelled.csv"
+    blanked.to_csv(path, index=False)
+    doc = run_json(capsys, str(path), "--by-time", "month", "--resamples", "100", "--quiet")
+    months = pd.to_datetime(data.date).dt.to_period("M").dt.start_time.dt.strftime("%Y-%m-%d")
+    for model, periods in doc["by_time"].items():
+        of_model = data.model == model
+        assert {k: v["n"] for k, v in periods.items()} == months[of_model].value_counts().sort_index().to_dict()
+        december = periods["2024-12-01"]
+        assert december["n_labelled"] == 0 and december["n"] == int((late & of_model).sum())
+        assert all(v["value"] is None for v in december["observed"].values())
+        assert december["estimated"] == {k: doc["estimated"][model][k] for k in ("accuracy", "roc_auc")}
+        assert all("estimated" not in p for k, p in periods.items() if k != "2024-12-01")

@@ -358,11 +358,11 @@ def _over_time_context(report: Report) -> dict | None:
             "sentences": list(ot.sentences),
             "rows": [{"model": r["model"], "period": r["period"], "n": f"{r['n']:,}",
                       "labelled": f"{r['n_labelled']:,}",
-                      "value": number(r["value"]) if np.isfinite(r["value"]) else "undefined",
-                      "interval": bounds(r["low"], r["high"]) or "—",
+                      "value": number(r["value"]) if np.isfinite(r["value"]) else UNDEFINED,
+                      "interval": bounds(r["low"], r["high"]) or UNDEFINED,
                       "change": "reference" if r["reference"] else
                       (number(r["difference"]) if np.isfinite(r["difference"]) else "not tested"),
-                      "p": p_value(r["p_adjusted"], alpha, cell=True) if np.isfinite(r["p_adjusted"]) else "—"}
+                      "p": p_value(r["p_adjusted"], alpha, cell=True) if np.isfinite(r["p_adjusted"]) else UNDEFINED}
                      for r in ot.rows]}
 
 
