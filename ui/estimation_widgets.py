@@ -8,6 +8,7 @@ import streamlit as st
 
 from assess.inputs.assessment import Assessment
 from assess.metrics.document import MetricsSettings
+from assess.metrics.registry import get
 from assess.present import estimation_view as ev
 from assess.present.charts.estimation import backtest_chart
 from ui.state import cached, md
@@ -43,3 +44,23 @@ def section(assessment: Assessment, settings: MetricsSettings, models) -> None:
                   f"Estimated vs realised {shown}", key=f"backtest_{model}")
     st.download_button("Estimates JSON", ev.estimates_json(assessment, views), "estimates.json", "application/json",
                        icon=":material/download:")
+
+
+def estimated_periods(assessment: Assessment, result, model: str, metric: str, level: float) -> dict | None:
+    """The Over time page's estimates: ``metric`` on each period's unlabelled rows, {period key: {value, low,
+    high}}, as ``metrics --by-time`` gives them (`assess.analyses.over_time.period_estimate`); None when every row is
+    labelled or the metric is not one CBPE estimates. A caption says what the open markers assume."""
+    from assess.analyses.over_time import period_estimate
+    from ui.state import current_decision
+
+    if not assessment.n_unlabelled:
+        return None
+    keys = result.periods.query("model == @model and n_labelled < n")["key"]
+    found = {k: cached(period_estimate, assessment, result, model, k, decision=current_decision(),
+                       confidence_level=level) for k in keys}
+    found = {k: v[metric] for k, v in found.items() if v and metric in v}
+    if found:
+        st.caption(md(f"Open markers: {get(assessment.task, metric).name} estimated on the rows whose labels have not "
+                      f"arrived, by confidence-based performance estimation; it assumes {ev.ASSUMPTION}."))
+    return found or None
+

@@ -10,6 +10,7 @@ from assess.core.errors import AssessError
 from assess.core.formatting import percent_level
 from assess.inputs.columns import quote
 from assess.present import over_time_view as ov
+from ui.estimation_widgets import estimated_periods
 from ui.rows_widgets import period_rows
 from ui.state import cached, current_decision, md, require_assessment
 from ui.widgets import all_charts_button, chart, data_table, decision_note
@@ -67,7 +68,8 @@ except (AssessError, ValueError) as exc:
     st.stop()
 
 st.caption(md(f"Time stamps from {quote(result.column)}; compared with {result.reference_words}."))
-fig = ov.chart(result, model, metric)
+estimated = estimated_periods(assessment, result, model, metric, level)
+fig = ov.chart(result, model, metric, estimated)
 chart(fig, f"{names[metric]} over time", key="over_time")
 
 st.subheader("Changes against the reference")
@@ -75,7 +77,7 @@ for sentence in result.sentences(model, metric):
     st.markdown(md(sentence))
 if not result.sentences(model, metric):
     st.info("No period outside the reference could be tested for this metric; the table says why.")
-data_table(ov.change_table(result, model, metric), repeat=("Period",), shrink=("Test",))
+data_table(ov.change_table(result, model, metric, estimated), repeat=("Period",), shrink=("Test",))
 st.caption(ov.CHANGE_CAPTION)
 
 all_charts_button([fig], "over_time.pdf", key="over_time")

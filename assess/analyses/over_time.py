@@ -427,6 +427,28 @@ def over_time(assessment: Assessment, period="month", *, reference: Reference = 
 NO_TRUTH = "no row of this period has a ground truth"
 
 
+def period_estimate(assessment: Assessment, result: OverTime, model: str, period: str, *,
+                    decision: Decision = Decision(), confidence_level: float = 0.95,
+                    n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> dict | None:
+    """The performance of the period ``period`` (its key, an ISO date) estimated on its unlabelled rows by CBPE
+    (`assess.analyses.estimation`, calibrated on every labelled row of the model, as the file's own estimate):
+    ``{key: {value, low, high}}`` for the metrics of ``result`` it estimates, else for every metric it estimates;
+    None when the period has no unlabelled row or the file allows no estimate (no probability scores)."""
+    from assess.analyses.estimation import estimate_predictions
+    from assess.metrics.forecast_state import subset
+
+    at = np.flatnonzero(result.unlabelled_periods.get(model, np.array([], dtype=object)) == period)
+    if not at.size:
+        return None
+    try:
+        found = estimate_predictions(assessment.predictions(model), subset(assessment.unlabelled_predictions(model), at),
+                                     decision, level=confidence_level, n_resamples=n_resamples, seed=seed).as_json()
+    except AssessError:
+        return None
+    values = {k: v for k, v in found.items() if isinstance(v, dict) and "value" in v}
+    return {k: v for k, v in values.items() if k in result.keys} or values
+
+
 def period_positions(assessment: Assessment, model: str, period, start) -> np.ndarray:
     """The positions, among ``model``'s predictions (as `assess.analyses.rows.rows_at` takes them), of the rows of
     the period that begins at ``start`` (a period start of :func:`over_time`'s ``periods``), for its drill-down."""

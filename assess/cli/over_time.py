@@ -52,33 +52,13 @@ def extend(doc: dict, assessment, args, decision, models) -> None:
                        models=models, keys=args.metrics, decision=decision, ci=args.ci or "auto",
                        confidence_level=args.confidence_level, n_resamples=args.n_resamples, seed=args.seed,
                        test_resamples=args.n_resamples)
-    doc["by_time"] = result.to_dict(estimated=_estimator(assessment, result, decision, args) if
-                                    assessment.n_unlabelled else None)
+    from assess.analyses.over_time import period_estimate
+
+    def estimated(model: str, period: str) -> dict | None:
+        return period_estimate(assessment, result, model, period, decision=decision,
+                               confidence_level=args.confidence_level, n_resamples=args.n_resamples, seed=args.seed)
+
+    doc["by_time"] = result.to_dict(estimated=estimated if assessment.n_unlabelled else None)
     doc["by_time_settings"] = {"column": result.column, "period": result.period, "reference": result.reference_words,
                                "metrics": list(result.keys), "correction": "fdr_bh"}
 
-
-def _estimator(assessment, result, decision, args):
-    """A period's estimated performance on its unlabelled rows (CBPE, `assess.analyses.estimation`, calibrated on
-    every labelled row of the model, as the file's own ``"estimated"``): the by-time metrics it can estimate, or
-    else every metric it estimates; None (no ``"estimated"``) when it cannot estimate, e.g. without probabilities."""
-    import numpy as np
-
-    from assess.analyses.estimation import estimate_predictions
-    from assess.metrics.forecast_state import subset
-
-    def estimated(model: str, period: str) -> dict | None:
-        at = np.flatnonzero(result.unlabelled_periods.get(model, np.array([])) == period)
-        if not at.size:
-            return None
-        try:
-            found = estimate_predictions(assessment.predictions(model),
-                                         subset(assessment.unlabelled_predictions(model), at), decision,
-                                         level=args.confidence_level, n_resamples=args.n_resamples,
-                                         seed=args.seed).as_json()
-        except AssessError:
-            return None
-        values = {k: v for k, v in found.items() if isinstance(v, dict) and "value" in v}
-        return {k: v for k, v in values.items() if k in result.keys} or values
-
-    return estimated

@@ -46,9 +46,10 @@ def _one(frame: pd.DataFrame, model: str, metric: str | None = None) -> pd.DataF
     return frame[pick]
 
 
-def change_table(result: OverTime, model: str, metric: str) -> pd.DataFrame:
-    """One row per period: its rows (labelled), the value with its interval, and — outside the reference — the
-    difference from the reference with its interval, the test, p and the adjusted p; all as text for reading."""
+def change_table(result: OverTime, model: str, metric: str, estimated: dict | None = None) -> pd.DataFrame:
+    """One row per period: its rows (labelled), the value with its interval, the value estimated on its unlabelled
+    rows when ``estimated`` ({period key: {value, low, high}}) has it, and — outside the reference — the difference
+    from the reference with its interval, the test, p and the adjusted p; all as text for reading."""
     alpha = round(1.0 - result.confidence_level, 12)
     periods = _one(result.periods, model).set_index("period")
     values = _one(result.metrics, model, metric).set_index("period")
@@ -62,6 +63,7 @@ def change_table(result: OverTime, model: str, metric: str) -> pd.DataFrame:
             "Period": p["key"], "Rows": f"{int(p['n']):,}", "Labelled": f"{int(p['n_labelled']):,}",
             "Value": number(v["value"]) if np.isfinite(v["value"]) else UNDEFINED,
             "Interval": bounds(v["low"], v["high"]) or UNDEFINED,
+            **({"Estimated (no labels yet)": _estimate_cell(estimated.get(p["key"]))} if estimated else {}),
             "Change": "reference" if p["reference"] else (number(c["difference"]) if tested else "not tested"),
             "Change interval": bounds(c["low"], c["high"]) or UNDEFINED if tested else UNDEFINED,
             "Test": c["test"] if tested else (c["reason"] if c is not None and c["reason"] else UNDEFINED),
@@ -70,12 +72,27 @@ def change_table(result: OverTime, model: str, metric: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def chart(result: OverTime, model: str, metric: str):
-    """The over-time chart of one model and metric."""
+def _estimate_cell(value: dict | None) -> str:
+    if not value or value["value"] is None:
+        return UNDEFINED
+    interval = bounds(value["low"], value["high"])
+    return f"{number(value['value'])} ({interval})" if interval else number(value["value"])
+
+
+def chart(result: OverTime, model: str, metric: str, estimated: dict | None = None):
+    """The over-time chart of one model and metric; ``estimated``: {period key: {value, low, high}} of the metric
+    on periods with unlabelled rows (:func:`assess.analyses.over_time.period_estimate`)."""
     spec = get(result.task, metric)
-    return over_time_chart(metrics=_one(result.metrics, model, metric), periods=_one(result.periods, model),
+    periods = _one(result.periods, model)
+    guesses = None
+    if estimated:
+        start = dict(zip(periods["key"], periods["period"]))
+        guesses = pd.DataFrame([{"period": start[k], **v} for k, v in estimated.items() if v["value"] is not None],
+                               columns=["period", "value", "low", "high"])
+    return over_time_chart(metrics=_one(result.metrics, model, metric), periods=periods,
                            changes=_one(result.changes, model, metric), metric=spec.name, model=model,
-                           period_name=period_name(result.period), confidence_level=result.confidence_level)
+                           period_name=period_name(result.period), confidence_level=result.confidence_level,
+                           estimated=guesses)
 
 
 def date_span(assessment: Assessment) -> tuple:

@@ -24,7 +24,7 @@ from assess.core.errors import AssessError
 from assess.engine.reports import engine_reports
 from assess.engine.source import resolve_source
 from assess.inputs.roles import Overrides
-from tests.inputs.test_fuzz_pipeline import FOUND, csv_texts
+from tests.inputs.test_fuzz_pipeline import FOUND, KEY_ERROR_NA, csv_texts
 
 duckdb = pytest.importorskip("duckdb")
 
@@ -91,6 +91,6 @@ def test_a_csv_that_is_not_utf8_is_refused_as_bad_input_naming_the_file(tmp_path
 @given(csv_texts(), st.sampled_from(["csv", "parquet"]), st.sampled_from([AUTO, LABELS, SCORES]))
 @example(FOUND["class scores of three classes on a binary truth"], "csv", AUTO)
 @example(FOUND["all-zero weights"], "parquet", AUTO)
-@example(FOUND["KeyError NA"], "csv", SCORES)
+@example(KEY_ERROR_NA, "csv", SCORES)
 def test_engine_gives_results_or_an_assess_error(tmp_path_factory, text, fmt, source):
     run_engine(tmp_path_factory.mktemp("fuzz"), text, fmt, Decision(source))

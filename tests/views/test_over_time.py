@@ -1,9 +1,14 @@
 """AppTest of the Over time page on the churn sample: accuracy per month equals scikit-learn on each month's rows, the
 change sentences and table, the reference choices; and a file without time stamps."""
 
+import contextlib
+import io
+import json
+
 import pandas as pd
 from sklearn.metrics import accuracy_score
 
+from assess.cli import main
 from tests.conftest import ROOT, joined_table, open_app
 from ui.state import SAMPLES
 
@@ -76,3 +81,32 @@ def test_a_periods_drill_down_shows_exactly_that_periods_rows():
     caption = next(re.sub(r"\\(.)", r"\1", c.value) for c in at.caption if c.value.startswith("Rows "))
     assert caption.startswith(f"Rows 1–25 of {len(july):,}")
     assert at.dataframe[-1].value["id"].tolist() == july.id.head(25).tolist()
+
+
+def test_periods_whose_labels_have_not_arrived_show_their_estimate(tmp_path):
+    """The churn sample with December's labels blanked: December counts its rows, none labelled, and its accuracy
+    estimated by CBPE is what ``metrics --by-time month`` gives for it (one answer on both surfaces); the chart
+    draws it as an open marker."""
+    data = pd.read_csv(ROOT / "assets/samples/churn_over_time.csv")
+    late = data.date >= "2024-12-01"
+    blanked = data.assign(y_true=data.y_true.where(~late)).to_csv(index=False)
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    at.file_uploader[0].upload("churn_recent.csv", blanked.encode(), "text/csv").run()
+    at.switch_page("views/over_time.py").run()
+    at.selectbox(key="time_period").set_value("Month")
+    at.selectbox(key="time_metric").set_value("accuracy")
+    at.selectbox(key="time_model").set_value("logistic").run()
+    assert not at.exception and not at.error
+    table = joined_table(at, 0, "Period")
+    december = table.loc["2024-12-01"]
+    assert december["Labelled"] == "0" and december["Rows"] == f"{int((late & (data.model == 'logistic')).sum()):,}"
+    path = tmp_path / "churn_recent.csv"
+    path.write_text(blanked)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["metrics", str(path), "--by-time", "month", "--metrics", "accuracy", "--quiet"]) == 0
+    cli = json.loads(out.getvalue())["by_time"]["logistic"]["2024-12-01"]["estimated"]["accuracy"]
+    assert december["Estimated (no labels yet)"] == f"{cli['value']:.3f} ({cli['low']:.3f}–{cli['high']:.3f})"
+    assert table.loc["2024-11-01", "Estimated (no labels yet)"] == "—"
+    assert any(c.value.replace("\\", "").startswith("Open markers: Accuracy estimated") for c in at.caption)

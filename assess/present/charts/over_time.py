@@ -21,10 +21,11 @@ _CHANGED = "#D55E00"     # vermillion: a significant change, the colour every ch
 
 
 def over_time_chart(*, metrics: pd.DataFrame, periods: pd.DataFrame, changes: pd.DataFrame, metric: str, model: str,
-                    period_name: str, confidence_level: float) -> go.Figure:
+                    period_name: str, confidence_level: float, estimated: pd.DataFrame | None = None) -> go.Figure:
     """One model's metric per period. ``metrics``: ``period``, ``value``, ``low``, ``high`` (one row per period);
     ``periods``: ``period``, ``n``, ``n_labelled``, ``reference``; ``changes``: ``period``, ``reference_value``,
-    ``p_adjusted`` (tested periods only)."""
+    ``p_adjusted`` (tested periods only); ``estimated``: ``period``, ``value``, ``low``, ``high`` of the periods
+    whose rows are (partly) unlabelled, estimated by CBPE — open markers with their interval as error bars."""
     if metrics.empty:
         raise ValueError("`metrics` is empty: there is no period to draw")
     x = pd.to_datetime(metrics["period"]) if np.issubdtype(np.asarray(metrics["period"]).dtype, np.datetime64) or \
@@ -46,6 +47,16 @@ def over_time_chart(*, metrics: pd.DataFrame, periods: pd.DataFrame, changes: pd
                              hovertemplate=f"%{{x}}<br>{plain(metric)} %{{y:.4g}}<br>{level} interval "
                                            "%{customdata[0]:.4g} to %{customdata[1]:.4g}<extra></extra>"),
                   row=1, col=1)
+    if estimated is not None and len(estimated):
+        guess = estimated["value"].to_numpy(dtype=float)
+        fig.add_trace(go.Scatter(
+            x=pd.to_datetime(estimated["period"]) if isinstance(x, pd.Series) and x.dtype.kind == "M"
+            else estimated["period"].astype(float), y=guess, mode="markers", name="estimated, labels not in yet (CBPE)",
+            marker=dict(size=10, color=color, symbol="circle-open", line=dict(width=2, color=color)),
+            error_y=dict(type="data", symmetric=False, color=rgba(color, 0.7),
+                         array=estimated["high"].to_numpy(dtype=float) - guess,
+                         arrayminus=guess - estimated["low"].to_numpy(dtype=float)),
+            hovertemplate=f"%{{x}}<br>{plain(metric)} estimated %{{y:.4g}}<extra></extra>"), row=1, col=1)
     reference = changes["reference_value"].to_numpy(dtype=float)
     reference = reference[np.isfinite(reference)]
     if reference.size and np.allclose(reference, reference[0]):
