@@ -64,3 +64,28 @@ def estimated_periods(assessment: Assessment, result, model: str, metric: str, l
                       f"arrived, by confidence-based performance estimation; it assumes {ev.ASSUMPTION}."))
     return found or None
 
+
+
+def period_backtest(assessment: Assessment, result, model: str, metric: str, level: float) -> None:
+    """The Over time page's check of the estimate on labelled history (for a file with unlabelled rows): each
+    labelled period estimated as if its labels were missing, calibrated on the other periods, beside the value its
+    labels give (`assess.present.estimation_view.backtest_table` on the periods)."""
+    from assess.analyses.over_time import labelled_periods, period_words
+    from ui.state import current_decision
+
+    if not assessment.n_unlabelled:
+        return
+    codes, starts = cached(labelled_periods, assessment, model, result.period)
+    names = [(lambda w: w[:1].upper() + w[1:])(period_words(s, result.period)) for s in starts]
+    history = cached(ev.backtest_table, assessment, model, current_decision(), level=level, n_resamples=200,
+                     groups=codes, names=tuple(names))
+    if history is None or metric not in set(history["key"]):
+        return
+    st.subheader("How close the estimate came on labelled periods")
+    name = get(assessment.task, metric).name
+    chart(backtest_chart(history, metric=name, model=model, confidence_level=level, unit="period",
+                         axis="labelled periods"), f"Estimated vs realised {name} per period", key="period_backtest")
+    st.caption("Each period with labels was estimated as if they were missing, calibrated on the other periods' "
+               "labels. Where the realised value falls outside the estimate's interval, the estimate's assumption (no "
+               "concept drift) did not hold in that period, and the estimates of the unlabelled periods deserve the "
+               "same doubt.")

@@ -10,7 +10,7 @@ from assess.core.errors import AssessError
 from assess.core.formatting import percent_level
 from assess.inputs.columns import quote
 from assess.present import over_time_view as ov
-from ui.estimation_widgets import estimated_periods
+from ui.estimation_widgets import estimated_periods, period_backtest
 from ui.rows_widgets import period_rows
 from ui.state import cached, current_decision, md, require_assessment
 from ui.widgets import all_charts_button, chart, data_table, decision_note
@@ -80,5 +80,6 @@ if not result.sentences(model, metric):
 data_table(ov.change_table(result, model, metric, estimated), repeat=("Period",), shrink=("Test",))
 st.caption(ov.CHANGE_CAPTION)
 
+period_backtest(assessment, result, model, metric, level)
 all_charts_button([fig], "over_time.pdf", key="over_time")
 period_rows(assessment, result, model, current_decision())

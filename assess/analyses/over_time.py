@@ -449,20 +449,26 @@ def period_estimate(assessment: Assessment, result: OverTime, model: str, period
     return {k: v for k, v in values.items() if k in result.keys} or values
 
 
-def period_positions(assessment: Assessment, model: str, period, start) -> np.ndarray:
-    """The positions, among ``model``'s predictions (as `assess.analyses.rows.rows_at` takes them), of the rows of
-    the period that begins at ``start`` (a period start of :func:`over_time`'s ``periods``), for its drill-down."""
+def labelled_periods(assessment: Assessment, model: str, period) -> tuple[np.ndarray, list]:
+    """(codes, starts): each of ``model``'s labelled rows' period, an index into the period ``starts``, row for row as
+    its predictions hold them (periods as :func:`over_time` makes them, unlabelled rows included)."""
     column = time_column(assessment)
     if column is None:
         raise AssessError(f"{assessment.table.name}: no time-stamp column")
     stamps, dated = _stamps(assessment.frame[column], column)
     model_stamps, labelled = _model_stamps(assessment, model, column, stamps, _labelled(assessment))
     codes, starts = _periods(model_stamps, dated, period)
+    return codes[_scored(assessment.predictions(model).n, labelled, model)], starts
+
+
+def period_positions(assessment: Assessment, model: str, period, start) -> np.ndarray:
+    """The positions, among ``model``'s predictions (as `assess.analyses.rows.rows_at` takes them), of the rows of
+    the period that begins at ``start`` (a period start of :func:`over_time`'s ``periods``), for its drill-down."""
+    codes, starts = labelled_periods(assessment, model, period)
     keys = [period_key(s) for s in starts]
     if period_key(start) not in keys:
         raise AssessError(f"model {quote(model)} has no rows in the period beginning {period_key(start)}")
-    scored = _scored(assessment.predictions(model).n, labelled, model)
-    return np.flatnonzero(codes[scored] == keys.index(period_key(start)))
+    return np.flatnonzero(codes == keys.index(period_key(start)))
 
 
 def _model_stamps(assessment: Assessment, model: str, column: str, stamps: np.ndarray, truth: np.ndarray):

@@ -96,12 +96,14 @@ def chunk_names(chunks: np.ndarray) -> list[str]:
 
 
 def backtest_table(assessment: Assessment, model: str, decision: Decision = Decision(), *, level: float = 0.95,
-                   n_resamples: int = 200, seed: int = 0) -> pd.DataFrame | None:
-    """The backtest of one model on equal chunks of its labelled rows (`assess.analyses.estimation.backtest`), its
-    groups named by their rows and its keys by the metrics' names; None without enough rows or probabilities."""
+                   n_resamples: int = 200, seed: int = 0, groups: np.ndarray | None = None,
+                   names: list[str] | None = None) -> pd.DataFrame | None:
+    """The backtest of one model (`assess.analyses.estimation.backtest`) on equal chunks of its labelled rows, or on
+    ``groups`` (a group code per labelled row, named by ``names[code]``; e.g. time periods), its groups named and its
+    keys by the metrics' names; None without two groups, or without probabilities."""
     labelled = assessment.predictions(model)
-    chunks = backtest_chunks(labelled.n)
-    if not chunks.size or labelled.scores is None:
+    chunks = backtest_chunks(labelled.n) if groups is None else np.asarray(groups)
+    if len(np.unique(chunks)) < 2 or labelled.scores is None:
         return None
     try:
         predicted = predicted_labels(labelled.task, labelled.y_pred, labelled.scores, decision, model=model)
@@ -109,6 +111,7 @@ def backtest_table(assessment: Assessment, model: str, decision: Decision = Deci
                          n_resamples=n_resamples, seed=seed, predicted=predicted)
     except (AssessError, ValueError):
         return None
-    names = chunk_names(chunks)
+    names = chunk_names(chunks) if names is None else names
+    table = table.sort_values("group", kind="stable")     # groups in their order (periods in time order)
     return table.assign(group=[names[g] for g in table["group"]],
                         metric=[get(assessment.task, key).name for key in table["key"]])

@@ -64,3 +64,29 @@ def test_the_pages_estimates_json_is_the_command_lines():
     no_scores = describe(read_table(b"y_true,y_pred\n1,1\n0,0\n,1\n", name="labels.csv"))
     views = [estimate_view(no_scores, "labels")]
     assert json.loads(estimates_json(no_scores, views)) == estimated_section(no_scores, ["labels"])
+
+
+def test_a_backtest_by_period_gives_each_months_realised_accuracy_in_time_order():
+    """The Over time page's backtest: groups are the labelled rows' months (`labelled_periods`), in time order, named
+    as sentences name them, each month's realised accuracy scikit-learn's on that month's rows."""
+    from pathlib import Path
+
+    from sklearn.metrics import accuracy_score
+
+    from assess.analyses.over_time import labelled_periods, period_words
+
+    path = Path(__file__).resolve().parents[2] / "assets/samples/churn_over_time.csv"
+    data = pd.read_csv(path)
+    late = data.date >= "2024-11-01"
+    blanked = data.assign(y_true=data.y_true.where(~late))
+    assessment = describe(read_table(blanked.to_csv(index=False).encode(), name="churn.csv"))
+    codes, starts = labelled_periods(assessment, "logistic", "month")
+    names = [period_words(s, "month") for s in starts]
+    table = backtest_table(assessment, "logistic", groups=codes, names=names, n_resamples=100)
+    accuracy = table[table.key == "accuracy"]
+    rows = data[(data.model == "logistic") & ~late]
+    months = pd.to_datetime(rows.date).dt.to_period("M")
+    expected = [accuracy_score(part.y_true, part.y_pred) for _, part in rows.groupby(months)]
+    assert accuracy["group"].tolist() == [f"{m:%B %Y}" for m in sorted(months.unique())]
+    assert np.allclose(accuracy["realised"], expected)
+    assert (accuracy["low"] <= accuracy["estimated"]).all() and (accuracy["estimated"] <= accuracy["high"]).all()

@@ -110,3 +110,4 @@ def test_periods_whose_labels_have_not_arrived_show_their_estimate(tmp_path):
     assert december["Estimated (no labels yet)"] == f"{cli['value']:.3f} ({cli['low']:.3f}–{cli['high']:.3f})"
     assert table.loc["2024-11-01", "Estimated (no labels yet)"] == "—"
     assert any(c.value.replace("\\", "").startswith("Open markers: Accuracy estimated") for c in at.caption)
+    assert "How close the estimate came on labelled periods" in [h.value for h in at.subheader]

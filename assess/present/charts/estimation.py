@@ -13,9 +13,11 @@ from assess.present.charts.style import OKABE_ITO, TEMPLATE, plain
 __all__ = ["backtest_chart"]
 
 
-def backtest_chart(table: pd.DataFrame, *, metric: str, model: str, confidence_level: float) -> go.Figure:
-    """Estimated (with its interval) and realised ``metric`` per chunk of one model; ``table`` as
-    `backtest_table` gives it (``group``, ``metric``, ``estimated``, ``low``, ``high``, ``realised``)."""
+def backtest_chart(table: pd.DataFrame, *, metric: str, model: str, confidence_level: float, unit: str = "chunk",
+                   axis: str = "labelled rows, in file order") -> go.Figure:
+    """Estimated (with its interval) and realised ``metric`` per group of one model (a ``unit``: a chunk of rows, a
+    period); ``table`` as `backtest_table` gives it (``group``, ``metric``, ``estimated``, ``low``, ``high``,
+    ``realised``)."""
     rows = table[table["metric"] == metric]
     if rows.empty:
         raise ValueError(f"no backtest rows for {metric!r}")
@@ -34,9 +36,9 @@ def backtest_chart(table: pd.DataFrame, *, metric: str, model: str, confidence_l
         hovertemplate="%{x}<br>realised %{y:.3f}<extra></extra>"))
     fig.update_layout(template=TEMPLATE, height=380,
                       title=dict(text=f"{plain(metric)}: estimated vs realised — {plain(model)}",
-                                 subtitle=dict(text=f"each chunk estimated from the others' labels; "
+                                 subtitle=dict(text=f"each {unit} estimated from the others' labels; "
                                                     f"{percent_level(confidence_level)} intervals")),
                       legend=dict(orientation="h", yanchor="top", y=-0.2, xanchor="left", x=0))
-    fig.update_xaxes(title="labelled rows, in file order", type="category")
+    fig.update_xaxes(title=axis, type="category")
     fig.update_yaxes(title=plain(metric))
     return fig
