@@ -4,7 +4,7 @@ by `assess.analyses.estimation.estimate` and by NannyML's ``CBPE``, beside the m
     .venv/bin/python bench/bench_cbpe_nannyml.py
 
 NannyML runs in its own virtualenv, bench/.nannyml-venv (git-ignored; it pins an older plotly than the app's), made
-with ``python3 -m venv bench/.nannyml-venv && bench/.nannyml-venv/bin/pip install nannyml==0.13.1 statsmodels``;
+on first use (``python -m venv`` and ``pip install nannyml==0.13.1 statsmodels``);
 bench/peer_nannyml.py is what it runs. Scenarios (seeded): calibrated binary scores, miscalibrated binary scores
 (P(y=1 | s) = s^(1/3), so both tools must recalibrate), and calibrated three-class probabilities. Differences in
 the point estimates come from the calibration each tool fits (NannyML: isotonic whenever its check says so; ours:
@@ -64,8 +64,11 @@ def nannyml(task, y, p, yp, tmp: Path) -> dict:
 
 
 def main() -> None:
-    if not PEER.exists():
-        sys.exit(f"no NannyML virtualenv at {PEER.parent.parent} (see this file's docstring)")
+    if not PEER.exists():    # made on first use, as bench_peers.py makes Evidently's
+        print(f"making the NannyML virtualenv {PEER.parent.parent}; this takes a few minutes", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(PEER.parent.parent)], check=True)
+        subprocess.run([str(PEER), "-m", "pip", "install", "-q", "nannyml==0.13.1", "statsmodels"], check=True,
+                       timeout=1800)
     rng = np.random.default_rng(35)
     keys = dict(binary=("accuracy", "precision", "recall", "f1", "roc_auc"),
                 multiclass=("accuracy", "precision_macro", "recall_macro", "f1_macro", "roc_auc_ovr"))
