@@ -11,8 +11,7 @@ run:
 	@scripts/setup.sh run
 	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} .venv/bin/python -m streamlit run serve.py --server.port $(PORT) --server.address $(ADDRESS)
 
-# The tests without a browser run on both cores (pytest-xdist), at low priority, alongside the browser journeys, which
-# run one at a time, each step waiting on the app it drives (scripts/test.sh).
+# The tests without a browser on both cores (pytest-xdist), then the browser journeys two at a time (scripts/test.sh).
 test:
 	@scripts/setup.sh test
 	scripts/test.sh
