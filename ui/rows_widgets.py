@@ -134,6 +134,19 @@ def period_rows(assessment: Assessment, result, model: str, decision: Decision) 
     rows_table(rows, key="period_rows", filename=f"rows_{periods['key'][at]}.csv")
 
 
+def declared_slice_rows(assessment: Assessment, analysis, model: str, metric: str, decision: Decision) -> None:
+    """The Slices page's drill-down: choose a slice (the worst by ``metric`` first, with its row count), see its
+    rows."""
+    slices = analysis.worst(model, metric, len(analysis.metrics)).reset_index(drop=True)
+    if not len(slices):
+        return
+    at = st.selectbox("Rows of a slice", range(len(slices)), key="slice_rows_slice",
+                      format_func=lambda i: f"{slices['slice'][i]} ({count(int(slices['n'][i]))} rows)",
+                      help="The slices from the worst by the metric.")
+    rows = cached(selections.slice_rows, assessment, analysis, model, slices["slice"][at], decision=decision)
+    rows_table(rows, key="slice_rows", filename="slice_rows.csv")
+
+
 def found_slice_rows(assessment: Assessment, found, decision: Decision) -> None:
     """The Slices page's drill-down under "Find weak slices": choose a found slice, see its rows."""
     slices = found.discovered.reset_index(drop=True)

@@ -13,6 +13,7 @@ from assess.metrics.registry import get, slice_test_metric
 from assess.present import charts
 from assess.present.charts.slices import fold_metric_chart, learning_curve_chart, slice_forest_chart, slice_heatmap
 from ui.discovery import find_weak_slices
+from ui.rows_widgets import declared_slice_rows
 from ui.slices_widgets import fairness_section
 from ui.state import cached, current_decision, md, require_assessment
 from ui.widgets import all_charts_button, chart, data_table, decision_note
@@ -99,6 +100,7 @@ else:
                "across the slices (ISO/IEC TS 4213 7.10.3).")
 
     fairness_section(assessment, analysis, model, decision, level, figures)
+    declared_slice_rows(assessment, analysis, model, metric, decision)
 
 find_weak_slices(assessment, model, metric, decision, level, figures)
 

@@ -246,16 +246,22 @@ def worst_slice_rows(assessment: Assessment, analysis: SliceAnalysis, model: str
                      decision: Decision = Decision(), output: str | None = None) -> Rows:
     """The rows of the slice with the worst ``key`` for ``model`` in ``analysis`` (by the metric's direction), in
     file order."""
-    from assess.analyses.slices import slice_values
-
     worst = analysis.worst(model, key, 1)
     if worst.empty:
         raise AssessError(f"no slice of model {quote(model)} has a value of {quote(key)}")
     label = worst["slice"].iloc[0]
+    return slice_rows(assessment, analysis, model, label, decision=decision, output=output,
+                      title=f"{model}: worst slice by {key}, {label}")
+
+
+def slice_rows(assessment: Assessment, analysis: SliceAnalysis, model: str, label: str, *,
+               decision: Decision = Decision(), output: str | None = None, title: str | None = None) -> Rows:
+    """The rows of the slice ``label`` (as ``analysis`` names its slices) of ``model``, in file order."""
+    from assess.analyses.slices import slice_values
+
     labels = slice_values(assessment.frame, analysis.columns, name=assessment.table.name)["slice"].to_numpy()
     mask = labels[assessment.model_rows[model]] == label
-    return rows_at(assessment, model, mask, decision=decision, output=output,
-                   title=f"{model}: worst slice by {key}, {label}")
+    return rows_at(assessment, model, mask, decision=decision, output=output, title=title or f"{model}: {label}")
 
 
 # ------------------------------------------------------------------------------------------------ paging

@@ -152,7 +152,7 @@ def test_find_weak_slices_searches_the_other_columns():
     assert pick.options == [f"group = medium ({len(medium):,} rows)"]
     caption = next(c.value.replace("\\", "") for c in at.caption if c.value.startswith("Rows "))
     assert caption.startswith(f"Rows 1–25 of {len(medium):,}")
-    [shown] = [d.value for d in at.dataframe if "id" in d.value.columns]
+    shown = [d.value for d in at.dataframe if "id" in d.value.columns][-1]   # the found slice's, after the declared
     assert shown["id"].tolist() == medium.id.head(25).tolist()
 
 
@@ -161,3 +161,19 @@ def test_find_weak_slices_says_when_there_is_nothing_to_search():
     at.toggle(key="discover_on").set_value(True).run()
     assert not at.exception and not at.error
     assert any(i.value.startswith("This file has no column to search") for i in at.info)
+
+
+def test_the_rows_of_a_slice_are_the_files_rows_of_that_slice_worst_first():
+    """The rows behind a slice (issue 35 §1): the slices offered worst first by the page's accuracy (scikit-learn per
+    group) with their row counts, and a slice's rows exactly the file's rows of that group and model (pandas)."""
+    at = open_app("views/slices.py")
+    at.selectbox(key="slice_model").set_value("naive_bayes_3f").run()
+    data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv").query("model == 'naive_bayes_3f'")
+    accuracy = {g: accuracy_score(part.y_true, part.y_pred) for g, part in data.groupby("group")}
+    order = sorted(accuracy, key=accuracy.get)
+    [pick] = [s for s in at.selectbox if s.key == "slice_rows_slice"]
+    assert pick.options == [f"{g} ({(data.group == g).sum():,} rows)" for g in order]
+    pick.set_value(order.index("small")).run()
+    assert not at.exception
+    shown = [d.value for d in at.dataframe if "id" in d.value.columns][0]
+    assert shown["id"].tolist() == data.id[data.group == "small"].head(25).tolist()
