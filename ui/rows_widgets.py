@@ -29,6 +29,9 @@ PAGE_SIZES = (25, 50, 100)
 MOST_CELLS = 500
 #: Number columns shown with 4 significant digits (the file's own columns are shown as they are).
 _FOUR_DIGITS = ("score", "error", "abs_error", "confidence_wrong")
+#: ... and, where the rows have errors (regression, forecasts), the values the error is the difference of — left to the
+#: grid they read "302.000000" and "139.555000" beside an error of -162.4. Class labels (even 0/1) are never formatted.
+_FOUR_DIGITS_WITH_ERRORS = ("truth", "prediction")
 
 
 def rows_table(rows: selections.Rows, *, key: str, filename: str = "rows.csv") -> None:
@@ -63,8 +66,9 @@ def rows_table(rows: selections.Rows, *, key: str, filename: str = "rows.csv") -
     of = f"{count(total)} matching the filter (of {count(rows.total)})" if contains.strip() else count(total)
     order = rows.order if sort is None else f"sorted by {names[sort]}, {'descending' if descending else 'ascending'}"
     st.caption(md(f"Rows {count(first)}–{count(first + len(frame) - 1)} of {of}, {order}."))
+    four = _FOUR_DIGITS + (_FOUR_DIGITS_WITH_ERRORS if "error" in rows.columns else ())
     data_table(frame, headers=names, config={"model": None},
-               formats={"row": count, **{c: (lambda v: significant(v, 4, cell=True)) for c in _FOUR_DIGITS}})
+               formats={"row": count, **{c: (lambda v: significant(v, 4, cell=True)) for c in four}})
     below_left, below_right = st.columns([1, 3], vertical_alignment="bottom")
     below_left.number_input("Page", min_value=1, max_value=pages, step=1, key=f"{key}_page",
                             help=f"{count(pages)} page{'s' if pages != 1 else ''} of {count(size)} rows")
