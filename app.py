@@ -6,6 +6,7 @@ from assess.analyses.over_time import has_time
 from assess.core.data import Task
 from assess.core.formatting import counted
 from ui.data_directory import sidebar_lines
+from ui.data_source import file_summary
 from ui.state import BUSY_ICON, DATA_PAGE, Key, current_assessment, forget_stale_widgets, init_state, md
 from ui.store import ServerBusy
 from ui.widgets import presentation_style, sidebar_state
@@ -58,8 +59,7 @@ with st.sidebar:
         st.caption("No data loaded.")
     else:
         st.caption(md(f"Active: `{assessment.table.name}`"))
-        st.caption(md(f"{len(assessment.frame):,} rows · {assessment.task.label} · "
-                      f"{len(assessment.models)} model{'s' if len(assessment.models) != 1 else ''}"))
+        st.caption(md(file_summary(assessment)))
         if assessment.errors:
             st.caption(f":red[{counted(len(assessment.errors), 'blocking problem')} — see Data]")
 

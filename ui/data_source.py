@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from assess.core.formatting import count, counted
 from assess.inputs.read import ACCEPTED_EXTENSIONS
 from ui import data_directory
 from ui.state import (SAMPLES, STAY_WHILE_UPLOADING, UPLOAD, Key, PendingRead, Upload, current_upload,
@@ -63,3 +64,12 @@ def source_picker() -> None:
                 key = f"sheet_{loaded.sha256}"
                 st.selectbox("Excel sheet", list(loaded.sheets), index=loaded.sheets.index(loaded.sheet), key=key,
                              on_change=_choose_sheet, args=(key,))
+
+
+def file_summary(assessment) -> str:
+    """The sidebar's line on the active file: "1,707 rows (243 unlabelled) · binary classification · 3 models". Its
+    rows are the file's: the unlabelled ones (empty truth, kept apart from ``assessment.frame``) are counted and said —
+    without them a file with a month of labels still to come read as that many rows fewer."""
+    waiting = assessment.n_unlabelled
+    rows = f"{count(len(assessment.frame) + waiting)} rows" + (f" ({count(waiting)} unlabelled)" if waiting else "")
+    return f"{rows} · {assessment.task.label} · {counted(len(assessment.models), 'model')}"
