@@ -115,7 +115,9 @@ def _model_columns(assessment: Assessment, model: str, decision: Decision, outpu
                           f"files; this file is {task.label}")
     pred = assessment.predictions(model, output)
     positions = np.asarray(assessment.model_rows[model])
-    columns: dict[str, object] = {"row": positions + 1}
+    # the file's row: with unlabelled rows set aside, a position in the frame is not one in the file
+    file_rows = positions if assessment.file_rows is None else assessment.file_rows[positions]
+    columns: dict[str, object] = {"row": file_rows + 1}
     if pred.ids is not None:
         columns["id"] = np.asarray(pred.ids)
     # categories, not a string per row: a million rows' labels are then codes (sorting follows the class order)

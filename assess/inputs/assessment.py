@@ -8,7 +8,7 @@ override's reason says "set by you". Roles and their canonical names follow SPEC
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
@@ -45,6 +45,8 @@ class Assessment:
     #: the rows of a classification file whose truth is empty (`unlabelled_rows`), set aside by `describe`: ``table``
     #: holds the labelled rows only, so every metric, chart and test reads those; None when every row is labelled
     unlabelled: LoadedTable | None = None
+    #: where ``table``'s rows lie in the file (0-based) when `describe` set unlabelled rows aside; None: the same rows
+    file_rows: np.ndarray | None = field(default=None, repr=False)
 
     @property
     def n_unlabelled(self) -> int:
@@ -73,7 +75,9 @@ class Assessment:
     def _unlabelled(self) -> Assessment:
         """The unlabelled rows as an assessment of their own (no problems: `describe` checked them with the rest),
         so that they are encoded by the one `_encode`; its ``y_true`` is never read."""
-        return replace(self, table=self.unlabelled, unlabelled=None, problems=())
+        labelled = np.zeros(len(self.frame) + self.n_unlabelled, dtype=bool)
+        labelled[self.file_rows] = True
+        return replace(self, table=self.unlabelled, unlabelled=None, problems=(), file_rows=np.flatnonzero(~labelled))
 
     @property
     def frame(self) -> pd.DataFrame:
@@ -351,7 +355,7 @@ def describe(table: LoadedTable, overrides: Overrides | None = None) -> Assessme
         if roles.model:
             model_rows = rows_by_code(model_codes[~empty], tuple(model_rows))   # the file's model names, in order
     assessment = Assessment(table, roles, task, task_reason, tuple(classes), positive, positive_reason, models,
-                            tuple(problems), names, unlabelled)
+                            tuple(problems), names, unlabelled, None if unlabelled is None else np.flatnonzero(~empty))
     # the rows found above, by display name, as `Assessment.model_rows` would find them again (cached_property)
     assessment.__dict__["model_rows"] = {names.model(m): rows for m, rows in model_rows.items()} \
         if roles.model else _model_rows(frame, roles, assessment.models, names)

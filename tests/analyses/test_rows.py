@@ -175,3 +175,18 @@ def test_paging_sizes_totals_sorting_and_filter(tmp_path):
         page(rows, 0, 10)
     with pytest.raises(AssessError, match="no column"):
         page(rows, 1, 10, sort="nothing")
+
+
+def test_row_is_the_files_row_when_unlabelled_rows_are_set_aside(tmp_path):
+    """Walk of issue 35: with empty truths set aside, "Row" counted the labelled rows only (id 298 on row 256). The
+    oracle: each id's 1-based row in the file as pandas reads it."""
+    data = pd.read_csv(SAMPLES / "breast_cancer_binary.csv")
+    data.loc[data["id"] % 7 == 0, "y_true"] = None
+    a = _assessment(data, tmp_path)
+    assert a.n_unlabelled == 243
+    in_file = {(m, i): n + 1 for n, (m, i) in enumerate(zip(data["model"], data["id"]))}
+    for model in ("logistic", "naive_bayes_3f"):
+        shown = confidently_wrong(a, model).computed
+        assert len(shown) and [in_file[(model, i)] for i in shown["id"]] == shown["row"].tolist()
+    shown = rows_at(a, "tree").computed
+    assert shown["row"].tolist() == [in_file[("tree", i)] for i in shown["id"]]
