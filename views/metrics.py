@@ -114,7 +114,6 @@ if view.weighted is not None:
     data_table(view.weighted, config=comparison_config(view.weighted))
 st.subheader("Per model, with ISO 5.3.13 baselines")
 per_model_tabs(view.reports, view.baseline_caption)
-estimation_widgets.section(assessment, settings, models)   # rows without labels: CBPE (issue 35)
 
 if forecast:
     st.subheader("By horizon and by series")
@@ -136,6 +135,8 @@ c1.download_button("Metrics CSV", view.csv, "metrics.csv", "text/csv", icon=":ma
 c2.download_button("Metrics JSON", view.json, "metrics.json", "application/json", icon=":material/download:")
 if view.per_class_csv is not None:
     c3.download_button("Per-class CSV", view.per_class_csv, "per_class.csv", "text/csv", icon=":material/download:")
+# after the downloads of the tables above (they sat under the estimates, which have a download of their own)
+estimation_widgets.section(assessment, settings, models)   # rows without labels: CBPE (issue 35)
 
 confidently_wrong_rows(assessment, models, settings.decision)
 ms.definitions(asks.specs, chosen, task)

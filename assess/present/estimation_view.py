@@ -38,7 +38,15 @@ class EstimateView:
 
 
 def heading(assessment: Assessment) -> str:
-    return f"Estimated on {count(assessment.n_unlabelled)} unlabelled rows"
+    """The section's heading, counting the rows each model's tab is estimated on: "Estimated on 81 unlabelled rows per
+    model" (the file's 243 of three models read as each tab's); models with different counts: the file's, "… of 3
+    models"; one model: "Estimated on 100 unlabelled rows"."""
+    models = len(assessment.models)
+    per_model = {0 if rows is None else len(rows) for rows in map(assessment.unlabelled_frame, assessment.models)}
+    if models > 1 and len(per_model) == 1:
+        return f"Estimated on {count(per_model.pop())} unlabelled rows per model"
+    return f"Estimated on {count(assessment.n_unlabelled)} unlabelled rows" + \
+        (f" of {count(models)} models" if models > 1 else "")
 
 
 def assumption(level: float) -> str:

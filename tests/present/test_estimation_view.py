@@ -90,3 +90,20 @@ def test_a_backtest_by_period_gives_each_months_realised_accuracy_in_time_order(
     assert accuracy["group"].tolist() == [f"{m:%B %Y}" for m in sorted(months.unique())]
     assert np.allclose(accuracy["realised"], expected)
     assert (accuracy["low"] <= accuracy["estimated"]).all() and (accuracy["estimated"] <= accuracy["high"]).all()
+
+
+def test_heading_counts_the_rows_each_models_tab_is_estimated_on():
+    """Walk of issue 35: three models' 243 unlabelled rows were headed "Estimated on 243 unlabelled rows" above tabs
+    each estimated on 81. Oracle: pandas' count of empty truths per model in the file."""
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"id": np.tile(np.arange(90), 3), "model": np.repeat(["a", "b", "c"], 90),
+                          "score": rng.random(270).round(3)})
+    frame["y_true"] = (rng.random(270) < frame["score"]).astype(int).astype(object)
+    frame.loc[frame["id"] % 10 == 0, "y_true"] = None
+    per_model = frame["y_true"].isna().groupby(frame["model"]).sum()
+    assert per_model.tolist() == [9, 9, 9]
+    a = describe(read_table(frame.to_csv(index=False).encode(), name="f.csv"))
+    assert heading(a) == "Estimated on 9 unlabelled rows per model"
+    frame.loc[(frame["model"] == "c") & (frame["id"] == 1), "y_true"] = None    # c now has 10
+    a = describe(read_table(frame.to_csv(index=False).encode(), name="f.csv"))
+    assert heading(a) == "Estimated on 28 unlabelled rows of 3 models"
