@@ -64,7 +64,9 @@ def find_weak_slices(assessment, model: str, metric: str, decision, level: float
         figures.append(fig)
         chart(fig, f"Weak slices by {spec.name}", key="discover_forest")
         data_table(found_table(found), repeat=("Slice",), headers={"p": "p-value (one-sided)"})
-        found_slice_rows(assessment, found, decision)
+    # under the table it explains (it came after the found slice's rows, a page of rows away)
     st.caption("Ranked by SliceLine's score (how much worse, weighed by size; Sagadeeva & Boehm 2021). Each slice "
                "is tested against the rest, one-sided: Fisher's exact test for proportions, Welch's t-test for mean "
                "losses; the adjusted p corrects across every slice the search looked at.")
+    if len(found.discovered):
+        found_slice_rows(assessment, found, decision)

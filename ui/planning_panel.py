@@ -76,7 +76,8 @@ def _difference(observed: dict, power: float, alpha: float) -> None:
     # planned from the file on ROC AUC (Compare on its default metric): start from the two AUCs it observed
     design = st.radio("Compare", [SAME_ROWS, SEPARATE_ROWS, TWO_AUCS], index=2 if "auc_a" in observed else 0,
                       key="plan_design", horizontal=True)
-    cells = iter(st.columns(4 if design == TWO_AUCS else 2))
+    # inputs level when a label wraps ("Correlation of the AUCs" takes two lines in a quarter of 1024 px)
+    cells = iter(st.columns(4 if design == TWO_AUCS else 2, vertical_alignment="bottom"))
 
     def figure(label, key, fallback, low=0.01, high=0.99, step=0.01):
         """A number input in the next column, starting from the figure observed in the file (kept in range)."""
