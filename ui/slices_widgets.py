@@ -8,6 +8,7 @@ import streamlit as st
 from assess.analyses.slices import SliceAnalysis
 from assess.analyses.slices_view import fairness_table, fairness_view
 from assess.core.data import Task
+from assess.core.formatting import listing
 from assess.inputs.columns import quote
 from assess.present.charts.slices import fairness_chart
 from ui.state import cached, md
@@ -34,7 +35,12 @@ def fairness_section(assessment, analysis: SliceAnalysis, model: str, decision, 
             fig = fairness_chart(by_group=fairness.by_group, column=analysis.columns[0], model=model)
             figures.append(fig)
             chart(fig, "Fairness rates", key="fairness")
-            # the methods are sentences: wrapped, every column fits 1024 px (the walk: "Interval method" was cut at
-            # the edge and "Near no gap" out of view)
-            data_table(fairness_table(fairness), wrap=("Interval method", "Near no gap"))
+            # every column in 1024 px (the walk: "Interval method" was cut at the edge, "Near no gap" out of view):
+            # the methods wrap; the remarks — two paragraphs, one for the differences, one for the ratios, repeated
+            # on every row — are said once each below
+            table = fairness_table(fairness)
+            data_table(table.drop(columns="Near no gap"), wrap=("Interval method",))
+            remarks = table[table["Near no gap"] != ""].groupby("Near no gap", sort=False)["Gap"].agg(list)
+            for remark, gaps in remarks.items():
+                st.caption(md(f"Near no gap, {listing(gaps, len(gaps))}: {remark}."))
     

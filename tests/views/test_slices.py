@@ -179,16 +179,23 @@ def test_the_rows_of_a_slice_are_the_files_rows_of_that_slice_worst_first():
     assert shown["id"].tolist() == data.id[data.group == "small"].head(25).tolist()
 
 
-def test_fairness_gaps_table_fits_1024_with_its_methods_wrapped():
+def test_fairness_gaps_table_fits_1024_with_its_methods_wrapped_and_remarks_said_once():
     """Issue-36 walk at 1024 px: the fairness gaps table scrolled sideways, "Interval method" cut at its edge and "Near
-    no gap" out of view. Its columns now fit the table's room at 1024 px (`ui.widgets.TABLE_FIT_PX`) and its rows are
-    as tall as the longest method's lines."""
+    no gap" out of view. Its columns now fit the table's room at 1024 px (`ui.widgets.TABLE_FIT_PX`), its rows as
+    tall as the longest method's lines; each remark (the same paragraph on every difference, on every ratio) is a
+    caption naming its gaps. Oracle for the remarks: the analysis' own NEAR_ZERO texts, one per kind."""
+    from assess.analyses.slices import NEAR_ZERO
     from ui import widgets
 
     at = open_app("views/slices.py")
     [table] = [t for t in at.dataframe if "Interval method" in t.value.columns and "Gap" in t.value.columns]
     columns = json.loads(table.proto.columns)
     shown = [c for c in table.value.columns if columns.get(c, {}).get("width")]
-    assert "Near no gap" in shown and sum(columns[c]["width"] for c in shown) <= widgets.TABLE_FIT_PX
+    assert sum(columns[c]["width"] for c in shown) <= widgets.TABLE_FIT_PX
     lines = max(widgets.wrapped_lines(m, columns["Interval method"]["width"]) for m in table.value["Interval method"])
     assert lines > 1 and table.proto.row_height >= widgets.wrapped_row_height(lines)
+    said = [c.value.replace("\\", "") for c in at.caption if c.value.startswith("Near no gap")]
+    assert said == [f"Near no gap, Demographic parity difference, Equalised odds difference and Equal opportunity "
+                    f"difference: {NEAR_ZERO['difference']}.",
+                    f"Near no gap, Demographic parity ratio, Equalised odds ratio and Equal opportunity ratio: "
+                    f"{NEAR_ZERO['ratio']}."]
