@@ -48,6 +48,7 @@ def test_each_models_worst_slice_by_accuracy_with_the_file_rows():
 
     html = render_html(report)
     assert "Where the models fail" in html and "&lt;b&gt;North&lt;/b&gt;" in html and "<b>North</b>" not in html
+    assert "worst slice of group by accuracy, beside" in html   # the walk: "by Accuracy" mid-sentence
     document = json.loads(zipfile.ZipFile(io.BytesIO(render_zip(report))).read("report.json"))
     assert [w["slice"] for w in document["slices"]["worst"]] == [r["slice"] for r in report.slices.rows]
     assert "worst_slices.csv" in zipfile.ZipFile(io.BytesIO(render_zip(report))).namelist()

@@ -339,7 +339,8 @@ def _slices_context(report: Report) -> dict | None:
     sl = report.slices
     if sl is None:
         return None
-    return {"columns": ", ".join(sl.columns), "metric": sl.name, "min_size": f"{sl.min_size:,}", "declared": sl.declared,
+    return {"columns": ", ".join(sl.columns), "metric": sl.name, "metric_in_sentence": name_in_sentence(sl.name),
+            "min_size": f"{sl.min_size:,}", "declared": sl.declared,
             "max_slices": MAX_SLICES,
             "rows": [{"model": r["model"], "slice": r["slice"], "n": f"{r['n']:,}", "value": number(r["value"]),
                       "overall": number(r["overall"]),
