@@ -131,7 +131,7 @@ def period_rows(assessment: Assessment, result, model: str, decision: Decision) 
         return
     st.subheader("Rows of a period")
     at = st.selectbox("Rows of the period", range(len(periods)), key=f"period_rows_period_{model}",
-                      format_func=lambda i: f"{_capital(periods['words'][i])} ({count(periods['n'][i])} rows)")
+                      format_func=lambda i: f"{_capital(periods['words'][i])} ({_period_count(periods.iloc[i])})")
     positions = cached(period_positions, assessment, model, result.period, periods["period"][at])
     rows = cached(selections.rows_at, assessment, model, positions, decision=decision,
                   title=f"{model}: {_capital(periods['words'][at])}")
@@ -161,6 +161,13 @@ def found_slice_rows(assessment: Assessment, found, decision: Decision) -> None:
     rows = cached(selections.rows_at, assessment, found.model, slices["positions"][at], decision=decision,
                   title=f"{found.model}: {slices['label'][at]}")
     rows_table(rows, key="found_rows", filename="weak_slice_rows.csv")
+
+
+def _period_count(period) -> str:
+    """The rows the table lists: a period's labelled rows (its unlabelled ones are estimated, not listed) — "722
+    rows" above a table of 493 read as rows gone missing."""
+    n, labelled = int(period["n"]), int(period["n_labelled"])
+    return f"{count(n)} rows" if labelled == n else f"{count(labelled)} labelled rows of {count(n)}"
 
 
 def _capital(words: str) -> str:

@@ -86,3 +86,22 @@ def test_a_hostile_files_cells_are_text_in_the_table_and_nowhere_markup():
         assert any(i.startswith("<script>") for i in shown["id"])
         assert not _raw_outside_code(_markdown_texts(at)), page
         assert not any("<script>" in t or "<b>bold" in t for t in _markdown_texts(at))
+
+
+def test_a_period_with_unlabelled_rows_offers_the_labelled_rows_its_table_lists():
+    """Walk of issue 35: December's truths blanked, "2024 Q4 (722 rows)" opened a table of 493. Oracle: pandas' count
+    of gradient_boosting's Q4 rows and of those with a truth in the uploaded file."""
+    data = pd.read_csv(SAMPLES / "churn_over_time.csv")
+    data.loc[data["date"] >= "2024-12-01", "y_true"] = None
+    q4 = data[(data["model"] == "gradient_boosting") & (data["date"] >= "2024-10-01")]
+    n, labelled = len(q4), int(q4["y_true"].notna().sum())
+    assert (n, labelled) == (722, 493)
+    at = open_app()
+    at.radio[0].set_value("Upload a file").run()
+    at.file_uploader[0].upload("churn_december.csv", data.to_csv(index=False).encode(), "text/csv").run()
+    at.switch_page("views/over_time.py").run()
+    [period] = [s for s in at.selectbox if s.label == "Rows of the period"]
+    assert period.options == ["2024 Q1 (777 rows)", "2024 Q2 (724 rows)", "2024 Q3 (777 rows)",
+                              f"2024 Q4 ({labelled} labelled rows of {n})"]
+    period.set_value(3).run()
+    assert _caption(at).startswith(f"Rows 1–25 of {labelled}, file order")
