@@ -27,7 +27,8 @@ from ui.widgets import data_table
 PAGE_SIZES = (25, 50, 100)
 #: Most confusion cells offered (a file of 1,500 classes can have a million non-empty cells): the largest errors first.
 MOST_CELLS = 500
-#: Number columns shown with 4 significant digits (the file's own columns are shown as they are).
+#: Number columns shown with at most 4 significant digits, trailing zeros trimmed (a score of 0.0082 read "0.008200"
+#: beside "0.1234"); the file's own columns are shown as they are.
 _FOUR_DIGITS = ("score", "error", "abs_error", "confidence_wrong")
 #: ... and, where the rows have errors (regression, forecasts), the values the error is the difference of — left to the
 #: grid they read "302.000000" and "139.555000" beside an error of -162.4. Class labels (even 0/1) are never formatted.
@@ -68,7 +69,7 @@ def rows_table(rows: selections.Rows, *, key: str, filename: str = "rows.csv") -
     st.caption(md(f"Rows {count(first)}–{count(first + len(frame) - 1)} of {of}, {order}."))
     four = _FOUR_DIGITS + (_FOUR_DIGITS_WITH_ERRORS if "error" in rows.columns else ())
     data_table(frame, headers=names, config={"model": None},
-               formats={"row": count, **{c: (lambda v: significant(v, 4, cell=True)) for c in four}})
+               formats={"row": count, **{c: (lambda v: significant(v, 4, cell=True, trim=True)) for c in four}})
     below_left, below_right = st.columns([1, 3], vertical_alignment="bottom")
     below_left.number_input("Page", min_value=1, max_value=pages, step=1, key=f"{key}_page",
                             help=f"{count(pages)} page{'s' if pages != 1 else ''} of {count(size)} rows")

@@ -78,16 +78,24 @@ def listing(items, shown: int = 5) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def significant(x, digits: int = 3, *, cell: bool = False) -> str:
+def significant(x, digits: int = 3, *, cell: bool = False, trim: bool = False) -> str:
     """A number for reading: `digits` significant figures, thousands separators, no scientific notation
     between 1e-4 and 1e15; where it is not a number, in words in a sentence ("undefined") and `UNDEFINED` in a table
-    ``cell``.
+    ``cell``. ``trim``: without the trailing zeros of the fraction — a file's value as it was written ("0.0082", not
+    "0.008200" beside "0.1234"), at most `digits` figures.
 
     >>> significant(0.01234), significant(12345.6), significant(float("nan")), significant(0.30000000000000004, 4)
     ('0.0123', '12,346', 'undefined', '0.3000')
     >>> significant(0.123456, 4, cell=True), significant(None, 4, cell=True)
     ('0.1235', '—')
+    >>> significant(0.0082, 4, trim=True), significant(302.0, 4, trim=True), significant(0.00004, 4, trim=True)
+    ('0.0082', '302', '4.000e-05')
     """
+    text = _significant(x, digits, cell)
+    return text.rstrip("0").rstrip(".") if trim and "." in text and "e" not in text else text
+
+
+def _significant(x, digits: int, cell: bool) -> str:
     if _missing(x):
         return UNDEFINED if cell else UNDEFINED_IN_WORDS
     x = float(x)
