@@ -41,3 +41,20 @@ def test_line_band_changed_periods_and_bars():
 def test_no_diamonds_when_nothing_changed():
     fig = _figure(p_adjusted=(0.4, 0.2, np.nan))
     assert not [t for t in fig.data if (t.name or "").startswith("changed")]
+
+
+def test_quarters_are_ticked_at_their_starts_and_named_as_the_sentences_name_them():
+    """Walk of issue 35 (churn sample by quarter): the automatic ticks read "Mar 2024", "May 2024" under points at
+    1 January, 1 April, 1 July and 1 October. Oracle: the quarter starts by hand and pandas' quarter number."""
+    starts = pd.to_datetime(["2024-01-01", "2024-04-01", "2024-07-01", "2024-10-01"])
+    metrics = pd.DataFrame({"period": starts, "value": [0.85, 0.82, 0.69, 0.64], "low": [0.82, 0.79, 0.65, 0.6],
+                            "high": [0.87, 0.85, 0.73, 0.68]})
+    periods = pd.DataFrame({"period": starts, "n": [777, 724, 777, 722], "n_labelled": [777, 724, 777, 722],
+                            "reference": [True, False, False, False]})
+    changes = pd.DataFrame({"period": starts[1:], "reference_value": [0.85] * 3, "p_adjusted": [0.2, 0.001, 0.001]})
+    fig = over_time_chart(metrics=metrics, periods=periods, changes=changes, metric="ROC AUC", model="m",
+                          period_name="quarter", confidence_level=0.95)
+    for axis in (fig.layout.xaxis, fig.layout.xaxis2):
+        assert list(pd.to_datetime(axis.tickvals)) == list(starts)
+        assert list(axis.ticktext) == ["2024 Q1", "2024 Q2", "2024 Q3", "2024 Q4"]
+    assert _figure().layout.xaxis.tickvals is None    # months keep plotly's own ticks

@@ -84,4 +84,8 @@ def over_time_chart(*, metrics: pd.DataFrame, periods: pd.DataFrame, changes: pd
                       legend=dict(orientation="h", yanchor="top", y=-0.12, xanchor="left", x=0))
     fig.update_yaxes(title=plain(metric), row=1, col=1)
     fig.update_yaxes(title="Rows", row=2, col=1, rangemode="tozero")
+    if period_name == "quarter" and x.dtype.kind == "M":
+        # a tick per quarter, named as the sentences name it: the automatic ticks read "Mar 2024, May 2024" under
+        # points at January, April, July, October, so Q2's point sat between two months it is not
+        fig.update_xaxes(tickvals=list(x), ticktext=[f"{t.year} Q{t.quarter}" for t in x])
     return fig
