@@ -30,6 +30,11 @@ def planning_panel(assessment, models, metric: str | None = None) -> None:
         alpha = right.select_slider("Significance level", [0.01, 0.05, 0.1], value=0.05,
                                     format_func=lambda a: f"{a:.0%}", key="plan_alpha", help="Two-sided.")
         observed = _from_file(assessment, models, metric, power, alpha)
+        if assessment is not None and not assessment.task.is_classification:
+            # the forms plan accuracy and ROC AUC: on a regression file they answered a question it cannot ask
+            st.caption(md(f"The forms for planning an accuracy or a ROC AUC are for classification files; this file "
+                          f"is {assessment.task.label}."))
+            return
         _precision()
         _difference(observed, power, alpha)
 

@@ -51,3 +51,13 @@ def test_compare_page_plans_on_its_metric_roc_auc():
     assert "None" not in text and "_" not in text
     # the difference form starts from the two AUCs and their correlation observed in the file (logistic vs tree)
     assert "labelled rows" in text and "detect ROC AUCs of 0.990 and 0.950" in text
+
+
+def test_a_regression_file_is_not_offered_accuracy_and_roc_auc_forms():
+    """Walk of issue 36 on the diabetes sample: under the file's sentence on mean absolute error, the panel planned
+    "868 labelled rows … around an accuracy of 90.0%" for a file that has no accuracy."""
+    at = open_app("views/compare.py", sample="Diabetes — regression, 3 models, 5 folds")
+    text, panel = panel_text(at)
+    assert "in mean absolute error between these models" in text
+    assert "accuracy" not in text and not [r for r in panel.radio if r.label in ("Metric", "Compare")]
+    assert any("this file is regression" in c.value for c in panel.caption)
