@@ -33,9 +33,9 @@ def find_weak_slices(assessment, model: str, metric: str, decision, level: float
                 "left out).")
         return
     n = len(assessment.model_rows[model])
-    left, mid, right = st.columns(3)
-    with left:
-        chosen = st.multiselect("Search columns", columns, default=columns, key="discover_columns")
+    # the columns on a row of their own: in a third of 1024 px the chips read "tenure_…" and the next one was cut
+    chosen = st.multiselect("Search columns", columns, default=columns, key="discover_columns")
+    mid, right = st.columns(2)
     with mid:
         depth = st.radio("Conditions per slice", (1, 2, 3), index=MAX_CONDITIONS - 1, horizontal=True,
                          key="discover_depth", help="Three conditions look at many more slices; the correction "
