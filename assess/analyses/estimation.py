@@ -338,20 +338,22 @@ def estimate(y_labelled, p_labelled, p_unlabelled, *, classes, keys=None, level:
 
 def _decide(calibration: str, miscalibrated: bool, n: int, eces, cis, level: float) -> tuple[str, str]:
     worst = int(np.argmax([hi for _, hi in cis]))
-    said = f"ECE {eces[worst]:.3f} ({cis[worst][0]:.3f}–{cis[worst][1]:.3f}, {percent_level(level)} simultaneous)"
+    # one pair of parentheses in the reason (the page reads it after "Scores … on N labelled rows:")
+    said = (f"ECE {eces[worst]:.3f}, {percent_level(level)} simultaneous interval "
+            f"{cis[worst][0]:.3f}–{cis[worst][1]:.3f}")
     if calibration != "auto":
-        return calibration, f"{calibration} chosen ({said} on the labelled rows)"
+        return calibration, f"{calibration} chosen ({said}, on the labelled rows)"
     if miscalibrated and n >= ISOTONIC_MIN_ROWS:
-        return "isotonic", (f"the scores are miscalibrated on the labelled rows: {said} excludes 0; isotonic "
+        return "isotonic", (f"the scores are miscalibrated on the labelled rows ({said}: it excludes 0); isotonic "
                             f"regression on {n:,} labelled rows (enough for its free shape)")
     if miscalibrated:
-        return "platt", (f"the scores are miscalibrated on the labelled rows: {said} excludes 0; Platt scaling, as "
-                         f"{n:,} labelled rows are fewer than the {ISOTONIC_MIN_ROWS:,} isotonic regression needs")
+        return "platt", (f"the scores are miscalibrated on the labelled rows ({said}: it excludes 0); Platt scaling, "
+                         f"as {n:,} labelled rows are fewer than the {ISOTONIC_MIN_ROWS:,} isotonic regression needs")
     if max(hi for _, hi in cis) <= ECE_TOLERANCE:
-        return "none", f"the scores are calibrated on the labelled rows: {said} is within {ECE_TOLERANCE:g}"
-    return "platt", (f"{n:,} labelled rows cannot show the scores calibrated ({said} reaches above "
-                     f"{ECE_TOLERANCE:g}): Platt scaling, which keeps calibrated scores nearly as they are and "
-                     "carries its own uncertainty into the interval")
+        return "none", f"the scores are calibrated on the labelled rows ({said}: within {ECE_TOLERANCE:g})"
+    return "platt", (f"{n:,} labelled rows cannot show the scores calibrated ({said}: it reaches above "
+                     f"{ECE_TOLERANCE:g}); Platt scaling keeps calibrated scores nearly as they are and carries its "
+                     "own uncertainty into the interval")
 
 
 def estimate_predictions(labelled, unlabelled, decision: Decision = Decision(), **options) -> Estimate:

@@ -107,3 +107,19 @@ def test_heading_counts_the_rows_each_models_tab_is_estimated_on():
     frame.loc[(frame["model"] == "c") & (frame["id"] == 1), "y_true"] = None    # c now has 10
     a = describe(read_table(frame.to_csv(index=False).encode(), name="f.csv"))
     assert heading(a) == "Estimated on 28 unlabelled rows of 3 models"
+
+
+def test_calibration_sentence_reads_with_one_pair_of_parentheses():
+    """Walk of issue 35: the sentence read "…: 488 labelled rows cannot show the scores calibrated (ECE 0.021 (0.000–
+    0.076, 95% simultaneous) reaches above 0.05): Platt scaling, which keeps …" — parentheses in parentheses and a
+    colon after a colon. Oracle: the ECE and its interval the estimate itself reports, written by hand here."""
+    a, _ = unlabelled_file()
+    view = estimate_view(a, "<b>m</b>", n_resamples=100)
+    est = view.json["calibration"]
+    (ece,), ((low, high),) = est["ece"], est["ece_interval"]
+    assert est["method"] == "platt" and high > 0.05       # 300 rows cannot show it within 0.05
+    assert view.calibration == (f"Scores recalibrated by Platt scaling on 300 labelled rows: 300 labelled rows cannot "
+                                f"show the scores calibrated (ECE {ece:.3f}, 95% simultaneous interval {low:.3f}–"
+                                f"{high:.3f}: it reaches above 0.05); Platt scaling keeps calibrated scores nearly as "
+                                f"they are and carries its own uncertainty into the interval.")
+    assert view.calibration.count("(") == 1
