@@ -54,3 +54,16 @@ def test_no_section_without_time_stamps():
     frame = dated().drop(columns="date")
     report = build_report(describe(read_table(frame.to_csv(index=False).encode(), name="f.csv")), OPTIONS)
     assert report.over_time is None and 'id="over-time"' not in render_html(report)
+
+
+def test_the_header_counts_every_row_of_a_file_with_unlabelled_ones():
+    """Walk of issue 35: December's truths blanked, the report's header read "(5,542 rows)" — the labelled rows only —
+    for a file of 6,000. Oracle: pandas' count of the file's rows and of its empty truths."""
+    frame = dated()
+    frame["y_true"] = frame["y_true"].astype(object)
+    frame.loc[frame["date"] >= "2024-12-01", "y_true"] = None
+    rows, waiting = len(frame), int(frame["y_true"].isna().sum())
+    assert waiting > 0
+    report = build_report(describe(read_table(frame.to_csv(index=False).encode(), name="f.csv")), OPTIONS)
+    assert f"f.csv ({rows:,} rows, {waiting:,} unlabelled)" in render_html(report)
+    assert report_document(report)["rows"] == rows

@@ -160,7 +160,8 @@ class Report:
 
     @property
     def n_rows(self) -> int:
-        return len(self.assessment.frame) if self.rows is None else self.rows
+        """The file's rows, its unlabelled ones included (the frame holds the labelled rows only)."""
+        return len(self.assessment.frame) + self.assessment.n_unlabelled if self.rows is None else self.rows
 
     @property
     def task(self) -> Task:

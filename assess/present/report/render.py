@@ -306,7 +306,8 @@ def context(report: Report, *, paper: str = "a4", progress: Callable[[float, str
         "costs": _costs_context(report), "slices": _slices_context(report), "over_time": _over_time_context(report),
         "found": _found_context(report),
         "title": report.options.title, "paper": PAPERS[paper], "created": report.created,
-        "file": a.table.name, "sha256": a.table.sha256, "rows": f"{report.n_rows:,}", "task": a.task.value,
+        "file": a.table.name, "sha256": a.table.sha256, "rows": f"{report.n_rows:,}",
+        "unlabelled": f"{a.n_unlabelled:,}" if a.n_unlabelled else None, "task": a.task.value,
         # in quotes: a class named "." read "positive class: ." in the header
         "positive": code_as_quotes(quote(a.positive)) if a.positive is not None else None, "classes": ", ".join(a.classes) if len(a.classes) <= 12 else
         f"{len(a.classes):,} classes", "models": list(report.models), "decision": report.decision_text(),
