@@ -270,17 +270,18 @@ _CODE_SPAN = re.compile(r"`([^`]*)`")
 def header(key: str, names: Mapping[str, str] | None = None) -> str:
     """A column header: the registry's display name when ``names`` has one, else the key in words.
 
-    A key that starts with a symbol stays as it is: "χ² p" is a statistic's name, not a word to capitalise ("Χ² p").
+    A key that starts with a symbol stays as it is: "χ² p" is a statistic's name, not a word to capitalise ("Χ² p"),
+    and so is the p of "p-value" (the Over time table read "P-value" beside the Compare page's "p-value").
 
     >>> header("predicted_positive_share"), header("f1", {"f1": "F1 score"}), header("tp", {"tp": "TP"})
     ('Predicted positive share', 'F1 score', 'TP')
-    >>> header("χ² p"), header("κ")
-    ('χ² p', 'κ')
+    >>> header("χ² p"), header("κ"), header("p-value")
+    ('χ² p', 'κ', 'p-value')
     """
     if names and key in names:
         return names[key]
     words = str(key).replace("_", " ").strip()
-    return words[:1].upper() + words[1:] if words[:1].isascii() else words
+    return words[:1].upper() + words[1:] if words[:1].isascii() and not words.startswith("p-value") else words
 
 
 def headers(keys: Iterable[str], names: Mapping[str, str] | None = None) -> dict[str, str]:
