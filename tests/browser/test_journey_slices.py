@@ -1,10 +1,13 @@
 """Journey: breast-cancer sample → Slices by `group` → the worst slice is named → export its chart as PDF through the
 real button → a valid PDF whose text has the chart's title and the slice → screenshot."""
 
+import io
+
+import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from tests.browser.conftest import ARTIFACTS, choose, wait_idle
+from tests.browser.conftest import ARTIFACTS, ROOT, choose, selectbox_value, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +41,8 @@ def test_slices_worst_slice_and_pdf(page):
 
 def test_find_weak_slices_and_their_pdf(page):
     """Slices → naive Bayes → Find weak slices → Search: the sample's `group = medium` is found (its accuracy 0.742
-    by scikit-learn, tests/views/test_slices.py) → its chart as PDF through the real button."""
+    by scikit-learn, tests/views/test_slices.py) → the found slice's rows as CSV → its chart as PDF through the real
+    button."""
     page.get_by_role("heading", name="Task and roles").wait_for()
     page.get_by_role("link", name="Slices").click()
     page.get_by_role("heading", name="Where the model fails").wait_for(timeout=120_000)
@@ -51,6 +55,14 @@ def test_find_weak_slices_and_their_pdf(page):
     found.wait_for(timeout=60_000)
     assert "3 slices were looked at" in found.inner_text()
     wait_idle(page)
+    # the found slice's rows: its CSV download holds exactly the file's naive Bayes rows in group medium (pandas)
+    data = pd.read_csv(ROOT / "assets/samples/breast_cancer_binary.csv").query("model == 'naive_bayes_3f'")
+    medium = data[data.group == "medium"]
+    assert selectbox_value(page, "Rows of a found slice") == f"group = medium ({len(medium):,} rows)"
+    with page.expect_download(timeout=60_000) as rows_info:
+        page.locator('.st-key-found_rows_csv button').first.click()
+    downloaded = pd.read_csv(io.BytesIO(rows_info.value.path().read_bytes()))
+    assert sorted(downloaded["id"]) == sorted(medium["id"])
     with page.expect_download(timeout=120_000) as info:
         page.locator('.st-key-pdf_discover_forest[data-stale="false"] button').first.click()
     path = ARTIFACTS / "weak_slices_from_browser.pdf"
