@@ -2,8 +2,7 @@
 # `make test`: every test. The tests without a browser on both cores (pytest-xdist: 7:25 in a clean-clone run; a
 # third worker took 7:54). Then the browser journeys on two workers, each driving an app of its own
 # (tests/browser/conftest.py starts one per worker), since a journey mostly waits on its app (4:17 against 6:27 one at
-# a time). A run that PYTEST_ARGS narrowed to
-# nothing (pytest's exit status 5) is a success.
+# a time). A run that PYTEST_ARGS narrowed to nothing (pytest's exit status 5) is a success.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 eval "args=(${PYTEST_ARGS:-})"   # keeps quoting: PYTEST_ARGS='-k "a and b"'

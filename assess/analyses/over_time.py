@@ -50,6 +50,7 @@ from assess.core.errors import AssessError, shorten
 from assess.core.formatting import UNDEFINED_IN_WORDS, class_phrase, name_in_sentence, number, p_value
 from assess.inputs.assessment import Assessment
 from assess.inputs.columns import quote
+from assess.inputs.timestamps import distinct_dates
 from assess.intervals.mover import newcombe_difference
 from assess.intervals.proportions import wilson_bounds
 from assess.metrics.breakdown import evaluate_groups
@@ -168,19 +169,7 @@ def _stamps(values: pd.Series, name: str) -> tuple[np.ndarray, bool]:
             raise AssessError(f"time-stamp column {quote(name)} has {int((~np.isfinite(v)).sum()):,} empty "
                               f"cell(s) (first at row {i + 1})")
         return v, False
-    codes, uniques = pd.factorize(values, use_na_sentinel=False)
-    distinct = pd.Series(uniques)
-    if pd.api.types.is_datetime64_any_dtype(distinct):
-        parsed = distinct
-    else:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                parsed = pd.to_datetime(distinct.astype(str), errors="coerce", format="mixed")
-            except ValueError:     # offsets that differ (+02:00 and -05:00): one clock for all, UTC's
-                parsed = pd.to_datetime(distinct.astype(str), errors="coerce", format="mixed", utc=True)
-    if isinstance(parsed.dtype, pd.DatetimeTZDtype):
-        parsed = parsed.dt.tz_localize(None)
+    parsed, codes = distinct_dates(values)
     bad = parsed.isna().to_numpy()[codes]
     if bad.any():
         i = int(np.flatnonzero(bad)[0])

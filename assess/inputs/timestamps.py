@@ -54,6 +54,26 @@ def _frequency(parsed: pd.Series) -> str:
                      "monthly, quarterly nor yearly")
 
 
+def distinct_dates(values: pd.Series) -> tuple[pd.Series, np.ndarray]:
+    """(dates, codes): the distinct values of ``values`` as timezone-naive dates (NaT where one is not a date) and
+    each row's index into them. Only the distinct stamps are parsed: a forecast file repeats each target time per
+    model, origin and horizon. Offsets that differ (+02:00 and -05:00) are put on one clock, UTC's."""
+    codes, uniques = pd.factorize(values, use_na_sentinel=False)
+    distinct = pd.Series(uniques)
+    if pd.api.types.is_datetime64_any_dtype(distinct):
+        parsed = distinct
+    else:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")      # pandas' deprecation notes on quarterly strings
+            try:
+                parsed = pd.to_datetime(distinct.astype(str), errors="coerce", format="mixed")
+            except ValueError:                   # offsets that differ: one clock for all
+                parsed = pd.to_datetime(distinct.astype(str), errors="coerce", format="mixed", utc=True)
+    if isinstance(parsed.dtype, pd.DatetimeTZDtype):
+        parsed = parsed.dt.tz_localize(None)
+    return parsed, codes
+
+
 def time_steps(times) -> tuple[np.ndarray, str]:
     """Time stamps as integer step numbers and the frequency name (see the module notes).
 
@@ -69,16 +89,8 @@ def time_steps(times) -> tuple[np.ndarray, str]:
             i = int(np.flatnonzero(bad)[0])
             raise ValueError(f"numeric time stamps must be whole step numbers (row {i + 1}: {float(v[i])!r})")
         return v.astype(np.int64), "integer"
-    # Parse and convert the distinct stamps only (a forecast file repeats each target time per model, origin and
-    # horizon), then spread the step numbers back to the rows.
-    codes, uniques = pd.factorize(values, use_na_sentinel=False)
-    distinct = pd.Series(uniques)
-    if pd.api.types.is_datetime64_any_dtype(distinct):
-        parsed = distinct
-    else:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")      # pandas' deprecation notes on quarterly strings
-            parsed = pd.to_datetime(distinct.astype(str), errors="coerce", format="mixed")
+    # the distinct stamps, parsed once, then spread the step numbers back to the rows
+    parsed, codes = distinct_dates(values)
     bad = parsed.isna().to_numpy()[codes]
     if bad.any():
         i = int(np.flatnonzero(bad)[0])

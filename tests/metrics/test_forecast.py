@@ -527,3 +527,14 @@ def test_by_group_ci_undefined_loss_gives_nan_row():
     assert np.isnan(by.loc["b", "value"]) and np.isnan(by.loc["b", "high"])
     with pytest.raises(ValueError, match="RowMetric"):
         F.by_group_ci(frame, {"max": lambda g: 1.0})
+
+
+def test_time_stamps_with_offsets_that_differ_are_read_on_one_clock():
+    """Stamps written with different UTC offsets (a file gathered across a daylight-saving change) are read on UTC's
+    clock, as the Over time page reads them (one parser, `assess.inputs.timestamps.distinct_dates`), not refused:
+    hourly steps one hour apart in UTC, by pandas' own conversion."""
+    stamps = ["2024-03-31T00:00:00+01:00", "2024-03-31T02:00:00+02:00", "2024-03-31T01:00:00+00:00"]
+    steps, freq = F.time_steps(stamps)
+    utc = pd.to_datetime(stamps, utc=True, format="ISO8601")
+    assert freq == "hourly"
+    assert (steps - steps[0]).tolist() == [int((t - utc[0]) / pd.Timedelta(hours=1)) for t in utc]
