@@ -11,7 +11,7 @@ run:
 	@scripts/setup.sh run
 	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} .venv/bin/python -m streamlit run serve.py --server.port $(PORT) --server.address $(ADDRESS)
 
-# The tests without a browser on both cores, then the browser journeys on two workers (scripts/test.sh).
+# The tests without a browser on both cores, then the browser journeys one at a time (scripts/test.sh).
 test:
 	@scripts/setup.sh test
 	scripts/test.sh

@@ -32,7 +32,7 @@ def test_over_time_drop_and_pdf(page):
     wait_idle(page)
     page.get_by_text(f"Rows 1–25 of {len(q3):,}", exact=False).first.wait_for()
     with page.expect_download(timeout=60_000) as rows_info:
-        page.locator('.st-key-period_rows_csv button').first.click()
+        page.locator('.st-key-period_rows_csv[data-stale="false"] button').first.click()
     downloaded = pd.read_csv(io.BytesIO(rows_info.value.path().read_bytes()))
     assert sorted(downloaded["id"]) == sorted(q3["id"])
 

@@ -60,7 +60,7 @@ def test_find_weak_slices_and_their_pdf(page):
     medium = data[data.group == "medium"]
     assert selectbox_value(page, "Rows of a found slice") == f"group = medium ({len(medium):,} rows)"
     with page.expect_download(timeout=60_000) as rows_info:
-        page.locator('.st-key-found_rows_csv button').first.click()
+        page.locator('.st-key-found_rows_csv[data-stale="false"] button').first.click()
     downloaded = pd.read_csv(io.BytesIO(rows_info.value.path().read_bytes()))
     assert sorted(downloaded["id"]) == sorted(medium["id"])
     with page.expect_download(timeout=120_000) as info:
